@@ -1,0 +1,1 @@
+"""The verdict store: verdicts and notes with their history, on sqlite-utils."""

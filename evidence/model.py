@@ -1,0 +1,221 @@
+"""The evidence model: what a report says and where its quotes sit in the source.
+
+Frozen dataclasses only; no I/O and no UI imports. Line numbers are 1-based everywhere, and a line
+range is an inclusive ``(first, last)`` tuple.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+LineRange = tuple[int, int]
+
+
+class Kind(StrEnum):
+    """The kind of a record, spelled as in the JSON bundle."""
+
+    COMPONENT = "component"
+    OBJECT = "object"
+    ROUTE = "route"
+    CLAIM = "claim"
+    ABSENCE = "absence"
+    AUTHORITY = "authority"
+    ANNOTATION = "annotation"
+    NARRATIVE = "narrative"
+
+
+#: Kinds declared under "Shared records", in the order reports list them.
+DECLARED_KINDS: tuple[Kind, ...] = (
+    Kind.COMPONENT,
+    Kind.OBJECT,
+    Kind.ROUTE,
+    Kind.CLAIM,
+    Kind.ABSENCE,
+    Kind.AUTHORITY,
+)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """Something odd about a report's text, at a report line."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class RevisionMention:
+    """A 40-hex commit id written in a report, with the sentence it came from."""
+
+    sha: str
+    sentence: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A source citation such as ``(SRC-1, a.py, b.py)`` or ``[SRC-1: a.py]``."""
+
+    source: str
+    paths: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class SearchReplay:
+    """A search command written in a report that can be re-run at the revision."""
+
+    command: str  # the command exactly as written
+    tool: str  # "rg", "grep" or "git grep"
+    pattern: str
+    flags: tuple[str, ...]
+    paths: tuple[str, ...]
+    sentence: str  # the claim sentence around the command
+    line: int
+    record: str
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A passage of source quoted by a record, with the path (and lines) it cites."""
+
+    text: str  # exactly as in the report (without the ``--- path`` marker)
+    path: str
+    claimed: LineRange | None
+    report_line: int  # report line of the ``--- path`` marker
+    text_line: int  # report line where the quoted text starts
+    record: str  # id of the record it belongs to
+    index: int  # 0-based position within the record's quotes
+    inline: bool = False  # ``code --- path`` on one line
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record of a report: a declared record, an annotation, or a narrative section."""
+
+    id: str
+    kind: Kind
+    label: str
+    body: str
+    report: str  # file name of the report that holds it
+    section: str  # heading of the section it sits in ("Routes", "Request and delegation", ...)
+    lines: LineRange  # report line span
+    fields: tuple[tuple[str, str], ...] = ()
+    statuses: tuple[tuple[str, str], ...] = ()  # ("implementation", "wired"), ...
+    quotes: tuple[Quote, ...] = ()
+    citations: tuple[Citation, ...] = ()
+    references: tuple[str, ...] = ()  # ids of other records mentioned in the text
+    searches: tuple[SearchReplay, ...] = ()
+    annotates: str | None = None  # for annotations: id of the record they attach to
+
+
+@dataclass(frozen=True)
+class Report:
+    """A parsed evidence report."""
+
+    file: str  # the report file as given
+    title: str  # first line, e.g. "ATLAS runtime report"
+    type_line: str  # e.g. "agentic-system-analyses/types/agentic-system-runtime-report.md"
+    system: str  # e.g. "ATLAS"
+    revisions: tuple[RevisionMention, ...] = ()
+    records: tuple[Record, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def identity(self) -> str:
+        """A key for the report that survives renaming or regenerating its file."""
+        kind = self.type_line.rsplit("/", 1)[-1].removesuffix(".md") or self.title
+        return f"{self.system}/{kind}"
+
+    def record(self, record_id: str) -> Record | None:
+        """The record with this id, if the report declares it."""
+        for record in self.records:
+            if record.id == record_id:
+                return record
+        return None
+
+
+# --- anchoring results -----------------------------------------------------------------------
+
+
+class Tier(StrEnum):
+    """How a quote matched its source, best first."""
+
+    EXACT = "exact"
+    WHITESPACE = "whitespace"
+    NORMALIZED = "normalized"
+    FUZZY = "fuzzy"
+    MISSING = "missing"
+
+    @property
+    def verified(self) -> bool:
+        """True for the tiers that count as the quote being there."""
+        return self in (Tier.EXACT, Tier.WHITESPACE, Tier.NORMALIZED)
+
+
+class FileState(StrEnum):
+    """What the cited path is at the revision."""
+
+    OK = "ok"
+    MISSING = "missing"
+    BINARY = "binary"
+    TOO_LARGE = "too_large"
+
+
+@dataclass(frozen=True)
+class DiffPart:
+    """One piece of a character-level comparison of quote and source."""
+
+    op: str  # "equal", "replace", "delete" (only in the quote), "insert" (only in the source)
+    quote: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Where a quote does occur in another file of the revision."""
+
+    path: str
+    lines: LineRange
+    match: Tier
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fuzzy candidate close to the best one (listed so a guess is never silent)."""
+
+    lines: LineRange
+    score: float
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a quote really is at the revision."""
+
+    quote: Quote
+    file: FileState
+    match: Tier
+    score: float  # 0-100; 100 for exact/whitespace/normalized
+    lines: LineRange | None  # the chosen occurrence
+    occurrences: tuple[LineRange, ...] = ()
+    range_ok: bool | None = None  # None when the quote claims no range
+    elsewhere: tuple[Elsewhere, ...] = ()
+    diff: tuple[DiffPart, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    notes: tuple[str, ...] = field(default=())  # e.g. "invalid UTF-8 decoded with replacement"
+
+    @property
+    def verified(self) -> bool:
+        """The quote is in its cited file (possibly after undoing formatting damage)."""
+        return self.match.verified
+
+    @property
+    def ambiguous(self) -> bool:
+        """Several occurrences and no claimed range to pick one."""
+        return self.quote.claimed is None and len(self.occurrences) > 1
+
+    @property
+    def failing(self) -> bool:
+        """What `assay check` counts as a failure."""
+        return not self.verified or self.range_ok is False

@@ -1,0 +1,1 @@
+"""Binding ids, keymap presets and the loader for user overrides."""

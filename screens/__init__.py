@@ -1,0 +1,1 @@
+"""Textual screens of the assay app, one module each."""

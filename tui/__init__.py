@@ -1,0 +1,1 @@
+"""The assay app: CLI entry, app factory, widgets."""
