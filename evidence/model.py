@@ -219,3 +219,47 @@ class Anchor:
     def failing(self) -> bool:
         """What `assay check` counts as a failure."""
         return not self.verified or self.range_ok is False
+
+
+@dataclass(frozen=True)
+class ReportSet:
+    """Several reports loaded together: annotations and references resolve across them."""
+
+    reports: tuple[Report, ...] = ()
+    #: cross-report findings, e.g. a reference to an id that no loaded report declares
+    diagnostics: tuple[tuple[str, Diagnostic], ...] = ()  # (report file, diagnostic)
+
+    def records(self) -> tuple[Record, ...]:
+        """Every record of every report, in load order."""
+        return tuple(record for report in self.reports for record in report.records)
+
+    def record(self, record_id: str) -> Record | None:
+        """The declared (non-annotation) record with this id in any loaded report."""
+        for report in self.reports:
+            for record in report.records:
+                if record.id == record_id and record.kind is not Kind.ANNOTATION:
+                    return record
+        return None
+
+    def report_of(self, record: Record) -> Report | None:
+        """The report that holds this record."""
+        for report in self.reports:
+            if report.file == record.report:
+                return report
+        return None
+
+    def annotations_for(self, record_id: str) -> tuple[Record, ...]:
+        """Annotation records, from any loaded report, attached to this record id."""
+        return tuple(
+            record
+            for record in self.records()
+            if record.kind is Kind.ANNOTATION and record.annotates == record_id
+        )
+
+    def revision_ids(self) -> tuple[str, ...]:
+        """Distinct 40-hex revision ids the reports state, in order of appearance."""
+        seen: dict[str, None] = {}
+        for report in self.reports:
+            for mention in report.revisions:
+                seen.setdefault(mention.sha, None)
+        return tuple(seen)
