@@ -1,0 +1,227 @@
+"""Web links to a file at a commit, built from a repository's remote URL.
+
+Understands the URL layouts of GitHub, GitLab, Bitbucket and Gitea/Forgejo, from ssh
+(``git@host:owner/repo.git``, ``ssh://git@host:22/owner/repo.git``) and http(s) remotes, with or
+without ``.git`` and with credentials stripped. A remote on an unknown host gives no web link; the
+caller then falls back to :func:`local_reference` (``path:231-236@<full id>``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from urllib.parse import quote, urlsplit
+
+from evidence.model import LineRange
+
+
+class HostStyle(StrEnum):
+    """The URL layout of a code host."""
+
+    GITHUB = "github"
+    GITLAB = "gitlab"
+    BITBUCKET = "bitbucket"
+    GITEA = "gitea"  # Gitea and Forgejo (Codeberg) share their layout
+
+
+#: well-known hosts; self-hosted instances are recognised by a style name in their host name
+KNOWN_HOSTS: dict[str, HostStyle] = {
+    "github.com": HostStyle.GITHUB,
+    "gitlab.com": HostStyle.GITLAB,
+    "bitbucket.org": HostStyle.BITBUCKET,
+    "codeberg.org": HostStyle.GITEA,
+    "gitea.com": HostStyle.GITEA,
+    "try.gitea.io": HostStyle.GITEA,
+    "next.forgejo.org": HostStyle.GITEA,
+}
+
+_HOST_HINTS: tuple[tuple[str, HostStyle], ...] = (
+    ("github", HostStyle.GITHUB),
+    ("gitlab", HostStyle.GITLAB),
+    ("bitbucket", HostStyle.BITBUCKET),
+    ("gitea", HostStyle.GITEA),
+    ("forgejo", HostStyle.GITEA),
+    ("codeberg", HostStyle.GITEA),
+)
+
+# scp-like syntax: [user@]host:path, where no slash comes before the colon
+_SCP = re.compile(
+    r"^(?:(?P<user>[^@/:]+)@)?(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<path>.*)$"
+)
+_SAFE_SEGMENT = re.compile(r"^[A-Za-z0-9._~\-]+$")
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A remote reduced to what a web link needs: scheme, host (with port) and project path."""
+
+    scheme: str  # "https" or "http"
+    host: str  # lowercase host name, with ":port" for http(s) remotes on a non-default port
+    project: str  # "owner/repo", or "group/subgroup/repo" on GitLab
+
+    @property
+    def hostname(self) -> str:
+        """The host name without any port."""
+        return self.host.rsplit(":", 1)[0] if self.host.count(":") == 1 else self.host
+
+    @property
+    def web_root(self) -> str:
+        """The project's web address, e.g. ``https://github.com/owner/repo``."""
+        return f"{self.scheme}://{self.host}/{self.project}"
+
+
+@dataclass(frozen=True)
+class Link:
+    """What `y` copies: a web permalink, or a local reference when there is none."""
+
+    text: str
+    web: bool
+    reason: str = ""  # why there is no web link ("no remote", "unknown host git.example.org")
+
+
+def parse_remote(url: str) -> Remote | None:
+    """Reduce a git remote URL to scheme, host and project path; None for local or odd remotes."""
+    url = url.strip()
+    if not url or any(ord(ch) < 0x20 or ch == "\x7f" for ch in url):
+        return None
+    if "://" in url:
+        try:
+            parts = urlsplit(url)
+            port = parts.port
+        except ValueError:
+            return None
+        scheme = parts.scheme.lower()
+        hostname = (parts.hostname or "").lower()
+        if not hostname or scheme not in ("https", "http", "ssh", "git", "git+ssh", "ssh+git"):
+            return None
+        web_scheme = "http" if scheme == "http" else "https"
+        host = hostname
+        # an ssh or git port says nothing about the web server; an http(s) port does
+        if port is not None and scheme in ("https", "http"):
+            default = 443 if scheme == "https" else 80
+            if port != default:
+                host = f"{hostname}:{port}"
+        path = parts.path
+    else:
+        match = _SCP.match(url)
+        if match is None:
+            return None
+        host = match["host"].lower()
+        if len(host) == 1:  # C:\path on Windows, not a host
+            return None
+        web_scheme = "https"
+        path = match["path"]
+    project = _project_path(path)
+    if project is None:
+        return None
+    return Remote(scheme=web_scheme, host=host, project=project)
+
+
+def _project_path(path: str) -> str | None:
+    segments = [segment for segment in path.split("/") if segment]
+    if segments and segments[-1].endswith(".git"):
+        segments[-1] = segments[-1][: -len(".git")]
+    # GitLab and Gitea ssh remotes sometimes carry a leading "~user" or "scm" (Bitbucket Server)
+    if segments and segments[0].startswith("~"):
+        segments[0] = segments[0][1:]
+    segments = [segment for segment in segments if segment]
+    if len(segments) < 2 or not all(_SAFE_SEGMENT.match(segment) for segment in segments):
+        return None
+    if any(segment in (".", "..") for segment in segments):
+        return None
+    return "/".join(segments)
+
+
+def host_style(host: str, hosts: Mapping[str, str] | None = None) -> HostStyle | None:
+    """The URL layout of a host: configured, well known, or hinted by its name; else None."""
+    name = host.lower()
+    bare = name.rsplit(":", 1)[0] if name.count(":") == 1 else name
+    for candidate in (name, bare):
+        if hosts and candidate in hosts:
+            try:
+                return HostStyle(hosts[candidate])
+            except ValueError:
+                return None
+        if candidate in KNOWN_HOSTS:
+            return KNOWN_HOSTS[candidate]
+    labels = bare.split(".")
+    for hint, style in _HOST_HINTS:
+        if any(label == hint or label.startswith(hint + "-") for label in labels):
+            return style
+    return None
+
+
+def line_fragment(style: HostStyle, lines: LineRange | None) -> str:
+    """The URL fragment selecting lines in the host's form (``#L231-L236``, ``#lines-231:236``)."""
+    if lines is None:
+        return ""
+    first, last = lines
+    if last < first:
+        first, last = last, first
+    if style is HostStyle.BITBUCKET:
+        return f"#lines-{first}" if first == last else f"#lines-{first}:{last}"
+    if first == last:
+        return f"#L{first}"
+    if style is HostStyle.GITLAB:
+        return f"#L{first}-{last}"
+    return f"#L{first}-L{last}"
+
+
+def web_permalink(
+    remote_url: str | None,
+    commit: str,
+    path: str,
+    lines: LineRange | None = None,
+    *,
+    hosts: Mapping[str, str] | None = None,
+) -> str | None:
+    """The web URL of ``path`` at ``commit`` with the selected lines; None without a known host."""
+    if not remote_url:
+        return None
+    remote = parse_remote(remote_url)
+    if remote is None:
+        return None
+    style = host_style(remote.host, hosts)
+    if style is None:
+        return None
+    file_path = quote(path.lstrip("/"), safe="/-_.~")
+    if style is HostStyle.GITHUB:
+        middle = f"blob/{commit}"
+    elif style is HostStyle.GITLAB:
+        middle = f"-/blob/{commit}"
+    elif style is HostStyle.BITBUCKET:
+        middle = f"src/{commit}"
+    else:
+        middle = f"src/commit/{commit}"
+    return f"{remote.web_root}/{middle}/{file_path}{line_fragment(style, lines)}"
+
+
+def local_reference(path: str, commit: str, lines: LineRange | None = None) -> str:
+    """The fallback reference ``path:231-236@<full id>`` (``path@<id>`` without lines)."""
+    if lines is None:
+        return f"{path}@{commit}"
+    first, last = sorted(lines)
+    span = str(first) if first == last else f"{first}-{last}"
+    return f"{path}:{span}@{commit}"
+
+
+def link_for(
+    remote_url: str | None,
+    commit: str,
+    path: str,
+    lines: LineRange | None = None,
+    *,
+    hosts: Mapping[str, str] | None = None,
+) -> Link:
+    """The web permalink when the remote allows one, else the local reference with the reason."""
+    url = web_permalink(remote_url, commit, path, lines, hosts=hosts)
+    if url is not None:
+        return Link(text=url, web=True)
+    if not remote_url:
+        reason = "no remote"
+    else:
+        remote = parse_remote(remote_url)
+        reason = "remote is not a web host" if remote is None else f"unknown host {remote.hostname}"
+    return Link(text=local_reference(path, commit, lines), web=False, reason=reason)

@@ -1,0 +1,204 @@
+"""Permalinks for each host style, from ssh and https remotes."""
+
+from __future__ import annotations
+
+import pytest
+
+from evidence.permalink import (
+    HostStyle,
+    Remote,
+    host_style,
+    line_fragment,
+    link_for,
+    local_reference,
+    parse_remote,
+    web_permalink,
+)
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("git@github.com:acme/widget.git", Remote("https", "github.com", "acme/widget")),
+        ("git@github.com:acme/widget", Remote("https", "github.com", "acme/widget")),
+        ("github.com:acme/widget.git", Remote("https", "github.com", "acme/widget")),
+        ("ssh://git@github.com/acme/widget.git", Remote("https", "github.com", "acme/widget")),
+        ("ssh://git@gitlab.com:2222/g/sub/w.git", Remote("https", "gitlab.com", "g/sub/w")),
+        ("git+ssh://git@github.com/acme/widget", Remote("https", "github.com", "acme/widget")),
+        ("https://github.com/acme/widget", Remote("https", "github.com", "acme/widget")),
+        ("https://github.com/acme/widget.git/", Remote("https", "github.com", "acme/widget")),
+        ("https://GitHub.com/acme/widget.git", Remote("https", "github.com", "acme/widget")),
+        (
+            "https://user:s3cret@github.com/acme/widget.git",
+            Remote("https", "github.com", "acme/widget"),
+        ),
+        ("https://oauth2:tok@gitlab.com/a/b.git", Remote("https", "gitlab.com", "a/b")),
+        ("https://git.corp:8443/a/b.git", Remote("https", "git.corp:8443", "a/b")),
+        ("https://github.com:443/a/b.git", Remote("https", "github.com", "a/b")),
+        ("http://gitea.local/a/b.git", Remote("http", "gitea.local", "a/b")),
+        ("git://github.com/a/b.git", Remote("https", "github.com", "a/b")),
+    ],
+)
+def test_parse_remote(url: str, expected: Remote) -> None:
+    assert parse_remote(url) == expected
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "",
+        "/srv/git/widget.git",
+        "./relative/repo",
+        "file:///srv/git/widget.git",
+        "C:\\repos\\widget",
+        "https://github.com/onlyowner",
+        "https://github.com/a/../b",
+        "https://github.com/a\n/b",
+        "https://github.com/a/b\x1b[31m",
+        "https://github.com:notaport/a/b",
+        "ftp://github.com/a/b",
+    ],
+)
+def test_parse_remote_rejects_local_and_odd_remotes(url: str) -> None:
+    assert parse_remote(url) is None
+
+
+@pytest.mark.parametrize(
+    ("host", "style"),
+    [
+        ("github.com", HostStyle.GITHUB),
+        ("gitlab.com", HostStyle.GITLAB),
+        ("bitbucket.org", HostStyle.BITBUCKET),
+        ("codeberg.org", HostStyle.GITEA),
+        ("gitea.com", HostStyle.GITEA),
+        ("gitlab.example.org", HostStyle.GITLAB),
+        ("gitlab.example.org:8443", HostStyle.GITLAB),
+        ("forgejo.example.net", HostStyle.GITEA),
+        ("github.enterprise.corp", HostStyle.GITHUB),
+        ("git.example.org", None),
+        ("notgithub.io", None),
+    ],
+)
+def test_host_style(host: str, style: HostStyle | None) -> None:
+    assert host_style(host) is style
+
+
+def test_host_style_configured_host_wins() -> None:
+    assert host_style("git.example.org", {"git.example.org": "gitea"}) is HostStyle.GITEA
+    assert host_style("git.example.org", {"git.example.org": "nonsense"}) is None
+
+
+@pytest.mark.parametrize(
+    ("style", "lines", "fragment"),
+    [
+        (HostStyle.GITHUB, (231, 236), "#L231-L236"),
+        (HostStyle.GITHUB, (7, 7), "#L7"),
+        (HostStyle.GITEA, (231, 236), "#L231-L236"),
+        (HostStyle.GITLAB, (231, 236), "#L231-236"),
+        (HostStyle.GITLAB, (7, 7), "#L7"),
+        (HostStyle.BITBUCKET, (231, 236), "#lines-231:236"),
+        (HostStyle.BITBUCKET, (7, 7), "#lines-7"),
+        (HostStyle.GITHUB, (236, 231), "#L231-L236"),
+        (HostStyle.GITHUB, None, ""),
+    ],
+)
+def test_line_fragment(style: HostStyle, lines: tuple[int, int] | None, fragment: str) -> None:
+    assert line_fragment(style, lines) == fragment
+
+
+# every host style, from an ssh remote and from an https remote
+HOST_CASES = [
+    (
+        "git@github.com:acme/widget.git",
+        f"https://github.com/acme/widget/blob/{SHA}/src/app.py#L231-L236",
+    ),
+    (
+        "https://github.com/acme/widget.git",
+        f"https://github.com/acme/widget/blob/{SHA}/src/app.py#L231-L236",
+    ),
+    (
+        "git@gitlab.com:acme/tools/widget.git",
+        f"https://gitlab.com/acme/tools/widget/-/blob/{SHA}/src/app.py#L231-236",
+    ),
+    (
+        "https://gitlab.com/acme/tools/widget",
+        f"https://gitlab.com/acme/tools/widget/-/blob/{SHA}/src/app.py#L231-236",
+    ),
+    (
+        "ssh://git@gitlab.example.org:2222/acme/widget.git",
+        f"https://gitlab.example.org/acme/widget/-/blob/{SHA}/src/app.py#L231-236",
+    ),
+    (
+        "git@bitbucket.org:acme/widget.git",
+        f"https://bitbucket.org/acme/widget/src/{SHA}/src/app.py#lines-231:236",
+    ),
+    (
+        "https://someone@bitbucket.org/acme/widget.git",
+        f"https://bitbucket.org/acme/widget/src/{SHA}/src/app.py#lines-231:236",
+    ),
+    (
+        "git@codeberg.org:acme/widget.git",
+        f"https://codeberg.org/acme/widget/src/commit/{SHA}/src/app.py#L231-L236",
+    ),
+    (
+        "https://codeberg.org/acme/widget.git",
+        f"https://codeberg.org/acme/widget/src/commit/{SHA}/src/app.py#L231-L236",
+    ),
+    (
+        "ssh://git@gitea.example.com:2222/acme/widget.git",
+        f"https://gitea.example.com/acme/widget/src/commit/{SHA}/src/app.py#L231-L236",
+    ),
+    (
+        "https://forgejo.example.com:3000/acme/widget.git",
+        f"https://forgejo.example.com:3000/acme/widget/src/commit/{SHA}/src/app.py#L231-L236",
+    ),
+]
+
+
+@pytest.mark.parametrize(("remote", "url"), HOST_CASES)
+def test_web_permalink_for_each_host_style(remote: str, url: str) -> None:
+    assert web_permalink(remote, SHA, "src/app.py", (231, 236)) == url
+
+
+def test_credentials_never_reach_the_link() -> None:
+    url = web_permalink("https://alice:hunter2@github.com/acme/widget.git", SHA, "a.py", (1, 2))
+    assert url is not None
+    assert "hunter2" not in url and "alice" not in url
+
+
+def test_web_permalink_without_lines_and_with_odd_path() -> None:
+    url = web_permalink("git@github.com:a/b.git", SHA, "docs/read me#1?.md")
+    assert url == f"https://github.com/a/b/blob/{SHA}/docs/read%20me%231%3F.md"
+
+
+def test_web_permalink_unknown_host_or_no_remote() -> None:
+    assert web_permalink("git@git.example.org:a/b.git", SHA, "a.py", (1, 2)) is None
+    assert web_permalink(None, SHA, "a.py", (1, 2)) is None
+    assert web_permalink("/srv/repo.git", SHA, "a.py", (1, 2)) is None
+
+
+def test_web_permalink_configured_host() -> None:
+    url = web_permalink(
+        "git@git.example.org:a/b.git", SHA, "a.py", (3, 4), hosts={"git.example.org": "gitlab"}
+    )
+    assert url == f"https://git.example.org/a/b/-/blob/{SHA}/a.py#L3-4"
+
+
+def test_local_reference() -> None:
+    assert local_reference("src/app.py", SHA, (231, 236)) == f"src/app.py:231-236@{SHA}"
+    assert local_reference("src/app.py", SHA, (9, 9)) == f"src/app.py:9@{SHA}"
+    assert local_reference("src/app.py", SHA) == f"src/app.py@{SHA}"
+
+
+def test_link_for_falls_back_with_a_reason() -> None:
+    web = link_for("git@github.com:a/b.git", SHA, "x.py", (1, 3))
+    assert web.web and web.text.endswith("#L1-L3")
+    none = link_for(None, SHA, "x.py", (1, 3))
+    assert not none.web and none.text == f"x.py:1-3@{SHA}" and none.reason == "no remote"
+    unknown = link_for("https://tok@git.example.org/a/b.git", SHA, "x.py", (1, 3))
+    assert not unknown.web and unknown.reason == "unknown host git.example.org"
+    assert "tok" not in unknown.reason
+    local = link_for("/srv/b.git", SHA, "x.py", None)
+    assert local.text == f"x.py@{SHA}" and local.reason == "remote is not a web host"
