@@ -1,1 +1,27 @@
 """Binding ids, keymap presets and the loader for user overrides."""
+
+from __future__ import annotations
+
+from keymaps.catalog import BY_ID, GROUPS, SPECS, BindingSpec, specs_for
+from keymaps.loader import (
+    PRESETS,
+    Keymap,
+    KeymapError,
+    load_keymap,
+    load_preset,
+    user_keymap_path,
+)
+
+__all__ = [
+    "BY_ID",
+    "GROUPS",
+    "PRESETS",
+    "SPECS",
+    "BindingSpec",
+    "Keymap",
+    "KeymapError",
+    "load_keymap",
+    "load_preset",
+    "specs_for",
+    "user_keymap_path",
+]

@@ -1,0 +1,76 @@
+"""Every binding of assay: its id, action, description and help group.
+
+The keys themselves live in the preset TOML files beside this module; the catalog is the one list
+of what can be bound, so the loader can reject an unknown id and the help screen can list them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class BindingSpec:
+    """One bindable action: an id users remap, the action it runs, and where it shows."""
+
+    id: str
+    action: str
+    description: str
+    group: str
+    context: str = "review"  # the screen (or modal) whose BINDINGS hold it
+    show: bool = True  # shown in the footer
+
+
+#: Help groups, in the order the help screen lists them.
+GROUPS: tuple[str, ...] = ("Move", "Verdicts", "Jump", "Source", "View", "App", "Dialogs")
+
+SPECS: tuple[BindingSpec, ...] = (
+    # move
+    BindingSpec("move_down", "move_down", "Down", "Move", show=False),
+    BindingSpec("move_up", "move_up", "Up", "Move", show=False),
+    BindingSpec("next_record", "next_record", "Next record", "Move"),
+    BindingSpec("prev_record", "prev_record", "Previous record", "Move", show=False),
+    BindingSpec("next_unreviewed", "next_unreviewed", "Next unreviewed", "Move", show=False),
+    BindingSpec("next_quote", "next_quote", "Next quote", "Move"),
+    BindingSpec("prev_quote", "prev_quote", "Previous quote", "Move", show=False),
+    BindingSpec("next_pane", "next_pane", "Next pane", "Move", show=False),
+    BindingSpec("prev_pane", "prev_pane", "Previous pane", "Move", show=False),
+    # verdicts
+    BindingSpec("confirm", "verdict('confirmed')", "Confirm", "Verdicts"),
+    BindingSpec("refute", "verdict('refuted')", "Refute", "Verdicts"),
+    BindingSpec("unclear", "verdict('unclear')", "Unclear", "Verdicts"),
+    BindingSpec("skip", "verdict('skip')", "Skip", "Verdicts"),
+    BindingSpec("note", "note", "Note", "Verdicts"),
+    BindingSpec("undo", "undo", "Undo verdict", "Verdicts", show=False),
+    # jump
+    BindingSpec("follow", "follow", "Follow", "Jump", show=False),
+    BindingSpec("back", "back", "Back", "Jump", show=False),
+    BindingSpec("forward", "forward", "Forward", "Jump", show=False),
+    BindingSpec("find", "find", "Find", "Jump"),
+    # source lookup (screens of the lookup part, pushed from the review screen)
+    BindingSpec("open_file", "open_file", "Open file", "Source", show=False),
+    BindingSpec("grep", "grep", "Grep revision", "Source", show=False),
+    BindingSpec("goto_line", "goto_line", "Go to line", "Source", show=False),
+    BindingSpec("permalink", "permalink", "Copy permalink", "Source", show=False),
+    BindingSpec("backlinks", "backlinks", "Backlinks", "Source", show=False),
+    BindingSpec("diff", "diff", "Quote/source diff", "Source", show=False),
+    # view
+    BindingSpec("filter", "cycle_filter", "Filter", "View", show=False),
+    BindingSpec("toggle_theme", "toggle_theme", "Dark/light theme", "View", show=False),
+    # app
+    BindingSpec("help", "help", "Help", "App"),
+    BindingSpec("quit", "quit", "Quit", "App"),
+    # dialogs
+    BindingSpec("note_save", "save", "Save note", "Dialogs", context="note"),
+    BindingSpec("note_cancel", "cancel", "Cancel", "Dialogs", context="note"),
+    BindingSpec("confirm_yes", "yes", "Yes", "Dialogs", context="confirm"),
+    BindingSpec("confirm_no", "no", "No", "Dialogs", context="confirm"),
+    BindingSpec("close_dialog", "close", "Close", "Dialogs", context="dialog"),
+)
+
+BY_ID: dict[str, BindingSpec] = {spec.id: spec for spec in SPECS}
+
+
+def specs_for(context: str) -> tuple[BindingSpec, ...]:
+    """The binding specs of one screen or modal."""
+    return tuple(spec for spec in SPECS if spec.context == context)

@@ -1,0 +1,107 @@
+"""Load a keymap: a preset TOML file, then the user's overrides from the config directory."""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from keymaps.catalog import BY_ID, SPECS
+
+PRESET_DIR = Path(__file__).resolve().parent
+PRESETS: tuple[str, ...] = ("default", "vim")
+USER_FILE_NAME = "keymap.toml"
+
+
+class KeymapError(Exception):
+    """A keymap file that cannot be used; the message says which file and why."""
+
+
+@dataclass(frozen=True)
+class Keymap:
+    """Binding id -> comma-separated Textual key names, for every binding in the catalog."""
+
+    preset: str
+    keys: Mapping[str, str]
+    sources: tuple[str, ...] = field(default=())  # files read, in order
+
+    def keys_for(self, binding_id: str) -> tuple[str, ...]:
+        """The keys bound to one id (empty when it is unbound)."""
+        return tuple(key for key in self.keys.get(binding_id, "").split(",") if key)
+
+
+def user_keymap_path() -> Path:
+    """Where the user's keymap overrides live (platformdirs config directory)."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("assay")) / USER_FILE_NAME
+
+
+def _read_toml(path: Path) -> dict[str, object]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise KeymapError(f"cannot read keymap {path}: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise KeymapError(f"keymap {path} is not valid TOML: {error}") from None
+
+
+def _validate(data: Mapping[str, object], where: str) -> dict[str, str]:
+    keys: dict[str, str] = {}
+    for binding_id, value in data.items():
+        if binding_id not in BY_ID:
+            close = difflib.get_close_matches(binding_id, list(BY_ID), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise KeymapError(f"{where}: unknown binding id {binding_id!r}{hint}")
+        if not isinstance(value, str):
+            raise KeymapError(
+                f'{where}: {binding_id} must be a string of keys such as "j,down", '
+                f"not {type(value).__name__}"
+            )
+        parts = [part.strip() for part in value.split(",")]
+        if value.strip() and any(not part or " " in part for part in parts):
+            raise KeymapError(f"{where}: {binding_id} = {value!r} is not a list of keys")
+        keys[binding_id] = ",".join(part for part in parts if part)
+    return keys
+
+
+def load_preset(name: str) -> dict[str, str]:
+    """The keys of one preset; every preset starts from default.toml."""
+    if name not in PRESETS:
+        raise KeymapError(f"unknown keymap preset {name!r} (choose from {', '.join(PRESETS)})")
+    default_path = PRESET_DIR / "default.toml"
+    keys = _validate(_read_toml(default_path), str(default_path))
+    if name != "default":
+        path = PRESET_DIR / f"{name}.toml"
+        keys.update(_validate(_read_toml(path), str(path)))
+    return keys
+
+
+def load_keymap(preset: str = "default", user_file: Path | None = None) -> Keymap:
+    """The preset's keys with the user's overrides on top.
+
+    ``user_file`` None reads keymap.toml from the config directory when it exists. The user file
+    holds ``binding_id = "keys"`` lines and may name a base preset with ``preset = "vim"``.
+    """
+    path = user_file if user_file is not None else user_keymap_path()
+    overrides: dict[str, object] = {}
+    sources: list[str] = []
+    if path.is_file():
+        overrides = _read_toml(path)
+        sources.append(str(path))
+    elif user_file is not None:
+        raise KeymapError(f"keymap file {path} does not exist")
+    base = overrides.pop("preset", None)
+    if base is not None:
+        if not isinstance(base, str):
+            raise KeymapError(f'{path}: preset must be a string such as "vim"')
+        preset = base
+    keys = load_preset(preset)
+    keys.update(_validate(overrides, str(path)))
+    missing = [spec.id for spec in SPECS if spec.id not in keys]
+    if missing:  # a preset file lost a line: say so rather than leave an action unreachable
+        raise KeymapError(f"keymap preset {preset!r} does not bind: {', '.join(missing)}")
+    return Keymap(preset=preset, keys=keys, sources=(f"preset:{preset}", *sources))

@@ -1,0 +1,95 @@
+"""Keymap presets and the loader of user overrides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from keymaps import GROUPS, SPECS, KeymapError, load_keymap, load_preset
+from keymaps.bindings import bindings_for
+
+
+@pytest.mark.parametrize("preset", ["default", "vim"])
+def test_every_preset_binds_every_id(preset: str, tmp_path: Path) -> None:
+    keymap = load_keymap(preset, user_file=_write(tmp_path, ""))
+    assert set(keymap.keys) == {spec.id for spec in SPECS}
+    assert all(keymap.keys_for(spec.id) for spec in SPECS)
+
+
+def test_catalog_ids_are_unique_and_grouped() -> None:
+    ids = [spec.id for spec in SPECS]
+    assert len(ids) == len(set(ids))
+    assert {spec.group for spec in SPECS} <= set(GROUPS)
+
+
+def test_default_keys_from_the_issue() -> None:
+    keys = load_preset("default")
+    assert keys["next_record"] == "n"
+    assert keys["back"] == "backspace,alt+left"
+    assert keys["forward"] == "alt+right"
+    assert "ctrl+i" not in keys["forward"]  # terminals send ctrl+i as tab
+    assert keys["confirm"] == "c"
+    assert keys["find"] == "slash"
+
+
+def test_review_screen_keys_do_not_clash_in_default() -> None:
+    seen: dict[str, str] = {}
+    for binding in bindings_for("review"):
+        for key in binding.key.split(","):
+            assert key not in seen, f"{key} bound to {seen.get(key)} and {binding.id}"
+            seen[key] = binding.id or ""
+
+
+def test_user_override_replaces_keys(tmp_path: Path) -> None:
+    keymap = load_keymap(user_file=_write(tmp_path, 'next_record = "N,ctrl+n"\n'))
+    assert keymap.keys_for("next_record") == ("N", "ctrl+n")
+    assert keymap.keys["prev_record"] == "p"
+    assert str(tmp_path / "keymap.toml") in keymap.sources
+
+
+def test_user_file_can_choose_a_preset(tmp_path: Path) -> None:
+    keymap = load_keymap(user_file=_write(tmp_path, 'preset = "vim"\nquit = "Q"\n'))
+    assert keymap.preset == "vim"
+    assert keymap.keys["back"] == "ctrl+o,backspace"
+    assert keymap.keys["quit"] == "Q"
+
+
+def test_unknown_id_is_a_clear_error(tmp_path: Path) -> None:
+    path = _write(tmp_path, 'next_recrod = "n"\n')
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=path)
+    message = str(info.value)
+    assert "next_recrod" in message and "next_record" in message and str(path) in message
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("quit = 3\n", "must be a string"),
+        ('quit = "a b"\n', "not a list of keys"),
+        ("quit = \n", "not valid TOML"),
+        ('preset = "emacs"\n', "unknown keymap preset"),
+    ],
+)
+def test_bad_user_files(tmp_path: Path, text: str, fragment: str) -> None:
+    with pytest.raises(KeymapError, match=fragment):
+        load_keymap(user_file=_write(tmp_path, text))
+
+
+def test_missing_explicit_file(tmp_path: Path) -> None:
+    with pytest.raises(KeymapError, match="does not exist"):
+        load_keymap(user_file=tmp_path / "nope.toml")
+
+
+def test_default_location_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "assay").mkdir()
+    (tmp_path / "assay" / "keymap.toml").write_text('help = "h"\n', encoding="utf-8")
+    assert load_keymap().keys["help"] == "h"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "keymap.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
