@@ -1,0 +1,144 @@
+"""The verdict database schema and its versioned migrations.
+
+Migrations are numbered; each runs once, recorded in ``schema_migrations``, and all of them
+run inside the caller's ``BEGIN IMMEDIATE`` transaction, so two assay instances opening a new
+database at the same moment serialize on SQLite's lock and the second one finds the work done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+#: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
+APPLICATION_ID = 0x41535359
+
+VERDICTS = ("confirmed", "refuted", "unclear", "skip")
+
+_EVENTS = f"""
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    event TEXT NOT NULL UNIQUE,
+    item TEXT NOT NULL,
+    report TEXT NOT NULL,
+    record TEXT NOT NULL,
+    quote TEXT,
+    reviewer TEXT NOT NULL,
+    verdict TEXT CHECK (verdict IS NULL OR verdict IN ({", ".join(f"'{v}'" for v in VERDICTS)})),
+    note TEXT,
+    at TEXT NOT NULL,
+    revision TEXT,
+    undoes TEXT
+) STRICT
+"""
+
+# History is append-only: a verdict is changed by adding an event, never by rewriting one.
+_TRIGGERS = (
+    """
+    CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END
+    """,
+    """
+    CREATE TRIGGER events_refuse_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END
+    """,
+)
+
+#: the latest event per (item, reviewer); events are ordered by (at, event) everywhere
+_CURRENT_VIEW = """
+SELECT e.* FROM events AS e
+WHERE NOT EXISTS (
+    SELECT 1 FROM events AS later
+    WHERE later.item = e.item AND later.reviewer = e.reviewer
+      AND (later.at, later.event) > (e.at, e.event)
+)
+"""
+
+
+def _initial(db: sqlite_utils.Database) -> None:
+    db.execute(_EVENTS)
+    db.table("events").create_index(["item", "reviewer", "at", "event"])
+    db.table("events").create_index(["reviewer", "at", "event"])
+    db.table("events").create_index(["at", "event"])
+    db.table("events").create_index(["undoes"])
+    for trigger in _TRIGGERS:
+        db.execute(trigger)
+    db.create_view("current_verdicts", _CURRENT_VIEW)
+    # What the reports currently hold, registered by the app or `assay check`, so that the md and
+    # sarif exports can name records and quote status from the database alone.
+    db.table("items").create(
+        {
+            "item": str,
+            "report": str,
+            "record": str,
+            "quote": str,
+            "ord": int,
+            "kind": str,
+            "label": str,
+            "report_file": str,
+            "section": str,
+            "quote_index": int,
+            "quote_path": str,
+            "quote_text": str,
+            "claimed_first": int,
+            "claimed_last": int,
+            "tier": str,
+            "score": float,
+            "lines_first": int,
+            "lines_last": int,
+            "range_ok": int,
+            "revision": str,
+            "present": int,
+            "registered_at": str,
+        },
+        pk="item",
+        not_null={"report", "record", "ord", "present", "registered_at"},
+    )
+    db.table("items").create_index(["report", "ord"])
+    db.table("positions").create(
+        {"review": str, "record": str, "at": str},
+        pk="review",
+        not_null={"record", "at"},
+    )
+
+
+Migration = tuple[int, str, Callable[[sqlite_utils.Database], None]]
+
+MIGRATIONS: tuple[Migration, ...] = ((1, "events, current_verdicts, items, positions", _initial),)
+
+#: the schema version this code writes
+LATEST = MIGRATIONS[-1][0]
+
+
+def version(db: sqlite_utils.Database) -> int:
+    """The schema version recorded in the database (0 for a new, empty database)."""
+    if not db.table("schema_migrations").exists():
+        return 0
+    row = db.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(db: sqlite_utils.Database) -> int:
+    """Apply the missing migrations inside the caller's BEGIN IMMEDIATE; returns how many."""
+    if not db.table("schema_migrations").exists():
+        db.table("schema_migrations").create(
+            {"version": int, "name": str, "applied_at": str},
+            pk="version",
+            not_null={"name", "applied_at"},
+        )
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    current = version(db)
+    applied = 0
+    for number, name, step in MIGRATIONS:
+        if number <= current:
+            continue
+        step(db)
+        db.table("schema_migrations").insert(
+            {"version": number, "name": name, "applied_at": datetime.now(UTC).isoformat()}
+        )
+        applied += 1
+    if applied:
+        db.execute(f"PRAGMA user_version = {LATEST}")
+    return applied

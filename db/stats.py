@@ -1,0 +1,116 @@
+"""Review progress, verdict counts and agreement between reviewers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from typing import Any
+
+from db.keys import Verdict
+from db.store import Event, VerdictStore
+
+#: verdicts that judge an item; skip says the reviewer did not, so agreement leaves it out
+JUDGEMENTS = (Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNCLEAR)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How two reviewers agree on the items both judged."""
+
+    first: str
+    second: str
+    items: int  # items both gave a verdict other than skip
+    agreed: int
+    percent: float | None  # None when they share no item
+    kappa: float | None  # Cohen's kappa; None when undefined (no items, or chance agreement 1)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Reviewed items of one kind in one report (quotes have kind "quote")."""
+
+    report: str
+    kind: str
+    total: int | None  # None when the report's items were never registered
+    reviewed: int  # items with a verdict by at least one reviewer
+
+
+def cohen_kappa(pairs: list[tuple[str, str]]) -> float | None:
+    """Cohen's kappa for paired labels; None when it is undefined."""
+    if not pairs:
+        return None
+    n = len(pairs)
+    observed = sum(a == b for a, b in pairs) / n
+    first = Counter(a for a, _ in pairs)
+    second = Counter(b for _, b in pairs)
+    expected = sum(first[label] * second[label] for label in first) / (n * n)
+    if expected == 1:
+        return None
+    return (observed - expected) / (1 - expected)
+
+
+def agreement(events: list[Event]) -> list[Agreement]:
+    """Percent agreement and Cohen's kappa for every pair of reviewers (current verdicts)."""
+    by_reviewer: dict[str, dict[str, str]] = {}
+    for event in events:
+        if event.verdict in JUDGEMENTS:
+            by_reviewer.setdefault(event.reviewer, {})[event.item] = str(event.verdict)
+    found = []
+    for first, second in combinations(sorted(by_reviewer), 2):
+        a, b = by_reviewer[first], by_reviewer[second]
+        pairs = [(a[item], b[item]) for item in sorted(a.keys() & b.keys())]
+        agreed = sum(x == y for x, y in pairs)
+        found.append(
+            Agreement(
+                first,
+                second,
+                len(pairs),
+                agreed,
+                100.0 * agreed / len(pairs) if pairs else None,
+                cohen_kappa(pairs),
+            )
+        )
+    return found
+
+
+def progress(store: VerdictStore, events: list[Event]) -> list[Progress]:
+    """Per report and kind: items registered and items reviewed by anyone."""
+    reviewed = {e.item: e for e in events if e.verdict is not None}
+    counts: dict[tuple[str, str], list[int]] = {}
+    registered_reports = set()
+    for item in store.items():
+        if not item["present"]:
+            continue
+        registered_reports.add(item["report"])
+        kind = "quote" if item["quote"] is not None else item["kind"]
+        total_done = counts.setdefault((item["report"], kind), [0, 0])
+        total_done[0] += 1
+        total_done[1] += item["item"] in reviewed
+    found = [Progress(r, k, total, done) for (r, k), (total, done) in counts.items()]
+    loose: Counter[tuple[str, str]] = Counter()
+    for event in reviewed.values():
+        if event.report not in registered_reports:
+            loose[(event.report, "quote" if event.quote else "record")] += 1
+    found += [Progress(r, k, None, done) for (r, k), done in loose.items()]
+    return sorted(found, key=lambda p: (p.report, p.kind))
+
+
+def summary(store: VerdictStore) -> dict[str, Any]:
+    """Everything `assay stats` shows, as plain data."""
+    events = store.current_all()
+    counts: dict[str, dict[str, int]] = {}
+    for event in events:
+        if event.verdict is not None:
+            per = counts.setdefault(event.reviewer, {v.value: 0 for v in Verdict})
+            per[event.verdict.value] += 1
+    return {
+        "events": store.count(),
+        "reviewers": store.reviewers(),
+        "progress": [asdict(p) for p in progress(store, events)],
+        "verdicts": counts,
+        "disagreements": [
+            {"item": d.item, "verdicts": dict(d.verdicts)} for d in store.disagreements()
+        ],
+        "agreement": [asdict(a) for a in agreement(events)],
+    }

@@ -1,0 +1,201 @@
+"""`assay export`, `assay import` and `assay stats`: reading and moving verdicts."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from db.export import FORMATS, parse_events, visible, write
+from db.stats import summary
+from db.store import StoreError, VerdictStore, default_path
+
+DB_HELP = "verdict database (default: the one in the user data directory)"
+
+
+class InputError(click.ClickException):
+    """A usage or input problem, reported in one line with exit code 2."""
+
+    exit_code = 2
+
+
+def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
+    try:
+        return VerdictStore.open(db_path or default_path(), readonly=readonly)
+    except StoreError as error:
+        raise InputError(str(error)) from None
+
+
+def _db_option(function: Any) -> Any:
+    return click.option(
+        "--db",
+        "db_path",
+        type=click.Path(dir_okay=True, path_type=Path),
+        default=None,
+        help=DB_HELP,
+    )(function)
+
+
+@click.command()
+@_db_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="jsonl",
+    show_default=True,
+    help="jsonl: one event per line (for git and `assay import`); md: readable summary; "
+    "sarif: SARIF 2.1.0 with verdicts as suppressions",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    default=None,
+    help="file to write (default: standard output); replaced atomically",
+)
+@click.option("--reviewer", default=None, help="only this reviewer's verdicts")
+def export(db_path: Path | None, fmt: str, out: Path | None, reviewer: str | None) -> None:
+    """Write the verdicts of a database as jsonl, json, csv, md or sarif."""
+    store = _open(db_path, readonly=True)
+    try:
+        if out is None or str(out) == "-":
+            write(store, fmt, sys.stdout, reviewer=reviewer)
+        else:
+            _write_atomically(out, lambda handle: write(store, fmt, handle, reviewer=reviewer))
+    except StoreError as error:
+        raise InputError(str(error)) from None
+    finally:
+        store.close()
+
+
+def _write_atomically(out: Path, produce: Any) -> None:
+    directory = out.parent if str(out.parent) else Path(".")
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{out.name}.", dir=directory)
+    except OSError as error:
+        raise InputError(f"cannot write {out}: {error.strerror}") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            produce(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, out)
+    except OSError as error:
+        raise InputError(f"cannot write {out}: {error.strerror}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_db_option
+def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
+    """Merge jsonl verdict files from other reviewers; importing a file twice changes nothing."""
+    batches = []
+    for file in files:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{file} is not UTF-8 text") from None
+        except OSError as error:
+            raise InputError(f"cannot read {file}: {error.strerror}") from None
+        try:
+            batches.append((file, parse_events(text, str(file))))
+        except StoreError as error:
+            raise InputError(f"{error} (nothing was imported)") from None
+    store = _open(db_path, readonly=False)
+    try:
+        touched: set[str] = set()
+        for file, events in batches:
+            result = store.import_events(events)
+            touched |= result.items
+            line = f"{visible(str(file))}: {result.added} new, {result.present} already present"
+            if result.conflicts:
+                line += (
+                    f", {len(result.conflicts)} with a known id but other content "
+                    "(the stored events were kept)"
+                )
+            click.echo(line)
+        disagreements = store.disagreements(touched)
+    except StoreError as error:
+        raise InputError(str(error)) from None
+    finally:
+        store.close()
+    if disagreements:
+        click.echo(f"{len(disagreements)} disagreement(s) between reviewers:")
+        for found in disagreements:
+            verdicts = ", ".join(f"{visible(r)} {v.value}" for r, v in found.verdicts)
+            click.echo(f"  {visible(found.item)}: {verdicts}")
+
+
+@click.command()
+@_db_option
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def stats(db_path: Path | None, fmt: str) -> None:
+    """Show progress, verdict counts, disagreements and agreement between reviewers."""
+    store = _open(db_path, readonly=True)
+    try:
+        data = summary(store)
+    except StoreError as error:
+        raise InputError(str(error)) from None
+    finally:
+        store.close()
+    if fmt == "json":
+        click.echo(visible(json.dumps(data, ensure_ascii=False, indent=2)))
+        return
+    for line in _text(data):
+        click.echo(visible(line))
+
+
+def _text(data: dict[str, Any]) -> list[str]:
+    reviewers = data["reviewers"]
+    lines = [
+        f"{data['events']} events by {len(reviewers)} reviewer(s)"
+        + (f": {', '.join(reviewers)}" if reviewers else "")
+    ]
+    if data["progress"]:
+        lines += ["", "Progress (items with a verdict by anyone)"]
+        report = None
+        for row in data["progress"]:
+            if row["report"] != report:
+                report = row["report"]
+                lines.append(f"  {report}")
+            if row["total"] is None:
+                lines.append(f"    {row['kind']:<12} {row['reviewed']} reviewed (not registered)")
+            else:
+                percent = 100.0 * row["reviewed"] / row["total"] if row["total"] else 100.0
+                lines.append(
+                    f"    {row['kind']:<12} {row['reviewed']}/{row['total']} ({percent:.0f}%)"
+                )
+    if data["verdicts"]:
+        lines += ["", "Current verdicts"]
+        names = ["confirmed", "refuted", "unclear", "skip"]
+        width = max(len(r) for r in data["verdicts"])
+        lines.append(f"  {'':<{width}}  " + "  ".join(f"{n:>9}" for n in names))
+        for reviewer, counts in sorted(data["verdicts"].items()):
+            lines.append(f"  {reviewer:<{width}}  " + "  ".join(f"{counts[n]:>9}" for n in names))
+    lines += ["", f"Disagreements: {len(data['disagreements'])}"]
+    for found in data["disagreements"]:
+        verdicts = ", ".join(f"{r} {v}" for r, v in found["verdicts"].items())
+        lines.append(f"  {found['item']}: {verdicts}")
+    if data["agreement"]:
+        lines += ["", "Agreement (items both judged; skip left out)"]
+        for pair in data["agreement"]:
+            if not pair["items"]:
+                lines.append(f"  {pair['first']} & {pair['second']}: no item judged by both")
+                continue
+            kappa = "n/a" if pair["kappa"] is None else f"{pair['kappa']:.2f}"
+            lines.append(
+                f"  {pair['first']} & {pair['second']}: {pair['items']} items, "
+                f"{pair['percent']:.1f}% agreement, Cohen's kappa {kappa}"
+            )
+    return lines
