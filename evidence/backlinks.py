@@ -1,0 +1,91 @@
+"""Backlinks: which loaded records quote which lines of a file, from the anchors (UI-free)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from evidence.model import Anchor, LineRange, Quote, Record, ReportSet, Tier
+
+
+@dataclass(frozen=True)
+class Backlink:
+    """One quote that points at a file: where it sits there, and how it got there."""
+
+    record: str  # id of the record holding the quote
+    report: str | None  # file of the report holding the record, when known
+    quote: Quote
+    lines: LineRange | None  # where the quote sits in this file; None when it was not found
+    match: Tier
+    cited: bool  # True: the quote cites this file; False: it cites another file but is found here
+    label: str = ""  # the record's label, when known
+
+    @property
+    def found(self) -> bool:
+        """The quote's text sits in this file (so the gutter can mark its lines)."""
+        return self.lines is not None
+
+
+def normalize(path: str) -> str:
+    """A path as the tree spells it: no ``./`` or leading ``/``, forward slashes."""
+    path = path.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    while "//" in path:
+        path = path.replace("//", "/")
+    return path.strip("/")
+
+
+def backlinks(
+    anchors: Mapping[Quote, Anchor], path: str, reportset: ReportSet | None = None
+) -> list[Backlink]:
+    """Every quote citing ``path`` or found in it (``elsewhere``), ordered by line then record."""
+    wanted = normalize(path)
+    records = _records_by_quote(reportset) if reportset is not None else {}
+    links: list[Backlink] = []
+    for quote, anchor in anchors.items():
+        record = records.get(quote)
+        report = record.report if record is not None else None
+        label = record.label if record is not None else ""
+        if normalize(quote.path) == wanted:
+            links.append(
+                Backlink(quote.record, report, quote, anchor.lines, anchor.match, True, label)
+            )
+            continue
+        for place in anchor.elsewhere:
+            if normalize(place.path) == wanted:
+                links.append(
+                    Backlink(quote.record, report, quote, place.lines, place.match, False, label)
+                )
+    links.sort(
+        key=lambda link: (
+            link.lines is None,
+            link.lines or (0, 0),
+            link.record,
+            link.quote.index,
+        )
+    )
+    return links
+
+
+def backlink_lines(links: Iterable[Backlink]) -> frozenset[int]:
+    """The lines of the file that some found backlink covers (for the gutter marks)."""
+    marked: set[int] = set()
+    for link in links:
+        if link.lines is not None:
+            first, last = sorted(link.lines)
+            marked.update(range(first, last + 1))
+    return frozenset(marked)
+
+
+def cited_files(anchors: Mapping[Quote, Anchor]) -> dict[str, int]:
+    """How many quotes cite each file, by normalized path."""
+    counts: dict[str, int] = {}
+    for quote in anchors:
+        key = normalize(quote.path)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _records_by_quote(reportset: ReportSet) -> dict[Quote, Record]:
+    return {quote: record for record in reportset.records() for quote in record.quotes}
