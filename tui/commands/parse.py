@@ -1,0 +1,113 @@
+"""`assay parse REPORT...`: what the parser read, as an outline (text) or as a JSON bundle."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections import Counter
+
+import click
+
+from evidence.bundle import dump_bundle
+from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
+from evidence.reports import ReportError, load_reports
+
+
+def visible(text: str) -> str:
+    """Report text made safe for a terminal: control and format characters shown as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(
+        ch
+        if ch == " " or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp")
+        else f"\\u{ord(ch):04x}"
+        for ch in text
+    )
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _record_line(record: Record) -> str:
+    start, end = record.lines
+    parts = [f"lines {start}-{end}"]
+    if record.quotes:
+        parts.append(_plural(len(record.quotes), "quote"))
+    if record.citations:
+        parts.append(_plural(len(record.citations), "citation"))
+    if record.searches:
+        parts.append(_plural(len(record.searches), "search"))
+    if record.statuses:
+        parts.append(", ".join(f"{key}: {value}" for key, value in record.statuses))
+    label = "" if record.label == record.id else f"  {record.label}"
+    return f"    {record.kind.value:<10} {record.id}{label}  ({'; '.join(parts)})"
+
+
+def outline(report: Report) -> list[str]:
+    """The text outline of one report, line by line."""
+    lines = [f"{report.file}: {report.title or '(no title)'}"]
+    if report.type_line:
+        lines.append(f"  type: {report.type_line}")
+    for mention in report.revisions:
+        lines.append(f"  revision {mention.sha} (line {mention.line})")
+    section = None
+    for record in report.records:
+        if record.section != section:
+            section = record.section
+            if record.kind is not Kind.NARRATIVE:
+                lines.append(f"  {section}")
+        lines.append(_record_line(record))
+    kinds = Counter(record.kind for record in report.records)
+    counted = [
+        f"{kinds[kind]} {kind.value}"
+        for kind in (Kind.NARRATIVE, *DECLARED_KINDS, Kind.ANNOTATION)
+        if kinds[kind]
+    ]
+    quotes = sum(len(record.quotes) for record in report.records)
+    citations = sum(len(record.citations) for record in report.records)
+    lines.append(
+        f"  {_plural(len(report.records), 'record')} ({', '.join(counted) or 'none'}), "
+        f"{_plural(quotes, 'quote')}, {_plural(citations, 'citation')}, "
+        f"{_plural(len(report.diagnostics), 'diagnostic')}"
+    )
+    for diagnostic in report.diagnostics:
+        lines.append(f"  ! line {diagnostic.line}: {diagnostic.message}")
+    return [visible(line) for line in lines]
+
+
+def render_text(reportset: ReportSet) -> str:
+    """The outline of every report, then the findings across reports."""
+    blocks = ["\n".join(outline(report)) for report in reportset.reports]
+    if reportset.diagnostics:
+        across = [f"across reports: {_plural(len(reportset.diagnostics), 'diagnostic')}"]
+        across += [
+            visible(f"  ! {file}:{diagnostic.line}: {diagnostic.message}")
+            for file, diagnostic in reportset.diagnostics
+        ]
+        blocks.append("\n".join(across))
+    return "\n\n".join(blocks)
+
+
+@click.command()
+@click.argument("reports", nargs=-1, required=True, metavar="REPORT...")
+@click.option(
+    "--format",
+    "-f",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="An outline per report, or the JSON bundle (docs/bundle-format.md).",
+)
+def parse(reports: tuple[str, ...], output_format: str) -> None:
+    """Show what assay reads in REPORT files, directories of reports or JSON bundles."""
+    try:
+        reportset = load_reports(reports)
+    except ReportError as error:
+        click.echo(f"assay parse: {error}", err=True)
+        raise SystemExit(2) from None
+    if output_format == "json":
+        click.echo(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_text(reportset))
