@@ -1,0 +1,299 @@
+"""The revision reader: reads the commit only, resolves revisions safely, handles odd files."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from evidence.model import FileState
+from evidence.revision import GrepHit, Revision, RevisionError
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.org",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.org",
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    """Run git in `repo` for building test repositories."""
+    result = subprocess.run(
+        ["git", *args], cwd=repo, env=GIT_ENV, capture_output=True, text=True, check=True
+    )
+    return result.stdout.strip()
+
+
+def make_repo(path: Path, files: dict[str, str | bytes]) -> str:
+    """A repository at `path` with one commit holding `files`; returns the commit id."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    for name, content in files.items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "first")
+    return git(path, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, str]:
+    root = tmp_path / "repo"
+    commit = make_repo(
+        root,
+        {
+            "src/app.py": "def main():\n    return 42\n",
+            "src/util.py": "VALUE = 'hello'\nOTHER = 'Hello again'\n",
+            "docs/readme.md": "# Title\n\nSome words.\n",
+            "star*.txt": "literal star name\n",
+            "stars.txt": "plain name\n",
+        },
+    )
+    return root, commit
+
+
+def test_open_resolves_head_and_reads_the_tree(repo: tuple[Path, str]) -> None:
+    root, commit = repo
+    with Revision.open(root) as revision:
+        assert revision.commit == commit
+        assert revision.short == commit[:7]
+        assert revision.paths() == [
+            "docs/readme.md",
+            "src/app.py",
+            "src/util.py",
+            "star*.txt",
+            "stars.txt",
+        ]
+        entry = revision.entries()["src/app.py"]
+        assert entry.kind == "blob"
+        assert entry.size == len("def main():\n    return 42\n")
+        source = revision.read("src/app.py")
+        assert source.state is FileState.OK
+        assert source.lines == ["def main():", "    return 42"]
+        assert revision.read("./src/app.py").text == source.text
+
+
+def test_revision_forms_short_tag_branch(repo: tuple[Path, str]) -> None:
+    root, commit = repo
+    git(root, "tag", "v1")
+    for rev in (commit, commit[:8], "v1", "main", "HEAD"):
+        with Revision.open(root, rev) as revision:
+            assert revision.commit == commit
+
+
+def test_reads_the_commit_not_the_work_tree_or_index(repo: tuple[Path, str]) -> None:
+    root, commit = repo
+    (root / "src/app.py").write_text("changed in the work tree\n", encoding="utf-8")
+    (root / "src/util.py").write_text("staged change\n", encoding="utf-8")
+    git(root, "add", "src/util.py")
+    (root / "src/app.py.new").write_text("untracked\n", encoding="utf-8")
+    with Revision.open(root) as revision:
+        assert revision.read("src/app.py").text == "def main():\n    return 42\n"
+        assert revision.read("src/util.py").lines[0] == "VALUE = 'hello'"
+        assert not revision.exists("src/app.py.new")
+        assert [hit.path for hit in revision.grep("return 42", fixed=True)] == ["src/app.py"]
+
+
+def test_older_revision_and_missing_path(repo: tuple[Path, str]) -> None:
+    root, first = repo
+    (root / "src/app.py").write_text("def main():\n    return 43\n", encoding="utf-8")
+    (root / "new.txt").write_text("new\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "second")
+    with Revision.open(root, first) as old, Revision.open(root) as new:
+        assert old.read("src/app.py").lines[1] == "    return 42"
+        assert new.read("src/app.py").lines[1] == "    return 43"
+        missing = old.read("new.txt")
+        assert missing.state is FileState.MISSING
+        assert missing.text == "" and missing.lines == []
+        assert old.read("src").state is FileState.MISSING  # a directory is not a file
+
+
+def test_bogus_revision_is_a_clear_error(repo: tuple[Path, str]) -> None:
+    root, _ = repo
+    with pytest.raises(RevisionError, match="revision 0123456789abcdef0123456789abcdef01234567"):
+        Revision.open(root, "0123456789abcdef0123456789abcdef01234567")
+    with pytest.raises(RevisionError, match="revision nosuchbranch not found"):
+        Revision.open(root, "nosuchbranch")
+
+
+def test_option_like_revision_is_never_an_option(repo: tuple[Path, str]) -> None:
+    root, _ = repo
+    for rev in ("--output=pwned", "-h", "--git-dir=/tmp"):
+        with pytest.raises(RevisionError, match="invalid revision"):
+            Revision.open(root, rev)
+    assert not (root / "pwned").exists()
+
+
+def test_not_a_repository(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(RevisionError, match="not a git repository"):
+        Revision.open(plain)
+    with pytest.raises(RevisionError, match="does not exist"):
+        Revision.open(tmp_path / "absent")
+
+
+def test_empty_repository_has_no_head(tmp_path: Path) -> None:
+    root = tmp_path / "empty"
+    root.mkdir()
+    git(root, "init", "-q")
+    with pytest.raises(RevisionError, match="revision HEAD not found.*no commits"):
+        Revision.open(root)
+
+
+def test_shallow_clone_lacks_the_old_revision(repo: tuple[Path, str], tmp_path: Path) -> None:
+    root, first = repo
+    (root / "more.txt").write_text("more\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "second")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{root}", str(shallow))
+    with pytest.raises(RevisionError, match=f"revision {first} not found.*shallow clone"):
+        Revision.open(shallow, first)
+
+
+def test_bare_repository(repo: tuple[Path, str], tmp_path: Path) -> None:
+    root, commit = repo
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
+    with Revision.open(bare, commit[:10]) as revision:
+        assert revision.commit == commit
+        assert revision.read("src/app.py").lines[0] == "def main():"
+        assert [hit.line for hit in revision.grep("main")] == [1]
+
+
+def test_odd_files_are_reported_not_crashed_on(tmp_path: Path) -> None:
+    root = tmp_path / "odd"
+    make_repo(
+        root,
+        {
+            "bin.dat": b"abc\x00def" * 10,
+            "late-nul.dat": b"a" * 9000 + b"\x00",
+            "big.txt": "x" * 2000 + "\n",
+            "latin1.txt": b"caf\xe9 au lait\n",
+            "bom.txt": b"\xef\xbb\xbfwith bom\n",
+            "crlf.txt": b"one\r\ntwo\r\n",
+            "target.txt": "the target\n",
+        },
+    )
+    (root / "link").symlink_to("target.txt")
+    other = tmp_path / "other"
+    sub_commit = make_repo(other, {"x": "x\n"})
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{sub_commit},vendor/sub")
+    git(root, "add", "link")
+    git(root, "commit", "-q", "-m", "odd entries")
+    with Revision.open(root, max_size=1000) as revision:
+        assert revision.read("bin.dat").state is FileState.BINARY
+        late = revision.read("late-nul.dat")
+        assert late.state is FileState.TOO_LARGE and late.size == 9001
+        assert revision.read("big.txt").state is FileState.TOO_LARGE
+        latin = revision.read("latin1.txt")
+        assert latin.state is FileState.OK and latin.invalid_utf8
+        assert latin.text == "caf\ufffd au lait\n"
+        assert revision.read("bom.txt").text == "with bom\n"
+        assert revision.read("crlf.txt").lines == ["one", "two"]
+        link = revision.read("link")
+        assert link.state is FileState.OK and link.symlink_target == "target.txt"
+        assert revision.entries()["link"].kind == "link"
+        assert revision.resolve_link("link") == "target.txt"
+        sub = revision.read("vendor/sub")
+        assert sub.submodule == sub_commit and sub.state is FileState.OK
+        assert revision.entries()["vendor/sub"].kind == "commit"
+    with Revision.open(root) as revision:  # default limit: 5 MB
+        assert revision.read("big.txt").state is FileState.OK
+        late = revision.read("late-nul.dat")
+        assert late.state is FileState.OK  # git's rule: only the first 8000 bytes are probed
+
+
+def test_grep_regex_fixed_case_and_spans(repo: tuple[Path, str]) -> None:
+    root, _ = repo
+    with Revision.open(root) as revision:
+        hits = list(revision.grep("hel+o"))
+        assert hits == [GrepHit("src/util.py", 1, "VALUE = 'hello'", ((9, 14),))]
+        hits = list(revision.grep("hello", ignore_case=True))
+        assert [(hit.path, hit.line, hit.spans) for hit in hits] == [
+            ("src/util.py", 1, ((9, 14),)),
+            ("src/util.py", 2, ((9, 14),)),
+        ]
+        assert list(revision.grep("a.b", fixed=True)) == []
+        assert [hit.line for hit in revision.grep("re(turn|ad)", syntax="extended")] == [2]
+        assert [hit.line for hit in revision.grep(r"re\(turn\)", syntax="basic")] == [2]
+        with pytest.raises(RevisionError, match="search for"):
+            list(revision.grep("(unclosed"))
+
+
+def test_grep_paths_are_literal_pathspecs(repo: tuple[Path, str]) -> None:
+    root, _ = repo
+    with Revision.open(root) as revision:
+        assert [hit.path for hit in revision.grep("name", paths=["star*.txt"])] == ["star*.txt"]
+        assert [hit.path for hit in revision.grep("name", paths=["stars.txt"])] == ["stars.txt"]
+        assert [hit.path for hit in revision.grep("def", paths=["src/"])] == ["src/app.py"]
+        assert list(revision.grep("def", paths=["docs"])) == []
+        assert len(list(revision.grep("name", paths=["."]))) == 2
+
+
+def test_grep_cancel_stops_early(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    make_repo(root, {f"f{i:03}.txt": "needle\n" * 50 for i in range(200)})
+    cancel = threading.Event()
+    seen = 0
+    with Revision.open(root) as revision:
+        for _hit in revision.grep("needle", fixed=True, cancel=cancel):
+            seen += 1
+            if seen == 10:
+                cancel.set()
+        assert seen == 10
+        assert sum(1 for _ in revision.grep("needle", fixed=True)) == 200 * 50
+
+
+def test_remote_url(repo: tuple[Path, str]) -> None:
+    root, _ = repo
+    with Revision.open(root) as revision:
+        assert revision.remote_url() is None
+        git(root, "remote", "add", "origin", "git@github.com:owner/project.git")
+        assert revision.remote_url() == "git@github.com:owner/project.git"
+        assert revision.remote_url("--evil") is None
+
+
+def test_reads_are_thread_safe_and_cached(tmp_path: Path) -> None:
+    root = tmp_path / "threads"
+    files = {f"f{i}.txt": f"file {i}\n" * (i + 1) for i in range(40)}
+    make_repo(root, files)
+    errors: list[str] = []
+    with Revision.open(root) as revision:
+
+        def reader(offset: int) -> None:
+            for i in range(40):
+                name = f"f{(i + offset) % 40}.txt"
+                if revision.read(name).text != files[name]:
+                    errors.append(name)
+
+        threads = [threading.Thread(target=reader, args=(n * 7,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        assert revision.read("f3.txt").text is revision.read("f3.txt").text
+
+
+def test_closed_revision_refuses_reads(repo: tuple[Path, str]) -> None:
+    root, _ = repo
+    revision = Revision.open(root)
+    revision.read("src/app.py")
+    revision.close()
+    with pytest.raises(RevisionError, match="closed"):
+        revision.read_blob(revision.entries()["src/util.py"].oid)
