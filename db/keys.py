@@ -48,7 +48,7 @@ def quote_hash(text: str, occurrence: int = 1) -> str:
     data = normalize_quote(text)
     if occurrence > 1:
         data += f"\n#{occurrence}"
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:QUOTE_HASH_LENGTH]
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:QUOTE_HASH_LENGTH]
 
 
 def make_key(report: str, record: str, quote: str | None = None) -> str:

@@ -158,6 +158,10 @@ class VerdictStore:
         path = path.expanduser()
         _check_file(path, readonly=readonly)
         mode = "ro" if readonly else "rwc"
+        if readonly and _needs_immutable(path):
+            # WAL readers need to create the -shm file; where they cannot, and no -wal holds
+            # unmerged changes, the file can only be read as immutable.
+            mode = "ro&immutable=1"
         try:
             conn = sqlite3.connect(
                 f"{path.absolute().as_uri()}?mode={mode}",
@@ -181,8 +185,8 @@ class VerdictStore:
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-        except sqlite3.DatabaseError as error:
-            raise self._corrupt(str(error)) from None
+        except sqlite3.Error as error:
+            raise self._error(error, "checking the database") from None
         if problems != ["ok"]:
             raise self._corrupt("; ".join(str(p) for p in problems[:3]))
         try:
@@ -221,6 +225,9 @@ class VerdictStore:
         schema.migrate(self._db)
 
     def _corrupt(self, detail: str) -> StoreError:
+        detail = " ".join(detail.replace("*** in database main ***", "").split())
+        if len(detail) > 100:
+            detail = detail[:99] + "…"
         return StoreError(
             f"the verdict database {self.path} is damaged ({detail}); it was left untouched: "
             "restore it from a backup or choose another file with --db"
@@ -239,7 +246,7 @@ class VerdictStore:
                 "(choose another file with --db)"
             )
         if isinstance(error, sqlite3.DatabaseError) and (
-            "malformed" in text or "not a database" in text or "disk I/O" in text
+            "malformed" in text or "not a database" in text
         ):
             return self._corrupt(text)
         return StoreError(f"verdict database {self.path}: {action} failed: {text}")
@@ -296,6 +303,11 @@ class VerdictStore:
             return self._write(work) if write else self._read(work)
         except sqlite3.Error as error:
             raise self._error(error, action) from None
+        except UnicodeEncodeError:
+            raise StoreError(
+                f"{action} failed: the text holds characters that cannot be stored "
+                "(unpaired surrogates)"
+            ) from None
 
     # --- verdicts ------------------------------------------------------------------------------
 
@@ -665,6 +677,14 @@ def _check_file(path: Path, *, readonly: bool) -> None:
             f"the directory of the verdict database {path} is read-only; SQLite needs to write "
             "its journal beside it (choose another file with --db)"
         )
+
+
+def _needs_immutable(path: Path) -> bool:
+    wal = path.with_name(path.name + "-wal")
+    shm = path.with_name(path.name + "-shm")
+    if os.access(path.parent, os.W_OK | os.X_OK) or shm.exists():
+        return False
+    return not wal.exists() or wal.stat().st_size == 0
 
 
 def _item_rows(

@@ -1,0 +1,64 @@
+"""Builders for the db tests: Reports made from evidence.model dataclasses directly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from evidence.model import Kind, Quote, Record, Report, ReportSet
+
+TYPE_PREFIX = "agentic-system-analyses/types/agentic-system-"
+
+
+def make_record(
+    record_id: str,
+    quotes: Sequence[str | tuple[str, str]] = (),
+    *,
+    kind: Kind = Kind.CLAIM,
+    label: str = "",
+    file: str = "runtime.md",
+) -> Record:
+    """A record whose quotes are texts (cited from src/app.py) or (text, path) pairs."""
+    built = []
+    for index, quote in enumerate(quotes):
+        text, path = (quote, "src/app.py") if isinstance(quote, str) else quote
+        built.append(
+            Quote(
+                text=text,
+                path=path,
+                claimed=None,
+                report_line=10 + index,
+                text_line=11 + index,
+                record=record_id,
+                index=index,
+            )
+        )
+    return Record(
+        id=record_id,
+        kind=kind,
+        label=label or f"label of {record_id}",
+        body="",
+        report=file,
+        section=str(kind),
+        lines=(1, 5),
+        quotes=tuple(built),
+    )
+
+
+def make_report(
+    records: Sequence[Record], *, system: str = "KESTREL", member: str = "runtime", file: str = ""
+) -> Report:
+    """A report of a system and member type holding these records."""
+    file = file or f"{member}.md"
+    return Report(
+        file=file,
+        title=f"{system} {member} report",
+        type_line=f"{TYPE_PREFIX}{member}-report.md",
+        system=system,
+        records=tuple(replace(record, report=file) for record in records),
+    )
+
+
+def reportset(*reports: Report) -> ReportSet:
+    """Reports loaded together."""
+    return ReportSet(reports=tuple(reports))
