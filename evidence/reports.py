@@ -234,7 +234,9 @@ def _is_heading(lines: list[str], index: int) -> bool:
     text = line.rstrip()
     if len(text) > _MAX_HEADING or text[-1] in ".:;,!?" or not text[0].isalpha():
         return False
-    return "---" not in text and not _BULLET_RE.match(text) and not text.startswith("Type:")
+    if text[0].islower() or "---" in text or "`" in text or "SRC-" in text:
+        return False
+    return not _BULLET_RE.match(text) and not text.startswith("Type:")
 
 
 def _member(type_line: str, title: str) -> str:
@@ -302,7 +304,7 @@ class _Outliner:
             self.diagnose(0, "the report is empty")
             return self.out
         title_index = -1
-        if not _TYPE_RE.match(lines[first].strip()):
+        if not self._structural(lines[first].strip()):
             self.out.title = lines[first].strip()
             title_index = first
         else:
@@ -379,6 +381,18 @@ class _Outliner:
         elif self.current is None:
             self.state = _State.ACCOUNT
             self.narrative(index, None)
+
+    @staticmethod
+    def _structural(text: str) -> bool:
+        """A line that belongs to the report's structure, so cannot be its title."""
+        low = text.lower().rstrip(":")
+        return bool(
+            _TYPE_RE.match(text)
+            or low in ("shared records", "annotations")
+            or low in KIND_HEADINGS
+            or _HEADER_RE.match(text)
+            or _ON_RE.match(text)
+        )
 
     def _opens_records(self, index: int) -> bool:
         following = _next_nonblank(self.lines, index)
@@ -486,33 +500,32 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
     paths: list[str] = []
     pattern: str | None = None
     quoted_pattern = False
+    options_done = False
     end = start + len(tool)
     words = _tokens(line, end)
     for word, quoted, word_end in words:
         bare = word.strip("`")
+        if not quoted and not options_done and bare == "--":
+            options_done, end = True, word_end
+            continue
+        if not quoted and not options_done and bare.startswith("-") and len(bare) > 1:
+            flags.append(bare)
+            end = word_end
+            if bare in _VALUE_FLAGS or bare in _PATTERN_FLAGS:
+                value = next(words, None)
+                if value is None:
+                    break
+                if bare in _PATTERN_FLAGS and pattern is None:
+                    pattern, quoted_pattern = value[0], value[1]
+                    flags.pop()
+                else:
+                    flags.append(value[0])
+                end = value[2]
+            continue
         if pattern is None:
-            if not quoted and bare.startswith("-") and len(bare) > 1 and bare != "--":
-                flags.append(bare)
-                end = word_end
-                if bare in _VALUE_FLAGS or bare in _PATTERN_FLAGS:
-                    value = next(words, None)
-                    if value is None:
-                        break
-                    if bare in _PATTERN_FLAGS:
-                        pattern, quoted_pattern = value[0], value[1]
-                    else:
-                        flags.append(value[0])
-                    end = value[2]
-                continue
-            if not quoted and bare == "--":
-                end = word_end
-                continue
             if not bare and not quoted:
                 break
             pattern, quoted_pattern, end = (word if quoted else bare), quoted, word_end
-            continue
-        if not quoted and bare == "--":
-            end = word_end
             continue
         candidate = bare.rstrip(".,;:)")
         if quoted or not (is_path_like(candidate) or candidate in (".", "./")):

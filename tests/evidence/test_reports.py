@@ -1,0 +1,498 @@
+"""The report parser on small reports written for these tests: each format feature on its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evidence.model import Kind, Report
+from evidence.reports import (
+    ReportError,
+    is_path_like,
+    load_reports,
+    parse_report,
+    slugify,
+    split_claimed,
+)
+
+RUNTIME = """\
+Heron runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Runtime account
+
+Scope and sources
+
+The worker pulls jobs for a planner. See RT-RTE-job-loop (SRC-1, worker/main.py, worker/queue.py).
+
+Failure handling
+
+1. Worker to planner. Errors are retried twice [SRC-1: worker/retry.py] and then parked.
+
+delay = base * 2 ** attempt --- worker/retry.py:14
+
+Shared records
+
+Components
+
+RT-CMP-planner
+
+Label: Planner process
+
+Identity: the planner module selected per job (SRC-1, planner/core.py).
+
+class Planner: --- planner/core.py:3-3
+
+Operative objects
+
+none declared in this member
+
+Routes
+
+RT-RTE-job-loop
+
+Label: Job loop
+
+Endpoints: queue -> worker -> planner.
+
+  • Immediate return: job status.
+  • Later read-back: status row in jobs table.
+  • implementation conclusion status: wired
+  • operation conclusion status: uninspected
+
+  for job in queue.take():
+      planner.run(job) --- worker/main.py:20-21
+
+    def take(self):
+        return self._pending.pop(0)
+
+--- worker/queue.py
+
+Claims
+
+RT-CLM-exactly-once
+
+Label: Exactly-once claim
+
+  • Each job runs once.
+  • Never twice. --- docs/guarantees.md
+
+Evidenced absences
+
+RT-ABS-no-lock
+
+Label: No job lock
+
+  • implementation conclusion status: absent
+
+At revision 0123456789abcdef0123456789abcdef01234567: rg -n 'acquire_lock' worker/ finds nothing.
+
+Also grep -rn "with_lock" planner/core.py returns no line.
+
+Behavioral-authority paths
+
+none declared in this member
+
+Annotations
+
+none
+"""
+
+WORKFLOW = """\
+Heron workflow report
+
+Type: agentic-system-analyses/types/agentic-system-workflow-report.md
+
+Workflow account
+
+Selection
+
+RT-RTE-job-loop runs; see SRC-1, worker/main.py and worker/queue.py, not worker/extra.py.
+
+Shared records
+
+Components
+
+none declared in this member
+
+Annotations
+
+On RT-RTE-job-loop
+
+Workflow role: submission starts the loop.
+
+On RT-CMP-planner
+
+Workflow role: the planner picks the next step.
+
+On RT-RTE-job-loop
+
+Second remark on the same route, citing RT-CLM-missing.
+"""
+
+
+def runtime() -> Report:
+    return parse_report(RUNTIME, "heron-runtime.txt")
+
+
+def test_title_type_system_and_identity() -> None:
+    report = runtime()
+    assert report.title == "Heron runtime report"
+    assert report.type_line.endswith("agentic-system-runtime-report.md")
+    assert report.system == "Heron"
+    assert report.identity == "Heron/agentic-system-runtime-report"
+    assert report.diagnostics == ()
+
+
+def test_records_in_report_order_with_kinds_and_sections() -> None:
+    report = runtime()
+    assert [(r.id, r.kind, r.section) for r in report.records] == [
+        ("runtime:scope-and-sources", Kind.NARRATIVE, "Scope and sources"),
+        ("runtime:failure-handling", Kind.NARRATIVE, "Failure handling"),
+        ("RT-CMP-planner", Kind.COMPONENT, "Components"),
+        ("RT-RTE-job-loop", Kind.ROUTE, "Routes"),
+        ("RT-CLM-exactly-once", Kind.CLAIM, "Claims"),
+        ("RT-ABS-no-lock", Kind.ABSENCE, "Evidenced absences"),
+    ]
+    planner = report.record("RT-CMP-planner")
+    assert planner is not None
+    assert planner.label == "Planner process"
+    assert planner.lines == (21, 27)
+    assert planner.report == "heron-runtime.txt"
+    assert "Label:" not in planner.body
+    assert planner.body.startswith("Identity: the planner")
+
+
+def test_fields_and_statuses() -> None:
+    route = runtime().record("RT-RTE-job-loop")
+    assert route is not None
+    assert route.fields == (
+        ("Immediate return", "job status."),
+        ("Later read-back", "status row in jobs table."),
+    )
+    assert route.statuses == (("implementation", "wired"), ("operation", "uninspected"))
+    absence = runtime().record("RT-ABS-no-lock")
+    assert absence is not None
+    assert absence.statuses == (("implementation", "absent"),)
+    assert absence.fields == ()
+
+
+def test_inline_quote_with_range() -> None:
+    narrative = runtime().records[1]
+    (quote,) = narrative.quotes
+    assert quote.text == "delay = base * 2 ** attempt"
+    assert quote.path == "worker/retry.py"
+    assert quote.claimed == (14, 14)
+    assert (quote.report_line, quote.text_line) == (15, 15)
+    assert quote.inline
+    assert quote.record == "runtime:failure-handling"
+
+
+def test_indented_block_and_block_with_marker_alone() -> None:
+    route = runtime().record("RT-RTE-job-loop")
+    assert route is not None
+    first, second = route.quotes
+    assert first.text == "  for job in queue.take():\n      planner.run(job)"
+    assert (first.path, first.claimed) == ("worker/main.py", (20, 21))
+    assert (first.text_line, first.report_line, first.inline) == (46, 47, False)
+    assert second.text == "    def take(self):\n        return self._pending.pop(0)"
+    assert (second.path, second.claimed) == ("worker/queue.py", None)
+    assert (second.text_line, second.report_line) == (49, 52)
+    assert [q.index for q in route.quotes] == [0, 1]
+    # quoted lines are not fields, statuses or citations
+    assert len(route.fields) == 2
+
+
+def test_bulleted_quote_keeps_its_bullets() -> None:
+    claim = runtime().record("RT-CLM-exactly-once")
+    assert claim is not None
+    (quote,) = claim.quotes
+    assert quote.text == "  • Each job runs once.\n  • Never twice."
+    assert (quote.path, quote.text_line, quote.report_line) == ("docs/guarantees.md", 60, 61)
+    assert claim.fields == ()
+
+
+def test_citation_forms() -> None:
+    report = runtime()
+    scope = report.records[0]
+    (citation,) = scope.citations
+    assert (citation.source, citation.paths, citation.line) == (
+        "SRC-1",
+        ("worker/main.py", "worker/queue.py"),
+        9,
+    )
+    (bracketed,) = report.records[1].citations
+    assert bracketed.paths == ("worker/retry.py",)
+    workflow = parse_report(WORKFLOW, "w.txt")
+    (bare,) = workflow.records[0].citations
+    assert bare.paths == ("worker/main.py", "worker/queue.py")  # worker/extra.py is prose
+
+
+@pytest.mark.parametrize(
+    ("line", "paths"),
+    [
+        ("(SRC-1, a/b.py, implementation)", ("a/b.py",)),
+        ("(SRC-2, docs/x.md, doctrine/design)", ("docs/x.md",)),
+        ("(SRC-1, a.js, Dockerfile, compose.yml)", ("a.js", "Dockerfile", "compose.yml")),
+        ("(SRC-1, a.py; RT-RTE-x)", ("a.py",)),
+        ("see SRC-1, a.md and b.md in full", ("a.md", "b.md")),
+        ("within SRC-1, au.md.", ("au.md",)),
+        ("SRC-1: x/y.ts, x/z.tsx.", ("x/y.ts", "x/z.tsx")),
+    ],
+)
+def test_citation_variants(line: str, paths: tuple[str, ...]) -> None:
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}\n", "c.txt")
+    (citation,) = report.records[0].citations
+    assert citation.paths == paths
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Evidence is SRC-1 implementation at the revision.", "in SRC-1, at the frozen commit", "x"],
+)
+def test_not_citations(line: str) -> None:
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}\n", "c.txt")
+    assert report.records[0].citations == ()
+
+
+def test_revision_and_search_replays() -> None:
+    report = runtime()
+    (mention,) = report.revisions
+    assert mention.sha == "0123456789abcdef0123456789abcdef01234567"
+    assert mention.line == 71
+    assert mention.sentence.startswith("At revision 0123")
+    assert mention.sentence.endswith("finds nothing.")
+    absence = report.record("RT-ABS-no-lock")
+    assert absence is not None
+    rg, grep = absence.searches
+    assert rg.command == "rg -n 'acquire_lock' worker/"
+    assert (rg.tool, rg.pattern, rg.flags, rg.paths) == (
+        "rg",
+        "acquire_lock",
+        ("-n",),
+        ("worker/",),
+    )
+    assert (rg.line, rg.record) == (71, "RT-ABS-no-lock")
+    assert rg.sentence == mention.sentence
+    assert grep.command == 'grep -rn "with_lock" planner/core.py'
+    assert (grep.pattern, grep.flags, grep.paths) == ("with_lock", ("-rn",), ("planner/core.py",))
+    assert grep.sentence.startswith("Also grep")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("run `git grep -n needle -- src/app.py` to see", ("git grep", "needle", ("src/app.py",))),
+        ("rg -e 'a b' -g '*.py' lib/ and more", ("rg", "a b", ("lib/",))),
+        ("grep needle", None),  # a bare word and nothing else is prose, not a command
+        ("we rg nothing here", None),
+    ],
+)
+def test_search_variants(text: str, expected: tuple[str, str, tuple[str, ...]] | None) -> None:
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{text}\n", "s.txt")
+    searches = report.records[0].searches
+    if expected is None:
+        assert searches == ()
+    else:
+        (search,) = searches
+        assert (search.tool, search.pattern, search.paths) == expected
+
+
+def test_references_exclude_self_and_keep_order() -> None:
+    report = runtime()
+    assert report.records[0].references == ("RT-RTE-job-loop",)
+    route = report.record("RT-RTE-job-loop")
+    assert route is not None
+    assert route.references == ()
+
+
+def test_annotations_numbered_per_target() -> None:
+    workflow = parse_report(WORKFLOW, "heron-workflow.txt")
+    annotations = [r for r in workflow.records if r.kind is Kind.ANNOTATION]
+    assert [(r.id, r.annotates, r.lines) for r in annotations] == [
+        ("On RT-RTE-job-loop", "RT-RTE-job-loop", (19, 21)),
+        ("On RT-CMP-planner", "RT-CMP-planner", (23, 25)),
+        ("On RT-RTE-job-loop (2)", "RT-RTE-job-loop", (27, 29)),
+    ]
+    assert annotations[2].references == ("RT-CLM-missing",)
+    assert workflow.diagnostics == ()
+
+
+def test_none_sections_make_no_records_and_no_diagnostics() -> None:
+    report = runtime()
+    assert not any(r.kind in (Kind.OBJECT, Kind.AUTHORITY, Kind.ANNOTATION) for r in report.records)
+    assert report.diagnostics == ()
+
+
+def test_narrative_ids_are_stable_and_unique() -> None:
+    text = "S workflow report\n\nType: a/b-workflow-report.md\n\nWorkflow account\n\n"
+    text += "Steps\n\none.\n\nSteps\n\ntwo.\n\nÜber die Grenze\n\nthree.\n"
+    ids = [r.id for r in parse_report(text, "x.txt").records]
+    assert ids == ["workflow:steps", "workflow:steps-2", "workflow:uber-die-grenze"]
+    assert ids == [r.id for r in parse_report(text.replace("\n", "\r\n"), "y.txt").records]
+
+
+def test_text_before_any_heading_is_kept_in_a_narrative() -> None:
+    text = "R workflow report\n\nType: x/y-workflow-report.md\n\nWorkflow account\n\nLoose text.\n"
+    report = parse_report(text, "x")
+    (record,) = report.records
+    assert (record.id, record.kind, record.body) == (
+        "workflow:workflow-account",
+        Kind.NARRATIVE,
+        "Loose text.",
+    )
+
+
+def test_crlf_bom_and_tabs() -> None:
+    plain = runtime()
+    damaged = parse_report(("\ufeff" + RUNTIME).replace("\n", "\r\n").encode(), "heron-runtime.txt")
+    assert damaged == plain
+    tabbed = RUNTIME.replace("  for job in queue.take():", "\tfor job in queue.take():")
+    route = parse_report(tabbed, "t.txt").record("RT-RTE-job-loop")
+    assert route is not None
+    assert route.quotes[0].text.startswith("\tfor job")
+
+
+def test_invalid_utf8_is_replaced_with_a_diagnostic_on_its_line() -> None:
+    data = RUNTIME.encode().replace(b"pulls jobs", b"pulls \xff\xfe jobs")
+    report = parse_report(data, "bad.txt")
+    assert report.diagnostics[0].line == 9
+    assert "UTF-8" in report.diagnostics[0].message
+    assert "\ufffd" in report.records[0].body
+    assert len(report.records) == len(runtime().records)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n", b"", b"\xef\xbb\xbf"])
+def test_empty_report(text: str | bytes) -> None:
+    report = parse_report(text, "empty.txt")
+    assert report.records == ()
+    assert report.title == ""
+    assert [d.message for d in report.diagnostics] == ["the report is empty"]
+
+
+def test_structural_oddities_become_diagnostics_with_lines() -> None:
+    text = (
+        "Odd runtime report\n\nType: t\n\nShared records\n\nstray words\n\nRoutes\n\n"
+        "RT-CLM-misfiled\n\n--- a.py\n\nx --- b.py:9-3\n\nRT-CLM-misfiled\n\nLabel: again\n"
+    )
+    report = parse_report(text, "odd.txt")
+    assert [(d.line, d.message) for d in report.diagnostics] == [
+        (7, "text outside any record"),
+        (11, "RT-CLM-misfiled is listed under 'Routes'"),
+        (11, "RT-CLM-misfiled has no 'Label:' line"),
+        (13, "'--- path' marker with no quoted text"),
+        (15, "odd line range 9-3 for b.py"),
+        (17, "RT-CLM-misfiled is listed under 'Routes'"),
+        (17, "RT-CLM-misfiled is declared twice"),
+    ]
+    (quote,) = report.records[0].quotes
+    assert quote.claimed == (9, 3)  # kept as the report wrote it
+
+
+def test_missing_structure_is_reported_not_raised() -> None:
+    report = parse_report("just some words\nand more", "prose.txt")
+    messages = [d.message for d in report.diagnostics]
+    assert messages == ["no 'Type:' line after the title", "no 'Shared records' section"]
+    assert report.title == "just some words"
+
+
+def test_kind_heading_without_shared_records_heading() -> None:
+    text = RUNTIME.replace("Shared records\n\n", "")
+    report = parse_report(text, "x.txt")
+    assert [r.id for r in report.records] == [r.id for r in runtime().records]
+    assert [d.message for d in report.diagnostics] == [
+        "'Components' heading outside 'Shared records'"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("src/a.js", True),
+        ("au-mcp.md", True),
+        ("Dockerfile", True),
+        ("doctrine/design", False),
+        ("implementation", False),
+        ("really", False),
+        ("RT-RTE-x", False),
+        ("/", False),
+        ("3.5", False),
+    ],
+)
+def test_path_like(token: str, expected: bool) -> None:
+    assert is_path_like(token) is expected
+
+
+def test_split_claimed() -> None:
+    assert split_claimed("a.py:3-9") == ("a.py", (3, 9))
+    assert split_claimed("a.py:42") == ("a.py", (42, 42))
+    assert split_claimed("a.py#L3-L9") == ("a.py", (3, 9))
+    assert split_claimed("a.py") == ("a.py", None)
+    assert slugify("Request, context and handoffs") == "request-context-and-handoffs"
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def write(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_load_directory_resolves_across_reports(tmp_path: Path) -> None:
+    write(tmp_path, "a-runtime.txt", RUNTIME)
+    write(tmp_path, "b-workflow.txt", WORKFLOW)
+    write(tmp_path, "README.md", "# Notes about these reports\n\nnot a report\n")
+    write(tmp_path, "notes.json", '{"other": 1}')
+    reportset = load_reports([tmp_path])
+    assert [Path(r.file).name for r in reportset.reports] == ["a-runtime.txt", "b-workflow.txt"]
+    assert reportset.reports[0].file == str(tmp_path / "a-runtime.txt")
+    assert [d.message for _, d in reportset.diagnostics] == [
+        "On RT-RTE-job-loop (2) mentions RT-CLM-missing; no loaded report declares it"
+    ]
+    assert [r.id for r in reportset.annotations_for("RT-RTE-job-loop")] == [
+        "On RT-RTE-job-loop",
+        "On RT-RTE-job-loop (2)",
+    ]
+
+
+def test_load_alone_reports_unresolved_annotations(tmp_path: Path) -> None:
+    path = write(tmp_path, "w.txt", WORKFLOW)
+    reportset = load_reports([str(path), path])  # the same file twice loads once
+    assert len(reportset.reports) == 1
+    found = [(file, d.line, d.message) for file, d in reportset.diagnostics]
+    assert (
+        str(path),
+        7,
+        "workflow:selection mentions RT-RTE-job-loop; no loaded report declares it",
+    ) in found
+    assert (
+        str(path),
+        19,
+        "On RT-RTE-job-loop annotates RT-RTE-job-loop; no loaded report declares it",
+    ) in found
+    assert len(found) == 5
+
+
+def test_references_resolve_only_within_the_system(tmp_path: Path) -> None:
+    write(tmp_path, "a.txt", RUNTIME.replace("Heron runtime", "Osprey runtime"))
+    write(tmp_path, "b.txt", WORKFLOW)
+    messages = [d.message for _, d in load_reports([tmp_path]).diagnostics]
+    assert "On RT-CMP-planner annotates RT-CMP-planner; only reports about osprey declare it" in (
+        messages
+    )
+
+
+def test_load_errors(tmp_path: Path) -> None:
+    with pytest.raises(ReportError, match="nope.txt: no such file or directory"):
+        load_reports([tmp_path / "nope.txt"])
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ReportError, match="no reports in this directory"):
+        load_reports([empty])
+    bad = write(tmp_path, "bad.json", "{not json")
+    with pytest.raises(ReportError, match="bad.json: not valid JSON"):
+        load_reports([bad])
