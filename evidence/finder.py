@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ class PathFinder:
         self._sorted_names = [self._names[i] for i in by_name]
         self._sorted_name_index = by_name
         self._pools: dict[str, list[int]] = {}
+        self._lock = threading.Lock()  # searches from finder workers share the candidate cache
         # one string per column, so that substring scans run in C and cost what they find
         self._joined_names, self._name_offsets = _joined(self._names)
         self._joined_lower, self._lower_offsets = _joined(self._lower)
@@ -72,6 +74,10 @@ class PathFinder:
 
     def search(self, query: str, limit: int = 50) -> list[FinderMatch]:
         """The best ``limit`` paths for ``query``, best first (all paths in order for no query)."""
+        with self._lock:
+            return self._search(query, limit)
+
+    def _search(self, query: str, limit: int) -> list[FinderMatch]:
         needle = "".join(query.lower().split())
         if not needle:
             return [FinderMatch(path, 0.0, ()) for path in self.paths[:limit]]

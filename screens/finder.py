@@ -1,0 +1,118 @@
+"""The file finder: fuzzy-open any path of the revision by a few letters of its name."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from evidence.finder import FinderMatch, PathFinder
+from tui.safe import visible
+
+#: rows shown; the finder ranks only this many paths per keystroke
+RESULTS = 50
+
+
+def match_content(match: FinderMatch) -> Content:
+    """A path with the characters the query matched in bold accent (never markup)."""
+    shown = visible(match.path)
+    content = Content(shown)
+    if shown != match.path:  # control characters changed the offsets: show it plain
+        return content
+    for position in match.positions:
+        content = content.stylize("bold $accent", position, position + 1)
+    return content
+
+
+class FileFinder(ModalScreen[str | None]):
+    """Type a few letters, pick a path; dismisses with the path, or None on escape."""
+
+    CSS_PATH = "finder.tcss"
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="close_dialog", tooltip="Close the finder"),
+        Binding("down", "move(1)", "Next", show=False, id="finder_next"),
+        Binding("up", "move(-1)", "Previous", show=False, id="finder_previous"),
+        Binding("pagedown", "move(10)", "Page down", show=False, id="finder_page_down"),
+        Binding("pageup", "move(-10)", "Page up", show=False, id="finder_page_up"),
+    ]
+
+    def __init__(
+        self,
+        paths: Sequence[str] | PathFinder,
+        *,
+        query: str = "",
+        title: str = "Open file",
+    ) -> None:
+        super().__init__()
+        self.finder = paths if isinstance(paths, PathFinder) else PathFinder(paths)
+        self._initial = query
+        self._title = title
+        self.matches: list[FinderMatch] = []
+        self.searched = ""  # the query the list currently shows
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="finder-box") as box:
+            box.border_title = self._title
+            yield Input(self._initial, placeholder="file name…", id="finder-query")
+            yield OptionList(id="finder-results")
+            yield Label("", id="finder-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#finder-query", Input).focus()
+        self._search(self._initial)
+
+    @on(Input.Changed, "#finder-query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self._search(event.value)
+
+    @work(thread=True, exclusive=True, group="finder", exit_on_error=False)
+    def _search(self, query: str) -> None:
+        matches = self.finder.search(query, limit=RESULTS)
+        if get_current_worker().is_cancelled:
+            return
+        self.app.call_from_thread(self._show, query, matches)
+
+    def _show(self, query: str, matches: list[FinderMatch]) -> None:
+        self.matches = matches
+        self.searched = query
+        results = self.query_one("#finder-results", OptionList)
+        results.set_options(Option(match_content(match)) for match in matches)
+        if matches:
+            results.highlighted = 0
+        total = len(self.finder)
+        if not query.strip():
+            status = f"{total:,} files"
+        elif matches:
+            status = f"best {len(matches)} of {total:,} files"
+        else:
+            status = f"no file matches among {total:,}"
+        self.query_one("#finder-status", Label).update(Content(status))
+
+    def action_move(self, delta: int) -> None:
+        results = self.query_one("#finder-results", OptionList)
+        if not self.matches:
+            return
+        current = results.highlighted or 0
+        results.highlighted = min(max(0, current + delta), len(self.matches) - 1)
+
+    @on(Input.Submitted, "#finder-query")
+    def _submitted(self) -> None:
+        results = self.query_one("#finder-results", OptionList)
+        if results.highlighted is not None and results.highlighted < len(self.matches):
+            self.dismiss(self.matches[results.highlighted].path)
+
+    @on(OptionList.OptionSelected, "#finder-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_index < len(self.matches):
+            self.dismiss(self.matches[event.option_index].path)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

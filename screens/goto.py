@@ -1,0 +1,116 @@
+"""Go to a line of the open file, or to the next line holding some text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+
+def parse_line(text: str, *, current: int, max_line: int) -> int | None:
+    """A typed target: ``42``, ``:42``, ``+5``/``-5`` relative to ``current``, ``$`` for the end."""
+    text = text.strip().removeprefix(":").strip()
+    if text == "$":
+        return max_line if max_line > 0 else None
+    try:
+        if text[:1] in "+-" and text[1:].isdigit():
+            target = current + int(text)
+        elif text.isdigit():
+            target = int(text)
+        else:
+            return None
+    except ValueError:
+        return None
+    return target if 1 <= target <= max_line else None
+
+
+class GotoLine(ModalScreen[int | None]):
+    """Ask for a line number; dismisses with it (1-based, in range), or None on escape."""
+
+    CSS_PATH = "goto.tcss"
+    BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
+
+    def __init__(self, max_line: int, current: int = 1) -> None:
+        super().__init__()
+        self.max_line = max_line
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="lookup-dialog") as box:
+            box.border_title = "Go to line"
+            yield Input(placeholder=f"1-{self.max_line}, +N, -N or $", id="goto-input")
+            yield Label(Content(f"line {self.current} of {self.max_line}"), id="goto-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#goto-input", Input).focus()
+
+    @on(Input.Submitted, "#goto-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        target = parse_line(event.value, current=self.current, max_line=self.max_line)
+        if target is None:
+            status = self.query_one("#goto-status", Label)
+            status.update(Content(f"not a line of this file (1-{self.max_line})"))
+            status.add_class("-error")
+            return
+        self.dismiss(target)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def find_in_lines(
+    lines: Sequence[str], needle: str, *, after: int, backwards: bool = False
+) -> int | None:
+    """The next line (1-based, wrapping) after ``after`` whose text holds ``needle`` (any case)."""
+    if not needle or not lines:
+        return None
+    wanted = needle.casefold()
+    count = len(lines)
+    for step in range(1, count + 1):
+        index = (after - 1 - step) % count if backwards else (after - 1 + step) % count
+        if wanted in lines[index].casefold():
+            return index + 1
+    return None
+
+
+class FindInFile(ModalScreen[int | None]):
+    """Ask for text; dismisses with the next line holding it after the cursor, or None."""
+
+    CSS_PATH = "goto.tcss"
+    BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
+
+    def __init__(self, lines: Sequence[str], current: int = 1, *, text: str = "") -> None:
+        super().__init__()
+        self.lines = lines
+        self.current = current
+        self._text = text
+        self.text = text  # the last text searched, for "find next"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="lookup-dialog") as box:
+            box.border_title = "Find in file"
+            yield Input(self._text, placeholder="text…", id="find-input")
+            yield Label("", id="find-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#find-input", Input).focus()
+
+    @on(Input.Submitted, "#find-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.text = event.value
+        line = find_in_lines(self.lines, event.value, after=self.current)
+        if line is None:
+            status = self.query_one("#find-status", Label)
+            status.update(Content("not found in this file"))
+            status.add_class("-error")
+            return
+        self.dismiss(line)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
