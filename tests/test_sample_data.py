@@ -74,13 +74,13 @@ def quote_at(report: str, marker: int) -> tuple[str, str]:
     """(quote text, marker target) for the marker on report line ``marker`` (a plain scan)."""
     lines = (sample.SAMPLE_REPORTS / report).read_text(encoding="utf-8").splitlines()
     line = lines[marker - 1]
-    if line.startswith("--- "):  # block: indented lines, a blank line, then the marker
+    if line.startswith("--- "):  # block: indented lines, a blank line, the marker
         assert lines[marker - 2] == ""
         block: list[str] = []
         index = marker - 3
         while lines[index].strip():
-            assert lines[index].startswith("  ")
-            block.insert(0, lines[index][2:])
+            assert lines[index].startswith(" ")  # indented, and otherwise the source verbatim
+            block.insert(0, lines[index])
             index -= 1
         return "\n".join(block), line[4:]
     head, _, target = line.rpartition(" --- ")
