@@ -1,0 +1,232 @@
+"""Export in every format, and jsonl import: stable, idempotent, validated."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from storekit import make_record, make_report, reportset
+
+from db.export import FIELDS, parse_events, render
+from db.keys import ItemRef, Verdict
+from db.store import Event, StoreError, VerdictStore
+from evidence.model import Anchor, FileState, Kind, Quote, Tier
+
+REPORT = make_report(
+    [
+        make_record(
+            "RT-CLM-retries",
+            ["if retries > 3:", ("MAX = 3", "src/config.py"), "give_up()"],
+            label="Retries stop after three",
+        ),
+        make_record("RT-RTE-upload", [], kind=Kind.ROUTE, label="Upload route"),
+    ]
+)
+CLAIM, ROUTE = REPORT.records
+REV = "0123456789abcdef0123456789abcdef01234567"
+
+
+def qref(index: int) -> ItemRef:
+    return ItemRef.for_quote(REPORT, CLAIM, CLAIM.quotes[index])
+
+
+def fill(store: VerdictStore) -> None:
+    store.give(ItemRef.for_record(REPORT, CLAIM), "confirmed", reviewer="ann", revision=REV)
+    store.give(qref(0), "refuted", note="line 40 says >= 3", reviewer="ann", revision=REV)
+    store.give(qref(1), "unclear", note="ünïcode — and\ntwo lines", reviewer="bob", revision=REV)
+    store.give(qref(1), "confirmed", reviewer="ann", revision=REV)
+    store.give(qref(0), "refuted", reviewer="bob", revision=REV)
+    store.give(ItemRef.for_record(REPORT, ROUTE), "skip", reviewer="bob")
+    store.give(ItemRef.for_record(REPORT, ROUTE), "refuted", reviewer="ann")
+    store.undo("ann")
+    store.note(qref(2), "[click](javascript:x) <b>bold</b> \x1b[31mred\x9b", reviewer="bob")
+
+
+def anchors() -> dict[Quote, Anchor]:
+    first, second, third = CLAIM.quotes
+    return {
+        first: Anchor(first, FileState.OK, Tier.EXACT, 100.0, (40, 40), range_ok=None),
+        second: Anchor(second, FileState.OK, Tier.FUZZY, 81.5, (7, 7)),
+        third: Anchor(third, FileState.MISSING, Tier.MISSING, 0.0, None),
+    }
+
+
+@pytest.fixture
+def filled(store: VerdictStore) -> VerdictStore:
+    store.register(reportset(REPORT), anchors(), revision=REV)
+    fill(store)
+    return store
+
+
+def test_jsonl_is_sorted_and_keeps_the_contract_fields(filled: VerdictStore) -> None:
+    lines = render(filled, "jsonl").splitlines()
+    assert len(lines) == filled.count() == 9
+    rows = [json.loads(line) for line in lines]
+    assert all(list(row) == list(FIELDS) for row in rows)
+    assert rows == sorted(rows, key=lambda row: (row["at"], row["event"]))
+    assert len({row["event"] for row in rows}) == 9
+    assert rows[1]["quote"] == qref(0).quote and rows[0]["quote"] is None
+    assert rows[1]["revision"] == REV and rows[1]["at"].endswith("Z")
+
+
+def test_control_characters_are_escaped_in_jsonl(filled: VerdictStore) -> None:
+    text = render(filled, "jsonl")
+    assert "\x1b" not in text and "\x9b" not in text
+    assert "\\u009b" in text
+    notes = [json.loads(line)["note"] for line in text.splitlines()]
+    assert "[click](javascript:x) <b>bold</b> \x1b[31mred\x9b" in notes
+
+
+def test_export_import_export_is_identical(filled: VerdictStore, tmp_path: Path) -> None:
+    exported = render(filled, "jsonl")
+    with VerdictStore.open(tmp_path / "fresh.sqlite3") as fresh:
+        result = fresh.import_events(parse_events(exported, "a.jsonl"))
+        assert (result.added, result.present, result.conflicts) == (9, 0, ())
+        assert render(fresh, "jsonl") == exported
+        for reviewer in ("ann", "bob"):
+            assert fresh.current(reviewer) == filled.current(reviewer)
+        # undo still knows what was undone
+        assert fresh.undo("ann") == filled.undo("ann").__class__(**{**fresh.events()[-1].__dict__})
+
+
+def test_import_twice_changes_nothing(filled: VerdictStore) -> None:
+    events = parse_events(render(filled, "jsonl"), "mine.jsonl")
+    result = filled.import_events(events)
+    assert (result.added, result.present, result.conflicts) == (0, 9, ())
+    assert filled.count() == 9
+
+
+def test_import_keeps_the_stored_event_on_an_id_conflict(filled: VerdictStore) -> None:
+    first = filled.events()[0]
+    forged = Event(**{**first.__dict__, "verdict": Verdict.REFUTED})
+    result = filled.import_events([forged])
+    assert result.conflicts == (first.event,)
+    assert filled.events()[0] == first
+
+
+def test_json_format_reads_back(filled: VerdictStore) -> None:
+    document = json.loads(render(filled, "json"))
+    assert document["format"] == "assay-verdicts"
+    assert len(document["events"]) == 9
+    assert {(row["reviewer"], row["item"]) for row in document["current"]} == {
+        (e.reviewer, e.item) for e in filled.current_all()
+    }
+    assert parse_events(render(filled, "json"), "x.json") == filled.events()
+
+
+def test_csv_has_one_row_per_event(filled: VerdictStore) -> None:
+    rows = list(csv.reader(io.StringIO(render(filled, "csv"))))
+    assert rows[0] == list(FIELDS)
+    assert len(rows) == 10
+    assert "ünïcode — and\ntwo lines" in [row[FIELDS.index("note")] for row in rows]
+
+
+def test_md_summary(filled: VerdictStore) -> None:
+    text = render(filled, "md")
+    assert "## KESTREL/agentic-system-runtime-report" in text
+    assert "### RT-CLM-retries — Retries stop after three (claim)" in text
+    assert "src/app.py: exact at lines 40-40" in text
+    assert "src/config.py: fuzzy at lines 7-7" in text
+    assert "src/app.py: missing" in text
+    assert "  - ann: **refuted**\n    > line 40 says \\>= 3\n  - bob: **refuted**" in text
+    # notes are data: markup escaped, control characters shown
+    assert "\\[click\\](javascript:x) \\<b\\>bold\\</b\\>" in text
+    assert "\x1b" not in text and "\x9b" not in text
+    # the route's refuted verdict was undone, bob's skip stays
+    route = text.split("### RT-RTE-upload", 1)[1]
+    assert "bob: **skip**" in route and "ann" not in route
+
+
+def test_sarif_one_result_per_quote_with_verdicts_as_suppressions(filled: VerdictStore) -> None:
+    log = json.loads(render(filled, "sarif"))
+    assert log["version"] == "2.1.0"
+    run = log["runs"][0]
+    assert run["tool"]["driver"]["name"] == "assay"
+    results = run["results"]
+    assert len(results) == 3
+    first, second, third = results
+    assert first["ruleId"] == "quote-verified" and first["level"] == "note"
+    assert first["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "src/app.py"},
+        "region": {"startLine": 40, "endLine": 40},
+    }
+    # ann refuted with a note, bob refuted without one
+    assert {
+        (s["properties"]["reviewer"], s["status"], s.get("justification"))
+        for s in first["suppressions"]
+    } == {("ann", "accepted", "line 40 says >= 3"), ("bob", "accepted", None)}
+    # bob unclear, ann confirmed: only bob's verdict is a suppression
+    assert second["ruleId"] == "quote-fuzzy"
+    assert [(s["properties"]["reviewer"], s["status"]) for s in second["suppressions"]] == [
+        ("bob", "underReview")
+    ]
+    assert second["properties"]["verdicts"] == {"ann": "confirmed", "bob": "unclear"}
+    # a note without a verdict is no suppression
+    assert "suppressions" not in third
+    assert third["ruleId"] == "quote-missing" and third["level"] == "error"
+    assert run["properties"]["revisions"] == [REV]
+    for result in results:
+        assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
+
+
+def test_sarif_unclear_is_under_review(store: VerdictStore) -> None:
+    store.register(reportset(REPORT), anchors())
+    store.give(qref(1), "unclear", note="cannot tell", reviewer="bob")
+    result = json.loads(render(store, "sarif"))["runs"][0]["results"][1]
+    assert result["suppressions"][0]["status"] == "underReview"
+    assert result["suppressions"][0]["justification"] == "cannot tell"
+
+
+def test_export_of_one_reviewer(filled: VerdictStore) -> None:
+    rows = [json.loads(line) for line in render(filled, "jsonl", reviewer="bob").splitlines()]
+    assert {row["reviewer"] for row in rows} == {"bob"}
+
+
+def line(**changes: object) -> str:
+    data: dict[str, object] = {
+        "item": "S/runtime#R1",
+        "report": "S/runtime",
+        "record": "R1",
+        "quote": None,
+        "reviewer": "ann",
+        "verdict": "confirmed",
+        "note": None,
+        "at": "2026-11-29T10:00:00.000000Z",
+        "revision": None,
+        "event": "e1",
+    }
+    data.update(changes)
+    return json.dumps({k: v for k, v in data.items() if v is not ...})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "x.jsonl:1: not JSON"),
+        (line(verdict="maybe"), "unknown verdict 'maybe'"),
+        (line(event=...), "missing field"),
+        (line(reviewer=""), "reviewer must be a non-empty string"),
+        (line(note=3), "note must be a string or null"),
+        (line(item="S/runtime#R2"), "does not match"),
+        (line(at="yesterday"), "not an ISO 8601 time"),
+        (line(at="2026-11-29T10:00:00+02:00"), "not in UTC"),
+        ("[1, 2]", "expected a JSON object"),
+        (line() + "\n" + line(verdict="refuted"), "used for two different events"),
+    ],
+)
+def test_bad_input_is_refused_with_its_line(text: str, message: str) -> None:
+    with pytest.raises(StoreError, match=message):
+        parse_events(text, "x.jsonl")
+
+
+def test_other_iso_times_are_normalized() -> None:
+    (event,) = parse_events(line(at="2026-11-29T10:00:00+00:00") + "\n\n", "x.jsonl")
+    assert event.at == "2026-11-29T10:00:00.000000Z"
+
+
+def test_import_lists_disagreements(filled: VerdictStore) -> None:
+    found = {d.item: dict(d.verdicts) for d in filled.disagreements()}
+    assert found == {qref(1).key: {"ann": Verdict.CONFIRMED, "bob": Verdict.UNCLEAR}}
