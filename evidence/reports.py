@@ -161,7 +161,9 @@ def _decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            line = data.count(b"\n", 0, error.start) + 1
+            before = data[: error.start]
+            # count line ends the way _split_lines does: CRLF, LF and lone CR
+            line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
             text = data.decode("utf-8", errors="replace")
             diagnostics.append(
                 Diagnostic(line, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)")
