@@ -1,0 +1,152 @@
+"""`assay export`, `assay import` and `assay stats` on real database files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from db.keys import ItemRef
+from db.store import VerdictStore
+from tui.cli import cli
+
+REPORT = "KESTREL/agentic-system-runtime-report"
+
+
+def run(*args: str | Path) -> Result:
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def give(path: Path, reviewer: str, verdicts: dict[str, str], note: str | None = None) -> None:
+    with VerdictStore.open(path) as store:
+        for record, verdict in verdicts.items():
+            store.give(ItemRef(REPORT, record), verdict, note=note, reviewer=reviewer)
+
+
+@pytest.fixture
+def ann_db(tmp_path: Path) -> Path:
+    path = tmp_path / "ann.sqlite3"
+    give(path, "ann", {"R1": "confirmed", "R2": "refuted", "R3": "unclear"}, note="ann's note")
+    return path
+
+
+@pytest.fixture
+def bob_db(tmp_path: Path) -> Path:
+    path = tmp_path / "bob.sqlite3"
+    give(path, "bob", {"R1": "confirmed", "R2": "confirmed", "R4": "skip"})
+    return path
+
+
+def test_export_import_export_through_the_cli(ann_db: Path, tmp_path: Path) -> None:
+    first = tmp_path / "ann.jsonl"
+    assert run("export", "--db", ann_db, "--out", first).exit_code == 0
+    fresh = tmp_path / "fresh.sqlite3"
+    imported = run("import", first, "--db", fresh)
+    assert imported.exit_code == 0
+    assert imported.output == f"{first}: 3 new, 0 already present\n"
+    again = run("import", first, "--db", fresh)
+    assert again.output == f"{first}: 0 new, 3 already present\n"
+    second = tmp_path / "again.jsonl"
+    assert run("export", "--db", fresh, "--out", second).exit_code == 0
+    assert second.read_bytes() == first.read_bytes()
+    assert run("export", "--db", fresh).output == first.read_text(encoding="utf-8")
+
+
+def test_import_lists_disagreements(ann_db: Path, bob_db: Path, tmp_path: Path) -> None:
+    exported = tmp_path / "bob.jsonl"
+    run("export", "--db", bob_db, "--out", exported)
+    result = run("import", exported, "--db", ann_db)
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1:] == [
+        "1 disagreement(s) between reviewers:",
+        f"  {REPORT}#R2: ann refuted, bob confirmed",
+    ]
+
+
+def test_stats_text_and_json(ann_db: Path, bob_db: Path, tmp_path: Path) -> None:
+    exported = tmp_path / "bob.jsonl"
+    run("export", "--db", bob_db, "--out", exported)
+    run("import", exported, "--db", ann_db)
+    text = run("stats", "--db", ann_db)
+    assert text.exit_code == 0
+    assert "6 events by 2 reviewer(s): ann, bob" in text.output
+    assert "Disagreements: 1" in text.output
+    assert "ann & bob: 2 items, 50.0% agreement, Cohen's kappa 0.00" in text.output
+    data = json.loads(run("stats", "--db", ann_db, "--format", "json").output)
+    assert data["agreement"][0]["percent"] == 50.0
+    assert data["verdicts"]["ann"] == {"confirmed": 1, "refuted": 1, "unclear": 1, "skip": 0}
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "md", "sarif"])
+def test_every_format_exports(ann_db: Path, fmt: str, tmp_path: Path) -> None:
+    out = tmp_path / f"out.{fmt}"
+    result = run("export", "--db", ann_db, "--format", fmt, "--out", out)
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    if fmt == "sarif":  # no quote has a verdict, and no report was registered
+        assert json.loads(text)["runs"][0]["results"] == []
+    else:
+        assert "ann's note" in text
+        if fmt == "json":
+            assert len(json.loads(text)["events"]) == 3
+    assert not list(tmp_path.glob(".out.*"))  # no temporary file left behind
+
+
+def test_terminal_output_shows_control_characters(tmp_path: Path) -> None:
+    path = tmp_path / "v.sqlite3"
+    give(path, "eve\x1b[2J", {"R1": "confirmed"})
+    for args in (["stats"], *(["export", "--format", f] for f in ("jsonl", "md", "csv"))):
+        output = run(*args, "--db", path).output
+        assert "\x1b" not in output and "\\u001b" in output
+
+
+def test_errors_are_one_line_with_exit_code_2(ann_db: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"item": 1}\n', encoding="utf-8")
+    fresh = tmp_path / "fresh.sqlite3"
+    cases = [
+        (["import", bad, "--db", fresh], "bad.jsonl:1: missing field(s)"),
+        (["import", tmp_path / "none.jsonl", "--db", fresh], "cannot read"),
+        (["export", "--db", tmp_path / "none.sqlite3"], "no verdict database at"),
+        (["stats", "--db", tmp_path / "none.sqlite3"], "no verdict database at"),
+        (["export", "--db", ann_db, "--out", tmp_path / "no" / "dir.jsonl"], "cannot write"),
+        (["export", "--db", bad], "not an SQLite database"),
+    ]
+    for args, message in cases:
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
+        assert "Traceback" not in result.output
+    assert not fresh.exists()  # a bad import file creates nothing
+
+
+def test_help_documents_the_db_option() -> None:
+    for command in ("export", "import", "stats"):
+        result = run(command, "--help")
+        assert result.exit_code == 0
+        assert "--db" in result.output
+
+
+def test_installed_entry_point(ann_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "ann.md"
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "export", "--db", str(ann_db), "--format", "md"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("# assay review summary")
+    missing = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "stats", "--db", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert missing.returncode == 2
+    assert missing.stderr.strip().startswith("Error: there is no verdict database at")
