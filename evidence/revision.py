@@ -96,8 +96,13 @@ class SourceFile:
 
     @cached_property
     def lines(self) -> list[str]:
-        """The text split into lines, without line terminators."""
-        return self.text.splitlines()
+        """The text split at newlines (as git and editors number them), without terminators."""
+        if not self.text:
+            return []
+        lines = self.text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return [line[:-1] if line.endswith("\r") else line for line in lines]
 
     @property
     def line_count(self) -> int:

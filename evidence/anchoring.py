@@ -1,0 +1,676 @@
+"""Where a quote really is at a revision: tier, lines, every occurrence, and where else it occurs.
+
+Tiers, best first: ``exact`` (verbatim), ``whitespace`` (equal once whitespace runs collapse),
+``normalized`` (also undoing Markdown damage: lost backticks and asterisks, added or changed list
+markers at line starts, typographic quotes), ``fuzzy`` (best approximate passage scoring at least
+the floor, with a diff) and ``missing``.
+
+Speed comes from never walking a file character by character in Python: the exact tier is
+`str.find`, the whitespace tier is one regex of the quote's escaped tokens joined by ``\\s+``, the
+normalized tier runs that regex over a normalized copy of the file made with one regex substitution
+and one `str.translate` (both keep every newline, so line numbers carry over unchanged), and the
+fuzzy tier only looks at small windows around the rarest words of the quote. Searching the whole
+revision uses an inverted index of words to files, built once per revision.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from bisect import bisect_right
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel, Levenshtein
+
+from evidence.model import (
+    Anchor,
+    Candidate,
+    DiffPart,
+    Elsewhere,
+    FileState,
+    LineRange,
+    Quote,
+    ReportSet,
+    Tier,
+)
+from evidence.revision import Revision, SourceFile, normalize_path
+
+#: fuzzy matches scoring below this are reported as missing
+DEFAULT_FLOOR = 80.0
+#: fuzzy candidates within this many points of the best are listed beside it
+DEFAULT_CLOSE = 2.0
+#: at most this many places are listed under `elsewhere`
+MAX_ELSEWHERE = 20
+
+# A list marker at a line start: bullets, dashes, asterisks, "1." and "1)".
+_MARKER = re.compile(r"(?m)^([^\S\n]*)(?:[-*+•‣◦]|\d{1,3}[.)])[^\S\n]+")
+# Reports also put bullets mid-line once newlines are collapsed; only "•" is unambiguous there.
+_BULLET = re.compile(r"(?<!\S)[•‣◦](?!\S)")
+_NORMALIZE = str.maketrans(
+    {
+        "`": None,
+        "*": None,
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u2026": "...",
+        "\u00a0": " ",
+    }
+)
+_WORD = re.compile(r"\w{3,}")
+_INDEX_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
+_TOKEN = re.compile(r"\S+")
+_ELLIPSIS = frozenset({"...", "..", "…"})
+
+
+def normalize_source(text: str) -> str:
+    """Undo Markdown formatting damage; keeps every newline so line numbers are unchanged."""
+    return _MARKER.sub(r"\1", text).translate(_NORMALIZE)
+
+
+def normalize_quote(text: str) -> str:
+    """The quote with formatting damage undone and whitespace collapsed to single spaces."""
+    return " ".join(normalize_source(_BULLET.sub(" ", text)).split())
+
+
+@lru_cache(maxsize=8192)
+def _spaced_pattern(collapsed: str) -> re.Pattern[str]:
+    """A regex of the escaped tokens joined by runs of whitespace."""
+    return re.compile(r"\s+".join(re.escape(token) for token in collapsed.split(" ")))
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+class _LineIndex:
+    """Offsets of line starts, built only for files asked about many times."""
+
+    __slots__ = ("text", "starts", "asked")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None
+        self.asked = 0
+
+    def line(self, offset: int) -> int:
+        self.asked += 1
+        if self.starts is None:
+            if self.asked < 16:
+                return _line_of(self.text, offset)
+            self.starts = [0, *(match.end() for match in re.finditer("\n", self.text))]
+        return bisect_right(self.starts, offset)
+
+    def span(self, start: int, end: int) -> LineRange:
+        """Full lines from the first to the last character of [start, end)."""
+        return (self.line(start), self.line(max(start, end - 1)))
+
+
+@dataclass(frozen=True)
+class _Found:
+    """Where a quote sits in one file at its best tier."""
+
+    tier: Tier
+    spans: tuple[LineRange, ...]
+    score: float = 100.0
+    diff: tuple[DiffPart, ...] = ()
+    scores: tuple[float, ...] = ()  # per span, for fuzzy
+
+
+_NOT_FOUND = _Found(Tier.MISSING, ())
+
+
+class _FileView:
+    """One source text with the lazily built helpers the tiers need."""
+
+    __slots__ = ("text", "lines", "_normalized", "_normalized_lines")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = _LineIndex(text)
+        self._normalized: str | None = None
+        self._normalized_lines: _LineIndex | None = None
+
+    @property
+    def normalized(self) -> str:
+        if self._normalized is None:
+            self._normalized = normalize_source(self.text)
+        return self._normalized
+
+    @property
+    def normalized_lines(self) -> _LineIndex:
+        if self._normalized_lines is None:
+            self._normalized_lines = _LineIndex(self.normalized)
+        return self._normalized_lines
+
+
+@dataclass(frozen=True)
+class _QuoteForms:
+    """The forms of a quote each tier compares."""
+
+    exact: str
+    collapsed: str
+    normalized: str
+    tokens: tuple[str, ...]  # normalized tokens for fuzzy alignment (edge ellipses dropped)
+    words: tuple[str, ...]  # distinct words (3+ characters) of the normalized quote
+    index_words: frozenset[bytes]
+
+
+@lru_cache(maxsize=16384)
+def _forms(text: str) -> _QuoteForms:
+    normalized = normalize_quote(text)
+    tokens = normalized.split(" ") if normalized else []
+    while tokens and tokens[0] in _ELLIPSIS:
+        tokens.pop(0)
+    while tokens and tokens[-1] in _ELLIPSIS:
+        tokens.pop()
+    words = tuple(dict.fromkeys(_WORD.findall(normalized)))
+    return _QuoteForms(
+        exact=text.strip(),
+        collapsed=" ".join(text.split()),
+        normalized=normalized,
+        tokens=tuple(tokens),
+        words=words,
+        index_words=frozenset(_INDEX_WORD.findall(normalized.encode("utf-8", "replace"))),
+    )
+
+
+# --- the verified tiers -------------------------------------------------------------------------
+
+
+def _verified(forms: _QuoteForms, view: _FileView) -> _Found:
+    """The best of the exact, whitespace and normalized tiers, with every occurrence."""
+    if not forms.exact:
+        return _NOT_FOUND
+    text = view.text
+    if forms.exact in text:
+        spans = []
+        size = len(forms.exact)
+        start = text.find(forms.exact)
+        while start >= 0:
+            spans.append(view.lines.span(start, start + size))
+            start = text.find(forms.exact, start + size)
+        return _Found(Tier.EXACT, tuple(spans))
+    if " " in forms.collapsed:
+        pattern = _spaced_pattern(forms.collapsed)
+        spans = [view.lines.span(*m.span()) for m in pattern.finditer(text)]
+        if spans:
+            return _Found(Tier.WHITESPACE, tuple(spans))
+    if forms.normalized and (forms.normalized != forms.collapsed or _maybe_damaged(text)):
+        normalized = view.normalized
+        first = forms.normalized.split(" ", 1)[0]
+        if first in normalized:
+            pattern = _spaced_pattern(forms.normalized)
+            lines = view.normalized_lines
+            spans = [lines.span(*m.span()) for m in pattern.finditer(normalized)]
+            if spans:
+                return _Found(Tier.NORMALIZED, tuple(spans))
+    return _NOT_FOUND
+
+
+def _maybe_damaged(text: str) -> bool:
+    """Could normalizing the source (not only the quote) make a difference?"""
+    return any(char in text for char in "`*“”‘’•") or _MARKER.search(text) is not None
+
+
+# --- the fuzzy tier ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Passage:
+    lines: LineRange
+    score: float
+    source_tokens: tuple[str, ...]
+
+
+def _fuzzy(forms: _QuoteForms, view: _FileView, floor: float) -> list[_Passage]:
+    """Approximate passages around the rarest words of the quote, best first, above `floor`."""
+    tokens = forms.tokens
+    if not tokens:
+        return []
+    text = view.text
+    quote = " ".join(tokens)
+    counted = []
+    for word in sorted(forms.words, key=len, reverse=True)[:12]:
+        count = text.count(word)
+        if count:
+            counted.append((count, -len(word), word))
+    if not counted:
+        return []
+    counted.sort()
+    estimates: list[int] = []
+    for _count, _length, word in counted[:3]:
+        in_quote = quote.find(word)
+        start = text.find(word)
+        seen = 0
+        while start >= 0 and seen < 30:
+            estimates.append(start - in_quote)
+            seen += 1
+            start = text.find(word, start + len(word))
+    estimates.sort()
+    groups: list[list[int]] = []
+    spread = max(len(quote) // 2, 20)
+    for estimate in estimates:
+        if groups and estimate - groups[-1][0] <= spread:
+            groups[-1].append(estimate)
+        else:
+            groups.append([estimate])
+    passages: dict[LineRange, _Passage] = {}
+    slack = max(80, len(quote))
+    for group in groups:
+        middle = group[len(group) // 2]
+        passage = _align(tokens, quote, view, middle - slack, middle + len(quote) * 2 + slack)
+        if passage is not None and passage.score >= floor:
+            known = passages.get(passage.lines)
+            if known is None or known.score < passage.score:
+                passages[passage.lines] = passage
+    return sorted(passages.values(), key=lambda p: (-p.score, p.lines))
+
+
+def _align(
+    tokens: tuple[str, ...], quote: str, view: _FileView, start: int, end: int
+) -> _Passage | None:
+    """Align the quote's tokens with the source tokens of a window; None when nothing matches."""
+    text = view.text
+    start = max(0, start)
+    start = text.rfind("\n", 0, start) + 1 if start > 0 else 0
+    end = text.find("\n", min(len(text), max(end, start)))
+    if end < 0:
+        end = len(text)
+    offsets: list[tuple[int, int]] = []
+    source: list[str] = []
+    for match in _TOKEN.finditer(text, start, end):
+        normalized = match.group().translate(_NORMALIZE)
+        if normalized:
+            offsets.append(match.span())
+            source.append(normalized)
+    if not source:
+        return None
+    blocks = [
+        (op.src_start, op.src_end, op.dest_start, op.dest_end)
+        for op in Indel.opcodes(tokens, source)
+        if op.tag == "equal"
+    ]
+    if not blocks:
+        return None
+    pivot = max(range(len(blocks)), key=lambda i: blocks[i][1] - blocks[i][0])
+    first = last = pivot
+    while first > 0:
+        q_gap = blocks[first][0] - blocks[first - 1][1]
+        s_gap = blocks[first][2] - blocks[first - 1][3]
+        if s_gap > 2 * q_gap + 3:
+            break
+        first -= 1
+    while last < len(blocks) - 1:
+        q_gap = blocks[last + 1][0] - blocks[last][1]
+        s_gap = blocks[last + 1][2] - blocks[last][3]
+        if s_gap > 2 * q_gap + 3:
+            break
+        last += 1
+    # quote tokens before the first and after the last matching block: take the source tokens
+    # next to the block that resemble them most (ties: as many as the quote has)
+    head = tokens[: blocks[first][0]]
+    before = source[max(0, blocks[first][2] - len(head) - 2) : blocks[first][2]]
+    begin = blocks[first][2] - _edge(head, before[::-1], reverse=True)
+    tail = tokens[blocks[last][1] :]
+    finish = blocks[last][3] + _edge(
+        tail, source[blocks[last][3] : blocks[last][3] + len(tail) + 2]
+    )
+    matched = tuple(source[begin:finish])
+    score = fuzz.ratio(quote, " ".join(matched))
+    lines = view.lines.span(offsets[begin][0], offsets[finish - 1][1])
+    return _Passage(lines, round(score, 1), matched)
+
+
+def _edge(quote: Sequence[str], nearby: Sequence[str], *, reverse: bool = False) -> int:
+    """How many of the `nearby` source tokens correspond to the unmatched quote tokens."""
+    if not quote or not nearby:
+        return 0
+    wanted = " ".join(quote)
+    best, best_key = 0, (-1.0, 0)
+    for count in range(len(nearby) + 1):
+        taken = nearby[:count]
+        text = " ".join(reversed(taken) if reverse else taken)
+        key = (fuzz.ratio(wanted, text), -abs(count - len(quote)))
+        if key > best_key:
+            best, best_key = count, key
+    return best
+
+
+def char_diff(quote: Iterable[str], source: Iterable[str]) -> tuple[DiffPart, ...]:
+    """What differs between two token sequences: token alignment, refined to characters."""
+    q_tokens, s_tokens = list(quote), list(source)
+    parts: list[DiffPart] = []
+
+    def add(op: str, q: str, s: str) -> None:
+        if not q and not s:
+            return
+        if parts and parts[-1].op == op:
+            last = parts.pop()
+            q, s = last.quote + q, last.source + s
+        parts.append(DiffPart(op, q, s))
+
+    for index, op in enumerate(Levenshtein.opcodes(q_tokens, s_tokens)):
+        q = " ".join(q_tokens[op.src_start : op.src_end])
+        s = " ".join(s_tokens[op.dest_start : op.dest_end])
+        if index:
+            # the space before this op belongs to whichever side has tokens in it
+            if q and s:
+                add("equal", " ", " ")
+            elif q:
+                add("delete", " ", "")
+            else:
+                add("insert", "", " ")
+        if op.tag == "equal":
+            add("equal", q, s)
+        elif op.tag == "delete":
+            add("delete", q, "")
+        elif op.tag == "insert":
+            add("insert", "", s)
+        else:
+            prefix = _common_prefix(q, s)
+            suffix = _common_prefix(q[prefix:][::-1], s[prefix:][::-1])
+            add("equal", q[:prefix], s[:prefix])
+            q_mid, s_mid = q[prefix : len(q) - suffix], s[prefix : len(s) - suffix]
+            add("replace" if q_mid and s_mid else "delete" if q_mid else "insert", q_mid, s_mid)
+            add("equal", q[len(q) - suffix :], s[len(s) - suffix :])
+    return tuple(parts)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    size = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        size += 1
+    return size
+
+
+# --- the whole revision --------------------------------------------------------------------------
+
+
+class RevisionIndex:
+    """Which files of the revision hold which words (ASCII identifiers of 3+ characters)."""
+
+    def __init__(self, revision: Revision) -> None:
+        self.paths: list[str] = []
+        self.postings: dict[bytes, list[int]] = {}
+        postings: defaultdict[bytes, list[int]] = defaultdict(list)
+        entries = [
+            entry
+            for entry in revision.entries().values()
+            if entry.kind == "blob" and 0 <= entry.size <= revision.max_size
+        ]
+        by_oid: dict[str, list[str]] = {}
+        for entry in entries:
+            by_oid.setdefault(entry.oid, []).append(entry.path)
+        for oid, data in revision.iter_blobs(list(by_oid)):
+            if b"\0" in data[:8000]:
+                continue
+            words = set(_INDEX_WORD.findall(data))
+            for path in by_oid[oid]:
+                number = len(self.paths)
+                self.paths.append(path)
+                for word in words:
+                    postings[word].append(number)
+        self.postings = dict(postings)
+
+    def frequency(self, word: bytes) -> int:
+        """How many files hold `word`."""
+        return len(self.postings.get(word, ()))
+
+    def files_with_all(self, words: Iterable[bytes], *, rarest: int = 4) -> list[str]:
+        """Paths of the files holding every one of the `rarest` least frequent words."""
+        chosen = sorted(words, key=self.frequency)[:rarest]
+        if not chosen:
+            return []
+        files = set(self.postings.get(chosen[0], ()))
+        for word in chosen[1:]:
+            if not files:
+                break
+            files.intersection_update(self.postings.get(word, ()))
+        return [self.paths[number] for number in sorted(files)]
+
+    def files_with_most(
+        self, words: Iterable[bytes], *, rarest: int = 4, limit: int = 8
+    ) -> list[str]:
+        """Paths holding most of the least frequent present words, best first."""
+        chosen = sorted((w for w in words if self.frequency(w)), key=self.frequency)[:rarest]
+        if not chosen:
+            return []
+        need = max(1, len(chosen) - 1)
+        hits: defaultdict[int, int] = defaultdict(int)
+        for word in chosen:
+            for number in self.postings[word]:
+                hits[number] += 1
+        ranked = sorted((n for n, c in hits.items() if c >= need), key=lambda n: (-hits[n], n))
+        return [self.paths[number] for number in ranked[:limit]]
+
+
+# --- the anchorer --------------------------------------------------------------------------------
+
+
+class Anchorer:
+    """Anchors quotes in one revision, keeping file views and the word index between quotes."""
+
+    def __init__(
+        self,
+        revision: Revision,
+        *,
+        floor: float = DEFAULT_FLOOR,
+        close: float = DEFAULT_CLOSE,
+        view_cache_chars: int = 128 * 1024 * 1024,
+    ) -> None:
+        self.revision = revision
+        self.floor = floor
+        self.close = close
+        self._views: OrderedDict[str, _FileView] = OrderedDict()
+        self._view_chars = 0
+        self._view_limit = view_cache_chars
+        self._index: RevisionIndex | None = None
+        self._lock = threading.RLock()
+
+    # -- building blocks --
+
+    @property
+    def index(self) -> RevisionIndex:
+        """The word index of the revision, built on first use."""
+        with self._lock:
+            if self._index is None:
+                self._index = RevisionIndex(self.revision)
+            return self._index
+
+    def _view(self, source: SourceFile) -> _FileView:
+        key = source.oid or source.path
+        with self._lock:
+            view = self._views.get(key)
+            if view is not None:
+                self._views.move_to_end(key)
+                return view
+            view = _FileView(source.text)
+            self._views[key] = view
+            self._view_chars += len(source.text)
+            while self._view_chars > self._view_limit and len(self._views) > 1:
+                _, dropped = self._views.popitem(last=False)
+                self._view_chars -= len(dropped.text)
+            return view
+
+    def _source(self, path: str) -> tuple[SourceFile, list[str]]:
+        """The cited file, following symlinks inside the tree."""
+        notes: list[str] = []
+        source = self.revision.read(path)
+        if source.symlink_target is not None:
+            target = self.revision.resolve_link(path)
+            if target is not None and target != source.path:
+                notes.append(f"{source.path} is a symlink to {source.symlink_target}")
+                source = self.revision.read(target)
+            else:
+                notes.append(
+                    f"{source.path} is a symlink to {source.symlink_target} (not followed)"
+                )
+        if source.submodule is not None:
+            notes.append(f"{source.path} is a submodule at commit {source.submodule}")
+        if source.invalid_utf8:
+            notes.append(f"{source.path} is not valid UTF-8; decoded with replacement characters")
+        if source.state is FileState.TOO_LARGE:
+            notes.append(f"{source.path} is larger than {self.revision.max_size} bytes; not read")
+        return source, notes
+
+    def find_in(self, text_or_source: SourceFile, quote_text: str) -> _Found:
+        """The best tier at which `quote_text` is in one file (fuzzy included)."""
+        forms = _forms(quote_text)
+        view = self._view(text_or_source)
+        found = _verified(forms, view)
+        if found.tier is not Tier.MISSING:
+            return found
+        passages = _fuzzy(forms, view, self.floor)
+        if not passages:
+            return _NOT_FOUND
+        best = passages[0]
+        close = [p for p in passages if best.score - p.score <= self.close]
+        return _Found(
+            Tier.FUZZY,
+            tuple(p.lines for p in close),
+            best.score,
+            char_diff(forms.tokens, best.source_tokens),
+            tuple(p.score for p in close),
+        )
+
+    # -- the public operation --
+
+    def anchor(self, quote: Quote) -> Anchor:
+        """Where `quote` is at the revision: tier, lines, occurrences, range check, elsewhere."""
+        forms = _forms(quote.text)
+        path = normalize_path(quote.path)
+        source, notes = self._source(path)
+        state = source.state
+        if state is FileState.OK and source.text:
+            found = self.find_in(source, quote.text)
+        else:
+            found = _NOT_FOUND
+        if not forms.exact:
+            notes.append("the quote is empty")
+        lines, range_ok = _choose(found.spans, quote.claimed)
+        candidates: tuple[Candidate, ...] = ()
+        diff = found.diff
+        score = found.score if found.tier is not Tier.MISSING else 0.0
+        if found.tier is Tier.FUZZY:
+            if len(found.spans) > 1:
+                candidates = tuple(
+                    Candidate(span, score)
+                    for span, score in zip(found.spans, found.scores, strict=True)
+                )
+                notes.append("several passages match almost equally well")
+            chosen = found.spans.index(lines) if lines in found.spans else 0
+            score = found.scores[chosen]
+            if chosen:
+                view = self._view(source)
+                best = _fuzzy(forms, view, self.floor)
+                for passage in best:
+                    if passage.lines == lines:
+                        diff = char_diff(forms.tokens, passage.source_tokens)
+        elsewhere: tuple[Elsewhere, ...] = ()
+        if not found.tier.verified and forms.exact:
+            elsewhere = self._elsewhere(forms, quote.text, source.path, fuzzy=not found.spans)
+        return Anchor(
+            quote=quote,
+            file=state,
+            match=found.tier,
+            score=score,
+            lines=lines,
+            occurrences=tuple(sorted(found.spans)),
+            range_ok=range_ok,
+            elsewhere=elsewhere,
+            diff=diff,
+            candidates=candidates,
+            notes=tuple(notes),
+        )
+
+    def _elsewhere(
+        self, forms: _QuoteForms, text: str, cited: str, *, fuzzy: bool
+    ) -> tuple[Elsewhere, ...]:
+        """Other files of the revision where the quote occurs (verified tiers first)."""
+        if not forms.index_words:
+            return ()
+        index = self.index
+        found: list[Elsewhere] = []
+        for path in index.files_with_all(forms.index_words):
+            if path == cited:
+                continue
+            source = self.revision.read(path)
+            if source.state is not FileState.OK or not source.text:
+                continue
+            hit = _verified(forms, self._view(source))
+            found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
+            if len(found) >= MAX_ELSEWHERE:
+                return tuple(found[:MAX_ELSEWHERE])
+        if found or not fuzzy:
+            return tuple(found)
+        scored: list[tuple[float, Elsewhere]] = []
+        for path in index.files_with_most(forms.index_words):
+            if path == cited:
+                continue
+            source = self.revision.read(path)
+            if source.state is not FileState.OK or not source.text:
+                continue
+            for passage in _fuzzy(forms, self._view(source), self.floor)[:2]:
+                scored.append((passage.score, Elsewhere(path, passage.lines, Tier.FUZZY)))
+        scored.sort(key=lambda item: (-item[0], item[1].path, item[1].lines))
+        return tuple(place for _, place in scored[:3])
+
+
+def _choose(
+    spans: tuple[LineRange, ...], claimed: LineRange | None
+) -> tuple[LineRange | None, bool | None]:
+    """The occurrence to report and whether the claimed range holds (None: nothing claimed)."""
+    if not spans:
+        return None, (False if claimed is not None else None)
+    if claimed is None:
+        return spans[0], None  # the first occurrence, or the best fuzzy passage
+    first, last = claimed
+
+    def inside(span: LineRange) -> bool:
+        return first <= span[0] and span[1] <= last
+
+    def overlap(span: LineRange) -> int:
+        return min(last, span[1]) - max(first, span[0])
+
+    def distance(span: LineRange) -> int:
+        return abs(span[0] - first) + abs(span[1] - last)
+
+    ranked = sorted(spans, key=lambda s: (not inside(s), s != claimed, -overlap(s), distance(s)))
+    chosen = ranked[0]
+    return chosen, inside(chosen)
+
+
+def anchor_all(
+    reportset: ReportSet,
+    revision: Revision,
+    *,
+    cancel: threading.Event | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    anchorer: Anchorer | None = None,
+) -> dict[Quote, Anchor]:
+    """Anchor every quote of every record of the loaded reports, in report order."""
+    quotes = [quote for record in reportset.records() for quote in record.quotes]
+    anchorer = anchorer or Anchorer(revision)
+    anchors: dict[Quote, Anchor] = {}
+    total = len(quotes)
+    for done, quote in enumerate(quotes, 1):
+        if cancel is not None and cancel.is_set():
+            break
+        anchors[quote] = anchorer.anchor(quote)
+        if progress is not None:
+            progress(done, total)
+    return anchors
