@@ -427,7 +427,7 @@ def _marker(line: str) -> tuple[int, str] | None:
     if not rest[:1].isspace():
         return None
     token = rest.strip()
-    if not token or any(ch.isspace() for ch in token):
+    if not token or len(token.split()) != 1:
         return None
     path, _claimed = split_claimed(token)
     if not is_path_like(path):
@@ -662,11 +662,11 @@ def _contents(lines: list[str], block: _Block, diagnostics: list[Diagnostic]) ->
         if not line.strip():
             continue
         number = index + 1
-        status = _STATUS_RE.match(line)
+        status = _STATUS_RE.match(line) if "status" in line.lower() else None
         if status:
             value = status.group("value").rstrip(".")
             found.statuses.append((status.group("key").strip().lower(), value))
-        else:
+        elif line[:1] in " \t•*-":
             field_match = _FIELD_RE.match(line)
             if field_match:
                 found.fields.append((field_match.group("key"), field_match.group("value")))

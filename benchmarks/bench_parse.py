@@ -1,0 +1,90 @@
+"""Parse time for a 10 MB report built from the sample reports (target: under 2 s on one core).
+
+Baseline, measured in the same run: decoding the bytes, splitting lines and one regular-expression
+scan for quote markers, which is the least any parser of this format must do. The 1 MB and 10 MB
+figures show whether the cost grows linearly with size.
+
+Run: .venv/bin/python benchmarks/bench_parse.py
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from evidence.reports import parse_report  # noqa: E402
+
+TARGET_SECONDS = 2.0
+MARKER = re.compile(r" --- \S+$", re.MULTILINE)
+
+
+def sources() -> list[bytes]:
+    """The project's sample reports (and the reference reports when they are present)."""
+    directories = [ROOT / "sample_data" / "reports", ROOT.parent / "shared" / "reports"]
+    found = [
+        path.read_bytes()
+        for directory in directories
+        if directory.is_dir()
+        for path in sorted(directory.glob("*.txt"))
+    ]
+    if not found:
+        sys.exit("no sample reports found in sample_data/reports or ../shared/reports")
+    return found
+
+
+def build(size: int, parts: list[bytes]) -> bytes:
+    """Concatenate the reports (blank line between) until the text is ``size`` bytes."""
+    chunk = b"\n\n".join(parts) + b"\n\n"
+    data = chunk * (size // len(chunk) + 1)
+    return data[:size]
+
+
+def best(function: Callable[[], object], repeat: int) -> float:
+    """The best of ``repeat`` timings, in seconds."""
+    timings = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        function()
+        timings.append(time.perf_counter() - start)
+    return min(timings)
+
+
+def baseline(data: bytes) -> int:
+    text = data.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    return len(lines) + len(MARKER.findall(text))
+
+
+def main() -> None:
+    parts = sources()
+    print(f"bench_parse: {len(parts)} sample reports, {sum(map(len, parts)):,} bytes")
+    results = {}
+    for label, size in (("1 MB", 1_000_000), ("10 MB", 10_000_000)):
+        data = build(size, parts)
+        base = best(lambda data=data: baseline(data), 3)
+        parsed = best(lambda data=data: parse_report(data, "big.txt"), 3 if size < 5e6 else 2)
+        report = parse_report(data, "big.txt")
+        quotes = sum(len(record.quotes) for record in report.records)
+        results[label] = parsed
+        lines = data.count(b"\n") + 1
+        print(
+            f"  {label:>5}: {lines:>8,} lines  {len(report.records):>6,} records  "
+            f"{quotes:>6,} quotes  parse {parsed:6.3f} s  baseline {base:6.3f} s  "
+            f"ratio {parsed / base:5.1f}x  {len(data) / parsed / 1e6:5.1f} MB/s"
+        )
+    growth = results["10 MB"] / results["1 MB"]
+    print(f"  10 MB / 1 MB time: {growth:.1f}x (linear is about 10x)")
+    verdict = "met" if results["10 MB"] < TARGET_SECONDS else "MISSED"
+    print(f"  target: 10 MB in under {TARGET_SECONDS:.0f} s: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
