@@ -1,0 +1,302 @@
+"""Browse a revision without reports: source pane, file finder, grep, go to line, permalinks.
+
+`BrowseScreen` is also what the review app can push to look something up; `BrowseApp` is the
+small app behind `assay browse`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Label
+
+from evidence.backlinks import Backlink, backlink_lines, backlinks
+from evidence.finder import PathFinder
+from evidence.model import Anchor, FileState, LineRange, Quote, ReportSet
+from evidence.permalink import Link, link_for
+from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
+from keymaps.catalog import BY_ID
+from keymaps.loader import load_preset
+from screens.backlinks import BacklinksScreen
+from screens.finder import FileFinder
+from screens.goto import FindInFile, GotoLine
+from screens.grep import GrepScreen
+from tui.safe import visible
+from tui.widgets.source_view import SourceMarks, SourceView
+
+#: binding ids (from keymaps/catalog.py) that the browse screen answers
+BROWSE_BINDINGS: tuple[str, ...] = (
+    "open_file",
+    "grep",
+    "goto_line",
+    "find",
+    "permalink",
+    "backlinks",
+    "quit",
+)
+
+
+def browse_bindings(keys: Mapping[str, str] | None = None) -> list[Binding]:
+    """The browse screen's bindings, keyed by the catalog ids so App.set_keymap remaps them."""
+    keys = keys or load_preset("default")
+    bindings = []
+    for binding_id in BROWSE_BINDINGS:
+        spec = BY_ID[binding_id]
+        description = "Find in file" if binding_id == "find" else spec.description
+        bindings.append(
+            Binding(
+                keys[binding_id],
+                binding_id,
+                description,
+                id=binding_id,
+                tooltip=description,
+            )
+        )
+    return bindings
+
+
+def file_message(source: SourceFile) -> str | None:
+    """What to show instead of a file that has no lines to display, or None."""
+    if source.state is FileState.MISSING:
+        return f"{source.path} does not exist at this revision"
+    if source.state is FileState.BINARY:
+        return f"{source.path} is a binary file ({source.size:,} bytes)"
+    if source.state is FileState.TOO_LARGE:
+        return f"{source.path} is too large to show ({source.size:,} bytes)"
+    if source.symlink_target is not None:
+        return f"{source.path} is a symbolic link to {source.symlink_target}"
+    if source.submodule is not None:
+        return f"{source.path} is a submodule at commit {source.submodule}"
+    if not source.text:
+        return f"{source.path} is empty"
+    return None
+
+
+class BrowseScreen(Screen[None]):
+    """One revision's files in a source pane, with the lookup dialogs."""
+
+    CSS_PATH = "browse.tcss"
+    BINDINGS = browse_bindings()
+
+    def __init__(
+        self,
+        revision: Revision,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        anchors: Mapping[Quote, Anchor] | None = None,
+        reportset: ReportSet | None = None,
+    ) -> None:
+        super().__init__()
+        self.revision = revision
+        self.anchors = anchors or {}
+        self.reportset = reportset
+        self.finder: PathFinder | None = None
+        self.remote: str | None = None
+        self.source: SourceFile | None = None
+        self.links: list[Backlink] = []
+        self.last_link: Link | None = None
+        self._start = (path, line)
+        self._find_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Label(self._title(), id="browse-title")
+        yield SourceView(id="browse-source")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        view = self.query_one(SourceView)
+        view.show_message("loading the tree…")
+        view.focus()
+        self._load_tree()
+
+    # --- loading -------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="browse-tree", exit_on_error=False)
+    def _load_tree(self) -> None:
+        try:
+            paths = self.revision.paths()
+            remote = self.revision.remote_url()
+        except RevisionError as error:
+            self.app.call_from_thread(self._fail, str(error))
+            return
+        finder = PathFinder(paths)
+        self.app.call_from_thread(self._tree_loaded, finder, remote)
+
+    def _tree_loaded(self, finder: PathFinder, remote: str | None) -> None:
+        self.finder = finder
+        self.remote = remote
+        path, line = self._start
+        if path:
+            self.open(path, line=line)
+        else:
+            self.query_one(SourceView).show_message(
+                f"{len(finder):,} files at {self.revision.short}: o open a file · G grep · q quit"
+            )
+
+    def _fail(self, message: str) -> None:
+        self.query_one(SourceView).show_message(visible(message))
+
+    def open(self, path: str, *, line: int | None = None, matched: LineRange | None = None) -> None:
+        """Show ``path`` at the revision, at ``line`` (read in a worker)."""
+        self._read(path, line, matched)
+
+    @work(thread=True, exclusive=True, group="browse-read", exit_on_error=False)
+    def _read(self, path: str, line: int | None, matched: LineRange | None) -> None:
+        try:
+            source = self.revision.read(path)
+        except RevisionError as error:
+            self.app.call_from_thread(self._fail, str(error))
+            return
+        links = backlinks(self.anchors, source.path, self.reportset) if self.anchors else []
+        self.app.call_from_thread(self._display, source, line, matched, links)
+
+    def _display(
+        self,
+        source: SourceFile,
+        line: int | None,
+        matched: LineRange | None,
+        links: list[Backlink],
+    ) -> None:
+        self.source = source
+        self.links = links
+        view = self.query_one(SourceView)
+        message = file_message(source)
+        if message is not None:
+            view.show_message(visible(message))
+        else:
+            marks = SourceMarks(matched=matched, backlinks=backlink_lines(links))
+            view.show(source.path, source.lines, marks=marks, line=line)
+        self._update_title()
+
+    # --- the title line ------------------------------------------------------------------------
+
+    def _title(self) -> Content:
+        repo = Path(self.revision.repo_path).name
+        pieces: list[tuple[str, str] | str] = [
+            (visible(repo), "bold"),
+            " @ ",
+            (self.revision.short, "$accent"),
+        ]
+        if self.source is not None:
+            pieces += ["  ", (visible(self.source.path), "bold $secondary")]
+            view = self.query_one(SourceView)
+            if view.line_count:
+                pieces += [("  line ", "$text-muted"), f"{view.cursor_line}/{view.line_count}"]
+            if self.links:
+                pieces += [("  · backlinks ", "$text-muted"), str(len(self.links))]
+        return Content.assemble(*pieces)
+
+    def _update_title(self) -> None:
+        self.query_one("#browse-title", Label).update(self._title())
+
+    def on_source_view_cursor_moved(self, message: SourceView.CursorMoved) -> None:
+        self._update_title()
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def action_open_file(self) -> None:
+        if self.finder is None:
+            self.notify("the file list is still loading", severity="warning")
+            return
+        self.app.push_screen(FileFinder(self.finder), self._opened)
+
+    def _opened(self, path: str | None) -> None:
+        if path:
+            self.open(path)
+
+    def action_grep(self) -> None:
+        self.app.push_screen(GrepScreen(self.revision), self._grepped)
+
+    def _grepped(self, hit: GrepHit | None) -> None:
+        if hit is not None:
+            self.open(hit.path, line=hit.line)
+
+    def action_goto_line(self) -> None:
+        view = self.query_one(SourceView)
+        if not view.line_count:
+            self.notify("no file is open", severity="warning")
+            return
+        self.app.push_screen(GotoLine(view.line_count, view.cursor_line), self._went)
+
+    def _went(self, line: int | None) -> None:
+        if line is not None:
+            self.query_one(SourceView).go_to_line(line)
+
+    def action_find(self) -> None:
+        view = self.query_one(SourceView)
+        if self.source is None or not view.line_count:
+            self.notify("no file is open", severity="warning")
+            return
+        dialog = FindInFile(self.source.lines, view.cursor_line, text=self._find_text)
+
+        def found(line: int | None) -> None:
+            self._find_text = dialog.text
+            self._went(line)
+
+        self.app.push_screen(dialog, found)
+
+    def action_permalink(self) -> None:
+        view = self.query_one(SourceView)
+        if self.source is None:
+            self.notify("no file is open", severity="warning")
+            return
+        lines = view.selection if view.line_count else None
+        link = link_for(self.remote, self.revision.commit, self.source.path, lines)
+        self.last_link = link
+        self.app.copy_to_clipboard(link.text)
+        if link.web:
+            self.notify(Content(link.text), title="Permalink copied")
+        else:
+            self.notify(
+                Content(f"{link.reason}: copied {link.text}"),
+                title="No web link",
+                severity="warning",
+            )
+
+    def action_backlinks(self) -> None:
+        if self.source is None:
+            self.notify("no file is open", severity="warning")
+            return
+        self.app.push_screen(BacklinksScreen(self.links, path=self.source.path), self._jumped)
+
+    def _jumped(self, link: Backlink | None) -> None:
+        if link is None or link.lines is None:
+            return
+        view = self.query_one(SourceView)
+        view.set_marks(SourceMarks(matched=link.lines, backlinks=backlink_lines(self.links)))
+        view.go_to_line(link.lines[0])
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class BrowseApp(App[None]):
+    """`assay browse`: one revision, no reports."""
+
+    TITLE = "assay browse"
+
+    def __init__(
+        self,
+        revision: Revision,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        keys: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.revision = revision
+        self._start = (path, line)
+        self._keys = keys
+
+    def on_mount(self) -> None:
+        if self._keys:
+            self.set_keymap(dict(self._keys))
+        path, line = self._start
+        self.push_screen(BrowseScreen(self.revision, path=path, line=line))
