@@ -46,8 +46,16 @@ class ReportError(Exception):
 
 # --- vocabulary of the format -----------------------------------------------------------------
 
-_ID = r"RT-[A-Za-z]+-[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*"
-_ID_RE = re.compile(rf"(?<![\w-]){_ID}")
+# Record ids are <system prefix>-<kind code>-<name>: RT-RTE-chat-tools, KS-CLM-append-only.
+# A line holding only such an id declares a record, whatever the kind code; in running text only
+# ids with a known kind code (or the RT- prefix) count as references, so that header names such
+# as X-API-Key are not taken for ids.
+_NAME = r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*"
+_ID = rf"[A-Z][A-Z0-9]*-[A-Z]{{2,}}-{_NAME}|RT-[A-Za-z]+-{_NAME}"
+_ID_RE = re.compile(
+    rf"(?<![\w-])(?:[A-Z][A-Z0-9]*-(?:CMP|OBJ|RTE|CLM|ABS|BAP)-{_NAME}|RT-[A-Za-z]+-{_NAME})"
+)
+_ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
 _HEADER_RE = re.compile(rf"^({_ID}):?$")
 _ON_RE = re.compile(rf"^On ({_ID})[.:]?$")
 _TYPE_RE = re.compile(r"^Type:\s*(.*?)\s*$")
@@ -129,7 +137,7 @@ def is_path_like(token: str) -> bool:
     """True for a token that reads as a repository path (``src/a.js``, ``au-mcp.md``, ...)."""
     if not token or not _PATH_CHARS_RE.match(token) or token in _LAYER_WORDS:
         return False
-    if token.startswith(("RT-", "SRC-")) or token.strip("./") == "":
+    if token.startswith("SRC-") or _ID_FULL_RE.match(token) or token.strip("./") == "":
         return False
     if "/" in token:
         return "//" not in token and any(ch.isalnum() for ch in token)
@@ -348,7 +356,7 @@ class _Outliner:
             self.close(index)
             self.state, self.kind, self.kind_heading = _State.SHARED, KIND_HEADINGS[low], text
             return
-        if low == "annotations" and (listed or _next_nonblank(lines, index).startswith("On RT-")):
+        if low == "annotations" and (listed or _ON_RE.match(_next_nonblank(lines, index))):
             self.close(index)
             self.state = _State.ANNOTATIONS
             return
@@ -672,7 +680,7 @@ def _contents(lines: list[str], block: _Block, diagnostics: list[Diagnostic]) ->
                 found.fields.append((field_match.group("key"), field_match.group("value")))
         if "SRC-" in line:
             found.citations.extend(_citations(line, number))
-        if "RT-" in line:
+        if "-" in line:
             for reference in _ID_RE.findall(line):
                 if reference not in seen:
                     seen.add(reference)

@@ -496,3 +496,18 @@ def test_load_errors(tmp_path: Path) -> None:
     bad = write(tmp_path, "bad.json", "{not json")
     with pytest.raises(ReportError, match="bad.json: not valid JSON"):
         load_reports([bad])
+
+
+def test_ids_with_any_system_prefix() -> None:
+    text = RUNTIME.replace("RT-", "KS-").replace(
+        "See KS-RTE-job-loop", "X-API-Key and KS-RTE-job-loop"
+    )
+    report = parse_report(text, "ks.txt")
+    assert [r.id for r in report.records][2:4] == ["KS-CMP-planner", "KS-RTE-job-loop"]
+    assert report.records[0].references == ("KS-RTE-job-loop",)  # X-API-Key is not an id
+    workflow = parse_report(WORKFLOW.replace("RT-", "KS-"), "w.txt")
+    assert [r.annotates for r in workflow.records if r.annotates] == [
+        "KS-RTE-job-loop",
+        "KS-CMP-planner",
+        "KS-RTE-job-loop",
+    ]
