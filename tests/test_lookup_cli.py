@@ -1,0 +1,212 @@
+"""`assay show` and `assay grep` read the revision, never the work tree; clear errors, exit 2."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tui.cli import cli
+from tui.commands.lookup import highlighted_lines, parse_target, terminal_safe
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+class Repo:
+    """A repository with two commits and a work tree that differs from both."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir()
+        git(root, "init", "-q", "-b", "main")
+        git(root, "config", "user.email", "t@example.org")
+        git(root, "config", "user.name", "T")
+        (root / "src").mkdir()
+        (root / "src" / "app.py").write_text(
+            "import os\n\n\ndef check_auth(user):\n    return user.ok\n\n\nFIRST = 1\n"
+        )
+        (root / "notes.txt").write_text("Check_Auth appears here\n\x1b[2Jclear screen\n")
+        git(root, "add", ".")
+        git(root, "commit", "-q", "-m", "first")
+        self.first = git(root, "rev-parse", "HEAD")
+        (root / "src" / "app.py").write_text(
+            "import os\n\n\ndef check_auth(user):\n    return user.ok\n\n\nSECOND = 2\n"
+        )
+        git(root, "commit", "-q", "-am", "second")
+        self.second = git(root, "rev-parse", "HEAD")
+        # uncommitted: the work tree says something else entirely
+        (root / "src" / "app.py").write_text("WORK_TREE_ONLY = True\n")
+        (root / "untracked.py").write_text("check_auth in an untracked file\n")
+
+    def run(self, *args: str) -> tuple[int, str, str]:
+        result = CliRunner().invoke(cli, [args[0], "--repo", str(self.root), *args[1:]])
+        return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return Repo(tmp_path / "repo")
+
+
+# --- show --------------------------------------------------------------------------------------
+
+
+def test_show_reads_head_not_the_work_tree(repo: Repo) -> None:
+    code, out, _ = repo.run("show", "HEAD:src/app.py")
+    assert code == 0
+    assert "WORK_TREE_ONLY" not in out
+    assert out.splitlines()[0] == "1 | import os"
+    assert out.splitlines()[-1] == "8 | SECOND = 2"
+
+
+def test_show_reads_an_older_revision(repo: Repo) -> None:
+    code, out, _ = repo.run("show", f"{repo.first}:src/app.py:8")
+    assert (code, out) == (0, "8 | FIRST = 1\n")
+    code, out, _ = repo.run("show", f"{repo.first[:10]}:src/app.py:8")
+    assert out == "8 | FIRST = 1\n"
+
+
+def test_show_range_with_context_marks_the_range(repo: Repo) -> None:
+    code, out, _ = repo.run("show", ":src/app.py:4-5", "--context", "1")
+    assert code == 0
+    assert out.splitlines() == [
+        " 3 | ",
+        ">4 | def check_auth(user):",
+        ">5 |     return user.ok",
+        " 6 | ",
+    ]
+
+
+def test_show_range_past_the_end_is_clipped(repo: Repo) -> None:
+    code, out, _ = repo.run("show", "HEAD:src/app.py:7-99")
+    assert code == 0
+    assert out.splitlines() == ["7 | ", "8 | SECOND = 2"]
+
+
+def test_show_makes_control_characters_visible(repo: Repo) -> None:
+    code, out, _ = repo.run("show", "HEAD:notes.txt")
+    assert code == 0
+    assert "\x1b" not in out
+    assert "␛[2Jclear screen" in out
+
+
+def test_show_permalink(repo: Repo) -> None:
+    git(repo.root, "remote", "add", "origin", "https://user:secret@github.com/acme/widget.git")
+    code, out, err = repo.run("show", "HEAD:src/app.py:4-5", "--permalink")
+    assert code == 0
+    assert out == f"https://github.com/acme/widget/blob/{repo.second}/src/app.py#L4-L5\n"
+    assert "secret" not in out and err == ""
+
+
+def test_show_permalink_without_remote_prints_local_reference(repo: Repo) -> None:
+    code, out, err = repo.run("show", f"{repo.first}:src/app.py:4", "--permalink")
+    assert code == 0
+    assert out == f"src/app.py:4@{repo.first}\n"
+    assert "no web link (no remote)" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("show", "src/app.py"), "expected REV:PATH"),
+        (("show", "HEAD:"), "expected REV:PATH"),
+        (("show", "HEAD:src/app.py:9-2"), "bad line range"),
+        (("show", "HEAD:src/app.py:0"), "bad line range"),
+        (("show", "HEAD:src/app.py:50"), "has 8 lines"),
+        (("show", "HEAD:untracked.py"), "untracked.py does not exist at"),
+        (("show", "nosuchrev:src/app.py"), "revision nosuchrev not found"),
+        (("show", "--", "--bad:src/app.py"), "cannot start with '-'"),
+    ],
+)
+def test_show_errors_are_one_line_exit_2(repo: Repo, args: tuple[str, ...], message: str) -> None:
+    code, out, err = repo.run(*args)
+    assert code == 2
+    assert out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_show_not_a_repository(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["show", "HEAD:a.py", "--repo", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "not a git repository" in result.stderr
+
+
+def test_parse_target() -> None:
+    assert parse_target("HEAD:a/b.py").lines is None
+    assert parse_target("v1.2:a/b.py:3").lines == (3, 3)
+    target = parse_target(":dir:with:colons.txt:10-12")
+    assert (target.rev, target.path, target.lines) == (None, "dir:with:colons.txt", (10, 12))
+    with pytest.raises(ValueError):
+        parse_target("nocolon")
+
+
+def test_highlighted_lines_colour_and_stay_safe() -> None:
+    lines = ["def f():", '    return "\x1b[2J"', "x = 1"]
+    out = highlighted_lines("a.py", lines, 2, 3)
+    assert len(out) == 2
+    assert all(ANSI.search(line) for line in out)
+    assert [ANSI.sub("", line) for line in out] == ['    return "␛[2J"', "x = 1"]
+    assert "\x1b[2J" not in "".join(out)
+
+
+def test_terminal_safe() -> None:
+    assert terminal_safe("a\x1bb\x07c\rd\u202ee\tf") == "a␛b␇c␍d<U+202E>e\tf"
+
+
+# --- grep --------------------------------------------------------------------------------------
+
+
+def test_grep_reads_the_revision_not_the_work_tree(repo: Repo) -> None:
+    code, out, _ = repo.run("grep", "check_auth")
+    assert code == 0
+    assert out == "src/app.py:4:def check_auth(user):\n"  # not the untracked file
+    code, out, _ = repo.run("grep", "WORK_TREE_ONLY")
+    assert (code, out) == (1, "")
+
+
+def test_grep_at_an_older_revision(repo: Repo) -> None:
+    code, out, _ = repo.run("grep", "FIRST", "--rev", repo.first)
+    assert (code, out) == (0, "src/app.py:8:FIRST = 1\n")
+    code, out, _ = repo.run("grep", "FIRST")
+    assert (code, out) == (1, "")
+
+
+def test_grep_ignore_case_fixed_and_paths(repo: Repo) -> None:
+    code, out, _ = repo.run("grep", "-i", "check_auth")
+    assert out.splitlines() == [
+        "notes.txt:1:Check_Auth appears here",
+        "src/app.py:4:def check_auth(user):",
+    ]
+    code, out, _ = repo.run("grep", "-i", "check_auth", "--", "notes.txt")
+    assert out == "notes.txt:1:Check_Auth appears here\n"
+    code, out, _ = repo.run("grep", "-F", "user.ok")
+    assert out == "src/app.py:5:    return user.ok\n"
+    code, out, _ = repo.run("grep", "-F", "user(ok")
+    assert code == 1
+    code, out, _ = repo.run("grep", "user.ok", "--", "src")
+    assert out == "src/app.py:5:    return user.ok\n"
+
+
+def test_grep_output_is_terminal_safe_and_coloured_on_request(repo: Repo) -> None:
+    code, out, _ = repo.run("grep", "clear")
+    assert out == "notes.txt:2:␛[2Jclear screen\n"
+    code, out, _ = repo.run("grep", "clear", "--color")
+    assert ANSI.sub("", out) == "notes.txt:2:␛[2Jclear screen\n"
+    assert "\x1b[1m" in out or "\x1b[31m" in out  # the match is coloured
+    assert "\x1b[2J" not in out
+
+
+def test_grep_errors_exit_2(repo: Repo) -> None:
+    code, _, err = repo.run("grep", "a(")
+    assert code == 2 and "failed" in err and "Traceback" not in err
+    code, _, err = repo.run("grep", "x", "--rev", "nosuch")
+    assert code == 2 and "revision nosuch not found" in err

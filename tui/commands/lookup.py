@@ -1,0 +1,297 @@
+"""`assay show`, `assay grep` and `assay browse`: look up source at a revision, never the work tree.
+
+`show` and `grep` stay headless and never import textual; `browse` opens the browse app.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NoReturn
+
+import click
+
+from evidence.model import FileState
+from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
+
+#: lines lexed before the first shown line, so that multi-line tokens start right
+LEX_BEFORE = 300
+
+_CONTROLS = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}
+_CONTROLS[0x7F] = "\u2421"
+_CONTROLS.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
+_CONTROLS.update(
+    {
+        code: f"<U+{code:04X}>"
+        for code in (0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF)
+    }
+)
+_CONTROLS.update({code: f"<U+{code:04X}>" for code in range(0x202A, 0x202F)})
+_CONTROLS.update({code: f"<U+{code:04X}>" for code in range(0x2066, 0x206A)})
+
+_RANGE = re.compile(r":(\d+)(?:-(\d+))?$")
+
+
+def terminal_safe(text: str) -> str:
+    """A line of untrusted text with control, bidi and zero-width characters made visible."""
+    return text.translate(_CONTROLS)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What `assay show` was asked for: REV:PATH[:A-B]."""
+
+    rev: str | None
+    path: str
+    lines: tuple[int, int] | None
+
+
+def parse_target(spec: str) -> Target:
+    """Split ``REV:PATH[:A[-B]]``; an empty REV means HEAD. Raises ValueError with the reason."""
+    rev, colon, rest = spec.partition(":")
+    if not colon or not rest:
+        raise ValueError(f"expected REV:PATH[:A-B], got {spec!r}")
+    lines: tuple[int, int] | None = None
+    match = _RANGE.search(rest)
+    if match is not None and match.start() > 0:
+        first = int(match[1])
+        last = int(match[2]) if match[2] else first
+        if first < 1 or last < first:
+            raise ValueError(f"bad line range {match[0][1:]!r}: expected A-B with 1 <= A <= B")
+        lines = (first, last)
+        rest = rest[: match.start()]
+    return Target(rev or None, rest, lines)
+
+
+def open_revision(repo: str, rev: str | None) -> Revision:
+    """Open the revision or exit 2 with the reason."""
+    try:
+        return Revision.open(repo, rev)
+    except RevisionError as error:
+        fail(str(error))
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a one-line error and exit."""
+    click.echo(f"assay: {terminal_safe(message)}", err=True)
+    raise SystemExit(code)
+
+
+def file_problem(source: SourceFile, short: str) -> str | None:
+    """Why a file has no lines to show, or None."""
+    where = f"at {short}"
+    if source.state is FileState.MISSING:
+        return f"{source.path} does not exist {where}"
+    if source.state is FileState.BINARY:
+        return f"{source.path} is a binary file {where}"
+    if source.state is FileState.TOO_LARGE:
+        return f"{source.path} is too large to show ({source.size:,} bytes) {where}"
+    if source.symlink_target is not None:
+        return f"{source.path} is a symbolic link to {source.symlink_target} {where}"
+    if source.submodule is not None:
+        return f"{source.path} is a submodule at commit {source.submodule} {where}"
+    return None
+
+
+def highlighted_lines(path: str, lines: list[str], first: int, last: int) -> list[str]:
+    """Lines first..last (1-based) with ANSI syntax colours; input made terminal-safe first."""
+    from pygments import lex
+    from pygments.formatters import Terminal256Formatter
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.lexers.special import TextLexer
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_for_filename(path, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        lexer = TextLexer(stripnl=False, ensurenl=False)
+    start = max(1, first - LEX_BEFORE)
+    text = "\n".join(terminal_safe(line) for line in lines[start - 1 : last])
+    formatter = Terminal256Formatter(style="monokai")
+    out: list[str] = [""]
+    for token_type, value in lex(text, lexer):
+        for index, part in enumerate(value.split("\n")):
+            if index:
+                out.append("")
+            if part:
+                out[-1] += _paint(formatter, token_type, part)
+    del out[last - start + 1 :]
+    while len(out) < last - start + 1:
+        out.append("")
+    return out[first - start :]
+
+
+def _paint(formatter: object, token_type: object, text: str) -> str:
+    style = formatter.style_string.get(str(token_type))  # type: ignore[attr-defined]
+    while style is None and token_type is not None:
+        token_type = token_type.parent  # type: ignore[attr-defined]
+        style = formatter.style_string.get(str(token_type))  # type: ignore[attr-defined]
+    if not style or not style[0]:
+        return text
+    return f"{style[0]}{text}{style[1]}"
+
+
+@click.command()
+@click.argument("target", metavar="REV:PATH[:A-B]")
+@click.option("--repo", default=".", show_default=True, help="Git repository (work tree or bare).")
+@click.option("--context", "-C", type=click.IntRange(min=0), default=0, help="Lines around A-B.")
+@click.option("--plain", is_flag=True, help="No colours, even on a terminal.")
+@click.option("--permalink", is_flag=True, help="Print the web link of the lines instead.")
+def show(target: str, repo: str, context: int, plain: bool, permalink: bool) -> None:
+    """Print lines of a file at a revision with line numbers, like `bat` at REV.
+
+    REV:PATH prints the whole file, REV:PATH:A-B (or :A) only those lines; the file is read from
+    the revision, never from the work tree. An empty REV (":PATH") means HEAD.
+    """
+    try:
+        wanted = parse_target(target)
+    except ValueError as error:
+        fail(str(error))
+    with open_revision(repo, wanted.rev) as revision:
+        source = revision.read(wanted.path)
+        problem = file_problem(source, revision.short)
+        if problem is not None:
+            fail(problem)
+        lines = source.lines
+        if wanted.lines is not None and wanted.lines[0] > max(len(lines), 1):
+            fail(f"{source.path} has {len(lines)} lines at {revision.short}")
+        if permalink:
+            _print_permalink(revision, source.path, wanted.lines, len(lines))
+            return
+        first, last = wanted.lines or (1, len(lines))
+        last = min(last, len(lines))
+        shown_first = max(1, first - context)
+        shown_last = min(len(lines), last + context)
+        color = not plain and sys.stdout.isatty()
+        if color:
+            texts = highlighted_lines(source.path, lines, shown_first, shown_last)
+        else:
+            texts = [terminal_safe(line) for line in lines[shown_first - 1 : shown_last]]
+        width = len(str(shown_last))
+        marking = wanted.lines is not None and context > 0
+        out = []
+        for number, text in enumerate(texts, start=shown_first):
+            mark = (">" if first <= number <= last else " ") if marking else ""
+            gutter = f"{mark}{number:>{width}} │ " if color else f"{mark}{number:>{width}} | "
+            if color:
+                gutter = click.style(gutter, dim=not (marking and mark == ">"))
+            out.append(gutter + text)
+        click.echo("\n".join(out), color=color)
+
+
+def _print_permalink(
+    revision: Revision, path: str, lines: tuple[int, int] | None, count: int
+) -> None:
+    from evidence.permalink import link_for
+
+    if lines is not None:
+        lines = (lines[0], min(lines[1], count))
+    link = link_for(revision.remote_url(), revision.commit, path, lines)
+    click.echo(link.text)
+    if not link.web:
+        click.echo(f"assay: no web link ({link.reason}); printed a local reference", err=True)
+
+
+@click.command()
+@click.argument("pattern")
+@click.argument("paths", nargs=-1, metavar="[-- PATHS...]")
+@click.option("--repo", default=".", show_default=True, help="Git repository (work tree or bare).")
+@click.option("--rev", default=None, help="Revision to search (default HEAD).")
+@click.option("-F", "--fixed-strings", "fixed", is_flag=True, help="PATTERN is a fixed string.")
+@click.option("-i", "--ignore-case", "ignore_case", is_flag=True, help="Ignore case.")
+@click.option("--color/--no-color", default=None, help="Colour the output (default: on a tty).")
+def grep(
+    pattern: str,
+    paths: tuple[str, ...],
+    repo: str,
+    rev: str | None,
+    fixed: bool,
+    ignore_case: bool,
+    color: bool | None,
+) -> None:
+    """Print path:line:text for every line matching PATTERN at the revision.
+
+    Searches the commit's tree, never the work tree; PATHS are literal files or directories.
+    Exits 0 when something matched, 1 when nothing did, 2 on errors.
+    """
+    use_color = sys.stdout.isatty() if color is None else color
+    found = 0
+    with open_revision(repo, rev) as revision:
+        try:
+            for hit in revision.grep(pattern, fixed=fixed, ignore_case=ignore_case, paths=paths):
+                found += 1
+                click.echo(format_hit(hit, color=use_color), color=use_color)
+        except RevisionError as error:
+            fail(str(error))
+    raise SystemExit(0 if found else 1)
+
+
+def format_hit(hit: GrepHit, *, color: bool) -> str:
+    """One ``path:line:text`` line, matches coloured like git grep when ``color``."""
+    path, text = terminal_safe(hit.path), hit.text
+    if not color:
+        return f"{path}:{hit.line}:{terminal_safe(text)}"
+    pieces = list(_pieces(text, hit.spans))
+    body = "".join(
+        click.style(terminal_safe(piece), fg="red", bold=True) if matched else terminal_safe(piece)
+        for piece, matched in pieces
+    )
+    return f"{click.style(path, fg='magenta')}{click.style(':', fg='cyan')}" + (
+        f"{click.style(str(hit.line), fg='green')}{click.style(':', fg='cyan')}{body}"
+    )
+
+
+def _pieces(text: str, spans: tuple[tuple[int, int], ...]) -> Iterator[tuple[str, bool]]:
+    at = 0
+    for start, end in sorted(spans):
+        start, end = max(start, at), min(end, len(text))
+        if start >= end:
+            continue
+        yield text[at:start], False
+        yield text[start:end], True
+        at = end
+    yield text[at:], False
+
+
+@click.command()
+@click.argument("file", required=False, metavar="[PATH[:LINE]]")
+@click.option("--repo", default=".", show_default=True, help="Git repository (work tree or bare).")
+@click.option("--rev", default=None, help="Revision to browse (default HEAD).")
+@click.option(
+    "--keymap",
+    "preset",
+    type=click.Choice(["default", "vim"]),
+    default=None,
+    help="Key preset (default: keymap.toml in the config directory, else default).",
+)
+def browse(file: str | None, repo: str, rev: str | None, preset: str | None) -> None:
+    """Browse a revision without reports: file finder, grep, go to line, permalinks.
+
+    Keys: o open a file, G grep, : or g go to line, / find in file, y copy permalink, q quit.
+    """
+    from keymaps.loader import KeymapError, load_keymap
+
+    path: str | None = None
+    line: int | None = None
+    if file:
+        match = _RANGE.search(file)
+        if match is not None and match.start() > 0 and not match[2]:
+            path, line = file[: match.start()], int(match[1])
+        else:
+            path = file
+    try:
+        keymap = load_keymap(preset or "default")
+    except KeymapError as error:
+        fail(str(error))
+    revision = open_revision(repo, rev)
+    from screens.browse import BrowseApp
+
+    try:
+        BrowseApp(revision, path=path, line=line, keys=keymap.keys).run()
+    finally:
+        revision.close()
+
+
+__all__ = ["browse", "grep", "show", "parse_target", "format_hit", "terminal_safe"]
