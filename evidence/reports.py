@@ -579,6 +579,16 @@ def _quotes(
             continue
         found = _marker(line)
         if found is None:
+            tail = line.rstrip()
+            position = tail.rfind(" --- ")
+            if position >= 0 and tail[position + 5 :] and " " not in tail[position + 5 :]:
+                diagnostics.append(
+                    Diagnostic(
+                        index + 1,
+                        f"line ends in '--- {tail[position + 5 :][:60]}', which does not look "
+                        "like a path; not read as a quote",
+                    )
+                )
             continue
         position, token = found
         text_part = line[:position].rstrip(" \t")

@@ -511,3 +511,13 @@ def test_ids_with_any_system_prefix() -> None:
         "KS-CMP-planner",
         "KS-RTE-job-loop",
     ]
+
+
+def test_marker_without_a_path_is_diagnosed_not_quoted() -> None:
+    text = RUNTIME.replace("class Planner: --- planner/core.py:3-3", "class Planner: --- Planner")
+    report = parse_report(text, "x.txt")
+    planner = report.record("RT-CMP-planner")
+    assert planner is not None and planner.quotes == ()
+    assert [(d.line, d.message) for d in report.diagnostics] == [
+        (27, "line ends in '--- Planner', which does not look like a path; not read as a quote")
+    ]
