@@ -1,0 +1,342 @@
+"""`assay check` without the command line: anchor every quote, replay every search, summarize.
+
+The JSON shape built by `to_json` is a contract (issue 4); more fields may be added, none renamed.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from evidence.anchoring import Anchorer
+from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
+from evidence.replay import options_for, replay
+from evidence.revision import GrepHit, Revision, RevisionError
+
+
+class CheckError(Exception):
+    """The check cannot run (no revision to check against, ...); the message says why."""
+
+
+@dataclass(frozen=True)
+class QuoteResult:
+    """One quote of one report with its anchor."""
+
+    report: Report
+    record: Record
+    anchor: Anchor
+
+    @property
+    def quote(self) -> Quote:
+        """The quote that was anchored."""
+        return self.anchor.quote
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One replayed search command."""
+
+    report: Report
+    search: SearchReplay
+    hits: tuple[GrepHit, ...] = ()
+    error: str | None = None
+    ignored_flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Everything `assay check` found, in report order."""
+
+    revision: str
+    quotes: tuple[QuoteResult, ...] = ()
+    searches: tuple[SearchResult, ...] = ()
+    diagnostics: tuple[str, ...] = field(default=())
+
+    @property
+    def failing(self) -> tuple[QuoteResult, ...]:
+        """Quotes that are not verified in their cited file, or whose claimed range is wrong."""
+        return tuple(result for result in self.quotes if result.anchor.failing)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every quote is verified and no claimed range is wrong, else 1."""
+        return 1 if self.failing else 0
+
+    def summary(self) -> dict[str, int]:
+        """Counts by tier and by kind of failure."""
+        tiers = Counter(result.anchor.match for result in self.quotes)
+        files = Counter(result.anchor.file for result in self.quotes)
+        return {
+            "quotes": len(self.quotes),
+            **{tier.value: tiers[tier] for tier in Tier},
+            "verified": sum(1 for r in self.quotes if r.anchor.verified),
+            "failing": len(self.failing),
+            "range_wrong": sum(1 for r in self.quotes if r.anchor.range_ok is False),
+            "ambiguous": sum(1 for r in self.quotes if r.anchor.ambiguous),
+            "files_missing": files[FileState.MISSING],
+            "files_binary": files[FileState.BINARY],
+            "files_too_large": files[FileState.TOO_LARGE],
+            "found_elsewhere": sum(1 for r in self.quotes if r.anchor.elsewhere),
+            "searches": len(self.searches),
+            "search_errors": sum(1 for s in self.searches if s.error),
+        }
+
+
+def choose_revision(reportset: ReportSet, rev: str | None) -> str:
+    """The revision to check: `rev` if given, else the single 40-hex id the reports state."""
+    if rev:
+        return rev
+    stated = reportset.revision_ids()
+    if not stated:
+        raise CheckError("the reports state no 40-hex revision id; pass --rev")
+    if len(stated) > 1:
+        listed = ", ".join(stated)
+        raise CheckError(f"the reports state several revisions ({listed}); pass --rev")
+    return stated[0]
+
+
+def run_check(
+    reportset: ReportSet,
+    revision: Revision,
+    *,
+    anchorer: Anchorer | None = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> CheckResult:
+    """Anchor every quote and replay every search of the loaded reports at `revision`."""
+    anchorer = anchorer or Anchorer(revision)
+    work = [
+        (report, record, quote)
+        for report in reportset.reports
+        for record in report.records
+        for quote in record.quotes
+    ]
+    quotes: list[QuoteResult] = []
+    for done, (report, record, quote) in enumerate(work, 1):
+        if cancel is not None and cancel.is_set():
+            break
+        quotes.append(QuoteResult(report, record, anchorer.anchor(quote)))
+        if progress is not None:
+            progress(done, len(work))
+    searches: list[SearchResult] = []
+    for report in reportset.reports:
+        for record in report.records:
+            for search in record.searches:
+                ignored = options_for(search).ignored
+                try:
+                    hits = tuple(replay(search, revision, cancel=cancel))
+                except RevisionError as error:
+                    searches.append(SearchResult(report, search, (), str(error), ignored))
+                else:
+                    searches.append(SearchResult(report, search, hits, None, ignored))
+    diagnostics = tuple(
+        f"{file}:{diagnostic.line}: {diagnostic.message}"
+        for file, diagnostic in reportset.diagnostics
+    )
+    return CheckResult(revision.commit, tuple(quotes), tuple(searches), diagnostics)
+
+
+# --- JSON ----------------------------------------------------------------------------------------
+
+
+def _range(value: tuple[int, int] | None) -> list[int] | None:
+    return None if value is None else [value[0], value[1]]
+
+
+def quote_json(result: QuoteResult) -> dict[str, Any]:
+    """One entry of the "quotes" list."""
+    anchor = result.anchor
+    quote = anchor.quote
+    return {
+        "report": result.report.file,
+        "report_line": quote.report_line,
+        "text_line": quote.text_line,
+        "record": quote.record,
+        "index": quote.index,
+        "path": quote.path,
+        "claimed": _range(quote.claimed),
+        "file": anchor.file.value,
+        "match": anchor.match.value,
+        "score": round(anchor.score, 1),
+        "lines": _range(anchor.lines),
+        "occurrences": [list(span) for span in anchor.occurrences],
+        "range_ok": anchor.range_ok,
+        "ambiguous": anchor.ambiguous,
+        "failing": anchor.failing,
+        "elsewhere": [
+            {"path": place.path, "lines": list(place.lines), "match": place.match.value}
+            for place in anchor.elsewhere
+        ],
+        "diff": [
+            {"op": part.op, "quote": part.quote, "source": part.source} for part in anchor.diff
+        ]
+        or None,
+        "candidates": [
+            {"lines": list(candidate.lines), "score": candidate.score}
+            for candidate in anchor.candidates
+        ],
+        "notes": list(anchor.notes),
+        "text": quote.text,
+    }
+
+
+def search_json(result: SearchResult) -> dict[str, Any]:
+    """One entry of the "searches" list."""
+    search = result.search
+    return {
+        "report": result.report.file,
+        "report_line": search.line,
+        "record": search.record,
+        "command": search.command,
+        "tool": search.tool,
+        "pattern": search.pattern,
+        "paths": list(search.paths),
+        "sentence": search.sentence,
+        "count": len(result.hits),
+        "hits": [{"path": hit.path, "line": hit.line, "text": hit.text} for hit in result.hits],
+        "error": result.error,
+        "ignored_flags": list(result.ignored_flags),
+    }
+
+
+def to_json(result: CheckResult) -> dict[str, Any]:
+    """The JSON document `assay check --format json` prints."""
+    return {
+        "revision": result.revision,
+        "quotes": [quote_json(quote) for quote in result.quotes],
+        "searches": [search_json(search) for search in result.searches],
+        "summary": result.summary(),
+        "diagnostics": list(result.diagnostics),
+    }
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+GLYPHS = {
+    Tier.EXACT: "✓",
+    Tier.WHITESPACE: "✓",
+    Tier.NORMALIZED: "✓",
+    Tier.FUZZY: "≈",
+    Tier.MISSING: "✗",
+}
+
+
+def visible(text: str) -> str:
+    """Untrusted text made safe for a terminal: control and format characters escaped."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char
+        if char == " " or unicodedata.category(char) not in ("Cc", "Cf", "Zl", "Zp")
+        else f"\\u{ord(char):04x}"
+        for char in text
+    )
+
+
+def _lines(span: tuple[int, int] | None) -> str:
+    if span is None:
+        return "-"
+    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
+
+
+def _clip(text: str, width: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def quote_line(result: QuoteResult) -> str:
+    """One line per quote: glyph, path:lines, record id, tier and score."""
+    anchor = result.anchor
+    glyph = "!" if anchor.verified and anchor.range_ok is False else GLYPHS[anchor.match]
+    where = f"{anchor.quote.path}:{_lines(anchor.lines or anchor.quote.claimed)}"
+    detail = anchor.match.value
+    if anchor.match is Tier.FUZZY:
+        detail += f" {anchor.score:.0f}"
+    if anchor.file is not FileState.OK:
+        detail += f", file {anchor.file.value}"
+    if anchor.range_ok is False and anchor.quote.claimed is not None:
+        detail += f", claimed {_lines(anchor.quote.claimed)}"
+    if anchor.ambiguous:
+        detail += f", {len(anchor.occurrences)} occurrences"
+    return visible(f"{glyph} {where}  {anchor.quote.record}  {detail}")
+
+
+def _diff_text(anchor: Anchor) -> str:
+    pieces = []
+    for part in anchor.diff:
+        if part.op == "equal":
+            pieces.append(part.quote)
+        elif part.op == "delete":
+            pieces.append(f"[-{part.quote}-]")
+        elif part.op == "insert":
+            pieces.append(f"{{+{part.source}+}}")
+        else:
+            pieces.append(f"[-{part.quote}-]{{+{part.source}+}}")
+    return "".join(pieces)
+
+
+def failure_details(result: QuoteResult) -> list[str]:
+    """The indented lines under a failing quote: where it was cited, what differs, where it is."""
+    anchor = result.anchor
+    lines = [f"    {result.report.file}:{anchor.quote.report_line}"]
+    if anchor.match is Tier.FUZZY and anchor.diff:
+        lines.append(f"    diff:  {_clip(_diff_text(anchor), 400)}")
+    elif not anchor.verified:
+        lines.append(f"    quote: {_clip(anchor.quote.text)}")
+    if anchor.range_ok is False and anchor.lines is not None and anchor.quote.claimed:
+        lines.append(
+            f"    claimed lines {_lines(anchor.quote.claimed)}, found at {_lines(anchor.lines)}"
+        )
+    for candidate in anchor.candidates[1:]:
+        lines.append(f"    also close: lines {_lines(candidate.lines)} ({candidate.score:.0f})")
+    for place in anchor.elsewhere:
+        lines.append(f"    found in {place.path}:{_lines(place.lines)} ({place.match.value})")
+    for note in anchor.notes:
+        lines.append(f"    note: {note}")
+    return [visible(line) for line in lines]
+
+
+def to_text(result: CheckResult) -> str:
+    """The text report: failures first with what differs, then the rest, searches, summary."""
+    out: list[str] = [f"revision {result.revision}"]
+    failing = result.failing
+    if failing:
+        out.append("")
+        out.append(f"{len(failing)} failing:")
+        for quote in failing:
+            out.append(quote_line(quote))
+            out.extend(failure_details(quote))
+    passing = [quote for quote in result.quotes if not quote.anchor.failing]
+    if passing:
+        out.append("")
+        out.append(f"{len(passing)} verified:")
+        out.extend(quote_line(quote) for quote in passing)
+    if result.searches:
+        out.append("")
+        out.append("searches:")
+        for search in result.searches:
+            head = f"  {search.search.record}: {search.search.command}"
+            if search.error:
+                out.append(visible(f"{head}  error: {search.error}"))
+                continue
+            out.append(visible(f"{head}  {len(search.hits)} hit(s)"))
+            for hit in search.hits[:50]:
+                out.append(visible(f"    {hit.path}:{hit.line}: {_clip(hit.text, 120)}"))
+            if len(search.hits) > 50:
+                out.append(f"    … {len(search.hits) - 50} more")
+    if result.diagnostics:
+        out.append("")
+        out.extend(visible(f"note: {line}") for line in result.diagnostics)
+    counts = result.summary()
+    out.append("")
+    out.append(
+        f"{counts['quotes']} quotes: {counts['exact']} exact, {counts['whitespace']} whitespace, "
+        f"{counts['normalized']} normalized, {counts['fuzzy']} fuzzy, {counts['missing']} missing; "
+        f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} cited file(s) missing; "
+        f"{'FAIL' if failing else 'OK'}"
+    )
+    return "\n".join(out)

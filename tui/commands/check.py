@@ -1,0 +1,59 @@
+"""`assay check REPORT... --repo PATH [--rev REV] [--format text|json]`.
+
+Exit 0 when every quote is exact/whitespace/normalized in its cited file and no claimed range is
+wrong, 1 otherwise, 2 on usage or input errors (a one-line message, never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from evidence.check import CheckError, choose_revision, run_check, to_json, to_text
+from evidence.reports import ReportError, load_reports
+from evidence.revision import Revision, RevisionError
+
+
+def _fail(message: str) -> None:
+    click.echo(f"assay check: {message}", err=True)
+    sys.exit(2)
+
+
+@click.command()
+@click.argument("reports", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "--repo",
+    "repo",
+    default=".",
+    show_default=True,
+    type=click.Path(),
+    help="The git repository the reports quote (work tree or bare).",
+)
+@click.option("--rev", "rev", default=None, help="Revision to check (default: the reports' id).")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> None:
+    """Check every quote of the reports against the revision they cite."""
+    try:
+        reportset = load_reports(list(reports))
+    except ReportError as error:
+        _fail(str(error))
+    try:
+        wanted = choose_revision(reportset, rev)
+        with Revision.open(repo, wanted) as revision:
+            result = run_check(reportset, revision)
+    except (CheckError, RevisionError) as error:
+        _fail(str(error))
+    if output == "json":
+        click.echo(json.dumps(to_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(to_text(result))
+    sys.exit(result.exit_code)
