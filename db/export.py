@@ -47,10 +47,16 @@ def visible(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def _json_visible(encoded: str) -> str:
+    # JSON escapes C0 controls itself; DEL, C1 and bidi controls are escaped too (the same JSON
+    # value), so an export printed to a terminal cannot drive it. ASCII text is checked fast.
+    if encoded.isascii():
+        return encoded.replace("\x7f", "\\u007f")
+    return visible(encoded)
+
+
 def _json(data: Any, **options: Any) -> str:
-    # JSON escapes C0 controls itself; C1 and bidi controls are escaped too (the same JSON value),
-    # so an export printed to a terminal cannot drive it.
-    return visible(json.dumps(data, ensure_ascii=False, **options))
+    return _json_visible(json.dumps(data, ensure_ascii=False, **options))
 
 
 def event_line(event: Event) -> str:
@@ -63,12 +69,10 @@ def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = 
     """Write the store in a format to a text stream; returns the number of events exported."""
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
-    events = store.events(reviewer)
     if fmt == "jsonl":
-        for event in events:
-            out.write(event_line(event))
-            out.write("\n")
-    elif fmt == "json":
+        return _write_jsonl(store, out, reviewer)
+    events = store.events(reviewer)
+    if fmt == "json":
         current = [e for e in store.current_all() if reviewer is None or e.reviewer == reviewer]
         document = {
             "format": "assay-verdicts",
@@ -90,6 +94,16 @@ def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = 
         out.write(_json(sarif(store, reviewer=reviewer), indent=2))
         out.write("\n")
     return len(events)
+
+
+def _write_jsonl(store: VerdictStore, out: TextIO, reviewer: str | None) -> int:
+    rows = store.rows(FIELDS, reviewer)
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    for start in range(0, len(rows), 2000):
+        chunk = rows[start : start + 2000]
+        lines = "".join(encode(dict(zip(FIELDS, row, strict=True))) + "\n" for row in chunk)
+        out.write(_json_visible(lines))
+    return len(rows)
 
 
 def _ordered(event: Event) -> dict[str, Any]:

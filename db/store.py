@@ -131,6 +131,25 @@ def _after(at: str, floor: str | None) -> str:
     return later.strftime(_AT_FORMAT)
 
 
+_INSERT = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})"
+
+
+def _values(event: Event) -> tuple[Any, ...]:
+    return (
+        event.event,
+        event.item,
+        event.report,
+        event.record,
+        event.quote,
+        event.reviewer,
+        None if event.verdict is None else event.verdict.value,
+        event.note,
+        event.at,
+        event.revision,
+        event.undoes,
+    )
+
+
 def _event(row: tuple[Any, ...]) -> Event:
     values = dict(zip(_COLUMNS, row, strict=True))
     if values["verdict"] is not None:
@@ -415,16 +434,8 @@ class VerdictStore:
         self._insert(event)
         return event
 
-    def _insert(self, event: Event) -> bool:
-        cursor = self._conn.execute(
-            f"INSERT OR IGNORE INTO events ({', '.join(_COLUMNS)}) "
-            f"VALUES ({', '.join('?' for _ in _COLUMNS)})",
-            tuple(
-                value.value if isinstance(value, Verdict) else value
-                for value in (getattr(event, name) for name in _COLUMNS)
-            ),
-        )
-        return cursor.rowcount == 1
+    def _insert(self, event: Event) -> None:
+        self._conn.execute(_INSERT, _values(event))
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -472,6 +483,23 @@ class VerdictStore:
                     f"{_SELECT} events WHERE reviewer = ? ORDER BY at, event", (reviewer,)
                 )
             return [_event(row) for row in cursor]
+
+        return self._guard("reading events", work, write=False)
+
+    def rows(self, columns: Iterable[str], reviewer: str | None = None) -> list[tuple[Any, ...]]:
+        """Raw event rows with these columns, in export order (fast path for large exports)."""
+        names = list(columns)
+        unknown = [name for name in names if name not in _COLUMNS]
+        if unknown:
+            raise StoreError(f"unknown event column(s): {', '.join(unknown)}")
+        select = f"SELECT {', '.join(names)} FROM events"
+
+        def work() -> list[tuple[Any, ...]]:
+            if reviewer is None:
+                return self._conn.execute(f"{select} ORDER BY at, event").fetchall()
+            return self._conn.execute(
+                f"{select} WHERE reviewer = ? ORDER BY at, event", (reviewer,)
+            ).fetchall()
 
         return self._guard("reading events", work, write=False)
 
@@ -542,22 +570,29 @@ class VerdictStore:
         batch = list(events)
 
         def work() -> ImportResult:
-            added = present = 0
+            known: dict[str, Event] = {}
+            ids = list({event.event for event in batch})
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                rows = self._conn.execute(
+                    f"{_SELECT} events WHERE event IN ({', '.join('?' for _ in chunk)})", chunk
+                )
+                known.update((event.event, event) for event in map(_event, rows))
+            present = 0
             conflicts = []
-            touched = set()
+            new = []
             for event in batch:
-                if self._insert(event):
-                    added += 1
-                    touched.add(event.item)
-                    continue
-                row = self._conn.execute(
-                    f"{_SELECT} events WHERE event = ?", (event.event,)
-                ).fetchone()
-                if _event(row) == event:
+                stored = known.get(event.event)
+                if stored is None:
+                    known[event.event] = event
+                    new.append(event)
+                elif stored == event:
                     present += 1
                 else:
                     conflicts.append(event.event)
-            return ImportResult(added, present, tuple(conflicts), frozenset(touched))
+            self._conn.executemany(_INSERT, map(_values, new))
+            touched = frozenset(event.item for event in new)
+            return ImportResult(len(new), present, tuple(conflicts), touched)
 
         return self._guard("importing events", work, write=True)
 

@@ -230,3 +230,10 @@ def test_other_iso_times_are_normalized() -> None:
 def test_import_lists_disagreements(filled: VerdictStore) -> None:
     found = {d.item: dict(d.verdicts) for d in filled.disagreements()}
     assert found == {qref(1).key: {"ann": Verdict.CONFIRMED, "bob": Verdict.UNCLEAR}}
+
+
+def test_delete_character_is_escaped_in_ascii_exports(store: VerdictStore) -> None:
+    store.note(ItemRef.for_record(REPORT, ROUTE), "rub\x7bout\x7f", reviewer="ann")
+    text = render(store, "jsonl")
+    assert text.isascii() and "\x7f" not in text and "\\u007f" in text
+    assert parse_events(text, "x.jsonl")[0].note == "rub{out\x7f"
