@@ -823,7 +823,10 @@ def _directory_members(directory: Path, shown: str) -> list[tuple[Path, str]]:
         raise ReportError(f"{shown}: cannot list ({error.strerror or error})") from None
     members: list[tuple[Path, str]] = []
     for entry in entries:
-        if entry.name.startswith(".") or not entry.is_file():
+        try:
+            if entry.name.startswith(".") or not entry.is_file():
+                continue
+        except OSError:
             continue
         if entry.suffix.lower() not in REPORT_SUFFIXES:
             continue
@@ -843,28 +846,59 @@ def _directory_members(directory: Path, shown: str) -> list[tuple[Path, str]]:
     return members
 
 
+def _classify(path: Path, shown: str) -> bool:
+    """True for a directory, False for a file; ReportError for anything unreadable."""
+    try:
+        if path.is_dir():
+            return True
+        if path.exists():
+            return False
+    except (OSError, ValueError) as error:
+        reason = "permission denied" if isinstance(error, PermissionError) else str(error)
+        raise ReportError(f"{shown}: cannot read ({reason})") from None
+    raise ReportError(f"{shown}: no such file or directory")
+
+
+def _bundle_in_text(data: bytes) -> object | None:
+    """Parsed JSON when a file without the .json suffix holds a bundle, else None."""
+    if not _looks_like_bundle(data):
+        return None
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) and "reports" in parsed else None
+
+
 def load_reports(paths: Sequence[str | Path]) -> ReportSet:
     """Load report files, directories of reports and JSON bundles together, cross-checked."""
+    from evidence.bundle import load_bundle  # here: bundle imports ReportError from this module
+
     reports: list[Report] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
     files: list[tuple[Path, str]] = []
     for given in paths:
         path = Path(given)
         shown = str(given)
-        if path.is_dir():
+        if _classify(path, shown):
             files.extend(_directory_members(path, shown))
-        elif not path.exists():
-            raise ReportError(f"{shown}: no such file or directory")
         else:
             files.append((path, shown))
     for path, shown in files:
-        key = path.resolve()
+        try:
+            key = str(path.resolve())
+        except (OSError, RuntimeError):
+            key = str(path.absolute())
         if key in seen:
             continue
         seen.add(key)
         data = _read(path, shown)
-        if path.suffix.lower() == ".json" and _looks_like_bundle(data):
+        if path.suffix.lower() == ".json":
             reports.extend(_load_bundle_bytes(data, shown).reports)
+            continue
+        bundle = _bundle_in_text(data)
+        if bundle is not None:
+            reports.extend(load_bundle(bundle, shown).reports)
         else:
             reports.append(parse_report(data, shown))
     return ReportSet(reports=tuple(reports), diagnostics=cross_check(reports))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -521,3 +522,25 @@ def test_marker_without_a_path_is_diagnosed_not_quoted() -> None:
     assert [(d.line, d.message) for d in report.diagnostics] == [
         (27, "line ends in '--- Planner', which does not look like a path; not read as a quote")
     ]
+
+
+def test_unreadable_paths_are_report_errors(tmp_path: Path) -> None:
+    with pytest.raises(ReportError, match="name.txt: no such file or directory"):
+        load_reports(["bad\x00name.txt"])
+    listing = tmp_path / "list.json"
+    listing.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(ReportError, match="list.json: bundle: expected an object, found a list"):
+        load_reports([listing])
+
+
+def test_bundle_without_json_suffix_is_recognised(tmp_path: Path) -> None:
+    from evidence.bundle import dump_bundle
+
+    source = write(tmp_path, "w.txt", WORKFLOW)
+    reportset = load_reports([source])
+    saved = tmp_path / "saved.out"
+    saved.write_text(json.dumps(dump_bundle(reportset)), encoding="utf-8")
+    assert load_reports([saved]) == reportset
+    curly = write(tmp_path, "curly.txt", "{ not json at all\n")
+    (report,) = load_reports([curly]).reports
+    assert report.title == "{ not json at all"

@@ -105,7 +105,7 @@ def parse(reports: tuple[str, ...], output_format: str) -> None:
     try:
         reportset = load_reports(reports)
     except ReportError as error:
-        click.echo(f"assay parse: {error}", err=True)
+        click.echo(visible(f"assay parse: {error}"), err=True)
         raise SystemExit(2) from None
     if output_format == "json":
         click.echo(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2))
