@@ -106,6 +106,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
         self.files: set[str] = set()
         self.running = False
         self.error: str | None = None
+        self.elapsed: float | None = None  # seconds the last finished search took
         self._stop_event = threading.Event()
 
     def compose(self) -> ComposeResult:
@@ -214,7 +215,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
             results.add_options(Option(hit_content(hit)) for hit in shown)
             if first and shown:
                 results.highlighted = 0
-        self._status(Content(f"searching… {self.count:,} hits in {len(self.files):,} files"))
+        self._status(Content(f"searching… {self._tally()}"))
 
     def _finish(
         self, cancel: threading.Event, batch: list[GrepHit], error: str | None, elapsed: float
@@ -229,14 +230,18 @@ class GrepScreen(ModalScreen[GrepHit | None]):
             self.error = error
             self._status(Content(visible(error)), error=True)
             return
-        summary = f"{self.count:,} hits in {len(self.files):,} files"
+        summary = self._tally()
         if self.count > len(self.hits):
             summary += f" (first {len(self.hits):,} listed)"
         if stopped:
             summary = f"stopped: {summary}"
-        else:
-            summary += f" · {elapsed:.2f} s"
+        self.elapsed = elapsed
         self._status(Content(summary))
+
+    def _tally(self) -> str:
+        hits = "hit" if self.count == 1 else "hits"
+        files = "file" if len(self.files) == 1 else "files"
+        return f"{self.count:,} {hits} in {len(self.files):,} {files}"
 
     def _status(self, text: Content, *, error: bool = False) -> None:
         status = self.query_one("#grep-status", Label)
@@ -255,7 +260,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
         if self.running:
             self._stop_event.set()
             self.running = False
-            self._status(Content(f"stopped: {self.count:,} hits in {len(self.files):,} files"))
+            self._status(Content(f"stopped: {self._tally()}"))
             return
         self.dismiss(None)
 
