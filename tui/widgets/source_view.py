@@ -1,0 +1,453 @@
+"""SourceView: a lazy, line-API view of one source file with line numbers and gutter marks.
+
+Only the lines on screen are rendered, and only the 200-line blocks on screen (plus a margin) are
+highlighted, in a worker thread, cached per block. A 100,000 line file opens at any line at once:
+the first frame shows plain text and the highlighting follows a few milliseconds later.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_for_filename
+from pygments.lexers.special import TextLexer
+from pygments.util import ClassNotFound
+from rich.segment import Segment
+from rich.style import Style
+from rich.syntax import PygmentsSyntaxTheme
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.worker import get_current_worker
+
+from tui.safe import safe_line
+
+BLOCK = 200  # lines highlighted together
+MARGIN = 60  # lines above and below the screen highlighted ahead of scrolling
+CACHE_BLOCKS = 64
+LineRange = tuple[int, int]
+Piece = tuple[str, Style]
+
+#: syntax style per app theme kind, chosen to read well on the theme's background
+SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
+
+
+@dataclass(frozen=True)
+class SourceMarks:
+    """What the gutter shows: matched range, claimed range, other occurrences, backlinks."""
+
+    matched: LineRange | None = None
+    claimed: LineRange | None = None  # drawn in the warning colour where it differs from matched
+    others: tuple[LineRange, ...] = ()
+    backlinks: frozenset[int] = field(default_factory=frozenset)
+
+    def mark(self, line: int) -> str:
+        """The gutter kind of one line: matched, claimed, other, or empty."""
+        if self.matched and self.matched[0] <= line <= self.matched[1]:
+            return "matched"
+        if self.claimed and self.claimed[0] <= line <= self.claimed[1]:
+            return "claimed"
+        if any(first <= line <= last for first, last in self.others):
+            return "other"
+        return ""
+
+
+@lru_cache(maxsize=8)
+def _syntax_theme(name: str) -> PygmentsSyntaxTheme:
+    return PygmentsSyntaxTheme(name)
+
+
+@lru_cache(maxsize=256)
+def _lexer_for(path: str) -> Lexer:
+    try:
+        return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return TextLexer(stripnl=False, ensurenl=False)
+
+
+def highlight_block(path: str, lines: Sequence[str], theme: str) -> list[list[Piece]]:
+    """Highlight some display lines (already made safe) of a file into styled pieces per line."""
+    syntax = _syntax_theme(theme)
+    lexer = _lexer_for(path)
+    result: list[list[Piece]] = [[]]
+    style_cache: dict[object, Style] = {}
+    for token_type, value in lexer.get_tokens("\n".join(lines)):
+        style = style_cache.get(token_type)
+        if style is None:
+            full = syntax.get_style_for_token(token_type)
+            style = Style(color=full.color, bold=full.bold, italic=full.italic)
+            style_cache[token_type] = style
+        parts = value.split("\n")
+        for index, part in enumerate(parts):
+            if index:
+                result.append([])
+            if part:
+                result[-1].append((part, style))
+    del result[len(lines) :]
+    while len(result) < len(lines):
+        result.append([])
+    return result
+
+
+class SourceView(ScrollView, can_focus=True):
+    """One file at a revision, rendered lazily, with a cursor line and gutter marks.
+
+    Public API (also used by the lookup screens):
+      - ``show(path, lines, *, marks=None, line=None, title=None)``: display a file, centred on
+        ``line`` (1-based) when given;
+      - ``show_message(text)``: replace the file by a message (missing file, binary, error);
+      - ``set_marks(marks)``, ``go_to_line(line)``, ``cursor_line`` (1-based, reactive),
+        ``path``, ``line_count``, ``selection`` (the matched range, else the cursor line);
+      - posts ``SourceView.CursorMoved`` and ``SourceView.Highlighted`` messages.
+    """
+
+    COMPONENT_CLASSES = {
+        "source-view--gutter",
+        "source-view--cursor",
+        "source-view--matched",
+        "source-view--claimed",
+        "source-view--other",
+        "source-view--backlink",
+        "source-view--message",
+    }
+    DEFAULT_CSS = """
+    SourceView { background: $surface; }
+    SourceView > .source-view--gutter { color: $text-muted; }
+    SourceView > .source-view--cursor { background: $boost; }
+    SourceView:focus > .source-view--cursor { background: $primary 25%; }
+    SourceView > .source-view--matched { color: $success; background: $success 12%; }
+    SourceView > .source-view--claimed { color: $warning; background: $warning 12%; }
+    SourceView > .source-view--other { color: $accent; }
+    SourceView > .source-view--backlink { color: $secondary; }
+    SourceView > .source-view--message { color: $text-warning; }
+    """
+    BINDINGS = [
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("home", "first_line", "First line", show=False),
+        Binding("end", "last_line", "Last line", show=False),
+    ]
+
+    cursor_line: reactive[int] = reactive(1, always_update=True, init=False)
+
+    class CursorMoved(Message):
+        """The cursor line changed."""
+
+        def __init__(self, view: SourceView, line: int) -> None:
+            super().__init__()
+            self.view = view
+            self.line = line
+
+    class Highlighted(Message):
+        """Highlighted blocks arrived from the worker (posted from its thread)."""
+
+        def __init__(
+            self,
+            generation: int,
+            theme: str,
+            blocks: dict[int, list[list[Piece]]],
+            requested: tuple[int, ...] = (),
+        ) -> None:
+            super().__init__()
+            self.requested = requested
+            self.generation = generation
+            self.theme = theme
+            self.blocks = blocks
+
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.path: str | None = None
+        self._lines: list[str] = []
+        self._display: dict[int, str] = {}  # safe display text per 0-based line, filled lazily
+        self._message: str | None = None
+        self.marks = SourceMarks()
+        self._generation = 0
+        self._blocks: OrderedDict[tuple[int, str, int], list[list[Piece]]] = OrderedDict()
+        self._pending: set[int] = set()
+        self._gutter_width = 6
+
+    # --- public API --------------------------------------------------------------------------
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines of the file shown (0 for a message)."""
+        return len(self._lines)
+
+    @property
+    def message(self) -> str | None:
+        """The message shown instead of a file, if any."""
+        return self._message
+
+    @property
+    def selection(self) -> LineRange | None:
+        """The lines a permalink should cite: the matched range, else the cursor line."""
+        if not self._lines:
+            return None
+        if self.marks.matched:
+            return self.marks.matched
+        return (self.cursor_line, self.cursor_line)
+
+    def show(
+        self,
+        path: str,
+        lines: Sequence[str],
+        *,
+        marks: SourceMarks | None = None,
+        line: int | None = None,
+        title: object | None = None,
+    ) -> None:
+        """Display ``lines`` of ``path``; centre on ``line`` (1-based) when given."""
+        same = path == self.path and len(lines) == len(self._lines) and self._message is None
+        if not same or lines is not self._lines:
+            self._generation += 1
+            self._lines = list(lines)
+            self._display = {}
+            self._pending = set()
+        self.path = path
+        self._message = None
+        self.marks = marks or SourceMarks()
+        if title is not None:
+            self.border_title = title  # type: ignore[assignment]
+        self._gutter_width = len(str(max(1, len(self._lines)))) + 4
+        width = max((len(text) for text in self._lines), default=0) + self._gutter_width + 1
+        self.virtual_size = Size(width, len(self._lines))
+        self.go_to_line(line or 1, center=line is not None)
+        self.refresh()
+
+    def show_message(self, text: str, *, title: object | None = None) -> None:
+        """Show a message (missing file, binary file, error) instead of a file."""
+        self._generation += 1
+        self.path = None
+        self._lines = []
+        self._display = {}
+        self._message = text
+        self.marks = SourceMarks()
+        if title is not None:
+            self.border_title = title  # type: ignore[assignment]
+        self.virtual_size = Size(0, 0)
+        self.scroll_to(0, 0, animate=False, force=True)
+        self.refresh()
+
+    def set_marks(self, marks: SourceMarks) -> None:
+        """Change the gutter marks without reloading the file."""
+        self.marks = marks
+        self.refresh()
+
+    def go_to_line(self, line: int, *, center: bool = True) -> None:
+        """Move the cursor to ``line`` (1-based) and scroll it into view."""
+        if not self._lines:
+            return
+        line = min(max(1, line), len(self._lines))
+        self.cursor_line = line
+        height = max(1, self.scrollable_content_region.height or self.size.height or 1)
+        if center:
+            target = max(0, line - 1 - height // 3)
+            self.scroll_to(y=target, animate=False, force=True)
+        else:
+            self._scroll_cursor_into_view()
+        self._request_highlight()
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def action_cursor_down(self) -> None:
+        self._move_cursor(1)
+
+    def action_cursor_up(self) -> None:
+        self._move_cursor(-1)
+
+    def action_page_down(self) -> None:
+        self._move_cursor(max(1, self.scrollable_content_region.height - 1))
+
+    def action_page_up(self) -> None:
+        self._move_cursor(-max(1, self.scrollable_content_region.height - 1))
+
+    def action_first_line(self) -> None:
+        self._move_cursor(-len(self._lines))
+
+    def action_last_line(self) -> None:
+        self._move_cursor(len(self._lines))
+
+    def _move_cursor(self, delta: int) -> None:
+        if not self._lines:
+            return
+        self.cursor_line = min(max(1, self.cursor_line + delta), len(self._lines))
+        self._scroll_cursor_into_view()
+
+    def _scroll_cursor_into_view(self) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        top = int(self.scroll_y)
+        index = self.cursor_line - 1
+        if index < top:
+            self.scroll_to(y=index, animate=False, force=True)
+        elif index >= top + height:
+            self.scroll_to(y=index - height + 1, animate=False, force=True)
+
+    def watch_cursor_line(self, line: int) -> None:
+        self.refresh()
+        self.post_message(self.CursorMoved(self, line))
+
+    def on_click(self, event: events.Click) -> None:
+        if self._lines and event.y >= 0:
+            self.cursor_line = min(len(self._lines), int(self.scroll_y) + event.y + 1)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._request_highlight()
+
+    def on_resize(self) -> None:
+        self._request_highlight()
+
+    def _on_app_theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
+        self._blocks.clear()
+        self._pending = set()
+        self._request_highlight()
+        self.refresh()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._on_app_theme_changed())
+
+    # --- highlighting ------------------------------------------------------------------------
+
+    @property
+    def _syntax_name(self) -> str:
+        return SYNTAX_STYLES["dark" if self.app.current_theme.dark else "light"]
+
+    def _needed_blocks(self) -> list[int]:
+        if not self._lines:
+            return []
+        top = int(self.scroll_y)
+        height = max(self.size.height, 1)
+        first = max(0, top - MARGIN) // BLOCK
+        last = min(len(self._lines) - 1, top + height + MARGIN) // BLOCK
+        theme = self._syntax_name
+        return [
+            block
+            for block in range(first, last + 1)
+            if (self._generation, theme, block) not in self._blocks and block not in self._pending
+        ]
+
+    def _request_highlight(self) -> None:
+        if not self.is_mounted:
+            return
+        needed = self._needed_blocks()
+        if not needed or self.path is None:
+            return
+        self._pending.update(needed)
+        generation, path, theme = self._generation, self.path, self._syntax_name
+        inputs = {block: self._block_display(block) for block in needed}
+
+        def highlight() -> None:
+            worker = get_current_worker()
+            done: dict[int, list[list[Piece]]] = {}
+            for block, lines in inputs.items():
+                if worker.is_cancelled:
+                    break
+                done[block] = highlight_block(path, lines, theme)
+            self.post_message(self.Highlighted(generation, theme, done, tuple(inputs)))
+
+        self.run_worker(
+            highlight,
+            thread=True,
+            group=f"highlight-{id(self)}",
+            exit_on_error=False,
+            description=f"highlight {path}",
+        )
+
+    def on_source_view_highlighted(self, message: SourceView.Highlighted) -> None:
+        message.stop()
+        if message.generation != self._generation:
+            return
+        self._pending.difference_update(message.requested)
+        for block, pieces in message.blocks.items():
+            self._blocks[(message.generation, message.theme, block)] = pieces
+            while len(self._blocks) > CACHE_BLOCKS:
+                self._blocks.popitem(last=False)
+        self.refresh()
+        self._request_highlight()
+
+    def _block_display(self, block: int) -> list[str]:
+        start = block * BLOCK
+        end = min(start + BLOCK, len(self._lines))
+        return [self._display_text(index) for index in range(start, end)]
+
+    def _display_text(self, index: int) -> str:
+        text = self._display.get(index)
+        if text is None:
+            text = self._display[index] = safe_line(self._lines[index])
+        return text
+
+    def is_highlighted(self, line: int) -> bool:
+        """True when ``line`` (1-based) has its syntax highlighting (for tests and benchmarks)."""
+        block = (line - 1) // BLOCK
+        return (self._generation, self._syntax_name, block) in self._blocks
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if self._message is not None:
+            if y == 0:
+                style = self.get_component_rich_style("source-view--message")
+                return Strip([Segment(" " + self._message, base + style)]).crop_extend(
+                    0, width, base
+                )
+            return Strip.blank(width, base)
+        index = int(self.scroll_y) + y
+        if index >= len(self._lines):
+            return Strip.blank(width, base)
+        gutter = self._gutter(index + 1, base)
+        code = self._code(index, base)
+        code_width = max(0, width - self._gutter_width)
+        scroll_x = int(self.scroll_x)
+        code = code.crop_extend(scroll_x, scroll_x + code_width, self._line_style(index + 1, base))
+        return Strip([*gutter, *code], width)
+
+    def _line_style(self, line: int, base: Style) -> Style:
+        if line == self.cursor_line:
+            return base + self.get_component_rich_style("source-view--cursor")
+        return base
+
+    def _gutter(self, line: int, base: Style) -> Iterable[Segment]:
+        kind = self.marks.mark(line)
+        number_style = base + self.get_component_rich_style("source-view--gutter")
+        if line == self.cursor_line:
+            number_style += self.get_component_rich_style("source-view--cursor")
+        backlink = "•" if line in self.marks.backlinks else " "
+        backlink_style = base + self.get_component_rich_style("source-view--backlink")
+        mark, mark_style = " ", base
+        if kind == "matched":
+            mark, mark_style = "▐", base + self.get_component_rich_style("source-view--matched")
+        elif kind == "claimed":
+            mark, mark_style = "▐", base + self.get_component_rich_style("source-view--claimed")
+        elif kind == "other":
+            mark, mark_style = "┆", base + self.get_component_rich_style("source-view--other")
+        digits = self._gutter_width - 4
+        return (
+            Segment(backlink, backlink_style),
+            Segment(f"{line:>{digits}} ", number_style),
+            Segment(mark, mark_style),
+            Segment(" ", base),
+        )
+
+    def _code(self, index: int, base: Style) -> Strip:
+        line_style = self._line_style(index + 1, base)
+        block = self._blocks.get((self._generation, self._syntax_name, index // BLOCK))
+        text = self._display_text(index)
+        if block is None:
+            return Strip([Segment(text, line_style)])
+        pieces = block[index % BLOCK]
+        return Strip([Segment(part, line_style + style) for part, style in pieces])
