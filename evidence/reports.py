@@ -567,6 +567,43 @@ class _Contents:
     revisions: list[RevisionMention] = field(default_factory=list)
 
 
+def _is_code_line(line: str) -> bool:
+    """An indented line that is not a list item: part of an indented code block."""
+    stripped = line.lstrip()
+    return stripped != line and bool(stripped) and not _BULLET_RE.match(stripped)
+
+
+def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[int]) -> int:
+    """Extend an indented block upward over single blank lines between indented code paragraphs.
+
+    ``above`` is the line just above the block, ``last`` its last line; the result is the new
+    ``above``. Code blocks keep their blank lines when a report is rendered, so a quoted function
+    can span several paragraphs.
+    """
+    if not all(_is_code_line(lines[i]) for i in range(above + 1, last + 1)):
+        return above
+    while (
+        above - 1 >= first
+        and not lines[above].strip()
+        and above not in taken
+        and _is_code_line(lines[above - 1])
+        and above - 1 not in taken
+        and _marker(lines[above - 1]) is None
+    ):
+        top = above - 1
+        while (
+            top >= first
+            and top not in taken
+            and _is_code_line(lines[top])
+            and _marker(lines[top]) is None
+        ):
+            top -= 1
+        if top >= first and lines[top].strip():
+            break  # the paragraph above is not all code: leave it out
+        above = top
+    return above
+
+
 def _quotes(
     lines: list[str], first: int, end: int, record_id: str, diagnostics: list[Diagnostic]
 ) -> tuple[list[Quote], set[int]]:
@@ -606,6 +643,7 @@ def _quotes(
                 diagnostics.append(Diagnostic(index + 1, "'--- path' marker with no quoted text"))
                 taken.add(index)
                 continue
+            above = _code_above(lines, first, above, block_end, taken)
             text_lines = lines[above + 1 : block_end + 1]
             start = above + 1
             inline = False

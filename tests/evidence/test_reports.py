@@ -544,3 +544,33 @@ def test_bundle_without_json_suffix_is_recognised(tmp_path: Path) -> None:
     curly = write(tmp_path, "curly.txt", "{ not json at all\n")
     (report,) = load_reports([curly]).reports
     assert report.title == "{ not json at all"
+
+
+def test_indented_block_with_blank_lines_inside() -> None:
+    text = RUNTIME.replace(
+        "    def take(self):\n",
+        "    def __init__(self):\n        self._pending = []\n\n    def take(self):\n",
+    )
+    route = parse_report(text, "x.txt").record("RT-RTE-job-loop")
+    assert route is not None
+    block = route.quotes[1]
+    assert block.text == (
+        "    def __init__(self):\n        self._pending = []\n\n"
+        "    def take(self):\n        return self._pending.pop(0)"
+    )
+    assert (block.text_line, block.report_line) == (49, 55)
+    # the indented quote above ends in its own marker, so the block stops there
+    assert route.quotes[0].report_line == 47
+    # prose above a block is not code: it stays out of the quote
+    assert (
+        "Its body"
+        not in parse_report(
+            RUNTIME.replace(
+                "  for job in queue.take():\n", "Its body:\n\n  for job in queue.take():\n"
+            ),
+            "y.txt",
+        )
+        .records[3]
+        .quotes[0]
+        .text
+    )
