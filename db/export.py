@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from db.keys import Verdict, make_key
+from db.keys import Verdict, make_key, normalize_quote
 from db.store import Event, StoreError, VerdictStore
 
 FORMATS = ("jsonl", "json", "csv", "md", "sarif")
@@ -258,7 +258,10 @@ def _quote_status(item: dict[str, Any]) -> str:
     if item["claimed_first"] is not None:
         claimed = f"claimed {item['claimed_first']}-{item['claimed_last']}"
         status += f", {claimed}" + (" (wrong range)" if item["range_ok"] == 0 else "")
-    return f"{where}: {status}"
+    excerpt = normalize_quote(item["quote_text"] or "")
+    if len(excerpt) > 60:
+        excerpt = excerpt[:59] + "…"
+    return f"{where}: {status} — {md_text(excerpt)}" if excerpt else f"{where}: {status}"
 
 
 # --- SARIF 2.1.0 ---------------------------------------------------------------------------------

@@ -128,9 +128,9 @@ def test_md_summary(filled: VerdictStore) -> None:
     text = render(filled, "md")
     assert "## KESTREL/agentic-system-runtime-report" in text
     assert "### RT-CLM-retries — Retries stop after three (claim)" in text
-    assert "src/app.py: exact at lines 40-40" in text
-    assert "src/config.py: fuzzy at lines 7-7" in text
-    assert "src/app.py: missing" in text
+    assert "- quote 1: src/app.py: exact at lines 40-40 — if retries \\> 3:\n" in text
+    assert "- quote 2: src/config.py: fuzzy at lines 7-7 — MAX = 3\n" in text
+    assert "- quote 3: src/app.py: missing — give\\_up()\n" in text
     assert "  - ann: **refuted**\n    > line 40 says \\>= 3\n  - bob: **refuted**" in text
     # notes are data: markup escaped, control characters shown
     assert "\\[click\\](javascript:x) \\<b\\>bold\\</b\\>" in text

@@ -142,6 +142,14 @@ def test_new_database_in_new_directory(tmp_path: Path) -> None:
         raw.close()
 
 
+def test_path_with_uri_characters(tmp_path: Path) -> None:
+    path = tmp_path / "my reviews#1?x=%20" / "verdicts.sqlite3"
+    filled(path)
+    assert [p.name for p in path.parent.iterdir()] == ["verdicts.sqlite3"]
+    with VerdictStore.open(path, readonly=True) as store:
+        assert store.count() == 1
+
+
 def test_empty_file_becomes_a_database(db_path: Path) -> None:
     db_path.touch()
     with pytest.raises(StoreError, match="holds no verdicts yet"):
