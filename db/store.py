@@ -8,6 +8,7 @@ whose ``give`` returned survives a crash, and several assay processes can share 
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
@@ -28,6 +29,8 @@ from evidence.model import Anchor, Quote, ReportSet
 
 #: seconds a write waits for another process holding the lock before giving up
 BUSY_TIMEOUT = 10.0
+#: events merged per write transaction by import_events
+IMPORT_BATCH = 2000
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _AT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -566,35 +569,50 @@ class VerdictStore:
     # --- merging -------------------------------------------------------------------------------
 
     def import_events(self, events: Iterable[Event]) -> ImportResult:
-        """Merge events (e.g. another reviewer's export) in one transaction; idempotent."""
+        """Merge events (e.g. another reviewer's export); idempotent.
+
+        Written in short transactions of IMPORT_BATCH events so a large import never holds the
+        write lock for long; an interrupted import is completed by running it again.
+        """
         batch = list(events)
+        seen: dict[str, Event] = {}
+        added: list[Event] = []
+        present = 0
+        conflicts: list[str] = []
+        for start in range(0, len(batch), IMPORT_BATCH):
+            chunk = batch[start : start + IMPORT_BATCH]
+            work = functools.partial(self._import_chunk, chunk, seen)
+            new, same, differing = self._guard("importing events", work, write=True)
+            added += new
+            present += same
+            conflicts += differing
+        touched = frozenset(event.item for event in added)
+        return ImportResult(len(added), present, tuple(conflicts), touched)
 
-        def work() -> ImportResult:
-            known: dict[str, Event] = {}
-            ids = list({event.event for event in batch})
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                rows = self._conn.execute(
-                    f"{_SELECT} events WHERE event IN ({', '.join('?' for _ in chunk)})", chunk
-                )
-                known.update((event.event, event) for event in map(_event, rows))
-            present = 0
-            conflicts = []
-            new = []
-            for event in batch:
-                stored = known.get(event.event)
-                if stored is None:
-                    known[event.event] = event
-                    new.append(event)
-                elif stored == event:
-                    present += 1
-                else:
-                    conflicts.append(event.event)
-            self._conn.executemany(_INSERT, map(_values, new))
-            touched = frozenset(event.item for event in new)
-            return ImportResult(len(new), present, tuple(conflicts), touched)
-
-        return self._guard("importing events", work, write=True)
+    def _import_chunk(
+        self, chunk: list[Event], seen: dict[str, Event]
+    ) -> tuple[list[Event], int, list[str]]:
+        ids = [event.event for event in chunk if event.event not in seen]
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            rows = self._conn.execute(
+                f"{_SELECT} events WHERE event IN ({', '.join('?' for _ in part)})", part
+            )
+            seen.update((event.event, event) for event in map(_event, rows))
+        new: list[Event] = []
+        present = 0
+        conflicts: list[str] = []
+        for event in chunk:
+            stored = seen.get(event.event)
+            if stored is None:
+                seen[event.event] = event
+                new.append(event)
+            elif stored == event:
+                present += 1
+            else:
+                conflicts.append(event.event)
+        self._conn.executemany(_INSERT, map(_values, new))
+        return new, present, conflicts
 
     # --- review positions ----------------------------------------------------------------------
 

@@ -237,3 +237,15 @@ def test_delete_character_is_escaped_in_ascii_exports(store: VerdictStore) -> No
     text = render(store, "jsonl")
     assert text.isascii() and "\x7f" not in text and "\\u007f" in text
     assert parse_events(text, "x.jsonl")[0].note == "rub{out\x7f"
+
+
+def test_import_in_several_transactions(
+    filled: VerdictStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("db.store.IMPORT_BATCH", 2)
+    events = filled.events()
+    with VerdictStore.open(tmp_path / "fresh.sqlite3") as fresh:
+        fresh.import_events(events[:3])
+        result = fresh.import_events(events + events[:1])
+        assert (result.added, result.present, result.conflicts) == (6, 4, ())
+        assert fresh.events() == events
