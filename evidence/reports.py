@@ -55,6 +55,8 @@ _ID = rf"[A-Z][A-Z0-9]*-[A-Z]{{2,}}-{_NAME}|RT-[A-Za-z]+-{_NAME}"
 _ID_RE = re.compile(
     rf"(?<![\w-])(?:[A-Z][A-Z0-9]*-(?:CMP|OBJ|RTE|CLM|ABS|BAP)-{_NAME}|RT-[A-Za-z]+-{_NAME})"
 )
+#: substrings one of which every id that _ID_RE finds contains (a cheap test before the regex)
+_ID_HINTS = ("RT-", "-CMP-", "-OBJ-", "-RTE-", "-CLM-", "-ABS-", "-BAP-")
 _ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
 _HEADER_RE = re.compile(rf"^({_ID}):?$")
 _ON_RE = re.compile(rf"^On ({_ID})[.:]?$")
@@ -718,7 +720,7 @@ def _contents(lines: list[str], block: _Block, diagnostics: list[Diagnostic]) ->
         if not line.strip():
             continue
         number = index + 1
-        status = _STATUS_RE.match(line) if "status" in line.lower() else None
+        status = _STATUS_RE.match(line) if "tatus" in line or "TATUS" in line else None
         if status:
             value = status.group("value").rstrip(".")
             found.statuses.append((status.group("key").strip().lower(), value))
@@ -728,7 +730,7 @@ def _contents(lines: list[str], block: _Block, diagnostics: list[Diagnostic]) ->
                 found.fields.append((field_match.group("key"), field_match.group("value")))
         if "SRC-" in line:
             found.citations.extend(_citations(line, number))
-        if "-" in line:
+        if any(hint in line for hint in _ID_HINTS):
             for reference in _ID_RE.findall(line):
                 if reference not in seen:
                     seen.add(reference)
