@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label
@@ -42,10 +42,10 @@ BROWSE_BINDINGS: tuple[str, ...] = (
 )
 
 
-def browse_bindings(keys: Mapping[str, str] | None = None) -> list[Binding]:
+def browse_bindings(keys: Mapping[str, str] | None = None) -> list[BindingType]:
     """The browse screen's bindings, keyed by the catalog ids so App.set_keymap remaps them."""
     keys = keys or load_preset("default")
-    bindings = []
+    bindings: list[BindingType] = []
     for binding_id in BROWSE_BINDINGS:
         spec = BY_ID[binding_id]
         description = "Find in file" if binding_id == "find" else spec.description
@@ -252,12 +252,13 @@ class BrowseScreen(Screen[None]):
         self.last_link = link
         self.app.copy_to_clipboard(link.text)
         if link.web:
-            self.notify(Content(link.text), title="Permalink copied")
+            self.notify(visible(link.text), title="Permalink copied", markup=False)
         else:
             self.notify(
-                Content(f"{link.reason}: copied {link.text}"),
+                visible(f"{link.reason}: copied {link.text}"),
                 title="No web link",
                 severity="warning",
+                markup=False,
             )
 
     def action_backlinks(self) -> None:

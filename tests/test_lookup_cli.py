@@ -210,3 +210,10 @@ def test_grep_errors_exit_2(repo: Repo) -> None:
     assert code == 2 and "failed" in err and "Traceback" not in err
     code, _, err = repo.run("grep", "x", "--rev", "nosuch")
     assert code == 2 and "revision nosuch not found" in err
+
+
+def test_browse_errors_exit_2_before_any_ui(tmp_path: Path, repo: Repo) -> None:
+    result = CliRunner().invoke(cli, ["browse", "--repo", str(tmp_path / "none")])
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+    result = CliRunner().invoke(cli, ["browse", "--repo", str(repo.root), "--rev", "nosuch"])
+    assert result.exit_code == 2 and "revision nosuch not found" in result.stderr

@@ -214,3 +214,23 @@ async def test_backlinks_dialog_empty() -> None:
         await pilot.press("escape")
         await pilot.pause()
     assert app.results == [None]
+
+
+async def test_permalink_notification_keeps_markup_literal(tmp_path: Path) -> None:
+    repo = tmp_path / "odd"
+    commit = make_repo(repo, "git@gitlab.com:acme/odd.git")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "[red]x[-].md").write_text("one\ntwo\n")
+    git(repo, "add", "docs")
+    git(repo, "commit", "-q", "-m", "odd name")
+    commit = git(repo, "rev-parse", "HEAD")
+    with Revision.open(repo) as revision:
+        app = BrowseApp(revision, path="docs/[red]x[-].md", line=2)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("y")
+            await pilot.pause()
+            expected = f"https://gitlab.com/acme/odd/-/blob/{commit}/docs/%5Bred%5Dx%5B-%5D.md#L2"
+            assert app.clipboard == expected
+            (note,) = [n for n in app._notifications if n.title == "Permalink copied"]
+            assert note.message == expected and note.markup is False
