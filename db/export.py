@@ -60,9 +60,9 @@ def _json(data: Any, **options: Any) -> str:
 
 
 def event_line(event: Event) -> str:
-    """One jsonl line (without the newline) for an event."""
+    """One jsonl line (without the newline) for an event, exactly as `write` spells it."""
     data = event.to_dict()
-    return _json({name: data[name] for name in FIELDS})
+    return _json({name: data[name] for name in FIELDS}, separators=(",", ":"))
 
 
 def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = None) -> int:
@@ -97,13 +97,12 @@ def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = 
 
 
 def _write_jsonl(store: VerdictStore, out: TextIO, reviewer: str | None) -> int:
-    rows = store.rows(FIELDS, reviewer)
-    encode = json.JSONEncoder(ensure_ascii=False).encode
-    for start in range(0, len(rows), 2000):
-        chunk = rows[start : start + 2000]
-        lines = "".join(encode(dict(zip(FIELDS, row, strict=True))) + "\n" for row in chunk)
-        out.write(_json_visible(lines))
-    return len(rows)
+    # SQLite's json_object encodes exactly as json.dumps(ensure_ascii=False, separators=(",", ":"))
+    # does (tested), several times faster than encoding in Python.
+    lines = store.json_rows(FIELDS, reviewer)
+    for start in range(0, len(lines), 5000):
+        out.write(_json_visible("\n".join(lines[start : start + 5000]) + "\n"))
+    return len(lines)
 
 
 def _ordered(event: Event) -> dict[str, Any]:

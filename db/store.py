@@ -506,6 +506,27 @@ class VerdictStore:
 
         return self._guard("reading events", work, write=False)
 
+    def json_rows(self, columns: Iterable[str], reviewer: str | None = None) -> list[str]:
+        """Events as compact JSON objects with these keys in this order, encoded by SQLite."""
+        names = list(columns)
+        unknown = [name for name in names if name not in _COLUMNS]
+        if unknown:
+            raise StoreError(f"unknown event column(s): {', '.join(unknown)}")
+        pairs = ", ".join(f"'{name}', {name}" for name in names)
+        expression = f"json_object({pairs})"
+        select = f"SELECT {expression} FROM events"
+
+        def work() -> list[str]:
+            if reviewer is None:
+                cursor = self._conn.execute(f"{select} ORDER BY at, event")
+            else:
+                cursor = self._conn.execute(
+                    f"{select} WHERE reviewer = ? ORDER BY at, event", (reviewer,)
+                )
+            return [row[0] for row in cursor]
+
+        return self._guard("reading events", work, write=False)
+
     def count(self) -> int:
         """The number of events stored."""
         return self._guard(

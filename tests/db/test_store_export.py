@@ -8,9 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from storekit import make_record, make_report, reportset
 
-from db.export import FIELDS, parse_events, render
+from db.export import FIELDS, event_line, parse_events, render
 from db.keys import ItemRef, Verdict
 from db.store import Event, StoreError, VerdictStore
 from evidence.model import Anchor, FileState, Kind, Quote, Tier
@@ -249,3 +251,17 @@ def test_import_in_several_transactions(
         result = fresh.import_events(events + events[:1])
         assert (result.added, result.present, result.conflicts) == (6, 4, ())
         assert fresh.events() == events
+
+
+def test_sqlite_encodes_lines_exactly_as_python_does(filled: VerdictStore) -> None:
+    lines = render(filled, "jsonl").splitlines()
+    assert lines == [event_line(event) for event in filled.events()]
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(note=st.text(alphabet=st.characters(blacklist_categories=["Cs"]), min_size=1))
+def test_any_note_exports_the_same_from_sqlite_and_python(store: VerdictStore, note: str) -> None:
+    event = store.note(ItemRef.for_record(REPORT, ROUTE), note, reviewer="ann")
+    last = render(store, "jsonl").splitlines()[-1]
+    assert last == event_line(event)
+    assert json.loads(last)["note"] == note
