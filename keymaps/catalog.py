@@ -66,6 +66,12 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("confirm_yes", "yes", "Yes", "Dialogs", context="confirm"),
     BindingSpec("confirm_no", "no", "No", "Dialogs", context="confirm"),
     BindingSpec("close_dialog", "close", "Close", "Dialogs", context="dialog"),
+    # the grep dialog (screens/grep.py)
+    BindingSpec("grep_fixed", "toggle_fixed", "Regex/fixed string", "Dialogs", context="grep"),
+    BindingSpec("grep_case", "toggle_case", "Match/ignore case", "Dialogs", context="grep"),
+    BindingSpec(
+        "grep_results", "focus_results", "Grep results", "Dialogs", context="grep", show=False
+    ),
 )
 
 BY_ID: dict[str, BindingSpec] = {spec.id: spec for spec in SPECS}

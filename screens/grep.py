@@ -20,6 +20,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from evidence.revision import GrepHit, RevisionError
+from keymaps.bindings import bindings_for
 from tui.safe import visible
 
 if TYPE_CHECKING:
@@ -67,23 +68,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
     CSS_PATH = "grep.tcss"
     BINDINGS = [
         Binding("escape", "cancel_or_close", "Stop/close", id="close_dialog", tooltip="Stop"),
-        Binding(
-            "f2,ctrl+r",
-            "toggle_fixed",
-            "Regex/fixed",
-            id="grep_fixed",
-            priority=True,
-            tooltip="Search for a regular expression or a fixed string",
-        ),
-        Binding(
-            "f3,ctrl+o",
-            "toggle_case",
-            "Case",
-            id="grep_case",
-            priority=True,
-            tooltip="Match case or ignore it",
-        ),
-        Binding("f4", "focus_results", "Results", id="grep_results", show=False),
+        *bindings_for("grep"),  # grep_fixed (F2), grep_case (F3), grep_results (F4)
     ]
 
     def __init__(
