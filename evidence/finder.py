@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import LCSseq
 
 #: scattered (subsequence-only) candidates given the finer score
 _PRESCREEN = 400
@@ -170,6 +171,20 @@ class PathFinder:
         lower = self._lower
         if len(needle) == 1:
             found = [i for i in pool if needle in lower[i]]
+        elif isinstance(pool, range) and len(needle) >= 3:
+            # from scratch, rapidfuzz's bit-parallel LCS filters in C: a path holds the query as
+            # a subsequence exactly when their longest common subsequence is the whole query
+            found = sorted(
+                i
+                for _, _, i in process.extract(
+                    needle,
+                    lower,
+                    scorer=LCSseq.similarity,
+                    processor=None,
+                    score_cutoff=len(needle),
+                    limit=None,
+                )
+            )
         else:
             matcher = _subsequence(needle).match
             found = [i for i in pool if matcher(lower[i])]
