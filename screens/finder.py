@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 from textual import on, work
@@ -52,7 +53,10 @@ class FileFinder(ModalScreen[str | None]):
         title: str = "Open file",
     ) -> None:
         super().__init__()
-        self.finder = paths if isinstance(paths, PathFinder) else PathFinder(paths)
+        # indexing 100,000 paths takes a good fraction of a second: done in the first worker
+        self.finder: PathFinder | None = paths if isinstance(paths, PathFinder) else None
+        self._paths = paths
+        self._index_lock = threading.Lock()
         self._initial = query
         self._title = title
         self.matches: list[FinderMatch] = []
@@ -63,7 +67,7 @@ class FileFinder(ModalScreen[str | None]):
             box.border_title = self._title
             yield Input(self._initial, placeholder="file name…", id="finder-query")
             yield OptionList(id="finder-results")
-            yield Label("", id="finder-status")
+            yield Label(Content("indexing the file list…"), id="finder-status")
 
     def on_mount(self) -> None:
         self.query_one("#finder-query", Input).focus()
@@ -75,19 +79,22 @@ class FileFinder(ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="finder", exit_on_error=False)
     def _search(self, query: str) -> None:
+        with self._index_lock:
+            if self.finder is None and not isinstance(self._paths, PathFinder):
+                self.finder = PathFinder(self._paths)
+            assert self.finder is not None
         matches = self.finder.search(query, limit=RESULTS)
         if get_current_worker().is_cancelled:
             return
-        self.app.call_from_thread(self._show, query, matches)
+        self.app.call_from_thread(self._show, query, matches, len(self.finder))
 
-    def _show(self, query: str, matches: list[FinderMatch]) -> None:
+    def _show(self, query: str, matches: list[FinderMatch], total: int) -> None:
         self.matches = matches
         self.searched = query
         results = self.query_one("#finder-results", OptionList)
         results.set_options(Option(match_content(match)) for match in matches)
         if matches:
             results.highlighted = 0
-        total = len(self.finder)
         if not query.strip():
             status = f"{total:,} files"
         elif matches:
