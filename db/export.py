@@ -38,7 +38,8 @@ REQUIRED = FIELDS[:-1]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: control, bidi and line-separator characters (U+2028/9 would split a jsonl line for splitlines())
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 
 
@@ -127,7 +128,7 @@ def parse_events(text: str, source: str) -> list[Event]:
                 raise StoreError(f"{source}: 'events' is not a list")
             return [_parse_event(entry, f"{source}: event {n}") for n, entry in enumerate(entries)]
     events = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):  # "\n" only: see _CONTROL
         if not line.strip():
             continue
         try:

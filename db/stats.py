@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from db.keys import Verdict
-from db.store import Event, VerdictStore
+from db.store import Event, VerdictStore, find_disagreements
 
 #: verdicts that judge an item; skip says the reviewer did not, so agreement leaves it out
 JUDGEMENTS = (Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNCLEAR)
@@ -110,7 +110,7 @@ def summary(store: VerdictStore) -> dict[str, Any]:
         "progress": [asdict(p) for p in progress(store, events)],
         "verdicts": counts,
         "disagreements": [
-            {"item": d.item, "verdicts": dict(d.verdicts)} for d in store.disagreements()
+            {"item": d.item, "verdicts": dict(d.verdicts)} for d in find_disagreements(events)
         ],
         "agreement": [asdict(a) for a in agreement(events)],
     }

@@ -547,28 +547,7 @@ class VerdictStore:
 
     def disagreements(self, items: Iterable[str] | None = None) -> list[Disagreement]:
         """Items on which reviewers' current verdicts differ (optionally only these items)."""
-        wanted = set(items) if items is not None else None
-        by_item: dict[str, list[Event]] = {}
-        for event in self.current_all():
-            if event.verdict is None or event.verdict is Verdict.SKIP:
-                continue
-            if wanted is None or event.item in wanted:
-                by_item.setdefault(event.item, []).append(event)
-        found = []
-        for key in sorted(by_item):
-            events = by_item[key]
-            if len({e.verdict for e in events}) > 1:
-                first = events[0]
-                found.append(
-                    Disagreement(
-                        key,
-                        first.report,
-                        first.record,
-                        first.quote,
-                        tuple(sorted((e.reviewer, e.verdict) for e in events if e.verdict)),
-                    )
-                )
-        return found
+        return find_disagreements(self.current_all(), items)
 
     def stale(self, reportset: ReportSet, reviewer: str | None = None) -> list[StaleVerdict]:
         """Current verdicts on quotes or records that the loaded reports no longer hold."""
@@ -717,6 +696,27 @@ class VerdictStore:
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events())
+
+
+def find_disagreements(
+    current: Iterable[Event], items: Iterable[str] | None = None
+) -> list[Disagreement]:
+    """Items whose current verdicts (skip left out) differ between reviewers, by item key."""
+    wanted = set(items) if items is not None else None
+    by_item: dict[str, list[Event]] = {}
+    for event in current:
+        if event.verdict is None or event.verdict is Verdict.SKIP:
+            continue
+        if wanted is None or event.item in wanted:
+            by_item.setdefault(event.item, []).append(event)
+    found = []
+    for key in sorted(by_item):
+        events = by_item[key]
+        if len({event.verdict for event in events}) > 1:
+            first = events[0]
+            verdicts = tuple(sorted((e.reviewer, e.verdict) for e in events if e.verdict))
+            found.append(Disagreement(key, first.report, first.record, first.quote, verdicts))
+    return found
 
 
 def _check_file(path: Path, *, readonly: bool) -> None:

@@ -265,3 +265,11 @@ def test_any_note_exports_the_same_from_sqlite_and_python(store: VerdictStore, n
     last = render(store, "jsonl").splitlines()[-1]
     assert last == event_line(event)
     assert json.loads(last)["note"] == note
+
+
+def test_line_separators_never_split_a_jsonl_line(store: VerdictStore) -> None:
+    note = "one\u2028two\u2029three\x85four\x1cfive"
+    store.note(ItemRef.for_record(REPORT, ROUTE), note, reviewer="ann")
+    text = render(store, "jsonl")
+    assert len(text.splitlines()) == 1
+    assert parse_events(text.replace("\n", "\r\n"), "crlf.jsonl")[0].note == note
