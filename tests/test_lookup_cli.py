@@ -217,3 +217,42 @@ def test_browse_errors_exit_2_before_any_ui(tmp_path: Path, repo: Repo) -> None:
     assert result.exit_code == 2 and "does not exist" in result.stderr
     result = CliRunner().invoke(cli, ["browse", "--repo", str(repo.root), "--rev", "nosuch"])
     assert result.exit_code == 2 and "revision nosuch not found" in result.stderr
+
+
+def _run_in_terminal(args: list[str], cwd: Path) -> str:
+    """Run the CLI with stdout on a pseudo-terminal; return what it wrote."""
+    import os
+    import pty
+    import sys
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", *args],
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    process.wait(timeout=30)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_show_highlights_on_a_terminal_and_plain_turns_it_off(repo: Repo) -> None:
+    coloured = _run_in_terminal(["show", ":src/app.py:4-5", "--repo", str(repo.root)], repo.root)
+    assert ANSI.search(coloured)
+    assert "check_auth" in ANSI.sub("", coloured)
+    plain = _run_in_terminal(
+        ["show", ":src/app.py:4-5", "--plain", "--repo", str(repo.root)], repo.root
+    )
+    assert not ANSI.search(plain)
+    assert plain.replace("\r\n", "\n") == "4 | def check_auth(user):\n5 |     return user.ok\n"
