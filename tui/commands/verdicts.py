@@ -16,7 +16,7 @@ from db.export import FORMATS, parse_events, visible, write
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
 
-DB_HELP = "verdict database (default: the one in the user data directory)"
+DB_HELP = f"verdict database file [default: {default_path()}]"
 
 
 class InputError(click.ClickException):
