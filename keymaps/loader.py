@@ -80,12 +80,17 @@ def load_preset(name: str) -> dict[str, str]:
     return keys
 
 
-def load_keymap(preset: str = "default", user_file: Path | None = None) -> Keymap:
+def load_keymap(
+    preset: str = "default", user_file: Path | None = None, *, user: bool = True
+) -> Keymap:
     """The preset's keys with the user's overrides on top.
 
     ``user_file`` None reads keymap.toml from the config directory when it exists. The user file
     holds ``binding_id = "keys"`` lines and may name a base preset with ``preset = "vim"``.
+    ``user`` False ignores user files (tests, snapshots).
     """
+    if not user:
+        return Keymap(preset=preset, keys=load_preset(preset), sources=(f"preset:{preset}",))
     path = user_file if user_file is not None else user_keymap_path()
     overrides: dict[str, object] = {}
     sources: list[str] = []

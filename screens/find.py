@@ -1,0 +1,116 @@
+"""`/` fuzzy find over records, quotes and files (rapidfuzz), in a modal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList
+from textual.widgets.option_list import Option
+
+from keymaps.bindings import bindings_for
+from tui.safe import visible
+
+KIND_MARKS = {"record": "▤", "quote": "❝", "file": "🗎"}
+
+
+@dataclass(frozen=True)
+class FindTarget:
+    """Something `/` can jump to: a record, a quote of a record, or a file at the revision."""
+
+    kind: str  # "record", "quote" or "file"
+    label: str  # what the list shows
+    text: str  # what the query is matched against
+    record: int = -1  # record index in the session
+    quote: int = -1  # quote index in the record
+    path: str = ""
+
+
+def rank(query: str, targets: Sequence[FindTarget], limit: int = 60) -> list[FindTarget]:
+    """Targets best matching a query (all, in order, for an empty query)."""
+    if not query.strip():
+        return list(targets[:limit])
+    found = process.extract(
+        query,
+        [target.text for target in targets],
+        scorer=fuzz.WRatio,
+        processor=str.lower,
+        limit=limit,
+        score_cutoff=45,
+    )
+    return [targets[index] for _choice, _score, index in found]
+
+
+class FindScreen(ModalScreen[FindTarget | None]):
+    """Type to fuzzy-find; enter jumps to the highlighted target; escape closes."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [
+        *bindings_for("dialog"),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("up", "move(-1)", "Up", show=False),
+    ]
+
+    def __init__(self, targets: Sequence[FindTarget], query: str = "") -> None:
+        super().__init__()
+        self.targets = list(targets)
+        self.query_text = query
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="find-dialog") as dialog:
+            dialog.border_title = "Find records, quotes and files"
+            yield Input(self.query_text, placeholder="type a few letters…", id="find-input")
+            yield OptionList(id="find-results")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._fill(self.query_text)
+
+    def _fill(self, query: str) -> None:
+        results = self.query_one(OptionList)
+        self.shown = rank(query, self.targets)
+        results.clear_options()
+        results.add_options(
+            Option(
+                Content.assemble(
+                    (KIND_MARKS.get(target.kind, " ") + " ", "$text-muted"),
+                    visible(target.label),
+                )
+            )
+            for target in self.shown
+        )
+        if self.shown:
+            results.highlighted = 0
+        dialog = self.query_one("#find-dialog")
+        dialog.border_subtitle = f"{len(self.shown)} shown · enter open · escape close"
+
+    @on(Input.Changed, "#find-input")
+    def _changed(self, event: Input.Changed) -> None:
+        self._fill(event.value)
+
+    @on(Input.Submitted, "#find-input")
+    def _submitted(self) -> None:
+        results = self.query_one(OptionList)
+        if results.highlighted is not None and self.shown:
+            self.dismiss(self.shown[results.highlighted])
+
+    @on(OptionList.OptionSelected, "#find-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.shown[event.option_index])
+
+    def action_move(self, step: int) -> None:
+        results = self.query_one(OptionList)
+        if self.shown:
+            current = results.highlighted or 0
+            results.highlighted = max(0, min(len(self.shown) - 1, current + step))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,74 @@
+"""The help screen: every binding of the active keymap, by group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.keys import format_key
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from keymaps import GROUPS, SPECS, Keymap
+from keymaps.bindings import bindings_for
+
+_CONTEXT_NOTES = {"note": "in the note editor", "confirm": "in a question", "dialog": "in a dialog"}
+
+
+def key_names(keys: tuple[str, ...]) -> str:
+    """Keys as the footer shows them, e.g. ``⌫ / alt+←``."""
+    return " / ".join(format_key(key) for key in keys)
+
+
+def help_content(keymap: Keymap) -> Content:
+    """The help text for a keymap (plain data, no markup parsed)."""
+    parts: list[Content] = []
+    width = max(len(key_names(keymap.keys_for(spec.id))) for spec in SPECS) + 2
+    width = min(width, 24)
+    for group in GROUPS:
+        specs = [spec for spec in SPECS if spec.group == group]
+        if not specs:
+            continue
+        parts.append(Content.styled(group, "bold $text-accent"))
+        for spec in specs:
+            keys = key_names(keymap.keys_for(spec.id)) or "(unbound)"
+            note = _CONTEXT_NOTES.get(spec.context, "")
+            line = Content.assemble(
+                ("  " + keys.ljust(width), "$text-primary"),
+                spec.description,
+                (f"  {note}" if note else "", "$text-muted"),
+                (f"  [{spec.id}]", "$text-muted"),
+            )
+            parts.append(line)
+        parts.append(Content(""))
+    parts.append(
+        Content.styled(
+            f"Keymap: {keymap.preset}"
+            + (f" + {', '.join(keymap.sources[1:])}" if len(keymap.sources) > 1 else "")
+            + ". Command palette: ctrl+p.",
+            "$text-muted",
+        )
+    )
+    return Content("\n").join(parts)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists every binding by group, with the keys of the active keymap."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = bindings_for("dialog")
+
+    def __init__(self, keymap: Keymap) -> None:
+        super().__init__()
+        self.keymap = keymap
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-dialog") as dialog:
+            dialog.border_title = "Keys"
+            dialog.border_subtitle = "escape close"
+            yield Static(help_content(self.keymap), id="help-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

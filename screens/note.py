@@ -1,0 +1,68 @@
+"""The note editor: a modal TextArea; ctrl+s saves, escape asks before discarding a change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+from keymaps.bindings import bindings_for
+from screens.confirm import ConfirmScreen
+from tui.safe import safe_content
+
+
+class NoteScreen(ModalScreen[str | None]):
+    """Edit a note; dismiss with the new text, or None when nothing is to be saved."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = bindings_for("note")
+
+    def __init__(self, title: str, text: str = "", *, hint: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.original = text
+        self.hint = hint or "ctrl+s save · escape cancel"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="note-dialog") as dialog:
+            dialog.border_title = safe_content(self.title_text)
+            dialog.border_subtitle = safe_content(self.hint)
+            yield TextArea(
+                self.original,
+                id="note-text",
+                soft_wrap=True,
+                show_line_numbers=False,
+                tab_behavior="focus",
+            )
+            yield Static("", id="note-status")
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.cursor_blink = False if self.app.is_headless else area.cursor_blink
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    @property
+    def text(self) -> str:
+        """The text in the editor."""
+        return self.query_one(TextArea).text
+
+    def action_save(self) -> None:
+        self.dismiss(self.text if self.text != self.original else None)
+
+    def action_cancel(self) -> None:
+        if self.text == self.original:
+            self.dismiss(None)
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(
+            ConfirmScreen("Discard the changes to this note?", yes="Discard", no="Keep editing"),
+            answered,
+        )

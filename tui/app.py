@@ -1,0 +1,51 @@
+"""The assay Textual app: wires the keymap, the theme and the review screen (screens hold the UI)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from keymaps import Keymap, load_keymap
+
+
+class AssayApp(App[None]):
+    """Runs one screen made by ``make_screen`` (the review screen, or another for tools)."""
+
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    TITLE = "assay"
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(
+        self,
+        make_screen: Callable[[], Screen[None]],
+        *,
+        keymap: Keymap | None = None,
+        theme: str = "textual-dark",
+        closers: Iterable[Callable[[], object]] = (),
+    ) -> None:
+        super().__init__()
+        self.keymap = keymap or load_keymap(user=False)
+        self._make_screen = make_screen
+        self._closers = list(closers)
+        self.theme = theme
+
+    def on_mount(self) -> None:
+        self.set_keymap(dict(self.keymap.keys))
+        self.push_screen(self._make_screen())
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        commands = getattr(screen, "palette_commands", None)
+        if commands is not None:
+            yield from commands()
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        self.exit()
+
+    def close(self) -> None:
+        """Release what the factory opened (the verdict store, the revision); call after run."""
+        while self._closers:
+            self._closers.pop()()

@@ -1,0 +1,93 @@
+"""`assay review` and `assay demo`: the review app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from tui.safe import visible
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a one-line error and exit (2: usage or input error)."""
+    click.echo(f"assay: {visible(message)}", err=True)
+    raise SystemExit(code)
+
+
+def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
+    from keymaps import KeymapError, load_keymap
+
+    try:
+        return load_keymap(preset or "default")
+    except KeymapError as error:
+        fail(str(error))
+
+
+@click.command()
+@click.argument("reports", nargs=-1, required=True, metavar="REPORT...")
+@click.option("--repo", required=True, help="The git repository the reports quote.")
+@click.option("--rev", default=None, help="Revision (default: the one the reports state, or HEAD).")
+@click.option("--db", "db", default=None, help="Verdict database (default: user data dir).")
+@click.option("--reviewer", default=None, help="Reviewer name (default: git user.name, login).")
+@click.option(
+    "--keymap", "preset", type=click.Choice(["default", "vim"]), default=None, help="Key preset."
+)
+def review(
+    reports: tuple[str, ...],
+    repo: str,
+    rev: str | None,
+    db: str | None,
+    reviewer: str | None,
+    preset: str | None,
+) -> None:
+    """Review REPORT... against the git revision they cite."""
+    from db import StoreError, VerdictStore, reviewer_name
+    from evidence.reports import ReportError, load_reports
+
+    if not Path(repo).is_dir():
+        fail(f"--repo {repo}: no such directory")
+    try:
+        reportset = load_reports(list(reports))
+    except ReportError as error:
+        fail(str(error))
+    if not reportset.reports:
+        fail("no reports found in " + ", ".join(reports))
+    keymap = _keymap(preset)
+    if rev is None:
+        stated = reportset.revision_ids()
+        rev = stated[0] if stated else None
+    try:
+        store = VerdictStore.open(Path(db) if db else None)
+    except StoreError as error:
+        fail(str(error))
+    from tui.factory import make_app
+
+    app = make_app(reportset, repo, rev, store, reviewer_name(reviewer), keymap)
+    try:
+        app.run()
+    finally:
+        store.close()
+
+
+@click.command()
+@click.option("--reviewer", default=None, help="Reviewer name (default: git user.name, login).")
+@click.option(
+    "--keymap", "preset", type=click.Choice(["default", "vim"]), default=None, help="Key preset."
+)
+def demo(reviewer: str | None, preset: str | None) -> None:
+    """Open the review app on the bundled sample repository and reports."""
+    from db import StoreError
+    from evidence.sample import SampleError
+    from tui.factory import make_demo_app
+
+    keymap = _keymap(preset)
+    try:
+        app = make_demo_app(reviewer=reviewer, keymap=keymap)
+    except (SampleError, StoreError) as error:
+        fail(str(error))
+    try:
+        app.run()
+    finally:
+        app.close()
