@@ -72,3 +72,40 @@ def test_writer_killed_mid_run_loses_no_returned_verdict(tmp_path: Path) -> None
         assert set(returned) <= stored
         assert len(stored) - len(returned) <= 1  # at most the write in flight at the kill
         store.give(store.events()[0].ref, "refuted", reviewer="ann")  # still writable
+
+
+OPEN_AT_ONCE = """
+import sys, time
+from pathlib import Path
+from db.keys import ItemRef
+from db.store import VerdictStore
+db, go, name = sys.argv[1:]
+while not Path(go).exists():
+    time.sleep(0.001)
+with VerdictStore.open(Path(db)) as store:
+    store.give(ItemRef("KESTREL/agentic-system-runtime-report", "R1"), "skip", reviewer=name)
+"""
+
+
+def test_four_processes_create_and_migrate_one_database_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "new.sqlite3"
+    go = tmp_path / "go"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPEN_AT_ONCE, str(db), str(go), f"r{n}"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )
+        for n in range(4)
+    ]
+    go.touch()
+    for process in processes:
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 0 and err == "", err
+    with VerdictStore.open(db, readonly=True) as store:
+        assert store.reviewers() == ["r0", "r1", "r2", "r3"]
+        rows = store._db.execute("SELECT version FROM schema_migrations").fetchall()
+        assert rows == [(1,)]
