@@ -11,7 +11,8 @@ from pathlib import Path
 def git_user_name() -> str | None:
     """git's user.name, read from the home directory (never from a repository under review)."""
     home = Path.home()
-    env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
+    # GIT_CEILING_DIRECTORIES: no repository above the home directory is looked for either.
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_CEILING_DIRECTORIES=str(home.parent))
     # A repository's own config could set anything; run outside every repository under review.
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)

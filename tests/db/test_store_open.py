@@ -62,6 +62,30 @@ def test_not_an_sqlite_file(db_path: Path) -> None:
     assert_refused(db_path, "not an SQLite database")
 
 
+def test_truncated_database(db_path: Path) -> None:
+    filled(db_path, events=300)
+    db_path.write_bytes(db_path.read_bytes()[:5000])
+    assert_refused(db_path, "is damaged")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+def test_unreadable_database(db_path: Path) -> None:
+    filled(db_path)
+    db_path.chmod(0)
+    try:
+        with pytest.raises(StoreError, match="cannot read the verdict database"):
+            VerdictStore.open(db_path, readonly=True)
+    finally:
+        db_path.chmod(0o644)
+
+
+def test_parent_that_is_a_file(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(StoreError, match="cannot create"):
+        VerdictStore.open(blocker / "verdicts.sqlite3")
+
+
 def test_sqlite_database_of_another_program(db_path: Path) -> None:
     raw = sqlite3.connect(db_path)
     raw.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER)")
