@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -316,7 +317,8 @@ def sarif(store: VerdictStore, *, reviewer: str | None = None) -> dict[str, Any]
             },
         }
         if item and item["quote_path"]:
-            location: dict[str, Any] = {"artifactLocation": {"uri": item["quote_path"]}}
+            uri = urllib.parse.quote(item["quote_path"], safe="/")  # a URI reference
+            location: dict[str, Any] = {"artifactLocation": {"uri": uri}}
             first = item["lines_first"] or item["claimed_first"]
             last = item["lines_last"] or item["claimed_last"]
             if first:

@@ -174,6 +174,16 @@ def test_sarif_one_result_per_quote_with_verdicts_as_suppressions(filled: Verdic
         assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
 
 
+def test_sarif_location_is_a_uri_reference(store: VerdictStore) -> None:
+    record = make_record("R1", [("x = 1", "docs/read me#1.md")])
+    report = make_report([record])
+    store.register(reportset(report))
+    (result,) = json.loads(render(store, "sarif"))["runs"][0]["results"]
+    location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "docs/read%20me%231.md"}
+    assert result["ruleId"] == "quote-unchecked" and result["level"] == "none"
+
+
 def test_sarif_unclear_is_under_review(store: VerdictStore) -> None:
     store.register(reportset(REPORT), anchors())
     store.give(qref(1), "unclear", note="cannot tell", reviewer="bob")
