@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import on
-from textual.app import ComposeResult
-from textual.app import SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -183,7 +182,7 @@ class ReviewScreen(Screen[None]):
         self._loaded = asyncio.Event()
         self._rows: list[int] = []  # option index -> record index (-1 for headers)
 
-    # --- layout ------------------------------------------------------------------------------
+    # --- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static(id="review-header")
@@ -206,9 +205,7 @@ class ReviewScreen(Screen[None]):
         self._show_record()
         self._refresh_header()
         self.query_one("#records", OptionList).focus()
-        self.run_worker(
-            self._load, thread=True, exclusive=True, group="load", exit_on_error=False
-        )
+        self.run_worker(self._load, thread=True, exclusive=True, group="load", exit_on_error=False)
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW_WIDTH
@@ -219,7 +216,7 @@ class ReviewScreen(Screen[None]):
     def on_unmount(self) -> None:
         self._writer.shutdown(wait=True)  # every verdict given is written before the app exits
 
-    # --- workers -----------------------------------------------------------------------------
+    # --- workers ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
         revision, error = self.revision, None
@@ -333,7 +330,7 @@ class ReviewScreen(Screen[None]):
                 if worker.group == group and worker.is_running:
                     await worker.wait()
 
-    # --- header and records pane -------------------------------------------------------------
+    # --- header and records pane -----------------------------------------------------------------
 
     def _refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
@@ -426,7 +423,9 @@ class ReviewScreen(Screen[None]):
 
     @on(OptionList.OptionHighlighted, "#records")
     def _record_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if self._syncing or event.option_index >= len(self._rows):
+        # highlight messages arrive after the fact: act only on the one still highlighted
+        stale = event.option_index != event.option_list.highlighted
+        if self._syncing or stale or event.option_index >= len(self._rows):
             return
         index = self._rows[event.option_index]
         if index >= 0 and index != self.location.record:
@@ -436,7 +435,7 @@ class ReviewScreen(Screen[None]):
     def _record_selected(self) -> None:
         self.query_one("#record", OptionList).focus()
 
-    # --- record pane ---------------------------------------------------------------------------
+    # --- record pane -----------------------------------------------------------------------------
 
     @property
     def record(self) -> Record | None:
@@ -609,7 +608,7 @@ class ReviewScreen(Screen[None]):
 
     @on(OptionList.OptionHighlighted, "#record")
     def _link_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if self._syncing:
+        if self._syncing or event.option_index != event.option_list.highlighted:
             return
         option_id = event.option.id or ""
         if option_id.startswith("quote-"):
@@ -634,7 +633,7 @@ class ReviewScreen(Screen[None]):
             target = int(option_id.removeprefix("ann-"))
             self.jump(Location(target, self._first_quote(target)))
 
-    # --- source pane ---------------------------------------------------------------------------
+    # --- source pane -----------------------------------------------------------------------------
 
     def _show_source(self) -> None:
         view = self.query_one(SourceView)
@@ -904,9 +903,7 @@ class ReviewScreen(Screen[None]):
 
     def _move_focused(self, step: int) -> None:
         focused = self.focused
-        if isinstance(focused, OptionList):
-            focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
-        elif isinstance(focused, SourceView):
+        if isinstance(focused, (OptionList, SourceView)):
             focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
         elif isinstance(focused, Widget):
             focused.scroll_relative(y=step, animate=False)
@@ -1060,7 +1057,7 @@ class ReviewScreen(Screen[None]):
 
         self.app.push_screen(NoteScreen(title, self.session.note(item)), edited)
 
-    # --- dialogs -----------------------------------------------------------------------------------
+    # --- dialogs ---------------------------------------------------------------------------------
 
     def action_quit(self) -> None:
         self.app.exit()
@@ -1080,9 +1077,8 @@ class ReviewScreen(Screen[None]):
         """Everything `/` can find: records, quotes, and the files of the revision."""
         targets: list[FindTarget] = []
         for n, record in enumerate(self.session.records):
-            targets.append(
-                FindTarget("record", f"{record.id}  {record.label}", f"{record.id} {record.label}", n)
-            )
+            label = f"{record.id}  {record.label}"
+            targets.append(FindTarget("record", label, f"{record.id} {record.label}", n))
         for n, record in enumerate(self.session.records):
             for quote in record.quotes:
                 first = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
@@ -1107,7 +1103,7 @@ class ReviewScreen(Screen[None]):
 
         self.app.push_screen(FindScreen(self.find_targets()), found)
 
-    # --- hooks for the lookup screens (issue 7) ----------------------------------------------------
+    # --- hooks for the lookup screens (issue 7) --------------------------------------------------
 
     def action_open_file(self) -> None:
         """Push the file finder; open the chosen path in the source pane."""
@@ -1188,11 +1184,13 @@ class ReviewScreen(Screen[None]):
             if target is not None:
                 record = self.session.records[target]
                 quote = record.quotes.index(link.quote) if link.quote in record.quotes else None
-                self.jump(Location(target, quote if quote is not None else self._first_quote(target)))
+                if quote is None:
+                    quote = self._first_quote(target)
+                self.jump(Location(target, quote))
 
         self.app.push_screen(BacklinksScreen(links, path=view.path), chosen)
 
-    # --- command palette ---------------------------------------------------------------------------
+    # --- command palette -------------------------------------------------------------------------
 
     def palette_commands(self) -> Iterator[SystemCommand]:
         """Every action of this screen, and a jump to every record (for the command palette)."""

@@ -270,3 +270,11 @@ async def test_grep_empty_pattern_says_so(repo: Path) -> None:
             await settle(pilot)
             status = str(app.dialog.query_one("#grep-status", Label).content)
             assert "type a pattern" in status
+
+
+def test_indexes_are_reused_for_the_same_path_list() -> None:
+    from screens.finder import indexed
+
+    first = indexed(list(PATHS))
+    assert indexed(list(PATHS)) is first
+    assert indexed([*PATHS, "new.py"]) is not first
