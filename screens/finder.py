@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from textual import on, work
@@ -20,6 +21,29 @@ from tui.safe import visible
 
 #: rows shown; the finder ranks only this many paths per keystroke
 RESULTS = 50
+
+
+_INDEXES: OrderedDict[int, tuple[tuple[str, ...], PathFinder]] = OrderedDict()
+_INDEXES_LOCK = threading.Lock()
+#: path lists whose index is kept, so that reopening the finder on a revision is instant
+KEEP_INDEXES = 2
+
+
+def indexed(paths: Sequence[str]) -> PathFinder:
+    """A PathFinder for these paths, reused when the same list was indexed recently."""
+    key = tuple(paths)
+    fingerprint = hash(key)
+    with _INDEXES_LOCK:
+        cached = _INDEXES.get(fingerprint)
+        if cached is not None and cached[0] == key:
+            _INDEXES.move_to_end(fingerprint)
+            return cached[1]
+    finder = PathFinder(key)
+    with _INDEXES_LOCK:
+        _INDEXES[fingerprint] = (key, finder)
+        while len(_INDEXES) > KEEP_INDEXES:
+            _INDEXES.popitem(last=False)
+    return finder
 
 
 def match_content(match: FinderMatch) -> Content:
@@ -81,7 +105,7 @@ class FileFinder(ModalScreen[str | None]):
     def _search(self, query: str) -> None:
         with self._index_lock:
             if self.finder is None and not isinstance(self._paths, PathFinder):
-                self.finder = PathFinder(self._paths)
+                self.finder = indexed(self._paths)
             assert self.finder is not None
         matches = self.finder.search(query, limit=RESULTS)
         if get_current_worker().is_cancelled:
