@@ -7,6 +7,7 @@ small app behind `assay browse`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from textual import work
@@ -123,7 +124,7 @@ class BrowseScreen(Screen[None]):
         try:
             paths = self.revision.paths()
             remote = self.revision.remote_url()
-        except RevisionError as error:
+        except Exception as error:  # noqa: BLE001 - shown in the pane, never a traceback
             self.app.call_from_thread(self._fail, str(error))
             return
         finder = PathFinder(paths)
@@ -153,6 +154,9 @@ class BrowseScreen(Screen[None]):
             source = self.revision.read(path)
         except RevisionError as error:
             self.app.call_from_thread(self._fail, str(error))
+            return
+        except Exception as error:  # noqa: BLE001 - shown in the pane, never a traceback
+            self.app.call_from_thread(self._fail, f"cannot read {path}: {error}")
             return
         links = backlinks(self.anchors, source.path, self.reportset) if self.anchors else []
         self.app.call_from_thread(self._display, source, line, matched, links)
@@ -223,7 +227,14 @@ class BrowseScreen(Screen[None]):
         if not view.line_count:
             self.notify("no file is open", severity="warning")
             return
-        self.app.push_screen(GotoLine(view.line_count, view.cursor_line), self._went)
+        dialog = GotoLine(view.line_count, view.cursor_line)
+
+        def went(line: int | None) -> None:
+            if dialog.selected is not None:  # a range: select it, so that y cites it
+                view.set_marks(replace(view.marks, matched=dialog.selected))
+            self._went(line)
+
+        self.app.push_screen(dialog, went)
 
     def _went(self, line: int | None) -> None:
         if line is not None:

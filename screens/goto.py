@@ -30,8 +30,23 @@ def parse_line(text: str, *, current: int, max_line: int) -> int | None:
     return target if 1 <= target <= max_line else None
 
 
+def parse_range(text: str, *, max_line: int) -> tuple[int, int] | None:
+    """A typed range ``231-236`` (in order, within the file), else None."""
+    first, dash, last = text.strip().removeprefix(":").strip().partition("-")
+    if not dash or not first.strip().isdigit() or not last.strip().isdigit():
+        return None
+    start, end = int(first), int(last)
+    if not 1 <= start <= end <= max_line:
+        return None
+    return (start, end)
+
+
 class GotoLine(ModalScreen[int | None]):
-    """Ask for a line number; dismisses with it (1-based, in range), or None on escape."""
+    """Ask for a line number; dismisses with it (1-based, in range), or None on escape.
+
+    A range ``A-B`` dismisses with A and leaves ``(A, B)`` in ``selected``, for callers that
+    select those lines (the permalink then cites them).
+    """
 
     CSS_PATH = "goto.tcss"
     BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
@@ -40,11 +55,12 @@ class GotoLine(ModalScreen[int | None]):
         super().__init__()
         self.max_line = max_line
         self.current = current
+        self.selected: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="lookup-dialog") as box:
             box.border_title = "Go to line"
-            yield Input(placeholder=f"1-{self.max_line}, +N, -N or $", id="goto-input")
+            yield Input(placeholder=f"1-{self.max_line}, A-B, +N, -N or $", id="goto-input")
             yield Label(Content(f"line {self.current} of {self.max_line}"), id="goto-status")
 
     def on_mount(self) -> None:
@@ -52,6 +68,10 @@ class GotoLine(ModalScreen[int | None]):
 
     @on(Input.Submitted, "#goto-input")
     def _submitted(self, event: Input.Submitted) -> None:
+        self.selected = parse_range(event.value, max_line=self.max_line)
+        if self.selected is not None:
+            self.dismiss(self.selected[0])
+            return
         target = parse_line(event.value, current=self.current, max_line=self.max_line)
         if target is None:
             status = self.query_one("#goto-status", Label)

@@ -109,6 +109,13 @@ async def test_browse_grep_and_open_a_hit(github_repo: tuple[Path, str]) -> None
             await pilot.press("y")
             await pilot.pause()
             assert app.clipboard.endswith(f"/blob/{commit}/src/server/routes.py#L10")
+            # a range typed in go-to-line selects those lines for the permalink
+            await pilot.press("colon", *"12-15", "enter")
+            await pilot.pause()
+            assert view.cursor_line == 12 and view.marks.matched == (12, 15)
+            await pilot.press("y")
+            await pilot.pause()
+            assert app.clipboard.endswith(f"/blob/{commit}/src/server/routes.py#L12-L15")
 
 
 async def test_browse_find_in_file(github_repo: tuple[Path, str]) -> None:

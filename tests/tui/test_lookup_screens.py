@@ -13,7 +13,7 @@ from textual.widgets import Label, OptionList
 
 from evidence.revision import GrepHit, Revision
 from screens.finder import FileFinder
-from screens.goto import FindInFile, GotoLine, find_in_lines, parse_line
+from screens.goto import FindInFile, GotoLine, find_in_lines, parse_line, parse_range
 from screens.grep import GrepScreen, hit_content, parse_paths
 
 PATHS = [
@@ -278,3 +278,22 @@ def test_indexes_are_reused_for_the_same_path_list() -> None:
     first = indexed(list(PATHS))
     assert indexed(list(PATHS)) is first
     assert indexed([*PATHS, "new.py"]) is not first
+
+
+def test_parse_range() -> None:
+    assert parse_range("231-236", max_line=300) == (231, 236)
+    assert parse_range(":5-5", max_line=10) == (5, 5)
+    assert parse_range("6-5", max_line=10) is None
+    assert parse_range("5-11", max_line=10) is None
+    assert parse_range("5", max_line=10) is None
+    assert parse_range("-5", max_line=10) is None
+
+
+async def test_goto_line_range_sets_selected() -> None:
+    dialog = GotoLine(100)
+    app = DialogApp(dialog)
+    async with app.run_test() as pilot:
+        await pilot.press(*"20-24", "enter")
+        await pilot.pause()
+    assert app.results == [20]
+    assert dialog.selected == (20, 24)
