@@ -489,23 +489,6 @@ class VerdictStore:
 
         return self._guard("reading events", work, write=False)
 
-    def rows(self, columns: Iterable[str], reviewer: str | None = None) -> list[tuple[Any, ...]]:
-        """Raw event rows with these columns, in export order (fast path for large exports)."""
-        names = list(columns)
-        unknown = [name for name in names if name not in _COLUMNS]
-        if unknown:
-            raise StoreError(f"unknown event column(s): {', '.join(unknown)}")
-        select = f"SELECT {', '.join(names)} FROM events"
-
-        def work() -> list[tuple[Any, ...]]:
-            if reviewer is None:
-                return self._conn.execute(f"{select} ORDER BY at, event").fetchall()
-            return self._conn.execute(
-                f"{select} WHERE reviewer = ? ORDER BY at, event", (reviewer,)
-            ).fetchall()
-
-        return self._guard("reading events", work, write=False)
-
     def json_rows(self, columns: Iterable[str], reviewer: str | None = None) -> list[str]:
         """Events as compact JSON objects with these keys in this order, encoded by SQLite."""
         names = list(columns)
