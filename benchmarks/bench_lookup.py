@@ -228,9 +228,65 @@ def bench_grep(small: bool) -> None:
         print(f"  Revision.grep / git grep, median ratio: {statistics.median(ratios):.2f}x")
 
 
+def bench_finder_ui(small: bool) -> None:
+    """Keypress to updated result list in the real FileFinder (run_test), beside a bare Input."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+    from textual.widgets import Input
+
+    from screens.finder import FileFinder
+
+    paths = synthetic_paths(N_PATHS)
+    typed = QUERIES[0] if small else QUERIES[0] + " " + QUERIES[3]
+
+    class FinderApp(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(FileFinder(paths))
+
+    class InputApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Input()
+
+    async def measure(app: App[None], done: Callable[[App[None], str], bool]) -> list[float]:
+        times = []
+        async with app.run_test() as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            text = ""
+            for char in typed:
+                text += char
+                started = time.perf_counter()
+                await pilot.press("space" if char == " " else char)
+                while not done(app, text):
+                    await asyncio.sleep(0.001)
+                times.append(time.perf_counter() - started)
+        return times
+
+    def finder_done(app: App[None], text: str) -> bool:
+        screen = app.screen
+        return isinstance(screen, FileFinder) and screen.searched == text
+
+    def input_done(app: App[None], text: str) -> bool:
+        return app.query_one(Input).value == text
+
+    ours = asyncio.run(measure(FinderApp(), finder_done))
+    bare = asyncio.run(measure(InputApp(), input_done))
+    print(f"== finder in the UI: {N_PATHS:,} paths, typing {typed!r}")
+    for name, times in (
+        ("FileFinder (keypress->list)", ours),
+        ("bare Input (keypress->echo)", bare),
+    ):
+        p50, p95 = statistics.median(times) * 1000, percentile(times, 0.95) * 1000
+        print(f"  {name:<28} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  max {max(times) * 1000:7.1f} ms")
+    ratio = statistics.median(ours) / statistics.median(bare)
+    print(f"  ratio (finder p50 / bare input p50): {ratio:.1f}x")
+
+
 def main() -> None:
     small = "--small" in sys.argv[1:]
     bench_finder(small)
+    bench_finder_ui(small)
     bench_grep(small)
 
 
