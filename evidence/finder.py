@@ -78,6 +78,13 @@ class PathFinder:
         with self._lock:
             return self._search(query, limit)
 
+    def prepare(self, query: str) -> None:
+        """Compute the candidates of ``query`` ahead of time, so that its next keystroke narrows."""
+        needle = "".join(query.lower().split())
+        if needle:
+            with self._lock:
+                self._pool(needle)
+
     def _search(self, query: str, limit: int) -> list[FinderMatch]:
         needle = "".join(query.lower().split())
         if not needle:

@@ -108,9 +108,12 @@ class FileFinder(ModalScreen[str | None]):
                 self.finder = indexed(self._paths)
             assert self.finder is not None
         matches = self.finder.search(query, limit=RESULTS)
-        if get_current_worker().is_cancelled:
+        worker = get_current_worker()
+        if worker.is_cancelled:
             return
         self.app.call_from_thread(self._show, query, matches, len(self.finder))
+        if not worker.is_cancelled:  # while the reviewer reads, ready the next keystroke
+            self.finder.prepare(query)
 
     def _show(self, query: str, matches: list[FinderMatch], total: int) -> None:
         self.matches = matches

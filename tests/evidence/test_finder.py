@@ -131,3 +131,10 @@ def test_results_are_exactly_the_subsequence_matches(paths: list[str], query: st
         return True
 
     assert found == {path for path in paths if holds(path)}
+
+
+def test_prepare_does_not_change_results() -> None:
+    prepared = PathFinder(PATHS)
+    prepared.prepare("re")
+    prepared.prepare("")
+    assert top(prepared, "rev", 20) == top(PathFinder(PATHS), "rev", 20)
