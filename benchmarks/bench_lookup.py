@@ -181,6 +181,18 @@ def bench_finder(small: bool) -> None:
         print(f"  best for {query!r}: {best[0].path if best else '(none)'}")
 
 
+def rare_identifier(revision: Revision) -> str:
+    """The first function name defined in some file of the middle of the tree."""
+    import re
+
+    paths = revision.paths()
+    for path in paths[len(paths) // 2 :]:
+        found = re.search(r"(?:def|function)\s+(\w{6,})", revision.read(path).text)
+        if found:
+            return found[1]
+    return "no-such-identifier"
+
+
 def bench_grep(small: bool) -> None:
     from synthetic import synthetic_repo
 
@@ -192,8 +204,9 @@ def bench_grep(small: bool) -> None:
     with Revision.open(repo, "main") as revision:
         commit = revision.commit
         revision.paths()
+        rare = rare_identifier(revision)
         cases = [
-            ("rare identifier, fixed", "_00042_", {"fixed": True}),
+            ("rare identifier, fixed", rare, {"fixed": True}),
             ("common word, fixed", "timeout", {"fixed": True}),
             ("regex", r"retries: [0-9]+ \}", {}),
             ("ignore case, fixed", "ESCALATE", {"fixed": True, "ignore_case": True}),
