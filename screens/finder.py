@@ -19,8 +19,8 @@ from textual.worker import get_current_worker
 from evidence.finder import FinderMatch, PathFinder
 from tui.safe import visible
 
-#: rows shown; the finder ranks only this many paths per keystroke
-RESULTS = 50
+#: rows shown (the list's height): rendering rows costs more than ranking them, so no more
+RESULTS = 20
 
 
 _INDEXES: OrderedDict[int, tuple[tuple[str, ...], PathFinder]] = OrderedDict()
