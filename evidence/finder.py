@@ -106,7 +106,7 @@ class PathFinder:
                 ranked.append(
                     FinderMatch(
                         self._original[i],
-                        round(score - min(len(lower[i]) / 50.0, 4.0), 2),
+                        round(score - min(len(lower[i]) / 50.0, 3.5), 2),
                         tuple(range(start, start + len(needle))),
                     )
                 )
