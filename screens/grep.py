@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Footer, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from evidence.revision import GrepHit, RevisionError
@@ -103,6 +103,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
             yield Label(self._flags(), id="grep-flags")
             yield OptionList(id="grep-results")
             yield Label("", id="grep-status")
+        yield Footer()  # the toggles' keys, as the active keymap binds them
 
     def on_mount(self) -> None:
         self.query_one("#grep-pattern", Input).focus()
@@ -114,9 +115,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
     def _flags(self) -> Content:
         kind = "fixed string" if self.fixed else "regex"
         case = "ignore case" if self.ignore_case else "match case"
-        return Content.assemble(
-            (kind, "bold"), " · ", (case, "bold"), ("   F2 regex/fixed · F3 case", "$text-muted")
-        )
+        return Content.assemble((kind, "bold"), " · ", (case, "bold"))
 
     def action_toggle_fixed(self) -> None:
         self.fixed = not self.fixed
