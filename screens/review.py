@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
@@ -31,17 +31,16 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from db import Event, ItemRef, Verdict, VerdictStore
-from evidence.anchoring import anchor_all
 from evidence.model import Anchor, FileState, Kind, Quote, Record, Tier
-from evidence.revision import GrepHit, Revision, SourceFile
 from keymaps import SPECS, Keymap, specs_for
 from keymaps.bindings import bindings_for
-from screens.find import FindScreen, FindTarget
-from screens.help import HelpScreen
-from screens.note import NoteScreen
 from tui.safe import safe_content, visible
 from tui.session import BADGES, FILTERS, ReviewSession, tier_symbol
 from tui.widgets.source_view import SourceMarks, SourceView
+
+if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
+    from evidence.revision import GrepHit, Revision, SourceFile
+    from screens.find import FindTarget
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
 VERDICT_STYLES = {
@@ -98,11 +97,15 @@ class Anchored(Message):
     """Every quote is anchored and every search replayed."""
 
     def __init__(
-        self, anchors: dict[Quote, Anchor], replays: dict[tuple[str, int], list[GrepHit]]
+        self,
+        anchors: dict[Quote, Anchor],
+        replays: dict[tuple[str, int], list[GrepHit]],
+        sources: dict[str, SourceFile],
     ) -> None:
         super().__init__()
         self.anchors = anchors
         self.replays = replays
+        self.sources = sources
 
 
 class SourceLoaded(Message):
@@ -175,12 +178,15 @@ class ReviewScreen(Screen[None]):
         self.back_stack: list[Location] = []
         self.forward_stack: list[Location] = []
         self.opened_path: str | None = None  # a file opened by finder/grep rather than a quote
-        self._source_request = 0
+        self.source_request = 0  # file reads asked for, and the last one shown
+        self.shown_request = 0
         self._source: SourceFile | None = None
+        self._sources: dict[str, SourceFile] = {}  # recently shown files (small LRU)
         self._syncing = False
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-store")
         self._loaded = asyncio.Event()
         self._rows: list[int] = []  # option index -> record index (-1 for headers)
+        self._records_width = -1
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -211,7 +217,13 @@ class ReviewScreen(Screen[None]):
         narrow = self.size.width < NARROW_WIDTH
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
-        self.call_after_refresh(self._fill_records)
+        self.call_after_refresh(self._refit_records)
+
+    def _refit_records(self) -> None:
+        width = self.query_one("#records").scrollable_content_region.width
+        if width != self._records_width:  # names are cut to the pane's width
+            self._records_width = width
+            self._fill_records()
 
     def on_unmount(self) -> None:
         self._writer.shutdown(wait=True)  # every verdict given is written before the app exits
@@ -219,6 +231,8 @@ class ReviewScreen(Screen[None]):
     # --- workers ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
+        from evidence.revision import Revision
+
         revision, error = self.revision, None
         if revision is None:
             try:
@@ -230,6 +244,7 @@ class ReviewScreen(Screen[None]):
         self.post_message(Loaded(revision, error, current, position))
 
     def _anchor(self, revision: Revision) -> None:
+        from evidence.anchoring import anchor_all
         from evidence.replay import replay
 
         def progress(done: int, total: int) -> None:
@@ -243,7 +258,12 @@ class ReviewScreen(Screen[None]):
                     replays[(search.record, search.line)] = replay(search, revision)
                 except Exception:  # noqa: BLE001 - a search that cannot run shows no hits
                     replays[(search.record, search.line)] = []
-        self.post_message(Anchored(anchors, replays))
+        # the anchorer read every quoted file: keep them so moving between records needs no read
+        sources = {}
+        for quote in anchors:
+            if quote.path not in sources and len(sources) < 64:
+                sources[quote.path] = revision.read(quote.path)
+        self.post_message(Anchored(anchors, replays, sources))
 
     def on_loaded(self, message: Loaded) -> None:
         self.revision, self.revision_error = message.revision, message.error
@@ -279,6 +299,7 @@ class ReviewScreen(Screen[None]):
     def on_anchored(self, message: Anchored) -> None:
         self.session.anchors = message.anchors
         self.session.set_replays(message.replays)
+        self._sources.update(message.sources)
         self.session.anchored = True
         self._fill_records()
         self._show_record()
@@ -642,6 +663,8 @@ class ReviewScreen(Screen[None]):
             return
         quote = self.quote
         if quote is None:
+            self.source_request += 1  # a read still in flight is not shown any more
+            self.shown_request = self.source_request
             record = self.record
             text = "this record quotes no source" if record is not None else ""
             view.show_message(text, title="Source")
@@ -657,10 +680,11 @@ class ReviewScreen(Screen[None]):
     def _open(self, path: str) -> None:
         """Read a file from the revision in a worker; SourceLoaded shows it."""
         assert self.revision is not None
-        self._source_request += 1
-        request, revision = self._source_request, self.revision
-        if self._source is not None and self._source.path == path:
-            self.on_source_loaded(SourceLoaded(request, self._source))
+        self.source_request += 1
+        request, revision = self.source_request, self.revision
+        cached = self._sources.get(path)
+        if cached is not None:  # read before: no git read, show it in this frame
+            self.on_source_loaded(SourceLoaded(request, cached))
             return
         self.run_worker(
             lambda: self._read_source(request, revision, path),
@@ -671,9 +695,13 @@ class ReviewScreen(Screen[None]):
         )
 
     def on_source_loaded(self, message: SourceLoaded) -> None:
-        if message.request != self._source_request:
+        if message.request != self.source_request:
             return
+        self.shown_request = message.request
         source = self._source = message.source
+        self._sources[source.path] = source
+        while len(self._sources) > 96:
+            self._sources.pop(next(iter(self._sources)))
         view = self.query_one(SourceView)
         short = self.revision.short if self.revision is not None else "?"
         problem = file_message(source)
@@ -708,7 +736,7 @@ class ReviewScreen(Screen[None]):
             marks = SourceMarks(matched, claimed, others, marks.backlinks)
             target = matched or claimed
             line = target[0] if target else 1
-        view.show(source.path, source.lines, marks=marks, line=line, title=title)
+        view.show(source.path, source.lines, marks=marks, line=line, title=title, key=source.oid)
         self._pending_line = None
         self._refresh_diff()
 
@@ -774,6 +802,8 @@ class ReviewScreen(Screen[None]):
         info.update(Content.assemble(*parts))
 
     def _refresh_diff(self) -> None:
+        if not self.has_class("-diff"):
+            return  # filled when shown
         diff = self.query_one("#diff-text", Static)
         quote = self.quote if self.opened_path is None else None
         anchor = self.session.anchor(quote) if quote is not None else None
@@ -1044,6 +1074,8 @@ class ReviewScreen(Screen[None]):
             return
         item, label = target
         verdict = self.session.verdict(item)
+        from screens.note import NoteScreen
+
         title = f"Note on {label} · {verdict.value if verdict else 'not reviewed'}"
         reviewer, revision = self.session.reviewer, self._revision_id()
 
@@ -1063,6 +1095,8 @@ class ReviewScreen(Screen[None]):
         self.app.exit()
 
     def action_help(self) -> None:
+        from screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self.keymap))
 
     def action_toggle_theme(self) -> None:
@@ -1070,11 +1104,14 @@ class ReviewScreen(Screen[None]):
 
     def action_diff(self) -> None:
         self.toggle_class("-diff")
+        self._refresh_diff()
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()
 
     def find_targets(self) -> list[FindTarget]:
         """Everything `/` can find: records, quotes, and the files of the revision."""
+        from screens.find import FindTarget
+
         targets: list[FindTarget] = []
         for n, record in enumerate(self.session.records):
             label = f"{record.id}  {record.label}"
@@ -1091,6 +1128,8 @@ class ReviewScreen(Screen[None]):
         return targets
 
     def action_find(self) -> None:
+        from screens.find import FindScreen
+
         def found(target: FindTarget | None) -> None:
             if target is None:
                 return

@@ -1,4 +1,4 @@
-"""The assay Textual app: wires the keymap, the theme and the review screen (screens hold the UI)."""
+"""The assay Textual app: wires keymap, theme and the review screen (screens hold the UI)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,11 @@ class AssayApp(App[None]):
         self._closers = list(closers)
         self.theme = theme
 
+    def get_default_screen(self) -> Screen[None]:
+        return self._make_screen()  # the review screen is the app's base screen
+
     def on_mount(self) -> None:
         self.set_keymap(dict(self.keymap.keys))
-        self.push_screen(self._make_screen())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

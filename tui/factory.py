@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from db import VerdictStore
 from evidence.model import ReportSet
-from evidence.revision import Revision
 from keymaps import Keymap, load_keymap
 from tui.app import AssayApp
 from tui.session import ReviewSession
+
+if TYPE_CHECKING:
+    from evidence.revision import Revision
 
 DEMO_DB_NAME = "demo.db"
 

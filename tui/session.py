@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from db import Event, ItemRef, Verdict, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
-from evidence.revision import GrepHit
+
+if TYPE_CHECKING:
+    from evidence.revision import GrepHit
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
 

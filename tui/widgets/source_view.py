@@ -153,7 +153,7 @@ class SourceView(ScrollView, can_focus=True):
 
         def __init__(
             self,
-            generation: int,
+            generation: object,
             theme: str,
             blocks: dict[int, list[list[Piece]]],
             requested: tuple[int, ...] = (),
@@ -174,9 +174,12 @@ class SourceView(ScrollView, can_focus=True):
         self._message: str | None = None
         self.marks = SourceMarks()
         self._generation = 0
-        self._blocks: OrderedDict[tuple[int, str, int], list[list[Piece]]] = OrderedDict()
+        self._doc: object = 0  # cache key of the document shown (a blob id when given)
+        self._blocks: OrderedDict[tuple[object, str, int], list[list[Piece]]] = OrderedDict()
         self._pending: set[int] = set()
         self._gutter_width = 6
+        self._style_key: tuple[str, bool] | None = None
+        self._styles: dict[str, Style] = {}
 
     # --- public API --------------------------------------------------------------------------
 
@@ -207,11 +210,17 @@ class SourceView(ScrollView, can_focus=True):
         marks: SourceMarks | None = None,
         line: int | None = None,
         title: object | None = None,
+        key: object | None = None,
     ) -> None:
-        """Display ``lines`` of ``path``; centre on ``line`` (1-based) when given."""
-        same = path == self.path and len(lines) == len(self._lines) and self._message is None
-        if not same or lines is not self._lines:
+        """Display ``lines`` of ``path``; centre on ``line`` (1-based) when given.
+
+        ``key`` (e.g. the blob id) identifies the text: highlighting is kept per key, so showing
+        the same file again is highlighted at once.
+        """
+        doc = (path, key) if key is not None else None
+        if doc is None or doc != self._doc or self._message is not None:
             self._generation += 1
+            self._doc = doc if doc is not None else ("generation", self._generation)
             self._lines = list(lines)
             self._display = {}
             self._pending = set()
@@ -229,6 +238,7 @@ class SourceView(ScrollView, can_focus=True):
     def show_message(self, text: str, *, title: object | None = None) -> None:
         """Show a message (missing file, binary file, error) instead of a file."""
         self._generation += 1
+        self._doc = ("generation", self._generation)
         self.path = None
         self._lines = []
         self._display = {}
@@ -336,7 +346,7 @@ class SourceView(ScrollView, can_focus=True):
         return [
             block
             for block in range(first, last + 1)
-            if (self._generation, theme, block) not in self._blocks and block not in self._pending
+            if (self._doc, theme, block) not in self._blocks and block not in self._pending
         ]
 
     def _request_highlight(self) -> None:
@@ -346,7 +356,7 @@ class SourceView(ScrollView, can_focus=True):
         if not needed or self.path is None:
             return
         self._pending.update(needed)
-        generation, path, theme = self._generation, self.path, self._syntax_name
+        generation, path, theme = self._doc, self.path, self._syntax_name
         inputs = {block: self._block_display(block) for block in needed}
 
         def highlight() -> None:
@@ -368,7 +378,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def on_source_view_highlighted(self, message: SourceView.Highlighted) -> None:
         message.stop()
-        if message.generation != self._generation:
+        if message.generation != self._doc:
             return
         self._pending.difference_update(message.requested)
         for block, pieces in message.blocks.items():
@@ -392,7 +402,7 @@ class SourceView(ScrollView, can_focus=True):
     def is_highlighted(self, line: int) -> bool:
         """True when ``line`` (1-based) has its syntax highlighting (for tests and benchmarks)."""
         block = (line - 1) // BLOCK
-        return (self._generation, self._syntax_name, block) in self._blocks
+        return (self._doc, self._syntax_name, block) in self._blocks
 
     # --- rendering ---------------------------------------------------------------------------
 
@@ -401,7 +411,7 @@ class SourceView(ScrollView, can_focus=True):
         base = self.rich_style
         if self._message is not None:
             if y == 0:
-                style = self.get_component_rich_style("source-view--message")
+                style = self._style("source-view--message")
                 return Strip([Segment(" " + self._message, base + style)]).crop_extend(
                     0, width, base
                 )
@@ -416,25 +426,36 @@ class SourceView(ScrollView, can_focus=True):
         code = code.crop_extend(scroll_x, scroll_x + code_width, self._line_style(index + 1, base))
         return Strip([*gutter, *code], width)
 
+    def _style(self, name: str) -> Style:
+        """A component style, cached per theme and focus (looking one up is slow)."""
+        key = (self.app.theme, self.has_focus)
+        if self._style_key != key:
+            self._style_key = key
+            self._styles = {}
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name)
+        return style
+
     def _line_style(self, line: int, base: Style) -> Style:
         if line == self.cursor_line:
-            return base + self.get_component_rich_style("source-view--cursor")
+            return base + self._style("source-view--cursor")
         return base
 
     def _gutter(self, line: int, base: Style) -> Iterable[Segment]:
         kind = self.marks.mark(line)
-        number_style = base + self.get_component_rich_style("source-view--gutter")
+        number_style = base + self._style("source-view--gutter")
         if line == self.cursor_line:
-            number_style += self.get_component_rich_style("source-view--cursor")
+            number_style += self._style("source-view--cursor")
         backlink = "•" if line in self.marks.backlinks else " "
-        backlink_style = base + self.get_component_rich_style("source-view--backlink")
+        backlink_style = base + self._style("source-view--backlink")
         mark, mark_style = " ", base
         if kind == "matched":
-            mark, mark_style = "▐", base + self.get_component_rich_style("source-view--matched")
+            mark, mark_style = "▐", base + self._style("source-view--matched")
         elif kind == "claimed":
-            mark, mark_style = "▐", base + self.get_component_rich_style("source-view--claimed")
+            mark, mark_style = "▐", base + self._style("source-view--claimed")
         elif kind == "other":
-            mark, mark_style = "┆", base + self.get_component_rich_style("source-view--other")
+            mark, mark_style = "┆", base + self._style("source-view--other")
         digits = self._gutter_width - 4
         return (
             Segment(backlink, backlink_style),
@@ -445,7 +466,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def _code(self, index: int, base: Style) -> Strip:
         line_style = self._line_style(index + 1, base)
-        block = self._blocks.get((self._generation, self._syntax_name, index // BLOCK))
+        block = self._blocks.get((self._doc, self._syntax_name, index // BLOCK))
         text = self._display_text(index)
         if block is None:
             return Strip([Segment(text, line_style)])

@@ -1,0 +1,206 @@
+"""Review app timings, each beside a baseline measured in the same run (Textual's run_test()).
+
+- launch to first interactive frame: the demo review app vs an empty Textual app;
+- next-record latency: `n` handled and the new record and its source painted;
+- opening the 20,000+ line sample file at a quote near its end: SourceView vs a Static holding
+  the whole highlighted file (what mounting a file in a Static costs).
+
+Run: .venv/bin/python benchmarks/bench_app.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.containers import VerticalScroll  # noqa: E402
+from textual.widgets import Static  # noqa: E402
+
+from evidence.revision import Revision  # noqa: E402
+from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
+from keymaps import load_keymap  # noqa: E402
+from tui.factory import make_demo_app  # noqa: E402
+from tui.widgets.source_view import SourceMarks, SourceView  # noqa: E402
+
+SIZE = (120, 40)
+
+
+async def paint(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Let pending messages run and paint one frame."""
+    await pilot.pause()
+    pilot.app.screen._on_timer_update()
+
+
+CHILD = """
+import sys, time
+sys.path.insert(0, {root!r})
+import asyncio
+from textual.app import App
+from textual.widgets import Static
+
+async def main(kind):
+    if kind == "empty":
+        class Empty(App):
+            def compose(self):
+                yield Static("ready")
+        app = Empty()
+    else:
+        from keymaps import load_keymap
+        from tui.factory import make_demo_app
+        from pathlib import Path
+        app = make_demo_app(Path(sys.argv[2]), reviewer="bench", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen._on_timer_update()
+        print("frame", flush=True)
+    if kind != "empty":
+        app.close()
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def launch(kind: str, tmp: Path) -> float:
+    """Seconds from starting a Python process to the app's first painted frame."""
+    import subprocess
+
+    code = CHILD.format(root=str(ROOT))
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, kind, str(tmp)], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    elapsed = time.perf_counter() - start
+    process.wait()
+    assert line.strip() == "frame", line
+    return elapsed
+
+
+async def next_record(tmp: Path, presses: int) -> list[float]:
+    from screens.review import ReviewScreen
+
+    app = make_demo_app(tmp, reviewer="bench", keymap=load_keymap(user=False))
+    times: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await paint(pilot)
+        view = screen.query_one(SourceView)
+        for _ in range(presses):
+            start = time.perf_counter()
+            await app.run_action("next_record", screen)
+            while screen.shown_request != screen.source_request:
+                await asyncio.sleep(0.001)
+            await paint(pilot)
+            times.append(time.perf_counter() - start)
+    app.close()
+    return times
+
+
+class SourceApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield SourceView(id="view")
+
+
+class StaticApp(App[None]):
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="scroll"):
+            yield Static(id="static")
+
+
+def large_file() -> tuple[str, list[str]]:
+    repo = sample_repo()
+    with Revision.open(repo, CITED_REVISION) as revision:
+        sizes = [(entry.size, path) for path, entry in revision.entries().items()]
+        path = max(sizes)[1]
+        source = revision.read(path)
+    return path, source.lines
+
+
+async def open_source_view(path: str, lines: list[str], line: int) -> float:
+    app = SourceApp()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(SourceView)
+        await paint(pilot)
+        start = time.perf_counter()
+        view.show(path, lines, marks=SourceMarks(matched=(line, line + 3)), line=line)
+        while not view.is_highlighted(line):
+            await asyncio.sleep(0.001)
+        await paint(pilot)
+        return time.perf_counter() - start
+
+
+async def open_static(path: str, lines: list[str], line: int) -> float:
+    from textual.highlight import highlight
+
+    app = StaticApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await paint(pilot)
+        start = time.perf_counter()
+        content = highlight("\n".join(lines), path=path)
+        app.query_one("#static", Static).update(content)
+        await pilot.pause()
+        app.query_one("#scroll").scroll_to(y=line - 10, animate=False, immediate=True)
+        await paint(pilot)
+        return time.perf_counter() - start
+
+
+def report(name: str, value: float, baseline: float, baseline_name: str, goal: str) -> None:
+    print(
+        f"{name:<34} {value * 1000:8.1f} ms   {baseline_name:<26} {baseline * 1000:8.1f} ms"
+        f"   ratio {value / baseline:6.2f}   goal: {goal}"
+    )
+
+
+async def main(rounds: int, quick: bool = False) -> None:
+    print(f"assay review app benchmark ({rounds} rounds, medians; terminal {SIZE[0]}x{SIZE[1]})")
+    with tempfile.TemporaryDirectory() as tmp_dir:
+        tmp = Path(tmp_dir)
+        sample_repo()  # built once, outside the timings
+        launch("review", tmp)  # warm the file system cache and the sample database
+        launch("empty", tmp)
+        empty = [launch("empty", tmp) for _ in range(rounds)]
+        review = [launch("review", tmp) for _ in range(rounds)]
+        report(
+            "launch to first frame (process)",
+            statistics.median(review),
+            statistics.median(empty),
+            "empty Textual app",
+            "<= 1.5x empty app",
+        )
+        steps = await next_record(tmp, 15)
+        print(
+            f"{'next record (n), 15 presses':<34} {statistics.median(steps) * 1000:8.1f} ms"
+            f"   max {max(steps) * 1000:.1f} ms   goal: < 50 ms"
+        )
+    path, lines = large_file()
+    line = len(lines) - 40
+    lazy = [await open_source_view(path, lines, line) for _ in range(rounds)]
+    static = [await open_static(path, lines, line)] if not quick else [float("nan")]
+    report(
+        f"open {len(lines):,} lines at {line:,}",
+        statistics.median(lazy),
+        statistics.median(static),
+        "Static, whole file",
+        "< 150 ms and >= 20x faster",
+    )
+    print(f"  large file: {path}; Static baseline measured once (it takes seconds)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="skip the slow Static baseline")
+    args = parser.parse_args()
+    asyncio.run(main(args.rounds, args.quick))
