@@ -217,6 +217,7 @@ class ReviewScreen(Screen[None]):
         narrow = self.size.width < NARROW_WIDTH
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
+        self._refresh_header()
         self.call_after_refresh(self._refit_records)
 
     def _refit_records(self) -> None:
@@ -368,6 +369,11 @@ class ReviewScreen(Screen[None]):
             progress = "anchoring quotes…"
         else:
             progress = self.session.progress_text()
+        width = max(self.size.width, 40)
+        if len(system) + len(revision) + len(self.session.reviewer) + len(progress) + 16 > width:
+            progress = progress.replace(" quotes failing", " failing").replace(
+                " quote failing", " failing"
+            )
         left = Content.assemble(
             (" assay ", "bold $text-accent"),
             " ",
@@ -377,7 +383,6 @@ class ReviewScreen(Screen[None]):
             "  ",
             (visible(self.session.reviewer), "$text-secondary"),
         )
-        width = max(self.size.width, 80)
         gap = max(2, width - left.cell_length - len(progress) - 1)
         self.query_one("#review-header", Static).update(left + " " * gap + progress)
 

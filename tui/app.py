@@ -32,11 +32,9 @@ class AssayApp(App[None]):
         self._closers = list(closers)
         self.theme = theme
 
-    def get_default_screen(self) -> Screen[None]:
-        return self._make_screen()  # the review screen is the app's base screen
-
     def on_mount(self) -> None:
         self.set_keymap(dict(self.keymap.keys))
+        self.push_screen(self._make_screen())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -399,6 +399,11 @@ class SourceView(ScrollView, can_focus=True):
             text = self._display[index] = safe_line(self._lines[index])
         return text
 
+    @property
+    def highlighting(self) -> bool:
+        """True while blocks on screen wait for their highlighting."""
+        return bool(self._pending) or bool(self._needed_blocks())
+
     def is_highlighted(self, line: int) -> bool:
         """True when ``line`` (1-based) has its syntax highlighting (for tests and benchmarks)."""
         block = (line - 1) // BLOCK

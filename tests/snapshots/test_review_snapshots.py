@@ -1,0 +1,191 @@
+"""Snapshots of the review app (pytest-textual-snapshot), built by the app factory on real data."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from evidence.model import Kind, Quote, Record, Report, ReportSet
+from keymaps import load_keymap
+from screens.review import Location, ReviewScreen
+from tui.app import AssayApp
+from tui.factory import make_app, make_demo_app
+from tui.widgets.source_view import SourceView
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Iterator[AssayApp]:
+    app = make_demo_app(tmp_path, reviewer="reviewer", keymap=load_keymap(user=False))
+    yield app
+    app.close()
+
+
+async def settled(pilot: Pilot[Any]) -> ReviewScreen:
+    """Everything loaded, anchored, read and highlighted; no blinking cursors."""
+    screen = next(s for s in pilot.app.screen_stack if isinstance(s, ReviewScreen))
+    await pilot.pause()
+    await screen.settle()
+    view = screen.query_one(SourceView)
+    for _ in range(500):
+        await pilot.pause()
+        if screen.shown_request == screen.source_request and not view.highlighting:
+            break
+        await pilot.pause(0.01)
+    for widget in pilot.app.screen.query(Input):
+        widget.cursor_blink = False
+    for widget in pilot.app.screen.query(TextArea):
+        widget.cursor_blink = False
+    await pilot.pause()
+    return screen
+
+
+def go(screen: ReviewScreen, record_id: str, quote: int | None = 0) -> None:
+    index = next(n for n, record in enumerate(screen.session.records) if record.id == record_id)
+    screen.go(Location(index, quote))
+
+
+class TestReviewScreen:
+    def test_review_80x24(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-ticket-escalation", 1)
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
+
+    def test_review_200x50(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-ticket-escalation", 1)
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(200, 50), run_before=run_before)
+
+
+class TestSourcePane:
+    def test_fuzzy_quote_diff(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-note-sync", 1)
+            await settled(pilot)
+            await pilot.press("d")
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(140, 40), run_before=run_before)
+
+    def test_large_file_at_a_quote_near_its_end(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-OBJ-station-registry", 0)
+            screen = await settled(pilot)
+            view = screen.query_one(SourceView)
+            assert view.line_count > 20_000 and view.cursor_line > 20_000
+
+        assert snap_compare(demo, terminal_size=(140, 40), run_before=run_before)
+
+
+class TestDialogs:
+    def test_help(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            await settled(pilot)
+            await pilot.press("question_mark")
+            await pilot.pause()
+
+        assert snap_compare(demo, terminal_size=(100, 40), run_before=run_before)
+
+    def test_note_modal(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-CMP-api-server", 0)
+            await settled(pilot)
+            await pilot.press("e")
+            await pilot.press(*"Line 37 checks the token [b]before[/b] the role.")
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(100, 30), run_before=run_before)
+
+
+# --- untrusted text ------------------------------------------------------------------------------
+
+HOSTILE = "[bold red]bold?[/] [@click=app.quit]click me[/] $var \x1b[31mred\x1b[0m bell\x07 cr\r"
+BIDI = "access \u202eresu_nimda\u202c check \u2066x\u2069 zw\u200bsp"
+
+
+def _git(repo: Path, *args: str) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+        "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+    }
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+def hostile_review(tmp_path: Path) -> tuple[ReportSet, Path]:
+    """A repository and a hand-built report whose text holds markup and escape sequences."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    source = "def check(user):\n    # [red]not markup[/] \x1b]0;title\x07\n    return user.admin\n"
+    (repo / "evil.py").write_text(source, encoding="utf-8")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "evil.py")
+    _git(repo, "commit", "-q", "-m", "evil")
+    quote = Quote(
+        text="    # [red]not markup[/] \x1b]0;title\x07\n    return user.admin",
+        path="evil.py",
+        claimed=(2, 3),
+        report_line=9,
+        text_line=10,
+        record="EV-CLM-[b]markup[/b]",
+        index=0,
+    )
+    record = Record(
+        id="EV-CLM-[b]markup[/b]",
+        kind=Kind.CLAIM,
+        label="Label " + HOSTILE,
+        body="Body " + HOSTILE + "\n" + BIDI,
+        report="hostile.txt",
+        section="Claims",
+        lines=(5, 12),
+        fields=(("field [i]name[/i]", "value \x1b[2J cleared?"),),
+        statuses=(("implementation", "[blink]wired[/blink]"),),
+        quotes=(quote,),
+        references=("[@click=app.quit]",),
+    )
+    report = Report(
+        file="hostile.txt",
+        title="Evil [b]report[/b]",
+        type_line="agentic-system-analyses/types/agentic-system-runtime-report.md",
+        system="Evil\x1b[5m",
+        records=(record,),
+    )
+    return ReportSet(reports=(report,)), repo
+
+
+class TestUntrustedText:
+    def test_record_with_markup_and_escapes(self, snap_compare: Any, tmp_path: Path) -> None:
+        reportset, repo = hostile_review(tmp_path)
+        app = make_app(
+            reportset, repo, None, tmp_path / "db.sqlite", "rev[i]iewer", load_keymap(user=False)
+        )
+
+        async def run_before(pilot: Pilot[Any]) -> None:
+            await settled(pilot)
+            await pilot.press("tab")
+            await settled(pilot)
+
+        try:
+            assert snap_compare(app, terminal_size=(140, 30), run_before=run_before)
+        finally:
+            app.close()
