@@ -5,17 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from evidence.sample import CITED_REVISION
-
-pytest.importorskip("tui.factory")
-
-from screens.backlinks import BacklinksScreen  # noqa: E402
-from screens.finder import FileFinder  # noqa: E402
-from screens.grep import GrepScreen  # noqa: E402
-from tui.factory import make_demo_app  # noqa: E402
-from tui.widgets.source_view import SourceView  # noqa: E402
+from screens.backlinks import BacklinksScreen
+from screens.finder import FileFinder
+from screens.grep import GrepScreen
+from tui.factory import make_demo_app
+from tui.widgets.source_view import SourceView
 
 
 async def settle(pilot: Any, screen: Any) -> None:
