@@ -1,0 +1,186 @@
+"""Review screen behaviours beyond the end-to-end flow: keymaps, dialogs, filters, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from db import VerdictStore
+from evidence.model import ReportSet
+from keymaps import Keymap, load_keymap
+from screens.confirm import ConfirmScreen
+from screens.find import FindScreen
+from screens.help import HelpScreen, help_content
+from screens.note import NoteScreen
+from screens.review import Location, ReviewScreen
+from tui.cli import cli
+from tui.factory import make_app, make_demo_app
+from tui.widgets.source_view import SourceView
+
+SIZE = (120, 40)
+
+
+async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+    await pilot.pause()
+    await screen.settle()
+    await pilot.pause()
+
+
+def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+
+
+def index_of(screen: ReviewScreen, record_id: str) -> int:
+    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
+
+
+async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: Path) -> None:
+    keymap = load_keymap("vim", user=False)
+    app = make_demo_app(tmp_path, reviewer="v", keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        start = screen.record
+        screen.jump(Location(index_of(screen, "KS-RTE-token-check"), 0))
+        await settle(pilot, screen)
+        await pilot.press("ctrl+o")  # vim: back through the jump history
+        await settle(pilot, screen)
+        assert screen.record is start
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "ctrl+o" in help_content(keymap).plain
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+    app.close()
+
+
+async def test_note_escape_asks_before_discarding(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="n", keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        await pilot.press("e")
+        await pilot.press(*"draft")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # keep editing
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen) and app.screen.text == "draft"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")  # discard
+        await settle(pilot, screen)
+        assert app.screen is screen
+        assert screen.session.current == {}
+        # an unchanged note closes on escape without asking
+        await pilot.press("e", "escape")
+        await pilot.pause()
+        assert app.screen is screen
+    app.close()
+    store = VerdictStore.open(tmp_path / "demo.db", readonly=True)
+    try:
+        assert store.current("n") == {}
+    finally:
+        store.close()
+
+
+async def test_filters_diff_find_palette_and_theme(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="f", keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        seen = []
+        for _ in range(4):
+            await pilot.press("f")
+            await settle(pilot, screen)
+            seen.append(screen.filter)
+        assert seen == ["unreviewed", "refuted", "failing quotes", "all"]
+        await pilot.press("f", "f", "f")
+        await settle(pilot, screen)
+        shown = {screen.session.records[n].id for n in screen._rows if n >= 0}
+        assert "KS-RTE-note-sync" in shown and "KS-CMP-api-server" not in shown
+        assert all(
+            screen.session.failing(screen.session.records[n]) for n in screen._rows if n >= 0
+        )
+
+        # the diff of a fuzzy quote
+        screen.go(Location(index_of(screen, "KS-RTE-note-sync"), 1))
+        await settle(pilot, screen)
+        await pilot.press("d")
+        await settle(pilot, screen)
+        assert screen.has_class("-diff")
+        diff = str(screen.query_one("#diff-text").render())
+        assert "quote" in diff and "source" in diff and "fuzzy" in diff
+
+        # fuzzy find a file of the revision and open it
+        await pilot.press("slash")
+        await pilot.pause()
+        assert isinstance(app.screen, FindScreen)
+        await pilot.press(*"stations.py")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, screen)
+        for _ in range(100):
+            if screen.query_one(SourceView).path == "api/kestrel/stations.py":
+                break
+            await pilot.pause(0.01)
+        assert screen.opened_path == "api/kestrel/stations.py"
+
+        # the command palette offers actions and every record
+        titles = [command.title for command in screen.palette_commands()]
+        assert "Confirm" in titles and "Next unreviewed" in titles
+        assert "Go to KS-CMP-api-server" in titles
+
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert not app.current_theme.dark
+    app.close()
+
+
+async def test_missing_revision_shows_in_the_panes(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet
+) -> None:
+    app = make_app(sample_reports, sample, "0" * 40, tmp_path / "v.db", "e", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        assert screen.revision is None and screen.revision_error
+        screen.go(Location(index_of(screen, "KS-CMP-api-server"), 0))
+        await settle(pilot, screen)
+        view = screen.query_one(SourceView)
+        assert view.message is not None and "cannot open the revision" in view.message
+        assert "revision unavailable" in str(screen.query_one("#review-header").render())
+        await pilot.press("c")  # verdicts still work
+        await settle(pilot, screen)
+        assert screen.session.badge(screen.record) == "✓"
+    app.close()
+
+
+def test_review_command_errors_are_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        cli, ["review", str(tmp_path / "none.txt"), "--repo", str(tmp_path / "no")]
+    )
+    assert result.exit_code == 2
+    assert "no such directory" in result.output and "Traceback" not in result.output
+    result = runner.invoke(cli, ["review", str(tmp_path / "none.txt"), "--repo", str(tmp_path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    result = runner.invoke(cli, ["review", "--repo", str(tmp_path)])
+    assert result.exit_code == 2
+
+
+def test_unknown_binding_in_user_keymap_is_a_clear_cli_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "assay").mkdir()
+    (tmp_path / "assay" / "keymap.toml").write_text('refutee = "R"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["demo"])
+    assert result.exit_code == 2
+    assert "unknown binding id 'refutee'" in result.output and "'refute'" in result.output
