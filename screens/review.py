@@ -384,7 +384,8 @@ class ReviewScreen(Screen[None]):
             (visible(self.session.reviewer), "$text-secondary"),
         )
         gap = max(2, width - left.cell_length - len(progress) - 1)
-        self.query_one("#review-header", Static).update(left + " " * gap + progress)
+        header = self.query_one("#review-header", Static)
+        header.update(left + " " * gap + progress, layout=False)
 
     def _record_prompt(self, index: int) -> Content:
         record = self.session.records[index]
@@ -766,11 +767,12 @@ class ReviewScreen(Screen[None]):
                     ("file ", "$text-muted"),
                     visible(self.opened_path),
                     ("  (] returns to the quotes)", "$text-muted"),
-                )
+                ),
+                layout=False,
             )
             return
         if quote is None:
-            info.update("")
+            info.update("", layout=False)
             return
         anchor = self.session.anchor(quote)
         parts: list[Content | str | tuple[str, str]] = [f"[{quote.index + 1}] "]
@@ -804,7 +806,7 @@ class ReviewScreen(Screen[None]):
                 parts.append(("  " + visible(note), "$text-muted"))
             if anchor.diff and not anchor.match.verified or anchor.match is Tier.FUZZY:
                 parts.append(("  d: diff", "$text-muted"))
-        info.update(Content.assemble(*parts))
+        info.update(Content.assemble(*parts), layout=False)
 
     def _refresh_diff(self) -> None:
         if not self.has_class("-diff"):

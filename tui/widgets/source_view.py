@@ -26,12 +26,14 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from tui.safe import safe_line
 
 BLOCK = 200  # lines highlighted together
-MARGIN = 60  # lines above and below the screen highlighted ahead of scrolling
+MARGIN = 30  # lines above and below the screen highlighted ahead of scrolling
+BLOCK_DELAY = 0.25  # seconds the view rests before whole blocks are highlighted
 CACHE_BLOCKS = 64
 LineRange = tuple[int, int]
 Piece = tuple[str, Style]
@@ -157,9 +159,11 @@ class SourceView(ScrollView, can_focus=True):
             theme: str,
             blocks: dict[int, list[list[Piece]]],
             requested: tuple[int, ...] = (),
+            lines: dict[int, list[Piece]] | None = None,
         ) -> None:
             super().__init__()
             self.requested = requested
+            self.lines = lines or {}  # single lines (0-based) highlighted ahead of their block
             self.generation = generation
             self.theme = theme
             self.blocks = blocks
@@ -179,6 +183,10 @@ class SourceView(ScrollView, can_focus=True):
         self._pending: set[int] = set()
         self._gutter_width = 6
         self._style_key: tuple[str, bool] | None = None
+        self._partial: dict[int, list[Piece]] = {}
+        self._window_asked: tuple[object, int, int] | None = None
+        self._block_timer: Timer | None = None
+        self._partial_key: tuple[object, str] | None = None
         self._styles: dict[str, Style] = {}
 
     # --- public API --------------------------------------------------------------------------
@@ -350,26 +358,63 @@ class SourceView(ScrollView, can_focus=True):
         ]
 
     def _request_highlight(self) -> None:
-        if not self.is_mounted:
+        """Highlight the lines on screen now, and their 200-line blocks once the view rests.
+
+        Lexing a block of dense code takes tens of milliseconds of a worker thread that shares
+        the GIL with the UI; doing only the ~40 visible lines at once keeps moving between files
+        fast, and the blocks (correct across multi-line strings, cached) follow after a pause.
+        """
+        if not self.is_mounted or self.path is None or not self._lines:
+            return
+        top = int(self.scroll_y)
+        height = max(self.size.height, 1)
+        last = min(len(self._lines), top + height)
+        missing = [index for index in range(top, last) if not self.is_highlighted(index + 1)]
+        if missing and (self._doc, top, last) != self._window_asked:
+            self._window_asked = (self._doc, top, last)
+            doc, path, theme = self._doc, self.path, self._syntax_name
+            window = [self._display_text(index) for index in range(top, last)]
+
+            def highlight_window() -> None:
+                pieces = highlight_block(path, window, theme)
+                lines = {top + n: line for n, line in enumerate(pieces)}
+                self.post_message(self.Highlighted(doc, theme, {}, (), lines))
+
+            self.run_worker(
+                highlight_window,
+                thread=True,
+                group=f"highlight-window-{id(self)}",
+                exit_on_error=False,
+                description=f"highlight {path} {top + 1}-{last}",
+            )
+        if self._block_timer is not None:
+            self._block_timer.stop()
+        self._block_timer = self.set_timer(BLOCK_DELAY, self._request_blocks)
+
+    def _request_blocks(self) -> None:
+        self._block_timer = None
+        if not self.is_mounted or self.path is None:
             return
         needed = self._needed_blocks()
-        if not needed or self.path is None:
+        if not needed:
             return
         self._pending.update(needed)
-        generation, path, theme = self._doc, self.path, self._syntax_name
+        doc, path, theme = self._doc, self.path, self._syntax_name
+        centre = (int(self.scroll_y) + max(self.size.height, 1) // 2) // BLOCK
+        needed.sort(key=lambda block: abs(block - centre))
         inputs = {block: self._block_display(block) for block in needed}
 
-        def highlight() -> None:
+        def highlight_blocks() -> None:
             worker = get_current_worker()
-            done: dict[int, list[list[Piece]]] = {}
             for block, lines in inputs.items():
                 if worker.is_cancelled:
                     break
-                done[block] = highlight_block(path, lines, theme)
-            self.post_message(self.Highlighted(generation, theme, done, tuple(inputs)))
+                done = {block: highlight_block(path, lines, theme)}
+                self.post_message(self.Highlighted(doc, theme, done, (block,)))
+            self.post_message(self.Highlighted(doc, theme, {}, tuple(inputs)))
 
         self.run_worker(
-            highlight,
+            highlight_blocks,
             thread=True,
             group=f"highlight-{id(self)}",
             exit_on_error=False,
@@ -380,13 +425,19 @@ class SourceView(ScrollView, can_focus=True):
         message.stop()
         if message.generation != self._doc:
             return
+        if message.lines:
+            if self._partial_key != (message.generation, message.theme):
+                self._partial_key = (message.generation, message.theme)
+                self._partial = {}
+            self._partial.update(message.lines)
         self._pending.difference_update(message.requested)
         for block, pieces in message.blocks.items():
             self._blocks[(message.generation, message.theme, block)] = pieces
             while len(self._blocks) > CACHE_BLOCKS:
                 self._blocks.popitem(last=False)
         self.refresh()
-        self._request_highlight()
+        if message.requested:
+            self._request_blocks()
 
     def _block_display(self, block: int) -> list[str]:
         start = block * BLOCK
@@ -401,13 +452,15 @@ class SourceView(ScrollView, can_focus=True):
 
     @property
     def highlighting(self) -> bool:
-        """True while blocks on screen wait for their highlighting."""
+        """True while lines or blocks on screen wait for their highlighting."""
         return bool(self._pending) or bool(self._needed_blocks())
 
     def is_highlighted(self, line: int) -> bool:
         """True when ``line`` (1-based) has its syntax highlighting (for tests and benchmarks)."""
         block = (line - 1) // BLOCK
-        return (self._doc, self._syntax_name, block) in self._blocks
+        if (self._doc, self._syntax_name, block) in self._blocks:
+            return True
+        return self._partial_key == (self._doc, self._syntax_name) and line - 1 in self._partial
 
     # --- rendering ---------------------------------------------------------------------------
 
@@ -472,8 +525,10 @@ class SourceView(ScrollView, can_focus=True):
     def _code(self, index: int, base: Style) -> Strip:
         line_style = self._line_style(index + 1, base)
         block = self._blocks.get((self._doc, self._syntax_name, index // BLOCK))
-        text = self._display_text(index)
-        if block is None:
-            return Strip([Segment(text, line_style)])
-        pieces = block[index % BLOCK]
+        if block is not None:
+            pieces = block[index % BLOCK]
+        elif self._partial_key == (self._doc, self._syntax_name) and index in self._partial:
+            pieces = self._partial[index]
+        else:
+            return Strip([Segment(self._display_text(index), line_style)])
         return Strip([Segment(part, line_style + style) for part, style in pieces])
