@@ -66,7 +66,11 @@ async def main(kind):
         from pathlib import Path
         app = make_demo_app(Path(sys.argv[2]), reviewer="bench", keymap=load_keymap(user=False))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        # the first frame of the real screen, without waiting for background work (anchoring)
+        while kind != "empty" and type(app.screen).__name__ != "ReviewScreen":
+            await asyncio.sleep(0.001)
+        for _ in range(3):
+            await asyncio.sleep(0)
         app.screen._on_timer_update()
         print("frame", flush=True)
     if kind != "empty":
