@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 from keymaps.bindings import bindings_for
 from tui.safe import visible
 
-KIND_MARKS = {"record": "▤", "quote": "❝", "file": "🗎"}
+KIND_MARKS = {"record": "▤", "quote": "❝", "file": "□"}
 
 
 @dataclass(frozen=True)

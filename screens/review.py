@@ -1071,7 +1071,8 @@ class ReviewScreen(Screen[None]):
                 return
             self._after_change(event)
             state = event.verdict.value if event.verdict else "no verdict"
-            self.notify(visible(f"undone: {event.record} is back to {state}"), markup=False)
+            what = f"a quote of {event.record}" if event.quote else event.record
+            self.notify(visible(f"undone: {what} is back to {state}"), markup=False, timeout=3)
 
         self._write(lambda: self.store.undo(reviewer), undone)
 
