@@ -106,7 +106,7 @@ class TestDialogs:
             go(screen, "KS-CMP-api-server", 0)
             await settled(pilot)
             await pilot.press("e")
-            await pilot.press(*"Line 37 checks the token [b]before[/b] the role.")
+            await pilot.press(*"Token first [b]then[/b] role")
             await settled(pilot)
 
         assert snap_compare(demo, terminal_size=(100, 30), run_before=run_before)

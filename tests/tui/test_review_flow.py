@@ -14,15 +14,14 @@ SIZE = (120, 40)
 
 
 async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
-    await pilot.pause()
     await screen.settle()
     await pilot.pause()
 
 
 async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot, screen)
+    """Press keys; after the last one, wait until every verdict given is stored and shown."""
+    await pilot.press(*keys)
+    await settle(pilot, screen)
 
 
 async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
