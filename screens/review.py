@@ -1251,9 +1251,10 @@ class ReviewScreen(Screen[None]):
                 lambda action=spec.action: self.run_action(action),  # type: ignore[misc]
             )
         for n, record in enumerate(self.session.records):
+            label = f" · {record.label}" if record.label and record.label != record.id else ""
             yield SystemCommand(
-                visible(f"Go to {record.id}"),
-                visible(record.label or record.kind.value),
+                visible(f"Go to {record.id}{label}"),
+                visible(f"{record.kind.value} in {record.section}"),
                 lambda n=n: self.jump(Location(n, self._first_quote(n))),  # type: ignore[misc]
             )
 

@@ -137,11 +137,23 @@ async def test_filters_diff_find_palette_and_theme(
         # the command palette offers actions and every record
         titles = [command.title for command in screen.palette_commands()]
         assert "Confirm" in titles and "Next unreviewed" in titles
-        assert "Go to KS-CMP-api-server" in titles
+        assert any(title.startswith("Go to KS-CMP-api-server · ") for title in titles)
 
         await pilot.press("ctrl+t")
         await pilot.pause()
         assert not app.current_theme.dark
+        view = screen.query_one(SourceView)
+        for _ in range(200):  # the source is highlighted again in the light syntax style
+            if view.is_highlighted(view.cursor_line):
+                break
+            await pilot.pause(0.01)
+        assert view._syntax_name == "friendly" and view.is_highlighted(view.cursor_line)
+
+        # the palette's "Go to" jumps to the record
+        command = next(c for c in screen.palette_commands() if "KS-RTE-token-check" in c.title)
+        command.callback()
+        await settle(pilot, screen)
+        assert screen.record is not None and screen.record.id == "KS-RTE-token-check"
     app.close()
 
 
