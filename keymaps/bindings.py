@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from keymaps.catalog import specs_for
 from keymaps.loader import load_preset
@@ -15,7 +15,7 @@ def _default_keys() -> dict[str, str]:
     return load_preset("default")
 
 
-def bindings_for(context: str) -> list[Binding]:
+def bindings_for(context: str) -> list[BindingType]:
     """The bindings of one screen; the app's keymap (App.set_keymap) remaps them by id."""
     keys = _default_keys()
     return [

@@ -260,7 +260,7 @@ class ReviewScreen(Screen[None]):
                 except Exception:  # noqa: BLE001 - a search that cannot run shows no hits
                     replays[(search.record, search.line)] = []
         # the anchorer read every quoted file: keep them so moving between records needs no read
-        sources = {}
+        sources: dict[str, SourceFile] = {}
         for quote in anchors:
             if quote.path not in sources and len(sources) < 64:
                 sources[quote.path] = revision.read(quote.path)
@@ -1045,8 +1045,8 @@ class ReviewScreen(Screen[None]):
     def _after_change(self, event: Event) -> None:
         self.session.apply(event)
         record_key = event.ref.record_key
-        for n, record in enumerate(self.session.records):
-            if self.session.record_item(record).key == record_key:
+        for n, each in enumerate(self.session.records):
+            if self.session.record_item(each).key == record_key:
                 self._update_record_row(n)
         record = self.record
         if record is not None and self.session.record_item(record).key == record_key:
@@ -1248,14 +1248,14 @@ class ReviewScreen(Screen[None]):
             yield SystemCommand(
                 spec.description,
                 f"{spec.group} · {keys}",
-                lambda action=spec.action: self.run_action(action),  # type: ignore[misc]
+                lambda action=spec.action: self.run_action(action),
             )
         for n, record in enumerate(self.session.records):
             label = f" · {record.label}" if record.label and record.label != record.id else ""
             yield SystemCommand(
                 visible(f"Go to {record.id}{label}"),
                 visible(f"{record.kind.value} in {record.section}"),
-                lambda n=n: self.jump(Location(n, self._first_quote(n))),  # type: ignore[misc]
+                lambda n=n: self.jump(Location(n, self._first_quote(n))),
             )
 
 

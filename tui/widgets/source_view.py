@@ -334,7 +334,7 @@ class SourceView(ScrollView, can_focus=True):
         self.refresh()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        super().on_mount()  # type: ignore[no-untyped-call]
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._on_app_theme_changed())
 
     # --- highlighting ------------------------------------------------------------------------
