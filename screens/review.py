@@ -30,7 +30,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from db import Event, ItemRef, Verdict, VerdictStore
+from db import Event, ItemRef, StaleVerdict, Verdict, VerdictStore
 from evidence.model import Anchor, FileState, Kind, Quote, Record, Tier
 from keymaps import SPECS, Keymap, specs_for
 from keymaps.bindings import bindings_for
@@ -73,12 +73,14 @@ class Loaded(Message):
         error: str | None,
         current: dict[str, Event],
         position: str | None,
+        stale: list[StaleVerdict] | None = None,
     ) -> None:
         super().__init__()
         self.revision = revision
         self.error = error
         self.current = current
         self.position = position
+        self.stale = stale or []
 
 
 class AnchorProgress(Message):
@@ -187,6 +189,7 @@ class ReviewScreen(Screen[None]):
         self._loaded = asyncio.Event()
         self._rows: list[int] = []  # option index -> record index (-1 for headers)
         self._records_width = -1
+        self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -242,7 +245,8 @@ class ReviewScreen(Screen[None]):
                 error = str(exc) or type(exc).__name__
         current = self.store.current(self.session.reviewer)
         position = self.store.position(self.session.review_key)
-        self.post_message(Loaded(revision, error, current, position))
+        stale = self.store.stale(self.session.reportset, self.session.reviewer)
+        self.post_message(Loaded(revision, error, current, position, stale))
 
     def _anchor(self, revision: Revision) -> None:
         from evidence.anchoring import anchor_all
@@ -269,6 +273,7 @@ class ReviewScreen(Screen[None]):
     def on_loaded(self, message: Loaded) -> None:
         self.revision, self.revision_error = message.revision, message.error
         self.session.current = message.current
+        self.stale = message.stale
         if message.position is not None:
             found = self.session.find(message.position)
             if found is not None:
@@ -369,6 +374,8 @@ class ReviewScreen(Screen[None]):
             progress = "anchoring quotes…"
         else:
             progress = self.session.progress_text()
+        if self.stale:
+            progress += f" · {len(self.stale)} stale"
         width = max(self.size.width, 40)
         if len(system) + len(revision) + len(self.session.reviewer) + len(progress) + 16 > width:
             progress = progress.replace(" quotes failing", " failing").replace(
@@ -543,6 +550,21 @@ class ReviewScreen(Screen[None]):
                     ),
                     id=f"ref-{ref}",
                     disabled=not known,
+                )
+        record_key = session.record_item(record).key
+        stale = [item for item in self.stale if item.event.ref.record_key == record_key]
+        if stale:
+            yield Option(Content.styled("─ stale verdicts ─", "$text-warning"), disabled=True)
+            for item in stale:
+                event = item.event
+                state = event.verdict.value if event.verdict else "note"
+                yield Option(
+                    Content.assemble(
+                        (f"{BADGES[event.verdict]} {state}", VERDICT_STYLES[BADGES[event.verdict]]),
+                        (f"  on a quote that changed ({event.at[:10]})", "$text-warning"),
+                        ("\n" + visible(event.note, multiline=True)) if event.note else "",
+                    ),
+                    disabled=True,
                 )
         annotations = session.annotations(record)
         if annotations:

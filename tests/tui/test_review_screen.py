@@ -196,3 +196,41 @@ def test_unknown_binding_in_user_keymap_is_a_clear_cli_error(tmp_path: Path, mon
     result = CliRunner().invoke(cli, ["demo"])
     assert result.exit_code == 2
     assert "unknown binding id 'refutee'" in result.output and "'refute'" in result.output
+
+
+async def test_verdict_on_an_edited_quote_is_shown_stale(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    from dataclasses import replace
+
+    from db import ItemRef, Verdict
+
+    report = sample_reports.reports[0]
+    record = report.record("KS-CMP-api-server")
+    assert record is not None
+    store = VerdictStore.open(tmp_path / "s.db")
+    try:
+        item = ItemRef.for_quote(report, record, record.quotes[0])
+        store.give(item, Verdict.REFUTED, note="wrong line", reviewer="s", revision=cited)
+        # the report is regenerated with that quote edited
+        edited = replace(record.quotes[0], text=record.quotes[0].text + "  # edited")
+        new_record = replace(record, quotes=(edited, *record.quotes[1:]))
+        records = tuple(new_record if r is record else r for r in report.records)
+        reportset = replace(
+            sample_reports, reports=(replace(report, records=records), *sample_reports.reports[1:])
+        )
+        app = make_app(reportset, sample, cited, store, "s", keymap)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await settle(pilot, screen)
+            assert [item.reason for item in screen.stale] == ["quote changed"]
+            assert "1 stale" in str(screen.query_one("#review-header").render())
+            screen.go(Location(index_of(screen, "KS-CMP-api-server"), 0))
+            await settle(pilot, screen)
+            pane = screen.query_one("#record")
+            texts = [str(pane.get_option_at_index(n).prompt) for n in range(pane.option_count)]  # type: ignore[attr-defined]
+            assert any("stale verdicts" in text for text in texts)
+            assert any("refuted" in text and "wrong line" in text for text in texts)
+        app.close()
+    finally:
+        store.close()
