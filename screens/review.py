@@ -36,6 +36,7 @@ from keymaps import SPECS, Keymap, specs_for
 from keymaps.bindings import bindings_for
 from tui.safe import safe_content, visible
 from tui.session import BADGES, FILTERS, ReviewSession, tier_symbol
+from tui.widgets.lists import PaneList
 from tui.widgets.source_view import SourceMarks, SourceView
 
 if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
@@ -196,9 +197,9 @@ class ReviewScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="review-header")
         with Horizontal(id="panes"):
-            yield OptionList(id="records")
+            yield PaneList(id="records")
             with Horizontal(id="detail"):
-                yield OptionList(id="record")
+                yield PaneList(id="record")
                 with Vertical(id="source-pane"):
                     yield SourceView(id="source")
                     yield Static(id="quote-info")

@@ -1,0 +1,34 @@
+"""OptionList for the review panes, with its component styles cached between style updates."""
+
+from __future__ import annotations
+
+from textual.css.styles import RenderStyles
+from textual.widgets import OptionList
+
+
+class PaneList(OptionList):
+    """An OptionList that looks up each component style once per style update.
+
+    OptionList asks for its option padding on every rendered line; building a RenderStyles each
+    time was the largest single cost of moving to the next record.
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self._component_cache: dict[tuple[str, ...], RenderStyles] = {}
+
+    def get_component_styles(self, *names: str) -> RenderStyles:
+        styles = self._component_cache.get(names)
+        if styles is None:
+            styles = self._component_cache[names] = super().get_component_styles(*names)
+        return styles
+
+    def notify_style_update(self) -> None:
+        self._component_cache.clear()
+        super().notify_style_update()
+
+    def on_focus(self) -> None:
+        self._component_cache.clear()  # :focus styles apply now
+
+    def on_blur(self) -> None:
+        self._component_cache.clear()
