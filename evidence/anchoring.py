@@ -22,6 +22,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel, Levenshtein
@@ -45,6 +46,8 @@ DEFAULT_FLOOR = 80.0
 DEFAULT_CLOSE = 2.0
 #: at most this many places are listed under `elsewhere`
 MAX_ELSEWHERE = 20
+#: from this many quotes on, `anchor_all` reads the whole revision up front
+PREPARE_FROM = 200
 
 # A list marker at a line start: bullets, dashes, asterisks, "1." and "1)".
 _MARKER = re.compile(r"(?m)^([^\S\n]*)(?:[-*+•‣◦]|\d{1,3}[.)])[^\S\n]+")
@@ -69,7 +72,6 @@ _NORMALIZE = str.maketrans(
     }
 )
 _WORD = re.compile(r"\w{3,}")
-_INDEX_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 _TOKEN = re.compile(r"\S+")
 _ELLIPSIS = frozenset({"...", "..", "…"})
 
@@ -134,13 +136,29 @@ _NOT_FOUND = _Found(Tier.MISSING, ())
 class _FileView:
     """One source text with the lazily built helpers the tiers need."""
 
-    __slots__ = ("text", "lines", "_normalized", "_normalized_lines")
+    __slots__ = ("text", "lines", "_normalized", "_normalized_lines", "_skeleton", "_nskeleton")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = _LineIndex(text)
         self._normalized: str | None = None
         self._normalized_lines: _LineIndex | None = None
+        self._skeleton: str | None = None
+        self._nskeleton: str | None = None
+
+    @property
+    def skeleton(self) -> str:
+        """The text without any whitespace: a quick test before the whitespace regex."""
+        if self._skeleton is None:
+            self._skeleton = "".join(self.text.split())
+        return self._skeleton
+
+    @property
+    def normalized_skeleton(self) -> str:
+        """The normalized text without any whitespace."""
+        if self._nskeleton is None:
+            self._nskeleton = "".join(self.normalized.split())
+        return self._nskeleton
 
     @property
     def normalized(self) -> str:
@@ -165,6 +183,9 @@ class _QuoteForms:
     tokens: tuple[str, ...]  # normalized tokens for fuzzy alignment (edge ellipses dropped)
     words: tuple[str, ...]  # distinct words (3+ characters) of the normalized quote
     index_words: frozenset[bytes]
+    longest: str  # the longest word: every verified tier needs it verbatim in the source
+    skeleton: str  # the quote without whitespace
+    normalized_skeleton: str
 
 
 @lru_cache(maxsize=16384)
@@ -182,7 +203,10 @@ def _forms(text: str) -> _QuoteForms:
         normalized=normalized,
         tokens=tuple(tokens),
         words=words,
-        index_words=frozenset(_INDEX_WORD.findall(normalized.encode("utf-8", "replace"))),
+        index_words=frozenset(index_words(normalized.encode("utf-8", "surrogateescape"))),
+        longest=max(_WORD.findall(normalized), key=len, default=""),
+        skeleton="".join(text.split()),
+        normalized_skeleton=normalized.replace(" ", ""),
     )
 
 
@@ -194,6 +218,8 @@ def _verified(forms: _QuoteForms, view: _FileView) -> _Found:
     if not forms.exact:
         return _NOT_FOUND
     text = view.text
+    if forms.longest and forms.longest not in text:
+        return _NOT_FOUND
     if forms.exact in text:
         spans = []
         size = len(forms.exact)
@@ -202,15 +228,14 @@ def _verified(forms: _QuoteForms, view: _FileView) -> _Found:
             spans.append(view.lines.span(start, start + size))
             start = text.find(forms.exact, start + size)
         return _Found(Tier.EXACT, tuple(spans))
-    if " " in forms.collapsed:
+    if " " in forms.collapsed and forms.skeleton in view.skeleton:
         pattern = _spaced_pattern(forms.collapsed)
         spans = [view.lines.span(*m.span()) for m in pattern.finditer(text)]
         if spans:
             return _Found(Tier.WHITESPACE, tuple(spans))
     if forms.normalized and (forms.normalized != forms.collapsed or _maybe_damaged(text)):
         normalized = view.normalized
-        first = forms.normalized.split(" ", 1)[0]
-        if first in normalized:
+        if forms.normalized_skeleton in view.normalized_skeleton:
             pattern = _spaced_pattern(forms.normalized)
             lines = view.normalized_lines
             spans = [lines.span(*m.span()) for m in pattern.finditer(normalized)]
@@ -400,59 +425,95 @@ def _common_prefix(a: str, b: str) -> int:
 # --- the whole revision --------------------------------------------------------------------------
 
 
-class RevisionIndex:
-    """Which files of the revision hold which words (ASCII identifiers of 3+ characters)."""
+_IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+#: bytes.translate table keeping identifier characters (and non-ASCII bytes), blanking the rest
+_WORDS_ONLY = bytes(b if b in _IDENTIFIER_BYTES or b >= 128 else 32 for b in range(256))
 
-    def __init__(self, revision: Revision) -> None:
+
+def index_words(data: bytes) -> set[bytes]:
+    """The distinct words of a text as the revision index records them."""
+    return set(data.translate(_WORDS_ONLY).split())
+
+
+class RevisionIndex:
+    """Which files of the revision hold which words, for finding a quote anywhere.
+
+    Built in one streaming pass over every file. Words in more than `common` files stop being
+    recorded (they narrow nothing down); a word seen once costs no Python-level work at all.
+    """
+
+    def __init__(self, revision: Revision, *, common: int | None = None) -> None:
         self.paths: list[str] = []
-        self.postings: dict[bytes, list[int]] = {}
-        postings: defaultdict[bytes, list[int]] = defaultdict(list)
-        entries = [
-            entry
-            for entry in revision.entries().values()
-            if entry.kind == "blob" and 0 <= entry.size <= revision.max_size
-        ]
-        by_oid: dict[str, list[str]] = {}
-        for entry in entries:
-            by_oid.setdefault(entry.oid, []).append(entry.path)
-        for oid, data in revision.iter_blobs(list(by_oid)):
+        first: dict[bytes, int] = {}
+        multi: dict[bytes, list[int]] = {}
+        stop: set[bytes] = set()
+        files = sum(1 for e in revision.entries().values() if e.kind == "blob")
+        limit = common if common is not None else max(64, files // 16)
+        for number, (path, data) in enumerate(revision.scan()):
+            self.paths.append(path)
             if b"\0" in data[:8000]:
                 continue
-            words = set(_INDEX_WORD.findall(data))
-            for path in by_oid[oid]:
-                number = len(self.paths)
-                self.paths.append(path)
-                for word in words:
-                    postings[word].append(number)
-        self.postings = dict(postings)
+            words = index_words(data)
+            words -= stop
+            again = words.intersection(first)
+            words -= again
+            first.update(zip(words, repeat(number)))
+            for word in again:
+                numbers = multi.get(word)
+                if numbers is None:
+                    multi[word] = [first[word], number]
+                elif len(numbers) >= limit:
+                    stop.add(word)
+                    del multi[word]
+                else:
+                    numbers.append(number)
+        self._first = first
+        self._multi = multi
+        self._stop = stop
+        self.words = len(first)
 
-    def frequency(self, word: bytes) -> int:
-        """How many files hold `word`."""
-        return len(self.postings.get(word, ()))
+    def frequency(self, word: bytes) -> float:
+        """How many files hold `word` (infinite for words too common to record)."""
+        if word in self._stop:
+            return float("inf")
+        numbers = self._multi.get(word)
+        if numbers is not None:
+            return len(numbers)
+        return 1 if word in self._first else 0
 
-    def files_with_all(self, words: Iterable[bytes], *, rarest: int = 4) -> list[str]:
-        """Paths of the files holding every one of the `rarest` least frequent words."""
+    def _files(self, word: bytes) -> list[int]:
+        numbers = self._multi.get(word)
+        if numbers is not None:
+            return numbers
+        number = self._first.get(word)
+        return [] if number is None else [number]
+
+    def files_with_all(self, words: Iterable[bytes], *, rarest: int = 4) -> list[str] | None:
+        """Paths of the files holding each of the least frequent words; None when every word
+        is too common to narrow the search."""
         chosen = sorted(words, key=self.frequency)[:rarest]
+        chosen = [word for word in chosen if self.frequency(word) != float("inf")]
         if not chosen:
-            return []
-        files = set(self.postings.get(chosen[0], ()))
+            return None
+        files = set(self._files(chosen[0]))
         for word in chosen[1:]:
             if not files:
                 break
-            files.intersection_update(self.postings.get(word, ()))
+            files.intersection_update(self._files(word))
         return [self.paths[number] for number in sorted(files)]
 
     def files_with_most(
         self, words: Iterable[bytes], *, rarest: int = 4, limit: int = 8
     ) -> list[str]:
-        """Paths holding most of the least frequent present words, best first."""
-        chosen = sorted((w for w in words if self.frequency(w)), key=self.frequency)[:rarest]
+        """Paths holding most of the least frequent words present, best first."""
+        present = [w for w in words if 0 < self.frequency(w) < float("inf")]
+        chosen = sorted(present, key=self.frequency)[:rarest]
         if not chosen:
             return []
         need = max(1, len(chosen) - 1)
         hits: defaultdict[int, int] = defaultdict(int)
         for word in chosen:
-            for number in self.postings[word]:
+            for number in self._files(word):
                 hits[number] += 1
         ranked = sorted((n for n, c in hits.items() if c >= need), key=lambda n: (-hits[n], n))
         return [self.paths[number] for number in ranked[:limit]]
@@ -547,6 +608,12 @@ class Anchorer:
             tuple(p.score for p in close),
         )
 
+    def prepare(self, quotes: int) -> None:
+        """Get ready for many quotes: one streaming pass over the revision reads every file
+        faster than reading the cited ones one by one, and builds the word index as it goes."""
+        if quotes >= PREPARE_FROM:
+            _ = self.index
+
     # -- the public operation --
 
     def anchor(self, quote: Quote) -> Anchor:
@@ -605,11 +672,16 @@ class Anchorer:
             return ()
         index = self.index
         found: list[Elsewhere] = []
-        for path in index.files_with_all(forms.index_words):
+        candidates = index.files_with_all(forms.index_words)
+        if candidates is None:  # only very common words: try every file, cheaply
+            candidates = index.paths
+        for path in candidates:
             if path == cited:
                 continue
             source = self.revision.read(path)
             if source.state is not FileState.OK or not source.text:
+                continue
+            if forms.longest and forms.longest not in source.text:
                 continue
             hit = _verified(forms, self._view(source))
             found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
@@ -665,6 +737,7 @@ def anchor_all(
     """Anchor every quote of every record of the loaded reports, in report order."""
     quotes = [quote for record in reportset.records() for quote in record.quotes]
     anchorer = anchorer or Anchorer(revision)
+    anchorer.prepare(len(quotes))
     anchors: dict[Quote, Anchor] = {}
     total = len(quotes)
     for done, quote in enumerate(quotes, 1):

@@ -115,6 +115,7 @@ def run_check(
         for record in report.records
         for quote in record.quotes
     ]
+    anchorer.prepare(len(work))
     quotes: list[QuoteResult] = []
     for done, (report, record, quote) in enumerate(work, 1):
         if cancel is not None and cancel.is_set():

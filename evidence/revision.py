@@ -466,21 +466,46 @@ class Revision:
             writer.join(timeout=2)
             self._stop(process)
 
+    def scan(self, paths: Iterable[str] | None = None) -> Iterator[tuple[str, bytes]]:
+        """Stream (path, bytes) for the files at `paths` (default: every file under the size
+        limit) through one cat-file process, caching their decoded texts for later `read`s."""
+        entries = self.entries()
+        if paths is None:
+            chosen = [e for e in entries.values() if e.kind == "blob" and e.size >= 0]
+        else:
+            chosen = [
+                entry
+                for entry in (entries.get(normalize_path(path)) for path in paths)
+                if entry is not None and entry.kind == "blob" and entry.size >= 0
+            ]
+        by_oid: dict[str, list[str]] = {}
+        for entry in chosen:
+            if entry.size <= self.max_size:
+                by_oid.setdefault(entry.oid, []).append(entry.path)
+        for oid, data in self.iter_blobs(list(by_oid)):
+            self._remember(oid, decode_blob(data))
+            for path in by_oid[oid]:
+                yield path, data
+
+    def _remember(self, oid: str, decoded: _Decoded) -> None:
+        with self._cache_lock:
+            if oid in self._cache:
+                self._cache.move_to_end(oid)
+                return
+            self._cache[oid] = decoded
+            self._cached_chars += len(decoded.text)
+            while self._cached_chars > self._cache_chars and len(self._cache) > 1:
+                _, dropped = self._cache.popitem(last=False)
+                self._cached_chars -= len(dropped.text)
+
     def _decoded(self, entry: TreeEntry) -> _Decoded:
         with self._cache_lock:
             cached = self._cache.get(entry.oid)
             if cached is not None:
                 self._cache.move_to_end(entry.oid)
                 return cached
-        data = self.read_blob(entry.oid)
-        decoded = decode_blob(data)
-        with self._cache_lock:
-            if entry.oid not in self._cache:
-                self._cache[entry.oid] = decoded
-                self._cached_chars += len(decoded.text)
-                while self._cached_chars > self._cache_chars and len(self._cache) > 1:
-                    _, dropped = self._cache.popitem(last=False)
-                    self._cached_chars -= len(dropped.text)
+        decoded = decode_blob(self.read_blob(entry.oid))
+        self._remember(entry.oid, decoded)
         return decoded
 
     def read(self, path: str) -> SourceFile:

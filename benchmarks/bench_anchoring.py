@@ -1,0 +1,259 @@
+"""Anchoring speed: 10,000 quotes over a 5,000-file, ~200 MB synthetic repository.
+
+Prints, from one run: quotes per second, p50/p99 per quote, the same for a naive baseline (one
+whole-file fuzzy alignment per quote, no index; measured on a sample of the quotes), the ratio,
+the word index build time, the time to find a misattributed quote elsewhere, and `assay check`
+on the sample reports from process start to exit.
+
+Usage: .venv/bin/python benchmarks/bench_anchoring.py [N_QUOTES] [N_FILES] [TARGET_MB]
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from rapidfuzz import fuzz  # noqa: E402
+from synthetic import synthetic_repo  # noqa: E402
+
+from evidence.anchoring import Anchorer  # noqa: E402
+from evidence.model import Quote, Tier  # noqa: E402
+from evidence.revision import Revision  # noqa: E402
+
+KINDS = ("exact", "whitespace", "damaged", "misquoted", "misattributed")
+WEIGHTS = (30, 25, 15, 15, 15)
+_NUMBER = re.compile(r"\b\d{2,}\b")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def damage(lines: list[str]) -> str | None:
+    """Markdown damage: asterisks and backticks lost, bullets in place of line markers."""
+    text = "\n".join(lines)
+    if "`" not in text and "*" not in text:
+        return None
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("* "):
+            stripped = "• " + stripped[2:]
+        out.append(stripped.replace("`", "").replace("*", ""))
+    return " ".join(" ".join(out).split())
+
+
+def misquote(lines: list[str], rng: random.Random) -> str | None:
+    """One number changed, newlines collapsed."""
+    text = " ".join(" ".join(lines).split())
+    numbers = list(_NUMBER.finditer(text))
+    if not numbers:
+        return None
+    match = rng.choice(numbers)
+    changed = str(int(match.group()) + 1111)
+    return text[: match.start()] + changed + text[match.end() :]
+
+
+def make_quotes(
+    revision: Revision, count: int, rng: random.Random
+) -> list[tuple[str, Quote, str, tuple[int, int]]]:
+    """(kind, quote, true path, true lines) for `count` quotes drawn from the revision."""
+    paths = revision.paths()
+    made: list[tuple[str, Quote, str, tuple[int, int]]] = []
+    while len(made) < count:
+        kind = rng.choices(KINDS, WEIGHTS)[0]
+        path = rng.choice(paths)
+        lines = revision.read(path).lines
+        size = rng.randrange(2, 5)
+        first = rng.randrange(1, max(2, len(lines) - size))
+        block = lines[first : first + size]
+        if not any(line.strip() for line in block) or not block[0].strip() or not block[-1].strip():
+            continue
+        span = (first + 1, first + size)
+        cited = path
+        claimed = span if rng.random() < 0.3 else None
+        if kind == "exact":
+            text = "\n".join(block)
+        elif kind == "whitespace":
+            text = " ".join(" ".join(block).split())
+        elif kind == "damaged":
+            damaged = damage(block)
+            if damaged is None:
+                continue
+            text = damaged
+        elif kind == "misquoted":
+            changed = misquote(block, rng)
+            if changed is None:
+                continue
+            text = changed
+        else:
+            text = "\n".join(block)
+            cited = rng.choice(paths)
+            claimed = None
+            if cited == path:
+                continue
+        quote = Quote(text, cited, claimed, len(made) + 1, len(made) + 1, f"R-{kind}", 0)
+        made.append((kind, quote, path, span))
+    return made
+
+
+def correct(kind: str, anchor, path: str, span: tuple[int, int]) -> bool:  # noqa: ANN001
+    if kind == "misattributed":
+        return any(place.path == path and place.lines == span for place in anchor.elsewhere)
+    expected = {
+        "exact": {Tier.EXACT},
+        "whitespace": {Tier.WHITESPACE, Tier.EXACT},
+        "damaged": {Tier.NORMALIZED, Tier.WHITESPACE, Tier.EXACT},
+        "misquoted": {Tier.FUZZY},
+    }[kind]
+    return anchor.match in expected and span in anchor.occurrences
+
+
+def naive(revision: Revision, quote: Quote, path: str | None = None) -> float:
+    """The baseline: one whole-file fuzzy alignment of the collapsed quote, no index."""
+    text = revision.read(path or quote.path).text
+    found = fuzz.partial_ratio_alignment(" ".join(quote.text.split()), " ".join(text.split()))
+    return found.score if found is not None else 0.0
+
+
+def naive_everywhere(revision: Revision, quote: Quote) -> None:
+    """Without an index, finding a quote elsewhere means aligning it with every file."""
+    for path in revision.paths():
+        naive(revision, quote, path)
+
+
+def end_to_end() -> tuple[float, float]:
+    """(assay check on the sample reports, bare interpreter start), process start to exit."""
+    from evidence.sample import SAMPLE_REPORTS, sample_repo
+
+    repo = sample_repo(Path(tempfile.gettempdir()) / "assay-bench-sample")
+    command = [sys.executable, "-m", "tui.cli", "check", str(SAMPLE_REPORTS), "--repo", str(repo)]
+    runs, bare = [], []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(command, cwd=ROOT, capture_output=True, check=False)
+        runs.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], capture_output=True, check=False)
+        bare.append(time.perf_counter() - start)
+    return statistics.median(runs), statistics.median(bare)
+
+
+def main() -> None:
+    n_quotes = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    n_files = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
+    target_mb = float(sys.argv[3]) if len(sys.argv) > 3 else 200
+    start = time.perf_counter()
+    repo = synthetic_repo(n_files, target_mb)
+    print(f"synthetic repository: {repo} ({time.perf_counter() - start:.1f} s to build or find)")
+
+    rng = random.Random(11)
+    with Revision.open(repo) as setup:
+        quotes = make_quotes(setup, n_quotes, rng)
+    print(f"quotes: {n_quotes} ({dict(Counter(kind for kind, *_ in quotes))})")
+
+    # --- assay: a fresh revision and anchorer, as `assay check` would have --------------------
+    wall = time.perf_counter()
+    with Revision.open(repo) as revision:
+        start = time.perf_counter()
+        entries = revision.entries()
+        tree_time = time.perf_counter() - start
+        anchorer = Anchorer(revision)
+        start = time.perf_counter()
+        index = anchorer.index
+        index_time = time.perf_counter() - start
+        times: list[float] = []
+        by_kind: dict[str, list[float]] = defaultdict(list)
+        right: Counter[str] = Counter()
+        for kind, quote, path, span in quotes:
+            start = time.perf_counter()
+            anchor = anchorer.anchor(quote)
+            elapsed = time.perf_counter() - start
+            times.append(elapsed)
+            by_kind[kind].append(elapsed)
+            right[kind] += correct(kind, anchor, path, span)
+        total = time.perf_counter() - wall
+
+        # --- the baseline on a sample (it is far too slow for all of them) -----------------
+        sample = quotes[:: max(1, len(quotes) // 300)]
+        base_times = []
+        imperfect = 0
+        for _kind, quote, _path, _span in sample:
+            start = time.perf_counter()
+            score = naive(revision, quote)
+            base_times.append(time.perf_counter() - start)
+            imperfect += score < 100
+        scans = []
+        for _kind, quote, _path, _span in [q for q in quotes if q[0] == "misattributed"][:2]:
+            start = time.perf_counter()
+            naive_everywhere(revision, quote)
+            scans.append(time.perf_counter() - start)
+
+    mean = statistics.mean(times)
+    base_mean = statistics.mean(base_times)
+    scan_mean = statistics.mean(scans) if scans else 0.0
+    share = imperfect / len(base_times)
+    full_mean = base_mean + share * scan_mean
+    ms = 1000
+    print(f"tree listing: {len(entries)} paths in {tree_time * ms:.0f} ms")
+    print(
+        f"word index: {index.words} words over {len(index.paths)} files, built in "
+        f"{index_time:.2f} s (one streaming read of the whole revision, texts cached)"
+    )
+    print(
+        f"assay:    {len(times) / sum(times):8.0f} quotes/s"
+        f"  p50 {percentile(times, 0.5) * ms:6.2f} ms"
+        f"  p99 {percentile(times, 0.99) * ms:7.2f} ms  (anchoring {sum(times):.2f} s)"
+    )
+    print(
+        f"baseline, cited file only: {1 / base_mean:8.1f} quotes/s"
+        f"  p50 {percentile(base_times, 0.5) * ms:6.2f} ms"
+        f"  p99 {percentile(base_times, 0.99) * ms:7.2f} ms"
+        f"  ({len(base_times)} quotes sampled)"
+    )
+    print(
+        f"baseline, searching elsewhere without an index: one whole-revision scan "
+        f"{scan_mean:.2f} s, needed by {share:.0%} of quotes -> {full_mean * ms:.1f} ms per quote "
+        f"({1 / full_mean:.2f} quotes/s)"
+    )
+    print(
+        f"ratio per quote: {full_mean / mean:.0f}x the baseline with its whole-revision search, "
+        f"{base_mean / mean:.1f}x the cited-file-only alignment"
+    )
+    print(
+        f"whole report: {total:.2f} s wall for {len(times)} quotes "
+        f"(index build and every file read included)"
+    )
+    for kind in KINDS:
+        values = by_kind[kind]
+        if values:
+            print(
+                f"  {kind:<14} n={len(values):5d}  p50 {percentile(values, 0.5) * 1000:6.2f} ms"
+                f"  p99 {percentile(values, 0.99) * 1000:7.2f} ms  "
+                f"correct {right[kind] / len(values):6.1%}"
+            )
+    misattributed = by_kind["misattributed"]
+    if misattributed:
+        median = statistics.median(misattributed) * 1000
+        print(f"misattributed quote found elsewhere: median {median:.2f} ms once indexed")
+    e2e, bare = end_to_end()
+    print(
+        f"assay check on the sample reports, process start to exit: {e2e:.2f} s "
+        f"(bare interpreter start {bare:.2f} s, ratio {e2e / bare:.1f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
