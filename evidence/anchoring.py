@@ -15,11 +15,12 @@ revision uses an inverted index of words to files, built once per revision.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 from bisect import bisect_right
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
@@ -46,11 +47,13 @@ DEFAULT_FLOOR = 80.0
 DEFAULT_CLOSE = 2.0
 #: at most this many places are listed under `elsewhere`
 MAX_ELSEWHERE = 20
+#: fuzzy matching aligns the quote with at most this many windows of a file
+MAX_WINDOWS = 8
 #: from this many quotes on, `anchor_all` reads the whole revision up front
 PREPARE_FROM = 200
 
 # A list marker at a line start: bullets, dashes, asterisks, "1." and "1)".
-_MARKER = re.compile(r"(?m)^([^\S\n]*)(?:[-*+•‣◦]|\d{1,3}[.)])[^\S\n]+")
+_MARKER = re.compile(r"(?m)^[^\S\n]*(?:[-*+•‣◦]|\d{1,3}[.)])[^\S\n]+")
 # Reports also put bullets mid-line once newlines are collapsed; only "•" is unambiguous there.
 _BULLET = re.compile(r"(?<!\S)[•‣◦](?!\S)")
 _NORMALIZE = str.maketrans(
@@ -78,7 +81,8 @@ _ELLIPSIS = frozenset({"...", "..", "…"})
 
 def normalize_source(text: str) -> str:
     """Undo Markdown formatting damage; keeps every newline so line numbers are unchanged."""
-    return _MARKER.sub(r"\1", text).translate(_NORMALIZE)
+    # a constant replacement keeps `sub` on its fast path; the indentation is whitespace anyway
+    return _MARKER.sub(" ", text).translate(_NORMALIZE)
 
 
 def normalize_quote(text: str) -> str:
@@ -86,10 +90,50 @@ def normalize_quote(text: str) -> str:
     return " ".join(normalize_source(_BULLET.sub(" ", text)).split())
 
 
-@lru_cache(maxsize=8192)
-def _spaced_pattern(collapsed: str) -> re.Pattern[str]:
-    """A regex of the escaped tokens joined by runs of whitespace."""
-    return re.compile(r"\s+".join(re.escape(token) for token in collapsed.split(" ")))
+_SPACE = re.compile(r"\s+")
+
+
+def _spaced_find(tokens: list[str], text: str, limit: int = 1000) -> list[tuple[int, int]]:
+    """Every non-overlapping place where `tokens` occur separated by runs of whitespace.
+
+    The same answer as the regex of the escaped tokens joined by ``\\s+``, without paying to
+    compile a regex per quote: find the longest token with `str.find`, then check the tokens
+    before and after it in place.
+    """
+    anchor = max(range(len(tokens)), key=lambda i: len(tokens[i]))
+    key = tokens[anchor]
+    found: list[tuple[int, int]] = []
+    at = text.find(key)
+    while at >= 0 and len(found) < limit:
+        end = _extend_forward(tokens, anchor, text, at + len(key))
+        start = _extend_backward(tokens, anchor, text, at) if end >= 0 else -1
+        if start >= 0 and (not found or start >= found[-1][1]):
+            found.append((start, end))
+        at = text.find(key, at + 1)
+    return found
+
+
+def _extend_forward(tokens: list[str], anchor: int, text: str, pos: int) -> int:
+    for token in tokens[anchor + 1 :]:
+        space = _SPACE.match(text, pos)
+        if space is None:
+            return -1
+        pos = space.end()
+        if not text.startswith(token, pos):
+            return -1
+        pos += len(token)
+    return pos
+
+
+def _extend_backward(tokens: list[str], anchor: int, text: str, pos: int) -> int:
+    for index in range(anchor - 1, -1, -1):
+        gap = pos
+        while gap > 0 and text[gap - 1].isspace():
+            gap -= 1
+        if gap == pos or not text.endswith(tokens[index], 0, gap):
+            return -1
+        pos = gap - len(tokens[index])
+    return pos
 
 
 def _line_of(text: str, offset: int) -> int:
@@ -184,6 +228,7 @@ class _QuoteForms:
     words: tuple[str, ...]  # distinct words (3+ characters) of the normalized quote
     index_words: frozenset[bytes]
     longest: str  # the longest word: every verified tier needs it verbatim in the source
+    telltale: tuple[str, ...]  # the longest few words, all needed verbatim too
     skeleton: str  # the quote without whitespace
     normalized_skeleton: str
 
@@ -205,6 +250,7 @@ def _forms(text: str) -> _QuoteForms:
         words=words,
         index_words=frozenset(index_words(normalized.encode("utf-8", "surrogateescape"))),
         longest=max(_WORD.findall(normalized), key=len, default=""),
+        telltale=tuple(sorted(words, key=len, reverse=True)[:4]),
         skeleton="".join(text.split()),
         normalized_skeleton=normalized.replace(" ", ""),
     )
@@ -218,8 +264,9 @@ def _verified(forms: _QuoteForms, view: _FileView) -> _Found:
     if not forms.exact:
         return _NOT_FOUND
     text = view.text
-    if forms.longest and forms.longest not in text:
-        return _NOT_FOUND
+    for word in forms.telltale:
+        if word not in text:
+            return _NOT_FOUND
     if forms.exact in text:
         spans = []
         size = len(forms.exact)
@@ -229,18 +276,16 @@ def _verified(forms: _QuoteForms, view: _FileView) -> _Found:
             start = text.find(forms.exact, start + size)
         return _Found(Tier.EXACT, tuple(spans))
     if " " in forms.collapsed and forms.skeleton in view.skeleton:
-        pattern = _spaced_pattern(forms.collapsed)
-        spans = [view.lines.span(*m.span()) for m in pattern.finditer(text)]
-        if spans:
-            return _Found(Tier.WHITESPACE, tuple(spans))
+        places = _spaced_find(forms.collapsed.split(" "), text)
+        if places:
+            return _Found(Tier.WHITESPACE, tuple(view.lines.span(*p) for p in places))
     if forms.normalized and (forms.normalized != forms.collapsed or _maybe_damaged(text)):
         normalized = view.normalized
         if forms.normalized_skeleton in view.normalized_skeleton:
-            pattern = _spaced_pattern(forms.normalized)
-            lines = view.normalized_lines
-            spans = [lines.span(*m.span()) for m in pattern.finditer(normalized)]
-            if spans:
-                return _Found(Tier.NORMALIZED, tuple(spans))
+            places = _spaced_find(forms.normalized.split(" "), normalized)
+            if places:
+                lines = view.normalized_lines
+                return _Found(Tier.NORMALIZED, tuple(lines.span(*p) for p in places))
     return _NOT_FOUND
 
 
@@ -291,9 +336,11 @@ def _fuzzy(forms: _QuoteForms, view: _FileView, floor: float) -> list[_Passage]:
             groups[-1].append(estimate)
         else:
             groups.append([estimate])
+    # places where several rare words agree first; a handful is plenty
+    groups.sort(key=len, reverse=True)
     passages: dict[LineRange, _Passage] = {}
     slack = max(80, len(quote))
-    for group in groups:
+    for group in groups[:MAX_WINDOWS]:
         middle = group[len(group) // 2]
         passage = _align(tokens, quote, view, middle - slack, middle + len(quote) * 2 + slack)
         if passage is not None and passage.score >= floor:
@@ -313,13 +360,12 @@ def _align(
     end = text.find("\n", min(len(text), max(end, start)))
     if end < 0:
         end = len(text)
-    offsets: list[tuple[int, int]] = []
-    source: list[str] = []
-    for match in _TOKEN.finditer(text, start, end):
-        normalized = match.group().translate(_NORMALIZE)
-        if normalized:
-            offsets.append(match.span())
-            source.append(normalized)
+    offsets = [match.span() for match in _TOKEN.finditer(text, start, end)]
+    source = text[start:end].translate(_NORMALIZE).split()
+    if len(source) != len(offsets):  # some tokens were only backticks or asterisks
+        pairs = [(span, text[span[0] : span[1]].translate(_NORMALIZE)) for span in offsets]
+        offsets = [span for span, token in pairs if token]
+        source = [token for _, token in pairs if token]
     if not source:
         return None
     blocks = [
@@ -435,6 +481,24 @@ def index_words(data: bytes) -> set[bytes]:
     return set(data.translate(_WORDS_ONLY).split())
 
 
+def _corpus(revision: Revision) -> Iterator[tuple[str, bytes]]:
+    """(path, bytes) of every file under the size limit: texts already read are re-encoded
+    (cheap), the others are streamed through one cat-file process (and cached)."""
+    cached: list[tuple[str, str]] = []
+    unread: list[str] = []
+    for entry in revision.entries().values():
+        if entry.kind != "blob" or not 0 <= entry.size <= revision.max_size:
+            continue
+        text = revision.cached_text(entry.oid)
+        if text is None:
+            unread.append(entry.path)
+        else:
+            cached.append((entry.path, text))
+    for path, text in cached:
+        yield path, text.encode("utf-8", "replace")
+    yield from revision.scan(unread)
+
+
 class RevisionIndex:
     """Which files of the revision hold which words, for finding a quote anywhere.
 
@@ -442,20 +506,30 @@ class RevisionIndex:
     recorded (they narrow nothing down); a word seen once costs no Python-level work at all.
     """
 
-    def __init__(self, revision: Revision, *, common: int | None = None) -> None:
+    def __init__(
+        self,
+        revision: Revision,
+        *,
+        only: Iterable[bytes] | None = None,
+        common: int | None = None,
+    ) -> None:
+        """Index every word, or with `only` just those words (the ones some quotes need)."""
         self.paths: list[str] = []
         first: dict[bytes, int] = {}
         multi: dict[bytes, list[int]] = {}
         stop: set[bytes] = set()
+        wanted = None if only is None else frozenset(only)
         files = sum(1 for e in revision.entries().values() if e.kind == "blob")
         limit = common if common is not None else max(64, files // 16)
-        for number, (path, data) in enumerate(revision.scan()):
+        for number, (path, data) in enumerate(_corpus(revision)):
             self.paths.append(path)
             if b"\0" in data[:8000]:
                 continue
             words = index_words(data)
+            if wanted is not None:
+                words &= wanted  # iterates the smaller side
             words -= stop
-            again = words.intersection(first)
+            again = first.keys() & words  # iterates the smaller side, unlike set & dict
             words -= again
             first.update(zip(words, repeat(number)))
             for word in again:
@@ -471,6 +545,11 @@ class RevisionIndex:
         self._multi = multi
         self._stop = stop
         self.words = len(first)
+        self.only = wanted
+
+    def covers(self, words: Iterable[bytes]) -> bool:
+        """True when the index recorded (or deliberately skipped) all of `words`."""
+        return self.only is None or all(word in self.only for word in words)
 
     def frequency(self, word: bytes) -> float:
         """How many files hold `word` (infinite for words too common to record)."""
@@ -500,7 +579,7 @@ class RevisionIndex:
             if not files:
                 break
             files.intersection_update(self._files(word))
-        return [self.paths[number] for number in sorted(files)]
+        return sorted(self.paths[number] for number in files)
 
     def files_with_most(
         self, words: Iterable[bytes], *, rarest: int = 4, limit: int = 8
@@ -546,11 +625,18 @@ class Anchorer:
 
     @property
     def index(self) -> RevisionIndex:
-        """The word index of the revision, built on first use."""
+        """The word index of every word of the revision, built on first use."""
         with self._lock:
-            if self._index is None:
+            if self._index is None or self._index.only is not None:
                 self._index = RevisionIndex(self.revision)
             return self._index
+
+    def _index_for(self, words: Iterable[bytes]) -> RevisionIndex:
+        """An index that knows `words`: the current one if it does, else a full one."""
+        with self._lock:
+            if self._index is not None and self._index.covers(words):
+                return self._index
+        return self.index
 
     def _view(self, source: SourceFile) -> _FileView:
         key = source.oid or source.path
@@ -608,16 +694,62 @@ class Anchorer:
             tuple(p.score for p in close),
         )
 
-    def prepare(self, quotes: int) -> None:
-        """Get ready for many quotes: one streaming pass over the revision reads every file
-        faster than reading the cited ones one by one, and builds the word index as it goes."""
-        if quotes >= PREPARE_FROM:
-            _ = self.index
+    def anchor_many(
+        self,
+        quotes: Sequence[Quote],
+        *,
+        cancel: threading.Event | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Anchor]:
+        """Anchor many quotes at once (what `anchor_all` and `assay check` use).
+
+        Faster than one `anchor` per quote: the cited files are read in one stream, and the
+        whole-revision search for the quotes that need it indexes only their words, in one pass.
+        Stops early (returning the anchors done so far, without `elsewhere`) when cancelled.
+        """
+        total = len(quotes)
+        if total >= PREPARE_FROM:
+            for _ in self.revision.scan(sorted({normalize_path(q.path) for q in quotes})):
+                if cancel is not None and cancel.is_set():
+                    return []
+        anchors: list[Anchor] = []
+        pending: list[tuple[int, _QuoteForms, str, bool]] = []
+        for number, quote in enumerate(quotes):
+            if cancel is not None and cancel.is_set():
+                return anchors
+            anchor, forms, cited = self._anchor_here(quote)
+            anchors.append(anchor)
+            if not anchor.verified and forms.exact and forms.index_words:
+                pending.append((number, forms, cited, not anchor.occurrences))
+            if progress is not None and number + 1 < total:
+                progress(number + 1, total)
+        if pending:
+            words = frozenset().union(*(forms.index_words for _, forms, _, _ in pending))
+            with self._lock:
+                if self._index is None or not self._index.covers(words):
+                    self._index = RevisionIndex(self.revision, only=words)
+            for number, forms, cited, fuzzy in pending:
+                if cancel is not None and cancel.is_set():
+                    return anchors
+                places = self._elsewhere(forms, cited, fuzzy=fuzzy)
+                if places:
+                    anchors[number] = dataclasses.replace(anchors[number], elsewhere=places)
+        if progress is not None and total:
+            progress(total, total)
+        return anchors
 
     # -- the public operation --
 
     def anchor(self, quote: Quote) -> Anchor:
         """Where `quote` is at the revision: tier, lines, occurrences, range check, elsewhere."""
+        anchor, forms, cited = self._anchor_here(quote)
+        if anchor.verified or not forms.exact:
+            return anchor
+        places = self._elsewhere(forms, cited, fuzzy=not anchor.occurrences)
+        return dataclasses.replace(anchor, elsewhere=places) if places else anchor
+
+    def _anchor_here(self, quote: Quote) -> tuple[Anchor, _QuoteForms, str]:
+        """The anchor in the cited file only (no `elsewhere`), the quote's forms, the path."""
         forms = _forms(quote.text)
         path = normalize_path(quote.path)
         source, notes = self._source(path)
@@ -647,10 +779,7 @@ class Anchorer:
                 for passage in best:
                     if passage.lines == lines:
                         diff = char_diff(forms.tokens, passage.source_tokens)
-        elsewhere: tuple[Elsewhere, ...] = ()
-        if not found.tier.verified and forms.exact:
-            elsewhere = self._elsewhere(forms, quote.text, source.path, fuzzy=not found.spans)
-        return Anchor(
+        anchor = Anchor(
             quote=quote,
             file=state,
             match=found.tier,
@@ -658,30 +787,28 @@ class Anchorer:
             lines=lines,
             occurrences=tuple(sorted(found.spans)),
             range_ok=range_ok,
-            elsewhere=elsewhere,
             diff=diff,
             candidates=candidates,
             notes=tuple(notes),
         )
+        return anchor, forms, source.path
 
-    def _elsewhere(
-        self, forms: _QuoteForms, text: str, cited: str, *, fuzzy: bool
-    ) -> tuple[Elsewhere, ...]:
+    def _elsewhere(self, forms: _QuoteForms, cited: str, *, fuzzy: bool) -> tuple[Elsewhere, ...]:
         """Other files of the revision where the quote occurs (verified tiers first)."""
         if not forms.index_words:
             return ()
-        index = self.index
+        index = self._index_for(forms.index_words)
         found: list[Elsewhere] = []
         candidates = index.files_with_all(forms.index_words)
-        if candidates is None:  # only very common words: try every file, cheaply
-            candidates = index.paths
+        if candidates is None:  # only words found nearly everywhere: nothing narrows it down
+            return ()
         for path in candidates:
             if path == cited:
                 continue
             source = self.revision.read(path)
             if source.state is not FileState.OK or not source.text:
                 continue
-            if forms.longest and forms.longest not in source.text:
+            if any(word not in source.text for word in forms.telltale):
                 continue
             hit = _verified(forms, self._view(source))
             found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
@@ -737,13 +864,7 @@ def anchor_all(
     """Anchor every quote of every record of the loaded reports, in report order."""
     quotes = [quote for record in reportset.records() for quote in record.quotes]
     anchorer = anchorer or Anchorer(revision)
-    anchorer.prepare(len(quotes))
-    anchors: dict[Quote, Anchor] = {}
-    total = len(quotes)
-    for done, quote in enumerate(quotes, 1):
-        if cancel is not None and cancel.is_set():
-            break
-        anchors[quote] = anchorer.anchor(quote)
-        if progress is not None:
-            progress(done, total)
-    return anchors
+    anchors = anchorer.anchor_many(quotes, cancel=cancel, progress=progress)
+    if cancel is not None and cancel.is_set():
+        return {}
+    return dict(zip(quotes, anchors, strict=True))

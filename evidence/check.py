@@ -115,14 +115,13 @@ def run_check(
         for record in report.records
         for quote in record.quotes
     ]
-    anchorer.prepare(len(work))
-    quotes: list[QuoteResult] = []
-    for done, (report, record, quote) in enumerate(work, 1):
-        if cancel is not None and cancel.is_set():
-            break
-        quotes.append(QuoteResult(report, record, anchorer.anchor(quote)))
-        if progress is not None:
-            progress(done, len(work))
+    anchors = anchorer.anchor_many(
+        [quote for _, _, quote in work], cancel=cancel, progress=progress
+    )
+    quotes = [
+        QuoteResult(report, record, anchor)
+        for (report, record, _), anchor in zip(work, anchors, strict=False)
+    ]
     searches: list[SearchResult] = []
     for report in reportset.reports:
         for record in report.records:

@@ -487,6 +487,12 @@ class Revision:
             for path in by_oid[oid]:
                 yield path, data
 
+    def cached_text(self, oid: str) -> str | None:
+        """The decoded text of a blob if it is in the cache (binary files are not texts)."""
+        with self._cache_lock:
+            decoded = self._cache.get(oid)
+        return None if decoded is None or decoded.binary else decoded.text
+
     def _remember(self, oid: str, decoded: _Decoded) -> None:
         with self._cache_lock:
             if oid in self._cache:

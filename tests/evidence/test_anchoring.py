@@ -375,3 +375,22 @@ def test_anchoring_reads_the_revision_not_the_work_tree(tmp_path: Path) -> None:
     with Revision.open(root) as rev:
         anchor = Anchorer(rev).anchor(quote("x = compute(1)", "a.py"))
         assert (anchor.match, anchor.lines) == (Tier.EXACT, (1, 1))
+
+
+def test_anchor_many_agrees_with_anchor(revision: Revision) -> None:
+    texts = [
+        ("return tokens.includes(token);", "src/gone.js"),
+        ("limit = settings.max_items or 200 return clamp(limit)", "src/server.js"),
+        ("def second_limit(settings): limit = settings.max_items or 250", "src/server.js"),
+        ("log.info(started ${name}); return retry(3);", "src/server.js"),
+        ("limit = settings.max_items or 300", "src/limits.py"),
+        ("nowhere at all in this repository", "src/server.js"),
+    ]
+    quotes = [quote(text, path) for text, path in texts] * 40  # enough to stream the files
+    one_by_one = [Anchorer(revision).anchor(q) for q in quotes[: len(texts)]]
+    seen: list[tuple[int, int]] = []
+    batch = Anchorer(revision).anchor_many(quotes, progress=lambda d, t: seen.append((d, t)))
+    assert batch[: len(texts)] == one_by_one
+    assert batch[len(texts) :] == one_by_one * 39
+    assert seen[-1] == (len(quotes), len(quotes))
+    assert [a.elsewhere != () for a in one_by_one] == [True, True, True, False, False, False]
