@@ -525,9 +525,10 @@ class RevisionIndex:
             self.paths.append(path)
             if b"\0" in data[:8000]:
                 continue
-            words = index_words(data)
-            if wanted is not None:
-                words &= wanted  # iterates the smaller side
+            if wanted is None:
+                words = index_words(data)
+            else:  # no set of every word of the file: only the wanted ones are collected
+                words = set(wanted.intersection(data.translate(_WORDS_ONLY).split()))
             words -= stop
             again = first.keys() & words  # iterates the smaller side, unlike set & dict
             words -= again
