@@ -180,29 +180,13 @@ _NOT_FOUND = _Found(Tier.MISSING, ())
 class _FileView:
     """One source text with the lazily built helpers the tiers need."""
 
-    __slots__ = ("text", "lines", "_normalized", "_normalized_lines", "_skeleton", "_nskeleton")
+    __slots__ = ("text", "lines", "_normalized", "_normalized_lines")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = _LineIndex(text)
         self._normalized: str | None = None
         self._normalized_lines: _LineIndex | None = None
-        self._skeleton: str | None = None
-        self._nskeleton: str | None = None
-
-    @property
-    def skeleton(self) -> str:
-        """The text without any whitespace: a quick test before the whitespace regex."""
-        if self._skeleton is None:
-            self._skeleton = "".join(self.text.split())
-        return self._skeleton
-
-    @property
-    def normalized_skeleton(self) -> str:
-        """The normalized text without any whitespace."""
-        if self._nskeleton is None:
-            self._nskeleton = "".join(self.normalized.split())
-        return self._nskeleton
 
     @property
     def normalized(self) -> str:
@@ -227,10 +211,7 @@ class _QuoteForms:
     tokens: tuple[str, ...]  # normalized tokens for fuzzy alignment (edge ellipses dropped)
     words: tuple[str, ...]  # distinct words (3+ characters) of the normalized quote
     index_words: frozenset[bytes]
-    longest: str  # the longest word: every verified tier needs it verbatim in the source
     telltale: tuple[str, ...]  # the longest few words, all needed verbatim too
-    skeleton: str  # the quote without whitespace
-    normalized_skeleton: str
 
 
 @lru_cache(maxsize=16384)
@@ -249,10 +230,7 @@ def _forms(text: str) -> _QuoteForms:
         tokens=tuple(tokens),
         words=words,
         index_words=frozenset(index_words(normalized.encode("utf-8", "surrogateescape"))),
-        longest=max(_WORD.findall(normalized), key=len, default=""),
         telltale=tuple(sorted(words, key=len, reverse=True)[:4]),
-        skeleton="".join(text.split()),
-        normalized_skeleton=normalized.replace(" ", ""),
     )
 
 
@@ -275,17 +253,16 @@ def _verified(forms: _QuoteForms, view: _FileView) -> _Found:
             spans.append(view.lines.span(start, start + size))
             start = text.find(forms.exact, start + size)
         return _Found(Tier.EXACT, tuple(spans))
-    if " " in forms.collapsed and forms.skeleton in view.skeleton:
+    if " " in forms.collapsed:
         places = _spaced_find(forms.collapsed.split(" "), text)
         if places:
             return _Found(Tier.WHITESPACE, tuple(view.lines.span(*p) for p in places))
     if forms.normalized and (forms.normalized != forms.collapsed or _maybe_damaged(text)):
         normalized = view.normalized
-        if forms.normalized_skeleton in view.normalized_skeleton:
-            places = _spaced_find(forms.normalized.split(" "), normalized)
-            if places:
-                lines = view.normalized_lines
-                return _Found(Tier.NORMALIZED, tuple(lines.span(*p) for p in places))
+        places = _spaced_find(forms.normalized.split(" "), normalized)
+        if places:
+            lines = view.normalized_lines
+            return _Found(Tier.NORMALIZED, tuple(lines.span(*p) for p in places))
     return _NOT_FOUND
 
 
@@ -311,13 +288,15 @@ def _fuzzy(forms: _QuoteForms, view: _FileView, floor: float) -> list[_Passage]:
         return []
     text = view.text
     quote = " ".join(tokens)
-    counted = []
-    for word in sorted(forms.words, key=len, reverse=True)[:12]:
-        count = text.count(word)
-        if count:
-            counted.append((count, -len(word), word))
-    if not counted:
+    # a passage scoring above the floor shares a good part of the quote's words (a misquoted
+    # identifier is one word lost): when the file lacks most of them, nothing needs aligning
+    present = [word for word in forms.words if word in text]
+    wanted = sum(map(len, forms.words))
+    if not present or sum(map(len, present)) < wanted * floor / 100 * 0.5:
         return []
+    counted = []
+    for word in sorted(present, key=len, reverse=True)[:12]:
+        counted.append((text.count(word), -len(word), word))
     counted.sort()
     estimates: list[int] = []
     for _count, _length, word in counted[:3]:
