@@ -41,7 +41,25 @@ def _fail(message: str) -> None:
     help="Output format.",
 )
 def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> None:
-    """Check every quote of the reports against the revision they cite."""
+    """Check every quote of the reports against the revision they cite.
+
+    The revision is --rev, else the 40-hex id the reports state. Exit 0 when every quote is
+    exact, whitespace or normalized in its cited file and no claimed range is wrong, 1
+    otherwise, 2 on usage or input errors.
+
+    \b
+    JSON (--format json):
+      {"revision": "<40-hex>",
+       "quotes": [{"report", "report_line", "record", "path", "claimed": [a, b] | null,
+                   "file": ok|missing|binary|too_large,
+                   "match": exact|whitespace|normalized|fuzzy|missing, "score": 0-100,
+                   "lines": [a, b] | null, "occurrences": [[a, b], ...],
+                   "range_ok": true|false|null, "elsewhere": [{"path", "lines", "match"}],
+                   "diff": [{"op", "quote", "source"}] | null, "candidates", "notes", ...}],
+       "searches": [{"record", "command", "count", "hits": [{"path", "line", "text"}],
+                     "error", ...}],
+       "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...}}
+    """
     try:
         reportset = load_reports(list(reports))
     except ReportError as error:
