@@ -3,18 +3,19 @@
 Layout: a header line (system, revision, reviewer, progress), the records pane (grouped by report
 and section, with verdict badges and quote status), the record pane (label, fields, body, quotes,
 references, annotations; a cursor over what can be followed) and the source pane (SourceView at the
-revision, with the quote/source diff below it on `d`).
+revision, with the quote/source diff below it on `d`). The panes build their own content
+(tui/widgets/); this screen coordinates them: where the reviewer is, verdicts, and the lookups.
 
 Reads (revision, anchoring, source files, search replays) run in Textual thread workers that post
-messages back. Writes to the verdict store go through one writer thread, so verdicts are stored in
-the order they were given; the screen updates from the stored event.
+messages back (tui/messages.py). Writes to the verdict store go through one writer thread
+(tui/writer.py), so verdicts are stored in the order they were given; the screen updates from the
+stored event.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,35 +24,32 @@ from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, OptionList
 from textual.worker import Worker, WorkerState
 
-from db import Event, ItemRef, StaleVerdict, Verdict, VerdictStore
-from evidence.model import Anchor, FileState, Kind, Quote, Record, Tier
 from keymaps import SPECS, Keymap, specs_for
 from keymaps.bindings import bindings_for
-from tui.safe import safe_content, visible
-from tui.session import BADGES, FILTERS, ReviewSession, tier_symbol
-from tui.widgets.lists import PaneList
+from tui.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
+from tui.safe import visible
+from tui.session import FILTERS, ReviewSession
+from tui.widgets.badges import file_message
+from tui.widgets.quote_diff import QuoteDiff
+from tui.widgets.quote_info import QuoteInfo
+from tui.widgets.record_pane import RecordPane
+from tui.widgets.records_pane import RecordsPane
+from tui.widgets.review_header import ReviewHeader
 from tui.widgets.source_view import SourceMarks, SourceView
+from tui.writer import StoreWriter
 
 if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
+    from db import Event, ItemRef, StaleVerdict, VerdictStore
+    from evidence.model import Quote, Record
     from evidence.revision import GrepHit, Revision, SourceFile
     from screens.find import FindTarget
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
-VERDICT_STYLES = {
-    "✓": "$text-success",
-    "✗": "$text-error",
-    "?": "$text-warning",
-    "–": "$text-muted",
-    "·": "$text-muted",
-}
-TIER_STYLES = {"✓": "$text-success", "≈": "$text-warning", "✗": "$text-error", "!": "$text-warning"}
 
 
 @dataclass(frozen=True)
@@ -60,96 +58,6 @@ class Location:
 
     record: int
     quote: int | None = None
-
-
-# --- messages from workers ----------------------------------------------------------------------
-
-
-class Loaded(Message):
-    """The revision is open (or failed) and the reviewer's verdicts and position are read."""
-
-    def __init__(
-        self,
-        revision: Revision | None,
-        error: str | None,
-        current: dict[str, Event],
-        position: str | None,
-        stale: list[StaleVerdict] | None = None,
-    ) -> None:
-        super().__init__()
-        self.revision = revision
-        self.error = error
-        self.current = current
-        self.position = position
-        self.stale = stale or []
-
-
-class AnchorProgress(Message):
-    """Anchoring progress (merged: only the latest one waiting is kept)."""
-
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__()
-        self.done = done
-        self.total = total
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, AnchorProgress)
-
-
-class Anchored(Message):
-    """Every quote is anchored and every search replayed."""
-
-    def __init__(
-        self,
-        anchors: dict[Quote, Anchor],
-        replays: dict[tuple[str, int], list[GrepHit]],
-        sources: dict[str, SourceFile],
-    ) -> None:
-        super().__init__()
-        self.anchors = anchors
-        self.replays = replays
-        self.sources = sources
-
-
-class SourceLoaded(Message):
-    """A file read from the revision, to show in the source pane."""
-
-    def __init__(self, request: int, source: SourceFile) -> None:
-        super().__init__()
-        self.request = request
-        self.source = source
-
-
-class Written(Message):
-    """A store write finished (in the writer thread)."""
-
-    def __init__(self, result: object, error: BaseException | None, then: Callable[..., Any]):
-        super().__init__()
-        self.result = result
-        self.error = error
-        self.then = then
-
-
-def file_message(source: SourceFile) -> str | None:
-    """What to show instead of a file that has no lines to display, or None."""
-    if source.state is FileState.MISSING:
-        return f"{source.path} does not exist at this revision"
-    if source.state is FileState.BINARY:
-        return f"{source.path} is a binary file ({source.size:,} bytes)"
-    if source.state is FileState.TOO_LARGE:
-        return f"{source.path} is too large to show ({source.size:,} bytes)"
-    if source.symlink_target is not None:
-        return f"{source.path} is a symbolic link to {source.symlink_target}"
-    if source.submodule is not None:
-        return f"{source.path} is a submodule at commit {source.submodule}"
-    return None
-
-
-def lines_text(lines: tuple[int, int] | None) -> str:
-    """``231-236`` or ``231``."""
-    if lines is None:
-        return "?"
-    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
 
 
 class ReviewScreen(Screen[None]):
@@ -176,6 +84,7 @@ class ReviewScreen(Screen[None]):
         self.keymap = keymap
         self.revision: Revision | None = revision
         self.revision_error: str | None = None
+        self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
         self.filter = "all"
         self.location = Location(0, 0 if session.records and session.records[0].quotes else None)
         self.back_stack: list[Location] = []
@@ -185,36 +94,36 @@ class ReviewScreen(Screen[None]):
         self.shown_request = 0
         self._source: SourceFile | None = None
         self._sources: dict[str, SourceFile] = {}  # recently shown files (small LRU)
-        self._syncing = False
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-store")
+        self._pending_line: int | None = None  # where to open the next file opened by path
+        self._find_text = ""  # the last text of find in file
+        self._writer = StoreWriter(self)
         self._loaded = asyncio.Event()
-        self._rows: list[int] = []  # option index -> record index (-1 for headers)
         self._records_width = -1
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
 
     # --- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="review-header")
+        yield ReviewHeader(id="review-header")
         with Horizontal(id="panes"):
-            yield PaneList(id="records")
+            yield RecordsPane(self.session, id="records")
             with Horizontal(id="detail"):
-                yield PaneList(id="record")
+                yield RecordPane(self.session, id="record")
                 with Vertical(id="source-pane"):
                     yield SourceView(id="source")
-                    yield Static(id="quote-info")
+                    yield QuoteInfo(id="quote-info")
                     with VerticalScroll(id="diff"):
-                        yield Static(id="diff-text")
+                        yield QuoteDiff(id="diff-text")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#records").border_title = "Records"
-        self.query_one("#record").border_title = "Record"
+        self.records_pane.border_title = "Records"
+        self.record_pane.border_title = "Record"
         self.query_one(SourceView).show_message("opening the revision…", title="Source")
         self._fill_records()
         self._show_record()
         self._refresh_header()
-        self.query_one("#records", OptionList).focus()
+        self.records_pane.focus()
         self.run_worker(self._load, thread=True, exclusive=True, group="load", exit_on_error=False)
 
     def on_resize(self) -> None:
@@ -225,29 +134,47 @@ class ReviewScreen(Screen[None]):
         self.call_after_refresh(self._refit_records)
 
     def _refit_records(self) -> None:
-        width = self.query_one("#records").scrollable_content_region.width
+        width = self.records_pane.scrollable_content_region.width
         if width != self._records_width:  # names are cut to the pane's width
             self._records_width = width
             self._fill_records()
 
     def on_unmount(self) -> None:
-        self._writer.shutdown(wait=True)  # every verdict given is written before the app exits
+        self._writer.close()  # every verdict given is written before the app exits
+
+    @property
+    def records_pane(self) -> RecordsPane:
+        return self.query_one("#records", RecordsPane)
+
+    @property
+    def record_pane(self) -> RecordPane:
+        return self.query_one("#record", RecordPane)
+
+    @property
+    def _rows(self) -> list[int]:
+        """Option index of the records pane -> record index (-1 for headers)."""
+        return self.records_pane.rows
 
     # --- workers ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
         from evidence.revision import Revision
 
-        revision, error = self.revision, None
+        revision, error, remote = self.revision, None, None
         if revision is None:
             try:
                 revision = Revision.open(self.repo, self.rev)
             except Exception as exc:  # noqa: BLE001 - shown in the panes, never a traceback
                 error = str(exc) or type(exc).__name__
+        if revision is not None:
+            try:
+                remote = revision.remote_url()
+            except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
+                remote = None
         current = self.store.current(self.session.reviewer)
         position = self.store.position(self.session.review_key)
         stale = self.store.stale(self.session.reportset, self.session.reviewer)
-        self.post_message(Loaded(revision, error, current, position, stale))
+        self.post_message(Loaded(revision, error, current, position, stale, remote))
 
     def _anchor(self, revision: Revision) -> None:
         from evidence.anchoring import anchor_all
@@ -273,6 +200,7 @@ class ReviewScreen(Screen[None]):
 
     def on_loaded(self, message: Loaded) -> None:
         self.revision, self.revision_error = message.revision, message.error
+        self.remote = message.remote
         self.session.current = message.current
         self.stale = message.stale
         if message.position is not None:
@@ -330,16 +258,7 @@ class ReviewScreen(Screen[None]):
 
     def _write(self, work: Callable[[], object], then: Callable[..., Any] | None = None) -> None:
         """Run a store write on the writer thread; ``then(result)`` runs on the UI afterwards."""
-
-        def done(future: Future[object]) -> None:
-            error = future.exception()
-            result = None if error is not None else future.result()
-            self.post_message(Written(result, error, then or (lambda _result: None)))
-
-        try:
-            self._writer.submit(work).add_done_callback(done)
-        except RuntimeError:  # the screen is closing: the write still must not be lost
-            work()
+        self._writer.submit(work, then)
 
     def on_written(self, message: Written) -> None:
         if message.error is not None:
@@ -352,7 +271,7 @@ class ReviewScreen(Screen[None]):
     async def settle(self) -> None:
         """Wait until loading is done and every write so far is stored (for tests and tools)."""
         await self._loaded.wait()
-        await asyncio.wrap_future(self._writer.submit(lambda: None))
+        await self._writer.flush()
         for group in ("anchor", "source"):
             for worker in list(self.workers):
                 if worker.group == group and worker.is_running:
@@ -362,7 +281,6 @@ class ReviewScreen(Screen[None]):
 
     def _refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
-        system = reports[0].system if reports else "no reports"
         if self.revision is not None:
             revision = f"@{self.revision.short}"
         elif self.revision_error:
@@ -377,98 +295,25 @@ class ReviewScreen(Screen[None]):
             progress = self.session.progress_text()
         if self.stale:
             progress += f" · {len(self.stale)} stale"
-        width = max(self.size.width, 40)
-        if len(system) + len(revision) + len(self.session.reviewer) + len(progress) + 16 > width:
-            progress = progress.replace(" quotes failing", " failing").replace(
-                " quote failing", " failing"
-            )
-        left = Content.assemble(
-            (" assay ", "bold $text-accent"),
-            " ",
-            (visible(system), "bold"),
-            "  ",
-            (revision, "$text-warning" if self.revision_error else "$text-primary"),
-            "  ",
-            (visible(self.session.reviewer), "$text-secondary"),
-        )
-        gap = max(2, width - left.cell_length - len(progress) - 1)
-        header = self.query_one("#review-header", Static)
-        header.update(left + " " * gap + progress, layout=False)
-
-    def _record_prompt(self, index: int) -> Content:
-        record = self.session.records[index]
-        badge = self.session.badge(record)
-        name = visible(record.label if record.kind is Kind.NARRATIVE else record.id)
-        status = self.session.quote_status(record)
-        width = self.query_one("#records").scrollable_content_region.width
-        room = width - 5 - (len(status) + 2 if status else 0)
-        if width > 0 and len(name) > max(room, 8):
-            name = name[: max(room, 8) - 1] + "…"
-        return Content.assemble(
-            ("  ", ""),
-            (badge, VERDICT_STYLES[badge]),
-            " ",
-            name,
-            ("  " + status if status else "", "$text-muted"),
+        self.query_one(ReviewHeader).show(
+            system=reports[0].system if reports else "no reports",
+            revision=revision,
+            failed=bool(self.revision_error),
+            reviewer=self.session.reviewer,
+            progress=progress,
         )
 
     def _fill_records(self) -> None:
-        records = self.query_one("#records", OptionList)
-        options: list[Option] = []
-        self._rows = []
-        for row in self.session.rows(self.filter):
-            if row.kind == "report":
-                options.append(Option(Content.styled(visible(row.text), "bold"), disabled=True))
-            elif row.kind == "section":
-                options.append(
-                    Option(Content.styled(" " + visible(row.text), "$text-accent"), disabled=True)
-                )
-            else:
-                options.append(Option(self._record_prompt(row.index), id=f"rec-{row.index}"))
-            self._rows.append(row.index if row.kind == "record" else -1)
-        self._syncing = True
-        try:
-            records.clear_options()
-            records.add_options(options)
-            self._sync_records_highlight()
-        finally:
-            self._syncing = False
-        title = "Records" if self.filter == "all" else f"Records (f: {self.filter})"
-        shown = sum(1 for n in self._rows if n >= 0)
-        records.border_title = title
-        records.border_subtitle = f"{shown}/{len(self.session.records)}"
+        self.records_pane.fill(self.filter, self.location.record)
 
-    def _sync_records_highlight(self) -> None:
-        records = self.query_one("#records", OptionList)
-        if self.location.record in self._rows:
-            option = self._rows.index(self.location.record)
-            if records.highlighted != option:
-                previous, self._syncing = self._syncing, True
-                try:
-                    records.highlighted = option
-                finally:
-                    self._syncing = previous
-
-    def _update_record_row(self, index: int) -> None:
-        records = self.query_one("#records", OptionList)
-        if index in self._rows:
-            records.replace_option_prompt_at_index(
-                self._rows.index(index), self._record_prompt(index)
-            )
-
-    @on(OptionList.OptionHighlighted, "#records")
-    def _record_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        # highlight messages arrive after the fact: act only on the one still highlighted
-        stale = event.option_index != event.option_list.highlighted
-        if self._syncing or stale or event.option_index >= len(self._rows):
-            return
-        index = self._rows[event.option_index]
-        if index >= 0 and index != self.location.record:
-            self.go(Location(index, self._first_quote(index)), remember=False)
+    @on(RecordsPane.RecordHighlighted)
+    def _record_highlighted(self, event: RecordsPane.RecordHighlighted) -> None:
+        if event.index != self.location.record:
+            self.go(Location(event.index, self._first_quote(event.index)), remember=False)
 
     @on(OptionList.OptionSelected, "#records")
     def _record_selected(self) -> None:
-        self.query_one("#record", OptionList).focus()
+        self.record_pane.focus()
 
     # --- record pane -----------------------------------------------------------------------------
 
@@ -490,187 +335,27 @@ class ReviewScreen(Screen[None]):
     def _first_quote(self, index: int) -> int | None:
         return 0 if self.session.records[index].quotes else None
 
-    def _record_options(self, record: Record) -> Iterator[Option]:
-        session = self.session
-        report = session.report_of(record)
-        verdict = session.verdict(session.record_item(record))
-        head = Content.assemble(
-            (visible(record.label or record.id), "bold"),
-            "\n",
-            (visible(f"{record.id} · {record.kind.value} · {record.section}"), "$text-muted"),
-            "\n",
-            (
-                f"verdict: {verdict.value if verdict else 'not reviewed'}",
-                VERDICT_STYLES[BADGES[verdict]],
-            ),
-        )
-        yield Option(head, disabled=True)
-        details: list[Content] = []
-        for name, value in record.fields:
-            details.append(
-                Content.assemble((visible(name) + ": ", "$text-secondary"), visible(value))
-            )
-        for name, value in record.statuses:
-            details.append(
-                Content.assemble((visible(name) + ": ", "$text-secondary"), (visible(value), "b"))
-            )
-        if record.body.strip():
-            details.append(safe_content(record.body.strip(), multiline=True))
-        if details:
-            yield Option(Content("\n").join(details), disabled=True)
-        note = session.note(session.record_item(record))
-        if note:
-            yield Option(
-                Content.assemble(("note: ", "$text-warning"), visible(note, multiline=True)),
-                disabled=True,
-            )
-        if record.quotes:
-            yield Option(Content.styled("─ quotes ─", "$text-accent"), disabled=True)
-            for n, quote in enumerate(record.quotes):
-                yield Option(self._quote_prompt(record, n, quote), id=f"quote-{n}")
-        for search in record.searches:
-            hits = session.replays.get((search.record, search.line))
-            count = "…" if hits is None else str(len(hits))
-            yield Option(
-                Content.assemble(
-                    (f"⌕ {count} ", "$text-accent"), (visible(search.command), "italic")
-                ),
-                disabled=True,
-            )
-        if record.references:
-            yield Option(Content.styled("─ references ─", "$text-accent"), disabled=True)
-            for ref in record.references:
-                target = session.find(ref)
-                known = target is not None
-                label = session.records[target].label if target is not None else "not loaded"
-                yield Option(
-                    Content.assemble(
-                        ("→ ", "$text-accent"),
-                        (visible(ref), "underline" if known else "$text-muted"),
-                        ("  " + visible(label), "$text-muted"),
-                    ),
-                    id=f"ref-{ref}",
-                    disabled=not known,
-                )
-        record_key = session.record_item(record).key
-        stale = [item for item in self.stale if item.event.ref.record_key == record_key]
-        if stale:
-            yield Option(Content.styled("─ stale verdicts ─", "$text-warning"), disabled=True)
-            for item in stale:
-                event = item.event
-                state = event.verdict.value if event.verdict else "note"
-                yield Option(
-                    Content.assemble(
-                        (f"{BADGES[event.verdict]} {state}", VERDICT_STYLES[BADGES[event.verdict]]),
-                        (f"  on a quote that changed ({event.at[:10]})", "$text-warning"),
-                        ("\n" + visible(event.note, multiline=True)) if event.note else "",
-                    ),
-                    disabled=True,
-                )
-        annotations = session.annotations(record)
-        if annotations:
-            yield Option(Content.styled("─ annotations ─", "$text-accent"), disabled=True)
-            for annotation in annotations:
-                other = session.report_of(annotation)
-                where = other.title if other is not report else "this report"
-                body = annotation.body.strip()
-                yield Option(
-                    Content.assemble(
-                        (visible(f"{annotation.id} ({where})"), "underline"),
-                        "\n",
-                        visible(body, multiline=True),
-                    ),
-                    id=f"ann-{session.index_of(annotation)}",
-                )
-        if record.kind is Kind.ANNOTATION and record.annotates:
-            yield Option(Content.styled("─ annotates ─", "$text-accent"), disabled=True)
-            yield Option(
-                Content.assemble(("→ ", "$text-accent"), (visible(record.annotates), "underline")),
-                id=f"ref-{record.annotates}",
-                disabled=session.find(record.annotates) is None,
-            )
-
-    def _quote_prompt(self, record: Record, n: int, quote: Quote) -> Content:
-        session = self.session
-        anchor = session.anchor(quote)
-        symbol = tier_symbol(anchor) if session.anchored else "…"
-        verdict = session.verdict(session.quote_item(record, quote))
-        badge = BADGES[verdict]
-        if anchor is None:
-            where = f"{quote.path}:{lines_text(quote.claimed)}" if quote.claimed else quote.path
-            detail = "anchoring…" if self.revision is not None else "not anchored"
-        else:
-            where = f"{quote.path}:{lines_text(anchor.lines)}" if anchor.lines else quote.path
-            detail = f"{anchor.match.value} {anchor.score:.0f}"
-            if anchor.range_ok is False and quote.claimed:
-                detail += f", claimed {lines_text(quote.claimed)}"
-            if len(anchor.occurrences) > 1:
-                detail += f", {len(anchor.occurrences)} occurrences"
-        first_line = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
-        return Content.assemble(
-            (badge, VERDICT_STYLES[badge]),
-            f" [{n + 1}] ",
-            (symbol, TIER_STYLES.get(symbol, "$text-muted")),
-            " ",
-            (visible(detail), "$text-muted"),
-            "  ",
-            (visible(where), "$text-primary"),
-            "\n    ",
-            (visible(first_line[:200]), "italic $text-muted"),
-        )
-
     def _show_record(self) -> None:
         record = self.record
-        pane = self.query_one("#record", OptionList)
+        pane = self.record_pane
+        pane.stale, pane.revision_open = self.stale, self.revision is not None
+        pane.show(record, self.location.quote)
         if record is None:
-            pane.clear_options()
             self.query_one(SourceView).show_message("no records in these reports")
             return
-        self._syncing = True
-        try:
-            pane.clear_options()
-            pane.add_options(list(self._record_options(record)))
-            self._sync_record_highlight()
-        finally:
-            self._syncing = False
-        pane.border_title = Content.assemble(
-            (visible(record.id), "bold"), "  ", (record.kind.value, "$text-muted")
-        )
-        report = self.session.report_of(record)
-        pane.border_subtitle = safe_content(report.title or report.file)
-        pane.scroll_home(animate=False)
-        self._sync_records_highlight()
+        self.records_pane.show(self.location.record)
         self._show_source()
 
-    def _sync_record_highlight(self) -> None:
-        pane = self.query_one("#record", OptionList)
-        if self.location.quote is None:
-            return
-        try:
-            index = pane.get_option_index(f"quote-{self.location.quote}")
-        except Exception:  # noqa: BLE001 - OptionDoesNotExist: no such quote
-            return
-        previous, self._syncing = self._syncing, True
-        try:
-            pane.highlighted = index
-        finally:
-            self._syncing = previous
+    @on(RecordPane.QuoteHighlighted)
+    def _quote_highlighted(self, event: RecordPane.QuoteHighlighted) -> None:
+        if event.quote != self.location.quote:
+            self.location = Location(self.location.record, event.quote)
+            self.opened_path = None
+            self._show_source()
 
-    @on(OptionList.OptionHighlighted, "#record")
-    def _link_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if self._syncing or event.option_index != event.option_list.highlighted:
-            return
-        option_id = event.option.id or ""
-        if option_id.startswith("quote-"):
-            quote = int(option_id.removeprefix("quote-"))
-            if quote != self.location.quote:
-                self.location = Location(self.location.record, quote)
-                self.opened_path = None
-                self._show_source()
-
-    @on(OptionList.OptionSelected, "#record")
-    def _link_selected(self, event: OptionList.OptionSelected) -> None:
-        self._follow_option(event.option.id or "")
+    @on(RecordPane.Followed)
+    def _followed(self, event: RecordPane.Followed) -> None:
+        self._follow_option(event.target)
 
     def _follow_option(self, option_id: str) -> None:
         if option_id.startswith("quote-"):
@@ -769,8 +454,6 @@ class ReviewScreen(Screen[None]):
         self._pending_line = None
         self._refresh_diff()
 
-    _pending_line: int | None = None
-
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
         if self.revision is None:
@@ -782,115 +465,16 @@ class ReviewScreen(Screen[None]):
         self._open(path)
 
     def _refresh_quote_info(self) -> None:
-        info = self.query_one("#quote-info", Static)
         quote = self.quote
-        if self.opened_path is not None:
-            info.update(
-                Content.assemble(
-                    ("file ", "$text-muted"),
-                    visible(self.opened_path),
-                    ("  (] returns to the quotes)", "$text-muted"),
-                ),
-                layout=False,
-            )
-            return
-        if quote is None:
-            info.update("", layout=False)
-            return
-        anchor = self.session.anchor(quote)
-        parts: list[Content | str | tuple[str, str]] = [f"[{quote.index + 1}] "]
-        if anchor is None:
-            parts.append(("not anchored yet", "$text-muted"))
-        else:
-            symbol = tier_symbol(anchor)
-            parts += [
-                (f"{symbol} {anchor.match.value} {anchor.score:.0f}", TIER_STYLES[symbol]),
-                f"  lines {lines_text(anchor.lines)}" if anchor.lines else "  not found",
-            ]
-            if quote.claimed is not None:
-                if anchor.range_ok:
-                    parts.append(("  as claimed", "$text-success"))
-                else:
-                    parts.append((f"  claimed {lines_text(quote.claimed)}", "$text-warning"))
-            others = [o for o in anchor.occurrences if o != anchor.lines]
-            if others:
-                parts.append(
-                    ("  also at " + ", ".join(lines_text(o) for o in others[:4]), "$text-accent")
-                )
-            if anchor.elsewhere:
-                first = anchor.elsewhere[0]
-                parts.append(
-                    (
-                        f"  found in {visible(first.path)}:{lines_text(first.lines)}",
-                        "$text-accent",
-                    )
-                )
-            for note in anchor.notes[:1]:
-                parts.append(("  " + visible(note), "$text-muted"))
-            if anchor.diff and not anchor.match.verified or anchor.match is Tier.FUZZY:
-                parts.append(("  d: diff", "$text-muted"))
-        info.update(Content.assemble(*parts), layout=False)
+        anchor = self.session.anchor(quote) if quote is not None else None
+        self.query_one(QuoteInfo).show(quote, anchor, opened=self.opened_path)
 
     def _refresh_diff(self) -> None:
         if not self.has_class("-diff"):
             return  # filled when shown
-        diff = self.query_one("#diff-text", Static)
         quote = self.quote if self.opened_path is None else None
         anchor = self.session.anchor(quote) if quote is not None else None
-        if quote is None or anchor is None:
-            diff.update(Content.styled("no quote to compare", "$text-muted"))
-            return
-        if not anchor.diff:
-            text = (
-                "the quote matches the source"
-                if anchor.match.verified
-                else "the quote was not found in the source"
-            )
-            diff.update(Content.styled(text, "$text-muted"))
-            return
-        quote_side: list[Content] = [Content.styled("quote   ", "bold")]
-        source_side: list[Content] = [Content.styled("source  ", "bold")]
-        for part in anchor.diff:
-            if part.op == "equal":
-                quote_side.append(Content(visible(part.quote, multiline=True)))
-                source_side.append(Content(visible(part.source, multiline=True)))
-            else:
-                if part.quote:
-                    quote_side.append(
-                        Content.styled(
-                            visible(part.quote, multiline=True), "bold underline $text-error"
-                        )
-                    )
-                if part.source:
-                    source_side.append(
-                        Content.styled(
-                            visible(part.source, multiline=True), "bold underline $text-success"
-                        )
-                    )
-        header = Content.styled(
-            f"[{quote.index + 1}] {tier_symbol(anchor)} {anchor.match.value} "
-            f"{anchor.score:.0f}  {quote.path}:{lines_text(anchor.lines)}",
-            "$text-accent",
-        )
-        legend = Content.styled(
-            "underlined red: only in the quote · underlined green: only in the source",
-            "$text-muted",
-        )
-        candidates = [
-            f"{lines_text(candidate.lines)} ({candidate.score:.0f})"
-            for candidate in anchor.candidates[:5]
-        ]
-        lines = [
-            header,
-            Content("").join(quote_side),
-            Content("").join(source_side),
-            legend,
-        ]
-        if candidates:
-            lines.append(
-                Content.styled("other candidates: " + ", ".join(candidates), "$text-muted")
-            )
-        diff.update(Content("\n").join(lines))
+        self.query_one(QuoteDiff).show(quote, anchor)
 
     # --- moving ----------------------------------------------------------------------------------
 
@@ -952,7 +536,7 @@ class ReviewScreen(Screen[None]):
             quote = (self.location.quote + step) % len(record.quotes)
         self.location = Location(self.location.record, quote)
         self.opened_path = None
-        self._sync_record_highlight()
+        self.record_pane.highlight_quote(quote)
         self._show_source()
 
     def action_move_down(self) -> None:
@@ -969,7 +553,7 @@ class ReviewScreen(Screen[None]):
             focused.scroll_relative(y=step, animate=False)
 
     def _panes(self) -> list[Widget]:
-        panes: list[Widget] = [self.query_one("#records"), self.query_one("#record")]
+        panes: list[Widget] = [self.records_pane, self.record_pane]
         panes.append(self.query_one(SourceView))
         if self.has_class("-diff"):
             panes.append(self.query_one("#diff"))
@@ -989,15 +573,13 @@ class ReviewScreen(Screen[None]):
 
     def action_follow(self) -> None:
         focused = self.focused
-        if focused is self.query_one("#records"):
-            records = self.query_one("#records", OptionList)
+        records, pane = self.records_pane, self.record_pane
+        if focused is records:
             if records.highlighted is not None:
                 records.action_select()
-        elif focused is self.query_one("#record"):
-            pane = self.query_one("#record", OptionList)
+        elif focused is pane:
             if pane.highlighted is not None:
-                option = pane.get_option_at_index(pane.highlighted)
-                self._follow_option(option.id or "")
+                self._follow_option(pane.highlighted_id)
         elif isinstance(focused, SourceView):
             self.action_backlinks()
 
@@ -1034,14 +616,10 @@ class ReviewScreen(Screen[None]):
         quote = None
         focused = self.focused
         if self.opened_path is None and self.quote is not None:
-            if isinstance(focused, SourceView) or focused is self.query_one("#diff"):
+            in_source = isinstance(focused, SourceView) or focused is self.query_one("#diff")
+            pane = self.record_pane
+            if in_source or (focused is pane and pane.highlighted_id.startswith("quote-")):
                 quote = self.quote
-            elif focused is self.query_one("#record"):
-                pane = self.query_one("#record", OptionList)
-                if pane.highlighted is not None:
-                    option_id = pane.get_option_at_index(pane.highlighted).id or ""
-                    if option_id.startswith("quote-"):
-                        quote = self.quote
         if quote is not None:
             return self.session.quote_item(record, quote), f"{record.id} [{quote.index + 1}]"
         return self.session.record_item(record), record.id
@@ -1054,6 +632,8 @@ class ReviewScreen(Screen[None]):
         if target is None:
             return
         item, label = target
+        from db import Verdict
+
         verdict = Verdict(value)
         reviewer, revision = self.session.reviewer, self._revision_id()
 
@@ -1070,19 +650,10 @@ class ReviewScreen(Screen[None]):
         record_key = event.ref.record_key
         for n, each in enumerate(self.session.records):
             if self.session.record_item(each).key == record_key:
-                self._update_record_row(n)
+                self.records_pane.update_row(n)
         record = self.record
         if record is not None and self.session.record_item(record).key == record_key:
-            highlighted = self.query_one("#record", OptionList).highlighted
-            self._syncing = True
-            try:
-                pane = self.query_one("#record", OptionList)
-                pane.clear_options()
-                pane.add_options(list(self._record_options(record)))
-                if highlighted is not None and highlighted < pane.option_count:
-                    pane.highlighted = highlighted
-            finally:
-                self._syncing = False
+            self.record_pane.refresh_record()
         self._refresh_header()
 
     def action_undo(self) -> None:

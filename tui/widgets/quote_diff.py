@@ -1,0 +1,67 @@
+"""The quote/source diff shown under the source view on `d`, for quotes not matched exactly."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from evidence.model import Anchor, Quote
+from tui.safe import visible
+from tui.session import tier_symbol
+from tui.widgets.badges import lines_text
+
+LEGEND = "underlined red: only in the quote · underlined green: only in the source"
+
+
+def quote_diff(quote: Quote | None, anchor: Anchor | None) -> Content:
+    """The quote and the source side by side (one line each), differences underlined."""
+    if quote is None or anchor is None:
+        return Content.styled("no quote to compare", "$text-muted")
+    if not anchor.diff:
+        text = (
+            "the quote matches the source"
+            if anchor.match.verified
+            else "the quote was not found in the source"
+        )
+        return Content.styled(text, "$text-muted")
+    quote_side: list[Content] = [Content.styled("quote   ", "bold")]
+    source_side: list[Content] = [Content.styled("source  ", "bold")]
+    for part in anchor.diff:
+        if part.op == "equal":
+            quote_side.append(Content(visible(part.quote, multiline=True)))
+            source_side.append(Content(visible(part.source, multiline=True)))
+            continue
+        if part.quote:
+            quote_side.append(
+                Content.styled(visible(part.quote, multiline=True), "bold underline $text-error")
+            )
+        if part.source:
+            source_side.append(
+                Content.styled(visible(part.source, multiline=True), "bold underline $text-success")
+            )
+    header = Content.styled(
+        f"[{quote.index + 1}] {tier_symbol(anchor)} {anchor.match.value} "
+        f"{anchor.score:.0f}  {quote.path}:{lines_text(anchor.lines)}",
+        "$text-accent",
+    )
+    lines = [
+        header,
+        Content("").join(quote_side),
+        Content("").join(source_side),
+        Content.styled(LEGEND, "$text-muted"),
+    ]
+    candidates = [
+        f"{lines_text(candidate.lines)} ({candidate.score:.0f})"
+        for candidate in anchor.candidates[:5]
+    ]
+    if candidates:
+        lines.append(Content.styled("other candidates: " + ", ".join(candidates), "$text-muted"))
+    return Content("\n").join(lines)
+
+
+class QuoteDiff(Static):
+    """The diff of one quote against the source it was matched to."""
+
+    def show(self, quote: Quote | None, anchor: Anchor | None) -> None:
+        """Compare ``quote`` with the source at its anchor (a short message when there is none)."""
+        self.update(quote_diff(quote, anchor))

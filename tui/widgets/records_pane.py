@@ -1,0 +1,106 @@
+"""The records pane: every record grouped by report and section, with verdict badge and status.
+
+Attributes down (`session`, then `fill(filter, record)`), messages up: `RecordHighlighted` when
+the reviewer moves the cursor onto a record.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from evidence.model import Kind
+from tui.safe import visible
+from tui.session import ReviewSession
+from tui.widgets.badges import VERDICT_STYLES
+from tui.widgets.lists import PaneList
+
+
+class RecordsPane(PaneList):
+    """The list of records passing a filter; names are cut to the pane's width."""
+
+    class RecordHighlighted(Message):
+        """The cursor moved onto a record (by key or mouse, not by `fill` or `show`)."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, session: ReviewSession, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id)
+        self.session = session
+        self.rows: list[int] = []  # option index -> record index (-1 for headers)
+        self._syncing = False
+
+    def prompt(self, index: int) -> Content:
+        """The row of one record: badge, id (label for narrative) and quote status."""
+        record = self.session.records[index]
+        badge = self.session.badge(record)
+        name = visible(record.label if record.kind is Kind.NARRATIVE else record.id)
+        status = self.session.quote_status(record)
+        width = self.scrollable_content_region.width
+        room = width - 5 - (len(status) + 2 if status else 0)
+        if width > 0 and len(name) > max(room, 8):
+            name = name[: max(room, 8) - 1] + "…"
+        return Content.assemble(
+            ("  ", ""),
+            (badge, VERDICT_STYLES[badge]),
+            " ",
+            name,
+            ("  " + status if status else "", "$text-muted"),
+        )
+
+    def fill(self, filter_name: str, record: int) -> None:
+        """List the records passing a filter, the cursor on ``record`` when it is listed."""
+        options: list[Option] = []
+        self.rows = []
+        for row in self.session.rows(filter_name):
+            if row.kind == "report":
+                options.append(Option(Content.styled(visible(row.text), "bold"), disabled=True))
+            elif row.kind == "section":
+                options.append(
+                    Option(Content.styled(" " + visible(row.text), "$text-accent"), disabled=True)
+                )
+            else:
+                options.append(Option(self.prompt(row.index), id=f"rec-{row.index}"))
+            self.rows.append(row.index if row.kind == "record" else -1)
+        self._syncing = True
+        try:
+            self.clear_options()
+            self.add_options(options)
+            self.show(record)
+        finally:
+            self._syncing = False
+        self.border_title = "Records" if filter_name == "all" else f"Records (f: {filter_name})"
+        shown = sum(1 for n in self.rows if n >= 0)
+        self.border_subtitle = f"{shown}/{len(self.session.records)}"
+
+    def show(self, record: int) -> None:
+        """Put the cursor on a record, if it is listed."""
+        if record in self.rows:
+            option = self.rows.index(record)
+            if self.highlighted != option:
+                previous, self._syncing = self._syncing, True
+                try:
+                    self.highlighted = option
+                finally:
+                    self._syncing = previous
+
+    def update_row(self, index: int) -> None:
+        """Redraw one record's row (its verdict or status changed)."""
+        if index in self.rows:
+            self.replace_option_prompt_at_index(self.rows.index(index), self.prompt(index))
+
+    @on(OptionList.OptionHighlighted)
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        # highlight messages arrive after the fact: act only on the one still highlighted
+        stale = event.option_index != self.highlighted
+        if self._syncing or stale or event.option_index >= len(self.rows):
+            return
+        index = self.rows[event.option_index]
+        if index >= 0:
+            self.post_message(self.RecordHighlighted(index))
