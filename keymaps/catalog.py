@@ -51,6 +51,7 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("open_file", "open_file", "Open file", "Source", show=False),
     BindingSpec("grep", "grep", "Grep revision", "Source", show=False),
     BindingSpec("goto_line", "goto_line", "Go to line", "Source", show=False),
+    BindingSpec("find_in_file", "find_in_file", "Find in file", "Source", show=False),
     BindingSpec("permalink", "permalink", "Copy permalink", "Source", show=False),
     BindingSpec("backlinks", "backlinks", "Backlinks", "Source", show=False),
     BindingSpec("diff", "diff", "Quote/source diff", "Source", show=False),

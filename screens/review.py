@@ -787,6 +787,25 @@ class ReviewScreen(Screen[None]):
 
         self.app.push_screen(GotoLine(view.line_count, view.cursor_line), chosen)
 
+    def action_find_in_file(self) -> None:
+        """Ask for text; move the source cursor to the next line of the open file holding it."""
+        view = self.query_one(SourceView)
+        source = self._source
+        if source is None or view.path != source.path or not view.line_count:
+            self.notify("no file is open", severity="warning")
+            return
+        from screens.goto import FindInFile
+
+        dialog = FindInFile(source.lines, view.cursor_line, text=self._find_text)
+
+        def found(line: int | None) -> None:
+            self._find_text = dialog.text
+            if line is not None:
+                view.go_to_line(line)
+                view.focus()
+
+        self.app.push_screen(dialog, found)
+
     def action_permalink(self) -> None:
         """Copy a permalink to the selected lines of the open file (OSC 52) and show it."""
         view = self.query_one(SourceView)
@@ -795,7 +814,7 @@ class ReviewScreen(Screen[None]):
             return
         from evidence.permalink import link_for
 
-        link = link_for(self.revision.remote_url(), self.revision.commit, view.path, view.selection)
+        link = link_for(self.remote, self.revision.commit, view.path, view.selection)
         self.app.copy_to_clipboard(link.text)
         shown = link.text if link.web else f"{link.text} ({link.reason})"
         self.notify(visible(f"copied {shown}"), markup=False, timeout=6)

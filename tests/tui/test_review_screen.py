@@ -234,3 +234,42 @@ async def test_verdict_on_an_edited_quote_is_shown_stale(
         app.close()
     finally:
         store.close()
+
+
+async def test_find_in_file_moves_the_source_cursor(tmp_path: Path, sample: Path) -> None:
+    from screens.goto import FindInFile
+
+    app = make_demo_app(tmp_path, reviewer="f", keymap=load_keymap(user=False))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        record, quote = next(
+            (n, quote.index)
+            for n, record in enumerate(screen.session.records)
+            for quote in record.quotes
+            if (anchor := screen.session.anchor(quote)) is not None and anchor.match.verified
+        )
+        screen.go(Location(record, quote))
+        await settle(pilot, screen)
+        view = screen.query_one(SourceView)
+        assert view.path is not None and screen._source is not None
+        lines = screen._source.lines
+        start = view.cursor_line
+        # a line after the cursor whose text appears nowhere before it in the file
+        wanted = next(
+            n
+            for n in range(start + 1, len(lines) + 1)
+            if len(lines[n - 1].strip()) > 12
+            and not any(
+                lines[n - 1].strip().casefold() in line.casefold() for line in lines[: n - 1]
+            )
+        )
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        assert isinstance(app.screen, FindInFile)
+        await pilot.press(*lines[wanted - 1].strip(), "enter")
+        await pilot.pause()
+        assert app.screen is screen
+        assert view.cursor_line == wanted
+        assert screen.focused is view
+    app.close()
