@@ -124,6 +124,9 @@ class ReviewScreen(Screen[None]):
         self._show_record()
         self._refresh_header()
         self.records_pane.focus()
+        self.call_after_refresh(self._start_loading)
+
+    def _start_loading(self) -> None:
         self.run_worker(self._load, thread=True, exclusive=True, group="load", exit_on_error=False)
 
     def on_resize(self) -> None:

@@ -39,3 +39,17 @@ async def test_cached_styles_follow_focus_and_theme() -> None:
         app.theme = "textual-light"
         await pilot.pause()
         assert same_as_uncached(first) and same_as_uncached(second)
+
+
+async def test_moving_the_highlight_redraws_only_the_rows_it_left_and_reached() -> None:
+    app = TwoLists()
+    async with app.run_test(size=(40, 30)) as pilot:
+        pane = app.query_one("#a", PaneList)
+        pane.add_options([f"option {n}" for n in range(40)])
+        pane.highlighted = 2
+        await pilot.pause()
+        pane._dirty_regions.clear()  # as after a frame is drawn
+        pane.highlighted = 5
+        rows = sorted(region.y for region in pane._dirty_regions)
+        assert [region.height for region in pane._dirty_regions] == [1, 1]
+        assert rows[1] - rows[0] == 3  # the row left and the row reached, nothing between

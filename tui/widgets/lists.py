@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.css.styles import RenderStyles
+from textual.reactive import reactive
 from textual.widgets import OptionList
 
 
@@ -10,8 +11,11 @@ class PaneList(OptionList):
     """An OptionList that looks up each component style once per style update.
 
     OptionList asks for its option padding on every rendered line; building a RenderStyles each
-    time was the largest single cost of moving to the next record.
+    time was the largest single cost of moving to the next record. Moving the highlight redraws
+    only the rows of the options it left and reached, not the whole pane.
     """
+
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
@@ -32,3 +36,14 @@ class PaneList(OptionList):
 
     def on_blur(self) -> None:
         self._component_cache.clear()
+
+    def _watch_highlighted(self, old: int | None, new: int | None) -> None:
+        self._update_lines()
+        for index in (old, new):
+            if index is None:
+                continue
+            line = self._index_to_line.get(index)
+            if line is None:
+                self.refresh()
+                return
+            self.refresh_lines(line, self._heights.get(index, 1))
