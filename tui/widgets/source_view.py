@@ -11,14 +11,10 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_for_filename
-from pygments.lexers.special import TextLexer
-from pygments.util import ClassNotFound
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
@@ -30,6 +26,10 @@ from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from tui.safe import safe_line
+
+if TYPE_CHECKING:  # pygments is imported by the highlighting worker, not before the first frame
+    from pygments.lexer import Lexer
+    from rich.syntax import PygmentsSyntaxTheme
 
 BLOCK = 200  # lines highlighted together
 MARGIN = 30  # lines above and below the screen highlighted ahead of scrolling
@@ -64,11 +64,17 @@ class SourceMarks:
 
 @lru_cache(maxsize=8)
 def _syntax_theme(name: str) -> PygmentsSyntaxTheme:
+    from rich.syntax import PygmentsSyntaxTheme
+
     return PygmentsSyntaxTheme(name)
 
 
 @lru_cache(maxsize=256)
 def _lexer_for(path: str) -> Lexer:
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.lexers.special import TextLexer
+    from pygments.util import ClassNotFound
+
     try:
         return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
     except ClassNotFound:
