@@ -15,13 +15,12 @@ stored event.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on
-from textual.app import ComposeResult, SystemCommand
+from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -29,11 +28,12 @@ from textual.widget import Widget
 from textual.widgets import Footer, OptionList
 from textual.worker import Worker, WorkerState
 
-from keymaps import SPECS, Keymap, specs_for
+from keymaps import Keymap, specs_for
 from keymaps.bindings import bindings_for
 from tui.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
+from tui.review_lookups import LookupActions
 from tui.safe import visible
-from tui.session import FILTERS, ReviewSession
+from tui.session import FILTERS, Location, ReviewSession
 from tui.widgets.badges import file_message
 from tui.widgets.quote_diff import QuoteDiff
 from tui.widgets.quote_info import QuoteInfo
@@ -41,26 +41,18 @@ from tui.widgets.record_pane import RecordPane
 from tui.widgets.records_pane import RecordsPane
 from tui.widgets.review_header import ReviewHeader
 from tui.widgets.source_view import SourceMarks, SourceView
+from tui.workers import anchor_review, load_review
 from tui.writer import StoreWriter
 
 if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
     from db import Event, ItemRef, StaleVerdict, VerdictStore
     from evidence.model import Quote, Record
-    from evidence.revision import GrepHit, Revision, SourceFile
-    from screens.find import FindTarget
+    from evidence.revision import Revision, SourceFile
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
 
 
-@dataclass(frozen=True)
-class Location:
-    """Where the reviewer is: a record and (maybe) one of its quotes."""
-
-    record: int
-    quote: int | None = None
-
-
-class ReviewScreen(Screen[None]):
+class ReviewScreen(LookupActions, Screen[None]):
     """Review records and quotes of loaded reports against the revision they cite."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
@@ -161,45 +153,13 @@ class ReviewScreen(Screen[None]):
     # --- workers ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        from evidence.revision import Revision
-
-        revision, error, remote = self.revision, None, None
-        if revision is None:
-            try:
-                revision = Revision.open(self.repo, self.rev)
-            except Exception as exc:  # noqa: BLE001 - shown in the panes, never a traceback
-                error = str(exc) or type(exc).__name__
-        if revision is not None:
-            try:
-                remote = revision.remote_url()
-            except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
-                remote = None
-        current = self.store.current(self.session.reviewer)
-        position = self.store.position(self.session.review_key)
-        stale = self.store.stale(self.session.reportset, self.session.reviewer)
-        self.post_message(Loaded(revision, error, current, position, stale, remote))
+        self.post_message(load_review(self.store, self.session, self.repo, self.rev, self.revision))
 
     def _anchor(self, revision: Revision) -> None:
-        from evidence.anchoring import anchor_all
-        from evidence.replay import replay
-
         def progress(done: int, total: int) -> None:
             self.post_message(AnchorProgress(done, total))
 
-        anchors = anchor_all(self.session.reportset, revision, progress=progress)
-        replays: dict[tuple[str, int], list[GrepHit]] = {}
-        for record in self.session.records:
-            for search in record.searches:
-                try:
-                    replays[(search.record, search.line)] = replay(search, revision)
-                except Exception:  # noqa: BLE001 - a search that cannot run shows no hits
-                    replays[(search.record, search.line)] = []
-        # the anchorer read every quoted file: keep them so moving between records needs no read
-        sources: dict[str, SourceFile] = {}
-        for quote in anchors:
-            if quote.path not in sources and len(sources) < 64:
-                sources[quote.path] = revision.read(quote.path)
-        self.post_message(Anchored(anchors, replays, sources))
+        self.post_message(anchor_review(self.session, revision, progress))
 
     def on_loaded(self, message: Loaded) -> None:
         self.revision, self.revision_error = message.revision, message.error
@@ -712,167 +672,6 @@ class ReviewScreen(Screen[None]):
         self._refresh_diff()
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()
-
-    def find_targets(self) -> list[FindTarget]:
-        """Everything `/` can find: records, quotes, and the files of the revision."""
-        from screens.find import FindTarget
-
-        targets: list[FindTarget] = []
-        for n, record in enumerate(self.session.records):
-            label = f"{record.id}  {record.label}"
-            targets.append(FindTarget("record", label, f"{record.id} {record.label}", n))
-        for n, record in enumerate(self.session.records):
-            for quote in record.quotes:
-                first = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
-                label = f"{record.id} [{quote.index + 1}] {quote.path}: {first[:80]}"
-                text = f"{quote.path} {quote.text[:300]}"
-                targets.append(FindTarget("quote", label, text, n, quote.index))
-        if self.revision is not None:
-            for path in self.revision.paths():
-                targets.append(FindTarget("file", path, path, path=path))
-        return targets
-
-    def action_find(self) -> None:
-        from screens.find import FindScreen
-
-        def found(target: FindTarget | None) -> None:
-            if target is None:
-                return
-            if target.kind == "file":
-                self.open_path(target.path)
-            elif target.kind == "quote":
-                self.jump(Location(target.record, target.quote))
-            else:
-                self.jump(Location(target.record, self._first_quote(target.record)))
-
-        self.app.push_screen(FindScreen(self.find_targets()), found)
-
-    # --- hooks for the lookup screens (issue 7) --------------------------------------------------
-
-    def action_open_file(self) -> None:
-        """Push the file finder; open the chosen path in the source pane."""
-        if self.revision is None:
-            self.notify("the revision is not open", severity="warning")
-            return
-        from screens.finder import FileFinder
-
-        def chosen(path: str | None) -> None:
-            if path:
-                self.open_path(path)
-
-        self.app.push_screen(FileFinder(self.revision.paths()), chosen)
-
-    def action_grep(self) -> None:
-        """Push grep at the revision; open the chosen hit."""
-        if self.revision is None:
-            self.notify("the revision is not open", severity="warning")
-            return
-        from screens.grep import GrepScreen
-
-        def chosen(hit: GrepHit | None) -> None:
-            if hit is not None:
-                self.open_path(hit.path, hit.line)
-
-        self.app.push_screen(GrepScreen(self.revision), chosen)
-
-    def action_goto_line(self) -> None:
-        """Push go-to-line for the file in the source pane."""
-        view = self.query_one(SourceView)
-        if not view.line_count:
-            self.notify("no file is open", severity="warning")
-            return
-        from screens.goto import GotoLine
-
-        def chosen(line: int | None) -> None:
-            if line is not None:
-                view.go_to_line(line)
-                view.focus()
-
-        self.app.push_screen(GotoLine(view.line_count, view.cursor_line), chosen)
-
-    def action_find_in_file(self) -> None:
-        """Ask for text; move the source cursor to the next line of the open file holding it."""
-        view = self.query_one(SourceView)
-        source = self._source
-        if source is None or view.path != source.path or not view.line_count:
-            self.notify("no file is open", severity="warning")
-            return
-        from screens.goto import FindInFile
-
-        dialog = FindInFile(source.lines, view.cursor_line, text=self._find_text)
-
-        def found(line: int | None) -> None:
-            self._find_text = dialog.text
-            if line is not None:
-                view.go_to_line(line)
-                view.focus()
-
-        self.app.push_screen(dialog, found)
-
-    def action_permalink(self) -> None:
-        """Copy a permalink to the selected lines of the open file (OSC 52) and show it."""
-        view = self.query_one(SourceView)
-        if self.revision is None or view.path is None:
-            self.notify("no file is open", severity="warning")
-            return
-        from evidence.permalink import link_for
-
-        link = link_for(self.remote, self.revision.commit, view.path, view.selection)
-        self.app.copy_to_clipboard(link.text)
-        shown = link.text if link.web else f"{link.text} ({link.reason})"
-        self.notify(visible(f"copied {shown}"), markup=False, timeout=6)
-
-    def action_backlinks(self) -> None:
-        """List the quotes that cite the open file; jump to the chosen record and quote."""
-        view = self.query_one(SourceView)
-        if view.path is None:
-            self.notify("no file is open", severity="warning")
-            return
-        from evidence.backlinks import backlinks
-        from screens.backlinks import BacklinksScreen
-
-        links = backlinks(self.session.anchors, view.path, self.session.reportset)
-
-        def chosen(link: Any) -> None:
-            if link is None:
-                return
-            target = next(
-                (
-                    n
-                    for n, record in enumerate(self.session.records)
-                    if record.id == link.record and link.quote in record.quotes
-                ),
-                self.session.find(link.record),
-            )
-            if target is not None:
-                record = self.session.records[target]
-                quote = record.quotes.index(link.quote) if link.quote in record.quotes else None
-                if quote is None:
-                    quote = self._first_quote(target)
-                self.jump(Location(target, quote))
-
-        self.app.push_screen(BacklinksScreen(links, path=view.path), chosen)
-
-    # --- command palette -------------------------------------------------------------------------
-
-    def palette_commands(self) -> Iterator[SystemCommand]:
-        """Every action of this screen, and a jump to every record (for the command palette)."""
-        for spec in SPECS:
-            if spec.context != "review" or spec.id == "quit":
-                continue
-            keys = ", ".join(self.keymap.keys_for(spec.id))
-            yield SystemCommand(
-                spec.description,
-                f"{spec.group} · {keys}",
-                lambda action=spec.action: self.run_action(action),
-            )
-        for n, record in enumerate(self.session.records):
-            label = f" · {record.label}" if record.label and record.label != record.id else ""
-            yield SystemCommand(
-                visible(f"Go to {record.id}{label}"),
-                visible(f"{record.kind.value} in {record.section}"),
-                lambda n=n: self.jump(Location(n, self._first_quote(n))),
-            )
 
 
 __all__ = ["ReviewScreen", "Location", "specs_for"]

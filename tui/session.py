@@ -50,6 +50,14 @@ def tier_symbol(anchor: Anchor | None) -> str:
 
 
 @dataclass(frozen=True)
+class Location:
+    """Where the reviewer is: a record and (maybe) one of its quotes."""
+
+    record: int
+    quote: int | None = None
+
+
+@dataclass(frozen=True)
 class Row:
     """One row of the records pane: a report title, a section heading or a record."""
 

@@ -1,0 +1,209 @@
+"""The review screen's lookups: find, the file finder, grep, go to line, find in file,
+permalinks, backlinks and the command palette's entries.
+
+A mixin of `screens.review.ReviewScreen`: each action pushes a dialog of screens/ and acts on the
+answer through the screen's navigation (`jump`, `open_path`) and its source pane.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from textual.app import SystemCommand
+
+from keymaps import SPECS, Keymap
+from tui.safe import visible
+from tui.session import Location, ReviewSession
+from tui.widgets.source_view import SourceView
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from evidence.revision import GrepHit, Revision, SourceFile
+    from screens.find import FindTarget
+
+    _Screen = Screen[None]
+else:
+    _Screen = object
+
+
+class LookupActions(_Screen):
+    """Actions that look something up in the reports or the revision, for the review screen."""
+
+    session: ReviewSession
+    keymap: Keymap
+    revision: Revision | None
+    remote: str | None
+    _source: SourceFile | None
+    _find_text: str
+
+    def open_path(self, path: str, line: int | None = None) -> None:
+        raise NotImplementedError
+
+    def jump(self, location: Location) -> None:
+        raise NotImplementedError
+
+    def _first_quote(self, index: int) -> int | None:
+        raise NotImplementedError
+
+    def find_targets(self) -> list[FindTarget]:
+        """Everything `/` can find: records, quotes, and the files of the revision."""
+        from screens.find import FindTarget
+
+        targets: list[FindTarget] = []
+        for n, record in enumerate(self.session.records):
+            label = f"{record.id}  {record.label}"
+            targets.append(FindTarget("record", label, f"{record.id} {record.label}", n))
+        for n, record in enumerate(self.session.records):
+            for quote in record.quotes:
+                first = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
+                label = f"{record.id} [{quote.index + 1}] {quote.path}: {first[:80]}"
+                text = f"{quote.path} {quote.text[:300]}"
+                targets.append(FindTarget("quote", label, text, n, quote.index))
+        if self.revision is not None:
+            for path in self.revision.paths():
+                targets.append(FindTarget("file", path, path, path=path))
+        return targets
+
+    def action_find(self) -> None:
+        from screens.find import FindScreen
+
+        def found(target: FindTarget | None) -> None:
+            if target is None:
+                return
+            if target.kind == "file":
+                self.open_path(target.path)
+            elif target.kind == "quote":
+                self.jump(Location(target.record, target.quote))
+            else:
+                self.jump(Location(target.record, self._first_quote(target.record)))
+
+        self.app.push_screen(FindScreen(self.find_targets()), found)
+
+    # --- hooks for the lookup screens (issue 7) --------------------------------------------------
+
+    def action_open_file(self) -> None:
+        """Push the file finder; open the chosen path in the source pane."""
+        if self.revision is None:
+            self.notify("the revision is not open", severity="warning")
+            return
+        from screens.finder import FileFinder
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.open_path(path)
+
+        self.app.push_screen(FileFinder(self.revision.paths()), chosen)
+
+    def action_grep(self) -> None:
+        """Push grep at the revision; open the chosen hit."""
+        if self.revision is None:
+            self.notify("the revision is not open", severity="warning")
+            return
+        from screens.grep import GrepScreen
+
+        def chosen(hit: GrepHit | None) -> None:
+            if hit is not None:
+                self.open_path(hit.path, hit.line)
+
+        self.app.push_screen(GrepScreen(self.revision), chosen)
+
+    def action_goto_line(self) -> None:
+        """Push go-to-line for the file in the source pane."""
+        view = self.query_one(SourceView)
+        if not view.line_count:
+            self.notify("no file is open", severity="warning")
+            return
+        from screens.goto import GotoLine
+
+        def chosen(line: int | None) -> None:
+            if line is not None:
+                view.go_to_line(line)
+                view.focus()
+
+        self.app.push_screen(GotoLine(view.line_count, view.cursor_line), chosen)
+
+    def action_find_in_file(self) -> None:
+        """Ask for text; move the source cursor to the next line of the open file holding it."""
+        view = self.query_one(SourceView)
+        source = self._source
+        if source is None or view.path != source.path or not view.line_count:
+            self.notify("no file is open", severity="warning")
+            return
+        from screens.goto import FindInFile
+
+        dialog = FindInFile(source.lines, view.cursor_line, text=self._find_text)
+
+        def found(line: int | None) -> None:
+            self._find_text = dialog.text
+            if line is not None:
+                view.go_to_line(line)
+                view.focus()
+
+        self.app.push_screen(dialog, found)
+
+    def action_permalink(self) -> None:
+        """Copy a permalink to the selected lines of the open file (OSC 52) and show it."""
+        view = self.query_one(SourceView)
+        if self.revision is None or view.path is None:
+            self.notify("no file is open", severity="warning")
+            return
+        from evidence.permalink import link_for
+
+        link = link_for(self.remote, self.revision.commit, view.path, view.selection)
+        self.app.copy_to_clipboard(link.text)
+        shown = link.text if link.web else f"{link.text} ({link.reason})"
+        self.notify(visible(f"copied {shown}"), markup=False, timeout=6)
+
+    def action_backlinks(self) -> None:
+        """List the quotes that cite the open file; jump to the chosen record and quote."""
+        view = self.query_one(SourceView)
+        if view.path is None:
+            self.notify("no file is open", severity="warning")
+            return
+        from evidence.backlinks import backlinks
+        from screens.backlinks import BacklinksScreen
+
+        links = backlinks(self.session.anchors, view.path, self.session.reportset)
+
+        def chosen(link: Any) -> None:
+            if link is None:
+                return
+            target = next(
+                (
+                    n
+                    for n, record in enumerate(self.session.records)
+                    if record.id == link.record and link.quote in record.quotes
+                ),
+                self.session.find(link.record),
+            )
+            if target is not None:
+                record = self.session.records[target]
+                quote = record.quotes.index(link.quote) if link.quote in record.quotes else None
+                if quote is None:
+                    quote = self._first_quote(target)
+                self.jump(Location(target, quote))
+
+        self.app.push_screen(BacklinksScreen(links, path=view.path), chosen)
+
+    # --- command palette -------------------------------------------------------------------------
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """Every action of this screen, and a jump to every record (for the command palette)."""
+        for spec in SPECS:
+            if spec.context != "review" or spec.id == "quit":
+                continue
+            keys = ", ".join(self.keymap.keys_for(spec.id))
+            yield SystemCommand(
+                spec.description,
+                f"{spec.group} · {keys}",
+                lambda action=spec.action: self.run_action(action),
+            )
+        for n, record in enumerate(self.session.records):
+            label = f" · {record.label}" if record.label and record.label != record.id else ""
+            yield SystemCommand(
+                visible(f"Go to {record.id}{label}"),
+                visible(f"{record.kind.value} in {record.section}"),
+                lambda n=n: self.jump(Location(n, self._first_quote(n))),
+            )

@@ -1,0 +1,71 @@
+"""The review screen's reads, run in thread workers: open the revision, read the reviewer's state,
+anchor every quote and replay every search. Each returns the message the screen handles.
+
+git (GitPython), rapidfuzz and the anchoring code are imported here, in the worker thread, so the
+first frame never waits for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui.messages import Anchored, Loaded
+from tui.session import ReviewSession
+
+if TYPE_CHECKING:
+    from db import VerdictStore
+    from evidence.revision import GrepHit, Revision, SourceFile
+
+KEPT_SOURCES = 64  # files read by the anchorer kept for the source pane
+
+
+def load_review(
+    store: VerdictStore,
+    session: ReviewSession,
+    repo: Path,
+    rev: str | None,
+    revision: Revision | None = None,
+) -> Loaded:
+    """Open the revision (unless given); read the reviewer's verdicts, position, stale ones."""
+    from evidence.revision import Revision
+
+    error, remote = None, None
+    if revision is None:
+        try:
+            revision = Revision.open(repo, rev)
+        except Exception as exc:  # noqa: BLE001 - shown in the panes, never a traceback
+            error = str(exc) or type(exc).__name__
+    if revision is not None:
+        try:
+            remote = revision.remote_url()
+        except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
+            remote = None
+    current = store.current(session.reviewer)
+    position = store.position(session.review_key)
+    stale = store.stale(session.reportset, session.reviewer)
+    return Loaded(revision, error, current, position, stale, remote)
+
+
+def anchor_review(
+    session: ReviewSession, revision: Revision, progress: Callable[[int, int], None]
+) -> Anchored:
+    """Anchor every quote and replay every search of the session's reports at the revision."""
+    from evidence.anchoring import anchor_all
+    from evidence.replay import replay
+
+    anchors = anchor_all(session.reportset, revision, progress=progress)
+    replays: dict[tuple[str, int], list[GrepHit]] = {}
+    for record in session.records:
+        for search in record.searches:
+            try:
+                replays[(search.record, search.line)] = replay(search, revision)
+            except Exception:  # noqa: BLE001 - a search that cannot run shows no hits
+                replays[(search.record, search.line)] = []
+    # the anchorer read every quoted file: keep them so moving between records needs no read
+    sources: dict[str, SourceFile] = {}
+    for quote in anchors:
+        if quote.path not in sources and len(sources) < KEPT_SOURCES:
+            sources[quote.path] = revision.read(quote.path)
+    return Anchored(anchors, replays, sources)
