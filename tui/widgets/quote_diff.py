@@ -11,6 +11,36 @@ from tui.session import tier_symbol
 from tui.widgets.badges import lines_text
 
 LEGEND = "underlined red: only in the quote · underlined green: only in the source"
+#: characters of unchanged text shown before each difference in the list of differences
+CONTEXT = 16
+#: differences listed one per line; more are counted
+MAX_LISTED = 6
+
+
+def _quoted(text: str) -> str:
+    """A difference's text in visible quotes; an empty side reads as 'nothing'."""
+    return f"«{visible(text, multiline=False)}»" if text else "nothing"
+
+
+def differences(anchor: Anchor) -> list[str]:
+    """One line per difference, readable without colour: context, then quote versus source."""
+    listed: list[str] = []
+    before = ""
+    changed = [part for part in anchor.diff if part.op != "equal"]
+    for part in anchor.diff:
+        if part.op == "equal":
+            before = part.quote
+            continue
+        if len(listed) == MAX_LISTED:
+            break
+        context = visible(" ".join(before.split())[-CONTEXT:], multiline=False)
+        listed.append(
+            f"  after “…{context}”: quote {_quoted(part.quote)}, source {_quoted(part.source)}"
+        )
+        before = ""
+    if len(changed) > len(listed):
+        listed.append(f"  … and {len(changed) - len(listed)} more")
+    return listed
 
 
 def quote_diff(quote: Quote | None, anchor: Anchor | None) -> Content:
@@ -49,6 +79,7 @@ def quote_diff(quote: Quote | None, anchor: Anchor | None) -> Content:
         Content("").join(quote_side),
         Content("").join(source_side),
         Content.styled(LEGEND, "$text-muted"),
+        *(Content(line) for line in differences(anchor)),
     ]
     candidates = [
         f"{lines_text(candidate.lines)} ({candidate.score:.0f})"
