@@ -602,7 +602,7 @@ class ReviewScreen(LookupActions, Screen[None]):
 
         def saved(event: Event) -> None:
             self._after_change(event)
-            self.notify(f"{label}: {verdict.value}", timeout=2)
+            self.notify(visible(f"{label}: {verdict.value}"), markup=False, timeout=2)
 
         self._write(
             lambda: self.store.give(item, verdict, reviewer=reviewer, revision=revision), saved

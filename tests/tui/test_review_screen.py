@@ -273,3 +273,30 @@ async def test_find_in_file_moves_the_source_cursor(tmp_path: Path, sample: Path
         assert view.cursor_line == wanted
         assert screen.focused is view
     app.close()
+
+
+async def test_record_id_with_markup_is_notified_literally(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    """Bundles written by other tools may carry any id: the verdict notice shows it as data."""
+    from dataclasses import replace
+
+    report = sample_reports.reports[0]
+    record = report.records[0]
+    hostile = "[b]X[/b][@click=app.quit]"
+    records = (replace(record, id=hostile), *report.records[1:])
+    reportset = replace(
+        sample_reports, reports=(replace(report, records=records), *sample_reports.reports[1:])
+    )
+    app = make_app(reportset, sample, cited, tmp_path / "m.db", "m", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.go(Location(index_of(screen, hostile), None))
+        await settle(pilot, screen)
+        await pilot.press("c")
+        await settle(pilot, screen)
+        (notice,) = [n for n in app._notifications if n.message == f"{hostile}: confirmed"]
+        assert notice.markup is False
+        assert app.is_running
+    app.close()
