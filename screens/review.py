@@ -330,6 +330,12 @@ class ReviewScreen(LookupActions, Screen[None]):
         elif option_id.startswith("ann-"):
             target = int(option_id.removeprefix("ann-"))
             self.jump(Location(target, self._first_quote(target)))
+        elif option_id.startswith("hit-") and self.record is not None:
+            search_index, hit_index = (int(n) for n in option_id.split("-")[1:3])
+            search = self.record.searches[search_index]
+            hits = self.session.replays.get((search.record, search.line)) or []
+            if hit_index < len(hits):
+                self.open_path(hits[hit_index].path, hits[hit_index].line)
 
     # --- source pane -----------------------------------------------------------------------------
 

@@ -300,3 +300,28 @@ async def test_record_id_with_markup_is_notified_literally(
         assert notice.markup is False
         assert app.is_running
     app.close()
+
+
+async def test_replayed_search_hits_are_listed_and_open_at_their_line(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    app = make_app(sample_reports, sample, cited, tmp_path / "r.db", "r", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.go(Location(index_of(screen, "KS-ABS-station-list"), None))
+        await settle(pilot, screen)
+        pane = screen.query_one("#record")
+        ids = [pane.get_option_at_index(n).id for n in range(pane.option_count)]  # type: ignore[attr-defined]
+        hits = [option_id for option_id in ids if option_id and option_id.startswith("hit-0-")]
+        assert len(hits) == 5  # the report claims five calls; true at the cited revision
+        texts = [str(pane.get_option_at_index(ids.index(h)).prompt) for h in hits]  # type: ignore[attr-defined]
+        assert any("api/server.py:37" in text and "require_token" in text for text in texts)
+        pane.focus()
+        pane.highlighted = ids.index("hit-0-1")  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle(pilot, screen)
+        view = screen.query_one(SourceView)
+        assert view.path == "api/server.py"
+        assert view.cursor_line == 37
+    app.close()

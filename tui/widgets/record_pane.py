@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from db import StaleVerdict
 
 
+#: replayed search hits listed under a search command; the rest are counted
+MAX_REPLAY_HITS = 12
+
+
 def quote_prompt(
     session: ReviewSession, record: Record, quote: Quote, *, revision_open: bool
 ) -> Content:
@@ -100,13 +104,30 @@ def record_options(
         for n, quote in enumerate(record.quotes):
             prompt = quote_prompt(session, record, quote, revision_open=revision_open)
             yield Option(prompt, id=f"quote-{n}")
-    for search in record.searches:
+    for s_index, search in enumerate(record.searches):
         hits = session.replays.get((search.record, search.line))
         count = "…" if hits is None else str(len(hits))
         yield Option(
-            Content.assemble((f"⌕ {count} ", "$text-accent"), (visible(search.command), "italic")),
+            Content.assemble(
+                (f"⌕ {count} ", "$text-accent"),
+                (visible(search.command), "italic"),
+                (" replayed at the revision" if hits is not None else " replaying…", "$text-muted"),
+            ),
             disabled=True,
         )
+        for h_index, hit in enumerate((hits or [])[:MAX_REPLAY_HITS]):
+            yield Option(
+                Content.assemble(
+                    (f"  {visible(hit.path)}:{hit.line}  ", "$text-accent"),
+                    visible(hit.text.strip()),
+                ),
+                id=f"hit-{s_index}-{h_index}",
+            )
+        if hits is not None and len(hits) > MAX_REPLAY_HITS:
+            yield Option(
+                Content.styled(f"  … {len(hits) - MAX_REPLAY_HITS} more hits", "$text-muted"),
+                disabled=True,
+            )
     if record.references:
         yield Option(Content.styled("─ references ─", "$text-accent"), disabled=True)
         for ref in record.references:
