@@ -5,6 +5,10 @@ whole-file fuzzy alignment per quote, no index; measured on a sample of the quot
 the word index build time, the time to find a misattributed quote elsewhere, and `assay check`
 on the sample reports from process start to exit.
 
+The whole report is timed twice: as `assay check` runs it (worker processes anchoring, indexing
+and searching elsewhere when the revision is large and there are two cores) and in one process
+(`Anchorer(workers=1)`), and the two runs must give the same anchors.
+
 Usage: .venv/bin/python benchmarks/bench_anchoring.py [N_QUOTES] [N_FILES] [TARGET_MB]
 """
 
@@ -27,7 +31,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from rapidfuzz import fuzz  # noqa: E402
 from synthetic import synthetic_repo  # noqa: E402
 
-from evidence.anchoring import Anchorer, RevisionIndex  # noqa: E402
+from evidence.anchoring import Anchorer, RevisionIndex, _Workers  # noqa: E402
 from evidence.model import Quote, Tier  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 
@@ -152,6 +156,9 @@ def end_to_end() -> tuple[float, float]:
 
 
 def main() -> None:
+    if any(arg in ("-h", "--help") for arg in sys.argv[1:]):
+        print(__doc__)
+        return
     n_quotes = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     n_files = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
     target_mb = float(sys.argv[3]) if len(sys.argv) > 3 else 200
@@ -167,8 +174,14 @@ def main() -> None:
     # --- assay, end to end: a fresh revision and anchorer, as `assay check` runs them --------
     wall = time.perf_counter()
     with Revision.open(repo) as revision:
-        anchors = Anchorer(revision).anchor_many([quote for _, quote, _, _ in quotes])
+        anchorer = Anchorer(revision)
+        anchors = anchorer.anchor_many([quote for _, quote, _, _ in quotes])
     total = time.perf_counter() - wall
+    used = anchorer.used_workers
+    wall = time.perf_counter()
+    with Revision.open(repo) as revision:
+        alone = Anchorer(revision, workers=1).anchor_many([quote for _, quote, _, _ in quotes])
+    total_alone = time.perf_counter() - wall
     right: Counter[str] = Counter()
     for (kind, _quote, path, span), anchor in zip(quotes, anchors, strict=True):
         right[kind] += correct(kind, anchor, path, span)
@@ -196,6 +209,14 @@ def main() -> None:
         index = RevisionIndex(revision, only=words)
         anchorer._index = index  # noqa: SLF001
         index_time = time.perf_counter() - start
+        start = time.perf_counter()
+        workers = _Workers(anchorer, [], workers=2)
+        try:
+            in_workers = workers.index(words, None)
+        finally:
+            workers.close()
+        workers_time = time.perf_counter() - start
+        assert in_workers is not None and in_workers.words == index.words
         elsewhere_times: dict[int, float] = {}
         for number, forms, cited, fuzzy in pending:
             start = time.perf_counter()
@@ -236,7 +257,8 @@ def main() -> None:
     print(
         f"word index for the {len(pending)} quotes not verified in their cited file: "
         f"{index.words} words over {len(index.paths)} files in {index_time:.2f} s "
-        f"(a full index of all {full.words} words: {full_time:.2f} s)"
+        f"(in 2 worker processes: {workers_time:.2f} s; "
+        f"a full index of all {full.words} words: {full_time:.2f} s)"
     )
     print(
         f"assay:    {len(times) / sum(times):8.0f} quotes/s"
@@ -260,7 +282,9 @@ def main() -> None:
     )
     print(
         f"whole report: {total:.2f} s wall for {len(times)} quotes "
-        f"(index build and every file read included)"
+        f"(index build and every file read included; {used or 'no'} worker processes); "
+        f"in one process: {total_alone:.2f} s (ratio {total_alone / total:.2f}x, "
+        f"same anchors: {alone == anchors})"
     )
     for kind in KINDS:
         values = by_kind[kind]

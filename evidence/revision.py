@@ -487,6 +487,18 @@ class Revision:
             for path in by_oid[oid]:
                 yield path, data
 
+    def after_fork(self) -> None:
+        """In a forked child process: forget the parent's locks and cat-file process (the child
+        starts its own when it needs one; the texts read so far stay cached)."""
+        self._cache_lock = threading.Lock()
+        self._entries_lock = threading.Lock()
+        self._batch_lock = threading.Lock()
+        self._batch = None
+
+    def remember_blob(self, oid: str, data: bytes) -> None:
+        """Cache the decoded text of a blob read elsewhere (as `scan` does for its files)."""
+        self._remember(oid, decode_blob(data))
+
     def cached_text(self, oid: str) -> str | None:
         """The decoded text of a blob if it is in the cache (binary files are not texts)."""
         with self._cache_lock:
