@@ -16,14 +16,12 @@ revision uses an inverted index of words to files, built once per revision.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
 import re
 import threading
 from bisect import bisect_right
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
@@ -581,6 +579,8 @@ def _elsewhere_chunk(
 
 
 def _use_processes() -> bool:
+    import multiprocessing  # not at import time: `assay check` on a small report never forks
+
     return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1
 
 
@@ -597,6 +597,8 @@ class _Workers:
         self, anchorer: Anchorer, quotes: Sequence[Quote], *, workers: int, chunks: int = 16
     ) -> None:
         global _JOB
+        import multiprocessing
+
         revision = anchorer.revision
         self.quotes = quotes
         self.workers = workers
@@ -678,6 +680,8 @@ class _Workers:
 
     @staticmethod
     def _wait(get: Callable[[float], _T], cancel: threading.Event | None) -> _T | None:
+        import multiprocessing
+
         while True:
             if cancel is not None and cancel.is_set():
                 return None
@@ -960,6 +964,8 @@ class Anchorer:
         if streams == 1:
             read(paths)
         else:
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(streams) as pool:
                 for done in [pool.submit(read, paths[at::streams]) for at in range(streams)]:
                     done.result()  # a failure in a stream is raised here
