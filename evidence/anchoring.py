@@ -519,6 +519,7 @@ def _stop_limit(revision: Revision, common: int | None) -> int:
 # quotes and the corpus plan. Set just before the pool forks, so the children inherit them
 # without pickling hundreds of megabytes.
 _JOB: tuple[Anchorer, Sequence[Quote], list[tuple[str, str | None, str]]] | None = None
+_FORK_LOCK = threading.Lock()
 
 
 def _after_fork() -> None:
@@ -608,12 +609,13 @@ class _Workers:
         # quotes of one file together, so each worker prepares a file's views once
         order = sorted(range(len(quotes)), key=lambda n: (quotes[n].path, n))
         self.quote_chunks = _chunks(order, chunks)
-        _JOB = (anchorer, quotes, self.plan)
-        try:
-            context = multiprocessing.get_context("fork")
-            self._pool = context.Pool(max(1, workers), initializer=_after_fork)
-        finally:
-            _JOB = None
+        with _FORK_LOCK:  # two anchorers starting workers at once must not mix their jobs
+            _JOB = (anchorer, quotes, self.plan)
+            try:
+                context = multiprocessing.get_context("fork")
+                self._pool = context.Pool(max(1, workers), initializer=_after_fork)
+            finally:
+                _JOB = None
         self._anchors = self._pool.imap_unordered(_anchor_chunk, self.quote_chunks)
 
     def anchors(
