@@ -52,10 +52,13 @@ def anchor_review(
     session: ReviewSession, revision: Revision, progress: Callable[[int, int], None]
 ) -> Anchored:
     """Anchor every quote and replay every search of the session's reports at the revision."""
-    from evidence.anchoring import anchor_all
+    from evidence.anchoring import Anchorer, anchor_all
     from evidence.replay import replay
 
-    anchors = anchor_all(session.reportset, revision, progress=progress)
+    # One process: forking worker processes from a thread of the running app (its event loop and
+    # driver threads hold locks a child could inherit mid-use) risks a deadlock in the child.
+    anchorer = Anchorer(revision, workers=1)
+    anchors = anchor_all(session.reportset, revision, progress=progress, anchorer=anchorer)
     replays: dict[tuple[str, int], list[GrepHit]] = {}
     for record in session.records:
         for search in record.searches:
