@@ -111,6 +111,21 @@ class SourceFile:
             return 0
         return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
 
+    @property
+    def problem(self) -> str | None:
+        """Why the file has no lines to show (missing, binary, too large, a link...), or None."""
+        if self.state is FileState.MISSING:
+            return f"{self.path} does not exist at this revision"
+        if self.state is FileState.BINARY:
+            return f"{self.path} is a binary file ({self.size:,} bytes)"
+        if self.state is FileState.TOO_LARGE:
+            return f"{self.path} is too large to show ({self.size:,} bytes)"
+        if self.symlink_target is not None:
+            return f"{self.path} is a symbolic link to {self.symlink_target}"
+        if self.submodule is not None:
+            return f"{self.path} is a submodule at commit {self.submodule}"
+        return None
+
 
 @dataclass(frozen=True)
 class GrepHit:

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Label
 
 from evidence.backlinks import Backlink, backlink_lines, backlinks
 from evidence.finder import PathFinder
-from evidence.model import Anchor, FileState, LineRange, Quote, ReportSet
+from evidence.model import Anchor, LineRange, Quote, ReportSet
 from evidence.permalink import Link, link_for
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
 from keymaps.catalog import BY_ID
@@ -64,19 +64,9 @@ def browse_bindings(keys: Mapping[str, str] | None = None) -> list[BindingType]:
 
 def file_message(source: SourceFile) -> str | None:
     """What to show instead of a file that has no lines to display, or None."""
-    if source.state is FileState.MISSING:
-        return f"{source.path} does not exist at this revision"
-    if source.state is FileState.BINARY:
-        return f"{source.path} is a binary file ({source.size:,} bytes)"
-    if source.state is FileState.TOO_LARGE:
-        return f"{source.path} is too large to show ({source.size:,} bytes)"
-    if source.symlink_target is not None:
-        return f"{source.path} is a symbolic link to {source.symlink_target}"
-    if source.submodule is not None:
-        return f"{source.path} is a submodule at commit {source.submodule}"
-    if not source.text:
+    if source.problem is None and not source.text:
         return f"{source.path} is empty"
-    return None
+    return source.problem
 
 
 class BrowseScreen(Screen[None]):

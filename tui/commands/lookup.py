@@ -13,7 +13,6 @@ from typing import NoReturn
 
 import click
 
-from evidence.model import FileState
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
 
 #: lines lexed before the first shown line, so that multi-line tokens start right
@@ -80,19 +79,13 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 def file_problem(source: SourceFile, short: str) -> str | None:
-    """Why a file has no lines to show, or None."""
-    where = f"at {short}"
-    if source.state is FileState.MISSING:
-        return f"{source.path} does not exist {where}"
-    if source.state is FileState.BINARY:
-        return f"{source.path} is a binary file {where}"
-    if source.state is FileState.TOO_LARGE:
-        return f"{source.path} is too large to show ({source.size:,} bytes) {where}"
-    if source.symlink_target is not None:
-        return f"{source.path} is a symbolic link to {source.symlink_target} {where}"
-    if source.submodule is not None:
-        return f"{source.path} is a submodule at commit {source.submodule} {where}"
-    return None
+    """Why a file has no lines to show, naming the revision, or None."""
+    problem = source.problem
+    if problem is None:
+        return None
+    if problem.endswith(" at this revision"):
+        return problem.removesuffix("this revision") + short
+    return f"{problem} at {short}"
 
 
 def highlighted_lines(path: str, lines: list[str], first: int, last: int) -> list[str]:
