@@ -6,7 +6,6 @@ The JSON shape built by `to_json` is a contract (issue 4); more fields may be ad
 from __future__ import annotations
 
 import threading
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from evidence.anchoring import Anchorer
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
+from evidence.text import escaped
 
 
 class CheckError(Exception):
@@ -225,18 +225,6 @@ GLYPHS = {
 }
 
 
-def visible(text: str) -> str:
-    """Untrusted text made safe for a terminal: control and format characters escaped."""
-    if text.isprintable():
-        return text
-    return "".join(
-        char
-        if char == " " or unicodedata.category(char) not in ("Cc", "Cf", "Zl", "Zp")
-        else f"\\u{ord(char):04x}"
-        for char in text
-    )
-
-
 def _lines(span: tuple[int, int] | None) -> str:
     if span is None:
         return "-"
@@ -262,7 +250,7 @@ def quote_line(result: QuoteResult) -> str:
         detail += f", claimed {_lines(anchor.quote.claimed)}"
     if anchor.ambiguous:
         detail += f", {len(anchor.occurrences)} occurrences"
-    return visible(f"{glyph} {where}  {anchor.quote.record}  {detail}")
+    return escaped(f"{glyph} {where}  {anchor.quote.record}  {detail}")
 
 
 def _diff_text(anchor: Anchor) -> str:
@@ -297,7 +285,7 @@ def failure_details(result: QuoteResult) -> list[str]:
         lines.append(f"    found in {place.path}:{_lines(place.lines)} ({place.match.value})")
     for note in anchor.notes:
         lines.append(f"    note: {note}")
-    return [visible(line) for line in lines]
+    return [escaped(line) for line in lines]
 
 
 def to_text(result: CheckResult) -> str:
@@ -321,16 +309,16 @@ def to_text(result: CheckResult) -> str:
         for search in result.searches:
             head = f"  {search.search.record}: {search.search.command}"
             if search.error:
-                out.append(visible(f"{head}  error: {search.error}"))
+                out.append(escaped(f"{head}  error: {search.error}"))
                 continue
-            out.append(visible(f"{head}  {len(search.hits)} hit(s)"))
+            out.append(escaped(f"{head}  {len(search.hits)} hit(s)"))
             for hit in search.hits[:50]:
-                out.append(visible(f"    {hit.path}:{hit.line}: {_clip(hit.text, 120)}"))
+                out.append(escaped(f"    {hit.path}:{hit.line}: {_clip(hit.text, 120)}"))
             if len(search.hits) > 50:
                 out.append(f"    … {len(search.hits) - 50} more")
     if result.diagnostics:
         out.append("")
-        out.extend(visible(f"note: {line}") for line in result.diagnostics)
+        out.extend(escaped(f"note: {line}") for line in result.diagnostics)
     counts = result.summary()
     out.append("")
     out.append(

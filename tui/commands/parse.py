@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections import Counter
 
 import click
@@ -11,18 +10,7 @@ import click
 from evidence.bundle import dump_bundle
 from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
 from evidence.reports import ReportError, load_reports
-
-
-def visible(text: str) -> str:
-    """Report text made safe for a terminal: control and format characters shown as escapes."""
-    if text.isprintable():
-        return text
-    return "".join(
-        ch
-        if ch == " " or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp")
-        else f"\\u{ord(ch):04x}"
-        for ch in text
-    )
+from evidence.text import escaped
 
 
 def _plural(count: int, word: str) -> str:
@@ -73,7 +61,7 @@ def outline(report: Report) -> list[str]:
     )
     for diagnostic in report.diagnostics:
         lines.append(f"  ! line {diagnostic.line}: {diagnostic.message}")
-    return [visible(line) for line in lines]
+    return [escaped(line) for line in lines]
 
 
 def render_text(reportset: ReportSet) -> str:
@@ -82,7 +70,7 @@ def render_text(reportset: ReportSet) -> str:
     if reportset.diagnostics:
         across = [f"across reports: {_plural(len(reportset.diagnostics), 'diagnostic')}"]
         across += [
-            visible(f"  ! {file}:{diagnostic.line}: {diagnostic.message}")
+            escaped(f"  ! {file}:{diagnostic.line}: {diagnostic.message}")
             for file, diagnostic in reportset.diagnostics
         ]
         blocks.append("\n".join(across))
@@ -105,7 +93,7 @@ def parse(reports: tuple[str, ...], output_format: str) -> None:
     try:
         reportset = load_reports(reports)
     except ReportError as error:
-        click.echo(visible(f"assay parse: {error}"), err=True)
+        click.echo(escaped(f"assay parse: {error}"), err=True)
         raise SystemExit(2) from None
     if output_format == "json":
         click.echo(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2))
