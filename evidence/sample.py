@@ -43,14 +43,9 @@ class SampleError(RuntimeError):
 
 def git_environment() -> dict[str, str]:
     """An environment in which no user or system git configuration applies."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
-    env.update(
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_TERMINAL_PROMPT="0",
-        LC_ALL="C",
-    )
-    return env
+    from evidence.revision import safe_environment
+
+    return {**safe_environment(), "LC_ALL": "C"}
 
 
 def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
