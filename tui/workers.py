@@ -71,4 +71,6 @@ def anchor_review(
     for quote in anchors:
         if quote.path not in sources and len(sources) < KEPT_SOURCES:
             sources[quote.path] = revision.read(quote.path)
+    # list the tree here, once: the file finder and `/` ask for it on the event loop later
+    revision.entries()
     return Anchored(anchors, replays, sources)
