@@ -3,14 +3,21 @@
 Migrations are numbered; each runs once, recorded in ``schema_migrations``, and all of them
 run inside the caller's ``BEGIN IMMEDIATE`` transaction, so two assay instances opening a new
 database at the same moment serialize on SQLite's lock and the second one finds the work done.
+
+Reading the version and identity needs only the standard library's sqlite3; sqlite_utils is
+imported by the migrations alone (a database already at LATEST never imports it), so opening a
+store stays cheap on the way to the review app's first frame.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:
+    import sqlite_utils
 
 #: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
 APPLICATION_ID = 0x41535359
@@ -104,7 +111,7 @@ def _initial(db: sqlite_utils.Database) -> None:
     )
 
 
-Migration = tuple[int, str, Callable[[sqlite_utils.Database], None]]
+Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 MIGRATIONS: tuple[Migration, ...] = ((1, "events, current_verdicts, items, positions", _initial),)
 
@@ -112,11 +119,17 @@ MIGRATIONS: tuple[Migration, ...] = ((1, "events, current_verdicts, items, posit
 LATEST = MIGRATIONS[-1][0]
 
 
-def version(db: sqlite_utils.Database) -> int:
+def table_names(conn: sqlite3.Connection) -> set[str]:
+    """The tables of the database (stdlib sqlite3 only)."""
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def version(conn: sqlite3.Connection) -> int:
     """The schema version recorded in the database (0 for a new, empty database)."""
-    if not db.table("schema_migrations").exists():
+    if "schema_migrations" not in table_names(conn):
         return 0
-    row = db.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    row = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
     return int(row[0] or 0)
 
 
@@ -129,7 +142,7 @@ def migrate(db: sqlite_utils.Database) -> int:
             not_null={"name", "applied_at"},
         )
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    current = version(db)
+    current = version(db.conn)
     applied = 0
     for number, name, step in MIGRATIONS:
         if number <= current:

@@ -4,6 +4,10 @@ Every change is a new row of ``events`` (triggers refuse UPDATE and DELETE); the
 of a reviewer on an item is the latest of their events on it, ordered by ``(at, event)``. Writes
 are short ``BEGIN IMMEDIATE`` transactions on a WAL database with ``synchronous=FULL``, so a verdict
 whose ``give`` returned survives a crash, and several assay processes can share one file.
+
+Opening, reading and writing verdicts use the standard library's sqlite3 alone; sqlite_utils (a
+tenth of a second to import) is imported only to create or migrate the schema and to register
+report items, so the review app never waits for it before its first frame.
 """
 
 from __future__ import annotations
@@ -18,14 +22,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
-
-import platformdirs
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from db import schema
 from db.keys import ItemRef, Verdict, make_key, record_quote_hashes
 from evidence.model import Anchor, Quote, ReportSet
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 #: seconds a write waits for another process holding the lock before giving up
 BUSY_TIMEOUT = 10.0
@@ -118,6 +122,8 @@ class ImportResult:
 
 def default_path() -> Path:
     """The database used when no --db is given: in the user data directory."""
+    import platformdirs
+
     return platformdirs.user_data_path("assay", appauthor=False) / "verdicts.sqlite3"
 
 
@@ -167,9 +173,18 @@ class VerdictStore:
         self.path = path
         self.readonly = readonly
         self._conn = conn
-        self._db = sqlite_utils.Database(conn, execute_plugins=False)
+        self._db_utils: sqlite_utils.Database | None = None
         self._lock = threading.RLock()
         self._closed = False
+
+    @property
+    def _db(self) -> sqlite_utils.Database:
+        """sqlite_utils on the store's connection, imported on first use (schema and items)."""
+        if self._db_utils is None:
+            import sqlite_utils
+
+            self._db_utils = sqlite_utils.Database(self._conn, execute_plugins=False)
+        return self._db_utils
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -204,74 +219,25 @@ class VerdictStore:
 
     def _prepare(self) -> None:
         conn = self._conn
+        _verify(conn, self.path)
         try:
-            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-        except sqlite3.Error as error:
-            raise self._error(error, "checking the database") from None
-        if problems != ["ok"]:
-            raise self._corrupt("; ".join(str(p) for p in problems[:3]))
-        try:
-            self._check_identity()
             if not self.readonly:
                 self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
                 conn.execute("PRAGMA synchronous = FULL")
-                self._write(self._migrate)
-            elif schema.version(self._db) == 0:
+                if schema.version(conn) < schema.LATEST:
+                    self._write(self._migrate)
+            elif schema.version(conn) == 0:
                 raise StoreError(f"{self.path} holds no verdicts yet (it is an empty database)")
         except sqlite3.Error as error:
             raise self._error(error, "opening") from None
 
-    def _check_identity(self) -> None:
-        application_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = set(self._db.table_names())
-        if application_id not in (0, schema.APPLICATION_ID) or (
-            application_id == 0 and tables and "schema_migrations" not in tables
-        ):
-            raise StoreError(
-                f"{self.path} is an SQLite database of some other program, not assay verdicts; "
-                "it was left untouched (choose another file with --db)"
-            )
-        self._check_version()
-
-    def _check_version(self) -> None:
-        found = schema.version(self._db)
-        if found > schema.LATEST:
-            raise StoreError(
-                f"{self.path} was written by a newer assay (schema version {found}; this assay "
-                f"knows up to {schema.LATEST}); it was left untouched: upgrade assay to use it"
-            )
-
     def _migrate(self) -> None:
-        self._check_version()  # again, under the write lock: another process may have migrated
+        # again, under the write lock: another process may have migrated meanwhile
+        _check_version(self._conn, self.path)
         schema.migrate(self._db)
 
-    def _corrupt(self, detail: str) -> StoreError:
-        detail = " ".join(detail.replace("*** in database main ***", "").split())
-        if len(detail) > 100:
-            detail = detail[:99] + "…"
-        return StoreError(
-            f"the verdict database {self.path} is damaged ({detail}); it was left untouched: "
-            "restore it from a backup or choose another file with --db"
-        )
-
     def _error(self, error: sqlite3.Error, action: str) -> StoreError:
-        text = str(error)
-        if "locked" in text or "busy" in text:
-            return StoreError(
-                f"the verdict database {self.path} stayed locked by another process for more "
-                f"than {BUSY_TIMEOUT:.0f} s while {action}; nothing was saved, try again"
-            )
-        if "readonly" in text or "read-only" in text:
-            return StoreError(
-                f"the verdict database {self.path} is read-only; verdicts cannot be saved there "
-                "(choose another file with --db)"
-            )
-        if isinstance(error, sqlite3.DatabaseError) and (
-            "malformed" in text or "not a database" in text
-        ):
-            return self._corrupt(text)
-        return StoreError(f"verdict database {self.path}: {action} failed: {text}")
+        return _error(self.path, error, action)
 
     # --- transactions --------------------------------------------------------------------------
 
@@ -700,6 +666,108 @@ def find_disagreements(
             verdicts = tuple(sorted((e.reviewer, e.verdict) for e in events if e.verdict))
             found.append(Disagreement(key, first.report, first.record, first.quote, verdicts))
     return found
+
+
+def check_database(path: str | Path | None = None) -> Path:
+    """Refuse, as `VerdictStore.open` would, a database that cannot be used; returns its path.
+
+    For a quick one-line error before a program starts: the same file checks, then (when the
+    file holds a database) SQLite's quick_check, identity and schema version, read only. Nothing
+    is created or written (a missing parent directory is not created either); stdlib sqlite3
+    only. Errors that can only arise on opening for writing (another process holding the lock)
+    still come from `VerdictStore.open`.
+    """
+    path = Path(path) if path is not None else default_path()
+    path = path.expanduser()
+    if not path.exists():
+        parent = path.parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not parent.is_dir():
+            raise StoreError(f"cannot create {path.parent}: Not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise StoreError(f"cannot create {path}: {parent} is read-only")
+        return path
+    _check_file(path, readonly=False)
+    if path.stat().st_size == 0:
+        return path  # an empty file becomes a database
+    mode = "ro&immutable=1" if _needs_immutable(path) else "ro"
+    try:
+        conn = sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode={mode}",
+            uri=True,
+            timeout=BUSY_TIMEOUT,
+            isolation_level=None,
+        )
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the verdict database {path}: {error}") from None
+    try:
+        _verify(conn, path)
+    finally:
+        conn.close()
+    return path
+
+
+def _verify(conn: sqlite3.Connection, path: Path) -> None:
+    """SQLite's quick_check, then that the database is assay's and not from a newer assay."""
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    except sqlite3.Error as error:
+        raise _error(path, error, "checking the database") from None
+    if problems != ["ok"]:
+        raise _corrupt(path, "; ".join(str(p) for p in problems[:3]))
+    try:
+        application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = schema.table_names(conn)
+        if application_id not in (0, schema.APPLICATION_ID) or (
+            application_id == 0 and tables and "schema_migrations" not in tables
+        ):
+            raise StoreError(
+                f"{path} is an SQLite database of some other program, not assay verdicts; "
+                "it was left untouched (choose another file with --db)"
+            )
+        _check_version(conn, path)
+    except sqlite3.Error as error:
+        raise _error(path, error, "opening") from None
+
+
+def _check_version(conn: sqlite3.Connection, path: Path) -> None:
+    found = schema.version(conn)
+    if found > schema.LATEST:
+        raise StoreError(
+            f"{path} was written by a newer assay (schema version {found}; this assay "
+            f"knows up to {schema.LATEST}); it was left untouched: upgrade assay to use it"
+        )
+
+
+def _corrupt(path: Path, detail: str) -> StoreError:
+    detail = " ".join(detail.replace("*** in database main ***", "").split())
+    if len(detail) > 100:
+        detail = detail[:99] + "…"
+    return StoreError(
+        f"the verdict database {path} is damaged ({detail}); it was left untouched: "
+        "restore it from a backup or choose another file with --db"
+    )
+
+
+def _error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return StoreError(
+            f"the verdict database {path} stayed locked by another process for more "
+            f"than {BUSY_TIMEOUT:.0f} s while {action}; nothing was saved, try again"
+        )
+    if "readonly" in text or "read-only" in text:
+        return StoreError(
+            f"the verdict database {path} is read-only; verdicts cannot be saved there "
+            "(choose another file with --db)"
+        )
+    if isinstance(error, sqlite3.DatabaseError) and (
+        "malformed" in text or "not a database" in text
+    ):
+        return _corrupt(path, text)
+    return StoreError(f"verdict database {path}: {action} failed: {text}")
 
 
 def _check_file(path: Path, *, readonly: bool) -> None:
