@@ -7,9 +7,11 @@ revision, with the quote/source diff below it on `d`). The panes build their own
 (tui/widgets/); this screen coordinates them: where the reviewer is, verdicts, and the lookups.
 
 Reads (revision, anchoring, source files, search replays) run in Textual thread workers that post
-messages back (tui/messages.py). Writes to the verdict store go through one writer thread
-(tui/writer.py), so verdicts are stored in the order they were given; the screen updates from the
-stored event.
+messages back (tui/messages.py). The verdict store is opened, read and written on one writer
+thread (tui/writer.py), after the first frame, so verdicts are stored in the order they were given;
+a verdict key pressed before the store is open waits in that queue. The screen updates from the
+stored event. A store that cannot be opened is reported in the app (header and a notice), and
+verdict keys then say that nothing can be saved.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap, specs_for
@@ -35,19 +37,21 @@ from tui.review_lookups import LookupActions
 from tui.safe import visible
 from tui.session import FILTERS, Location, ReviewSession
 from tui.widgets.badges import file_message
+from tui.widgets.footer import StableFooter
 from tui.widgets.quote_diff import QuoteDiff
 from tui.widgets.quote_info import QuoteInfo
 from tui.widgets.record_pane import RecordPane
 from tui.widgets.records_pane import RecordsPane
 from tui.widgets.review_header import ReviewHeader
 from tui.widgets.source_view import SourceMarks, SourceView
-from tui.workers import anchor_review, load_review
-from tui.writer import StoreWriter
+from tui.workers import anchor_review, load_review, read_verdicts
+from tui.writer import StoreHandle, StoreWriter
 
 if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
     from db import Event, ItemRef, StaleVerdict, VerdictStore
     from evidence.model import Quote, Record
     from evidence.revision import Revision, SourceFile
+    from tui.workers import Verdicts
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
 
@@ -61,7 +65,7 @@ class ReviewScreen(LookupActions, Screen[None]):
     def __init__(
         self,
         session: ReviewSession,
-        store: VerdictStore,
+        store: StoreHandle | VerdictStore,
         *,
         repo: Path,
         rev: str | None,
@@ -70,7 +74,8 @@ class ReviewScreen(LookupActions, Screen[None]):
     ) -> None:
         super().__init__()
         self.session = session
-        self.store = store
+        self.store = store if isinstance(store, StoreHandle) else StoreHandle(store)
+        self.store_error: str | None = None  # why verdicts cannot be saved (store unusable)
         self.repo = repo
         self.rev = rev
         self.keymap = keymap
@@ -88,9 +93,11 @@ class ReviewScreen(LookupActions, Screen[None]):
         self._sources: dict[str, SourceFile] = {}  # recently shown files (small LRU)
         self._pending_line: int | None = None  # where to open the next file opened by path
         self._find_text = ""  # the last text of find in file
-        self._writer = StoreWriter(self)
-        self._loaded = asyncio.Event()
-        self._records_width = -1
+        self._writer = StoreWriter(self, self.store)
+        self._loaded = asyncio.Event()  # the revision is open (or failed)
+        self._verdicts_ready = asyncio.Event()  # the reviewer's verdicts are read (or failed)
+        self._after_verdicts: list[Callable[[], object]] = []  # actions waiting for them
+        self._navigated = False  # the reviewer moved before the saved position was read
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
 
     # --- layout ----------------------------------------------------------------------------------
@@ -106,7 +113,7 @@ class ReviewScreen(LookupActions, Screen[None]):
                     yield QuoteInfo(id="quote-info")
                     with VerticalScroll(id="diff"):
                         yield QuoteDiff(id="diff-text")
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self.records_pane.border_title = "Records"
@@ -119,20 +126,16 @@ class ReviewScreen(LookupActions, Screen[None]):
         self.call_after_refresh(self._start_loading)
 
     def _start_loading(self) -> None:
+        # the writer's first work opens the store; verdicts given meanwhile queue behind it
+        session = self.session
+        self._writer.submit(lambda store: read_verdicts(store, session), self._on_verdicts)
         self.run_worker(self._load, thread=True, exclusive=True, group="load", exit_on_error=False)
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW_WIDTH
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
-        self._refresh_header()
-        self.call_after_refresh(self._refit_records)
-
-    def _refit_records(self) -> None:
-        width = self.records_pane.scrollable_content_region.width
-        if width != self._records_width:  # names are cut to the pane's width
-            self._records_width = width
-            self._fill_records()
+        self._refresh_header()  # record names are cut to the pane's width as they are drawn
 
     def on_unmount(self) -> None:
         self._writer.close()  # every verdict given is written before the app exits
@@ -153,7 +156,7 @@ class ReviewScreen(LookupActions, Screen[None]):
     # --- workers ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        self.post_message(load_review(self.store, self.session, self.repo, self.rev, self.revision))
+        self.post_message(load_review(self.repo, self.rev, self.revision))
 
     def _anchor(self, revision: Revision) -> None:
         def progress(done: int, total: int) -> None:
@@ -164,15 +167,9 @@ class ReviewScreen(LookupActions, Screen[None]):
     def on_loaded(self, message: Loaded) -> None:
         self.revision, self.revision_error = message.revision, message.error
         self.remote = message.remote
-        self.session.current = message.current
-        self.stale = message.stale
-        if message.position is not None:
-            found = self.session.find(message.position)
-            if found is not None:
-                record = self.session.records[found]
-                self.location = Location(found, 0 if record.quotes else None)
-        self._fill_records()
-        self._show_record()
+        self.record_pane.revision_open = self.revision is not None
+        self.record_pane.refresh_record()
+        self._show_source()
         self._refresh_header()
         self._loaded.set()
         if self.revision is not None:
@@ -191,6 +188,57 @@ class ReviewScreen(LookupActions, Screen[None]):
                 title="Source",
             )
 
+    def _on_verdicts(self, verdicts: Verdicts) -> None:
+        """The reviewer's verdicts, read on the writer thread once the store opened."""
+        # events of verdicts given before this arrive after it, in order, and are applied then
+        before, self.session.current = self.session.current, dict(verdicts.current)
+        changed = {
+            event.ref.record_key
+            for key, event in (before | self.session.current).items()
+            if before.get(key) != self.session.current.get(key)
+        }
+        self.stale = verdicts.stale
+        moved = False
+        if verdicts.position is not None and not self._navigated:
+            found = self.session.find(verdicts.position)
+            if found is not None and found != self.location.record:
+                record = self.session.records[found]
+                self.location = Location(found, 0 if record.quotes else None)
+                moved = True
+        if self.filter != "all" or moved:
+            self._fill_records()
+        else:  # redraw only the rows whose badge changed (none for a new database)
+            self._update_rows(changed)
+        record = self.record
+        if moved:
+            self._show_record()
+        elif self.stale or (record and self.session.record_item(record).key in changed):
+            self.record_pane.stale = self.stale
+            self.record_pane.refresh_record()
+        self._refresh_header()
+        self._verdicts_done()
+
+    def _verdicts_done(self) -> None:
+        self._verdicts_ready.set()
+        waiting, self._after_verdicts = self._after_verdicts, []
+        for action in waiting:
+            action()
+
+    def _store_failed(self, error: BaseException) -> None:
+        """The store could not be opened: say so in the header and a notice; nothing is saved."""
+        first = self.store_error is None
+        self.store_error = str(error) or type(error).__name__
+        if first:
+            self._refresh_header()
+            self.notify(
+                visible(f"verdicts cannot be saved: {self.store_error}"),
+                title="Verdict database",
+                severity="error",
+                markup=False,
+                timeout=30,
+            )
+        self._verdicts_done()
+
     def on_anchor_progress(self, message: AnchorProgress) -> None:
         self._refresh_header(anchoring=(message.done, message.total))
 
@@ -204,7 +252,7 @@ class ReviewScreen(LookupActions, Screen[None]):
         self._refresh_header()
         commit = self.revision.commit if self.revision is not None else None
         reportset, anchors = self.session.reportset, message.anchors
-        self._write(lambda: self.store.register(reportset, anchors, revision=commit))
+        self._write(lambda store: store.register(reportset, anchors, revision=commit))
 
     def _read_source(self, request: int, revision: Revision, path: str) -> None:
         self.post_message(SourceLoaded(request, revision.read(path)))
@@ -219,21 +267,50 @@ class ReviewScreen(LookupActions, Screen[None]):
             self.query_one(SourceView).show_message(visible(text), title="Source")
         self.notify(visible(text), severity="error", markup=False)
 
-    def _write(self, work: Callable[[], object], then: Callable[..., Any] | None = None) -> None:
-        """Run a store write on the writer thread; ``then(result)`` runs on the UI afterwards."""
+    def _write(
+        self, work: Callable[[VerdictStore], object], then: Callable[..., Any] | None = None
+    ) -> bool:
+        """Run store work on the writer thread; ``then(result)`` runs on the UI afterwards.
+
+        Refused with a notice (False) when the store is known to be unusable.
+        """
+        if self._refuse_unusable_store():
+            return False
         self._writer.submit(work, then)
+        return True
+
+    def _refuse_unusable_store(self) -> bool:
+        """True, with a notice saying why, when the store could not be opened."""
+        if self.store_error is None:
+            return False
+        self.notify(
+            visible(f"not saved: verdicts cannot be saved: {self.store_error}"),
+            severity="error",
+            markup=False,
+            timeout=10,
+        )
+        return True
 
     def on_written(self, message: Written) -> None:
-        if message.error is not None:
-            self.notify(
-                visible(f"not saved: {message.error}"), severity="error", markup=False, timeout=10
-            )
+        if message.error is None:
+            message.then(message.result)
             return
-        message.then(message.result)
+        reading = message.then == self._on_verdicts
+        if self.store.error is not None:  # the store could not be opened
+            if self.store_error is None:
+                self._store_failed(self.store.error)  # in the header, and one notice
+            elif not reading:
+                self._refuse_unusable_store()  # a verdict given before that was known
+            return
+        what = "cannot read verdicts" if reading else "not saved"
+        self.notify(visible(f"{what}: {message.error}"), severity="error", markup=False, timeout=10)
+        if reading:
+            self._verdicts_done()
 
     async def settle(self) -> None:
         """Wait until loading is done and every write so far is stored (for tests and tools)."""
         await self._loaded.wait()
+        await self._verdicts_ready.wait()
         await self._writer.flush()
         for group in ("anchor", "source"):
             for worker in list(self.workers):
@@ -254,10 +331,14 @@ class ReviewScreen(LookupActions, Screen[None]):
             progress = f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"
         elif self.revision is not None and not self.session.anchored:
             progress = "anchoring quotes…"
+        elif self.store_error is None and not self._verdicts_ready.is_set():
+            progress = "reading verdicts…"
         else:
             progress = self.session.progress_text()
         if self.stale:
             progress += f" · {len(self.stale)} stale"
+        if self.store_error is not None:
+            progress = "verdicts cannot be saved · " + progress
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
             revision=revision,
@@ -269,8 +350,19 @@ class ReviewScreen(LookupActions, Screen[None]):
     def _fill_records(self) -> None:
         self.records_pane.fill(self.filter, self.location.record)
 
+    def _update_rows(self, record_keys: set[str]) -> None:
+        """Redraw the rows of the records with these item keys (their badge changed)."""
+        if not record_keys:
+            return
+        for n, each in enumerate(self.session.records):
+            if self.session.record_item(each).key in record_keys:
+                self.records_pane.update_row(n)
+
     @on(RecordsPane.RecordHighlighted)
     def _record_highlighted(self, event: RecordsPane.RecordHighlighted) -> None:
+        pane = self.records_pane
+        if pane.highlighted is None or pane.rows[pane.highlighted] != event.index:
+            return  # the pane was refilled since (e.g. the saved position was read): stale
         if event.index != self.location.record:
             self.go(Location(event.index, self._first_quote(event.index)), remember=False)
 
@@ -457,9 +549,10 @@ class ReviewScreen(LookupActions, Screen[None]):
         changed = location.record != self.location.record
         self.location = location
         self.opened_path = None
-        if changed:
-            record = self.session.records[location.record]
-            self._write(lambda: self.store.set_position(self.session.review_key, record.id))
+        self._navigated = True
+        if changed and self.store_error is None:
+            record, key = self.session.records[location.record], self.session.review_key
+            self._write(lambda store: store.set_position(key, record.id))
         self._show_record()
 
     def jump(self, location: Location) -> None:
@@ -611,15 +704,13 @@ class ReviewScreen(LookupActions, Screen[None]):
             self.notify(visible(f"{label}: {verdict.value}"), markup=False, timeout=2)
 
         self._write(
-            lambda: self.store.give(item, verdict, reviewer=reviewer, revision=revision), saved
+            lambda store: store.give(item, verdict, reviewer=reviewer, revision=revision), saved
         )
 
     def _after_change(self, event: Event) -> None:
         self.session.apply(event)
         record_key = event.ref.record_key
-        for n, each in enumerate(self.session.records):
-            if self.session.record_item(each).key == record_key:
-                self.records_pane.update_row(n)
+        self._update_rows({record_key})
         record = self.record
         if record is not None and self.session.record_item(record).key == record_key:
             self.record_pane.refresh_record()
@@ -637,13 +728,20 @@ class ReviewScreen(LookupActions, Screen[None]):
             what = f"a quote of {event.record}" if event.quote else event.record
             self.notify(visible(f"undone: {what} is back to {state}"), markup=False, timeout=3)
 
-        self._write(lambda: self.store.undo(reviewer), undone)
+        self._write(lambda store: store.undo(reviewer), undone)
 
     def action_note(self) -> None:
         target = self._target()
         if target is None:
             return
-        item, label = target
+        if not self._verdicts_ready.is_set():  # the current note is not read yet: edit it then
+            self._after_verdicts.append(lambda: self._edit_note(*target))
+            return
+        self._edit_note(*target)
+
+    def _edit_note(self, item: ItemRef, label: str) -> None:
+        if self._refuse_unusable_store():
+            return
         verdict = self.session.verdict(item)
         from screens.note import NoteScreen
 
@@ -654,7 +752,7 @@ class ReviewScreen(LookupActions, Screen[None]):
             if text is None:
                 return
             self._write(
-                lambda: self.store.note(item, text, reviewer=reviewer, revision=revision),
+                lambda store: store.note(item, text, reviewer=reviewer, revision=revision),
                 self._after_change,
             )
 

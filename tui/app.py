@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
@@ -35,6 +36,13 @@ class AssayApp(App[None]):
     def on_mount(self) -> None:
         self.set_keymap(dict(self.keymap.keys))
         self.push_screen(self._make_screen())
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The driver reports the terminal size once more after start-up; Textual would lay out
+        # and paint the whole screen again for that same size (after the first frame, when the
+        # review screen is busy loading). A size it already has changes nothing: skip it.
+        if event.size == getattr(self, "_size", None):
+            event.prevent_default()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -5,16 +5,35 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from db import VerdictStore
 from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
 from tui.app import AssayApp
 from tui.session import ReviewSession
+from tui.writer import StoreHandle
 
 if TYPE_CHECKING:
+    from db import VerdictStore
     from evidence.revision import Revision
 
 DEMO_DB_NAME = "demo.db"
+
+_frozen = False
+
+
+def _freeze_imported_objects() -> None:
+    """Once per process: hide what the imports created from the cycle collector.
+
+    Textual and assay's modules leave ~60,000 long-lived objects; the first full collection, which
+    otherwise falls during the first frame, walked all of them (~25 ms). `gc.freeze()` moves them
+    to the permanent generation; later collections see only what the app creates. Done once, so a
+    process making many apps (the tests) does not freeze their garbage each time.
+    """
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        import gc
+
+        gc.freeze()
 
 
 def make_app(
@@ -30,17 +49,18 @@ def make_app(
 ) -> AssayApp:
     """The review app on loaded reports; the revision is opened (and anchored) in workers.
 
-    ``db`` is an open store (left open), or a path (None: the default database) opened here and
-    closed by ``app.close()``.
+    ``db`` is an open store (left open), or a path (None: the default database) that the review
+    screen opens after its first frame (on its writer thread) and ``app.close()`` closes. A path
+    is not checked here: a database that cannot be used is reported inside the app; commands
+    check it first with `db.check_database` for a one-line error.
     """
     from screens.review import ReviewScreen
 
-    closers = []
-    if isinstance(db, VerdictStore):
-        store = db
+    _freeze_imported_objects()
+    if db is None or isinstance(db, (str, Path)):  # not importing the store: opened later
+        store = StoreHandle(path=Path(db) if db is not None else None)
     else:
-        store = VerdictStore.open(Path(db) if db is not None else None)
-        closers.append(store.close)
+        store = StoreHandle(db)
     keymap = keymap or load_keymap()
     session = ReviewSession(reports, reviewer)
     repo_path = Path(repo)
@@ -50,7 +70,7 @@ def make_app(
             session, store, repo=repo_path, rev=rev, keymap=keymap, revision=revision
         )
 
-    app = AssayApp(screen, keymap=keymap, theme=theme, closers=closers)
+    app = AssayApp(screen, keymap=keymap, theme=theme, closers=[store.close])
     app.store = store  # type: ignore[attr-defined]
     app.session = session  # type: ignore[attr-defined]
     return app

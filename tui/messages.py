@@ -8,29 +8,19 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from db import Event, StaleVerdict
     from evidence.model import Anchor, Quote
     from evidence.revision import GrepHit, Revision, SourceFile
 
 
 class Loaded(Message):
-    """The revision is open (or failed) and the reviewer's verdicts and position are read."""
+    """The revision is open (or failed), with its origin URL (for permalinks)."""
 
     def __init__(
-        self,
-        revision: Revision | None,
-        error: str | None,
-        current: dict[str, Event],
-        position: str | None,
-        stale: list[StaleVerdict] | None = None,
-        remote: str | None = None,
+        self, revision: Revision | None, error: str | None, remote: str | None = None
     ) -> None:
         super().__init__()
         self.revision = revision
         self.error = error
-        self.current = current
-        self.position = position
-        self.stale = stale or []
         self.remote = remote
 
 

@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from db import Event, ItemRef, Verdict, review_key
+from db.keys import ItemRef, Verdict, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
 
 if TYPE_CHECKING:
+    from db import Event
     from evidence.revision import GrepHit
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")

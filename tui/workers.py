@@ -1,5 +1,6 @@
-"""The review screen's reads, run in thread workers: open the revision, read the reviewer's state,
-anchor every quote and replay every search. Each returns the message the screen handles.
+"""The review screen's reads, run off the event loop: open the revision, anchor every quote and
+replay every search (thread workers: each returns the message the screen handles), and read the
+reviewer's verdicts (on the store's writer thread, tui/writer.py).
 
 git (GitPython), rapidfuzz and the anchoring code are imported here, in the worker thread, so the
 first frame never waits for them.
@@ -8,6 +9,7 @@ first frame never waits for them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,20 +17,14 @@ from tui.messages import Anchored, Loaded
 from tui.session import ReviewSession
 
 if TYPE_CHECKING:
-    from db import VerdictStore
+    from db import Event, StaleVerdict, VerdictStore
     from evidence.revision import GrepHit, Revision, SourceFile
 
 KEPT_SOURCES = 64  # files read by the anchorer kept for the source pane
 
 
-def load_review(
-    store: VerdictStore,
-    session: ReviewSession,
-    repo: Path,
-    rev: str | None,
-    revision: Revision | None = None,
-) -> Loaded:
-    """Open the revision (unless given); read the reviewer's verdicts, position, stale ones."""
+def load_review(repo: Path, rev: str | None, revision: Revision | None = None) -> Loaded:
+    """Open the revision (unless given) and read its origin URL."""
     from evidence.revision import Revision
 
     error, remote = None, None
@@ -42,10 +38,25 @@ def load_review(
             remote = revision.remote_url()
         except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
             remote = None
-    current = store.current(session.reviewer)
-    position = store.position(session.review_key)
-    stale = store.stale(session.reportset, session.reviewer)
-    return Loaded(revision, error, current, position, stale, remote)
+    return Loaded(revision, error, remote)
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """The reviewer's state in the store: current verdicts and notes, position, stale verdicts."""
+
+    current: dict[str, Event]
+    position: str | None
+    stale: list[StaleVerdict]
+
+
+def read_verdicts(store: VerdictStore, session: ReviewSession) -> Verdicts:
+    """Read the reviewer's verdicts, review position and stale verdicts (on the writer thread)."""
+    return Verdicts(
+        store.current(session.reviewer),
+        store.position(session.review_key),
+        store.stale(session.reportset, session.reviewer),
+    )
 
 
 def anchor_review(

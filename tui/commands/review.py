@@ -43,7 +43,7 @@ def review(
     preset: str | None,
 ) -> None:
     """Review REPORT... against the git revision they cite."""
-    from db import StoreError, VerdictStore, reviewer_name
+    from db import StoreError, check_database, reviewer_name
     from evidence.reports import ReportError, load_reports
 
     if not Path(repo).is_dir():
@@ -58,17 +58,17 @@ def review(
     if rev is None:
         stated = reportset.revision_ids()
         rev = stated[0] if stated else None
-    try:
-        store = VerdictStore.open(Path(db) if db else None)
+    try:  # a quick read-only check: the app opens the store after its first frame
+        db_path = check_database(Path(db) if db else None)
     except StoreError as error:
         fail(str(error))
     from tui.factory import make_app
 
-    app = make_app(reportset, repo, rev, store, reviewer_name(reviewer), keymap)
+    app = make_app(reportset, repo, rev, db_path, reviewer_name(reviewer), keymap)
     try:
         app.run()
     finally:
-        store.close()
+        app.close()
 
 
 @click.command()
@@ -78,12 +78,13 @@ def review(
 )
 def demo(reviewer: str | None, preset: str | None) -> None:
     """Open the review app on the bundled sample repository and reports."""
-    from db import StoreError
+    from db import StoreError, check_database
     from evidence.sample import SampleError
-    from tui.factory import make_demo_app
+    from tui.factory import demo_db_path, make_demo_app
 
     keymap = _keymap(preset)
     try:
+        check_database(demo_db_path())  # the app opens the store after its first frame
         app = make_demo_app(reviewer=reviewer, keymap=keymap)
     except (SampleError, StoreError) as error:
         fail(str(error))

@@ -6,9 +6,12 @@ the reviewer moves the cursor onto a record.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.content import Content
 from textual.message import Message
+from textual.visual import Visual
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -17,6 +20,51 @@ from tui.safe import visible
 from tui.session import ReviewSession
 from tui.widgets.badges import VERDICT_STYLES
 from tui.widgets.lists import PaneList
+
+if TYPE_CHECKING:
+    from textual.css.styles import RulesMap
+    from textual.strip import Strip
+    from textual.style import Style
+    from textual.visual import RenderOptions
+
+
+class RecordRow(Visual):
+    """One record's row: badge, name and quote status; the name is cut to the width rendered at.
+
+    Cutting at render time (not when the rows are built) means the rows need no rebuilding when
+    the pane is laid out or resized: the pane can be filled before its width is known.
+    """
+
+    def __init__(self, badge: str, name: str, status: str) -> None:
+        self.badge, self.name, self.status = badge, name, status
+
+    def content(self, width: int) -> Content:
+        """The row as Content for a width (0: uncut)."""
+        name, status = self.name, self.status
+        room = width - 5 - (len(status) + 2 if status else 0)
+        if width > 0 and len(name) > max(room, 8):
+            name = name[: max(room, 8) - 1] + "…"
+        return Content.assemble(
+            ("  ", ""),
+            (self.badge, VERDICT_STYLES[self.badge]),
+            " ",
+            name,
+            ("  " + status if status else "", "$text-muted"),
+        )
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        return self.content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self.content(0).get_optimal_width(rules, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return 1
+
+    def __str__(self) -> str:
+        return str(self.content(0))
 
 
 class RecordsPane(PaneList):
@@ -35,23 +83,11 @@ class RecordsPane(PaneList):
         self.rows: list[int] = []  # option index -> record index (-1 for headers)
         self._syncing = False
 
-    def prompt(self, index: int) -> Content:
+    def prompt(self, index: int) -> RecordRow:
         """The row of one record: badge, id (label for narrative) and quote status."""
         record = self.session.records[index]
-        badge = self.session.badge(record)
         name = visible(record.label if record.kind is Kind.NARRATIVE else record.id)
-        status = self.session.quote_status(record)
-        width = self.scrollable_content_region.width
-        room = width - 5 - (len(status) + 2 if status else 0)
-        if width > 0 and len(name) > max(room, 8):
-            name = name[: max(room, 8) - 1] + "…"
-        return Content.assemble(
-            ("  ", ""),
-            (badge, VERDICT_STYLES[badge]),
-            " ",
-            name,
-            ("  " + status if status else "", "$text-muted"),
-        )
+        return RecordRow(self.session.badge(record), name, self.session.quote_status(record))
 
     def fill(self, filter_name: str, record: int) -> None:
         """List the records passing a filter, the cursor on ``record`` when it is listed."""

@@ -1,0 +1,157 @@
+"""The verdict store of the review app: opened after the first frame, on the writer thread.
+
+A verdict key pressed before the store is open is queued and saved; a store that cannot be used
+is refused with a one-line error by the commands (before the app starts) and, when the problem
+only shows once the app runs, reported inside the app without a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from db import ItemRef, Verdict, VerdictStore
+from evidence.model import ReportSet
+from evidence.sample import SAMPLE_REPORTS
+from keymaps import Keymap
+from screens.review import ReviewScreen
+from tui.cli import cli
+from tui.factory import make_app
+
+SIZE = (120, 40)
+
+
+def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+
+
+def filled(path: Path) -> Path:
+    with VerdictStore.open(path) as store:
+        store.give(ItemRef("S/runtime", "R1"), "confirmed", reviewer="ann")
+    return path
+
+
+def newer(path: Path) -> Path:
+    filled(path)
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 'then')")
+    raw.commit()
+    raw.close()
+    return path
+
+
+def foreign(path: Path) -> Path:
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER)")
+    raw.commit()
+    raw.close()
+    return path
+
+
+def corrupt(path: Path) -> Path:
+    with VerdictStore.open(path) as store:
+        for n in range(300):
+            store.give(ItemRef("S/runtime", f"R{n}"), "confirmed", note="x" * 40, reviewer="a")
+    data = bytearray(path.read_bytes())
+    data[3 * 4096 : 6 * 4096] = b"\x5a" * (3 * 4096)
+    path.write_bytes(bytes(data))
+    return path
+
+
+def not_sqlite(path: Path) -> Path:
+    path.write_text("ann,confirmed\n", encoding="utf-8")
+    return path
+
+
+BAD = {
+    "newer": (newer, "written by a newer assay"),
+    "foreign": (foreign, "some other program"),
+    "corrupt": (corrupt, "is damaged"),
+    "not sqlite": (not_sqlite, "not an SQLite database"),
+}
+
+
+def test_review_with_a_bad_database_is_a_one_line_error(tmp_path: Path, sample: Path) -> None:
+    for name, (make, message) in BAD.items():
+        path = make(tmp_path / f"{name.replace(' ', '-')}.db")
+        before = hashlib.sha256(path.read_bytes()).hexdigest()
+        args = ["review", str(SAMPLE_REPORTS), "--repo", str(sample), "--db", str(path)]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 2, (name, result.output)
+        assert message in result.output and "Traceback" not in result.output, name
+        assert result.output.count("\n") == 1, (name, result.output)
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == before, name
+
+
+def test_demo_with_a_bad_database_is_a_one_line_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / "assay").mkdir()
+    newer(tmp_path / "assay" / "demo.db")
+    result = CliRunner().invoke(cli, ["demo"])
+    assert result.exit_code == 2
+    assert "written by a newer assay" in result.output and "Traceback" not in result.output
+
+
+async def test_verdict_given_before_the_store_opens_is_saved(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    path = tmp_path / "locked.db"
+    # another process holds the database locked: the app opens it only once the lock is gone
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    app = make_app(sample_reports, sample, cited, path, "early", keymap)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await pilot.pause()
+            assert screen.store.store is None  # still waiting for the lock
+            record = screen.record
+            assert record is not None
+            assert "reading verdicts" in str(screen.query_one("#review-header").render())
+            await pilot.press("c")  # queued behind the opening
+            await pilot.pause()
+            holder.execute("ROLLBACK")
+            await screen.settle()
+            await pilot.pause()
+            assert screen.store.store is not None and screen.store_error is None
+            assert screen.session.badge(record) == "✓"
+    finally:
+        holder.close()
+        app.close()
+    with VerdictStore.open(path, readonly=True) as store:
+        key = screen.session.record_item(record).key
+        assert store.current("early")[key].verdict is Verdict.CONFIRMED
+
+
+async def test_store_that_fails_in_the_app_is_reported_there(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    # make_app does not check the path (the commands do): the problem shows once the app runs
+    path = corrupt(tmp_path / "bad.db")
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    app = make_app(sample_reports, sample, cited, path, "late", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await screen.settle()
+        await pilot.pause()
+        assert screen.store_error is not None and "is damaged" in screen.store_error
+        header = str(screen.query_one("#review-header").render())
+        assert "verdicts cannot be saved" in header
+        messages = [str(n.message) for n in app._notifications]
+        assert any("verdicts cannot be saved" in m and "is damaged" in m for m in messages)
+        count = len(app._notifications)
+        await pilot.press("c")  # refused with a notice, no traceback, nothing written
+        await pilot.press("n")  # moving on still works
+        await screen.settle()
+        await pilot.pause()
+        assert len(app._notifications) > count
+        assert any("not saved" in str(n.message) for n in app._notifications)
+        assert screen.session.badge(screen.session.records[0]) == "·"
+        assert screen.location.record == 1
+    app.close()
+    assert app.return_code in (None, 0)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
