@@ -5,12 +5,13 @@ Tiers, best first: ``exact`` (verbatim), ``whitespace`` (equal once whitespace r
 markers at line starts, typographic quotes), ``fuzzy`` (best approximate passage scoring at least
 the floor, with a diff) and ``missing``.
 
-Speed comes from never walking a file character by character in Python: the exact tier is
-`str.find`, the whitespace tier is one regex of the quote's escaped tokens joined by ``\\s+``, the
-normalized tier runs that regex over a normalized copy of the file made with one regex substitution
-and one `str.translate` (both keep every newline, so line numbers carry over unchanged), and the
-fuzzy tier only looks at small windows around the rarest words of the quote. Searching the whole
-revision uses an inverted index of words to files, built once per revision.
+Speed comes from never walking a file character by character in Python, and from computing
+only what a tier needs: the exact tier is one `str.find` (most quotes stop there); the whitespace
+tier finds the quote's longest token with `str.find` and checks the tokens around it in place; the
+normalized tier does the same over a `str.translate`d copy of the file (newlines kept, so line
+numbers carry over), skipping list markers at line starts as it goes; the fuzzy tier only aligns
+small windows where several of the quote's longest words agree. Searching the whole revision
+uses an inverted index of words to files, built once per revision.
 """
 
 from __future__ import annotations
@@ -58,10 +59,9 @@ PREPARE_FROM = 200
 #: from this many bytes of text on, `anchor_many` indexes the revision in worker processes
 PARALLEL_FROM = 16 * 1024 * 1024
 
-# A list marker at a line start: bullets, dashes, asterisks, "1." and "1)".
-_MARKER = re.compile(r"(?m)^[^\S\n]*(?:[-*+•‣◦]|\d{1,3}[.)])[^\S\n]+")
-# The same after the newline that starts a line: a literal first character lets the regex
-# engine skip ahead between newlines instead of trying `^` at every position (3x faster).
+# A list marker at a line start (bullets, dashes, asterisks, "1." and "1)"), after the newline
+# that starts the line: a literal first character lets the regex engine skip ahead between
+# newlines instead of trying `^` at every position (3x faster).
 _MARKER_AFTER_NEWLINE = re.compile(r"\n[^\S\n]*(?:[-*+•‣◦]|\d{1,3}[.)])[^\S\n]+")
 # Reports also put bullets mid-line once newlines are collapsed; only "•" is unambiguous there.
 _BULLET = re.compile(r"(?<!\S)[•‣◦](?!\S)")
@@ -85,6 +85,9 @@ _NORMALIZE = str.maketrans(
 )
 _WORD = re.compile(r"\w{3,}")
 _TOKEN = re.compile(r"\S+")
+# A token of the source that normalizing leaves something of (not one made of backticks and
+# asterisks only, like the "*" of a comment block): one per token of the normalized window.
+_SOURCE_TOKEN = re.compile(r"[`*]*[^\s`*]\S*")
 _ELLIPSIS = frozenset({"...", "..", "…"})
 
 
@@ -103,68 +106,133 @@ def normalize_quote(text: str) -> str:
 _SPACE = re.compile(r"\s+")
 
 
-def _spaced_find(tokens: list[str], text: str, limit: int = 1000) -> list[tuple[int, int]]:
+def _spaced_find(
+    tokens: list[str], text: str, limit: int = 1000, *, markers: bool = False
+) -> list[tuple[int, int]]:
     """Every non-overlapping place where `tokens` occur separated by runs of whitespace.
 
     The same answer as the regex of the escaped tokens joined by ``\\s+``, without paying to
     compile a regex per quote: find the longest token with `str.find`, then check the tokens
-    before and after it in place.
+    before and after it in place. With `markers`, the list markers that `normalize_source`
+    removes from line starts are skipped as whitespace, so searching a text that only had
+    `str.translate(_NORMALIZE)` applied gives the places a search of its normalized form would.
     """
     anchor = max(range(len(tokens)), key=lambda i: len(tokens[i]))
     key = tokens[anchor]
     found: list[tuple[int, int]] = []
     at = text.find(key)
     while at >= 0 and len(found) < limit:
-        end = _extend_forward(tokens, anchor, text, at + len(key))
-        start = _extend_backward(tokens, anchor, text, at) if end >= 0 else -1
-        if start >= 0 and (not found or start >= found[-1][1]):
-            found.append((start, end))
+        if not markers or not _in_marker(text, at):
+            end = _extend_forward(tokens, anchor, text, at + len(key), markers)
+            start = _extend_backward(tokens, anchor, text, at, markers) if end >= 0 else -1
+            if start >= 0 and (not found or start >= found[-1][1]):
+                found.append((start, end))
         at = text.find(key, at + 1)
     return found
 
 
-def _extend_forward(tokens: list[str], anchor: int, text: str, pos: int) -> int:
+# A list marker as `normalize_source` removes it at a line start, with the blanks around it
+# ("*" is gone already once the text is translated); and the marker alone.
+_MARKER_LINE = re.compile(r"[^\S\n]*(?:[-+•‣◦]|\d{1,3}[.)])[^\S\n]+")
+_MARKER_ONLY = re.compile(r"[-+•‣◦]|\d{1,3}[.)]")
+
+
+def _in_marker(text: str, at: int) -> bool:
+    """Is `at` inside the list marker (and its blanks) at the start of its line?"""
+    start = text.rfind("\n", 0, at) + 1
+    marker = _MARKER_LINE.match(text, start)
+    return marker is not None and at < marker.end()
+
+
+def _extend_forward(
+    tokens: list[str], anchor: int, text: str, pos: int, markers: bool = False
+) -> int:
     for token in tokens[anchor + 1 :]:
         space = _SPACE.match(text, pos)
         if space is None:
             return -1
         pos = space.end()
+        while markers and "\n" in space.group():  # a line starts here: its marker is blank
+            marker = _MARKER_LINE.match(text, pos)
+            if marker is None:
+                break
+            space = _SPACE.match(text, marker.end())
+            if space is None:
+                pos = marker.end()
+                break
+            pos = space.end()
         if not text.startswith(token, pos):
             return -1
         pos += len(token)
     return pos
 
 
-def _extend_backward(tokens: list[str], anchor: int, text: str, pos: int) -> int:
+def _extend_backward(
+    tokens: list[str], anchor: int, text: str, pos: int, markers: bool = False
+) -> int:
     for index in range(anchor - 1, -1, -1):
         gap = pos
         while gap > 0 and text[gap - 1].isspace():
             gap -= 1
-        if gap == pos or not text.endswith(tokens[index], 0, gap):
+        if gap == pos:
+            return -1
+        while markers:  # a marker starting its line before the whitespace is blank too
+            before = _before_marker(text, gap)
+            if before < 0:
+                break
+            gap = before
+        if not text.endswith(tokens[index], 0, gap):
             return -1
         pos = gap - len(tokens[index])
     return pos
 
 
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+def _before_marker(text: str, end: int) -> int:
+    """When the text before `end` is a list marker starting its line (and a blank follows it),
+    where the whitespace before that line ends; -1 otherwise."""
+    if end >= len(text) or text[end] == "\n" or not text[end].isspace():
+        return -1
+    start = end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    if _MARKER_ONLY.fullmatch(text, start, end) is None:
+        return -1
+    line = text.rfind("\n", 0, start) + 1
+    if text[line:start].strip():
+        return -1
+    gap = line - 1 if line else 0
+    while gap > 0 and text[gap - 1].isspace():
+        gap -= 1
+    return gap
 
 
 class _LineIndex:
-    """Offsets of line starts, built only for files asked about many times."""
+    """Line numbers of offsets: newlines counted from the last offset asked about (answers for
+    one quote's occurrences come in order), line starts built only for files asked about many
+    times."""
 
-    __slots__ = ("text", "starts", "asked")
+    __slots__ = ("text", "starts", "asked", "_offset", "_line")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts: list[int] | None = None
         self.asked = 0
+        self._offset = 0
+        self._line = 1
 
     def line(self, offset: int) -> int:
         self.asked += 1
         if self.starts is None:
             if self.asked < 16:
-                return _line_of(self.text, offset)
+                text, known = self.text, self._offset
+                if offset >= known:
+                    line = self._line + text.count("\n", known, offset)
+                elif offset > known // 2:
+                    line = self._line - text.count("\n", offset, known)
+                else:
+                    line = text.count("\n", 0, offset) + 1
+                self._offset, self._line = offset, line
+                return line
             # each line starts one past the end of the previous one (the last start, past
             # the end of the text, is dropped)
             lengths = map((1).__add__, map(len, self.text.split("\n")))
@@ -193,58 +261,110 @@ _NOT_FOUND = _Found(Tier.MISSING, ())
 class _FileView:
     """One source text with the lazily built helpers the tiers need."""
 
-    __slots__ = ("text", "lines", "_normalized", "_normalized_lines")
+    __slots__ = ("text", "lines", "_translated", "_translated_lines")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = _LineIndex(text)
+        self._translated: str | None = None
+        self._translated_lines: _LineIndex | None = None
+
+    @property
+    def translated(self) -> str:
+        """The text with backticks and asterisks dropped and typographic quotes made plain:
+        `normalize_source` but for the list markers, which the normalized tier skips in place
+        (removing them with a regex costs several times more on a file of many lines)."""
+        if self._translated is None:
+            self._translated = self.text.translate(_NORMALIZE)
+        return self._translated
+
+    @property
+    def translated_lines(self) -> _LineIndex:
+        if self._translated_lines is None:
+            self._translated_lines = _LineIndex(self.translated)
+        return self._translated_lines
+
+
+class _QuoteForms:
+    """The forms of a quote each tier compares, each computed the first time a tier asks.
+
+    Most quotes are verbatim: their anchoring needs only `exact`, so the normalized forms, the
+    words and the index words are not computed for them at all.
+    """
+
+    __slots__ = (
+        "text",
+        "exact",
+        "_collapsed",
+        "_normalized",
+        "_tokens",
+        "_words",
+        "_index",
+        "_telltale",
+    )
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.exact = text.strip()
+        self._collapsed: str | None = None
         self._normalized: str | None = None
-        self._normalized_lines: _LineIndex | None = None
+        self._tokens: tuple[str, ...] | None = None
+        self._words: tuple[str, ...] | None = None
+        self._index: frozenset[bytes] | None = None
+        self._telltale: tuple[str, ...] | None = None
+
+    @property
+    def collapsed(self) -> str:
+        """Whitespace runs collapsed to single spaces."""
+        if self._collapsed is None:
+            self._collapsed = " ".join(self.text.split())
+        return self._collapsed
 
     @property
     def normalized(self) -> str:
+        """Formatting damage undone, whitespace collapsed."""
         if self._normalized is None:
-            self._normalized = normalize_source(self.text)
+            self._normalized = normalize_quote(self.text)
         return self._normalized
 
     @property
-    def normalized_lines(self) -> _LineIndex:
-        if self._normalized_lines is None:
-            self._normalized_lines = _LineIndex(self.normalized)
-        return self._normalized_lines
+    def tokens(self) -> tuple[str, ...]:
+        """Normalized tokens for fuzzy alignment (ellipses at the edges dropped)."""
+        if self._tokens is None:
+            tokens = self.normalized.split(" ") if self.normalized else []
+            while tokens and tokens[0] in _ELLIPSIS:
+                tokens.pop(0)
+            while tokens and tokens[-1] in _ELLIPSIS:
+                tokens.pop()
+            self._tokens = tuple(tokens)
+        return self._tokens
 
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Distinct words (3+ characters) of the normalized quote."""
+        if self._words is None:
+            self._words = tuple(dict.fromkeys(_WORD.findall(self.normalized)))
+        return self._words
 
-@dataclass(frozen=True)
-class _QuoteForms:
-    """The forms of a quote each tier compares."""
+    @property
+    def index_words(self) -> frozenset[bytes]:
+        """The words of the normalized quote as the revision index records them."""
+        if self._index is None:
+            data = self.normalized.encode("utf-8", "surrogateescape")
+            self._index = frozenset(index_words(data))
+        return self._index
 
-    exact: str
-    collapsed: str
-    normalized: str
-    tokens: tuple[str, ...]  # normalized tokens for fuzzy alignment (edge ellipses dropped)
-    words: tuple[str, ...]  # distinct words (3+ characters) of the normalized quote
-    index_words: frozenset[bytes]
-    telltale: tuple[str, ...]  # the longest few words, all needed verbatim too
+    @property
+    def telltale(self) -> tuple[str, ...]:
+        """The longest few words, all needed verbatim too."""
+        if self._telltale is None:
+            self._telltale = tuple(sorted(self.words, key=len, reverse=True)[:4])
+        return self._telltale
 
 
 @lru_cache(maxsize=16384)
 def _forms(text: str) -> _QuoteForms:
-    normalized = normalize_quote(text)
-    tokens = normalized.split(" ") if normalized else []
-    while tokens and tokens[0] in _ELLIPSIS:
-        tokens.pop(0)
-    while tokens and tokens[-1] in _ELLIPSIS:
-        tokens.pop()
-    words = tuple(dict.fromkeys(_WORD.findall(normalized)))
-    return _QuoteForms(
-        exact=text.strip(),
-        collapsed=" ".join(text.split()),
-        normalized=normalized,
-        tokens=tuple(tokens),
-        words=words,
-        index_words=frozenset(index_words(normalized.encode("utf-8", "surrogateescape"))),
-        telltale=tuple(sorted(words, key=len, reverse=True)[:4]),
-    )
+    return _QuoteForms(text)
 
 
 # --- the verified tiers -------------------------------------------------------------------------
@@ -255,35 +375,28 @@ def _verified(forms: _QuoteForms, view: _FileView) -> _Found:
     if not forms.exact:
         return _NOT_FOUND
     text = view.text
-    for word in forms.telltale:
-        if word not in text:
-            return _NOT_FOUND
-    if forms.exact in text:
+    exact = forms.exact
+    start = text.find(exact)
+    if start >= 0:  # most quotes: one scan of the file, nothing else computed
         spans = []
-        size = len(forms.exact)
-        start = text.find(forms.exact)
+        size = len(exact)
         while start >= 0:
             spans.append(view.lines.span(start, start + size))
-            start = text.find(forms.exact, start + size)
+            start = text.find(exact, start + size)
         return _Found(Tier.EXACT, tuple(spans))
-    if " " in forms.collapsed:
+    if " " in forms.collapsed:  # the longest token is found first: one scan when absent
         places = _spaced_find(forms.collapsed.split(" "), text)
         if places:
             return _Found(Tier.WHITESPACE, tuple(view.lines.span(*p) for p in places))
-    if forms.normalized and (forms.normalized != forms.collapsed or _maybe_damaged(text)):
-        normalized = view.normalized
-        places = _spaced_find(forms.normalized.split(" "), normalized)
+    for word in forms.telltale:  # before normalizing the file, which costs far more
+        if word not in text:
+            return _NOT_FOUND
+    if forms.normalized:
+        places = _spaced_find(forms.normalized.split(" "), view.translated, markers=True)
         if places:
-            lines = view.normalized_lines
+            lines = view.translated_lines
             return _Found(Tier.NORMALIZED, tuple(lines.span(*p) for p in places))
     return _NOT_FOUND
-
-
-def _maybe_damaged(text: str) -> bool:
-    """Could normalizing the source (not only the quote) make a difference?"""
-    if any(char in text for char in "`*“”‘’•"):
-        return True
-    return _MARKER.match(text) is not None or _MARKER_AFTER_NEWLINE.search(text) is not None
 
 
 # --- the fuzzy tier ------------------------------------------------------------------------------
@@ -303,40 +416,50 @@ def _fuzzy(forms: _QuoteForms, view: _FileView, floor: float) -> list[_Passage]:
         return []
     text = view.text
     quote = " ".join(tokens)
-    # a passage scoring above the floor shares a good part of the quote's words (a misquoted
-    # identifier is one word lost): when the file lacks most of them, nothing needs aligning
-    present = [word for word in forms.words if word in text]
-    wanted = sum(map(len, forms.words))
-    if not present or sum(map(len, present)) < wanted * floor / 100 * 0.5:
+    # where the longest words of the quote are (one scan each, at most 30 places kept): a
+    # passage scoring above the floor keeps most of them, and they agree on where it starts
+    found: list[tuple[int, int, list[int]]] = []
+    for number, word in enumerate(forms.telltale):
+        places: list[int] = []
+        at = text.find(word)
+        while at >= 0 and len(places) < 30:
+            places.append(at)
+            at = text.find(word, at + len(word))
+        if places:
+            found.append((len(places), number, places))
+    telltale = len(forms.telltale)
+    need = 2 if telltale >= 3 else 1
+    if len(found) < need:
         return []
-    counted = []
-    for word in sorted(present, key=len, reverse=True)[:12]:
-        counted.append((text.count(word), -len(word), word))
-    counted.sort()
-    estimates: list[int] = []
-    for _count, _length, word in counted[:3]:
-        in_quote = quote.find(word)
-        start = text.find(word)
-        seen = 0
-        while start >= 0 and seen < 30:
-            estimates.append(start - in_quote)
-            seen += 1
-            start = text.find(word, start + len(word))
+    found.sort()
+    estimates: list[tuple[int, int]] = []
+    for _count, number, places in found[:3]:
+        in_quote = quote.find(forms.telltale[number])
+        estimates.extend((place - in_quote, number) for place in places)
     estimates.sort()
-    groups: list[list[int]] = []
     spread = max(len(quote) // 2, 20)
-    for estimate in estimates:
-        if groups and estimate - groups[-1][0] <= spread:
-            groups[-1].append(estimate)
+    members: list[tuple[set[int], list[int]]] = []
+    for estimate, number in estimates:
+        if members and estimate - members[-1][1][0] <= spread:
+            members[-1][0].add(number)
+            members[-1][1].append(estimate)
         else:
-            groups.append([estimate])
-    # places where several rare words agree first; a handful is plenty
-    groups.sort(key=len, reverse=True)
+            members.append(({number}, [estimate]))
+    # (how many different words agree, their estimates)
+    groups = [(len(words), group) for words, group in members]
+    best = max(support for support, _ in groups)
+    if best < need:
+        return []
+    # places where several rare words agree; a single word's places only when nothing better
+    wanted = max(need, best - 1)
+    groups = [item for item in groups if item[0] >= wanted]
+    groups.sort(key=lambda item: (-item[0], -len(item[1])))
     passages: dict[LineRange, _Passage] = {}
-    slack = max(80, len(quote))
-    for group in groups[:MAX_WINDOWS]:
-        middle = group[len(group) // 2]
-        passage = _align(tokens, quote, view, middle - slack, middle + len(quote) * 2 + slack)
+    # the window where the words put the start of the passage, with room for what a misquote
+    # adds or drops; not much more, so that a copy nearby is aligned from its own window
+    slack = max(40, len(quote) // 2)
+    for _support, group in groups[:MAX_WINDOWS]:
+        passage = _align(tokens, quote, view, group[0] - slack, group[-1] + len(quote) + slack)
         if passage is not None and passage.score >= floor:
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
@@ -354,7 +477,7 @@ def _align(
     end = text.find("\n", min(len(text), max(end, start)))
     if end < 0:
         end = len(text)
-    offsets = [match.span() for match in _TOKEN.finditer(text, start, end)]
+    offsets = [match.span() for match in _SOURCE_TOKEN.finditer(text, start, end)]
     source = text[start:end].translate(_NORMALIZE).split()
     if len(source) != len(offsets):  # some tokens were only backticks or asterisks
         pairs = [(span, text[span[0] : span[1]].translate(_NORMALIZE)) for span in offsets]

@@ -153,3 +153,16 @@ def test_line_index_agrees_with_counting_newlines() -> None:
     expected = [text.count("\n", 0, offset) + 1 for offset in range(len(text))]
     assert [index.line(offset) for offset in range(len(text))] == expected
     assert index.starts is not None  # built after the first asks
+
+
+def test_line_index_counts_from_its_last_answer_in_any_order() -> None:
+    import random
+
+    text = "a\n\nbc\nd\n" * 40 + "last"
+    rng = random.Random(5)
+    for _ in range(200):
+        index = _LineIndex(text)  # fewer than 16 asks: counted from the last offset asked
+        offsets = [rng.randrange(len(text)) for _ in range(15)]
+        answers = [index.line(offset) for offset in offsets]
+        assert answers == [text.count("\n", 0, offset) + 1 for offset in offsets]
+        assert index.starts is None
