@@ -54,6 +54,8 @@ DEFAULT_CLOSE = 2.0
 MAX_ELSEWHERE = 20
 #: fuzzy matching aligns the quote with at most this many windows of a file
 MAX_WINDOWS = 8
+#: fuzzy matching looks at this many places of a word at most (more: a common word)
+_PLACES = 30
 #: from this many quotes on, `anchor_all` reads the whole revision up front
 PREPARE_FROM = 200
 #: from this many bytes of text on, `anchor_many` indexes the revision in worker processes
@@ -422,18 +424,19 @@ def _fuzzy(forms: _QuoteForms, view: _FileView, floor: float) -> list[_Passage]:
     for number, word in enumerate(forms.telltale):
         places: list[int] = []
         at = text.find(word)
-        while at >= 0 and len(places) < 30:
+        while at >= 0 and len(places) < _PLACES:
             places.append(at)
             at = text.find(word, at + len(word))
         if places:
             found.append((len(places), number, places))
-    telltale = len(forms.telltale)
-    need = 2 if telltale >= 3 else 1
-    if len(found) < need:
+    if len(found) < (2 if len(forms.telltale) >= 3 else 1):
         return []
-    found.sort()
+    # the words whose every place is known say where; a word too common to list them all
+    # would hide the passage behind its first places, so it is used only when all are
+    pool = [item for item in found if item[0] < _PLACES] or found
+    need = 2 if len(pool) >= 2 else 1
     estimates: list[tuple[int, int]] = []
-    for _count, number, places in found[:3]:
+    for _count, number, places in sorted(pool)[:3]:
         in_quote = quote.find(forms.telltale[number])
         estimates.extend((place - in_quote, number) for place in places)
     estimates.sort()
@@ -448,11 +451,13 @@ def _fuzzy(forms: _QuoteForms, view: _FileView, floor: float) -> list[_Passage]:
     # (how many different words agree, their estimates)
     groups = [(len(words), group) for words, group in members]
     best = max(support for support, _ in groups)
-    if best < need:
-        return []
-    # places where several rare words agree; a single word's places only when nothing better
-    wanted = max(need, best - 1)
-    groups = [item for item in groups if item[0] >= wanted]
+    if best >= need:  # places where several words agree (and ones nearly as good)
+        wanted = max(need, best - 1)
+        groups = [item for item in groups if item[0] >= wanted]
+    else:  # no two agree (one may be the misquoted word): the places of the rarest word
+        _count, rarest, places = min(pool)
+        in_quote = quote.find(forms.telltale[rarest])
+        groups = [(1, [place - in_quote]) for place in places]
     groups.sort(key=lambda item: (-item[0], -len(item[1])))
     passages: dict[LineRange, _Passage] = {}
     # the window where the words put the start of the passage, with room for what a misquote
