@@ -394,3 +394,14 @@ def test_anchor_many_agrees_with_anchor(revision: Revision) -> None:
     assert batch[len(texts) :] == one_by_one * 39
     assert seen[-1] == (len(quotes), len(quotes))
     assert [a.elsewhere != () for a in one_by_one] == [True, True, True, False, False, False]
+
+
+def test_fuzzy_finds_a_misquote_whose_long_words_are_everywhere_in_the_file() -> None:
+    from evidence.anchoring import _FileView, _forms, _fuzzy
+
+    filler = "  const lumrenfen = await nistamda.jululyar(margripe, 7);\n" * 60
+    passage = "  const agentAgent = await nistamda.jululyar(margripe, 2345);\n"
+    text = filler + passage + filler
+    quote = "const agentAgent = await nistamda.jululyar(margripe, 3456);"
+    found = _fuzzy(_forms(quote), _FileView(text), 80)
+    assert found and found[0].lines == (61, 61)
