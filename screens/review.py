@@ -255,7 +255,9 @@ class ReviewScreen(LookupActions, Screen[None]):
         self._write(lambda store: store.register(reportset, anchors, revision=commit))
 
     def _read_source(self, request: int, revision: Revision, path: str) -> None:
-        self.post_message(SourceLoaded(request, revision.read(path)))
+        source = revision.read(path)
+        _ = source.lines  # split in the worker, not on the event loop
+        self.post_message(SourceLoaded(request, source))
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:

@@ -81,7 +81,8 @@ def anchor_review(
     sources: dict[str, SourceFile] = {}
     for quote in anchors:
         if quote.path not in sources and len(sources) < KEPT_SOURCES:
-            sources[quote.path] = revision.read(quote.path)
+            source = sources[quote.path] = revision.read(quote.path)
+            _ = source.lines  # split here, not on the event loop when the file is first shown
     # list the tree here, once: the file finder and `/` ask for it on the event loop later
     revision.entries()
     return Anchored(anchors, replays, sources)

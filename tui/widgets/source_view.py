@@ -17,7 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -189,6 +189,8 @@ class SourceView(ScrollView, can_focus=True):
         self._pending: set[int] = set()
         self._gutter_width = 6
         self._style_key: tuple[str, bool] | None = None
+        self._base_style: Style | None = None  # set while render_lines runs
+        self._highlight_asked = False  # a window highlight waits for the next frame
         self._partial: dict[int, list[Piece]] = {}
         self._window_asked: tuple[object, str, int, int] | None = None
         self._block_timer: Timer | None = None
@@ -369,7 +371,15 @@ class SourceView(ScrollView, can_focus=True):
         Lexing a block of dense code takes tens of milliseconds of a worker thread that shares
         the GIL with the UI; doing only the ~40 visible lines at once keeps moving between files
         fast, and the blocks (correct across multi-line strings, cached) follow after a pause.
+        The visible lines are lexed once the frame showing them plain is painted, so that frame
+        does not share the GIL with the lexer.
         """
+        if not self._highlight_asked:
+            self._highlight_asked = True
+            self.call_after_refresh(self._highlight_window)
+
+    def _highlight_window(self) -> None:
+        self._highlight_asked = False
         if not self.is_mounted or self.path is None or not self._lines:
             return
         top = int(self.scroll_y)
@@ -471,9 +481,18 @@ class SourceView(ScrollView, can_focus=True):
 
     # --- rendering ---------------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the widget's own style, looked up once per render rather than once per line (it walks
+        # the ancestors' backgrounds: a tenth of the cost of moving to the next record)
+        self._base_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._base_style = None
+
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        base = self.rich_style
+        base = self._base_style or self.rich_style
         if self._message is not None:
             if y == 0:
                 style = self._style("source-view--message")
