@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -80,14 +81,24 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
-def launch(kind: str, tmp: Path) -> float:
-    """Seconds from starting a Python process to the app's first painted frame."""
+def launch(kind: str, tmp: Path, pycache: Path | None = None) -> float:
+    """Seconds from starting a Python process to the app's first painted frame.
+
+    ``pycache``: run with a private bytecode cache there (written by an earlier launch), as an
+    installed app runs; None: the environment as it is (PYTHONDONTWRITEBYTECODE=1 makes every
+    launch compile assay's own modules, while Textual's were compiled when pip installed it).
+    """
+    import os
     import subprocess
 
     code = CHILD.format(root=str(ROOT))
+    env = dict(os.environ)
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-c", code, kind, str(tmp)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", code, kind, str(tmp)], stdout=subprocess.PIPE, text=True, env=env
     )
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -193,6 +204,22 @@ async def main(rounds: int, quick: bool = False) -> None:
             "empty Textual app",
             "<= 1.5x empty app",
         )
+        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            # the same, both apps with their bytecode cached (as after pip install or a first
+            # run): shown beside, not instead, since this environment never caches assay's
+            pycache = tmp / "pycache"
+            launch("review", tmp, pycache)  # compiles Textual's and assay's modules once
+            launch("empty", tmp, pycache)
+            empty = [launch("empty", tmp, pycache) for _ in range(rounds)]
+            review = [launch("review", tmp, pycache) for _ in range(rounds)]
+            report(
+                "  same, bytecode cached",
+                statistics.median(review),
+                statistics.median(empty),
+                "empty Textual app",
+                "(information)",
+            )
+            print("  (PYTHONDONTWRITEBYTECODE is set: the line above compiles assay each launch)")
         steps = await next_record(tmp, 15)
         print(
             f"{'next record (n), 15 presses':<34} {statistics.median(steps) * 1000:8.1f} ms"
