@@ -520,8 +520,24 @@ def _align(
     finish = blocks[last][3] + _edge(
         tail, source[blocks[last][3] : blocks[last][3] + len(tail) + 2]
     )
+    # an outer block may have matched a copy of its tokens just outside the passage ("}" on the
+    # line before): drop a few source tokens at either end when the passage reads better
+    score = fuzz.ratio(quote, " ".join(source[begin:finish]))
+    for _ in range(3):
+        if finish - begin < 2:
+            break
+        tighter = max(
+            (fuzz.ratio(quote, " ".join(source[begin + 1 : finish])), 1),
+            (fuzz.ratio(quote, " ".join(source[begin : finish - 1])), -1),
+        )
+        if tighter[0] <= score:
+            break
+        score = tighter[0]
+        if tighter[1] == 1:
+            begin += 1
+        else:
+            finish -= 1
     matched = tuple(source[begin:finish])
-    score = fuzz.ratio(quote, " ".join(matched))
     lines = view.lines.span(offsets[begin][0], offsets[finish - 1][1])
     return _Passage(lines, round(score, 1), matched)
 

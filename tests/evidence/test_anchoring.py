@@ -405,3 +405,15 @@ def test_fuzzy_finds_a_misquote_whose_long_words_are_everywhere_in_the_file() ->
     quote = "const agentAgent = await nistamda.jululyar(margripe, 3456);"
     found = _fuzzy(_forms(quote), _FileView(text), 80)
     assert found and found[0].lines == (61, 61)
+
+
+def test_fuzzy_passage_does_not_take_a_brace_from_the_line_before() -> None:
+    from evidence.anchoring import _FileView, _forms, _fuzzy
+
+    text = (
+        "  for (const item of items) {\n  }\n  }\n"
+        "  const yarselGlaorp = await volonor.horvogla(escalate, 30);\n}\n"
+    )
+    quote = "} const yarselGlaorp = await volonor.horvogla(escalate, 1141); }"
+    found = _fuzzy(_forms(quote), _FileView(text), 80)
+    assert found and found[0].lines == (3, 5)
