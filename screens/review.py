@@ -37,7 +37,7 @@ from tui.review_lookups import LookupActions
 from tui.safe import visible
 from tui.session import FILTERS, Location, ReviewSession
 from tui.widgets.badges import file_message
-from tui.widgets.footer import StableFooter
+from tui.widgets.footer import KeysBar
 from tui.widgets.quote_diff import QuoteDiff
 from tui.widgets.quote_info import QuoteInfo
 from tui.widgets.record_pane import RecordPane
@@ -113,7 +113,7 @@ class ReviewScreen(LookupActions, Screen[None]):
                     yield QuoteInfo(id="quote-info")
                     with VerticalScroll(id="diff"):
                         yield QuoteDiff(id="diff-text")
-        yield StableFooter()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         self.records_pane.border_title = "Records"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from textual import events
@@ -26,8 +26,12 @@ class AssayApp(App[None]):
         keymap: Keymap | None = None,
         theme: str = "textual-dark",
         closers: Iterable[Callable[[], object]] = (),
+        screen_css: Sequence[str | Path] = (),
     ) -> None:
-        super().__init__()
+        # The screen's CSS files read with the app's: pushing a screen whose CSS is new to the
+        # app parses every stylesheet again and restyles every widget (a good part of the first
+        # frame); ``screen_css`` are the CSS_PATH files of the screen ``make_screen`` makes.
+        super().__init__(css_path=[self.CSS_PATH, *screen_css])
         self.keymap = keymap or load_keymap(user=False)
         self._make_screen = make_screen
         self._closers = list(closers)

@@ -70,7 +70,13 @@ def make_app(
             session, store, repo=repo_path, rev=rev, keymap=keymap, revision=revision
         )
 
-    app = AssayApp(screen, keymap=keymap, theme=theme, closers=[store.close])
+    app = AssayApp(
+        screen,
+        keymap=keymap,
+        theme=theme,
+        closers=[store.close],
+        screen_css=[ReviewScreen.CSS_PATH],
+    )
     app.store = store  # type: ignore[attr-defined]
     app.session = session  # type: ignore[attr-defined]
     return app

@@ -1,44 +1,100 @@
-"""The review screen's footer: Textual's Footer, drawn in the first frame and rebuilt only when the
-keys it shows change.
+"""The review screen's footer: the keys of the screen's shown bindings, in one widget.
 
-Textual's Footer composes nothing until the screen's bindings are first reported, then rebuilds
-all its key widgets after every focus change. The review screen's keys are the same whichever pane
-has focus, so that rebuild (a dozen widgets mounted and laid out again) was pure cost: after the
-first frame, and on every tab between panes.
+Textual's Footer is a grid of one widget per key (a dozen here), each styled, laid out and
+rendered on its own, composed only after the bindings are first reported and composed again after
+every focus change; on the review screen that cost more than the rest of the first frame's panes
+together. KeysBar draws the same line as one piece of content, in the Footer's colours, and draws
+it again only when the keys it shows change. A click on a key presses that key, as on the Footer.
 """
 
 from __future__ import annotations
 
+from textual import events
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widget import Widget
+
+#: what one key shows: (key, key as displayed, description, enabled)
+Shown = tuple[str, str, str, bool]
 
 
-class StableFooter(Footer):
-    """A Footer that shows its keys from the start and recomposes only when they change."""
+class KeysBar(Widget):
+    """One line: ``key description`` per shown binding, the command palette key on the right."""
+
+    ALLOW_SELECT = False
+    DEFAULT_CSS = """
+    KeysBar {
+        dock: bottom;
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+        text-wrap: nowrap;
+    }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
-        self.set_reactive(Footer._bindings_ready, True)
-        self._shown: tuple[object, ...] | None = None
+        self._keys: tuple[Shown, ...] = ()
+        self._palette: Shown | None = None
+        self._spans: list[tuple[int, int, str]] = []  # (first cell, end cell, key) for clicks
 
-    def _keys_shown(self, screen: Screen[object]) -> tuple[object, ...]:
-        """What the footer draws from the screen's active bindings (and the palette key)."""
-        bindings = screen.active_bindings
-        shown = [
-            (key, binding.description, binding.action, enabled, tooltip)
-            for key, (_node, binding, enabled, tooltip) in bindings.items()
-            if binding.show
-        ]
-        palette = bindings.get(self.app.COMMAND_PALETTE_BINDING)
-        if palette is not None:
-            shown.append(("palette", palette[1].description, palette[2], palette[3]))
-        return tuple(shown)
+    def on_mount(self) -> None:
+        self._keys, self._palette = self._shown(self.screen)
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
 
-    def compose(self):  # type: ignore[no-untyped-def]
-        self._shown = self._keys_shown(self.screen)
-        yield from super().compose()
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def bindings_changed(self, screen: Screen[object]) -> None:
-        if self._shown is not None and self._keys_shown(screen) == self._shown:
-            return
-        super().bindings_changed(screen)
+    def _shown(self, screen: Screen[object]) -> tuple[tuple[Shown, ...], Shown | None]:
+        keys: list[Shown] = []
+        actions: set[str] = set()
+        palette: Shown | None = None
+        app = self.app
+        for key, (_node, binding, enabled, _tooltip) in screen.active_bindings.items():
+            if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
+                palette = (key, app.get_key_display(binding), binding.description, enabled)
+            elif binding.show and binding.action not in actions:  # one key per action
+                actions.add(binding.action)
+                keys.append((key, app.get_key_display(binding), binding.description, enabled))
+        return tuple(keys), palette
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        shown = self._shown(screen)
+        if shown != (self._keys, self._palette):
+            self._keys, self._palette = shown
+            self.refresh()
+
+    def _item(self, shown: Shown) -> Content:
+        _key, display, description, enabled = shown
+        item = Content.assemble(
+            (f" {display} ", "bold $footer-key-foreground on $footer-key-background"),
+            (f"{description} " if description else "", "$footer-description-foreground"),
+        )
+        return item if enabled else item.stylize("dim")
+
+    def render(self) -> Content:
+        width = self.size.width
+        right = Content("")
+        if self._palette is not None:
+            right = Content.assemble(("▏", "$footer-description-foreground 40%"))
+            right += self._item(self._palette)
+        room = max(0, width - right.cell_length)
+        left = Content("")
+        self._spans = []
+        for shown in self._keys:
+            item = self._item(shown)
+            if left.cell_length + item.cell_length > room:
+                break
+            start = left.cell_length
+            self._spans.append((start, start + item.cell_length, shown[0]))
+            left += item
+        if self._palette is not None:
+            start = width - right.cell_length + 1
+            self._spans.append((start, width, self._palette[0]))
+        return left + " " * max(0, room - left.cell_length) + right
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+                return
