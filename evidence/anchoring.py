@@ -56,6 +56,8 @@ MAX_ELSEWHERE = 20
 MAX_WINDOWS = 8
 #: fuzzy matching looks at this many places of a word at most (more: a common word)
 _PLACES = 30
+#: the share of the quote's word characters a window must hold, verbatim, to be aligned
+_PRESENT = 0.4
 #: from this many quotes on, `anchor_all` reads the whole revision up front
 PREPARE_FROM = 200
 #: from this many bytes of text on, `anchor_many` indexes the revision in worker processes
@@ -463,8 +465,14 @@ def _fuzzy(forms: _QuoteForms, view: _FileView, floor: float) -> list[_Passage]:
     # the window where the words put the start of the passage, with room for what a misquote
     # adds or drops; not much more, so that a copy nearby is aligned from its own window
     slack = max(40, len(quote) // 2)
+    wanted_chars = sum(map(len, forms.words)) * _PRESENT
     for _support, group in groups[:MAX_WINDOWS]:
-        passage = _align(tokens, quote, view, group[0] - slack, group[-1] + len(quote) + slack)
+        start, end = group[0] - slack, group[-1] + len(quote) + slack
+        window = text[max(0, start) : end]
+        # a passage scoring above the floor keeps a good part of the quote's words verbatim
+        if sum(len(word) for word in forms.words if word in window) < wanted_chars:
+            continue
+        passage = _align(tokens, quote, view, start, end)
         if passage is not None and passage.score >= floor:
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
