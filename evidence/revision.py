@@ -654,6 +654,10 @@ class Revision:
         )
         assert process.stdout is not None and process.stderr is not None
         prefix = self.commit.encode("ascii") + b":"
+        done = threading.Event()
+        if cancel is not None:
+            # git may search for seconds without printing a line: stop it as soon as asked
+            threading.Thread(target=_kill_on, args=(cancel, done, process), daemon=True).start()
         try:
             for raw in process.stdout:
                 if cancel is not None and cancel.is_set():
@@ -670,10 +674,13 @@ class Revision:
                     continue
                 yield GrepHit(path, line, text, spans_of(text))
             process.wait()
+            if cancel is not None and cancel.is_set():
+                return
             if process.returncode not in (0, 1):
                 message = _first_line(process.stderr.read().decode("utf-8", "replace"))
                 raise RevisionError(f"search for {pattern!r} failed: {message}")
         finally:
+            done.set()
             if process.poll() is None:
                 process.kill()
             self._stop(process)
@@ -710,6 +717,17 @@ class Revision:
         )
         url = result.stdout.decode("utf-8", "replace").strip()
         return url if result.returncode == 0 and url else None
+
+
+def _kill_on(
+    cancel: threading.Event, done: threading.Event, process: subprocess.Popen[bytes]
+) -> None:
+    """Kill `process` once `cancel` is set, unless `done` is set first."""
+    while not done.is_set():
+        if cancel.wait(0.05):
+            if process.poll() is None:
+                process.kill()
+            return
 
 
 def decode_blob(data: bytes) -> _Decoded:

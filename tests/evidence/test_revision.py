@@ -259,6 +259,16 @@ def test_grep_cancel_stops_early(tmp_path: Path) -> None:
         assert sum(1 for _ in revision.grep("needle", fixed=True)) == 200 * 50
 
 
+def test_grep_cancelled_before_any_output_stops_git_quietly(tmp_path: Path) -> None:
+    root = tmp_path / "quiet"
+    make_repo(root, {f"f{i:03}.txt": "hay\n" * 400 for i in range(300)})
+    cancel = threading.Event()
+    cancel.set()  # git is killed while it searches; that is not a failed search
+    with Revision.open(root) as revision:
+        assert list(revision.grep("needle", fixed=True, cancel=cancel)) == []
+        assert list(revision.grep("ha[y]", paths=["f000.txt"]))[0].line == 1
+
+
 def test_remote_url(repo: tuple[Path, str]) -> None:
     root, _ = repo
     with Revision.open(root) as revision:
