@@ -1,6 +1,7 @@
 """Review app timings, each beside a baseline measured in the same run (Textual's run_test()).
 
-- launch to first interactive frame: the demo review app vs an empty Textual app;
+- launch to first interactive frame: the demo review app vs an empty Textual app, both with
+  their modules' bytecode compiled (as installed), and again with assay compiled from source;
 - next-record latency: `n` handled and the new record and its source painted;
 - opening the 20,000+ line sample file at a quote near its end: SourceView vs a Static holding
   the whole highlighted file (what mounting a file in a Static costs).
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -33,6 +35,7 @@ from tui.factory import make_demo_app  # noqa: E402
 from tui.widgets.source_view import SourceMarks, SourceView  # noqa: E402
 
 SIZE = (120, 40)
+PACKAGES = ("evidence", "db", "tui", "screens", "keymaps")  # assay's (pyproject.toml)
 
 
 async def paint(pilot) -> None:  # type: ignore[no-untyped-def]
@@ -81,21 +84,20 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
-def launch(kind: str, tmp: Path, pycache: Path | None = None) -> float:
+def launch(kind: str, tmp: Path, pycache: Path, *, write: bool = False) -> float:
     """Seconds from starting a Python process to the app's first painted frame.
 
-    ``pycache``: run with a private bytecode cache there (written by an earlier launch), as an
-    installed app runs; None: the environment as it is (PYTHONDONTWRITEBYTECODE=1 makes every
-    launch compile assay's own modules, while Textual's were compiled when pip installed it).
+    Bytecode is read from the private cache ``pycache`` (PYTHONPYCACHEPREFIX), written there only
+    when ``write`` (the launches that prepare it, outside the timings).
     """
-    import os
     import subprocess
 
     code = CHILD.format(root=str(ROOT))
-    env = dict(os.environ)
-    if pycache is not None:
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(pycache))
+    if write:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     start = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-c", code, kind, str(tmp)], stdout=subprocess.PIPE, text=True, env=env
@@ -106,6 +108,34 @@ def launch(kind: str, tmp: Path, pycache: Path | None = None) -> float:
     process.wait()
     assert line.strip() == "frame", line
     return elapsed
+
+
+def bytecode_caches(tmp: Path) -> tuple[Path, Path]:
+    """Two bytecode caches: everything compiled (as installed), and all but assay's modules.
+
+    The first is what an installed app runs with: pip compiles the packages it installs, and the
+    Makefile compiles assay's editable install. The second is a launch that compiles assay from
+    source (what PYTHONDONTWRITEBYTECODE=1 without compiled assay modules costs), shown beside.
+    """
+    compiled, source = tmp / "pyc-compiled", tmp / "pyc-source"
+    launch("review", tmp, compiled, write=True)  # compiles every module both apps import
+    launch("empty", tmp, compiled, write=True)
+    shutil.copytree(compiled, source)
+    for package in PACKAGES:  # assay's modules: compiled at each launch
+        shutil.rmtree(source / ROOT.relative_to(ROOT.anchor) / package)
+    return compiled, source
+
+
+def launches(tmp: Path, pycache: Path, rounds: int) -> tuple[float, float]:
+    """Median launch seconds of the review app and the empty app, launched in turn."""
+    launch("review", tmp, pycache)  # warm the file system cache
+    launch("empty", tmp, pycache)
+    empty: list[float] = []
+    review: list[float] = []
+    for _ in range(rounds):  # alternated, so a busy moment of the machine falls on both
+        empty.append(launch("empty", tmp, pycache))
+        review.append(launch("review", tmp, pycache))
+    return statistics.median(review), statistics.median(empty)
 
 
 async def next_record(tmp: Path, presses: int) -> list[float]:
@@ -193,33 +223,27 @@ async def main(rounds: int, quick: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp_dir:
         tmp = Path(tmp_dir)
         sample_repo()  # built once, outside the timings
-        launch("review", tmp)  # warm the file system cache and the sample database
-        launch("empty", tmp)
-        empty = [launch("empty", tmp) for _ in range(rounds)]
-        review = [launch("review", tmp) for _ in range(rounds)]
+        compiled, source = bytecode_caches(tmp)
+        review, empty = launches(tmp, compiled, rounds)
         report(
             "launch to first frame (process)",
-            statistics.median(review),
-            statistics.median(empty),
+            review,
+            empty,
             "empty Textual app",
             "<= 1.5x empty app",
         )
-        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
-            # the same, both apps with their bytecode cached (as after pip install or a first
-            # run): shown beside, not instead, since this environment never caches assay's
-            pycache = tmp / "pycache"
-            launch("review", tmp, pycache)  # compiles Textual's and assay's modules once
-            launch("empty", tmp, pycache)
-            empty = [launch("empty", tmp, pycache) for _ in range(rounds)]
-            review = [launch("review", tmp, pycache) for _ in range(rounds)]
-            report(
-                "  same, bytecode cached",
-                statistics.median(review),
-                statistics.median(empty),
-                "empty Textual app",
-                "(information)",
-            )
-            print("  (PYTHONDONTWRITEBYTECODE is set: the line above compiles assay each launch)")
+        review, empty = launches(tmp, source, rounds)
+        report(
+            "  same, assay compiled each launch",
+            review,
+            empty,
+            "empty Textual app",
+            "(information)",
+        )
+        print(
+            "  (goal measured as installed, both apps' bytecode compiled: pip compiles what it"
+            " installs, `make` assay; the line above compiles assay from source every launch)"
+        )
         steps = await next_record(tmp, 15)
         print(
             f"{'next record (n), 15 presses':<34} {statistics.median(steps) * 1000:8.1f} ms"
