@@ -17,6 +17,7 @@ uses an inverted index of words to files, built once per revision.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import re
 import threading
@@ -26,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel, Levenshtein
@@ -44,7 +45,11 @@ from evidence.model import (
 )
 from evidence.revision import Revision, SourceFile, normalize_path
 
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
 _T = TypeVar("_T")
+_Anchored = tuple[int, "Anchor", str, bool]  # quote number, anchor, cited path, needs elsewhere
 
 #: fuzzy matches scoring below this are reported as missing
 DEFAULT_FLOOR = 80.0
@@ -668,64 +673,122 @@ def _stop_limit(revision: Revision, common: int | None) -> int:
 
 
 # What the forked workers read: the anchorer (with its revision and the texts read so far), the
-# quotes and the corpus plan. Set just before the pool forks, so the children inherit them
-# without pickling hundreds of megabytes.
-_JOB: tuple[Anchorer, Sequence[Quote], list[tuple[str, str | None, str]]] | None = None
+# quotes, the corpus plan and each worker's share of it. Set just before the workers fork, so
+# they inherit it without pickling hundreds of megabytes.
+_JOB: _Job | None = None
 _FORK_LOCK = threading.Lock()
 
 
-def _after_fork() -> None:
-    """In a new worker: drop the locks and git processes inherited from the parent."""
-    assert _JOB is not None
-    anchorer = _JOB[0]
+@dataclass(frozen=True)
+class _Job:
+    anchorer: Anchorer
+    quotes: Sequence[Quote]
+    plan: list[tuple[str, str | None, str]]
+    slices: list[tuple[int, int]]  # per worker: the plan entries [start, end) it reads
+    owned: list[list[int]]  # per worker: the numbers of the quotes it anchors
+
+
+def _worker_main(conn: Connection, me: int) -> None:
+    """A worker's life: read its slice of the revision once, anchoring the quotes that cite
+    it; then, asked by the parent, index that slice for some words and search for quotes
+    elsewhere. Replies ("progress", n), ("result", value) or ("error", exception)."""
+    job = _JOB
+    assert job is not None
+    anchorer = job.anchorer
     anchorer._lock = threading.RLock()
     anchorer.revision.after_fork()
+    try:
+        while True:
+            request = conn.recv()
+            if request[0] == "anchors":
+                conn.send(("result", _worker_anchors(job, me, conn)))
+            elif request[0] == "index":
+                conn.send(("result", _worker_index(job, me, request[1], request[2])))
+            elif request[0] == "places":
+                conn.send(("result", _worker_places(job, request[1], request[2])))
+            else:
+                return
+    except (EOFError, KeyboardInterrupt):
+        return
+    except BaseException as error:  # noqa: BLE001 - reported to the parent, which re-raises it
+        try:
+            conn.send(("error", error))
+        except Exception:  # noqa: BLE001 - not picklable: its text will do
+            conn.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
 
 
-def _anchor_chunk(numbers: Sequence[int]) -> list[tuple[int, Anchor, str, frozenset[bytes]]]:
-    """In a worker: (number, anchor in the cited file, cited path, words to index when the
-    quote needs `elsewhere`, else an empty set) for some quotes."""
-    assert _JOB is not None
-    anchorer, quotes = _JOB[0], _JOB[1]
-    found = []
-    for number in numbers:
-        anchor, forms, cited = anchorer._anchor_here(quotes[number])
-        needs = not anchor.verified and forms.exact and forms.index_words
-        found.append((number, anchor, cited, forms.index_words if needs else frozenset()))
+def _worker_anchors(job: _Job, me: int, conn: Connection) -> list[_Anchored]:
+    """Read the worker's slice (caching the texts) and anchor its quotes as their files come."""
+    anchorer, quotes = job.anchorer, job.quotes
+    start, end = job.slices[me]
+    waiting: dict[str, list[int]] = {}
+    for number in job.owned[me]:
+        waiting.setdefault(normalize_path(quotes[number].path), []).append(number)
+    found: list[_Anchored] = []
+    told = 0
+
+    def anchor(numbers: list[int]) -> None:
+        nonlocal told
+        for number in numbers:
+            result, forms, cited = anchorer._anchor_here(quotes[number])
+            needs = not result.verified and bool(forms.exact) and bool(forms.index_words)
+            found.append((number, result, cited, needs))
+        if len(found) - told >= 64:
+            conn.send(("progress", len(found) - told))
+            told = len(found)
+
+    part = job.plan[start:end]
+    for (path, _text, _oid), _data in zip(
+        part, _corpus_bytes(anchorer.revision, part), strict=True
+    ):
+        numbers = waiting.pop(path, None)
+        if numbers:
+            anchor(numbers)
+    for numbers in waiting.values():  # symlinks, submodules, missing files
+        anchor(numbers)
+    if len(found) > told:
+        conn.send(("progress", len(found) - told))
     return found
 
 
-def _index_chunk(job: tuple[int, int, frozenset[bytes], int]) -> dict[bytes, list[int]]:
-    """In a worker: the files (by plan number) of [start, end) holding each wanted word, at
-    most `cap` numbers per word (a word in more files is a stop word anyway)."""
-    assert _JOB is not None
-    start, end, wanted, cap = job
-    revision, plan = _JOB[0].revision, _JOB[2]
+def _worker_index(job: _Job, me: int, wanted: frozenset[bytes], cap: int) -> dict[bytes, list[int]]:
+    """The files (by plan number) of the worker's slice holding each wanted word, at most
+    `cap` numbers per word (a word in more files is a stop word anyway)."""
+    revision = job.anchorer.revision
+    start, end = job.slices[me]
+    part = [  # the texts read by `_worker_anchors` are cached: nothing is read twice
+        (path, text if text is not None else revision.cached_text(oid), oid)
+        for path, text, oid in job.plan[start:end]
+    ]
     found: dict[bytes, list[int]] = {}
-    part = plan[start:end]
+    looking = set(wanted)  # a word in `cap` files is a stop word: no longer looked for
     for number, data in enumerate(_corpus_bytes(revision, part, remember=False), start):
         if b"\0" in data[:8000]:
             continue
-        for word in wanted.intersection(data.translate(_WORDS_ONLY).split()):
+        for word in looking.intersection(data.translate(_WORDS_ONLY).split()):
             numbers = found.get(word)
             if numbers is None:
                 found[word] = [number]
-            elif len(numbers) < cap:
+            else:
                 numbers.append(number)
+                if len(numbers) >= cap:
+                    looking.discard(word)
     return found
 
 
-def _elsewhere_chunk(
-    job: tuple[RevisionIndex, list[tuple[int, str, bool]]],
-) -> list[tuple[int, tuple[Elsewhere, ...]]]:
-    """In a worker: the `elsewhere` places of some quotes (number, cited path, fuzzy)."""
-    assert _JOB is not None
-    anchorer, quotes = _JOB[0], _JOB[1]
-    index, items = job
-    anchorer._index = index
-    found = []
-    for number, cited, fuzzy in items:
-        places = anchorer._elsewhere(_forms(quotes[number].text), cited, fuzzy=fuzzy)
+def _worker_places(
+    job: _Job, kind: str, items: list[tuple[int, str, list[str]]]
+) -> list[tuple[int, list[Any]]]:
+    """For some quotes (number, cited path, paths this worker has read), their verified places
+    (`kind` "verified") or scored fuzzy places ("fuzzy") in those paths."""
+    anchorer, quotes = job.anchorer, job.quotes
+    found: list[tuple[int, list[Any]]] = []
+    for number, cited, paths in items:
+        forms = _forms(quotes[number].text)
+        if kind == "verified":
+            places: list[Any] = anchorer._verified_places(forms, cited, paths)
+        else:
+            places = anchorer._fuzzy_places(forms, cited, paths)
         if places:
             found.append((number, places))
     return found
@@ -737,63 +800,110 @@ def _use_processes() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1
 
 
-def _chunks(items: Sequence[int], count: int) -> list[list[int]]:
-    step = max(1, -(-len(items) // max(1, count)))
-    return [list(items[at : at + step]) for at in range(0, len(items), step)]
-
-
 class _Workers:
-    """Forked processes that anchor quotes in their cited files, index the words of the quotes
-    that need `elsewhere` over the whole revision, and search for those quotes elsewhere."""
+    """Forked processes, each owning a slice of the revision (about the same number of bytes)
+    for the whole run: a worker reads its slice once, anchors the quotes citing files in it,
+    indexes it from memory for the words of the quotes that need `elsewhere`, and searches for
+    some of those quotes elsewhere."""
 
-    def __init__(
-        self, anchorer: Anchorer, quotes: Sequence[Quote], *, workers: int, chunks: int = 16
-    ) -> None:
+    def __init__(self, anchorer: Anchorer, quotes: Sequence[Quote], *, workers: int) -> None:
         global _JOB
         import multiprocessing
 
         revision = anchorer.revision
         self.quotes = quotes
-        self.workers = workers
-        self.chunks = chunks
+        self.workers = max(1, workers)
         self.plan = _corpus_plan(revision)
         self.limit = _stop_limit(revision, None)
-        # quotes of one file together, so each worker prepares a file's views once
-        order = sorted(range(len(quotes)), key=lambda n: (quotes[n].path, n))
-        self.quote_chunks = _chunks(order, chunks)
+        slices = _balanced(revision, self.plan, self.workers)
+        owner: dict[str, int] = {}
+        for me, (start, end) in enumerate(slices):
+            for path, _, _ in self.plan[start:end]:
+                owner[path] = me
+        self._owner = owner
+        owned: list[list[int]] = [[] for _ in slices]
+        for number, quote in enumerate(quotes):
+            reader = owner.get(normalize_path(quote.path))
+            owned[number % len(slices) if reader is None else reader].append(number)
+        context = multiprocessing.get_context("fork")
+        self._conns: list[Connection] = []
+        self._processes: list[multiprocessing.process.BaseProcess] = []
         with _FORK_LOCK:  # two anchorers starting workers at once must not mix their jobs
-            _JOB = (anchorer, quotes, self.plan)
+            _JOB = _Job(anchorer, quotes, self.plan, slices, owned)
             try:
-                context = multiprocessing.get_context("fork")
-                self._pool = context.Pool(max(1, workers), initializer=_after_fork)
+                for me in range(len(slices)):
+                    parent, child = context.Pipe()
+                    process = context.Process(target=_worker_main, args=(child, me), daemon=True)
+                    process.start()
+                    child.close()
+                    self._conns.append(parent)
+                    self._processes.append(process)
+            except BaseException:
+                self.close()
+                raise
             finally:
                 _JOB = None
-        self._anchors = self._pool.imap_unordered(_anchor_chunk, self.quote_chunks)
+
+    def _ask(
+        self,
+        requests: Sequence[tuple[object, ...]],
+        cancel: threading.Event | None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[Any] | None:
+        """Send one request to each worker; their results in worker order (None: cancelled)."""
+        from multiprocessing.connection import wait
+
+        for conn, request in zip(self._conns, requests, strict=True):
+            conn.send(request)
+        results: list[Any] = [None] * len(self._conns)
+        waiting = set(range(len(self._conns)))
+        while waiting:
+            if cancel is not None and cancel.is_set():
+                return None
+            for ready in wait([self._conns[me] for me in waiting], timeout=0.1):
+                me = next(at for at, conn in enumerate(self._conns) if conn is ready)
+                try:
+                    kind, value = self._conns[me].recv()
+                except EOFError:
+                    raise RuntimeError("an anchoring worker process died") from None
+                if kind == "progress":
+                    if progress is not None:
+                        progress(value)
+                elif kind == "error":
+                    raise value
+                else:
+                    results[me] = value
+                    waiting.discard(me)
+        return results
 
     def anchors(
         self,
         cancel: threading.Event | None,
         progress: Callable[[int, int], None] | None,
-    ) -> list[tuple[Anchor, str, frozenset[bytes]] | None]:
-        """Every quote's anchor in its cited file, cited path and words to index, in quote
-        order (None for the quotes not done when `cancel` was set)."""
+    ) -> list[tuple[Anchor, str, bool] | None]:
+        """Every quote's anchor in its cited file, cited path and whether it needs `elsewhere`,
+        in quote order (None for the quotes not done when `cancel` was set)."""
         total = len(self.quotes)
-        found: list[tuple[Anchor, str, frozenset[bytes]] | None] = [None] * total
+        found: list[tuple[Anchor, str, bool] | None] = [None] * total
         done = 0
-        for _ in self.quote_chunks:
-            chunk = self._wait(self._anchors.next, cancel)
-            if chunk is None:
-                return found
-            for number, anchor, cited, words in chunk:
+
+        def told(count: int) -> None:
+            nonlocal done
+            done += count
+            if progress is not None and done < total:
+                progress(done, total)
+
+        parts = self._ask([("anchors",)] * len(self._conns), cancel, told)
+        if parts is None:
+            return found
+        for part in parts:
+            for number, anchor, cited, needs in part:
                 # the parent's own quote object, not the worker's copy of it
                 found[number] = (
                     dataclasses.replace(anchor, quote=self.quotes[number]),
                     cited,
-                    words,
+                    needs,
                 )
-            done += len(chunk)
-            if progress is not None and done < total:
-                progress(done, total)
         return found
 
     def index(
@@ -801,15 +911,11 @@ class _Workers:
     ) -> RevisionIndex | None:
         """The index of `words` over every file, built by the workers (None when cancelled)."""
         cap = max(3, self.limit + 1)
-        count = len(self.plan)
-        step = max(1, -(-count // self.chunks))
-        jobs = [(at, min(count, at + step), words, cap) for at in range(0, count, step)]
-        result = self._pool.map_async(_index_chunk, jobs, chunksize=1)
-        parts = self._wait(lambda timeout: result.get(timeout), cancel)
+        parts = self._ask([("index", words, cap)] * len(self._conns), cancel)
         if parts is None:
             return None
         merged: dict[bytes, list[int]] = {}
-        for part in parts:  # chunks in plan order, so the numbers stay sorted
+        for part in parts:  # slices in plan order, so the numbers stay sorted
             for word, numbers in part.items():
                 known = merged.get(word)
                 if known is None:
@@ -825,29 +931,96 @@ class _Workers:
         pending: list[tuple[int, str, bool]],
         cancel: threading.Event | None,
     ) -> list[tuple[int, tuple[Elsewhere, ...]]] | None:
-        """The `elsewhere` places of the pending quotes (None when cancelled)."""
-        step = max(1, -(-len(pending) // (2 * self.workers)))
-        jobs = [(index, pending[at : at + step]) for at in range(0, len(pending), step)]
-        result = self._pool.map_async(_elsewhere_chunk, jobs, chunksize=1)
-        parts = self._wait(lambda timeout: result.get(timeout), cancel)
-        return None if parts is None else [item for part in parts for item in part]
+        """The `elsewhere` places of the pending quotes (None when cancelled): what
+        `Anchorer._elsewhere` finds, with each candidate file searched by the worker that has
+        read it."""
+        verified: dict[int, list[str]] = {}
+        for number, _cited, _fuzzy in pending:
+            words = _forms(self.quotes[number].text).index_words
+            if words:
+                candidates = index.files_with_all(words)
+                if candidates is not None:
+                    verified[number] = candidates
+        found = self._places("verified", pending, verified, cancel)
+        if found is None:
+            return None
+        places: dict[int, tuple[Elsewhere, ...]] = {}
+        for number, parts in found.items():
+            order = {path: at for at, path in enumerate(verified[number])}
+            merged = sorted(
+                (place for part in parts for place in part), key=lambda p: order[p.path]
+            )
+            places[number] = tuple(merged[:MAX_ELSEWHERE])
+        fuzzy = {
+            number: index.files_with_most(_forms(self.quotes[number].text).index_words)
+            for number, _cited, wanted in pending
+            if wanted and number in verified and number not in places
+        }
+        scored = self._places("fuzzy", pending, fuzzy, cancel)
+        if scored is None:
+            return None
+        for number, parts in scored.items():
+            best = _best_fuzzy([item for part in parts for item in part])
+            if best:
+                places[number] = best
+        return sorted(places.items())
 
-    @staticmethod
-    def _wait(get: Callable[[float], _T], cancel: threading.Event | None) -> _T | None:
-        import multiprocessing
-
-        while True:
-            if cancel is not None and cancel.is_set():
-                return None
-            try:
-                return get(0.1)
-            except multiprocessing.TimeoutError:
+    def _places(
+        self,
+        kind: str,
+        pending: list[tuple[int, str, bool]],
+        paths: dict[int, list[str]],
+        cancel: threading.Event | None,
+    ) -> dict[int, list[list[Any]]] | None:
+        """Ask each worker for the `kind` places of the quotes in the paths it has read."""
+        count = len(self._conns)
+        shares: list[list[tuple[int, str, list[str]]]] = [[] for _ in range(count)]
+        for number, cited, _fuzzy in pending:
+            wanted = paths.get(number)
+            if not wanted:
                 continue
+            local: list[list[str]] = [[] for _ in range(count)]
+            for path in wanted:
+                local[self._owner.get(path, number % count)].append(path)
+            for me, share in enumerate(local):
+                if share:
+                    shares[me].append((number, cited, share))
+        results = self._ask([("places", kind, share) for share in shares], cancel)
+        if results is None:
+            return None
+        merged: dict[int, list[list[Any]]] = {}
+        for part in results:
+            for number, places in part:
+                merged.setdefault(number, []).append(places)
+        return merged
 
     def close(self) -> None:
         """Stop the workers, done or not."""
-        self._pool.terminate()
-        self._pool.join()
+        for process in self._processes:
+            if process.is_alive():
+                process.kill()
+        for process in self._processes:
+            process.join()
+        for conn in self._conns:
+            conn.close()
+
+
+def _balanced(
+    revision: Revision, plan: Sequence[tuple[str, str | None, str]], count: int
+) -> list[tuple[int, int]]:
+    """`count` consecutive slices of the plan holding about the same number of bytes."""
+    entries = revision.entries()
+    sizes = [max(1, entries[path].size) for path, _, _ in plan]
+    total = sum(sizes)
+    bounds = [0]
+    done = 0
+    for number, size in enumerate(sizes):
+        done += size
+        if len(bounds) < count and done >= total * len(bounds) / count:
+            bounds.append(number + 1)
+    while len(bounds) <= count:
+        bounds.append(len(plan))
+    return list(itertools.pairwise(bounds))
 
 
 class RevisionIndex:
@@ -869,17 +1042,18 @@ class RevisionIndex:
         multi: dict[bytes, list[int]] = {}
         stop: set[bytes] = set()
         wanted = None if only is None else frozenset(only)
+        looking = None if wanted is None else set(wanted)  # less the words found to be stop words
         limit = _stop_limit(revision, common)
         plan = _corpus_plan(revision)
         self.paths: list[str] = [path for path, _, _ in plan]
         for number, data in enumerate(_corpus_bytes(revision, plan)):
             if b"\0" in data[:8000]:
                 continue
-            if wanted is None:
+            if looking is None:
                 words = index_words(data)
+                words -= stop
             else:  # no set of every word of the file: only the wanted ones are collected
-                words = set(wanted.intersection(data.translate(_WORDS_ONLY).split()))
-            words -= stop
+                words = looking.intersection(data.translate(_WORDS_ONLY).split())
             again = first.keys() & words  # iterates the smaller side, unlike set & dict
             words -= again
             first.update(zip(words, repeat(number)))
@@ -890,6 +1064,8 @@ class RevisionIndex:
                 elif len(numbers) >= limit:
                     stop.add(word)
                     del multi[word]
+                    if looking is not None:
+                        looking.discard(word)
                 else:
                     numbers.append(number)
         self._first = first
@@ -1088,17 +1264,20 @@ class Anchorer:
 
         Faster than one `anchor` per quote: the cited files are read in one stream, and the
         whole-revision search for the quotes that need it indexes only their words, in one pass.
-        On a large revision with cores to spare, worker processes anchor the quotes in their
-        cited files while indexing the words of every quote. Stops early (returning the anchors
-        done so far, in order, without `elsewhere`) when cancelled.
+        On a large revision with cores to spare, worker processes share the work: each reads
+        its part of the revision once, anchors the quotes citing it, then indexes it. Stops
+        early (returning the anchors done so far, in order, without `elsewhere`) when
+        cancelled.
         """
         total = len(quotes)
         workers: _Workers | None = None
         self.used_workers = 0
         if total >= PREPARE_FROM:
-            if not self._read_ahead(sorted({normalize_path(q.path) for q in quotes}), cancel):
+            workers = self._start_workers(quotes)  # each reads its share of the files, once
+            if workers is None and not self._read_ahead(
+                sorted({normalize_path(q.path) for q in quotes}), cancel
+            ):
                 return []
-            workers = self._start_workers(quotes)
         try:
             return self._anchor_many(quotes, workers, cancel, progress)
         finally:
@@ -1191,11 +1370,11 @@ class Anchorer:
         for number, found in enumerate(workers.anchors(cancel, progress)):
             if found is None:
                 return anchors
-            anchor, cited, needed = found
+            anchor, cited, needs = found
             anchors.append(anchor)
-            if needed:
+            if needs:
                 pending.append((number, cited, not anchor.occurrences))
-                words.update(needed)
+                words.update(_forms(quotes[number].text).index_words)
         if pending:
             wanted = frozenset(words)
             with self._lock:
@@ -1275,11 +1454,22 @@ class Anchorer:
         if not forms.index_words:
             return ()
         index = self._index_for(forms.index_words)
-        found: list[Elsewhere] = []
         candidates = index.files_with_all(forms.index_words)
         if candidates is None:  # only words found nearly everywhere: nothing narrows it down
             return ()
-        for path in candidates:
+        found = self._verified_places(forms, cited, candidates)
+        if found or not fuzzy:
+            return tuple(found)
+        scored = self._fuzzy_places(forms, cited, index.files_with_most(forms.index_words))
+        return _best_fuzzy(scored)
+
+    def _verified_places(
+        self, forms: _QuoteForms, cited: str, paths: Iterable[str]
+    ) -> list[Elsewhere]:
+        """The quote's exact/whitespace/normalized places in `paths` (in their order, at most
+        MAX_ELSEWHERE), the cited file left out."""
+        found: list[Elsewhere] = []
+        for path in paths:
             if path == cited:
                 continue
             source = self.revision.read(path)
@@ -1290,11 +1480,15 @@ class Anchorer:
             hit = _verified(forms, self._view(source))
             found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
             if len(found) >= MAX_ELSEWHERE:
-                return tuple(found[:MAX_ELSEWHERE])
-        if found or not fuzzy:
-            return tuple(found)
+                break
+        return found[:MAX_ELSEWHERE]
+
+    def _fuzzy_places(
+        self, forms: _QuoteForms, cited: str, paths: Iterable[str]
+    ) -> list[tuple[float, Elsewhere]]:
+        """The two best fuzzy passages of each of `paths` (the cited file left out), scored."""
         scored: list[tuple[float, Elsewhere]] = []
-        for path in index.files_with_most(forms.index_words):
+        for path in paths:
             if path == cited:
                 continue
             source = self.revision.read(path)
@@ -1302,8 +1496,13 @@ class Anchorer:
                 continue
             for passage in _fuzzy(forms, self._view(source), self.floor)[:2]:
                 scored.append((passage.score, Elsewhere(path, passage.lines, Tier.FUZZY)))
-        scored.sort(key=lambda item: (-item[0], item[1].path, item[1].lines))
-        return tuple(place for _, place in scored[:3])
+        return scored
+
+
+def _best_fuzzy(scored: list[tuple[float, Elsewhere]]) -> tuple[Elsewhere, ...]:
+    """The three best scored fuzzy places (ties: by path and lines)."""
+    scored.sort(key=lambda item: (-item[0], item[1].path, item[1].lines))
+    return tuple(place for _, place in scored[:3])
 
 
 def _choose(

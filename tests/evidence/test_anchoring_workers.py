@@ -114,7 +114,7 @@ def test_workers_build_the_index_a_streaming_pass_builds(
         anchorer = Anchorer(rev)
         for _ in rev.scan(sorted(files)[:40]):  # some texts cached, others read by the workers
             pass
-        workers = _Workers(anchorer, [], workers=2, chunks=7)
+        workers = _Workers(anchorer, [], workers=2)
         try:
             built = workers.index(words, None)
         finally:
