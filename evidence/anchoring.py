@@ -854,7 +854,10 @@ class _Workers:
         from multiprocessing.connection import wait
 
         for conn, request in zip(self._conns, requests, strict=True):
-            conn.send(request)
+            try:
+                conn.send(request)
+            except OSError:
+                raise RuntimeError("an anchoring worker process died") from None
         results: list[Any] = [None] * len(self._conns)
         waiting = set(range(len(self._conns)))
         while waiting:

@@ -166,3 +166,17 @@ def test_line_index_counts_from_its_last_answer_in_any_order() -> None:
         answers = [index.line(offset) for offset in offsets]
         assert answers == [text.count("\n", 0, offset) + 1 for offset in offsets]
         assert index.starts is None
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(corpus: tuple[Path, dict[str, str]]) -> None:
+    root, files = corpus
+    quotes = _quotes(files, 240)
+    with Revision.open(root) as rev:
+        workers = _Workers(Anchorer(rev), quotes, workers=2)
+        try:
+            workers._processes[1].kill()  # noqa: SLF001
+            workers._processes[1].join()  # noqa: SLF001
+            with pytest.raises(RuntimeError, match="worker process died"):
+                workers.anchors(None, None)
+        finally:
+            workers.close()
