@@ -98,6 +98,8 @@ class ReviewScreen(LookupActions, Screen[None]):
         self._verdicts_ready = asyncio.Event()  # the reviewer's verdicts are read (or failed)
         self._after_verdicts: list[Callable[[], object]] = []  # actions waiting for them
         self._navigated = False  # the reviewer moved before the saved position was read
+        self._loading_waited = False  # `_start_loading` waited for the first whole frame
+        self._loading_started = False
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
 
     # --- layout ----------------------------------------------------------------------------------
@@ -126,10 +128,30 @@ class ReviewScreen(LookupActions, Screen[None]):
         self.call_after_refresh(self._start_loading)
 
     def _start_loading(self) -> None:
+        """Start the reads once the first frame is whole (called after the first refresh).
+
+        The first refresh comes while the app is still starting (in its startup batch), with the
+        layout that follows the mounting of every pane still to come. The reads' threads hold the
+        GIL for most of their first ~300 ms (importing GitPython and SQLite): started then, they
+        halved the main thread's share of the CPU while it finished that frame, which shows
+        nothing they read. So they start after the next layout (or a quarter second at most).
+        """
+        if self._loading_started:
+            return
+        if (self.app._batch_count or self._layout_required) and not self._loading_waited:
+            self._loading_waited = True
+            self.screen_layout_refresh_signal.subscribe(self, self._laid_out)
+            self.set_timer(0.25, self._start_loading)
+            return
+        self._loading_started = True
+        self.screen_layout_refresh_signal.unsubscribe(self)
         # the writer's first work opens the store; verdicts given meanwhile queue behind it
         session = self.session
         self._writer.submit(lambda store: read_verdicts(store, session), self._on_verdicts)
         self.run_worker(self._load, thread=True, exclusive=True, group="load", exit_on_error=False)
+
+    def _laid_out(self, _screen: Screen[object]) -> None:
+        self.call_after_refresh(self._start_loading)
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW_WIDTH

@@ -155,3 +155,35 @@ async def test_store_that_fails_in_the_app_is_reported_there(
     app.close()
     assert app.return_code in (None, 0)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+async def test_reads_start_once_the_first_frame_is_whole(
+    tmp_path: Path,
+    sample: Path,
+    keymap: Keymap,
+    sample_reports: ReportSet,
+    cited: str,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    # the reads' threads start after the app's start-up and the layout that follows the mounting
+    # of the panes (their imports would take the GIL from that frame), and without any input
+    started: list[tuple[int, bool]] = []
+    start = ReviewScreen._start_loading
+
+    def observed(screen: ReviewScreen) -> None:
+        before = screen._loading_started
+        start(screen)
+        if screen._loading_started and not before:
+            started.append((screen.app._batch_count, screen._layout_required))
+
+    monkeypatch.setattr(ReviewScreen, "_start_loading", observed)
+    app = make_app(sample_reports, sample, cited, tmp_path / "v.db", "ann", keymap)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await screen.settle()
+            await pilot.pause()
+            assert started == [(0, False)]
+            assert screen.revision is not None and screen.store.store is not None
+    finally:
+        app.close()
