@@ -37,9 +37,11 @@ class AssayApp(App[None]):
         self._closers = list(closers)
         self.theme = theme
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen[None]:
+        # The screen is the app's first screen, not pushed over Textual's blank default one
+        # (which was composed, styled and painted for nothing before the first real frame).
         self.set_keymap(dict(self.keymap.keys))
-        self.push_screen(self._make_screen())
+        return self._make_screen()
 
     def on_resize(self, event: events.Resize) -> None:
         # The driver reports the terminal size once more after start-up; Textual would lay out
