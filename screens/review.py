@@ -145,6 +145,9 @@ class ReviewScreen(LookupActions, Screen[None]):
             return
         self._loading_started = True
         self.screen_layout_refresh_signal.unsubscribe(self)
+        resume = getattr(self.app, "startup_done", None)
+        if resume is not None:
+            resume()
         # the writer's first work opens the store; verdicts given meanwhile queue behind it
         session = self.session
         self._writer.submit(lambda store: read_verdicts(store, session), self._on_verdicts)
@@ -231,10 +234,10 @@ class ReviewScreen(LookupActions, Screen[None]):
             self._fill_records()
         else:  # redraw only the rows whose badge changed (none for a new database)
             self._update_rows(changed)
-        record = self.record
+        shown = self.record
         if moved:
             self._show_record()
-        elif self.stale or (record and self.session.record_item(record).key in changed):
+        elif self.stale or (shown and self.session.record_item(shown).key in changed):
             self.record_pane.stale = self.stale
             self.record_pane.refresh_record()
         self._refresh_header()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -27,6 +28,7 @@ class AssayApp(App[None]):
         theme: str = "textual-dark",
         closers: Iterable[Callable[[], object]] = (),
         screen_css: Sequence[str | Path] = (),
+        resume_collector: bool = False,
     ) -> None:
         # The screen's CSS files read with the app's: pushing a screen whose CSS is new to the
         # app parses every stylesheet again and restyles every widget (a good part of the first
@@ -36,12 +38,28 @@ class AssayApp(App[None]):
         self._make_screen = make_screen
         self._closers = list(closers)
         self.theme = theme
+        # the factory pauses the cycle collector until the first frame: resumed once painted
+        self._resume_collector = resume_collector
 
     def get_default_screen(self) -> Screen[None]:
         # The screen is the app's first screen, not pushed over Textual's blank default one
         # (which was composed, styled and painted for nothing before the first real frame).
         self.set_keymap(dict(self.keymap.keys))
         return self._make_screen()
+
+    def on_mount(self) -> None:
+        # the screen says when its first frame is whole; this is for screens that do not
+        self.set_timer(1.0, self.startup_done)
+
+    def startup_done(self) -> None:
+        """The first frame is painted: the cycle collector paused by the factory runs again."""
+        if self._resume_collector:
+            self._resume_collector = False
+            gc.collect()  # what the startup left unreachable (~2,000 objects, a few ms) now
+            gc.enable()
+
+    def on_unmount(self) -> None:
+        self.startup_done()
 
     def on_resize(self, event: events.Resize) -> None:
         # The driver reports the terminal size once more after start-up; Textual would lay out
@@ -61,5 +79,6 @@ class AssayApp(App[None]):
 
     def close(self) -> None:
         """Release what the factory opened (the verdict store, the revision); call after run."""
+        self.startup_done()
         while self._closers:
             self._closers.pop()()

@@ -187,3 +187,27 @@ async def test_reads_start_once_the_first_frame_is_whole(
             assert screen.revision is not None and screen.store.store is not None
     finally:
         app.close()
+
+
+async def test_cycle_collector_paused_until_the_first_frame(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    import gc
+
+    assert gc.isenabled()
+    app = make_app(sample_reports, sample, cited, tmp_path / "v.db", "ann", keymap)
+    try:
+        assert not gc.isenabled()  # building and painting the first frame sets off no collection
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await screen.settle()
+            await pilot.pause()
+            assert gc.isenabled()  # resumed once the first frame was whole
+    finally:
+        app.close()
+    assert gc.isenabled()
+    # an app made but never run does not leave the collector paused once closed
+    unused = make_app(sample_reports, sample, cited, tmp_path / "w.db", "ann", keymap)
+    assert not gc.isenabled()
+    unused.close()
+    assert gc.isenabled()
