@@ -240,8 +240,8 @@ class ReviewScreen(LookupActions, Screen[None]):
         elif self.stale or (shown and self.session.record_item(shown).key in changed):
             self.record_pane.stale = self.stale
             self.record_pane.refresh_record()
-        self._refresh_header()
         self._verdicts_done()
+        self._refresh_header()  # after: the header says "reading verdicts…" until they are
 
     def _verdicts_done(self) -> None:
         self._verdicts_ready.set()

@@ -95,3 +95,19 @@ def test_highlight_block_keeps_lines_apart() -> None:
     ]
     styles = {str(style) for line in pieces for _, style in line}
     assert len(styles) > 1  # something got a colour
+
+
+async def test_a_passage_at_the_end_of_a_wide_file_is_not_under_the_scrollbar() -> None:
+    # a line wider than the view brings a horizontal scrollbar, which takes the last row once
+    # laid out: the view scrolls again then, so the passage's last line stays in sight
+    lines = [f"line_{n} = {n}" for n in range(1, 44)] + ["tail = " + "x" * 400]
+    app = ViewApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("wide.py", lines, marks=SourceMarks(matched=(40, 44)), line=40)
+        await pilot.pause()
+        await pilot.pause()
+        assert view.scrollbar_size_horizontal == 1
+        assert round(view.scroll_y) == view.max_scroll_y
+        visible = [text_of(view, y) for y in range(view.scrollable_content_region.height)]
+        assert "tail = xxx" in visible[-1]

@@ -249,7 +249,17 @@ class SourceView(ScrollView, can_focus=True):
         width = max((len(text) for text in self._lines), default=0) + self._gutter_width + 1
         self.virtual_size = Size(width, len(self._lines))
         self.go_to_line(line or 1, center=line is not None)
+        if line is not None:
+            # once laid out with the new size, a horizontal scrollbar may have taken the last
+            # row: scroll again, or the end of a passage at the end of the file stays hidden
+            self.call_after_refresh(self._recenter, self._generation, line)
         self.refresh()
+
+    def _recenter(self, generation: int, line: int) -> None:
+        if generation == self._generation and self.cursor_line == line:
+            target = max(0, line - 1 - max(1, self.scrollable_content_region.height) // 3)
+            if round(self.scroll_y) != min(target, self.max_scroll_y):
+                self.scroll_to(y=target, animate=False, force=True)
 
     def show_message(self, text: str, *, title: object | None = None) -> None:
         """Show a message (missing file, binary file, error) instead of a file."""
