@@ -211,3 +211,28 @@ async def test_cycle_collector_paused_until_the_first_frame(
     assert not gc.isenabled()
     unused.close()
     assert gc.isenabled()
+
+
+async def test_header_shows_progress_once_the_verdicts_are_read(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    from tui.widgets.review_header import ReviewHeader
+
+    app = make_app(sample_reports, sample, cited, filled(tmp_path / "v.db"), "ann", keymap)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await screen.settle()
+            await pilot.pause()
+            # whatever finished last (anchoring or reading the verdicts), the header has the
+            # progress, not "reading verdicts…"; the verdicts read last here:
+            from tui.workers import read_verdicts
+
+            screen._verdicts_ready.clear()  # as when they arrive for the first time
+            screen._on_verdicts(read_verdicts(screen.store.store, screen.session))
+            await pilot.pause()
+            text = str(screen.query_one(ReviewHeader).render())
+            assert "reading verdicts" not in text
+            assert "reviewed" in text
+    finally:
+        app.close()
