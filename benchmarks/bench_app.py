@@ -126,8 +126,9 @@ def bytecode_caches(tmp: Path) -> tuple[Path, Path]:
     return compiled, source
 
 
-def launches(tmp: Path, pycache: Path, rounds: int) -> tuple[float, float]:
-    """Median launch seconds of the review app and the empty app, launched in turn."""
+def launches(tmp: Path, pycache: Path, rounds: int) -> tuple[float, float, list[float]]:
+    """Median launch seconds of the review app and the empty app, launched in turn, and the
+    ratio of each pair launched back to back."""
     launch("review", tmp, pycache)  # warm the file system cache
     launch("empty", tmp, pycache)
     empty: list[float] = []
@@ -135,7 +136,8 @@ def launches(tmp: Path, pycache: Path, rounds: int) -> tuple[float, float]:
     for _ in range(rounds):  # alternated, so a busy moment of the machine falls on both
         empty.append(launch("empty", tmp, pycache))
         review.append(launch("review", tmp, pycache))
-    return statistics.median(review), statistics.median(empty)
+    pairs = [r / e for r, e in zip(review, empty, strict=True)]
+    return statistics.median(review), statistics.median(empty), pairs
 
 
 async def next_record(tmp: Path, presses: int) -> list[float]:
@@ -224,7 +226,7 @@ async def main(rounds: int, quick: bool = False) -> None:
         tmp = Path(tmp_dir)
         sample_repo()  # built once, outside the timings
         compiled, source = bytecode_caches(tmp)
-        review, empty = launches(tmp, compiled, rounds)
+        review, empty, pairs = launches(tmp, compiled, rounds)
         report(
             "launch to first frame (process)",
             review,
@@ -232,7 +234,11 @@ async def main(rounds: int, quick: bool = False) -> None:
             "empty Textual app",
             "<= 1.5x empty app",
         )
-        review, empty = launches(tmp, source, rounds)
+        print(
+            f"  ratio of each back-to-back pair: median {statistics.median(pairs):.2f},"
+            f" from {min(pairs):.2f} to {max(pairs):.2f} (how noisy the machine is)"
+        )
+        review, empty, _pairs = launches(tmp, source, rounds)
         report(
             "  same, assay compiled each launch",
             review,
