@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -100,6 +100,7 @@ class ReviewScreen(LookupActions, Screen[None]):
         self._navigated = False  # the reviewer moved before the saved position was read
         self._loading_waited = False  # `_start_loading` waited for the first whole frame
         self._loading_started = False
+        self._resumed = False  # the screen has been made active once
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
 
     # --- layout ----------------------------------------------------------------------------------
@@ -126,6 +127,14 @@ class ReviewScreen(LookupActions, Screen[None]):
         self._refresh_header()
         self.records_pane.focus()
         self.call_after_refresh(self._start_loading)
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual's own handler (the Screen class's, called after this one) restyles every
+        # widget when a screen becomes active. The first time, each was styled as it mounted
+        # a moment before: that second pass was a good part of the first frame.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def _start_loading(self) -> None:
         """Start the reads once the first frame is whole (called after the first refresh).

@@ -325,3 +325,36 @@ async def test_replayed_search_hits_are_listed_and_open_at_their_line(
         assert view.path == "api/server.py"
         assert view.cursor_line == 37
     app.close()
+
+
+def _styles(screen: ReviewScreen) -> list[tuple[str, ...]]:
+    return [
+        (
+            type(widget).__name__,
+            str(widget.styles.background),
+            str(widget.styles.color),
+            str(widget.styles.border),
+            str(widget.styles.display),
+        )
+        for widget in screen.walk_children()
+    ]
+
+
+async def test_first_frame_styles_equal_a_full_restyle(tmp_path: Path) -> None:
+    # the screen skips Textual's restyle of every widget on its first resume (each was styled
+    # as it mounted): nothing may look different from a full restyle, in either theme
+    for theme in ("textual-light", "textual-dark"):
+        app = make_demo_app(tmp_path, reviewer="ann", keymap=load_keymap(user=False), theme=theme)
+        try:
+            async with app.run_test(size=(120, 40)) as pilot:
+                screen = review_screen(app)
+                await settle(pilot, screen)
+
+                before = _styles(screen)
+                app.refresh_css()
+                await pilot.pause()
+                await pilot.pause()
+                assert _styles(screen) == before, theme
+                assert len(before) > 10
+        finally:
+            app.close()
