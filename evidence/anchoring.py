@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel, Levenshtein
@@ -48,7 +48,6 @@ from evidence.revision import Revision, SourceFile, normalize_path
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-_T = TypeVar("_T")
 _Anchored = tuple[int, "Anchor", str, bool]  # quote number, anchor, cited path, needs elsewhere
 
 #: fuzzy matches scoring below this are reported as missing
@@ -93,7 +92,6 @@ _NORMALIZE = str.maketrans(
     }
 )
 _WORD = re.compile(r"\w{3,}")
-_TOKEN = re.compile(r"\S+")
 # A token of the source that normalizing leaves something of (not one made of backticks and
 # asterisks only, like the "*" of a comment block): one per token of the normalized window.
 _SOURCE_TOKEN = re.compile(r"[`*]*[^\s`*]\S*")
