@@ -25,7 +25,7 @@ from bisect import bisect_right
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
 from typing import TYPE_CHECKING, Any
 
@@ -268,28 +268,20 @@ _NOT_FOUND = _Found(Tier.MISSING, ())
 class _FileView:
     """One source text with the lazily built helpers the tiers need."""
 
-    __slots__ = ("text", "lines", "_translated", "_translated_lines")
-
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = _LineIndex(text)
-        self._translated: str | None = None
-        self._translated_lines: _LineIndex | None = None
 
-    @property
+    @cached_property
     def translated(self) -> str:
         """The text with backticks and asterisks dropped and typographic quotes made plain:
         `normalize_source` but for the list markers, which the normalized tier skips in place
         (removing them with a regex costs several times more on a file of many lines)."""
-        if self._translated is None:
-            self._translated = self.text.translate(_NORMALIZE)
-        return self._translated
+        return self.text.translate(_NORMALIZE)
 
-    @property
+    @cached_property
     def translated_lines(self) -> _LineIndex:
-        if self._translated_lines is None:
-            self._translated_lines = _LineIndex(self.translated)
-        return self._translated_lines
+        return _LineIndex(self.translated)
 
 
 class _QuoteForms:
@@ -299,74 +291,44 @@ class _QuoteForms:
     words and the index words are not computed for them at all.
     """
 
-    __slots__ = (
-        "text",
-        "exact",
-        "_collapsed",
-        "_normalized",
-        "_tokens",
-        "_words",
-        "_index",
-        "_telltale",
-    )
-
     def __init__(self, text: str) -> None:
         self.text = text
         self.exact = text.strip()
-        self._collapsed: str | None = None
-        self._normalized: str | None = None
-        self._tokens: tuple[str, ...] | None = None
-        self._words: tuple[str, ...] | None = None
-        self._index: frozenset[bytes] | None = None
-        self._telltale: tuple[str, ...] | None = None
 
-    @property
+    @cached_property
     def collapsed(self) -> str:
         """Whitespace runs collapsed to single spaces."""
-        if self._collapsed is None:
-            self._collapsed = " ".join(self.text.split())
-        return self._collapsed
+        return " ".join(self.text.split())
 
-    @property
+    @cached_property
     def normalized(self) -> str:
         """Formatting damage undone, whitespace collapsed."""
-        if self._normalized is None:
-            self._normalized = normalize_quote(self.text)
-        return self._normalized
+        return normalize_quote(self.text)
 
-    @property
+    @cached_property
     def tokens(self) -> tuple[str, ...]:
         """Normalized tokens for fuzzy alignment (ellipses at the edges dropped)."""
-        if self._tokens is None:
-            tokens = self.normalized.split(" ") if self.normalized else []
-            while tokens and tokens[0] in _ELLIPSIS:
-                tokens.pop(0)
-            while tokens and tokens[-1] in _ELLIPSIS:
-                tokens.pop()
-            self._tokens = tuple(tokens)
-        return self._tokens
+        tokens = self.normalized.split(" ") if self.normalized else []
+        while tokens and tokens[0] in _ELLIPSIS:
+            tokens.pop(0)
+        while tokens and tokens[-1] in _ELLIPSIS:
+            tokens.pop()
+        return tuple(tokens)
 
-    @property
+    @cached_property
     def words(self) -> tuple[str, ...]:
         """Distinct words (3+ characters) of the normalized quote."""
-        if self._words is None:
-            self._words = tuple(dict.fromkeys(_WORD.findall(self.normalized)))
-        return self._words
+        return tuple(dict.fromkeys(_WORD.findall(self.normalized)))
 
-    @property
+    @cached_property
     def index_words(self) -> frozenset[bytes]:
         """The words of the normalized quote as the revision index records them."""
-        if self._index is None:
-            data = self.normalized.encode("utf-8", "surrogateescape")
-            self._index = frozenset(index_words(data))
-        return self._index
+        return frozenset(index_words(self.normalized.encode("utf-8", "surrogateescape")))
 
-    @property
+    @cached_property
     def telltale(self) -> tuple[str, ...]:
         """The longest few words, all needed verbatim too."""
-        if self._telltale is None:
-            self._telltale = tuple(sorted(self.words, key=len, reverse=True)[:4])
-        return self._telltale
+        return tuple(sorted(self.words, key=len, reverse=True)[:4])
 
 
 @lru_cache(maxsize=16384)
