@@ -627,6 +627,34 @@ def _corpus_bytes(
         yield current[1]
 
 
+def _postings(
+    revision: Revision,
+    part: Sequence[tuple[str, str | None, str]],
+    start: int,
+    wanted: frozenset[bytes],
+    cap: int,
+    *,
+    remember: bool,
+) -> dict[bytes, list[int]]:
+    """The files (by plan number, `part` numbered from `start`) holding each wanted word, at
+    most `cap` numbers per word: a word in that many files is a stop word, no longer looked
+    for (nor is a set of every word of a file ever made)."""
+    found: dict[bytes, list[int]] = {}
+    looking = set(wanted)
+    for number, data in enumerate(_corpus_bytes(revision, part, remember=remember), start):
+        if b"\0" in data[:8000]:
+            continue
+        for word in looking.intersection(data.translate(_WORDS_ONLY).split()):
+            numbers = found.get(word)
+            if numbers is None:
+                found[word] = [number]
+            else:
+                numbers.append(number)
+                if len(numbers) >= cap:
+                    looking.discard(word)
+    return found
+
+
 def _stop_limit(revision: Revision, common: int | None) -> int:
     files = sum(1 for e in revision.entries().values() if e.kind == "blob")
     return common if common is not None else max(64, files // 16)
@@ -720,20 +748,7 @@ def _worker_index(job: _Job, me: int, wanted: frozenset[bytes], cap: int) -> dic
         (path, text if text is not None else revision.cached_text(oid), oid)
         for path, text, oid in job.plan[start:end]
     ]
-    found: dict[bytes, list[int]] = {}
-    looking = set(wanted)  # a word in `cap` files is a stop word: no longer looked for
-    for number, data in enumerate(_corpus_bytes(revision, part, remember=False), start):
-        if b"\0" in data[:8000]:
-            continue
-        for word in looking.intersection(data.translate(_WORDS_ONLY).split()):
-            numbers = found.get(word)
-            if numbers is None:
-                found[word] = [number]
-            else:
-                numbers.append(number)
-                if len(numbers) >= cap:
-                    looking.discard(word)
-    return found
+    return _postings(revision, part, start, wanted, cap, remember=False)
 
 
 def _worker_places(
@@ -1001,22 +1016,22 @@ class RevisionIndex:
         common: int | None = None,
     ) -> None:
         """Index every word, or with `only` just those words (the ones some quotes need)."""
-        first: dict[bytes, int] = {}
-        multi: dict[bytes, list[int]] = {}
-        stop: set[bytes] = set()
-        wanted = None if only is None else frozenset(only)
-        looking = None if wanted is None else set(wanted)  # less the words found to be stop words
         limit = _stop_limit(revision, common)
         plan = _corpus_plan(revision)
         self.paths: list[str] = [path for path, _, _ in plan]
+        if only is not None:  # just those words: the same postings the workers collect
+            wanted = frozenset(only)
+            files = _postings(revision, plan, 0, wanted, max(3, limit + 1), remember=True)
+            self._set_files(files, wanted, limit)
+            return
+        first: dict[bytes, int] = {}
+        multi: dict[bytes, list[int]] = {}
+        stop: set[bytes] = set()
         for number, data in enumerate(_corpus_bytes(revision, plan)):
             if b"\0" in data[:8000]:
                 continue
-            if looking is None:
-                words = index_words(data)
-                words -= stop
-            else:  # no set of every word of the file: only the wanted ones are collected
-                words = looking.intersection(data.translate(_WORDS_ONLY).split())
+            words = index_words(data)
+            words -= stop
             again = first.keys() & words  # iterates the smaller side, unlike set & dict
             words -= again
             first.update(zip(words, repeat(number)))
@@ -1027,15 +1042,13 @@ class RevisionIndex:
                 elif len(numbers) >= limit:
                     stop.add(word)
                     del multi[word]
-                    if looking is not None:
-                        looking.discard(word)
                 else:
                     numbers.append(number)
         self._first = first
         self._multi = multi
         self._stop = stop
         self.words = len(first)
-        self.only = wanted
+        self.only: frozenset[bytes] | None = None
 
     @classmethod
     def from_files(
@@ -1048,18 +1061,23 @@ class RevisionIndex:
         """The index a streaming pass would build, from each word's sorted file numbers."""
         index = cls.__new__(cls)
         index.paths = paths
-        index._first = {word: numbers[0] for word, numbers in files.items()}
-        index._multi = {}
-        index._stop = set()
+        index._set_files(files, only, limit)
+        return index
+
+    def _set_files(
+        self, files: dict[bytes, list[int]], only: frozenset[bytes] | None, limit: int
+    ) -> None:
+        self._first = {word: numbers[0] for word, numbers in files.items()}
+        self._multi = {}
+        self._stop = set()
         for word, numbers in files.items():
             # the streaming pass stops recording a word at its (limit + 1)th file (never 2nd)
             if len(numbers) >= max(3, limit + 1):
-                index._stop.add(word)
+                self._stop.add(word)
             elif len(numbers) >= 2:
-                index._multi[word] = numbers
-        index.words = len(index._first)
-        index.only = only
-        return index
+                self._multi[word] = numbers
+        self.words = len(self._first)
+        self.only = only
 
     def covers(self, words: Iterable[bytes]) -> bool:
         """True when the index recorded (or deliberately skipped) all of `words`."""
