@@ -257,9 +257,14 @@ class SourceView(ScrollView, can_focus=True):
 
     def _recenter(self, generation: int, line: int) -> None:
         if generation == self._generation and self.cursor_line == line:
-            target = max(0, line - 1 - max(1, self.scrollable_content_region.height) // 3)
+            target = self._centred_top(line)
             if round(self.scroll_y) != min(target, self.max_scroll_y):
                 self.scroll_to(y=target, animate=False, force=True)
+
+    def _centred_top(self, line: int) -> int:
+        """The first line shown when ``line`` is centred (a third of the way down)."""
+        height = max(1, self.scrollable_content_region.height or self.size.height or 1)
+        return max(0, line - 1 - height // 3)
 
     def show_message(self, text: str, *, title: object | None = None) -> None:
         """Show a message (missing file, binary file, error) instead of a file."""
@@ -287,10 +292,8 @@ class SourceView(ScrollView, can_focus=True):
             return
         line = min(max(1, line), len(self._lines))
         self.cursor_line = line
-        height = max(1, self.scrollable_content_region.height or self.size.height or 1)
         if center:
-            target = max(0, line - 1 - height // 3)
-            self.scroll_to(y=target, animate=False, force=True)
+            self.scroll_to(y=self._centred_top(line), animate=False, force=True)
         else:
             self._scroll_cursor_into_view()
         self._request_highlight()
