@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SystemCommand
+from textual.markup import escape
 
 from keymaps import SPECS, Keymap
 from tui.safe import visible
@@ -202,8 +203,9 @@ class LookupActions(_Screen):
             )
         for n, record in enumerate(self.session.records):
             label = f" · {record.label}" if record.label and record.label != record.id else ""
+            # the palette reads titles and help as markup: report text is escaped for it
             yield SystemCommand(
-                visible(f"Go to {record.id}{label}"),
-                visible(f"{record.kind.value} in {record.section}"),
+                escape(visible(f"Go to {record.id}{label}")),
+                escape(visible(f"{record.kind.value} in {record.section}")),
                 lambda n=n: self.jump(Location(n, self._first_quote(n))),
             )

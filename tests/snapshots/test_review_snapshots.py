@@ -189,3 +189,21 @@ class TestUntrustedText:
             assert snap_compare(app, terminal_size=(140, 30), run_before=run_before)
         finally:
             app.close()
+
+
+async def test_palette_shows_record_text_as_data(tmp_path: Path) -> None:
+    # the command palette reads titles and help as markup: the record's text is escaped for it
+    from textual.content import Content
+
+    reportset, repo = hostile_review(tmp_path)
+    app = make_app(reportset, repo, None, tmp_path / "db.sqlite", "ann", load_keymap(user=False))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await settled(pilot)
+            command = next(c for c in screen.palette_commands() if "EV-CLM" in c.title)
+            shown = Content.from_markup(command.title).plain
+            assert "EV-CLM-[b]markup[/b]" in shown
+            assert "[bold red]bold?[/]" in shown and "[@click=app.quit]click me[/]" in shown
+            assert "␛" in shown or "\x1b" not in shown  # the escape is made visible
+    finally:
+        app.close()

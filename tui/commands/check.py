@@ -14,10 +14,11 @@ import click
 from evidence.check import CheckError, choose_revision, run_check, to_json, to_text
 from evidence.reports import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
+from evidence.text import escaped
 
 
 def _fail(message: str) -> None:
-    click.echo(f"assay check: {message}", err=True)
+    click.echo(escaped(f"assay check: {message}"), err=True)  # paths, git errors: untrusted
     sys.exit(2)
 
 

@@ -71,7 +71,7 @@ def quote_diff(quote: Quote | None, anchor: Anchor | None) -> Content:
             )
     header = Content.styled(
         f"[{quote.index + 1}] {tier_symbol(anchor)} {anchor.match.value} "
-        f"{anchor.score:.0f}  {quote.path}:{lines_text(anchor.lines)}",
+        f"{anchor.score:.0f}  {visible(quote.path)}:{lines_text(anchor.lines)}",
         "$text-accent",
     )
     lines = [

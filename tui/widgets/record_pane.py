@@ -153,7 +153,7 @@ def record_options(
             yield Option(
                 Content.assemble(
                     (f"{BADGES[event.verdict]} {state}", VERDICT_STYLES[BADGES[event.verdict]]),
-                    (f"  on a quote that changed ({event.at[:10]})", "$text-warning"),
+                    (f"  on a quote that changed ({visible(event.at[:10])})", "$text-warning"),
                     ("\n" + visible(event.note, multiline=True)) if event.note else "",
                 ),
                 disabled=True,
