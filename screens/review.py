@@ -36,7 +36,6 @@ from tui.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
 from tui.review_lookups import LookupActions
 from tui.safe import visible
 from tui.session import FILTERS, Location, ReviewSession
-from tui.widgets.badges import file_message
 from tui.widgets.footer import KeysBar
 from tui.widgets.quote_diff import QuoteDiff
 from tui.widgets.quote_info import QuoteInfo
@@ -515,7 +514,7 @@ class ReviewScreen(LookupActions, Screen[None]):
             self._sources.pop(next(iter(self._sources)))
         view = self.query_one(SourceView)
         short = self.revision.short if self.revision is not None else "?"
-        problem = file_message(source)
+        problem = source.problem
         quote = self.quote if self.opened_path is None else None
         record = self.record
         if quote is not None and record is not None:

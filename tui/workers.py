@@ -8,6 +8,7 @@ first frame never waits for them.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,10 @@ def load_review(repo: Path, rev: str | None, revision: Revision | None = None) -
         except Exception as exc:  # noqa: BLE001 - shown in the panes, never a traceback
             error = str(exc) or type(exc).__name__
     if revision is not None:
+        # the tree listed here, once: the file finder and `/` ask for it on the event loop (a
+        # failure is anchoring's to report: it lists the tree again)
+        with contextlib.suppress(Exception):
+            revision.entries()
         try:
             remote = revision.remote_url()
         except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
@@ -83,6 +88,4 @@ def anchor_review(
         if quote.path not in sources and len(sources) < KEPT_SOURCES:
             source = sources[quote.path] = revision.read(quote.path)
             _ = source.lines  # split here, not on the event loop when the file is first shown
-    # list the tree here, once: the file finder and `/` ask for it on the event loop later
-    revision.entries()
     return Anchored(anchors, replays, sources)

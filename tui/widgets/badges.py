@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from evidence.revision import SourceFile
-
 VERDICT_STYLES = {
     "✓": "$text-success",
     "✗": "$text-error",
@@ -22,8 +17,3 @@ def lines_text(lines: tuple[int, int] | None) -> str:
     if lines is None:
         return "?"
     return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
-
-
-def file_message(source: SourceFile) -> str | None:
-    """What to show instead of a file that has no lines to display, or None."""
-    return source.problem
