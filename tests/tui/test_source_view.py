@@ -111,3 +111,16 @@ async def test_a_passage_at_the_end_of_a_wide_file_is_not_under_the_scrollbar() 
         assert round(view.scroll_y) == view.max_scroll_y
         visible = [text_of(view, y) for y in range(view.scrollable_content_region.height)]
         assert "tail = xxx" in visible[-1]
+
+
+async def test_tabs_and_controls_count_in_the_scrollable_width() -> None:
+    # a line is as wide as it is drawn (tabs expanded to 4, controls as symbols), so scrolling
+    # right reaches its end
+    lines = ["short", "\t\t\tend_of_a_tabbed_line", "plain"]
+    app = ViewApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("tabs.py", lines)
+        await pilot.pause()
+        drawn = len("            end_of_a_tabbed_line")
+        assert view.virtual_size.width >= drawn + view._gutter_width  # noqa: SLF001

@@ -181,6 +181,7 @@ class SourceView(ScrollView, can_focus=True):
         self.path: str | None = None
         self._lines: list[str] = []
         self._display: dict[int, str] = {}  # safe display text per 0-based line, filled lazily
+        self._width = 0  # display width of the widest line
         self._message: str | None = None
         self.marks = SourceMarks()
         self._generation = 0
@@ -240,14 +241,18 @@ class SourceView(ScrollView, can_focus=True):
             self._lines = list(lines)
             self._display = {}
             self._pending = set()
+            # as wide as the widest line is drawn: tabs expand and controls become symbols
+            self._width = max(
+                (len(t) if t.isprintable() else len(safe_line(t)) for t in self._lines),
+                default=0,
+            )
         self.path = path
         self._message = None
         self.marks = marks or SourceMarks()
         if title is not None:
             self.border_title = title  # type: ignore[assignment]
         self._gutter_width = len(str(max(1, len(self._lines)))) + 4
-        width = max((len(text) for text in self._lines), default=0) + self._gutter_width + 1
-        self.virtual_size = Size(width, len(self._lines))
+        self.virtual_size = Size(self._width + self._gutter_width + 1, len(self._lines))
         self.go_to_line(line or 1, center=line is not None)
         if line is not None:
             # once laid out with the new size, a horizontal scrollbar may have taken the last
