@@ -19,7 +19,6 @@ from evidence.model import Quote, Record, Report
 #: hex digits of a quote hash kept in keys (48 bits: collisions within one record are negligible)
 QUOTE_HASH_LENGTH = 12
 
-_QUOTE_HASH = re.compile(rf"[0-9a-f]{{{QUOTE_HASH_LENGTH}}}")
 _BULLET_AT_LINE_START = re.compile(r"^[ \t]*(?:[•·▪‣◦●○■□–—]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
 _BULLET_ANYWHERE = re.compile(r"[•·▪‣◦●○■□]")
 _MARKDOWN_MARKS = re.compile(r"[`*]")
@@ -55,11 +54,6 @@ def make_key(report: str, record: str, quote: str | None = None) -> str:
     """The item key for a report identity, a record id and optionally a quote hash."""
     key = f"{report}#{record}"
     return f"{key}#{quote}" if quote is not None else key
-
-
-def is_quote_hash(value: str) -> bool:
-    """True when the value has the shape of a quote hash."""
-    return _QUOTE_HASH.fullmatch(value) is not None
 
 
 @dataclass(frozen=True)

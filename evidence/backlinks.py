@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from evidence.model import Anchor, LineRange, Quote, Record, ReportSet, Tier
+from evidence.revision import normalize_path
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,7 @@ class Backlink:
 
 def normalize(path: str) -> str:
     """A path as the tree spells it: no ``./`` or leading ``/``, forward slashes."""
-    path = path.strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    while "//" in path:
-        path = path.replace("//", "/")
-    return path.strip("/")
+    return normalize_path(path)
 
 
 def backlinks(

@@ -186,10 +186,6 @@ def _decode_path(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def _encode_path(path: str) -> bytes:
-    return path.encode("utf-8", "surrogateescape")
-
-
 def _is_binary(data: bytes) -> bool:
     return b"\0" in data[:BINARY_PROBE]
 
