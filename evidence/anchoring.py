@@ -260,6 +260,7 @@ class _Found:
     score: float = 100.0
     diff: tuple[DiffPart, ...] = ()
     scores: tuple[float, ...] = ()  # per span, for fuzzy
+    sources: tuple[tuple[str, ...], ...] = ()  # per span, the source tokens (fuzzy)
 
 
 _NOT_FOUND = _Found(Tier.MISSING, ())
@@ -1232,6 +1233,7 @@ class Anchorer:
             best.score,
             char_diff(forms.tokens, best.source_tokens),
             tuple(p.score for p in close),
+            tuple(p.source_tokens for p in close),
         )
 
     def anchor_many(
@@ -1410,12 +1412,8 @@ class Anchorer:
                 notes.append("several passages match almost equally well")
             chosen = found.spans.index(lines) if lines in found.spans else 0
             score = found.scores[chosen]
-            if chosen:
-                view = self._view(source)
-                best = _fuzzy(forms, view, self.floor)
-                for passage in best:
-                    if passage.lines == lines:
-                        diff = char_diff(forms.tokens, passage.source_tokens)
+            if chosen:  # the claimed passage is not the best one: its own differences
+                diff = char_diff(forms.tokens, found.sources[chosen])
         anchor = Anchor(
             quote=quote,
             file=state,
