@@ -357,8 +357,9 @@ class Revision:
     def _command(self, *args: str) -> list[str]:
         return [*_git_base(self.git_dir), *args]
 
-    def _run(self, *args: str) -> bytes:
-        result = subprocess.run(
+    def _completed(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        """git with `args`, in the safe environment, run to completion (output captured)."""
+        return subprocess.run(
             self._command(*args),
             cwd=self.git_dir,
             env=safe_environment(),
@@ -366,6 +367,20 @@ class Revision:
             stdin=subprocess.DEVNULL,
             check=False,
         )
+
+    def _start_batch(self) -> subprocess.Popen[bytes]:
+        """A `cat-file --batch` process, in the safe environment."""
+        return subprocess.Popen(
+            self._command("cat-file", "--batch"),
+            cwd=self.git_dir,
+            env=safe_environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def _run(self, *args: str) -> bytes:
+        result = self._completed(*args)
         if result.returncode != 0:
             message = _first_line(result.stderr.decode("utf-8", "replace"))
             raise RevisionError(f"git {args[0]} failed in {self.repo_path}: {message}")
@@ -416,14 +431,7 @@ class Revision:
         if self._closed:
             raise RevisionError(f"revision {self.short} of {self.repo_path} is closed")
         if self._batch is None or self._batch.poll() is not None:
-            self._batch = subprocess.Popen(
-                self._command("cat-file", "--batch"),
-                cwd=self.git_dir,
-                env=safe_environment(),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
+            self._batch = self._start_batch()
         return self._batch
 
     def read_blob(self, oid: str) -> bytes:
@@ -448,14 +456,7 @@ class Revision:
         for oid in oids:
             if not _HEX40.fullmatch(oid):
                 raise RevisionError(f"not an object id: {oid!r}")
-        process = subprocess.Popen(
-            self._command("cat-file", "--batch"),
-            cwd=self.git_dir,
-            env=safe_environment(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
+        process = self._start_batch()
         assert process.stdin is not None and process.stdout is not None
         stdin = process.stdin
 
@@ -683,15 +684,8 @@ class Revision:
 
     @cached_property
     def _pcre(self) -> bool:
-        result = subprocess.run(
-            self._command("grep", "-q", "-P", "-e", "x", self.commit, "--", ":(literal).git-probe"),
-            cwd=self.git_dir,
-            env=safe_environment(),
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-        return result.returncode in (0, 1)
+        probe = ("grep", "-q", "-P", "-e", "x", self.commit, "--", ":(literal).git-probe")
+        return self._completed(*probe).returncode in (0, 1)
 
     def has_pcre(self) -> bool:
         """True when this git can grep with Perl-compatible regexes."""
@@ -703,14 +697,7 @@ class Revision:
         """The configured URL of a remote, as written in the repository's config."""
         if not _REMOTE_NAME.fullmatch(name) or ".." in name:
             return None
-        result = subprocess.run(
-            self._command("config", "--get", f"remote.{name}.url"),
-            cwd=self.git_dir,
-            env=safe_environment(),
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        result = self._completed("config", "--get", f"remote.{name}.url")
         url = result.stdout.decode("utf-8", "replace").strip()
         return url if result.returncode == 0 and url else None
 
