@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from db.keys import Verdict, make_key, normalize_quote
-from db.store import Event, StoreError, VerdictStore
+from db.store import AT_FORMAT, Event, StoreError, VerdictStore
 
 FORMATS = ("jsonl", "json", "csv", "md", "sarif")
 
@@ -63,8 +63,7 @@ def _json(data: Any, **options: Any) -> str:
 
 def event_line(event: Event) -> str:
     """One jsonl line (without the newline) for an event, exactly as `write` spells it."""
-    data = event.to_dict()
-    return _json({name: data[name] for name in FIELDS}, separators=(",", ":"))
+    return _json(_ordered(event), separators=(",", ":"))
 
 
 def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = None) -> int:
@@ -88,7 +87,7 @@ def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = 
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(FIELDS)
         for event in events:
-            data = event.to_dict()
+            data = _ordered(event)
             writer.writerow(["" if data[name] is None else visible(data[name]) for name in FIELDS])
     elif fmt == "md":
         out.write(markdown(store, reviewer=reviewer))
@@ -178,7 +177,7 @@ def _canonical_at(value: str, where: str) -> str:
     offset = moment.utcoffset()
     if offset is None or offset.total_seconds() != 0:
         raise StoreError(f"{where}: at {value!r} is not in UTC")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).strftime(AT_FORMAT)
 
 
 # --- md ------------------------------------------------------------------------------------------

@@ -37,7 +37,8 @@ BUSY_TIMEOUT = 10.0
 IMPORT_BATCH = 2000
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
-_AT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+#: how event times are stored (UTC, microseconds): sortable as text
+AT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _COLUMNS = (
     "event",
     "item",
@@ -129,15 +130,15 @@ def default_path() -> Path:
 
 def now_at() -> str:
     """The current time in the event timestamp format."""
-    return datetime.now(UTC).strftime(_AT_FORMAT)
+    return datetime.now(UTC).strftime(AT_FORMAT)
 
 
 def _after(at: str, floor: str | None) -> str:
     """``at``, or one microsecond after ``floor`` when the clock has not moved past it."""
     if floor is None or at > floor:
         return at
-    later = datetime.strptime(floor, _AT_FORMAT) + timedelta(microseconds=1)
-    return later.strftime(_AT_FORMAT)
+    later = datetime.strptime(floor, AT_FORMAT) + timedelta(microseconds=1)
+    return later.strftime(AT_FORMAT)
 
 
 _INSERT = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})"
