@@ -529,10 +529,9 @@ class ReviewScreen(LookupActions, Screen[None]):
             view.show_message(visible(problem), title=title)
             self._refresh_diff()
             return
-        from evidence.backlinks import backlink_lines, backlinks
+        from evidence.backlinks import backlink_lines
 
-        links = backlinks(self.session.anchors, source.path, self.session.reportset)
-        marks = SourceMarks(backlinks=backlink_lines(links))
+        marks = SourceMarks(backlinks=backlink_lines(self.backlinks_of(source.path)))
         line = self._pending_line
         if quote is not None:
             anchor = self.session.anchor(quote)

@@ -21,6 +21,7 @@ from tui.widgets.source_view import SourceView
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from evidence.backlinks import Backlink
     from evidence.revision import GrepHit, Revision, SourceFile
     from screens.find import FindTarget
 
@@ -38,9 +39,25 @@ class LookupActions(_Screen):
     remote: str | None
     _source: SourceFile | None
     _find_text: str
+    # the backlinks of each path, for the anchors they were computed from
+    _backlinks_cache: tuple[object, dict[str, list[Backlink]]] | None = None
 
     def open_path(self, path: str, line: int | None = None) -> None:
         raise NotImplementedError
+
+    def backlinks_of(self, path: str) -> list[Backlink]:
+        """The quotes that cite ``path``, kept per path until the anchors change (the source
+        pane asks on every record it shows, the backlinks list again when opened)."""
+        from evidence.backlinks import backlinks
+
+        anchors = self.session.anchors
+        cache = self._backlinks_cache
+        if cache is None or cache[0] is not anchors:
+            cache = self._backlinks_cache = (anchors, {})
+        links = cache[1].get(path)
+        if links is None:
+            links = cache[1][path] = backlinks(anchors, path, self.session.reportset)
+        return links
 
     def jump(self, location: Location) -> None:
         raise NotImplementedError
@@ -163,10 +180,9 @@ class LookupActions(_Screen):
         if view.path is None:
             self.notify("no file is open", severity="warning")
             return
-        from evidence.backlinks import backlinks
         from screens.backlinks import BacklinksScreen
 
-        links = backlinks(self.session.anchors, view.path, self.session.reportset)
+        links = self.backlinks_of(view.path)
 
         def chosen(link: Any) -> None:
             if link is None:
