@@ -200,16 +200,7 @@ class VerdictStore:
             # WAL readers need to create the -shm file; where they cannot, and no -wal holds
             # unmerged changes, the file can only be read as immutable.
             mode = "ro&immutable=1"
-        try:
-            conn = sqlite3.connect(
-                f"{path.absolute().as_uri()}?mode={mode}",
-                uri=True,
-                timeout=BUSY_TIMEOUT,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the verdict database {path}: {error}") from None
+        conn = _connect(path, mode, check_same_thread=False)
         store = cls(path, conn, readonly=readonly)
         try:
             store._prepare()
@@ -692,16 +683,7 @@ def check_database(path: str | Path | None = None) -> Path:
     _check_file(path, readonly=False)
     if path.stat().st_size == 0:
         return path  # an empty file becomes a database
-    mode = "ro&immutable=1" if _needs_immutable(path) else "ro"
-    try:
-        conn = sqlite3.connect(
-            f"{path.absolute().as_uri()}?mode={mode}",
-            uri=True,
-            timeout=BUSY_TIMEOUT,
-            isolation_level=None,
-        )
-    except sqlite3.Error as error:
-        raise StoreError(f"cannot open the verdict database {path}: {error}") from None
+    conn = _connect(path, "ro&immutable=1" if _needs_immutable(path) else "ro")
     try:
         _verify(conn, path)
     finally:
@@ -803,6 +785,20 @@ def _check_file(path: Path, *, readonly: bool) -> None:
             f"the directory of the verdict database {path} is read-only; SQLite needs to write "
             "its journal beside it (choose another file with --db)"
         )
+
+
+def _connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite3.Connection:
+    """A connection to the database at `path` opened in `mode` (a URI mode); StoreError if not."""
+    try:
+        return sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode={mode}",
+            uri=True,
+            timeout=BUSY_TIMEOUT,
+            isolation_level=None,
+            check_same_thread=check_same_thread,
+        )
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the verdict database {path}: {error}") from None
 
 
 def _needs_immutable(path: Path) -> bool:
