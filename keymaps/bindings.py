@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from textual.binding import Binding, BindingType
 
 from keymaps.catalog import specs_for
 from keymaps.loader import load_preset
 
 
-@cache
-def _default_keys() -> dict[str, str]:
-    return load_preset("default")
-
-
 def bindings_for(context: str) -> list[BindingType]:
     """The bindings of one screen; the app's keymap (App.set_keymap) remaps them by id."""
-    keys = _default_keys()
+    keys = load_preset("default")
     return [
         Binding(
             keys[spec.id],

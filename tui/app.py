@@ -44,7 +44,7 @@ class AssayApp(App[None]):
     def get_default_screen(self) -> Screen[None]:
         # The screen is the app's first screen, not pushed over Textual's blank default one
         # (which was composed, styled and painted for nothing before the first real frame).
-        self.set_keymap(dict(self.keymap.keys))
+        self.set_keymap(self.keymap.changes())
         return self._make_screen()
 
     def on_mount(self) -> None:

@@ -48,6 +48,17 @@ def test_user_override_replaces_keys(tmp_path: Path) -> None:
     assert str(tmp_path / "keymap.toml") in keymap.sources
 
 
+def test_changes_are_the_ids_bound_unlike_the_default_preset(tmp_path: Path) -> None:
+    # the bindings are built with the default keys; Textual is given only what differs
+    assert load_keymap(user=False).changes() == {}
+    vim = load_keymap("vim", user=False)
+    default = load_preset("default")
+    assert vim.changes() == {i: k for i, k in vim.keys.items() if k != default[i]}
+    assert vim.changes()["back"] == "ctrl+o,backspace"
+    keymap = load_keymap(user_file=_write(tmp_path, 'next_record = "N"\nquit = "q"\n'))
+    assert keymap.changes() == {"next_record": "N"}  # quit = "q" is the default
+
+
 def test_user_file_can_choose_a_preset(tmp_path: Path) -> None:
     keymap = load_keymap(user_file=_write(tmp_path, 'preset = "vim"\nquit = "Q"\n'))
     assert keymap.preset == "vim"

@@ -57,6 +57,23 @@ async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: 
     app.close()
 
 
+async def test_user_override_moves_a_binding_to_another_key(tmp_path: Path, sample: Path) -> None:
+    user = tmp_path / "keymap.toml"
+    user.write_text('next_record = "x"\n', encoding="utf-8")
+    app = make_demo_app(tmp_path, reviewer="o", keymap=load_keymap(user_file=user))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        start = screen.location.record
+        await pilot.press("n")  # no longer bound
+        await settle(pilot, screen)
+        assert screen.location.record == start
+        await pilot.press("x")
+        await settle(pilot, screen)
+        assert screen.location.record > start
+    app.close()
+
+
 async def test_note_escape_asks_before_discarding(
     tmp_path: Path, sample: Path, keymap: Keymap
 ) -> None:

@@ -282,7 +282,7 @@ def browse(file: str | None, repo: str, rev: str | None, preset: str | None) -> 
     from screens.browse import BrowseApp
 
     try:
-        BrowseApp(revision, path=path, line=line, keys=keymap.keys).run()
+        BrowseApp(revision, path=path, line=line, keys=keymap.changes()).run()
     finally:
         revision.close()
 

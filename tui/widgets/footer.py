@@ -14,6 +14,10 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 
+from keymaps import SPECS
+
+#: where each binding id comes in the catalog: the order the keys are shown in
+_ORDER = {spec.id: n for n, spec in enumerate(SPECS)}
 #: what one key shows: (key, key as displayed, description, enabled)
 Shown = tuple[str, str, str, bool]
 
@@ -50,7 +54,10 @@ class KeysBar(Widget):
         actions: set[str] = set()
         palette: Shown | None = None
         app = self.app
-        for key, (_node, binding, enabled, _tooltip) in screen.active_bindings.items():
+        active = screen.active_bindings.items()
+        # in catalog order: a binding the keymap moved to another key comes last in Textual's map
+        ordered = sorted(active, key=lambda item: _ORDER.get(item[1].binding.id or "", len(_ORDER)))
+        for key, (_node, binding, enabled, _tooltip) in ordered:
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = (key, app.get_key_display(binding), binding.description, enabled)
             elif binding.show and binding.action not in actions:  # one key per action
