@@ -164,11 +164,17 @@ class ReviewScreen(LookupActions, Screen[None]):
     def _laid_out(self, _screen: Screen[object]) -> None:
         self.call_after_refresh(self._start_loading)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         narrow = self.size.width < NARROW_WIDTH
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
         self._refresh_header()  # record names are cut to the pane's width as they are drawn
+        if event.size == self._compositor.size:
+            # Already laid out at this size: the screen is sent a Resize by its own first layout
+            # and another by the app at start-up, and Textual's handler (which this skips) laid
+            # out and painted the screen again for each (~10 ms before the first frame). What
+            # else changed meanwhile is laid out and painted by the next refresh as usual.
+            event.prevent_default()
 
     def on_unmount(self) -> None:
         self._writer.close()  # every verdict given is written before the app exits
