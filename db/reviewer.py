@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import getpass
 import os
 import subprocess
 from pathlib import Path
@@ -35,6 +34,8 @@ def git_user_name() -> str | None:
 
 def login_name() -> str | None:
     """The operating system's login name, if it can be found."""
+    import getpass  # here: it loads termios, which nothing before the first frame needs
+
     try:
         name = getpass.getuser().strip()
     except (KeyError, OSError):

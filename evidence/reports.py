@@ -10,7 +10,6 @@ Diagnostic with a report line number.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
@@ -843,6 +842,8 @@ def _looks_like_bundle(data: bytes) -> bool:
 
 
 def _load_bundle_bytes(data: bytes, shown: str) -> ReportSet:
+    import json  # here: only bundles need it, and the app's first frame does not
+
     from evidence.bundle import load_bundle  # here: bundle imports ReportError from this module
 
     try:
@@ -903,6 +904,8 @@ def _bundle_in_text(data: bytes) -> object | None:
     """Parsed JSON when a file without the .json suffix holds a bundle, else None."""
     if not _looks_like_bundle(data):
         return None
+    import json
+
     try:
         parsed = json.loads(data.decode("utf-8-sig"))
     except ValueError:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -20,6 +19,8 @@ from textual.message_pump import MessagePump
 from tui.messages import Written
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     from db import StoreError, VerdictStore
 
 T = TypeVar("T")
@@ -79,7 +80,15 @@ class StoreWriter:
     def __init__(self, target: MessagePump, handle: StoreHandle) -> None:
         self._target = target
         self._handle = handle
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-store")
+        self._pool: ThreadPoolExecutor | None = None  # started by the first work (after the frame)
+
+    @property
+    def _executor(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-store")
+        return self._pool
 
     def submit(
         self, work: Callable[[VerdictStore], T], then: Callable[[T], Any] | None = None
@@ -109,4 +118,5 @@ class StoreWriter:
 
     def close(self) -> None:
         """Finish every pending write, then stop the thread."""
-        self._executor.shutdown(wait=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
