@@ -141,8 +141,33 @@ def test_sample_repo_is_built_once_and_reused(tmp_path: Path) -> None:
     marker.write_text("kept", encoding="utf-8")
     assert sample.sample_repo(tmp_path) == first
     assert marker.exists()  # reused, not rebuilt
-    assert [p.name for p in tmp_path.iterdir()] == [first.name]  # no scratch directory left
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [first.name, "stream.stamp"]  # no scratch directory left
     assert first.name == f"kestrel-{sample.stream_digest()}"
+
+
+def test_stream_digest_is_remembered_until_the_stream_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stream = tmp_path / "stream.fi"
+    stream.write_bytes(b"blob one\n")
+    monkeypatch.setattr(sample, "STREAM", stream)
+    cache = tmp_path / "cache"
+    first = sample._cached_digest(cache)
+    assert first == sample.stream_digest()
+    assert (cache / "stream.stamp").read_text().endswith(first)
+    calls: list[int] = []
+    real = sample.stream_digest
+    monkeypatch.setattr(sample, "stream_digest", lambda: calls.append(1) or real())
+    assert sample._cached_digest(cache) == first
+    assert calls == []  # read from the stamp, not hashed
+    stream.write_bytes(b"blob two, longer\n")  # edited: another size (and time)
+    second = sample._cached_digest(cache)
+    assert second == real() != first
+    assert calls == [1]
+    (cache / "stream.stamp").write_text("garbage")
+    assert sample._cached_digest(cache) == second
+    assert calls == [1, 1]
 
 
 def test_user_config_cannot_change_the_build(
