@@ -375,3 +375,26 @@ async def test_first_frame_styles_equal_a_full_restyle(tmp_path: Path) -> None:
                 assert len(before) > 10
         finally:
             app.close()
+
+
+async def test_terminal_resize_lays_the_screen_out_again(tmp_path: Path, sample: Path) -> None:
+    # a Resize for the size already laid out is skipped; a new size must still be laid out
+    app = make_demo_app(tmp_path, reviewer="z", keymap=load_keymap(user=False))
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        wide = screen.records_pane.region
+        assert not screen.has_class("-narrow")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.has_class("-narrow")
+        assert screen.records_pane.region != wide
+        assert screen.query_one("KeysBar").region.y == 23  # the bottom line of the new size
+        await pilot.resize_terminal(200, 50)
+        await pilot.pause()
+        await pilot.pause()
+        assert not screen.has_class("-narrow")
+        assert screen.records_pane.region == wide
+        assert screen.query_one("KeysBar").region.y == 49
+    app.close()
