@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
+from tui import startup
 from tui.app import AssayApp
 from tui.session import ReviewSession
 from tui.writer import StoreHandle
@@ -56,11 +57,11 @@ def make_app(
     from screens.review import ReviewScreen
 
     _freeze_imported_objects()
-    collector = gc.isenabled()
     # No cycle collection until the first frame is painted (`AssayApp.startup_done`): building
     # the screen creates tens of thousands of objects, and the collections they set off took
-    # ~15% of the time to the first frame, for almost no garbage.
-    gc.disable()
+    # ~15% of the time to the first frame, for almost no garbage. A command may have paused it
+    # already, before its imports (`tui.startup`): the app resumes it either way.
+    collector = startup.take()
     if db is None or isinstance(db, (str, Path)):  # not importing the store: opened later
         store = StoreHandle(path=Path(db) if db is not None else None)
     else:

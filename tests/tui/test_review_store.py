@@ -11,6 +11,7 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from db import ItemRef, Verdict, VerdictStore
@@ -236,3 +237,27 @@ async def test_header_shows_progress_once_the_verdicts_are_read(
             assert "reviewed" in text
     finally:
         app.close()
+
+
+async def test_demo_pauses_the_collector_from_the_start_of_the_command(
+    tmp_path: Path, sample: Path
+) -> None:
+    import gc
+
+    from tui.commands.review import demo_app
+
+    assert gc.isenabled()
+    app = demo_app("ann", None, tmp_path)  # what `assay demo` runs, before app.run()
+    try:
+        assert not gc.isenabled()
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await screen.settle()
+            await pilot.pause()
+            assert gc.isenabled()  # resumed once the first frame was whole
+    finally:
+        app.close()
+    (tmp_path / "demo.db").write_bytes(b"not a database, " * 512)
+    with pytest.raises(SystemExit):
+        demo_app("ann", None, tmp_path)  # refused before any app is made
+    assert gc.isenabled()  # the failed command resumed the collector it had paused

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from tui import startup
 from tui.safe import visible
+
+if TYPE_CHECKING:
+    from tui.app import AssayApp
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error and exit (2: usage or input error)."""
+    startup.release()
     click.echo(f"assay: {visible(message)}", err=True)
     raise SystemExit(code)
 
@@ -43,6 +48,7 @@ def review(
     preset: str | None,
 ) -> None:
     """Review REPORT... against the git revision they cite."""
+    startup.pause()  # until the app's first frame: before the imports (textual, assay)
     from db import StoreError, check_database, reviewer_name
     from evidence.reports import ReportError, load_reports
 
@@ -78,17 +84,26 @@ def review(
 )
 def demo(reviewer: str | None, preset: str | None) -> None:
     """Open the review app on the bundled sample repository and reports."""
-    from db import StoreError, check_database
-    from evidence.sample import SampleError
-    from tui.factory import demo_db_path, make_demo_app
-
-    keymap = _keymap(preset)
-    try:
-        check_database(demo_db_path())  # the app opens the store after its first frame
-        app = make_demo_app(reviewer=reviewer, keymap=keymap)
-    except (SampleError, StoreError) as error:
-        fail(str(error))
+    app = demo_app(reviewer, preset)
     try:
         app.run()
     finally:
         app.close()
+
+
+def demo_app(reviewer: str | None, preset: str | None, data_dir: Path | None = None) -> AssayApp:
+    """What `assay demo` runs, ready to run (the launch benchmark starts it the same way).
+
+    ``data_dir`` holds the demo's verdicts (None: the user data directory).
+    """
+    startup.pause()  # until the app's first frame: before the imports (textual, assay)
+    from db import StoreError, check_database
+    from evidence.sample import SampleError
+    from tui.factory import DEMO_DB_NAME, demo_db_path, make_demo_app
+
+    keymap = _keymap(preset)
+    try:  # a quick read-only check: the app opens the store after its first frame
+        check_database(data_dir / DEMO_DB_NAME if data_dir is not None else demo_db_path())
+        return make_demo_app(data_dir, reviewer=reviewer, keymap=keymap)
+    except (SampleError, StoreError) as error:
+        fail(str(error))
