@@ -1,7 +1,9 @@
 """Review app timings, each beside a baseline measured in the same run (Textual's run_test()).
 
-- launch to first interactive frame: the demo review app vs an empty Textual app, both with
-  their modules' bytecode compiled (as installed), and again with assay compiled from source;
+- launch to first interactive frame: `assay demo` started as its command starts it (the click
+  entry point, the keymap and database checks, the reviewer's name, the app) vs an empty Textual
+  app, both with their modules' bytecode compiled (as installed), and again with assay compiled
+  from source;
 - next-record latency: `n` handled and the new record and its source painted;
 - opening the 20,000+ line sample file at a quote near its end: SourceView vs a Static holding
   the whole highlighted file (what mounting a file in a Static costs).
@@ -55,20 +57,21 @@ CHILD = """
 import sys, time
 sys.path.insert(0, {root!r})
 import asyncio
-from textual.app import App
-from textual.widgets import Static
 
 async def main(kind):
     if kind == "empty":
+        from textual.app import App
+        from textual.widgets import Static
+
         class Empty(App):
             def compose(self):
                 yield Static("ready")
         app = Empty()
-    else:
-        from keymaps import load_keymap
-        from tui.factory import make_demo_app
+    else:  # as `assay demo` starts: its entry point (click), then the command's own steps
         from pathlib import Path
-        app = make_demo_app(Path(sys.argv[2]), reviewer="bench", keymap=load_keymap(user=False))
+        import tui.cli
+        from tui.commands.review import demo_app
+        app = demo_app(None, None, Path(sys.argv[2]))
     async with app.run_test(size=(120, 40)) as pilot:
         # the first frame of the real screen, without waiting for background work (anchoring)
         while kind != "empty" and type(app.screen).__name__ != "ReviewScreen":
