@@ -407,7 +407,7 @@ class ReviewScreen(LookupActions, Screen[None]):
         if event.index != self.location.record:
             self.go(Location(event.index, self._first_quote(event.index)), remember=False)
 
-    @on(OptionList.OptionSelected, "#records")
+    @on(RecordsPane.RecordSelected)
     def _record_selected(self) -> None:
         self.record_pane.focus()
 
@@ -649,7 +649,7 @@ class ReviewScreen(LookupActions, Screen[None]):
 
     def _move_focused(self, step: int) -> None:
         focused = self.focused
-        if isinstance(focused, (OptionList, SourceView)):
+        if isinstance(focused, (OptionList, RecordsPane, SourceView)):
             focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
         elif isinstance(focused, Widget):
             focused.scroll_relative(y=step, animate=False)
