@@ -2,7 +2,9 @@
 
 Every name below is importable from `db`; the store itself (db/store.py, and SQLite) is imported
 on first use of one of its names, so that code needing only the keys (the review screen before
-its first frame) does not wait for it.
+its first frame) does not wait for it. `check_database`, `StoreError` and `default_path` come from
+db/check.py (stdlib sqlite3 only), so checking a database before the first frame does not import
+the store either.
 """
 
 from __future__ import annotations
@@ -14,34 +16,25 @@ from db.keys import ItemRef, Verdict, make_key, normalize_quote, quote_hash, rev
 from db.reviewer import reviewer_name
 
 if TYPE_CHECKING:
-    from db.store import (
-        Disagreement,
-        Event,
-        ImportResult,
-        StaleVerdict,
-        StoreError,
-        VerdictStore,
-        check_database,
-        default_path,
-    )
+    from db.check import StoreError, check_database, default_path
+    from db.store import Disagreement, Event, ImportResult, StaleVerdict, VerdictStore
 
-_FROM_STORE = frozenset(
-    {
-        "Disagreement",
-        "Event",
-        "ImportResult",
-        "StaleVerdict",
-        "StoreError",
-        "VerdictStore",
-        "check_database",
-        "default_path",
-    }
-)
+#: the module each lazily imported name comes from
+_LAZY = {
+    "Disagreement": "db.store",
+    "Event": "db.store",
+    "ImportResult": "db.store",
+    "StaleVerdict": "db.store",
+    "VerdictStore": "db.store",
+    "StoreError": "db.check",
+    "check_database": "db.check",
+    "default_path": "db.check",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _FROM_STORE:
-        return getattr(importlib.import_module("db.store"), name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'db' has no attribute {name!r}")
 
 

@@ -4,23 +4,25 @@ Migrations are numbered; each runs once, recorded in ``schema_migrations``, and 
 run inside the caller's ``BEGIN IMMEDIATE`` transaction, so two assay instances opening a new
 database at the same moment serialize on SQLite's lock and the second one finds the work done.
 
-Reading the version and identity needs only the standard library's sqlite3; sqlite_utils is
-imported by the migrations alone (a database already at LATEST never imports it), so opening a
-store stays cheap on the way to the review app's first frame.
+Reading the version and identity needs only the standard library's sqlite3 (`APPLICATION_ID`,
+`LATEST`, `table_names` and `version` live in db/check.py, for `check_database`, and are
+importable from here); sqlite_utils is imported by the migrations alone (a database already at
+LATEST never imports it), so opening a store stays cheap on the way to the review app's first frame.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from db.check import APPLICATION_ID as APPLICATION_ID
+from db.check import LATEST as LATEST
+from db.check import table_names as table_names
+from db.check import version as version
+
 if TYPE_CHECKING:
     import sqlite_utils
-
-#: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
-APPLICATION_ID = 0x41535359
 
 VERDICTS = ("confirmed", "refuted", "unclear", "skip")
 
@@ -113,24 +115,8 @@ def _initial(db: sqlite_utils.Database) -> None:
 
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
+#: a new migration raises db.check.LATEST, the schema version this code writes, to its number
 MIGRATIONS: tuple[Migration, ...] = ((1, "events, current_verdicts, items, positions", _initial),)
-
-#: the schema version this code writes
-LATEST = MIGRATIONS[-1][0]
-
-
-def table_names(conn: sqlite3.Connection) -> set[str]:
-    """The tables of the database (stdlib sqlite3 only)."""
-    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    return {str(row[0]) for row in rows}
-
-
-def version(conn: sqlite3.Connection) -> int:
-    """The schema version recorded in the database (0 for a new, empty database)."""
-    if "schema_migrations" not in table_names(conn):
-        return 0
-    row = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
-    return int(row[0] or 0)
 
 
 def migrate(db: sqlite_utils.Database) -> int:

@@ -7,13 +7,14 @@ whose ``give`` returned survives a crash, and several assay processes can share 
 
 Opening, reading and writing verdicts use the standard library's sqlite3 alone; sqlite_utils (a
 tenth of a second to import) is imported only to create or migrate the schema and to register
-report items, so the review app never waits for it before its first frame.
+report items, so the review app never waits for it before its first frame. The checks made on
+opening, `StoreError` and `check_database` live in db/check.py (which imports neither this module
+nor db.schema) and are importable from here too.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import sqlite3
 import threading
 import time
@@ -25,18 +26,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from db import schema
+from db.check import BUSY_TIMEOUT as BUSY_TIMEOUT
+from db.check import StoreError as StoreError
+from db.check import _check_file, _check_version, _connect, _error, _needs_immutable, _verify
+from db.check import check_database as check_database
+from db.check import default_path as default_path
 from db.keys import ItemRef, Verdict, make_key, record_quote_hashes
 from evidence.model import Anchor, Quote, ReportSet
 
 if TYPE_CHECKING:
     import sqlite_utils
 
-#: seconds a write waits for another process holding the lock before giving up
-BUSY_TIMEOUT = 10.0
 #: events merged per write transaction by import_events
 IMPORT_BATCH = 2000
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
 #: how event times are stored (UTC, microseconds): sortable as text
 AT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _COLUMNS = (
@@ -55,10 +58,6 @@ _COLUMNS = (
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM"
 
 T = TypeVar("T")
-
-
-class StoreError(Exception):
-    """The verdict database cannot be used; the message says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -119,13 +118,6 @@ class ImportResult:
     present: int  # already in the store, identical
     conflicts: tuple[str, ...]  # ids already stored with different content (stored one kept)
     items: frozenset[str]  # items the added events touch
-
-
-def default_path() -> Path:
-    """The database used when no --db is given: in the user data directory."""
-    import platformdirs
-
-    return platformdirs.user_data_path("assay", appauthor=False) / "verdicts.sqlite3"
 
 
 def now_at() -> str:
@@ -658,155 +650,6 @@ def find_disagreements(
             verdicts = tuple(sorted((e.reviewer, e.verdict) for e in events if e.verdict))
             found.append(Disagreement(key, first.report, first.record, first.quote, verdicts))
     return found
-
-
-def check_database(path: str | Path | None = None) -> Path:
-    """Refuse, as `VerdictStore.open` would, a database that cannot be used; returns its path.
-
-    For a quick one-line error before a program starts: the same file checks, then (when the
-    file holds a database) SQLite's quick_check, identity and schema version, read only. Nothing
-    is created or written (a missing parent directory is not created either); stdlib sqlite3
-    only. Errors that can only arise on opening for writing (another process holding the lock)
-    still come from `VerdictStore.open`.
-    """
-    path = Path(path) if path is not None else default_path()
-    path = path.expanduser()
-    if not path.exists():
-        parent = path.parent
-        while not parent.exists() and parent != parent.parent:
-            parent = parent.parent
-        if not parent.is_dir():
-            raise StoreError(f"cannot create {path.parent}: Not a directory")
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise StoreError(f"cannot create {path}: {parent} is read-only")
-        return path
-    _check_file(path, readonly=False)
-    if path.stat().st_size == 0:
-        return path  # an empty file becomes a database
-    conn = _connect(path, "ro&immutable=1" if _needs_immutable(path) else "ro")
-    try:
-        _verify(conn, path)
-    finally:
-        conn.close()
-    return path
-
-
-def _verify(conn: sqlite3.Connection, path: Path) -> None:
-    """SQLite's quick_check, then that the database is assay's and not from a newer assay."""
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-    except sqlite3.Error as error:
-        raise _error(path, error, "checking the database") from None
-    if problems != ["ok"]:
-        raise _corrupt(path, "; ".join(str(p) for p in problems[:3]))
-    try:
-        application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = schema.table_names(conn)
-        if application_id not in (0, schema.APPLICATION_ID) or (
-            application_id == 0 and tables and "schema_migrations" not in tables
-        ):
-            raise StoreError(
-                f"{path} is an SQLite database of some other program, not assay verdicts; "
-                "it was left untouched (choose another file with --db)"
-            )
-        _check_version(conn, path)
-    except sqlite3.Error as error:
-        raise _error(path, error, "opening") from None
-
-
-def _check_version(conn: sqlite3.Connection, path: Path) -> None:
-    found = schema.version(conn)
-    if found > schema.LATEST:
-        raise StoreError(
-            f"{path} was written by a newer assay (schema version {found}; this assay "
-            f"knows up to {schema.LATEST}); it was left untouched: upgrade assay to use it"
-        )
-
-
-def _corrupt(path: Path, detail: str) -> StoreError:
-    detail = " ".join(detail.replace("*** in database main ***", "").split())
-    if len(detail) > 100:
-        detail = detail[:99] + "…"
-    return StoreError(
-        f"the verdict database {path} is damaged ({detail}); it was left untouched: "
-        "restore it from a backup or choose another file with --db"
-    )
-
-
-def _error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
-    text = str(error)
-    if "locked" in text or "busy" in text:
-        return StoreError(
-            f"the verdict database {path} stayed locked by another process for more "
-            f"than {BUSY_TIMEOUT:.0f} s while {action}; nothing was saved, try again"
-        )
-    if "readonly" in text or "read-only" in text:
-        return StoreError(
-            f"the verdict database {path} is read-only; verdicts cannot be saved there "
-            "(choose another file with --db)"
-        )
-    if isinstance(error, sqlite3.DatabaseError) and (
-        "malformed" in text or "not a database" in text
-    ):
-        return _corrupt(path, text)
-    return StoreError(f"verdict database {path}: {action} failed: {text}")
-
-
-def _check_file(path: Path, *, readonly: bool) -> None:
-    """Refuse, before SQLite touches it, a path that cannot be a usable verdict database."""
-    if path.is_dir():
-        raise StoreError(f"{path} is a directory, not a verdict database")
-    if not path.exists():
-        if readonly:
-            raise StoreError(f"there is no verdict database at {path} (choose one with --db)")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreError(f"cannot create {path.parent}: {error.strerror}") from None
-        return
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(len(_SQLITE_HEADER))
-    except OSError as error:
-        raise StoreError(f"cannot read the verdict database {path}: {error.strerror}") from None
-    if header and header != _SQLITE_HEADER:
-        raise StoreError(
-            f"{path} is not an SQLite database (not assay verdicts); it was left untouched "
-            "(choose another file with --db)"
-        )
-    if not readonly and not os.access(path, os.W_OK):
-        raise StoreError(
-            f"the verdict database {path} is read-only; verdicts cannot be saved there "
-            "(choose another file with --db)"
-        )
-    if not readonly and not os.access(path.parent, os.W_OK | os.X_OK):
-        raise StoreError(
-            f"the directory of the verdict database {path} is read-only; SQLite needs to write "
-            "its journal beside it (choose another file with --db)"
-        )
-
-
-def _connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite3.Connection:
-    """A connection to the database at `path` opened in `mode` (a URI mode); StoreError if not."""
-    try:
-        return sqlite3.connect(
-            f"{path.absolute().as_uri()}?mode={mode}",
-            uri=True,
-            timeout=BUSY_TIMEOUT,
-            isolation_level=None,
-            check_same_thread=check_same_thread,
-        )
-    except sqlite3.Error as error:
-        raise StoreError(f"cannot open the verdict database {path}: {error}") from None
-
-
-def _needs_immutable(path: Path) -> bool:
-    wal = path.with_name(path.name + "-wal")
-    shm = path.with_name(path.name + "-shm")
-    if os.access(path.parent, os.W_OK | os.X_OK) or shm.exists():
-        return False
-    return not wal.exists() or wal.stat().st_size == 0
 
 
 def _item_rows(

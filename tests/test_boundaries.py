@@ -1,4 +1,8 @@
-"""The UI-free core stays UI-free: no evidence/ or db/ module loads textual or rich."""
+"""The UI-free core stays UI-free: no evidence/ or db/ module loads textual or rich.
+
+And what runs before the review app's first frame stays light: checking the verdict database does
+not import the store.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from db.store import VerdictStore
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE_MODULES = sorted(
@@ -44,3 +50,26 @@ def test_screens_never_import_the_app() -> None:
     for path in (ROOT / "screens").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "tui.app" not in text, f"{path.name} imports tui.app"
+
+
+CHECK_PROBE = """
+import sys
+from db import StoreError, check_database
+check_database(sys.argv[1])
+heavy = ('db.store', 'db.schema', 'sqlite_utils')
+print(','.join(sorted(m for m in sys.modules if m in heavy)))
+"""
+
+
+def test_checking_the_database_does_not_import_the_store(tmp_path: Path) -> None:
+    path = tmp_path / "verdicts.sqlite3"
+    VerdictStore.open(path).close()  # a real one: check_database runs every check on it
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK_PROBE, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", f"check_database loaded {result.stdout.strip()}"

@@ -1,0 +1,198 @@
+"""Whether a verdict database can be used, with the standard library alone.
+
+`check_database` gives a one-line error for an unusable database before a program starts (the
+review and demo commands call it before the app's first frame), so this module imports only
+sqlite3, os and pathlib (platformdirs once `default_path` is called): not db/store.py (its
+dataclasses, uuid, datetime) nor db/schema.py.
+`VerdictStore.open` makes the same checks with the same helpers, imported from here.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+#: seconds a write waits for another process holding the lock before giving up
+BUSY_TIMEOUT = 10.0
+
+#: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
+APPLICATION_ID = 0x41535359
+#: the schema version this code writes: the number of the last of db.schema.MIGRATIONS
+LATEST = 1
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StoreError(Exception):
+    """The verdict database cannot be used; the message says why and what to do."""
+
+
+def default_path() -> Path:
+    """The database used when no --db is given: in the user data directory."""
+    import platformdirs
+
+    return platformdirs.user_data_path("assay", appauthor=False) / "verdicts.sqlite3"
+
+
+def table_names(conn: sqlite3.Connection) -> set[str]:
+    """The tables of the database (stdlib sqlite3 only)."""
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def version(conn: sqlite3.Connection) -> int:
+    """The schema version recorded in the database (0 for a new, empty database)."""
+    if "schema_migrations" not in table_names(conn):
+        return 0
+    row = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def check_database(path: str | Path | None = None) -> Path:
+    """Refuse, as `VerdictStore.open` would, a database that cannot be used; returns its path.
+
+    For a quick one-line error before a program starts: the same file checks, then (when the
+    file holds a database) SQLite's quick_check, identity and schema version, read only. Nothing
+    is created or written (a missing parent directory is not created either); stdlib sqlite3
+    only. Errors that can only arise on opening for writing (another process holding the lock)
+    still come from `VerdictStore.open`.
+    """
+    path = Path(path) if path is not None else default_path()
+    path = path.expanduser()
+    if not path.exists():
+        parent = path.parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not parent.is_dir():
+            raise StoreError(f"cannot create {path.parent}: Not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise StoreError(f"cannot create {path}: {parent} is read-only")
+        return path
+    _check_file(path, readonly=False)
+    if path.stat().st_size == 0:
+        return path  # an empty file becomes a database
+    conn = _connect(path, "ro&immutable=1" if _needs_immutable(path) else "ro")
+    try:
+        _verify(conn, path)
+    finally:
+        conn.close()
+    return path
+
+
+def _verify(conn: sqlite3.Connection, path: Path) -> None:
+    """SQLite's quick_check, then that the database is assay's and not from a newer assay."""
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    except sqlite3.Error as error:
+        raise _error(path, error, "checking the database") from None
+    if problems != ["ok"]:
+        raise _corrupt(path, "; ".join(str(p) for p in problems[:3]))
+    try:
+        application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = table_names(conn)
+        if application_id not in (0, APPLICATION_ID) or (
+            application_id == 0 and tables and "schema_migrations" not in tables
+        ):
+            raise StoreError(
+                f"{path} is an SQLite database of some other program, not assay verdicts; "
+                "it was left untouched (choose another file with --db)"
+            )
+        _check_version(conn, path)
+    except sqlite3.Error as error:
+        raise _error(path, error, "opening") from None
+
+
+def _check_version(conn: sqlite3.Connection, path: Path) -> None:
+    found = version(conn)
+    if found > LATEST:
+        raise StoreError(
+            f"{path} was written by a newer assay (schema version {found}; this assay "
+            f"knows up to {LATEST}); it was left untouched: upgrade assay to use it"
+        )
+
+
+def _corrupt(path: Path, detail: str) -> StoreError:
+    detail = " ".join(detail.replace("*** in database main ***", "").split())
+    if len(detail) > 100:
+        detail = detail[:99] + "…"
+    return StoreError(
+        f"the verdict database {path} is damaged ({detail}); it was left untouched: "
+        "restore it from a backup or choose another file with --db"
+    )
+
+
+def _error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return StoreError(
+            f"the verdict database {path} stayed locked by another process for more "
+            f"than {BUSY_TIMEOUT:.0f} s while {action}; nothing was saved, try again"
+        )
+    if "readonly" in text or "read-only" in text:
+        return StoreError(
+            f"the verdict database {path} is read-only; verdicts cannot be saved there "
+            "(choose another file with --db)"
+        )
+    if isinstance(error, sqlite3.DatabaseError) and (
+        "malformed" in text or "not a database" in text
+    ):
+        return _corrupt(path, text)
+    return StoreError(f"verdict database {path}: {action} failed: {text}")
+
+
+def _check_file(path: Path, *, readonly: bool) -> None:
+    """Refuse, before SQLite touches it, a path that cannot be a usable verdict database."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a verdict database")
+    if not path.exists():
+        if readonly:
+            raise StoreError(f"there is no verdict database at {path} (choose one with --db)")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create {path.parent}: {error.strerror}") from None
+        return
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(_SQLITE_HEADER))
+    except OSError as error:
+        raise StoreError(f"cannot read the verdict database {path}: {error.strerror}") from None
+    if header and header != _SQLITE_HEADER:
+        raise StoreError(
+            f"{path} is not an SQLite database (not assay verdicts); it was left untouched "
+            "(choose another file with --db)"
+        )
+    if not readonly and not os.access(path, os.W_OK):
+        raise StoreError(
+            f"the verdict database {path} is read-only; verdicts cannot be saved there "
+            "(choose another file with --db)"
+        )
+    if not readonly and not os.access(path.parent, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"the directory of the verdict database {path} is read-only; SQLite needs to write "
+            "its journal beside it (choose another file with --db)"
+        )
+
+
+def _connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite3.Connection:
+    """A connection to the database at `path` opened in `mode` (a URI mode); StoreError if not."""
+    try:
+        return sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode={mode}",
+            uri=True,
+            timeout=BUSY_TIMEOUT,
+            isolation_level=None,
+            check_same_thread=check_same_thread,
+        )
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the verdict database {path}: {error}") from None
+
+
+def _needs_immutable(path: Path) -> bool:
+    wal = path.with_name(path.name + "-wal")
+    shm = path.with_name(path.name + "-shm")
+    if os.access(path.parent, os.W_OK | os.X_OK) or shm.exists():
+        return False
+    return not wal.exists() or wal.stat().st_size == 0

@@ -1,0 +1,78 @@
+"""check_database: the refusals of VerdictStore.open, with the same messages, creating nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from db import check_database, schema
+from db.check import LATEST, StoreError
+from db.keys import ItemRef
+from db.store import VerdictStore
+
+
+def filled(path: Path) -> Path:
+    with VerdictStore.open(path) as store:
+        store.give(ItemRef("S/runtime", "R1"), "confirmed", reviewer="ann")
+    return path
+
+
+def newer(path: Path) -> None:
+    filled(path)
+    with sqlite3.connect(path) as raw:
+        raw.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 'then')")
+    raw.close()
+
+
+def foreign(path: Path) -> None:
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER)")
+    raw.close()
+
+
+def not_sqlite(path: Path) -> None:
+    path.write_text("ann,confirmed\n", encoding="utf-8")
+
+
+def truncated(path: Path) -> None:
+    with VerdictStore.open(path) as store:
+        for n in range(300):
+            store.give(ItemRef("S/runtime", f"R{n}"), "confirmed", note="x" * 40, reviewer="ann")
+    path.write_bytes(path.read_bytes()[:5000])
+
+
+def test_latest_is_the_last_migration() -> None:
+    assert LATEST == schema.MIGRATIONS[-1][0] == schema.LATEST
+
+
+@pytest.mark.parametrize("make", [newer, foreign, not_sqlite, truncated])
+def test_same_refusal_as_opening(db_path: Path, make) -> None:  # type: ignore[no-untyped-def]
+    make(db_path)
+    before = hashlib.sha256(db_path.read_bytes()).hexdigest()
+    with pytest.raises(StoreError) as checked:
+        check_database(db_path)
+    with pytest.raises(StoreError) as opened:
+        VerdictStore.open(db_path)
+    assert str(checked.value) == str(opened.value)
+    assert "\n" not in str(checked.value)
+    assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
+
+
+def test_usable_databases_pass_and_nothing_is_created(tmp_path: Path, db_path: Path) -> None:
+    assert check_database(filled(db_path)) == db_path
+    missing = tmp_path / "a" / "b" / "verdicts.sqlite3"
+    assert check_database(missing) == missing
+    assert not (tmp_path / "a").exists()
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    assert check_database(empty) == empty and empty.stat().st_size == 0
+
+
+def test_parent_that_is_a_file(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(StoreError, match="cannot create .*: Not a directory"):
+        check_database(blocker / "verdicts.sqlite3")
