@@ -27,7 +27,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import OptionList
 from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap, specs_for
@@ -37,6 +36,7 @@ from tui.review_lookups import LookupActions
 from tui.safe import visible
 from tui.session import FILTERS, Location, ReviewSession
 from tui.widgets.footer import KeysBar
+from tui.widgets.lists import RowList
 from tui.widgets.quote_diff import QuoteDiff
 from tui.widgets.quote_info import QuoteInfo
 from tui.widgets.record_pane import RecordPane
@@ -649,7 +649,7 @@ class ReviewScreen(LookupActions, Screen[None]):
 
     def _move_focused(self, step: int) -> None:
         focused = self.focused
-        if isinstance(focused, (OptionList, RecordsPane, SourceView)):
+        if isinstance(focused, (RowList, SourceView)):
             focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
         elif isinstance(focused, Widget):
             focused.scroll_relative(y=step, animate=False)

@@ -1,55 +1,108 @@
-"""PaneList caches component styles but follows focus and theme changes like OptionList."""
+"""RowList: rows of several lines, a cursor that skips disabled rows, drawn once and kept."""
 
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from textual.widgets import OptionList
+from textual.content import Content
 
-from tui.widgets.lists import PaneList
-
-NAME = "option-list--option-highlighted"
+from tui.widgets.lists import Row, RowList
 
 
 class TwoLists(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, str, int]] = []
+
     def compose(self) -> ComposeResult:
-        yield PaneList(id="a")
-        yield PaneList(id="b")
+        yield RowList(id="a")
+        yield RowList(id="b")
+
+    def on_row_list_moved(self, event: RowList.Moved) -> None:
+        self.seen.append(("moved", event.row_list.id or "", event.index))
+
+    def on_row_list_chosen(self, event: RowList.Chosen) -> None:
+        self.seen.append(("chosen", event.row_list.id or "", event.index))
 
 
-def same_as_uncached(widget: PaneList) -> bool:
-    return widget.get_component_styles(NAME).background == (
-        OptionList.get_component_styles(widget, NAME).background
-    )
+def rows(count: int, *, tall: int = 1, disabled: tuple[int, ...] = ()) -> list[Row]:
+    return [
+        Row(Content("\n".join(f"row {n} line {k}" for k in range(tall))), f"r{n}", n in disabled)
+        for n in range(count)
+    ]
 
 
-async def test_cached_styles_follow_focus_and_theme() -> None:
+async def test_cursor_colours_follow_focus_and_theme() -> None:
     app = TwoLists()
     async with app.run_test() as pilot:
-        first, second = app.query_one("#a", PaneList), app.query_one("#b", PaneList)
+        first, second = app.query_one("#a", RowList), app.query_one("#b", RowList)
         for widget in (first, second):
-            widget.add_options(["one", "two"])
+            widget.set_rows(rows(3), cursor=0)
         seen = set()
         for focused in (first, second, first):
             focused.focus()
             await pilot.pause()
             for widget in (first, second):
-                assert same_as_uncached(widget)
-                seen.add(str(widget.get_component_styles(NAME).background))
-        assert len(seen) == 2  # focused and unfocused highlights differ, and both were seen
+                line = widget.render_line(0)
+                seen.add(str(line._segments[0].style.bgcolor))  # type: ignore[union-attr]
+        assert len(seen) == 2  # focused and unfocused cursors differ, and both were drawn
+        before = first.render_line(0)._segments[0].style
         app.theme = "textual-light"
         await pilot.pause()
-        assert same_as_uncached(first) and same_as_uncached(second)
+        assert first.render_line(0)._segments[0].style != before
 
 
-async def test_moving_the_highlight_redraws_only_the_rows_it_left_and_reached() -> None:
+async def test_moving_the_cursor_redraws_only_the_rows_it_left_and_reached() -> None:
     app = TwoLists()
     async with app.run_test(size=(40, 30)) as pilot:
-        pane = app.query_one("#a", PaneList)
-        pane.add_options([f"option {n}" for n in range(40)])
-        pane.highlighted = 2
+        pane = app.query_one("#a", RowList)
+        pane.set_rows(rows(40), cursor=2)
         await pilot.pause()
         pane._dirty_regions.clear()  # as after a frame is drawn
         pane.highlighted = 5
-        rows = sorted(region.y for region in pane._dirty_regions)
+        lines = sorted(region.y for region in pane._dirty_regions)
         assert [region.height for region in pane._dirty_regions] == [1, 1]
-        assert rows[1] - rows[0] == 3  # the row left and the row reached, nothing between
+        assert lines[1] - lines[0] == 3  # the row left and the row reached, nothing between
+
+
+async def test_rows_of_several_lines_and_a_cursor_that_skips_disabled_ones() -> None:
+    app = TwoLists()
+    async with app.run_test(size=(40, 12)) as pilot:
+        pane = app.query_one("#a", RowList)
+        pane.set_rows(rows(10, tall=3, disabled=(0, 2, 3)), cursor=1)
+        pane.focus()
+        await pilot.pause()
+        assert pane.virtual_size.height == 30
+        assert pane.row_index("r4") == 4 and pane.row_index("nope") is None
+        await pilot.press("down")  # over the disabled rows 2 and 3
+        await pilot.press("up", "up")  # row 0 is disabled: stays on 1
+        await pilot.press("end", "enter")
+        await pilot.pause()
+        assert app.seen == [("moved", "a", 4), ("moved", "a", 1), ("moved", "a", 9)] + [
+            ("chosen", "a", 9)
+        ]
+        top = int(pane.scroll_y)
+        assert top <= 27 and top + pane.scrollable_content_region.height >= 30  # row 9 shown
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert pane.highlighted is not None and pane.highlighted < 9
+        assert not pane.row(pane.highlighted).disabled
+        app.seen.clear()
+        await pilot.click(RowList, offset=(3, 0))  # a line of the row at the top of the view
+        await pilot.pause()
+        clicked = pane._line_rows[int(pane.scroll_y)]
+        assert ("chosen", "a", clicked) in app.seen or pane.row(clicked).disabled
+
+
+async def test_rows_given_before_the_list_is_laid_out_are_measured_when_drawn() -> None:
+    app = TwoLists()
+    pane = RowList(id="late")
+    pane.set_rows(rows(4, tall=2), cursor=3)  # not mounted: no width yet
+    async with app.run_test(size=(40, 20)) as pilot:
+        await app.mount(pane)
+        await pilot.pause()
+        assert pane.virtual_size.height == 8
+        assert pane.highlighted == 3
+        assert pane._line_rows == [0, 0, 1, 1, 2, 2, 3, 3]
+        top = int(pane.scroll_y)  # scrolled as little as shows the cursor's two lines
+        assert top <= 6 and top + pane.scrollable_content_region.height >= 8
+        assert pane.render_line(6 - top).text.strip() == "row 3 line 0"

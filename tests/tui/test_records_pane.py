@@ -85,7 +85,7 @@ async def test_a_long_list_draws_only_the_lines_on_screen(tmp_path: Path) -> Non
         await pilot.pause()
         assert len(pane.rows) > 800
         assert pane.virtual_size.height == len(pane.rows)
-        assert 0 < len(pane._strips) <= 20  # what was drawn: the lines on screen
+        assert 0 < len(pane._drawn) <= 20  # what was drawn: the lines on screen
         await pilot.press("end")
         await pilot.pause()
         assert pane.highlighted is not None
@@ -104,13 +104,13 @@ async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  
         pane = app.query_one(RecordsPane)
         await pilot.pause()
         line = pane.rows.index(2)
-        drawn = pane._strips[(line, False)]
+        drawn = pane._drawn[(line, False)]
         pane._dirty_regions.clear()  # as after a frame is drawn
         pane.update_row(2)
         assert [region.height for region in pane._dirty_regions] == [1]
-        assert (line, False) not in pane._strips
+        assert (line, False) not in pane._drawn
         await pilot.pause()
-        assert pane._strips[(line, False)].text == drawn.text
+        assert [strip.text for strip in pane._drawn[(line, False)]] == [s.text for s in drawn]
 
 
 async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(

@@ -67,7 +67,7 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
             await press(pilot, screen, "tab")  # tab cycles the panes
         for _ in range(30):
             pane = screen.query_one("#record")
-            option = pane.get_option_at_index(pane.highlighted)  # type: ignore[attr-defined]
+            option = pane.row(pane.highlighted)  # type: ignore[attr-defined]
             if (option.id or "").startswith("ref-"):
                 break
             await press(pilot, screen, "j")

@@ -245,7 +245,7 @@ async def test_verdict_on_an_edited_quote_is_shown_stale(
             screen.go(Location(index_of(screen, "KS-CMP-api-server"), 0))
             await settle(pilot, screen)
             pane = screen.query_one("#record")
-            texts = [str(pane.get_option_at_index(n).prompt) for n in range(pane.option_count)]  # type: ignore[attr-defined]
+            texts = [str(pane.row(n).prompt) for n in range(pane.row_count)]  # type: ignore[attr-defined]
             assert any("stale verdicts" in text for text in texts)
             assert any("refuted" in text and "wrong line" in text for text in texts)
         app.close()
@@ -329,10 +329,10 @@ async def test_replayed_search_hits_are_listed_and_open_at_their_line(
         screen.go(Location(index_of(screen, "KS-ABS-station-list"), None))
         await settle(pilot, screen)
         pane = screen.query_one("#record")
-        ids = [pane.get_option_at_index(n).id for n in range(pane.option_count)]  # type: ignore[attr-defined]
+        ids = [pane.row(n).id for n in range(pane.row_count)]  # type: ignore[attr-defined]
         hits = [option_id for option_id in ids if option_id and option_id.startswith("hit-0-")]
         assert len(hits) == 5  # the report claims five calls; true at the cited revision
-        texts = [str(pane.get_option_at_index(ids.index(h)).prompt) for h in hits]  # type: ignore[attr-defined]
+        texts = [str(pane.row(ids.index(h)).prompt) for h in hits]  # type: ignore[attr-defined]
         assert any("api/server.py:37" in text and "require_token" in text for text in texts)
         pane.focus()
         pane.highlighted = ids.index("hit-0-1")  # type: ignore[attr-defined]

@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
 
 from evidence.model import Kind, Quote, Record
 from tui.safe import safe_content, visible
 from tui.session import BADGES, ReviewSession, tier_symbol
 from tui.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
-from tui.widgets.lists import PaneList
+from tui.widgets.lists import Row, RowList
 
 if TYPE_CHECKING:
     from db import StaleVerdict
@@ -67,7 +65,7 @@ def record_options(
     *,
     stale: list[StaleVerdict],
     revision_open: bool,
-) -> Iterator[Option]:
+) -> Iterator[Row]:
     """The rows of the record pane; quotes, references and annotations can be followed."""
     report = session.report_of(record)
     verdict = session.verdict(session.record_item(record))
@@ -81,7 +79,7 @@ def record_options(
             VERDICT_STYLES[BADGES[verdict]],
         ),
     )
-    yield Option(head, disabled=True)
+    yield Row(head, disabled=True)
     details: list[Content] = []
     for name, value in record.fields:
         details.append(Content.assemble((visible(name) + ": ", "$text-secondary"), visible(value)))
@@ -92,22 +90,22 @@ def record_options(
     if record.body.strip():
         details.append(safe_content(record.body.strip(), multiline=True))
     if details:
-        yield Option(Content("\n").join(details), disabled=True)
+        yield Row(Content("\n").join(details), disabled=True)
     note = session.note(session.record_item(record))
     if note:
-        yield Option(
+        yield Row(
             Content.assemble(("note: ", "$text-warning"), visible(note, multiline=True)),
             disabled=True,
         )
     if record.quotes:
-        yield Option(Content.styled("─ quotes ─", "$text-accent"), disabled=True)
+        yield Row(Content.styled("─ quotes ─", "$text-accent"), disabled=True)
         for n, quote in enumerate(record.quotes):
             prompt = quote_prompt(session, record, quote, revision_open=revision_open)
-            yield Option(prompt, id=f"quote-{n}")
+            yield Row(prompt, id=f"quote-{n}")
     for s_index, search in enumerate(record.searches):
         hits = session.replays.get((search.record, search.line))
         count = "…" if hits is None else str(len(hits))
-        yield Option(
+        yield Row(
             Content.assemble(
                 (f"⌕ {count} ", "$text-accent"),
                 (visible(search.command), "italic"),
@@ -116,7 +114,7 @@ def record_options(
             disabled=True,
         )
         for h_index, hit in enumerate((hits or [])[:MAX_REPLAY_HITS]):
-            yield Option(
+            yield Row(
                 Content.assemble(
                     (f"  {visible(hit.path)}:{hit.line}  ", "$text-accent"),
                     visible(hit.text.strip()),
@@ -124,17 +122,17 @@ def record_options(
                 id=f"hit-{s_index}-{h_index}",
             )
         if hits is not None and len(hits) > MAX_REPLAY_HITS:
-            yield Option(
+            yield Row(
                 Content.styled(f"  … {len(hits) - MAX_REPLAY_HITS} more hits", "$text-muted"),
                 disabled=True,
             )
     if record.references:
-        yield Option(Content.styled("─ references ─", "$text-accent"), disabled=True)
+        yield Row(Content.styled("─ references ─", "$text-accent"), disabled=True)
         for ref in record.references:
             target = session.find(ref)
             known = target is not None
             label = session.records[target].label if target is not None else "not loaded"
-            yield Option(
+            yield Row(
                 Content.assemble(
                     ("→ ", "$text-accent"),
                     (visible(ref), "underline" if known else "$text-muted"),
@@ -146,11 +144,11 @@ def record_options(
     record_key = session.record_item(record).key
     stale_here = [item for item in stale if item.event.ref.record_key == record_key]
     if stale_here:
-        yield Option(Content.styled("─ stale verdicts ─", "$text-warning"), disabled=True)
+        yield Row(Content.styled("─ stale verdicts ─", "$text-warning"), disabled=True)
         for item in stale_here:
             event = item.event
             state = event.verdict.value if event.verdict else "note"
-            yield Option(
+            yield Row(
                 Content.assemble(
                     (f"{BADGES[event.verdict]} {state}", VERDICT_STYLES[BADGES[event.verdict]]),
                     (f"  on a quote that changed ({visible(event.at[:10])})", "$text-warning"),
@@ -160,12 +158,12 @@ def record_options(
             )
     annotations = session.annotations(record)
     if annotations:
-        yield Option(Content.styled("─ annotations ─", "$text-accent"), disabled=True)
+        yield Row(Content.styled("─ annotations ─", "$text-accent"), disabled=True)
         for annotation in annotations:
             other = session.report_of(annotation)
             where = other.title if other is not report else "this report"
             body = annotation.body.strip()
-            yield Option(
+            yield Row(
                 Content.assemble(
                     (visible(f"{annotation.id} ({where})"), "underline"),
                     "\n",
@@ -174,15 +172,15 @@ def record_options(
                 id=f"ann-{session.index_of(annotation)}",
             )
     if record.kind is Kind.ANNOTATION and record.annotates:
-        yield Option(Content.styled("─ annotates ─", "$text-accent"), disabled=True)
-        yield Option(
+        yield Row(Content.styled("─ annotates ─", "$text-accent"), disabled=True)
+        yield Row(
             Content.assemble(("→ ", "$text-accent"), (visible(record.annotates), "underline")),
             id=f"ref-{record.annotates}",
             disabled=session.find(record.annotates) is None,
         )
 
 
-class RecordPane(PaneList):
+class RecordPane(RowList):
     """One record with its quotes as numbered rows; the cursor picks the quote shown as source."""
 
     class QuoteHighlighted(Message):
@@ -193,7 +191,7 @@ class RecordPane(PaneList):
             self.quote = quote
 
     class Followed(Message):
-        """A row was chosen: ``quote-N``, ``ref-ID`` or ``ann-N``."""
+        """A row was chosen: ``quote-N``, ``ref-ID``, ``ann-N`` or ``hit-S-H``."""
 
         def __init__(self, target: str) -> None:
             super().__init__()
@@ -205,78 +203,59 @@ class RecordPane(PaneList):
         self.record: Record | None = None
         self.stale: list[StaleVerdict] = []  # verdicts on quotes that changed
         self.revision_open = False  # unanchored quotes: "anchoring…", else "not anchored"
-        self._syncing = False
 
     @property
     def highlighted_id(self) -> str:
         """The id of the row under the cursor ("" for none or a row that cannot be followed)."""
         if self.highlighted is None:
             return ""
-        return self.get_option_at_index(self.highlighted).id or ""
+        return self.row(self.highlighted).id or ""
 
     def show(self, record: Record | None, quote: int | None) -> None:
         """Show a record, the cursor on one of its quotes, scrolled to the top."""
         self.record = record
+        rows = list(self._rows_of(record)) if record is not None else []
+        self.set_rows(rows, self._quote_row(rows, quote))
+        self.show_top()  # the record's label first, even when its quote is further down
         if record is None:
-            self.clear_options()
             return
-        self._syncing = True
-        try:
-            self.clear_options()
-            self.add_options(list(self._rows_of(record)))
-            self.highlight_quote(quote)
-        finally:
-            self._syncing = False
         self.border_title = Content.assemble(
             (visible(record.id), "bold"), "  ", (record.kind.value, "$text-muted")
         )
         report = self.session.report_of(record)
         self.border_subtitle = safe_content(report.title or report.file)
-        self.scroll_home(animate=False)
 
     def refresh_record(self) -> None:
         """Rebuild the rows of the record shown (a verdict or note changed), cursor kept."""
         if self.record is None:
             return
         highlighted = self.highlighted
-        self._syncing = True
-        try:
-            self.clear_options()
-            self.add_options(list(self._rows_of(self.record)))
-            if highlighted is not None and highlighted < self.option_count:
-                self.highlighted = highlighted
-        finally:
-            self._syncing = False
+        self.set_rows(list(self._rows_of(self.record)), highlighted)
 
     def highlight_quote(self, quote: int | None) -> None:
         """Put the cursor on a quote (nothing happens for None or a quote not shown)."""
-        if quote is None:
-            return
-        try:
-            index = self.get_option_index(f"quote-{quote}")
-        except Exception:  # noqa: BLE001 - OptionDoesNotExist: no such quote
-            return
-        previous, self._syncing = self._syncing, True
-        try:
-            self.highlighted = index
-        finally:
-            self._syncing = previous
+        self.move_to(self._quote_row(self._rows, quote))
 
-    def _rows_of(self, record: Record) -> Iterator[Option]:
+    @staticmethod
+    def _quote_row(rows: list[Row], quote: int | None) -> int | None:
+        if quote is None:
+            return None
+        wanted = f"quote-{quote}"
+        return next((n for n, row in enumerate(rows) if row.id == wanted), None)
+
+    def _rows_of(self, record: Record) -> Iterator[Row]:
         return record_options(
             self.session, record, stale=self.stale, revision_open=self.revision_open
         )
 
-    @on(OptionList.OptionHighlighted)
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    @on(RowList.Moved)
+    def _moved(self, event: RowList.Moved) -> None:
         event.stop()
-        if self._syncing or event.option_index != self.highlighted:
-            return
-        option_id = event.option.id or ""
-        if option_id.startswith("quote-"):
-            self.post_message(self.QuoteHighlighted(int(option_id.removeprefix("quote-"))))
+        row_id = self.row(event.index).id or ""
+        if row_id.startswith("quote-"):
+            self.post_message(self.QuoteHighlighted(int(row_id.removeprefix("quote-"))))
 
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(RowList.Chosen)
+    def _chosen(self, event: RowList.Chosen) -> None:
         event.stop()
-        self.post_message(self.Followed(event.option.id or ""))
+        self.post_message(self.Followed(self.row(event.index).id or ""))
