@@ -5,6 +5,7 @@ from __future__ import annotations
 from keymaps.catalog import BY_ID, GROUPS, SPECS, BindingSpec, specs_for
 from keymaps.loader import (
     PRESETS,
+    UNBOUND_KEY,
     Keymap,
     KeymapError,
     load_keymap,
@@ -16,6 +17,7 @@ __all__ = [
     "BY_ID",
     "GROUPS",
     "PRESETS",
+    "UNBOUND_KEY",
     "SPECS",
     "BindingSpec",
     "Keymap",

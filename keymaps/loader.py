@@ -14,6 +14,10 @@ from keymaps.catalog import BY_ID, SPECS
 PRESET_DIR = Path(__file__).resolve().parent
 PRESETS: tuple[str, ...] = ("default", "vim")
 USER_FILE_NAME = "keymap.toml"
+#: what Textual is given for an id the keymap leaves unbound (``quit = ""``): a key name no
+#: terminal sends. Textual keeps a binding's default key when its id maps to "" (Textual cannot
+#: unbind), so `q` still quit; now the binding moves to this name and no key reaches it.
+UNBOUND_KEY = "assay-unbound"
 
 
 class KeymapError(Exception):
@@ -35,9 +39,14 @@ class Keymap:
         each time it computes the active bindings (every key press), with a cost that grows with
         the square of their number. Giving it every id (~50) took ~5 ms per key press and was a
         good part of the first frame; giving it only the changed ones costs nothing by default.
+        An id left unbound maps to `UNBOUND_KEY`.
         """
         default = load_preset("default")
-        return {key: keys for key, keys in self.keys.items() if keys != default.get(key)}
+        return {
+            binding_id: keys or UNBOUND_KEY
+            for binding_id, keys in self.keys.items()
+            if keys != default.get(binding_id)
+        }
 
     def keys_for(self, binding_id: str) -> tuple[str, ...]:
         """The keys bound to one id (empty when it is unbound)."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from keymaps import GROUPS, SPECS, KeymapError, load_keymap, load_preset
+from keymaps import GROUPS, SPECS, UNBOUND_KEY, KeymapError, load_keymap, load_preset
 from keymaps.bindings import bindings_for
 
 
@@ -57,6 +57,9 @@ def test_changes_are_the_ids_bound_unlike_the_default_preset(tmp_path: Path) -> 
     assert vim.changes()["back"] == "ctrl+o,backspace"
     keymap = load_keymap(user_file=_write(tmp_path, 'next_record = "N"\nquit = "q"\n'))
     assert keymap.changes() == {"next_record": "N"}  # quit = "q" is the default
+    unbound = load_keymap(user_file=_write(tmp_path, 'quit = ""\n'))
+    assert unbound.keys_for("quit") == ()
+    assert unbound.changes() == {"quit": UNBOUND_KEY}  # Textual would keep "q" for ""
 
 
 def test_user_file_can_choose_a_preset(tmp_path: Path) -> None:

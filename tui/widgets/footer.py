@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 
-from keymaps import SPECS
+from keymaps import SPECS, UNBOUND_KEY
 
 #: where each binding id comes in the catalog: the order the keys are shown in
 _ORDER = {spec.id: n for n, spec in enumerate(SPECS)}
@@ -60,6 +60,8 @@ class KeysBar(Widget):
         for key, (_node, binding, enabled, _tooltip) in ordered:
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = (key, app.get_key_display(binding), binding.description, enabled)
+            elif key == UNBOUND_KEY:
+                continue  # the reviewer's keymap leaves it unbound
             elif binding.show and binding.action not in actions:  # one key per action
                 actions.add(binding.action)
                 keys.append((key, app.get_key_display(binding), binding.description, enabled))
