@@ -6,11 +6,10 @@ of what can be bound, so the loader can reject an unknown id and the help screen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class BindingSpec:
+class BindingSpec(NamedTuple):
     """One bindable action: an id users remap, the action it runs, and where it shows."""
 
     id: str

@@ -43,7 +43,6 @@ from tui.widgets.record_pane import RecordPane
 from tui.widgets.records_pane import RecordsPane
 from tui.widgets.review_header import ReviewHeader
 from tui.widgets.source_view import SourceMarks, SourceView
-from tui.workers import anchor_review, load_review, read_verdicts
 from tui.writer import StoreHandle, StoreWriter
 
 if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
@@ -157,6 +156,8 @@ class ReviewScreen(LookupActions, Screen[None]):
         if resume is not None:
             resume()
         # the writer's first work opens the store; verdicts given meanwhile queue behind it
+        from tui.workers import read_verdicts  # here: nothing before the first frame needs them
+
         session = self.session
         self._writer.submit(lambda store: read_verdicts(store, session), self._on_verdicts)
         self.run_worker(self._load, thread=True, exclusive=True, group="load", exit_on_error=False)
@@ -195,11 +196,15 @@ class ReviewScreen(LookupActions, Screen[None]):
     # --- workers ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
+        from tui.workers import load_review
+
         self.post_message(load_review(self.repo, self.rev, self.revision))
 
     def _anchor(self, revision: Revision) -> None:
         def progress(done: int, total: int) -> None:
             self.post_message(AnchorProgress(done, total))
+
+        from tui.workers import anchor_review
 
         self.post_message(anchor_review(self.session, revision, progress))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from db.keys import ItemRef, Verdict, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
@@ -50,16 +50,14 @@ def tier_symbol(anchor: Anchor | None) -> str:
     return "≈" if anchor.match is Tier.FUZZY else "✗"
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     """Where the reviewer is: a record and (maybe) one of its quotes."""
 
     record: int
     quote: int | None = None
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One row of the records pane: a report title, a section heading or a record."""
 
     kind: str  # "report", "section" or "record"

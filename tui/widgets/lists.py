@@ -13,8 +13,7 @@ into messages of their own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from textual import events
 from textual.binding import Binding, BindingType
@@ -30,8 +29,7 @@ if TYPE_CHECKING:
     from textual.style import Style
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One row: what it shows, an id to act on, and whether the cursor can rest on it."""
 
     prompt: Content
