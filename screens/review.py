@@ -414,7 +414,7 @@ class ReviewScreen(LookupActions, Screen[None]):
 
     @on(RecordsPane.RecordSelected)
     def _record_selected(self) -> None:
-        self.record_pane.focus()
+        self.set_focus(self.record_pane)
 
     # --- record pane -----------------------------------------------------------------------------
 
@@ -460,7 +460,7 @@ class ReviewScreen(LookupActions, Screen[None]):
 
     def _follow_option(self, option_id: str) -> None:
         if option_id.startswith("quote-"):
-            self.query_one(SourceView).focus()
+            self.set_focus(self.query_one(SourceView))
         elif option_id.startswith("ref-"):
             target = self.session.find(option_id.removeprefix("ref-"))
             if target is not None:
@@ -676,7 +676,8 @@ class ReviewScreen(LookupActions, Screen[None]):
         panes = self._panes()
         focused = self.focused
         index = panes.index(focused) if focused in panes else -1
-        panes[(index + step) % len(panes)].focus()
+        # now, not after the keys already queued: `tab j` typed fast moves in the new pane
+        self.set_focus(panes[(index + step) % len(panes)])
 
     def action_follow(self) -> None:
         focused = self.focused

@@ -403,3 +403,23 @@ async def test_terminal_resize_lays_the_screen_out_again(tmp_path: Path, sample:
         assert screen.records_pane.region == wide
         assert screen.query_one("KeysBar").region.y == 49
     app.close()
+
+
+async def test_keys_typed_right_after_tab_go_to_the_new_pane(tmp_path: Path, sample: Path) -> None:
+    from textual import events
+
+    app = make_demo_app(tmp_path, reviewer="t", keymap=load_keymap(user=False))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.go(Location(index_of(screen, "KS-RTE-ticket-escalation"), 0))
+        await settle(pilot, screen)
+        record = screen.location.record
+        # as a terminal delivers "\tj" read at once: both keys queued before either is handled
+        app.post_message(events.Key("tab", "\t"))
+        app.post_message(events.Key("j", "j"))
+        await settle(pilot, screen)
+        assert screen.focused is screen.record_pane
+        assert screen.location.record == record  # j moved in the record pane, not the records
+        assert screen.location.quote == 1
+    app.close()
