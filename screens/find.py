@@ -15,11 +15,15 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
 
 from keymaps.bindings import bindings_for
 from tui.safe import visible
 
 KIND_MARKS = {"record": "▤", "quote": "❝", "file": "□"}
+#: up to this many targets are ranked at each keystroke (~10 ms); more are ranked in a thread,
+#: since 16,000 (a 10,000-quote report and its files) took ~100 ms a keystroke
+RANK_AT_ONCE = 2000
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,8 @@ class FindScreen(ModalScreen[FindTarget | None]):
         super().__init__()
         self.targets = list(targets)
         self.query_text = query
+        self.shown: list[FindTarget] = []
+        self._wanted = query  # the query whose results the list should show
 
     def compose(self) -> ComposeResult:
         with Vertical(id="find-dialog") as dialog:
@@ -75,8 +81,30 @@ class FindScreen(ModalScreen[FindTarget | None]):
         self._fill(self.query_text)
 
     def _fill(self, query: str) -> None:
+        """Rank the targets for a query: at once when they are few, else in a thread."""
+        self._wanted = query
+        if len(self.targets) <= RANK_AT_ONCE:
+            self._show(rank(query, self.targets))
+            return
+        targets = self.targets
+        self.run_worker(
+            lambda: (query, rank(query, targets)),
+            thread=True,
+            exclusive=True,  # a keystroke makes the ranking for the one before useless
+            group="find",
+            exit_on_error=False,
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group == "find" and event.state is WorkerState.SUCCESS:
+            query, shown = worker.result  # type: ignore[misc]
+            if query == self._wanted:  # not a ranking overtaken by later typing
+                self._show(shown)
+
+    def _show(self, shown: list[FindTarget]) -> None:
         results = self.query_one(OptionList)
-        self.shown = rank(query, self.targets)
+        self.shown = shown
         results.clear_options()
         results.add_options(
             Option(
