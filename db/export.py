@@ -72,6 +72,14 @@ def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = 
         raise StoreError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     if fmt == "jsonl":
         return _write_jsonl(store, out, reviewer)
+    # md and sarif summarize the current verdicts: the history is counted, not read
+    if fmt == "md":
+        out.write(markdown(store, reviewer=reviewer))
+        return store.count(reviewer)
+    if fmt == "sarif":
+        out.write(_json(sarif(store, reviewer=reviewer), indent=2))
+        out.write("\n")
+        return store.count(reviewer)
     events = store.events(reviewer)
     if fmt == "json":
         current = [e for e in store.current_all() if reviewer is None or e.reviewer == reviewer]
@@ -83,17 +91,12 @@ def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = 
         }
         out.write(_json(document, indent=2))
         out.write("\n")
-    elif fmt == "csv":
+    else:  # csv
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(FIELDS)
         for event in events:
             data = _ordered(event)
             writer.writerow(["" if data[name] is None else visible(data[name]) for name in FIELDS])
-    elif fmt == "md":
-        out.write(markdown(store, reviewer=reviewer))
-    else:
-        out.write(_json(sarif(store, reviewer=reviewer), indent=2))
-        out.write("\n")
     return len(events)
 
 

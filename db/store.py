@@ -460,11 +460,14 @@ class VerdictStore:
 
         return self._guard("reading events", work, write=False)
 
-    def count(self) -> int:
-        """The number of events stored."""
+    def count(self, reviewer: str | None = None) -> int:
+        """The number of events stored (of one reviewer, if given)."""
+        sql, args = "SELECT count(*) FROM events", []
+        if reviewer is not None:
+            sql, args = sql + " WHERE reviewer = ?", [reviewer]
         return self._guard(
             "counting events",
-            lambda: int(self._conn.execute("SELECT count(*) FROM events").fetchone()[0]),
+            lambda: int(self._conn.execute(sql, args).fetchone()[0]),
             write=False,
         )
 

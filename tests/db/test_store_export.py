@@ -283,3 +283,14 @@ def test_line_separators_never_split_a_jsonl_line(store: VerdictStore) -> None:
     text = render(store, "jsonl")
     assert len(text.splitlines()) == 1
     assert parse_events(text.replace("\n", "\r\n"), "crlf.jsonl")[0].note == note
+
+
+def test_every_format_reports_how_many_events_it_covers(filled: VerdictStore) -> None:
+    from db.export import FORMATS, write
+
+    everyone = filled.count()
+    for reviewer in (None, *filled.reviewers()):
+        expected = everyone if reviewer is None else len(filled.events(reviewer))
+        for fmt in FORMATS:  # md and sarif count the history without reading it
+            assert write(filled, fmt, io.StringIO(), reviewer=reviewer) == expected, fmt
+    assert filled.count("nobody") == 0
