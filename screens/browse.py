@@ -29,7 +29,7 @@ from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine
 from screens.grep import GrepScreen
 from tui.safe import visible
-from tui.widgets.source_view import SourceMarks, SourceView
+from tui.widgets.source_view import SourceMarks, SourceView, file_message
 
 #: binding ids (from keymaps/catalog.py) that the browse screen answers
 BROWSE_BINDINGS: tuple[str, ...] = (
@@ -60,13 +60,6 @@ def browse_bindings(keys: Mapping[str, str] | None = None) -> list[BindingType]:
             )
         )
     return bindings
-
-
-def file_message(source: SourceFile) -> str | None:
-    """What to show instead of a file that has no lines to display, or None."""
-    if source.problem is None and not source.text:
-        return f"{source.path} is empty"
-    return source.problem
 
 
 class BrowseScreen(Screen[None]):

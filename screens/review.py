@@ -42,7 +42,7 @@ from tui.widgets.quote_info import QuoteInfo
 from tui.widgets.record_pane import RecordPane
 from tui.widgets.records_pane import RecordsPane
 from tui.widgets.review_header import ReviewHeader
-from tui.widgets.source_view import SourceMarks, SourceView
+from tui.widgets.source_view import SourceMarks, SourceView, file_message
 from tui.writer import StoreHandle, StoreWriter
 
 if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
@@ -525,7 +525,7 @@ class ReviewScreen(LookupActions, Screen[None]):
             self._sources.pop(next(iter(self._sources)))
         view = self.query_one(SourceView)
         short = self.revision.short if self.revision is not None else "?"
-        problem = source.problem
+        problem = file_message(source)  # an empty file says so (it showed as a blank view)
         quote = self.quote if self.opened_path is None else None
         record = self.record
         if quote is not None and record is not None:

@@ -423,3 +423,34 @@ async def test_keys_typed_right_after_tab_go_to_the_new_pane(tmp_path: Path, sam
         assert screen.location.record == record  # j moved in the record pane, not the records
         assert screen.location.quote == 1
     app.close()
+
+
+async def test_an_empty_file_says_so_in_the_source_pane(
+    tmp_path: Path, keymap: Keymap, sample_reports: ReportSet
+) -> None:
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+        return done.stdout.strip()
+
+    git("init", "-q", "-b", "main")
+    (repo / "empty.txt").write_bytes(b"")
+    (repo / "a.py").write_text("x = 1\n")
+    git("add", ".")
+    git("-c", "user.name=T", "-c", "user.email=t@example.org", "commit", "-q", "-m", "one")
+    app = make_app(sample_reports, repo, git("rev-parse", "HEAD"), tmp_path / "e.db", "e", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.open_path("empty.txt")
+        await settle(pilot, screen)
+        view = screen.query_one(SourceView)
+        assert view._message == "empty.txt is empty"  # not a blank pane
+        screen.open_path("a.py")
+        await settle(pilot, screen)
+        assert view._message is None and view.line_count == 1
+    app.close()

@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # pygments is imported by the highlighting worker, not before
     from pygments.lexer import Lexer
     from rich.syntax import PygmentsSyntaxTheme
 
+    from evidence.revision import SourceFile
+
 BLOCK = 200  # lines highlighted together
 MARGIN = 30  # lines above and below the screen highlighted ahead of scrolling
 BLOCK_DELAY = 0.25  # seconds the view rests before whole blocks are highlighted
@@ -40,6 +42,13 @@ Piece = tuple[str, Style]
 
 #: syntax style per app theme kind, chosen to read well on the theme's background
 SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
+
+
+def file_message(source: SourceFile) -> str | None:
+    """What to show instead of a file that has no lines to display (empty, binary...), or None."""
+    if source.problem is None and not source.text:
+        return f"{source.path} is empty"
+    return source.problem
 
 
 @dataclass(frozen=True)
