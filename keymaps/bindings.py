@@ -2,23 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from textual.binding import Binding, BindingType
 
-from keymaps.catalog import specs_for
+from keymaps.catalog import BY_ID, specs_for
 from keymaps.loader import load_preset
 
 
-def bindings_for(context: str) -> list[BindingType]:
-    """The bindings of one screen; the app's keymap (App.set_keymap) remaps them by id."""
+def bindings(
+    ids: Iterable[str], *, shown: bool | None = None, descriptions: dict[str, str] | None = None
+) -> list[BindingType]:
+    """Bindings of catalog ids; the app's keymap (App.set_keymap) remaps them by id.
+
+    ``shown`` overrides the catalog's choice of what the footer shows; ``descriptions`` replace
+    the catalog's descriptions of some ids.
+    """
     keys = load_preset("default")
-    return [
-        Binding(
-            keys[spec.id],
-            spec.action,
-            spec.description,
-            show=spec.show,
-            id=spec.id,
-            tooltip=spec.description,
+    made: list[BindingType] = []
+    for binding_id in ids:
+        spec = BY_ID[binding_id]
+        description = (descriptions or {}).get(binding_id, spec.description)
+        made.append(
+            Binding(
+                keys[binding_id],
+                spec.action,
+                description,
+                show=spec.show if shown is None else shown,
+                id=binding_id,
+                tooltip=description,
+            )
         )
-        for spec in specs_for(context)
-    ]
+    return made
+
+
+def bindings_for(context: str) -> list[BindingType]:
+    """The bindings of one screen (the catalog's ids for that context)."""
+    return bindings(spec.id for spec in specs_for(context))

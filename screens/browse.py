@@ -12,7 +12,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label
@@ -22,8 +22,7 @@ from evidence.finder import PathFinder
 from evidence.model import Anchor, LineRange, Quote, ReportSet
 from evidence.permalink import Link, link_for
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
-from keymaps.catalog import BY_ID
-from keymaps.loader import load_preset
+from keymaps.bindings import bindings
 from screens.backlinks import BacklinksScreen
 from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine
@@ -43,23 +42,9 @@ BROWSE_BINDINGS: tuple[str, ...] = (
 )
 
 
-def browse_bindings(keys: Mapping[str, str] | None = None) -> list[BindingType]:
-    """The browse screen's bindings, keyed by the catalog ids so App.set_keymap remaps them."""
-    keys = keys or load_preset("default")
-    bindings: list[BindingType] = []
-    for binding_id in BROWSE_BINDINGS:
-        spec = BY_ID[binding_id]
-        description = "Find in file" if binding_id == "find" else spec.description
-        bindings.append(
-            Binding(
-                keys[binding_id],
-                binding_id,
-                description,
-                id=binding_id,
-                tooltip=description,
-            )
-        )
-    return bindings
+def browse_bindings() -> list[BindingType]:
+    """The browse screen's bindings (all shown), keyed by the catalog ids."""
+    return bindings(BROWSE_BINDINGS, shown=True, descriptions={"find": "Find in file"})
 
 
 class BrowseScreen(Screen[None]):
