@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Label
+from textual.widgets import Label
 
 from evidence.backlinks import Backlink, backlink_lines, backlinks
 from evidence.finder import PathFinder
@@ -28,6 +28,7 @@ from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine
 from screens.grep import GrepScreen
 from tui.safe import visible
+from tui.widgets.footer import KeysBar
 from tui.widgets.source_view import SourceMarks, SourceView, file_message
 
 #: binding ids (from keymaps/catalog.py) that the browse screen answers
@@ -77,7 +78,7 @@ class BrowseScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="browse-title")
         yield SourceView(id="browse-source")
-        yield Footer()
+        yield KeysBar()
 
     def on_mount(self) -> None:
         view = self.query_one(SourceView)

@@ -16,12 +16,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, OptionList
+from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
 from tui.safe import visible
+from tui.widgets.footer import KeysBar
 
 if TYPE_CHECKING:
     from evidence.revision import Revision
@@ -103,7 +104,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
             yield Label(self._flags(), id="grep-flags")
             yield OptionList(id="grep-results")
             yield Label("", id="grep-status")
-        yield Footer()  # the toggles' keys, as the active keymap binds them
+        yield KeysBar()  # the toggles' keys, as the active keymap binds them
 
     def on_mount(self) -> None:
         self.query_one("#grep-pattern", Input).focus()

@@ -16,6 +16,7 @@ from screens.backlinks import BacklinksScreen
 from screens.browse import BrowseApp, BrowseScreen
 from screens.finder import FileFinder
 from screens.grep import GrepScreen
+from tui.widgets.footer import KeysBar
 from tui.widgets.source_view import SourceView
 
 
@@ -65,6 +66,8 @@ async def test_browse_find_open_goto_and_permalink(github_repo: tuple[Path, str]
             await settle(pilot)
             screen = app.screen
             assert isinstance(screen, BrowseScreen)
+            keys = str(screen.query_one(KeysBar).render())  # in the order the screen declares
+            assert keys.startswith(" o Open file  G Grep revision  : Go to line  / Find in file")
             await pilot.press("o")
             await settle(pilot)
             assert isinstance(app.screen, FileFinder)

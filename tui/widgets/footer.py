@@ -10,14 +10,13 @@ it again only when the keys it shows change. A click on a key presses that key, 
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 
-from keymaps import SPECS, UNBOUND_KEY
+from keymaps import UNBOUND_KEY
 
-#: where each binding id comes in the catalog: the order the keys are shown in
-_ORDER = {spec.id: n for n, spec in enumerate(SPECS)}
 #: what one key shows: (key, key as displayed, description, enabled)
 Shown = tuple[str, str, str, bool]
 
@@ -55,8 +54,11 @@ class KeysBar(Widget):
         palette: Shown | None = None
         app = self.app
         active = screen.active_bindings.items()
-        # in catalog order: a binding the keymap moved to another key comes last in Textual's map
-        ordered = sorted(active, key=lambda item: _ORDER.get(item[1].binding.id or "", len(_ORDER)))
+        # in the order the screen declares them: a binding the keymap moved to another key comes
+        # last in Textual's map
+        declared = [b for b in type(screen).BINDINGS if isinstance(b, Binding) and b.id]
+        order = {binding.id: n for n, binding in enumerate(declared)}
+        ordered = sorted(active, key=lambda item: order.get(item[1].binding.id or "", len(order)))
         for key, (_node, binding, enabled, _tooltip) in ordered:
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = (key, app.get_key_display(binding), binding.description, enabled)
