@@ -275,7 +275,7 @@ async def main(rounds: int, quick: bool = False) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=15)  # launches are noisy: 15 pairs
     parser.add_argument("--quick", action="store_true", help="skip the slow Static baseline")
     args = parser.parse_args()
     asyncio.run(main(args.rounds, args.quick))
