@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -50,6 +52,28 @@ class AssayApp(App[None]):
     def on_mount(self) -> None:
         # the screen says when its first frame is whole; this is for screens that do not
         self.set_timer(1.0, self.startup_done)
+        if not self.is_headless:
+            self._watch_terminal()
+
+    def _watch_terminal(self) -> None:
+        """Exit (writing what is pending) once the terminal is gone: a closed window, a lost ssh.
+
+        Textual's input thread reads end-of-file from a hung-up terminal and tries again at
+        once, for ever, at 100% of a core; and SIGHUP does not always arrive (a `make demo`
+        between the terminal and assay kept it). A terminal that is gone is no longer a tty.
+        """
+        try:
+            fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
+        except (AttributeError, ValueError, OSError):
+            return
+        if fd < 0 or not os.isatty(fd):
+            return
+
+        def check() -> None:
+            if not os.isatty(fd):
+                self.exit()
+
+        self.set_interval(1.0, check)
 
     def startup_done(self) -> None:
         """The first frame is painted: the cycle collector paused by the factory runs again."""
