@@ -27,6 +27,7 @@ from screens.backlinks import BacklinksScreen
 from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine
 from screens.grep import GrepScreen
+from tui.app import exit_when_terminal_gone
 from tui.safe import visible
 from tui.widgets.footer import KeysBar
 from tui.widgets.source_view import SourceMarks, SourceView, file_message
@@ -277,6 +278,7 @@ class BrowseApp(App[None]):
         self._keys = keys
 
     def on_mount(self) -> None:
+        exit_when_terminal_gone(self)
         if self._keys:
             self.set_keymap(dict(self._keys))
         path, line = self._start

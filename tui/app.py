@@ -15,6 +15,29 @@ from textual.screen import Screen
 from keymaps import Keymap, load_keymap
 
 
+def exit_when_terminal_gone(app: App[object]) -> None:
+    """Exit the app (writing what is pending) once its terminal is gone: a closed window, ssh lost.
+
+    Textual's input thread reads end-of-file from a hung-up terminal and tries again at once, for
+    ever, at 100% of a core; and SIGHUP does not always arrive (a `make demo` between the
+    terminal and assay kept it). A terminal that is gone is no longer a tty: checked each second.
+    """
+    if app.is_headless:
+        return
+    try:
+        fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
+    except (AttributeError, ValueError, OSError):
+        return
+    if fd < 0 or not os.isatty(fd):
+        return
+
+    def check() -> None:
+        if not os.isatty(fd):
+            app.exit()
+
+    app.set_interval(1.0, check)
+
+
 class AssayApp(App[None]):
     """Runs one screen made by ``make_screen`` (the review screen, or another for tools)."""
 
@@ -52,28 +75,7 @@ class AssayApp(App[None]):
     def on_mount(self) -> None:
         # the screen says when its first frame is whole; this is for screens that do not
         self.set_timer(1.0, self.startup_done)
-        if not self.is_headless:
-            self._watch_terminal()
-
-    def _watch_terminal(self) -> None:
-        """Exit (writing what is pending) once the terminal is gone: a closed window, a lost ssh.
-
-        Textual's input thread reads end-of-file from a hung-up terminal and tries again at
-        once, for ever, at 100% of a core; and SIGHUP does not always arrive (a `make demo`
-        between the terminal and assay kept it). A terminal that is gone is no longer a tty.
-        """
-        try:
-            fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
-        except (AttributeError, ValueError, OSError):
-            return
-        if fd < 0 or not os.isatty(fd):
-            return
-
-        def check() -> None:
-            if not os.isatty(fd):
-                self.exit()
-
-        self.set_interval(1.0, check)
+        exit_when_terminal_gone(self)
 
     def startup_done(self) -> None:
         """The first frame is painted: the cycle collector paused by the factory runs again."""

@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-CHILD = """
+REVIEW = """
 import sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
@@ -27,6 +27,16 @@ try:
     app.run()
 finally:
     app.close()
+print("exited", file=open({marker!r}, "w"))
+"""
+
+BROWSE = """
+import sys
+sys.path.insert(0, {root!r})
+from evidence.revision import Revision
+from screens.browse import BrowseApp
+with Revision.open({repo!r}) as revision:
+    BrowseApp(revision).run()
 print("exited", file=open({marker!r}, "w"))
 """
 
@@ -49,11 +59,14 @@ def read_until(fd: int, wanted: bytes, seconds: float) -> bytes:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ptys as on Linux")
-def test_the_app_exits_when_its_terminal_is_gone(tmp_path: Path, sample: Path) -> None:
+@pytest.mark.parametrize(("child", "drawn"), [(REVIEW, b"Records"), (BROWSE, b"Open file")])
+def test_the_app_exits_when_its_terminal_is_gone(
+    tmp_path: Path, sample: Path, child: str, drawn: bytes
+) -> None:
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     marker = tmp_path / "exited"
-    code = CHILD.format(root=str(ROOT), data=str(tmp_path), marker=str(marker))
+    code = child.format(root=str(ROOT), data=str(tmp_path), marker=str(marker), repo=str(sample))
     env = dict(os.environ, TERM="xterm-256color", XDG_CONFIG_HOME=str(tmp_path / "config"))
     process = subprocess.Popen(
         [sys.executable, "-c", code],
@@ -65,8 +78,8 @@ def test_the_app_exits_when_its_terminal_is_gone(tmp_path: Path, sample: Path) -
     )
     os.close(slave)
     try:
-        shown = read_until(master, b"Records", 20.0)
-        assert b"Records" in shown  # the review screen was drawn in the terminal
+        shown = read_until(master, drawn, 20.0)
+        assert drawn in shown  # the screen was drawn in the terminal
         os.close(master)  # the terminal window closes
         master = -1
         started = time.monotonic()
