@@ -456,20 +456,20 @@ class ReviewScreen(LookupActions, Screen[None]):
 
     @on(RecordPane.Followed)
     def _followed(self, event: RecordPane.Followed) -> None:
-        self._follow_option(event.target)
+        self._follow_row(event.target)
 
-    def _follow_option(self, option_id: str) -> None:
-        if option_id.startswith("quote-"):
+    def _follow_row(self, row_id: str) -> None:
+        if row_id.startswith("quote-"):
             self.set_focus(self.query_one(SourceView))
-        elif option_id.startswith("ref-"):
-            target = self.session.find(option_id.removeprefix("ref-"))
+        elif row_id.startswith("ref-"):
+            target = self.session.find(row_id.removeprefix("ref-"))
             if target is not None:
                 self.jump(Location(target, self._first_quote(target)))
-        elif option_id.startswith("ann-"):
-            target = int(option_id.removeprefix("ann-"))
+        elif row_id.startswith("ann-"):
+            target = int(row_id.removeprefix("ann-"))
             self.jump(Location(target, self._first_quote(target)))
-        elif option_id.startswith("hit-") and self.record is not None:
-            search_index, hit_index = (int(n) for n in option_id.split("-")[1:3])
+        elif row_id.startswith("hit-") and self.record is not None:
+            search_index, hit_index = (int(n) for n in row_id.split("-")[1:3])
             search = self.record.searches[search_index]
             hits = self.session.replays.get((search.record, search.line)) or []
             if hit_index < len(hits):
@@ -687,7 +687,7 @@ class ReviewScreen(LookupActions, Screen[None]):
                 records.action_select()
         elif focused is pane:
             if pane.highlighted is not None:
-                self._follow_option(pane.highlighted_id)
+                self._follow_row(pane.highlighted_id)
         elif isinstance(focused, SourceView):
             self.action_backlinks()
 

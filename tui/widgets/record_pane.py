@@ -59,7 +59,7 @@ def quote_prompt(
     )
 
 
-def record_options(
+def record_rows(
     session: ReviewSession,
     record: Record,
     *,
@@ -244,9 +244,7 @@ class RecordPane(RowList):
         return next((n for n, row in enumerate(rows) if row.id == wanted), None)
 
     def _rows_of(self, record: Record) -> Iterator[Row]:
-        return record_options(
-            self.session, record, stale=self.stale, revision_open=self.revision_open
-        )
+        return record_rows(self.session, record, stale=self.stale, revision_open=self.revision_open)
 
     @on(RowList.Moved)
     def _moved(self, event: RowList.Moved) -> None:
