@@ -27,8 +27,8 @@ from screens.backlinks import BacklinksScreen
 from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine
 from screens.grep import GrepScreen
-from tui.app import exit_when_terminal_gone
 from tui.safe import visible
+from tui.terminal import exit_when_terminal_gone
 from tui.widgets.footer import KeysBar
 from tui.widgets.source_view import SourceMarks, SourceView, file_message
 

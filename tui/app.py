@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -13,29 +11,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from keymaps import Keymap, load_keymap
-
-
-def exit_when_terminal_gone(app: App[object]) -> None:
-    """Exit the app (writing what is pending) once its terminal is gone: a closed window, ssh lost.
-
-    Textual's input thread reads end-of-file from a hung-up terminal and tries again at once, for
-    ever, at 100% of a core; and SIGHUP does not always arrive (a `make demo` between the
-    terminal and assay kept it). A terminal that is gone is no longer a tty: checked each second.
-    """
-    if app.is_headless:
-        return
-    try:
-        fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
-    except (AttributeError, ValueError, OSError):
-        return
-    if fd < 0 or not os.isatty(fd):
-        return
-
-    def check() -> None:
-        if not os.isatty(fd):
-            app.exit()
-
-    app.set_interval(1.0, check)
+from tui.terminal import exit_when_terminal_gone
 
 
 class AssayApp(App[None]):
