@@ -86,6 +86,9 @@ async def test_rows_of_several_lines_and_a_cursor_that_skips_disabled_ones() -> 
         await pilot.pause()
         assert pane.highlighted is not None and pane.highlighted < 9
         assert not pane.row(pane.highlighted).disabled
+        await pilot.press("home")
+        await pilot.pause()
+        assert pane.highlighted == 1 and pane.scroll_y == 0  # the disabled row 0 shows above it
         app.seen.clear()
         await pilot.click(RowList, offset=(3, 0))  # a line of the row at the top of the view
         await pilot.pause()

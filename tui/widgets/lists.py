@@ -285,6 +285,11 @@ class RowList(ScrollView, can_focus=True):
 
     def action_first(self) -> None:
         self._user_move(self._next(0, 1))
+        index = self.highlighted
+        if index is not None and index < len(self._first):
+            bottom = self._first[index] + self._height(index)
+            if bottom <= self.scrollable_content_region.height:
+                self.show_top()  # the headings above the first row too, when they fit
 
     def action_last(self) -> None:
         self._user_move(self._next(self._row_total() - 1, -1))
