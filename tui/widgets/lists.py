@@ -242,8 +242,11 @@ class RowList(ScrollView, can_focus=True):
         self._scroll_pending = not region.height or not self._width
         if index is None or self._scroll_pending or index >= len(self._first):
             return
-        height = min(self._height(index), region.height)
-        cursor = Region(0, self._first[index], max(1, region.width), height)
+        top = self._first[index]
+        if index == self._next(0, 1) and top + self._height(index) <= region.height:
+            top = 0  # the first row the cursor can take: the headings above it show too
+        height = self._first[index] + min(self._height(index), region.height) - top
+        cursor = Region(0, top, max(1, region.width), height)
         self.scroll_to_region(cursor, animate=False, force=True, immediate=True)
 
     def show_top(self) -> None:
@@ -285,11 +288,6 @@ class RowList(ScrollView, can_focus=True):
 
     def action_first(self) -> None:
         self._user_move(self._next(0, 1))
-        index = self.highlighted
-        if index is not None and index < len(self._first):
-            bottom = self._first[index] + self._height(index)
-            if bottom <= self.scrollable_content_region.height:
-                self.show_top()  # the headings above the first row too, when they fit
 
     def action_last(self) -> None:
         self._user_move(self._next(self._row_total() - 1, -1))
