@@ -109,3 +109,22 @@ async def test_rows_given_before_the_list_is_laid_out_are_measured_when_drawn() 
         top = int(pane.scroll_y)  # scrolled as little as shows the cursor's two lines
         assert top <= 6 and top + pane.scrollable_content_region.height >= 8
         assert pane.render_line(6 - top).text.strip() == "row 3 line 0"
+
+
+async def test_the_row_under_the_mouse_is_drawn_as_hovered() -> None:
+    app = TwoLists()
+    async with app.run_test(size=(40, 30)) as pilot:
+        pane = app.query_one("#a", RowList)
+        pane.set_rows(rows(5, disabled=(3,)), cursor=0)
+        await pilot.pause()
+        plain = pane.render_line(2)._segments[0].style
+        await pilot.hover(RowList, offset=(3, 2))
+        await pilot.pause()
+        assert pane.hovered == 2
+        hovered = pane.render_line(2)._segments[0].style
+        assert plain is not None and hovered is not None
+        assert hovered.bgcolor != plain.bgcolor
+        await pilot.hover(RowList, offset=(3, 3))  # a disabled row takes no hover
+        await pilot.pause()
+        assert pane.hovered is None
+        assert pane.render_line(2)._segments[0].style == plain

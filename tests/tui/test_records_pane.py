@@ -104,13 +104,13 @@ async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  
         pane = app.query_one(RecordsPane)
         await pilot.pause()
         line = pane.rows.index(2)
-        drawn = pane._drawn[(line, False)]
+        drawn = pane._drawn[(line, "")]
         pane._dirty_regions.clear()  # as after a frame is drawn
         pane.update_row(2)
         assert [region.height for region in pane._dirty_regions] == [1]
-        assert (line, False) not in pane._drawn
+        assert (line, "") not in pane._drawn
         await pilot.pause()
-        assert [strip.text for strip in pane._drawn[(line, False)]] == [s.text for s in drawn]
+        assert [strip.text for strip in pane._drawn[(line, "")]] == [s.text for s in drawn]
 
 
 async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(

@@ -48,6 +48,7 @@ class RowList(ScrollView, can_focus=True):
         overflow-x: hidden;
         &:focus { background-tint: $foreground 5%; }
         & > .row-list--disabled { color: $text-disabled; }
+        & > .row-list--hover { background: $block-hover-background; }
         & > .row-list--cursor {
             color: $foreground;
             background: $block-cursor-blurred-background;
@@ -59,7 +60,11 @@ class RowList(ScrollView, can_focus=True):
         }
     }
     """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"row-list--disabled", "row-list--cursor"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "row-list--disabled",
+        "row-list--cursor",
+        "row-list--hover",
+    }
     BINDINGS: ClassVar[list[BindingType]] = [  # as an OptionList's
         Binding("down", "cursor_down", "Down", show=False),
         Binding("up", "cursor_up", "Up", show=False),
@@ -74,6 +79,8 @@ class RowList(ScrollView, can_focus=True):
 
     #: the row under the cursor, or None
     highlighted: reactive[int | None] = reactive(None, repaint=False)
+    #: the row under the mouse pointer (one the cursor can take), or None
+    hovered: reactive[int | None] = reactive(None, repaint=False)
 
     class Moved(Message):
         """The reviewer moved the cursor onto a row (a key or a click; not `move_to`)."""
@@ -95,7 +102,7 @@ class RowList(ScrollView, can_focus=True):
         self._width = 0  # the content width the rows were measured and drawn at (0: not yet)
         self._first: list[int] = []  # row -> its first line
         self._line_rows: list[int] = []  # line -> its row
-        self._drawn: dict[tuple[int, bool], list[Strip]] = {}  # (row, under the cursor) -> lines
+        self._drawn: dict[tuple[int, str], list[Strip]] = {}  # (row, "cursor"/"hover"/"") -> lines
         self._scroll_pending = False  # the cursor moved before the list was laid out
 
     # --- rows ------------------------------------------------------------------------------------
@@ -124,6 +131,7 @@ class RowList(ScrollView, can_focus=True):
         self._drawn.clear()
         self._first, self._line_rows = [], []
         self.set_reactive(RowList.highlighted, None)
+        self.set_reactive(RowList.hovered, None)
         width = self.scrollable_content_region.width
         if self.ONE_LINE_ROWS or width:
             self._measure(width)
@@ -134,8 +142,8 @@ class RowList(ScrollView, can_focus=True):
 
     def redraw_row(self, index: int) -> None:
         """Draw one row again (what it shows changed, not its height)."""
-        self._drawn.pop((index, False), None)
-        self._drawn.pop((index, True), None)
+        for state in ("", "cursor", "hover"):
+            self._drawn.pop((index, state), None)
         if index < len(self._first):
             self.refresh_lines(self._first[index], self._height(index))
 
@@ -165,7 +173,7 @@ class RowList(ScrollView, can_focus=True):
             self._first, self._line_rows = [], []
             for index in range(total):
                 self._first.append(len(self._line_rows))
-                lines = self._draw(index, False)
+                lines = self._draw(index, "")
                 self._line_rows.extend([index] * len(lines))
         height = len(self._line_rows)
         if self.virtual_size.height != height:
@@ -175,13 +183,14 @@ class RowList(ScrollView, can_focus=True):
         end = self._first[index + 1] if index + 1 < len(self._first) else len(self._line_rows)
         return end - self._first[index]
 
-    def _draw(self, index: int, cursor: bool) -> list[Strip]:
-        key = (index, cursor)
+    def _draw(self, index: int, state: str) -> list[Strip]:
+        """One row's lines in a state: "cursor", "hover" (the mouse is over it) or ""."""
+        key = (index, state)
         lines = self._drawn.get(key)
         if lines is None:
             width = self._width
-            if cursor:
-                style = self.get_visual_style("row-list--cursor")
+            if state:
+                style = self.get_visual_style(f"row-list--{state}")
             elif self._row_disabled(index):
                 style = self.get_visual_style("row-list--disabled")
             else:
@@ -201,7 +210,8 @@ class RowList(ScrollView, can_focus=True):
         if line >= len(self._line_rows):
             return Strip.blank(width, self.rich_style)
         index = self._line_rows[line]
-        lines = self._draw(index, index == self.highlighted)
+        state = "cursor" if index == self.highlighted else "hover" if index == self.hovered else ""
+        lines = self._draw(index, state)
         offset = line - self._first[index]
         return lines[offset] if offset < len(lines) else Strip.blank(width, self.rich_style)
 
@@ -218,9 +228,32 @@ class RowList(ScrollView, can_focus=True):
         self.refresh()
 
     def _watch_highlighted(self, old: int | None, new: int | None) -> None:
-        for index in (old, new):  # only the rows the cursor left and reached
+        self._refresh_rows(old, new)  # only the rows the cursor left and reached
+
+    def _watch_hovered(self, old: int | None, new: int | None) -> None:
+        self._refresh_rows(old, new)
+
+    def _refresh_rows(self, *rows: int | None) -> None:
+        for index in rows:
             if index is not None and index < len(self._first):
                 self.refresh_lines(self._first[index], self._height(index))
+
+    def _on_mouse_move(self, event: events.MouseMove) -> None:
+        self.hovered = self._row_at(event)
+
+    def _on_leave(self, event: events.Leave) -> None:
+        self.hovered = None
+
+    def _row_at(self, event: events.MouseEvent) -> int | None:
+        """The row under the pointer, if the cursor can take it."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        line = int(self.scroll_y) + offset.y
+        if not 0 <= line < len(self._line_rows):
+            return None
+        index = self._line_rows[line]
+        return None if self._row_disabled(index) else index
 
     # --- the cursor ------------------------------------------------------------------------------
 
@@ -315,12 +348,7 @@ class RowList(ScrollView, can_focus=True):
             self.post_message(self.Chosen(self, index))
 
     def _on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        line = int(self.scroll_y) + offset.y
-        if 0 <= line < len(self._line_rows):
-            index = self._line_rows[line]
-            if not self._row_disabled(index):
-                self._user_move(index)
-                self.action_select()
+        index = self._row_at(event)
+        if index is not None:
+            self._user_move(index)
+            self.action_select()
