@@ -9,7 +9,7 @@ on screen are drawn (an OptionList measured every one of a long report's records
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from textual import on
@@ -19,7 +19,7 @@ from textual.strip import Strip
 
 from evidence.model import Kind
 from tui.safe import visible
-from tui.session import ReviewSession
+from tui.session import ReviewSession, Row
 from tui.widgets.badges import VERDICT_STYLES
 from tui.widgets.lists import RowList
 
@@ -55,14 +55,6 @@ class RecordRow:
         return str(self.content(0))
 
 
-class Line(NamedTuple):
-    """One line of the pane: a report's title, a section heading, or a record (its index)."""
-
-    kind: str  # "report", "section" or "record"
-    text: str
-    record: int = -1
-
-
 class RecordsPane(RowList):
     """The list of records passing a filter; the cursor is on one record's line."""
 
@@ -86,17 +78,12 @@ class RecordsPane(RowList):
         super().__init__(id=id)
         self.session = session
         self.rows: list[int] = []  # line -> record index (-1 for a report or section line)
-        self._lines: list[Line] = []
+        self._lines: list[Row] = []  # the session's rows: one line each
 
     def fill(self, filter_name: str, record: int) -> None:
         """List the records passing a filter, the cursor on ``record`` when it is listed."""
-        self._lines = []
-        for row in self.session.rows(filter_name):
-            if row.kind == "record":
-                self._lines.append(Line("record", "", row.index))
-            else:
-                self._lines.append(Line(row.kind, row.text))
-        self.rows = [line.record for line in self._lines]
+        self._lines = self.session.rows(filter_name)
+        self.rows = [row.index if row.kind == "record" else -1 for row in self._lines]
         self._rows_changed(self.rows.index(record) if record in self.rows else None)
         self.border_title = "Records" if filter_name == "all" else f"Records (f: {filter_name})"
         shown = sum(1 for n in self.rows if n >= 0)
@@ -127,7 +114,7 @@ class RecordsPane(RowList):
     def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
         entry = self._lines[index]
         if entry.kind == "record":
-            content = self.prompt(entry.record).content(width)
+            content = self.prompt(entry.index).content(width)
         elif entry.kind == "report":
             content = Content.styled(visible(entry.text), "bold")
         else:
