@@ -454,3 +454,27 @@ async def test_an_empty_file_says_so_in_the_source_pane(
         await settle(pilot, screen)
         assert view._message is None and view.line_count == 1
     app.close()
+
+
+async def test_a_verdict_redraws_the_record_pane_where_the_reviewer_is_reading(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="v", keymap=load_keymap(user=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.go(Location(index_of(screen, "KS-RTE-ticket-escalation"), 2))
+        await settle(pilot, screen)
+        pane = screen.record_pane
+        pane.focus()
+        pane.scroll_to(y=1, animate=False, immediate=True, force=True)  # reading near the top
+        await pilot.pause()
+        assert pane.highlighted is not None and pane.scroll_y == 1
+        await pilot.press("c")  # a verdict on the quote under the cursor
+        await settle(pilot, screen)
+        assert pane.scroll_y == 1  # the rows were rebuilt, the view stayed
+        assert (
+            screen.session.verdict(screen.session.quote_item(screen.record, screen.quote))
+            is not None
+        )
+    app.close()

@@ -226,11 +226,12 @@ class RecordPane(RowList):
         self.border_subtitle = safe_content(report.title or report.file)
 
     def refresh_record(self) -> None:
-        """Rebuild the rows of the record shown (a verdict or note changed), cursor kept."""
+        """Rebuild the rows of the record shown (a verdict or note changed), keeping the view."""
         if self.record is None:
             return
-        highlighted = self.highlighted
+        highlighted, top = self.highlighted, self.scroll_y
         self.set_rows(list(self._rows_of(self.record)), highlighted)
+        self.scroll_to(y=top, animate=False, immediate=True, force=True)
 
     def highlight_quote(self, quote: int | None) -> None:
         """Put the cursor on a quote (nothing happens for None or a quote not shown)."""
