@@ -3,45 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from pathlib import Path
 
 import pytest
+from storekit import filled, foreign, newer, not_sqlite, truncated
 
 from db import check_database, schema
 from db.check import LATEST, StoreError
-from db.keys import ItemRef
 from db.store import VerdictStore
-
-
-def filled(path: Path) -> Path:
-    with VerdictStore.open(path) as store:
-        store.give(ItemRef("S/runtime", "R1"), "confirmed", reviewer="ann")
-    return path
-
-
-def newer(path: Path) -> None:
-    filled(path)
-    with sqlite3.connect(path) as raw:
-        raw.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 'then')")
-    raw.close()
-
-
-def foreign(path: Path) -> None:
-    with sqlite3.connect(path) as raw:
-        raw.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER)")
-    raw.close()
-
-
-def not_sqlite(path: Path) -> None:
-    path.write_text("ann,confirmed\n", encoding="utf-8")
-
-
-def truncated(path: Path) -> None:
-    with VerdictStore.open(path) as store:
-        for n in range(300):
-            store.give(ItemRef("S/runtime", f"R{n}"), "confirmed", note="x" * 40, reviewer="ann")
-    path.write_bytes(path.read_bytes()[:5000])
 
 
 def test_latest_is_the_last_migration() -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from storekit import filled, foreign, newer, not_sqlite, truncated
 
 from db.keys import ItemRef
 from db.store import StoreError, VerdictStore
@@ -20,13 +21,6 @@ ITEM = ItemRef("KESTREL/agentic-system-runtime-report", "RT-CLM-one")
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def filled(path: Path, events: int = 1) -> Path:
-    with VerdictStore.open(path) as store:
-        for n in range(events):
-            store.give(ItemRef("S/runtime", f"R{n}"), "confirmed", note="x" * 40, reviewer="ann")
-    return path
 
 
 def assert_refused(path: Path, message: str, *, readonly: bool = False) -> None:
@@ -58,13 +52,12 @@ def read_only(path: Path) -> Iterator[None]:
 
 
 def test_not_an_sqlite_file(db_path: Path) -> None:
-    db_path.write_text("ann,confirmed\n", encoding="utf-8")
+    not_sqlite(db_path)
     assert_refused(db_path, "not an SQLite database")
 
 
 def test_truncated_database(db_path: Path) -> None:
-    filled(db_path, events=300)
-    db_path.write_bytes(db_path.read_bytes()[:5000])
+    truncated(db_path)
     assert_refused(db_path, "is damaged")
 
 
@@ -87,10 +80,7 @@ def test_parent_that_is_a_file(tmp_path: Path) -> None:
 
 
 def test_sqlite_database_of_another_program(db_path: Path) -> None:
-    raw = sqlite3.connect(db_path)
-    raw.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER)")
-    raw.commit()
-    raw.close()
+    foreign(db_path)
     assert_refused(db_path, "some other program")
 
 
@@ -106,11 +96,7 @@ def test_corrupt_database(db_path: Path) -> None:
 
 
 def test_newer_schema(db_path: Path) -> None:
-    filled(db_path)
-    raw = sqlite3.connect(db_path)
-    raw.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 'then')")
-    raw.commit()
-    raw.close()
+    newer(db_path)
     assert_refused(db_path, r"newer assay \(schema version 99; this assay knows up to 1\)")
     assert_refused(db_path, "newer assay", readonly=True)
 
