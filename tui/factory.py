@@ -88,8 +88,10 @@ def make_app(
     return app
 
 
-def demo_db_path() -> Path:
-    """Where `assay demo` keeps its verdicts (the user data directory)."""
+def demo_db_path(data_dir: Path | None = None) -> Path:
+    """Where `assay demo` keeps its verdicts: in ``data_dir``, else the user data directory."""
+    if data_dir is not None:
+        return data_dir / DEMO_DB_NAME
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("assay")) / DEMO_DB_NAME
@@ -109,7 +111,7 @@ def make_demo_app(
 
     repo = sample_repo()
     reports = load_reports([SAMPLE_REPORTS])
-    db = (tmp / DEMO_DB_NAME) if tmp is not None else demo_db_path()
+    db = demo_db_path(tmp)
     db.parent.mkdir(parents=True, exist_ok=True)
     return make_app(
         reports,

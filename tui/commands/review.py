@@ -99,11 +99,11 @@ def demo_app(reviewer: str | None, preset: str | None, data_dir: Path | None = N
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
     from db import StoreError, check_database
     from evidence.sample import SampleError
-    from tui.factory import DEMO_DB_NAME, demo_db_path, make_demo_app
+    from tui.factory import demo_db_path, make_demo_app
 
     keymap = _keymap(preset)
     try:  # a quick read-only check: the app opens the store after its first frame
-        check_database(data_dir / DEMO_DB_NAME if data_dir is not None else demo_db_path())
+        check_database(demo_db_path(data_dir))
         return make_demo_app(data_dir, reviewer=reviewer, keymap=keymap)
     except (SampleError, StoreError) as error:
         fail(str(error))
