@@ -190,7 +190,7 @@ class ReviewScreen(LookupActions, Screen[None]):
 
     @property
     def _rows(self) -> list[int]:
-        """Option index of the records pane -> record index (-1 for headers)."""
+        """Line of the records pane -> record index (-1 for a report or section heading)."""
         return self.records_pane.rows
 
     # --- workers ---------------------------------------------------------------------------------
