@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from evidence.model import Quote, Record, Report
 
@@ -56,8 +56,7 @@ def make_key(report: str, record: str, quote: str | None = None) -> str:
     return f"{key}#{quote}" if quote is not None else key
 
 
-@dataclass(frozen=True)
-class ItemRef:
+class ItemRef(NamedTuple):
     """A record or one quote of a record, by stable key."""
 
     report: str  # report identity, e.g. "ATLAS/agentic-system-runtime-report"

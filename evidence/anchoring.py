@@ -16,7 +16,6 @@ uses an inverted index of words to files, built once per revision.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import os
 import re
@@ -879,7 +878,7 @@ class _Workers:
             for number, anchor, cited, needs in part:
                 # the parent's own quote object, not the worker's copy of it
                 found[number] = (
-                    dataclasses.replace(anchor, quote=self.quotes[number]),
+                    anchor._replace(quote=self.quotes[number]),
                     cited,
                     needs,
                 )
@@ -1334,7 +1333,7 @@ class Anchorer:
                     return anchors
                 places = self._elsewhere(forms, cited, fuzzy=fuzzy)
                 if places:
-                    anchors[number] = dataclasses.replace(anchors[number], elsewhere=places)
+                    anchors[number] = anchors[number]._replace(elsewhere=places)
         if progress is not None and total:
             progress(total, total)
         return anchors
@@ -1372,7 +1371,7 @@ class Anchorer:
             if places is None:
                 return anchors
             for number, found_places in places:
-                anchors[number] = dataclasses.replace(anchors[number], elsewhere=found_places)
+                anchors[number] = anchors[number]._replace(elsewhere=found_places)
         if progress is not None and quotes:
             progress(len(quotes), len(quotes))
         return anchors
@@ -1385,7 +1384,7 @@ class Anchorer:
         if anchor.verified or not forms.exact:
             return anchor
         places = self._elsewhere(forms, cited, fuzzy=not anchor.occurrences)
-        return dataclasses.replace(anchor, elsewhere=places) if places else anchor
+        return anchor._replace(elsewhere=places) if places else anchor
 
     def _anchor_here(self, quote: Quote) -> tuple[Anchor, _QuoteForms, str]:
         """The anchor in the cited file only (no `elsewhere`), the quote's forms, the path."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
@@ -202,26 +201,34 @@ class _State(Enum):
     ANNOTATIONS = "annotations"
 
 
-@dataclass
 class _Block:
     """A record's place in the report while the outline is being built."""
 
-    kind: Kind
-    id: str
-    label: str
-    section: str
-    header: int | None  # 0-based index of the header line (None: text without a heading)
-    start: int  # first line of the block, header included
-    end: int = -1  # one past the last line
-    annotates: str | None = None
+    __slots__ = ("annotates", "end", "header", "id", "kind", "label", "section", "start")
+
+    def __init__(
+        self,
+        kind: Kind,
+        id: str,  # noqa: A002 - the record's id
+        label: str,
+        section: str,
+        header: int | None,  # 0-based index of the header line (None: text without a heading)
+        start: int,  # first line of the block, header included
+    ) -> None:
+        self.kind, self.id, self.label, self.section = kind, id, label, section
+        self.header, self.start = header, start
+        self.end = -1  # one past the last line
+        self.annotates: str | None = None
 
 
-@dataclass
 class _Outline:
-    title: str = ""
-    type_line: str = ""
-    blocks: list[_Block] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    __slots__ = ("blocks", "diagnostics", "title", "type_line")
+
+    def __init__(self) -> None:
+        self.title = ""
+        self.type_line = ""
+        self.blocks: list[_Block] = []
+        self.diagnostics: list[Diagnostic] = []
 
 
 def _blank(lines: list[str], index: int) -> bool:
@@ -554,18 +561,33 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
     return replay, end
 
 
-@dataclass
 class _Contents:
-    label: str = ""
-    body: str = ""
-    lines: tuple[int, int] = (0, 0)
-    fields: list[tuple[str, str]] = field(default_factory=list)
-    statuses: list[tuple[str, str]] = field(default_factory=list)
-    quotes: list[Quote] = field(default_factory=list)
-    citations: list[Citation] = field(default_factory=list)
-    references: list[str] = field(default_factory=list)
-    searches: list[SearchReplay] = field(default_factory=list)
-    revisions: list[RevisionMention] = field(default_factory=list)
+    """What a record's lines hold, gathered as they are read."""
+
+    __slots__ = (
+        "body",
+        "citations",
+        "fields",
+        "label",
+        "lines",
+        "quotes",
+        "references",
+        "revisions",
+        "searches",
+        "statuses",
+    )
+
+    def __init__(self) -> None:
+        self.label = ""
+        self.body = ""
+        self.lines: tuple[int, int] = (0, 0)
+        self.fields: list[tuple[str, str]] = []
+        self.statuses: list[tuple[str, str]] = []
+        self.quotes: list[Quote] = []
+        self.citations: list[Citation] = []
+        self.references: list[str] = []
+        self.searches: list[SearchReplay] = []
+        self.revisions: list[RevisionMention] = []
 
 
 def _is_code_line(line: str) -> bool:
@@ -745,7 +767,7 @@ def _contents(lines: list[str], block: _Block, diagnostics: list[Diagnostic]) ->
                     position = match.end()
                     continue
                 replay, position = result
-                found.searches.append(replace(replay, line=number, record=block.id))
+                found.searches.append(replay._replace(line=number, record=block.id))
         for sha in _SHA_RE.finditer(line):
             sentence = _sentence(line, sha.start(), sha.end())
             found.revisions.append(RevisionMention(sha.group().lower(), sentence, number))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import difflib
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from keymaps.catalog import BY_ID, SPECS
 
@@ -24,13 +24,12 @@ class KeymapError(Exception):
     """A keymap file that cannot be used; the message says which file and why."""
 
 
-@dataclass(frozen=True)
-class Keymap:
+class Keymap(NamedTuple):
     """Binding id -> comma-separated Textual key names, for every binding in the catalog."""
 
     preset: str
     keys: Mapping[str, str]
-    sources: tuple[str, ...] = field(default=())  # files read, in order
+    sources: tuple[str, ...] = ()  # files read, in order
 
     def changes(self) -> dict[str, str]:
         """The ids whose keys differ from the default preset's, for Textual's `set_keymap`.

@@ -7,7 +7,6 @@ small app behind `assay browse`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 
 from textual import work
@@ -201,7 +200,7 @@ class BrowseScreen(Screen[None]):
 
         def went(line: int | None) -> None:
             if dialog.selected is not None:  # a range: select it, so that y cites it
-                view.set_marks(replace(view.marks, matched=dialog.selected))
+                view.set_marks(view.marks._replace(matched=dialog.selected))
             self._went(line)
 
         self.app.push_screen(dialog, went)

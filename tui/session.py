@@ -8,7 +8,6 @@ screen's writer thread, which hands the resulting events back through `apply()`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from db.keys import ItemRef, Verdict, review_key
@@ -66,18 +65,16 @@ class Row(NamedTuple):
     index: int = -1  # position of the record in ReviewSession.records
 
 
-@dataclass
 class ReviewSession:
     """The state of one review: reports, anchors, the reviewer's verdicts and a cursor."""
 
-    reportset: ReportSet
-    reviewer: str
-    anchors: dict[Quote, Anchor] = field(default_factory=dict)
-    replays: dict[tuple[str, int], list[GrepHit]] = field(default_factory=dict)
-    current: dict[str, Event] = field(default_factory=dict)
-    anchored: bool = False
-
-    def __post_init__(self) -> None:
+    def __init__(self, reportset: ReportSet, reviewer: str) -> None:
+        self.reportset = reportset
+        self.reviewer = reviewer
+        self.anchors: dict[Quote, Anchor] = {}
+        self.replays: dict[tuple[str, int], list[GrepHit]] = {}
+        self.current: dict[str, Event] = {}  # item key -> the reviewer's latest event
+        self.anchored = False
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
 

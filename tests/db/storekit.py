@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from db.keys import ItemRef
@@ -60,7 +59,7 @@ def make_report(
         title=f"{system} {member} report",
         type_line=f"{TYPE_PREFIX}{member}-report.md",
         system=system,
-        records=tuple(replace(record, report=file) for record in records),
+        records=tuple(record._replace(report=file) for record in records),
     )
 
 

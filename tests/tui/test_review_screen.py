@@ -223,7 +223,6 @@ def test_unknown_binding_in_user_keymap_is_a_clear_cli_error(tmp_path: Path, mon
 async def test_verdict_on_an_edited_quote_is_shown_stale(
     tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
 ) -> None:
-    from dataclasses import replace
 
     from db import ItemRef, Verdict
 
@@ -235,11 +234,11 @@ async def test_verdict_on_an_edited_quote_is_shown_stale(
         item = ItemRef.for_quote(report, record, record.quotes[0])
         store.give(item, Verdict.REFUTED, note="wrong line", reviewer="s", revision=cited)
         # the report is regenerated with that quote edited
-        edited = replace(record.quotes[0], text=record.quotes[0].text + "  # edited")
-        new_record = replace(record, quotes=(edited, *record.quotes[1:]))
+        edited = record.quotes[0]._replace(text=record.quotes[0].text + "  # edited")
+        new_record = record._replace(quotes=(edited, *record.quotes[1:]))
         records = tuple(new_record if r is record else r for r in report.records)
-        reportset = replace(
-            sample_reports, reports=(replace(report, records=records), *sample_reports.reports[1:])
+        reportset = sample_reports._replace(
+            reports=(report._replace(records=records), *sample_reports.reports[1:])
         )
         app = make_app(reportset, sample, cited, store, "s", keymap)
         async with app.run_test(size=SIZE) as pilot:
@@ -301,14 +300,13 @@ async def test_record_id_with_markup_is_notified_literally(
     tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
 ) -> None:
     """Bundles written by other tools may carry any id: the verdict notice shows it as data."""
-    from dataclasses import replace
 
     report = sample_reports.reports[0]
     record = report.records[0]
     hostile = "[b]X[/b][@click=app.quit]"
-    records = (replace(record, id=hostile), *report.records[1:])
-    reportset = replace(
-        sample_reports, reports=(replace(report, records=records), *sample_reports.reports[1:])
+    records = (record._replace(id=hostile), *report.records[1:])
+    reportset = sample_reports._replace(
+        reports=(report._replace(records=records), *sample_reports.reports[1:])
     )
     app = make_app(reportset, sample, cited, tmp_path / "m.db", "m", keymap)
     async with app.run_test(size=SIZE) as pilot:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -51,14 +50,13 @@ def file_message(source: SourceFile) -> str | None:
     return source.problem
 
 
-@dataclass(frozen=True)
-class SourceMarks:
+class SourceMarks(NamedTuple):
     """What the gutter shows: matched range, claimed range, other occurrences, backlinks."""
 
     matched: LineRange | None = None
     claimed: LineRange | None = None  # drawn in the warning colour where it differs from matched
     others: tuple[LineRange, ...] = ()
-    backlinks: frozenset[int] = field(default_factory=frozenset)
+    backlinks: frozenset[int] = frozenset()
 
     def mark(self, line: int) -> str:
         """The gutter kind of one line: matched, claimed, other, or empty."""
