@@ -1,0 +1,235 @@
+"""Find and read report files: paths, directories and bundles in, a cross-checked ReportSet out.
+
+Everything about loading reports that is not parsing them. This module does not import the parser
+(evidence/reports.py) nor the bundle reader at module level: `load_reports` imports the parser only
+when a report must really be parsed (no cache, or not in it; see evidence/report_cache.py) and the
+bundle reader only for bundles, so a launch whose reports are all in the cache never compiles the
+parser's regular expressions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from evidence.model import Diagnostic, Kind, Report, ReportSet
+
+__all__ = [
+    "REPORT_SUFFIXES",
+    "ReportError",
+    "cross_check",
+    "is_report_text",
+    "load_reports",
+    "split_lines",
+]
+
+
+class ReportError(Exception):
+    """A report path that cannot be read (the message names the path and the reason)."""
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without their ends; CRLF and lone CR count as line ends, nothing else does."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+#: file name endings that a directory's reports may have
+REPORT_SUFFIXES = (".txt", ".md", ".report", ".json")
+
+
+def is_report_text(head: str) -> bool:
+    """True when the start of a file reads like a report (title ending in 'report', or Type:)."""
+    lines = [line.strip() for line in split_lines(head.lstrip("\ufeff"))[:20]]
+    nonblank = [line for line in lines if line]
+    if not nonblank:
+        return False
+    return nonblank[0].lower().endswith(" report") or any(
+        line.startswith("Type:") for line in nonblank
+    )
+
+
+def _read(path: Path, shown: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ReportError(f"{shown}: no such file or directory") from None
+    except IsADirectoryError:
+        raise ReportError(f"{shown}: is a directory") from None
+    except PermissionError:
+        raise ReportError(f"{shown}: permission denied") from None
+    except OSError as error:
+        raise ReportError(f"{shown}: cannot read ({error.strerror or error})") from None
+
+
+def _looks_like_bundle(data: bytes) -> bool:
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
+
+
+def _load_bundle_bytes(data: bytes, shown: str) -> ReportSet:
+    import json  # here: only bundles need it, and the app's first frame does not
+
+    from evidence.bundle import load_bundle  # here: it imports the parser
+
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ReportError(f"{shown}: a .json bundle must be UTF-8") from None
+    except ValueError as error:
+        raise ReportError(f"{shown}: not valid JSON ({error})") from None
+    return load_bundle(parsed, shown)
+
+
+def _directory_members(directory: Path, shown: str) -> list[tuple[Path, str]]:
+    try:
+        entries = sorted(directory.iterdir(), key=lambda entry: entry.name)
+    except PermissionError:
+        raise ReportError(f"{shown}: permission denied") from None
+    except OSError as error:
+        raise ReportError(f"{shown}: cannot list ({error.strerror or error})") from None
+    members: list[tuple[Path, str]] = []
+    for entry in entries:
+        try:
+            if entry.name.startswith(".") or not entry.is_file():
+                continue
+        except OSError:
+            continue
+        if entry.suffix.lower() not in REPORT_SUFFIXES:
+            continue
+        try:
+            with entry.open("rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            continue
+        if entry.suffix.lower() == ".json":
+            if _looks_like_bundle(head) and (b'"reports"' in head or b"assay-bundle" in head):
+                members.append((entry, str(Path(shown) / entry.name)))
+            continue
+        if is_report_text(head.decode("utf-8", errors="replace")):
+            members.append((entry, str(Path(shown) / entry.name)))
+    if not members:
+        raise ReportError(f"{shown}: no reports in this directory")
+    return members
+
+
+def _classify(path: Path, shown: str) -> bool:
+    """True for a directory, False for a file; ReportError for anything unreadable."""
+    try:
+        if path.is_dir():
+            return True
+        if path.exists():
+            return False
+    except (OSError, ValueError) as error:
+        reason = "permission denied" if isinstance(error, PermissionError) else str(error)
+        raise ReportError(f"{shown}: cannot read ({reason})") from None
+    raise ReportError(f"{shown}: no such file or directory")
+
+
+def _bundle_in_text(data: bytes) -> object | None:
+    """Parsed JSON when a file without the .json suffix holds a bundle, else None."""
+    if not _looks_like_bundle(data):
+        return None
+    import json
+
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) and "reports" in parsed else None
+
+
+def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> ReportSet:
+    """Load report files, directories of reports and JSON bundles together, cross-checked.
+
+    ``cache``: a directory of parsed reports (evidence/report_cache.py). Each report file (not a
+    bundle) is looked up there before it is parsed and stored there after; a cache that cannot be
+    read or written is not used. None (the default): every report is parsed.
+    """
+    reports: list[Report] = []
+    seen: set[str] = set()
+    files: list[tuple[Path, str]] = []
+    for given in paths:
+        path = Path(given)
+        shown = str(given)
+        if _classify(path, shown):
+            files.extend(_directory_members(path, shown))
+        else:
+            files.append((path, shown))
+    for path, shown in files:
+        try:
+            key = str(path.resolve())
+        except (OSError, RuntimeError):
+            key = str(path.absolute())
+        if key in seen:
+            continue
+        seen.add(key)
+        data = _read(path, shown)
+        if path.suffix.lower() == ".json":
+            reports.extend(_load_bundle_bytes(data, shown).reports)
+            continue
+        bundle = _bundle_in_text(data)
+        if bundle is not None:
+            from evidence.bundle import load_bundle  # here: it imports the parser
+
+            reports.extend(load_bundle(bundle, shown).reports)
+        else:
+            reports.append(_parse(data, shown, cache))
+    return ReportSet(reports=tuple(reports), diagnostics=cross_check(reports))
+
+
+def _parse(data: bytes, shown: str, cache: Path | None) -> Report:
+    """The report in ``data``: from the cache when it holds it, else parsed (and stored there)."""
+    if cache is None:
+        from evidence.reports import parse_report  # here: a cache hit must not import the parser
+
+        return parse_report(data, shown)
+    from evidence import report_cache
+
+    key = report_cache.key_for(shown, data)
+    cached = report_cache.get(Path(cache), key) if key is not None else None
+    if cached is not None:
+        return cached
+    from evidence.reports import parse_report
+
+    report = parse_report(data, shown)
+    if key is not None:
+        report_cache.put(Path(cache), key, report)
+    return report
+
+
+def cross_check(reports: Sequence[Report]) -> tuple[tuple[str, Diagnostic], ...]:
+    """Findings across reports: annotations and references to ids no loaded report declares."""
+    declared: dict[str, set[str]] = {}
+    for report in reports:
+        system = report.system.lower()
+        for record in report.records:
+            if record.kind not in (Kind.ANNOTATION, Kind.NARRATIVE):
+                declared.setdefault(record.id, set()).add(system)
+    found: list[tuple[str, Diagnostic]] = []
+    for report in reports:
+        system = report.system.lower()
+        for record in report.records:
+            wanted = list(record.references)
+            if record.annotates is not None and record.annotates not in wanted:
+                wanted.insert(0, record.annotates)
+            for record_id in wanted:
+                systems = declared.get(record_id)
+                if systems is not None and system in systems:
+                    continue
+                verb = "annotates" if record_id == record.annotates else "mentions"
+                where = (
+                    f"only reports about {', '.join(sorted(s for s in systems if s))} declare it"
+                    if systems
+                    else "no loaded report declares it"
+                )
+                found.append(
+                    (
+                        report.file,
+                        Diagnostic(record.lines[0], f"{record.id} {verb} {record_id}; {where}"),
+                    )
+                )
+    return tuple(found)
