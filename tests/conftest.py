@@ -2,12 +2,43 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_REPORTS = ROOT.parent / "shared" / "reports"
+
+_cache_home: tempfile.TemporaryDirectory[str] | None = None
+_saved_cache_home: str | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The whole session (and the processes it starts) uses a temporary user cache directory.
+
+    platformdirs honours XDG_CACHE_HOME on Linux: the app's parsed-report cache and the sample
+    repository (built once per session, ~0.4 s) go there, not into the cache of the person
+    running the tests.
+    """
+    global _cache_home, _saved_cache_home
+    _saved_cache_home = os.environ.get("XDG_CACHE_HOME")
+    _cache_home = tempfile.TemporaryDirectory(
+        prefix="assay-tests-cache-", ignore_cleanup_errors=True
+    )
+    os.environ["XDG_CACHE_HOME"] = _cache_home.name
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _cache_home
+    if _saved_cache_home is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = _saved_cache_home
+    if _cache_home is not None:
+        _cache_home.cleanup()
+        _cache_home = None
 
 
 @pytest.fixture

@@ -106,11 +106,12 @@ def make_demo_app(
 ) -> AssayApp:
     """The review app on the sample repository and reports; verdicts in ``tmp`` (else user dir)."""
     from db import reviewer_name
-    from evidence.reports import load_reports
+    from evidence.loading import load_reports  # not the parser: cache hits skip it
+    from evidence.report_cache import default_directory
     from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, sample_repo
 
     repo = sample_repo()
-    reports = load_reports([SAMPLE_REPORTS])
+    reports = load_reports([SAMPLE_REPORTS], cache=default_directory())
     db = demo_db_path(tmp)
     db.parent.mkdir(parents=True, exist_ok=True)
     return make_app(

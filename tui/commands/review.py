@@ -50,12 +50,13 @@ def review(
     """Review REPORT... against the git revision they cite."""
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
     from db import StoreError, check_database, reviewer_name
-    from evidence.reports import ReportError, load_reports
+    from evidence.loading import ReportError, load_reports  # not the parser: cache hits skip it
+    from evidence.report_cache import default_directory
 
     if not Path(repo).is_dir():
         fail(f"--repo {repo}: no such directory")
     try:
-        reportset = load_reports(list(reports))
+        reportset = load_reports(list(reports), cache=default_directory())
     except ReportError as error:
         fail(str(error))
     if not reportset.reports:
