@@ -13,7 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from db.keys import ItemRef, Verdict, make_key, normalize_quote, quote_hash, review_key
-from db.reviewer import reviewer_name
+from db.reviewer import reviewer_lookup, reviewer_name
 
 if TYPE_CHECKING:
     from db.check import StoreError, check_database, default_path
@@ -53,5 +53,6 @@ __all__ = [
     "normalize_quote",
     "quote_hash",
     "review_key",
+    "reviewer_lookup",
     "reviewer_name",
 ]

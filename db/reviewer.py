@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 
 def git_user_name() -> str | None:
     """git's user.name, read from the home directory (never from a repository under review)."""
+    return _git_result(_start_git())
+
+
+def _start_git() -> subprocess.Popen[str] | None:
+    """Start `git config --get user.name` in the home directory, not waiting for it."""
     home = Path.home()
     # GIT_CEILING_DIRECTORIES: no repository above the home directory is looked for either.
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_CEILING_DIRECTORIES=str(home.parent))
@@ -16,20 +22,30 @@ def git_user_name() -> str | None:
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)
     try:
-        result = subprocess.run(
+        return subprocess.Popen(
             ["git", "config", "--get", "user.name"],
             cwd=home if home.is_dir() else "/",
             env=env,
             stdin=subprocess.DEVNULL,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             text=True,
-            timeout=5,
-            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    name = result.stdout.strip()
-    return name if result.returncode == 0 and name else None
+
+
+def _git_result(process: subprocess.Popen[str] | None) -> str | None:
+    if process is None:
+        return None
+    try:
+        out, _ = process.communicate(timeout=5)
+    except subprocess.SubprocessError:
+        process.kill()
+        process.wait()
+        return None
+    name = out.strip()
+    return name if process.returncode == 0 and name else None
 
 
 def login_name() -> str | None:
@@ -45,6 +61,24 @@ def login_name() -> str | None:
 
 def reviewer_name(explicit: str | None = None) -> str:
     """The reviewer name to record: explicit, else git's user.name, else the login name."""
+    return reviewer_lookup(explicit)()
+
+
+def reviewer_lookup(explicit: str | None = None) -> Callable[[], str]:
+    """Start finding the reviewer name (`reviewer_name`); the function returned waits for it.
+
+    Asking git takes a few milliseconds, in a process of its own: a command starts the lookup
+    first and takes the name when it builds the app, its imports done meanwhile.
+    """
     if explicit is not None and explicit.strip():
-        return explicit.strip()
-    return git_user_name() or login_name() or "reviewer"
+        name = explicit.strip()
+        return lambda: name
+    process = _start_git()
+    found: list[str] = []
+
+    def result() -> str:
+        if not found:
+            found.append(_git_result(process) or login_name() or "reviewer")
+        return found[0]
+
+    return result

@@ -11,7 +11,7 @@ import pytest
 from storekit import make_record, make_report, reportset
 
 from db.keys import ItemRef, Verdict, review_key
-from db.reviewer import reviewer_name
+from db.reviewer import reviewer_lookup, reviewer_name
 from db.store import StoreError, VerdictStore
 
 ITEM = ItemRef("KESTREL/agentic-system-runtime-report", "RT-CLM-one")
@@ -190,6 +190,23 @@ def test_reviewer_name_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     _git(home, "config", "--global", "user.name", "Grace Hopper")
     assert reviewer_name(None) == "Grace Hopper"
     assert reviewer_name("") == "Grace Hopper"
+
+
+def test_reviewer_lookup_asks_git_once_while_the_caller_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    _git(home, "config", "--global", "user.name", "Grace Hopper")
+    found = reviewer_lookup(None)  # git runs now; the command imports the app meanwhile
+    assert found() == "Grace Hopper"
+    _git(home, "config", "--global", "user.name", "Ada")
+    assert found() == "Grace Hopper"  # the answer is kept, git is not asked again
+    assert reviewer_lookup(None)() == "Ada"
+    assert reviewer_lookup("  Ann ")() == "Ann"
 
 
 def test_reviewer_name_ignores_the_repository_in_the_working_directory(

@@ -49,7 +49,9 @@ def review(
 ) -> None:
     """Review REPORT... against the git revision they cite."""
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
-    from db import StoreError, check_database, reviewer_name
+    from db import StoreError, check_database, reviewer_lookup
+
+    reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
     from evidence.loading import ReportError, load_reports  # not the parser: cache hits skip it
     from evidence.report_cache import default_directory
 
@@ -71,7 +73,7 @@ def review(
         fail(str(error))
     from tui.factory import make_app
 
-    app = make_app(reportset, repo, rev, db_path, reviewer_name(reviewer), keymap)
+    app = make_app(reportset, repo, rev, db_path, reviewer_found(), keymap)
     try:
         app.run()
     finally:
@@ -98,13 +100,15 @@ def demo_app(reviewer: str | None, preset: str | None, data_dir: Path | None = N
     ``data_dir`` holds the demo's verdicts (None: the user data directory).
     """
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
-    from db import StoreError, check_database
+    from db import StoreError, check_database, reviewer_lookup
+
+    reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
     from evidence.sample import SampleError
     from tui.factory import demo_db_path, make_demo_app
 
     keymap = _keymap(preset)
     try:  # a quick read-only check: the app opens the store after its first frame
         check_database(demo_db_path(data_dir))
-        return make_demo_app(data_dir, reviewer=reviewer, keymap=keymap)
+        return make_demo_app(data_dir, reviewer=reviewer_found(), keymap=keymap)
     except (SampleError, StoreError) as error:
         fail(str(error))
