@@ -6,8 +6,6 @@ quote's normalized text. Editing a quote's text changes its key, which is how an
 found to be stale instead of silently moving to the new text.
 """
 
-from __future__ import annotations
-
 import hashlib
 import re
 from collections.abc import Iterable
@@ -56,6 +54,8 @@ def make_key(report: str, record: str, quote: str | None = None) -> str:
     return f"{key}#{quote}" if quote is not None else key
 
 
+# Real annotations, not `from __future__ import annotations`: a NamedTuple compiles each one
+# given as a string when its class is made, before the review app's first frame.
 class ItemRef(NamedTuple):
     """A record or one quote of a record, by stable key."""
 
@@ -74,12 +74,12 @@ class ItemRef(NamedTuple):
         return make_key(self.report, self.record)
 
     @classmethod
-    def for_record(cls, report: Report, record: Record) -> ItemRef:
+    def for_record(cls, report: Report, record: Record) -> "ItemRef":
         """The item for a record of a report."""
         return cls(report.identity, record.id)
 
     @classmethod
-    def for_quote(cls, report: Report, record: Record, quote: Quote) -> ItemRef:
+    def for_quote(cls, report: Report, record: Record, quote: Quote) -> "ItemRef":
         """The item for one quote of a record (identical quotes of one record stay distinct)."""
         position = _position(record, quote)
         if position is None:  # not (or no longer) one of the record's quotes: hash it on its own

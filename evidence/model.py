@@ -8,9 +8,10 @@ frame, and Python compiles each dataclass's generated methods from source as the
 (~1.2 ms a class, ~15 ms here, against ~3 ms for the same NamedTuples). They hash and print the
 same way and are as immutable; they also compare equal to a tuple of the same values (whatever its
 class) and can be unpacked. A changed copy is ``value._replace(field=...)``.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: typing.NamedTuple compiles each field annotation
+given as a string (~0.3 ms a class); the annotations below are real types, all defined above use.
+"""
 
 from enum import StrEnum
 from typing import NamedTuple

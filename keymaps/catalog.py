@@ -4,11 +4,11 @@ The keys themselves live in the preset TOML files beside this module; the catalo
 of what can be bound, so the loader can reject an unknown id and the help screen can list them all.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 
+# Real annotations, not `from __future__ import annotations`: a NamedTuple compiles each one
+# given as a string when its class is made, before the review app's first frame.
 class BindingSpec(NamedTuple):
     """One bindable action: an id users remap, the action it runs, and where it shows."""
 

@@ -1,7 +1,5 @@
 """Load a keymap: a preset TOML file, then the user's overrides from the config directory."""
 
-from __future__ import annotations
-
 import difflib
 import tomllib
 from collections.abc import Mapping
@@ -24,6 +22,8 @@ class KeymapError(Exception):
     """A keymap file that cannot be used; the message says which file and why."""
 
 
+# Real annotations, not `from __future__ import annotations`: a NamedTuple compiles each one
+# given as a string when its class is made, before the review app's first frame.
 class Keymap(NamedTuple):
     """Binding id -> comma-separated Textual key names, for every binding in the catalog."""
 
