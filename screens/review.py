@@ -99,6 +99,7 @@ class ReviewScreen(LookupActions, Screen[None]):
         self._loading_waited = False  # `_start_loading` waited for the first whole frame
         self._loading_started = False
         self._resumed = False  # the screen has been made active once
+        self._first_paint = True  # no frame painted yet
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
 
     # --- layout ----------------------------------------------------------------------------------
@@ -133,6 +134,18 @@ class ReviewScreen(LookupActions, Screen[None]):
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+
+    def _compositor_refresh(self) -> None:
+        # The first layout changes what it lays out: each pane learns its size, and the record
+        # pane, its text wrapped at its width, that it needs a scrollbar. Textual would paint
+        # that first frame, lay out again at its next refresh and paint again, the record pane
+        # whole (~10 ms of the first frame). Laid out again before the first paint instead.
+        if self._first_paint:
+            self._first_paint = False
+            if any(widget._layout_required for widget in self._compositor.visible_widgets):
+                self._refresh_layout()  # which paints
+                return
+        super()._compositor_refresh()
 
     def _start_loading(self) -> None:
         """Start the reads once the first frame is whole (called after the first refresh).

@@ -179,6 +179,18 @@ class RowList(ScrollView, can_focus=True):
         if self.virtual_size.height != height:
             self.virtual_size = Size(0, height)
 
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        width = self.scrollable_content_region.width
+        if width and width != self._width and not self.ONE_LINE_ROWS:
+            # measured as it is laid out at a new width, not when next drawn: the scrollbar its
+            # height may need is then known to this layout, not found after a frame is painted
+            self._measure(width)
+            self._scroll_update(self.virtual_size)
+        return resized
+
     def _height(self, index: int) -> int:
         end = self._first[index + 1] if index + 1 < len(self._first) else len(self._line_rows)
         return end - self._first[index]
