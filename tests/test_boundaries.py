@@ -73,3 +73,24 @@ def test_checking_the_database_does_not_import_the_store(tmp_path: Path) -> None
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", f"check_database loaded {result.stdout.strip()}"
+
+
+def test_the_review_commands_import_textual_only_after_pausing_the_collector() -> None:
+    # `assay review`/`demo` pause the cycle collector first thing (tui.startup), then import the
+    # app: importing their module (and the CLI) must not import textual already.
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PROBE.replace(
+                "importlib.import_module(sys.argv[1])", "import tui.cli, tui.commands.review"
+            ),
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", f"imported before the pause: {result.stdout.strip()}"

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from evidence.text import visible  # not tui.safe: that imports textual, before the pause below
 from tui import startup
-from tui.safe import visible
 
 if TYPE_CHECKING:
     from tui.app import AssayApp
