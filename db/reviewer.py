@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 
@@ -64,21 +63,32 @@ def reviewer_name(explicit: str | None = None) -> str:
     return reviewer_lookup(explicit)()
 
 
-def reviewer_lookup(explicit: str | None = None) -> Callable[[], str]:
-    """Start finding the reviewer name (`reviewer_name`); the function returned waits for it.
+def reviewer_lookup(explicit: str | None = None) -> ReviewerLookup:
+    """Start finding the reviewer name (as `reviewer_name`); call the result to wait for it."""
+    return ReviewerLookup(explicit)
 
-    Asking git takes a few milliseconds, in a process of its own: a command starts the lookup
-    first and takes the name when it builds the app, its imports done meanwhile.
+
+class ReviewerLookup:
+    """The reviewer name, being found: git is asked at once, in a process of its own.
+
+    Asking git takes a few milliseconds: a command starts the lookup first and takes the name
+    (by calling this) when it builds the app, its imports done meanwhile. `close()` stops a
+    lookup whose name is never taken (a command that fails first).
     """
-    if explicit is not None and explicit.strip():
-        name = explicit.strip()
-        return lambda: name
-    process = _start_git()
-    found: list[str] = []
 
-    def result() -> str:
-        if not found:
-            found.append(_git_result(process) or login_name() or "reviewer")
-        return found[0]
+    def __init__(self, explicit: str | None = None) -> None:
+        self._name = explicit.strip() if explicit is not None and explicit.strip() else None
+        self._process = _start_git() if self._name is None else None
 
-    return result
+    def __call__(self) -> str:
+        if self._name is None:
+            process, self._process = self._process, None
+            self._name = _git_result(process) or login_name() or "reviewer"
+        return self._name
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            process.communicate()  # reaps it and closes its pipe

@@ -209,6 +209,20 @@ def test_reviewer_lookup_asks_git_once_while_the_caller_goes_on(
     assert reviewer_lookup("  Ann ")() == "Ann"
 
 
+def test_a_reviewer_lookup_never_taken_is_closed_without_leaving_git_running() -> None:
+    import gc
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lookup = reviewer_lookup(None)  # a command that then fails: the name is never taken
+        lookup.close()
+        lookup.close()
+        del lookup
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+
+
 def test_reviewer_name_ignores_the_repository_in_the_working_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

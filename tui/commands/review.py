@@ -52,28 +52,31 @@ def review(
     from db import StoreError, check_database, reviewer_lookup
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
-    from evidence.loading import ReportError, load_reports  # not the parser: cache hits skip it
-    from evidence.report_cache import default_directory
-
-    if not Path(repo).is_dir():
-        fail(f"--repo {repo}: no such directory")
     try:
-        reportset = load_reports(list(reports), cache=default_directory())
-    except ReportError as error:
-        fail(str(error))
-    if not reportset.reports:
-        fail("no reports found in " + ", ".join(reports))
-    keymap = _keymap(preset)
-    if rev is None:
-        stated = reportset.revision_ids()
-        rev = stated[0] if stated else None
-    try:  # a quick read-only check: the app opens the store after its first frame
-        db_path = check_database(Path(db) if db else None)
-    except StoreError as error:
-        fail(str(error))
-    from tui.factory import make_app
+        from evidence.loading import ReportError, load_reports  # not the parser: cache hits skip it
+        from evidence.report_cache import default_directory
 
-    app = make_app(reportset, repo, rev, db_path, reviewer_found(), keymap)
+        if not Path(repo).is_dir():
+            fail(f"--repo {repo}: no such directory")
+        try:
+            reportset = load_reports(list(reports), cache=default_directory())
+        except ReportError as error:
+            fail(str(error))
+        if not reportset.reports:
+            fail("no reports found in " + ", ".join(reports))
+        keymap = _keymap(preset)
+        if rev is None:
+            stated = reportset.revision_ids()
+            rev = stated[0] if stated else None
+        try:  # a quick read-only check: the app opens the store after its first frame
+            db_path = check_database(Path(db) if db else None)
+        except StoreError as error:
+            fail(str(error))
+        from tui.factory import make_app
+
+        app = make_app(reportset, repo, rev, db_path, reviewer_found(), keymap)
+    finally:
+        reviewer_found.close()  # stops git if the command failed first
     try:
         app.run()
     finally:
@@ -106,9 +109,12 @@ def demo_app(reviewer: str | None, preset: str | None, data_dir: Path | None = N
     from evidence.sample import SampleError
     from tui.factory import demo_db_path, make_demo_app
 
-    keymap = _keymap(preset)
-    try:  # a quick read-only check: the app opens the store after its first frame
+    try:
+        keymap = _keymap(preset)
+        # a quick read-only check: the app opens the store after its first frame
         check_database(demo_db_path(data_dir))
         return make_demo_app(data_dir, reviewer=reviewer_found(), keymap=keymap)
     except (SampleError, StoreError) as error:
         fail(str(error))
+    finally:
+        reviewer_found.close()  # stops git if the command failed first
