@@ -244,6 +244,8 @@ def _run_in_terminal(args: list[str], cwd: Path) -> str:
         chunks.append(data)
     process.wait(timeout=30)
     os.close(leader)
+    assert process.stderr is not None
+    process.stderr.close()
     return b"".join(chunks).decode("utf-8", "replace")
 
 
