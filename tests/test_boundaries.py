@@ -23,7 +23,8 @@ CORE_MODULES = sorted(
 
 PROBE = """
 import importlib, sys
-importlib.import_module(sys.argv[1])
+for name in sys.argv[1:]:
+    importlib.import_module(name)
 loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))
 print(','.join(loaded))
 """
@@ -33,17 +34,23 @@ def test_core_modules_found() -> None:
     assert "evidence.model" in CORE_MODULES
 
 
-@pytest.mark.parametrize("module", CORE_MODULES)
-def test_core_module_does_not_load_ui(module: str) -> None:
+def ui_modules_loaded(*modules: str) -> str:
+    """The textual and rich modules a fresh interpreter holds after importing ``modules``."""
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, module],
+        [sys.executable, "-c", PROBE, *modules],
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "", f"{module} loaded UI modules: {result.stdout.strip()}"
+    return result.stdout.strip()
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_core_module_does_not_load_ui(module: str) -> None:
+    loaded = ui_modules_loaded(module)
+    assert loaded == "", f"{module} loaded UI modules: {loaded}"
 
 
 def test_screens_never_import_the_app() -> None:
@@ -78,19 +85,5 @@ def test_checking_the_database_does_not_import_the_store(tmp_path: Path) -> None
 def test_the_review_commands_import_textual_only_after_pausing_the_collector() -> None:
     # `assay review`/`demo` pause the cycle collector first thing (tui.startup), then import the
     # app: importing their module (and the CLI) must not import textual already.
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            PROBE.replace(
-                "importlib.import_module(sys.argv[1])", "import tui.cli, tui.commands.review"
-            ),
-            "-",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "", f"imported before the pause: {result.stdout.strip()}"
+    loaded = ui_modules_loaded("tui.cli", "tui.commands.review")
+    assert loaded == "", f"imported before the pause: {loaded}"
