@@ -41,6 +41,8 @@ class LookupActions(_Screen):
     _find_text: str
     # the backlinks of each path, for the anchors they were computed from
     _backlinks_cache: tuple[object, dict[str, list[Backlink]]] | None = None
+    # what `/` can find, for the revision it was listed with (None: not opened yet)
+    _find_cache: tuple[object, list[FindTarget]] | None = None
 
     def open_path(self, path: str, line: int | None = None) -> None:
         raise NotImplementedError
@@ -66,7 +68,17 @@ class LookupActions(_Screen):
         raise NotImplementedError
 
     def find_targets(self) -> list[FindTarget]:
-        """Everything `/` can find: records, quotes, and the files of the revision."""
+        """Everything `/` can find: records, quotes, and the files of the revision.
+
+        Listed once per revision (the records and quotes do not change during a review): a
+        10,000-quote report and its files are ~16,000 targets, ~30 ms each time `/` is pressed.
+        """
+        cache = self._find_cache
+        if cache is None or cache[0] is not self.revision:
+            cache = self._find_cache = (self.revision, self._list_find_targets())
+        return cache[1]
+
+    def _list_find_targets(self) -> list[FindTarget]:
         from screens.find import FindTarget
 
         targets: list[FindTarget] = []

@@ -155,6 +155,10 @@ async def test_filters_diff_find_palette_and_theme(
                 break
             await pilot.pause(0.01)
         assert screen.opened_path == "api/kestrel/stations.py"
+        # what `/` finds is listed once for the revision, not again at each `/`
+        targets = screen.find_targets()
+        assert targets is screen.find_targets()
+        assert any(t.kind == "file" and t.path == "api/kestrel/stations.py" for t in targets)
 
         # the command palette offers actions and every record
         titles = [command.title for command in screen.palette_commands()]
@@ -187,6 +191,8 @@ async def test_missing_revision_shows_in_the_panes(
         screen = review_screen(app)
         await settle(pilot, screen)
         assert screen.revision is None and screen.revision_error
+        found = screen.find_targets()
+        assert found and not any(target.kind == "file" for target in found)  # no revision
         screen.go(Location(index_of(screen, "KS-CMP-api-server"), 0))
         await settle(pilot, screen)
         view = screen.query_one(SourceView)
