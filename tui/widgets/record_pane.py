@@ -214,8 +214,8 @@ class RecordPane(RowList):
     def show(self, record: Record | None, quote: int | None) -> None:
         """Show a record, the cursor on one of its quotes, scrolled to the top."""
         self.record = record
-        rows = list(self._rows_of(record)) if record is not None else []
-        self.set_rows(rows, self._quote_row(rows, quote))
+        self.set_rows(list(self._rows_of(record)) if record is not None else [])
+        self.highlight_quote(quote)
         self.show_top()  # the record's label first, even when its quote is further down
         if record is None:
             return
@@ -235,14 +235,8 @@ class RecordPane(RowList):
 
     def highlight_quote(self, quote: int | None) -> None:
         """Put the cursor on a quote (nothing happens for None or a quote not shown)."""
-        self.move_to(self._quote_row(self._rows, quote))
-
-    @staticmethod
-    def _quote_row(rows: list[Row], quote: int | None) -> int | None:
-        if quote is None:
-            return None
-        wanted = f"quote-{quote}"
-        return next((n for n, row in enumerate(rows) if row.id == wanted), None)
+        if quote is not None:
+            self.move_to(self.row_index(f"quote-{quote}"))
 
     def _rows_of(self, record: Record) -> Iterator[Row]:
         return record_rows(self.session, record, stale=self.stale, revision_open=self.revision_open)
