@@ -183,21 +183,19 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
 
 def _parse(data: bytes, shown: str, cache: Path | None) -> Report:
     """The report in ``data``: from the cache when it holds it, else parsed (and stored there)."""
-    if cache is None:
-        from evidence.reports import parse_report  # here: a cache hit must not import the parser
+    key = None
+    if cache is not None:
+        from evidence import report_cache
 
-        return parse_report(data, shown)
-    from evidence import report_cache
-
-    key = report_cache.key_for(shown, data)
-    cached = report_cache.get(Path(cache), key) if key is not None else None
-    if cached is not None:
-        return cached
-    from evidence.reports import parse_report
+        key = report_cache.key_for(shown, data)
+        cached = report_cache.get(cache, key) if key is not None else None
+        if cached is not None:
+            return cached
+    from evidence.reports import parse_report  # here: a cache hit must not import the parser
 
     report = parse_report(data, shown)
-    if key is not None:
-        report_cache.put(Path(cache), key, report)
+    if cache is not None and key is not None:
+        report_cache.put(cache, key, report)
     return report
 
 
