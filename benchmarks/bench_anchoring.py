@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from rapidfuzz import fuzz  # noqa: E402
 from synthetic import synthetic_repo  # noqa: E402
 
-from evidence.anchoring import Anchorer, RevisionIndex, _Workers  # noqa: E402
+from evidence.anchoring import Anchorer, RevisionIndex  # noqa: E402
+from evidence.anchoring.workers import Workers  # noqa: E402
 from evidence.model import Quote, Tier  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 
@@ -203,7 +204,7 @@ def main() -> None:
         pending = []
         for number, (_kind, quote, _path, _span) in enumerate(quotes):
             start = time.perf_counter()
-            anchor, forms, cited = anchorer._anchor_here(quote)  # noqa: SLF001
+            anchor, forms, cited = anchorer.anchor_here(quote)
             times.append(time.perf_counter() - start)
             if not anchor.verified:
                 pending.append((number, forms, cited, not anchor.occurrences))
@@ -213,7 +214,7 @@ def main() -> None:
         anchorer._index = index  # noqa: SLF001
         index_time = time.perf_counter() - start
         start = time.perf_counter()
-        workers = _Workers(anchorer, [], workers=2)
+        workers = Workers(anchorer, [], workers=2)
         try:
             in_workers = workers.index(words, None)
         finally:

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from test_revision import git, make_repo
 
 from evidence.anchoring import Anchorer, anchor_all, char_diff, normalize_quote
+from evidence.anchoring.forms import FileView, quote_forms
+from evidence.anchoring.fuzzy import find_fuzzy
 from evidence.model import (
     Anchor,
     DiffPart,
@@ -397,23 +399,21 @@ def test_anchor_many_agrees_with_anchor(revision: Revision) -> None:
 
 
 def test_fuzzy_finds_a_misquote_whose_long_words_are_everywhere_in_the_file() -> None:
-    from evidence.anchoring import _FileView, _forms, _fuzzy
 
     filler = "  const lumrenfen = await nistamda.jululyar(margripe, 7);\n" * 60
     passage = "  const agentAgent = await nistamda.jululyar(margripe, 2345);\n"
     text = filler + passage + filler
     quote = "const agentAgent = await nistamda.jululyar(margripe, 3456);"
-    found = _fuzzy(_forms(quote), _FileView(text), 80)
+    found = find_fuzzy(quote_forms(quote), FileView(text), 80)
     assert found and found[0].lines == (61, 61)
 
 
 def test_fuzzy_passage_does_not_take_a_brace_from_the_line_before() -> None:
-    from evidence.anchoring import _FileView, _forms, _fuzzy
 
     text = (
         "  for (const item of items) {\n  }\n  }\n"
         "  const yarselGlaorp = await volonor.horvogla(escalate, 30);\n}\n"
     )
     quote = "} const yarselGlaorp = await volonor.horvogla(escalate, 1141); }"
-    found = _fuzzy(_forms(quote), _FileView(text), 80)
+    found = find_fuzzy(quote_forms(quote), FileView(text), 80)
     assert found and found[0].lines == (3, 5)

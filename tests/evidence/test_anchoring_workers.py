@@ -9,18 +9,13 @@ from pathlib import Path
 import pytest
 from test_revision import make_repo
 
-from evidence.anchoring import (
-    Anchorer,
-    RevisionIndex,
-    _LineIndex,
-    _use_processes,
-    _Workers,
-    normalize_source,
-)
+from evidence.anchoring import Anchorer, RevisionIndex, normalize_source
+from evidence.anchoring.forms import LineIndex
+from evidence.anchoring.workers import Workers, use_processes
 from evidence.model import Quote, Tier
 from evidence.revision import Revision
 
-pytestmark = pytest.mark.skipif(not _use_processes(), reason="needs fork and two cores")
+pytestmark = pytest.mark.skipif(not use_processes(), reason="needs fork and two cores")
 
 N_FILES = 90  # more than the 64 files after which a word is too common to record
 
@@ -114,7 +109,7 @@ def test_workers_build_the_index_a_streaming_pass_builds(
         anchorer = Anchorer(rev)
         for _ in rev.scan(sorted(files)[:40]):  # some texts cached, others read by the workers
             pass
-        workers = _Workers(anchorer, [], workers=2)
+        workers = Workers(anchorer, [], workers=2)
         try:
             built = workers.index(words, None)
         finally:
@@ -149,7 +144,7 @@ def test_normalize_source_drops_markers_on_the_first_line_too() -> None:
 
 def test_line_index_agrees_with_counting_newlines() -> None:
     text = "a\n\nbc\nd\n" * 10 + "last"
-    index = _LineIndex(text)
+    index = LineIndex(text)
     expected = [text.count("\n", 0, offset) + 1 for offset in range(len(text))]
     assert [index.line(offset) for offset in range(len(text))] == expected
     assert index.starts is not None  # built after the first asks
@@ -161,7 +156,7 @@ def test_line_index_counts_from_its_last_answer_in_any_order() -> None:
     text = "a\n\nbc\nd\n" * 40 + "last"
     rng = random.Random(5)
     for _ in range(200):
-        index = _LineIndex(text)  # fewer than 16 asks: counted from the last offset asked
+        index = LineIndex(text)  # fewer than 16 asks: counted from the last offset asked
         offsets = [rng.randrange(len(text)) for _ in range(15)]
         answers = [index.line(offset) for offset in offsets]
         assert answers == [text.count("\n", 0, offset) + 1 for offset in offsets]
@@ -172,7 +167,7 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(corpus: tuple[Path, dict[str,
     root, files = corpus
     quotes = _quotes(files, 240)
     with Revision.open(root) as rev:
-        workers = _Workers(Anchorer(rev), quotes, workers=2)
+        workers = Workers(Anchorer(rev), quotes, workers=2)
         try:
             workers._processes[1].kill()  # noqa: SLF001
             workers._processes[1].join()  # noqa: SLF001

@@ -11,7 +11,9 @@ import re
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from evidence.anchoring import _NORMALIZE, _LineIndex, _spaced_find, normalize_source
+from evidence.anchoring.forms import LineIndex
+from evidence.anchoring.normalize import TRANSLATION, normalize_source
+from evidence.anchoring.tiers import spaced_find
 
 WORDS = ["a", "b", "ab", "`x`", "**y**", "1.", "-", "+", "•", "z*", "12)", "foo(bar)", "“q”"]
 MARKERS = ["", "", "- ", "  * ", "1. ", "• ", "\t+ ", "12) ", "-  "]
@@ -26,7 +28,7 @@ line = st.tuples(
 
 
 def lines_of(text: str, spans: list[tuple[int, int]]) -> set[tuple[int, int]]:
-    index = _LineIndex(text)
+    index = LineIndex(text)
     return {index.span(start, end) for start, end in spans}
 
 
@@ -42,9 +44,9 @@ def test_marker_skipping_finds_what_normalizing_finds(lines: list[str], data) ->
     first = data.draw(st.integers(0, len(tokens) - 1))
     last = data.draw(st.integers(first, min(len(tokens) - 1, first + 4)))
     quote = tokens[first : last + 1]
-    translated = text.translate(_NORMALIZE)
-    before = lines_of(normalized, _spaced_find(quote, normalized))
-    after = lines_of(translated, _spaced_find(quote, translated, markers=True))
+    translated = text.translate(TRANSLATION)
+    before = lines_of(normalized, spaced_find(quote, normalized))
+    after = lines_of(translated, spaced_find(quote, translated, markers=True))
     assert before, (text, quote)  # the quote was taken from the normalized text
     assert before <= after, (text, quote)
     markerlike = any(token in ("-", "+", "•", "1.", "12)") for token in quote)
@@ -54,10 +56,10 @@ def test_marker_skipping_finds_what_normalizing_finds(lines: list[str], data) ->
 
 def test_markers_are_skipped_across_lines() -> None:
     text = "items:\n  - first `one`\n  - second\n1. third\n"
-    translated = text.translate(_NORMALIZE)
-    found = _spaced_find(["items:", "first", "one", "second", "third"], translated, markers=True)
+    translated = text.translate(TRANSLATION)
+    found = spaced_find(["items:", "first", "one", "second", "third"], translated, markers=True)
     assert lines_of(translated, found) == {(1, 4)}
     # without skipping markers the bullets are in the way
-    assert _spaced_find(["items:", "first", "one", "second", "third"], translated) == []
+    assert spaced_find(["items:", "first", "one", "second", "third"], translated) == []
     # a dash inside a line is not a marker
-    assert _spaced_find(["a", "b"], "a - b".translate(_NORMALIZE), markers=True) == []
+    assert spaced_find(["a", "b"], "a - b".translate(TRANSLATION), markers=True) == []

@@ -1,0 +1,433 @@
+"""The anchorer: where each quote of a report sits at one revision, and where else it occurs.
+
+Tiers, best first: ``exact`` (verbatim), ``whitespace`` (equal once whitespace runs collapse),
+``normalized`` (also undoing Markdown damage, see normalize.py), ``fuzzy`` (best approximate
+passage scoring at least the floor, with a diff) and ``missing``. Each quote is first anchored in
+its cited file; a quote not verified there is then looked for in the other files of the revision
+through the word index. `anchor_many` does this for many quotes at once, in worker processes
+when the revision is large.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+
+from evidence.anchoring.diff import char_diff
+from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
+from evidence.anchoring.fuzzy import best_fuzzy, find_fuzzy
+from evidence.anchoring.index import RevisionIndex
+from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, find_verified
+from evidence.anchoring.workers import Workers, use_processes
+from evidence.model import (
+    Anchor,
+    Candidate,
+    Elsewhere,
+    FileState,
+    LineRange,
+    Quote,
+    ReportSet,
+    Tier,
+)
+from evidence.revision import Revision, SourceFile, normalize_path
+
+#: fuzzy matches scoring below this are reported as missing
+DEFAULT_FLOOR = 80.0
+#: fuzzy candidates within this many points of the best are listed beside it
+DEFAULT_CLOSE = 2.0
+#: from this many quotes on, `anchor_many` reads the cited files up front
+PREPARE_FROM = 200
+#: from this many bytes of text on, `anchor_many` works in worker processes
+PARALLEL_FROM = 32 * 1024 * 1024
+
+
+class Anchorer:
+    """Anchors quotes in one revision, keeping file views and the word index between quotes."""
+
+    def __init__(
+        self,
+        revision: Revision,
+        *,
+        floor: float = DEFAULT_FLOOR,
+        close: float = DEFAULT_CLOSE,
+        view_cache_chars: int = 128 * 1024 * 1024,
+        workers: int = 2,
+        parallel_from: int = PARALLEL_FROM,
+    ) -> None:
+        self.revision = revision
+        #: processes building the word index for `anchor_many` (1: none, built in this one)
+        self.workers = workers
+        #: revisions with fewer bytes of text than this are indexed in this process
+        self.parallel_from = parallel_from
+        #: how many worker processes the last `anchor_many` used (0: it worked alone)
+        self.used_workers = 0
+        self.floor = floor
+        self.close = close
+        self._views: OrderedDict[str, FileView] = OrderedDict()
+        self._view_chars = 0
+        self._view_limit = view_cache_chars
+        self._index: RevisionIndex | None = None
+        self._lock = threading.RLock()
+
+    def after_fork(self) -> None:
+        """Make this anchorer usable in a forked worker process (fresh lock, own git readers)."""
+        self._lock = threading.RLock()
+        self.revision.after_fork()
+
+    # -- building blocks --
+
+    @property
+    def index(self) -> RevisionIndex:
+        """The word index of every word of the revision, built on first use."""
+        with self._lock:
+            if self._index is None or self._index.only is not None:
+                self._index = RevisionIndex(self.revision)
+            return self._index
+
+    def _index_for(self, words: Iterable[bytes]) -> RevisionIndex:
+        """An index that knows `words`: the current one if it does, else a full one."""
+        with self._lock:
+            if self._index is not None and self._index.covers(words):
+                return self._index
+        return self.index
+
+    def _view(self, source: SourceFile) -> FileView:
+        key = source.oid or source.path
+        with self._lock:
+            view = self._views.get(key)
+            if view is not None:
+                self._views.move_to_end(key)
+                return view
+            view = FileView(source.text)
+            self._views[key] = view
+            self._view_chars += len(source.text)
+            while self._view_chars > self._view_limit and len(self._views) > 1:
+                _, dropped = self._views.popitem(last=False)
+                self._view_chars -= len(dropped.text)
+            return view
+
+    def _source(self, path: str) -> tuple[SourceFile, list[str]]:
+        """The cited file, following symlinks inside the tree."""
+        notes: list[str] = []
+        source = self.revision.read(path)
+        if source.symlink_target is not None:
+            target = self.revision.resolve_link(path)
+            if target is not None and target != source.path:
+                notes.append(f"{source.path} is a symlink to {source.symlink_target}")
+                source = self.revision.read(target)
+            else:
+                notes.append(
+                    f"{source.path} is a symlink to {source.symlink_target} (not followed)"
+                )
+        if source.submodule is not None:
+            notes.append(f"{source.path} is a submodule at commit {source.submodule}")
+        if source.invalid_utf8:
+            notes.append(f"{source.path} is not valid UTF-8; decoded with replacement characters")
+        if source.state is FileState.TOO_LARGE:
+            notes.append(f"{source.path} is larger than {self.revision.max_size} bytes; not read")
+        return source, notes
+
+    def find_in(self, text_or_source: SourceFile, quote_text: str) -> Found:
+        """The best tier at which `quote_text` is in one file (fuzzy included)."""
+        forms = quote_forms(quote_text)
+        view = self._view(text_or_source)
+        found = find_verified(forms, view)
+        if found.tier is not Tier.MISSING:
+            return found
+        passages = find_fuzzy(forms, view, self.floor)
+        if not passages:
+            return NOT_FOUND
+        best = passages[0]
+        close = [p for p in passages if best.score - p.score <= self.close]
+        return Found(
+            Tier.FUZZY,
+            tuple(p.lines for p in close),
+            best.score,
+            char_diff(forms.tokens, best.source_tokens),
+            tuple(p.score for p in close),
+            tuple(p.source_tokens for p in close),
+        )
+
+    def anchor_many(
+        self,
+        quotes: Sequence[Quote],
+        *,
+        cancel: threading.Event | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Anchor]:
+        """Anchor many quotes at once (what `anchor_all` and `assay check` use).
+
+        Faster than one `anchor` per quote: the cited files are read in one stream, and the
+        whole-revision search for the quotes that need it indexes only their words, in one pass.
+        On a large revision with cores to spare, worker processes share the work: each reads
+        its part of the revision once, anchors the quotes citing it, then indexes it. Stops
+        early (returning the anchors done so far, in order, without `elsewhere`) when
+        cancelled.
+        """
+        total = len(quotes)
+        workers: Workers | None = None
+        self.used_workers = 0
+        if total >= PREPARE_FROM:
+            workers = self._start_workers(quotes)  # each reads its share of the files, once
+            if workers is None and not self._read_ahead(
+                sorted({normalize_path(q.path) for q in quotes}), cancel
+            ):
+                return []
+        try:
+            return self._anchor_many(quotes, workers, cancel, progress)
+        finally:
+            if workers is not None:
+                workers.close()
+
+    def _read_ahead(self, paths: list[str], cancel: threading.Event | None) -> bool:
+        """Read (and cache) the files at `paths`, in as many cat-file streams as there are
+        workers (inflating blobs is git's work, in git's processes); False when cancelled."""
+        streams = max(1, min(self.workers, os.cpu_count() or 1, len(paths) // 64))
+
+        def read(part: list[str]) -> None:
+            for _ in self.revision.scan(part):
+                if cancel is not None and cancel.is_set():
+                    return
+
+        if streams == 1:
+            read(paths)
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(streams) as pool:
+                for done in [pool.submit(read, paths[at::streams]) for at in range(streams)]:
+                    done.result()  # a failure in a stream is raised here
+        return cancel is None or not cancel.is_set()
+
+    def _start_workers(self, quotes: Sequence[Quote]) -> Workers | None:
+        """Worker processes for a large revision, when there are cores to spare."""
+        if self.workers < 2 or not use_processes():
+            return None
+        revision = self.revision
+        entries = revision.entries().values()
+        size = sum(e.size for e in entries if e.kind == "blob" and e.size <= revision.max_size)
+        if size < self.parallel_from:
+            return None
+        try:
+            workers = Workers(self, quotes, workers=self.workers)
+            self.used_workers = self.workers
+            return workers
+        except OSError:  # no processes to be had: everything is done in this one
+            return None
+
+    def _anchor_many(
+        self,
+        quotes: Sequence[Quote],
+        workers: Workers | None,
+        cancel: threading.Event | None,
+        progress: Callable[[int, int], None] | None,
+    ) -> list[Anchor]:
+        if workers is not None:
+            return self._anchor_in_workers(quotes, workers, cancel, progress)
+        total = len(quotes)
+        anchors: list[Anchor] = []
+        pending: list[tuple[int, QuoteForms, str, bool]] = []
+        for number, quote in enumerate(quotes):
+            if cancel is not None and cancel.is_set():
+                return anchors
+            anchor, forms, cited = self.anchor_here(quote)
+            anchors.append(anchor)
+            if not anchor.verified and forms.exact and forms.index_words:
+                pending.append((number, forms, cited, not anchor.occurrences))
+            if progress is not None and number + 1 < total:
+                progress(number + 1, total)
+        if pending:
+            words = frozenset().union(*(forms.index_words for _, forms, _, _ in pending))
+            with self._lock:
+                if self._index is None or not self._index.covers(words):
+                    self._index = RevisionIndex(self.revision, only=words)
+            for number, forms, cited, fuzzy in pending:
+                if cancel is not None and cancel.is_set():
+                    return anchors
+                places = self._elsewhere(forms, cited, fuzzy=fuzzy)
+                if places:
+                    anchors[number] = anchors[number]._replace(elsewhere=places)
+        if progress is not None and total:
+            progress(total, total)
+        return anchors
+
+    def _anchor_in_workers(
+        self,
+        quotes: Sequence[Quote],
+        workers: Workers,
+        cancel: threading.Event | None,
+        progress: Callable[[int, int], None] | None,
+    ) -> list[Anchor]:
+        """`anchor_many` with the work done by worker processes (the same results)."""
+        anchors: list[Anchor] = []
+        pending: list[tuple[int, str, bool]] = []
+        words: set[bytes] = set()
+        for number, found in enumerate(workers.anchors(cancel, progress)):
+            if found is None:
+                return anchors
+            anchor, cited, needs = found
+            anchors.append(anchor)
+            if needs:
+                pending.append((number, cited, not anchor.occurrences))
+                words.update(quote_forms(quotes[number].text).index_words)
+        if pending:
+            wanted = frozenset(words)
+            with self._lock:
+                index = self._index
+            if index is None or not index.covers(wanted):
+                index = workers.index(wanted, cancel)
+                if index is None:
+                    return anchors
+                with self._lock:
+                    self._index = index
+            places = workers.elsewhere(index, pending, cancel)
+            if places is None:
+                return anchors
+            for number, found_places in places:
+                anchors[number] = anchors[number]._replace(elsewhere=found_places)
+        if progress is not None and quotes:
+            progress(len(quotes), len(quotes))
+        return anchors
+
+    # -- the public operation --
+
+    def anchor(self, quote: Quote) -> Anchor:
+        """Where `quote` is at the revision: tier, lines, occurrences, range check, elsewhere."""
+        anchor, forms, cited = self.anchor_here(quote)
+        if anchor.verified or not forms.exact:
+            return anchor
+        places = self._elsewhere(forms, cited, fuzzy=not anchor.occurrences)
+        return anchor._replace(elsewhere=places) if places else anchor
+
+    def anchor_here(self, quote: Quote) -> tuple[Anchor, QuoteForms, str]:
+        """The anchor in the cited file only (no `elsewhere`), the quote's forms, the path."""
+        forms = quote_forms(quote.text)
+        path = normalize_path(quote.path)
+        source, notes = self._source(path)
+        state = source.state
+        if state is FileState.OK and source.text:
+            found = self.find_in(source, quote.text)
+        else:
+            found = NOT_FOUND
+        if not forms.exact:
+            notes.append("the quote is empty")
+        lines, range_ok = _choose(found.spans, quote.claimed)
+        candidates: tuple[Candidate, ...] = ()
+        diff = found.diff
+        score = found.score if found.tier is not Tier.MISSING else 0.0
+        if found.tier is Tier.FUZZY:
+            if len(found.spans) > 1:
+                candidates = tuple(
+                    Candidate(span, score)
+                    for span, score in zip(found.spans, found.scores, strict=True)
+                )
+                notes.append("several passages match almost equally well")
+            chosen = found.spans.index(lines) if lines in found.spans else 0
+            score = found.scores[chosen]
+            if chosen:  # the claimed passage is not the best one: its own differences
+                diff = char_diff(forms.tokens, found.sources[chosen])
+        anchor = Anchor(
+            quote=quote,
+            file=state,
+            match=found.tier,
+            score=score,
+            lines=lines,
+            occurrences=tuple(sorted(found.spans)),
+            range_ok=range_ok,
+            diff=diff,
+            candidates=candidates,
+            notes=tuple(notes),
+        )
+        return anchor, forms, source.path
+
+    def _elsewhere(self, forms: QuoteForms, cited: str, *, fuzzy: bool) -> tuple[Elsewhere, ...]:
+        """Other files of the revision where the quote occurs (verified tiers first)."""
+        if not forms.index_words:
+            return ()
+        index = self._index_for(forms.index_words)
+        candidates = index.files_with_all(forms.index_words)
+        if candidates is None:  # only words found nearly everywhere: nothing narrows it down
+            return ()
+        found = self.verified_places(forms, cited, candidates)
+        if found or not fuzzy:
+            return tuple(found)
+        scored = self.fuzzy_places(forms, cited, index.files_with_most(forms.index_words))
+        return best_fuzzy(scored)
+
+    def verified_places(
+        self, forms: QuoteForms, cited: str, paths: Iterable[str]
+    ) -> list[Elsewhere]:
+        """The quote's exact/whitespace/normalized places in `paths` (in their order, at most
+        MAX_ELSEWHERE), the cited file left out."""
+        found: list[Elsewhere] = []
+        for path in paths:
+            if path == cited:
+                continue
+            source = self.revision.read(path)
+            if source.state is not FileState.OK or not source.text:
+                continue
+            if any(word not in source.text for word in forms.telltale):
+                continue
+            hit = find_verified(forms, self._view(source))
+            found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
+            if len(found) >= MAX_ELSEWHERE:
+                break
+        return found[:MAX_ELSEWHERE]
+
+    def fuzzy_places(
+        self, forms: QuoteForms, cited: str, paths: Iterable[str]
+    ) -> list[tuple[float, Elsewhere]]:
+        """The two best fuzzy passages of each of `paths` (the cited file left out), scored."""
+        scored: list[tuple[float, Elsewhere]] = []
+        for path in paths:
+            if path == cited:
+                continue
+            source = self.revision.read(path)
+            if source.state is not FileState.OK or not source.text:
+                continue
+            for passage in find_fuzzy(forms, self._view(source), self.floor)[:2]:
+                scored.append((passage.score, Elsewhere(path, passage.lines, Tier.FUZZY)))
+        return scored
+
+
+def _choose(
+    spans: tuple[LineRange, ...], claimed: LineRange | None
+) -> tuple[LineRange | None, bool | None]:
+    """The occurrence to report and whether the claimed range holds (None: nothing claimed)."""
+    if not spans:
+        return None, (False if claimed is not None else None)
+    if claimed is None:
+        return spans[0], None  # the first occurrence, or the best fuzzy passage
+    first, last = claimed
+
+    def inside(span: LineRange) -> bool:
+        return first <= span[0] and span[1] <= last
+
+    def overlap(span: LineRange) -> int:
+        return min(last, span[1]) - max(first, span[0])
+
+    def distance(span: LineRange) -> int:
+        return abs(span[0] - first) + abs(span[1] - last)
+
+    ranked = sorted(spans, key=lambda s: (not inside(s), s != claimed, -overlap(s), distance(s)))
+    chosen = ranked[0]
+    return chosen, inside(chosen)
+
+
+def anchor_all(
+    reportset: ReportSet,
+    revision: Revision,
+    *,
+    cancel: threading.Event | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    anchorer: Anchorer | None = None,
+) -> dict[Quote, Anchor]:
+    """Anchor every quote of every record of the loaded reports, in report order."""
+    quotes = [quote for record in reportset.records() for quote in record.quotes]
+    anchorer = anchorer or Anchorer(revision)
+    anchors = anchorer.anchor_many(quotes, cancel=cancel, progress=progress)
+    if cancel is not None and cancel.is_set():
+        return {}
+    return dict(zip(quotes, anchors, strict=True))

@@ -1,0 +1,131 @@
+"""The forms of a quote and of a source file that the tiers compare, each built when first asked.
+
+A quote's forms (`QuoteForms`: stripped, collapsed, normalized, tokens, words) and a file's view
+(`FileView`: text, translated text, line index) are kept by the anchorer between quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import cached_property, lru_cache
+from itertools import accumulate
+
+from evidence.anchoring.index import index_words
+from evidence.anchoring.normalize import TRANSLATION, normalize_quote
+from evidence.model import LineRange
+
+_WORD = re.compile(r"\w{3,}")
+_ELLIPSIS = frozenset({"...", "..", "…"})
+
+
+class LineIndex:
+    """Line numbers of offsets: newlines counted from the last offset asked about (answers for
+    one quote's occurrences come in order), line starts built only for files asked about many
+    times."""
+
+    __slots__ = ("text", "starts", "asked", "_offset", "_line")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None
+        self.asked = 0
+        self._offset = 0
+        self._line = 1
+
+    def line(self, offset: int) -> int:
+        """The 1-based line holding `offset`."""
+        self.asked += 1
+        if self.starts is None:
+            if self.asked < 16:
+                text, known = self.text, self._offset
+                if offset >= known:
+                    line = self._line + text.count("\n", known, offset)
+                elif offset > known // 2:
+                    line = self._line - text.count("\n", offset, known)
+                else:
+                    line = text.count("\n", 0, offset) + 1
+                self._offset, self._line = offset, line
+                return line
+            # each line starts one past the end of the previous one (the last start, past
+            # the end of the text, is dropped)
+            lengths = map((1).__add__, map(len, self.text.split("\n")))
+            self.starts = list(accumulate(lengths, initial=0))[:-1]
+        return bisect_right(self.starts, offset)
+
+    def span(self, start: int, end: int) -> LineRange:
+        """Full lines from the first to the last character of [start, end)."""
+        return (self.line(start), self.line(max(start, end - 1)))
+
+
+class FileView:
+    """One source text with the lazily built helpers the tiers need."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = LineIndex(text)
+
+    @cached_property
+    def translated(self) -> str:
+        """The text with backticks and asterisks dropped and typographic quotes made plain:
+        `normalize_source` but for the list markers, which the normalized tier skips in place
+        (cheaper than removing them with a regex on a file of many lines)."""
+        return self.text.translate(TRANSLATION)
+
+    @cached_property
+    def translated_lines(self) -> LineIndex:
+        """Line numbers of offsets in `translated`."""
+        return LineIndex(self.translated)
+
+
+class QuoteForms:
+    """The forms of a quote each tier compares, each computed the first time a tier asks.
+
+    Most quotes are verbatim: their anchoring needs only `exact`, so the normalized forms, the
+    words and the index words are not computed for them at all.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.exact = text.strip()
+
+    @cached_property
+    def collapsed(self) -> str:
+        """Whitespace runs collapsed to single spaces."""
+        return " ".join(self.text.split())
+
+    @cached_property
+    def normalized(self) -> str:
+        """Formatting damage undone, whitespace collapsed."""
+        return normalize_quote(self.text)
+
+    @cached_property
+    def tokens(self) -> tuple[str, ...]:
+        """Normalized tokens for fuzzy alignment (ellipses at the edges dropped)."""
+        tokens = self.normalized.split(" ") if self.normalized else []
+        while tokens and tokens[0] in _ELLIPSIS:
+            tokens.pop(0)
+        while tokens and tokens[-1] in _ELLIPSIS:
+            tokens.pop()
+        return tuple(tokens)
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """Distinct words (3+ characters) of the normalized quote."""
+        return tuple(dict.fromkeys(_WORD.findall(self.normalized)))
+
+    @cached_property
+    def index_words(self) -> frozenset[bytes]:
+        """The words of the normalized quote as the revision index records them."""
+        return frozenset(index_words(self.normalized.encode("utf-8", "surrogateescape")))
+
+    @cached_property
+    def telltale(self) -> tuple[str, ...]:
+        """The longest few words, all needed verbatim too."""
+        return tuple(sorted(self.words, key=len, reverse=True)[:4])
+
+
+@lru_cache(maxsize=16384)
+def quote_forms(text: str) -> QuoteForms:
+    """The forms of a quote text, shared by every quote with that text."""
+    return QuoteForms(text)

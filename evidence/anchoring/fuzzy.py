@@ -1,0 +1,195 @@
+"""The fuzzy tier: the best approximate passages of a file, scoring at least a floor.
+
+Only small windows are aligned, where several of the quote's longest words agree on where the
+passage starts; the alignment is token by token (rapidfuzz), refined at the passage's edges.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
+
+from evidence.anchoring.forms import FileView, QuoteForms
+from evidence.anchoring.normalize import TRANSLATION
+from evidence.model import Elsewhere, LineRange
+
+#: fuzzy matching aligns the quote with at most this many windows of a file
+MAX_WINDOWS = 8
+#: fuzzy matching looks at this many places of a word at most (more: a common word)
+_PLACES = 30
+#: the share of the quote's word characters a window must hold, verbatim, to be aligned
+_PRESENT = 0.4
+# A token of the source that normalizing leaves something of (not one made of backticks and
+# asterisks only, like the "*" of a comment block): one per token of the normalized window.
+_SOURCE_TOKEN = re.compile(r"[`*]*[^\s`*]\S*")
+
+
+@dataclass(frozen=True)
+class Passage:
+    """An approximate passage: its lines, its score and its source tokens (normalized)."""
+
+    lines: LineRange
+    score: float
+    source_tokens: tuple[str, ...]
+
+
+def find_fuzzy(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
+    """Approximate passages around the rarest words of the quote, best first, above `floor`."""
+    tokens = forms.tokens
+    if not tokens:
+        return []
+    text = view.text
+    quote = " ".join(tokens)
+    # where the longest words of the quote are (one scan each, at most 30 places kept): a
+    # passage scoring above the floor keeps most of them, and they agree on where it starts
+    found: list[tuple[int, int, list[int]]] = []
+    for number, word in enumerate(forms.telltale):
+        places: list[int] = []
+        at = text.find(word)
+        while at >= 0 and len(places) < _PLACES:
+            places.append(at)
+            at = text.find(word, at + len(word))
+        if places:
+            found.append((len(places), number, places))
+    if len(found) < (2 if len(forms.telltale) >= 3 else 1):
+        return []
+    # the words whose every place is known say where; a word too common to list them all
+    # would hide the passage behind its first places, so it is used only when all are
+    pool = [item for item in found if item[0] < _PLACES] or found
+    need = 2 if len(pool) >= 2 else 1
+    estimates: list[tuple[int, int]] = []
+    for _count, number, places in sorted(pool)[:3]:
+        in_quote = quote.find(forms.telltale[number])
+        estimates.extend((place - in_quote, number) for place in places)
+    estimates.sort()
+    spread = max(len(quote) // 2, 20)
+    members: list[tuple[set[int], list[int]]] = []
+    for estimate, number in estimates:
+        if members and estimate - members[-1][1][0] <= spread:
+            members[-1][0].add(number)
+            members[-1][1].append(estimate)
+        else:
+            members.append(({number}, [estimate]))
+    # (how many different words agree, their estimates)
+    groups = [(len(words), group) for words, group in members]
+    best = max(support for support, _ in groups)
+    if best >= need:  # places where several words agree (and ones nearly as good)
+        wanted = max(need, best - 1)
+        groups = [item for item in groups if item[0] >= wanted]
+    else:  # no two agree (one may be the misquoted word): the places of the rarest word
+        _count, rarest, places = min(pool)
+        in_quote = quote.find(forms.telltale[rarest])
+        groups = [(1, [place - in_quote]) for place in places]
+    groups.sort(key=lambda item: (-item[0], -len(item[1])))
+    passages: dict[LineRange, Passage] = {}
+    # the window where the words put the start of the passage, with room for what a misquote
+    # adds or drops; not much more, so that a copy nearby is aligned from its own window
+    slack = max(40, len(quote) // 2)
+    wanted_chars = sum(map(len, forms.words)) * _PRESENT
+    for _support, group in groups[:MAX_WINDOWS]:
+        start, end = group[0] - slack, group[-1] + len(quote) + slack
+        window = text[max(0, start) : end]
+        # a passage scoring above the floor keeps a good part of the quote's words verbatim
+        if sum(len(word) for word in forms.words if word in window) < wanted_chars:
+            continue
+        passage = _align(tokens, quote, view, start, end)
+        if passage is not None and passage.score >= floor:
+            known = passages.get(passage.lines)
+            if known is None or known.score < passage.score:
+                passages[passage.lines] = passage
+    return sorted(passages.values(), key=lambda p: (-p.score, p.lines))
+
+
+def _align(
+    tokens: tuple[str, ...], quote: str, view: FileView, start: int, end: int
+) -> Passage | None:
+    """Align the quote's tokens with the source tokens of a window; None when nothing matches."""
+    text = view.text
+    start = max(0, start)
+    start = text.rfind("\n", 0, start) + 1 if start > 0 else 0
+    end = text.find("\n", min(len(text), max(end, start)))
+    if end < 0:
+        end = len(text)
+    offsets = [match.span() for match in _SOURCE_TOKEN.finditer(text, start, end)]
+    source = text[start:end].translate(TRANSLATION).split()
+    if len(source) != len(offsets):  # some tokens were only backticks or asterisks
+        pairs = [(span, text[span[0] : span[1]].translate(TRANSLATION)) for span in offsets]
+        offsets = [span for span, token in pairs if token]
+        source = [token for _, token in pairs if token]
+    if not source:
+        return None
+    blocks = [
+        (op.src_start, op.src_end, op.dest_start, op.dest_end)
+        for op in Indel.opcodes(tokens, source)
+        if op.tag == "equal"
+    ]
+    if not blocks:
+        return None
+    pivot = max(range(len(blocks)), key=lambda i: blocks[i][1] - blocks[i][0])
+    first = last = pivot
+    while first > 0:
+        q_gap = blocks[first][0] - blocks[first - 1][1]
+        s_gap = blocks[first][2] - blocks[first - 1][3]
+        if s_gap > 2 * q_gap + 3:
+            break
+        first -= 1
+    while last < len(blocks) - 1:
+        q_gap = blocks[last + 1][0] - blocks[last][1]
+        s_gap = blocks[last + 1][2] - blocks[last][3]
+        if s_gap > 2 * q_gap + 3:
+            break
+        last += 1
+    # quote tokens before the first and after the last matching block: take the source tokens
+    # next to the block that resemble them most (ties: as many as the quote has)
+    head = tokens[: blocks[first][0]]
+    before = source[max(0, blocks[first][2] - len(head) - 2) : blocks[first][2]]
+    begin = blocks[first][2] - _edge(head, before[::-1], reverse=True)
+    tail = tokens[blocks[last][1] :]
+    finish = blocks[last][3] + _edge(
+        tail, source[blocks[last][3] : blocks[last][3] + len(tail) + 2]
+    )
+    # an outer block may have matched a copy of its tokens just outside the passage ("}" on the
+    # line before): drop a few source tokens at either end when the passage reads better
+    score = fuzz.ratio(quote, " ".join(source[begin:finish]))
+    for _ in range(3):
+        if finish - begin < 2:
+            break
+        tighter = max(
+            (fuzz.ratio(quote, " ".join(source[begin + 1 : finish])), 1),
+            (fuzz.ratio(quote, " ".join(source[begin : finish - 1])), -1),
+        )
+        if tighter[0] <= score:
+            break
+        score = tighter[0]
+        if tighter[1] == 1:
+            begin += 1
+        else:
+            finish -= 1
+    matched = tuple(source[begin:finish])
+    lines = view.lines.span(offsets[begin][0], offsets[finish - 1][1])
+    return Passage(lines, round(score, 1), matched)
+
+
+def _edge(quote: Sequence[str], nearby: Sequence[str], *, reverse: bool = False) -> int:
+    """How many of the `nearby` source tokens correspond to the unmatched quote tokens."""
+    if not quote or not nearby:
+        return 0
+    wanted = " ".join(quote)
+    best, best_key = 0, (-1.0, 0)
+    for count in range(len(nearby) + 1):
+        taken = nearby[:count]
+        text = " ".join(reversed(taken) if reverse else taken)
+        key = (fuzz.ratio(wanted, text), -abs(count - len(quote)))
+        if key > best_key:
+            best, best_key = count, key
+    return best
+
+
+def best_fuzzy(scored: list[tuple[float, Elsewhere]]) -> tuple[Elsewhere, ...]:
+    """The three best scored fuzzy places (ties: by path and lines)."""
+    scored.sort(key=lambda item: (-item[0], item[1].path, item[1].lines))
+    return tuple(place for _, place in scored[:3])

@@ -1,0 +1,159 @@
+"""The verified tiers: where a quote is verbatim (exact), up to whitespace, or once normalized.
+
+The exact tier is one `str.find` (most quotes stop there); the whitespace tier finds the quote's
+longest token with `str.find` and checks the tokens around it in place; the normalized tier does
+the same over a `str.translate`d copy of the file (newlines kept, so line numbers carry over),
+skipping list markers at line starts as it goes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from evidence.anchoring.forms import FileView, QuoteForms
+from evidence.anchoring.normalize import MARKER_LINE, MARKER_ONLY
+from evidence.model import DiffPart, LineRange, Tier
+
+#: at most this many places are listed under `elsewhere`
+MAX_ELSEWHERE = 20
+
+_SPACE = re.compile(r"\s+")
+
+
+def spaced_find(
+    tokens: list[str], text: str, limit: int = 1000, *, markers: bool = False
+) -> list[tuple[int, int]]:
+    """Every non-overlapping place where `tokens` occur separated by runs of whitespace.
+
+    The same answer as the regex of the escaped tokens joined by ``\\s+``, without paying to
+    compile a regex per quote: find the longest token with `str.find`, then check the tokens
+    before and after it in place. With `markers`, the list markers that `normalize_source`
+    removes from line starts are skipped as whitespace, so searching a text that only had
+    `str.translate(TRANSLATION)` applied gives the places a search of its normalized form would.
+    """
+    anchor = max(range(len(tokens)), key=lambda i: len(tokens[i]))
+    key = tokens[anchor]
+    found: list[tuple[int, int]] = []
+    at = text.find(key)
+    while at >= 0 and len(found) < limit:
+        if not markers or not _in_marker(text, at):
+            end = _extend_forward(tokens, anchor, text, at + len(key), markers)
+            start = _extend_backward(tokens, anchor, text, at, markers) if end >= 0 else -1
+            if start >= 0 and (not found or start >= found[-1][1]):
+                found.append((start, end))
+        at = text.find(key, at + 1)
+    return found
+
+
+def _in_marker(text: str, at: int) -> bool:
+    """Is `at` inside the list marker (and its blanks) at the start of its line?"""
+    start = text.rfind("\n", 0, at) + 1
+    marker = MARKER_LINE.match(text, start)
+    return marker is not None and at < marker.end()
+
+
+def _extend_forward(
+    tokens: list[str], anchor: int, text: str, pos: int, markers: bool = False
+) -> int:
+    for token in tokens[anchor + 1 :]:
+        space = _SPACE.match(text, pos)
+        if space is None:
+            return -1
+        pos = space.end()
+        while markers and "\n" in space.group():  # a line starts here: its marker is blank
+            marker = MARKER_LINE.match(text, pos)
+            if marker is None:
+                break
+            space = _SPACE.match(text, marker.end())
+            if space is None:
+                pos = marker.end()
+                break
+            pos = space.end()
+        if not text.startswith(token, pos):
+            return -1
+        pos += len(token)
+    return pos
+
+
+def _extend_backward(
+    tokens: list[str], anchor: int, text: str, pos: int, markers: bool = False
+) -> int:
+    for index in range(anchor - 1, -1, -1):
+        gap = pos
+        while gap > 0 and text[gap - 1].isspace():
+            gap -= 1
+        if gap == pos:
+            return -1
+        while markers:  # a marker starting its line before the whitespace is blank too
+            before = _before_marker(text, gap)
+            if before < 0:
+                break
+            gap = before
+        if not text.endswith(tokens[index], 0, gap):
+            return -1
+        pos = gap - len(tokens[index])
+    return pos
+
+
+def _before_marker(text: str, end: int) -> int:
+    """When the text before `end` is a list marker starting its line (and a blank follows it),
+    where the whitespace before that line ends; -1 otherwise."""
+    if end >= len(text) or text[end] == "\n" or not text[end].isspace():
+        return -1
+    start = end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    if MARKER_ONLY.fullmatch(text, start, end) is None:
+        return -1
+    line = text.rfind("\n", 0, start) + 1
+    if text[line:start].strip():
+        return -1
+    gap = line - 1 if line else 0
+    while gap > 0 and text[gap - 1].isspace():
+        gap -= 1
+    return gap
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a quote sits in one file at its best tier."""
+
+    tier: Tier
+    spans: tuple[LineRange, ...]
+    score: float = 100.0
+    diff: tuple[DiffPart, ...] = ()
+    scores: tuple[float, ...] = ()  # per span, for fuzzy
+    sources: tuple[tuple[str, ...], ...] = ()  # per span, the source tokens (fuzzy)
+
+
+NOT_FOUND = Found(Tier.MISSING, ())
+
+
+def find_verified(forms: QuoteForms, view: FileView) -> Found:
+    """The best of the exact, whitespace and normalized tiers, with every occurrence."""
+    if not forms.exact:
+        return NOT_FOUND
+    text = view.text
+    exact = forms.exact
+    start = text.find(exact)
+    if start >= 0:  # most quotes: one scan of the file, nothing else computed
+        spans = []
+        size = len(exact)
+        while start >= 0:
+            spans.append(view.lines.span(start, start + size))
+            start = text.find(exact, start + size)
+        return Found(Tier.EXACT, tuple(spans))
+    if " " in forms.collapsed:  # the longest token is found first: one scan when absent
+        places = spaced_find(forms.collapsed.split(" "), text)
+        if places:
+            return Found(Tier.WHITESPACE, tuple(view.lines.span(*p) for p in places))
+    for word in forms.telltale:  # before normalizing the file, which costs far more
+        if word not in text:
+            return NOT_FOUND
+    if forms.normalized:
+        places = spaced_find(forms.normalized.split(" "), view.translated, markers=True)
+        if places:
+            lines = view.translated_lines
+            return Found(Tier.NORMALIZED, tuple(lines.span(*p) for p in places))
+    return NOT_FOUND
