@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
+
+from cachetools import LRUCache
 
 from evidence.anchoring.diff import char_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
@@ -65,9 +66,8 @@ class Anchorer:
         self.used_workers = 0
         self.floor = floor
         self.close = close
-        self._views: OrderedDict[str, FileView] = OrderedDict()
-        self._view_chars = 0
-        self._view_limit = view_cache_chars
+        # file views by blob id, least recently used dropped past `view_cache_chars` characters
+        self._views: LRUCache[str, FileView] = LRUCache(view_cache_chars, getsizeof=_view_size)
         self._index: RevisionIndex | None = None
         self._lock = threading.RLock()
 
@@ -94,18 +94,14 @@ class Anchorer:
         return self.index
 
     def _view(self, source: SourceFile) -> FileView:
+        """The view of a source file, kept while the cache has room for it."""
         key = source.oid or source.path
         with self._lock:
             view = self._views.get(key)
-            if view is not None:
-                self._views.move_to_end(key)
-                return view
-            view = FileView(source.text)
-            self._views[key] = view
-            self._view_chars += len(source.text)
-            while self._view_chars > self._view_limit and len(self._views) > 1:
-                _, dropped = self._views.popitem(last=False)
-                self._view_chars -= len(dropped.text)
+            if view is None:
+                view = FileView(source.text)
+                if _view_size(view) <= self._views.maxsize:
+                    self._views[key] = view
             return view
 
     def _source(self, path: str) -> tuple[SourceFile, list[str]]:
@@ -390,6 +386,10 @@ class Anchorer:
             for passage in find_fuzzy(forms, self._view(source), self.floor)[:2]:
                 scored.append((passage.score, Elsewhere(path, passage.lines, Tier.FUZZY)))
         return scored
+
+
+def _view_size(view: FileView) -> int:
+    return len(view.text)
 
 
 def _choose(

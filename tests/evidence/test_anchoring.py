@@ -417,3 +417,18 @@ def test_fuzzy_passage_does_not_take_a_brace_from_the_line_before() -> None:
     quote = "} const yarselGlaorp = await volonor.horvogla(escalate, 1141); }"
     found = find_fuzzy(quote_forms(quote), FileView(text), 80)
     assert found and found[0].lines == (3, 5)
+
+
+def test_a_view_cache_smaller_than_the_files_gives_the_same_anchors(revision: Revision) -> None:
+    quotes = [
+        quote("return tokens.includes(token);"),
+        quote("limit = settings.max_items or 200", "src/limits.py"),
+        quote("Restart the worker with make restart after editing config.yaml.", "docs/ops.md"),
+        quote("export function checkAuth(req, permission) {", "src/copy.js"),
+        quote("return tokens.includes(token);"),
+    ]
+    roomy = [Anchorer(revision).anchor(q) for q in quotes]
+    one_file = Anchorer(revision, view_cache_chars=len(SERVER))  # views dropped as files change
+    nothing = Anchorer(revision, view_cache_chars=0)  # no file is small enough to keep
+    assert [one_file.anchor(q) for q in quotes] == roomy
+    assert [nothing.anchor(q) for q in quotes] == roomy
