@@ -7,20 +7,15 @@ found to be stale instead of silently moving to the new text.
 """
 
 import hashlib
-import re
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import NamedTuple
 
+from evidence.anchoring.normalize import normalize_quote as normalize_quote
 from evidence.model import Quote, Record, Report
 
 #: hex digits of a quote hash kept in keys (48 bits: collisions within one record are negligible)
 QUOTE_HASH_LENGTH = 12
-
-_BULLET_AT_LINE_START = re.compile(r"^[ \t]*(?:[•·▪‣◦●○■□–—]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
-_BULLET_ANYWHERE = re.compile(r"[•·▪‣◦●○■□]")
-_MARKDOWN_MARKS = re.compile(r"[`*]")
-_WHITESPACE = re.compile(r"\s+")
 
 
 class Verdict(StrEnum):
@@ -32,16 +27,12 @@ class Verdict(StrEnum):
     SKIP = "skip"
 
 
-def normalize_quote(text: str) -> str:
-    """The quote text with Markdown damage stripped and whitespace collapsed (what gets hashed)."""
-    text = _BULLET_AT_LINE_START.sub("", text)
-    text = _BULLET_ANYWHERE.sub(" ", text)
-    text = _MARKDOWN_MARKS.sub("", text)
-    return _WHITESPACE.sub(" ", text).strip()
-
-
 def quote_hash(text: str, occurrence: int = 1) -> str:
-    """Short hash of a quote's normalized text; the n-th identical quote in a record differs."""
+    """Short hash of a quote's normalized text; the n-th identical quote in a record differs.
+
+    The text is normalized by the anchorer's own `normalize_quote`, so two quotes share a key
+    exactly when the anchorer takes them for the same quote.
+    """
     data = normalize_quote(text)
     if occurrence > 1:
         data += f"\n#{occurrence}"
@@ -89,12 +80,17 @@ class ItemRef(NamedTuple):
 
 def record_quote_hashes(record: Record) -> list[str]:
     """The quote hash of every quote of a record, in order."""
+    return quote_hashes(quote.text for quote in record.quotes)
+
+
+def quote_hashes(texts: Iterable[str]) -> list[str]:
+    """The quote hash of each of a record's quote texts, in order (repeated quotes numbered)."""
     seen: dict[str, int] = {}
     hashes = []
-    for quote in record.quotes:
-        normalized = normalize_quote(quote.text)
+    for text in texts:
+        normalized = normalize_quote(text)
         seen[normalized] = seen.get(normalized, 0) + 1
-        hashes.append(quote_hash(quote.text, seen[normalized]))
+        hashes.append(quote_hash(text, seen[normalized]))
     return hashes
 
 

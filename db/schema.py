@@ -113,14 +113,73 @@ def _initial(db: sqlite_utils.Database) -> None:
     )
 
 
+def _rekey_quotes(db: sqlite_utils.Database) -> None:
+    """Quote keys hashed from the anchorer's `normalize_quote` (they were hashed from a second
+    normalization with other bullets, that kept typographic quotes and "- " list markers).
+
+    The quotes the reports hold now are registered in ``items`` (present), whole records at a
+    time, with their text: their events and item rows move from the old key (stored) to the new
+    one (computed). The moves are kept in ``quote_rekeys``. Events of quotes never registered, or
+    no longer in their reports, keep their key: they show as stale ("quote changed"), as the
+    verdicts of an edited quote do.
+    """
+    from db.keys import make_key, quote_hashes
+
+    rows = db.execute(
+        "SELECT item, report, record, quote_text FROM items"
+        " WHERE quote IS NOT NULL AND present = 1 ORDER BY report, record, ord"
+    ).fetchall()
+    records: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for item, report, record, text in rows:
+        records.setdefault((report, record), []).append((item, text or ""))
+    moves: dict[str, tuple[str, str]] = {}  # old item key -> (new item key, new quote hash)
+    for (report, record), quotes in records.items():
+        hashes = quote_hashes(text for _, text in quotes)
+        for (old, _text), digest in zip(quotes, hashes, strict=True):
+            new = make_key(report, record, digest)
+            if new != old:
+                moves[old] = (new, digest)
+    db.table("quote_rekeys").create({"old": str, "new": str, "quote": str}, pk="old")
+    if not moves:
+        return
+    db.table("quote_rekeys").insert_all(
+        {"old": old, "new": new, "quote": digest} for old, (new, digest) in moves.items()
+    )
+    # the events' history stays as it was but for the key: one UPDATE, with the guard lifted
+    db.execute("DROP TRIGGER events_refuse_update")
+    db.execute(
+        "UPDATE events SET"
+        " quote = (SELECT quote FROM quote_rekeys WHERE old = events.item),"
+        " item = (SELECT new FROM quote_rekeys WHERE old = events.item)"
+        " WHERE item IN (SELECT old FROM quote_rekeys)"
+    )
+    db.execute(_TRIGGERS[0])
+    moved = list(
+        db.query(
+            "SELECT items.*, quote_rekeys.new AS new_item, quote_rekeys.quote AS new_quote"
+            " FROM items JOIN quote_rekeys ON items.item = quote_rekeys.old"
+        )
+    )
+    db.execute("DELETE FROM items WHERE item IN (SELECT old FROM quote_rekeys)")
+    for row in moved:
+        row["item"], row["quote"] = row.pop("new_item"), row.pop("new_quote")
+    db.table("items").upsert_all(moved, pk="item")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
-MIGRATIONS: tuple[Migration, ...] = ((1, "events, current_verdicts, items, positions", _initial),)
+MIGRATIONS: tuple[Migration, ...] = (
+    (1, "events, current_verdicts, items, positions", _initial),
+    (2, "quote keys from evidence.anchoring.normalize_quote", _rekey_quotes),
+)
 
 
-def migrate(db: sqlite_utils.Database) -> int:
-    """Apply the missing migrations inside the caller's BEGIN IMMEDIATE; returns how many."""
+def migrate(db: sqlite_utils.Database, *, upto: int | None = None) -> int:
+    """Apply the missing migrations inside the caller's BEGIN IMMEDIATE; returns how many.
+
+    `upto` stops after that migration (tests build databases as older assays wrote them).
+    """
     if not db.table("schema_migrations").exists():
         db.table("schema_migrations").create(
             {"version": int, "name": str, "applied_at": str},
@@ -131,7 +190,7 @@ def migrate(db: sqlite_utils.Database) -> int:
     current = version(db.conn)
     applied = 0
     for number, name, step in MIGRATIONS:
-        if number <= current:
+        if number <= current or (upto is not None and number > upto):
             continue
         step(db)
         db.table("schema_migrations").insert(
@@ -139,5 +198,5 @@ def migrate(db: sqlite_utils.Database) -> int:
         )
         applied += 1
     if applied:
-        db.execute(f"PRAGMA user_version = {LATEST}")
+        db.execute(f"PRAGMA user_version = {version(db.conn)}")
     return applied

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from db.check import LATEST
 from db.store import VerdictStore
 
 WRITER = Path(__file__).with_name("verdict_writer.py")
@@ -80,6 +81,7 @@ OPEN_AT_ONCE = """
 import sys, time
 from pathlib import Path
 from db.keys import ItemRef
+from db.check import LATEST
 from db.store import VerdictStore
 db, go, name = sys.argv[1:]
 while not Path(go).exists():
@@ -109,5 +111,5 @@ def test_four_processes_create_and_migrate_one_database_at_once(tmp_path: Path) 
         assert process.returncode == 0 and err == "", err
     with VerdictStore.open(db, readonly=True) as store:
         assert store.reviewers() == ["r0", "r1", "r2", "r3"]
-        rows = store._db.execute("SELECT version FROM schema_migrations").fetchall()
-        assert rows == [(1,)]
+        rows = store._db.execute("SELECT version FROM schema_migrations ORDER BY version")
+        assert rows.fetchall() == [(n,) for n in range(1, LATEST + 1)]

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from storekit import filled, foreign, newer, not_sqlite, truncated
 
+from db.check import LATEST
 from db.keys import ItemRef
 from db.store import StoreError, VerdictStore
 
@@ -97,7 +98,7 @@ def test_corrupt_database(db_path: Path) -> None:
 
 def test_newer_schema(db_path: Path) -> None:
     newer(db_path)
-    assert_refused(db_path, r"newer assay \(schema version 99; this assay knows up to 1\)")
+    assert_refused(db_path, rf"newer assay \(schema version 99; this assay knows up to {LATEST}\)")
     assert_refused(db_path, "newer assay", readonly=True)
 
 
@@ -146,8 +147,9 @@ def test_new_database_in_new_directory(tmp_path: Path) -> None:
     raw = sqlite3.connect(path)
     try:
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert raw.execute("PRAGMA user_version").fetchone() == (1,)
-        assert raw.execute("SELECT version FROM schema_migrations").fetchall() == [(1,)]
+        assert raw.execute("PRAGMA user_version").fetchone() == (LATEST,)
+        versions = raw.execute("SELECT version FROM schema_migrations ORDER BY version")
+        assert versions.fetchall() == [(n,) for n in range(1, LATEST + 1)]
     finally:
         raw.close()
 
@@ -173,7 +175,7 @@ def test_reopening_runs_no_migration_twice(db_path: Path) -> None:
     filled(db_path)
     raw = sqlite3.connect(db_path)
     try:
-        assert raw.execute("SELECT count(*) FROM schema_migrations").fetchone() == (1,)
+        assert raw.execute("SELECT count(*) FROM schema_migrations").fetchone() == (LATEST,)
         assert raw.execute("SELECT count(*) FROM events").fetchone() == (2,)
     finally:
         raw.close()
