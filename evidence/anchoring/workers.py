@@ -172,6 +172,7 @@ def _worker_places(
 
 
 def use_processes() -> bool:
+    """Whether worker processes can be had here: fork is available and there are two cores."""
     import multiprocessing  # not at import time: `assay check` on a small report never forks
 
     return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1
