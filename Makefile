@@ -29,13 +29,15 @@ demo: $(VENV)/.installed
 	$(BIN)/python -m compileall -q $(PACKAGES)  # sources edited since: compiled again
 	$(BIN)/assay demo
 
-test: $(VENV)/.installed-test
-	$(BIN)/ruff check .
+# what CI runs (.ci/run): the checks of `make lint`, then the test suite
+test: lint
 	$(BIN)/python -m pytest -q
 
+# ruff, the import contracts of pyproject.toml (layers, no textual in the core, no cycles), mypy
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-test
