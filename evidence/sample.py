@@ -98,8 +98,8 @@ def build_repo(target: Path, stream: bytes | None = None) -> Path:
 def _cached_digest(base: Path) -> str:
     """`stream_digest()`, remembered in ``base`` beside the stream's size and modification time.
 
-    Hashing the 3 MB stream took ~4 ms of every `assay demo` launch, before its first frame.
-    A stream whose size or time changed (edited, checked out again) is hashed again.
+    So that a launch does not hash the whole stream before its first frame; a stream whose size
+    or time changed (edited, checked out again) is hashed again.
     """
     stamp = base / "stream.stamp"
     try:
