@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # assay's packages, compiled to bytecode at install as pip compiles the packages it installs (an
-# editable install does not): without it every launch compiles them (~55 ms), since
-# PYTHONDONTWRITEBYTECODE stops Python writing .pyc files, not reading them
+# editable install does not), so that no launch compiles them: PYTHONDONTWRITEBYTECODE stops
+# Python writing .pyc files, not reading them
 PACKAGES := evidence db tui screens keymaps
 
 .PHONY: demo test lint typecheck bench clean
@@ -13,22 +13,31 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# `make demo`: assay and its runtime dependencies only
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m compileall -q $(PACKAGES)
+	touch $@
+
+# `make test`, `make lint`: with the test and dev extras
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	$(BIN)/python -m compileall -q $(PACKAGES)
 	touch $@
 
-demo: $(VENV)/.installed-test
+demo: $(VENV)/.installed
 	$(BIN)/python -m compileall -q $(PACKAGES)  # sources edited since: compiled again
 	$(BIN)/assay demo
 
-test: $(VENV)/.installed-test
-	$(BIN)/ruff check .
+# what CI runs (.ci/run): the checks of `make lint`, then the test suite
+test: lint
 	$(BIN)/python -m pytest -q
 
+# ruff, the import contracts of pyproject.toml (layers, no textual in the core, no cycles), mypy
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-test

@@ -3,7 +3,8 @@
 The repository is stored in sample_data/kestrel.fi (written by sample_data/make_stream.py) and
 built on first use into a cache directory keyed by a hash of the stream, so every machine gets the
 same commit ids. The two sample reports cite CITED_REVISION; the work tree shows TIP_REVISION,
-which changes and moves several of the cited lines.
+which changes and moves several of the cited lines. A wheel ships the stream, the reports and the
+answer key in evidence/sample_data/ (pyproject.toml), so an installed `assay demo` works alone.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from pathlib import Path
 import platformdirs
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_DATA = ROOT / "sample_data"
+#: the sample's files: shipped inside the package by a wheel, else sample_data/ of the checkout
+SAMPLE_DATA = Path(__file__).resolve().parent / "sample_data"
+if not SAMPLE_DATA.is_dir():
+    SAMPLE_DATA = ROOT / "sample_data"
 #: the fast-import stream of the sample repository
 STREAM = SAMPLE_DATA / "kestrel.fi"
 #: directory holding the two sample reports
@@ -94,8 +98,8 @@ def build_repo(target: Path, stream: bytes | None = None) -> Path:
 def _cached_digest(base: Path) -> str:
     """`stream_digest()`, remembered in ``base`` beside the stream's size and modification time.
 
-    Hashing the 3 MB stream took ~4 ms of every `assay demo` launch, before its first frame.
-    A stream whose size or time changed (edited, checked out again) is hashed again.
+    So that a launch does not hash the whole stream before its first frame; a stream whose size
+    or time changed (edited, checked out again) is hashed again.
     """
     stamp = base / "stream.stamp"
     try:

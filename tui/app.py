@@ -11,10 +11,11 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from keymaps import Keymap, load_keymap
+from tui.crash import CrashWatch
 from tui.terminal import exit_when_terminal_gone
 
 
-class AssayApp(App[None]):
+class AssayApp(CrashWatch, App[None]):
     """Runs one screen made by ``make_screen`` (the review screen, or another for tools)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")

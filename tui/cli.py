@@ -65,9 +65,10 @@ def main(argv: list[str] | None = None) -> Any:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
-    except Exception as error:  # noqa: BLE001 - last line of defence, reported plainly
-        click.echo(f"assay: internal error: {type(error).__name__}: {error}", err=True)
-        click.echo("Please report this with the command you ran.", err=True)
+    except Exception as error:  # noqa: BLE001 - last line of defence: a crash file, one line
+        from tui.crash import report
+
+        click.echo(report(error), err=True)
         sys.exit(3)
 
 

@@ -6,9 +6,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from evidencekit import git, make_repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_revision import git, make_repo
 
 from evidence.anchoring import Anchorer, anchor_all, char_diff, normalize_quote
 from evidence.anchoring.forms import FileView, quote_forms

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from test_revision import make_repo
+from evidencekit import make_repo
 
 from evidence.anchoring import Anchorer, RevisionIndex, normalize_source
 from evidence.anchoring.forms import LineIndex

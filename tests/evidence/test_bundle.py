@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_reports import RUNTIME, WORKFLOW
+from evidencekit import RUNTIME, WORKFLOW
 
 from evidence.bundle import dump_bundle, load_bundle
 from evidence.model import Kind, Quote, ReportSet

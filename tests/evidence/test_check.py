@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_revision import make_repo
-from test_revision_safety import arm
+from evidencekit import arm, make_repo
 
 from evidence.anchoring import Anchorer
 from evidence.check import CheckError, choose_revision, run_check, to_json, to_text

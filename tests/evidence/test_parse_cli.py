@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_reports import RUNTIME, WORKFLOW
+from evidencekit import RUNTIME, WORKFLOW
 
 from evidence.reports import load_reports
 from tui.cli import cli

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_reports import RUNTIME, WORKFLOW
+from evidencekit import RUNTIME, WORKFLOW
 
 from evidence import report_cache
 from evidence.bundle import dump_bundle

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from evidencekit import RUNTIME, WORKFLOW
 
 from evidence.model import Kind, Report
 from evidence.reports import (
@@ -16,122 +17,6 @@ from evidence.reports import (
     slugify,
     split_claimed,
 )
-
-RUNTIME = """\
-Heron runtime report
-
-Type: agentic-system-analyses/types/agentic-system-runtime-report.md
-
-Runtime account
-
-Scope and sources
-
-The worker pulls jobs for a planner. See RT-RTE-job-loop (SRC-1, worker/main.py, worker/queue.py).
-
-Failure handling
-
-1. Worker to planner. Errors are retried twice [SRC-1: worker/retry.py] and then parked.
-
-delay = base * 2 ** attempt --- worker/retry.py:14
-
-Shared records
-
-Components
-
-RT-CMP-planner
-
-Label: Planner process
-
-Identity: the planner module selected per job (SRC-1, planner/core.py).
-
-class Planner: --- planner/core.py:3-3
-
-Operative objects
-
-none declared in this member
-
-Routes
-
-RT-RTE-job-loop
-
-Label: Job loop
-
-Endpoints: queue -> worker -> planner.
-
-  • Immediate return: job status.
-  • Later read-back: status row in jobs table.
-  • implementation conclusion status: wired
-  • operation conclusion status: uninspected
-
-  for job in queue.take():
-      planner.run(job) --- worker/main.py:20-21
-
-    def take(self):
-        return self._pending.pop(0)
-
---- worker/queue.py
-
-Claims
-
-RT-CLM-exactly-once
-
-Label: Exactly-once claim
-
-  • Each job runs once.
-  • Never twice. --- docs/guarantees.md
-
-Evidenced absences
-
-RT-ABS-no-lock
-
-Label: No job lock
-
-  • implementation conclusion status: absent
-
-At revision 0123456789abcdef0123456789abcdef01234567: rg -n 'acquire_lock' worker/ finds nothing.
-
-Also grep -rn "with_lock" planner/core.py returns no line.
-
-Behavioral-authority paths
-
-none declared in this member
-
-Annotations
-
-none
-"""
-
-WORKFLOW = """\
-Heron workflow report
-
-Type: agentic-system-analyses/types/agentic-system-workflow-report.md
-
-Workflow account
-
-Selection
-
-RT-RTE-job-loop runs; see SRC-1, worker/main.py and worker/queue.py, not worker/extra.py.
-
-Shared records
-
-Components
-
-none declared in this member
-
-Annotations
-
-On RT-RTE-job-loop
-
-Workflow role: submission starts the loop.
-
-On RT-CMP-planner
-
-Workflow role: the planner picks the next step.
-
-On RT-RTE-job-loop
-
-Second remark on the same route, citing RT-CLM-missing.
-"""
 
 
 def runtime() -> Report:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evidencekit import RUNTIME, WORKFLOW
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_reports import RUNTIME, WORKFLOW
 
 from evidence.bundle import dump_bundle, load_bundle
 from evidence.model import Report, ReportSet

@@ -2,50 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
 import threading
 from pathlib import Path
 
 import pytest
+from evidencekit import git, make_repo
 
 from evidence.model import FileState
 from evidence.revision import GrepHit, Revision, RevisionError
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test",
-    "GIT_AUTHOR_EMAIL": "test@example.org",
-    "GIT_COMMITTER_NAME": "Test",
-    "GIT_COMMITTER_EMAIL": "test@example.org",
-    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "PATH": "/usr/local/bin:/usr/bin:/bin",
-}
-
-
-def git(repo: Path, *args: str) -> str:
-    """Run git in `repo` for building test repositories."""
-    result = subprocess.run(
-        ["git", *args], cwd=repo, env=GIT_ENV, capture_output=True, text=True, check=True
-    )
-    return result.stdout.strip()
-
-
-def make_repo(path: Path, files: dict[str, str | bytes]) -> str:
-    """A repository at `path` with one commit holding `files`; returns the commit id."""
-    path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q", "-b", "main")
-    for name, content in files.items():
-        target = path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            target.write_bytes(content)
-        else:
-            target.write_text(content, encoding="utf-8")
-    git(path, "add", "-A")
-    git(path, "commit", "-q", "-m", "first")
-    return git(path, "rev-parse", "HEAD")
 
 
 @pytest.fixture

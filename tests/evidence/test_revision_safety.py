@@ -3,74 +3,14 @@
 from __future__ import annotations
 
 import os
-import stat
 import subprocess
 from pathlib import Path
 
 import pytest
-from test_revision import GIT_ENV, git, make_repo
+from evidencekit import GIT_ENV, arm, make_repo
 
 from evidence.model import FileState
 from evidence.revision import Revision
-
-HOOKS = (
-    "pre-commit",
-    "post-commit",
-    "post-checkout",
-    "post-merge",
-    "pre-auto-gc",
-    "post-index-change",
-    "reference-transaction",
-    "fsmonitor-watchman",
-    "post-rewrite",
-    "pre-push",
-    "push-to-checkout",
-)
-
-
-def arm(root: Path, marks: Path) -> str:
-    """Make ordinary git use on `root` create files in `marks`; returns a lost blob id."""
-    m = str(marks)
-    settings = {
-        "core.fsmonitor": f"touch {m}/fsmonitor; echo",
-        "core.pager": f"touch {m}/pager; cat",
-        "core.editor": f"touch {m}/editor",
-        "core.sshCommand": f"touch {m}/ssh",
-        "core.askPass": f"touch {m}/askpass",
-        "core.alternateRefsCommand": f"touch {m}/alternate-refs",
-        "diff.external": f"touch {m}/diff-external",
-        "diff.evil.textconv": f"touch {m}/textconv; cat",
-        "diff.evil.command": f"touch {m}/diff-command",
-        "filter.evil.clean": f"touch {m}/clean; cat",
-        "filter.evil.smudge": f"touch {m}/smudge; cat",
-        "filter.evil.process": f"touch {m}/filter-process",
-        "gpg.program": f"touch {m}/gpg",
-        "credential.helper": f"!touch {m}/credential",
-        "pager.grep": f"touch {m}/pager-grep; cat",
-        "grep.patternType": "fixed",
-        "grep.lineNumber": "false",
-        "grep.fullName": "false",
-        "gc.auto": "1",
-        "core.repositoryformatversion": "1",
-        "extensions.partialClone": "origin",
-        "remote.origin.url": f"ext::sh -c touch% {m}/lazy-fetch",
-        "remote.origin.promisor": "true",
-        "protocol.ext.allow": "always",
-    }
-    for key, value in settings.items():
-        git(root, "config", key, value)
-    hooks = root / ".git" / "hooks"
-    hooks.mkdir(exist_ok=True)
-    for name in HOOKS:
-        hook = hooks / name
-        hook.write_text(f"#!/bin/sh\ntouch {m}/hook-{name}\n", encoding="utf-8")
-        hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    (root / ".git" / "info").mkdir(exist_ok=True)
-    (root / ".git" / "info" / "attributes").write_text("* diff=evil filter=evil\n")
-    # a blob the partial clone "lacks": reading it would make git fetch from the evil remote
-    lost = git(root, "rev-parse", "HEAD:lost.txt")
-    (root / ".git" / "objects" / lost[:2] / lost[2:]).unlink()
-    return lost
 
 
 @pytest.fixture

@@ -38,6 +38,8 @@ async def settled(pilot: Pilot[Any]) -> ReviewScreen:
         if screen.shown_request == screen.source_request and not view.highlighting:
             break
         await pilot.pause(0.01)
+    else:
+        raise AssertionError("the source never settled: not shown, or still highlighting")
     for widget in pilot.app.screen.query(Input):
         widget.cursor_blink = False
     for widget in pilot.app.screen.query(TextArea):

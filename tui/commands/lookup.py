@@ -272,11 +272,16 @@ def browse(file: str | None, repo: str, rev: str | None, preset: str | None) -> 
         fail(str(error))
     revision = open_revision(repo, rev)
     from screens.browse import BrowseApp
+    from tui.crash import CrashWatch, run_app
+
+    class Browse(CrashWatch, BrowseApp):
+        """The browse app, its crash reported like the review app's."""
 
     try:
-        BrowseApp(revision, path=path, line=line, keys=keymap.changes()).run()
+        code = run_app(Browse(revision, path=path, line=line, keys=keymap.changes()))
     finally:
         revision.close()
+    raise SystemExit(code)
 
 
 __all__ = ["browse", "grep", "show", "parse_target", "format_hit", "terminal_safe"]

@@ -77,10 +77,7 @@ def review(
         app = make_app(reportset, repo, rev, db_path, reviewer_found(), keymap)
     finally:
         reviewer_found.close()  # stops git if the command failed first
-    try:
-        app.run()
-    finally:
-        app.close()
+    run(app)
 
 
 @click.command()
@@ -90,11 +87,18 @@ def review(
 )
 def demo(reviewer: str | None, preset: str | None) -> None:
     """Open the review app on the bundled sample repository and reports."""
-    app = demo_app(reviewer, preset)
+    run(demo_app(reviewer, preset))
+
+
+def run(app: AssayApp) -> NoReturn:
+    """Run the app, close what it opened and exit with its return code (a crash: a file)."""
+    from tui.crash import run_app
+
     try:
-        app.run()
+        code = run_app(app)
     finally:
         app.close()
+    raise SystemExit(code)
 
 
 def demo_app(reviewer: str | None, preset: str | None, data_dir: Path | None = None) -> AssayApp:

@@ -1,0 +1,72 @@
+"""assay as an installed application: the wheel alone runs `assay check` and `assay demo`.
+
+The wheel is built from this checkout (`pip wheel --no-deps`, hatchling in pip's build
+isolation) and installed into a fresh venv created without pip: the test environment's pip
+installs into it (`pip --python`), the dependencies coming from whatever index pip is configured
+to reach (PyPI in CI), so this is what `pipx install .` does. Not `--system-site-packages`: the
+test venv holds assay as an editable install, which would hide a file missing from the wheel.
+The child processes run outside the checkout, with their own cache, data and config directories.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from terminal import Terminal
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: where the installed assay finds the sample reports, and the sample repository it builds
+LOCATE = (
+    "from evidence.sample import SAMPLE_REPORTS, sample_repo\n"
+    "print(SAMPLE_REPORTS)\n"
+    "print(sample_repo())\n"
+)
+
+
+def run(
+    argv: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="ptys and venv layout as on Linux")
+def test_the_wheel_installs_an_assay_that_checks_and_opens_the_sample(tmp_path: Path) -> None:
+    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(ROOT)])
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("assay-*.whl")
+    venv = tmp_path / "venv"
+    made = run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
+    assert made.returncode == 0, made.stderr
+    python = venv / "bin" / "python"
+    installed = run([sys.executable, "-m", "pip", "--python", str(python), "install", str(wheel)])
+    assert installed.returncode == 0, installed.stderr
+
+    home = tmp_path / "home"
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "XDG_"))
+    }
+    env |= {f"XDG_{kind}_HOME": str(home / kind.lower()) for kind in ("CACHE", "DATA", "CONFIG")}
+    located = run([str(python), "-c", LOCATE], env=env, cwd=home.parent)
+    assert located.returncode == 0, located.stderr
+    reports, repo = located.stdout.split()
+    assert Path(reports).is_relative_to(venv)  # the wheel's copy, not the checkout's
+    assert Path(repo).is_relative_to(home / "cache")
+
+    assay = str(venv / "bin" / "assay")
+    checked = run([assay, "check", reports, "--repo", repo], env=env, cwd=home.parent)
+    assert checked.returncode == 1, checked.stderr  # the sample has failing quotes on purpose
+    assert "34 quotes: 10 exact, 10 whitespace, 8 normalized, 3 fuzzy, 3 missing" in checked.stdout
+
+    terminal = Terminal([assay, "demo", "--reviewer", "wheel"], env=env, cwd=home.parent)
+    try:
+        assert terminal.read_until(b"Records", 30.0), terminal.output[-2000:]
+        terminal.send(b"q")
+        assert terminal.wait(30.0) == 0, terminal.output[-2000:]
+    finally:
+        terminal.close()
