@@ -17,14 +17,15 @@ from db.reviewer import reviewer_lookup, reviewer_name
 
 if TYPE_CHECKING:
     from db.check import StoreError, check_database, default_path
-    from db.store import Disagreement, Event, ImportResult, StaleVerdict, VerdictStore
+    from db.events import Disagreement, Event, ImportResult, StaleVerdict
+    from db.store import VerdictStore
 
 #: the module each lazily imported name comes from
 _LAZY = {
-    "Disagreement": "db.store",
-    "Event": "db.store",
-    "ImportResult": "db.store",
-    "StaleVerdict": "db.store",
+    "Disagreement": "db.events",
+    "Event": "db.events",
+    "ImportResult": "db.events",
+    "StaleVerdict": "db.events",
     "VerdictStore": "db.store",
     "StoreError": "db.check",
     "check_database": "db.check",

@@ -16,8 +16,10 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
+from db.check import StoreError
+from db.events import AT_FORMAT, Event
 from db.keys import Verdict, make_key, normalize_quote
-from db.store import AT_FORMAT, Event, StoreError, VerdictStore
+from db.store import VerdictStore
 
 FORMATS = ("jsonl", "json", "csv", "md", "sarif")
 
