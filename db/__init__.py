@@ -1,10 +1,9 @@
 """The verdict store: verdicts and notes with their history, on SQLite.
 
-Every name below is importable from `db`; the store itself (db/store.py, and SQLite) is imported
-on first use of one of its names, so that code needing only the keys (the review screen before
-its first frame) does not wait for it. `check_database`, `StoreError` and `default_path` come from
-db/check.py (stdlib sqlite3 only), so checking a database before the first frame does not import
-the store either.
+Every name below is importable from `db`; the store and its records (db/store.py, db/events.py)
+are imported on first use of one of their names, so that code needing only the keys does not
+load them. `check_database`, `StoreError` and `default_path` come from db/check.py (stdlib
+sqlite3 only), so checking a database before the app starts does not import the store either.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Whether a verdict database can be used, with the standard library alone.
 
 `check_database` gives a one-line error for an unusable database before a program starts (the
-review and demo commands call it before the app's first frame), so this module imports only
+review and demo commands call it before they start the app), so this module imports only
 sqlite3, os and pathlib (platformdirs once `default_path` is called): not db/store.py (its
 dataclasses, uuid, datetime) nor db/schema.py.
 `VerdictStore.open` makes the same checks with the same helpers (db/database.py imports them).

@@ -94,14 +94,14 @@ def build_repo(target: Path, stream: bytes | None = None) -> Path:
 def _cached_digest(base: Path) -> str:
     """`stream_digest()`, remembered in ``base`` beside the stream's size and modification time.
 
-    Hashing the 3 MB stream took ~4 ms of every `assay demo` launch, before its first frame.
-    A stream whose size or time changed (edited, checked out again) is hashed again.
+    So that `assay demo` does not hash the whole stream at every launch; a stream whose size or
+    time changed (edited, checked out again) is hashed again.
     """
     stamp = base / "stream.stamp"
     try:
         status = STREAM.stat()
     except OSError:
-        return stream_digest()  # raises the same error, as before
+        return stream_digest()  # raises the same OSError
     seen = f"{status.st_size} {status.st_mtime_ns} "
     try:
         text = stamp.read_text(encoding="ascii")

@@ -64,7 +64,7 @@ __all__ = [
 FORMAT = 1
 #: entries kept after a write
 MAX_ENTRIES = 64
-#: and their total size at most (an entry is about 1.2 times its report; the newest is kept anyway)
+#: and their total size at most (an entry is a little larger than its report; the newest is kept)
 MAX_BYTES = 256 * 1024 * 1024
 #: the files (under evidence/) whose source decides what a parsed Report holds: the parser, what
 #: it imports from evidence/, loading and this cache (tests/evidence/test_report_cache.py checks

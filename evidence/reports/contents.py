@@ -63,6 +63,7 @@ def _sentence(line: str, start: int, end: int) -> str:
 
 
 def _citations(line: str, number: int) -> Iterator[Citation]:
+    """The citations in one line: ``SRC-n, path, path`` (layer words skipped)."""
     for match in CITE_RE.finditer(line):
         position, paths = match.end(), []
         while True:

@@ -36,7 +36,7 @@ def _looks_like_bundle(data: bytes) -> bool:
 
 
 def _load_bundle_bytes(data: bytes, shown: str) -> ReportSet:
-    import json  # here: only bundles need it, and the app's first frame does not
+    import json  # here: only bundles need it
 
     from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
 

@@ -66,10 +66,12 @@ class Outline:
 
 
 def _blank(lines: list[str], index: int) -> bool:
+    """True for a blank line, and for a line outside the report."""
     return index < 0 or index >= len(lines) or not lines[index].strip()
 
 
 def _next_nonblank(lines: list[str], index: int) -> str:
+    """The first non-blank line of the three after ``index``, stripped ("" if none)."""
     for position in range(index + 1, min(len(lines), index + 4)):
         if lines[position].strip():
             return lines[position].strip()
