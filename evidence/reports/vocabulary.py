@@ -64,6 +64,7 @@ ID_PREFIX_KINDS: dict[str, Kind] = {
     "ABS": Kind.ABSENCE,
     "BAP": Kind.AUTHORITY,
 }
+#: what an empty record-kind section or annotations section says
 NONE_MARKERS = frozenset({"none declared in this member", "none declared in this member.", "none"})
 #: evidence-layer words that share citation lists with paths but are not paths
 LAYER_WORDS = frozenset(
@@ -90,7 +91,9 @@ VALUE_FLAGS = frozenset(
     {"-g", "--glob", "-t", "--type", "-T", "--type-not", "-m", "--max-count", "-A", "-B", "-C"}
     | {"-f", "--file", "--include", "--exclude", "-M", "--max-columns", "-j", "--threads"}
 )
+#: rg/grep options whose value is the pattern
 PATTERN_FLAGS = frozenset({"-e", "--regexp"})
+#: characters a narrative heading has at most
 MAX_HEADING = 100
 
 
