@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from evidence.loading import load_reports  # noqa: E402
-from evidence.reports import parse_report  # noqa: E402
+from evidence.reports.loading import load_reports  # noqa: E402
+from evidence.reports.parser import parse_report  # noqa: E402
 
 TARGET_SECONDS = 2.0
 MARKER = re.compile(r" --- \S+$", re.MULTILINE)

@@ -1,10 +1,9 @@
 """The verdict store: verdicts and notes with their history, on SQLite.
 
-Every name below is importable from `db`; the store itself (db/store.py, and SQLite) is imported
-on first use of one of its names, so that code needing only the keys (the review screen before
-its first frame) does not wait for it. `check_database`, `StoreError` and `default_path` come from
-db/check.py (stdlib sqlite3 only), so checking a database before the first frame does not import
-the store either.
+Every name below is importable from `db`; the store and its records (db/store.py, db/events.py)
+are imported on first use of one of their names, so that code needing only the keys does not
+load them. `check_database`, `StoreError` and `default_path` come from db/check.py (stdlib
+sqlite3 only), so checking a database before the app starts does not import the store either.
 """
 
 from __future__ import annotations
@@ -17,14 +16,15 @@ from db.reviewer import reviewer_lookup, reviewer_name
 
 if TYPE_CHECKING:
     from db.check import StoreError, check_database, default_path
-    from db.store import Disagreement, Event, ImportResult, StaleVerdict, VerdictStore
+    from db.events import Disagreement, Event, ImportResult, StaleVerdict
+    from db.store import VerdictStore
 
 #: the module each lazily imported name comes from
 _LAZY = {
-    "Disagreement": "db.store",
-    "Event": "db.store",
-    "ImportResult": "db.store",
-    "StaleVerdict": "db.store",
+    "Disagreement": "db.events",
+    "Event": "db.events",
+    "ImportResult": "db.events",
+    "StaleVerdict": "db.events",
     "VerdictStore": "db.store",
     "StoreError": "db.check",
     "check_database": "db.check",

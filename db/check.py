@@ -1,10 +1,10 @@
 """Whether a verdict database can be used, with the standard library alone.
 
 `check_database` gives a one-line error for an unusable database before a program starts (the
-review and demo commands call it before the app's first frame), so this module imports only
+review and demo commands call it before they start the app), so this module imports only
 sqlite3, os and pathlib (platformdirs once `default_path` is called): not db/store.py (its
 dataclasses, uuid, datetime) nor db/schema.py.
-`VerdictStore.open` makes the same checks with the same helpers, imported from here.
+`VerdictStore.open` makes the same checks with the same helpers (db/database.py imports them).
 """
 
 from __future__ import annotations
@@ -69,24 +69,24 @@ def check_database(path: str | Path | None = None) -> Path:
         if not os.access(parent, os.W_OK | os.X_OK):
             raise StoreError(f"cannot create {path}: {parent} is read-only")
         return path
-    _check_file(path, readonly=False)
+    check_file(path, readonly=False)
     if path.stat().st_size == 0:
         return path  # an empty file becomes a database
-    conn = _connect(path, "ro&immutable=1" if _needs_immutable(path) else "ro")
+    conn = connect(path, "ro&immutable=1" if needs_immutable(path) else "ro")
     try:
-        _verify(conn, path)
+        verify(conn, path)
     finally:
         conn.close()
     return path
 
 
-def _verify(conn: sqlite3.Connection, path: Path) -> None:
+def verify(conn: sqlite3.Connection, path: Path) -> None:
     """SQLite's quick_check, then that the database is assay's and not from a newer assay."""
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
     except sqlite3.Error as error:
-        raise _error(path, error, "checking the database") from None
+        raise store_error(path, error, "checking the database") from None
     if problems != ["ok"]:
         raise _corrupt(path, "; ".join(str(p) for p in problems[:3]))
     try:
@@ -99,12 +99,13 @@ def _verify(conn: sqlite3.Connection, path: Path) -> None:
                 f"{path} is an SQLite database of some other program, not assay verdicts; "
                 "it was left untouched (choose another file with --db)"
             )
-        _check_version(conn, path)
+        check_version(conn, path)
     except sqlite3.Error as error:
-        raise _error(path, error, "opening") from None
+        raise store_error(path, error, "opening") from None
 
 
-def _check_version(conn: sqlite3.Connection, path: Path) -> None:
+def check_version(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database written by a newer assay (a schema version past LATEST)."""
     found = version(conn)
     if found > LATEST:
         raise StoreError(
@@ -123,7 +124,8 @@ def _corrupt(path: Path, detail: str) -> StoreError:
     )
 
 
-def _error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
+def store_error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
+    """The one-line StoreError for an SQLite error met while doing ``action``."""
     text = str(error)
     if "locked" in text or "busy" in text:
         return StoreError(
@@ -142,7 +144,7 @@ def _error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
     return StoreError(f"verdict database {path}: {action} failed: {text}")
 
 
-def _check_file(path: Path, *, readonly: bool) -> None:
+def check_file(path: Path, *, readonly: bool) -> None:
     """Refuse, before SQLite touches it, a path that cannot be a usable verdict database."""
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a verdict database")
@@ -176,7 +178,7 @@ def _check_file(path: Path, *, readonly: bool) -> None:
         )
 
 
-def _connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite3.Connection:
+def connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite3.Connection:
     """A connection to the database at `path` opened in `mode` (a URI mode); StoreError if not."""
     try:
         return sqlite3.connect(
@@ -190,7 +192,9 @@ def _connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite
         raise StoreError(f"cannot open the verdict database {path}: {error}") from None
 
 
-def _needs_immutable(path: Path) -> bool:
+def needs_immutable(path: Path) -> bool:
+    """True when a read-only open can only read the file as immutable: SQLite cannot create its
+    -shm file beside it, and no -wal file holds changes not merged yet."""
     wal = path.with_name(path.name + "-wal")
     shm = path.with_name(path.name + "-shm")
     if os.access(path.parent, os.W_OK | os.X_OK) or shm.exists():

@@ -49,7 +49,7 @@ def _git_result(process: subprocess.Popen[str] | None) -> str | None:
 
 def login_name() -> str | None:
     """The operating system's login name, if it can be found."""
-    import getpass  # here: it loads termios, which nothing before the first frame needs
+    import getpass  # here: it loads termios, which only this fallback needs
 
     try:
         name = getpass.getuser().strip()
@@ -71,7 +71,7 @@ def reviewer_lookup(explicit: str | None = None) -> ReviewerLookup:
 class ReviewerLookup:
     """The reviewer name, being found: git is asked at once, in a process of its own.
 
-    Asking git takes a few milliseconds: a command starts the lookup first and takes the name
+    git answers while the caller goes on: a command starts the lookup first and takes the name
     (by calling this) when it builds the app, its imports done meanwhile. `close()` stops a
     lookup whose name is never taken (a command that fails first).
     """
@@ -81,12 +81,14 @@ class ReviewerLookup:
         self._process = _start_git() if self._name is None else None
 
     def __call__(self) -> str:
+        """The name: explicit, else git's answer (waited for), else the login name."""
         if self._name is None:
             process, self._process = self._process, None
             self._name = _git_result(process) or login_name() or "reviewer"
         return self._name
 
     def close(self) -> None:
+        """Stop a git lookup whose answer is not needed."""
         process, self._process = self._process, None
         if process is not None:
             if process.poll() is None:

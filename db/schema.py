@@ -6,8 +6,8 @@ database at the same moment serialize on SQLite's lock and the second one finds 
 
 Reading the version and identity needs only the standard library's sqlite3 (`APPLICATION_ID`,
 `LATEST`, `table_names` and `version` live in db/check.py, for `check_database`, and are
-importable from here); sqlite_utils is imported by the migrations alone (a database already at
-LATEST never imports it), so opening a store stays cheap on the way to the review app's first frame.
+importable from here); sqlite_utils is imported by the migrations alone, so opening a database
+already at LATEST never imports it.
 """
 
 from __future__ import annotations

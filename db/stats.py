@@ -7,8 +7,9 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
+from db.events import Event, find_disagreements
 from db.keys import Verdict
-from db.store import Event, VerdictStore, find_disagreements
+from db.store import VerdictStore
 
 #: verdicts that judge an item; skip says the reviewer did not, so agreement leaves it out
 JUDGEMENTS = (Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNCLEAR)

@@ -3,14 +3,14 @@
 Immutable NamedTuples only; no I/O and no UI imports. Line numbers are 1-based everywhere, and a
 line range is an inclusive ``(first, last)`` tuple.
 
-NamedTuples rather than frozen dataclasses: this module is imported before the review app's first
-frame, and Python compiles each dataclass's generated methods from source as the class is made
-(~1.2 ms a class, ~15 ms here, against ~3 ms for the same NamedTuples). They hash and print the
-same way and are as immutable; they also compare equal to a tuple of the same values (whatever its
-class) and can be unpacked. A changed copy is ``value._replace(field=...)``.
+NamedTuples rather than frozen dataclasses: every launch imports this module, and Python compiles
+each dataclass's generated methods from source as the class is made, which NamedTuples do not
+need. They hash and print the same way and are as immutable; they also compare equal to a tuple
+of the same values (whatever its class) and can be unpacked. A changed copy is
+``value._replace(field=...)``.
 
-No ``from __future__ import annotations`` here: typing.NamedTuple compiles each field annotation
-given as a string (~0.3 ms a class); the annotations below are real types, all defined above use.
+No ``from __future__ import annotations`` here: typing.NamedTuple would compile each field
+annotation given as a string; the annotations below are real types, all defined above use.
 """
 
 from enum import StrEnum

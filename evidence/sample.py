@@ -98,14 +98,14 @@ def build_repo(target: Path, stream: bytes | None = None) -> Path:
 def _cached_digest(base: Path) -> str:
     """`stream_digest()`, remembered in ``base`` beside the stream's size and modification time.
 
-    So that a launch does not hash the whole stream before its first frame; a stream whose size
-    or time changed (edited, checked out again) is hashed again.
+    So that `assay demo` does not hash the whole stream at every launch; a stream whose size or
+    time changed (edited, checked out again) is hashed again.
     """
     stamp = base / "stream.stamp"
     try:
         status = STREAM.stat()
     except OSError:
-        return stream_digest()  # raises the same error, as before
+        return stream_digest()  # raises the same OSError
     seen = f"{status.st_size} {status.st_mtime_ns} "
     try:
         text = stamp.read_text(encoding="ascii")

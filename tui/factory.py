@@ -106,8 +106,8 @@ def make_demo_app(
 ) -> AssayApp:
     """The review app on the sample repository and reports; verdicts in ``tmp`` (else user dir)."""
     from db import reviewer_name
-    from evidence.loading import load_reports  # not the parser: cache hits skip it
-    from evidence.report_cache import default_directory
+    from evidence.reports.cache import default_directory
+    from evidence.reports.loading import load_reports  # not the parser: cache hits skip it
     from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, sample_repo
 
     repo = sample_repo()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -111,5 +113,6 @@ def test_four_processes_create_and_migrate_one_database_at_once(tmp_path: Path) 
         assert process.returncode == 0 and err == "", err
     with VerdictStore.open(db, readonly=True) as store:
         assert store.reviewers() == ["r0", "r1", "r2", "r3"]
-        rows = store._db.execute("SELECT version FROM schema_migrations ORDER BY version")
-        assert rows.fetchall() == [(n,) for n in range(1, LATEST + 1)]
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("SELECT version FROM schema_migrations ORDER BY version").fetchall()
+    assert rows == [(n,) for n in range(1, LATEST + 1)]

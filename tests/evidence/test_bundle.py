@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from evidencekit import RUNTIME, WORKFLOW
 
-from evidence.bundle import dump_bundle, load_bundle
 from evidence.model import Kind, Quote, ReportSet
-from evidence.reports import ReportError, load_reports
+from evidence.reports.bundle import dump_bundle, load_bundle
+from evidence.reports.loading import ReportError, load_reports
 
 
 def through_json(reportset: ReportSet) -> ReportSet:

@@ -15,7 +15,7 @@ from evidence.anchoring import Anchorer
 from evidence.check import CheckError, choose_revision, run_check, to_json, to_text
 from evidence.model import SearchReplay
 from evidence.replay import options_for, replay
-from evidence.reports import load_reports
+from evidence.reports.loading import load_reports
 from evidence.revision import Revision
 from evidence.sample import ANSWER_KEY, CITED_REVISION, SAMPLE_REPORTS, TIP_REVISION, sample_repo
 from tui.cli import cli

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from evidencekit import RUNTIME, WORKFLOW
 
-from evidence.reports import load_reports
+from evidence.reports.loading import load_reports
 from tui.cli import cli
 
 

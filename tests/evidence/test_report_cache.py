@@ -1,4 +1,4 @@
-"""The cache of parsed reports (evidence/report_cache.py) and load_reports(..., cache=...).
+"""The cache of parsed reports (evidence/reports/cache.py) and load_reports(..., cache=...).
 
 Real files in tmp_path, real subprocesses; nothing is mocked. Reports are compared by ``repr`` as
 well as ``==``: NamedTuples compare equal to plain tuples, so ``==`` alone would not notice a
@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from evidencekit import RUNTIME, WORKFLOW
 
-from evidence import report_cache
-from evidence.bundle import dump_bundle
-from evidence.loading import load_reports
 from evidence.model import Report
-from evidence.reports import parse_report
+from evidence.reports import cache as report_cache
+from evidence.reports.bundle import dump_bundle
+from evidence.reports.loading import load_reports
+from evidence.reports.parser import parse_report
 from evidence.sample import SAMPLE_REPORTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,18 +106,22 @@ def test_decode_refuses_a_wrong_shape() -> None:
 def test_parser_sources_list_every_evidence_module_the_parser_imports() -> None:
     """The key hashes PARSER_SOURCES: every evidence module the parser loads must be in it."""
     evidence = ROOT / "evidence"
-    wanted, seen = ["reports"], set()
+    wanted, seen = ["reports/parser.py"], set()
     while wanted:
         name = wanted.pop()
         if name in seen:
             continue
         seen.add(name)
-        tree = ast.parse((evidence / f"{name}.py").read_text(encoding="utf-8"))
+        tree = ast.parse((evidence / name).read_text(encoding="utf-8"))
         for node in tree.body:  # module level: what importing it loads
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("evidence."):
-                wanted.append(node.module.split(".", 1)[1])  # type: ignore[union-attr]
-    assert {f"{name}.py" for name in seen} <= set(report_cache.PARSER_SOURCES)
-    assert "report_cache.py" in report_cache.PARSER_SOURCES
+                module = node.module.split(".", 1)[1].replace(".", "/")  # type: ignore[union-attr]
+                package = evidence / module / "__init__.py"
+                wanted.append(f"{module}/__init__.py" if package.is_file() else f"{module}.py")
+    assert seen <= set(report_cache.PARSER_SOURCES)
+    assert {"reports/cache.py", "reports/loading.py"} <= set(report_cache.PARSER_SOURCES)
+    for name in report_cache.PARSER_SOURCES:
+        assert (evidence / name).is_file(), name
 
 
 def test_the_key_depends_on_name_and_bytes() -> None:
@@ -305,9 +309,11 @@ def test_pruning_a_missing_directory_does_nothing(tmp_path: Path) -> None:
 PROBE = """
 import sys
 from pathlib import Path
-from evidence.loading import load_reports
+from evidence.reports.loading import load_reports
 reports = load_reports([sys.argv[1]], cache=Path(sys.argv[2]))
-print(len(reports.reports), "evidence.reports" in sys.modules, "evidence.bundle" in sys.modules)
+parser = ("parser", "vocabulary", "outline", "contents")
+parsed = any(f"evidence.reports.{name}" in sys.modules for name in parser)
+print(len(reports.reports), parsed, "evidence.reports.bundle" in sys.modules)
 """
 
 

@@ -9,14 +9,9 @@ import pytest
 from evidencekit import RUNTIME, WORKFLOW
 
 from evidence.model import Kind, Report
-from evidence.reports import (
-    ReportError,
-    is_path_like,
-    load_reports,
-    parse_report,
-    slugify,
-    split_claimed,
-)
+from evidence.reports.loading import ReportError, load_reports
+from evidence.reports.parser import parse_report
+from evidence.reports.vocabulary import is_path_like, slugify, split_claimed
 
 
 def runtime() -> Report:
@@ -419,7 +414,7 @@ def test_unreadable_paths_are_report_errors(tmp_path: Path) -> None:
 
 
 def test_bundle_without_json_suffix_is_recognised(tmp_path: Path) -> None:
-    from evidence.bundle import dump_bundle
+    from evidence.reports.bundle import dump_bundle
 
     source = write(tmp_path, "w.txt", WORKFLOW)
     reportset = load_reports([source])

@@ -8,9 +8,10 @@ from evidencekit import RUNTIME, WORKFLOW
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evidence.bundle import dump_bundle, load_bundle
 from evidence.model import Report, ReportSet
-from evidence.reports import _decode, _split_lines, parse_report
+from evidence.reports.bundle import dump_bundle, load_bundle
+from evidence.reports.files import split_lines
+from evidence.reports.parser import decode, parse_report
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = [
@@ -90,7 +91,7 @@ def mutated(draw: st.DrawFn) -> str:
 def check(report: Report, text: str | bytes) -> None:
     """Invariants every parse result keeps, whatever the input."""
     assert isinstance(report, Report)
-    count = max(len(_split_lines(_decode(text)[0])), 1)
+    count = max(len(split_lines(decode(text)[0])), 1)
     for diagnostic in report.diagnostics:
         assert 1 <= diagnostic.line <= count
     ids = [record.id for record in report.records]

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from evidence.model import Kind, Report, ReportSet
-from evidence.reports import load_reports, parse_report
+from evidence.reports.loading import load_reports
+from evidence.reports.parser import parse_report
 
 pytestmark = pytest.mark.reference
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from evidence.model import Kind, Report
-from evidence.reports import load_reports, parse_report
+from evidence.reports.loading import load_reports
+from evidence.reports.parser import parse_report
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_data" / "reports"

@@ -264,6 +264,25 @@ def test_reads_are_thread_safe_and_cached(tmp_path: Path) -> None:
         assert revision.read("f3.txt").text is revision.read("f3.txt").text
 
 
+def test_text_cache_keeps_the_most_recently_used_within_its_characters(tmp_path: Path) -> None:
+    root = tmp_path / "budget"
+    files = {"a.txt": "a" * 10, "b.txt": "b" * 10, "c.txt": "c" * 10, "big.txt": "x" * 40}
+    make_repo(root, files)
+    with Revision.open(root, cache_chars=25) as revision:
+        oids = {name: entry.oid for name, entry in revision.entries().items()}
+        for name in ("a.txt", "b.txt"):
+            assert revision.read(name).text == files[name]
+        assert revision.cached_text(oids["a.txt"]) == files["a.txt"]  # a use: a after b
+        assert revision.read("c.txt").text == files["c.txt"]  # 30 characters: b goes
+        assert revision.cached_text(oids["b.txt"]) is None
+        assert revision.cached_text(oids["a.txt"]) == files["a.txt"]
+        assert revision.cached_text(oids["c.txt"]) == files["c.txt"]
+        assert revision.read("big.txt").text == files["big.txt"]  # larger than the whole cache
+        assert revision.cached_text(oids["big.txt"]) is None
+        assert revision.cached_text(oids["a.txt"]) == files["a.txt"]  # and nothing was dropped
+        assert revision.cached_text(oids["c.txt"]) == files["c.txt"]
+
+
 def test_closed_revision_refuses_reads(repo: tuple[Path, str]) -> None:
     root, _ = repo
     revision = Revision.open(root)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evidence.reports import load_reports
+from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, sample_repo
 from keymaps import Keymap, load_keymap
 

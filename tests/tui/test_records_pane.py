@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 
-from evidence.reports import load_reports
+from evidence.reports.loading import load_reports
 from tui.session import ReviewSession
 from tui.widgets.records_pane import RecordsPane
 

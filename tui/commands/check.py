@@ -12,7 +12,7 @@ import sys
 import click
 
 from evidence.check import CheckError, choose_revision, run_check, to_json, to_text
-from evidence.reports import ReportError, load_reports
+from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
 from evidence.text import escaped
 

@@ -7,9 +7,9 @@ from collections import Counter
 
 import click
 
-from evidence.bundle import dump_bundle
 from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
-from evidence.reports import ReportError, load_reports
+from evidence.reports.bundle import dump_bundle
+from evidence.reports.loading import ReportError, load_reports
 from evidence.text import escaped
 
 

@@ -53,8 +53,8 @@ def review(
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
     try:
-        from evidence.loading import ReportError, load_reports  # not the parser: cache hits skip it
-        from evidence.report_cache import default_directory
+        from evidence.reports.cache import default_directory
+        from evidence.reports.loading import ReportError, load_reports  # cache hits skip the parser
 
         if not Path(repo).is_dir():
             fail(f"--repo {repo}: no such directory")

@@ -64,11 +64,21 @@ __all__ = [
 FORMAT = 1
 #: entries kept after a write
 MAX_ENTRIES = 64
-#: and their total size at most (an entry is about 1.2 times its report; the newest is kept anyway)
+#: and their total size at most (an entry is a little larger than its report; the newest is kept)
 MAX_BYTES = 256 * 1024 * 1024
-#: the modules whose source decides what a parsed Report holds: the parser, what it imports from
-#: evidence/ and this cache (tests/evidence/test_report_cache.py checks the list is complete)
-PARSER_SOURCES = ("reports.py", "model.py", "loading.py", "report_cache.py")
+#: the files (under evidence/) whose source decides what a parsed Report holds: the parser, what
+#: it imports from evidence/, loading and this cache (tests/evidence/test_report_cache.py checks
+#: that the list is complete)
+PARSER_SOURCES = (
+    "reports/parser.py",
+    "reports/vocabulary.py",
+    "reports/outline.py",
+    "reports/contents.py",
+    "reports/files.py",
+    "reports/loading.py",
+    "reports/cache.py",
+    "model.py",
+)
 SUFFIX = ".marshal"
 _MAGIC = b"assay-report-cache\n"
 _CHECK_SIZE = 16  # bytes of the BLAKE2b checksum after the magic
@@ -81,10 +91,10 @@ _KINDS: dict[str, Kind] = {kind.value: kind for kind in Kind}
 def parser_digest() -> bytes | None:
     """A digest of the parser's source files (None when one cannot be read: no caching)."""
     digest = hashlib.blake2b(digest_size=32)
-    here = Path(__file__).parent
+    evidence = Path(__file__).parent.parent
     for name in PARSER_SOURCES:
         try:
-            data = (here / name).read_bytes()
+            data = (evidence / name).read_bytes()
         except OSError:
             return None
         digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)

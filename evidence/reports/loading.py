@@ -1,10 +1,10 @@
 """Find and read report files: paths, directories and bundles in, a cross-checked ReportSet out.
 
 Everything about loading reports that is not parsing them. This module does not import the parser
-(evidence/reports.py) nor the bundle reader at module level: `load_reports` imports the parser only
-when a report must really be parsed (no cache, or not in it; see evidence/report_cache.py) and the
-bundle reader only for bundles, so a launch whose reports are all in the cache never compiles the
-parser's regular expressions.
+(evidence/reports/parser.py) nor the bundle reader at module level: `load_reports` imports the
+parser only when a report must really be parsed (no cache, or not in it; see
+evidence/reports/cache.py) and the bundle reader only for bundles, so a launch whose reports are
+all in the cache never compiles the parser's regular expressions.
 """
 
 from __future__ import annotations
@@ -13,44 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evidence.model import Diagnostic, Kind, Report, ReportSet
+from evidence.reports.files import REPORT_SUFFIXES, ReportError, is_report_text
 
-__all__ = [
-    "REPORT_SUFFIXES",
-    "ReportError",
-    "cross_check",
-    "is_report_text",
-    "load_reports",
-    "split_lines",
-]
-
-
-class ReportError(Exception):
-    """A report path that cannot be read (the message names the path and the reason)."""
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines without their ends; CRLF and lone CR count as line ends, nothing else does."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-#: file name endings that a directory's reports may have
-REPORT_SUFFIXES = (".txt", ".md", ".report", ".json")
-
-
-def is_report_text(head: str) -> bool:
-    """True when the start of a file reads like a report (title ending in 'report', or Type:)."""
-    lines = [line.strip() for line in split_lines(head.lstrip("\ufeff"))[:20]]
-    nonblank = [line for line in lines if line]
-    if not nonblank:
-        return False
-    return nonblank[0].lower().endswith(" report") or any(
-        line.startswith("Type:") for line in nonblank
-    )
+__all__ = ["ReportError", "cross_check", "load_reports"]
 
 
 def _read(path: Path, shown: str) -> bytes:
@@ -71,9 +36,9 @@ def _looks_like_bundle(data: bytes) -> bool:
 
 
 def _load_bundle_bytes(data: bytes, shown: str) -> ReportSet:
-    import json  # here: only bundles need it, and the app's first frame does not
+    import json  # here: only bundles need it
 
-    from evidence.bundle import load_bundle  # here: it imports the parser
+    from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
 
     try:
         parsed = json.loads(data.decode("utf-8-sig"))
@@ -145,7 +110,7 @@ def _bundle_in_text(data: bytes) -> object | None:
 def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> ReportSet:
     """Load report files, directories of reports and JSON bundles together, cross-checked.
 
-    ``cache``: a directory of parsed reports (evidence/report_cache.py). Each report file (not a
+    ``cache``: a directory of parsed reports (evidence/reports/cache.py). Each report file (not a
     bundle) is looked up there before it is parsed and stored there after; a cache that cannot be
     read or written is not used. None (the default): every report is parsed.
     """
@@ -173,7 +138,7 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
             continue
         bundle = _bundle_in_text(data)
         if bundle is not None:
-            from evidence.bundle import load_bundle  # here: it imports the parser
+            from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
 
             reports.extend(load_bundle(bundle, shown).reports)
         else:
@@ -185,13 +150,13 @@ def _parse(data: bytes, shown: str, cache: Path | None) -> Report:
     """The report in ``data``: from the cache when it holds it, else parsed (and stored there)."""
     key = None
     if cache is not None:
-        from evidence import report_cache
+        from evidence.reports import cache as report_cache
 
         key = report_cache.key_for(shown, data)
         cached = report_cache.get(cache, key) if key is not None else None
         if cached is not None:
             return cached
-    from evidence.reports import parse_report  # here: a cache hit must not import the parser
+    from evidence.reports.parser import parse_report  # here: a hit must not import the parser
 
     report = parse_report(data, shown)
     if cache is not None and key is not None:

@@ -21,7 +21,8 @@ from evidence.model import (
     RevisionMention,
     SearchReplay,
 )
-from evidence.reports import ReportError, system_from_title
+from evidence.reports.files import ReportError
+from evidence.reports.vocabulary import system_from_title
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "dump_bundle", "dump_report", "load_bundle"]
 

@@ -1,0 +1,89 @@
+"""The SQL that reads the store: current verdicts, history, events for export, counts, review
+positions. Each function runs inside the caller's read snapshot (db/database.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from db.events import SELECT, Event, event_from_row
+
+__all__ = [
+    "count",
+    "current",
+    "current_all",
+    "events",
+    "history",
+    "integrity_check",
+    "json_rows",
+    "position",
+    "reviewers",
+]
+
+
+def current(conn: sqlite3.Connection, reviewer: str) -> dict[str, Event]:
+    """The reviewer's current verdicts and notes, by item key (unreviewed items left out)."""
+    rows = conn.execute(f"{SELECT} current_verdicts WHERE reviewer = ?", (reviewer,)).fetchall()
+    return {event.item: event for event in map(event_from_row, rows) if not event.empty}
+
+
+def current_all(conn: sqlite3.Connection) -> list[Event]:
+    """Every reviewer's current verdicts and notes, ordered by item then reviewer."""
+    rows = conn.execute(f"{SELECT} current_verdicts ORDER BY item, reviewer").fetchall()
+    return [event for event in map(event_from_row, rows) if not event.empty]
+
+
+def history(conn: sqlite3.Connection, item_key: str) -> list[Event]:
+    """Every event on an item, by every reviewer, oldest first."""
+    rows = conn.execute(
+        f"{SELECT} events WHERE item = ? ORDER BY at, event", (item_key,)
+    ).fetchall()
+    return [event_from_row(row) for row in rows]
+
+
+def events(conn: sqlite3.Connection, reviewer: str | None) -> list[Event]:
+    """All events (or one reviewer's), in the stable export order (at, event)."""
+    if reviewer is None:
+        cursor = conn.execute(f"{SELECT} events ORDER BY at, event")
+    else:
+        cursor = conn.execute(f"{SELECT} events WHERE reviewer = ? ORDER BY at, event", (reviewer,))
+    return [event_from_row(row) for row in cursor]
+
+
+def json_rows(conn: sqlite3.Connection, names: Sequence[str], reviewer: str | None) -> list[str]:
+    """Events as compact JSON objects with these keys in this order, encoded by SQLite.
+
+    ``names`` must be columns of COLUMNS (the store checks them: they become SQL).
+    """
+    pairs = ", ".join(f"'{name}', {name}" for name in names)
+    select = f"SELECT json_object({pairs}) FROM events"
+    if reviewer is None:
+        cursor = conn.execute(f"{select} ORDER BY at, event")
+    else:
+        cursor = conn.execute(f"{select} WHERE reviewer = ? ORDER BY at, event", (reviewer,))
+    return [row[0] for row in cursor]
+
+
+def count(conn: sqlite3.Connection, reviewer: str | None) -> int:
+    """The number of events stored (of one reviewer, if given)."""
+    if reviewer is None:
+        return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+    sql = "SELECT count(*) FROM events WHERE reviewer = ?"
+    return int(conn.execute(sql, (reviewer,)).fetchone()[0])
+
+
+def reviewers(conn: sqlite3.Connection) -> list[str]:
+    """Everyone who has an event in the store, sorted."""
+    return [row[0] for row in conn.execute("SELECT DISTINCT reviewer FROM events ORDER BY 1")]
+
+
+def position(conn: sqlite3.Connection, review_key: str) -> str | None:
+    """The record id where this review stopped, if any."""
+    row = conn.execute("SELECT record FROM positions WHERE review = ?", (review_key,)).fetchone()
+    return str(row[0]) if row else None
+
+
+def integrity_check(conn: sqlite3.Connection) -> list[str]:
+    """SQLite's full integrity check; ["ok"] when the file is sound."""
+    return [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]

@@ -1,0 +1,187 @@
+"""``git grep`` at a commit: the hits streamed back as they come, with the spans of the matches.
+
+git finds the lines; the spans (character offsets of the matches in a hit's text, for display)
+are found again with Python's re, best effort: none when the pattern is not valid Python.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from evidence.git.process import RevisionError, error_line, git_command, safe_environment, stop
+from evidence.git.tree import decode_path, normalize_path
+
+__all__ = ["GrepHit", "Syntax", "grep"]
+
+Syntax = Literal["basic", "extended", "perl"]
+
+
+@dataclass(frozen=True)
+class GrepHit:
+    """One line matched by a grep at the revision; spans are character offsets in `text`."""
+
+    path: str
+    line: int
+    text: str
+    spans: tuple[tuple[int, int], ...] = ()
+
+
+def grep(
+    git_dir: Path,
+    commit: str,
+    pattern: str,
+    *,
+    fixed: bool,
+    ignore_case: bool,
+    paths: Iterable[str],
+    cancel: threading.Event | None,
+    syntax: Syntax,
+    word: bool,
+    has_pcre: Callable[[], bool],
+) -> Iterator[GrepHit]:
+    """Lines matching ``pattern`` at ``commit``, streamed in path order; binary files skipped.
+
+    ``syntax`` picks the regex dialect when not ``fixed`` ("perl" falls back to "extended" when
+    ``has_pcre()`` says this git lacks PCRE). A bad pattern raises RevisionError.
+    """
+    if "\0" in pattern or "\n" in pattern:
+        raise RevisionError("a search pattern cannot contain a newline or NUL")
+    if not pattern:
+        raise RevisionError("empty search pattern")
+    if fixed:
+        mode = "-F"
+    elif syntax == "perl":
+        mode = "-P" if has_pcre() else "-E"
+    elif syntax == "extended":
+        mode = "-E"
+    else:
+        mode = "-G"
+    args = [
+        "grep",
+        "-n",
+        "-z",
+        "-I",
+        "--full-name",
+        "--no-color",
+        "--no-textconv",
+        "--no-recurse-submodules",
+        mode,
+    ]
+    if ignore_case:
+        args.append("-i")
+    if word:
+        args.append("-w")
+    args += ["-e", pattern, commit, "--"]
+    # "" and "." mean the whole tree; every other path is a literal pathspec, never a glob
+    wanted = [normalize_path(path) for path in paths]
+    args += [f":(literal){path}" for path in wanted if path not in ("", ".")]
+    spans_of = _span_finder(pattern, fixed=fixed, ignore_case=ignore_case, mode=mode, word=word)
+    process = subprocess.Popen(
+        git_command(git_dir, *args),
+        cwd=git_dir,
+        env=safe_environment(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    prefix = commit.encode("ascii") + b":"
+    done = threading.Event()
+    if cancel is not None:
+        # git may search for seconds without printing a line: stop it as soon as asked
+        threading.Thread(target=_kill_on, args=(cancel, done, process), daemon=True).start()
+    try:
+        for raw in process.stdout:
+            if cancel is not None and cancel.is_set():
+                return
+            parts = raw.rstrip(b"\n").split(b"\0", 2)
+            if len(parts) != 3:
+                continue
+            raw_path, raw_line, raw_text = parts
+            path = decode_path(raw_path.removeprefix(prefix))
+            text = raw_text.decode("utf-8", "replace").removesuffix("\r")
+            try:
+                line = int(raw_line)
+            except ValueError:
+                continue
+            yield GrepHit(path, line, text, spans_of(text))
+        process.wait()
+        if cancel is not None and cancel.is_set():
+            return
+        if process.returncode not in (0, 1):
+            message = error_line(process.stderr.read())
+            raise RevisionError(f"search for {pattern!r} failed: {message}")
+    finally:
+        done.set()
+        if process.poll() is None:
+            process.kill()
+        stop(process)
+
+
+def _kill_on(
+    cancel: threading.Event, done: threading.Event, process: subprocess.Popen[bytes]
+) -> None:
+    """Kill `process` once `cancel` is set, unless `done` is set first."""
+    while not done.is_set():
+        if cancel.wait(0.05):
+            if process.poll() is None:
+                process.kill()
+            return
+
+
+def _span_finder(pattern: str, *, fixed: bool, ignore_case: bool, mode: str, word: bool) -> _Spans:
+    """Character spans of the matches in a hit's line, computed with Python's re."""
+    flags = re.IGNORECASE if ignore_case else 0
+    if fixed:
+        source = re.escape(pattern)
+    elif mode == "-G":
+        source = _basic_to_python(pattern)
+    else:
+        source = pattern
+    if word:
+        source = rf"(?<!\w)(?:{source})(?!\w)"
+    try:
+        compiled = re.compile(source, flags)
+    except (re.error, RecursionError, OverflowError):
+        return _Spans(None)
+    return _Spans(compiled)
+
+
+class _Spans:
+    """The spans of a compiled pattern's matches in a line (at most 100; none without one)."""
+
+    def __init__(self, compiled: re.Pattern[str] | None) -> None:
+        self.compiled = compiled
+
+    def __call__(self, text: str) -> tuple[tuple[int, int], ...]:
+        if self.compiled is None:
+            return ()
+        spans = []
+        for match in self.compiled.finditer(text):
+            if match.end() > match.start():
+                spans.append((match.start(), match.end()))
+            if len(spans) >= 100:
+                break
+        return tuple(spans)
+
+
+def _basic_to_python(pattern: str) -> str:
+    """Translate a POSIX basic regex (grep's default) to Python's dialect, best effort."""
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            following = pattern[index + 1]
+            out.append(following if following in "(){}|+?" else "\\" + following)
+            index += 2
+            continue
+        out.append("\\" + char if char in "(){}|+?" else char)
+        index += 1
+    return "".join(out)

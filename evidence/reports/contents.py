@@ -1,0 +1,371 @@
+"""The contents of one record: label, body, fields, statuses, quotes, citations, references,
+search commands and revision mentions, read from the lines of its block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
+from evidence.reports.outline import Block
+from evidence.reports.vocabulary import (
+    BULLET_RE,
+    CITE_RE,
+    FIELD_RE,
+    ID_HINTS,
+    ID_RE,
+    ITEM_RE,
+    LABEL_RE,
+    LAYER_WORDS,
+    PATTERN_FLAGS,
+    SEARCH_RE,
+    SEP_RE,
+    SHA_RE,
+    STATUS_RE,
+    VALUE_FLAGS,
+    is_path_like,
+    split_claimed,
+)
+
+
+def _marker(line: str) -> tuple[int, str] | None:
+    """Where a ``--- path`` marker at the end of the line starts, and its path token."""
+    position = line.rfind("---")
+    if position < 0:
+        return None
+    if position > 0 and not line[position - 1].isspace():
+        return None
+    rest = line[position + 3 :]
+    if not rest[:1].isspace():
+        return None
+    token = rest.strip()
+    if not token or len(token.split()) != 1:
+        return None
+    path, _claimed = split_claimed(token)
+    if not is_path_like(path):
+        return None
+    return position, token
+
+
+def _sentence(line: str, start: int, end: int) -> str:
+    """The sentence of ``line`` around ``line[start:end]``."""
+    left = 0
+    for stop in (". ", "? ", "! ", "; "):
+        found = line.rfind(stop, 0, start)
+        if found >= 0:
+            left = max(left, found + 2)
+    right = len(line)
+    for stop in (". ", "? ", "! "):
+        found = line.find(stop, end)
+        if 0 <= found < right:
+            right = found + 1
+    return line[left:right].strip()
+
+
+def _citations(line: str, number: int) -> Iterator[Citation]:
+    """The citations in one line: ``SRC-n, path, path`` (layer words skipped)."""
+    for match in CITE_RE.finditer(line):
+        position, paths = match.end(), []
+        while True:
+            item = ITEM_RE.match(line, position)
+            if item is None:
+                break
+            token = item.group()
+            path = token.rstrip(".`'\"")
+            if path.lower() not in LAYER_WORDS:
+                if not is_path_like(path):
+                    break
+                paths.append(path)
+            if path != token.rstrip("`'\""):  # a period: the sentence ends here
+                break
+            separator = SEP_RE.match(line, item.end())
+            if separator is None:
+                break
+            position = separator.end()
+        if paths:
+            yield Citation(match.group(1), tuple(paths), number)
+
+
+def _tokens(line: str, position: int) -> Iterator[tuple[str, bool, int]]:
+    """Shell-like words from ``position``: (word, was quoted, end offset)."""
+    length = len(line)
+    while True:
+        while position < length and line[position] in " \t":
+            position += 1
+        if position >= length:
+            return
+        quote = line[position]
+        if quote in "'\"":
+            close = line.find(quote, position + 1)
+            if close < 0:
+                return
+            yield line[position + 1 : close], True, close + 1
+            position = close + 1
+        else:
+            end = position
+            while end < length and line[end] not in " \t":
+                end += 1
+            yield line[position:end], False, end
+            position = end
+
+
+def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None:
+    """The search command starting at ``line[start:]``, if the words after the tool make one."""
+    flags: list[str] = []
+    paths: list[str] = []
+    pattern: str | None = None
+    quoted_pattern = False
+    options_done = False
+    end = start + len(tool)
+    words = _tokens(line, end)
+    for word, quoted, word_end in words:
+        bare = word.strip("`")
+        if not quoted and not options_done and bare == "--":
+            options_done, end = True, word_end
+            continue
+        if not quoted and not options_done and bare.startswith("-") and len(bare) > 1:
+            flags.append(bare)
+            end = word_end
+            if bare in VALUE_FLAGS or bare in PATTERN_FLAGS:
+                value = next(words, None)
+                if value is None:
+                    break
+                if bare in PATTERN_FLAGS and pattern is None:
+                    pattern, quoted_pattern = value[0], value[1]
+                    flags.pop()
+                else:
+                    flags.append(value[0])
+                end = value[2]
+            continue
+        if pattern is None:
+            if not bare and not quoted:
+                break
+            pattern, quoted_pattern, end = (word if quoted else bare), quoted, word_end
+            continue
+        candidate = bare.rstrip(".,;:)")
+        if quoted or not (is_path_like(candidate) or candidate in (".", "./")):
+            break
+        paths.append(candidate)
+        leading = len(word) - len(word.lstrip("`"))
+        end = word_end - len(word) + leading + len(candidate)
+        if candidate != bare:
+            break
+    if pattern is None or not (quoted_pattern or flags or paths):
+        return None
+    command = line[start:end].rstrip("`")
+    sentence = _sentence(line, start, end)
+    replay = SearchReplay(command, tool, pattern, tuple(flags), tuple(paths), sentence, 0, "")
+    return replay, end
+
+
+class Contents:
+    """What a record's lines hold, gathered as they are read."""
+
+    __slots__ = (
+        "body",
+        "citations",
+        "fields",
+        "label",
+        "lines",
+        "quotes",
+        "references",
+        "revisions",
+        "searches",
+        "statuses",
+    )
+
+    def __init__(self) -> None:
+        self.label = ""
+        self.body = ""
+        self.lines: tuple[int, int] = (0, 0)
+        self.fields: list[tuple[str, str]] = []
+        self.statuses: list[tuple[str, str]] = []
+        self.quotes: list[Quote] = []
+        self.citations: list[Citation] = []
+        self.references: list[str] = []
+        self.searches: list[SearchReplay] = []
+        self.revisions: list[RevisionMention] = []
+
+
+def _is_code_line(line: str) -> bool:
+    """An indented line that is not a list item: part of an indented code block."""
+    stripped = line.lstrip()
+    return stripped != line and bool(stripped) and not BULLET_RE.match(stripped)
+
+
+def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[int]) -> int:
+    """Extend an indented block upward over single blank lines between indented code paragraphs.
+
+    ``above`` is the line just above the block, ``last`` its last line; the result is the new
+    ``above``. Code blocks keep their blank lines when a report is rendered, so a quoted function
+    can span several paragraphs.
+    """
+    if not all(_is_code_line(lines[i]) for i in range(above + 1, last + 1)):
+        return above
+    while (
+        above - 1 >= first
+        and not lines[above].strip()
+        and above not in taken
+        and _is_code_line(lines[above - 1])
+        and above - 1 not in taken
+        and _marker(lines[above - 1]) is None
+    ):
+        top = above - 1
+        while (
+            top >= first
+            and top not in taken
+            and _is_code_line(lines[top])
+            and _marker(lines[top]) is None
+        ):
+            top -= 1
+        if top >= first and lines[top].strip():
+            break  # the paragraph above is not all code: leave it out
+        above = top
+    return above
+
+
+def _quotes(
+    lines: list[str], first: int, end: int, record_id: str, diagnostics: list[Diagnostic]
+) -> tuple[list[Quote], set[int]]:
+    """The record's quotes, and the lines that hold quoted text or a marker."""
+    quotes: list[Quote] = []
+    taken: set[int] = set()
+    for index in range(first, end):
+        line = lines[index]
+        if "---" not in line:
+            continue
+        found = _marker(line)
+        if found is None:
+            tail = line.rstrip()
+            position = tail.rfind(" --- ")
+            if position >= 0 and tail[position + 5 :] and " " not in tail[position + 5 :]:
+                diagnostics.append(
+                    Diagnostic(
+                        index + 1,
+                        f"line ends in '--- {tail[position + 5 :][:60]}', which does not look "
+                        "like a path; not read as a quote",
+                    )
+                )
+            continue
+        position, token = found
+        text_part = line[:position].rstrip(" \t")
+        if not text_part.strip():
+            # a `--- path` line alone: the quote is the block above it, maybe past a blank line
+            above = index - 1
+            while above >= first and not lines[above].strip() and index - above <= 2:
+                above -= 1
+            block_end = above
+            while above >= first and lines[above].strip() and above not in taken:
+                if _marker(lines[above]) is not None:
+                    break
+                above -= 1
+            if block_end < first or above == block_end:
+                diagnostics.append(Diagnostic(index + 1, "'--- path' marker with no quoted text"))
+                taken.add(index)
+                continue
+            above = _code_above(lines, first, above, block_end, taken)
+            text_lines = lines[above + 1 : block_end + 1]
+            start = above + 1
+            inline = False
+        else:
+            start = index
+            if line[:1].isspace():
+                while (
+                    start - 1 >= first
+                    and start - 1 not in taken
+                    and lines[start - 1].strip()
+                    and lines[start - 1][:1].isspace()
+                    and _marker(lines[start - 1]) is None
+                    and not STATUS_RE.match(lines[start - 1])
+                    and not FIELD_RE.match(lines[start - 1])
+                ):
+                    start -= 1
+            text_lines = [*lines[start:index], text_part]
+            inline = start == index
+        path, claimed = split_claimed(token)
+        if claimed is not None and (claimed[0] < 1 or claimed[1] < claimed[0]):
+            diagnostics.append(
+                Diagnostic(index + 1, f"odd line range {claimed[0]}-{claimed[1]} for {path}")
+            )
+        taken.update(range(start, index + 1))
+        quotes.append(
+            Quote(
+                text="\n".join(text_lines),
+                path=path,
+                claimed=claimed,
+                report_line=index + 1,
+                text_line=start + 1,
+                record=record_id,
+                index=len(quotes),
+                inline=inline,
+            )
+        )
+    return quotes, taken
+
+
+def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic]) -> Contents:
+    """Everything a record says, from its lines."""
+    found = Contents()
+    first = block.start + 1 if block.header is not None else block.start
+    end = block.end
+    while end > first and not lines[end - 1].strip():
+        end -= 1
+    while first < end and not lines[first].strip():
+        first += 1
+    header_line = (block.header if block.header is not None else first) + 1
+    found.lines = (header_line, max(end, header_line))
+
+    label_index = -1
+    if block.kind not in (Kind.NARRATIVE, Kind.ANNOTATION):
+        for index in range(first, end):
+            match = LABEL_RE.match(lines[index])
+            if match:
+                found.label, label_index = match.group(1), index
+                break
+        if label_index < 0:
+            diagnostics.append(Diagnostic(header_line, f"{block.id} has no 'Label:' line"))
+    body = [lines[index] for index in range(first, end) if index != label_index]
+    while body and not body[0].strip():
+        body.pop(0)
+    found.body = "\n".join(body)
+
+    found.quotes, taken = _quotes(lines, first, end, block.id, diagnostics)
+    seen: set[str] = {block.id}
+    for index in range(first, end):
+        if index in taken or index == label_index:
+            continue
+        line = lines[index]
+        if not line.strip():
+            continue
+        number = index + 1
+        status = STATUS_RE.match(line) if "tatus" in line or "TATUS" in line else None
+        if status:
+            value = status.group("value").rstrip(".")
+            found.statuses.append((status.group("key").strip().lower(), value))
+        elif line[:1] in " \t•*-":
+            field_match = FIELD_RE.match(line)
+            if field_match:
+                found.fields.append((field_match.group("key"), field_match.group("value")))
+        if "SRC-" in line:
+            found.citations.extend(_citations(line, number))
+        if any(hint in line for hint in ID_HINTS):
+            for reference in ID_RE.findall(line):
+                if reference not in seen:
+                    seen.add(reference)
+                    found.references.append(reference)
+        if "grep" in line or "rg" in line:
+            position = 0
+            while True:
+                match = SEARCH_RE.search(line, position)
+                if match is None:
+                    break
+                result = _search(line, match.start(), match.group(1))
+                if result is None:
+                    position = match.end()
+                    continue
+                replay, position = result
+                found.searches.append(replay._replace(line=number, record=block.id))
+        for sha in SHA_RE.finditer(line):
+            sentence = _sentence(line, sha.start(), sha.end())
+            found.revisions.append(RevisionMention(sha.group().lower(), sentence, number))
+    return found

@@ -1,0 +1,39 @@
+"""What every reader of report files shares: the error for an unreadable one, the suffixes a
+directory's reports have, how their text is cut into lines, and what reads like a report.
+
+Standard library only, so that loading (evidence/reports/loading.py), the
+parser and the bundle reader can all import it without importing each other.
+"""
+
+from __future__ import annotations
+
+__all__ = ["REPORT_SUFFIXES", "ReportError", "is_report_text", "split_lines"]
+
+
+class ReportError(Exception):
+    """A report path that cannot be read (the message names the path and the reason)."""
+
+
+#: file name endings that a directory's reports may have
+REPORT_SUFFIXES = (".txt", ".md", ".report", ".json")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without their ends; CRLF and lone CR count as line ends, nothing else does."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def is_report_text(head: str) -> bool:
+    """True when the start of a file reads like a report (title ending in 'report', or Type:)."""
+    lines = [line.strip() for line in split_lines(head.lstrip("\ufeff"))[:20]]
+    nonblank = [line for line in lines if line]
+    if not nonblank:
+        return False
+    return nonblank[0].lower().endswith(" report") or any(
+        line.startswith("Type:") for line in nonblank
+    )

@@ -1,0 +1,95 @@
+"""Read evidence reports: text in, a Report with records, quotes, citations and diagnostics out.
+
+The format (see ../shared/reports and docs/bundle-format.md) is plain text: a title line, a
+``Type:`` line, an account with titled narrative subsections, then "Shared records" with one
+section per record kind, then "Annotations" (``On RT-...`` paragraphs). Quotes end in
+``--- path[:a-b]``. The parser works line by line in one pass per stage (the outline, then the
+contents of each record), so its cost is linear in the size of the report, and it never raises
+on text: whatever it cannot make sense of becomes a Diagnostic with a report line number.
+"""
+
+from __future__ import annotations
+
+from evidence.model import Diagnostic, Kind, Record, Report, RevisionMention
+from evidence.reports.contents import read_contents
+from evidence.reports.files import split_lines
+from evidence.reports.outline import read_outline
+from evidence.reports.vocabulary import system_from_title
+
+__all__ = ["decode", "parse_report"]
+
+
+def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
+    """Text of the report and what was odd about its encoding."""
+    diagnostics: list[Diagnostic] = []
+    if isinstance(data, str):
+        text = data
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16", errors="replace")
+        diagnostics.append(Diagnostic(1, "report is UTF-16; decoded it"))
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            before = data[: error.start]
+            # count line ends the way split_lines does: CRLF, LF and lone CR
+            line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+            text = data.decode("utf-8", errors="replace")
+            diagnostics.append(
+                Diagnostic(line, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)")
+            )
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, diagnostics
+
+
+def parse_report(text: str | bytes, file: str) -> Report:
+    """Parse one report's text (or bytes); never raises, oddities become diagnostics."""
+    decoded, diagnostics = decode(text)
+    lines = split_lines(decoded)
+    outline = read_outline(lines)
+    diagnostics.extend(outline.diagnostics)
+
+    records: list[Record] = []
+    revisions: list[RevisionMention] = []
+    ids: set[str] = set()
+    annotation_counts: dict[str, int] = {}
+    for block in outline.blocks:
+        if block.kind is Kind.ANNOTATION and block.annotates is not None:
+            count = annotation_counts.get(block.annotates, 0) + 1
+            annotation_counts[block.annotates] = count
+            block.id = f"On {block.annotates}" + ("" if count == 1 else f" ({count})")
+        elif block.kind is not Kind.NARRATIVE and block.id in ids:
+            line = (block.header or 0) + 1
+            diagnostics.append(Diagnostic(line, f"{block.id} is declared twice"))
+        ids.add(block.id)
+        found = read_contents(lines, block, diagnostics)
+        revisions.extend(found.revisions)
+        records.append(
+            Record(
+                id=block.id,
+                kind=block.kind,
+                label=found.label or block.label,
+                body=found.body,
+                report=file,
+                section=block.section,
+                lines=found.lines,
+                fields=tuple(found.fields),
+                statuses=tuple(found.statuses),
+                quotes=tuple(found.quotes),
+                citations=tuple(found.citations),
+                references=tuple(found.references),
+                searches=tuple(found.searches),
+                annotates=block.annotates,
+            )
+        )
+    diagnostics.sort(key=lambda diagnostic: diagnostic.line)
+    return Report(
+        file=file,
+        title=outline.title,
+        type_line=outline.type_line,
+        system=system_from_title(outline.title),
+        revisions=tuple(revisions),
+        records=tuple(records),
+        diagnostics=tuple(diagnostics),
+    )

@@ -1,0 +1,133 @@
+"""The vocabulary of the report format: record ids, headings, path tokens, line ranges, commands.
+
+Every regular expression and word list the parser reads a report with, and the small functions
+that classify one token (`is_path_like`, `split_claimed`) or one heading (`slugify`). The outline
+and the contents of a report are read with these (evidence/reports/outline.py, contents.py).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from evidence.model import Kind
+
+# Record ids are <system prefix>-<kind code>-<name>: RT-RTE-chat-tools, KS-CLM-append-only.
+# A line holding only such an id declares a record, whatever the kind code; in running text only
+# ids with a known kind code (or the RT- prefix) count as references, so that header names such
+# as X-API-Key are not taken for ids.
+_NAME = r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*"
+_ID = rf"[A-Z][A-Z0-9]*-[A-Z]{{2,}}-{_NAME}|RT-[A-Za-z]+-{_NAME}"
+ID_RE = re.compile(
+    rf"(?<![\w-])(?:[A-Z][A-Z0-9]*-(?:CMP|OBJ|RTE|CLM|ABS|BAP)-{_NAME}|RT-[A-Za-z]+-{_NAME})"
+)
+#: substrings one of which every id that ID_RE finds contains (a cheap test before the regex)
+ID_HINTS = ("RT-", "-CMP-", "-OBJ-", "-RTE-", "-CLM-", "-ABS-", "-BAP-")
+ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
+HEADER_RE = re.compile(rf"^({_ID}):?$")
+ON_RE = re.compile(rf"^On ({_ID})[.:]?$")
+TYPE_RE = re.compile(r"^Type:\s*(.*?)\s*$")
+LABEL_RE = re.compile(r"^Label:\s*(.*?)\s*$")
+STATUS_RE = re.compile(
+    r"^\s*(?:[•*-]\s+)?(?P<key>[A-Za-z][A-Za-z -]*?)\s+conclusion status:\s*(?P<value>.*?)\s*$",
+    re.IGNORECASE,
+)
+FIELD_RE = re.compile(r"^\s*[•*-]\s+(?P<key>[^:\s][^:]{0,59}?):\s+(?P<value>.*?)\s*$")
+BULLET_RE = re.compile(r"^(?:\d+[.)]|[•*-])\s")
+ACCOUNT_RE = re.compile(r"^\S.{0,60}\baccount$", re.IGNORECASE)
+SHA_RE = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{40}(?![0-9A-Za-z])")
+CITE_RE = re.compile(r"(?<![\w-])(SRC-\d+)\s*[,:]\s*")
+ITEM_RE = re.compile(r"[^\s,;()\[\]]+")
+SEP_RE = re.compile(r"\s*,\s+and\s+|\s*,\s*|\s+and\s+")
+PATH_CHARS_RE = re.compile(r"^[\w@+~.-][\w@+~./-]*$")
+EXTENSION_RE = re.compile(r"[\w-]\.[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*$")
+RANGE_RE = re.compile(r"(?::(\d+)(?:\s*[-–]\s*(\d+))?|#L(\d+)(?:-L?(\d+))?)$")
+SEARCH_RE = re.compile(r"(?<![\w/.-])(git grep|rg|grep)(?=[ \t])")
+
+#: headings under "Shared records" and the kind of record each one declares
+KIND_HEADINGS: dict[str, Kind] = {
+    "components": Kind.COMPONENT,
+    "operative objects": Kind.OBJECT,
+    "routes": Kind.ROUTE,
+    "claims": Kind.CLAIM,
+    "evidenced absences": Kind.ABSENCE,
+    "behavioral-authority paths": Kind.AUTHORITY,
+    "behavioral authority paths": Kind.AUTHORITY,
+    "behavioural-authority paths": Kind.AUTHORITY,
+}
+#: the kind an id's middle part implies (RT-RTE-... is a route)
+ID_PREFIX_KINDS: dict[str, Kind] = {
+    "CMP": Kind.COMPONENT,
+    "OBJ": Kind.OBJECT,
+    "RTE": Kind.ROUTE,
+    "CLM": Kind.CLAIM,
+    "ABS": Kind.ABSENCE,
+    "BAP": Kind.AUTHORITY,
+}
+#: what an empty record-kind section or annotations section says
+NONE_MARKERS = frozenset({"none declared in this member", "none declared in this member.", "none"})
+#: evidence-layer words that share citation lists with paths but are not paths
+LAYER_WORDS = frozenset(
+    {
+        "implementation",
+        "doctrine",
+        "design",
+        "doctrine/design",
+        "documentation",
+        "configuration",
+        "execution",
+        "observation",
+        "test",
+        "tests",
+    }
+)
+#: well-known file names without an extension or a directory
+BARE_FILES = frozenset(
+    {"Dockerfile", "Makefile", "Procfile", "Gemfile", "Rakefile", "Jenkinsfile", "Vagrantfile"}
+    | {"LICENSE", "README", "CHANGELOG", "NOTICE", "AUTHORS", "CODEOWNERS", "Containerfile"}
+)
+#: rg/grep options that take a value as the next argument
+VALUE_FLAGS = frozenset(
+    {"-g", "--glob", "-t", "--type", "-T", "--type-not", "-m", "--max-count", "-A", "-B", "-C"}
+    | {"-f", "--file", "--include", "--exclude", "-M", "--max-columns", "-j", "--threads"}
+)
+#: rg/grep options whose value is the pattern
+PATTERN_FLAGS = frozenset({"-e", "--regexp"})
+#: characters a narrative heading has at most
+MAX_HEADING = 100
+
+
+def slugify(text: str) -> str:
+    """A lowercase ASCII slug of a heading (``Request and delegation`` -> ``request-and-...``)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return slug or "section"
+
+
+def is_path_like(token: str) -> bool:
+    """True for a token that reads as a repository path (``src/a.js``, ``au-mcp.md``, ...)."""
+    if not token or not PATH_CHARS_RE.match(token) or token in LAYER_WORDS:
+        return False
+    if token.startswith("SRC-") or ID_FULL_RE.match(token) or token.strip("./") == "":
+        return False
+    if "/" in token:
+        return "//" not in token and any(ch.isalnum() for ch in token)
+    return bool(EXTENSION_RE.search(token)) or token in BARE_FILES
+
+
+def split_claimed(token: str) -> tuple[str, tuple[int, int] | None]:
+    """Split ``path:325-329`` / ``path:42`` / ``path#L3-L9`` into the path and the claimed range."""
+    match = RANGE_RE.search(token)
+    if not match or match.start() == 0:
+        return token, None
+    first = match.group(1) or match.group(3)
+    last = match.group(2) or match.group(4) or first
+    return token[: match.start()], (int(first), int(last))
+
+
+def system_from_title(title: str) -> str:
+    """The system a report is about: the title without its ``<member> report`` tail."""
+    words = title.split()
+    if len(words) >= 3 and words[-1].lower() == "report":
+        return " ".join(words[:-2])
+    return words[0] if words else ""
