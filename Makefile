@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # Python writing .pyc files, not reading them
 PACKAGES := evidence db tui screens keymaps
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test test-oldest lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +40,20 @@ lint: $(VENV)/.installed-test
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
+# the suite again on the oldest Textual that pyproject.toml admits (its lower bound), in its own venv
+TEXTUAL_OLDEST := 8.2.0
+OLDEST := .venv-oldest
+$(OLDEST)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDEST)/bin/python -m pip install --quiet -e '.[test]' 'textual==$(TEXTUAL_OLDEST)'
+	touch $@
+
+test-oldest: $(OLDEST)/.installed
+	$(OLDEST)/bin/python -m pytest -q
+
 bench: $(VENV)/.installed-test
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) $(OLDEST) .pytest_cache .ruff_cache .mypy_cache
