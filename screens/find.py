@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from keymaps.bindings import bindings_for
-from tui.safe import visible
+from screens.safe import visible
 
 KIND_MARKS = {"record": "▤", "quote": "❝", "file": "□"}
 #: up to this many targets are ranked at each keystroke (~10 ms); more are ranked in a thread,

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from evidence.finder import FinderMatch, PathFinder
-from tui.safe import visible
+from screens.safe import visible
 
 #: rows shown (the list's height): rendering rows costs more than ranking them, so no more
 RESULTS = 20

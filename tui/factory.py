@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
+from screens.review.session import ReviewSession
+from screens.review.writer import StoreHandle
 from tui import startup
 from tui.app import AssayApp
-from tui.session import ReviewSession
-from tui.writer import StoreHandle
 
 if TYPE_CHECKING:
     from db import VerdictStore
@@ -54,7 +54,7 @@ def make_app(
     is not checked here: a database that cannot be used is reported inside the app; commands
     check it first with `db.check_database` for a one-line error.
     """
-    from screens.review import ReviewScreen
+    from screens.review.screen import ReviewScreen
 
     _freeze_imported_objects()
     # No cycle collection until the first frame is painted (`AssayApp.startup_done`): building

@@ -14,10 +14,11 @@ from textual.widgets import Input, TextArea
 
 from evidence.model import Kind, Quote, Record, Report, ReportSet
 from keymaps import load_keymap
-from screens.review import Location, ReviewScreen
+from screens.review.screen import ReviewScreen
+from screens.review.session import Location
+from screens.widgets.source_view import SourceView
 from tui.app import AssayApp
 from tui.factory import make_app, make_demo_app
-from tui.widgets.source_view import SourceView
 
 
 @pytest.fixture

@@ -271,7 +271,7 @@ def browse(file: str | None, repo: str, rev: str | None, preset: str | None) -> 
     except KeymapError as error:
         fail(str(error))
     revision = open_revision(repo, rev)
-    from screens.browse import BrowseApp
+    from tui.browse import BrowseApp
 
     try:
         BrowseApp(revision, path=path, line=line, keys=keymap.changes()).run()

@@ -13,10 +13,11 @@ from screens.confirm import ConfirmScreen
 from screens.find import FindScreen
 from screens.help import HelpScreen, help_content
 from screens.note import NoteScreen
-from screens.review import Location, ReviewScreen
+from screens.review.screen import ReviewScreen
+from screens.review.session import Location
+from screens.widgets.source_view import SourceView
 from tui.cli import cli
 from tui.factory import make_app, make_demo_app
-from tui.widgets.source_view import SourceView
 
 SIZE = (120, 40)
 

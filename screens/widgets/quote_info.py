@@ -6,9 +6,9 @@ from textual.content import Content
 from textual.widgets import Static
 
 from evidence.model import Anchor, Quote, Tier
-from tui.safe import visible
-from tui.session import tier_symbol
-from tui.widgets.badges import TIER_STYLES, lines_text
+from screens.review.session import tier_symbol
+from screens.safe import visible
+from screens.widgets.badges import TIER_STYLES, lines_text
 
 
 def quote_info(quote: Quote, anchor: Anchor | None) -> Content:

@@ -4,11 +4,11 @@ Layout: a header line (system, revision, reviewer, progress), the records pane (
 and section, with verdict badges and quote status), the record pane (label, fields, body, quotes,
 references, annotations; a cursor over what can be followed) and the source pane (SourceView at the
 revision, with the quote/source diff below it on `d`). The panes build their own content
-(tui/widgets/); this screen coordinates them: where the reviewer is, verdicts, and the lookups.
+(screens/widgets/); this screen coordinates them: where the reviewer is, verdicts, and the lookups.
 
 Reads (revision, anchoring, source files, search replays) run in Textual thread workers that post
-messages back (tui/messages.py). The verdict store is opened, read and written on one writer
-thread (tui/writer.py), after the first frame, so verdicts are stored in the order they were given;
+messages back (screens/review/messages.py). The verdict store is opened, read and written on one
+writer thread (screens/review/writer.py), so verdicts are stored in the order they were given;
 a verdict key pressed before the store is open waits in that queue. The screen updates from the
 stored event. A store that cannot be opened is reported in the app (header and a notice), and
 verdict keys then say that nothing can be saved.
@@ -31,25 +31,25 @@ from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap, specs_for
 from keymaps.bindings import bindings_for
-from tui.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
-from tui.review_lookups import LookupActions
-from tui.safe import visible
-from tui.session import FILTERS, Location, ReviewSession
-from tui.widgets.footer import KeysBar
-from tui.widgets.lists import RowList
-from tui.widgets.quote_diff import QuoteDiff
-from tui.widgets.quote_info import QuoteInfo
-from tui.widgets.record_pane import RecordPane
-from tui.widgets.records_pane import RecordsPane
-from tui.widgets.review_header import ReviewHeader
-from tui.widgets.source_view import SourceMarks, SourceView, file_message
-from tui.writer import StoreHandle, StoreWriter
+from screens.review.lookups import LookupActions
+from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
+from screens.review.session import FILTERS, Location, ReviewSession
+from screens.review.writer import StoreHandle, StoreWriter
+from screens.safe import visible
+from screens.widgets.footer import KeysBar
+from screens.widgets.lists import RowList
+from screens.widgets.quote_diff import QuoteDiff
+from screens.widgets.quote_info import QuoteInfo
+from screens.widgets.record_pane import RecordPane
+from screens.widgets.records_pane import RecordsPane
+from screens.widgets.review_header import ReviewHeader
+from screens.widgets.source_view import SourceMarks, SourceView, file_message
 
 if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
     from db import Event, ItemRef, StaleVerdict, VerdictStore
     from evidence.model import Quote, Record
     from evidence.revision import Revision, SourceFile
-    from tui.workers import Verdicts
+    from screens.review.loading import Verdicts
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
 
@@ -169,7 +169,9 @@ class ReviewScreen(LookupActions, Screen[None]):
         if resume is not None:
             resume()
         # the writer's first work opens the store; verdicts given meanwhile queue behind it
-        from tui.workers import read_verdicts  # here: nothing before the first frame needs them
+        from screens.review.loading import (
+            read_verdicts,  # here: nothing before the first frame needs them
+        )
 
         session = self.session
         self._writer.submit(lambda store: read_verdicts(store, session), self._on_verdicts)
@@ -209,7 +211,7 @@ class ReviewScreen(LookupActions, Screen[None]):
     # --- workers ---------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        from tui.workers import load_review
+        from screens.review.loading import load_review
 
         self.post_message(load_review(self.repo, self.rev, self.revision))
 
@@ -217,7 +219,7 @@ class ReviewScreen(LookupActions, Screen[None]):
         def progress(done: int, total: int) -> None:
             self.post_message(AnchorProgress(done, total))
 
-        from tui.workers import anchor_review
+        from screens.review.loading import anchor_review
 
         self.post_message(anchor_review(self.session, revision, progress))
 

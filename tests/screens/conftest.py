@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from evidence.reports import load_reports
-from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, sample_repo
+from evidence.sample import CITED_REVISION, SAMPLE_REPORTS
 from keymaps import Keymap, load_keymap
-
-
-@pytest.fixture(scope="session")
-def sample() -> Path:
-    """The sample repository (built once into the cache directory)."""
-    return sample_repo()
 
 
 @pytest.fixture

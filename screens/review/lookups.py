@@ -1,8 +1,8 @@
 """The review screen's lookups: find, the file finder, grep, go to line, find in file,
 permalinks, backlinks and the command palette's entries.
 
-A mixin of `screens.review.ReviewScreen`: each action pushes a dialog of screens/ and acts on the
-answer through the screen's navigation (`jump`, `open_path`) and its source pane.
+A mixin of `screens.review.screen.ReviewScreen`: each action pushes a dialog of screens/ and acts
+on the answer through the screen's navigation (`jump`, `open_path`) and its source pane.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from textual.app import SystemCommand
 from textual.markup import escape
 
 from keymaps import SPECS, Keymap
-from tui.safe import visible
-from tui.session import Location, ReviewSession
-from tui.widgets.source_view import SourceView
+from screens.review.session import Location, ReviewSession
+from screens.safe import visible
+from screens.widgets.source_view import SourceView
 
 if TYPE_CHECKING:
     from textual.screen import Screen

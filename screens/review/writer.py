@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.message_pump import MessagePump
 
-from tui.messages import Written
+from screens.review.messages import Written
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor

@@ -24,7 +24,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from tui.safe import safe_line
+from screens.safe import safe_line
 
 if TYPE_CHECKING:  # pygments is imported by the highlighting worker, not before the first frame
     from pygments.lexer import Lexer

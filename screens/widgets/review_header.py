@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from tui.safe import visible
+from screens.safe import visible
 
 
 class ReviewHeader(Static):

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from tui.safe import safe_content, safe_line, visible
+from screens.safe import safe_content, safe_line, visible
 
 DANGEROUS = (
     "\x1b[31mred\x1b[0m",

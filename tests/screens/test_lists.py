@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.content import Content
 
-from tui.widgets.lists import Row, RowList
+from screens.widgets.lists import Row, RowList
 
 
 class TwoLists(App[None]):

@@ -7,8 +7,8 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 
 from evidence.reports import load_reports
-from tui.session import ReviewSession
-from tui.widgets.records_pane import RecordsPane
+from screens.review.session import ReviewSession
+from screens.widgets.records_pane import RecordsPane
 
 
 class PaneApp(App[None]):

@@ -9,8 +9,8 @@ from evidence.sample import CITED_REVISION
 from screens.backlinks import BacklinksScreen
 from screens.finder import FileFinder
 from screens.grep import GrepScreen
+from screens.widgets.source_view import SourceView
 from tui.factory import make_demo_app
-from tui.widgets.source_view import SourceView
 
 
 async def settle(pilot: Any, screen: Any) -> None:

@@ -18,10 +18,10 @@ from textual.message import Message
 from textual.strip import Strip
 
 from evidence.model import Kind
-from tui.safe import visible
-from tui.session import ReviewSession, Row
-from tui.widgets.badges import VERDICT_STYLES
-from tui.widgets.lists import RowList
+from screens.review.session import ReviewSession, Row
+from screens.safe import visible
+from screens.widgets.badges import VERDICT_STYLES
+from screens.widgets.lists import RowList
 
 if TYPE_CHECKING:
     from textual.style import Style

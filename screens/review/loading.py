@@ -1,6 +1,6 @@
 """The review screen's reads, run off the event loop: open the revision, anchor every quote and
 replay every search (thread workers: each returns the message the screen handles), and read the
-reviewer's verdicts (on the store's writer thread, tui/writer.py).
+reviewer's verdicts (on the store's writer thread, screens/review/writer.py).
 
 git (GitPython), rapidfuzz and the anchoring code are imported here, in the worker thread, so the
 first frame never waits for them.
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.messages import Anchored, Loaded
-from tui.session import ReviewSession
+from screens.review.messages import Anchored, Loaded
+from screens.review.session import ReviewSession
 
 if TYPE_CHECKING:
     from db import Event, StaleVerdict, VerdictStore

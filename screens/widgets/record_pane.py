@@ -14,10 +14,10 @@ from textual.content import Content
 from textual.message import Message
 
 from evidence.model import Kind, Quote, Record
-from tui.safe import safe_content, visible
-from tui.session import BADGES, ReviewSession, tier_symbol
-from tui.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
-from tui.widgets.lists import Row, RowList
+from screens.review.session import BADGES, ReviewSession, tier_symbol
+from screens.safe import safe_content, visible
+from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
+from screens.widgets.lists import Row, RowList
 
 if TYPE_CHECKING:
     from db import StaleVerdict

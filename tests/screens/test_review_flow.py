@@ -7,7 +7,7 @@ from pathlib import Path
 from db import Verdict, VerdictStore
 from keymaps import Keymap
 from screens.note import NoteScreen
-from screens.review import ReviewScreen
+from screens.review.screen import ReviewScreen
 from tui.factory import make_demo_app
 
 SIZE = (120, 40)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from keymaps import Keymap, load_keymap
-from screens.review import ReviewScreen
+from screens.review.screen import ReviewScreen
+from screens.widgets.footer import KeysBar
 from tui.factory import make_demo_app
-from tui.widgets.footer import KeysBar
 
 SIZE = (120, 40)
 

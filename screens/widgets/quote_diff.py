@@ -6,9 +6,9 @@ from textual.content import Content
 from textual.widgets import Static
 
 from evidence.model import Anchor, Quote
-from tui.safe import visible
-from tui.session import tier_symbol
-from tui.widgets.badges import lines_text
+from screens.review.session import tier_symbol
+from screens.safe import visible
+from screens.widgets.badges import lines_text
 
 LEGEND = "underlined red: only in the quote · underlined green: only in the source"
 #: characters of unchanged text shown before each difference in the list of differences

@@ -18,7 +18,7 @@ from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
 from evidence.sample import SAMPLE_REPORTS
 from keymaps import Keymap
-from screens.review import ReviewScreen
+from screens.review.screen import ReviewScreen
 from tui.cli import cli
 from tui.factory import make_app
 
@@ -217,7 +217,7 @@ async def test_cycle_collector_paused_until_the_first_frame(
 async def test_header_shows_progress_once_the_verdicts_are_read(
     tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
 ) -> None:
-    from tui.widgets.review_header import ReviewHeader
+    from screens.widgets.review_header import ReviewHeader
 
     app = make_app(sample_reports, sample, cited, filled(tmp_path / "v.db"), "ann", keymap)
     try:
@@ -227,7 +227,7 @@ async def test_header_shows_progress_once_the_verdicts_are_read(
             await pilot.pause()
             # whatever finished last (anchoring or reading the verdicts), the header has the
             # progress, not "reading verdicts…"; the verdicts read last here:
-            from tui.workers import read_verdicts
+            from screens.review.loading import read_verdicts
 
             screen._verdicts_ready.clear()  # as when they arrive for the first time
             screen._on_verdicts(read_verdicts(screen.store.store, screen.session))

@@ -7,7 +7,7 @@ from pathlib import Path
 from evidence.anchoring import anchor_all
 from evidence.model import Anchor, DiffPart, FileState, Quote, ReportSet, Tier
 from evidence.revision import Revision
-from tui.widgets.quote_diff import differences, quote_diff
+from screens.widgets.quote_diff import differences, quote_diff
 
 
 def test_one_token_misquote_is_listed_with_both_sides(

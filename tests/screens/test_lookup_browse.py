@@ -13,11 +13,12 @@ from evidence.backlinks import Backlink
 from evidence.model import Anchor, FileState, Quote, Tier
 from evidence.revision import Revision
 from screens.backlinks import BacklinksScreen
-from screens.browse import BrowseApp, BrowseScreen
+from screens.browse import BrowseScreen
 from screens.finder import FileFinder
 from screens.grep import GrepScreen
-from tui.widgets.footer import KeysBar
-from tui.widgets.source_view import SourceView
+from screens.widgets.footer import KeysBar
+from screens.widgets.source_view import SourceView
+from tui.browse import BrowseApp
 
 
 def git(repo: Path, *args: str) -> str:
