@@ -12,6 +12,10 @@ if TYPE_CHECKING:
     from evidence.revision import GrepHit, Revision, SourceFile
 
 
+class ReadsStarted(Message):
+    """The review screen's first frame is whole and its reads have started (for the app)."""
+
+
 class Loaded(Message):
     """The revision is open (or failed), with its origin URL (for permalinks)."""
 

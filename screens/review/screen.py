@@ -16,24 +16,26 @@ verdict keys then say that nothing can be saved.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from cachetools import LRUCache
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
-from keymaps import Keymap, specs_for
+from keymaps import Keymap
 from keymaps.bindings import bindings_for
-from screens.review.lookups import LookupActions
+from screens.review.history import History, Location
+from screens.review.loading import Loading
+from screens.review.lookups import Lookups
 from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
-from screens.review.session import FILTERS, Location, ReviewSession
+from screens.review.session import FILTERS, ReviewSession
+from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
 from screens.widgets.footer import KeysBar
@@ -45,16 +47,21 @@ from screens.widgets.records_pane import RecordsPane
 from screens.widgets.review_header import ReviewHeader
 from screens.widgets.source_view import SourceMarks, SourceView, file_message
 
-if TYPE_CHECKING:  # imported where used, so the first frame does not wait for them
+if TYPE_CHECKING:  # imported where used, not before the screen is shown
+    from collections.abc import Iterator
+
     from db import Event, ItemRef, StaleVerdict, VerdictStore
+    from evidence.backlinks import Backlink
     from evidence.model import Quote, Record
     from evidence.revision import Revision, SourceFile
-    from screens.review.loading import Verdicts
+    from screens.find import FindTarget
+    from screens.review.loading import StoredState
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
+KEPT_FILES = 96  # files read from the revision kept for the source pane
 
 
-class ReviewScreen(LookupActions, Screen[None]):
+class ReviewScreen(Screen[None]):
     """Review records and quotes of loaded reports against the revision they cite."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
@@ -73,7 +80,6 @@ class ReviewScreen(LookupActions, Screen[None]):
         super().__init__()
         self.session = session
         self.store = store if isinstance(store, StoreHandle) else StoreHandle(store)
-        self.store_error: str | None = None  # why verdicts cannot be saved (store unusable)
         self.repo = repo
         self.rev = rev
         self.keymap = keymap
@@ -82,25 +88,19 @@ class ReviewScreen(LookupActions, Screen[None]):
         self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
         self.filter = "all"
         self.location = Location(0, 0 if session.records and session.records[0].quotes else None)
-        self.back_stack: list[Location] = []
-        self.forward_stack: list[Location] = []
+        self.history = History()
         self.opened_path: str | None = None  # a file opened by finder/grep rather than a quote
         self.source_request = 0  # file reads asked for, and the last one shown
         self.shown_request = 0
-        self._source: SourceFile | None = None
-        self._sources: dict[str, SourceFile] = {}  # recently shown files (small LRU)
+        self.source: SourceFile | None = None  # the file in the source pane
+        self._sources: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)  # recently shown files
         self._pending_line: int | None = None  # where to open the next file opened by path
-        self._find_text = ""  # the last text of find in file
-        self._writer = StoreWriter(self, self.store)
-        self._loaded = asyncio.Event()  # the revision is open (or failed)
-        self._verdicts_ready = asyncio.Event()  # the reviewer's verdicts are read (or failed)
-        self._after_verdicts: list[Callable[[], object]] = []  # actions waiting for them
         self._navigated = False  # the reviewer moved before the saved position was read
-        self._loading_waited = False  # `_start_loading` waited for the first whole frame
-        self._loading_started = False
         self._resumed = False  # the screen has been made active once
-        self._first_paint = True  # no frame painted yet
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
+        self.verdicts = Verdicts(self, self.store, StoreWriter(self, self.store))
+        self.reads = Loading(self, self._read_store, repo=repo, rev=rev, revision=revision)
+        self.lookups = Lookups(self)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -123,77 +123,25 @@ class ReviewScreen(LookupActions, Screen[None]):
         self.query_one(SourceView).show_message("opening the revision…", title="Source")
         self._fill_records()
         self._show_record()
-        self._refresh_header()
+        self.refresh_header()
         self.records_pane.focus()
-        self.call_after_refresh(self._start_loading)
+        self.reads.schedule()
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # Textual's own handler (the Screen class's, called after this one) restyles every
-        # widget when a screen becomes active. The first time, each was styled as it mounted
-        # a moment before: that second pass was a good part of the first frame.
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual's own handler (the Screen class's, run after this one) restyles every widget
+        # when a screen becomes active; the first time, each was just styled as it mounted.
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
-
-    def _compositor_refresh(self) -> None:
-        # The first layout changes what it lays out: each pane learns its size, and the record
-        # pane, its text wrapped at its width, that it needs a scrollbar. Textual would paint
-        # that first frame, lay out again at its next refresh and paint again, the record pane
-        # whole (~10 ms of the first frame). Laid out again before the first paint instead.
-        if self._first_paint:
-            self._first_paint = False
-            if any(widget._layout_required for widget in self._compositor.visible_widgets):
-                self._refresh_layout()  # which paints
-                return
-        super()._compositor_refresh()
-
-    def _start_loading(self) -> None:
-        """Start the reads once the first frame is whole (called after the first refresh).
-
-        The first refresh comes while the app is still starting (in its startup batch), with the
-        layout that follows the mounting of every pane still to come. The reads' threads hold the
-        GIL for most of their first ~300 ms (importing GitPython and SQLite): started then, they
-        halved the main thread's share of the CPU while it finished that frame, which shows
-        nothing they read. So they start after the next layout (or a quarter second at most).
-        """
-        if self._loading_started:
-            return
-        if (self.app._batch_count or self._layout_required) and not self._loading_waited:
-            self._loading_waited = True
-            self.screen_layout_refresh_signal.subscribe(self, self._laid_out)
-            self.set_timer(0.25, self._start_loading)
-            return
-        self._loading_started = True
-        self.screen_layout_refresh_signal.unsubscribe(self)
-        resume = getattr(self.app, "startup_done", None)
-        if resume is not None:
-            resume()
-        # the writer's first work opens the store; verdicts given meanwhile queue behind it
-        from screens.review.loading import (
-            read_verdicts,  # here: nothing before the first frame needs them
-        )
-
-        session = self.session
-        self._writer.submit(lambda store: read_verdicts(store, session), self._on_verdicts)
-        self.run_worker(self._load, thread=True, exclusive=True, group="load", exit_on_error=False)
-
-    def _laid_out(self, _screen: Screen[object]) -> None:
-        self.call_after_refresh(self._start_loading)
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = self.size.width < NARROW_WIDTH
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
-        self._refresh_header()  # record names are cut to the pane's width as they are drawn
-        if event.size == self._compositor.size:
-            # Already laid out at this size: the screen is sent a Resize by its own first layout
-            # and another by the app at start-up, and Textual's handler (which this skips) laid
-            # out and painted the screen again for each (~10 ms before the first frame). What
-            # else changed meanwhile is laid out and painted by the next refresh as usual.
-            event.prevent_default()
+        self.refresh_header()  # record names are cut to the pane's width as they are drawn
 
     def on_unmount(self) -> None:
-        self._writer.close()  # every verdict given is written before the app exits
+        self.verdicts.writer.close()  # every verdict given is written before the app exits
 
     @property
     def records_pane(self) -> RecordsPane:
@@ -204,24 +152,20 @@ class ReviewScreen(LookupActions, Screen[None]):
         return self.query_one("#record", RecordPane)
 
     @property
-    def _rows(self) -> list[int]:
+    def source_view(self) -> SourceView:
+        return self.query_one(SourceView)
+
+    @property
+    def store_error(self) -> str | None:
+        """Why verdicts cannot be saved (the store could not be opened), or None."""
+        return self.verdicts.error
+
+    @property
+    def rows(self) -> list[int]:
         """Line of the records pane -> record index (-1 for a report or section heading)."""
         return self.records_pane.rows
 
     # --- workers ---------------------------------------------------------------------------------
-
-    def _load(self) -> None:
-        from screens.review.loading import load_review
-
-        self.post_message(load_review(self.repo, self.rev, self.revision))
-
-    def _anchor(self, revision: Revision) -> None:
-        def progress(done: int, total: int) -> None:
-            self.post_message(AnchorProgress(done, total))
-
-        from screens.review.loading import anchor_review
-
-        self.post_message(anchor_review(self.session, revision, progress))
 
     def on_loaded(self, message: Loaded) -> None:
         self.revision, self.revision_error = message.revision, message.error
@@ -229,17 +173,10 @@ class ReviewScreen(LookupActions, Screen[None]):
         self.record_pane.revision_open = self.revision is not None
         self.record_pane.refresh_record()
         self._show_source()
-        self._refresh_header()
-        self._loaded.set()
+        self.refresh_header()
+        self.reads.loaded.set()
         if self.revision is not None:
-            revision = self.revision
-            self.run_worker(
-                lambda: self._anchor(revision),
-                thread=True,
-                exclusive=True,
-                group="anchor",
-                exit_on_error=False,
-            )
+            self.reads.anchor(self.session, self.revision)
         else:
             self.session.anchored = False
             self.query_one(SourceView).show_message(
@@ -247,7 +184,13 @@ class ReviewScreen(LookupActions, Screen[None]):
                 title="Source",
             )
 
-    def _on_verdicts(self, verdicts: Verdicts) -> None:
+    def _read_store(self) -> None:
+        from screens.review.loading import read_verdicts  # needed once the screen is shown
+
+        session = self.session
+        self.verdicts.read(lambda store: read_verdicts(store, session), self.verdicts_read)
+
+    def verdicts_read(self, verdicts: StoredState) -> None:
         """The reviewer's verdicts, read on the writer thread once the store opened."""
         # events of verdicts given before this arrive after it, in order, and are applied then
         before, self.session.current = self.session.current, dict(verdicts.current)
@@ -274,32 +217,11 @@ class ReviewScreen(LookupActions, Screen[None]):
         elif self.stale or (shown and self.session.record_item(shown).key in changed):
             self.record_pane.stale = self.stale
             self.record_pane.refresh_record()
-        self._verdicts_done()
-        self._refresh_header()  # after: the header says "reading verdicts…" until they are
-
-    def _verdicts_done(self) -> None:
-        self._verdicts_ready.set()
-        waiting, self._after_verdicts = self._after_verdicts, []
-        for action in waiting:
-            action()
-
-    def _store_failed(self, error: BaseException) -> None:
-        """The store could not be opened: say so in the header and a notice; nothing is saved."""
-        first = self.store_error is None
-        self.store_error = str(error) or type(error).__name__
-        if first:
-            self._refresh_header()
-            self.notify(
-                visible(f"verdicts cannot be saved: {self.store_error}"),
-                title="Verdict database",
-                severity="error",
-                markup=False,
-                timeout=30,
-            )
-        self._verdicts_done()
+        self.verdicts.done_reading()
+        self.refresh_header()  # after: the header says "reading verdicts…" until they are
 
     def on_anchor_progress(self, message: AnchorProgress) -> None:
-        self._refresh_header(anchoring=(message.done, message.total))
+        self.refresh_header(anchoring=(message.done, message.total))
 
     def on_anchored(self, message: Anchored) -> None:
         self.session.anchors = message.anchors
@@ -308,15 +230,10 @@ class ReviewScreen(LookupActions, Screen[None]):
         self.session.anchored = True
         self._fill_records()
         self._show_record()
-        self._refresh_header()
+        self.refresh_header()
         commit = self.revision.commit if self.revision is not None else None
         reportset, anchors = self.session.reportset, message.anchors
-        self._write(lambda store: store.register(reportset, anchors, revision=commit))
-
-    def _read_source(self, request: int, revision: Revision, path: str) -> None:
-        source = revision.read(path)
-        _ = source.lines  # split in the worker, not on the event loop
-        self.post_message(SourceLoaded(request, source))
+        self.verdicts.write(lambda store: store.register(reportset, anchors, revision=commit))
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -328,59 +245,19 @@ class ReviewScreen(LookupActions, Screen[None]):
             self.query_one(SourceView).show_message(visible(text), title="Source")
         self.notify(visible(text), severity="error", markup=False)
 
-    def _write(
-        self, work: Callable[[VerdictStore], object], then: Callable[..., Any] | None = None
-    ) -> bool:
-        """Run store work on the writer thread; ``then(result)`` runs on the UI afterwards.
-
-        Refused with a notice (False) when the store is known to be unusable.
-        """
-        if self._refuse_unusable_store():
-            return False
-        self._writer.submit(work, then)
-        return True
-
-    def _refuse_unusable_store(self) -> bool:
-        """True, with a notice saying why, when the store could not be opened."""
-        if self.store_error is None:
-            return False
-        self.notify(
-            visible(f"not saved: verdicts cannot be saved: {self.store_error}"),
-            severity="error",
-            markup=False,
-            timeout=10,
-        )
-        return True
-
-    def on_written(self, message: Written) -> None:
-        if message.error is None:
-            message.then(message.result)
-            return
-        reading = message.then == self._on_verdicts
-        if self.store.error is not None:  # the store could not be opened
-            if self.store_error is None:
-                self._store_failed(self.store.error)  # in the header, and one notice
-            elif not reading:
-                self._refuse_unusable_store()  # a verdict given before that was known
-            return
-        what = "cannot read verdicts" if reading else "not saved"
-        self.notify(visible(f"{what}: {message.error}"), severity="error", markup=False, timeout=10)
-        if reading:
-            self._verdicts_done()
-
     async def settle(self) -> None:
         """Wait until loading is done and every write so far is stored (for tests and tools)."""
-        await self._loaded.wait()
-        await self._verdicts_ready.wait()
-        await self._writer.flush()
-        for group in ("anchor", "source"):
-            for worker in list(self.workers):
-                if worker.group == group and worker.is_running:
-                    await worker.wait()
+        await self.reads.loaded.wait()
+        await self.verdicts.ready.wait()
+        await self.verdicts.writer.flush()
+        await self.reads.settle()
+
+    def on_written(self, message: Written) -> None:
+        self.verdicts.written(message)
 
     # --- header and records pane -----------------------------------------------------------------
 
-    def _refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
+    def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
         if self.revision is not None:
             revision = f"@{self.revision.short}"
@@ -392,7 +269,7 @@ class ReviewScreen(LookupActions, Screen[None]):
             progress = f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"
         elif self.revision is not None and not self.session.anchored:
             progress = "anchoring quotes…"
-        elif self.store_error is None and not self._verdicts_ready.is_set():
+        elif self.store_error is None and not self.verdicts.ready.is_set():
             progress = "reading verdicts…"
         else:
             progress = self.session.progress_text()
@@ -425,7 +302,7 @@ class ReviewScreen(LookupActions, Screen[None]):
         if pane.highlighted is None or pane.rows[pane.highlighted] != event.index:
             return  # the pane was refilled since (e.g. the saved position was read): stale
         if event.index != self.location.record:
-            self.go(Location(event.index, self._first_quote(event.index)), remember=False)
+            self.go(Location(event.index, self.first_quote(event.index)), remember=False)
 
     @on(RecordsPane.RecordSelected)
     def _record_selected(self) -> None:
@@ -448,7 +325,7 @@ class ReviewScreen(LookupActions, Screen[None]):
             return None
         return record.quotes[min(self.location.quote, len(record.quotes) - 1)]
 
-    def _first_quote(self, index: int) -> int | None:
+    def first_quote(self, index: int) -> int | None:
         return 0 if self.session.records[index].quotes else None
 
     def _show_record(self) -> None:
@@ -479,10 +356,10 @@ class ReviewScreen(LookupActions, Screen[None]):
         elif row_id.startswith("ref-"):
             target = self.session.find(row_id.removeprefix("ref-"))
             if target is not None:
-                self.jump(Location(target, self._first_quote(target)))
+                self.jump(Location(target, self.first_quote(target)))
         elif row_id.startswith("ann-"):
             target = int(row_id.removeprefix("ann-"))
-            self.jump(Location(target, self._first_quote(target)))
+            self.jump(Location(target, self.first_quote(target)))
         elif row_id.startswith("hit-") and self.record is not None:
             search_index, hit_index = (int(n) for n in row_id.split("-")[1:3])
             search = self.record.searches[search_index]
@@ -522,22 +399,14 @@ class ReviewScreen(LookupActions, Screen[None]):
         if cached is not None:  # read before: no git read, show it in this frame
             self.on_source_loaded(SourceLoaded(request, cached))
             return
-        self.run_worker(
-            lambda: self._read_source(request, revision, path),
-            thread=True,
-            exclusive=True,
-            group="source",
-            exit_on_error=False,
-        )
+        self.reads.read_source(request, revision, path)
 
     def on_source_loaded(self, message: SourceLoaded) -> None:
         if message.request != self.source_request:
             return
         self.shown_request = message.request
-        source = self._source = message.source
+        source = self.source = message.source
         self._sources[source.path] = source
-        while len(self._sources) > 96:
-            self._sources.pop(next(iter(self._sources)))
         view = self.query_one(SourceView)
         short = self.revision.short if self.revision is not None else "?"
         problem = file_message(source)  # an empty file says so (it showed as a blank view)
@@ -557,7 +426,7 @@ class ReviewScreen(LookupActions, Screen[None]):
             return
         from evidence.backlinks import backlink_lines
 
-        marks = SourceMarks(backlinks=backlink_lines(self.backlinks_of(source.path)))
+        marks = SourceMarks(backlinks=backlink_lines(self.lookups.backlinks_of(source.path)))
         line = self._pending_line
         if quote is not None:
             anchor = self.session.anchor(quote)
@@ -604,15 +473,14 @@ class ReviewScreen(LookupActions, Screen[None]):
         if not self.session.records:
             return
         if remember and location != self.location:
-            self.back_stack.append(self.location)
-            self.forward_stack.clear()
+            self.history.left(self.location)
         changed = location.record != self.location.record
         self.location = location
         self.opened_path = None
         self._navigated = True
         if changed and self.store_error is None:
             record, key = self.session.records[location.record], self.session.review_key
-            self._write(lambda store: store.set_position(key, record.id))
+            self.verdicts.write(lambda store: store.set_position(key, record.id))
         self._show_record()
 
     def jump(self, location: Location) -> None:
@@ -630,7 +498,7 @@ class ReviewScreen(LookupActions, Screen[None]):
             return
         target = self.session.next_index(self.location.record, step, self.filter)
         if target is not None:
-            self.go(Location(target, self._first_quote(target)))
+            self.go(Location(target, self.first_quote(target)))
 
     def action_next_unreviewed(self) -> None:
         if not self.session.records:
@@ -639,7 +507,7 @@ class ReviewScreen(LookupActions, Screen[None]):
         if target is None:
             self.notify("every record has a verdict")
             return
-        self.go(Location(target, self._first_quote(target)))
+        self.go(Location(target, self.first_quote(target)))
 
     def action_next_quote(self) -> None:
         self._step_quote(1)
@@ -704,34 +572,34 @@ class ReviewScreen(LookupActions, Screen[None]):
             if pane.highlighted is not None:
                 self._follow_row(pane.highlighted_id)
         elif isinstance(focused, SourceView):
-            self.action_backlinks()
+            self.lookups.backlinks()
 
     def action_back(self) -> None:
-        if not self.back_stack:
+        location = self.history.back(self.location)
+        if location is None:
             self.notify("nothing to go back to")
             return
-        self.forward_stack.append(self.location)
-        self.go(self.back_stack.pop())
+        self.go(location)
 
     def action_forward(self) -> None:
-        if not self.forward_stack:
+        location = self.history.forward(self.location)
+        if location is None:
             self.notify("nothing to go forward to")
             return
-        self.back_stack.append(self.location)
-        self.go(self.forward_stack.pop())
+        self.go(location)
 
     def action_cycle_filter(self) -> None:
         self.filter = FILTERS[(FILTERS.index(self.filter) + 1) % len(FILTERS)]
         self._fill_records()
-        if self.session.records and self.location.record not in self._rows:
-            first = next((n for n in self._rows if n >= 0), None)
+        if self.session.records and self.location.record not in self.rows:
+            first = next((n for n in self.rows if n >= 0), None)
             if first is not None:
-                self.go(Location(first, self._first_quote(first)))
+                self.go(Location(first, self.first_quote(first)))
         self.notify(f"showing {self.filter} records", timeout=2)
 
     # --- verdicts and notes ----------------------------------------------------------------------
 
-    def _target(self) -> tuple[ItemRef, str] | None:
+    def target(self) -> tuple[ItemRef, str] | None:
         """The item a verdict key acts on: the focused quote, else the record."""
         record = self.record
         if record is None:
@@ -747,77 +615,27 @@ class ReviewScreen(LookupActions, Screen[None]):
             return self.session.quote_item(record, quote), f"{record.id} [{quote.index + 1}]"
         return self.session.record_item(record), record.id
 
-    def _revision_id(self) -> str | None:
+    def revision_id(self) -> str | None:
         return self.revision.commit if self.revision is not None else self.rev
 
     def action_verdict(self, value: str) -> None:
-        target = self._target()
-        if target is None:
-            return
-        item, label = target
-        from db import Verdict
+        self.verdicts.give(value)
 
-        verdict = Verdict(value)
-        reviewer, revision = self.session.reviewer, self._revision_id()
+    def action_undo(self) -> None:
+        self.verdicts.undo()
 
-        def saved(event: Event) -> None:
-            self._after_change(event)
-            self.notify(visible(f"{label}: {verdict.value}"), markup=False, timeout=2)
+    def action_note(self) -> None:
+        self.verdicts.note()
 
-        self._write(
-            lambda store: store.give(item, verdict, reviewer=reviewer, revision=revision), saved
-        )
-
-    def _after_change(self, event: Event) -> None:
+    def after_change(self, event: Event) -> None:
+        """A stored event changed a verdict or a note: show it."""
         self.session.apply(event)
         record_key = event.ref.record_key
         self._update_rows({record_key})
         record = self.record
         if record is not None and self.session.record_item(record).key == record_key:
             self.record_pane.refresh_record()
-        self._refresh_header()
-
-    def action_undo(self) -> None:
-        reviewer = self.session.reviewer
-
-        def undone(event: Event | None) -> None:
-            if event is None:
-                self.notify("nothing to undo")
-                return
-            self._after_change(event)
-            state = event.verdict.value if event.verdict else "no verdict"
-            what = f"a quote of {event.record}" if event.quote else event.record
-            self.notify(visible(f"undone: {what} is back to {state}"), markup=False, timeout=3)
-
-        self._write(lambda store: store.undo(reviewer), undone)
-
-    def action_note(self) -> None:
-        target = self._target()
-        if target is None:
-            return
-        if not self._verdicts_ready.is_set():  # the current note is not read yet: edit it then
-            self._after_verdicts.append(lambda: self._edit_note(*target))
-            return
-        self._edit_note(*target)
-
-    def _edit_note(self, item: ItemRef, label: str) -> None:
-        if self._refuse_unusable_store():
-            return
-        verdict = self.session.verdict(item)
-        from screens.note import NoteScreen
-
-        title = f"Note on {label} · {verdict.value if verdict else 'not reviewed'}"
-        reviewer, revision = self.session.reviewer, self._revision_id()
-
-        def edited(text: str | None) -> None:
-            if text is None:
-                return
-            self._write(
-                lambda store: store.note(item, text, reviewer=reviewer, revision=revision),
-                self._after_change,
-            )
-
-        self.app.push_screen(NoteScreen(title, self.session.note(item)), edited)
+        self.refresh_header()
 
     # --- dialogs ---------------------------------------------------------------------------------
 
@@ -832,6 +650,41 @@ class ReviewScreen(LookupActions, Screen[None]):
     def action_toggle_theme(self) -> None:
         self.app.theme = "textual-light" if self.app.current_theme.dark else "textual-dark"
 
+    # --- lookups (screens/review/lookups.py) -------------------------------------------------
+
+    def action_find(self) -> None:
+        self.lookups.find()
+
+    def action_open_file(self) -> None:
+        self.lookups.open_file()
+
+    def action_grep(self) -> None:
+        self.lookups.grep()
+
+    def action_goto_line(self) -> None:
+        self.lookups.goto_line()
+
+    def action_find_in_file(self) -> None:
+        self.lookups.find_in_file()
+
+    def action_permalink(self) -> None:
+        self.lookups.permalink()
+
+    def action_backlinks(self) -> None:
+        self.lookups.backlinks()
+
+    def find_targets(self) -> list[FindTarget]:
+        """Everything `/` can find: records, quotes, and the files of the revision."""
+        return self.lookups.find_targets()
+
+    def backlinks_of(self, path: str) -> list[Backlink]:
+        """The quotes that cite ``path``."""
+        return self.lookups.backlinks_of(path)
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """Every action of this screen, and a jump to every record (for the command palette)."""
+        return self.lookups.palette_commands()
+
     def action_diff(self) -> None:
         self.toggle_class("-diff")
         self._refresh_diff()
@@ -839,4 +692,4 @@ class ReviewScreen(LookupActions, Screen[None]):
             self.query_one(SourceView).focus()
 
 
-__all__ = ["ReviewScreen", "Location", "specs_for"]
+__all__ = ["ReviewScreen"]

@@ -49,13 +49,6 @@ def tier_symbol(anchor: Anchor | None) -> str:
     return "≈" if anchor.match is Tier.FUZZY else "✗"
 
 
-class Location(NamedTuple):
-    """Where the reviewer is: a record and (maybe) one of its quotes."""
-
-    record: int
-    quote: int | None = None
-
-
 class Row(NamedTuple):
     """One row of the records pane: a report title, a section heading or a record."""
 

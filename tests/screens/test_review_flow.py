@@ -85,7 +85,7 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
         # filter to unreviewed records; space goes to the next one
         await press(pilot, screen, "f")
         assert screen.filter == "unreviewed"
-        shown = {screen.session.records[n].id for n in screen._rows if n >= 0}
+        shown = {screen.session.records[n].id for n in screen.rows if n >= 0}
         assert "KS-CMP-api-server" not in shown and "workflow:request-and-escalation" not in shown
         await press(pilot, screen, "space")
         unreviewed = screen.record.id

@@ -13,8 +13,8 @@ from screens.confirm import ConfirmScreen
 from screens.find import FindScreen
 from screens.help import HelpScreen, help_content
 from screens.note import NoteScreen
+from screens.review.history import Location
 from screens.review.screen import ReviewScreen
-from screens.review.session import Location
 from screens.widgets.source_view import SourceView
 from tui.cli import cli
 from tui.factory import make_app, make_demo_app
@@ -128,11 +128,9 @@ async def test_filters_diff_find_palette_and_theme(
         assert seen == ["unreviewed", "refuted", "failing quotes", "all"]
         await pilot.press("f", "f", "f")
         await settle(pilot, screen)
-        shown = {screen.session.records[n].id for n in screen._rows if n >= 0}
+        shown = {screen.session.records[n].id for n in screen.rows if n >= 0}
         assert "KS-RTE-note-sync" in shown and "KS-CMP-api-server" not in shown
-        assert all(
-            screen.session.failing(screen.session.records[n]) for n in screen._rows if n >= 0
-        )
+        assert all(screen.session.failing(screen.session.records[n]) for n in screen.rows if n >= 0)
 
         # the diff of a fuzzy quote
         screen.go(Location(index_of(screen, "KS-RTE-note-sync"), 1))
@@ -280,8 +278,8 @@ async def test_find_in_file_moves_the_source_cursor(tmp_path: Path, sample: Path
         screen.go(Location(record, quote))
         await settle(pilot, screen)
         view = screen.query_one(SourceView)
-        assert view.path is not None and screen._source is not None
-        lines = screen._source.lines
+        assert view.path is not None and screen.source is not None
+        lines = screen.source.lines
         start = view.cursor_line
         # a line after the cursor whose text appears nowhere before it in the file
         wanted = next(

@@ -18,6 +18,7 @@ from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
 from evidence.sample import SAMPLE_REPORTS
 from keymaps import Keymap
+from screens.review.loading import Loading
 from screens.review.screen import ReviewScreen
 from tui.cli import cli
 from tui.factory import make_app
@@ -166,25 +167,27 @@ async def test_reads_start_once_the_first_frame_is_whole(
     cited: str,
     monkeypatch,  # type: ignore[no-untyped-def]
 ) -> None:
-    # the reads' threads start after the app's start-up and the layout that follows the mounting
-    # of the panes (their imports would take the GIL from that frame), and without any input
-    started: list[tuple[int, bool]] = []
-    start = ReviewScreen._start_loading
+    # the reads' threads start once the screen is laid out (their imports would take the GIL
+    # from its first frame), and without any input
+    started: list[bool] = []
+    start = Loading.start
 
-    def observed(screen: ReviewScreen) -> None:
-        before = screen._loading_started
-        start(screen)
-        if screen._loading_started and not before:
-            started.append((screen.app._batch_count, screen._layout_required))
+    def observed(loading: Loading) -> None:
+        before = loading.started
+        start(loading)
+        if loading.started and not before:
+            screen = loading.screen
+            panes = (screen.records_pane, screen.record_pane, screen.source_view)
+            started.append(all(pane.size.area for pane in panes))
 
-    monkeypatch.setattr(ReviewScreen, "_start_loading", observed)
+    monkeypatch.setattr(Loading, "start", observed)
     app = make_app(sample_reports, sample, cited, tmp_path / "v.db", "ann", keymap)
     try:
         async with app.run_test(size=SIZE) as pilot:
             screen = review_screen(app)
             await screen.settle()
             await pilot.pause()
-            assert started == [(0, False)]
+            assert started == [True]
             assert screen.revision is not None and screen.store.store is not None
     finally:
         app.close()
@@ -229,8 +232,8 @@ async def test_header_shows_progress_once_the_verdicts_are_read(
             # progress, not "reading verdicts…"; the verdicts read last here:
             from screens.review.loading import read_verdicts
 
-            screen._verdicts_ready.clear()  # as when they arrive for the first time
-            screen._on_verdicts(read_verdicts(screen.store.store, screen.session))
+            screen.verdicts.ready.clear()  # as when they arrive for the first time
+            screen.verdicts_read(read_verdicts(screen.store.store, screen.session))
             await pilot.pause()
             text = str(screen.query_one(ReviewHeader).render())
             assert "reading verdicts" not in text

@@ -14,8 +14,8 @@ from textual.widgets import Input, TextArea
 
 from evidence.model import Kind, Quote, Record, Report, ReportSet
 from keymaps import load_keymap
+from screens.review.history import Location
 from screens.review.screen import ReviewScreen
-from screens.review.session import Location
 from screens.widgets.source_view import SourceView
 from tui.app import AssayApp
 from tui.factory import make_app, make_demo_app
