@@ -134,7 +134,7 @@ class RowList(ScrollView, can_focus=True):
         self.set_reactive(RowList.hovered, None)
         width = self.scrollable_content_region.width
         if self.ONE_LINE_ROWS or width:
-            self._measure(width)
+            self._fit(width)
         else:  # measured once laid out (by the first draw)
             self._width = 0
         self.move_to(cursor)
@@ -161,6 +161,22 @@ class RowList(ScrollView, can_focus=True):
 
     # --- measuring and drawing -------------------------------------------------------------------
 
+    def _fit(self, width: int) -> None:
+        """Measure the rows at the width the next layout will give them.
+
+        ``width`` is the content width now; rows that overflow the height get a vertical
+        scrollbar, rows that fit lose it: measured at the width that leaves, the layout that
+        follows keeps it, and the rows are not measured (nor the list laid out) again.
+        """
+        bar = self.styles.scrollbar_size_vertical
+        if self.ONE_LINE_ROWS or not bar or self.styles.overflow_y != "auto":
+            self._measure(width)
+            return
+        full = width + (bar if self.show_vertical_scrollbar else 0)
+        self._measure(full)
+        if len(self._line_rows) > self.scrollable_content_region.height:
+            self._measure(full - bar)
+
     def _measure(self, width: int) -> None:
         """Lay the rows out in lines at a width; the height is the list's virtual size."""
         self._width = width
@@ -178,18 +194,6 @@ class RowList(ScrollView, can_focus=True):
         height = len(self._line_rows)
         if self.virtual_size.height != height:
             self.virtual_size = Size(0, height)
-
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        resized = super()._size_updated(size, virtual_size, container_size, layout)
-        width = self.scrollable_content_region.width
-        if width and width != self._width and not self.ONE_LINE_ROWS:
-            # measured as it is laid out at a new width, not when next drawn: the scrollbar its
-            # height may need is then known to this layout, not found after a frame is painted
-            self._measure(width)
-            self._scroll_update(self.virtual_size)
-        return resized
 
     def _height(self, index: int) -> int:
         end = self._first[index + 1] if index + 1 < len(self._first) else len(self._line_rows)
@@ -231,11 +235,11 @@ class RowList(ScrollView, can_focus=True):
         self._drawn.clear()  # the theme changed, or the focus (the cursor's colours)
         super().notify_style_update()
 
-    def _on_focus(self, event: events.Focus) -> None:
+    def on_focus(self, event: events.Focus) -> None:
         self._drawn.clear()
         self.refresh()
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def on_blur(self, event: events.Blur) -> None:
         self._drawn.clear()
         self.refresh()
 
@@ -250,10 +254,10 @@ class RowList(ScrollView, can_focus=True):
             if index is not None and index < len(self._first):
                 self.refresh_lines(self._first[index], self._height(index))
 
-    def _on_mouse_move(self, event: events.MouseMove) -> None:
+    def on_mouse_move(self, event: events.MouseMove) -> None:
         self.hovered = self._row_at(event)
 
-    def _on_leave(self, event: events.Leave) -> None:
+    def on_leave(self, event: events.Leave) -> None:
         self.hovered = None
 
     def _row_at(self, event: events.MouseEvent) -> int | None:
@@ -299,10 +303,13 @@ class RowList(ScrollView, can_focus=True):
         self._scroll_pending = False
         self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
-    def _on_resize(self, event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width and width != self._width and not self.ONE_LINE_ROWS:
+            self._fit(width)  # now, not when next drawn: the next layout knows the height
         if self._scroll_pending:
             if not self._width:
-                self._measure(self.scrollable_content_region.width)
+                self._measure(width)
             self.scroll_to_cursor()
 
     def _next(self, start: int, step: int) -> int | None:
@@ -359,7 +366,7 @@ class RowList(ScrollView, can_focus=True):
         if index is not None and not self._row_disabled(index):
             self.post_message(self.Chosen(self, index))
 
-    def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         index = self._row_at(event)
         if index is not None:
             self._user_move(index)

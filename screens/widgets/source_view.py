@@ -360,7 +360,7 @@ class SourceView(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._request_highlight()
 
-    def _on_app_theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
+    def _theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
         self._blocks.clear()
         self._pending = set()
         self._request_highlight()
@@ -368,7 +368,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def on_mount(self) -> None:
         super().on_mount()  # type: ignore[no-untyped-call]
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._on_app_theme_changed())
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._theme_changed())
 
     # --- highlighting ------------------------------------------------------------------------
 

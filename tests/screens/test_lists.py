@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from screenkit import Refreshes
 from textual.app import App, ComposeResult
 from textual.content import Content
 
@@ -43,12 +44,12 @@ async def test_cursor_colours_follow_focus_and_theme() -> None:
             await pilot.pause()
             for widget in (first, second):
                 line = widget.render_line(0)
-                seen.add(str(line._segments[0].style.bgcolor))  # type: ignore[union-attr]
+                seen.add(str(list(line)[0].style.bgcolor))  # type: ignore[union-attr]
         assert len(seen) == 2  # focused and unfocused cursors differ, and both were drawn
-        before = first.render_line(0)._segments[0].style
+        before = list(first.render_line(0))[0].style
         app.theme = "textual-light"
         await pilot.pause()
-        assert first.render_line(0)._segments[0].style != before
+        assert list(first.render_line(0))[0].style != before
 
 
 async def test_moving_the_cursor_redraws_only_the_rows_it_left_and_reached() -> None:
@@ -57,10 +58,10 @@ async def test_moving_the_cursor_redraws_only_the_rows_it_left_and_reached() -> 
         pane = app.query_one("#a", RowList)
         pane.set_rows(rows(40), cursor=2)
         await pilot.pause()
-        pane._dirty_regions.clear()  # as after a frame is drawn
+        repainted = Refreshes(pane)
         pane.highlighted = 5
-        lines = sorted(region.y for region in pane._dirty_regions)
-        assert [region.height for region in pane._dirty_regions] == [1, 1]
+        lines = sorted(region.y for region in repainted.regions)
+        assert [region.height for region in repainted.regions] == [1, 1]
         assert lines[1] - lines[0] == 3  # the row left and the row reached, nothing between
 
 
@@ -117,14 +118,14 @@ async def test_the_row_under_the_mouse_is_drawn_as_hovered() -> None:
         pane = app.query_one("#a", RowList)
         pane.set_rows(rows(5, disabled=(3,)), cursor=0)
         await pilot.pause()
-        plain = pane.render_line(2)._segments[0].style
+        plain = list(pane.render_line(2))[0].style
         await pilot.hover(RowList, offset=(3, 2))
         await pilot.pause()
         assert pane.hovered == 2
-        hovered = pane.render_line(2)._segments[0].style
+        hovered = list(pane.render_line(2))[0].style
         assert plain is not None and hovered is not None
         assert hovered.bgcolor != plain.bgcolor
         await pilot.hover(RowList, offset=(3, 3))  # a disabled row takes no hover
         await pilot.pause()
         assert pane.hovered is None
-        assert pane.render_line(2)._segments[0].style == plain
+        assert list(pane.render_line(2))[0].style == plain

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from screenkit import watch_notices
 from textual.app import App
 
 from evidence.backlinks import Backlink
@@ -63,6 +64,7 @@ async def test_browse_find_open_goto_and_permalink(github_repo: tuple[Path, str]
     repo, commit = github_repo
     with Revision.open(repo) as revision:
         app = BrowseApp(revision)
+        notices = watch_notices(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             screen = app.screen
@@ -85,7 +87,7 @@ async def test_browse_find_open_goto_and_permalink(github_repo: tuple[Path, str]
             await pilot.pause()
             expected = f"https://github.com/acme/widget/blob/{commit}/src/util.py#L2"
             assert app.clipboard == expected
-            assert any(expected in str(n.message) for n in app._notifications)
+            assert any(expected in str(n.message) for n in notices)
 
 
 async def test_browse_grep_and_open_a_hit(github_repo: tuple[Path, str]) -> None:
@@ -139,12 +141,13 @@ async def test_browse_without_remote_copies_a_local_reference(tmp_path: Path) ->
     commit = make_repo(repo, None)
     with Revision.open(repo) as revision:
         app = BrowseApp(revision, path="src/server/routes.py", line=5)
+        notices = watch_notices(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             await pilot.press("y")
             await pilot.pause()
             assert app.clipboard == f"src/server/routes.py:5@{commit}"
-            assert any("no remote" in str(n.message) for n in app._notifications)
+            assert any("no remote" in str(n.message) for n in notices)
 
 
 async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]) -> None:
@@ -237,11 +240,12 @@ async def test_permalink_notification_keeps_markup_literal(tmp_path: Path) -> No
     commit = git(repo, "rev-parse", "HEAD")
     with Revision.open(repo) as revision:
         app = BrowseApp(revision, path="docs/[red]x[-].md", line=2)
+        notices = watch_notices(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             await pilot.press("y")
             await pilot.pause()
             expected = f"https://gitlab.com/acme/odd/-/blob/{commit}/docs/%5Bred%5Dx%5B-%5D.md#L2"
             assert app.clipboard == expected
-            (note,) = [n for n in app._notifications if n.title == "Permalink copied"]
+            (note,) = [n for n in notices if n.title == "Permalink copied"]
             assert note.message == expected and note.markup is False

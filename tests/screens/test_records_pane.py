@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screenkit import Refreshes
 from textual.app import App, ComposeResult
 
 from evidence.reports import load_reports
@@ -105,9 +106,9 @@ async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  
         await pilot.pause()
         line = pane.rows.index(2)
         drawn = pane._drawn[(line, "")]
-        pane._dirty_regions.clear()  # as after a frame is drawn
+        repainted = Refreshes(pane)
         pane.update_row(2)
-        assert [region.height for region in pane._dirty_regions] == [1]
+        assert [region.height for region in repainted.regions] == [1]
         assert (line, "") not in pane._drawn
         await pilot.pause()
         assert [strip.text for strip in pane._drawn[(line, "")]] == [s.text for s in drawn]
@@ -126,7 +127,7 @@ async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(
         assert any(text.rstrip().endswith("…") for text in texts)  # a long name, cut
         cursor = pane.render_line(pane.highlighted)
         other = pane.render_line(pane.rows.index(1))
-        cursor_style = cursor._segments[-1].style
-        other_style = other._segments[-1].style
+        cursor_style = list(cursor)[-1].style
+        other_style = list(other)[-1].style
         assert cursor_style is not None and other_style is not None
         assert cursor_style.bgcolor != other_style.bgcolor

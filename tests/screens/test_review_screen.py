@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
+from screenkit import watch_notices
 
 from db import VerdictStore
 from evidence.model import ReportSet
@@ -314,6 +315,7 @@ async def test_record_id_with_markup_is_notified_literally(
         reports=(report._replace(records=records), *sample_reports.reports[1:])
     )
     app = make_app(reportset, sample, cited, tmp_path / "m.db", "m", keymap)
+    notices = watch_notices(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = review_screen(app)
         await settle(pilot, screen)
@@ -321,7 +323,7 @@ async def test_record_id_with_markup_is_notified_literally(
         await settle(pilot, screen)
         await pilot.press("c")
         await settle(pilot, screen)
-        (notice,) = [n for n in app._notifications if n.message == f"{hostile}: confirmed"]
+        (notice,) = [n for n in notices if n.message == f"{hostile}: confirmed"]
         assert notice.markup is False
         assert app.is_running
     app.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from screenkit import watch_notices
 
 from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
@@ -136,6 +137,7 @@ async def test_store_that_fails_in_the_app_is_reported_there(
     path = corrupt(tmp_path / "bad.db")
     before = hashlib.sha256(path.read_bytes()).hexdigest()
     app = make_app(sample_reports, sample, cited, path, "late", keymap)
+    notices = watch_notices(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = review_screen(app)
         await screen.settle()
@@ -143,15 +145,15 @@ async def test_store_that_fails_in_the_app_is_reported_there(
         assert screen.store_error is not None and "is damaged" in screen.store_error
         header = str(screen.query_one("#review-header").render())
         assert "verdicts cannot be saved" in header
-        messages = [str(n.message) for n in app._notifications]
+        messages = [n.message for n in notices]
         assert any("verdicts cannot be saved" in m and "is damaged" in m for m in messages)
-        count = len(app._notifications)
+        count = len(notices)
         await pilot.press("c")  # refused with a notice, no traceback, nothing written
         await pilot.press("n")  # moving on still works
         await screen.settle()
         await pilot.pause()
-        assert len(app._notifications) > count
-        assert any("not saved" in str(n.message) for n in app._notifications)
+        assert len(notices) > count
+        assert any("not saved" in n.message for n in notices)
         assert screen.session.badge(screen.session.records[0]) == "·"
         assert screen.location.record == 1
     app.close()
