@@ -266,3 +266,34 @@ async def test_demo_pauses_the_collector_from_the_start_of_the_command(
     with pytest.raises(SystemExit):
         demo_app("ann", None, tmp_path)  # refused before any app is made
     assert gc.isenabled()  # the failed command resumed the collector it had paused
+
+
+def test_apps_made_and_closed_in_one_process_are_freed(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    import asyncio
+    import gc
+    import weakref
+
+    frozen = gc.get_freeze_count()
+    gone: list[weakref.ref[object]] = []
+
+    async def review(n: int) -> None:
+        app = make_app(sample_reports, sample, cited, tmp_path / f"{n}.db", "ann", keymap)
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                screen = review_screen(app)
+                await screen.settle()
+                await pilot.pause()
+                gone.append(weakref.ref(screen))
+        finally:
+            app.close()
+        gone.append(weakref.ref(app))
+
+    # one event loop per app, as in a process running them one after another: a loop's executor
+    # threads keep the stderr of the app they started under until the loop closes
+    for n in range(3):
+        asyncio.run(review(n))
+    gc.collect()
+    assert gc.get_freeze_count() == frozen  # nothing of these apps was frozen
+    assert [ref() for ref in gone] == [None] * len(gone)
