@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.app import App
 
 
-def exit_when_terminal_gone(app: App[object]) -> None:
+def exit_when_terminal_gone(app: App[Any]) -> None:
     """Exit the app (writing what is pending) once its terminal is gone: a closed window, ssh lost.
 
     Textual's input thread reads end-of-file from a hung-up terminal and tries again at once, for

@@ -55,7 +55,7 @@ class Row(NamedTuple):
     kind: str  # "report", "section" or "record"
     text: str
     record: Record | None = None
-    index: int = -1  # position of the record in ReviewSession.records
+    position: int = -1  # of the record in ReviewSession.records
 
 
 class ReviewSession:

@@ -83,7 +83,7 @@ class RecordsPane(RowList):
     def fill(self, filter_name: str, record: int) -> None:
         """List the records passing a filter, the cursor on ``record`` when it is listed."""
         self._lines = self.session.rows(filter_name)
-        self.rows = [row.index if row.kind == "record" else -1 for row in self._lines]
+        self.rows = [row.position if row.kind == "record" else -1 for row in self._lines]
         self._rows_changed(self.rows.index(record) if record in self.rows else None)
         self.border_title = "Records" if filter_name == "all" else f"Records (f: {filter_name})"
         shown = sum(1 for n in self.rows if n >= 0)
@@ -114,7 +114,7 @@ class RecordsPane(RowList):
     def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
         entry = self._lines[index]
         if entry.kind == "record":
-            content = self.prompt(entry.index).content(width)
+            content = self.prompt(entry.position).content(width)
         elif entry.kind == "report":
             content = Content.styled(visible(entry.text), "bold")
         else:
