@@ -34,7 +34,9 @@ class LookupHost(Protocol):
     keymap: Keymap
     revision: Revision | None
     remote: str | None
-    source: SourceFile | None
+
+    @property
+    def source(self) -> SourceFile | None: ...
 
     @property
     def app(self) -> App[object]: ...

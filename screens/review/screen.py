@@ -19,11 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cachetools import LRUCache
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
@@ -35,6 +33,7 @@ from screens.review.loading import Loading
 from screens.review.lookups import Lookups
 from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
 from screens.review.session import FILTERS, ReviewSession
+from screens.review.source import SourcePane
 from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
@@ -45,7 +44,7 @@ from screens.widgets.quote_info import QuoteInfo
 from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.review_header import ReviewHeader
-from screens.widgets.source_view import SourceMarks, SourceView, file_message
+from screens.widgets.source_view import SourceView
 
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
@@ -58,7 +57,6 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from screens.review.loading import StoredState
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
-KEPT_FILES = 96  # files read from the revision kept for the source pane
 
 
 class ReviewScreen(Screen[None]):
@@ -89,18 +87,13 @@ class ReviewScreen(Screen[None]):
         self.filter = "all"
         self.location = Location(0, 0 if session.records and session.records[0].quotes else None)
         self.history = History()
-        self.opened_path: str | None = None  # a file opened by finder/grep rather than a quote
-        self.source_request = 0  # file reads asked for, and the last one shown
-        self.shown_request = 0
-        self.source: SourceFile | None = None  # the file in the source pane
-        self._sources: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)  # recently shown files
-        self._pending_line: int | None = None  # where to open the next file opened by path
         self._navigated = False  # the reviewer moved before the saved position was read
         self._resumed = False  # the screen has been made active once
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
         self.verdicts = Verdicts(self, self.store, StoreWriter(self, self.store))
         self.reads = Loading(self, self._read_store, repo=repo, rev=rev, revision=revision)
         self.lookups = Lookups(self)
+        self.sources = SourcePane(self)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -172,7 +165,7 @@ class ReviewScreen(Screen[None]):
         self.remote = message.remote
         self.record_pane.revision_open = self.revision is not None
         self.record_pane.refresh_record()
-        self._show_source()
+        self.sources.show_quote()
         self.refresh_header()
         self.reads.loaded.set()
         if self.revision is not None:
@@ -226,7 +219,7 @@ class ReviewScreen(Screen[None]):
     def on_anchored(self, message: Anchored) -> None:
         self.session.anchors = message.anchors
         self.session.set_replays(message.replays)
-        self._sources.update(message.sources)
+        self.sources.keep(message.sources)
         self.session.anchored = True
         self._fill_records()
         self._show_record()
@@ -337,14 +330,14 @@ class ReviewScreen(Screen[None]):
             self.query_one(SourceView).show_message("no records in these reports")
             return
         self.records_pane.show(self.location.record)
-        self._show_source()
+        self.sources.show_quote()
 
     @on(RecordPane.QuoteHighlighted)
     def _quote_highlighted(self, event: RecordPane.QuoteHighlighted) -> None:
         if event.quote != self.location.quote:
             self.location = Location(self.location.record, event.quote)
-            self.opened_path = None
-            self._show_source()
+            self.sources.opened_path = None
+            self.sources.show_quote()
 
     @on(RecordPane.Followed)
     def _followed(self, event: RecordPane.Followed) -> None:
@@ -367,104 +360,31 @@ class ReviewScreen(Screen[None]):
             if hit_index < len(hits):
                 self.open_path(hits[hit_index].path, hits[hit_index].line)
 
-    # --- source pane -----------------------------------------------------------------------------
+    # --- source pane (screens/review/source.py) ------------------------------------------------
 
-    def _show_source(self) -> None:
-        view = self.query_one(SourceView)
-        self._refresh_quote_info()
-        if self.opened_path is not None:
-            return
-        quote = self.quote
-        if quote is None:
-            self.source_request += 1  # a read still in flight is not shown any more
-            self.shown_request = self.source_request
-            record = self.record
-            text = "this record quotes no source" if record is not None else ""
-            view.show_message(text, title="Source")
-            self._refresh_diff()
-            return
-        if self.revision is None:
-            if self.revision_error is None:
-                return  # still opening; the Loaded handler shows the quote
-            view.show_message(f"cannot open the revision: {visible(self.revision_error)}")
-            return
-        self._open(quote.path)
+    @property
+    def source(self) -> SourceFile | None:
+        """The file in the source pane."""
+        return self.sources.source
 
-    def _open(self, path: str) -> None:
-        """Read a file from the revision in a worker; SourceLoaded shows it."""
-        assert self.revision is not None
-        self.source_request += 1
-        request, revision = self.source_request, self.revision
-        cached = self._sources.get(path)
-        if cached is not None:  # read before: no git read, show it in this frame
-            self.on_source_loaded(SourceLoaded(request, cached))
-            return
+    @property
+    def quote_info(self) -> QuoteInfo:
+        return self.query_one(QuoteInfo)
+
+    @property
+    def quote_diff(self) -> QuoteDiff | None:
+        """The quote/source diff, when shown."""
+        return self.query_one(QuoteDiff) if self.has_class("-diff") else None
+
+    def read_source(self, request: int, revision: Revision, path: str) -> None:
         self.reads.read_source(request, revision, path)
 
     def on_source_loaded(self, message: SourceLoaded) -> None:
-        if message.request != self.source_request:
-            return
-        self.shown_request = message.request
-        source = self.source = message.source
-        self._sources[source.path] = source
-        view = self.query_one(SourceView)
-        short = self.revision.short if self.revision is not None else "?"
-        problem = file_message(source)  # an empty file says so (it showed as a blank view)
-        quote = self.quote if self.opened_path is None else None
-        record = self.record
-        if quote is not None and record is not None:
-            title = Content.assemble(
-                f"[{quote.index + 1}/{len(record.quotes)}] ",
-                (visible(source.path), "bold"),
-                f" @{short}",
-            )
-        else:
-            title = Content.assemble((visible(source.path), "bold"), f" @{short}")
-        if problem is not None:
-            view.show_message(visible(problem), title=title)
-            self._refresh_diff()
-            return
-        from evidence.backlinks import backlink_lines
-
-        marks = SourceMarks(backlinks=backlink_lines(self.lookups.backlinks_of(source.path)))
-        line = self._pending_line
-        if quote is not None:
-            anchor = self.session.anchor(quote)
-            matched = anchor.lines if anchor is not None else None
-            claimed = quote.claimed if quote.claimed != matched else None
-            others = tuple(
-                occurrence
-                for occurrence in (anchor.occurrences if anchor is not None else ())
-                if occurrence != matched
-            )
-            marks = SourceMarks(matched, claimed, others, marks.backlinks)
-            target = matched or claimed
-            line = target[0] if target else 1
-        view.show(source.path, source.lines, marks=marks, line=line, title=title, key=source.oid)
-        self._pending_line = None
-        self._refresh_diff()
+        self.sources.loaded(message)
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
-        if self.revision is None:
-            self.notify("the revision is not open", severity="warning")
-            return
-        self.opened_path = path
-        self._pending_line = line
-        self._refresh_quote_info()
-        self._open(path)
-
-    def _refresh_quote_info(self) -> None:
-        quote = self.quote
-        anchor = self.session.anchor(quote) if quote is not None else None
-        self.query_one(QuoteInfo).show(quote, anchor, opened=self.opened_path)
-
-    def _refresh_diff(self) -> None:
-        if not self.has_class("-diff"):
-            return  # filled when shown
-        quote = self.quote if self.opened_path is None else None
-        anchor = self.session.anchor(quote) if quote is not None else None
-        self.query_one(QuoteDiff).show(quote, anchor)
+        self.sources.open_path(path, line)
 
     # --- moving ----------------------------------------------------------------------------------
 
@@ -476,7 +396,7 @@ class ReviewScreen(Screen[None]):
             self.history.left(self.location)
         changed = location.record != self.location.record
         self.location = location
-        self.opened_path = None
+        self.sources.opened_path = None
         self._navigated = True
         if changed and self.store_error is None:
             record, key = self.session.records[location.record], self.session.review_key
@@ -520,14 +440,14 @@ class ReviewScreen(Screen[None]):
         if record is None or not record.quotes:
             self.notify("this record has no quotes")
             return
-        if self.opened_path is not None or self.location.quote is None:
+        if self.sources.opened_path is not None or self.location.quote is None:
             quote = 0
         else:
             quote = (self.location.quote + step) % len(record.quotes)
         self.location = Location(self.location.record, quote)
-        self.opened_path = None
+        self.sources.opened_path = None
         self.record_pane.highlight_quote(quote)
-        self._show_source()
+        self.sources.show_quote()
 
     def action_move_down(self) -> None:
         self._move_focused(1)
@@ -606,7 +526,7 @@ class ReviewScreen(Screen[None]):
             return None
         quote = None
         focused = self.focused
-        if self.opened_path is None and self.quote is not None:
+        if self.sources.opened_path is None and self.quote is not None:
             in_source = isinstance(focused, SourceView) or focused is self.query_one("#diff")
             pane = self.record_pane
             if in_source or (focused is pane and pane.highlighted_id.startswith("quote-")):
@@ -687,7 +607,7 @@ class ReviewScreen(Screen[None]):
 
     def action_diff(self) -> None:
         self.toggle_class("-diff")
-        self._refresh_diff()
+        self.sources.refresh_diff()
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()
 

@@ -36,7 +36,7 @@ async def settled(pilot: Pilot[Any]) -> ReviewScreen:
     view = screen.query_one(SourceView)
     for _ in range(500):
         await pilot.pause()
-        if screen.shown_request == screen.source_request and not view.highlighting:
+        if screen.sources.shown == screen.sources.request and not view.highlighting:
             break
         await pilot.pause(0.01)
     for widget in pilot.app.screen.query(Input):
