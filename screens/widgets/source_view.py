@@ -7,11 +7,11 @@ the first frame shows plain text and the highlighting follows a few milliseconds
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from cachetools import LRUCache
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -24,10 +24,10 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from evidence.syntax import lexer_for
 from screens.safe import safe_line
 
 if TYPE_CHECKING:  # pygments is imported by the highlighting worker, not before the first frame
-    from pygments.lexer import Lexer
     from rich.syntax import PygmentsSyntaxTheme
 
     from evidence.revision import SourceFile
@@ -76,22 +76,10 @@ def _syntax_theme(name: str) -> PygmentsSyntaxTheme:
     return PygmentsSyntaxTheme(name)
 
 
-@lru_cache(maxsize=256)
-def _lexer_for(path: str) -> Lexer:
-    from pygments.lexers import get_lexer_for_filename
-    from pygments.lexers.special import TextLexer
-    from pygments.util import ClassNotFound
-
-    try:
-        return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        return TextLexer(stripnl=False, ensurenl=False)
-
-
 def highlight_block(path: str, lines: Sequence[str], theme: str) -> list[list[Piece]]:
     """Highlight some display lines (already made safe) of a file into styled pieces per line."""
     syntax = _syntax_theme(theme)
-    lexer = _lexer_for(path)
+    lexer = lexer_for(path)
     result: list[list[Piece]] = [[]]
     style_cache: dict[object, Style] = {}
     for token_type, value in lexer.get_tokens("\n".join(lines)):
@@ -193,7 +181,7 @@ class SourceView(ScrollView, can_focus=True):
         self.marks = SourceMarks()
         self._generation = 0
         self._doc: object = 0  # cache key of the document shown (a blob id when given)
-        self._blocks: OrderedDict[tuple[object, str, int], list[list[Piece]]] = OrderedDict()
+        self._blocks: LRUCache[tuple[object, str, int], list[list[Piece]]] = LRUCache(CACHE_BLOCKS)
         self._pending: set[int] = set()
         self._gutter_width = 6
         self._style_key: tuple[str, bool] | None = None
@@ -475,8 +463,6 @@ class SourceView(ScrollView, can_focus=True):
         self._pending.difference_update(message.requested)
         for block, pieces in message.blocks.items():
             self._blocks[(message.generation, message.theme, block)] = pieces
-            while len(self._blocks) > CACHE_BLOCKS:
-                self._blocks.popitem(last=False)
         self.refresh()
         if message.requested:
             self._request_blocks()
