@@ -34,7 +34,8 @@ from textual.widgets import Static  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
 from keymaps import load_keymap  # noqa: E402
-from screens.widgets.source_view import SourceMarks, SourceView  # noqa: E402
+from screens.widgets.source_lines import SourceMarks  # noqa: E402
+from screens.widgets.source_view import SourceView  # noqa: E402
 from tui.factory import make_demo_app  # noqa: E402
 
 SIZE = (120, 40)

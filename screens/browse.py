@@ -28,7 +28,8 @@ from screens.goto import FindInFile, GotoLine
 from screens.grep import GrepScreen
 from screens.safe import visible
 from screens.widgets.footer import KeysBar
-from screens.widgets.source_view import SourceMarks, SourceView, file_message
+from screens.widgets.source_lines import SourceMarks, file_message
+from screens.widgets.source_view import SourceView
 
 #: binding ids (from keymaps/catalog.py) that the browse screen answers
 BROWSE_BINDINGS: tuple[str, ...] = (

@@ -14,7 +14,8 @@ from textual.content import Content
 from screens.review.messages import SourceLoaded
 from screens.review.session import ReviewSession
 from screens.safe import visible
-from screens.widgets.source_view import SourceMarks, SourceView, file_message
+from screens.widgets.source_lines import SourceMarks, file_message
+from screens.widgets.source_view import SourceView
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from screens.widgets.source_view import BLOCK, SourceMarks, SourceView, highlight_block
+from screens.widgets.source_lines import SourceMarks, highlight_block
+from screens.widgets.source_view import BLOCK, SourceView
 
 LINES = [f"value_{n} = compute({n})  # line {n + 1}" for n in range(30_000)]
 
