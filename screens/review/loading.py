@@ -2,8 +2,8 @@
 replay every search (thread workers posting the messages the screen handles), and read the
 reviewer's verdicts (on the store's writer thread, screens/review/writer.py).
 
-GitPython, rapidfuzz and the anchoring code are imported in the worker threads, not before the
-screen is shown.
+The revision reader, rapidfuzz and the anchoring code are imported in the worker threads, not
+before the screen is shown.
 """
 
 from __future__ import annotations
@@ -104,9 +104,9 @@ class Loading:
     """The screen's reads, started once its first frame is whole: the store's first read (on the
     writer thread, by ``read_store``) and the revision (a worker posting `Loaded`).
 
-    The reads' threads import GitPython and SQLite, holding the GIL: started while the first
-    frame is still being laid out, they would slow it for nothing it shows. They start after the
-    first layout that follows the mount, or after `START_AFTER` seconds at most.
+    The reads' threads import the revision reader and SQLite, holding the GIL: started while the
+    first frame is still being laid out, they would slow it for nothing it shows. They start
+    after the first layout that follows the mount, or after `START_AFTER` seconds at most.
     """
 
     START_AFTER = 0.25

@@ -84,8 +84,7 @@ class Lookups:
     def find_targets(self) -> list[FindTarget]:
         """Everything `/` can find: records, quotes, and the files of the revision.
 
-        Listed once per revision (the records and quotes do not change during a review): a
-        10,000-quote report and its files are ~16,000 targets, ~30 ms each time `/` is pressed.
+        Listed once per revision: the records and quotes do not change during a review.
         """
         cache = self._targets
         if cache is None or cache[0] is not self.host.revision:

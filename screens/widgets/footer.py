@@ -1,10 +1,9 @@
 """The review screen's footer: the keys of the screen's shown bindings, in one widget.
 
-Textual's Footer is a grid of one widget per key (a dozen here), each styled, laid out and
-rendered on its own, composed only after the bindings are first reported and composed again after
-every focus change; on the review screen that cost more than the rest of the first frame's panes
-together. KeysBar draws the same line as one piece of content, in the Footer's colours, and draws
-it again only when the keys it shows change. A click on a key presses that key, as on the Footer.
+Textual's Footer is a grid of one widget per key, each styled, laid out and rendered on its own,
+and composed again after every focus change. KeysBar draws the same line as one piece of content,
+in the Footer's colours, and again only when the keys it shows change. A click on a key presses
+that key, as on the Footer.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """RowList: the review panes' lists, drawn line by line with a cursor on the rows one can choose.
 
-A line-API view, not an OptionList. An OptionList draws each visible line through Textual's
-visual pipeline (component styles looked up, the option drawn and cut per line) and measures all
-options again whenever it is drawn after a change; on the review screen that was ~40% of moving
-to the next record and a fifth of the first frame. Here each row is drawn once per width and
-cursor state, kept until it changes, and the lines on screen are only looked up.
+A line-API view, not an OptionList (which draws each visible line through Textual's visual
+pipeline and measures all options again whenever it is drawn after a change): each row is drawn
+once per width and cursor state, kept until it changes, and the lines on screen are looked up.
 
 Subclasses give the rows (`set_rows`) or draw them (`draw_row`), and turn the cursor's moves and
 choices (`RowList.Moved`, `RowList.Chosen`, sent only for the reviewer's own keys and clicks)

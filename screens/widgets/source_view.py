@@ -1,8 +1,8 @@
 """SourceView: a lazy, line-API view of one source file with line numbers and gutter marks.
 
 Only the lines on screen are rendered, and only the 200-line blocks on screen (plus a margin) are
-highlighted, in a worker thread, cached per block. A 100,000 line file opens at any line at once:
-the first frame shows plain text and the highlighting follows a few milliseconds later.
+highlighted, in a worker thread, cached per block: a file of any length opens at any line at once,
+in plain text, and the highlighting follows.
 """
 
 from __future__ import annotations
@@ -318,11 +318,9 @@ class SourceView(ScrollView, can_focus=True):
     def _request_highlight(self) -> None:
         """Highlight the lines on screen now, and their 200-line blocks once the view rests.
 
-        Lexing a block of dense code takes tens of milliseconds of a worker thread that shares
-        the GIL with the UI; doing only the ~40 visible lines at once keeps moving between files
-        fast, and the blocks (correct across multi-line strings, cached) follow after a pause.
-        The visible lines are lexed once the frame showing them plain is painted, so that frame
-        does not share the GIL with the lexer.
+        Lexing a whole block runs in a thread that shares the GIL with the UI: the visible lines
+        are lexed first, once the frame showing them plain is painted, and the blocks (correct
+        across multi-line strings, cached) follow when the view rests.
         """
         if not self._highlight_asked:
             self._highlight_asked = True
@@ -431,7 +429,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # the widget's own style, looked up once per render rather than once per line (it walks
-        # the ancestors' backgrounds: a tenth of the cost of moving to the next record)
+        # the ancestors' backgrounds)
         self._base_style = self.rich_style
         try:
             return super().render_lines(crop)
