@@ -132,6 +132,10 @@ class ReviewScreen(Screen[None]):
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
         self.refresh_header()  # record names are cut to the pane's width as they are drawn
+        if event.size == self.outer_size:
+            # already laid out at this size (the screen's own layout sends a Resize, and so does
+            # the app at start-up): Textual's handler would lay out and paint it all again
+            event.prevent_default()
 
     def on_unmount(self) -> None:
         self.verdicts.writer.close()  # every verdict given is written before the app exits
