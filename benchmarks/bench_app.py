@@ -166,7 +166,7 @@ async def next_record(tmp: Path, presses: int) -> list[float]:
         for _ in range(presses):
             start = time.perf_counter()
             await app.run_action("next_record", screen)
-            while screen.shown_request != screen.source_request:
+            while screen.sources.shown != screen.sources.request:
                 await asyncio.sleep(0.001)
             await paint(pilot)
             times.append(time.perf_counter() - start)
