@@ -28,11 +28,12 @@ from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap
 from keymaps.bindings import bindings_for
-from screens.review.history import History, Location
+from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.lookups import Lookups
 from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
-from screens.review.session import FILTERS, ReviewSession
+from screens.review.navigation import Navigation
+from screens.review.session import ReviewSession
 from screens.review.source import SourcePane
 from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
@@ -86,14 +87,13 @@ class ReviewScreen(Screen[None]):
         self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
         self.filter = "all"
         self.location = Location(0, 0 if session.records and session.records[0].quotes else None)
-        self.history = History()
-        self._navigated = False  # the reviewer moved before the saved position was read
         self._resumed = False  # the screen has been made active once
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
         self.verdicts = Verdicts(self, self.store, StoreWriter(self, self.store))
         self.reads = Loading(self, self._read_store, repo=repo, rev=rev, revision=revision)
         self.lookups = Lookups(self)
         self.sources = SourcePane(self)
+        self.moves = Navigation(self)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -114,8 +114,8 @@ class ReviewScreen(Screen[None]):
         self.records_pane.border_title = "Records"
         self.record_pane.border_title = "Record"
         self.query_one(SourceView).show_message("opening the revision…", title="Source")
-        self._fill_records()
-        self._show_record()
+        self.fill_records()
+        self.show_record()
         self.refresh_header()
         self.records_pane.focus()
         self.reads.schedule()
@@ -198,19 +198,19 @@ class ReviewScreen(Screen[None]):
         }
         self.stale = verdicts.stale
         moved = False
-        if verdicts.position is not None and not self._navigated:
+        if verdicts.position is not None and not self.moves.moved:
             found = self.session.find(verdicts.position)
             if found is not None and found != self.location.record:
                 record = self.session.records[found]
                 self.location = Location(found, 0 if record.quotes else None)
                 moved = True
         if self.filter != "all" or moved:
-            self._fill_records()
+            self.fill_records()
         else:  # redraw only the rows whose badge changed (none for a new database)
             self._update_rows(changed)
         shown = self.record
         if moved:
-            self._show_record()
+            self.show_record()
         elif self.stale or (shown and self.session.record_item(shown).key in changed):
             self.record_pane.stale = self.stale
             self.record_pane.refresh_record()
@@ -225,8 +225,8 @@ class ReviewScreen(Screen[None]):
         self.session.set_replays(message.replays)
         self.sources.keep(message.sources)
         self.session.anchored = True
-        self._fill_records()
-        self._show_record()
+        self.fill_records()
+        self.show_record()
         self.refresh_header()
         commit = self.revision.commit if self.revision is not None else None
         reportset, anchors = self.session.reportset, message.anchors
@@ -282,7 +282,7 @@ class ReviewScreen(Screen[None]):
             progress=progress,
         )
 
-    def _fill_records(self) -> None:
+    def fill_records(self) -> None:
         self.records_pane.fill(self.filter, self.location.record)
 
     def _update_rows(self, record_keys: set[str]) -> None:
@@ -299,7 +299,7 @@ class ReviewScreen(Screen[None]):
         if pane.highlighted is None or pane.rows[pane.highlighted] != event.index:
             return  # the pane was refilled since (e.g. the saved position was read): stale
         if event.index != self.location.record:
-            self.go(Location(event.index, self.first_quote(event.index)), remember=False)
+            self.moves.go(self.moves.at(event.index))
 
     @on(RecordsPane.RecordSelected)
     def _record_selected(self) -> None:
@@ -322,10 +322,7 @@ class ReviewScreen(Screen[None]):
             return None
         return record.quotes[min(self.location.quote, len(record.quotes) - 1)]
 
-    def first_quote(self, index: int) -> int | None:
-        return 0 if self.session.records[index].quotes else None
-
-    def _show_record(self) -> None:
+    def show_record(self) -> None:
         record = self.record
         pane = self.record_pane
         pane.stale, pane.revision_open = self.stale, self.revision is not None
@@ -345,24 +342,10 @@ class ReviewScreen(Screen[None]):
 
     @on(RecordPane.Followed)
     def _followed(self, event: RecordPane.Followed) -> None:
-        self._follow_row(event.target)
+        self.moves.follow(event.target)
 
-    def _follow_row(self, row_id: str) -> None:
-        if row_id.startswith("quote-"):
-            self.set_focus(self.query_one(SourceView))
-        elif row_id.startswith("ref-"):
-            target = self.session.find(row_id.removeprefix("ref-"))
-            if target is not None:
-                self.jump(Location(target, self.first_quote(target)))
-        elif row_id.startswith("ann-"):
-            target = int(row_id.removeprefix("ann-"))
-            self.jump(Location(target, self.first_quote(target)))
-        elif row_id.startswith("hit-") and self.record is not None:
-            search_index, hit_index = (int(n) for n in row_id.split("-")[1:3])
-            search = self.record.searches[search_index]
-            hits = self.session.replays.get((search.record, search.line)) or []
-            if hit_index < len(hits):
-                self.open_path(hits[hit_index].path, hits[hit_index].line)
+    def focus_source(self) -> None:
+        self.set_focus(self.source_view)
 
     # --- source pane (screens/review/source.py) ------------------------------------------------
 
@@ -394,64 +377,29 @@ class ReviewScreen(Screen[None]):
 
     def go(self, location: Location, *, remember: bool = False) -> None:
         """Show a record (and quote); with ``remember`` the jump can be undone with back."""
-        if not self.session.records:
-            return
-        if remember and location != self.location:
-            self.history.left(self.location)
-        changed = location.record != self.location.record
-        self.location = location
-        self.sources.opened_path = None
-        self._navigated = True
-        if changed and self.store_error is None:
-            record, key = self.session.records[location.record], self.session.review_key
-            self.verdicts.write(lambda store: store.set_position(key, record.id))
-        self._show_record()
+        self.moves.go(location, remember=remember)
 
     def jump(self, location: Location) -> None:
         """Go somewhere and remember where we came from."""
-        self.go(location, remember=True)
+        self.moves.go(location, remember=True)
+
+    def first_quote(self, index: int) -> int | None:
+        return self.moves.first_quote(index)
 
     def action_next_record(self) -> None:
-        self._step_record(1)
+        self.moves.step_record(1)
 
     def action_prev_record(self) -> None:
-        self._step_record(-1)
-
-    def _step_record(self, step: int) -> None:
-        if not self.session.records:
-            return
-        target = self.session.next_index(self.location.record, step, self.filter)
-        if target is not None:
-            self.go(Location(target, self.first_quote(target)))
+        self.moves.step_record(-1)
 
     def action_next_unreviewed(self) -> None:
-        if not self.session.records:
-            return
-        target = self.session.next_index(self.location.record, 1, "unreviewed")
-        if target is None:
-            self.notify("every record has a verdict")
-            return
-        self.go(Location(target, self.first_quote(target)))
+        self.moves.step_record(1, "unreviewed")
 
     def action_next_quote(self) -> None:
-        self._step_quote(1)
+        self.moves.step_quote(1)
 
     def action_prev_quote(self) -> None:
-        self._step_quote(-1)
-
-    def _step_quote(self, step: int) -> None:
-        record = self.record
-        if record is None or not record.quotes:
-            self.notify("this record has no quotes")
-            return
-        if self.sources.opened_path is not None or self.location.quote is None:
-            quote = 0
-        else:
-            quote = (self.location.quote + step) % len(record.quotes)
-        self.location = Location(self.location.record, quote)
-        self.sources.opened_path = None
-        self.record_pane.highlight_quote(quote)
-        self.sources.show_quote()
+        self.moves.step_quote(-1)
 
     def action_move_down(self) -> None:
         self._move_focused(1)
@@ -494,32 +442,18 @@ class ReviewScreen(Screen[None]):
                 records.action_select()
         elif focused is pane:
             if pane.highlighted is not None:
-                self._follow_row(pane.highlighted_id)
+                self.moves.follow(pane.highlighted_id)
         elif isinstance(focused, SourceView):
             self.lookups.backlinks()
 
     def action_back(self) -> None:
-        location = self.history.back(self.location)
-        if location is None:
-            self.notify("nothing to go back to")
-            return
-        self.go(location)
+        self.moves.back()
 
     def action_forward(self) -> None:
-        location = self.history.forward(self.location)
-        if location is None:
-            self.notify("nothing to go forward to")
-            return
-        self.go(location)
+        self.moves.forward()
 
     def action_cycle_filter(self) -> None:
-        self.filter = FILTERS[(FILTERS.index(self.filter) + 1) % len(FILTERS)]
-        self._fill_records()
-        if self.session.records and self.location.record not in self.rows:
-            first = next((n for n in self.rows if n >= 0), None)
-            if first is not None:
-                self.go(Location(first, self.first_quote(first)))
-        self.notify(f"showing {self.filter} records", timeout=2)
+        self.moves.cycle_filter()
 
     # --- verdicts and notes ----------------------------------------------------------------------
 
