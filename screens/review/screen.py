@@ -1,17 +1,9 @@
 """The review screen: records, the selected record with its quotes, and the source they quote.
 
-Layout: a header line (system, revision, reviewer, progress), the records pane (grouped by report
-and section, with verdict badges and quote status), the record pane (label, fields, body, quotes,
-references, annotations; a cursor over what can be followed) and the source pane (SourceView at the
-revision, with the quote/source diff below it on `d`). The panes build their own content
-(screens/widgets/); this screen coordinates them: where the reviewer is, verdicts, and the lookups.
-
-Reads (revision, anchoring, source files, search replays) run in Textual thread workers that post
-messages back (screens/review/messages.py). The verdict store is opened, read and written on one
-writer thread (screens/review/writer.py), so verdicts are stored in the order they were given;
-a verdict key pressed before the store is open waits in that queue. The screen updates from the
-stored event. A store that cannot be opened is reported in the app (header and a notice), and
-verdict keys then say that nothing can be saved.
+A header line, the records pane, the record pane and the source pane (with the quote/source diff
+below it on `d`); the panes build their own content (screens/widgets/). The screen lays them out
+and coordinates the parts it owns: its reads (loading.py), moves (navigation.py), verdicts
+(verdicts.py), lookups (lookups.py) and source pane (source.py).
 """
 
 from __future__ import annotations
@@ -58,6 +50,13 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from screens.review.loading import StoredState
 
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
+
+
+def revision_label(revision: Revision | None, error: str | None, rev: str | None) -> str:
+    """The header's revision: its short id, or what is known while it opens or when it failed."""
+    if revision is not None:
+        return f"@{revision.short}"
+    return "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
 
 
 class ReviewScreen(Screen[None]):
@@ -256,30 +255,19 @@ class ReviewScreen(Screen[None]):
 
     def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
-        if self.revision is not None:
-            revision = f"@{self.revision.short}"
-        elif self.revision_error:
-            revision = "@(revision unavailable)"
-        else:
-            revision = f"@{(self.rev or 'HEAD')[:12]}…"
-        if anchoring is not None:
-            progress = f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"
-        elif self.revision is not None and not self.session.anchored:
-            progress = "anchoring quotes…"
-        elif self.store_error is None and not self.verdicts.ready.is_set():
-            progress = "reading verdicts…"
-        else:
-            progress = self.session.progress_text()
-        if self.stale:
-            progress += f" · {len(self.stale)} stale"
-        if self.store_error is not None:
-            progress = "verdicts cannot be saved · " + progress
+        reading = self.store_error is None and not self.verdicts.ready.is_set()
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
-            revision=revision,
+            revision=revision_label(self.revision, self.revision_error, self.rev),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
-            progress=progress,
+            progress=self.session.header_progress(
+                revision_open=self.revision is not None,
+                anchoring=anchoring,
+                reading=reading,
+                stale=len(self.stale),
+                store_error=self.store_error,
+            ),
         )
 
     def fill_records(self) -> None:

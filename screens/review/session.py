@@ -223,6 +223,30 @@ class ReviewSession:
             text += f" · {failing} quote{'s' if failing != 1 else ''} failing"
         return text
 
+    def header_progress(
+        self,
+        *,
+        revision_open: bool,
+        anchoring: tuple[int, int] | None,
+        reading: bool,
+        stale: int,
+        store_error: str | None,
+    ) -> str:
+        """The header's progress: anchoring, reading verdicts, or the review's progress."""
+        if anchoring is not None:
+            progress = f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"
+        elif revision_open and not self.anchored:
+            progress = "anchoring quotes…"
+        elif reading:
+            progress = "reading verdicts…"
+        else:
+            progress = self.progress_text()
+        if stale:
+            progress += f" · {stale} stale"
+        if store_error is not None:
+            progress = "verdicts cannot be saved · " + progress
+        return progress
+
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record (by step, wrapping) passing a filter, or None."""
         count = len(self.records)
