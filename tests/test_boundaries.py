@@ -162,29 +162,7 @@ def test_imports_only_go_down_the_layers() -> None:
     assert wrong == []
 
 
-def test_no_two_modules_of_the_ui_import_each_other() -> None:
-    # evidence/ and db/ are being reshaped elsewhere (db's package __init__ and db.store import
-    # each other today): the app's packages are checked here
-    graph = import_graph("screens", "tui", "keymaps")
-    cycles: list[list[str]] = []
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(name: str) -> None:
-        state[name] = 1
-        path.append(name)
-        for imported in sorted(graph.get(name, ())):
-            if state.get(imported) == 1:
-                cycles.append(path[path.index(imported) :] + [imported])
-            elif imported not in state:
-                visit(imported)
-        path.pop()
-        state[name] = 2
-
-    for name in sorted(graph):
-        if name not in state:
-            visit(name)
-    assert cycles == []
+# no import cycle between any two files: tests/test_import_cycles.py
 
 
 def private_textual_names() -> set[str]:
