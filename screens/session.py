@@ -279,22 +279,22 @@ class ReviewSession:
         reading: bool,
         stale: int,
         store_error: str | None,
-        short: bool = False,
-    ) -> str:
-        """The header's progress: anchoring, reading verdicts, or the review's progress."""
+    ) -> tuple[str, str]:
+        """The header's progress: anchoring, reading verdicts, or the review's progress; in
+        words, and in fewer words for a narrow terminal."""
         if anchoring is not None:
-            progress = f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"
+            texts = [f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"] * 2
         elif revision_open and not self.anchored:
-            progress = "anchoring quotes…"
+            texts = ["anchoring quotes…"] * 2
         elif reading:
-            progress = "reading verdicts…"
+            texts = ["reading verdicts…"] * 2
         else:
-            progress = self.progress_text(short=short)
+            texts = [self.progress_text(), self.progress_text(short=True)]
         if stale:
-            progress += f" · {stale} stale"
+            texts = [text + f" · {stale} stale" for text in texts]
         if store_error is not None:
-            progress = "verdicts cannot be saved · " + progress
-        return progress
+            texts = ["verdicts cannot be saved · " + text for text in texts]
+        return texts[0], texts[1]
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record (by step, wrapping) passing a filter, or None."""

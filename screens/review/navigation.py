@@ -14,7 +14,7 @@ from screens.session import FILTERS, ReviewSession
 if TYPE_CHECKING:
     from textual.app import App
 
-    from evidence.model import Record
+    from evidence.model import Quote, Record
     from screens.review.source import SourcePane
     from screens.review.verdicts import Verdicts
     from screens.widgets.record_pane import RecordPane
@@ -34,6 +34,9 @@ class NavigationHost(Protocol):
 
     @property
     def record(self) -> Record | None: ...
+
+    @property
+    def quote(self) -> Quote | None: ...
 
     @property
     def record_pane(self) -> RecordPane: ...
@@ -60,6 +63,11 @@ class Navigation:
         #: verdict keys act on the quote shown (selected with ]/[, or the cursor on its row),
         #: else on the record (selected with n/p, a row of the records list, or any other move)
         self.on_quote = False
+
+    def target_quote(self) -> Quote | None:
+        """The quote verdict keys act on (selected, and shown in the source pane), or None."""
+        host = self.host
+        return host.quote if self.on_quote and host.sources.opened_path is None else None
 
     def first_quote(self, index: int) -> int | None:
         """The quote shown first for a record: its first, if it has any."""

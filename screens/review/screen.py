@@ -43,8 +43,6 @@ from screens.widgets.target_line import TargetLine, target_text
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
 
-    from textual.geometry import Region
-
     from db import Event, StaleVerdict, VerdictStore
     from evidence.backlinks import Backlink
     from evidence.model import Quote, Record
@@ -260,20 +258,20 @@ class ReviewScreen(Screen[None]):
     def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
         reading = self.store_error is None and not self.verdicts.ready.is_set()
-        state = {
-            "revision_open": self.revision is not None,
-            "anchoring": anchoring,
-            "reading": reading,
-            "stale": len(self.stale),
-            "store_error": self.store_error,
-        }
+        progress, short = self.session.header_progress(
+            revision_open=self.revision is not None,
+            anchoring=anchoring,
+            reading=reading,
+            stale=len(self.stale),
+            store_error=self.store_error,
+        )
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
             revision=revision_label(self.revision, self.revision_error, self.rev),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
-            progress=self.session.header_progress(**state),  # type: ignore[arg-type]
-            short=self.session.header_progress(**state, short=True),  # type: ignore[arg-type]
+            progress=progress,
+            short=short,
         )
 
     def fill_records(self) -> None:
@@ -367,10 +365,7 @@ class ReviewScreen(Screen[None]):
     # --- moving ----------------------------------------------------------------------------------
 
     def go(self, location: Location, *, remember: bool = False, on_quote: bool = False) -> None:
-        """Show a record (and quote); with ``remember`` the jump can be undone with back.
-
-        Verdict keys then act on the record, or with ``on_quote`` on the quote shown.
-        """
+        """Show a record (and quote: verdicts act on it ``on_quote``); ``remember``: for back."""
         self.moves.go(location, remember=remember, on_quote=on_quote)
 
     def reach(self, location: Location) -> None:
@@ -455,19 +450,11 @@ class ReviewScreen(Screen[None]):
 
     # --- verdicts and notes ----------------------------------------------------------------------
 
-    def target_quote(self) -> Quote | None:
-        """The quote verdict keys act on (selected, and shown in the source pane), or None."""
-        return self.quote if self.moves.on_quote and self.sources.opened_path is None else None
-
     def show_target(self) -> None:
         """Name what verdict keys act on in the status line."""
-        line = self.query_one(TargetLine)
-        line.show(target_text(self.session, self.record, self.target_quote()))
-
-    def note_place(self) -> Region | None:
-        """Where the note editor goes: over the records list, when it is shown and big enough."""
-        region = self.records_pane.region
-        return region if region.width >= 30 and region.height >= 6 else None
+        self.query_one(TargetLine).show(
+            target_text(self.session, self.record, self.moves.target_quote())
+        )
 
     def revision_id(self) -> str | None:
         return self.revision.commit if self.revision is not None else self.rev

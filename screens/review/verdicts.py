@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from db import Event, ItemRef, VerdictStore
     from evidence.model import Quote, Record
+    from screens.widgets.records_pane import RecordsPane
 
 
 class Target(NamedTuple):
@@ -32,6 +33,12 @@ class Target(NamedTuple):
     item: ItemRef
     label: str  # "quote [2] of KS-RTE-x" or "record KS-RTE-x"
     location: Location  # its record, and its quote (None for the record)
+
+
+class Selection(Protocol):
+    """The screen's moves (`navigation.Navigation`), as verdicts see them."""
+
+    def target_quote(self) -> Quote | None: ...
 
 
 class VerdictHost(Protocol):
@@ -46,7 +53,11 @@ class VerdictHost(Protocol):
     @property
     def record(self) -> Record | None: ...
 
-    def target_quote(self) -> Quote | None: ...
+    @property
+    def moves(self) -> Selection: ...
+
+    @property
+    def records_pane(self) -> RecordsPane: ...
 
     def reach(self, location: Location) -> None: ...
 
@@ -55,8 +66,6 @@ class VerdictHost(Protocol):
     def after_change(self, event: Event) -> None: ...
 
     def refresh_header(self) -> None: ...
-
-    def note_place(self) -> Region | None: ...
 
 
 class Verdicts:
@@ -94,7 +103,7 @@ class Verdicts:
         record = host.record
         if record is None:
             return None
-        quote = host.target_quote()
+        quote = host.moves.target_quote()
         if quote is not None:
             return Target(
                 host.session.quote_item(record, quote),
@@ -239,5 +248,8 @@ class Verdicts:
                 lambda event: self._changed(target, event),
             )
 
-        place = self.host.note_place()
+        # over the records list, when it is shown and big enough: the claim and code stay in sight
+        place: Region | None = self.host.records_pane.region
+        if place is not None and (place.width < 30 or place.height < 6):
+            place = None
         self.host.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)
