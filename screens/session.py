@@ -84,6 +84,7 @@ class ReviewSession:
         self.anchored = False
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
+        self._quote_items: dict[Quote, ItemRef] = {}
 
     def _ordered_records(self) -> list[Record]:
         ordered: list[Record] = []
@@ -125,8 +126,13 @@ class ReviewSession:
         return ItemRef.for_record(self.report_of(record), record)
 
     def quote_item(self, record: Record, quote: Quote) -> ItemRef:
-        """The store item of one quote of a record."""
-        return ItemRef.for_quote(self.report_of(record), record, quote)
+        """The store item of one quote of a record (kept: its key hashes the quote's text)."""
+        item = self._quote_items.get(quote)
+        if item is None:
+            item = self._quote_items[quote] = ItemRef.for_quote(
+                self.report_of(record), record, quote
+            )
+        return item
 
     # --- verdicts ----------------------------------------------------------------------------
 
@@ -246,12 +252,12 @@ class ReviewSession:
         failing = sum(1 for anchor in self.anchors.values() if anchor.failing)
         return Progress(len(self.records), quotes, failing, *counts)
 
-    def progress_text(self, *, short: bool = False) -> str:
+    def progress_text(self, *, short: bool = False, progress: Progress | None = None) -> str:
         """``records 3/22 reviewed · 1 refuted · 1 skipped │ quotes 4/31 reviewed · 7 failing``.
 
         ``short``: the same for a narrow header, ``records 3/22 ✗1 –1 · quotes 4/31 · 7 failing``.
         """
-        p = self.progress()
+        p = progress or self.progress()
         parts = []
         for name, done, total, refuted, skipped in (
             ("records", p.records_reviewed, p.records, p.records_refuted, p.records_skipped),
@@ -289,7 +295,11 @@ class ReviewSession:
         elif reading:
             texts = ["reading verdicts…"] * 2
         else:
-            texts = [self.progress_text(), self.progress_text(short=True)]
+            counts = self.progress()
+            texts = [
+                self.progress_text(progress=counts),
+                self.progress_text(short=True, progress=counts),
+            ]
         if stale:
             texts = [text + f" · {stale} stale" for text in texts]
         if store_error is not None:
