@@ -150,6 +150,7 @@ class Navigation:
             self.go(shown if quote is None else location, remember=True, on_quote=quote is not None)
         else:
             self.select_quote(location.quote)
+        host.record_pane.scroll_to_cursor()  # its row in view: the quote's, or the record's
 
     def back(self) -> None:
         location = self.history.back(self.host.location)

@@ -32,6 +32,9 @@ class ReviewHeader(Static):
         self._shown = shown
         if short and len(system) + len(revision) + len(reviewer) + len(progress) + 16 > width:
             progress = short
+        room = width - len(system) - len(revision) - len(progress) - 16
+        if len(reviewer) > max(room, 8):  # the counts before the reviewer's full name
+            reviewer = reviewer[: max(room, 8) - 1] + "…"
         left = Content.assemble(
             (" assay ", "bold $text-accent"),
             " ",

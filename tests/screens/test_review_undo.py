@@ -45,6 +45,10 @@ async def test_undo_names_the_change_shows_it_and_redo_makes_it_again(
         assert screen.record is not record
         await press(pilot, screen, "z")
         assert screen.record is record  # the view went to the change first
+        pane = screen.record_pane
+        first, last = pane.row_lines(pane.row_index("quote-1") or 0)
+        top = pane.scroll_y
+        assert last >= top and first < top + pane.scrollable_content_region.height
         assert "quote [2] " in str(screen.query_one(TargetLine).render())
         assert notices[-1].message == f"undone: note on quote [2] of {RECORD} removed"
         assert screen.session.note(quote) == ""
