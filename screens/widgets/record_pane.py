@@ -271,7 +271,7 @@ class RecordPane(RowList):
         top = round(self.scroll_y)
         return top, top + max(1, self.scrollable_content_region.height) - 1
 
-    def _on_screen(self, index: int | None) -> bool:
+    def _in_view(self, index: int | None) -> bool:
         if index is None:
             return False
         first, last = self.row_lines(index)
@@ -281,17 +281,17 @@ class RecordPane(RowList):
     def _step(self, step: int) -> None:
         """Cursor to the next row one can act on if it is on screen, else scroll one line."""
         cursor = self.highlighted
-        if self._on_screen(cursor):
+        if self._in_view(cursor):
             assert cursor is not None
             candidate = self._next(cursor + step, step)
         else:  # the view was paged away from the cursor: start from what is on screen
             shown = [
                 index
                 for index in range(self.row_count)
-                if not self._row_disabled(index) and self._on_screen(index)
+                if not self._row_disabled(index) and self._in_view(index)
             ]
             candidate = (shown[0] if step > 0 else shown[-1]) if shown else None
-        if candidate is not None and self._on_screen(candidate):
+        if candidate is not None and self._in_view(candidate):
             self.highlighted = candidate  # already on screen: the view stays where it is read
             self.post_message(self.Moved(self, candidate))
             return
