@@ -6,6 +6,8 @@
   earlier launch (assay's report cache); then, for information, a first launch on the reports
   (parsed) and a launch compiling assay from source;
 - next-record latency: `n` handled and the new record and its source painted;
+- a key that scrolls the record pane (`j` reading a long record line by line, and `pagedown`):
+  handled and the pane painted;
 - opening the 20,000+ line sample file at a quote near its end: SourceView vs a Static holding
   the whole highlighted file (what mounting a file in a Static costs).
 
@@ -175,6 +177,50 @@ async def next_record(tmp: Path, presses: int) -> list[float]:
     return times
 
 
+async def record_scroll(tmp: Path, presses: int) -> dict[str, list[float]]:
+    """Seconds per key scrolling the record pane of a long record: `j` (a line) and `pagedown`."""
+    from screens.review.history import Location
+    from screens.review.screen import ReviewScreen
+
+    app = make_demo_app(tmp, reviewer="bench", keymap=load_keymap(user=False))
+    times: dict[str, list[float]] = {"j": [], "pagedown": []}
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        records = screen.session.records
+        screen.go(Location(next(n for n, r in enumerate(records) if r.id == LONG_RECORD), 0))
+        await screen.settle()
+        pane = screen.record_pane
+        pane.focus()
+        await idle(pilot)
+        await paint(pilot)
+        assert pane.max_scroll_y > 0, "the record fits its pane: nothing to scroll"
+        for key, action, back in (("j", "move_down", "move_up"), ("pagedown", "page_down", "")):
+            step = 1
+            for _ in range(presses):
+                if key == "j" and pane.scroll_y in (0, pane.max_scroll_y) and times[key]:
+                    step = -step  # read down to the last line, then back up
+                target = screen if key == "j" else pane
+                name = action if key != "j" or step > 0 else back
+                if key == "pagedown" and pane.scroll_y == pane.max_scroll_y:
+                    pane.scroll_to(y=0, animate=False, immediate=True)
+                    await paint(pilot)
+                before = pane.scroll_y
+                start = time.perf_counter()
+                await app.run_action(name, target)
+                await paint(pilot)
+                elapsed = time.perf_counter() - start
+                if pane.scroll_y != before:  # keys that moved the cursor only are not counted
+                    times[key].append(elapsed)
+                await idle(pilot)
+    app.close()
+    return times
+
+
+LONG_RECORD = "KS-RTE-ticket-escalation"  # three quotes after a long body
+
+
 class SourceApp(App[None]):
     def compose(self) -> ComposeResult:
         yield SourceView(id="view")
@@ -281,6 +327,13 @@ async def main(rounds: int, quick: bool = False) -> None:
             f"{'next record (n), 15 presses':<34} {statistics.median(steps) * 1000:8.1f} ms"
             f"   max {max(steps) * 1000:.1f} ms   goal: < 50 ms"
         )
+        scrolls = await record_scroll(tmp, 40)
+        for key, spent in scrolls.items():
+            name = f"record pane scroll ({key}), {len(spent)} keys"
+            print(
+                f"{name:<34} {statistics.median(spent) * 1000:8.1f} ms"
+                f"   max {max(spent) * 1000:.1f} ms   goal: < 16 ms median (a frame at 60 Hz)"
+            )
     path, lines = large_file()
     line = len(lines) - 40
     lazy = [await open_source_view(path, lines, line) for _ in range(rounds)]

@@ -100,9 +100,15 @@ class VerdictStore:
             write=True,
         )
 
-    def undo(self, reviewer: str) -> Event | None:
-        """Revert the reviewer's latest change that is not undone yet; None when there is none."""
-        return self._database.run("undoing", lambda conn: writes.undo(conn, reviewer), write=True)
+    def undo(self, reviewer: str, *, event: str | None = None) -> Event | None:
+        """Revert the reviewer's latest change that is not undone yet; None when there is none.
+
+        With ``event`` (an event id), revert that change, if it is not undone yet and the item is
+        still as it left it (None otherwise).
+        """
+        return self._database.run(
+            "undoing", lambda conn: writes.undo(conn, reviewer, event), write=True
+        )
 
     # --- reading -------------------------------------------------------------------------------
 

@@ -86,17 +86,24 @@ def set_note(
     return append(conn, item, reviewer, verdict, text or None, revision)
 
 
-def undo(conn: sqlite3.Connection, reviewer: str) -> Event | None:
-    """Revert the reviewer's latest change not undone yet; None when there is none."""
+def undo(conn: sqlite3.Connection, reviewer: str, event: str | None = None) -> Event | None:
+    """Revert the reviewer's latest change not undone yet (or ``event``, while the item is still
+    as that change left it); None when there is none."""
+    one = "AND e.event = ?" if event is not None else ""
     row = conn.execute(
-        f"""{SELECT} events AS e WHERE reviewer = ? AND undoes IS NULL
+        f"""{SELECT} events AS e WHERE reviewer = ? AND undoes IS NULL {one}
         AND NOT EXISTS (SELECT 1 FROM events AS u WHERE u.undoes = e.event)
         ORDER BY at DESC, event DESC LIMIT 1""",
-        (reviewer,),
+        (reviewer, event) if event is not None else (reviewer,),
     ).fetchone()
     if row is None:
         return None
     target = event_from_row(row)
+    now = latest(conn, target.item, reviewer)
+    if event is not None and (
+        now is None or (now.verdict, now.note) != (target.verdict, target.note)
+    ):
+        return None  # changed again since (elsewhere): reverting would undo that too
     before = conn.execute(
         f"""{SELECT} events WHERE item = ? AND reviewer = ? AND (at, event) < (?, ?)
         ORDER BY at DESC, event DESC LIMIT 1""",

@@ -34,13 +34,19 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("prev_quote", "prev_quote", "Previous quote", "Move", show=False),
     BindingSpec("next_pane", "next_pane", "Next pane", "Move", show=False),
     BindingSpec("prev_pane", "prev_pane", "Previous pane", "Move", show=False),
+    # the record pane, focused: its lines scroll a page, or to its top or bottom
+    BindingSpec("record_page_down", "page_down", "Page down", "Move", "record", show=False),
+    BindingSpec("record_page_up", "page_up", "Page up", "Move", "record", show=False),
+    BindingSpec("record_top", "first", "Top of the record", "Move", "record", show=False),
+    BindingSpec("record_bottom", "last", "Bottom of the record", "Move", "record", show=False),
     # verdicts
     BindingSpec("confirm", "verdict('confirmed')", "Confirm", "Verdicts"),
     BindingSpec("refute", "verdict('refuted')", "Refute", "Verdicts"),
     BindingSpec("unclear", "verdict('unclear')", "Unclear", "Verdicts"),
     BindingSpec("skip", "verdict('skip')", "Skip", "Verdicts"),
     BindingSpec("note", "note", "Note", "Verdicts"),
-    BindingSpec("undo", "undo", "Undo verdict", "Verdicts", show=False),
+    BindingSpec("undo", "undo", "Undo your last change", "Verdicts", show=False),
+    BindingSpec("redo", "redo", "Redo what was undone", "Verdicts", show=False),
     # jump
     BindingSpec("follow", "follow", "Follow", "Jump", show=False),
     BindingSpec("back", "back", "Back", "Jump", show=False),

@@ -14,7 +14,12 @@ from textual.widgets import Static
 from keymaps import GROUPS, SPECS, Keymap
 from keymaps.bindings import bindings_for
 
-_CONTEXT_NOTES = {"note": "in the note editor", "confirm": "in a question", "dialog": "in a dialog"}
+_CONTEXT_NOTES = {
+    "record": "in the record pane",
+    "note": "in the note editor",
+    "confirm": "in a question",
+    "dialog": "in a dialog",
+}
 
 
 def key_names(keys: tuple[str, ...]) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
@@ -20,11 +21,16 @@ class NoteScreen(ModalScreen[str | None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS = bindings_for("note")
 
-    def __init__(self, title: str, text: str = "", *, hint: str = "") -> None:
+    def __init__(
+        self, title: str, text: str = "", *, hint: str = "", place: Region | None = None
+    ) -> None:
+        """``place``: the part of the screen the editor covers (else a band at the bottom), so
+        that the claim and the code it is about stay in sight."""
         super().__init__()
         self.title_text = title
         self.original = text
         self.hint = hint or "ctrl+s save · escape cancel"
+        self.place = place
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog") as dialog:
@@ -40,6 +46,13 @@ class NoteScreen(ModalScreen[str | None]):
             yield Static("", id="note-status")
 
     def on_mount(self) -> None:
+        if self.place is not None:
+            dialog = self.query_one("#note-dialog")
+            dialog.styles.offset = (self.place.x, self.place.y)
+            dialog.styles.width = self.place.width
+            dialog.styles.height = self.place.height
+            dialog.styles.max_width = None
+            self.add_class("-placed")
         area = self.query_one(TextArea)
         area.cursor_blink = False if self.app.is_headless else area.cursor_blink
         area.focus()

@@ -58,6 +58,20 @@ class Row(NamedTuple):
     position: int = -1  # of the record in ReviewSession.records
 
 
+class Progress(NamedTuple):
+    """The header's counts: records and quotes apart; skipped ones are not reviewed."""
+
+    records: int
+    quotes: int
+    failing: int  # quotes whose anchor fails (fuzzy, missing, claimed range wrong)
+    records_reviewed: int
+    records_refuted: int
+    records_skipped: int
+    quotes_reviewed: int
+    quotes_refuted: int
+    quotes_skipped: int
+
+
 class ReviewSession:
     """The state of one review: reports, anchors, the reviewer's verdicts and a cursor."""
 
@@ -70,6 +84,7 @@ class ReviewSession:
         self.anchored = False
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
+        self._quote_items: dict[Quote, ItemRef] = {}
 
     def _ordered_records(self) -> list[Record]:
         ordered: list[Record] = []
@@ -111,8 +126,13 @@ class ReviewSession:
         return ItemRef.for_record(self.report_of(record), record)
 
     def quote_item(self, record: Record, quote: Quote) -> ItemRef:
-        """The store item of one quote of a record."""
-        return ItemRef.for_quote(self.report_of(record), record, quote)
+        """The store item of one quote of a record (kept: its key hashes the quote's text)."""
+        item = self._quote_items.get(quote)
+        if item is None:
+            item = self._quote_items[quote] = ItemRef.for_quote(
+                self.report_of(record), record, quote
+            )
+        return item
 
     # --- verdicts ----------------------------------------------------------------------------
 
@@ -140,6 +160,14 @@ class ReviewSession:
     def badge(self, record: Record) -> str:
         """The verdict badge of a record."""
         return BADGES[self.verdict(self.record_item(record))]
+
+    def quote_marks(self, record: Record) -> list[tuple[str, bool]]:
+        """Each quote's verdict badge, in order, and whether the reviewer wrote a note on it."""
+        marks = []
+        for quote in record.quotes:
+            item = self.quote_item(record, quote)
+            marks.append((BADGES[self.verdict(item)], bool(self.note(item))))
+        return marks
 
     # --- anchors -----------------------------------------------------------------------------
 
@@ -206,21 +234,47 @@ class ReviewSession:
                 rows.append(Row("record", record.id, record, self.index_of(record)))
         return rows
 
-    def progress(self) -> tuple[int, int, int, int]:
-        """(records reviewed, records, items refuted, quotes failing)."""
-        reviewed = sum(
-            1 for record in self.records if self.verdict(self.record_item(record)) is not None
-        )
-        refuted = sum(1 for event in self.current.values() if event.verdict is Verdict.REFUTED)
+    def progress(self) -> Progress:
+        """Records and quotes reviewed (a verdict other than skip), refuted and skipped."""
+        counts = [0] * 6
+        quotes = 0
+        for record in self.records:
+            items = [(0, self.record_item(record))]
+            items += [(3, self.quote_item(record, quote)) for quote in record.quotes]
+            quotes += len(record.quotes)
+            for base, item in items:
+                verdict = self.verdict(item)
+                if verdict is Verdict.SKIP:
+                    counts[base + 2] += 1
+                elif verdict is not None:
+                    counts[base] += 1
+                    counts[base + 1] += verdict is Verdict.REFUTED
         failing = sum(1 for anchor in self.anchors.values() if anchor.failing)
-        return reviewed, len(self.records), refuted, failing
+        return Progress(len(self.records), quotes, failing, *counts)
 
-    def progress_text(self) -> str:
-        """``18/54 reviewed · 3 refuted · 2 quotes failing``."""
-        reviewed, total, refuted, failing = self.progress()
-        text = f"{reviewed}/{total} reviewed · {refuted} refuted"
+    def progress_text(self, *, short: bool = False, progress: Progress | None = None) -> str:
+        """``records 3/22 reviewed · 1 refuted · 1 skipped │ quotes 4/31 reviewed · 7 failing``.
+
+        ``short``: the same for a narrow header, ``records 3/22 ✗1 –1 · quotes 4/31 · 7 failing``.
+        """
+        p = progress or self.progress()
+        parts = []
+        for name, done, total, refuted, skipped in (
+            ("records", p.records_reviewed, p.records, p.records_refuted, p.records_skipped),
+            ("quotes", p.quotes_reviewed, p.quotes, p.quotes_refuted, p.quotes_skipped),
+        ):
+            if short:
+                text = f"{name} {done}/{total}"
+                text += f" ✗{refuted}" if refuted else ""
+                text += f" –{skipped}" if skipped else ""
+            else:
+                text = f"{name} {done}/{total} reviewed"
+                text += f" · {refuted} refuted" if refuted else ""
+                text += f" · {skipped} skipped" if skipped else ""
+            parts.append(text)
+        text = (" · " if short else " │ ").join(parts)
         if self.anchored:
-            text += f" · {failing} quote{'s' if failing != 1 else ''} failing"
+            text += f" · {p.failing} failing"
         return text
 
     def header_progress(
@@ -231,21 +285,26 @@ class ReviewSession:
         reading: bool,
         stale: int,
         store_error: str | None,
-    ) -> str:
-        """The header's progress: anchoring, reading verdicts, or the review's progress."""
+    ) -> tuple[str, str]:
+        """The header's progress: anchoring, reading verdicts, or the review's progress; in
+        words, and in fewer words for a narrow terminal."""
         if anchoring is not None:
-            progress = f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"
+            texts = [f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"] * 2
         elif revision_open and not self.anchored:
-            progress = "anchoring quotes…"
+            texts = ["anchoring quotes…"] * 2
         elif reading:
-            progress = "reading verdicts…"
+            texts = ["reading verdicts…"] * 2
         else:
-            progress = self.progress_text()
+            counts = self.progress()
+            texts = [
+                self.progress_text(progress=counts),
+                self.progress_text(short=True, progress=counts),
+            ]
         if stale:
-            progress += f" · {stale} stale"
+            texts = [text + f" · {stale} stale" for text in texts]
         if store_error is not None:
-            progress = "verdicts cannot be saved · " + progress
-        return progress
+            texts = ["verdicts cannot be saved · " + text for text in texts]
+        return texts[0], texts[1]
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record (by step, wrapping) passing a filter, or None."""

@@ -14,7 +14,7 @@ from screens.session import FILTERS, ReviewSession
 if TYPE_CHECKING:
     from textual.app import App
 
-    from evidence.model import Record
+    from evidence.model import Quote, Record
     from screens.review.source import SourcePane
     from screens.review.verdicts import Verdicts
     from screens.widgets.record_pane import RecordPane
@@ -34,6 +34,9 @@ class NavigationHost(Protocol):
 
     @property
     def record(self) -> Record | None: ...
+
+    @property
+    def quote(self) -> Quote | None: ...
 
     @property
     def record_pane(self) -> RecordPane: ...
@@ -57,6 +60,14 @@ class Navigation:
         self.host = host
         self.history = History()
         self.moved = False  # the reviewer moved (before the saved position was read, maybe)
+        #: verdict keys act on the quote shown (selected with ]/[, or the cursor on its row),
+        #: else on the record (selected with n/p, a row of the records list, or any other move)
+        self.on_quote = False
+
+    def target_quote(self) -> Quote | None:
+        """The quote verdict keys act on (selected, and shown in the source pane), or None."""
+        host = self.host
+        return host.quote if self.on_quote and host.sources.opened_path is None else None
 
     def first_quote(self, index: int) -> int | None:
         """The quote shown first for a record: its first, if it has any."""
@@ -66,8 +77,11 @@ class Navigation:
         """A record, at its first quote."""
         return Location(index, self.first_quote(index))
 
-    def go(self, location: Location, *, remember: bool = False) -> None:
-        """Show a record (and quote); with ``remember`` the jump can be undone with back."""
+    def go(self, location: Location, *, remember: bool = False, on_quote: bool = False) -> None:
+        """Show a record (and quote); with ``remember`` the jump can be undone with back.
+
+        Verdict keys then act on the record, or with ``on_quote`` on the quote shown.
+        """
         host = self.host
         if not host.session.records:
             return
@@ -75,6 +89,7 @@ class Navigation:
             self.history.left(host.location)
         changed = location.record != host.location.record
         host.location = location
+        self.on_quote = on_quote and location.quote is not None
         host.sources.opened_path = None
         self.moved = True
         if changed and host.verdicts.error is None:
@@ -95,7 +110,10 @@ class Navigation:
             host.app.notify("every record has a verdict")
 
     def step_quote(self, step: int) -> None:
-        """Show the record's next (``step`` 1) or previous (-1) quote, wrapping."""
+        """Select the record's next (``step`` 1) or previous (-1) quote, wrapping.
+
+        From the record (verdicts acting on it), the quote shown is selected first.
+        """
         host = self.host
         record = host.record
         if record is None or not record.quotes:
@@ -103,12 +121,36 @@ class Navigation:
             return
         if host.sources.opened_path is not None or host.location.quote is None:
             quote = 0
+        elif not self.on_quote:
+            quote = min(host.location.quote, len(record.quotes) - 1)
         else:
             quote = (host.location.quote + step) % len(record.quotes)
-        host.location = Location(host.location.record, quote)
-        host.sources.opened_path = None
+        self.select_quote(quote)
+
+    def select_quote(self, quote: int | None) -> None:
+        """Verdict keys act on this quote of the record shown (None: on the record)."""
+        host = self.host
+        self.on_quote = quote is not None
         host.record_pane.highlight_quote(quote)
-        host.sources.show_quote()
+        if quote is not None and (
+            quote != host.location.quote or host.sources.opened_path is not None
+        ):
+            host.location = Location(host.location.record, quote)
+            host.sources.opened_path = None
+            host.sources.show_quote()
+        else:
+            host.sources.refresh_quote_info()  # the same file: only what verdicts act on
+
+    def reach(self, location: Location) -> None:
+        """Show a record, or a quote of it (``location.quote``), and select it for verdicts."""
+        host = self.host
+        if location.record != host.location.record or host.sources.opened_path is not None:
+            quote = location.quote
+            shown = Location(location.record, self.first_quote(location.record))
+            self.go(shown if quote is None else location, remember=True, on_quote=quote is not None)
+        else:
+            self.select_quote(location.quote)
+        host.record_pane.scroll_to_cursor()  # its row in view: the quote's, or the record's
 
     def back(self) -> None:
         location = self.history.back(self.host.location)

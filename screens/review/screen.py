@@ -38,11 +38,12 @@ from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.review_header import ReviewHeader
 from screens.widgets.source_view import SourceView
+from screens.widgets.target_line import TargetLine, target_text
 
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
 
-    from db import Event, ItemRef, StaleVerdict, VerdictStore
+    from db import Event, StaleVerdict, VerdictStore
     from evidence.backlinks import Backlink
     from evidence.model import Quote, Record
     from evidence.revision import Revision, SourceFile
@@ -107,6 +108,7 @@ class ReviewScreen(Screen[None]):
                     yield QuoteInfo(id="quote-info")
                     with VerticalScroll(id="diff"):
                         yield QuoteDiff(id="diff-text")
+        yield TargetLine(id="target")
         yield KeysBar()
 
     def on_mount(self) -> None:
@@ -256,18 +258,20 @@ class ReviewScreen(Screen[None]):
     def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
         reading = self.store_error is None and not self.verdicts.ready.is_set()
+        progress, short = self.session.header_progress(
+            revision_open=self.revision is not None,
+            anchoring=anchoring,
+            reading=reading,
+            stale=len(self.stale),
+            store_error=self.store_error,
+        )
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
             revision=revision_label(self.revision, self.revision_error, self.rev),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
-            progress=self.session.header_progress(
-                revision_open=self.revision is not None,
-                anchoring=anchoring,
-                reading=reading,
-                stale=len(self.stale),
-                store_error=self.store_error,
-            ),
+            progress=progress,
+            short=short,
         )
 
     def fill_records(self) -> None:
@@ -314,7 +318,7 @@ class ReviewScreen(Screen[None]):
         record = self.record
         pane = self.record_pane
         pane.stale, pane.revision_open = self.stale, self.revision is not None
-        pane.show(record, self.location.quote)
+        pane.show(record, self.location.quote if self.moves.on_quote else None)
         if record is None:
             self.query_one(SourceView).show_message("no records in these reports")
             return
@@ -323,10 +327,7 @@ class ReviewScreen(Screen[None]):
 
     @on(RecordPane.QuoteHighlighted)
     def _quote_highlighted(self, event: RecordPane.QuoteHighlighted) -> None:
-        if event.quote != self.location.quote:
-            self.location = Location(self.location.record, event.quote)
-            self.sources.opened_path = None
-            self.sources.show_quote()
+        self.moves.select_quote(event.quote)
 
     @on(RecordPane.Followed)
     def _followed(self, event: RecordPane.Followed) -> None:
@@ -363,9 +364,13 @@ class ReviewScreen(Screen[None]):
 
     # --- moving ----------------------------------------------------------------------------------
 
-    def go(self, location: Location, *, remember: bool = False) -> None:
-        """Show a record (and quote); with ``remember`` the jump can be undone with back."""
-        self.moves.go(location, remember=remember)
+    def go(self, location: Location, *, remember: bool = False, on_quote: bool = False) -> None:
+        """Show a record (and quote: verdicts act on it ``on_quote``); ``remember``: for back."""
+        self.moves.go(location, remember=remember, on_quote=on_quote)
+
+    def reach(self, location: Location) -> None:
+        """Show a record, or a quote of it (``location.quote``), and select it for verdicts."""
+        self.moves.reach(location)
 
     def jump(self, location: Location) -> None:
         """Go somewhere and remember where we came from."""
@@ -445,21 +450,11 @@ class ReviewScreen(Screen[None]):
 
     # --- verdicts and notes ----------------------------------------------------------------------
 
-    def target(self) -> tuple[ItemRef, str] | None:
-        """The item a verdict key acts on: the focused quote, else the record."""
-        record = self.record
-        if record is None:
-            return None
-        quote = None
-        focused = self.focused
-        if self.sources.opened_path is None and self.quote is not None:
-            in_source = isinstance(focused, SourceView) or focused is self.query_one("#diff")
-            pane = self.record_pane
-            if in_source or (focused is pane and pane.highlighted_id.startswith("quote-")):
-                quote = self.quote
-        if quote is not None:
-            return self.session.quote_item(record, quote), f"{record.id} [{quote.index + 1}]"
-        return self.session.record_item(record), record.id
+    def show_target(self) -> None:
+        """Name what verdict keys act on in the status line."""
+        self.query_one(TargetLine).show(
+            target_text(self.session, self.record, self.moves.target_quote())
+        )
 
     def revision_id(self) -> str | None:
         return self.revision.commit if self.revision is not None else self.rev
@@ -469,6 +464,9 @@ class ReviewScreen(Screen[None]):
 
     def action_undo(self) -> None:
         self.verdicts.undo()
+
+    def action_redo(self) -> None:
+        self.verdicts.redo()
 
     def action_note(self) -> None:
         self.verdicts.note()
@@ -481,6 +479,7 @@ class ReviewScreen(Screen[None]):
         record = self.record
         if record is not None and self.session.record_item(record).key == record_key:
             self.record_pane.refresh_record()
+        self.sources.refresh_quote_info()
         self.refresh_header()
 
     # --- dialogs ---------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from textual.content import Content
 from screens.review.messages import SourceLoaded
 from screens.safe import visible
 from screens.session import ReviewSession
+from screens.widgets.record_pane import verdict_word
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
 
@@ -57,6 +58,8 @@ class SourceHost(Protocol):
     def backlinks_of(self, path: str) -> list[Backlink]: ...
 
     def read_source(self, request: int, revision: Revision, path: str) -> None: ...
+
+    def show_target(self) -> None: ...
 
 
 class SourcePane:
@@ -162,9 +165,14 @@ class SourcePane:
         self.refresh_diff()
 
     def refresh_quote_info(self) -> None:
-        quote = self.host.quote
-        anchor = self.host.session.anchor(quote) if quote is not None else None
-        self.host.quote_info.show(quote, anchor, opened=self.opened_path)
+        """The line under the source (the quote's verdict and anchor), and what verdicts act on."""
+        quote, record, session = self.host.quote, self.host.record, self.host.session
+        anchor = session.anchor(quote) if quote is not None else None
+        verdict = None
+        if quote is not None and record is not None:
+            verdict = verdict_word(session.verdict(session.quote_item(record, quote)))
+        self.host.quote_info.show(quote, anchor, opened=self.opened_path, verdict=verdict)
+        self.host.show_target()
 
     def refresh_diff(self) -> None:
         diff = self.host.quote_diff

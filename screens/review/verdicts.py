@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from screens.review.changes import Change, Changes
+from screens.review.history import Location
 from screens.review.messages import Written
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
@@ -18,19 +20,46 @@ from screens.session import ReviewSession
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.geometry import Region
 
     from db import Event, ItemRef, VerdictStore
+    from evidence.model import Quote, Record
+    from screens.widgets.records_pane import RecordsPane
+
+
+class Target(NamedTuple):
+    """What verdict keys act on: an item of the store, its name, and where it is."""
+
+    item: ItemRef
+    label: str  # "quote [2] of KS-RTE-x" or "record KS-RTE-x"
+    location: Location  # its record, and its quote (None for the record)
+
+
+class Selection(Protocol):
+    """The screen's moves (`navigation.Navigation`), as verdicts see them."""
+
+    def target_quote(self) -> Quote | None: ...
 
 
 class VerdictHost(Protocol):
     """What the verdicts need of the review screen."""
 
     session: ReviewSession
+    location: Location
 
     @property
     def app(self) -> App[object]: ...
 
-    def target(self) -> tuple[ItemRef, str] | None: ...
+    @property
+    def record(self) -> Record | None: ...
+
+    @property
+    def moves(self) -> Selection: ...
+
+    @property
+    def records_pane(self) -> RecordsPane: ...
+
+    def reach(self, location: Location) -> None: ...
 
     def revision_id(self) -> str | None: ...
 
@@ -50,6 +79,42 @@ class Verdicts:
         self.ready = asyncio.Event()  # the reviewer's verdicts are read (or failed)
         self.waiting: list[Callable[[], object]] = []  # actions waiting for them
         self.reading: Callable[..., Any] | None = None  # the `then` of the first read
+        self.changes = Changes(self)  # this session's, for undo and redo
+
+    # what undo and redo (`Changes`) need: the screen's, through this part
+
+    @property
+    def session(self) -> ReviewSession:
+        return self.host.session
+
+    @property
+    def app(self) -> App[object]:
+        return self.host.app
+
+    def reach(self, location: Location) -> None:
+        self.host.reach(location)
+
+    def after_change(self, event: Event) -> None:
+        self.host.after_change(event)
+
+    def target(self) -> Target | None:
+        """The item verdict keys act on: the quote selected, else the record shown."""
+        host = self.host
+        record = host.record
+        if record is None:
+            return None
+        quote = host.moves.target_quote()
+        if quote is not None:
+            return Target(
+                host.session.quote_item(record, quote),
+                f"quote [{quote.index + 1}] of {record.id}",
+                host.location,
+            )
+        return Target(
+            host.session.record_item(record),
+            f"record {record.id}",
+            Location(host.location.record, None),
+        )
 
     def read(self, work: Callable[[VerdictStore], object], then: Callable[..., Any]) -> None:
         """The first work of the writer: open the store and read the reviewer's state."""
@@ -123,58 +188,56 @@ class Verdicts:
 
     def give(self, value: str) -> None:
         """Give a verdict (a `db.Verdict` value) on the item the keys act on."""
-        target = self.host.target()
+        target = self.target()
         if target is None:
             return
-        item, label = target
         from db import Verdict
 
         verdict = Verdict(value)
         reviewer, revision = self.host.session.reviewer, self.host.revision_id()
+        item, label = target.item, target.label
 
         def saved(event: Event) -> None:
-            self.host.after_change(event)
+            self._changed(target, event)
             self.host.app.notify(visible(f"{label}: {verdict.value}"), markup=False, timeout=2)
 
         self.write(
             lambda store: store.give(item, verdict, reviewer=reviewer, revision=revision), saved
         )
 
+    def _changed(self, target: Target, event: Event) -> None:
+        """A change of this session was stored: remember it for undo, and show it."""
+        before = self.host.session.event(target.item)
+        self.changes.made(Change(target.item, target.location, target.label, before, event))
+        self.host.after_change(event)
+
     def undo(self) -> None:
-        """Undo the reviewer's latest change."""
-        reviewer = self.host.session.reviewer
+        """Undo the reviewer's last change of this session (shown first, then named)."""
+        self.changes.undo()
 
-        def undone(event: Event | None) -> None:
-            if event is None:
-                self.host.app.notify("nothing to undo")
-                return
-            self.host.after_change(event)
-            state = event.verdict.value if event.verdict else "no verdict"
-            what = f"a quote of {event.record}" if event.quote else event.record
-            self.host.app.notify(
-                visible(f"undone: {what} is back to {state}"), markup=False, timeout=3
-            )
-
-        self.write(lambda store: store.undo(reviewer), undone)
+    def redo(self) -> None:
+        """Make the last change undone again."""
+        self.changes.redo()
 
     def note(self) -> None:
         """Edit the note on the item the keys act on (once the current note is read)."""
-        target = self.host.target()
+        target = self.target()
         if target is None:
             return
         if not self.ready.is_set():
-            self.waiting.append(lambda: self._edit_note(*target))
+            self.waiting.append(lambda: self._edit_note(target))
             return
-        self._edit_note(*target)
+        self._edit_note(target)
 
-    def _edit_note(self, item: ItemRef, label: str) -> None:
+    def _edit_note(self, target: Target) -> None:
         if self.refuse_unusable_store():
             return
         session = self.host.session
+        item = target.item
         verdict = session.verdict(item)
         from screens.note import NoteScreen
 
-        title = f"Note on {label} · {verdict.value if verdict else 'not reviewed'}"
+        title = f"Note on {target.label} · {verdict.value if verdict else 'not reviewed'}"
         reviewer, revision = session.reviewer, self.host.revision_id()
 
         def edited(text: str | None) -> None:
@@ -182,7 +245,11 @@ class Verdicts:
                 return
             self.write(
                 lambda store: store.note(item, text, reviewer=reviewer, revision=revision),
-                self.host.after_change,
+                lambda event: self._changed(target, event),
             )
 
-        self.host.app.push_screen(NoteScreen(title, session.note(item)), edited)
+        # over the records list, when it is shown and big enough: the claim and code stay in sight
+        place: Region | None = self.host.records_pane.region
+        if place is not None and (place.width < 30 or place.height < 6):
+            place = None
+        self.host.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)

@@ -138,6 +138,17 @@ class RowList(ScrollView, can_focus=True):
         self.move_to(cursor)
         self.refresh()
 
+    def row_lines(self, index: int) -> tuple[int, int]:
+        """The first and last line of a row, as measured (0, -1 before it is)."""
+        if index >= len(self._first):
+            return 0, -1
+        return self._first[index], self._first[index] + self._height(index) - 1
+
+    @property
+    def line_count(self) -> int:
+        """The lines of every row, as measured (0 before the list is laid out)."""
+        return len(self._line_rows)
+
     def redraw_row(self, index: int) -> None:
         """Draw one row again (what it shows changed, not its height)."""
         for state in ("", "cursor", "hover"):

@@ -11,9 +11,11 @@ from screens.session import tier_symbol
 from screens.widgets.badges import TIER_STYLES, lines_text
 
 
-def quote_info(quote: Quote, anchor: Anchor | None) -> Content:
-    """Tier, score, lines, claimed range, other occurrences and a hint at the diff."""
+def quote_info(quote: Quote, anchor: Anchor | None, verdict: Content | None = None) -> Content:
+    """The reviewer's verdict, tier, score, lines, claimed range, other occurrences, diff hint."""
     parts: list[Content | str | tuple[str, str]] = [f"[{quote.index + 1}] "]
+    if verdict is not None:
+        parts += [verdict, " · "]
     if anchor is None:
         parts.append(("not anchored yet", "$text-muted"))
         return Content.assemble(*parts)
@@ -45,8 +47,16 @@ def quote_info(quote: Quote, anchor: Anchor | None) -> Content:
 class QuoteInfo(Static):
     """One line: the anchor of the quote shown, or the path of a file opened by the finder."""
 
-    def show(self, quote: Quote | None, anchor: Anchor | None, *, opened: str | None) -> None:
-        """Describe ``quote`` (with its anchor), or ``opened`` when a file was opened instead."""
+    def show(
+        self,
+        quote: Quote | None,
+        anchor: Anchor | None,
+        *,
+        opened: str | None,
+        verdict: Content | None = None,
+    ) -> None:
+        """Describe ``quote`` (the reviewer's verdict on it, its anchor), or ``opened`` when a
+        file was opened instead."""
         if opened is not None:
             text = Content.assemble(
                 ("file ", "$text-muted"),
@@ -56,5 +66,5 @@ class QuoteInfo(Static):
         elif quote is None:
             text = Content("")
         else:
-            text = quote_info(quote, anchor)
+            text = quote_info(quote, anchor, verdict)
         self.update(text, layout=False)

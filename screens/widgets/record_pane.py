@@ -13,7 +13,9 @@ from textual import on
 from textual.content import Content
 from textual.message import Message
 
+from db.keys import Verdict
 from evidence.model import Kind, Quote, Record
+from keymaps.bindings import bindings_for
 from screens.safe import safe_content, visible
 from screens.session import BADGES, ReviewSession, tier_symbol
 from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
@@ -27,14 +29,32 @@ if TYPE_CHECKING:
 MAX_REPLAY_HITS = 12
 
 
+VERDICT_WORDS = {
+    "confirmed": "confirmed",
+    "refuted": "refuted",
+    "unclear": "unclear",
+    "skip": "skipped",
+}
+
+
+def verdict_word(verdict: Verdict | None) -> Content:
+    """The reviewer's verdict as a word in its colour: ``refuted``, or ``open`` for none."""
+    word = VERDICT_WORDS[verdict.value] if verdict is not None else "open"
+    return Content.styled(word, VERDICT_STYLES[BADGES[verdict]])
+
+
+def note_lines(note: str) -> Content:
+    """A note under what it is on: ``✎ `` then its text, as data."""
+    return Content.assemble(("✎ ", "$text-warning"), visible(note.strip(), multiline=True))
+
+
 def quote_prompt(
     session: ReviewSession, record: Record, quote: Quote, *, revision_open: bool
 ) -> Content:
-    """One quote of the record pane: verdict, number, anchor tier, place, and its first line."""
+    """One quote of the record pane: number, verdict, anchor tier, place, first line, note."""
     anchor = session.anchor(quote)
     symbol = tier_symbol(anchor) if session.anchored else "…"
-    verdict = session.verdict(session.quote_item(record, quote))
-    badge = BADGES[verdict]
+    item = session.quote_item(record, quote)
     if anchor is None:
         where = f"{quote.path}:{lines_text(quote.claimed)}" if quote.claimed else quote.path
         detail = "anchoring…" if revision_open else "not anchored"
@@ -46,9 +66,11 @@ def quote_prompt(
         if len(anchor.occurrences) > 1:
             detail += f", {len(anchor.occurrences)} occurrences"
     first_line = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
+    note = session.note(item)
     return Content.assemble(
-        (badge, VERDICT_STYLES[badge]),
-        f" [{quote.index + 1}] ",
+        f"[{quote.index + 1}] ",
+        verdict_word(session.verdict(item)),
+        " · ",
         (symbol, TIER_STYLES.get(symbol, "$text-muted")),
         " ",
         (visible(detail), "$text-muted"),
@@ -56,6 +78,7 @@ def quote_prompt(
         (visible(where), "$text-primary"),
         "\n    ",
         (visible(first_line[:200]), "italic $text-muted"),
+        Content("\n    ") + note_lines(note) if note else "",
     )
 
 
@@ -68,18 +91,18 @@ def record_rows(
 ) -> Iterator[Row]:
     """The rows of the record pane; quotes, references and annotations can be followed."""
     report = session.report_of(record)
-    verdict = session.verdict(session.record_item(record))
+    own = session.record_item(record)
+    note = session.note(own)
     head = Content.assemble(
         (visible(record.label or record.id), "bold"),
         "\n",
         (visible(f"{record.id} · {record.kind.value} · {record.section}"), "$text-muted"),
         "\n",
-        (
-            f"verdict: {verdict.value if verdict else 'not reviewed'}",
-            VERDICT_STYLES[BADGES[verdict]],
-        ),
+        ("verdict: ", "$text-muted"),
+        verdict_word(session.verdict(own)),
+        Content("\n") + note_lines(note) if note else "",
     )
-    yield Row(head, disabled=True)
+    yield Row(head, id="record")  # the cursor on it: verdict keys act on the record
     details: list[Content] = []
     for name, value in record.fields:
         details.append(Content.assemble((visible(name) + ": ", "$text-secondary"), visible(value)))
@@ -91,12 +114,6 @@ def record_rows(
         details.append(safe_content(record.body.strip(), multiline=True))
     if details:
         yield Row(Content("\n").join(details), disabled=True)
-    note = session.note(session.record_item(record))
-    if note:
-        yield Row(
-            Content.assemble(("note: ", "$text-warning"), visible(note, multiline=True)),
-            disabled=True,
-        )
     if record.quotes:
         yield Row(Content.styled("─ quotes ─", "$text-accent"), disabled=True)
         for n, quote in enumerate(record.quotes):
@@ -181,12 +198,20 @@ def record_rows(
 
 
 class RecordPane(RowList):
-    """One record with its quotes as numbered rows; the cursor picks the quote shown as source."""
+    """One record, read line by line: the cursor rests on the record and on what can be followed.
+
+    `j`/`k` move the cursor to the next row one can act on when it is on screen, else scroll a
+    line, so that every line of a long record is read on the way; the page keys, `home` and
+    `end` scroll the lines and leave the cursor (and what verdict keys act on) alone. The cursor
+    on the record's own row (its label and verdict) or on a quote selects what verdicts land on.
+    """
+
+    BINDINGS = bindings_for("record")
 
     class QuoteHighlighted(Message):
-        """The cursor moved onto a quote of the record (by key or mouse, not by `show`)."""
+        """The cursor moved onto a quote, or onto the record (``quote`` None), by key or mouse."""
 
-        def __init__(self, quote: int) -> None:
+        def __init__(self, quote: int | None) -> None:
             super().__init__()
             self.quote = quote
 
@@ -212,7 +237,7 @@ class RecordPane(RowList):
         return self.row(self.highlighted).id or ""
 
     def show(self, record: Record | None, quote: int | None) -> None:
-        """Show a record, the cursor on one of its quotes, scrolled to the top."""
+        """Show a record scrolled to the top, the cursor on a quote (None: on the record)."""
         self.record = record
         self.set_rows(list(self._rows_of(record)) if record is not None else [])
         self.highlight_quote(quote)
@@ -234,12 +259,65 @@ class RecordPane(RowList):
         self.scroll_to(y=top, animate=False, immediate=True, force=True)
 
     def highlight_quote(self, quote: int | None) -> None:
-        """Put the cursor on a quote (nothing happens for None or a quote not shown)."""
-        if quote is not None:
-            self.move_to(self.row_index(f"quote-{quote}"))
+        """Put the cursor on a quote, or on the record's own row for None."""
+        self.move_to(self.row_index("record" if quote is None else f"quote-{quote}"))
 
     def _rows_of(self, record: Record) -> Iterator[Row]:
         return record_rows(self.session, record, stale=self.stale, revision_open=self.revision_open)
+
+    # --- reading: every line reachable from the keyboard -------------------------------------
+
+    def _view(self) -> tuple[int, int]:
+        top = round(self.scroll_y)
+        return top, top + max(1, self.scrollable_content_region.height) - 1
+
+    def _in_view(self, index: int | None) -> bool:
+        if index is None:
+            return False
+        first, last = self.row_lines(index)
+        top, bottom = self._view()
+        return last >= top and first <= bottom
+
+    def _step(self, step: int) -> None:
+        """Cursor to the next row one can act on if it is on screen, else scroll one line."""
+        cursor = self.highlighted
+        if self._in_view(cursor):
+            assert cursor is not None
+            candidate = self._next(cursor + step, step)
+        else:  # the view was paged away from the cursor: start from what is on screen
+            shown = [
+                index
+                for index in range(self.row_count)
+                if not self._row_disabled(index) and self._in_view(index)
+            ]
+            candidate = (shown[0] if step > 0 else shown[-1]) if shown else None
+        if candidate is not None and self._in_view(candidate):
+            self.highlighted = candidate  # already on screen: the view stays where it is read
+            self.post_message(self.Moved(self, candidate))
+            return
+        self.scroll_to(y=self._view()[0] + step, animate=False, immediate=True, force=True)
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
+
+    def _scroll_to_line(self, line: int) -> None:
+        self.scroll_to(y=max(0, line), animate=False, immediate=True, force=True)
+
+    def action_page_down(self) -> None:
+        self._scroll_to_line(self._view()[1])
+
+    def action_page_up(self) -> None:
+        top, bottom = self._view()
+        self._scroll_to_line(top - (bottom - top))
+
+    def action_first(self) -> None:
+        self._scroll_to_line(0)
+
+    def action_last(self) -> None:
+        self._scroll_to_line(self.line_count)
 
     @on(RowList.Moved)
     def _moved(self, event: RowList.Moved) -> None:
@@ -247,6 +325,8 @@ class RecordPane(RowList):
         row_id = self.row(event.index).id or ""
         if row_id.startswith("quote-"):
             self.post_message(self.QuoteHighlighted(int(row_id.removeprefix("quote-"))))
+        elif row_id == "record":
+            self.post_message(self.QuoteHighlighted(None))
 
     @on(RowList.Chosen)
     def _chosen(self, event: RowList.Chosen) -> None:

@@ -27,20 +27,64 @@ if TYPE_CHECKING:
     from textual.style import Style
 
 
-class RecordRow:
-    """One record's row: badge, name and quote status; the name is cut to the width drawn at.
+#: records with more quotes than this show counts (``4✓ 1✗ 7·``) instead of one mark per quote
+MAX_QUOTE_MARKS = 6
 
-    Cutting at draw time (not when the rows are built) means the rows need no rebuilding when
-    the pane is laid out or resized: the pane can be filled before its width is known.
+
+def quote_marks_content(marks: list[tuple[str, bool]]) -> Content:
+    """The reviewer's verdicts on a record's quotes: ``[✓✗✎·]`` (quote 2 refuted, with a note)."""
+    if not marks:
+        return Content("")
+    parts: list[tuple[str, str] | str] = ["["]
+    if len(marks) <= MAX_QUOTE_MARKS:
+        for badge, noted in marks:
+            parts.append((badge, VERDICT_STYLES[badge]))
+            if noted:
+                parts.append(("✎", "$text-warning"))
+    else:
+        counts: dict[str, int] = {}
+        for badge, _noted in marks:
+            counts[badge] = counts.get(badge, 0) + 1
+        shown = [(f"{n}{badge}", VERDICT_STYLES[badge]) for badge, n in sorted(counts.items())]
+        for n, part in enumerate(shown):
+            parts += [" "] * bool(n) + [part]
+        notes = sum(noted for _badge, noted in marks)
+        if notes:
+            parts += [" ", (f"✎{notes}", "$text-warning")]
+    parts.append("]")
+    return Content.assemble(*parts)
+
+
+class RecordRow:
+    """One record's row: badge, name, note mark, quote status and the verdicts on its quotes.
+
+    The name is cut to the width drawn at. Cutting at draw time (not when the rows are built)
+    means the rows need no rebuilding when the pane is laid out or resized: the pane can be
+    filled before its width is known.
     """
 
-    def __init__(self, badge: str, name: str, status: str) -> None:
+    def __init__(
+        self,
+        badge: str,
+        name: str,
+        status: str,
+        *,
+        noted: bool = False,
+        quotes: list[tuple[str, bool]] | None = None,
+    ) -> None:
         self.badge, self.name, self.status = badge, name, status
+        self.noted = noted
+        self.quotes = quote_marks_content(quotes or [])
 
     def content(self, width: int) -> Content:
         """The row as Content for a width (0: uncut)."""
         name, status = self.name, self.status
-        room = width - 5 - (len(status) + 2 if status else 0)
+        tail = Content.assemble(
+            ("  " + status if status else "", "$text-muted"),
+            " " if self.quotes and status else "  " if self.quotes else "",
+            self.quotes,
+        )
+        room = width - 5 - tail.cell_length - (1 if self.noted else 0)
         if width > 0 and len(name) > max(room, 8):
             name = name[: max(room, 8) - 1] + "…"
         return Content.assemble(
@@ -48,7 +92,8 @@ class RecordRow:
             (self.badge, VERDICT_STYLES[self.badge]),
             " ",
             name,
-            ("  " + status if status else "", "$text-muted"),
+            ("✎" if self.noted else "", "$text-warning"),
+            tail,
         )
 
     def __str__(self) -> str:
@@ -103,7 +148,14 @@ class RecordsPane(RowList):
         """The row of one record: badge, id (label for narrative) and quote status."""
         record = self.session.records[index]
         name = visible(record.label if record.kind is Kind.NARRATIVE else record.id)
-        return RecordRow(self.session.badge(record), name, self.session.quote_status(record))
+        session = self.session
+        return RecordRow(
+            session.badge(record),
+            name,
+            session.quote_status(record),
+            noted=bool(session.note(session.record_item(record))),
+            quotes=session.quote_marks(record),
+        )
 
     def _row_total(self) -> int:
         return len(self._lines)

@@ -14,18 +14,27 @@ class ReviewHeader(Static):
     _shown: tuple[object, ...] = ()
 
     def show(
-        self, *, system: str, revision: str, failed: bool, reviewer: str, progress: str
+        self,
+        *,
+        system: str,
+        revision: str,
+        failed: bool,
+        reviewer: str,
+        progress: str,
+        short: str = "",
     ) -> None:
-        """Show the header (``failed``: the revision could not be opened)."""
+        """Show the header (``failed``: the revision could not be opened); ``short`` is the
+        progress for a narrow terminal (the same counts, in fewer words)."""
         width = max(self.screen.size.width, 40)
-        shown = (system, revision, failed, reviewer, progress, width)
+        shown = (system, revision, failed, reviewer, progress, short, width)
         if shown == self._shown:
             return  # the screen asks again on every resize, and twice as it starts
         self._shown = shown
-        if len(system) + len(revision) + len(reviewer) + len(progress) + 16 > width:
-            progress = progress.replace(" quotes failing", " failing").replace(
-                " quote failing", " failing"
-            )
+        if short and len(system) + len(revision) + len(reviewer) + len(progress) + 16 > width:
+            progress = short
+        room = width - len(system) - len(revision) - len(progress) - 16
+        if len(reviewer) > max(room, 8):  # the counts before the reviewer's full name
+            reviewer = reviewer[: max(room, 8) - 1] + "…"
         left = Content.assemble(
             (" assay ", "bold $text-accent"),
             " ",

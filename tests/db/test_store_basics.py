@@ -86,6 +86,22 @@ def test_undo_after_a_new_verdict_restores_the_state_before_it(store: VerdictSto
     assert store.current("ann")[ITEM.key].verdict is Verdict.CONFIRMED
 
 
+def test_undo_of_a_named_change_only_while_the_item_is_as_it_left_it(
+    store: VerdictStore,
+) -> None:
+    first = store.give(ITEM, "confirmed", reviewer="ann")
+    store.give(OTHER, "refuted", reviewer="ann")  # later, on another item
+    undone = store.undo("ann", event=first.event)  # not the latest change: named
+    assert undone is not None and undone.undoes == first.event and undone.verdict is None
+    assert store.current("ann")[OTHER.key].verdict is Verdict.REFUTED
+    assert store.undo("ann", event=first.event) is None  # undone already
+    second = store.give(ITEM, "unclear", reviewer="ann")
+    store.note(ITEM, "changed since", reviewer="ann")
+    assert store.undo("ann", event=second.event) is None  # would undo the note too
+    assert store.undo("bob", event=second.event) is None  # someone else's
+    assert store.current("ann")[ITEM.key].note == "changed since"
+
+
 def test_timestamps_strictly_increase_per_reviewer(store: VerdictStore) -> None:
     events = [store.give(ITEM, "skip", reviewer="ann") for _ in range(50)]
     stamps = [event.at for event in events]

@@ -45,10 +45,10 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
         # a verdict on the focused record
         await press(pilot, screen, "c")
         assert screen.session.badge(screen.record) == "✓"
-        assert "1/22 reviewed" in str(screen.query_one("#review-header").render())
+        assert "records 1/22 reviewed" in str(screen.query_one("#review-header").render())
 
-        # a verdict on a quote: focus the record pane, go to the second quote, refute it
-        await press(pilot, screen, "tab", "right_square_bracket")
+        # a verdict on a quote: `]` selects the quote shown (the first), again the second
+        await press(pilot, screen, "tab", "right_square_bracket", "right_square_bracket")
         assert screen.quote is not None and screen.quote.index == 1
         await press(pilot, screen, "r")
         # a note on that quote, saved with ctrl+s
@@ -65,6 +65,7 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
         assert screen.record.id == "workflow:request-and-escalation"
         while screen.focused is None or screen.focused.id != "record":
             await press(pilot, screen, "tab")  # tab cycles the panes
+        await press(pilot, screen, "end")  # the record's last lines: its references
         for _ in range(30):
             pane = screen.query_one("#record")
             option = pane.row(pane.highlighted)  # type: ignore[attr-defined]

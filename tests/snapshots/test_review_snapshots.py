@@ -72,6 +72,43 @@ class TestReviewScreen:
         assert snap_compare(demo, terminal_size=(200, 50), run_before=run_before)
 
 
+class TestReading:
+    """Issue 14: a long record read by keys, its note under the verdict (and marked in the list)."""
+
+    @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+    def test_reading_a_long_record(
+        self, snap_compare: Any, demo: AssayApp, size: tuple[int, int]
+    ) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-ticket-escalation", 0)
+            await settled(pilot)
+            await pilot.press("e", *"clock source unclear", "ctrl+s")
+            await settled(pilot)
+            pilot.app.clear_notifications()
+            await pilot.press("tab", "pagedown", "j", "j")
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=size, run_before=run_before)
+
+
+class TestTarget:
+    """Issue 14: the second quote selected and refuted: the status line, rows and counts."""
+
+    @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+    def test_quote_target(self, snap_compare: Any, demo: AssayApp, size: tuple[int, int]) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-ticket-escalation", 0)
+            await settled(pilot)
+            await pilot.press("c", "right_square_bracket", "right_square_bracket", "r")
+            await settled(pilot)
+            pilot.app.clear_notifications()  # the verdicts' notices would cover the panes
+            await pilot.pause()
+
+        assert snap_compare(demo, terminal_size=size, run_before=run_before)
+
+
 class TestSourcePane:
     def test_fuzzy_quote_diff(self, snap_compare: Any, demo: AssayApp) -> None:
         async def run_before(pilot: Pilot[Any]) -> None:

@@ -1,0 +1,46 @@
+"""The status line above the keys: what a verdict key acts on now, before it is pressed."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from evidence.model import Quote, Record
+from screens.safe import visible
+from screens.session import ReviewSession
+from screens.widgets.badges import lines_text
+from screens.widgets.record_pane import verdict_word
+
+
+def target_text(session: ReviewSession, record: Record | None, quote: Quote | None) -> Content:
+    """``verdict keys → quote [2] worker/src/retry.js:3-4 · refuted ✎`` or ``→ record KS-…``."""
+    if record is None:
+        return Content("")
+    if quote is not None:
+        item = session.quote_item(record, quote)
+        anchor = session.anchor(quote)
+        lines = anchor.lines if anchor is not None and anchor.lines else quote.claimed
+        where = f"{quote.path}:{lines_text(lines)}" if lines else quote.path
+        what = Content.assemble(
+            (f"quote [{quote.index + 1}] ", "bold"),
+            (visible(where), "$text-primary"),
+            (f" of {visible(record.id)}", "$text-muted"),
+        )
+    else:
+        item = session.record_item(record)
+        what = Content.assemble(("record ", "bold"), (visible(record.id), "bold $text-primary"))
+    return Content.assemble(
+        ("verdict keys → ", "$text-muted"),
+        what,
+        " · ",
+        verdict_word(session.verdict(item)),
+        (" ✎ note" if session.note(item) else "", "$text-warning"),
+    )
+
+
+class TargetLine(Static):
+    """One line naming the record or quote that `c` `r` `u` `s` and `e` act on."""
+
+    def show(self, text: Content) -> None:
+        """Show what the keys act on."""
+        self.update(text, layout=False)

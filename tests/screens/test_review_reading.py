@@ -1,0 +1,120 @@
+"""Issue 14, point 1: a record read from the keyboard, its note near its top, the note editor
+beside the claim and the code (the review app on the sample, under Pilot)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from keymaps import load_keymap
+from screens.note import NoteScreen
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+from tui.factory import make_demo_app
+
+LONG = "KS-RTE-ticket-escalation"  # a route with three quotes after a long body
+
+
+async def opened(pilot, app, record_id: str = LONG) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    await screen.settle()
+    await pilot.pause()
+    index = next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
+    screen.go(Location(index, 0))
+    await screen.settle()
+    await pilot.pause()
+    return screen
+
+
+async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*keys)
+    await screen.settle()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_every_line_of_a_long_record_is_reached_by_keys(
+    tmp_path: Path, sample: Path, size: tuple[int, int]
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot, app)
+        pane = screen.record_pane
+        await press(pilot, screen, "tab")
+        assert screen.focused is pane
+        bottom = pane.max_scroll_y
+        assert bottom > 0  # the record is longer than the pane
+        await press(pilot, screen, "end")
+        assert pane.scroll_y == bottom  # the end of the last quote, its references
+        await press(pilot, screen, "home")
+        assert pane.scroll_y == 0  # the label, the verdict, the first lines of the body
+        await press(pilot, screen, "pagedown")
+        page = pane.scroll_y
+        assert 0 < page < bottom or page == bottom
+        await press(pilot, screen, "pageup")
+        assert pane.scroll_y == 0
+        # j reads on: never more than a line at a time, down to the last line
+        seen, rows = [0], set()
+        for _ in range(200):
+            await pilot.press("j")
+            assert pane.scroll_y - seen[-1] in (0, 1)
+            seen.append(int(pane.scroll_y))
+            rows.add(pane.highlighted_id)
+            if pane.scroll_y == bottom and pane.highlighted_id.startswith("ref-"):
+                break
+        assert pane.scroll_y == bottom
+        assert {"quote-0", "quote-1", "quote-2"} <= rows  # the cursor met each quote on the way
+        # k reads back to the top and onto the record itself
+        for _ in range(200):
+            await pilot.press("k")
+            if pane.scroll_y == 0 and pane.highlighted_id == "record":
+                break
+        assert pane.scroll_y == 0 and pane.highlighted_id == "record"
+        assert not screen.moves.on_quote  # the cursor on the record: verdicts act on it
+    app.close()
+
+
+async def test_note_shows_under_the_verdict_and_in_the_records_list(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "e")
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press(*"escalation clock unclear")
+        await press(pilot, screen, "ctrl+s")
+        head = str(screen.record_pane.row(0).prompt)
+        assert head.index("verdict: open") < head.index("✎ escalation clock unclear")
+        assert screen.record_pane.row_index("record") == 0  # the record's first row
+        records = screen.records_pane
+        row = str(records.prompt(screen.location.record))
+        assert f"{LONG}✎" in row
+        # a note on a quote: marked beside that quote's verdict, and under the quote's row
+        await press(pilot, screen, "right_square_bracket", "right_square_bracket", "e")
+        await pilot.press(*"line 2 only")
+        await press(pilot, screen, "ctrl+s")
+        assert "[··✎·]" in str(records.prompt(screen.location.record))
+        quote_row = screen.record_pane.row(screen.record_pane.row_index("quote-1") or 0)
+        assert "✎ line 2 only" in str(quote_row.prompt)
+    app.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_note_editor_leaves_the_claim_and_the_code_in_sight(
+    tmp_path: Path, sample: Path, size: tuple[int, int]
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "right_square_bracket", "e")
+        editor = app.screen
+        assert isinstance(editor, NoteScreen)
+        await pilot.pause()
+        dialog = editor.query_one("#note-dialog").region
+        for pane in (screen.record_pane, screen.source_view):
+            assert not dialog.overlaps(pane.region), (pane.id, dialog, pane.region)
+        assert "quote [1] of KS-RTE-ticket-escalation" in editor.title_text
+    app.close()

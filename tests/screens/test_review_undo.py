@@ -1,0 +1,88 @@
+"""Issue 14, point 3: undo shows the change it reverts, names it, and never reaches an earlier
+session's; redo makes it again; both are events of the history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screenkit import watch_notices
+
+from db import VerdictStore
+from keymaps import load_keymap
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+from screens.widgets.target_line import TargetLine
+from tui.factory import make_demo_app
+
+RECORD = "KS-RTE-ticket-escalation"
+
+
+async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*keys)
+    await screen.settle()
+    await pilot.pause()
+
+
+async def test_undo_names_the_change_shows_it_and_redo_makes_it_again(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="u", keymap=load_keymap(user=False))
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == RECORD)
+        screen.go(Location(index, 0))
+        await press(pilot, screen, "r", "right_square_bracket", "right_square_bracket", "e")
+        await pilot.press(*"only line 2")
+        await press(pilot, screen, "ctrl+s")
+        record = screen.record
+        assert record is not None
+        quote = screen.session.quote_item(record, record.quotes[1])
+        assert screen.session.note(quote) == "only line 2"
+        await press(pilot, screen, "n", "n")  # elsewhere now
+        assert screen.record is not record
+        await press(pilot, screen, "z")
+        assert screen.record is record  # the view went to the change first
+        pane = screen.record_pane
+        first, last = pane.row_lines(pane.row_index("quote-1") or 0)
+        top = pane.scroll_y
+        assert last >= top and first < top + pane.scrollable_content_region.height
+        assert "quote [2] " in str(screen.query_one(TargetLine).render())
+        assert notices[-1].message == f"undone: note on quote [2] of {RECORD} removed"
+        assert screen.session.note(quote) == ""
+        await press(pilot, screen, "Z")
+        assert notices[-1].message == f"redone: note on quote [2] of {RECORD} written again"
+        assert screen.session.note(quote) == "only line 2"
+        await press(pilot, screen, "z", "z")  # the note again, then the verdict before it
+        assert notices[-2].message == f"undone: note on quote [2] of {RECORD} removed"
+        assert notices[-1].message == f"undone: refuted on record {RECORD}; back to no verdict"
+        assert "record " + RECORD in str(screen.query_one(TargetLine).render())
+        await press(pilot, screen, "ctrl+r")
+        assert notices[-1].message == f"redone: record {RECORD} refuted"
+        await press(pilot, screen, "q")
+    app.close()
+    with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
+        events = store.history(quote.key)
+        assert [(e.note, e.undoes is not None) for e in events] == [
+            ("only line 2", False),
+            (None, True),
+            ("only line 2", False),
+            (None, True),
+        ]
+        assert events[1].undoes == events[0].event and events[3].undoes == events[2].event
+
+    # a new session: z does not reach the changes of the one before
+    again = make_demo_app(tmp_path, reviewer="u", keymap=load_keymap(user=False))
+    notices = watch_notices(again)
+    async with again.run_test(size=(120, 40)) as pilot:
+        screen = again.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await press(pilot, screen, "z")
+        assert notices[-1].message.startswith("nothing to undo in this session")
+        assert screen.session.verdict(screen.session.record_item(record)) is not None
+    again.close()
+    with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
+        assert len(store.history(quote.key)) == 4
