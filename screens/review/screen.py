@@ -323,10 +323,14 @@ class ReviewScreen(Screen[None]):
 
     @on(RecordPane.QuoteHighlighted)
     def _quote_highlighted(self, event: RecordPane.QuoteHighlighted) -> None:
-        if event.quote != self.location.quote:
+        if event.quote != self.location.quote or self.sources.opened_path is not None:
             self.location = Location(self.location.record, event.quote)
             self.sources.opened_path = None
             self.sources.show_quote()
+
+    @on(RecordPane.RowHighlighted)
+    def _row_highlighted(self, event: RecordPane.RowHighlighted) -> None:
+        self.moves.preview(event.row_id)
 
     @on(RecordPane.Followed)
     def _followed(self, event: RecordPane.Followed) -> None:
@@ -465,6 +469,9 @@ class ReviewScreen(Screen[None]):
         return self.revision.commit if self.revision is not None else self.rev
 
     def action_verdict(self, value: str) -> None:
+        if self.moves.cleared:  # the filter lists no record: no verdict on one not shown
+            self.notify(f'no records match "{self.filter}": change the filter to give a verdict')
+            return
         self.verdicts.give(value)
 
     def action_undo(self) -> None:
@@ -533,6 +540,9 @@ class ReviewScreen(Screen[None]):
 
     def action_diff(self) -> None:
         self.toggle_class("-diff")
+        found = self.sources.place() is None and self.sources.missing_but_found()
+        if self.has_class("-diff") and found:
+            self.sources.open_found()  # compared with where it was found
         self.sources.refresh_diff()
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()

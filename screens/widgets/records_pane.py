@@ -34,13 +34,13 @@ class RecordRow:
     the pane is laid out or resized: the pane can be filled before its width is known.
     """
 
-    def __init__(self, badge: str, name: str, status: str) -> None:
-        self.badge, self.name, self.status = badge, name, status
+    def __init__(self, badge: str, name: str, status: str, reason: str = "") -> None:
+        self.badge, self.name, self.status, self.reason = badge, name, status, reason
 
     def content(self, width: int) -> Content:
         """The row as Content for a width (0: uncut)."""
-        name, status = self.name, self.status
-        room = width - 5 - (len(status) + 2 if status else 0)
+        name, status, reason = self.name, self.status, self.reason
+        room = width - 5 - (len(status) + 2 if status else 0) - (len(reason) + 2 if reason else 0)
         if width > 0 and len(name) > max(room, 8):
             name = name[: max(room, 8) - 1] + "…"
         return Content.assemble(
@@ -49,6 +49,7 @@ class RecordRow:
             " ",
             name,
             ("  " + status if status else "", "$text-muted"),
+            ("  " + reason if reason else "", "$text-warning"),
         )
 
     def __str__(self) -> str:
@@ -79,14 +80,18 @@ class RecordsPane(RowList):
         self.session = session
         self.rows: list[int] = []  # line -> record index (-1 for a report or section line)
         self._lines: list[Row] = []  # the session's rows: one line each
+        self.filter_name = "all"
 
     def fill(self, filter_name: str, record: int) -> None:
         """List the records passing a filter, the cursor on ``record`` when it is listed."""
+        self.filter_name = filter_name
         self._lines = self.session.rows(filter_name)
+        if not any(row.kind == "record" for row in self._lines):
+            self._lines = [Row("empty", f'no records match "{filter_name}"')]
         self.rows = [row.position if row.kind == "record" else -1 for row in self._lines]
         self._rows_changed(self.rows.index(record) if record in self.rows else None)
         self.border_title = "Records" if filter_name == "all" else f"Records (f: {filter_name})"
-        shown = sum(1 for n in self.rows if n >= 0)
+        shown = sum(1 for n in self.rows if n >= 0)  # 0: the one row says no record matches
         self.border_subtitle = f"{shown}/{len(self.session.records)}"
 
     def show(self, record: int) -> None:
@@ -103,7 +108,10 @@ class RecordsPane(RowList):
         """The row of one record: badge, id (label for narrative) and quote status."""
         record = self.session.records[index]
         name = visible(record.label if record.kind is Kind.NARRATIVE else record.id)
-        return RecordRow(self.session.badge(record), name, self.session.quote_status(record))
+        reason = self.session.filter_reason(record, self.filter_name)
+        return RecordRow(
+            self.session.badge(record), name, self.session.quote_status(record), reason
+        )
 
     def _row_total(self) -> int:
         return len(self._lines)
@@ -115,6 +123,8 @@ class RecordsPane(RowList):
         entry = self._lines[index]
         if entry.kind == "record":
             content = self.prompt(entry.position).content(width)
+        elif entry.kind == "empty":
+            content = Content.styled(visible(entry.text), "$text-warning")
         elif entry.kind == "report":
             content = Content.styled(visible(entry.text), "bold")
         else:
