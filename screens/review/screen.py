@@ -25,6 +25,7 @@ from screens.review.loading import Loading
 from screens.review.lookups import Lookups
 from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
 from screens.review.navigation import Navigation
+from screens.review.panes import Panes
 from screens.review.source import SourcePane
 from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
@@ -48,8 +49,6 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from evidence.revision import Revision, SourceFile
     from screens.find import FindTarget
     from screens.review.loading import StoredState
-
-NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
 
 
 def revision_label(revision: Revision | None, error: str | None, rev: str | None) -> str:
@@ -93,6 +92,7 @@ class ReviewScreen(Screen[None]):
         self.lookups = Lookups(self)
         self.sources = SourcePane(self)
         self.moves = Navigation(self)
+        self.panes = Panes(self)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -127,9 +127,7 @@ class ReviewScreen(Screen[None]):
             event.refresh_styles = False
 
     def on_resize(self, event: events.Resize) -> None:
-        narrow = self.size.width < NARROW_WIDTH
-        if narrow != self.has_class("-narrow"):
-            self.set_class(narrow, "-narrow")
+        self.panes.resized()
         self.refresh_header()  # record names are cut to the pane's width as they are drawn
         if event.size == self.outer_size:
             # already laid out at this size (the screen's own layout sends a Resize, and so does
@@ -406,13 +404,6 @@ class ReviewScreen(Screen[None]):
         elif isinstance(focused, Widget):
             focused.scroll_relative(y=step, animate=False)
 
-    def _panes(self) -> list[Widget]:
-        panes: list[Widget] = [self.records_pane, self.record_pane]
-        panes.append(self.query_one(SourceView))
-        if self.has_class("-diff"):
-            panes.append(self.query_one("#diff"))
-        return panes
-
     def action_next_pane(self) -> None:
         self._cycle_pane(1)
 
@@ -420,7 +411,7 @@ class ReviewScreen(Screen[None]):
         self._cycle_pane(-1)
 
     def _cycle_pane(self, step: int) -> None:
-        panes = self._panes()
+        panes = self.panes.focusable()
         focused = self.focused
         index = panes.index(focused) if focused in panes else -1
         # now, not after the keys already queued: `tab j` typed fast moves in the new pane
@@ -446,6 +437,9 @@ class ReviewScreen(Screen[None]):
 
     def action_cycle_filter(self) -> None:
         self.moves.cycle_filter()
+
+    def action_toggle_records(self) -> None:
+        self.panes.toggle_records()
 
     # --- verdicts and notes ----------------------------------------------------------------------
 

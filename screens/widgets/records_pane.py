@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
-from textual import on
+from textual import events, on
 from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
@@ -136,6 +136,11 @@ class RecordsPane(RowList):
             for text, part in content.render(style, end="")
         ]
         return [Strip(segments)]
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the selected record stays in view when the terminal (or the layout) changes size
+        if self.highlighted is not None:
+            self.scroll_to_cursor()
 
     @on(RowList.Moved)
     def _moved(self, event: RowList.Moved) -> None:

@@ -72,6 +72,53 @@ class TestReviewScreen:
         assert snap_compare(demo, terminal_size=(200, 50), run_before=run_before)
 
 
+class TestSmallTerminal:
+    """Below the width of three panes: records on the left, the record above the source."""
+
+    def test_records_list_hidden_80x24(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-ticket-escalation", 1)
+            await settled(pilot)
+            await pilot.press("l")  # the record and the source take the whole width
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
+
+    def test_quote_found_in_another_file_80x24(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-OBJ-station-db", 1)
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
+
+
+class TestNoDeadEnds:
+    def test_quote_found_in_another_file_opened_and_compared(
+        self, snap_compare: Any, demo: AssayApp
+    ) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-OBJ-station-db", 1)
+            await settled(pilot)
+            screen.record_pane.focus()
+            await pilot.press("enter", "d")  # opens notes.py:48-49, compares the quote with it
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(120, 40), run_before=run_before)
+
+    def test_empty_filter(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            await settled(pilot)
+            await pilot.press("f", "f")  # refuted: nothing yet
+            await settled(pilot)
+            pilot.app.clear_notifications()  # the filters' notices: timed, not what is shown
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(120, 40), run_before=run_before)
+
+
 class TestSourcePane:
     def test_fuzzy_quote_diff(self, snap_compare: Any, demo: AssayApp) -> None:
         async def run_before(pilot: Pilot[Any]) -> None:
