@@ -10,8 +10,9 @@ from screenkit import watch_notices
 from textual.widgets import Input, OptionList
 
 from evidence.anchoring.explain import normalized_away
+from evidence.model import ReportSet
 from evidence.revision import GrepHit, Revision
-from keymaps import load_keymap
+from keymaps import Keymap, load_keymap
 from screens.goto import FindInFile, match_notice
 from screens.grep import GrepScreen
 from screens.review.history import Location
@@ -19,7 +20,7 @@ from screens.review.screen import ReviewScreen
 from screens.widgets.quote_diff import QuoteDiff
 from screens.widgets.quote_info import QuoteInfo
 from screens.widgets.source_view import SourceView
-from tui.factory import make_demo_app
+from tui.factory import make_app, make_demo_app
 
 SIZE = (120, 40)
 
@@ -141,6 +142,36 @@ async def test_replayed_search_hits_are_rows_the_cursor_reaches(
         await settle(pilot, screen)
         assert pane.highlighted_id == "quote-0"
         assert view.marks.matched == (30, 31) and screen.sources.opened_path is None
+    app.close()
+
+
+async def test_a_record_without_quotes_leads_to_its_search_hits(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    # the record of the sample that runs a search, its quote taken away: the hits are all it has
+    report = sample_reports.reports[0]
+    records = tuple(
+        record._replace(quotes=()) if record.id == "KS-ABS-station-list" else record
+        for record in report.records
+    )
+    reportset = sample_reports._replace(
+        reports=(report._replace(records=records), *sample_reports.reports[1:])
+    )
+    app = make_app(reportset, sample, cited, tmp_path / "s.db", "s", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.go(Location(index_of(screen, "KS-ABS-station-list"), None))
+        await settle(pilot, screen)
+        view = screen.query_one(SourceView)
+        assert view.message is not None and "its searches found 5 hits" in view.message
+        await pilot.press("tab", "j")
+        await settle(pilot, screen)
+        assert screen.record_pane.highlighted_id == "hit-0-0"
+        assert (view.path, view.cursor_line) == ("api/server.py", 11)
+        await pilot.press("enter")
+        await settle(pilot, screen)
+        assert screen.focused is view
     app.close()
 
 
