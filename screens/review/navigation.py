@@ -148,6 +148,13 @@ class Navigation:
             self.go(host.location)
         host.app.notify(FILTER_NOTICES[host.filter], timeout=2)
 
+    def shows_a_record(self) -> bool:
+        """False (and says why) when the filter lists no record: no verdict or note on one."""
+        if self.cleared:
+            filter_name = self.host.filter
+            self.host.app.notify(f'no records match "{filter_name}": change the filter first')
+        return not self.cleared
+
     def clear(self, message: str) -> None:
         """Empty the record and source panes: the filter lists no record to show."""
         host = self.host

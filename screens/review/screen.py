@@ -463,16 +463,15 @@ class ReviewScreen(Screen[None]):
         return self.revision.commit if self.revision is not None else self.rev
 
     def action_verdict(self, value: str) -> None:
-        if self.moves.cleared:  # the filter lists no record: no verdict on one not shown
-            self.notify(f'no records match "{self.filter}": change the filter to give a verdict')
-            return
-        self.verdicts.give(value)
+        if self.moves.shows_a_record():
+            self.verdicts.give(value)
 
     def action_undo(self) -> None:
         self.verdicts.undo()
 
     def action_note(self) -> None:
-        self.verdicts.note()
+        if self.moves.shows_a_record():
+            self.verdicts.note()
 
     def after_change(self, event: Event) -> None:
         """A stored event changed a verdict or a note: show it."""
@@ -534,10 +533,7 @@ class ReviewScreen(Screen[None]):
 
     def action_diff(self) -> None:
         self.toggle_class("-diff")
-        found = self.sources.place() is None and self.sources.missing_but_found()
-        if self.has_class("-diff") and found:
-            self.sources.open_found()  # compared with where it was found
-        self.sources.refresh_diff()
+        self.sources.diff_shown(self.has_class("-diff"))
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()
 

@@ -219,6 +219,13 @@ class SourcePane:
         anchor = self.host.session.anchor(quote) if quote is not None else None
         self.host.quote_info.show(quote, anchor, opened=self.opened_path, place=self.place())
 
+    def diff_shown(self, shown: bool) -> None:
+        """The diff was shown or hidden: a quote missing from its cited file but found in another
+        is compared with the place found, shown in the source pane."""
+        if shown and self.place() is None and self.missing_but_found():
+            self.open_found()
+        self.refresh_diff()
+
     def refresh_diff(self) -> None:
         diff = self.host.quote_diff
         if diff is None:
