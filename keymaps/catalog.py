@@ -62,6 +62,7 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("diff", "diff", "Quote/source diff", "Source", show=False),
     # view
     BindingSpec("filter", "cycle_filter", "Filter", "View", show=False),
+    BindingSpec("toggle_records", "toggle_records", "Show/hide records list", "View", show=False),
     BindingSpec("toggle_theme", "toggle_theme", "Dark/light theme", "View", show=False),
     # app
     BindingSpec("help", "help", "Help", "App"),

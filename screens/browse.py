@@ -219,6 +219,8 @@ class BrowseScreen(Screen[None]):
         def found(line: int | None) -> None:
             self._find_text = dialog.text
             self._went(line)
+            if line is not None:
+                self.notify(visible(dialog.notice), markup=False, timeout=3)
 
         self.app.push_screen(dialog, found)
 

@@ -99,6 +99,21 @@ def find_in_lines(
     return None
 
 
+def match_notice(lines: Sequence[str], needle: str, *, line: int, after: int) -> str:
+    """Where a found line is among the lines holding ``needle``: ``match 3 of 7``, and whether
+    the search wrapped past the end of the file to find it (it went forward from ``after``)."""
+    wanted = needle.casefold()
+    matches = [n for n, text in enumerate(lines, 1) if wanted in text.casefold()]
+    if line not in matches:
+        return ""
+    notice = f"match {matches.index(line) + 1} of {len(matches)}"
+    if len(matches) == 1:
+        return notice + " (the only one)"
+    if line <= after:
+        notice += " (wrapped to the top)"
+    return notice
+
+
 class FindInFile(ModalScreen[int | None]):
     """Ask for text; dismisses with the next line holding it after the cursor, or None."""
 
@@ -111,6 +126,7 @@ class FindInFile(ModalScreen[int | None]):
         self.current = current
         self._text = text
         self.text = text  # the last text searched, for "find next"
+        self.notice = ""  # where the line found is among the matches: "match 3 of 7"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="lookup-dialog") as box:
@@ -130,6 +146,7 @@ class FindInFile(ModalScreen[int | None]):
             status.update(Content("not found in this file"))
             status.add_class("-error")
             return
+        self.notice = match_notice(self.lines, event.value, line=line, after=self.current)
         self.dismiss(line)
 
     def action_close(self) -> None:

@@ -133,7 +133,8 @@ class GrepScreen(ModalScreen[GrepHit | None]):
             self.search()
 
     def action_focus_results(self) -> None:
-        self.query_one("#grep-results", OptionList).focus()
+        # now, not after the keys already queued: `down down enter` typed fast picks the second
+        self.set_focus(self.query_one("#grep-results", OptionList))
 
     # --- searching -----------------------------------------------------------------------------
 

@@ -19,6 +19,14 @@ if TYPE_CHECKING:
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
 
+#: what each filter shows, in words (the notice when it is chosen, the empty list's message)
+FILTER_NOTICES: dict[str, str] = {
+    "all": "showing all records",
+    "unreviewed": "showing records without a verdict",
+    "refuted": "showing refuted records and records with a refuted quote",
+    "failing quotes": "showing records with failing quotes",
+}
+
 BADGES: dict[Verdict | None, str] = {
     Verdict.CONFIRMED: "✓",
     Verdict.REFUTED: "✗",
@@ -47,6 +55,11 @@ def tier_symbol(anchor: Anchor | None) -> str:
     if anchor.match.verified:
         return "✓" if anchor.range_ok is not False else "!"
     return "≈" if anchor.match is Tier.FUZZY else "✗"
+
+
+def quote_numbers(quotes: list[Quote]) -> str:
+    """``[2]`` or ``[1,3]``: the numbers the record pane gives these quotes."""
+    return "[" + ",".join(str(quote.index + 1) for quote in quotes) + "]"
 
 
 class Row(NamedTuple):
@@ -186,7 +199,12 @@ class ReviewSession:
                 verified = sum(1 for a in found if a is not None and a.match.verified)
                 fuzzy = sum(1 for a in found if a is not None and a.match is Tier.FUZZY)
                 missing = len(found) - verified - fuzzy
-                parts.append(f"✓{verified}")
+                moved = sum(
+                    1 for a in found if a is not None and a.match.verified and a.range_ok is False
+                )
+                parts.append(f"✓{verified - moved}")
+                if moved:  # found, but not at the lines the report claims
+                    parts.append(f"!{moved}")
                 if fuzzy:
                     parts.append(f"≈{fuzzy}")
                 if missing:
@@ -217,6 +235,20 @@ class ReviewSession:
         if filter_name == "failing quotes":
             return self.failing(record)
         return True
+
+    def filter_reason(self, record: Record, filter_name: str) -> str:
+        """Why a listed record passes a filter when its badge does not say: ``refuted [2]`` for
+        a record listed under "refuted" for its quote [2] (a failing quote shows in its status)."""
+        if filter_name == "refuted":
+            if self.verdict(self.record_item(record)) is Verdict.REFUTED:
+                return ""
+            which = [
+                quote
+                for quote in record.quotes
+                if self.verdict(self.quote_item(record, quote)) is Verdict.REFUTED
+            ]
+            return f"refuted {quote_numbers(which)}" if which else ""
+        return ""
 
     def rows(self, filter_name: str = "all") -> list[Row]:
         """The records pane: reports, sections and the records passing the filter."""

@@ -183,6 +183,7 @@ class Lookups:
             if line is not None:
                 view.go_to_line(line)
                 view.focus()
+                self.notify(visible(dialog.notice), markup=False, timeout=3)
 
         self.host.app.push_screen(dialog, found)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from screens.review.history import History, Location
-from screens.session import FILTERS, ReviewSession
+from screens.session import FILTER_NOTICES, FILTERS, ReviewSession
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from evidence.model import Quote, Record
     from screens.review.source import SourcePane
     from screens.review.verdicts import Verdicts
+    from screens.widgets.quote_info import QuoteInfo
     from screens.widgets.record_pane import RecordPane
+    from screens.widgets.source_view import SourceView
 
 
 class NavigationHost(Protocol):
@@ -44,6 +46,12 @@ class NavigationHost(Protocol):
     @property
     def rows(self) -> list[int]: ...
 
+    @property
+    def source_view(self) -> SourceView: ...
+
+    @property
+    def quote_info(self) -> QuoteInfo: ...
+
     def show_record(self) -> None: ...
 
     def fill_records(self) -> None: ...
@@ -63,6 +71,7 @@ class Navigation:
         #: verdict keys act on the quote shown (selected with ]/[, or the cursor on its row),
         #: else on the record (selected with n/p, a row of the records list, or any other move)
         self.on_quote = False
+        self.cleared = False  # the filter lists no record: the record and source panes are empty
 
     def target_quote(self) -> Quote | None:
         """The quote verdict keys act on (selected, and shown in the source pane), or None."""
@@ -90,8 +99,9 @@ class Navigation:
         changed = location.record != host.location.record
         host.location = location
         self.on_quote = on_quote and location.quote is not None
-        host.sources.opened_path = None
+        host.sources.opened_path = host.sources.found = None
         self.moved = True
+        self.cleared = False
         if changed and host.verdicts.error is None:
             record, key = host.session.records[location.record], host.session.review_key
             host.verdicts.write(lambda store: store.set_position(key, record.id))
@@ -136,7 +146,7 @@ class Navigation:
             quote != host.location.quote or host.sources.opened_path is not None
         ):
             host.location = Location(host.location.record, quote)
-            host.sources.opened_path = None
+            host.sources.opened_path = host.sources.found = None
             host.sources.show_quote()
         else:
             host.sources.refresh_quote_info()  # the same file: only what verdicts act on
@@ -171,16 +181,39 @@ class Navigation:
         host = self.host
         host.filter = FILTERS[(FILTERS.index(host.filter) + 1) % len(FILTERS)]
         host.fill_records()
-        if host.session.records and host.location.record not in host.rows:
-            first = next((n for n in host.rows if n >= 0), None)
-            if first is not None:
-                self.go(self.at(first))
-        host.app.notify(f"showing {host.filter} records", timeout=2)
+        first = next((n for n in host.rows if n >= 0), None)
+        if first is None:
+            self.clear(f'no records match "{host.filter}"')
+        elif host.location.record not in host.rows:
+            self.go(self.at(first))
+        elif self.cleared:
+            self.go(host.location)
+        host.app.notify(FILTER_NOTICES[host.filter], timeout=2)
+
+    def shows_a_record(self) -> bool:
+        """False (and says why) when the filter lists no record: no verdict or note on one."""
+        if self.cleared:
+            filter_name = self.host.filter
+            self.host.app.notify(f'no records match "{filter_name}": change the filter first')
+        return not self.cleared
+
+    def clear(self, message: str) -> None:
+        """Empty the record and source panes: the filter lists no record to show."""
+        host = self.host
+        self.cleared = True
+        host.sources.opened_path = None
+        pane = host.record_pane
+        pane.show(None, None)
+        pane.border_title, pane.border_subtitle = "Record", ""
+        host.source_view.show_message(message, title="Source")
+        host.quote_info.show(None, None, opened=None)
 
     def follow(self, row_id: str) -> None:
         """Follow a row of the record pane: a quote, a reference, an annotation, a search hit."""
         host = self.host
         if row_id.startswith("quote-"):
+            if host.sources.missing_but_found():
+                host.sources.open_found()  # not in its cited file: where it was found
             host.focus_source()
         elif row_id.startswith("ref-"):
             target = host.session.find(row_id.removeprefix("ref-"))
@@ -194,3 +227,16 @@ class Navigation:
             hits = host.session.replays.get((search.record, search.line)) or []
             if hit_index < len(hits):
                 host.open_path(hits[hit_index].path, hits[hit_index].line)
+                host.focus_source()
+
+    def preview(self, row_id: str) -> None:
+        """The cursor of the record pane is on a row that is not a quote: a search hit shows in
+        the source pane at its line (as a quote does), without moving the focus."""
+        host = self.host
+        if not row_id.startswith("hit-") or host.record is None:
+            return
+        search_index, hit_index = (int(n) for n in row_id.split("-")[1:3])
+        search = host.record.searches[search_index]
+        hits = host.session.replays.get((search.record, search.line)) or []
+        if hit_index < len(hits):
+            host.open_path(hits[hit_index].path, hits[hit_index].line)

@@ -25,6 +25,7 @@ from screens.review.loading import Loading
 from screens.review.lookups import Lookups
 from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
 from screens.review.navigation import Navigation
+from screens.review.panes import Panes
 from screens.review.source import SourcePane
 from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
@@ -49,8 +50,6 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from evidence.revision import Revision, SourceFile
     from screens.find import FindTarget
     from screens.review.loading import StoredState
-
-NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
 
 
 def revision_label(revision: Revision | None, error: str | None, rev: str | None) -> str:
@@ -94,6 +93,7 @@ class ReviewScreen(Screen[None]):
         self.lookups = Lookups(self)
         self.sources = SourcePane(self)
         self.moves = Navigation(self)
+        self.panes = Panes(self)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -129,9 +129,7 @@ class ReviewScreen(Screen[None]):
             event.refresh_styles = False
 
     def on_resize(self, event: events.Resize) -> None:
-        narrow = self.size.width < NARROW_WIDTH
-        if narrow != self.has_class("-narrow"):
-            self.set_class(narrow, "-narrow")
+        self.panes.resized()
         self.refresh_header()  # record names are cut to the pane's width as they are drawn
         if event.size == self.outer_size:
             # already laid out at this size (the screen's own layout sends a Resize, and so does
@@ -329,6 +327,10 @@ class ReviewScreen(Screen[None]):
     def _quote_highlighted(self, event: RecordPane.QuoteHighlighted) -> None:
         self.moves.select_quote(event.quote)
 
+    @on(RecordPane.RowHighlighted)
+    def _row_highlighted(self, event: RecordPane.RowHighlighted) -> None:
+        self.moves.preview(event.row_id)
+
     @on(RecordPane.Followed)
     def _followed(self, event: RecordPane.Followed) -> None:
         self.moves.follow(event.target)
@@ -407,13 +409,6 @@ class ReviewScreen(Screen[None]):
         elif isinstance(focused, Widget):
             focused.scroll_relative(y=step, animate=False)
 
-    def _panes(self) -> list[Widget]:
-        panes: list[Widget] = [self.records_pane, self.record_pane]
-        panes.append(self.query_one(SourceView))
-        if self.has_class("-diff"):
-            panes.append(self.query_one("#diff"))
-        return panes
-
     def action_next_pane(self) -> None:
         self._cycle_pane(1)
 
@@ -421,7 +416,7 @@ class ReviewScreen(Screen[None]):
         self._cycle_pane(-1)
 
     def _cycle_pane(self, step: int) -> None:
-        panes = self._panes()
+        panes = self.panes.focusable()
         focused = self.focused
         index = panes.index(focused) if focused in panes else -1
         # now, not after the keys already queued: `tab j` typed fast moves in the new pane
@@ -448,6 +443,9 @@ class ReviewScreen(Screen[None]):
     def action_cycle_filter(self) -> None:
         self.moves.cycle_filter()
 
+    def action_toggle_records(self) -> None:
+        self.panes.toggle_records()
+
     # --- verdicts and notes ----------------------------------------------------------------------
 
     def show_target(self) -> None:
@@ -460,7 +458,8 @@ class ReviewScreen(Screen[None]):
         return self.revision.commit if self.revision is not None else self.rev
 
     def action_verdict(self, value: str) -> None:
-        self.verdicts.give(value)
+        if self.moves.shows_a_record():
+            self.verdicts.give(value)
 
     def action_undo(self) -> None:
         self.verdicts.undo()
@@ -469,7 +468,8 @@ class ReviewScreen(Screen[None]):
         self.verdicts.redo()
 
     def action_note(self) -> None:
-        self.verdicts.note()
+        if self.moves.shows_a_record():
+            self.verdicts.note()
 
     def after_change(self, event: Event) -> None:
         """A stored event changed a verdict or a note: show it."""
@@ -532,7 +532,7 @@ class ReviewScreen(Screen[None]):
 
     def action_diff(self) -> None:
         self.toggle_class("-diff")
-        self.sources.refresh_diff()
+        self.sources.diff_shown(self.has_class("-diff"))
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()
 

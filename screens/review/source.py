@@ -22,12 +22,24 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from evidence.backlinks import Backlink
-    from evidence.model import Quote, Record
+    from evidence.model import Elsewhere, Quote, Record
     from evidence.revision import Revision, SourceFile
     from screens.widgets.quote_diff import QuoteDiff
     from screens.widgets.quote_info import QuoteInfo
 
 KEPT_FILES = 96  # files read from the revision kept for the source pane
+
+
+def no_quote_message(session: ReviewSession, record: Record | None) -> str:
+    """What the source pane says for a record without quotes: where its search hits are."""
+    if record is None:
+        return ""
+    hits = sum(len(session.replays.get((s.record, s.line)) or ()) for s in record.searches)
+    if hits:
+        many = "hits" if hits > 1 else "hit"
+        found = f"its searches found {hits} {many}: pick one in the record pane"
+        return f"this record quotes no source; {found}"
+    return "this record quotes no source"
 
 
 class SourceHost(Protocol):
@@ -73,6 +85,39 @@ class SourcePane:
         self.source: SourceFile | None = None  # the file shown
         self._kept: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)
         self._pending_line: int | None = None  # where to open the next file opened by path
+        # the quote shown where it was found in another file: (quote, index in its `elsewhere`)
+        self.found: tuple[Quote, int] | None = None
+
+    def place(self) -> Elsewhere | None:
+        """The place in another file where the current quote is shown, if it is."""
+        quote = self.host.quote
+        if self.found is None or quote is None or self.opened_path is not None:
+            return None
+        anchor = self.host.session.anchor(quote)
+        shown, n = self.found
+        if shown != quote or anchor is None or n >= len(anchor.elsewhere):
+            return None
+        return anchor.elsewhere[n]
+
+    def open_found(self) -> bool:
+        """Show the current quote where it was found in another file; again, the next place,
+        then its cited file. False when it was found nowhere else."""
+        quote = self.host.quote
+        anchor = self.host.session.anchor(quote) if quote is not None else None
+        if quote is None or anchor is None or not anchor.elsewhere:
+            return False
+        shown = self.place()
+        n = 0 if shown is None or self.found is None else self.found[1] + 1
+        self.opened_path = None
+        self.found = (quote, n) if n < len(anchor.elsewhere) else None
+        self.show_quote()
+        return True
+
+    def missing_but_found(self) -> bool:
+        """The current quote is not in its cited file but was found in another."""
+        quote = self.host.quote
+        anchor = self.host.session.anchor(quote) if quote is not None else None
+        return anchor is not None and not anchor.verified and bool(anchor.elsewhere)
 
     def keep(self, sources: dict[str, SourceFile]) -> None:
         """Files read elsewhere (by the anchorer), to show without reading them again."""
@@ -88,7 +133,7 @@ class SourcePane:
         if quote is None:
             self.request += 1  # a read still in flight is not shown any more
             self.shown = self.request
-            text = "this record quotes no source" if self.host.record is not None else ""
+            text = no_quote_message(self.host.session, self.host.record)
             view.show_message(text, title="Source")
             self.refresh_diff()
             return
@@ -97,7 +142,8 @@ class SourcePane:
                 return  # still opening; the Loaded handler shows the quote
             view.show_message(f"cannot open the revision: {visible(self.host.revision_error)}")
             return
-        self._open(quote.path)
+        place = self.place()
+        self._open(place.path if place is not None else quote.path)
 
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
@@ -132,11 +178,15 @@ class SourcePane:
         problem = file_message(source)  # an empty file says so (it showed as a blank view)
         quote = self.host.quote if self.opened_path is None else None
         record = self.host.record
+        place = self.place()
+        if place is not None and source.path != place.path:
+            place = None
         if quote is not None and record is not None:
             title = Content.assemble(
                 f"[{quote.index + 1}/{len(record.quotes)}] ",
                 (visible(source.path), "bold"),
                 f" @{short}",
+                (f"  found here, cited {visible(quote.path)}" if place is not None else "", "i"),
             )
         else:
             title = Content.assemble((visible(source.path), "bold"), f" @{short}")
@@ -148,7 +198,10 @@ class SourcePane:
 
         marks = SourceMarks(backlinks=backlink_lines(self.host.backlinks_of(source.path)))
         line = self._pending_line
-        if quote is not None:
+        if quote is not None and place is not None:
+            marks = SourceMarks(place.lines, None, (), marks.backlinks)
+            line = place.lines[0]
+        elif quote is not None:
             anchor = self.host.session.anchor(quote)
             matched = anchor.lines if anchor is not None else None
             claimed = quote.claimed if quote.claimed != matched else None
@@ -171,8 +224,17 @@ class SourcePane:
         verdict = None
         if quote is not None and record is not None:
             verdict = verdict_word(session.verdict(session.quote_item(record, quote)))
-        self.host.quote_info.show(quote, anchor, opened=self.opened_path, verdict=verdict)
+        self.host.quote_info.show(
+            quote, anchor, opened=self.opened_path, verdict=verdict, place=self.place()
+        )
         self.host.show_target()
+
+    def diff_shown(self, shown: bool) -> None:
+        """The diff was shown or hidden: a quote missing from its cited file but found in another
+        is compared with the place found, shown in the source pane."""
+        if shown and self.place() is None and self.missing_but_found():
+            self.open_found()
+        self.refresh_diff()
 
     def refresh_diff(self) -> None:
         diff = self.host.quote_diff
@@ -180,4 +242,11 @@ class SourcePane:
             return  # filled when shown
         quote = self.host.quote if self.opened_path is None else None
         anchor = self.host.session.anchor(quote) if quote is not None else None
-        diff.show(quote, anchor)
+        place = self.place()
+        lines = place.lines if place is not None else anchor.lines if anchor is not None else None
+        source = self.source
+        passage = None
+        wanted = place.path if place is not None else quote.path if quote is not None else None
+        if lines is not None and source is not None and source.path == wanted:
+            passage = "\n".join(source.lines[lines[0] - 1 : lines[1]])
+        diff.show(quote, anchor, place=place, passage=passage)

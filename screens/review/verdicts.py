@@ -248,8 +248,9 @@ class Verdicts:
                 lambda event: self._changed(target, event),
             )
 
-        # over the records list, when it is shown and big enough: the claim and code stay in sight
+        # over the records list, when it is shown and big enough (at 80 columns it is 28 wide):
+        # the claim and code stay in sight
         place: Region | None = self.host.records_pane.region
-        if place is not None and (place.width < 30 or place.height < 6):
+        if place is not None and (place.width < 24 or place.height < 6):
             place = None
         self.host.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)

@@ -19,6 +19,9 @@ from keymaps import UNBOUND_KEY
 #: what one key shows: (key, key as displayed, description, enabled)
 Shown = tuple[str, str, str, bool]
 
+#: binding ids shown at any width: a reviewer can always find help and the way out
+PINNED = frozenset({"help", "quit"})
+
 
 class KeysBar(Widget):
     """One line: ``key description`` per shown binding, the command palette key on the right."""
@@ -39,9 +42,11 @@ class KeysBar(Widget):
         self._keys: tuple[Shown, ...] = ()
         self._palette: Shown | None = None
         self._spans: list[tuple[int, int, str]] = []  # (first cell, end cell, key) for clicks
+        self._pinned: frozenset[str] = frozenset()  # the keys of the PINNED bindings
 
     def on_mount(self) -> None:
         self._keys, self._palette = self._shown(self.screen)
+        self._pinned = self._pinned_keys(self.screen)
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
 
     def on_unmount(self) -> None:
@@ -68,17 +73,27 @@ class KeysBar(Widget):
                 keys.append((key, app.get_key_display(binding), binding.description, enabled))
         return tuple(keys), palette
 
+    @staticmethod
+    def _pinned_keys(screen: Screen[object]) -> frozenset[str]:
+        return frozenset(
+            key for key, active in screen.active_bindings.items() if active.binding.id in PINNED
+        )
+
     def _bindings_changed(self, screen: Screen[object]) -> None:
         shown = self._shown(screen)
+        self._pinned = self._pinned_keys(screen)
         if shown != (self._keys, self._palette):
             self._keys, self._palette = shown
             self.refresh()
 
-    def _item(self, shown: Shown) -> Content:
+    def _item(self, shown: Shown, *, compact: bool = False) -> Content:
         _key, display, description, enabled = shown
+        key = display if compact else f" {display} "
         item = Content.assemble(
-            (f" {display} ", "bold $footer-key-foreground on $footer-key-background"),
-            (f"{description} " if description else "", "$footer-description-foreground"),
+            (key, "bold $footer-key-foreground on $footer-key-background"),
+            (f" {description} " if compact else f"{description} ", "$footer-description-foreground")
+            if description
+            else "",
         )
         return item if enabled else item.stylize("dim")
 
@@ -88,20 +103,31 @@ class KeysBar(Widget):
         if self._palette is not None:
             right = Content.assemble(("▏", "$footer-description-foreground 40%"))
             right += self._item(self._palette)
+        every = sum(self._item(shown).cell_length for shown in self._keys)
+        # narrower: the palette's key (ctrl+p) goes first, then the spaces around the keys
+        compact = every > width
+        if every + right.cell_length > width:
+            right = Content("")
+        items = [(shown, self._item(shown, compact=compact)) for shown in self._keys]
+        # the pinned keys (help, quit) are always shown; the others in order, as long as they fit
         room = max(0, width - right.cell_length)
+        others = room - sum(item.cell_length for shown, item in items if shown[0] in self._pinned)
         left = Content("")
         self._spans = []
-        for shown in self._keys:
-            item = self._item(shown)
-            if left.cell_length + item.cell_length > room:
-                break
+        fitting = True
+        for shown, item in items:
+            if shown[0] not in self._pinned:
+                fitting = fitting and item.cell_length <= others
+                if not fitting:
+                    continue
+                others -= item.cell_length
             start = left.cell_length
             self._spans.append((start, start + item.cell_length, shown[0]))
             left += item
-        if self._palette is not None:
+        if self._palette is not None and right.cell_length:
             start = width - right.cell_length + 1
             self._spans.append((start, width, self._palette[0]))
-        return left + " " * max(0, room - left.cell_length) + right
+        return (left + " " * max(0, room - left.cell_length) + right).truncate(width)
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:

@@ -188,6 +188,10 @@ class RowList(ScrollView, can_focus=True):
 
     def _measure(self, width: int) -> None:
         """Lay the rows out in lines at a width; the height is the list's virtual size."""
+        # rows wrapped again at another width: the row at the top of the view stays at the top
+        line = int(self.scroll_y)
+        top = self._line_rows[line] if self._width and line < len(self._line_rows) else None
+        offset = line - self._first[top] if top is not None else 0  # lines of it above the view
         self._width = width
         self._drawn.clear()
         total = self._row_total()
@@ -203,6 +207,10 @@ class RowList(ScrollView, can_focus=True):
         height = len(self._line_rows)
         if self.virtual_size.height != height:
             self.virtual_size = Size(0, height)
+        if top is not None and top < len(self._first):
+            kept = self._first[top] + min(offset, self._height(top) - 1)
+            if kept != line:
+                self.scroll_to(y=kept, animate=False, force=True, immediate=True)
 
     def _height(self, index: int) -> int:
         end = self._first[index + 1] if index + 1 < len(self._first) else len(self._line_rows)

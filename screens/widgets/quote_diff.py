@@ -5,7 +5,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from evidence.model import Anchor, Quote
+from evidence.anchoring.explain import compare, normalized_away
+from evidence.model import Anchor, DiffPart, Elsewhere, Quote, Tier
 from screens.safe import visible
 from screens.session import tier_symbol
 from screens.widgets.badges import lines_text
@@ -22,12 +23,13 @@ def _quoted(text: str) -> str:
     return f"«{visible(text, multiline=False)}»" if text else "nothing"
 
 
-def differences(anchor: Anchor) -> list[str]:
+def differences(compared: Anchor | tuple[DiffPart, ...]) -> list[str]:
     """One line per difference, readable without colour: context, then quote versus source."""
+    diff = compared.diff if isinstance(compared, Anchor) else compared
     listed: list[str] = []
     before = ""
-    changed = [part for part in anchor.diff if part.op != "equal"]
-    for part in anchor.diff:
+    changed = [part for part in diff if part.op != "equal"]
+    for part in diff:
         if part.op == "equal":
             before = part.quote
             continue
@@ -43,20 +45,54 @@ def differences(anchor: Anchor) -> list[str]:
     return listed
 
 
-def quote_diff(quote: Quote | None, anchor: Anchor | None) -> Content:
-    """The quote and the source side by side (one line each), differences underlined."""
+def quote_diff(
+    quote: Quote | None,
+    anchor: Anchor | None,
+    *,
+    place: Elsewhere | None = None,
+    passage: str | None = None,
+) -> Content:
+    """The quote and the source side by side (one line each), differences underlined.
+
+    ``passage``: the source text the quote is compared with (the lines of ``place``, a place
+    found in another file, else of the anchor), to compare a quote found elsewhere and to say
+    what normalizing undid.
+    """
     if quote is None or anchor is None:
         return Content.styled("no quote to compare", "$text-muted")
-    if not anchor.diff:
-        text = (
-            "the quote matches the source"
-            if anchor.match.verified
-            else "the quote was not found in the source"
-        )
-        return Content.styled(text, "$text-muted")
+    if place is None and anchor.elsewhere and not anchor.verified:
+        place = anchor.elsewhere[0]  # compared with where it was found (once that file is read)
+        passage = None
+    diff = anchor.diff
+    where = f"{visible(quote.path)}:{lines_text(anchor.lines)}"
+    match = f"{tier_symbol(anchor)} {anchor.match.value} {anchor.score:.0f}"
+    if place is not None:
+        where = f"{visible(place.path)}:{lines_text(place.lines)}"
+        match = f"not in {visible(quote.path)}; {place.match.value} match in another file"
+        if passage is None:
+            return Content.styled(f"reading {where}…", "$text-muted")
+        diff = compare(quote.text, passage)
+    header = Content.styled(f"[{quote.index + 1}] {match}  {where}", "$text-accent")
+    normalized = (place.match if place is not None else anchor.match) is Tier.NORMALIZED
+    explained = [
+        Content.styled("  " + phrase, "$text-warning")
+        for phrase in (normalized_away(quote.text, passage) if passage and normalized else ())
+    ]
+    if not any(part.op != "equal" for part in diff):
+        if place is None and not anchor.match.verified:
+            text = "the quote was not found in the source, nor in any other file of the revision"
+            return Content.styled(text, "$text-muted")
+        said = "the quote matches the source"
+        if place is None and anchor.match is Tier.NORMALIZED and not explained:
+            said += " once backticks, asterisks, list markers and quotes are made plain"
+        elif explained:
+            said += " once normalized; what differs:"
+        else:
+            said += " (" + ("exactly" if anchor.match is Tier.EXACT else "but for whitespace") + ")"
+        return Content("\n").join([header, Content.styled(said, "$text-muted"), *explained])
     quote_side: list[Content] = [Content.styled("quote   ", "bold")]
     source_side: list[Content] = [Content.styled("source  ", "bold")]
-    for part in anchor.diff:
+    for part in diff:
         if part.op == "equal":
             quote_side.append(Content(visible(part.quote, multiline=True)))
             source_side.append(Content(visible(part.source, multiline=True)))
@@ -69,23 +105,19 @@ def quote_diff(quote: Quote | None, anchor: Anchor | None) -> Content:
             source_side.append(
                 Content.styled(visible(part.source, multiline=True), "bold underline $text-success")
             )
-    header = Content.styled(
-        f"[{quote.index + 1}] {tier_symbol(anchor)} {anchor.match.value} "
-        f"{anchor.score:.0f}  {visible(quote.path)}:{lines_text(anchor.lines)}",
-        "$text-accent",
-    )
     lines = [
         header,
         Content("").join(quote_side),
         Content("").join(source_side),
         Content.styled(LEGEND, "$text-muted"),
-        *(Content(line) for line in differences(anchor)),
+        *(Content(line) for line in differences(diff)),
+        *explained,
     ]
     candidates = [
         f"{lines_text(candidate.lines)} ({candidate.score:.0f})"
         for candidate in anchor.candidates[:5]
     ]
-    if candidates:
+    if candidates and place is None:
         lines.append(Content.styled("other candidates: " + ", ".join(candidates), "$text-muted"))
     return Content("\n").join(lines)
 
@@ -93,6 +125,14 @@ def quote_diff(quote: Quote | None, anchor: Anchor | None) -> Content:
 class QuoteDiff(Static):
     """The diff of one quote against the source it was matched to."""
 
-    def show(self, quote: Quote | None, anchor: Anchor | None) -> None:
-        """Compare ``quote`` with the source at its anchor (a short message when there is none)."""
-        self.update(quote_diff(quote, anchor))
+    def show(
+        self,
+        quote: Quote | None,
+        anchor: Anchor | None,
+        *,
+        place: Elsewhere | None = None,
+        passage: str | None = None,
+    ) -> None:
+        """Compare ``quote`` with the source at its anchor, or at a place found in another file
+        (a short message when there is none); ``passage``: that source's text."""
+        self.update(quote_diff(quote, anchor, place=place, passage=passage))

@@ -5,14 +5,20 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from evidence.model import Anchor, Quote, Tier
+from evidence.model import Anchor, Elsewhere, Quote, Tier
 from screens.safe import visible
 from screens.session import tier_symbol
 from screens.widgets.badges import TIER_STYLES, lines_text
 
 
-def quote_info(quote: Quote, anchor: Anchor | None, verdict: Content | None = None) -> Content:
-    """The reviewer's verdict, tier, score, lines, claimed range, other occurrences, diff hint."""
+def quote_info(
+    quote: Quote,
+    anchor: Anchor | None,
+    verdict: Content | None = None,
+    place: Elsewhere | None = None,
+) -> Content:
+    """The reviewer's verdict, tier, score, lines, claimed range, other occurrences, where else
+    the quote was found (``place``: the one shown instead of the cited file), a hint at the diff."""
     parts: list[Content | str | tuple[str, str]] = [f"[{quote.index + 1}] "]
     if verdict is not None:
         parts += [verdict, " · "]
@@ -22,8 +28,12 @@ def quote_info(quote: Quote, anchor: Anchor | None, verdict: Content | None = No
     symbol = tier_symbol(anchor)
     parts += [
         (f"{symbol} {anchor.match.value} {anchor.score:.0f}", TIER_STYLES[symbol]),
-        f"  lines {lines_text(anchor.lines)}" if anchor.lines else "  not found",
+        f"  lines {lines_text(anchor.lines)}"
+        if anchor.lines
+        else f"  not in {visible(quote.path)}",
     ]
+    if anchor.elsewhere and not anchor.verified:
+        parts.append(found_elsewhere(anchor, place))
     if quote.claimed is not None:
         if anchor.range_ok:
             parts.append(("  as claimed", "$text-success"))
@@ -32,20 +42,46 @@ def quote_info(quote: Quote, anchor: Anchor | None, verdict: Content | None = No
     others = [o for o in anchor.occurrences if o != anchor.lines]
     if others:
         parts.append(("  also at " + ", ".join(lines_text(o) for o in others[:4]), "$text-accent"))
-    if anchor.elsewhere:
+    if anchor.elsewhere and anchor.verified:
         first = anchor.elsewhere[0]
+        more = f" and {len(anchor.elsewhere) - 1} more" if len(anchor.elsewhere) > 1 else ""
         parts.append(
-            (f"  found in {visible(first.path)}:{lines_text(first.lines)}", "$text-accent")
+            (f"  also in {visible(first.path)}:{lines_text(first.lines)}{more}", "$text-accent")
         )
     for note in anchor.notes[:1]:
         parts.append(("  " + visible(note), "$text-muted"))
     if anchor.diff and not anchor.match.verified or anchor.match is Tier.FUZZY:
         parts.append(("  d: diff", "$text-muted"))
+    elif anchor.match is Tier.NORMALIZED or (anchor.elsewhere and not anchor.verified):
+        parts.append(("  d: what differs", "$text-muted"))
     return Content.assemble(*parts)
+
+
+def found_elsewhere(anchor: Anchor, place: Elsewhere | None) -> Content:
+    """Where a quote missing from its cited file was found, and which place is shown."""
+    places = anchor.elsewhere
+    if place is not None:
+        n = places.index(place) + 1 if place in places else 1
+        shown = f"  shown where found: {visible(place.path)}:{lines_text(place.lines)}"
+        shown += f" ({place.match.value}"
+        shown += f", {n} of {len(places)})" if len(places) > 1 else ")"
+        hint = "  enter: next place" if n < len(places) else "  enter: cited file"
+        return Content.assemble((shown, "$text-accent"), (hint, "$text-muted"))
+    first = places[0]
+    more = f" and {len(places) - 1} more" if len(places) > 1 else ""
+    return Content.assemble(
+        (
+            f"  found in {visible(first.path)}:{lines_text(first.lines)}{more}",
+            "$text-accent",
+        ),
+        ("  enter: open it", "$text-muted"),
+    )
 
 
 class QuoteInfo(Static):
     """One line: the anchor of the quote shown, or the path of a file opened by the finder."""
+
+    _lines = 1  # the lines the text shown takes (it wraps rather than being cut)
 
     def show(
         self,
@@ -54,9 +90,10 @@ class QuoteInfo(Static):
         *,
         opened: str | None,
         verdict: Content | None = None,
+        place: Elsewhere | None = None,
     ) -> None:
-        """Describe ``quote`` (the reviewer's verdict on it, its anchor), or ``opened`` when a
-        file was opened instead."""
+        """Describe ``quote`` (the reviewer's verdict on it, its anchor; ``place``: shown where it
+        was found instead of its cited file), or ``opened`` when a file was opened instead."""
         if opened is not None:
             text = Content.assemble(
                 ("file ", "$text-muted"),
@@ -66,5 +103,9 @@ class QuoteInfo(Static):
         elif quote is None:
             text = Content("")
         else:
-            text = quote_info(quote, anchor, verdict)
-        self.update(text, layout=False)
+            text = quote_info(quote, anchor, verdict, place)
+        width = self.content_region.width
+        lines = len(text.wrap(width)) if width and text.cell_length > width else 1
+        # laid out again only when its height changes: most quotes take one line
+        self.update(text, layout=lines != self._lines)
+        self._lines = lines

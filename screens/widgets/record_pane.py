@@ -215,6 +215,13 @@ class RecordPane(RowList):
             super().__init__()
             self.quote = quote
 
+    class RowHighlighted(Message):
+        """The cursor moved onto a row that is not a quote (a search hit, a reference...)."""
+
+        def __init__(self, row_id: str) -> None:
+            super().__init__()
+            self.row_id = row_id
+
     class Followed(Message):
         """A row was chosen: ``quote-N``, ``ref-ID``, ``ann-N`` or ``hit-S-H``."""
 
@@ -327,6 +334,8 @@ class RecordPane(RowList):
             self.post_message(self.QuoteHighlighted(int(row_id.removeprefix("quote-"))))
         elif row_id == "record":
             self.post_message(self.QuoteHighlighted(None))
+        else:
+            self.post_message(self.RowHighlighted(row_id))
 
     @on(RowList.Chosen)
     def _chosen(self, event: RowList.Chosen) -> None:

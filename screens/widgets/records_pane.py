@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
-from textual import on
+from textual import events, on
 from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
@@ -68,21 +68,25 @@ class RecordRow:
         badge: str,
         name: str,
         status: str,
+        reason: str = "",
         *,
         noted: bool = False,
         quotes: list[tuple[str, bool]] | None = None,
     ) -> None:
-        self.badge, self.name, self.status = badge, name, status
+        self.badge, self.name, self.status, self.reason = badge, name, status, reason
         self.noted = noted
         self.quotes = quote_marks_content(quotes or [])
 
     def content(self, width: int) -> Content:
         """The row as Content for a width (0: uncut)."""
-        name, status = self.name, self.status
+        name, status, reason = self.name, self.status, self.reason
+        # under a filter, why the record is listed says more than its quotes' marks
+        marks = self.quotes if not reason else Content("")
         tail = Content.assemble(
             ("  " + status if status else "", "$text-muted"),
-            " " if self.quotes and status else "  " if self.quotes else "",
-            self.quotes,
+            " " if marks and status else "  " if marks else "",
+            marks,
+            ("  " + reason if reason else "", "$text-warning"),
         )
         room = width - 5 - tail.cell_length - (1 if self.noted else 0)
         if width > 0 and len(name) > max(room, 8):
@@ -124,14 +128,18 @@ class RecordsPane(RowList):
         self.session = session
         self.rows: list[int] = []  # line -> record index (-1 for a report or section line)
         self._lines: list[Row] = []  # the session's rows: one line each
+        self.filter_name = "all"
 
     def fill(self, filter_name: str, record: int) -> None:
         """List the records passing a filter, the cursor on ``record`` when it is listed."""
+        self.filter_name = filter_name
         self._lines = self.session.rows(filter_name)
+        if not any(row.kind == "record" for row in self._lines):
+            self._lines = [Row("empty", f'no records match "{filter_name}"')]
         self.rows = [row.position if row.kind == "record" else -1 for row in self._lines]
         self._rows_changed(self.rows.index(record) if record in self.rows else None)
         self.border_title = "Records" if filter_name == "all" else f"Records (f: {filter_name})"
-        shown = sum(1 for n in self.rows if n >= 0)
+        shown = sum(1 for n in self.rows if n >= 0)  # 0: the one row says no record matches
         self.border_subtitle = f"{shown}/{len(self.session.records)}"
 
     def show(self, record: int) -> None:
@@ -153,6 +161,7 @@ class RecordsPane(RowList):
             session.badge(record),
             name,
             session.quote_status(record),
+            session.filter_reason(record, self.filter_name),
             noted=bool(session.note(session.record_item(record))),
             quotes=session.quote_marks(record),
         )
@@ -167,6 +176,8 @@ class RecordsPane(RowList):
         entry = self._lines[index]
         if entry.kind == "record":
             content = self.prompt(entry.position).content(width)
+        elif entry.kind == "empty":
+            content = Content.styled(visible(entry.text), "$text-warning")
         elif entry.kind == "report":
             content = Content.styled(visible(entry.text), "bold")
         else:
@@ -178,6 +189,11 @@ class RecordsPane(RowList):
             for text, part in content.render(style, end="")
         ]
         return [Strip(segments)]
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the selected record stays in view when the terminal (or the layout) changes size
+        if self.highlighted is not None:
+            self.scroll_to_cursor()
 
     @on(RowList.Moved)
     def _moved(self, event: RowList.Moved) -> None:

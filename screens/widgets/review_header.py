@@ -9,7 +9,8 @@ from screens.safe import visible
 
 
 class ReviewHeader(Static):
-    """One line; the progress is right-aligned and shortened when the terminal is narrow."""
+    """One line; the progress is right-aligned and shortened when the terminal is narrow, and
+    the system, revision and reviewer are cut before it is."""
 
     _shown: tuple[object, ...] = ()
 
@@ -44,5 +45,9 @@ class ReviewHeader(Static):
             "  ",
             (visible(reviewer), "$text-secondary"),
         )
+        # the counts are kept whole at any width: the names on the left give way
+        room = width - len(progress) - 3
+        if left.cell_length > room:
+            left = left.truncate(max(0, room), ellipsis=True)
         gap = max(2, width - left.cell_length - len(progress) - 1)
         self.update(left + " " * gap + progress, layout=False)

@@ -283,7 +283,27 @@ class SourceView(ScrollView, can_focus=True):
         self._request_highlight()
 
     def on_resize(self) -> None:
+        self._keep_in_view()
         self._request_highlight()
+
+    def _keep_in_view(self) -> None:
+        """After a resize: the matched passage (when the cursor is in it), else the cursor line,
+        in view again, moved as little as needed."""
+        height = self.scrollable_content_region.height
+        if not self._lines or not height:
+            return
+        matched, line = self.marks.matched, self.cursor_line
+        first, last = matched if matched and matched[0] <= line <= matched[1] else (line, line)
+        top = int(self.scroll_y)
+        if first - 1 >= top and last <= top + height:
+            return
+        if last - first + 1 > height:  # taller than the view: its first lines, with the cursor
+            target = first - 1 if line - first < height else line - height
+        elif first - 1 < top:
+            target = first - 1
+        else:
+            target = last - height
+        self.scroll_to(y=max(0, target), animate=False, force=True, immediate=True)
 
     def _theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
         self._blocks.clear()

@@ -49,9 +49,10 @@ async def settled(pilot: Pilot[Any]) -> ReviewScreen:
     return screen
 
 
-def go(screen: ReviewScreen, record_id: str, quote: int | None = 0) -> None:
+def go(screen: ReviewScreen, record_id: str, quote: int | None = 0, *, on: bool = False) -> None:
+    """Show a record at a quote; ``on``: the quote selected (verdicts and enter act on it)."""
     index = next(n for n, record in enumerate(screen.session.records) if record.id == record_id)
-    screen.go(Location(index, quote))
+    screen.go(Location(index, quote), on_quote=on)
 
 
 class TestReviewScreen:
@@ -107,6 +108,53 @@ class TestTarget:
             await pilot.pause()
 
         assert snap_compare(demo, terminal_size=size, run_before=run_before)
+
+
+class TestSmallTerminal:
+    """Below the width of three panes: records on the left, the record above the source."""
+
+    def test_records_list_hidden_80x24(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-ticket-escalation", 1)
+            await settled(pilot)
+            await pilot.press("l")  # the record and the source take the whole width
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
+
+    def test_quote_found_in_another_file_80x24(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-OBJ-station-db", 1, on=True)
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
+
+
+class TestNoDeadEnds:
+    def test_quote_found_in_another_file_opened_and_compared(
+        self, snap_compare: Any, demo: AssayApp
+    ) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-OBJ-station-db", 1, on=True)
+            await settled(pilot)
+            screen.record_pane.focus()
+            await pilot.press("enter", "d")  # opens notes.py:48-49, compares the quote with it
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(120, 40), run_before=run_before)
+
+    def test_empty_filter(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            await settled(pilot)
+            await pilot.press("f", "f")  # refuted: nothing yet
+            await settled(pilot)
+            pilot.app.clear_notifications()  # the filters' notices: timed, not what is shown
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(120, 40), run_before=run_before)
 
 
 class TestSourcePane:
