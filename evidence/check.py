@@ -12,14 +12,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evidence.anchoring import Anchorer
+from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
 from evidence.text import escaped
 
-
-class CheckError(Exception):
-    """The check cannot run (no revision to check against, ...); the message says why."""
+__all__ = [
+    "CheckError",
+    "CheckResult",
+    "QuoteResult",
+    "SearchResult",
+    "choose_revision",
+    "refuse_unusable",
+    "run_check",
+    "to_json",
+    "to_text",
+]
 
 
 @dataclass(frozen=True)
@@ -84,19 +93,6 @@ class CheckResult:
             "searches": len(self.searches),
             "search_errors": sum(1 for s in self.searches if s.error),
         }
-
-
-def choose_revision(reportset: ReportSet, rev: str | None) -> str:
-    """The revision to check: `rev` if given, else the single 40-hex id the reports state."""
-    if rev:
-        return rev
-    stated = reportset.revision_ids()
-    if not stated:
-        raise CheckError("the reports state no 40-hex revision id; pass --rev")
-    if len(stated) > 1:
-        listed = ", ".join(stated)
-        raise CheckError(f"the reports state several revisions ({listed}); pass --rev")
-    return stated[0]
 
 
 def run_check(

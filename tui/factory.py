@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evidence.inputs import revision_origin
 from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
 from screens.review.writer import StoreHandle
@@ -29,8 +30,12 @@ def make_app(
     *,
     revision: Revision | None = None,
     theme: str = "textual-dark",
+    rev_origin: str | None = None,
 ) -> AssayApp:
     """The review app on loaded reports; the revision is opened (and anchored) in workers.
+
+    ``rev_origin`` says where ``rev`` came from, for the header (`evidence.inputs.revision_origin`;
+    None: ``stated`` when the reports state ``rev``, else ``--rev <rev or HEAD>``).
 
     ``db`` is an open store (left open), or a path (None: the default database) that the review
     screen opens after its first frame (on its writer thread) and ``app.close()`` closes. A path
@@ -49,11 +54,19 @@ def make_app(
         store = StoreHandle(db)
     keymap = keymap or load_keymap()
     session = ReviewSession(reports, reviewer)
+    if rev_origin is None:
+        rev_origin = revision_origin(None if rev in reports.revision_ids() else rev or "HEAD")
     repo_path = Path(repo)
 
     def screen() -> ReviewScreen:
         return ReviewScreen(
-            session, store, repo=repo_path, rev=rev, keymap=keymap, revision=revision
+            session,
+            store,
+            repo=repo_path,
+            rev=rev,
+            keymap=keymap,
+            revision=revision,
+            rev_origin=rev_origin,
         )
 
     app = AssayApp(

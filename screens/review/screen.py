@@ -8,6 +8,7 @@ and coordinates the parts it owns: its reads (loading.py), moves (navigation.py)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,11 +53,21 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
 NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
 
 
-def revision_label(revision: Revision | None, error: str | None, rev: str | None) -> str:
-    """The header's revision: its short id, or what is known while it opens or when it failed."""
+def revision_label(
+    revision: Revision | None, error: str | None, rev: str | None, origin: str | None = None
+) -> str:
+    """The header's revision: its short id, or what is known while it opens or when it failed,
+    then where it came from (``stated`` by the reports, ``--rev HEAD`` ...)."""
     if revision is not None:
-        return f"@{revision.short}"
-    return "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
+        label = f"@{revision.short}"
+    else:
+        label = "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
+    if origin:
+        label += f" ({origin if len(origin) <= 24 else origin[:23] + '…'})"
+    return label
+
+
+FULL_ID = re.compile(r"[0-9a-f]{40}")
 
 
 class ReviewScreen(Screen[None]):
@@ -74,8 +85,10 @@ class ReviewScreen(Screen[None]):
         rev: str | None,
         keymap: Keymap,
         revision: Revision | None = None,
+        rev_origin: str | None = None,
     ) -> None:
         super().__init__()
+        self.rev_origin = rev_origin  # where the revision came from, shown in the header
         self.session = session
         self.store = store if isinstance(store, StoreHandle) else StoreHandle(store)
         self.repo = repo
@@ -258,7 +271,7 @@ class ReviewScreen(Screen[None]):
         reading = self.store_error is None and not self.verdicts.ready.is_set()
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
-            revision=revision_label(self.revision, self.revision_error, self.rev),
+            revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
             progress=self.session.header_progress(
@@ -462,7 +475,13 @@ class ReviewScreen(Screen[None]):
         return self.session.record_item(record), record.id
 
     def revision_id(self) -> str | None:
-        return self.revision.commit if self.revision is not None else self.rev
+        """The commit verdicts are saved against: the open revision's; while it opens, the full
+        id the command resolved; None when it cannot be opened (never an unresolved name)."""
+        if self.revision is not None:
+            return self.revision.commit
+        if self.revision_error is None and self.rev and FULL_ID.fullmatch(self.rev):
+            return self.rev
+        return None
 
     def action_verdict(self, value: str) -> None:
         self.verdicts.give(value)

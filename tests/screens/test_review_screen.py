@@ -198,9 +198,9 @@ async def test_missing_revision_shows_in_the_panes(
         view = screen.query_one(SourceView)
         assert view.message is not None and "cannot open the revision" in view.message
         assert "revision unavailable" in str(screen.query_one("#review-header").render())
-        await pilot.press("c")  # verdicts still work
+        await pilot.press("c")  # never saved against a revision that was not resolved
         await settle(pilot, screen)
-        assert screen.session.badge(screen.record) == "✓"
+        assert screen.session.badge(screen.record) == "·"
     app.close()
 
 

@@ -11,14 +11,22 @@ import sys
 
 import click
 
-from evidence.check import CheckError, choose_revision, run_check, to_json, to_text
+from evidence.check import (
+    CheckError,
+    choose_revision,
+    refuse_unusable,
+    run_check,
+    to_json,
+    to_text,
+)
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
 from evidence.text import escaped
 
 
 def _fail(message: str) -> None:
-    click.echo(escaped(f"assay check: {message}"), err=True)  # paths, git errors: untrusted
+    lines = f"assay check: {message}".split("\n")  # paths, git errors: untrusted
+    click.echo("\n".join(escaped(line) for line in lines), err=True)
     sys.exit(2)
 
 
@@ -44,9 +52,11 @@ def _fail(message: str) -> None:
 def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> None:
     """Check every quote of the reports against the revision they cite.
 
-    The revision is --rev, else the 40-hex id the reports state. Exit 0 when every quote is
-    exact, whitespace or normalized in its cited file and no claimed range is wrong, 1
-    otherwise, 2 on usage or input errors.
+    The revision is --rev, else the 40-hex id the reports state (HEAD only when named: --rev
+    HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file and no
+    claimed range is wrong, 1 otherwise, 2 on usage or input errors: a file with no records and
+    no quotes (the parser's diagnostics shown), reports about several systems, an unknown
+    revision.
 
     \b
     JSON (--format json):
@@ -66,6 +76,7 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
     except ReportError as error:
         _fail(str(error))
     try:
+        refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
         with Revision.open(repo, wanted) as revision:
             result = run_check(reportset, revision)
