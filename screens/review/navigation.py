@@ -152,3 +152,12 @@ class Navigation:
             hits = host.session.replays.get((search.record, search.line)) or []
             if hit_index < len(hits):
                 host.open_path(hits[hit_index].path, hits[hit_index].line)
+        elif row_id.startswith("cite-") and host.record is not None:
+            from screens.safe import visible
+            from screens.widgets.cited_rows import cited_target
+
+            path, why = cited_target(host.session, host.record, row_id)
+            if path is not None:
+                host.open_path(path)
+            elif why:
+                host.app.notify(visible(why), markup=False, timeout=4)

@@ -235,6 +235,7 @@ class ReviewScreen(Screen[None]):
     def on_anchored(self, message: Anchored) -> None:
         self.session.anchors = message.anchors
         self.session.set_replays(message.replays)
+        self.session.citations = message.citations
         self.sources.keep(message.sources)
         self.session.anchored = True
         self.fill_records()

@@ -14,6 +14,7 @@ from textual.content import Content
 from screens.review.messages import SourceLoaded
 from screens.safe import visible
 from screens.session import ReviewSession
+from screens.widgets.cited_rows import cited_summary
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
 
@@ -85,7 +86,8 @@ class SourcePane:
         if quote is None:
             self.request += 1  # a read still in flight is not shown any more
             self.shown = self.request
-            text = "this record quotes no source" if self.host.record is not None else ""
+            record = self.host.record
+            text = cited_summary(self.host.session, record) if record is not None else ""
             view.show_message(text, title="Source")
             self.refresh_diff()
             return

@@ -1,7 +1,8 @@
 """`assay check REPORT... --repo PATH [--rev REV] [--format text|json]`.
 
-Exit 0 when every quote is exact/whitespace/normalized in its cited file and no claimed range is
-wrong, 1 otherwise, 2 on usage or input errors (a one-line message, never a traceback).
+Exit 0 when every quote is exact/whitespace/normalized in its cited file, no claimed range is
+wrong and every cited path exists, 1 otherwise, 2 on usage or input errors (a message, never a
+traceback).
 """
 
 from __future__ import annotations
@@ -53,10 +54,10 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
     """Check every quote of the reports against the revision they cite.
 
     The revision is --rev, else the 40-hex id the reports state (HEAD only when named: --rev
-    HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file and no
-    claimed range is wrong, 1 otherwise, 2 on usage or input errors: a file with no records and
-    no quotes (the parser's diagnostics shown), reports about several systems, an unknown
-    revision.
+    HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file, no
+    claimed range is wrong and every cited path exists (a file or a directory), 1 otherwise, 2
+    on usage or input errors: a file with no records and no quotes (the parser's diagnostics
+    shown), reports about several systems, an unknown revision.
 
     \b
     JSON (--format json):
@@ -69,7 +70,11 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
                    "diff": [{"op", "quote", "source"}] | null, "candidates", "notes", ...}],
        "searches": [{"record", "command", "count", "hits": [{"path", "line", "text"}],
                      "error", ...}],
-       "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...}}
+       "citations": [{"report", "report_line", "record", "source", "path",
+                      "state": present|directory|near_miss|absent,
+                      "suggestion": "<closest existing path>" | null}],
+       "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...,
+                   "citations", "citations_missing", "citations_directory"}}
     """
     try:
         reportset = load_reports(list(reports))
