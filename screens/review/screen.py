@@ -243,7 +243,18 @@ class ReviewScreen(Screen[None]):
         self.refresh_header()
         commit = self.revision.commit if self.revision is not None else None
         reportset, anchors = self.session.reportset, message.anchors
-        self.verdicts.write(lambda store: store.register(reportset, anchors, revision=commit))
+        repository, remote = str(self.repo.resolve()), self.remote
+        citations = [cited for each in message.citations.values() for cited in each]
+        self.verdicts.write(
+            lambda store: store.register(
+                reportset,
+                anchors,
+                revision=commit,
+                repository=repository,
+                remote=remote,
+                citations=citations,
+            )
+        )
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:

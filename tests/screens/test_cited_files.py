@@ -8,6 +8,8 @@ from pathlib import Path
 
 from screenkit import watch_notices
 
+from db import VerdictStore
+from db.export import render
 from evidence.reports.loading import load_reports
 from keymaps import load_keymap
 from screens.backlinks import BacklinksScreen
@@ -109,3 +111,14 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         assert [link.record for link in app.screen.links] == ["TY-CLM-cited"]
         assert app.screen.links[0].quote is None and app.screen.links[0].source == "SRC-1"
     app.close()
+    # the app registered where the review ran and the state of every cited path (the md export)
+    with VerdictStore.open(tmp_path / "v.db", readonly=True) as store:
+        (source,) = store.sources()
+        assert source["repository"] == str((tmp_path / "repo").resolve())
+        assert len(source["revision"]) == 40
+        states = {(c["record"], c["path"]): c["state"] for c in store.citations()}
+        assert states[("TY-CLM-cited", "src/gone.js")] == "absent"
+        assert states[("TY-CLM-cited", "src/ai/chat.jsx")] == "near_miss"
+        assert states[("TY-CLM-answer", "src/app.py")] == "present"
+        text = render(store, "md")
+    assert "- Missing citations: 2 of 5 cited paths" in text
