@@ -10,6 +10,7 @@ from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
 from screens.review.writer import StoreHandle
 from screens.session import ReviewSession
+from screens.themes import DARK
 from tui import startup
 from tui.app import AssayApp
 
@@ -29,7 +30,7 @@ def make_app(
     keymap: Keymap | None = None,
     *,
     revision: Revision | None = None,
-    theme: str = "textual-dark",
+    theme: str = DARK,
     rev_origin: str | None = None,
 ) -> AssayApp:
     """The review app on loaded reports; the revision is opened (and anchored) in workers.
@@ -96,7 +97,7 @@ def make_demo_app(
     *,
     reviewer: str | None = None,
     keymap: Keymap | None = None,
-    theme: str = "textual-dark",
+    theme: str = DARK,
 ) -> AssayApp:
     """The review app on the sample repository and reports; verdicts in ``tmp`` (else user dir)."""
     from db import reviewer_name

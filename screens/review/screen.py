@@ -25,12 +25,14 @@ from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.lookups import Lookups
 from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
+from screens.review.motions import Motions
 from screens.review.navigation import Navigation
 from screens.review.source import SourcePane
 from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
 from screens.session import ReviewSession
+from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
 from screens.widgets.lists import RowList
 from screens.widgets.quote_diff import QuoteDiff
@@ -106,6 +108,7 @@ class ReviewScreen(Screen[None]):
         self.lookups = Lookups(self)
         self.sources = SourcePane(self)
         self.moves = Navigation(self)
+        self.motions = Motions()
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -434,6 +437,15 @@ class ReviewScreen(Screen[None]):
             panes.append(self.query_one("#diff"))
         return panes
 
+    def action_to_top(self, presses: int = 1) -> None:
+        self.motions.to_top(self.focused, presses)
+
+    def action_to_bottom(self) -> None:
+        self.motions.to_bottom(self.focused)
+
+    def action_half_page(self, step: int) -> None:
+        self.motions.half_page(self.focused, step)
+
     def action_next_pane(self) -> None:
         self._cycle_pane(1)
 
@@ -525,7 +537,7 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.keymap))
 
     def action_toggle_theme(self) -> None:
-        self.app.theme = "textual-light" if self.app.current_theme.dark else "textual-dark"
+        self.app.theme = other_theme(self.app.current_theme.dark)
 
     # --- lookups (screens/review/lookups.py) -------------------------------------------------
 

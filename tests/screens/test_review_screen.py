@@ -370,7 +370,7 @@ def _styles(screen: ReviewScreen) -> list[tuple[str, ...]]:
 async def test_first_frame_styles_equal_a_full_restyle(tmp_path: Path) -> None:
     # the screen skips Textual's restyle of every widget on its first resume (each was styled
     # as it mounted): nothing may look different from a full restyle, in either theme
-    for theme in ("textual-light", "textual-dark"):
+    for theme in ("assay-light", "assay-dark"):
         app = make_demo_app(tmp_path, reviewer="ann", keymap=load_keymap(user=False), theme=theme)
         try:
             async with app.run_test(size=(120, 40)) as pilot:
