@@ -1,5 +1,8 @@
 """Moving verdicts out of and into the store: jsonl, json, csv, md and SARIF 2.1.0.
 
+md (the write-up) and csv (the current state; the event log with ``history``) are written by
+db/writeup.py.
+
 jsonl is the exchange format: one event per line, in ``(at, event)`` order, each line with the same
 keys in the same order, so verdict files diff and merge well in git. ``parse_events`` reads jsonl
 (and the json format) back, validating every line before anything is imported.
@@ -10,16 +13,28 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import urllib.parse
-from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from db.check import StoreError
 from db.events import AT_FORMAT, Event
-from db.keys import Verdict, make_key, normalize_quote
+from db.keys import Verdict, make_key
 from db.store import VerdictStore
+from db.writeup import current_csv, markdown, md_text, visible
+
+__all__ = [
+    "FIELDS",
+    "FORMATS",
+    "event_line",
+    "markdown",
+    "md_text",
+    "parse_events",
+    "render",
+    "sarif",
+    "visible",
+    "write",
+]
 
 FORMATS = ("jsonl", "json", "csv", "md", "sarif")
 
@@ -41,15 +56,6 @@ REQUIRED = FIELDS[:-1]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
-#: control, bidi and line-separator characters (U+2028/9 would split a jsonl line for splitlines())
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
-
-
-def visible(text: str) -> str:
-    """Text with control and bidi characters written as ``\\uXXXX`` so a terminal shows them."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
 
 def _json_visible(encoded: str) -> str:
     # JSON escapes C0 controls itself; DEL, C1 and bidi controls are escaped too (the same JSON
@@ -68,15 +74,29 @@ def event_line(event: Event) -> str:
     return _json(_ordered(event), separators=(",", ":"))
 
 
-def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = None) -> int:
-    """Write the store in a format to a text stream; returns the number of events exported."""
+def write(
+    store: VerdictStore,
+    fmt: str,
+    out: TextIO,
+    *,
+    reviewer: str | None = None,
+    history: bool = False,
+) -> int:
+    """Write the store in a format to a text stream; returns the number of events exported.
+
+    csv is the current state (a row per record and per quote), or with ``history`` the event
+    log (a row per event); jsonl and json always hold the event log.
+    """
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     if fmt == "jsonl":
         return _write_jsonl(store, out, reviewer)
-    # md and sarif summarize the current verdicts: the history is counted, not read
+    # md, csv and sarif summarize the current verdicts: the history is counted, not read
     if fmt == "md":
         out.write(markdown(store, reviewer=reviewer))
+        return store.count(reviewer)
+    if fmt == "csv" and not history:
+        current_csv(store, out, reviewer=reviewer)
         return store.count(reviewer)
     if fmt == "sarif":
         out.write(_json(sarif(store, reviewer=reviewer), indent=2))
@@ -93,7 +113,7 @@ def write(store: VerdictStore, fmt: str, out: TextIO, *, reviewer: str | None = 
         }
         out.write(_json(document, indent=2))
         out.write("\n")
-    else:  # csv
+    else:  # csv --history: the event log
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(FIELDS)
         for event in events:
@@ -183,90 +203,6 @@ def _canonical_at(value: str, where: str) -> str:
     if offset is None or offset.total_seconds() != 0:
         raise StoreError(f"{where}: at {value!r} is not in UTC")
     return moment.astimezone(UTC).strftime(AT_FORMAT)
-
-
-# --- md ------------------------------------------------------------------------------------------
-
-
-def md_text(text: str) -> str:
-    """Untrusted text made inert in Markdown: control characters shown, markup escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", visible(text))
-
-
-def _verdict_lines(events: Iterable[Event], indent: str) -> Iterator[str]:
-    for event in events:
-        verdict = event.verdict.value if event.verdict else "no verdict"
-        yield f"{indent}- {md_text(event.reviewer)}: **{verdict}**"
-        if event.note:
-            for line in event.note.splitlines() or [""]:
-                yield f"{indent}  > {md_text(line)}"
-
-
-def markdown(store: VerdictStore, *, reviewer: str | None = None) -> str:
-    """A readable review summary per report and record, with quote status and notes."""
-    current: dict[str, list[Event]] = {}
-    for event in store.current_all():
-        if reviewer is None or event.reviewer == reviewer:
-            current.setdefault(event.item, []).append(event)
-    items = store.items()
-    lines = ["# assay review summary", ""]
-    reviewers = sorted({e.reviewer for events in current.values() for e in events})
-    lines.append(
-        f"{sum(len(v) for v in current.values())} current verdicts and notes"
-        + (f" by {', '.join(md_text(r) for r in reviewers)}" if reviewers else "")
-        + "."
-    )
-    shown: set[str] = set()
-    report = None
-    stale: list[tuple[dict[str, Any], list[Event]]] = []
-    for item in items:
-        if not item["present"]:
-            if item["item"] in current:
-                stale.append((item, current[item["item"]]))
-            shown.add(item["item"])
-            continue
-        if item["report"] != report:
-            report = item["report"]
-            lines += ["", f"## {md_text(report)}", "", f"File: {md_text(item['report_file'])}"]
-        shown.add(item["item"])
-        events = current.get(item["item"], [])
-        if item["quote"] is None:
-            label = f" — {md_text(item['label'])}" if item["label"] else ""
-            lines += ["", f"### {md_text(item['record'])}{label} ({item['kind']})", ""]
-            lines += list(_verdict_lines(events, "")) or ["- not reviewed"]
-        else:
-            lines.append(f"- quote {item['quote_index'] + 1}: {_quote_status(item)}")
-            lines += list(_verdict_lines(events, "  "))
-    if stale:
-        lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
-        for item, events in stale:
-            what = f"quote {item['quote']}" if item["quote"] else "the record"
-            lines.append(f"- {md_text(item['report'])} {md_text(item['record'])}, {what}:")
-            lines += list(_verdict_lines(events, "  "))
-    unregistered = [key for key in sorted(current) if key not in shown]
-    if unregistered:
-        lines += ["", "## Verdicts on items not registered from a report", ""]
-        for key in unregistered:
-            lines.append(f"- {md_text(key)}")
-            lines += list(_verdict_lines(current[key], "  "))
-    return "\n".join(lines) + "\n"
-
-
-def _quote_status(item: dict[str, Any]) -> str:
-    where = md_text(item["quote_path"] or "?")
-    if item["tier"] is None:
-        status = "not anchored"
-    elif item["tier"] == "missing":
-        status = "missing"
-    else:
-        status = f"{item['tier']} at lines {item['lines_first']}-{item['lines_last']}"
-    if item["claimed_first"] is not None:
-        claimed = f"claimed {item['claimed_first']}-{item['claimed_last']}"
-        status += f", {claimed}" + (" (wrong range)" if item["range_ok"] == 0 else "")
-    excerpt = normalize_quote(item["quote_text"] or "")
-    if len(excerpt) > 60:
-        excerpt = excerpt[:59] + "…"
-    return f"{where}: {status} — {md_text(excerpt)}" if excerpt else f"{where}: {status}"
 
 
 # --- SARIF 2.1.0 ---------------------------------------------------------------------------------
@@ -380,8 +316,10 @@ def _suppression(event: Event) -> dict[str, Any] | None:
     return suppression
 
 
-def render(store: VerdictStore, fmt: str, *, reviewer: str | None = None) -> str:
+def render(
+    store: VerdictStore, fmt: str, *, reviewer: str | None = None, history: bool = False
+) -> str:
     """The export as a string (convenient for tests and small stores)."""
     buffer = io.StringIO()
-    write(store, fmt, buffer, reviewer=reviewer)
+    write(store, fmt, buffer, reviewer=reviewer, history=history)
     return buffer.getvalue()

@@ -13,7 +13,18 @@ from evidence.model import Anchor, Quote, ReportSet
 if TYPE_CHECKING:
     import sqlite_utils
 
-__all__ = ["item_rows", "read_items", "register_items"]
+    from evidence.citations import CitedPath
+
+__all__ = [
+    "citation_rows",
+    "item_rows",
+    "read_citations",
+    "read_items",
+    "read_sources",
+    "register_context",
+    "register_items",
+    "source_rows",
+]
 
 
 def register_items(
@@ -91,3 +102,70 @@ def _blank_quote(row: dict[str, Any], ord_: int) -> dict[str, Any]:
         "lines_last": None,
         "range_ok": None,
     }
+
+
+def source_rows(
+    reportset: ReportSet, repository: str | None, remote: str | None, revision: str | None, at: str
+) -> list[dict[str, Any]]:
+    """One row per report: the repository (and its remote) and revision it was reviewed at."""
+    return [
+        {
+            "report": identity,
+            "repository": repository,
+            "remote": remote,
+            "revision": revision,
+            "registered_at": at,
+        }
+        for identity in dict.fromkeys(report.identity for report in reportset.reports)
+    ]
+
+
+def citation_rows(
+    reportset: ReportSet, citations: Iterable[CitedPath], revision: str | None
+) -> list[dict[str, Any]]:
+    """One row per cited path of a record, with its state at the revision."""
+    identity = {report.file: report.identity for report in reportset.reports}
+    return [
+        {
+            "report": identity.get(cited.report, cited.report),
+            "record": cited.record,
+            "path": cited.path,
+            "source": cited.source,
+            "state": cited.state.value,
+            "suggestion": cited.suggestion,
+            "report_line": cited.line,
+            "revision": revision,
+            "present": 1,
+        }
+        for cited in citations
+    ]
+
+
+def register_context(
+    utils: sqlite_utils.Database,
+    identities: Iterable[str],
+    sources: list[dict[str, Any]],
+    citations: list[dict[str, Any]] | None,
+) -> None:
+    """Store the reports' sources and (when checked) their citations in the caller's
+    transaction; citations the reports no longer hold stay, marked not present."""
+    utils.table("report_sources").upsert_all(sources, pk="report")
+    if citations is None:
+        return
+    for identity in identities:
+        utils.conn.execute("UPDATE citations SET present = 0 WHERE report = ?", (identity,))
+    utils.table("citations").upsert_all(citations, pk=("report", "record", "path"))
+
+
+def read_sources(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Where each registered report was reviewed, by report."""
+    return list(utils.query("SELECT * FROM report_sources ORDER BY report"))
+
+
+def read_citations(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Cited paths the reports hold now (present), by report, record and report line."""
+    return list(
+        utils.query(
+            "SELECT * FROM citations WHERE present = 1 ORDER BY report, record, report_line, path"
+        )
+    )

@@ -166,12 +166,44 @@ def _rekey_quotes(db: sqlite_utils.Database) -> None:
     db.table("items").upsert_all(moved, pk="item")
 
 
+def _review_context(db: sqlite_utils.Database) -> None:
+    """Where each report was reviewed (repository, its remote, revision) and the state of every
+    path its records cite, so that the md export is a write-up from the database alone."""
+    db.table("report_sources").create(
+        {
+            "report": str,
+            "repository": str,
+            "remote": str,
+            "revision": str,
+            "registered_at": str,
+        },
+        pk="report",
+        not_null={"registered_at"},
+    )
+    db.table("citations").create(
+        {
+            "report": str,
+            "record": str,
+            "path": str,
+            "source": str,
+            "state": str,
+            "suggestion": str,
+            "report_line": int,
+            "revision": str,
+            "present": int,
+        },
+        pk=("report", "record", "path"),
+        not_null={"state", "present"},
+    )
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "events, current_verdicts, items, positions", _initial),
     (2, "quote keys from evidence.anchoring.normalize_quote", _rekey_quotes),
+    (3, "report_sources and citations, for the md write-up", _review_context),
 )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from db import items as report_items
 from db import reads, writes
@@ -33,6 +33,9 @@ from db.events import (
 )
 from db.keys import ItemRef, Verdict
 from evidence.model import Anchor, Quote, ReportSet
+
+if TYPE_CHECKING:
+    from evidence.citations import CitedPath
 
 __all__ = [
     "AT_FORMAT",
@@ -211,24 +214,55 @@ class VerdictStore:
         anchors: Mapping[Quote, Anchor] | None = None,
         *,
         revision: str | None = None,
+        repository: str | None = None,
+        remote: str | None = None,
+        citations: Iterable[CitedPath] | None = None,
     ) -> int:
-        """Record the reports' records and quotes (with anchor status); returns the item count.
+        """Record the reports' records and quotes (with anchor status), where they were reviewed
+        (repository, remote, revision) and, when given, the state of their cited paths; returns
+        the item count.
 
         Items of these reports that the new registration no longer holds stay, marked not present.
         """
-        rows = report_items.item_rows(reportset, anchors or {}, revision, now_at())
-        identities = sorted({report.identity for report in reportset.reports})
-        return self._database.run(
-            "registering report items",
-            lambda _conn: report_items.register_items(self._database.utils, identities, rows),
-            write=True,
+        at = now_at()
+        rows = report_items.item_rows(reportset, anchors or {}, revision, at)
+        sources = report_items.source_rows(reportset, repository, remote, revision, at)
+        cited = (
+            None
+            if citations is None
+            else report_items.citation_rows(reportset, citations, revision)
         )
+        identities = sorted({report.identity for report in reportset.reports})
+
+        def register(_conn: object) -> int:
+            utils = self._database.utils
+            count = report_items.register_items(utils, identities, rows)
+            report_items.register_context(utils, identities, sources, cited)
+            return count
+
+        return self._database.run("registering report items", register, write=True)
 
     def items(self) -> list[dict[str, Any]]:
         """Registered items, by report then report order."""
         return self._database.run(
             "reading items",
             lambda _conn: report_items.read_items(self._database.utils),
+            write=False,
+        )
+
+    def sources(self) -> list[dict[str, Any]]:
+        """Where each registered report was reviewed: repository, remote, revision."""
+        return self._database.run(
+            "reading report sources",
+            lambda _conn: report_items.read_sources(self._database.utils),
+            write=False,
+        )
+
+    def citations(self) -> list[dict[str, Any]]:
+        """The registered reports' cited paths with their state at the revision."""
+        return self._database.run(
+            "reading citations",
+            lambda _conn: report_items.read_citations(self._database.utils),
             write=False,
         )
 

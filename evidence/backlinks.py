@@ -1,4 +1,5 @@
-"""Backlinks: which loaded records quote which lines of a file, from the anchors (UI-free)."""
+"""Backlinks: which loaded records quote which lines of a file, from the anchors, and which cite
+the file without quoting it (UI-free)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,17 @@ from evidence.revision import normalize_path
 
 @dataclass(frozen=True)
 class Backlink:
-    """One quote that points at a file: where it sits there, and how it got there."""
+    """One quote that points at a file: where it sits there, and how it got there; or a record
+    that cites the file without quoting it (``quote`` None, ``source`` its ``SRC-n``)."""
 
     record: str  # id of the record holding the quote
     report: str | None  # file of the report holding the record, when known
-    quote: Quote
+    quote: Quote | None
     lines: LineRange | None  # where the quote sits in this file; None when it was not found
     match: Tier
     cited: bool  # True: the quote cites this file; False: it cites another file but is found here
     label: str = ""  # the record's label, when known
+    source: str = ""  # for a citation without a quote: the source it names (``SRC-1``)
 
     @property
     def found(self) -> bool:
@@ -53,14 +56,43 @@ def backlinks(
                 links.append(
                     Backlink(quote.record, report, quote, place.lines, place.match, False, label)
                 )
+    if reportset is not None:
+        links += _citing(reportset, wanted, {link.record for link in links})
     links.sort(
         key=lambda link: (
+            link.quote is None,
             link.lines is None,
             link.lines or (0, 0),
             link.record,
-            link.quote.index,
+            link.quote.index if link.quote is not None else -1,
         )
     )
+    return links
+
+
+def _citing(reportset: ReportSet, wanted: str, quoting: set[str]) -> list[Backlink]:
+    """Records citing the file (``(SRC-1, path)``) that no quote of theirs links to it already."""
+    from evidence.citations import cited_path
+
+    links = []
+    for record in reportset.records():
+        if record.id in quoting:
+            continue
+        for citation in record.citations:
+            if any(cited_path(path) == wanted for path in citation.paths):
+                links.append(
+                    Backlink(
+                        record.id,
+                        record.report,
+                        None,
+                        None,
+                        Tier.MISSING,
+                        True,
+                        record.label,
+                        citation.source,
+                    )
+                )
+                break
     return links
 
 

@@ -12,14 +12,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evidence.anchoring import Anchorer
+from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, citation_json
+from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
 from evidence.text import escaped
 
-
-class CheckError(Exception):
-    """The check cannot run (no revision to check against, ...); the message says why."""
+__all__ = [
+    "CheckError",
+    "CheckResult",
+    "QuoteResult",
+    "SearchResult",
+    "choose_revision",
+    "refuse_unusable",
+    "run_check",
+    "to_json",
+    "to_text",
+]
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,12 @@ class CheckResult:
     quotes: tuple[QuoteResult, ...] = ()
     searches: tuple[SearchResult, ...] = ()
     diagnostics: tuple[str, ...] = field(default=())
+    citations: tuple[CitedPath, ...] = ()
+
+    @property
+    def missing_citations(self) -> tuple[CitedPath, ...]:
+        """Cited paths that name nothing at the revision."""
+        return tuple(cited for cited in self.citations if cited.state.missing)
 
     @property
     def failing(self) -> tuple[QuoteResult, ...]:
@@ -63,8 +79,9 @@ class CheckResult:
 
     @property
     def exit_code(self) -> int:
-        """0 when every quote is verified and no claimed range is wrong, else 1."""
-        return 1 if self.failing else 0
+        """0 when every quote is verified, no claimed range is wrong and every cited path
+        exists, else 1."""
+        return 1 if self.failing or self.missing_citations else 0
 
     def summary(self) -> dict[str, int]:
         """Counts by tier and by kind of failure."""
@@ -83,20 +100,12 @@ class CheckResult:
             "found_elsewhere": sum(1 for r in self.quotes if r.anchor.elsewhere),
             "searches": len(self.searches),
             "search_errors": sum(1 for s in self.searches if s.error),
+            "citations": len(self.citations),
+            "citations_missing": len(self.missing_citations),
+            "citations_directory": sum(
+                1 for cited in self.citations if cited.state is CitedState.DIRECTORY
+            ),
         }
-
-
-def choose_revision(reportset: ReportSet, rev: str | None) -> str:
-    """The revision to check: `rev` if given, else the single 40-hex id the reports state."""
-    if rev:
-        return rev
-    stated = reportset.revision_ids()
-    if not stated:
-        raise CheckError("the reports state no 40-hex revision id; pass --rev")
-    if len(stated) > 1:
-        listed = ", ".join(stated)
-        raise CheckError(f"the reports state several revisions ({listed}); pass --rev")
-    return stated[0]
 
 
 def run_check(
@@ -137,7 +146,8 @@ def run_check(
         f"{file}:{diagnostic.line}: {diagnostic.message}"
         for file, diagnostic in reportset.diagnostics
     )
-    return CheckResult(revision.commit, tuple(quotes), tuple(searches), diagnostics)
+    citations = check_citations(reportset, PathIndex(revision.paths()))
+    return CheckResult(revision.commit, tuple(quotes), tuple(searches), diagnostics, citations)
 
 
 # --- JSON ----------------------------------------------------------------------------------------
@@ -209,6 +219,7 @@ def to_json(result: CheckResult) -> dict[str, Any]:
         "revision": result.revision,
         "quotes": [quote_json(quote) for quote in result.quotes],
         "searches": [search_json(search) for search in result.searches],
+        "citations": [citation_json(cited) for cited in result.citations],
         "summary": result.summary(),
         "diagnostics": list(result.diagnostics),
     }
@@ -303,6 +314,14 @@ def to_text(result: CheckResult) -> str:
         out.append("")
         out.append(f"{len(passing)} verified:")
         out.extend(quote_line(quote) for quote in passing)
+    missing = result.missing_citations
+    if missing:
+        out.append("")
+        out.append(f"{len(missing)} cited path(s) missing:")
+        for cited in missing:
+            out.append(escaped(f"✗ {cited.path}  {cited.record}  {cited.report}:{cited.line}"))
+            if cited.suggestion:
+                out.append(escaped(f"    closest existing path: {cited.suggestion}"))
     if result.searches:
         out.append("")
         out.append("searches:")
@@ -324,7 +343,8 @@ def to_text(result: CheckResult) -> str:
     out.append(
         f"{counts['quotes']} quotes: {counts['exact']} exact, {counts['whitespace']} whitespace, "
         f"{counts['normalized']} normalized, {counts['fuzzy']} fuzzy, {counts['missing']} missing; "
-        f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} cited file(s) missing; "
-        f"{'FAIL' if failing else 'OK'}"
+        f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} quoted file(s) "
+        f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
+        f"{'FAIL' if result.exit_code else 'OK'}"
     )
     return "\n".join(out)

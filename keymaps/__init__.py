@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from keymaps.catalog import BY_ID, GROUPS, SPECS, BindingSpec, specs_for
+from keymaps.display import short_key, short_keys
 from keymaps.loader import (
     PRESETS,
     UNBOUND_KEY,
@@ -24,6 +25,8 @@ __all__ = [
     "KeymapError",
     "load_keymap",
     "load_preset",
+    "short_key",
+    "short_keys",
     "specs_for",
     "user_keymap_path",
 ]

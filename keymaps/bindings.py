@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from textual.binding import Binding, BindingType
 
 from keymaps.catalog import BY_ID, specs_for
-from keymaps.loader import load_preset
+from keymaps.loader import UNBOUND_KEY, load_preset
 
 
 def bindings(
@@ -25,7 +25,7 @@ def bindings(
         description = (descriptions or {}).get(binding_id, spec.description)
         made.append(
             Binding(
-                keys[binding_id],
+                keys[binding_id] or UNBOUND_KEY,  # left unbound by default (vim's `gg`)
                 spec.action,
                 description,
                 show=spec.show if shown is None else shown,

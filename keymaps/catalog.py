@@ -32,6 +32,11 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("next_unreviewed", "next_unreviewed", "Next unreviewed", "Move", show=False),
     BindingSpec("next_quote", "next_quote", "Next quote", "Move"),
     BindingSpec("prev_quote", "prev_quote", "Previous quote", "Move", show=False),
+    BindingSpec("to_top", "to_top", "Top of the pane", "Move", show=False),
+    BindingSpec("to_top_twice", "to_top(2)", "Top of the pane (pressed twice)", "Move", show=False),
+    BindingSpec("to_bottom", "to_bottom", "Bottom of the pane", "Move", show=False),
+    BindingSpec("half_page_down", "half_page(1)", "Half a page down", "Move", show=False),
+    BindingSpec("half_page_up", "half_page(-1)", "Half a page up", "Move", show=False),
     BindingSpec("next_pane", "next_pane", "Next pane", "Move", show=False),
     BindingSpec("prev_pane", "prev_pane", "Previous pane", "Move", show=False),
     # the record pane, focused: its lines scroll a page, or to its top or bottom

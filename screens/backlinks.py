@@ -1,4 +1,4 @@
-"""Backlinks: the records that quote the open file, and where; enter jumps to one."""
+"""Backlinks: the records that quote (or cite) the open file, and where; enter jumps to one."""
 
 from __future__ import annotations
 
@@ -19,6 +19,17 @@ from screens.safe import visible
 
 def backlink_content(link: Backlink) -> Content:
     """One row: lines, record id, label and how the quote matched, all as data."""
+    if link.quote is None:  # cites the file without quoting it
+        return Content.assemble(
+            (f"{'cited':>9}", "$text-accent"),
+            "  ",
+            (visible(link.record), "bold $accent"),
+            *(["  ", visible(link.label)] if link.label else []),
+            (
+                "  [" + visible(f"cites it ({link.source}), quotes nothing from it") + "]",
+                "$text-muted",
+            ),
+        )
     if link.lines is None:
         where = ("not found", "$text-error")
     else:
@@ -56,7 +67,9 @@ class BacklinksScreen(ModalScreen[Backlink | None]):
                     id="backlinks-list",
                 )
             else:
-                yield Label(Content("no loaded record quotes this file"), id="backlinks-empty")
+                yield Label(
+                    Content("no loaded record quotes or cites this file"), id="backlinks-empty"
+                )
 
     def on_mount(self) -> None:
         if self.links:

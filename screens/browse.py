@@ -37,6 +37,7 @@ BROWSE_BINDINGS: tuple[str, ...] = (
     "grep",
     "goto_line",
     "find",
+    "find_in_file",
     "permalink",
     "backlinks",
     "quit",
@@ -45,7 +46,9 @@ BROWSE_BINDINGS: tuple[str, ...] = (
 
 def browse_bindings() -> list[BindingType]:
     """The browse screen's bindings (all shown), keyed by the catalog ids."""
-    return bindings(BROWSE_BINDINGS, shown=True, descriptions={"find": "Find in file"})
+    # `find` (`/`) means "find by name" on every screen: records, quotes and files in review, the
+    # files here; find in file is `find_in_file` (ctrl+f) on both
+    return bindings(BROWSE_BINDINGS, shown=True, descriptions={"find": "Find file"})
 
 
 class BrowseScreen(Screen[None]):
@@ -210,6 +213,10 @@ class BrowseScreen(Screen[None]):
             self.query_one(SourceView).go_to_line(line)
 
     def action_find(self) -> None:
+        """Find a file by name (what `/` does on every screen: find by name)."""
+        self.action_open_file()
+
+    def action_find_in_file(self) -> None:
         view = self.query_one(SourceView)
         if self.source is None or not view.line_count:
             self.notify("no file is open", severity="warning")

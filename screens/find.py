@@ -40,17 +40,26 @@ class FindTarget:
 
 def rank(query: str, targets: Sequence[FindTarget], limit: int = 60) -> list[FindTarget]:
     """Targets best matching a query (all, in order, for an empty query)."""
-    if not query.strip():
+    wanted = query.strip().lower()
+    if not wanted:
         return list(targets[:limit])
     found = process.extract(
         query,
         [target.text for target in targets],
         scorer=fuzz.WRatio,
         processor=str.lower,
-        limit=limit,
+        limit=limit * 2,
         score_cutoff=45,
     )
-    return [targets[index] for _choice, _score, index in found]
+
+    def score(item: tuple[str, float, int]) -> tuple[bool, float]:
+        # a target whose own name (its text's first word: a record's id, a quote's or file's
+        # path) holds the query comes first: a record before the annotations (``On RT-X``) and
+        # the texts that merely name it
+        return wanted in item[0].split(" ", 1)[0].lower(), item[1]
+
+    found.sort(key=score, reverse=True)  # stable: equal scores keep rapidfuzz's order
+    return [targets[index] for _choice, _score, index in found[:limit]]
 
 
 class FindScreen(ModalScreen[FindTarget | None]):

@@ -7,11 +7,10 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from keymaps import GROUPS, SPECS, Keymap
+from keymaps import GROUPS, SPECS, Keymap, short_keys
 from keymaps.bindings import bindings_for
 
 _CONTEXT_NOTES = {
@@ -23,8 +22,8 @@ _CONTEXT_NOTES = {
 
 
 def key_names(keys: tuple[str, ...]) -> str:
-    """Keys as the footer shows them, e.g. ``⌫ / alt+←``."""
-    return " / ".join(format_key(key) for key in keys)
+    """Keys in their short form, as the footer shows them, e.g. ``⏎ / ctrl+]``."""
+    return short_keys(keys)
 
 
 def help_content(keymap: Keymap) -> Content:
@@ -40,8 +39,9 @@ def help_content(keymap: Keymap) -> Content:
         for spec in specs:
             keys = key_names(keymap.keys_for(spec.id)) or "(unbound)"
             note = _CONTEXT_NOTES.get(spec.context, "")
+            gap = max(2, width - len(keys))  # never run into the description
             line = Content.assemble(
-                ("  " + keys.ljust(width), "$text-primary"),
+                ("  " + keys + " " * gap, "$text-primary"),
                 spec.description,
                 (f"  {note}" if note else "", "$text-muted"),
                 (f"  [{spec.id}]", "$text-muted"),

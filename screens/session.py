@@ -15,6 +15,7 @@ from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
 
 if TYPE_CHECKING:
     from db import Event
+    from evidence.citations import CitedPath
     from evidence.revision import GrepHit
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
@@ -93,6 +94,8 @@ class ReviewSession:
         self.reviewer = reviewer
         self.anchors: dict[Quote, Anchor] = {}
         self.replays: dict[tuple[str, int], list[GrepHit]] = {}
+        #: (report file, record id) -> the record's cited paths and their state, once checked
+        self.citations: dict[tuple[str, str], tuple[CitedPath, ...]] = {}
         self.current: dict[str, Event] = {}  # item key -> the reviewer's latest event
         self.anchored = False
         self.records: list[Record] = self._ordered_records()
@@ -352,6 +355,12 @@ class ReviewSession:
         if record.kind is Kind.ANNOTATION:
             return ()
         return self.reportset.annotations_for(record.id)
+
+    def cited(self, record: Record) -> tuple[CitedPath, ...] | None:
+        """The record's cited paths with their state at the revision (None: not checked yet)."""
+        if not self.anchored:
+            return None
+        return self.citations.get((record.report, record.id), ())
 
     def set_replays(self, replays: Mapping[tuple[str, int], list[GrepHit]]) -> None:
         """Store replayed search hits keyed by (record id, report line)."""

@@ -7,10 +7,12 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 
-from keymaps import Keymap, load_keymap
+from keymaps import Keymap, load_keymap, short_key
 from screens.review.messages import ReadsStarted
+from screens.themes import DARK, THEMES
 from tui.crash import CrashWatch
 from tui.terminal import exit_when_terminal_gone
 
@@ -27,7 +29,7 @@ class AssayApp(CrashWatch, App[None]):
         make_screen: Callable[[], Screen[None]],
         *,
         keymap: Keymap | None = None,
-        theme: str = "textual-dark",
+        theme: str = DARK,
         closers: Iterable[Callable[[], object]] = (),
         screen_css: Sequence[str | Path] = (),
         resume_collector: bool = False,
@@ -38,6 +40,8 @@ class AssayApp(CrashWatch, App[None]):
         self.keymap = keymap or load_keymap(user=False)
         self._make_screen = make_screen
         self._closers = list(closers)
+        for each in THEMES:
+            self.register_theme(each)
         self.theme = theme
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
@@ -64,6 +68,10 @@ class AssayApp(CrashWatch, App[None]):
 
     def on_unmount(self) -> None:
         self.startup_done()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys in the short form the help screen uses too (``ctrl+]``, not ``^]``)."""
+        return binding.key_display or short_key(binding.key)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -8,6 +8,7 @@ from textual.app import App
 
 from evidence.revision import Revision
 from screens.browse import BrowseScreen
+from screens.themes import DARK, THEMES
 from tui.terminal import exit_when_terminal_gone
 
 
@@ -25,6 +26,9 @@ class BrowseApp(App[None]):
         keys: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
+        for each in THEMES:
+            self.register_theme(each)
+        self.theme = DARK
         self.revision = revision
         self._start = (path, line)
         self._keys = keys

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evidence.inputs import revision_origin
 from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
 from screens.review.writer import StoreHandle
 from screens.session import ReviewSession
+from screens.themes import DARK
 from tui import startup
 from tui.app import AssayApp
 
@@ -28,9 +30,13 @@ def make_app(
     keymap: Keymap | None = None,
     *,
     revision: Revision | None = None,
-    theme: str = "textual-dark",
+    theme: str = DARK,
+    rev_origin: str | None = None,
 ) -> AssayApp:
     """The review app on loaded reports; the revision is opened (and anchored) in workers.
+
+    ``rev_origin`` says where ``rev`` came from, for the header (`evidence.inputs.revision_origin`;
+    None: ``stated`` when the reports state ``rev``, else ``--rev <rev or HEAD>``).
 
     ``db`` is an open store (left open), or a path (None: the default database) that the review
     screen opens after its first frame (on its writer thread) and ``app.close()`` closes. A path
@@ -49,11 +55,19 @@ def make_app(
         store = StoreHandle(db)
     keymap = keymap or load_keymap()
     session = ReviewSession(reports, reviewer)
+    if rev_origin is None:
+        rev_origin = revision_origin(None if rev in reports.revision_ids() else rev or "HEAD")
     repo_path = Path(repo)
 
     def screen() -> ReviewScreen:
         return ReviewScreen(
-            session, store, repo=repo_path, rev=rev, keymap=keymap, revision=revision
+            session,
+            store,
+            repo=repo_path,
+            rev=rev,
+            keymap=keymap,
+            revision=revision,
+            rev_origin=rev_origin,
         )
 
     app = AssayApp(
@@ -83,7 +97,7 @@ def make_demo_app(
     *,
     reviewer: str | None = None,
     keymap: Keymap | None = None,
-    theme: str = "textual-dark",
+    theme: str = DARK,
 ) -> AssayApp:
     """The review app on the sample repository and reports; verdicts in ``tmp`` (else user dir)."""
     from db import reviewer_name

@@ -76,7 +76,8 @@ def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
 def anchor_review(
     session: ReviewSession, revision: Revision, progress: Callable[[int, int], None]
 ) -> Anchored:
-    """Anchor every quote and replay every search of the session's reports at the revision."""
+    """Anchor every quote, replay every search and check every cited path of the session's
+    reports at the revision."""
     from evidence.anchoring import Anchorer, anchor_all
     from evidence.replay import replay
 
@@ -97,7 +98,15 @@ def anchor_review(
         if quote.path not in sources and len(sources) < KEPT_SOURCES:
             source = sources[quote.path] = revision.read(quote.path)
             _ = source.lines  # split here, not on the event loop when the file is first shown
-    return Anchored(anchors, replays, sources)
+    from evidence.citations import PathIndex, record_citations
+
+    index = PathIndex(revision.paths())
+    citations = {
+        (record.report, record.id): record_citations(record, index)
+        for record in session.records
+        if record.citations
+    }
+    return Anchored(anchors, replays, sources, citations)
 
 
 class Loading:

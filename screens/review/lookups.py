@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.app import SystemCommand
 from textual.markup import escape
 
-from keymaps import SPECS, Keymap
+from keymaps import SPECS, Keymap, short_keys
 from screens.review.history import Location
 from screens.safe import visible
 from screens.session import ReviewSession
@@ -237,7 +237,7 @@ class Lookups:
         for spec in SPECS:
             if spec.context != "review" or spec.id == "quit":
                 continue
-            keys = ", ".join(self.host.keymap.keys_for(spec.id))
+            keys = short_keys(self.host.keymap.keys_for(spec.id), ", ")
             yield SystemCommand(
                 spec.description,
                 f"{spec.group} · {keys}",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from evidence.citations import CitedPath
     from evidence.model import Anchor, Quote
     from evidence.revision import GrepHit, Revision, SourceFile
 
@@ -48,11 +49,13 @@ class Anchored(Message):
         anchors: dict[Quote, Anchor],
         replays: dict[tuple[str, int], list[GrepHit]],
         sources: dict[str, SourceFile],
+        citations: dict[tuple[str, str], tuple[CitedPath, ...]] | None = None,
     ) -> None:
         super().__init__()
         self.anchors = anchors
         self.replays = replays
         self.sources = sources
+        self.citations = citations or {}  # (report file, record id) -> its cited paths
 
 
 class SourceLoaded(Message):

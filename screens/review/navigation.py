@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from screens.review.history import History, Location
+from screens.safe import visible
 from screens.session import FILTER_NOTICES, FILTERS, ReviewSession
+from screens.widgets.cited_rows import cited_target
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -228,6 +230,12 @@ class Navigation:
             if hit_index < len(hits):
                 host.open_path(hits[hit_index].path, hits[hit_index].line)
                 host.focus_source()
+        elif row_id.startswith("cite-") and host.record is not None:
+            path, why = cited_target(host.session, host.record, row_id)
+            if path is not None:
+                host.open_path(path)
+            elif why:
+                host.app.notify(visible(why), markup=False, timeout=4)
 
     def preview(self, row_id: str) -> None:
         """The cursor of the record pane is on a row that is not a quote: a search hit shows in

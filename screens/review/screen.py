@@ -8,6 +8,7 @@ and coordinates the parts it owns: its reads (loading.py), moves (navigation.py)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.lookups import Lookups
 from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
+from screens.review.motions import Motions
 from screens.review.navigation import Navigation
 from screens.review.panes import Panes
 from screens.review.source import SourcePane
@@ -31,6 +33,7 @@ from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
 from screens.session import ReviewSession
+from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
 from screens.widgets.lists import RowList
 from screens.widgets.quote_diff import QuoteDiff
@@ -52,11 +55,21 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from screens.review.loading import StoredState
 
 
-def revision_label(revision: Revision | None, error: str | None, rev: str | None) -> str:
-    """The header's revision: its short id, or what is known while it opens or when it failed."""
+def revision_label(
+    revision: Revision | None, error: str | None, rev: str | None, origin: str | None = None
+) -> str:
+    """The header's revision: its short id, or what is known while it opens or when it failed,
+    then where it came from (``stated`` by the reports, ``--rev HEAD`` ...)."""
     if revision is not None:
-        return f"@{revision.short}"
-    return "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
+        label = f"@{revision.short}"
+    else:
+        label = "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
+    if origin:
+        label += f" ({origin if len(origin) <= 24 else origin[:23] + '…'})"
+    return label
+
+
+FULL_ID = re.compile(r"[0-9a-f]{40}")
 
 
 class ReviewScreen(Screen[None]):
@@ -74,8 +87,10 @@ class ReviewScreen(Screen[None]):
         rev: str | None,
         keymap: Keymap,
         revision: Revision | None = None,
+        rev_origin: str | None = None,
     ) -> None:
         super().__init__()
+        self.rev_origin = rev_origin  # where the revision came from, shown in the header
         self.session = session
         self.store = store if isinstance(store, StoreHandle) else StoreHandle(store)
         self.repo = repo
@@ -94,6 +109,7 @@ class ReviewScreen(Screen[None]):
         self.sources = SourcePane(self)
         self.moves = Navigation(self)
         self.panes = Panes(self)
+        self.motions = Motions()
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -222,6 +238,7 @@ class ReviewScreen(Screen[None]):
     def on_anchored(self, message: Anchored) -> None:
         self.session.anchors = message.anchors
         self.session.set_replays(message.replays)
+        self.session.citations = message.citations
         self.sources.keep(message.sources)
         self.session.anchored = True
         self.fill_records()
@@ -229,7 +246,18 @@ class ReviewScreen(Screen[None]):
         self.refresh_header()
         commit = self.revision.commit if self.revision is not None else None
         reportset, anchors = self.session.reportset, message.anchors
-        self.verdicts.write(lambda store: store.register(reportset, anchors, revision=commit))
+        repository, remote = str(self.repo.resolve()), self.remote
+        citations = [cited for each in message.citations.values() for cited in each]
+        self.verdicts.write(
+            lambda store: store.register(
+                reportset,
+                anchors,
+                revision=commit,
+                repository=repository,
+                remote=remote,
+                citations=citations,
+            )
+        )
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -265,7 +293,7 @@ class ReviewScreen(Screen[None]):
         )
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
-            revision=revision_label(self.revision, self.revision_error, self.rev),
+            revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
             progress=progress,
@@ -409,6 +437,15 @@ class ReviewScreen(Screen[None]):
         elif isinstance(focused, Widget):
             focused.scroll_relative(y=step, animate=False)
 
+    def action_to_top(self, presses: int = 1) -> None:
+        self.motions.to_top(self.focused, presses)
+
+    def action_to_bottom(self) -> None:
+        self.motions.to_bottom(self.focused)
+
+    def action_half_page(self, step: int) -> None:
+        self.motions.half_page(self.focused, step)
+
     def action_next_pane(self) -> None:
         self._cycle_pane(1)
 
@@ -455,7 +492,13 @@ class ReviewScreen(Screen[None]):
         )
 
     def revision_id(self) -> str | None:
-        return self.revision.commit if self.revision is not None else self.rev
+        """The commit verdicts are saved against: the open revision's; while it opens, the full
+        id the command resolved; None when it cannot be opened (never an unresolved name)."""
+        if self.revision is not None:
+            return self.revision.commit
+        if self.revision_error is None and self.rev and FULL_ID.fullmatch(self.rev):
+            return self.rev
+        return None
 
     def action_verdict(self, value: str) -> None:
         if self.moves.shows_a_record():
@@ -493,7 +536,7 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.keymap))
 
     def action_toggle_theme(self) -> None:
-        self.app.theme = "textual-light" if self.app.current_theme.dark else "textual-dark"
+        self.app.theme = other_theme(self.app.current_theme.dark)
 
     # --- lookups (screens/review/lookups.py) -------------------------------------------------
 

@@ -14,6 +14,7 @@ from textual.content import Content
 from screens.review.messages import SourceLoaded
 from screens.safe import visible
 from screens.session import ReviewSession
+from screens.widgets.cited_rows import cited_summary
 from screens.widgets.record_pane import verdict_word
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
@@ -31,15 +32,16 @@ KEPT_FILES = 96  # files read from the revision kept for the source pane
 
 
 def no_quote_message(session: ReviewSession, record: Record | None) -> str:
-    """What the source pane says for a record without quotes: where its search hits are."""
+    """What the source pane says for a record without quotes: the files it cites and where its
+    search hits are."""
     if record is None:
         return ""
+    text = cited_summary(session, record)
     hits = sum(len(session.replays.get((s.record, s.line)) or ()) for s in record.searches)
     if hits:
         many = "hits" if hits > 1 else "hit"
-        found = f"its searches found {hits} {many}: pick one in the record pane"
-        return f"this record quotes no source; {found}"
-    return "this record quotes no source"
+        text += f" Its searches found {hits} {many}: pick one in the record pane."
+    return text
 
 
 class SourceHost(Protocol):

@@ -196,6 +196,11 @@ class Verdicts:
         verdict = Verdict(value)
         reviewer, revision = self.host.session.reviewer, self.host.revision_id()
         item, label = target.item, target.label
+        if revision is None:  # a verdict is always on a resolved commit
+            self.host.app.notify(
+                "no verdict saved: the revision is not open", severity="warning", timeout=4
+            )
+            return
 
         def saved(event: Event) -> None:
             self._changed(target, event)

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 
-from keymaps import UNBOUND_KEY
+from keymaps import UNBOUND_KEY, short_key
 
 #: what one key shows: (key, key as displayed, description, enabled)
 Shown = tuple[str, str, str, bool]
@@ -65,12 +65,12 @@ class KeysBar(Widget):
         ordered = sorted(active, key=lambda item: order.get(item[1].binding.id or "", len(order)))
         for key, (_node, binding, enabled, _tooltip) in ordered:
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
-                palette = (key, app.get_key_display(binding), binding.description, enabled)
+                palette = (key, self.key_display(key, binding), binding.description, enabled)
             elif key == UNBOUND_KEY:
                 continue  # the reviewer's keymap leaves it unbound
             elif binding.show and binding.action not in actions:  # one key per action
                 actions.add(binding.action)
-                keys.append((key, app.get_key_display(binding), binding.description, enabled))
+                keys.append((key, self.key_display(key, binding), binding.description, enabled))
         return tuple(keys), palette
 
     @staticmethod
@@ -78,6 +78,11 @@ class KeysBar(Widget):
         return frozenset(
             key for key, active in screen.active_bindings.items() if active.binding.id in PINNED
         )
+
+    @staticmethod
+    def key_display(key: str, binding: Binding) -> str:
+        """The key in its short form (``ctrl+p``, ``]``), as the help screen shows it."""
+        return binding.key_display or short_key(key)
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
         shown = self._shown(screen)

@@ -19,6 +19,7 @@ from keymaps.bindings import bindings_for
 from screens.safe import safe_content, visible
 from screens.session import BADGES, ReviewSession, tier_symbol
 from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
+from screens.widgets.cited_rows import cited_rows
 from screens.widgets.lists import Row, RowList
 
 if TYPE_CHECKING:
@@ -143,6 +144,7 @@ def record_rows(
                 Content.styled(f"  … {len(hits) - MAX_REPLAY_HITS} more hits", "$text-muted"),
                 disabled=True,
             )
+    yield from cited_rows(session, record)
     if record.references:
         yield Row(Content.styled("─ references ─", "$text-accent"), disabled=True)
         for ref in record.references:
@@ -223,7 +225,7 @@ class RecordPane(RowList):
             self.row_id = row_id
 
     class Followed(Message):
-        """A row was chosen: ``quote-N``, ``ref-ID``, ``ann-N`` or ``hit-S-H``."""
+        """A row was chosen: ``quote-N``, ``ref-ID``, ``ann-N``, ``hit-S-H`` or ``cite-N``."""
 
         def __init__(self, target: str) -> None:
             super().__init__()

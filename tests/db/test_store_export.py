@@ -119,8 +119,8 @@ def test_json_format_reads_back(filled: VerdictStore) -> None:
     assert parse_events(render(filled, "json"), "x.json") == filled.events()
 
 
-def test_csv_has_one_row_per_event(filled: VerdictStore) -> None:
-    rows = list(csv.reader(io.StringIO(render(filled, "csv"))))
+def test_csv_history_has_one_row_per_event(filled: VerdictStore) -> None:
+    rows = list(csv.reader(io.StringIO(render(filled, "csv", history=True))))
     assert rows[0] == list(FIELDS)
     assert len(rows) == 10
     assert "ünïcode — and\ntwo lines" in [row[FIELDS.index("note")] for row in rows]
@@ -130,8 +130,8 @@ def test_md_summary(filled: VerdictStore) -> None:
     text = render(filled, "md")
     assert "## KESTREL/agentic-system-runtime-report" in text
     assert "### RT-CLM-retries — Retries stop after three (claim)" in text
-    assert "- quote 1: src/app.py: exact at lines 40-40 — if retries \\> 3:\n" in text
-    assert "- quote 2: src/config.py: fuzzy at lines 7-7 — MAX = 3\n" in text
+    assert "- quote 1: src/app.py line 40: exact — if retries \\> 3:\n" in text
+    assert "- quote 2: src/config.py line 7: fuzzy 82 — MAX = 3\n" in text
     assert "- quote 3: src/app.py: missing — give\\_up()\n" in text
     assert "  - ann: **refuted**\n    > line 40 says \\>= 3\n  - bob: **refuted**" in text
     # notes are data: markup escaped, control characters shown

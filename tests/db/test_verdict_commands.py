@@ -141,7 +141,7 @@ def test_installed_entry_point(ann_db: Path, tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("# assay review summary")
+    assert done.stdout.startswith("# assay review write-up")
     missing = subprocess.run(
         [sys.executable, "-m", "tui.cli", "stats", "--db", str(out)],
         capture_output=True,

@@ -291,19 +291,27 @@ def test_check_runs_nothing_in_a_hostile_repository(tmp_path: Path) -> None:
 
 @pytest.mark.reference
 def test_reference_reports_against_the_sample(shared_reports: Path, kestrel: Path) -> None:
-    code, out, err = run(
-        str(shared_reports), "--repo", str(kestrel), "--rev", CITED_REVISION, "--format", "json"
-    )
-    assert code == 1, err
-    data = json.loads(out)
-    assert len(data["quotes"]) >= 40
+    # the folder holds reports about four systems: refused as a whole, naming them (issue 14)
+    code, out, err = run(str(shared_reports), "--repo", str(kestrel), "--rev", CITED_REVISION)
+    assert code == 2 and out == ""
+    assert "4 systems (ATLAS, Echel, Talorys, Arsumbris)" in err
+    quotes, searches = [], []
+    for report in sorted(shared_reports.glob("*.txt")):
+        code, out, err = run(
+            str(report), "--repo", str(kestrel), "--rev", CITED_REVISION, "--format", "json"
+        )
+        assert code == 1, err
+        data = json.loads(out)
+        quotes += data["quotes"]
+        searches += data["searches"]
+    assert len(quotes) >= 40
     with Revision.open(kestrel, CITED_REVISION) as revision:
-        for quote in data["quotes"]:
+        for quote in quotes:
             assert not revision.exists(quote["path"])
             assert quote["file"] == "missing"
             assert quote["match"] == "missing"
-    assert [s["command"] for s in data["searches"]] == ["rg -n 'checkAuth' src/ui-server.js"]
-    assert data["searches"][0]["hits"] == []
+    assert [s["command"] for s in searches] == ["rg -n 'checkAuth' src/ui-server.js"]
+    assert searches[0]["hits"] == []
 
 
 # --- search replay ---------------------------------------------------------------------------

@@ -14,7 +14,9 @@ from keymaps.bindings import bindings_for
 def test_every_preset_binds_every_id(preset: str, tmp_path: Path) -> None:
     keymap = load_keymap(preset, user_file=_write(tmp_path, ""))
     assert set(keymap.keys) == {spec.id for spec in SPECS}
-    assert all(keymap.keys_for(spec.id) for spec in SPECS)
+    # vim's `gg` (pressed twice) has no default key: home is `to_top`
+    unbound = {"to_top_twice"} if preset == "default" else set()
+    assert {spec.id for spec in SPECS if not keymap.keys_for(spec.id)} == unbound
 
 
 def test_catalog_ids_are_unique_and_grouped() -> None:

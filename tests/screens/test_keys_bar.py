@@ -24,7 +24,7 @@ async def test_keys_bar_shows_the_keymap_and_a_click_presses_the_key(
         bar = screen.query_one(KeysBar)
         text = str(bar.render())
         assert text.startswith(" n Next record  ] Next quote  c Confirm")
-        assert text.rstrip().endswith("▏ ^p palette") and len(text) == SIZE[0]
+        assert text.rstrip().endswith("▏ ctrl+p palette") and len(text) == SIZE[0]
         start = screen.location.record
         first, end, key = bar._spans[0]
         assert key == "n"
@@ -44,5 +44,5 @@ async def test_keys_bar_shows_the_reviewers_own_keys(tmp_path: Path, sample: Pat
         assert isinstance(screen, ReviewScreen)
         await screen.settle()
         await pilot.pause()
-        assert str(screen.query_one(KeysBar).render()).startswith(" ^n Next record ")
+        assert str(screen.query_one(KeysBar).render()).startswith(" ctrl+n Next record ")
     app.close()

@@ -47,7 +47,7 @@ async def test_cursor_colours_follow_focus_and_theme() -> None:
                 seen.add(str(list(line)[0].style.bgcolor))  # type: ignore[union-attr]
         assert len(seen) == 2  # focused and unfocused cursors differ, and both were drawn
         before = list(first.render_line(0))[0].style
-        app.theme = "textual-light"
+        app.theme = "textual-light"  # any theme: the rows are drawn again
         await pilot.pause()
         assert list(first.render_line(0))[0].style != before
 

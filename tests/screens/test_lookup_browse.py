@@ -69,8 +69,11 @@ async def test_browse_find_open_goto_and_permalink(github_repo: tuple[Path, str]
             await settle(pilot)
             screen = app.screen
             assert isinstance(screen, BrowseScreen)
-            keys = str(screen.query_one(KeysBar).render())  # in the order the screen declares
-            assert keys.startswith(" o Open file  G Grep revision  : Go to line  / Find in file")
+            # in the order the screen declares (spaced out, or compact when they do not fit)
+            keys = " ".join(str(screen.query_one(KeysBar).render()).split())
+            assert keys.startswith(
+                "o Open file G Grep revision : Go to line / Find file ctrl+f Find in file"
+            )
             await pilot.press("o")
             await settle(pilot)
             assert isinstance(app.screen, FileFinder)
@@ -131,9 +134,20 @@ async def test_browse_find_in_file(github_repo: tuple[Path, str]) -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             view = app.screen.query_one(SourceView)
-            await pilot.press("slash", *"LOGIN", "enter")
+            await pilot.press("ctrl+f", *"LOGIN", "enter")  # find in file: ctrl+f, as in review
             await pilot.pause()
             assert view.cursor_line == 41
+
+
+async def test_slash_means_find_by_name_in_browse_too(github_repo: tuple[Path, str]) -> None:
+    repo, _ = github_repo
+    with Revision.open(repo) as revision:
+        app = BrowseApp(revision, path="src/server/routes.py")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("slash")
+            await pilot.pause()
+            assert isinstance(app.screen, FileFinder)
 
 
 async def test_browse_without_remote_copies_a_local_reference(tmp_path: Path) -> None:

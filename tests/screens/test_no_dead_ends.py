@@ -170,7 +170,7 @@ async def test_a_record_without_quotes_leads_to_its_search_hits(
         screen.go(Location(index_of(screen, "KS-ABS-station-list"), None))
         await settle(pilot, screen)
         view = screen.query_one(SourceView)
-        assert view.message is not None and "its searches found 5 hits" in view.message
+        assert view.message is not None and "searches found 5 hits" in view.message
         await pilot.press("tab", "j")
         await settle(pilot, screen)
         assert screen.record_pane.highlighted_id == "hit-0-0"

@@ -198,9 +198,9 @@ async def test_missing_revision_shows_in_the_panes(
         view = screen.query_one(SourceView)
         assert view.message is not None and "cannot open the revision" in view.message
         assert "revision unavailable" in str(screen.query_one("#review-header").render())
-        await pilot.press("c")  # verdicts still work
+        await pilot.press("c")  # never saved against a revision that was not resolved
         await settle(pilot, screen)
-        assert screen.session.badge(screen.record) == "✓"
+        assert screen.session.badge(screen.record) == "·"
     app.close()
 
 
@@ -370,7 +370,7 @@ def _styles(screen: ReviewScreen) -> list[tuple[str, ...]]:
 async def test_first_frame_styles_equal_a_full_restyle(tmp_path: Path) -> None:
     # the screen skips Textual's restyle of every widget on its first resume (each was styled
     # as it mounted): nothing may look different from a full restyle, in either theme
-    for theme in ("textual-light", "textual-dark"):
+    for theme in ("assay-light", "assay-dark"):
         app = make_demo_app(tmp_path, reviewer="ann", keymap=load_keymap(user=False), theme=theme)
         try:
             async with app.run_test(size=(120, 40)) as pilot:

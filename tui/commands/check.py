@@ -1,7 +1,8 @@
 """`assay check REPORT... --repo PATH [--rev REV] [--format text|json]`.
 
-Exit 0 when every quote is exact/whitespace/normalized in its cited file and no claimed range is
-wrong, 1 otherwise, 2 on usage or input errors (a one-line message, never a traceback).
+Exit 0 when every quote is exact/whitespace/normalized in its cited file, no claimed range is
+wrong and every cited path exists, 1 otherwise, 2 on usage or input errors (a message, never a
+traceback).
 """
 
 from __future__ import annotations
@@ -11,14 +12,22 @@ import sys
 
 import click
 
-from evidence.check import CheckError, choose_revision, run_check, to_json, to_text
+from evidence.check import (
+    CheckError,
+    choose_revision,
+    refuse_unusable,
+    run_check,
+    to_json,
+    to_text,
+)
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
 from evidence.text import escaped
 
 
 def _fail(message: str) -> None:
-    click.echo(escaped(f"assay check: {message}"), err=True)  # paths, git errors: untrusted
+    lines = f"assay check: {message}".split("\n")  # paths, git errors: untrusted
+    click.echo("\n".join(escaped(line) for line in lines), err=True)
     sys.exit(2)
 
 
@@ -44,9 +53,11 @@ def _fail(message: str) -> None:
 def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> None:
     """Check every quote of the reports against the revision they cite.
 
-    The revision is --rev, else the 40-hex id the reports state. Exit 0 when every quote is
-    exact, whitespace or normalized in its cited file and no claimed range is wrong, 1
-    otherwise, 2 on usage or input errors.
+    The revision is --rev, else the 40-hex id the reports state (HEAD only when named: --rev
+    HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file, no
+    claimed range is wrong and every cited path exists (a file or a directory), 1 otherwise, 2
+    on usage or input errors: a file with no records and no quotes (the parser's diagnostics
+    shown), reports about several systems, an unknown revision.
 
     \b
     JSON (--format json):
@@ -59,13 +70,18 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
                    "diff": [{"op", "quote", "source"}] | null, "candidates", "notes", ...}],
        "searches": [{"record", "command", "count", "hits": [{"path", "line", "text"}],
                      "error", ...}],
-       "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...}}
+       "citations": [{"report", "report_line", "record", "source", "path",
+                      "state": present|directory|near_miss|absent,
+                      "suggestion": "<closest existing path>" | null}],
+       "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...,
+                   "citations", "citations_missing", "citations_directory"}}
     """
     try:
         reportset = load_reports(list(reports))
     except ReportError as error:
         _fail(str(error))
     try:
+        refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
         with Revision.open(repo, wanted) as revision:
             result = run_check(reportset, revision)

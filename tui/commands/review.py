@@ -11,13 +11,14 @@ from evidence.text import visible  # not screens.safe: it imports textual, befor
 from tui import startup
 
 if TYPE_CHECKING:
+    from evidence.model import ReportSet
     from tui.app import AssayApp
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error and exit (2: usage or input error)."""
     startup.release()
-    click.echo(f"assay: {visible(message)}", err=True)
+    click.echo(f"assay: {visible(message, multiline=True)}", err=True)
     raise SystemExit(code)
 
 
@@ -33,7 +34,9 @@ def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
 @click.command()
 @click.argument("reports", nargs=-1, required=True, metavar="REPORT...")
 @click.option("--repo", required=True, help="The git repository the reports quote.")
-@click.option("--rev", default=None, help="Revision (default: the one the reports state, or HEAD).")
+@click.option(
+    "--rev", default=None, help="Revision (default: the one the reports state; HEAD only by name)."
+)
 @click.option("--db", "db", default=None, help="Verdict database (default: user data dir).")
 @click.option("--reviewer", default=None, help="Reviewer name (default: git user.name, login).")
 @click.option(
@@ -47,7 +50,11 @@ def review(
     reviewer: str | None,
     preset: str | None,
 ) -> None:
-    """Review REPORT... against the git revision they cite."""
+    """Review REPORT... against the git revision they cite (or --rev; HEAD only by name).
+
+    Exit 2 before the app opens when a file holds no records and no quotes, the reports are
+    about several systems, or git does not know the revision.
+    """
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
     from db import StoreError, check_database, reviewer_lookup
 
@@ -65,19 +72,34 @@ def review(
         if not reportset.reports:
             fail("no reports found in " + ", ".join(reports))
         keymap = _keymap(preset)
-        if rev is None:
-            stated = reportset.revision_ids()
-            rev = stated[0] if stated else None
+        commit, origin = _resolve(reportset, repo, rev)
         try:  # a quick read-only check: the app opens the store after its first frame
             db_path = check_database(Path(db) if db else None)
         except StoreError as error:
             fail(str(error))
         from tui.factory import make_app
 
-        app = make_app(reportset, repo, rev, db_path, reviewer_found(), keymap)
+        app = make_app(
+            reportset, repo, commit, db_path, reviewer_found(), keymap, rev_origin=origin
+        )
     finally:
         reviewer_found.close()  # stops git if the command failed first
     run(app)
+
+
+def _resolve(reportset: ReportSet, repo: str, rev: str | None) -> tuple[str, str]:
+    """The commit to review and where it came from, as `assay check` chooses it; exits 2 on
+    input that is not a report, reports of several systems or a revision git does not know."""
+    from evidence.inputs import CheckError, choose_revision, refuse_unusable, revision_origin
+    from evidence.revision import Revision, RevisionError
+
+    try:
+        refuse_unusable(reportset)
+        wanted = choose_revision(reportset, rev)
+        with Revision.open(repo, wanted) as revision:
+            return revision.commit, revision_origin(rev)
+    except (CheckError, RevisionError) as error:
+        fail(str(error))
 
 
 @click.command()

@@ -50,8 +50,16 @@ def _db_option(function: Any) -> Any:
     type=click.Choice(FORMATS),
     default="jsonl",
     show_default=True,
-    help="jsonl: one event per line (for git and `assay import`); md: readable summary; "
-    "sarif: SARIF 2.1.0 with verdicts as suppressions",
+    help="jsonl: one event per line (for git and `assay import`); md: the write-up (where, "
+    "who, counts, every record and quote); csv: the current state, a row per record and per "
+    "quote (--history: a row per event); json: events and current state; sarif: SARIF 2.1.0 "
+    "with verdicts as suppressions",
+)
+@click.option(
+    "--history",
+    is_flag=True,
+    default=False,
+    help="csv: the event log (every verdict and note as given) instead of the current state",
 )
 @click.option(
     "--out",
@@ -60,14 +68,21 @@ def _db_option(function: Any) -> Any:
     help="file to write (default: standard output); replaced atomically",
 )
 @click.option("--reviewer", default=None, help="only this reviewer's verdicts")
-def export(db_path: Path | None, fmt: str, out: Path | None, reviewer: str | None) -> None:
+def export(
+    db_path: Path | None, fmt: str, history: bool, out: Path | None, reviewer: str | None
+) -> None:
     """Write the verdicts of a database as jsonl, json, csv, md or sarif."""
+    if history and fmt not in ("csv", "jsonl", "json"):
+        raise InputError(f"--history is for csv (jsonl and json are the event log), not {fmt}")
     store = _open(db_path, readonly=True)
     try:
         if out is None or str(out) == "-":
-            write(store, fmt, sys.stdout, reviewer=reviewer)
+            write(store, fmt, sys.stdout, reviewer=reviewer, history=history)
         else:
-            _write_atomically(out, lambda handle: write(store, fmt, handle, reviewer=reviewer))
+            _write_atomically(
+                out,
+                lambda handle: write(store, fmt, handle, reviewer=reviewer, history=history),
+            )
     except StoreError as error:
         raise InputError(str(error)) from None
     finally:

@@ -1,0 +1,237 @@
+"""The exports a reviewer hands over, from the database alone: the md write-up and the csv of the
+current state (one row per record and per quote). The event log stays jsonl (and csv --history).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from db.events import Event
+from db.keys import Verdict, normalize_quote
+from db.store import VerdictStore
+
+#: control, bidi and line-separator characters, shown as ``\\uXXXX``
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+
+VERDICTS = [verdict.value for verdict in Verdict]
+
+#: the columns of `assay export --format csv` (the current state)
+CSV_FIELDS = (
+    "report",
+    "record",
+    "label",
+    "kind",
+    "quote",
+    "quote_path",
+    "lines",
+    "anchor",
+    "verdict",
+    "note",
+    "reviewer",
+)
+
+
+def visible(text: str) -> str:
+    """Text with control and bidi characters written as ``\\uXXXX`` so a terminal shows them."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def md_text(text: str) -> str:
+    """Untrusted text made inert in Markdown: control characters shown, markup escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", visible(text))
+
+
+def lines_words(first: int | None, last: int | None) -> str:
+    """``line 17`` or ``lines 17-19`` ("" without a line)."""
+    if first is None:
+        return ""
+    if last is None or last == first:
+        return f"line {first}"
+    return f"lines {first}-{last}"
+
+
+def anchor_state(item: dict[str, Any]) -> str:
+    """How a quote matched at the revision: ``exact``, ``fuzzy 81``, ``missing``, ``not
+    anchored``; a wrong claimed range is named (``exact, claimed lines 3-5``)."""
+    tier = item["tier"]
+    if tier is None:
+        return "not anchored"
+    state = f"fuzzy {item['score']:.0f}" if tier == "fuzzy" and item["score"] else tier
+    if item["claimed_first"] is not None and item["range_ok"] == 0:
+        state += f", claimed {lines_words(item['claimed_first'], item['claimed_last'])}"
+    return state
+
+
+def quote_lines(item: dict[str, Any]) -> str:
+    """Where the quote is (else where it claims to be): ``line 40``, ``lines 7-9``."""
+    if item["lines_first"] is not None:
+        return lines_words(item["lines_first"], item["lines_last"])
+    return lines_words(item["claimed_first"], item["claimed_last"])
+
+
+def failing(item: dict[str, Any]) -> bool:
+    """A quote that `assay check` counts as failing (missing, fuzzy, wrong range)."""
+    return item["tier"] in ("missing", "fuzzy") or item["range_ok"] == 0
+
+
+def _current(store: VerdictStore, reviewer: str | None) -> dict[str, list[Event]]:
+    current: dict[str, list[Event]] = {}
+    for event in store.current_all():
+        if reviewer is None or event.reviewer == reviewer:
+            current.setdefault(event.item, []).append(event)
+    return current
+
+
+def _verdict_lines(events: Iterable[Event], indent: str) -> Iterator[str]:
+    for event in events:
+        verdict = event.verdict.value if event.verdict else "no verdict"
+        yield f"{indent}- {md_text(event.reviewer)}: **{verdict}**"
+        if event.note:
+            for line in event.note.splitlines() or [""]:
+                yield f"{indent}  > {md_text(line)}"
+
+
+def _counts(items: list[dict[str, Any]], current: dict[str, list[Event]], quotes: bool) -> str:
+    counts: Counter[str] = Counter()
+    for item in items:
+        if (item["quote"] is not None) != quotes:
+            continue
+        verdicts = [e.verdict.value for e in current.get(item["item"], []) if e.verdict]
+        counts.update(verdicts or ["not reviewed"])
+    cells = [str(counts[name]) for name in (*VERDICTS, "not reviewed")]
+    return f"| {'quotes' if quotes else 'records'} | " + " | ".join(cells) + " |"
+
+
+def _header(store: VerdictStore, items: list[dict[str, Any]], current: dict[str, list[Event]]):  # type: ignore[no-untyped-def]
+    lines = ["# assay review write-up", ""]
+    sources = store.sources()
+    places = sorted({(s["repository"] or "", s["remote"] or "") for s in sources})
+    revisions = sorted({s["revision"] for s in sources if s["revision"]}) or sorted(
+        {item["revision"] for item in items if item["revision"]}
+    )
+    for repository, remote in places or [("", "")]:
+        where = md_text(repository) if repository else "not recorded"
+        lines.append(f"- Repository: {where}" + (f" (remote {md_text(remote)})" if remote else ""))
+    lines.append(f"- Revision: {', '.join(revisions) if revisions else 'not recorded'}")
+    reviewers = sorted({e.reviewer for events in current.values() for e in events})
+    lines.append(f"- Reviewer(s): {', '.join(md_text(r) for r in reviewers) or 'none yet'}")
+    latest = max((e.at for events in current.values() for e in events), default=None)
+    today = datetime.now(UTC).strftime("%Y-%m-%d")
+    lines.append(f"- Date: {today}" + (f" (last verdict {latest[:10]})" if latest else ""))
+    return lines
+
+
+def markdown(store: VerdictStore, *, reviewer: str | None = None) -> str:
+    """The write-up: where and by whom, summary counts, then per report and record its
+    verdicts, notes, quotes (path, lines, anchor state, verdicts) and missing citations."""
+    current = _current(store, reviewer)
+    items = store.items()
+    present = [item for item in items if item["present"]]
+    citations = store.citations()
+    missing = [c for c in citations if c["state"] in ("absent", "near_miss")]
+    lines = _header(store, items, current)
+    lines += ["", "## Summary", ""]
+    lines.append("| | " + " | ".join(VERDICTS) + " | not reviewed |")
+    lines.append("|---" * (len(VERDICTS) + 2) + "|")
+    lines.append(_counts(present, current, quotes=False))
+    lines.append(_counts(present, current, quotes=True))
+    lines.append("")
+    failing_quotes = sum(1 for item in present if item["quote"] is not None and failing(item))
+    lines.append(f"- Failing quotes: {failing_quotes}")
+    lines.append(f"- Missing citations: {len(missing)} of {len(citations)} cited paths")
+    cited_by: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for cited in missing:
+        cited_by.setdefault((cited["report"], cited["record"]), []).append(cited)
+    shown: set[str] = set()
+    report = None
+    stale: list[tuple[dict[str, Any], list[Event]]] = []
+    for item in items:
+        shown.add(item["item"])
+        if not item["present"]:
+            if item["item"] in current:
+                stale.append((item, current[item["item"]]))
+            continue
+        if item["report"] != report:
+            report = item["report"]
+            lines += ["", f"## {md_text(report)}", "", f"File: {md_text(item['report_file'])}"]
+        events = current.get(item["item"], [])
+        if item["quote"] is None:
+            label = f" — {md_text(item['label'])}" if item["label"] else ""
+            lines += ["", f"### {md_text(item['record'])}{label} ({item['kind']})", ""]
+            lines += list(_verdict_lines(events, "")) or ["- not reviewed"]
+            for cited in cited_by.get((item["report"], item["record"]), []):
+                closest = cited["suggestion"]
+                lines.append(
+                    f"- cited path missing: {md_text(cited['path'])}"
+                    + (f" (closest: {md_text(closest)})" if closest else "")
+                )
+        else:
+            lines.append(f"- quote {item['quote_index'] + 1}: {_quote_line(item)}")
+            lines += list(_verdict_lines(events, "  ")) or ["  - not reviewed"]
+    if stale:
+        lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
+        for item, events in stale:
+            what = f"quote {item['quote']}" if item["quote"] else "the record"
+            lines.append(f"- {md_text(item['report'])} {md_text(item['record'])}, {what}:")
+            lines += list(_verdict_lines(events, "  "))
+    unregistered = [key for key in sorted(current) if key not in shown]
+    if unregistered:
+        lines += ["", "## Verdicts on items not registered from a report", ""]
+        for key in unregistered:
+            lines.append(f"- {md_text(key)}")
+            lines += list(_verdict_lines(current[key], "  "))
+    return "\n".join(lines) + "\n"
+
+
+def _quote_line(item: dict[str, Any]) -> str:
+    where = md_text(item["quote_path"] or "?")
+    lines = quote_lines(item)
+    excerpt = normalize_quote(item["quote_text"] or "")
+    if len(excerpt) > 60:
+        excerpt = excerpt[:59] + "…"
+    text = f"{where}" + (f" {lines}" if lines else "") + f": {anchor_state(item)}"
+    return f"{text} — {md_text(excerpt)}" if excerpt else text
+
+
+def current_csv(store: VerdictStore, out: TextIO, *, reviewer: str | None = None) -> None:
+    """The current state: one row per record and per quote (and per reviewer with a verdict or
+    note on it), then verdicts on items the reports no longer hold."""
+    current = _current(store, reviewer)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    shown: set[str] = set()
+    for item in store.items():
+        shown.add(item["item"])
+        events = current.get(item["item"], [])
+        if not item["present"] and not events:
+            continue
+        quote = item["quote"] is not None
+        base = [
+            item["report"],
+            item["record"],
+            item["label"] or "",
+            item["kind"] or "",
+            str(item["quote_index"] + 1) if quote else "",
+            item["quote_path"] or "",
+            quote_lines(item) if quote else "",
+            (anchor_state(item) if quote else "") if item["present"] else "no longer in reports",
+        ]
+        if not events:
+            writer.writerow([visible(v) for v in (*base, "", "", "")])
+        for event in events:
+            verdict = event.verdict.value if event.verdict else ""
+            row = (*base, verdict, event.note or "", event.reviewer)
+            writer.writerow([visible(v) for v in row])
+    for key in sorted(k for k in current if k not in shown):
+        for event in current[key]:
+            verdict = event.verdict.value if event.verdict else ""
+            gone = (event.report, event.record, "", "", "", "", "", "not registered")
+            writer.writerow(
+                [visible(v) for v in (*gone, verdict, event.note or "", event.reviewer)]
+            )

@@ -1,0 +1,149 @@
+"""Cited paths checked at a revision: present, a directory, absent, or a near miss of a path that
+exists (which is suggested). Citations are evidence too: ``(SRC-1, src/a.js)`` names a file the
+record rests on even when it quotes nothing from it.
+
+UI-free; `PathIndex` works on a plain list of paths, so it is tested without git.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import NamedTuple
+
+from evidence.model import Record, ReportSet
+
+#: a line suffix a citation may carry: ``a.py:12``, ``a.py:12-14``, ``a.py#L3-L9``
+_LINES = re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
+#: how close (0-100, rapidfuzz ratio) another path must be to be suggested
+SUGGEST_FROM = 75.0
+
+
+class CitedState(StrEnum):
+    """What a cited path is at the revision."""
+
+    PRESENT = "present"  # a file, symlink or submodule
+    DIRECTORY = "directory"
+    NEAR_MISS = "near_miss"  # absent, and a path that exists is close: see the suggestion
+    ABSENT = "absent"
+
+    @property
+    def missing(self) -> bool:
+        """The path names nothing at the revision."""
+        return self in (CitedState.NEAR_MISS, CitedState.ABSENT)
+
+
+class CitedPath(NamedTuple):
+    """One path of one citation of one record, with its state at the revision."""
+
+    report: str  # the report file
+    record: str  # the record id
+    source: str  # ``SRC-1``
+    path: str  # as cited, without a line suffix
+    line: int  # report line of the citation
+    state: CitedState
+    suggestion: str | None = None  # the closest existing path, for a near miss
+
+
+def cited_path(path: str) -> str:
+    """A cited path as the tree spells it: no line suffix, no leading ``./`` or ``/``."""
+    path = _LINES.sub("", path.strip().strip("`'\"")).replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return re.sub("/+", "/", path.lstrip("/")).rstrip("/")
+
+
+class PathIndex:
+    """The paths of a revision, to tell what a cited path is and suggest the closest one."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.files = frozenset(paths)
+        directories: set[str] = set()
+        by_name: dict[str, list[str]] = {}
+        for path in self.files:
+            by_name.setdefault(posixpath.basename(path), []).append(path)
+            parent = posixpath.dirname(path)
+            while parent and parent not in directories:
+                directories.add(parent)
+                parent = posixpath.dirname(parent)
+        self.directories = frozenset(directories)
+        self._by_name = by_name
+        self._everything: list[str] | None = None
+
+    def state(self, path: str) -> tuple[CitedState, str | None]:
+        """The state of a cited path, and the closest existing path when it is a near miss."""
+        path = cited_path(path)
+        if path in self.files:
+            return CitedState.PRESENT, None
+        if path in self.directories or path == "":
+            return CitedState.DIRECTORY, None
+        suggestion = self.closest(path)
+        if suggestion is None:
+            return CitedState.ABSENT, None
+        return CitedState.NEAR_MISS, suggestion
+
+    def closest(self, path: str) -> str | None:
+        """The existing path most like ``path``: one with the same file name first, else any
+        file or directory at least `SUGGEST_FROM` alike; None when nothing is that close."""
+        from rapidfuzz import fuzz, process
+
+        same_name = self._by_name.get(posixpath.basename(path))
+        if same_name:
+            found = process.extractOne(path, same_name, scorer=fuzz.ratio)
+            return str(found[0]) if found else None
+        if self._everything is None:
+            self._everything = sorted(self.files | self.directories)
+        close = process.extractOne(
+            path, self._everything, scorer=fuzz.ratio, score_cutoff=SUGGEST_FROM
+        )
+        return str(close[0]) if close else None
+
+
+def record_citations(record: Record, index: PathIndex) -> tuple[CitedPath, ...]:
+    """Every path the record cites, in order, each once, with its state."""
+    found: list[CitedPath] = []
+    seen: set[str] = set()
+    for citation in record.citations:
+        for raw in citation.paths:
+            path = cited_path(raw)
+            if path in seen:
+                continue
+            seen.add(path)
+            state, suggestion = index.state(path)
+            found.append(
+                CitedPath(
+                    record.report,
+                    record.id,
+                    citation.source,
+                    path,
+                    citation.line,
+                    state,
+                    suggestion,
+                )
+            )
+    return tuple(found)
+
+
+def check_citations(reportset: ReportSet, index: PathIndex) -> tuple[CitedPath, ...]:
+    """Every cited path of every record of the reports, in report order."""
+    return tuple(
+        cited
+        for report in reportset.reports
+        for record in report.records
+        for cited in record_citations(record, index)
+    )
+
+
+def citation_json(cited: CitedPath) -> dict[str, object]:
+    """One entry of the "citations" list of `assay check --format json`."""
+    return {
+        "report": cited.report,
+        "report_line": cited.line,
+        "record": cited.record,
+        "source": cited.source,
+        "path": cited.path,
+        "state": cited.state.value,
+        "suggestion": cited.suggestion,
+    }

@@ -1,0 +1,63 @@
+"""Moves within the focused pane that the vim preset names: top (`gg`), bottom (`G`) and half a
+page (`ctrl+d`/`ctrl+u`); the default preset binds them to home, end, ctrl+d and ctrl+u."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from screens.widgets.lists import RowList
+from screens.widgets.source_view import SourceView
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+#: the second press of a key bound "pressed twice" must come within this many seconds
+TWICE_WITHIN = 0.8
+
+
+class Motions:
+    """Top, bottom and half-page moves of whichever pane has focus."""
+
+    def __init__(self) -> None:
+        self._armed = 0.0  # when a "press twice" key was pressed once
+
+    def to_top(self, focused: Widget | None, presses: int = 1) -> None:
+        """The first row or line of the focused pane (``presses`` 2: only on the second press)."""
+        if presses > 1:
+            now = time.monotonic()
+            if now - self._armed > TWICE_WITHIN:
+                self._armed = now
+                return
+            self._armed = 0.0
+        if isinstance(focused, RowList):
+            focused.action_first()
+        elif isinstance(focused, SourceView):
+            focused.action_first_line()
+        elif focused is not None:
+            focused.scroll_home(animate=False)
+
+    def to_bottom(self, focused: Widget | None) -> None:
+        """The last row or line of the focused pane."""
+        if isinstance(focused, RowList):
+            focused.action_last()
+        elif isinstance(focused, SourceView):
+            focused.action_last_line()
+        elif focused is not None:
+            focused.scroll_end(animate=False)
+
+    def half_page(self, focused: Widget | None, step: int) -> None:
+        """Half the pane's height down (``step`` 1) or up (-1), the cursor moving with it."""
+        if focused is None:
+            return
+        half = max(1, focused.scrollable_content_region.height // 2)
+        if isinstance(focused, SourceView):
+            for _ in range(half):
+                focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
+        elif isinstance(focused, RowList) and focused.row_count:
+            # rows may span several lines: step over as many rows as make half a page on average
+            per_row = max(1.0, focused.virtual_size.height / focused.row_count)
+            for _ in range(max(1, round(half / per_row))):
+                focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
+        else:
+            focused.scroll_relative(y=step * half, animate=False)

@@ -1,0 +1,53 @@
+"""assay's two themes: Textual's dark and light themes with text colours that meet WCAG AA
+(4.5:1) on every background the panes use, and unfocused pane borders that stay visible (3:1).
+
+tests/screens/test_themes.py computes the ratios from these colours.
+"""
+
+from __future__ import annotations
+
+from textual.theme import BUILTIN_THEMES, Theme
+
+DARK, LIGHT = "assay-dark", "assay-light"
+
+#: Textual derives text colours from the base colours (``text-accent`` is the accent tinted into
+#: the contrasting text colour): the light theme's accent, warning and success are darker, the
+#: dark theme's secondary lighter, so that the text made from them reads on every background
+_DARK_COLOURS = {"secondary": "#2A7AB8"}
+_LIGHT_COLOURS = {"accent": "#B06400", "warning": "#B06400", "success": "#2E8B4A"}
+#: variables Textual reads from the theme: unfocused borders and the footer's keys
+_DARK_VARIABLES = {"border-blurred": "#6B7886"}
+_LIGHT_VARIABLES = {"border-blurred": "#7E7E7E", "footer-key-foreground": "#00508C"}
+
+
+def _derived(base: str, name: str, colours: dict[str, str], variables: dict[str, str]) -> Theme:
+    theme = BUILTIN_THEMES[base]
+    return Theme(
+        name=name,
+        primary=theme.primary,
+        secondary=colours.get("secondary", theme.secondary),
+        warning=colours.get("warning", theme.warning),
+        error=theme.error,
+        success=colours.get("success", theme.success),
+        accent=colours.get("accent", theme.accent),
+        foreground=theme.foreground,
+        background=theme.background,
+        surface=theme.surface,
+        panel=theme.panel,
+        boost=theme.boost,
+        dark=theme.dark,
+        luminosity_spread=theme.luminosity_spread,
+        text_alpha=theme.text_alpha,
+        variables={**theme.variables, **variables},
+    )
+
+
+THEMES: tuple[Theme, ...] = (
+    _derived("textual-dark", DARK, _DARK_COLOURS, _DARK_VARIABLES),
+    _derived("textual-light", LIGHT, _LIGHT_COLOURS, _LIGHT_VARIABLES),
+)
+
+
+def other_theme(dark: bool) -> str:
+    """The theme `ctrl+t` switches to from a dark (or light) one."""
+    return LIGHT if dark else DARK

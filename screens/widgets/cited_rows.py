@@ -1,0 +1,91 @@
+"""The record pane's cited files: every path the record cites, with its state at the revision.
+
+Rows ``cite-N`` can be followed: a file opens in the source pane, a near miss opens the path
+suggested for it; a directory or an absent path says what it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+
+from evidence.citations import CitedState, cited_path
+from evidence.model import Record
+from screens.safe import visible
+from screens.widgets.lists import Row
+
+if TYPE_CHECKING:
+    from evidence.citations import CitedPath
+    from screens.session import ReviewSession
+
+#: state -> (symbol, style, words)
+STATES: dict[CitedState | None, tuple[str, str, str]] = {
+    CitedState.PRESENT: ("✓", "$text-success", "present"),
+    CitedState.DIRECTORY: ("▸", "$text-success", "a directory"),
+    CitedState.NEAR_MISS: ("✗", "$text-error", "absent"),
+    CitedState.ABSENT: ("✗", "$text-error", "absent"),
+    None: ("…", "$text-muted", "checking…"),
+}
+
+
+def cited_paths(session: ReviewSession, record: Record) -> list[tuple[str, CitedPath | None]]:
+    """The record's cited paths, each once, with its checked state when known."""
+    checked = session.cited(record)
+    if checked is not None:
+        return [(cited.path, cited) for cited in checked]
+    paths = dict.fromkeys(cited_path(path) for c in record.citations for path in c.paths)
+    return [(path, None) for path in paths]
+
+
+def cited_rows(session: ReviewSession, record: Record) -> Iterator[Row]:
+    """A ``─ cited files ─`` heading and one row per cited path (none without citations)."""
+    paths = cited_paths(session, record)
+    if not paths:
+        return
+    yield Row(Content.styled("─ cited files ─", "$text-accent"), disabled=True)
+    for n, (path, cited) in enumerate(paths):
+        symbol, style, words = STATES[cited.state if cited is not None else None]
+        pieces: list[tuple[str, str] | str] = [
+            (symbol, style),
+            " ",
+            (visible(path), "$text-primary"),
+            "  ",
+            (words, style if cited is not None and cited.state.missing else "$text-muted"),
+        ]
+        if cited is not None and cited.suggestion:
+            pieces += [("  closest: ", "$text-muted"), (visible(cited.suggestion), "underline")]
+        yield Row(Content.assemble(*pieces), id=f"cite-{n}")
+
+
+def cited_target(session: ReviewSession, record: Record, row_id: str) -> tuple[str | None, str]:
+    """What following a ``cite-N`` row does: (a path to open, "") or (None, why not)."""
+    paths = cited_paths(session, record)
+    n = int(row_id.removeprefix("cite-"))
+    if n >= len(paths):
+        return None, ""
+    path, cited = paths[n]
+    if cited is None or cited.state is CitedState.PRESENT:
+        return path, ""
+    if cited.state is CitedState.NEAR_MISS and cited.suggestion:
+        return cited.suggestion, ""
+    if cited.state is CitedState.DIRECTORY:
+        return None, f"{path} is a directory at the revision"
+    return None, f"{path} is not in the revision"
+
+
+def cited_summary(session: ReviewSession, record: Record) -> str:
+    """The source pane's text for a record that quotes nothing but cites files."""
+    paths = cited_paths(session, record)
+    if not paths:
+        return "this record quotes no source and cites no file"
+    listed = ", ".join(
+        f"{path} ({STATES[cited.state if cited is not None else None][2]})"
+        for path, cited in paths[:6]
+    )
+    more = f" and {len(paths) - 6} more" if len(paths) > 6 else ""
+    return (
+        f"this record quotes nothing; it cites {listed}{more}. "
+        "Enter on a cited file in the record pane opens it."
+    )

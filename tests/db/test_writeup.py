@@ -1,0 +1,107 @@
+"""Issue 14, point 8: `assay export --format md` is a write-up a reviewer can hand over, `--format
+csv` the current state (a row per record and per quote), `--history` the event log."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from click.testing import CliRunner
+from storekit import make_record, make_report, reportset
+from test_store_export import REPORT, REV, anchors, fill
+
+from db.export import render
+from db.store import VerdictStore
+from db.writeup import CSV_FIELDS, lines_words
+from evidence.citations import CitedPath, CitedState
+from tui.cli import cli
+
+MISSING = CitedPath("runtime.md", "RT-CLM-retries", "SRC-1", "src/gone.py", 9, CitedState.ABSENT)
+NEAR = CitedPath(
+    "runtime.md", "RT-CLM-retries", "SRC-1", "src/app.pyy", 9, CitedState.NEAR_MISS, "src/app.py"
+)
+PRESENT = CitedPath("runtime.md", "RT-RTE-upload", "SRC-2", "src/app.py", 12, CitedState.PRESENT)
+
+
+def registered(path: Path) -> VerdictStore:
+    store = VerdictStore.open(path)
+    store.register(
+        reportset(REPORT),
+        anchors(),
+        revision=REV,
+        repository="/src/kestrel",
+        remote="https://example.com/kestrel.git",
+        citations=[MISSING, NEAR, PRESENT],
+    )
+    fill(store)
+    return store
+
+
+def test_ranges_read_as_words() -> None:
+    assert lines_words(17, 17) == "line 17"
+    assert lines_words(17, 19) == "lines 17-19"
+    assert lines_words(None, None) == ""
+
+
+def test_md_is_a_write_up(tmp_path: Path) -> None:
+    with registered(tmp_path / "v.db") as store:
+        text = render(store, "md")
+    head, _, rest = text.partition("## Summary")
+    assert "- Repository: /src/kestrel (remote https://example.com/kestrel.git)" in head
+    assert f"- Revision: {REV}" in head
+    assert "- Reviewer(s): ann, bob" in head and "- Date: " in head
+    assert "| | confirmed | refuted | unclear | skip | not reviewed |" in rest
+    assert "| records | 1 | 0 | 0 | 1 | 0 |" in rest
+    assert "| quotes | 1 | 2 | 1 | 0 | 1 |" in rest
+    assert "- Failing quotes: 2" in rest
+    assert "- Missing citations: 2 of 3 cited paths" in rest
+    record = rest.split("### RT-CLM-retries", 1)[1].split("###", 1)[0]
+    assert "- ann: **confirmed**" in record
+    assert "- quote 1: src/app.py line 40: exact" in record
+    assert "  - ann: **refuted**\n    > line 40 says \\>= 3" in record
+    assert "- cited path missing: src/gone.py\n" in record
+    assert "- cited path missing: src/app.pyy (closest: src/app.py)" in record
+
+
+def test_csv_is_the_current_state_and_history_the_event_log(tmp_path: Path) -> None:
+    with registered(tmp_path / "v.db") as store:
+        rows = list(csv.DictReader(io.StringIO(render(store, "csv"))))
+        events = list(csv.reader(io.StringIO(render(store, "csv", history=True))))
+        assert len(events) == store.count() + 1
+    assert list(rows[0]) == list(CSV_FIELDS)
+    quote_one = [row for row in rows if row["record"] == "RT-CLM-retries" and row["quote"] == "1"]
+    assert [(r["reviewer"], r["verdict"], r["note"]) for r in quote_one] == [
+        ("ann", "refuted", "line 40 says >= 3"),
+        ("bob", "refuted", ""),
+    ]
+    assert quote_one[0]["quote_path"] == "src/app.py" and quote_one[0]["lines"] == "line 40"
+    assert quote_one[0]["anchor"] == "exact" and quote_one[0]["label"] == "Retries stop after three"
+    assert quote_one[0]["kind"] == "claim"
+    route = [row for row in rows if row["record"] == "RT-RTE-upload"]
+    assert [(r["quote"], r["verdict"], r["reviewer"]) for r in route] == [("", "skip", "bob")]
+
+
+def test_csv_lists_unreviewed_items(store: VerdictStore) -> None:
+    report = make_report([make_record("R1", [("x = 1", "a.py")])])
+    store.register(reportset(report))
+    rows = list(csv.DictReader(io.StringIO(render(store, "csv"))))
+    assert [(r["record"], r["quote"], r["anchor"], r["verdict"]) for r in rows] == [
+        ("R1", "", "", ""),
+        ("R1", "1", "not anchored", ""),
+    ]
+
+
+def test_export_command_history_flag(tmp_path: Path) -> None:
+    registered(tmp_path / "v.db").close()
+    runner = CliRunner()
+    base = ["export", "--db", str(tmp_path / "v.db")]
+    current = runner.invoke(cli, [*base, "--format", "csv"])
+    history = runner.invoke(cli, [*base, "--format", "csv", "--history"])
+    assert current.exit_code == 0 and history.exit_code == 0
+    assert current.stdout.splitlines()[0] == ",".join(CSV_FIELDS)
+    assert history.stdout.splitlines()[0].startswith("item,report,record")
+    wrong = runner.invoke(cli, [*base, "--format", "md", "--history"])
+    assert wrong.exit_code == 2 and "--history is for csv" in wrong.output
+    jsonl = runner.invoke(cli, [*base, "--format", "jsonl"])
+    assert len(jsonl.stdout.splitlines()) == 9  # unchanged: the event log

@@ -1,0 +1,156 @@
+"""Issue 14, point 4: `assay check` and `assay review` agree on what they accept, before the app
+opens: a report set that states no revision needs --rev (HEAD by name), an unknown revision is
+exit 2 with its whole message, reports of several systems are refused naming them, a file that
+is not a report is refused with the parser's diagnostics. In the app the header says where the
+revision came from, and no verdict is saved against a revision that was not resolved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from evidencekit import make_repo
+
+from db import VerdictStore
+from evidence.reports.loading import load_reports
+from keymaps import load_keymap
+from screens.review.screen import ReviewScreen
+from tui.cli import cli
+from tui.factory import make_app
+
+REPORT = """\
+{system} runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Runtime account
+
+Evidence
+
+Evidence is SRC-1 at revision {rev}.
+
+Shared records
+
+Claims
+
+TY-CLM-answer
+
+Label: The answer
+
+The handler returns a fixed number (SRC-1, src/app.py).
+
+return compute(42) --- src/app.py:2
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, str]:
+    path = tmp_path / "repo"
+    return path, make_repo(path, {"src/app.py": "def handler():\n    return compute(42)\n"})
+
+
+def report(tmp_path: Path, name: str, *, system: str = "Tiny", rev: str = "(not stated)") -> str:
+    path = tmp_path / f"{name}-runtime-report.txt"
+    path.write_text(REPORT.format(system=system, rev=rev), encoding="utf-8")
+    return str(path)
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+COMMANDS = ["check", "review"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_no_stated_revision_needs_rev_even_for_head(
+    command: str, tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    code, out, err = run(command, report(tmp_path, "a"), "--repo", str(repo[0]))
+    assert code == 2 and out == ""
+    assert "state no 40-hex revision id; pass --rev" in err and "--rev HEAD" in err
+    assert "Traceback" not in err
+
+
+def test_check_at_head_by_name(tmp_path: Path, repo: tuple[Path, str]) -> None:
+    code, out, _ = run("check", report(tmp_path, "a"), "--repo", str(repo[0]), "--rev", "HEAD")
+    assert code == 0 and f"revision {repo[1]}" in out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_unknown_revision_is_exit_two_with_the_whole_message(
+    command: str, tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    long_repo = tmp_path / ("a-rather-long-directory-name-" * 3) / "repo"
+    make_repo(long_repo, {"src/app.py": "return compute(42)\n"})
+    code, out, err = run(
+        command, report(tmp_path, "a"), "--repo", str(long_repo), "--rev", "deadbeef"
+    )
+    assert code == 2 and out == ""
+    assert f"revision deadbeef not found in {long_repo}" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_reports_of_several_systems_are_refused_naming_them(
+    command: str, tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    reports = [report(tmp_path, "a", system="Atlas"), report(tmp_path, "b", system="Echel")]
+    code, _, err = run(command, *reports, "--repo", str(repo[0]), "--rev", "HEAD")
+    assert code == 2
+    assert "2 systems (Atlas, Echel)" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_file_that_is_not_a_report_is_refused_with_the_diagnostics(
+    command: str, tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    hello = tmp_path / "hello.md"
+    hello.write_text("hello world\n", encoding="utf-8")
+    code, out, err = run(command, str(hello), "--repo", str(repo[0]), "--rev", "HEAD")
+    assert code == 2 and out == ""
+    assert "hello.md: no records and no quotes" in err
+    assert "no 'Type:' line after the title" in err  # what `assay parse` says of it
+    assert "Traceback" not in err
+
+
+async def test_header_names_where_the_revision_came_from(
+    tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    reports = load_reports([report(tmp_path, "a")])
+    app = make_app(
+        reports,
+        repo[0],
+        repo[1],
+        tmp_path / "v.db",
+        "ann",
+        load_keymap(user=False),
+        rev_origin="--rev HEAD",
+    )
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        await pilot.pause()
+        header = str(screen.query_one("#review-header").render())
+        assert f"@{repo[1][:7]} (--rev HEAD)" in header
+    app.close()
+
+
+async def test_no_verdict_is_saved_against_an_unresolved_revision(
+    tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    reports = load_reports([report(tmp_path, "a")])
+    path = tmp_path / "v.db"
+    app = make_app(reports, repo[0], "deadbeef", path, "ann", load_keymap(user=False))
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        await pilot.press("c")
+        await screen.settle()
+        await pilot.pause()
+    app.close()
+    with VerdictStore.open(path, readonly=True) as store:
+        assert store.current("ann") == {}

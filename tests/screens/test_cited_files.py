@@ -1,0 +1,124 @@
+"""Issue 14, point 5 in the app: a record lists its cited files with their state, Enter opens one,
+a record that only cites files says so in the source pane, and backlinks include records that
+cite the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screenkit import watch_notices
+
+from db import VerdictStore
+from db.export import render
+from evidence.reports.loading import load_reports
+from keymaps import load_keymap
+from screens.backlinks import BacklinksScreen
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+from screens.widgets.source_view import SourceView
+from tui.factory import make_app
+
+REPORT = """\
+Tiny runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Runtime account
+
+Evidence
+
+Evidence is SRC-1 at revision {rev}.
+
+Shared records
+
+Claims
+
+TY-CLM-answer
+
+Label: The answer
+
+The handler returns a fixed number (SRC-1, src/app.py).
+
+return compute(42) --- src/app.py:2
+
+TY-CLM-cited
+
+Label: Only cited
+
+The chat runs tools (SRC-1, src/ai/chat.js, src/ai/chat.jsx, src/ai, src/gone.js).
+"""
+
+
+def make(tmp_path: Path):  # type: ignore[no-untyped-def]
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / "src" / "ai").mkdir(parents=True)
+    (repo / "src" / "app.py").write_text("def handler():\n    return compute(42)\n")
+    (repo / "src" / "ai" / "chat.js").write_text("export function chat() {}\n")
+    for args in (
+        ["init", "-q"],
+        ["add", "."],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one"],
+    ):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    report = tmp_path / "tiny-runtime-report.txt"
+    report.write_text(REPORT.format(rev=commit), encoding="utf-8")
+    reports = load_reports([report])
+    return make_app(reports, repo, commit, tmp_path / "v.db", "ann", load_keymap(user=False))
+
+
+async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
+    app = make(tmp_path)
+    notices = watch_notices(app)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == "TY-CLM-cited")
+        screen.go(Location(index, None))
+        await screen.settle()
+        await pilot.pause()
+        pane = screen.record_pane
+        rows = [pane.row(n).prompt.plain for n in range(pane.row_count)]
+        text = "\n".join(rows)
+        assert "─ cited files ─" in text
+        assert "✓ src/ai/chat.js  present" in text
+        assert "✗ src/ai/chat.jsx  absent  closest: src/ai/chat.js" in text
+        assert "▸ src/ai  a directory" in text
+        assert "✗ src/gone.js  absent" in text
+        view = screen.query_one(SourceView)
+        assert view.message is not None
+        assert "quotes no source" not in view.message
+        assert "it cites src/ai/chat.js (present)" in view.message
+        # Enter on the absent one says so; on the present one opens it
+        pane.focus()
+        pane.move_to(pane.row_index("cite-3"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert any("src/gone.js is not in the revision" in n.message for n in notices)
+        pane.move_to(pane.row_index("cite-0"))
+        await pilot.press("enter")
+        await screen.settle()
+        await pilot.pause()
+        assert view.path == "src/ai/chat.js"
+        # backlinks of the file list the record that only cites it
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BacklinksScreen)
+        assert [link.record for link in app.screen.links] == ["TY-CLM-cited"]
+        assert app.screen.links[0].quote is None and app.screen.links[0].source == "SRC-1"
+    app.close()
+    # the app registered where the review ran and the state of every cited path (the md export)
+    with VerdictStore.open(tmp_path / "v.db", readonly=True) as store:
+        (source,) = store.sources()
+        assert source["repository"] == str((tmp_path / "repo").resolve())
+        assert len(source["revision"]) == 40
+        states = {(c["record"], c["path"]): c["state"] for c in store.citations()}
+        assert states[("TY-CLM-cited", "src/gone.js")] == "absent"
+        assert states[("TY-CLM-cited", "src/ai/chat.jsx")] == "near_miss"
+        assert states[("TY-CLM-answer", "src/app.py")] == "present"
+        text = render(store, "md")
+    assert "- Missing citations: 2 of 5 cited paths" in text
