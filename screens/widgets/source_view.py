@@ -7,6 +7,7 @@ in plain text, and the highlighting follows.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 
 from cachetools import LRUCache
@@ -22,7 +23,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from screens.safe import safe_line
+from screens.safe import safe_line, visible
 from screens.widgets.source_lines import (
     SYNTAX_STYLES,
     LineRange,
@@ -460,11 +461,11 @@ class SourceView(ScrollView, can_focus=True):
         width = self.size.width
         base = self._base_style or self.rich_style
         if self._message is not None:
-            if y == 0:
+            # wrapped to the pane: a message names paths a reviewer needs to read whole
+            lines = textwrap.wrap(visible(self._message), max(10, width - 2)) or [""]
+            if y < len(lines):
                 style = self._style("source-view--message")
-                return Strip([Segment(" " + self._message, base + style)]).crop_extend(
-                    0, width, base
-                )
+                return Strip([Segment(" " + lines[y], base + style)]).crop_extend(0, width, base)
             return Strip.blank(width, base)
         index = int(self.scroll_y) + y
         if index >= len(self._lines):
