@@ -8,7 +8,7 @@ path of the installed `assay`) and prints how many answers per category are righ
 
 Categories and the answer counted right:
   true            verbatim passage, no range claimed: verified (exact, whitespace or normalized),
-                  its true lines among the occurrences
+                  its true lines among the occurrences (or exact elsewhere in the file)
   true_claimed    the same with its true range claimed: verified at exactly those lines, range ok
   wrong_range     a range claimed where the passage is not: verified, range_ok false, its true
                   lines among the occurrences
@@ -207,7 +207,9 @@ class Corpus:
                 continue
             first = rng.randrange(0, len(lines) - size + 1)
             block = lines[first : first + size]
-            if not block[0].strip() or not block[-1].strip():
+            # first and last lines that keep something once damaged ("```", " *" do not): the
+            # quote's true lines are then the drawn ones
+            if not normalize_quote(block[0]) or not normalize_quote(block[-1]):
                 continue
             if not blank_ok and not all(line.strip() for line in block):
                 continue
@@ -366,7 +368,7 @@ def _make(category: str, corpus: Corpus, rng: random.Random) -> Case | None:
     if category == "wrong_path":
         if corpus.files_holding(normalize_quote(text)) != [path]:
             return None  # the quote must be in exactly one other file
-        words = sorted(set(_WORD.findall(text)), key=len, reverse=True)[:3]
+        words = sorted(set(_WORD.findall(text)), key=lambda w: (-len(w), w))[:3]
         for _ in range(10):
             cited = rng.choice(corpus.paths)
             if cited != path and not any(word in corpus.text(cited) for word in words):
@@ -455,8 +457,8 @@ def judge(case: Case, answer: dict[str, Any]) -> bool:
     match, span = answer["match"], list(case.span)
     occurrences, lines = answer["occurrences"], answer["lines"]
     kind = case.category.split(":")[0]
-    if kind == "true":
-        return match in VERIFIED and span in occurrences
+    if kind == "true":  # (verbatim elsewhere in the file outranks up to whitespace here)
+        return match in VERIFIED and (span in occurrences or match == "exact")
     if kind == "true_claimed":
         return match in VERIFIED and lines == span and answer["range_ok"] is True
     if kind == "wrong_range":
