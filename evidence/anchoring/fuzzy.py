@@ -27,6 +27,10 @@ _PLACES = 30
 _PRESENT = 0.4
 #: below this best score the thorough search also scores every line start
 _SCAN_BELOW = 90.0
+#: ... for quotes of at most this many tokens, or longer ones whose file holds this share of
+#: their tokens: scanning for every quote cited under the wrong file costs more than the rest
+_SCAN_TOKENS = 16
+_SCAN_HELD = 0.7
 #: how many of the best line starts it aligns (and copies of a good passage it lists)
 _SCANNED = 8
 #: the share of the quote's word characters a file must hold for its line starts to be scored
@@ -54,22 +58,32 @@ def find_fuzzy(
 ) -> list[Passage]:
     """Approximate passages around the rarest words of the quote, best first, above `floor`.
 
-    `thorough` (the cited file): when nothing good is found, every line start is scored too, so
-    that a short quote whose rare word is the misquoted one is still placed; when something
-    good is, its verbatim copies are listed beside it.
+    `thorough` (the cited file): when nothing good is found, every line start is scored too
+    (for a short quote, or a file holding most of its tokens), so that a quote whose rare word
+    is the misquoted one is still placed; when something good is, its verbatim copies are
+    listed beside it.
     """
     passages = _by_words(forms, view, floor) if forms.tokens else {}
     if thorough and forms.tokens:
         best = max(passages.values(), key=lambda p: p.score, default=None)
-        if best is None or best.score < _SCAN_BELOW:
+        found: list[Passage] = []
+        if best is not None and best.score >= _SCAN_BELOW:
+            found = _copies(best, view)  # its verbatim copies score the same (repeated code)
+        elif len(forms.tokens) <= _SCAN_TOKENS or _holds_most(forms.tokens, view.text):
             found = _by_lines(forms, view, floor)
-        else:  # a good passage: its verbatim copies score the same (repeated code)
-            found = _copies(best, view)
         for passage in found:
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
                 passages[passage.lines] = passage
     return sorted(passages.values(), key=lambda p: (-p.score, p.lines))
+
+
+def _holds_most(tokens: tuple[str, ...], text: str) -> bool:
+    """Does the text hold most of the quote's distinct tokens (by characters), as the file of a
+    misquote does and the file a quote was wrongly attributed to seldom does?"""
+    distinct = set(tokens)
+    present = sum(len(token) for token in distinct if token in text)
+    return present >= _SCAN_HELD * sum(map(len, distinct))
 
 
 def _copies(passage: Passage, view: FileView) -> list[Passage]:
