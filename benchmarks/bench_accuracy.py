@@ -15,7 +15,9 @@ Categories and the answer counted right:
   misquote:KIND   one token changed (number, operator, identifier, literal, keyword) so that the
                   quote is nowhere in the file even once normalized: fuzzy (never verified) at
                   its true lines (exactly those lines when claimed, among the close candidates
-                  otherwise), with a diff
+                  otherwise, or another passage the change made more similar), with a diff;
+                  "missing" is right too when the changed quote is less similar to its
+                  passage than the fuzzy floor (80)
   wrong_path      a passage found in exactly one file, cited under another file that shares
                   none of its longest words: missing there, with `elsewhere` listing a verified
                   place in its true file
@@ -57,6 +59,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rapidfuzz import fuzz  # noqa: E402
+
+from evidence.anchoring import DEFAULT_FLOOR  # noqa: E402
 from evidence.anchoring.normalize import normalize_quote, normalize_source  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 from evidence.sample import git_environment, sample_repo  # noqa: E402
@@ -147,6 +152,7 @@ class Case:
     claimed: tuple[int, int] | None
     path: str  # where the passage really is
     span: tuple[int, int]
+    score: float = 100.0  # a misquote's similarity to its true passage
 
 
 @dataclass
@@ -399,7 +405,10 @@ def _misquote(kind: str, corpus: Corpus, rng: random.Random) -> Case | None:
     if normalize_quote(changed) in corpus.flat(path):
         return None  # the change made another passage of the file: not a misquote
     claimed = span if rng.random() < 0.5 else None
-    return Case(f"misquote:{kind}", changed, style, path, claimed, path, span)
+    # below the anchorer's fuzzy floor (a keyword changed in a quote of 20 characters) the
+    # honest answer may also be "missing": what never may be is "verified"
+    score = fuzz.ratio(normalize_quote(changed), normalize_quote(text))
+    return Case(f"misquote:{kind}", changed, style, path, claimed, path, span, score)
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -464,12 +473,15 @@ def judge(case: Case, answer: dict[str, Any]) -> bool:
     if kind == "wrong_range":
         return match in VERIFIED and answer["range_ok"] is False and span in occurrences
     if kind == "misquote":
+        if case.score < DEFAULT_FLOOR and match == "missing":
+            return True
         changed = any(part["op"] != "equal" for part in answer["diff"] or ())
         if match != "fuzzy" or not changed:
             return False
         if case.claimed is not None:
             return lines == span and answer["range_ok"] is True
-        return span in occurrences
+        # unclaimed, a passage the change made more similar than the true one may win
+        return span in occurrences or answer["score"] > case.score + 1
     if kind == "wrong_path":
         # the passage is in no other file: any verified place in its file holds it
         return match == "missing" and any(

@@ -27,10 +27,11 @@ _PLACES = 30
 _PRESENT = 0.4
 #: below this best score the thorough search also scores every line start
 _SCAN_BELOW = 90.0
-#: ... for quotes of at most this many tokens, or longer ones whose file holds this share of
-#: their tokens: scanning for every quote cited under the wrong file costs more than the rest
-_SCAN_TOKENS = 16
-_SCAN_HELD = 0.7
+#: ... for quotes of at most this many tokens (the misquoted one may be most of the quote), or
+#: longer ones whose file holds this share of their tokens, as a misquote's file does: scanning
+#: for every quote cited under the wrong file would cost more than all the rest
+_SCAN_FEW = 4
+_SCAN_HELD = 0.55
 #: how many of the best line starts it aligns (and copies of a good passage it lists)
 _SCANNED = 8
 #: the share of the quote's word characters a file must hold for its line starts to be scored
@@ -59,7 +60,7 @@ def find_fuzzy(
     """Approximate passages around the rarest words of the quote, best first, above `floor`.
 
     `thorough` (the cited file): when nothing good is found, every line start is scored too
-    (for a short quote, or a file holding most of its tokens), so that a quote whose rare word
+    (for a quote of a few tokens, or a file holding most of them), so that a quote whose rare word
     is the misquoted one is still placed; when something good is, its verbatim copies are
     listed beside it.
     """
@@ -69,8 +70,9 @@ def find_fuzzy(
         found: list[Passage] = []
         if best is not None and best.score >= _SCAN_BELOW:
             found = _copies(best, view)  # its verbatim copies score the same (repeated code)
-        elif len(forms.tokens) <= _SCAN_TOKENS or _holds_most(forms.tokens, view.text):
-            found = _by_lines(forms, view, floor)
+        short = len(forms.tokens) <= _SCAN_FEW  # one changed token is much of it: look anyway
+        if short or (not found and _holds_most(forms.tokens, view.text)):
+            found += _by_lines(forms, view, floor)
         for passage in found:
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
