@@ -18,7 +18,7 @@ from cachetools import LRUCache
 
 from evidence.anchoring.diff import char_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
-from evidence.anchoring.fuzzy import best_fuzzy, find_fuzzy
+from evidence.anchoring.fuzzy import align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, find_verified
 from evidence.anchoring.workers import Workers, use_processes
@@ -38,6 +38,8 @@ from evidence.revision import Revision, SourceFile, normalize_path
 DEFAULT_FLOOR = 80.0
 #: fuzzy candidates within this many points of the best are listed beside it
 DEFAULT_CLOSE = 2.0
+#: a fuzzy passage at the claimed lines wins when it scores within this many points of the best
+CLAIM_MARGIN = 5.0
 #: from this many quotes on, `anchor_many` reads the cited files up front
 PREPARE_FROM = 200
 #: from this many bytes of text on, `anchor_many` works in worker processes
@@ -125,18 +127,31 @@ class Anchorer:
             notes.append(f"{source.path} is larger than {self.revision.max_size} bytes; not read")
         return source, notes
 
-    def find_in(self, text_or_source: SourceFile, quote_text: str) -> Found:
+    def find_in(
+        self, text_or_source: SourceFile, quote_text: str, claimed: LineRange | None = None
+    ) -> Found:
         """The best tier at which `quote_text` is in one file (fuzzy included)."""
         forms = quote_forms(quote_text)
         view = self._view(text_or_source)
-        found = find_verified(forms, view)
+        found = find_verified(forms, view, claimed)
         if found.tier is not Tier.MISSING:
             return found
-        passages = find_fuzzy(forms, view, self.floor)
+        passages = find_fuzzy(forms, view, self.floor, thorough=True)
+        at_claim = align_at(forms, view, claimed) if claimed is not None else None
+        if at_claim is not None:
+            same = [p for p in passages if p.lines == at_claim.lines]
+            at_claim = max([at_claim, *same], key=lambda p: p.score)
+            best_score = passages[0].score if passages else 0.0
+            if at_claim.score >= max(self.floor, best_score - CLAIM_MARGIN):
+                # nearly as good as the best and where the report says: listed, and chosen
+                others = [p for p in passages if p.lines != at_claim.lines]
+                passages = sorted([*others, at_claim], key=lambda p: (-p.score, p.lines))
+            else:
+                at_claim = None
         if not passages:
             return NOT_FOUND
         best = passages[0]
-        close = [p for p in passages if best.score - p.score <= self.close]
+        close = [p for p in passages if best.score - p.score <= self.close or p is at_claim]
         return Found(
             Tier.FUZZY,
             tuple(p.lines for p in close),
@@ -304,7 +319,7 @@ class Anchorer:
         source, notes = self._source(path)
         state = source.state
         if state is FileState.OK and source.text:
-            found = self.find_in(source, quote.text)
+            found = self.find_in(source, quote.text, quote.claimed)
         else:
             found = NOT_FOUND
         if not forms.exact:
@@ -327,7 +342,7 @@ class Anchorer:
         anchor = Anchor(
             quote=quote,
             file=state,
-            match=found.tier,
+            match=found.tier_at(lines),
             score=score,
             lines=lines,
             occurrences=tuple(sorted(found.spans)),
@@ -343,7 +358,7 @@ class Anchorer:
         if not forms.index_words:
             return ()
         index = self._index_for(forms.index_words)
-        candidates = index.files_with_all(forms.index_words)
+        candidates = index.files_with_all(forms.index_words, everywhere=fuzzy)
         if candidates is None:  # only words found nearly everywhere: nothing narrows it down
             return ()
         found = self.verified_places(forms, cited, candidates)
@@ -358,8 +373,21 @@ class Anchorer:
         """The quote's exact/whitespace/normalized places in `paths` (in their order, at most
         MAX_ELSEWHERE), the cited file left out."""
         found: list[Elsewhere] = []
+        entries = self.revision.entries()
         for path in paths:
             if path == cited:
+                continue
+            entry = entries.get(path)
+            known = self.revision.cached_text(entry.oid) if entry is not None else None
+            # cheaper than reading it (every file, for a quote of common words): it lacks a
+            # telltale word, or the quote's longest token where nothing translation drops is
+            if known is not None and (
+                any(word not in known for word in forms.telltale)
+                or forms.longest not in known
+                and "*" not in known
+                and "`" not in known
+                and known.isascii()
+            ):
                 continue
             source = self.revision.read(path)
             if source.state is not FileState.OK or not source.text:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import cached_property, lru_cache
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from evidence.anchoring.index import index_words
 from evidence.anchoring.normalize import TRANSLATION, normalize_quote
 from evidence.model import LineRange
 
 _WORD = re.compile(r"\w{3,}")
+_BLANKS = re.compile(r"[^\S\n]+")
 _ELLIPSIS = frozenset({"...", "..", "…"})
 
 
@@ -77,6 +78,24 @@ class FileView:
         """Line numbers of offsets in `translated`."""
         return LineIndex(self.translated)
 
+    @cached_property
+    def line_starts(self) -> list[int]:
+        """The offset in `text` where each line starts (line n at index n - 1)."""
+        lengths = map((1).__add__, map(len, self.text.split("\n")))
+        return list(accumulate(lengths, initial=0))[:-1]
+
+    @cached_property
+    def flat(self) -> tuple[str, list[int], list[int]]:
+        """The non-blank lines translated and collapsed, joined by single spaces; where each of
+        them starts in that text, and where it starts in `text` (for the fuzzy tier's scan)."""
+        # whole-text operations and comprehensions: a per-line loop costs several times more
+        lines = [line.strip() for line in _BLANKS.sub(" ", self.translated).split("\n")]
+        kept = [bool(line) for line in lines]
+        pieces = list(compress(lines, kept))
+        lengths = map((1).__add__, map(len, pieces))
+        flat_starts = list(accumulate(lengths, initial=0))[:-1]
+        return " ".join(pieces), flat_starts, list(compress(self.line_starts, kept))
+
 
 class QuoteForms:
     """The forms of a quote each tier compares, each computed the first time a tier asks.
@@ -118,6 +137,12 @@ class QuoteForms:
     def index_words(self) -> frozenset[bytes]:
         """The words of the normalized quote as the revision index records them."""
         return frozenset(index_words(self.normalized.encode("utf-8", "surrogateescape")))
+
+    @cached_property
+    def longest(self) -> str:
+        """The longest token of the normalized quote (in any file holding the quote verbatim,
+        up to whitespace, or normalized with nothing dropped by translation)."""
+        return max(self.normalized.split(" "), key=len)
 
     @cached_property
     def telltale(self) -> tuple[str, ...]:

@@ -7,14 +7,16 @@ passage starts; the alignment is token by token (rapidfuzz), refined at the pass
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from evidence.anchoring.forms import FileView, QuoteForms
 from evidence.anchoring.normalize import TRANSLATION
+from evidence.anchoring.tiers import spaced_find
 from evidence.model import Elsewhere, LineRange
 
 #: fuzzy matching aligns the quote with at most this many windows of a file
@@ -23,6 +25,21 @@ MAX_WINDOWS = 8
 _PLACES = 30
 #: the share of the quote's word characters a window must hold, verbatim, to be aligned
 _PRESENT = 0.4
+#: below this best score the thorough search also scores every line start
+_SCAN_BELOW = 90.0
+#: ... for quotes of at most this many tokens (the misquoted one may be most of the quote), or
+#: longer ones whose file holds this share of their tokens, as a misquote's file does: scanning
+#: for every quote cited under the wrong file would cost more than all the rest
+_SCAN_FEW = 4
+_SCAN_HELD = 0.55
+#: how many of the best line starts it aligns (and copies of a good passage it lists)
+_SCANNED = 8
+#: the share of the quote's word characters a file must hold for its line starts to be scored
+_SCAN_PRESENT = 0.3
+# the pieces of words: camel-case and snake-case parts, three characters or more
+_PIECE = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}|[a-z]{3,}|\d{3,}")
+#: at most this many extra source tokens are dropped at the edges of an aligned passage
+_EXTRA = 8
 # A token of the source that normalizing leaves something of (not one made of backticks and
 # asterisks only, like the "*" of a comment block): one per token of the normalized window.
 _SOURCE_TOKEN = re.compile(r"[`*]*[^\s`*]\S*")
@@ -37,11 +54,93 @@ class Passage:
     source_tokens: tuple[str, ...]
 
 
-def find_fuzzy(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
-    """Approximate passages around the rarest words of the quote, best first, above `floor`."""
-    tokens = forms.tokens
-    if not tokens:
+def find_fuzzy(
+    forms: QuoteForms, view: FileView, floor: float, *, thorough: bool = False
+) -> list[Passage]:
+    """Approximate passages around the rarest words of the quote, best first, above `floor`.
+
+    `thorough` (the cited file): when nothing good is found, every line start is scored too
+    (for a quote of a few tokens, or a file holding most of them), so that a quote whose rare word
+    is the misquoted one is still placed; when something good is, its verbatim copies are
+    listed beside it.
+    """
+    passages = _by_words(forms, view, floor) if forms.tokens else {}
+    if thorough and forms.tokens:
+        best = max(passages.values(), key=lambda p: p.score, default=None)
+        found: list[Passage] = []
+        if best is not None and best.score >= _SCAN_BELOW:
+            found = _copies(best, view)  # its verbatim copies score the same (repeated code)
+        short = len(forms.tokens) <= _SCAN_FEW  # one changed token is much of it: look anyway
+        if short or (not found and _holds_most(forms.tokens, view.text)):
+            found += _by_lines(forms, view, floor)
+        for passage in found:
+            known = passages.get(passage.lines)
+            if known is None or known.score < passage.score:
+                passages[passage.lines] = passage
+    return sorted(passages.values(), key=lambda p: (-p.score, p.lines))
+
+
+def _holds_most(tokens: tuple[str, ...], text: str) -> bool:
+    """Does the text hold most of the quote's distinct tokens (by characters), as the file of a
+    misquote does and the file a quote was wrongly attributed to seldom does?"""
+    distinct = set(tokens)
+    present = sum(len(token) for token in distinct if token in text)
+    return present >= _SCAN_HELD * sum(map(len, distinct))
+
+
+def _copies(passage: Passage, view: FileView) -> list[Passage]:
+    """The passages of the file with the same source tokens as `passage`."""
+    places = spaced_find(list(passage.source_tokens), view.translated, limit=_SCANNED)
+    lines = view.translated_lines
+    return [Passage(lines.span(*place), passage.score, passage.source_tokens) for place in places]
+
+
+def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | None:
+    """The best passage at the given lines, or with one line of room on each side."""
+    starts = view.line_starts
+    if not forms.tokens or not 1 <= lines[0] <= len(starts):
+        return None
+    quote = " ".join(forms.tokens)
+    last = min(len(starts), lines[1])
+    exact = _align(forms.tokens, quote, view, starts[lines[0] - 1], starts[last - 1])
+    # with room (the claim may be a line short), unless similar lines around mislead it
+    room = _align(
+        forms.tokens,
+        quote,
+        view,
+        starts[max(0, lines[0] - 2)],
+        starts[min(len(starts), last + 1) - 1],
+    )
+    found = [p for p in (exact, room) if p is not None]
+    return max(found, key=lambda p: p.score) if found else None
+
+
+def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
+    """The passages starting at the line starts whose text of the quote's length scores best."""
+    quote = " ".join(forms.tokens)
+    # a file holding too few pieces of the quote's words has no passage scoring above the
+    # floor (pieces, not words: the misquoted word may be most of the quote, "MAX_API_vERSION")
+    pieces = _PIECE.findall(quote)
+    present = sum(len(piece) for piece in set(pieces) if piece in view.text)
+    if present < _SCAN_PRESENT * sum(map(len, set(pieces))):
         return []
+    flat, flat_starts, text_starts = view.flat
+    size = len(quote)
+    choices = [flat[at : at + size] for at in flat_starts]
+    found = process.extract(
+        quote, choices, scorer=fuzz.ratio, limit=_SCANNED, score_cutoff=max(0.0, floor - 20)
+    )
+    passages = []
+    for _choice, _score, number in found:
+        last = bisect_right(flat_starts, flat_starts[number] + size - 1) - 1
+        passage = _align(forms.tokens, quote, view, text_starts[number], text_starts[last])
+        if passage is not None and passage.score >= floor:
+            passages.append(passage)
+    return passages
+
+
+def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange, Passage]:
+    tokens = forms.tokens
     text = view.text
     quote = " ".join(tokens)
     # where the longest words of the quote are (one scan each, at most 30 places kept): a
@@ -56,7 +155,7 @@ def find_fuzzy(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]
         if places:
             found.append((len(places), number, places))
     if len(found) < (2 if len(forms.telltale) >= 3 else 1):
-        return []
+        return {}
     # the words whose every place is known say where; a word too common to list them all
     # would hide the passage behind its first places, so it is used only when all are
     pool = [item for item in found if item[0] < _PLACES] or found
@@ -101,7 +200,7 @@ def find_fuzzy(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
                 passages[passage.lines] = passage
-    return sorted(passages.values(), key=lambda p: (-p.score, p.lines))
+    return passages
 
 
 def _align(
@@ -127,8 +226,8 @@ def _align(
         for op in Indel.opcodes(tokens, source)
         if op.tag == "equal"
     ]
-    if not blocks:
-        return None
+    if not blocks:  # no token in common (a one-token quote, misquoted): as many tokens
+        return _same_count(tokens, quote, view, source, offsets)
     pivot = max(range(len(blocks)), key=lambda i: blocks[i][1] - blocks[i][0])
     first = last = pivot
     while first > 0:
@@ -153,25 +252,42 @@ def _align(
         tail, source[blocks[last][3] : blocks[last][3] + len(tail) + 2]
     )
     # an outer block may have matched a copy of its tokens just outside the passage ("}" on the
-    # line before): drop a few source tokens at either end when the passage reads better
-    score = fuzz.ratio(quote, " ".join(source[begin:finish]))
-    for _ in range(3):
-        if finish - begin < 2:
-            break
-        tighter = max(
-            (fuzz.ratio(quote, " ".join(source[begin + 1 : finish])), 1),
-            (fuzz.ratio(quote, " ".join(source[begin : finish - 1])), -1),
-        )
-        if tighter[0] <= score:
-            break
-        score = tighter[0]
-        if tighter[1] == 1:
-            begin += 1
-        else:
-            finish -= 1
+    # line before, or a short line that repeats the quote's first tokens): drop source tokens
+    # at either end when the passage reads better, never leaving fewer tokens than the quote
+    # has (an edge token then is a changed one, not an extra one)
+    score, cut_head, cut_tail = fuzz.ratio(quote, " ".join(source[begin:finish])), 0, 0
+    room = min(_EXTRA, finish - begin - max(1, len(tokens)))
+    for drop_head in range(room + 1):
+        for drop_tail in range(room - drop_head + 1):
+            if drop_head or drop_tail:
+                tighter = fuzz.ratio(
+                    quote, " ".join(source[begin + drop_head : finish - drop_tail])
+                )
+                if tighter > score:
+                    score, cut_head, cut_tail = tighter, drop_head, drop_tail
+    begin, finish = begin + cut_head, finish - cut_tail
     matched = tuple(source[begin:finish])
     lines = view.lines.span(offsets[begin][0], offsets[finish - 1][1])
     return Passage(lines, round(score, 1), matched)
+
+
+def _same_count(
+    tokens: tuple[str, ...],
+    quote: str,
+    view: FileView,
+    source: list[str],
+    offsets: list[tuple[int, int]],
+) -> Passage | None:
+    """The run of as many source tokens as the quote has that reads most like it."""
+    size = len(tokens)
+    if len(source) < size:
+        return None
+    score, at = max(
+        (fuzz.ratio(quote, " ".join(source[at : at + size])), -at)
+        for at in range(len(source) - size + 1)
+    )
+    lines = view.lines.span(offsets[-at][0], offsets[-at + size - 1][1])
+    return Passage(lines, round(score, 1), tuple(source[-at : -at + size]))
 
 
 def _edge(quote: Sequence[str], nearby: Sequence[str], *, reverse: bool = False) -> int:

@@ -17,6 +17,10 @@ from evidence.revision import Revision
 PlanEntry = tuple[str, str | None, str]
 
 
+#: a quote made of common words only ("super().__init__(line)") and in no passage of its cited
+#: file is looked for in every file of a revision of at most this many files
+SEARCH_ALL_UP_TO = 4096
+
 _IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 #: bytes.translate table keeping identifier characters (and non-ASCII bytes), blanking the rest
 _WORDS_ONLY = bytes(b if b in _IDENTIFIER_BYTES or b >= 128 else 32 for b in range(256))
@@ -194,12 +198,17 @@ class RevisionIndex:
         number = self._first.get(word)
         return [] if number is None else [number]
 
-    def files_with_all(self, words: Iterable[bytes], *, rarest: int = 4) -> list[str] | None:
+    def files_with_all(
+        self, words: Iterable[bytes], *, rarest: int = 4, everywhere: bool = False
+    ) -> list[str] | None:
         """Paths of the files holding each of the least frequent words; None when every word
-        is too common to narrow the search."""
+        is too common to narrow the search, unless `everywhere`: then every path of a revision
+        of at most `SEARCH_ALL_UP_TO` files (a quote of common words only is still found)."""
         chosen = sorted(words, key=self.frequency)[:rarest]
         chosen = [word for word in chosen if self.frequency(word) != float("inf")]
         if not chosen:
+            if everywhere and len(self.paths) <= SEARCH_ALL_UP_TO:
+                return sorted(self.paths)
             return None
         files = set(self._files(chosen[0]))
         for word in chosen[1:]:

@@ -22,7 +22,7 @@ _SPACE = re.compile(r"\s+")
 
 
 def spaced_find(
-    tokens: list[str], text: str, limit: int = 1000, *, markers: bool = False
+    tokens: list[str], text: str, limit: int = 1000, *, markers: bool = False, kept: bool = False
 ) -> list[tuple[int, int]]:
     """Every non-overlapping place where `tokens` occur separated by runs of whitespace.
 
@@ -31,6 +31,8 @@ def spaced_find(
     before and after it in place. With `markers`, the list markers that `normalize_source`
     removes from line starts are skipped as whitespace, so searching a text that only had
     `str.translate(TRANSLATION)` applied gives the places a search of its normalized form would.
+    With `kept` too, a quote token equal to such a marker may also be that marker: a report
+    that collapsed the lines kept it mid-quote, where normalizing the quote does not remove it.
     """
     anchor = max(range(len(tokens)), key=lambda i: len(tokens[i]))
     key = tokens[anchor]
@@ -38,8 +40,8 @@ def spaced_find(
     at = text.find(key)
     while at >= 0 and len(found) < limit:
         if not markers or not _in_marker(text, at):
-            end = _extend_forward(tokens, anchor, text, at + len(key), markers)
-            start = _extend_backward(tokens, anchor, text, at, markers) if end >= 0 else -1
+            end = _extend_forward(tokens, anchor, text, at + len(key), markers, kept)
+            start = _extend_backward(tokens, anchor, text, at, markers, kept) if end >= 0 else -1
             if start >= 0 and (not found or start >= found[-1][1]):
                 found.append((start, end))
         at = text.find(key, at + 1)
@@ -54,9 +56,10 @@ def _in_marker(text: str, at: int) -> bool:
 
 
 def _extend_forward(
-    tokens: list[str], anchor: int, text: str, pos: int, markers: bool = False
+    tokens: list[str], anchor: int, text: str, pos: int, markers: bool, kept: bool
 ) -> int:
-    for token in tokens[anchor + 1 :]:
+    for index in range(anchor + 1, len(tokens)):
+        token = tokens[index]
         space = _SPACE.match(text, pos)
         if space is None:
             return -1
@@ -65,6 +68,10 @@ def _extend_forward(
             marker = MARKER_LINE.match(text, pos)
             if marker is None:
                 break
+            if kept and marker.group().strip() == token:  # the quote kept it, or not
+                end = _extend_forward(tokens, index, text, pos + len(token), markers, kept)
+                if end >= 0:
+                    return end
             space = _SPACE.match(text, marker.end())
             if space is None:
                 pos = marker.end()
@@ -77,7 +84,7 @@ def _extend_forward(
 
 
 def _extend_backward(
-    tokens: list[str], anchor: int, text: str, pos: int, markers: bool = False
+    tokens: list[str], anchor: int, text: str, pos: int, markers: bool, kept: bool
 ) -> int:
     for index in range(anchor - 1, -1, -1):
         gap = pos
@@ -89,6 +96,12 @@ def _extend_backward(
             before = _before_marker(text, gap)
             if before < 0:
                 break
+            if kept and text.endswith(tokens[index], 0, gap):  # the quote kept it, or not
+                start = _extend_backward(
+                    tokens, index, text, gap - len(tokens[index]), markers, kept
+                )
+                if start >= 0:
+                    return start
             gap = before
         if not text.endswith(tokens[index], 0, gap):
             return -1
@@ -125,13 +138,43 @@ class Found:
     diff: tuple[DiffPart, ...] = ()
     scores: tuple[float, ...] = ()  # per span, for fuzzy
     sources: tuple[tuple[str, ...], ...] = ()  # per span, the source tokens (fuzzy)
+    tiers: tuple[Tier, ...] = ()  # per span, when they differ (lower tiers added for a claim)
+
+    def tier_at(self, span: LineRange | None) -> Tier:
+        """The tier of the occurrence at `span`."""
+        if self.tiers and span in self.spans:
+            return self.tiers[self.spans.index(span)]
+        return self.tier
 
 
 NOT_FOUND = Found(Tier.MISSING, ())
 
 
-def find_verified(forms: QuoteForms, view: FileView) -> Found:
-    """The best of the exact, whitespace and normalized tiers, with every occurrence."""
+def find_verified(forms: QuoteForms, view: FileView, claimed: LineRange | None = None) -> Found:
+    """The best of the exact, whitespace and normalized tiers, with every occurrence.
+
+    With a claimed range that no occurrence of the best tier lies in, the occurrences of the
+    lower verified tiers are added (each with its tier): the quote may be there up to whitespace.
+    """
+    found = _find_verified(forms, view)
+    if claimed is None or found.tier is Tier.MISSING or found.tier is Tier.NORMALIZED:
+        return found
+    if any(claimed[0] <= span[0] and span[1] <= claimed[1] for span in found.spans):
+        return found
+    tiers: dict[LineRange, Tier] = dict.fromkeys(found.spans, found.tier)
+    if found.tier is Tier.EXACT and " " in forms.collapsed:
+        for place in spaced_find(forms.collapsed.split(" "), view.text):
+            tiers.setdefault(view.lines.span(*place), Tier.WHITESPACE)
+    if forms.normalized:
+        lines = view.translated_lines
+        tokens = forms.normalized.split(" ")
+        for place in spaced_find(tokens, view.translated, markers=True, kept=True):
+            tiers.setdefault(lines.span(*place), Tier.NORMALIZED)
+    spans = tuple(sorted(tiers))
+    return Found(found.tier, spans, tiers=tuple(tiers[span] for span in spans))
+
+
+def _find_verified(forms: QuoteForms, view: FileView) -> Found:
     if not forms.exact:
         return NOT_FOUND
     text = view.text
@@ -148,11 +191,19 @@ def find_verified(forms: QuoteForms, view: FileView) -> Found:
         places = spaced_find(forms.collapsed.split(" "), text)
         if places:
             return Found(Tier.WHITESPACE, tuple(view.lines.span(*p) for p in places))
-    for word in forms.telltale:  # before normalizing the file, which costs far more
-        if word not in text:
-            return NOT_FOUND
+    absent = [word for word in forms.telltale if word not in text]
+    # before normalizing the file, which costs far more; one word the quote lost an asterisk
+    # or backtick from ("budget*2" quoted "budget2") is whole only in the translated text
+    if absent and (len(absent) > 1 or ("*" not in text and "`" not in text)):
+        return NOT_FOUND
+    if absent and absent[0] not in view.translated:
+        return NOT_FOUND
     if forms.normalized:
-        places = spaced_find(forms.normalized.split(" "), view.translated, markers=True)
+        tokens = forms.normalized.split(" ")
+        places = spaced_find(tokens, view.translated, markers=True)
+        if not places and any(MARKER_ONLY.fullmatch(token) for token in tokens):
+            # only then: a kept marker matched as a token could hide an overlapping place
+            places = spaced_find(tokens, view.translated, markers=True, kept=True)
         if places:
             lines = view.translated_lines
             return Found(Tier.NORMALIZED, tuple(lines.span(*p) for p in places))

@@ -316,10 +316,10 @@ class Workers:
         `Anchorer._elsewhere` finds, with each candidate file searched by the worker that has
         read it."""
         verified: dict[int, list[str]] = {}
-        for number, _cited, _fuzzy in pending:
+        for number, _cited, nowhere in pending:
             words = quote_forms(self.quotes[number].text).index_words
             if words:
-                candidates = index.files_with_all(words)
+                candidates = index.files_with_all(words, everywhere=nowhere)
                 if candidates is not None:
                     verified[number] = candidates
         found = self._places("verified", pending, verified, cancel)

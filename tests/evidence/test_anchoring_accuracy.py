@@ -1,0 +1,254 @@
+"""The failure classes benchmarks/bench_accuracy.py found, each on a small real repository:
+markers a quote keeps mid-line, short misquotes, the claimed range among near-equal passages,
+loose fuzzy spans, and quotes of common words only cited under the wrong file."""
+
+from __future__ import annotations
+
+import pytest
+from evidencekit import make_repo
+
+from evidence.anchoring import Anchorer
+from evidence.model import DiffPart, Quote, Tier
+from evidence.revision import Revision
+
+DEPLOY = """\
+/**
+ * Deploy settings read at start-up.
+ *
+ * Example:
+ *   hooks:
+ *     - target: "https://hooks.example.invalid/build"
+ *       kinds: [push, tag]
+ */
+export function readDeploy(file) {
+  const spoolQueue = new Spooler(file, file.limits ?? {});
+  return spoolQueue.drain(file.budget*2 + 1);
+}
+"""
+
+PLAN = """\
+# Roadmap
+
+- **Aim:** Ship the ledger sync before the spring survey.
+  - Offline replay — queued edits are replayed in order
+  - Conflict notes — a second edit never overwrites the first
+"""
+
+STYLE = """\
+.banner {
+  margin: 0.4rem 1.5rem;
+  color: slategray;
+}
+"""
+
+# the word "_reader" is everywhere, so only the misquoted word ("True") is rare
+READER = "".join(f"value_{n} = reader._reader.take({n})\n" for n in range(40)) + (
+    "if reader._reader is None:\n    raise Closed()\n"
+    + "".join(f"other_{n} = reader._reader.skip({n})\n" for n in range(40))
+)
+
+LINKS = """\
+def policy():
+    return "https://docs.example.invalid/guide/retry-policy-table"
+"""
+
+CASES = """\
+def test_first_bucket(store):
+    store.put("alpha", 10)
+    assert store.count("alpha") == 10
+    store.drop("alpha")
+
+
+def test_second_bucket(store):
+    store.put("alpha", 10)
+    assert store.count("alpha") == 10
+    store.drop("alpha")
+"""
+
+PARSER = """\
+def read_header(value):
+    if value[0] != '[':
+        if value[0] in HEADER_STOPS:
+            raise errors.BadHeader(
+                "expected a header but found '{}'".format(value))
+        name, value = read_name(value)
+    return name, value
+"""
+
+ROUNDS = """\
+def settle(batch):
+    if batch.closed:
+        # nothing left to settle once the batch is closed, so
+        # stop here.
+        return
+    batch.settle()
+"""
+
+WRAPPED = """\
+def stage(buffer, offset):
+    write(buffer.view, offset)
+    flush(buffer.view,
+          offset)
+"""
+
+ERRORS = """\
+class HeaderError(Exception):
+    def __init__(self, line):
+        super().__init__(line)
+"""
+
+
+@pytest.fixture(scope="module")
+def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
+    root = tmp_path_factory.mktemp("accuracy") / "repo"
+    files = {
+        "src/deploy.js": DEPLOY,
+        "docs/plan.md": PLAN,
+        "web/style.css": STYLE,
+        "lib/reader.py": READER,
+        "lib/links.py": LINKS,
+        "tests/test_buckets.py": CASES,
+        "lib/parser.py": PARSER,
+        "lib/rounds.py": ROUNDS,
+        "lib/wrapped.py": WRAPPED,
+        "lib/errors.py": ERRORS,
+    }
+    # some files of common words, so that "super", "__init__" and "line" are stop words
+    for number in range(70):
+        files[f"lib/filler_{number}.py"] = (
+            f"class Filler{number}(Base):\n    def __init__(self, line):\n"
+            f"        super().__init__()\n        self.line = line + {number}\n"
+        )
+    make_repo(root, files)
+    revision = Revision.open(root)
+    yield Anchorer(revision)
+    revision.close()
+
+
+def quote(text: str, path: str, claimed: tuple[int, int] | None = None) -> Quote:
+    return Quote(text, path, claimed, 10, 9, "RT-ACCURACY", 0)
+
+
+def changes(anchor_diff: tuple[DiffPart, ...]) -> list[DiffPart]:
+    return [part for part in anchor_diff if part.op != "equal"]
+
+
+# --- normalization is symmetric ------------------------------------------------------------------
+
+
+def test_a_list_marker_kept_mid_quote_is_normalized(anchorer: Anchorer) -> None:
+    text = 'hooks: - target: "https://hooks.example.invalid/build" kinds: [push, tag]'
+    anchor = anchorer.anchor(quote(text, "src/deploy.js"))
+    assert (anchor.match, anchor.lines) == (Tier.NORMALIZED, (5, 7))
+
+
+def test_a_markdown_list_with_bold_text_kept_markers_is_normalized(anchorer: Anchorer) -> None:
+    text = (
+        "Aim: Ship the ledger sync before the spring survey. - Offline replay — queued edits "
+        "are replayed in order - Conflict notes — a second edit never overwrites the first"
+    )
+    anchor = anchorer.anchor(quote(text, "docs/plan.md", (3, 5)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (3, 5), True)
+
+
+def test_a_word_that_lost_an_asterisk_inside_it_is_normalized(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("return spoolQueue.drain(file.budget2 + 1);", "src/deploy.js"))
+    assert (anchor.match, anchor.lines) == (Tier.NORMALIZED, (11, 11))
+
+
+def test_a_changed_marker_is_never_verified(anchorer: Anchorer) -> None:
+    text = 'hooks: + target: "https://hooks.example.invalid/build" kinds: [push, tag]'
+    anchor = anchorer.anchor(quote(text, "src/deploy.js"))
+    assert not anchor.verified
+    assert anchor.match is Tier.FUZZY and anchor.lines == (5, 7)
+
+
+# --- short misquotes are fuzzy at their line ---------------------------------------------------
+
+
+def test_a_short_one_token_misquote_is_fuzzy_at_its_line(anchorer: Anchorer) -> None:
+    text = "const spoolqueue = new Spooler(file, file.limits ?? {});"
+    anchor = anchorer.anchor(quote(text, "src/deploy.js"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (10, 10))
+    assert changes(anchor.diff) == [DiffPart("replace", "q", "Q")]
+
+
+def test_a_short_css_misquote_is_fuzzy_at_its_line(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("margin: 0.6rem 1.5rem;", "web/style.css"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (2, 2))
+    assert changes(anchor.diff) == [DiffPart("replace", "6", "4")]
+
+
+def test_a_misquote_whose_only_rare_word_is_the_changed_one(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("if reader._reader is True:", "lib/reader.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (41, 41))
+    assert changes(anchor.diff) == [DiffPart("replace", "Tru", "Non")]
+
+
+def test_a_one_token_misquote(anchorer: Anchorer) -> None:
+    text = '"https://docs.example.invalid/guide/retry-polixy-table"'
+    anchor = anchorer.anchor(quote(text, "lib/links.py", (2, 2)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.FUZZY, (2, 2), True)
+    assert changes(anchor.diff) == [DiffPart("replace", "x", "c")]
+
+
+def test_a_misquote_opening_with_a_lone_brace_and_a_changed_operator() -> None:
+    from evidence.anchoring.forms import FileView, quote_forms
+    from evidence.anchoring.fuzzy import find_fuzzy
+
+    text = "    }\n    if (route === '/api/jobs' || route === '/api/runs') {\n      send(jobs);\n"
+    found = find_fuzzy(
+        quote_forms("} if (route !== '/api/jobs' || route === '/api/runs') {"),
+        FileView(text),
+        80,
+        thorough=True,
+    )
+    assert found and found[0].lines == (1, 2)
+
+
+# --- the claimed range among near-equal passages, and tight spans --------------------------------
+
+
+def test_the_claimed_passage_wins_among_near_equal_ones(anchorer: Anchorer) -> None:
+    text = 'store.put("alpha", 10) assert store.count("alpha") == 12'
+    claimed = anchorer.anchor(quote(text, "tests/test_buckets.py", (8, 9)))
+    assert (claimed.match, claimed.lines, claimed.range_ok) == (Tier.FUZZY, (8, 9), True)
+    assert sorted(c.lines for c in claimed.candidates) == [(2, 3), (8, 9)]
+    unclaimed = anchorer.anchor(quote(text, "tests/test_buckets.py"))
+    assert unclaimed.occurrences == ((2, 3), (8, 9))
+
+
+def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
+    text = (
+        "if value[1] in HEADER_STOPS: raise errors.BadHeader( "
+        "\"expected a header but found '{}'\".format(value)) name, value = read_name(value)"
+    )
+    anchor = anchorer.anchor(quote(text, "lib/parser.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (3, 6))
+    assert changes(anchor.diff) == [DiffPart("replace", "1", "0")]
+
+
+def test_a_changed_last_token_keeps_its_line(anchorer: Anchorer) -> None:
+    text = "# nothing left to settle once the batch is closed, so # stop here. yield"
+    anchor = anchorer.anchor(quote(text, "lib/rounds.py", (3, 5)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.FUZZY, (3, 5), True)
+
+
+def test_a_claimed_range_holding_the_quote_up_to_whitespace(anchorer: Anchorer) -> None:
+    # verbatim on line 2, and up to whitespace on lines 3-4, which the report claims
+    anchor = anchorer.anchor(quote("buffer.view, offset", "lib/wrapped.py", (3, 4)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.WHITESPACE, (3, 4), True)
+    wrong = anchorer.anchor(quote("buffer.view, offset", "lib/wrapped.py", (1, 1)))
+    assert wrong.range_ok is False
+    assert set(wrong.occurrences) == {(2, 2), (3, 4)}
+
+
+# --- a quote of common words only, cited under the wrong file ---------------------------------
+
+
+def test_a_quote_of_common_words_only_is_found_elsewhere(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("super().__init__(line)", "lib/parser.py"))
+    assert anchor.match is Tier.MISSING
+    assert [(e.path, e.lines, e.match) for e in anchor.elsewhere] == [
+        ("lib/errors.py", (3, 3), Tier.EXACT)
+    ]
