@@ -41,9 +41,12 @@ KIND_ORDER: dict[Kind, int] = {
 
 
 def tier_symbol(anchor: Anchor | None) -> str:
-    """One character for a quote's anchor: ✓ verified, ≈ fuzzy, ✗ missing, … not yet known."""
+    """One character for a quote's anchor: ✓ verified, ≈ fuzzy, ✗ missing, ◦ located (a SARIF
+    region without a snippet), … not yet known."""
     if anchor is None:
         return "…"
+    if anchor.match is Tier.LOCATED:
+        return "◦"
     if anchor.match.verified:
         return "✓" if anchor.range_ok is not False else "!"
     return "≈" if anchor.match is Tier.FUZZY else "✗"
@@ -164,10 +167,13 @@ class ReviewSession:
                 found = [self.anchors.get(quote) for quote in record.quotes]
                 verified = sum(1 for a in found if a is not None and a.match.verified)
                 fuzzy = sum(1 for a in found if a is not None and a.match is Tier.FUZZY)
-                missing = len(found) - verified - fuzzy
+                located = sum(1 for a in found if a is not None and a.match is Tier.LOCATED)
+                missing = len(found) - verified - fuzzy - located
                 parts.append(f"✓{verified}")
                 if fuzzy:
                     parts.append(f"≈{fuzzy}")
+                if located:
+                    parts.append(f"◦{located}")
                 if missing:
                     parts.append(f"✗{missing}")
         for search in record.searches:

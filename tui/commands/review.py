@@ -11,6 +11,7 @@ from evidence.text import visible  # not tui.safe: that imports textual, before 
 from tui import startup
 
 if TYPE_CHECKING:
+    from evidence.model import ReportSet
     from tui.app import AssayApp
 
 
@@ -47,7 +48,11 @@ def review(
     reviewer: str | None,
     preset: str | None,
 ) -> None:
-    """Review REPORT... against the git revision they cite."""
+    """Review REPORT... against the git revision they cite.
+
+    REPORT may be a report, a directory of reports, a JSON bundle or a SARIF 2.1.0 file
+    (.sarif, .sarif.gz); a SARIF run without versionControlProvenance needs --rev.
+    """
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
     from db import StoreError, check_database, reviewer_lookup
 
@@ -68,6 +73,7 @@ def review(
         if rev is None:
             stated = reportset.revision_ids()
             rev = stated[0] if stated else None
+        reportset = _sarif_ready(reportset, repo, rev)
         try:  # a quick read-only check: the app opens the store after its first frame
             db_path = check_database(Path(db) if db else None)
         except StoreError as error:
@@ -78,6 +84,30 @@ def review(
     finally:
         reviewer_found.close()  # stops git if the command failed first
     run(app)
+
+
+def _sarif_ready(reportset: ReportSet, repo: str, rev: str | None) -> ReportSet:
+    """SARIF runs need a revision (theirs, or --rev; HEAD must be named), and their paths of
+    another checkout are found in it (evidence/sarif/rebase.py)."""
+    from evidence.sarif.rebase import has_sarif_quotes, is_sarif_report, rebase_paths
+
+    sarif = [report for report in reportset.reports if is_sarif_report(report)]
+    if not sarif:
+        return reportset
+    if rev is None:
+        fail(
+            f"{sarif[0].file}: the SARIF run states no revision (versionControlProvenance); "
+            "pass --rev (e.g. --rev HEAD)"
+        )
+    if not has_sarif_quotes(reportset):
+        return reportset
+    from evidence.revision import Revision, RevisionError
+
+    try:
+        with Revision.open(repo, rev) as revision:
+            return rebase_paths(reportset, revision.entries())
+    except RevisionError as error:
+        fail(str(error))
 
 
 @click.command()
