@@ -94,7 +94,7 @@ def test_message_strings_with_arguments_and_markdown() -> None:
     contoso = load_reports([OTHER]).reports[1]
     batch, scope = contoso.records
     assert batch.label == "'BATCH_SIZE' is fixed at 50; {configurable} values are preferred."
-    assert scope.label == "Handler `list_tickets` requires scope **tickets:read**."
+    assert scope.label == "Handler 'list_tickets' requires scope tickets:read."
     assert fields(batch, "kind") == ["review"] and fields(batch, "level") == ["none"]
     assert fields(batch, "confidence") == ["high"] and fields(batch, "severity") == ["low"]
 

@@ -60,14 +60,41 @@ def _db_option(function: Any) -> Any:
     help="file to write (default: standard output); replaced atomically",
 )
 @click.option("--reviewer", default=None, help="only this reviewer's verdicts")
-def export(db_path: Path | None, fmt: str, out: Path | None, reviewer: str | None) -> None:
-    """Write the verdicts of a database as jsonl, json, csv, md or sarif."""
+@click.option(
+    "--sarif",
+    "sarif_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="with --format sarif: the scanner's SARIF file(s) to write back with the verdicts "
+    "(default: those the review read, if it read SARIF)",
+)
+def export(
+    db_path: Path | None,
+    fmt: str,
+    out: Path | None,
+    reviewer: str | None,
+    sarif_files: tuple[Path, ...],
+) -> None:
+    """Write the verdicts of a database as jsonl, json, csv, md or sarif.
+
+    For a review of SARIF files, --format sarif writes their runs back unchanged but for the
+    verdicts: refuted -> a suppression (external, accepted, the note as justification),
+    unclear -> a suppression under review, confirmed -> none; every verdict is also in the
+    result's properties.assay.
+    """
+    if sarif_files and fmt != "sarif":
+        raise InputError("--sarif goes with --format sarif")
+    files = list(sarif_files) or None
     store = _open(db_path, readonly=True)
+
+    def produce(handle: Any) -> int:
+        return write(store, fmt, handle, reviewer=reviewer, sarif_files=files)
+
     try:
         if out is None or str(out) == "-":
-            write(store, fmt, sys.stdout, reviewer=reviewer)
+            produce(sys.stdout)
         else:
-            _write_atomically(out, lambda handle: write(store, fmt, handle, reviewer=reviewer))
+            _write_atomically(out, produce)
     except StoreError as error:
         raise InputError(str(error)) from None
     finally:
