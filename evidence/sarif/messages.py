@@ -40,7 +40,7 @@ def _plain(text: str) -> str:
 
 def multiformat_text(value: object) -> str:
     """The text of a multiformatMessageString (``text``, else ``markdown``), "" when absent."""
-    if not isinstance(value, Mapping):
+    if type(value) is not dict:
         return ""
     for key in ("text", "markdown"):
         text = value.get(key)
@@ -56,7 +56,7 @@ def message_text(
 ) -> str:
     """A message as plain text. ``rule``: the result's rule (its messageStrings come first);
     ``strings``: the tool's globalMessageStrings. Embedded links keep their text."""
-    if not isinstance(message, Mapping):
+    if type(message) is not dict:
         return ""
     text = message.get("text")
     if not isinstance(text, str) or not text:

@@ -8,6 +8,7 @@ the results it finds again. The revision comes from ``versionControlProvenance``
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -47,8 +48,18 @@ def _slug(text: str) -> str:
 
 def load_sarif(data: bytes, shown: str) -> list[Report]:
     """The reports (one per run) of the SARIF file ``data`` (plain or gzip) shown as ``shown``;
-    SarifError when it is not readable SARIF 2.1.0."""
-    return reports_of(read_document(data, shown), shown)
+    SarifError when it is not readable SARIF 2.1.0.
+
+    The cycle collector is paused meanwhile: a large log is millions of new containers, none in
+    a cycle, and each full collection would walk all of them again (about half of the time
+    `json.loads` takes on a 50 MB log; benchmarks/bench_sarif.py)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return reports_of(read_document(data, shown), shown)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def reports_of(document: Mapping[str, Any], shown: str) -> list[Report]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from evidence.model import Kind, LineRange, Quote, Record
@@ -36,20 +37,26 @@ _CWE_TAG = re.compile(r"(?:^|/)cwe[-/_: ]?0*(\d+)$", re.IGNORECASE)
 FINGERPRINT_LENGTH = 12
 
 
+# JSON gives dicts, lists, str and int: exact type checks (``type(x) is dict``) are several times
+# faster than isinstance against the ABCs, and a 50 MB log has millions of values to check.
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_new_quote = tuple.__new__
+
+
 def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
+    return value if type(value) is dict else _EMPTY
 
 
 def _sequence(value: object) -> Sequence[Any]:
-    return value if isinstance(value, list) else ()
+    return value if type(value) is list else ()
 
 
 def _integer(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return value if type(value) is int else None
 
 
 def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
+    return value if type(value) is str else ""
 
 
 @dataclass
@@ -62,6 +69,8 @@ class RunContext:
     extensions: Sequence[Sequence[Any]] = ()
     strings: Mapping[str, Any] = field(default_factory=dict)
     by_id: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: per rule object (by id()): its fields and the body text it adds, computed once
+    rule_parts: dict[int, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)
 
     @classmethod
     def for_run(cls, run: Mapping[str, Any], file: str, resolver: UriResolver) -> RunContext:
@@ -109,9 +118,11 @@ def rule_for(
     return rule_id or "(no rule)", rule, problem
 
 
-def fingerprint(result: Mapping[str, Any], rule_id: str, where: str) -> tuple[str, str]:
+def fingerprint(
+    result: Mapping[str, Any], rule_id: str, where: Callable[[], str]
+) -> tuple[str, str]:
     """(12 hex digits, what they hash): the result's partialFingerprints, else its fingerprints,
-    else its rule and first location (``where``: path and region)."""
+    else its rule and first location (``where()``: its path and region)."""
     for key in ("partialFingerprints", "fingerprints"):
         table = _mapping(result.get(key))
         pairs = sorted((name, value) for name, value in table.items() if isinstance(value, str))
@@ -120,7 +131,7 @@ def fingerprint(result: Mapping[str, Any], rule_id: str, where: str) -> tuple[st
             described = f"{key}: " + ", ".join(name for name, _ in pairs)
             break
     else:
-        material = f"location\0{rule_id}\0{where}"
+        material = f"location\0{rule_id}\0{where()}"
         described = "rule and location"
     digest = hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
     return digest[:FINGERPRINT_LENGTH], described
@@ -131,26 +142,32 @@ _Spans = tuple[LineRange | None, LineRange | None, LineRange | None]
 
 def _region(region: Mapping[str, Any]) -> _Spans:
     """(claimed lines, columns, offsets) of a region; an endLine before startLine is ignored."""
-    start = _integer(region.get("startLine"))
+    start = region.get("startLine")
     claimed = None
-    if start is not None and start >= 1:
-        end = _integer(region.get("endLine"))
-        claimed = (start, end if end is not None and end >= start else start)
+    if type(start) is int and start >= 1:
+        end = region.get("endLine")
+        claimed = (start, end if type(end) is int and end >= start else start)
     columns = None
-    first_column = _integer(region.get("startColumn"))
-    if first_column is not None:
-        last_column = _integer(region.get("endColumn"))
-        columns = (first_column, last_column if last_column is not None else first_column)
+    first_column = region.get("startColumn")
+    if type(first_column) is int:
+        last_column = region.get("endColumn")
+        columns = (first_column, last_column if type(last_column) is int else first_column)
     offsets = None
-    offset = _integer(region.get("charOffset"))
-    if offset is not None and offset >= 0:
-        length = _integer(region.get("charLength"))
-        offsets = (offset, length if length is not None and length >= 0 else 0)
+    offset = region.get("charOffset")
+    if type(offset) is int and offset >= 0:
+        length = region.get("charLength")
+        offsets = (offset, length if type(length) is int and length >= 0 else 0)
     return claimed, columns, offsets
 
 
-def _snippet(region: Mapping[str, Any]) -> str:
-    return _text(_mapping(region.get("snippet")).get("text"))
+def _snippet(region: object) -> str:
+    if type(region) is not dict:
+        return ""
+    snippet = region.get("snippet")
+    if type(snippet) is not dict:
+        return ""
+    text = snippet.get("text")
+    return text if type(text) is str else ""
 
 
 def location_key(location: Mapping[str, Any], resolver: UriResolver) -> str:
@@ -173,30 +190,41 @@ class _Quotes:
         self.skipped = 0
 
     def add(self, location: object, role: str, note: str = "") -> None:
-        physical = _mapping(_mapping(location).get("physicalLocation"))
-        path, _uri = self.context.resolver.resolve(_mapping(physical.get("artifactLocation")))
-        if not path:
+        physical = location.get("physicalLocation") if type(location) is dict else None
+        artifact = physical.get("artifactLocation") if type(physical) is dict else None
+        path = self.context.resolver.resolve(artifact)[0] if type(artifact) is dict else ""
+        if not path or type(location) is not dict or type(physical) is not dict:
             self.skipped += 1  # a logical location only, or no file named
             return
-        region = _mapping(physical.get("region"))
-        claimed, columns, offsets = _region(region)
-        snippet = _snippet(region)
-        own = message_text(_mapping(location).get("message"), None, self.context.strings)
+        region = physical.get("region")
+        if type(region) is dict:
+            claimed, columns, offsets = _region(region)
+            snippet = _snippet(region)
+        else:
+            claimed = columns = offsets = None
+            snippet = ""
+        message = location.get("message")
+        own = message_text(message, None, self.context.strings) if message else ""
+        located = not snippet.strip()
         self.quotes.append(
-            Quote(
-                text=snippet if snippet.strip() else "",
-                path=path,
-                claimed=claimed,
-                report_line=self.number,
-                text_line=self.number,
-                record=self.record_id,
-                index=len(self.quotes),
-                located=not snippet.strip(),
-                role=role,
-                note=own or note,
-                context=_snippet(_mapping(physical.get("contextRegion"))),
-                columns=columns,
-                offsets=offsets,
+            _new_quote(  # a hundred thousand of these in a large log: tuple.__new__ directly
+                Quote,
+                (
+                    "" if located else snippet,
+                    path,
+                    claimed,
+                    self.number,
+                    self.number,
+                    self.record_id,
+                    len(self.quotes),
+                    False,
+                    located,
+                    role,
+                    own or note,
+                    _snippet(physical.get("contextRegion")),
+                    columns,
+                    offsets,
+                ),
             )
         )
 
@@ -216,11 +244,55 @@ def _flow_steps(result: Mapping[str, Any]) -> Iterator[tuple[object, str]]:
                 yield _mapping(step).get("location"), where
 
 
+def _rule_part(
+    rule: Mapping[str, Any] | None, result_properties: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """Tags, CWE ids and the chosen properties of a rule and its result (the result's win)."""
+    fields: list[tuple[str, str]] = []
+    rule_properties = _mapping(rule.get("properties")) if rule else _EMPTY
+    tags: dict[str, None] = {}
+    for properties in (rule_properties, result_properties):
+        for tag in _sequence(properties.get("tags")):
+            if type(tag) is str:
+                tags.setdefault(tag, None)
+    for tag in tags:
+        fields.append(("tag", tag))
+        cwe = _CWE_TAG.search(tag)
+        if cwe:
+            fields.append(("CWE", f"CWE-{cwe.group(1)}"))
+    for name in PROPERTY_FIELDS:
+        value = result_properties.get(name, rule_properties.get(name))
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            fields.append((name, str(value)))
+    return fields
+
+
+def _rule_fields(
+    result: Mapping[str, Any], rule: Mapping[str, Any] | None, context: RunContext
+) -> tuple[list[tuple[str, str]], str]:
+    """(fields from the rule and the result's properties, the body text the rule adds)."""
+    properties = _mapping(result.get("properties"))
+    own = bool(properties) and any(name in properties for name in ("tags", *PROPERTY_FIELDS))
+    cached = None if own else context.rule_parts.get(id(rule))
+    if cached is None:
+        fields = _rule_part(rule, properties if own else _EMPTY)
+        if rule and type(rule.get("helpUri")) is str:
+            fields.append(("help", rule["helpUri"]))
+        cached = (fields, _rule_body(rule))
+        if not own:
+            context.rule_parts[id(rule)] = cached
+    return cached
+
+
 def _fields(
-    result: Mapping[str, Any], rule: Mapping[str, Any] | None, rule_id: str, level: str
+    result: Mapping[str, Any],
+    rule: Mapping[str, Any] | None,
+    rule_id: str,
+    level: str,
+    from_rule: list[tuple[str, str]],
 ) -> list[tuple[str, str]]:
     fields = [("rule", rule_id)]
-    if rule and isinstance(rule.get("name"), str):
+    if rule and type(rule.get("name")) is str:
         fields.append(("rule name", rule["name"]))
     fields.append(("level", level))
     fields.append(("kind", _text(result.get("kind")) or "fail"))
@@ -233,32 +305,15 @@ def _fields(
         value = f"{_text(entry.get('kind')) or '?'}, {status}"
         justification = _text(entry.get("justification"))
         fields.append(("suppression", f"{value}: {justification}" if justification else value))
-    rule_properties = _mapping(rule.get("properties")) if rule else {}
-    result_properties = _mapping(result.get("properties"))
-    tags: dict[str, None] = {}
-    for properties in (rule_properties, result_properties):
-        for tag in _sequence(properties.get("tags")):
-            if isinstance(tag, str):
-                tags.setdefault(tag, None)
-    for tag in tags:
-        fields.append(("tag", tag))
-        cwe = _CWE_TAG.search(tag)
-        if cwe:
-            fields.append(("CWE", f"CWE-{cwe.group(1)}"))
-    for name in PROPERTY_FIELDS:
-        value = result_properties.get(name, rule_properties.get(name))
-        if isinstance(value, str | int | float) and not isinstance(value, bool):
-            fields.append((name, str(value)))
+    fields.extend(from_rule)
     rank = result.get("rank")
-    if isinstance(rank, int | float) and not isinstance(rank, bool):
+    if type(rank) in (int, float):
         fields.append(("rank", str(rank)))
-    if rule and isinstance(rule.get("helpUri"), str):
-        fields.append(("help", rule["helpUri"]))
     return fields
 
 
-def _body(message: str, rule: Mapping[str, Any] | None) -> str:
-    parts = [message] if message else []
+def _rule_body(rule: Mapping[str, Any] | None) -> str:
+    parts: list[str] = []
     if rule:
         for key in ("shortDescription", "fullDescription", "help"):
             text = multiformat_text(rule.get(key))
@@ -278,7 +333,10 @@ def read_result(
     if problem:
         problems.append(problem)
     locations = _sequence(result.get("locations"))
-    first = location_key(locations[0], context.resolver) if locations else ""
+
+    def first() -> str:
+        return location_key(locations[0], context.resolver) if locations else ""
+
     digest, _described = fingerprint(result, rule_id, first)
     record_id = f"{rule_id}:{digest}"
     message = message_text(result.get("message"), rule, context.strings)
@@ -301,15 +359,17 @@ def read_result(
     if suppressions:
         statuses.append(("suppressed", _text(suppressions[-1].get("status")) or "accepted"))
     label = message.split("\n", 1)[0].strip() or rule_id
+    from_rule, rule_body = _rule_fields(result, rule, context)
+    body = "\n\n".join(part for part in (message, rule_body) if part)
     record = Record(
         id=record_id,
         kind=Kind.RESULT,
         label=label,
-        body=_body(message, rule),
+        body=body,
         report=context.file,
         section=rule_id,
         lines=(number, number),
-        fields=tuple(_fields(result, rule, rule_id, level)),
+        fields=tuple(_fields(result, rule, rule_id, level, from_rule)),
         statuses=tuple(statuses),
         quotes=tuple(quotes.quotes),
     )
