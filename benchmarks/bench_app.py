@@ -34,8 +34,9 @@ from textual.widgets import Static  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
 from keymaps import load_keymap  # noqa: E402
+from screens.widgets.source_lines import SourceMarks  # noqa: E402
+from screens.widgets.source_view import SourceView  # noqa: E402
 from tui.factory import make_demo_app  # noqa: E402
-from tui.widgets.source_view import SourceMarks, SourceView  # noqa: E402
 
 SIZE = (120, 40)
 PACKAGES = ("evidence", "db", "tui", "screens", "keymaps")  # assay's (pyproject.toml)
@@ -153,7 +154,7 @@ def launches(
 
 
 async def next_record(tmp: Path, presses: int) -> list[float]:
-    from screens.review import ReviewScreen
+    from screens.review.screen import ReviewScreen
 
     app = make_demo_app(tmp, reviewer="bench", keymap=load_keymap(user=False))
     times: list[float] = []
@@ -165,7 +166,7 @@ async def next_record(tmp: Path, presses: int) -> list[float]:
         for _ in range(presses):
             start = time.perf_counter()
             await app.run_action("next_record", screen)
-            while screen.shown_request != screen.source_request:
+            while screen.sources.shown != screen.sources.request:
                 await asyncio.sleep(0.001)
             await paint(pilot)
             times.append(time.perf_counter() - start)

@@ -8,6 +8,7 @@ neither drive the terminal nor reorder what the reviewer reads.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 _BIDI = {
     0x202A: "LRE",
@@ -24,6 +25,11 @@ _BIDI = {
     0x061C: "ALM",
 }
 _ZERO_WIDTH = {0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFEFF: "BOM"}
+
+
+#: the one rule of what is unsafe to show: these categories (controls, format characters, line
+#: and paragraph separators); the table below names the common ones, the rest become <U+XXXX>
+UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 def _build_table(keep_tab: bool) -> dict[int, str]:
@@ -47,21 +53,42 @@ _TABLE_WITH_NEWLINES = dict(_LINE_TABLE)
 del _TABLE_WITH_NEWLINES[0x0A]
 
 
+def _rest(text: str, render: Callable[[int], str], keep: str) -> str:
+    """Characters of an unsafe category that no table entry covered, rendered by ``render``."""
+    rest = text
+    for char in keep:
+        rest = rest.replace(char, "")
+    if rest.isprintable():
+        return text
+    return "".join(
+        render(ord(char))
+        if char not in keep and unicodedata.category(char) in UNSAFE_CATEGORIES
+        else char
+        for char in text
+    )
+
+
+def _symbol(code: int) -> str:
+    return f"<U+{code:04X}>"
+
+
+def _escape(code: int) -> str:
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
 def visible(text: str, *, multiline: bool = False) -> str:
-    """Text with every control character replaced by a visible symbol (tabs kept).
+    """Text for the terminal UI: every unsafe character replaced by a visible symbol (tabs kept).
 
     With ``multiline`` newlines are kept too; CR, ESC, BEL, C1 and bidi controls never are.
     """
-    return text.translate(_TABLE_WITH_NEWLINES if multiline else _LINE_TABLE)
+    shown = text.translate(_TABLE_WITH_NEWLINES if multiline else _LINE_TABLE)
+    return _rest(shown, _symbol, "\t\n" if multiline else "\t")
 
 
 def escaped(text: str) -> str:
-    """Text for plain command output: control and format characters written as ``\\uXXXX``."""
-    if text.isprintable():
-        return text
-    return "".join(
-        char
-        if char == " " or unicodedata.category(char) not in ("Cc", "Cf", "Zl", "Zp")
-        else f"\\u{ord(char):04x}"
-        for char in text
-    )
+    """Text for plain command output: the same unsafe characters written as ``\\uXXXX``.
+
+    Escapes rather than symbols, so that the output pasted into a file or a shell reads back as
+    what the report held.
+    """
+    return _rest(text, _escape, "")

@@ -35,9 +35,8 @@ class Keymap(NamedTuple):
         """The ids whose keys differ from the default preset's, for Textual's `set_keymap`.
 
         Every binding is built with the default preset's keys; Textual remaps the ids it is given
-        each time it computes the active bindings (every key press), with a cost that grows with
-        the square of their number. Giving it every id (~50) took ~5 ms per key press and was a
-        good part of the first frame; giving it only the changed ones costs nothing by default.
+        each time it computes the active bindings (every key press), at a cost that grows with
+        the square of their number: only the changed ones are given, none by default.
         An id left unbound maps to `UNBOUND_KEY`.
         """
         default = load_preset("default")

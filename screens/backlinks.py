@@ -14,7 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from evidence.backlinks import Backlink
-from tui.safe import visible
+from screens.safe import visible
 
 
 def backlink_content(link: Backlink) -> Content:

@@ -1,7 +1,7 @@
 """Browse a revision without reports: source pane, file finder, grep, go to line, permalinks.
 
-`BrowseScreen` is also what the review app can push to look something up; `BrowseApp` is the
-small app behind `assay browse`.
+`BrowseScreen` is also what the review app can push to look something up; the small app behind
+`assay browse` is in the app shell (tui/browse.py).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.content import Content
 from textual.screen import Screen
@@ -26,10 +26,10 @@ from screens.backlinks import BacklinksScreen
 from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine
 from screens.grep import GrepScreen
-from tui.safe import visible
-from tui.terminal import exit_when_terminal_gone
-from tui.widgets.footer import KeysBar
-from tui.widgets.source_view import SourceMarks, SourceView, file_message
+from screens.safe import visible
+from screens.widgets.footer import KeysBar
+from screens.widgets.source_lines import SourceMarks, file_message
+from screens.widgets.source_view import SourceView
 
 #: binding ids (from keymaps/catalog.py) that the browse screen answers
 BROWSE_BINDINGS: tuple[str, ...] = (
@@ -256,29 +256,3 @@ class BrowseScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
-
-
-class BrowseApp(App[None]):
-    """`assay browse`: one revision, no reports."""
-
-    TITLE = "assay browse"
-
-    def __init__(
-        self,
-        revision: Revision,
-        *,
-        path: str | None = None,
-        line: int | None = None,
-        keys: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__()
-        self.revision = revision
-        self._start = (path, line)
-        self._keys = keys
-
-    def on_mount(self) -> None:
-        exit_when_terminal_gone(self)
-        if self._keys:
-            self.set_keymap(dict(self._keys))
-        path, line = self._start
-        self.push_screen(BrowseScreen(self.revision, path=path, line=line))

@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from keymaps.bindings import bindings_for
-from tui.safe import safe_content
+from screens.safe import safe_content
 
 
 class ConfirmScreen(ModalScreen[bool]):

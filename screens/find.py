@@ -18,11 +18,11 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from keymaps.bindings import bindings_for
-from tui.safe import visible
+from screens.safe import visible
 
 KIND_MARKS = {"record": "▤", "quote": "❝", "file": "□"}
-#: up to this many targets are ranked at each keystroke (~10 ms); more are ranked in a thread,
-#: since 16,000 (a 10,000-quote report and its files) took ~100 ms a keystroke
+#: up to this many targets are ranked on the event loop at each keystroke; more are ranked in a
+#: thread, so that typing never waits for a large report's targets
 RANK_AT_ONCE = 2000
 
 

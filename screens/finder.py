@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 
+from cachetools import LRUCache
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,16 +17,16 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from evidence.finder import FinderMatch, PathFinder
-from tui.safe import visible
+from screens.safe import visible
 
 #: rows shown (the list's height): rendering rows costs more than ranking them, so no more
 RESULTS = 20
 
 
-_INDEXES: OrderedDict[int, tuple[tuple[str, ...], PathFinder]] = OrderedDict()
-_INDEXES_LOCK = threading.Lock()
 #: path lists whose index is kept, so that reopening the finder on a revision is instant
 KEEP_INDEXES = 2
+_INDEXES: LRUCache[int, tuple[tuple[str, ...], PathFinder]] = LRUCache(KEEP_INDEXES)
+_INDEXES_LOCK = threading.Lock()
 
 
 def indexed(paths: Sequence[str]) -> PathFinder:
@@ -34,15 +34,12 @@ def indexed(paths: Sequence[str]) -> PathFinder:
     key = tuple(paths)
     fingerprint = hash(key)
     with _INDEXES_LOCK:
-        cached = _INDEXES.get(fingerprint)
+        cached = _INDEXES.get(fingerprint)  # a hit becomes the most recently used
         if cached is not None and cached[0] == key:
-            _INDEXES.move_to_end(fingerprint)
             return cached[1]
     finder = PathFinder(key)
     with _INDEXES_LOCK:
         _INDEXES[fingerprint] = (key, finder)
-        while len(_INDEXES) > KEEP_INDEXES:
-            _INDEXES.popitem(last=False)
     return finder
 
 

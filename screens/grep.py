@@ -21,8 +21,8 @@ from textual.widgets.option_list import Option
 
 from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
-from tui.safe import visible
-from tui.widgets.footer import KeysBar
+from screens.safe import visible
+from screens.widgets.footer import KeysBar
 
 if TYPE_CHECKING:
     from evidence.revision import Revision

@@ -11,7 +11,7 @@ from textual.widgets import Static, TextArea
 
 from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
-from tui.safe import safe_content
+from screens.safe import safe_content
 
 
 class NoteScreen(ModalScreen[str | None]):

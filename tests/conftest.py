@@ -47,3 +47,11 @@ def shared_reports() -> Path:
     if not SHARED_REPORTS.is_dir():
         pytest.skip("../shared/reports is not present")
     return SHARED_REPORTS
+
+
+@pytest.fixture(scope="session")
+def sample() -> Path:
+    """The sample repository (built once into the cache directory)."""
+    from evidence.sample import sample_repo
+
+    return sample_repo()

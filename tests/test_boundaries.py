@@ -6,6 +6,7 @@ not import the store.
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,130 @@ def test_the_review_commands_import_textual_only_after_pausing_the_collector() -
     # app: importing their module (and the CLI) must not import textual already.
     loaded = ui_modules_loaded("tui.cli", "tui.commands.review")
     assert loaded == "", f"imported before the pause: {loaded}"
+
+
+# --- layers, cycles and Textual's private API (read from the sources, no import) -------------
+
+PACKAGES = ("evidence", "db", "screens", "tui", "keymaps")
+#: a package may import only the packages below it (keymaps stands apart: anyone may use it)
+ALLOWED = {
+    "evidence": {"evidence"},
+    "db": {"evidence", "db"},
+    "screens": {"evidence", "db", "screens", "keymaps"},
+    "tui": {"evidence", "db", "screens", "tui", "keymaps"},
+    "keymaps": {"keymaps"},
+}
+#: private names of Textual and Rich this code once used; none may come back
+KNOWN_PRIVATE = {
+    "_compositor",
+    "_compositor_refresh",
+    "_batch_count",
+    "_layout_required",
+    "_refresh_layout",
+    "_size_updated",
+    "_scroll_update",
+    "_notifications",
+    "_segments",
+    "_dirty_regions",
+    "_size",
+    "_on_timer_update",
+}
+
+
+#: the public API of a NamedTuple (its names start with an underscore to leave room for fields)
+NAMED_TUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}
+
+
+def python_files(*folders: str) -> list[Path]:
+    return sorted(path for folder in folders for path in (ROOT / folder).rglob("*.py"))
+
+
+def module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at its top or inside functions (TYPE_CHECKING included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def import_graph(*folders: str) -> dict[str, set[str]]:
+    """module -> the modules of these folders it imports (a package name means its __init__)."""
+    files = {module_name(path): path for path in python_files(*folders)}
+    return {
+        name: {imported for imported in imported_modules(path) if imported in files} - {name}
+        for name, path in files.items()
+    }
+
+
+def test_imports_only_go_down_the_layers() -> None:
+    wrong = [
+        f"{name} imports {imported}"
+        for name, imports in import_graph(*PACKAGES).items()
+        for imported in imports
+        if imported.split(".")[0] not in ALLOWED[name.split(".")[0]]
+    ]
+    assert wrong == []
+
+
+# no import cycle between any two files: tests/test_import_cycles.py
+
+
+def private_textual_names() -> set[str]:
+    """Names starting with one underscore that Textual and Rich define (attributes, methods)."""
+    import rich
+    import textual
+
+    names: set[str] = set()
+    for package in (textual, rich):
+        for path in Path(package.__file__).parent.rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.add(node.name)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                    names.add(node.attr)
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def own_names(files: list[Path]) -> set[str]:
+    """The names assay's own code defines (its private attributes may share Textual's names)."""
+    names: set[str] = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+def test_only_the_public_api_of_textual_and_rich() -> None:
+    files = python_files("screens", "tui", "tests")
+    files = [path for path in files if path.resolve() != Path(__file__).resolve()]
+    suspicious = private_textual_names() - own_names(python_files(*PACKAGES, "tests"))
+    suspicious -= NAMED_TUPLE_API
+    found = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and (
+                node.attr in KNOWN_PRIVATE or node.attr in suspicious
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.name.startswith("_on_")
+                and path.parts[len(ROOT.parts)] in ("screens", "tui")
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} def {node.name}")
+    assert found == []

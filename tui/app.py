@@ -6,11 +6,11 @@ import gc
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from keymaps import Keymap, load_keymap
+from screens.review.messages import ReadsStarted
 from tui.crash import CrashWatch
 from tui.terminal import exit_when_terminal_gone
 
@@ -33,44 +33,37 @@ class AssayApp(CrashWatch, App[None]):
         resume_collector: bool = False,
     ) -> None:
         # The screen's CSS files read with the app's: pushing a screen whose CSS is new to the
-        # app parses every stylesheet again and restyles every widget (a good part of the first
-        # frame); ``screen_css`` are the CSS_PATH files of the screen ``make_screen`` makes.
+        # app parses every stylesheet again and restyles every widget.
         super().__init__(css_path=[self.CSS_PATH, *screen_css])
         self.keymap = keymap or load_keymap(user=False)
         self._make_screen = make_screen
         self._closers = list(closers)
         self.theme = theme
-        # the factory pauses the cycle collector until the first frame: resumed once painted
+        # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
 
     def get_default_screen(self) -> Screen[None]:
         # The screen is the app's first screen, not pushed over Textual's blank default one
-        # (which was composed, styled and painted for nothing before the first real frame).
+        # (which would be composed, styled and painted for nothing).
         self.set_keymap(self.keymap.changes())
         return self._make_screen()
 
     def on_mount(self) -> None:
-        # the screen says when its first frame is whole; this is for screens that do not
+        # the review screen says when its first frame is whole; this is for screens that do not
         self.set_timer(1.0, self.startup_done)
         exit_when_terminal_gone(self)
+
+    def on_reads_started(self, message: ReadsStarted) -> None:
+        self.startup_done()
 
     def startup_done(self) -> None:
         """The first frame is painted: the cycle collector paused by the factory runs again."""
         if self._resume_collector:
             self._resume_collector = False
-            gc.collect()  # what the startup left unreachable (~2,000 objects, a few ms) now
-            gc.freeze()  # the screen's widgets live on: later collections need not walk them
             gc.enable()
 
     def on_unmount(self) -> None:
         self.startup_done()
-
-    def on_resize(self, event: events.Resize) -> None:
-        # The driver reports the terminal size once more after start-up; Textual would lay out
-        # and paint the whole screen again for that same size (after the first frame, when the
-        # review screen is busy loading). A size it already has changes nothing: skip it.
-        if event.size == getattr(self, "_size", None):
-            event.prevent_default()
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -2,38 +2,21 @@
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
+from screens.review.writer import StoreHandle
+from screens.session import ReviewSession
 from tui import startup
 from tui.app import AssayApp
-from tui.session import ReviewSession
-from tui.writer import StoreHandle
 
 if TYPE_CHECKING:
     from db import VerdictStore
     from evidence.revision import Revision
 
 DEMO_DB_NAME = "demo.db"
-
-_frozen = False
-
-
-def _freeze_imported_objects() -> None:
-    """Once per process: hide what the imports created from the cycle collector.
-
-    Textual and assay's modules leave ~60,000 long-lived objects; the first full collection, which
-    otherwise falls during the first frame, walked all of them (~25 ms). `gc.freeze()` moves them
-    to the permanent generation; later collections see only what the app creates. Done once, so a
-    process making many apps (the tests) does not freeze their garbage each time.
-    """
-    global _frozen
-    if not _frozen:
-        _frozen = True
-        gc.freeze()
 
 
 def make_app(
@@ -54,13 +37,11 @@ def make_app(
     is not checked here: a database that cannot be used is reported inside the app; commands
     check it first with `db.check_database` for a one-line error.
     """
-    from screens.review import ReviewScreen
+    from screens.review.screen import ReviewScreen
 
-    _freeze_imported_objects()
     # No cycle collection until the first frame is painted (`AssayApp.startup_done`): building
-    # the screen creates tens of thousands of objects, and the collections they set off took
-    # ~15% of the time to the first frame, for almost no garbage. A command may have paused it
-    # already, before its imports (`tui.startup`): the app resumes it either way.
+    # the screen creates tens of thousands of long-lived objects and almost no garbage. A command
+    # may have paused it already, before its imports (`tui.startup`): the app resumes it.
     collector = startup.take()
     if db is None or isinstance(db, (str, Path)):  # not importing the store: opened later
         store = StoreHandle(path=Path(db) if db is not None else None)

@@ -1,9 +1,9 @@
 """The cycle collector, paused from the start of an app command until the app's first frame.
 
-Importing Textual and assay and building the first screen create ~100,000 objects that live as
-long as the app; the collections they set off (~80 during the imports alone, ~20 ms) walk them for
-almost no garbage. A command that opens the app calls `pause()` before importing anything heavy;
-the app factory takes the pause over (`take()`) and the app resumes the collector once its first
+Importing Textual and assay and building the first screen create many objects that live as long
+as the app; the collections they would set off walk them for almost no garbage. A command that
+opens the app calls `pause()` before importing anything heavy; the app factory takes the pause
+over (`take()`) and the app resumes the collector (`gc.enable()`, nothing frozen) once its first
 frame is painted. Nothing here imports anything: it must run before the imports it speeds up.
 """
 

@@ -14,10 +14,11 @@ from textual.widgets import Input, TextArea
 
 from evidence.model import Kind, Quote, Record, Report, ReportSet
 from keymaps import load_keymap
-from screens.review import Location, ReviewScreen
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+from screens.widgets.source_view import SourceView
 from tui.app import AssayApp
 from tui.factory import make_app, make_demo_app
-from tui.widgets.source_view import SourceView
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ async def settled(pilot: Pilot[Any]) -> ReviewScreen:
     view = screen.query_one(SourceView)
     for _ in range(500):
         await pilot.pause()
-        if screen.shown_request == screen.source_request and not view.highlighting:
+        if screen.sources.shown == screen.sources.request and not view.highlighting:
             break
         await pilot.pause(0.01)
     else:

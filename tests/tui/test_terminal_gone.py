@@ -34,7 +34,7 @@ BROWSE = """
 import sys
 sys.path.insert(0, {root!r})
 from evidence.revision import Revision
-from screens.browse import BrowseApp
+from tui.browse import BrowseApp
 with Revision.open({repo!r}) as revision:
     BrowseApp(revision).run()
 print("exited", file=open({marker!r}, "w"))

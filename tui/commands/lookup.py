@@ -84,14 +84,10 @@ def highlighted_lines(path: str, lines: list[str], first: int, last: int) -> lis
     """Lines first..last (1-based) with ANSI syntax colours; input made terminal-safe first."""
     from pygments import lex
     from pygments.formatters import Terminal256Formatter
-    from pygments.lexers import get_lexer_for_filename
-    from pygments.lexers.special import TextLexer
-    from pygments.util import ClassNotFound
 
-    try:
-        lexer = get_lexer_for_filename(path, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        lexer = TextLexer(stripnl=False, ensurenl=False)
+    from evidence.syntax import lexer_for
+
+    lexer = lexer_for(path)
     start = max(1, first - LEX_BEFORE)
     text = "\n".join(terminal_safe(line) for line in lines[start - 1 : last])
     formatter = Terminal256Formatter(style="monokai")
@@ -271,7 +267,7 @@ def browse(file: str | None, repo: str, rev: str | None, preset: str | None) -> 
     except KeymapError as error:
         fail(str(error))
     revision = open_revision(repo, rev)
-    from screens.browse import BrowseApp
+    from tui.browse import BrowseApp
     from tui.crash import CrashWatch, run_app
 
     class Browse(CrashWatch, BrowseApp):

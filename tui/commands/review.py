@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from evidence.text import visible  # not tui.safe: that imports textual, before the pause below
+from evidence.text import visible  # not screens.safe: it imports textual, before the pause
 from tui import startup
 
 if TYPE_CHECKING:

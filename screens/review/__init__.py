@@ -1,0 +1,1 @@
+"""The review screen (`screens.review.screen.ReviewScreen`) and the parts it owns."""

@@ -1,0 +1,185 @@
+"""The review screen's reads, run off the event loop: open the revision, anchor every quote and
+replay every search (thread workers posting the messages the screen handles), and read the
+reviewer's verdicts (on the store's writer thread, screens/review/writer.py).
+
+The revision reader, rapidfuzz and the anchoring code are imported in the worker threads, not
+before the screen is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from screens.review.messages import (
+    Anchored,
+    AnchorProgress,
+    Loaded,
+    ReadsStarted,
+    SourceLoaded,
+)
+from screens.session import ReviewSession
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from db import Event, StaleVerdict, VerdictStore
+    from evidence.revision import GrepHit, Revision, SourceFile
+
+KEPT_SOURCES = 64  # files read by the anchorer kept for the source pane
+
+
+def load_review(repo: Path, rev: str | None, revision: Revision | None = None) -> Loaded:
+    """Open the revision (unless given) and read its origin URL."""
+    from evidence.revision import Revision
+
+    error, remote = None, None
+    if revision is None:
+        try:
+            revision = Revision.open(repo, rev)
+        except Exception as exc:  # noqa: BLE001 - shown in the panes, never a traceback
+            error = str(exc) or type(exc).__name__
+    if revision is not None:
+        # the tree listed here, once: the file finder and `/` ask for it on the event loop (a
+        # failure is anchoring's to report: it lists the tree again)
+        with contextlib.suppress(Exception):
+            revision.entries()
+        try:
+            remote = revision.remote_url()
+        except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
+            remote = None
+    return Loaded(revision, error, remote)
+
+
+@dataclass(frozen=True)
+class StoredState:
+    """The reviewer's state in the store: current verdicts and notes, position, stale verdicts."""
+
+    current: dict[str, Event]
+    position: str | None
+    stale: list[StaleVerdict]
+
+
+def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
+    """Read the reviewer's verdicts, review position and stale verdicts (on the writer thread)."""
+    return StoredState(
+        store.current(session.reviewer),
+        store.position(session.review_key),
+        store.stale(session.reportset, session.reviewer),
+    )
+
+
+def anchor_review(
+    session: ReviewSession, revision: Revision, progress: Callable[[int, int], None]
+) -> Anchored:
+    """Anchor every quote and replay every search of the session's reports at the revision."""
+    from evidence.anchoring import Anchorer, anchor_all
+    from evidence.replay import replay
+
+    # One process: forking worker processes from a thread of the running app (its event loop and
+    # driver threads hold locks a child could inherit mid-use) risks a deadlock in the child.
+    anchorer = Anchorer(revision, workers=1)
+    anchors = anchor_all(session.reportset, revision, progress=progress, anchorer=anchorer)
+    replays: dict[tuple[str, int], list[GrepHit]] = {}
+    for record in session.records:
+        for search in record.searches:
+            try:
+                replays[(search.record, search.line)] = replay(search, revision)
+            except Exception:  # noqa: BLE001 - a search that cannot run shows no hits
+                replays[(search.record, search.line)] = []
+    # the anchorer read every quoted file: keep them so moving between records needs no read
+    sources: dict[str, SourceFile] = {}
+    for quote in anchors:
+        if quote.path not in sources and len(sources) < KEPT_SOURCES:
+            source = sources[quote.path] = revision.read(quote.path)
+            _ = source.lines  # split here, not on the event loop when the file is first shown
+    return Anchored(anchors, replays, sources)
+
+
+class Loading:
+    """The screen's reads, started once its first frame is whole: the store's first read (on the
+    writer thread, by ``read_store``) and the revision (a worker posting `Loaded`).
+
+    The reads' threads import the revision reader and SQLite, holding the GIL: started while the
+    first frame is still being laid out, they would slow it for nothing it shows. They start
+    after the first layout that follows the mount, or after `START_AFTER` seconds at most.
+    """
+
+    START_AFTER = 0.25
+
+    def __init__(
+        self,
+        screen: Screen[None],
+        read_store: Callable[[], object],
+        *,
+        repo: Path,
+        rev: str | None,
+        revision: Revision | None,
+    ) -> None:
+        self.screen = screen
+        self.read_store = read_store
+        self.repo, self.rev, self.revision = repo, rev, revision
+        self.started = False
+        self.loaded = asyncio.Event()  # the revision is open (or failed)
+
+    def schedule(self) -> None:
+        """Start the reads after the next layout (call from the screen's on_mount)."""
+        self.screen.screen_layout_refresh_signal.subscribe(self.screen, self._laid_out)
+        self.screen.set_timer(self.START_AFTER, self.start)
+
+    def _laid_out(self, _screen: Screen[object]) -> None:
+        self.screen.call_after_refresh(self.start)
+
+    def start(self) -> None:
+        """Start the reads now (once)."""
+        if self.started:
+            return
+        self.started = True
+        screen = self.screen
+        screen.screen_layout_refresh_signal.unsubscribe(screen)
+        screen.post_message(ReadsStarted())
+        self.read_store()
+        screen.run_worker(
+            self._load, thread=True, exclusive=True, group="load", exit_on_error=False
+        )
+
+    def _load(self) -> None:
+        self.screen.post_message(load_review(self.repo, self.rev, self.revision))
+
+    def anchor(self, session: ReviewSession, revision: Revision) -> None:
+        """Anchor every quote and replay every search in a worker (posts `Anchored`)."""
+        screen = self.screen
+
+        def progress(done: int, total: int) -> None:
+            screen.post_message(AnchorProgress(done, total))
+
+        screen.run_worker(
+            lambda: screen.post_message(anchor_review(session, revision, progress)),
+            thread=True,
+            exclusive=True,
+            group="anchor",
+            exit_on_error=False,
+        )
+
+    def read_source(self, request: int, revision: Revision, path: str) -> None:
+        """Read a file of the revision in a worker (posts `SourceLoaded`)."""
+        screen = self.screen
+
+        def read() -> None:
+            source = revision.read(path)
+            _ = source.lines  # split in the worker, not on the event loop
+            screen.post_message(SourceLoaded(request, source))
+
+        screen.run_worker(read, thread=True, exclusive=True, group="source", exit_on_error=False)
+
+    async def settle(self) -> None:
+        """Wait until the revision is open and anchoring and file reads are done."""
+        await self.loaded.wait()
+        for group in ("anchor", "source"):
+            for worker in list(self.screen.workers):
+                if worker.group == group and worker.is_running:
+                    await worker.wait()

@@ -1,0 +1,541 @@
+"""The review screen: records, the selected record with its quotes, and the source they quote.
+
+A header line, the records pane, the record pane and the source pane (with the quote/source diff
+below it on `d`); the panes build their own content (screens/widgets/). The screen lays them out
+and coordinates the parts it owns: its reads (loading.py), moves (navigation.py), verdicts
+(verdicts.py), lookups (lookups.py) and source pane (source.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import events, on
+from textual.app import ComposeResult, SystemCommand
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.worker import Worker, WorkerState
+
+from keymaps import Keymap
+from keymaps.bindings import bindings_for
+from screens.review.history import Location
+from screens.review.loading import Loading
+from screens.review.lookups import Lookups
+from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
+from screens.review.navigation import Navigation
+from screens.review.source import SourcePane
+from screens.review.verdicts import Verdicts
+from screens.review.writer import StoreHandle, StoreWriter
+from screens.safe import visible
+from screens.session import ReviewSession
+from screens.widgets.footer import KeysBar
+from screens.widgets.lists import RowList
+from screens.widgets.quote_diff import QuoteDiff
+from screens.widgets.quote_info import QuoteInfo
+from screens.widgets.record_pane import RecordPane
+from screens.widgets.records_pane import RecordsPane
+from screens.widgets.review_header import ReviewHeader
+from screens.widgets.source_view import SourceView
+
+if TYPE_CHECKING:  # imported where used, not before the screen is shown
+    from collections.abc import Iterator
+
+    from db import Event, ItemRef, StaleVerdict, VerdictStore
+    from evidence.backlinks import Backlink
+    from evidence.model import Quote, Record
+    from evidence.revision import Revision, SourceFile
+    from screens.find import FindTarget
+    from screens.review.loading import StoredState
+
+NARROW_WIDTH = 120  # below this the records pane goes on top of the other two
+
+
+def revision_label(revision: Revision | None, error: str | None, rev: str | None) -> str:
+    """The header's revision: its short id, or what is known while it opens or when it failed."""
+    if revision is not None:
+        return f"@{revision.short}"
+    return "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
+
+
+class ReviewScreen(Screen[None]):
+    """Review records and quotes of loaded reports against the revision they cite."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = bindings_for("review")
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        store: StoreHandle | VerdictStore,
+        *,
+        repo: Path,
+        rev: str | None,
+        keymap: Keymap,
+        revision: Revision | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.store = store if isinstance(store, StoreHandle) else StoreHandle(store)
+        self.repo = repo
+        self.rev = rev
+        self.keymap = keymap
+        self.revision: Revision | None = revision
+        self.revision_error: str | None = None
+        self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
+        self.filter = "all"
+        self.location = Location(0, 0 if session.records and session.records[0].quotes else None)
+        self._resumed = False  # the screen has been made active once
+        self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
+        self.verdicts = Verdicts(self, self.store, StoreWriter(self, self.store))
+        self.reads = Loading(self, self._read_store, repo=repo, rev=rev, revision=revision)
+        self.lookups = Lookups(self)
+        self.sources = SourcePane(self)
+        self.moves = Navigation(self)
+
+    # --- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield ReviewHeader(id="review-header")
+        with Horizontal(id="panes"):
+            yield RecordsPane(self.session, id="records")
+            with Horizontal(id="detail"):
+                yield RecordPane(self.session, id="record")
+                with Vertical(id="source-pane"):
+                    yield SourceView(id="source")
+                    yield QuoteInfo(id="quote-info")
+                    with VerticalScroll(id="diff"):
+                        yield QuoteDiff(id="diff-text")
+        yield KeysBar()
+
+    def on_mount(self) -> None:
+        self.records_pane.border_title = "Records"
+        self.record_pane.border_title = "Record"
+        self.query_one(SourceView).show_message("opening the revision…", title="Source")
+        self.fill_records()
+        self.show_record()
+        self.refresh_header()
+        self.records_pane.focus()
+        self.reads.schedule()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual's own handler (the Screen class's, run after this one) restyles every widget
+        # when a screen becomes active; the first time, each was just styled as it mounted.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
+
+    def on_resize(self, event: events.Resize) -> None:
+        narrow = self.size.width < NARROW_WIDTH
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+        self.refresh_header()  # record names are cut to the pane's width as they are drawn
+        if event.size == self.outer_size:
+            # already laid out at this size (the screen's own layout sends a Resize, and so does
+            # the app at start-up): Textual's handler would lay out and paint it all again
+            event.prevent_default()
+
+    def on_unmount(self) -> None:
+        self.verdicts.writer.close()  # every verdict given is written before the app exits
+
+    @property
+    def records_pane(self) -> RecordsPane:
+        return self.query_one("#records", RecordsPane)
+
+    @property
+    def record_pane(self) -> RecordPane:
+        return self.query_one("#record", RecordPane)
+
+    @property
+    def source_view(self) -> SourceView:
+        return self.query_one(SourceView)
+
+    @property
+    def store_error(self) -> str | None:
+        """Why verdicts cannot be saved (the store could not be opened), or None."""
+        return self.verdicts.error
+
+    @property
+    def rows(self) -> list[int]:
+        """Line of the records pane -> record index (-1 for a report or section heading)."""
+        return self.records_pane.rows
+
+    # --- workers ---------------------------------------------------------------------------------
+
+    def on_loaded(self, message: Loaded) -> None:
+        self.revision, self.revision_error = message.revision, message.error
+        self.remote = message.remote
+        self.record_pane.revision_open = self.revision is not None
+        self.record_pane.refresh_record()
+        self.sources.show_quote()
+        self.refresh_header()
+        self.reads.loaded.set()
+        if self.revision is not None:
+            self.reads.anchor(self.session, self.revision)
+        else:
+            self.session.anchored = False
+            self.query_one(SourceView).show_message(
+                f"cannot open the revision: {visible(self.revision_error or '?')}",
+                title="Source",
+            )
+
+    def _read_store(self) -> None:
+        from screens.review.loading import read_verdicts  # needed once the screen is shown
+
+        session = self.session
+        self.verdicts.read(lambda store: read_verdicts(store, session), self.verdicts_read)
+
+    def verdicts_read(self, verdicts: StoredState) -> None:
+        """The reviewer's verdicts, read on the writer thread once the store opened."""
+        # events of verdicts given before this arrive after it, in order, and are applied then
+        before, self.session.current = self.session.current, dict(verdicts.current)
+        changed = {
+            event.ref.record_key
+            for key, event in (before | self.session.current).items()
+            if before.get(key) != self.session.current.get(key)
+        }
+        self.stale = verdicts.stale
+        moved = False
+        if verdicts.position is not None and not self.moves.moved:
+            found = self.session.find(verdicts.position)
+            if found is not None and found != self.location.record:
+                record = self.session.records[found]
+                self.location = Location(found, 0 if record.quotes else None)
+                moved = True
+        if self.filter != "all" or moved:
+            self.fill_records()
+        else:  # redraw only the rows whose badge changed (none for a new database)
+            self._update_rows(changed)
+        shown = self.record
+        if moved:
+            self.show_record()
+        elif self.stale or (shown and self.session.record_item(shown).key in changed):
+            self.record_pane.stale = self.stale
+            self.record_pane.refresh_record()
+        self.verdicts.done_reading()
+        self.refresh_header()  # after: the header says "reading verdicts…" until they are
+
+    def on_anchor_progress(self, message: AnchorProgress) -> None:
+        self.refresh_header(anchoring=(message.done, message.total))
+
+    def on_anchored(self, message: Anchored) -> None:
+        self.session.anchors = message.anchors
+        self.session.set_replays(message.replays)
+        self.sources.keep(message.sources)
+        self.session.anchored = True
+        self.fill_records()
+        self.show_record()
+        self.refresh_header()
+        commit = self.revision.commit if self.revision is not None else None
+        reportset, anchors = self.session.reportset, message.anchors
+        self.verdicts.write(lambda store: store.register(reportset, anchors, revision=commit))
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state is not WorkerState.ERROR:
+            return
+        error = event.worker.error
+        text = f"{event.worker.group} failed: {type(error).__name__}: {error}"
+        if event.worker.group in ("load", "anchor", "source"):
+            self.query_one(SourceView).show_message(visible(text), title="Source")
+        self.notify(visible(text), severity="error", markup=False)
+
+    async def settle(self) -> None:
+        """Wait until loading is done and every write so far is stored (for tests and tools)."""
+        await self.reads.loaded.wait()
+        await self.verdicts.ready.wait()
+        await self.verdicts.writer.flush()
+        await self.reads.settle()
+
+    def on_written(self, message: Written) -> None:
+        self.verdicts.written(message)
+
+    # --- header and records pane -----------------------------------------------------------------
+
+    def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
+        reports = self.session.reportset.reports
+        reading = self.store_error is None and not self.verdicts.ready.is_set()
+        self.query_one(ReviewHeader).show(
+            system=reports[0].system if reports else "no reports",
+            revision=revision_label(self.revision, self.revision_error, self.rev),
+            failed=bool(self.revision_error),
+            reviewer=self.session.reviewer,
+            progress=self.session.header_progress(
+                revision_open=self.revision is not None,
+                anchoring=anchoring,
+                reading=reading,
+                stale=len(self.stale),
+                store_error=self.store_error,
+            ),
+        )
+
+    def fill_records(self) -> None:
+        self.records_pane.fill(self.filter, self.location.record)
+
+    def _update_rows(self, record_keys: set[str]) -> None:
+        """Redraw the rows of the records with these item keys (their badge changed)."""
+        if not record_keys:
+            return
+        for n, each in enumerate(self.session.records):
+            if self.session.record_item(each).key in record_keys:
+                self.records_pane.update_row(n)
+
+    @on(RecordsPane.RecordHighlighted)
+    def _record_highlighted(self, event: RecordsPane.RecordHighlighted) -> None:
+        pane = self.records_pane
+        if pane.highlighted is None or pane.rows[pane.highlighted] != event.index:
+            return  # the pane was refilled since (e.g. the saved position was read): stale
+        if event.index != self.location.record:
+            self.moves.go(self.moves.at(event.index))
+
+    @on(RecordsPane.RecordSelected)
+    def _record_selected(self) -> None:
+        self.set_focus(self.record_pane)
+
+    # --- record pane -----------------------------------------------------------------------------
+
+    @property
+    def record(self) -> Record | None:
+        """The record shown."""
+        if not self.session.records:
+            return None
+        return self.session.records[self.location.record]
+
+    @property
+    def quote(self) -> Quote | None:
+        """The quote shown in the source pane."""
+        record = self.record
+        if record is None or self.location.quote is None or not record.quotes:
+            return None
+        return record.quotes[min(self.location.quote, len(record.quotes) - 1)]
+
+    def show_record(self) -> None:
+        record = self.record
+        pane = self.record_pane
+        pane.stale, pane.revision_open = self.stale, self.revision is not None
+        pane.show(record, self.location.quote)
+        if record is None:
+            self.query_one(SourceView).show_message("no records in these reports")
+            return
+        self.records_pane.show(self.location.record)
+        self.sources.show_quote()
+
+    @on(RecordPane.QuoteHighlighted)
+    def _quote_highlighted(self, event: RecordPane.QuoteHighlighted) -> None:
+        if event.quote != self.location.quote:
+            self.location = Location(self.location.record, event.quote)
+            self.sources.opened_path = None
+            self.sources.show_quote()
+
+    @on(RecordPane.Followed)
+    def _followed(self, event: RecordPane.Followed) -> None:
+        self.moves.follow(event.target)
+
+    def focus_source(self) -> None:
+        self.set_focus(self.source_view)
+
+    # --- source pane (screens/review/source.py) ------------------------------------------------
+
+    @property
+    def source(self) -> SourceFile | None:
+        """The file in the source pane."""
+        return self.sources.source
+
+    @property
+    def quote_info(self) -> QuoteInfo:
+        return self.query_one(QuoteInfo)
+
+    @property
+    def quote_diff(self) -> QuoteDiff | None:
+        """The quote/source diff, when shown."""
+        return self.query_one(QuoteDiff) if self.has_class("-diff") else None
+
+    def read_source(self, request: int, revision: Revision, path: str) -> None:
+        self.reads.read_source(request, revision, path)
+
+    def on_source_loaded(self, message: SourceLoaded) -> None:
+        self.sources.loaded(message)
+
+    def open_path(self, path: str, line: int | None = None) -> None:
+        """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
+        self.sources.open_path(path, line)
+
+    # --- moving ----------------------------------------------------------------------------------
+
+    def go(self, location: Location, *, remember: bool = False) -> None:
+        """Show a record (and quote); with ``remember`` the jump can be undone with back."""
+        self.moves.go(location, remember=remember)
+
+    def jump(self, location: Location) -> None:
+        """Go somewhere and remember where we came from."""
+        self.moves.go(location, remember=True)
+
+    def first_quote(self, index: int) -> int | None:
+        return self.moves.first_quote(index)
+
+    def action_next_record(self) -> None:
+        self.moves.step_record(1)
+
+    def action_prev_record(self) -> None:
+        self.moves.step_record(-1)
+
+    def action_next_unreviewed(self) -> None:
+        self.moves.step_record(1, "unreviewed")
+
+    def action_next_quote(self) -> None:
+        self.moves.step_quote(1)
+
+    def action_prev_quote(self) -> None:
+        self.moves.step_quote(-1)
+
+    def action_move_down(self) -> None:
+        self._move_focused(1)
+
+    def action_move_up(self) -> None:
+        self._move_focused(-1)
+
+    def _move_focused(self, step: int) -> None:
+        focused = self.focused
+        if isinstance(focused, (RowList, SourceView)):
+            focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
+        elif isinstance(focused, Widget):
+            focused.scroll_relative(y=step, animate=False)
+
+    def _panes(self) -> list[Widget]:
+        panes: list[Widget] = [self.records_pane, self.record_pane]
+        panes.append(self.query_one(SourceView))
+        if self.has_class("-diff"):
+            panes.append(self.query_one("#diff"))
+        return panes
+
+    def action_next_pane(self) -> None:
+        self._cycle_pane(1)
+
+    def action_prev_pane(self) -> None:
+        self._cycle_pane(-1)
+
+    def _cycle_pane(self, step: int) -> None:
+        panes = self._panes()
+        focused = self.focused
+        index = panes.index(focused) if focused in panes else -1
+        # now, not after the keys already queued: `tab j` typed fast moves in the new pane
+        self.set_focus(panes[(index + step) % len(panes)])
+
+    def action_follow(self) -> None:
+        focused = self.focused
+        records, pane = self.records_pane, self.record_pane
+        if focused is records:
+            if records.highlighted is not None:
+                records.action_select()
+        elif focused is pane:
+            if pane.highlighted is not None:
+                self.moves.follow(pane.highlighted_id)
+        elif isinstance(focused, SourceView):
+            self.lookups.backlinks()
+
+    def action_back(self) -> None:
+        self.moves.back()
+
+    def action_forward(self) -> None:
+        self.moves.forward()
+
+    def action_cycle_filter(self) -> None:
+        self.moves.cycle_filter()
+
+    # --- verdicts and notes ----------------------------------------------------------------------
+
+    def target(self) -> tuple[ItemRef, str] | None:
+        """The item a verdict key acts on: the focused quote, else the record."""
+        record = self.record
+        if record is None:
+            return None
+        quote = None
+        focused = self.focused
+        if self.sources.opened_path is None and self.quote is not None:
+            in_source = isinstance(focused, SourceView) or focused is self.query_one("#diff")
+            pane = self.record_pane
+            if in_source or (focused is pane and pane.highlighted_id.startswith("quote-")):
+                quote = self.quote
+        if quote is not None:
+            return self.session.quote_item(record, quote), f"{record.id} [{quote.index + 1}]"
+        return self.session.record_item(record), record.id
+
+    def revision_id(self) -> str | None:
+        return self.revision.commit if self.revision is not None else self.rev
+
+    def action_verdict(self, value: str) -> None:
+        self.verdicts.give(value)
+
+    def action_undo(self) -> None:
+        self.verdicts.undo()
+
+    def action_note(self) -> None:
+        self.verdicts.note()
+
+    def after_change(self, event: Event) -> None:
+        """A stored event changed a verdict or a note: show it."""
+        self.session.apply(event)
+        record_key = event.ref.record_key
+        self._update_rows({record_key})
+        record = self.record
+        if record is not None and self.session.record_item(record).key == record_key:
+            self.record_pane.refresh_record()
+        self.refresh_header()
+
+    # --- dialogs ---------------------------------------------------------------------------------
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    def action_help(self) -> None:
+        from screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.keymap))
+
+    def action_toggle_theme(self) -> None:
+        self.app.theme = "textual-light" if self.app.current_theme.dark else "textual-dark"
+
+    # --- lookups (screens/review/lookups.py) -------------------------------------------------
+
+    def action_find(self) -> None:
+        self.lookups.find()
+
+    def action_open_file(self) -> None:
+        self.lookups.open_file()
+
+    def action_grep(self) -> None:
+        self.lookups.grep()
+
+    def action_goto_line(self) -> None:
+        self.lookups.goto_line()
+
+    def action_find_in_file(self) -> None:
+        self.lookups.find_in_file()
+
+    def action_permalink(self) -> None:
+        self.lookups.permalink()
+
+    def action_backlinks(self) -> None:
+        self.lookups.backlinks()
+
+    def find_targets(self) -> list[FindTarget]:
+        """Everything `/` can find: records, quotes, and the files of the revision."""
+        return self.lookups.find_targets()
+
+    def backlinks_of(self, path: str) -> list[Backlink]:
+        """The quotes that cite ``path``."""
+        return self.lookups.backlinks_of(path)
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """Every action of this screen, and a jump to every record (for the command palette)."""
+        return self.lookups.palette_commands()
+
+    def action_diff(self) -> None:
+        self.toggle_class("-diff")
+        self.sources.refresh_diff()
+        if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
+            self.query_one(SourceView).focus()
+
+
+__all__ = ["ReviewScreen"]

@@ -1,0 +1,273 @@
+"""What the review screen shows, computed without any UI: rows, badges, progress, filters.
+
+`ReviewSession` holds the loaded reports, the anchors once they arrive and the reviewer's current
+verdicts (a cache of `VerdictStore.current`). The screen asks it; the store is written by the
+screen's writer thread, which hands the resulting events back through `apply()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from db.keys import ItemRef, Verdict, review_key
+from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
+
+if TYPE_CHECKING:
+    from db import Event
+    from evidence.revision import GrepHit
+
+FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
+
+BADGES: dict[Verdict | None, str] = {
+    Verdict.CONFIRMED: "✓",
+    Verdict.REFUTED: "✗",
+    Verdict.UNCLEAR: "?",
+    Verdict.SKIP: "–",
+    None: "·",
+}
+
+#: section order within a report (the rest keep their order of appearance)
+KIND_ORDER: dict[Kind, int] = {
+    Kind.NARRATIVE: 0,
+    Kind.COMPONENT: 1,
+    Kind.OBJECT: 2,
+    Kind.ROUTE: 3,
+    Kind.CLAIM: 4,
+    Kind.ABSENCE: 5,
+    Kind.AUTHORITY: 6,
+    Kind.ANNOTATION: 7,
+}
+
+
+def tier_symbol(anchor: Anchor | None) -> str:
+    """One character for a quote's anchor: ✓ verified, ≈ fuzzy, ✗ missing, ◦ located (a SARIF
+    region without a snippet), … not yet known."""
+    if anchor is None:
+        return "…"
+    if anchor.match is Tier.LOCATED:
+        return "◦"
+    if anchor.match.verified:
+        return "✓" if anchor.range_ok is not False else "!"
+    return "≈" if anchor.match is Tier.FUZZY else "✗"
+
+
+class Row(NamedTuple):
+    """One row of the records pane: a report title, a section heading or a record."""
+
+    kind: str  # "report", "section" or "record"
+    text: str
+    record: Record | None = None
+    position: int = -1  # of the record in ReviewSession.records
+
+
+class ReviewSession:
+    """The state of one review: reports, anchors, the reviewer's verdicts and a cursor."""
+
+    def __init__(self, reportset: ReportSet, reviewer: str) -> None:
+        self.reportset = reportset
+        self.reviewer = reviewer
+        self.anchors: dict[Quote, Anchor] = {}
+        self.replays: dict[tuple[str, int], list[GrepHit]] = {}
+        self.current: dict[str, Event] = {}  # item key -> the reviewer's latest event
+        self.anchored = False
+        self.records: list[Record] = self._ordered_records()
+        self._index = {id(record): n for n, record in enumerate(self.records)}
+
+    def _ordered_records(self) -> list[Record]:
+        ordered: list[Record] = []
+        for report in self.reportset.reports:
+            ordered.extend(
+                sorted(report.records, key=lambda record: KIND_ORDER.get(record.kind, 9))
+            )
+        return ordered
+
+    # --- identities --------------------------------------------------------------------------
+
+    @property
+    def review_key(self) -> str:
+        """The key under which the store keeps this review's position."""
+        return review_key(self.reviewer, (report.identity for report in self.reportset.reports))
+
+    def report_of(self, record: Record) -> Report:
+        """The report holding a record."""
+        report = self.reportset.report_of(record)
+        assert report is not None, record.report
+        return report
+
+    def index_of(self, record: Record) -> int:
+        """Position of a record in `records`."""
+        return self._index[id(record)]
+
+    def find(self, record_id: str) -> int | None:
+        """Index of the declared record (else any record) with this id."""
+        declared = self.reportset.record(record_id)
+        if declared is not None:
+            return self._index.get(id(declared))
+        for n, record in enumerate(self.records):
+            if record.id == record_id:
+                return n
+        return None
+
+    def record_item(self, record: Record) -> ItemRef:
+        """The store item of a record."""
+        return ItemRef.for_record(self.report_of(record), record)
+
+    def quote_item(self, record: Record, quote: Quote) -> ItemRef:
+        """The store item of one quote of a record."""
+        return ItemRef.for_quote(self.report_of(record), record, quote)
+
+    # --- verdicts ----------------------------------------------------------------------------
+
+    def event(self, item: ItemRef) -> Event | None:
+        """The reviewer's current event on an item."""
+        return self.current.get(item.key)
+
+    def verdict(self, item: ItemRef) -> Verdict | None:
+        """The reviewer's current verdict on an item."""
+        event = self.current.get(item.key)
+        return event.verdict if event is not None else None
+
+    def note(self, item: ItemRef) -> str:
+        """The reviewer's current note on an item ("" for none)."""
+        event = self.current.get(item.key)
+        return (event.note or "") if event is not None else ""
+
+    def apply(self, event: Event) -> None:
+        """Take a stored event into the cache of current verdicts."""
+        if event.verdict is None and not event.note:
+            self.current.pop(event.item, None)
+        else:
+            self.current[event.item] = event
+
+    def badge(self, record: Record) -> str:
+        """The verdict badge of a record."""
+        return BADGES[self.verdict(self.record_item(record))]
+
+    # --- anchors -----------------------------------------------------------------------------
+
+    def anchor(self, quote: Quote) -> Anchor | None:
+        """The anchor of a quote, once anchoring got to it."""
+        return self.anchors.get(quote)
+
+    def quote_status(self, record: Record) -> str:
+        """Compact status of a record's quotes and searches, e.g. ``✓3 ≈1 ✗0 ⌕ 3``."""
+        parts: list[str] = []
+        if record.quotes:
+            if not self.anchored:
+                parts.append(f"…{len(record.quotes)}")
+            else:
+                found = [self.anchors.get(quote) for quote in record.quotes]
+                verified = sum(1 for a in found if a is not None and a.match.verified)
+                fuzzy = sum(1 for a in found if a is not None and a.match is Tier.FUZZY)
+                located = sum(1 for a in found if a is not None and a.match is Tier.LOCATED)
+                missing = len(found) - verified - fuzzy - located
+                parts.append(f"✓{verified}")
+                if fuzzy:
+                    parts.append(f"≈{fuzzy}")
+                if located:
+                    parts.append(f"◦{located}")
+                if missing:
+                    parts.append(f"✗{missing}")
+        for search in record.searches:
+            hits = self.replays.get((search.record, search.line))
+            parts.append(f"⌕ {len(hits)}" if hits is not None else "⌕ …")
+        return " ".join(parts)
+
+    def failing(self, record: Record) -> bool:
+        """True when one of the record's quotes fails (missing, fuzzy, or claimed range wrong)."""
+        return any(
+            (anchor := self.anchors.get(quote)) is not None and anchor.failing
+            for quote in record.quotes
+        )
+
+    # --- lists and progress ------------------------------------------------------------------
+
+    def visible(self, record: Record, filter_name: str) -> bool:
+        """Whether a record passes a filter of FILTERS."""
+        if filter_name == "unreviewed":
+            return self.verdict(self.record_item(record)) is None
+        if filter_name == "refuted":
+            item_verdicts = [self.verdict(self.record_item(record))] + [
+                self.verdict(self.quote_item(record, quote)) for quote in record.quotes
+            ]
+            return Verdict.REFUTED in item_verdicts
+        if filter_name == "failing quotes":
+            return self.failing(record)
+        return True
+
+    def rows(self, filter_name: str = "all") -> list[Row]:
+        """The records pane: reports, sections and the records passing the filter."""
+        rows: list[Row] = []
+        for report in self.reportset.reports:
+            rows.append(Row("report", report.title or report.file))
+            section = None
+            for record in self.records:
+                if record.report != report.file or not self.visible(record, filter_name):
+                    continue
+                heading = "Narrative" if record.kind is Kind.NARRATIVE else record.section
+                if heading != section:
+                    section = heading
+                    rows.append(Row("section", section))
+                rows.append(Row("record", record.id, record, self.index_of(record)))
+        return rows
+
+    def progress(self) -> tuple[int, int, int, int]:
+        """(records reviewed, records, items refuted, quotes failing)."""
+        reviewed = sum(
+            1 for record in self.records if self.verdict(self.record_item(record)) is not None
+        )
+        refuted = sum(1 for event in self.current.values() if event.verdict is Verdict.REFUTED)
+        failing = sum(1 for anchor in self.anchors.values() if anchor.failing)
+        return reviewed, len(self.records), refuted, failing
+
+    def progress_text(self) -> str:
+        """``18/54 reviewed · 3 refuted · 2 quotes failing``."""
+        reviewed, total, refuted, failing = self.progress()
+        text = f"{reviewed}/{total} reviewed · {refuted} refuted"
+        if self.anchored:
+            text += f" · {failing} quote{'s' if failing != 1 else ''} failing"
+        return text
+
+    def header_progress(
+        self,
+        *,
+        revision_open: bool,
+        anchoring: tuple[int, int] | None,
+        reading: bool,
+        stale: int,
+        store_error: str | None,
+    ) -> str:
+        """The header's progress: anchoring, reading verdicts, or the review's progress."""
+        if anchoring is not None:
+            progress = f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"
+        elif revision_open and not self.anchored:
+            progress = "anchoring quotes…"
+        elif reading:
+            progress = "reading verdicts…"
+        else:
+            progress = self.progress_text()
+        if stale:
+            progress += f" · {stale} stale"
+        if store_error is not None:
+            progress = "verdicts cannot be saved · " + progress
+        return progress
+
+    def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
+        """The next record (by step, wrapping) passing a filter, or None."""
+        count = len(self.records)
+        for offset in range(1, count + 1):
+            n = (start + step * offset) % count
+            if self.visible(self.records[n], filter_name):
+                return n
+        return None
+
+    def annotations(self, record: Record) -> tuple[Record, ...]:
+        """Annotations from any loaded report on this record (none for annotations)."""
+        if record.kind is Kind.ANNOTATION:
+            return ()
+        return self.reportset.annotations_for(record.id)
+
+    def set_replays(self, replays: Mapping[tuple[str, int], list[GrepHit]]) -> None:
+        """Store replayed search hits keyed by (record id, report line)."""
+        self.replays = dict(replays)

@@ -1,0 +1,371 @@
+"""RowList: the review panes' lists, drawn line by line with a cursor on the rows one can choose.
+
+A line-API view, not an OptionList (which draws each visible line through Textual's visual
+pipeline and measures all options again whenever it is drawn after a change): each row is drawn
+once per width and cursor state, kept until it changes, and the lines on screen are looked up.
+
+Subclasses give the rows (`set_rows`) or draw them (`draw_row`), and turn the cursor's moves and
+choices (`RowList.Moved`, `RowList.Chosen`, sent only for the reviewer's own keys and clicks)
+into messages of their own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
+
+if TYPE_CHECKING:
+    from textual.style import Style
+
+
+class Row(NamedTuple):
+    """One row: what it shows, an id to act on, and whether the cursor can rest on it."""
+
+    prompt: Content
+    id: str | None = None
+    disabled: bool = False
+
+
+class RowList(ScrollView, can_focus=True):
+    """Rows of one or more lines; the cursor (`highlighted`) is on a row that is not disabled."""
+
+    DEFAULT_CSS = """
+    RowList {
+        background: $surface;
+        color: $foreground;
+        padding: 0 1;
+        overflow-x: hidden;
+        &:focus { background-tint: $foreground 5%; }
+        & > .row-list--disabled { color: $text-disabled; }
+        & > .row-list--hover { background: $block-hover-background; }
+        & > .row-list--cursor {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+        }
+        &:focus > .row-list--cursor {
+            color: $block-cursor-foreground;
+            background: $block-cursor-background;
+            text-style: $block-cursor-text-style;
+        }
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "row-list--disabled",
+        "row-list--cursor",
+        "row-list--hover",
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [  # as an OptionList's
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("pagedown", "page_down", "Page Down", show=False),
+        Binding("pageup", "page_up", "Page Up", show=False),
+        Binding("enter", "select", "Select", show=False),
+    ]
+    #: every row is one line: the list's height is known before it is laid out or drawn
+    ONE_LINE_ROWS: ClassVar[bool] = False
+
+    #: the row under the cursor, or None
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
+    #: the row under the mouse pointer (one the cursor can take), or None
+    hovered: reactive[int | None] = reactive(None, repaint=False)
+
+    class Moved(Message):
+        """The reviewer moved the cursor onto a row (a key or a click; not `move_to`)."""
+
+        def __init__(self, row_list: RowList, index: int) -> None:
+            super().__init__()
+            self.row_list, self.index = row_list, index
+
+    class Chosen(Message):
+        """The reviewer chose the row under the cursor (enter, or a click on it)."""
+
+        def __init__(self, row_list: RowList, index: int) -> None:
+            super().__init__()
+            self.row_list, self.index = row_list, index
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self._rows: list[Row] = []
+        self._width = 0  # the content width the rows were measured and drawn at (0: not yet)
+        self._first: list[int] = []  # row -> its first line
+        self._line_rows: list[int] = []  # line -> its row
+        self._drawn: dict[tuple[int, str], list[Strip]] = {}  # (row, "cursor"/"hover"/"") -> lines
+        self._scroll_pending = False  # the cursor moved before the list was laid out
+
+    # --- rows ------------------------------------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        return self._row_total()
+
+    def row(self, index: int) -> Row:
+        """One row given with `set_rows`."""
+        return self._rows[index]
+
+    def row_index(self, row_id: str) -> int | None:
+        """The index of the row with this id, or None."""
+        for index, row in enumerate(self._rows):
+            if row.id == row_id:
+                return index
+        return None
+
+    def set_rows(self, rows: list[Row], cursor: int | None = None) -> None:
+        """Show these rows, the cursor on ``cursor`` (no message: the caller knows)."""
+        self._rows = rows
+        self._rows_changed(cursor)
+
+    def _rows_changed(self, cursor: int | None) -> None:
+        self._drawn.clear()
+        self._first, self._line_rows = [], []
+        self.set_reactive(RowList.highlighted, None)
+        self.set_reactive(RowList.hovered, None)
+        width = self.scrollable_content_region.width
+        if self.ONE_LINE_ROWS or width:
+            self._fit(width)
+        else:  # measured once laid out (by the first draw)
+            self._width = 0
+        self.move_to(cursor)
+        self.refresh()
+
+    def redraw_row(self, index: int) -> None:
+        """Draw one row again (what it shows changed, not its height)."""
+        for state in ("", "cursor", "hover"):
+            self._drawn.pop((index, state), None)
+        if index < len(self._first):
+            self.refresh_lines(self._first[index], self._height(index))
+
+    # --- what subclasses may change --------------------------------------------------------------
+
+    def _row_total(self) -> int:
+        return len(self._rows)
+
+    def _row_disabled(self, index: int) -> bool:
+        return self._rows[index].disabled
+
+    def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
+        """The lines of one row at a width, on a base style (a wrapped Content by default)."""
+        return Visual.to_strips(self, self._rows[index].prompt, width, None, style)
+
+    # --- measuring and drawing -------------------------------------------------------------------
+
+    def _fit(self, width: int) -> None:
+        """Measure the rows at the width the next layout will give them.
+
+        ``width`` is the content width now; rows that overflow the height get a vertical
+        scrollbar, rows that fit lose it: measured at the width that leaves, the layout that
+        follows keeps it, and the rows are not measured (nor the list laid out) again.
+        """
+        bar = self.styles.scrollbar_size_vertical
+        if self.ONE_LINE_ROWS or not bar or self.styles.overflow_y != "auto":
+            self._measure(width)
+            return
+        full = width + (bar if self.show_vertical_scrollbar else 0)
+        self._measure(full)
+        if len(self._line_rows) > self.scrollable_content_region.height:
+            self._measure(full - bar)
+
+    def _measure(self, width: int) -> None:
+        """Lay the rows out in lines at a width; the height is the list's virtual size."""
+        self._width = width
+        self._drawn.clear()
+        total = self._row_total()
+        if self.ONE_LINE_ROWS:
+            self._first = list(range(total))
+            self._line_rows = list(range(total))
+        else:
+            self._first, self._line_rows = [], []
+            for index in range(total):
+                self._first.append(len(self._line_rows))
+                lines = self._draw(index, "")
+                self._line_rows.extend([index] * len(lines))
+        height = len(self._line_rows)
+        if self.virtual_size.height != height:
+            self.virtual_size = Size(0, height)
+
+    def _height(self, index: int) -> int:
+        end = self._first[index + 1] if index + 1 < len(self._first) else len(self._line_rows)
+        return end - self._first[index]
+
+    def _draw(self, index: int, state: str) -> list[Strip]:
+        """One row's lines in a state: "cursor", "hover" (the mouse is over it) or ""."""
+        key = (index, state)
+        lines = self._drawn.get(key)
+        if lines is None:
+            width = self._width
+            if state:
+                style = self.get_visual_style(f"row-list--{state}")
+            elif self._row_disabled(index):
+                style = self.get_visual_style("row-list--disabled")
+            else:
+                style = self.get_visual_style()
+            rich_style = style.rich_style
+            lines = self._drawn[key] = [
+                strip.extend_cell_length(width, rich_style).crop(0, width)
+                for strip in self.draw_row(index, width, style)
+            ] or [Strip.blank(width, rich_style)]
+        return lines
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if width != self._width:
+            self._measure(width)
+        line = int(self.scroll_y) + y
+        if line >= len(self._line_rows):
+            return Strip.blank(width, self.rich_style)
+        index = self._line_rows[line]
+        state = "cursor" if index == self.highlighted else "hover" if index == self.hovered else ""
+        lines = self._draw(index, state)
+        offset = line - self._first[index]
+        return lines[offset] if offset < len(lines) else Strip.blank(width, self.rich_style)
+
+    def notify_style_update(self) -> None:
+        self._drawn.clear()  # the theme changed, or the focus (the cursor's colours)
+        super().notify_style_update()
+
+    def on_focus(self, event: events.Focus) -> None:
+        self._drawn.clear()
+        self.refresh()
+
+    def on_blur(self, event: events.Blur) -> None:
+        self._drawn.clear()
+        self.refresh()
+
+    def _watch_highlighted(self, old: int | None, new: int | None) -> None:
+        self._refresh_rows(old, new)  # only the rows the cursor left and reached
+
+    def _watch_hovered(self, old: int | None, new: int | None) -> None:
+        self._refresh_rows(old, new)
+
+    def _refresh_rows(self, *rows: int | None) -> None:
+        for index in rows:
+            if index is not None and index < len(self._first):
+                self.refresh_lines(self._first[index], self._height(index))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self.hovered = self._row_at(event)
+
+    def on_leave(self, event: events.Leave) -> None:
+        self.hovered = None
+
+    def _row_at(self, event: events.MouseEvent) -> int | None:
+        """The row under the pointer, if the cursor can take it."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        line = int(self.scroll_y) + offset.y
+        if not 0 <= line < len(self._line_rows):
+            return None
+        index = self._line_rows[line]
+        return None if self._row_disabled(index) else index
+
+    # --- the cursor ------------------------------------------------------------------------------
+
+    def move_to(self, index: int | None) -> None:
+        """Put the cursor on a row that can take it, and show it (no message).
+
+        A cursor already there is left alone, and so is the view (`show_top` may have moved it).
+        """
+        if index is None or not 0 <= index < self._row_total() or self._row_disabled(index):
+            return
+        if index != self.highlighted:
+            self.highlighted = index
+            self.scroll_to_cursor()
+
+    def scroll_to_cursor(self) -> None:
+        """Scroll as little as shows the cursor's row (once laid out, if it is not yet)."""
+        region = self.scrollable_content_region
+        index = self.highlighted
+        self._scroll_pending = not region.height or not self._width
+        if index is None or self._scroll_pending or index >= len(self._first):
+            return
+        top = self._first[index]
+        if index == self._next(0, 1) and top + self._height(index) <= region.height:
+            top = 0  # the first row the cursor can take: the headings above it show too
+        height = self._first[index] + min(self._height(index), region.height) - top
+        cursor = Region(0, top, max(1, region.width), height)
+        self.scroll_to_region(cursor, animate=False, force=True, immediate=True)
+
+    def show_top(self) -> None:
+        """Scroll to the first line, wherever the cursor is."""
+        self._scroll_pending = False
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width and width != self._width and not self.ONE_LINE_ROWS:
+            self._fit(width)  # now, not when next drawn: the next layout knows the height
+        if self._scroll_pending:
+            if not self._width:
+                self._measure(width)
+            self.scroll_to_cursor()
+
+    def _next(self, start: int, step: int) -> int | None:
+        """The first row from ``start`` on (by ``step``, +1 or -1) that can take the cursor."""
+        index, total = start, self._row_total()
+        while 0 <= index < total:
+            if not self._row_disabled(index):
+                return index
+            index += step
+        return None
+
+    def _user_move(self, index: int | None) -> None:
+        if index is None:
+            return
+        moved = index != self.highlighted
+        self.move_to(index)
+        if moved and self.highlighted == index:
+            self.post_message(self.Moved(self, index))
+
+    def action_cursor_down(self) -> None:
+        start = 0 if self.highlighted is None else self.highlighted + 1
+        self._user_move(self._next(start, 1))
+
+    def action_cursor_up(self) -> None:
+        total = self._row_total()
+        start = total - 1 if self.highlighted is None else self.highlighted - 1
+        self._user_move(self._next(start, -1))
+
+    def action_first(self) -> None:
+        self._user_move(self._next(0, 1))
+
+    def action_last(self) -> None:
+        self._user_move(self._next(self._row_total() - 1, -1))
+
+    def _page(self, step: int) -> None:
+        page = max(1, self.scrollable_content_region.height - 1)
+        if self.highlighted is None or not self._first:
+            self.action_first()
+            return
+        line = self._first[self.highlighted] + step * page
+        line = max(0, min(len(self._line_rows) - 1, line))
+        index = self._line_rows[line]
+        found = self._next(index, step)
+        self._user_move(found if found is not None else self._next(index, -step))
+
+    def action_page_down(self) -> None:
+        self._page(1)
+
+    def action_page_up(self) -> None:
+        self._page(-1)
+
+    def action_select(self) -> None:
+        index = self.highlighted
+        if index is not None and not self._row_disabled(index):
+            self.post_message(self.Chosen(self, index))
+
+    def on_click(self, event: events.Click) -> None:
+        index = self._row_at(event)
+        if index is not None:
+            self._user_move(index)
+            self.action_select()

@@ -1,0 +1,254 @@
+"""The record pane: the selected record's label, fields, body, quotes, references and annotations.
+
+Attributes down (`session`, `stale`, `revision_open`, then `show(record, quote)`), messages up:
+`QuoteHighlighted` when the cursor moves onto a quote, `Followed` when a row is chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.content import Content
+from textual.message import Message
+
+from evidence.model import Kind, Quote, Record
+from screens.safe import safe_content, visible
+from screens.session import BADGES, ReviewSession, tier_symbol
+from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
+from screens.widgets.lists import Row, RowList
+
+if TYPE_CHECKING:
+    from db import StaleVerdict
+
+
+#: replayed search hits listed under a search command; the rest are counted
+MAX_REPLAY_HITS = 12
+
+
+def quote_prompt(
+    session: ReviewSession, record: Record, quote: Quote, *, revision_open: bool
+) -> Content:
+    """One quote of the record pane: verdict, number, anchor tier, place, and its first line."""
+    anchor = session.anchor(quote)
+    symbol = tier_symbol(anchor) if session.anchored else "…"
+    verdict = session.verdict(session.quote_item(record, quote))
+    badge = BADGES[verdict]
+    if anchor is None:
+        where = f"{quote.path}:{lines_text(quote.claimed)}" if quote.claimed else quote.path
+        detail = "anchoring…" if revision_open else "not anchored"
+    else:
+        where = f"{quote.path}:{lines_text(anchor.lines)}" if anchor.lines else quote.path
+        detail = f"{anchor.match.value} {anchor.score:.0f}"
+        if anchor.range_ok is False and quote.claimed:
+            detail += f", claimed {lines_text(quote.claimed)}"
+        if len(anchor.occurrences) > 1:
+            detail += f", {len(anchor.occurrences)} occurrences"
+    first_line = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
+    return Content.assemble(
+        (badge, VERDICT_STYLES[badge]),
+        f" [{quote.index + 1}] ",
+        (symbol, TIER_STYLES.get(symbol, "$text-muted")),
+        " ",
+        (visible(detail), "$text-muted"),
+        "  ",
+        (visible(where), "$text-primary"),
+        "\n    ",
+        (visible(first_line[:200]), "italic $text-muted"),
+    )
+
+
+def record_rows(
+    session: ReviewSession,
+    record: Record,
+    *,
+    stale: list[StaleVerdict],
+    revision_open: bool,
+) -> Iterator[Row]:
+    """The rows of the record pane; quotes, references and annotations can be followed."""
+    report = session.report_of(record)
+    verdict = session.verdict(session.record_item(record))
+    head = Content.assemble(
+        (visible(record.label or record.id), "bold"),
+        "\n",
+        (visible(f"{record.id} · {record.kind.value} · {record.section}"), "$text-muted"),
+        "\n",
+        (
+            f"verdict: {verdict.value if verdict else 'not reviewed'}",
+            VERDICT_STYLES[BADGES[verdict]],
+        ),
+    )
+    yield Row(head, disabled=True)
+    details: list[Content] = []
+    for name, value in record.fields:
+        details.append(Content.assemble((visible(name) + ": ", "$text-secondary"), visible(value)))
+    for name, value in record.statuses:
+        details.append(
+            Content.assemble((visible(name) + ": ", "$text-secondary"), (visible(value), "b"))
+        )
+    if record.body.strip():
+        details.append(safe_content(record.body.strip(), multiline=True))
+    if details:
+        yield Row(Content("\n").join(details), disabled=True)
+    note = session.note(session.record_item(record))
+    if note:
+        yield Row(
+            Content.assemble(("note: ", "$text-warning"), visible(note, multiline=True)),
+            disabled=True,
+        )
+    if record.quotes:
+        yield Row(Content.styled("─ quotes ─", "$text-accent"), disabled=True)
+        for n, quote in enumerate(record.quotes):
+            prompt = quote_prompt(session, record, quote, revision_open=revision_open)
+            yield Row(prompt, id=f"quote-{n}")
+    for s_index, search in enumerate(record.searches):
+        hits = session.replays.get((search.record, search.line))
+        count = "…" if hits is None else str(len(hits))
+        yield Row(
+            Content.assemble(
+                (f"⌕ {count} ", "$text-accent"),
+                (visible(search.command), "italic"),
+                (" replayed at the revision" if hits is not None else " replaying…", "$text-muted"),
+            ),
+            disabled=True,
+        )
+        for h_index, hit in enumerate((hits or [])[:MAX_REPLAY_HITS]):
+            yield Row(
+                Content.assemble(
+                    (f"  {visible(hit.path)}:{hit.line}  ", "$text-accent"),
+                    visible(hit.text.strip()),
+                ),
+                id=f"hit-{s_index}-{h_index}",
+            )
+        if hits is not None and len(hits) > MAX_REPLAY_HITS:
+            yield Row(
+                Content.styled(f"  … {len(hits) - MAX_REPLAY_HITS} more hits", "$text-muted"),
+                disabled=True,
+            )
+    if record.references:
+        yield Row(Content.styled("─ references ─", "$text-accent"), disabled=True)
+        for ref in record.references:
+            target = session.find(ref)
+            known = target is not None
+            label = session.records[target].label if target is not None else "not loaded"
+            yield Row(
+                Content.assemble(
+                    ("→ ", "$text-accent"),
+                    (visible(ref), "underline" if known else "$text-muted"),
+                    ("  " + visible(label), "$text-muted"),
+                ),
+                id=f"ref-{ref}",
+                disabled=not known,
+            )
+    record_key = session.record_item(record).key
+    stale_here = [item for item in stale if item.event.ref.record_key == record_key]
+    if stale_here:
+        yield Row(Content.styled("─ stale verdicts ─", "$text-warning"), disabled=True)
+        for item in stale_here:
+            event = item.event
+            state = event.verdict.value if event.verdict else "note"
+            yield Row(
+                Content.assemble(
+                    (f"{BADGES[event.verdict]} {state}", VERDICT_STYLES[BADGES[event.verdict]]),
+                    (f"  on a quote that changed ({visible(event.at[:10])})", "$text-warning"),
+                    ("\n" + visible(event.note, multiline=True)) if event.note else "",
+                ),
+                disabled=True,
+            )
+    annotations = session.annotations(record)
+    if annotations:
+        yield Row(Content.styled("─ annotations ─", "$text-accent"), disabled=True)
+        for annotation in annotations:
+            other = session.report_of(annotation)
+            where = other.title if other is not report else "this report"
+            body = annotation.body.strip()
+            yield Row(
+                Content.assemble(
+                    (visible(f"{annotation.id} ({where})"), "underline"),
+                    "\n",
+                    visible(body, multiline=True),
+                ),
+                id=f"ann-{session.index_of(annotation)}",
+            )
+    if record.kind is Kind.ANNOTATION and record.annotates:
+        yield Row(Content.styled("─ annotates ─", "$text-accent"), disabled=True)
+        yield Row(
+            Content.assemble(("→ ", "$text-accent"), (visible(record.annotates), "underline")),
+            id=f"ref-{record.annotates}",
+            disabled=session.find(record.annotates) is None,
+        )
+
+
+class RecordPane(RowList):
+    """One record with its quotes as numbered rows; the cursor picks the quote shown as source."""
+
+    class QuoteHighlighted(Message):
+        """The cursor moved onto a quote of the record (by key or mouse, not by `show`)."""
+
+        def __init__(self, quote: int) -> None:
+            super().__init__()
+            self.quote = quote
+
+    class Followed(Message):
+        """A row was chosen: ``quote-N``, ``ref-ID``, ``ann-N`` or ``hit-S-H``."""
+
+        def __init__(self, target: str) -> None:
+            super().__init__()
+            self.target = target
+
+    def __init__(self, session: ReviewSession, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id)
+        self.session = session
+        self.record: Record | None = None
+        self.stale: list[StaleVerdict] = []  # verdicts on quotes that changed
+        self.revision_open = False  # unanchored quotes: "anchoring…", else "not anchored"
+
+    @property
+    def highlighted_id(self) -> str:
+        """The id of the row under the cursor ("" for none or a row that cannot be followed)."""
+        if self.highlighted is None:
+            return ""
+        return self.row(self.highlighted).id or ""
+
+    def show(self, record: Record | None, quote: int | None) -> None:
+        """Show a record, the cursor on one of its quotes, scrolled to the top."""
+        self.record = record
+        self.set_rows(list(self._rows_of(record)) if record is not None else [])
+        self.highlight_quote(quote)
+        self.show_top()  # the record's label first, even when its quote is further down
+        if record is None:
+            return
+        self.border_title = Content.assemble(
+            (visible(record.id), "bold"), "  ", (record.kind.value, "$text-muted")
+        )
+        report = self.session.report_of(record)
+        self.border_subtitle = safe_content(report.title or report.file)
+
+    def refresh_record(self) -> None:
+        """Rebuild the rows of the record shown (a verdict or note changed), keeping the view."""
+        if self.record is None:
+            return
+        highlighted, top = self.highlighted, self.scroll_y
+        self.set_rows(list(self._rows_of(self.record)), highlighted)
+        self.scroll_to(y=top, animate=False, immediate=True, force=True)
+
+    def highlight_quote(self, quote: int | None) -> None:
+        """Put the cursor on a quote (nothing happens for None or a quote not shown)."""
+        if quote is not None:
+            self.move_to(self.row_index(f"quote-{quote}"))
+
+    def _rows_of(self, record: Record) -> Iterator[Row]:
+        return record_rows(self.session, record, stale=self.stale, revision_open=self.revision_open)
+
+    @on(RowList.Moved)
+    def _moved(self, event: RowList.Moved) -> None:
+        event.stop()
+        row_id = self.row(event.index).id or ""
+        if row_id.startswith("quote-"):
+            self.post_message(self.QuoteHighlighted(int(row_id.removeprefix("quote-"))))
+
+    @on(RowList.Chosen)
+    def _chosen(self, event: RowList.Chosen) -> None:
+        event.stop()
+        self.post_message(self.Followed(self.row(event.index).id or ""))

@@ -1,0 +1,81 @@
+"""What the source pane draws, without the widget: gutter marks, messages for files without
+lines, and the syntax highlighting of display lines (run in the highlighting worker).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from rich.style import Style
+
+from evidence.syntax import lexer_for
+
+if TYPE_CHECKING:  # pygments is imported by the highlighting worker
+    from rich.syntax import PygmentsSyntaxTheme
+
+    from evidence.revision import SourceFile
+
+LineRange = tuple[int, int]
+Piece = tuple[str, Style]
+
+#: syntax style per app theme kind, chosen to read well on the theme's background
+SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
+
+
+def file_message(source: SourceFile) -> str | None:
+    """What to show instead of a file that has no lines to display (empty, binary...), or None."""
+    if source.problem is None and not source.text:
+        return f"{source.path} is empty"
+    return source.problem
+
+
+class SourceMarks(NamedTuple):
+    """What the gutter shows: matched range, claimed range, other occurrences, backlinks."""
+
+    matched: LineRange | None = None
+    claimed: LineRange | None = None  # drawn in the warning colour where it differs from matched
+    others: tuple[LineRange, ...] = ()
+    backlinks: frozenset[int] = frozenset()
+
+    def mark(self, line: int) -> str:
+        """The gutter kind of one line: matched, claimed, other, or empty."""
+        if self.matched and self.matched[0] <= line <= self.matched[1]:
+            return "matched"
+        if self.claimed and self.claimed[0] <= line <= self.claimed[1]:
+            return "claimed"
+        if any(first <= line <= last for first, last in self.others):
+            return "other"
+        return ""
+
+
+@lru_cache(maxsize=8)
+def _syntax_theme(name: str) -> PygmentsSyntaxTheme:
+    from rich.syntax import PygmentsSyntaxTheme
+
+    return PygmentsSyntaxTheme(name)
+
+
+def highlight_block(path: str, lines: Sequence[str], theme: str) -> list[list[Piece]]:
+    """Highlight some display lines (already made safe) of a file into styled pieces per line."""
+    syntax = _syntax_theme(theme)
+    lexer = lexer_for(path)
+    result: list[list[Piece]] = [[]]
+    style_cache: dict[object, Style] = {}
+    for token_type, value in lexer.get_tokens("\n".join(lines)):
+        style = style_cache.get(token_type)
+        if style is None:
+            full = syntax.get_style_for_token(token_type)
+            style = Style(color=full.color, bold=full.bold, italic=full.italic)
+            style_cache[token_type] = style
+        parts = value.split("\n")
+        for index, part in enumerate(parts):
+            if index:
+                result.append([])
+            if part:
+                result[-1].append((part, style))
+    del result[len(lines) :]
+    while len(result) < len(lines):
+        result.append([])
+    return result

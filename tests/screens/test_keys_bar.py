@@ -1,0 +1,48 @@
+"""The review screen's key bar: the screen's shown keys in one line; a click presses the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from keymaps import Keymap, load_keymap
+from screens.review.screen import ReviewScreen
+from screens.widgets.footer import KeysBar
+from tui.factory import make_demo_app
+
+SIZE = (120, 40)
+
+
+async def test_keys_bar_shows_the_keymap_and_a_click_presses_the_key(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="k", keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        bar = screen.query_one(KeysBar)
+        text = str(bar.render())
+        assert text.startswith(" n Next record  ] Next quote  c Confirm")
+        assert text.rstrip().endswith("▏ ^p palette") and len(text) == SIZE[0]
+        start = screen.location.record
+        first, end, key = bar._spans[0]
+        assert key == "n"
+        await pilot.click(KeysBar, offset=(first + 1, 0))
+        await screen.settle()
+        await pilot.pause()
+        assert screen.location.record == start + 1
+    app.close()
+
+
+async def test_keys_bar_shows_the_reviewers_own_keys(tmp_path: Path, sample: Path) -> None:
+    user_file = tmp_path / "keymap.toml"
+    user_file.write_text('next_record = "ctrl+n"\n', encoding="utf-8")
+    app = make_demo_app(tmp_path, reviewer="v", keymap=load_keymap(user_file=user_file))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        assert str(screen.query_one(KeysBar).render()).startswith(" ^n Next record ")
+    app.close()

@@ -1,0 +1,133 @@
+"""RowList: rows of several lines, a cursor that skips disabled rows, drawn once and kept."""
+
+from __future__ import annotations
+
+from screenkit import Refreshes
+from textual.app import App, ComposeResult
+from textual.content import Content
+
+from screens.widgets.lists import Row, RowList
+
+
+class TwoLists(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, str, int]] = []
+
+    def compose(self) -> ComposeResult:
+        yield RowList(id="a")
+        yield RowList(id="b")
+
+    def on_row_list_moved(self, event: RowList.Moved) -> None:
+        self.seen.append(("moved", event.row_list.id or "", event.index))
+
+    def on_row_list_chosen(self, event: RowList.Chosen) -> None:
+        self.seen.append(("chosen", event.row_list.id or "", event.index))
+
+
+def rows(count: int, *, tall: int = 1, disabled: tuple[int, ...] = ()) -> list[Row]:
+    return [
+        Row(Content("\n".join(f"row {n} line {k}" for k in range(tall))), f"r{n}", n in disabled)
+        for n in range(count)
+    ]
+
+
+async def test_cursor_colours_follow_focus_and_theme() -> None:
+    app = TwoLists()
+    async with app.run_test() as pilot:
+        first, second = app.query_one("#a", RowList), app.query_one("#b", RowList)
+        for widget in (first, second):
+            widget.set_rows(rows(3), cursor=0)
+        seen = set()
+        for focused in (first, second, first):
+            focused.focus()
+            await pilot.pause()
+            for widget in (first, second):
+                line = widget.render_line(0)
+                seen.add(str(list(line)[0].style.bgcolor))  # type: ignore[union-attr]
+        assert len(seen) == 2  # focused and unfocused cursors differ, and both were drawn
+        before = list(first.render_line(0))[0].style
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert list(first.render_line(0))[0].style != before
+
+
+async def test_moving_the_cursor_redraws_only_the_rows_it_left_and_reached() -> None:
+    app = TwoLists()
+    async with app.run_test(size=(40, 30)) as pilot:
+        pane = app.query_one("#a", RowList)
+        pane.set_rows(rows(40), cursor=2)
+        await pilot.pause()
+        repainted = Refreshes(pane)
+        pane.highlighted = 5
+        lines = sorted(region.y for region in repainted.regions)
+        assert [region.height for region in repainted.regions] == [1, 1]
+        assert lines[1] - lines[0] == 3  # the row left and the row reached, nothing between
+
+
+async def test_rows_of_several_lines_and_a_cursor_that_skips_disabled_ones() -> None:
+    app = TwoLists()
+    async with app.run_test(size=(40, 12)) as pilot:
+        pane = app.query_one("#a", RowList)
+        pane.set_rows(rows(10, tall=3, disabled=(0, 2, 3)), cursor=1)
+        pane.focus()
+        await pilot.pause()
+        assert pane.virtual_size.height == 30
+        assert pane.row_index("r4") == 4 and pane.row_index("nope") is None
+        await pilot.press("down")  # over the disabled rows 2 and 3
+        await pilot.press("up", "up")  # row 0 is disabled: stays on 1
+        await pilot.press("end", "enter")
+        await pilot.pause()
+        assert app.seen == [("moved", "a", 4), ("moved", "a", 1), ("moved", "a", 9)] + [
+            ("chosen", "a", 9)
+        ]
+        top = int(pane.scroll_y)
+        assert top <= 27 and top + pane.scrollable_content_region.height >= 30  # row 9 shown
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert pane.highlighted is not None and pane.highlighted < 9
+        assert not pane.row(pane.highlighted).disabled
+        await pilot.press("home")
+        await pilot.pause()
+        assert pane.highlighted == 1 and pane.scroll_y == 0  # the disabled row 0 shows above it
+        app.seen.clear()
+        await pilot.click(RowList, offset=(3, 0))  # the top line: row 0, disabled
+        await pilot.pause()
+        assert app.seen == [] and pane.highlighted == 1  # nothing chosen, the cursor stays
+        await pilot.click(RowList, offset=(3, 4))  # the middle line of row 1
+        await pilot.pause()
+        assert app.seen[-1] == ("chosen", "a", 1)
+
+
+async def test_rows_given_before_the_list_is_laid_out_are_measured_when_drawn() -> None:
+    app = TwoLists()
+    pane = RowList(id="late")
+    pane.set_rows(rows(4, tall=2), cursor=3)  # not mounted: no width yet
+    async with app.run_test(size=(40, 20)) as pilot:
+        await app.mount(pane)
+        await pilot.pause()
+        assert pane.virtual_size.height == 8
+        assert pane.highlighted == 3
+        assert pane._line_rows == [0, 0, 1, 1, 2, 2, 3, 3]
+        top = int(pane.scroll_y)  # scrolled as little as shows the cursor's two lines
+        assert top <= 6 and top + pane.scrollable_content_region.height >= 8
+        assert pane.render_line(6 - top).text.strip() == "row 3 line 0"
+
+
+async def test_the_row_under_the_mouse_is_drawn_as_hovered() -> None:
+    app = TwoLists()
+    async with app.run_test(size=(40, 30)) as pilot:
+        pane = app.query_one("#a", RowList)
+        pane.set_rows(rows(5, disabled=(3,)), cursor=0)
+        await pilot.pause()
+        plain = list(pane.render_line(2))[0].style
+        await pilot.hover(RowList, offset=(3, 2))
+        await pilot.pause()
+        assert pane.hovered == 2
+        hovered = list(pane.render_line(2))[0].style
+        assert plain is not None and hovered is not None
+        assert hovered.bgcolor != plain.bgcolor
+        await pilot.hover(RowList, offset=(3, 3))  # a disabled row takes no hover
+        await pilot.pause()
+        assert pane.hovered is None
+        assert list(pane.render_line(2))[0].style == plain

@@ -1,0 +1,133 @@
+"""The records pane on its own: its cursor, keys, clicks and what it draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screenkit import Refreshes
+from textual.app import App, ComposeResult
+
+from evidence.reports.loading import load_reports
+from screens.session import ReviewSession
+from screens.widgets.records_pane import RecordsPane
+
+
+class PaneApp(App[None]):
+    def __init__(self, session: ReviewSession) -> None:
+        super().__init__()
+        self.session = session
+        self.seen: list[tuple[str, int]] = []
+
+    def compose(self) -> ComposeResult:
+        yield RecordsPane(self.session, id="records")
+
+    def on_mount(self) -> None:
+        pane = self.query_one(RecordsPane)
+        pane.fill("all", 0)
+        pane.focus()
+
+    def on_records_pane_record_highlighted(self, event: RecordsPane.RecordHighlighted) -> None:
+        self.seen.append(("highlighted", event.index))
+
+    def on_records_pane_record_selected(self, event: RecordsPane.RecordSelected) -> None:
+        self.seen.append(("selected", event.index))
+
+
+def many_reports(tmp_path: Path, copies: int) -> ReviewSession:
+    sources = sorted((Path(__file__).parents[2] / "sample_data" / "reports").glob("*.txt"))
+    for n in range(copies):
+        for source in sources:
+            (tmp_path / f"{n:03d}-{source.name}").write_bytes(source.read_bytes())
+    return ReviewSession(load_reports([tmp_path]), "t")
+
+
+async def test_the_cursor_moves_over_records_not_headings(sample_reports) -> None:  # type: ignore[no-untyped-def]
+    app = PaneApp(ReviewSession(sample_reports, "t"))
+    async with app.run_test(size=(40, 30)) as pilot:
+        pane = app.query_one(RecordsPane)
+        assert pane.highlighted is not None and pane.rows[pane.highlighted] == 0
+        assert app.seen == []  # filling does not announce a move
+        for _ in range(len(pane.rows)):
+            await pilot.press("down")
+        await pilot.pause()
+        moves = [index for kind, index in app.seen if kind == "highlighted"]
+        last = max(n for n in pane.rows if n >= 0)
+        assert moves == sorted(set(moves)) and moves[-1] == last  # each record once, in order
+        assert set(moves) == {n for n in pane.rows if n > 0}  # headings were stepped over
+        await pilot.press("home")
+        await pilot.pause()
+        assert pane.rows[pane.highlighted] == 0
+        await pilot.press("end")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.seen[-1] == ("selected", last)
+
+
+async def test_a_click_chooses_the_record_under_the_pointer(sample_reports) -> None:  # type: ignore[no-untyped-def]
+    app = PaneApp(ReviewSession(sample_reports, "t"))
+    async with app.run_test(size=(40, 30)) as pilot:
+        pane = app.query_one(RecordsPane)
+        line = next(n for n, index in enumerate(pane.rows) if index == 3)
+        heading = pane.rows.index(-1)
+        await pilot.click(RecordsPane, offset=(5, heading))  # padding 0 1, no border here
+        await pilot.pause()
+        assert app.seen == []  # a heading cannot be chosen
+        await pilot.click(RecordsPane, offset=(5, line))
+        await pilot.pause()
+        assert app.seen == [("highlighted", 3), ("selected", 3)]
+        assert pane.highlighted == line
+
+
+async def test_a_long_list_draws_only_the_lines_on_screen(tmp_path: Path) -> None:
+    session = many_reports(tmp_path, 40)
+    app = PaneApp(session)
+    async with app.run_test(size=(40, 20)) as pilot:
+        pane = app.query_one(RecordsPane)
+        await pilot.pause()
+        assert len(pane.rows) > 800
+        assert pane.virtual_size.height == len(pane.rows)
+        assert 0 < len(pane._drawn) <= 20  # what was drawn: the lines on screen
+        await pilot.press("end")
+        await pilot.pause()
+        assert pane.highlighted is not None
+        top = int(pane.scroll_y)
+        assert top > 0 and top <= pane.highlighted < top + pane.scrollable_content_region.height
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert pane.highlighted < len(pane.rows) - 15
+        assert int(pane.scroll_y) <= pane.highlighted
+
+
+async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  # type: ignore[no-untyped-def]
+    session = ReviewSession(sample_reports, "t")
+    app = PaneApp(session)
+    async with app.run_test(size=(40, 30)) as pilot:
+        pane = app.query_one(RecordsPane)
+        await pilot.pause()
+        line = pane.rows.index(2)
+        drawn = pane._drawn[(line, "")]
+        repainted = Refreshes(pane)
+        pane.update_row(2)
+        assert [region.height for region in repainted.regions] == [1]
+        assert (line, "") not in pane._drawn
+        await pilot.pause()
+        assert [strip.text for strip in pane._drawn[(line, "")]] == [s.text for s in drawn]
+
+
+async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(
+    sample_reports,  # type: ignore[no-untyped-def]
+) -> None:
+    app = PaneApp(ReviewSession(sample_reports, "t"))
+    async with app.run_test(size=(24, 30)) as pilot:
+        pane = app.query_one(RecordsPane)
+        await pilot.pause()
+        width = pane.scrollable_content_region.width
+        texts = [pane.render_line(y).text for y in range(len(pane.rows))]
+        assert all(len(text) == width for text in texts)
+        assert any(text.rstrip().endswith("…") for text in texts)  # a long name, cut
+        cursor = pane.render_line(pane.highlighted)
+        other = pane.render_line(pane.rows.index(1))
+        cursor_style = list(cursor)[-1].style
+        other_style = list(other)[-1].style
+        assert cursor_style is not None and other_style is not None
+        assert cursor_style.bgcolor != other_style.bgcolor

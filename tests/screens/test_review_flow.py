@@ -1,0 +1,121 @@
+"""The review app end to end on the sample, driven by keys under Pilot, against a real database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from db import Verdict, VerdictStore
+from keymaps import Keymap
+from screens.note import NoteScreen
+from screens.review.screen import ReviewScreen
+from tui.factory import make_demo_app
+
+SIZE = (120, 40)
+
+
+async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+    await screen.settle()
+    await pilot.pause()
+
+
+async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Press keys; after the last one, wait until every verdict given is stored and shown."""
+    await pilot.press(*keys)
+    await settle(pilot, screen)
+
+
+async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
+    app = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await settle(pilot, screen)
+        assert screen.session.anchored
+        assert screen.record is not None and screen.record.id == "runtime:evidence-and-claimed-work"
+
+        # move: n three times reaches the first component; p and n again
+        await press(pilot, screen, "n", "n", "n", "p", "n")
+        assert screen.record.id == "KS-CMP-api-server"
+        # j moves the records cursor, k moves it back
+        await press(pilot, screen, "j")
+        assert screen.record.id == "KS-CMP-sync-worker"
+        await press(pilot, screen, "k")
+        assert screen.record.id == "KS-CMP-api-server"
+
+        # a verdict on the focused record
+        await press(pilot, screen, "c")
+        assert screen.session.badge(screen.record) == "✓"
+        assert "1/22 reviewed" in str(screen.query_one("#review-header").render())
+
+        # a verdict on a quote: focus the record pane, go to the second quote, refute it
+        await press(pilot, screen, "tab", "right_square_bracket")
+        assert screen.quote is not None and screen.quote.index == 1
+        await press(pilot, screen, "r")
+        # a note on that quote, saved with ctrl+s
+        await press(pilot, screen, "e")
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press(*"checked twice")
+        await press(pilot, screen, "ctrl+s")
+        assert app.screen is screen
+
+        # follow a reference into the other report, and come back
+        await press(pilot, screen, "slash")
+        await pilot.press(*"request and escalation")
+        await press(pilot, screen, "enter")
+        assert screen.record.id == "workflow:request-and-escalation"
+        while screen.focused is None or screen.focused.id != "record":
+            await press(pilot, screen, "tab")  # tab cycles the panes
+        for _ in range(30):
+            pane = screen.query_one("#record")
+            option = pane.row(pane.highlighted)  # type: ignore[attr-defined]
+            if (option.id or "").startswith("ref-"):
+                break
+            await press(pilot, screen, "j")
+        await press(pilot, screen, "enter")
+        assert screen.record.id == "KS-RTE-token-check"
+        assert screen.record.report.endswith("kestrel-runtime-report.txt")
+        await press(pilot, screen, "backspace")
+        assert screen.record.id == "workflow:request-and-escalation"
+        await press(pilot, screen, "alt+right")
+        assert screen.record.id == "KS-RTE-token-check"
+        await press(pilot, screen, "alt+left")
+        assert screen.record.id == "workflow:request-and-escalation"
+        await press(pilot, screen, "shift+tab", "s")  # in the records pane: skip the record
+
+        # filter to unreviewed records; space goes to the next one
+        await press(pilot, screen, "f")
+        assert screen.filter == "unreviewed"
+        shown = {screen.session.records[n].id for n in screen.rows if n >= 0}
+        assert "KS-CMP-api-server" not in shown and "workflow:request-and-escalation" not in shown
+        await press(pilot, screen, "space")
+        unreviewed = screen.record.id
+        assert screen.session.badge(screen.record) == "·"
+        # a verdict, undone
+        await press(pilot, screen, "u")
+        assert screen.session.badge(screen.record) == "?"
+        await press(pilot, screen, "z")
+        assert screen.session.badge(screen.record) == "·"
+        await press(pilot, screen, "q")
+    app.close()
+    assert app.return_code == 0
+
+    # reopen: the review lands on the same record
+    again = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = again.screen
+        assert isinstance(screen, ReviewScreen)
+        await settle(pilot, screen)
+        assert screen.record is not None and screen.record.id == unreviewed
+    again.close()
+
+    store = VerdictStore.open(tmp_path / "demo.db", readonly=True)
+    try:
+        current = store.current("tester")
+    finally:
+        store.close()
+    got = {(e.record, e.quote is not None, e.verdict, e.note) for e in current.values()}
+    assert got == {
+        ("KS-CMP-api-server", False, Verdict.CONFIRMED, None),
+        ("KS-CMP-api-server", True, Verdict.REFUTED, "checked twice"),
+        ("workflow:request-and-escalation", False, Verdict.SKIP, None),
+    }

@@ -1,0 +1,127 @@
+"""SourceView: lazy rendering, block highlighting in a worker, gutter marks, safe text."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from screens.widgets.source_lines import SourceMarks, highlight_block
+from screens.widgets.source_view import BLOCK, SourceView
+
+LINES = [f"value_{n} = compute({n})  # line {n + 1}" for n in range(30_000)]
+
+
+class ViewApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield SourceView(id="view")
+
+
+async def highlighted(pilot, view: SourceView) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(300):
+        await pilot.pause()
+        if not view.highlighting:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("highlighting never finished")
+
+
+def text_of(view: SourceView, y: int) -> str:
+    return "".join(segment.text for segment in view.render_line(y))
+
+
+async def test_opens_a_large_file_near_its_end_lazily() -> None:
+    app = ViewApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = app.query_one(SourceView)
+        marks = SourceMarks(
+            matched=(29_990, 29_992), claimed=(29_980, 29_981), others=((29_995, 29_995),)
+        )
+        view.show("big.py", LINES, marks=marks, line=29_990)
+        await highlighted(pilot, view)
+        assert view.cursor_line == 29_990
+        assert view.line_count == 30_000
+        top = int(view.scroll_y)
+        assert 29_960 < top < 29_990
+        # only the blocks around the screen were highlighted, not the 150 blocks of the file
+        highlighted_blocks = [
+            n for n in range(30_000 // BLOCK) if view.is_highlighted(n * BLOCK + 1)
+        ]
+        assert 1 <= len(highlighted_blocks) <= 3
+        assert not view.is_highlighted(1)
+        rows = {int(text_of(view, y).split()[0]): text_of(view, y) for y in range(25)}
+        assert "▐" in rows[29_990] and "value_29989" in rows[29_990]
+        assert "▐" in rows[29_980]  # claimed range marked too
+        assert "┆" in rows[29_995]
+        assert "▐" not in rows[29_985] and "┆" not in rows[29_985]
+        assert view.selection == (29_990, 29_992)
+
+
+async def test_cursor_keys_message_and_go_to_line() -> None:
+    app = ViewApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("a.txt", LINES[:100])
+        view.focus()
+        await pilot.press("down", "down", "end")
+        assert view.cursor_line == 100
+        await pilot.press("home")
+        assert view.cursor_line == 1
+        view.go_to_line(50)
+        await pilot.pause()
+        assert view.cursor_line == 50 and view.selection == (50, 50)
+        view.show_message("gone.py does not exist at this revision")
+        await pilot.pause()
+        assert view.path is None and view.line_count == 0
+        assert "does not exist" in text_of(view, 0)
+
+
+async def test_control_characters_and_markup_are_shown_as_data() -> None:
+    app = ViewApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("x.py", ["s = '\x1b[31m[bold]x[/bold]\x07'\r", "\u202eevil"])
+        await highlighted(pilot, view)
+        first, second = text_of(view, 0), text_of(view, 1)
+        assert "␛[31m[bold]x[/bold]␇'␍" in first
+        assert "\x1b" not in first and "\x07" not in first and "\r" not in first
+        assert "<RLO>evil" in second
+
+
+def test_highlight_block_keeps_lines_apart() -> None:
+    pieces = highlight_block("a.py", ['x = "one"', "", "def f():", "    return 2"], "monokai")
+    assert ["".join(text for text, _ in line) for line in pieces] == [
+        'x = "one"',
+        "",
+        "def f():",
+        "    return 2",
+    ]
+    styles = {str(style) for line in pieces for _, style in line}
+    assert len(styles) > 1  # something got a colour
+
+
+async def test_a_passage_at_the_end_of_a_wide_file_is_not_under_the_scrollbar() -> None:
+    # a line wider than the view brings a horizontal scrollbar, which takes the last row once
+    # laid out: the view scrolls again then, so the passage's last line stays in sight
+    lines = [f"line_{n} = {n}" for n in range(1, 44)] + ["tail = " + "x" * 400]
+    app = ViewApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("wide.py", lines, marks=SourceMarks(matched=(40, 44)), line=40)
+        await pilot.pause()
+        await pilot.pause()
+        assert view.scrollbar_size_horizontal == 1
+        assert round(view.scroll_y) == view.max_scroll_y
+        visible = [text_of(view, y) for y in range(view.scrollable_content_region.height)]
+        assert "tail = xxx" in visible[-1]
+
+
+async def test_tabs_and_controls_count_in_the_scrollable_width() -> None:
+    # a line is as wide as it is drawn (tabs expanded to 4, controls as symbols), so scrolling
+    # right reaches its end
+    lines = ["short", "\t\t\tend_of_a_tabbed_line", "plain"]
+    app = ViewApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("tabs.py", lines)
+        await pilot.pause()
+        drawn = len("            end_of_a_tabbed_line")
+        assert view.virtual_size.width >= drawn + view._gutter_width  # noqa: SLF001

@@ -1,0 +1,37 @@
+"""`assay browse`: one revision, no reports, in the browse screen."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textual.app import App
+
+from evidence.revision import Revision
+from screens.browse import BrowseScreen
+from tui.terminal import exit_when_terminal_gone
+
+
+class BrowseApp(App[None]):
+    """`assay browse`: one revision, no reports."""
+
+    TITLE = "assay browse"
+
+    def __init__(
+        self,
+        revision: Revision,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        keys: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.revision = revision
+        self._start = (path, line)
+        self._keys = keys
+
+    def on_mount(self) -> None:
+        exit_when_terminal_gone(self)
+        if self._keys:
+            self.set_keymap(dict(self._keys))
+        path, line = self._start
+        self.push_screen(BrowseScreen(self.revision, path=path, line=line))
