@@ -12,12 +12,16 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from db.keys import ItemRef, Verdict, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
+from evidence.sarif.facts import baseline_state, suppression_state
 
 if TYPE_CHECKING:
     from db import Event
     from evidence.revision import GrepHit
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
+#: filters added when SARIF results are loaded: only results new since the baseline, and every
+#: record but the results a suppression (accepted) hides
+SARIF_FILTERS: tuple[str, ...] = ("new results", "unsuppressed")
 
 BADGES: dict[Verdict | None, str] = {
     Verdict.CONFIRMED: "✓",
@@ -194,7 +198,17 @@ class ReviewSession:
             return Verdict.REFUTED in item_verdicts
         if filter_name == "failing quotes":
             return self.failing(record)
+        if filter_name == "new results":
+            return baseline_state(record) == "new"
+        if filter_name == "unsuppressed":
+            return suppression_state(record) != "accepted"
         return True
+
+    def filters(self) -> tuple[str, ...]:
+        """The filters the reviewer cycles through (SARIF's when results are loaded)."""
+        if any(record.kind is Kind.RESULT for record in self.records):
+            return FILTERS + SARIF_FILTERS
+        return FILTERS
 
     def rows(self, filter_name: str = "all") -> list[Row]:
         """The records pane: reports, sections and the records passing the filter."""

@@ -8,4 +8,5 @@ One module per reason to change; this ``__init__`` imports nothing (import from 
 - results.py: one result -> a Record with its quotes (locations, code flow steps, related)
 - reader.py: a document -> Reports (one per run); the record id of every result
 - rebase.py: paths of another checkout -> paths of the revision (longest existing suffix)
+- facts.py: a result record's baseline state and suppression (what the review filters use)
 """

@@ -357,7 +357,10 @@ def read_result(
         statuses.append(("baseline", baseline))
     suppressions = [_mapping(s) for s in _sequence(result.get("suppressions"))]
     if suppressions:
-        statuses.append(("suppressed", _text(suppressions[-1].get("status")) or "accepted"))
+        # SARIF: suppressed when every suppression is accepted (no status means accepted)
+        states = {_text(s.get("status")) or "accepted" for s in suppressions}
+        state = next((s for s in ("rejected", "underReview") if s in states), "accepted")
+        statuses.append(("suppressed", state))
     label = message.split("\n", 1)[0].strip() or rule_id
     from_rule, rule_body = _rule_fields(result, rule, context)
     body = "\n\n".join(part for part in (message, rule_body) if part)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from screens.review.history import History, Location
-from screens.session import FILTERS, ReviewSession
+from screens.session import ReviewSession
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -127,7 +127,9 @@ class Navigation:
     def cycle_filter(self) -> None:
         """Show the records of the next filter; go to the first one if the current is hidden."""
         host = self.host
-        host.filter = FILTERS[(FILTERS.index(host.filter) + 1) % len(FILTERS)]
+        filters = host.session.filters()
+        at = filters.index(host.filter) if host.filter in filters else -1
+        host.filter = filters[(at + 1) % len(filters)]
         host.fill_records()
         if host.session.records and host.location.record not in host.rows:
             first = next((n for n in host.rows if n >= 0), None)

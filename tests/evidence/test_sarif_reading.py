@@ -302,3 +302,38 @@ def test_result_ids_follow_the_records() -> None:
     assert [entry.record for entry in ids] == [r.id for r in reportset.records()]
     assert ids[0].run == 0 and ids[-1].run == 1 and ids[-1].result == 0
     assert ids[0].identity == reportset.reports[0].identity
+
+
+def test_quotes_have_every_field_of_the_model() -> None:
+    from evidence.model import Quote
+
+    for record in load_reports([CODEQL, OTHER, SEMGREP]).records():
+        for quote in record.quotes:
+            assert type(quote) is Quote and len(quote) == len(Quote._fields)
+            assert quote.record == record.id
+
+
+@pytest.mark.parametrize(
+    ("suppressions", "state"),
+    [
+        ([{"kind": "inSource"}], "accepted"),
+        ([{"kind": "external", "status": "accepted"}, {"kind": "inSource"}], "accepted"),
+        ([{"kind": "external", "status": "underReview"}, {"kind": "inSource"}], "underReview"),
+        ([{"kind": "external", "status": "rejected"}, {"kind": "inSource"}], "rejected"),
+        ([], None),
+    ],
+)
+def test_suppression_and_baseline_facts(
+    suppressions: list[dict[str, str]], state: str | None
+) -> None:
+    from evidence.sarif.facts import baseline_state, suppression_state
+
+    result = {"ruleId": "R", "suppressions": suppressions, "baselineState": "new"}
+    (report,) = load_sarif(json.dumps(log(run(result))).encode(), "s.sarif")
+    (record,) = report.records
+    assert suppression_state(record) == state
+    assert baseline_state(record) == "new"
+    from evidence.sample import SAMPLE_REPORTS
+
+    for other in load_reports([SAMPLE_REPORTS]).records():
+        assert baseline_state(other) is None and suppression_state(other) is None

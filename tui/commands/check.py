@@ -46,14 +46,16 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
 
     The revision is --rev, else the 40-hex id the reports state. Exit 0 when every quote is
     exact, whitespace or normalized in its cited file and no claimed range is wrong, 1
-    otherwise, 2 on usage or input errors.
+    otherwise, 2 on usage or input errors. SARIF files are read too: each location is a quote;
+    one without a snippet is "located" (its lines exist; never a failure) or "missing".
 
     \b
     JSON (--format json):
       {"revision": "<40-hex>",
        "quotes": [{"report", "report_line", "record", "path", "claimed": [a, b] | null,
                    "file": ok|missing|binary|too_large,
-                   "match": exact|whitespace|normalized|fuzzy|missing, "score": 0-100,
+                   "match": exact|whitespace|normalized|fuzzy|missing|located,
+                   "score": 0-100, "role": location|step|related|null (SARIF), "note",
                    "lines": [a, b] | null, "occurrences": [[a, b], ...],
                    "range_ok": true|false|null, "elsewhere": [{"path", "lines", "match"}],
                    "diff": [{"op", "quote", "source"}] | null, "candidates", "notes", ...}],
