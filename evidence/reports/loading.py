@@ -146,9 +146,16 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
             continue
         seen.add(key)
         data = _read(path, shown)
-        if is_sarif_name(path.name) or looks_like_sarif(data[:4096]):
+        if is_sarif_name(path.name):
             reports.extend(_load_sarif(data, shown))
             continue
+        if looks_like_sarif(data[:4096]):
+            try:
+                reports.extend(_load_sarif(data, shown))
+                continue
+            except ReportError:
+                pass  # only looked like SARIF: read as the file's name says
+
         if path.suffix.lower() == ".json":
             reports.extend(_load_bundle_bytes(data, shown).reports)
             continue
