@@ -337,7 +337,7 @@ def read_result(
     def first() -> str:
         return location_key(locations[0], context.resolver) if locations else ""
 
-    digest, _described = fingerprint(result, rule_id, first)
+    digest, described = fingerprint(result, rule_id, first)
     record_id = f"{rule_id}:{digest}"
     message = message_text(result.get("message"), rule, context.strings)
     default_level = _text(_mapping(rule.get("defaultConfiguration")).get("level")) if rule else ""
@@ -372,7 +372,7 @@ def read_result(
         report=context.file,
         section=rule_id,
         lines=(number, number),
-        fields=tuple(_fields(result, rule, rule_id, level, from_rule)),
+        fields=(*_fields(result, rule, rule_id, level, from_rule), ("id from", described)),
         statuses=tuple(statuses),
         quotes=tuple(quotes.quotes),
     )

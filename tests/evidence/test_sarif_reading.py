@@ -337,3 +337,13 @@ def test_suppression_and_baseline_facts(
 
     for other in load_reports([SAMPLE_REPORTS]).records():
         assert baseline_state(other) is None and suppression_state(other) is None
+
+
+def test_the_record_says_what_its_id_hashes() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    assert fields(python.records[0], "id from") == [
+        "partialFingerprints: primaryLocationLineHash, primaryLocationStartColumnFingerprint"
+    ]
+    semgrep = load_reports([SEMGREP]).reports[0]
+    assert fields(semgrep.records[0], "id from") == ["fingerprints: matchBasedId/v1"]
+    assert fields(load_reports([OTHER]).reports[0].records[0], "id from") == ["rule and location"]
