@@ -228,3 +228,13 @@ def test_untrusted_text_is_shown_not_sent(kestrel: Path, tmp_path: Path) -> None
         assert "\x1b" not in result.stdout and "\x07" not in result.stdout
         assert "\u202e" not in result.stdout
         assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_review_finds_other_checkout_paths_before_the_app_starts(kestrel: Path) -> None:
+    from tui.commands.review import _sarif_ready
+
+    reportset = load_reports([OTHER, SAMPLE_REPORTS])
+    ready = _sarif_ready(reportset, str(kestrel), "HEAD")
+    assert ready.reports[0].records[0].quotes[0].path == "api/server.py"
+    assert ready.reports[0].records[1].quotes[0].path == "api/kestrel/auth.py"
+    assert ready.reports[2:] == reportset.reports[2:]
