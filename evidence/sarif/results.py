@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -204,7 +204,13 @@ class _Quotes:
             claimed = columns = offsets = None
             snippet = ""
         message = location.get("message")
-        own = message_text(message, None, self.context.strings) if message else ""
+        own = ""
+        if type(message) is dict:
+            text = message.get("text")
+            if type(text) is str and "[" not in text and "arguments" not in message:
+                own = text  # the common case, without message_text's checks
+            else:
+                own = message_text(message, None, self.context.strings)
         located = not snippet.strip()
         self.quotes.append(
             _new_quote(  # a hundred thousand of these in a large log: tuple.__new__ directly
@@ -228,20 +234,21 @@ class _Quotes:
             )
         )
 
-
-def _flow_steps(result: Mapping[str, Any]) -> Iterator[tuple[object, str]]:
-    flows = _sequence(result.get("codeFlows"))
-    for flow_number, flow in enumerate(flows, start=1):
-        threads = _sequence(_mapping(flow).get("threadFlows"))
-        for thread_number, thread in enumerate(threads, start=1):
-            steps = _sequence(_mapping(thread).get("locations"))
-            for step_number, step in enumerate(steps, start=1):
-                where = f"step {step_number}/{len(steps)}"
-                if len(threads) > 1:
-                    where = f"thread {thread_number}, {where}"
-                if len(flows) > 1:
-                    where = f"flow {flow_number}, {where}"
-                yield _mapping(step).get("location"), where
+    def add_flows(self, flows: Sequence[Any]) -> None:
+        """The steps of every thread flow of every code flow, in order; a step without a
+        message of its own is noted by its place ("step 2/4", "flow 2, thread 1, step 3/5")."""
+        for flow_number, flow in enumerate(flows, start=1):
+            threads = _sequence(_mapping(flow).get("threadFlows"))
+            for thread_number, thread in enumerate(threads, start=1):
+                steps = _sequence(_mapping(thread).get("locations"))
+                for step_number, step in enumerate(steps, start=1):
+                    location = step.get("location") if type(step) is dict else None
+                    where = f"step {step_number}/{len(steps)}"
+                    if len(threads) > 1:
+                        where = f"thread {thread_number}, {where}"
+                    if len(flows) > 1:
+                        where = f"flow {flow_number}, {where}"
+                    self.add(location, "step", where)
 
 
 def _rule_part(
@@ -345,8 +352,7 @@ def read_result(
     quotes = _Quotes(record_id, number, context)
     for location in locations:
         quotes.add(location, "location")
-    for location, where in _flow_steps(result):
-        quotes.add(location, "step", where)
+    quotes.add_flows(_sequence(result.get("codeFlows")))
     for location in _sequence(result.get("relatedLocations")):
         quotes.add(location, "related")
     if quotes.skipped:
@@ -364,16 +370,17 @@ def read_result(
     label = message.split("\n", 1)[0].strip() or rule_id
     from_rule, rule_body = _rule_fields(result, rule, context)
     body = "\n\n".join(part for part in (message, rule_body) if part)
+    fields = (*_fields(result, rule, rule_id, level, from_rule), ("id from", described))
     record = Record(
-        id=record_id,
-        kind=Kind.RESULT,
-        label=label,
-        body=body,
-        report=context.file,
-        section=rule_id,
-        lines=(number, number),
-        fields=(*_fields(result, rule, rule_id, level, from_rule), ("id from", described)),
-        statuses=tuple(statuses),
-        quotes=tuple(quotes.quotes),
+        record_id,
+        Kind.RESULT,
+        label,
+        body,
+        context.file,
+        rule_id,
+        (number, number),
+        fields,
+        tuple(statuses),
+        tuple(quotes.quotes),
     )
     return record, problems
