@@ -14,7 +14,9 @@ import csv
 import io
 import json
 import urllib.parse
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, TextIO
 
 from db.check import StoreError
@@ -81,12 +83,14 @@ def write(
     *,
     reviewer: str | None = None,
     history: bool = False,
+    sarif_files: Sequence[Path] | None = None,
 ) -> int:
     """Write the store in a format to a text stream; returns the number of events exported.
 
     csv is the current state (a row per record and per quote), or with ``history`` the event
-    log (a row per event); jsonl and json always hold the event log.
-    """
+    log (a row per event); jsonl and json always hold the event log. ``sarif_files``: for sarif,
+    the scanner's SARIF files whose runs carry the verdicts (None: those the store's results were
+    registered from, if any; see `sarif`)."""
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     if fmt == "jsonl":
@@ -99,7 +103,7 @@ def write(
         current_csv(store, out, reviewer=reviewer)
         return store.count(reviewer)
     if fmt == "sarif":
-        out.write(_json(sarif(store, reviewer=reviewer), indent=2))
+        out.write(_json(sarif(store, reviewer=reviewer, files=sarif_files), indent=2))
         out.write("\n")
         return store.count(reviewer)
     events = store.events(reviewer)
@@ -228,20 +232,61 @@ def _rule(item: dict[str, Any] | None) -> str:
     return "quote-verified"
 
 
-def sarif(store: VerdictStore, *, reviewer: str | None = None) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one result per quote, reviewers' verdicts as suppressions."""
+def sarif(
+    store: VerdictStore, *, reviewer: str | None = None, files: Sequence[Path] | None = None
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log with the reviewers' verdicts as suppressions.
+
+    A review of SARIF files: their own runs, verdicts added (db/sarif_verdicts.py); ``files``
+    names them, None takes those the store's results were registered from. Reports' quotes
+    (and a review of reports only): assay's run, one result per quote."""
+    from db.sarif_verdicts import registered_sarif_files, runs_with_verdicts
+
+    registered = store.items()
+    if files is None:
+        files = registered_sarif_files(registered)
+        if files and not all(path.is_file() for path in files):
+            missing = ", ".join(str(path) for path in files if not path.is_file())
+            raise StoreError(
+                f"the SARIF files this review came from are not here ({missing}); "
+                "name them with --sarif"
+            )
+    if not files:
+        return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [_assay_run(store, reviewer)]}
+    document, identities = runs_with_verdicts(store, files, reviewer=reviewer)
+    own = _assay_run(store, reviewer, skip=identities, items=registered)
+    if own["results"]:
+        document["runs"].append(own)
+    return document
+
+
+def _assay_run(
+    store: VerdictStore,
+    reviewer: str | None,
+    *,
+    skip: set[str] | None = None,
+    items: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """assay's own run: one result per quote of the reports (those of ``skip`` left out)."""
+    skip = skip or set()
     current: dict[str, list[Event]] = {}
     for event in store.current_all():
-        if event.quote is not None and (reviewer is None or event.reviewer == reviewer):
+        mine = reviewer is None or event.reviewer == reviewer
+        if event.quote is not None and mine and event.report not in skip:
             current.setdefault(event.item, []).append(event)
-    items = {item["item"]: item for item in store.items() if item["quote"] is not None}
-    keys = [key for key, item in items.items() if item["present"]]
-    keys += sorted(key for key in current if key not in items)
+    registered = store.items() if items is None else items
+    items_by_key = {
+        item["item"]: item
+        for item in registered
+        if item["quote"] is not None and item["report"] not in skip and item["kind"] != "result"
+    }
+    keys = [key for key, item in items_by_key.items() if item["present"]]
+    keys += sorted(key for key in current if key not in items_by_key)
     rule_ids = list(_RULES)
     results = []
     revisions = set()
     for key in keys:
-        item = items.get(key)
+        item = items_by_key.get(key)
         events = current.get(key, [])
         rule = _rule(item)
         result: dict[str, Any] = {
@@ -288,7 +333,7 @@ def sarif(store: VerdictStore, *, reviewer: str | None = None) -> dict[str, Any]
     }
     if revisions:
         run["properties"] = {"revisions": sorted(revisions)}
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    return run
 
 
 def _sarif_message(key: str, item: dict[str, Any] | None) -> str:

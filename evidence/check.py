@@ -17,6 +17,7 @@ from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
+from evidence.sarif.rebase import has_sarif_quotes, rebase_paths
 from evidence.text import escaped
 
 __all__ = [
@@ -116,7 +117,12 @@ def run_check(
     cancel: threading.Event | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> CheckResult:
-    """Anchor every quote and replay every search of the loaded reports at `revision`."""
+    """Anchor every quote and replay every search of the loaded reports at `revision`.
+
+    Paths that SARIF files give from another checkout are first found in the revision
+    (evidence/sarif/rebase.py)."""
+    if has_sarif_quotes(reportset):
+        reportset = rebase_paths(reportset, revision.entries())
     anchorer = anchorer or Anchorer(revision)
     work = [
         (report, record, quote)
@@ -191,6 +197,9 @@ def quote_json(result: QuoteResult) -> dict[str, Any]:
         ],
         "notes": list(anchor.notes),
         "text": quote.text,
+        # SARIF: "location", "step" or "related" (null for report quotes), and its message
+        "role": quote.role or None,
+        "note": quote.note or None,
     }
 
 
@@ -233,6 +242,7 @@ GLYPHS = {
     Tier.NORMALIZED: "✓",
     Tier.FUZZY: "≈",
     Tier.MISSING: "✗",
+    Tier.LOCATED: "◦",
 }
 
 
@@ -281,10 +291,14 @@ def _diff_text(anchor: Anchor) -> str:
 def failure_details(result: QuoteResult) -> list[str]:
     """The indented lines under a failing quote: where it was cited, what differs, where it is."""
     anchor = result.anchor
-    lines = [f"    {result.report.file}:{anchor.quote.report_line}"]
+    quote = anchor.quote
+    if quote.role:  # SARIF: results are numbered, not lines
+        lines = [f"    {result.report.file}: result {quote.report_line}, {quote.role}"]
+    else:
+        lines = [f"    {result.report.file}:{quote.report_line}"]
     if anchor.match is Tier.FUZZY and anchor.diff:
         lines.append(f"    diff:  {_clip(_diff_text(anchor), 400)}")
-    elif not anchor.verified:
+    elif not anchor.verified and not quote.located:
         lines.append(f"    quote: {_clip(anchor.quote.text)}")
     if anchor.range_ok is False and anchor.lines is not None and anchor.quote.claimed:
         lines.append(
@@ -310,10 +324,16 @@ def to_text(result: CheckResult) -> str:
             out.append(quote_line(quote))
             out.extend(failure_details(quote))
     passing = [quote for quote in result.quotes if not quote.anchor.failing]
-    if passing:
+    verified = [quote for quote in passing if quote.anchor.match is not Tier.LOCATED]
+    if verified:
         out.append("")
-        out.append(f"{len(passing)} verified:")
-        out.extend(quote_line(quote) for quote in passing)
+        out.append(f"{len(verified)} verified:")
+        out.extend(quote_line(quote) for quote in verified)
+    located = [quote for quote in passing if quote.anchor.match is Tier.LOCATED]
+    if located:
+        out.append("")
+        out.append(f"{len(located)} located (no snippet to compare; the lines exist):")
+        out.extend(quote_line(quote) for quote in located)
     missing = result.missing_citations
     if missing:
         out.append("")
@@ -342,7 +362,9 @@ def to_text(result: CheckResult) -> str:
     out.append("")
     out.append(
         f"{counts['quotes']} quotes: {counts['exact']} exact, {counts['whitespace']} whitespace, "
-        f"{counts['normalized']} normalized, {counts['fuzzy']} fuzzy, {counts['missing']} missing; "
+        f"{counts['normalized']} normalized, {counts['fuzzy']} fuzzy, {counts['missing']} missing"
+        + (f", {counts['located']} located" if counts["located"] else "")
+        + "; "
         f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} quoted file(s) "
         f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
         f"{'FAIL' if result.exit_code else 'OK'}"

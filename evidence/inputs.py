@@ -1,12 +1,14 @@
 """What `assay check` and `assay review` accept before any git work: reports that are reports,
 about one system, and one revision to read them at (stated, or named with --rev).
 
-Stdlib and the model only: the review command calls this before the app's first frame.
+Stdlib, the model and the SARIF report test only: the review command calls this before the
+app's first frame.
 """
 
 from __future__ import annotations
 
 from evidence.model import ReportSet
+from evidence.sarif.rebase import is_sarif_report
 
 
 class CheckError(Exception):
@@ -20,14 +22,16 @@ STATED = "stated"
 def refuse_unusable(reportset: ReportSet) -> None:
     """Raise CheckError when a report holds no records (nor quotes) or the reports name several
     systems; the message names the files and their parser diagnostics, or the systems."""
-    empty = [report for report in reportset.reports if not report.records]
+    # a SARIF run names its scanner, not the system, and a clean scan has no results
+    reports = [report for report in reportset.reports if not is_sarif_report(report)]
+    empty = [report for report in reports if not report.records]
     if empty:
         lines = []
         for report in empty:
             lines.append(f"{report.file}: no records and no quotes; is it a report?")
             lines += [f"  {report.file}:{d.line}: {d.message}" for d in report.diagnostics]
         raise CheckError("\n".join(lines))
-    systems = list(dict.fromkeys(report.system for report in reportset.reports if report.system))
+    systems = list(dict.fromkeys(report.system for report in reports if report.system))
     if len(systems) > 1:
         named = ", ".join(systems)
         raise CheckError(
@@ -42,6 +46,12 @@ def choose_revision(reportset: ReportSet, rev: str | None) -> str:
         return rev
     stated = reportset.revision_ids()
     if not stated:
+        sarif = [report for report in reportset.reports if is_sarif_report(report)]
+        if sarif:
+            raise CheckError(
+                f"{sarif[0].file}: the SARIF run states no revision (versionControlProvenance); "
+                "pass --rev (HEAD too must be named: --rev HEAD)"
+            )
         raise CheckError(
             "the reports state no 40-hex revision id; pass --rev "
             "(HEAD too must be named: --rev HEAD)"

@@ -30,6 +30,7 @@ class Kind(StrEnum):
     AUTHORITY = "authority"
     ANNOTATION = "annotation"
     NARRATIVE = "narrative"
+    RESULT = "result"  # a result of a static-analysis run read from SARIF
 
 
 #: Kinds declared under "Shared records", in the order reports list them.
@@ -90,6 +91,13 @@ class Quote(NamedTuple):
     record: str  # id of the record it belongs to
     index: int  # type: ignore[assignment]  # 0-based position in the record (shadows tuple.index)
     inline: bool = False  # ``code --- path`` on one line
+    # -- what a SARIF location adds (defaults for report quotes) --
+    located: bool = False  # no snippet: the region is only checked to exist, never "verified"
+    role: str = ""  # SARIF: "location", "step" (of a code flow) or "related"; "" for reports
+    note: str = ""  # SARIF: the location's own message
+    context: str = ""  # SARIF: the contextRegion's snippet
+    columns: LineRange | None = None  # SARIF: startColumn, endColumn (1-based) as claimed
+    offsets: LineRange | None = None  # SARIF: charOffset, charLength as claimed
 
 
 class Record(NamedTuple):
@@ -147,6 +155,8 @@ class Tier(StrEnum):
     NORMALIZED = "normalized"
     FUZZY = "fuzzy"
     MISSING = "missing"
+    #: a SARIF location without a snippet: its file and lines exist (nothing to compare)
+    LOCATED = "located"
 
     @property
     def verified(self) -> bool:
@@ -213,7 +223,9 @@ class Anchor(NamedTuple):
 
     @property
     def failing(self) -> bool:
-        """What `assay check` counts as a failure."""
+        """What `assay check` counts as a failure (a located region is never one)."""
+        if self.match is Tier.LOCATED:
+            return False
         return not self.verified or self.range_ok is False
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from db.keys import ItemRef, Verdict, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
+from evidence.sarif.facts import baseline_state, suppression_state
 
 if TYPE_CHECKING:
     from db import Event
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
     from evidence.revision import GrepHit
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
+#: filters added when SARIF results are loaded: only results new since the baseline, and every
+#: record but the results a suppression (accepted) hides
+SARIF_FILTERS: tuple[str, ...] = ("new results", "unsuppressed")
 
 #: what each filter shows, in words (the notice when it is chosen, the empty list's message)
 FILTER_NOTICES: dict[str, str] = {
@@ -26,6 +30,8 @@ FILTER_NOTICES: dict[str, str] = {
     "unreviewed": "showing records without a verdict",
     "refuted": "showing refuted records and records with a refuted quote",
     "failing quotes": "showing records with failing quotes",
+    "new results": "showing SARIF results new since the baseline (and every other record)",
+    "unsuppressed": "showing records but the SARIF results a suppression accepts",
 }
 
 BADGES: dict[Verdict | None, str] = {
@@ -50,9 +56,12 @@ KIND_ORDER: dict[Kind, int] = {
 
 
 def tier_symbol(anchor: Anchor | None) -> str:
-    """One character for a quote's anchor: ✓ verified, ≈ fuzzy, ✗ missing, … not yet known."""
+    """One character for a quote's anchor: ✓ verified, ≈ fuzzy, ✗ missing, ◦ located (a SARIF
+    region without a snippet), … not yet known."""
     if anchor is None:
         return "…"
+    if anchor.match is Tier.LOCATED:
+        return "◦"
     if anchor.match.verified:
         return "✓" if anchor.range_ok is not False else "!"
     return "≈" if anchor.match is Tier.FUZZY else "✗"
@@ -201,7 +210,8 @@ class ReviewSession:
                 found = [self.anchors.get(quote) for quote in record.quotes]
                 verified = sum(1 for a in found if a is not None and a.match.verified)
                 fuzzy = sum(1 for a in found if a is not None and a.match is Tier.FUZZY)
-                missing = len(found) - verified - fuzzy
+                located = sum(1 for a in found if a is not None and a.match is Tier.LOCATED)
+                missing = len(found) - verified - fuzzy - located
                 moved = sum(
                     1 for a in found if a is not None and a.match.verified and a.range_ok is False
                 )
@@ -210,6 +220,8 @@ class ReviewSession:
                     parts.append(f"!{moved}")
                 if fuzzy:
                     parts.append(f"≈{fuzzy}")
+                if located:
+                    parts.append(f"◦{located}")
                 if missing:
                     parts.append(f"✗{missing}")
         for search in record.searches:
@@ -237,6 +249,10 @@ class ReviewSession:
             return Verdict.REFUTED in item_verdicts
         if filter_name == "failing quotes":
             return self.failing(record)
+        if filter_name == "new results":
+            return baseline_state(record) == "new"
+        if filter_name == "unsuppressed":
+            return suppression_state(record) != "accepted"
         return True
 
     def filter_reason(self, record: Record, filter_name: str) -> str:
@@ -252,6 +268,12 @@ class ReviewSession:
             ]
             return f"refuted {quote_numbers(which)}" if which else ""
         return ""
+
+    def filters(self) -> tuple[str, ...]:
+        """The filters the reviewer cycles through (SARIF's when results are loaded)."""
+        if any(record.kind is Kind.RESULT for record in self.records):
+            return FILTERS + SARIF_FILTERS
+        return FILTERS
 
     def rows(self, filter_name: str = "all") -> list[Row]:
         """The records pane: reports, sections and the records passing the filter."""

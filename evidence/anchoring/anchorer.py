@@ -20,6 +20,7 @@ from evidence.anchoring.diff import char_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
+from evidence.anchoring.located import locate
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, find_verified
 from evidence.anchoring.workers import Workers, use_processes
 from evidence.model import (
@@ -317,6 +318,8 @@ class Anchorer:
         forms = quote_forms(quote.text)
         path = normalize_path(quote.path)
         source, notes = self._source(path)
+        if quote.located:
+            return locate(quote, source, notes), forms, source.path
         state = source.state
         if state is FileState.OK and source.text:
             found = self.find_in(source, quote.text, quote.claimed)

@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 
 def _quote(quote: Quote) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "path": quote.path,
         "claimed": list(quote.claimed) if quote.claimed is not None else None,
         "report_line": quote.report_line,
@@ -45,6 +45,16 @@ def _quote(quote: Quote) -> dict[str, Any]:
         "inline": quote.inline,
         "index": quote.index,
     }
+    # what a SARIF location adds, written only when set (report quotes keep their shape)
+    if quote.located:
+        data["located"] = True
+    for name in ("role", "note", "context"):
+        if getattr(quote, name):
+            data[name] = getattr(quote, name)
+    for name in ("columns", "offsets"):
+        if getattr(quote, name) is not None:
+            data[name] = list(getattr(quote, name))
+    return data
 
 
 def _record(record: Record) -> dict[str, Any]:
@@ -282,6 +292,12 @@ def _read_record(reader: _Reader, value: object, where: str, file: str) -> Recor
             record=record_id,
             index=reader.integer(entry, "index", at, default=position),
             inline=reader.flag(entry, "inline", at),
+            located=reader.flag(entry, "located", at),
+            role=reader.text(entry, "role", at),
+            note=reader.text(entry, "note", at),
+            context=reader.text(entry, "context", at),
+            columns=reader.line_range(entry.get("columns"), f"{at}.columns"),
+            offsets=reader.line_range(entry.get("offsets"), f"{at}.offsets"),
         )
 
     def citation(item: Any, at: str, _position: int) -> Citation:

@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 #: version of the entry layout; change it whenever `encode` changes
-FORMAT = 1
+FORMAT = 2
 #: entries kept after a write
 MAX_ENTRIES = 64
 #: and their total size at most (an entry is a little larger than its report; the newest is kept)
@@ -164,6 +164,12 @@ def _encode_record(record: Record) -> tuple[Any, ...]:
                 quote.record,
                 quote.index,
                 quote.inline,
+                quote.located,
+                quote.role,
+                quote.note,
+                quote.context,
+                None if quote.columns is None else tuple(quote.columns),
+                None if quote.offsets is None else tuple(quote.offsets),
             )
             for quote in record.quotes
         ),

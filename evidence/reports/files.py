@@ -7,7 +7,15 @@ parser and the bundle reader can all import it without importing each other.
 
 from __future__ import annotations
 
-__all__ = ["REPORT_SUFFIXES", "ReportError", "is_report_text", "split_lines"]
+__all__ = [
+    "REPORT_SUFFIXES",
+    "SARIF_SUFFIXES",
+    "ReportError",
+    "is_report_text",
+    "is_sarif_name",
+    "looks_like_sarif",
+    "split_lines",
+]
 
 
 class ReportError(Exception):
@@ -16,6 +24,26 @@ class ReportError(Exception):
 
 #: file name endings that a directory's reports may have
 REPORT_SUFFIXES = (".txt", ".md", ".report", ".json")
+#: file name endings read as SARIF (evidence/sarif/) whatever their content
+SARIF_SUFFIXES = (".sarif", ".sarif.gz", ".sarif.json")
+
+
+def is_sarif_name(name: str) -> bool:
+    """True for a file name that says it is SARIF (``.sarif``, ``.sarif.gz``, ``.sarif.json``)."""
+    return name.lower().endswith(SARIF_SUFFIXES)
+
+
+def looks_like_sarif(head: bytes) -> bool:
+    """True when the start of a file is gzip data, or a JSON object with SARIF's ``runs``."""
+    if head.startswith(b"\x1f\x8b"):
+        return True
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if stripped[:1] != b"{":
+        return False
+    lowered = stripped[:4096].lower()
+    if b"assay-bundle" in lowered:
+        return False
+    return b'"runs"' in lowered and (b"sarif" in lowered or b'"2.1.0"' in lowered)
 
 
 def split_lines(text: str) -> list[str]:

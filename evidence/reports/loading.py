@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evidence.model import Diagnostic, Kind, Report, ReportSet
-from evidence.reports.files import REPORT_SUFFIXES, ReportError, is_report_text
+from evidence.reports.files import (
+    REPORT_SUFFIXES,
+    ReportError,
+    is_report_text,
+    is_sarif_name,
+    looks_like_sarif,
+)
 
 __all__ = ["ReportError", "cross_check", "load_reports"]
 
@@ -63,12 +69,18 @@ def _directory_members(directory: Path, shown: str) -> list[tuple[Path, str]]:
                 continue
         except OSError:
             continue
+        if is_sarif_name(entry.name):
+            members.append((entry, str(Path(shown) / entry.name)))
+            continue
         if entry.suffix.lower() not in REPORT_SUFFIXES:
             continue
         try:
             with entry.open("rb") as handle:
                 head = handle.read(4096)
         except OSError:
+            continue
+        if entry.suffix.lower() == ".json" and looks_like_sarif(head):
+            members.append((entry, str(Path(shown) / entry.name)))
             continue
         if entry.suffix.lower() == ".json":
             if _looks_like_bundle(head) and (b'"reports"' in head or b"assay-bundle" in head):
@@ -108,7 +120,8 @@ def _bundle_in_text(data: bytes) -> object | None:
 
 
 def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> ReportSet:
-    """Load report files, directories of reports and JSON bundles together, cross-checked.
+    """Load report files, directories of reports, JSON bundles and SARIF 2.1.0 files (plain or
+    gzip; one report per run, evidence/sarif/) together, cross-checked.
 
     ``cache``: a directory of parsed reports (evidence/reports/cache.py). Each report file (not a
     bundle) is looked up there before it is parsed and stored there after; a cache that cannot be
@@ -133,6 +146,16 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
             continue
         seen.add(key)
         data = _read(path, shown)
+        if is_sarif_name(path.name):
+            reports.extend(_load_sarif(data, shown))
+            continue
+        if looks_like_sarif(data[:4096]):
+            try:
+                reports.extend(_load_sarif(data, shown))
+                continue
+            except ReportError:
+                pass  # only looked like SARIF: read as the file's name says
+
         if path.suffix.lower() == ".json":
             reports.extend(_load_bundle_bytes(data, shown).reports)
             continue
@@ -144,6 +167,16 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
         else:
             reports.append(_parse(data, shown, cache))
     return ReportSet(reports=tuple(reports), diagnostics=cross_check(reports))
+
+
+def _load_sarif(data: bytes, shown: str) -> list[Report]:
+    from evidence.sarif.document import SarifError  # here: only SARIF files need them
+    from evidence.sarif.reader import load_sarif
+
+    try:
+        return load_sarif(data, shown)
+    except SarifError as error:
+        raise ReportError(str(error)) from None
 
 
 def _parse(data: bytes, shown: str, cache: Path | None) -> Report:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from screens.review.history import History, Location
 from screens.safe import visible
-from screens.session import FILTER_NOTICES, FILTERS, ReviewSession
+from screens.session import FILTER_NOTICES, ReviewSession
 from screens.widgets.cited_rows import cited_target
 
 if TYPE_CHECKING:
@@ -181,7 +181,9 @@ class Navigation:
     def cycle_filter(self) -> None:
         """Show the records of the next filter; go to the first one if the current is hidden."""
         host = self.host
-        host.filter = FILTERS[(FILTERS.index(host.filter) + 1) % len(FILTERS)]
+        filters = host.session.filters()
+        at = filters.index(host.filter) if host.filter in filters else -1
+        host.filter = filters[(at + 1) % len(filters)]
         host.fill_records()
         first = next((n for n in host.rows if n >= 0), None)
         if first is None:

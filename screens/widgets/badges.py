@@ -9,7 +9,13 @@ VERDICT_STYLES = {
     "–": "$text-muted",
     "·": "$text-muted",
 }
-TIER_STYLES = {"✓": "$text-success", "≈": "$text-warning", "✗": "$text-error", "!": "$text-warning"}
+TIER_STYLES = {
+    "✓": "$text-success",
+    "≈": "$text-warning",
+    "✗": "$text-error",
+    "!": "$text-warning",
+    "◦": "$text-muted",  # a located SARIF region: nothing to compare
+}
 
 
 def lines_text(lines: tuple[int, int] | None) -> str:

@@ -26,8 +26,11 @@ def quote_info(
         parts.append(("not anchored yet", "$text-muted"))
         return Content.assemble(*parts)
     symbol = tier_symbol(anchor)
+    tier = f"{anchor.match.value} {anchor.score:.0f}"
+    if anchor.match is Tier.LOCATED:
+        tier = "located: a region without a snippet, its lines exist"
     parts += [
-        (f"{symbol} {anchor.match.value} {anchor.score:.0f}", TIER_STYLES[symbol]),
+        (f"{symbol} {tier}", TIER_STYLES[symbol]),
         f"  lines {lines_text(anchor.lines)}"
         if anchor.lines
         else f"  not in {visible(quote.path)}",

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.message import Message
 
 from db.keys import Verdict
-from evidence.model import Kind, Quote, Record
+from evidence.model import Kind, Quote, Record, Tier
 from keymaps.bindings import bindings_for
 from screens.safe import safe_content, visible
 from screens.session import BADGES, ReviewSession, tier_symbol
@@ -62,11 +62,16 @@ def quote_prompt(
     else:
         where = f"{quote.path}:{lines_text(anchor.lines)}" if anchor.lines else quote.path
         detail = f"{anchor.match.value} {anchor.score:.0f}"
+        if anchor.match is Tier.LOCATED:
+            detail = "located (no snippet)"
         if anchor.range_ok is False and quote.claimed:
             detail += f", claimed {lines_text(quote.claimed)}"
         if len(anchor.occurrences) > 1:
             detail += f", {len(anchor.occurrences)} occurrences"
     first_line = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
+    if quote.role:  # SARIF: "step: <its message> — <snippet>"
+        said = f"{quote.role}: {quote.note}" if quote.note else quote.role
+        first_line = f"{said} — {first_line}" if first_line else said
     note = session.note(item)
     return Content.assemble(
         f"[{quote.index + 1}] ",

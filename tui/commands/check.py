@@ -57,14 +57,17 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
     HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file, no
     claimed range is wrong and every cited path exists (a file or a directory), 1 otherwise, 2
     on usage or input errors: a file with no records and no quotes (the parser's diagnostics
-    shown), reports about several systems, an unknown revision.
+    shown), reports about several systems, an unknown revision. SARIF files are read too: each
+    location is a quote; one without a snippet is "located" (its lines exist; never a failure)
+    or "missing".
 
     \b
     JSON (--format json):
       {"revision": "<40-hex>",
        "quotes": [{"report", "report_line", "record", "path", "claimed": [a, b] | null,
                    "file": ok|missing|binary|too_large,
-                   "match": exact|whitespace|normalized|fuzzy|missing, "score": 0-100,
+                   "match": exact|whitespace|normalized|fuzzy|missing|located,
+                   "score": 0-100, "role": location|step|related|null (SARIF), "note",
                    "lines": [a, b] | null, "occurrences": [[a, b], ...],
                    "range_ok": true|false|null, "elsewhere": [{"path", "lines", "match"}],
                    "diff": [{"op", "quote", "source"}] | null, "candidates", "notes", ...}],

@@ -19,7 +19,7 @@ def _plural(count: int, word: str) -> str:
 
 def _record_line(record: Record) -> str:
     start, end = record.lines
-    parts = [f"lines {start}-{end}"]
+    parts = [f"result {start}" if record.kind is Kind.RESULT else f"lines {start}-{end}"]
     if record.quotes:
         parts.append(_plural(len(record.quotes), "quote"))
     if record.citations:
@@ -38,7 +38,8 @@ def outline(report: Report) -> list[str]:
     if report.type_line:
         lines.append(f"  type: {report.type_line}")
     for mention in report.revisions:
-        lines.append(f"  revision {mention.sha} (line {mention.line})")
+        where = f"line {mention.line}" if mention.line else "versionControlProvenance"
+        lines.append(f"  revision {mention.sha} ({where})")
     section = None
     for record in report.records:
         if record.section != section:
@@ -49,7 +50,7 @@ def outline(report: Report) -> list[str]:
     kinds = Counter(record.kind for record in report.records)
     counted = [
         f"{kinds[kind]} {kind.value}"
-        for kind in (Kind.NARRATIVE, *DECLARED_KINDS, Kind.ANNOTATION)
+        for kind in (Kind.NARRATIVE, *DECLARED_KINDS, Kind.ANNOTATION, Kind.RESULT)
         if kinds[kind]
     ]
     quotes = sum(len(record.quotes) for record in report.records)
@@ -89,7 +90,8 @@ def render_text(reportset: ReportSet) -> str:
     help="An outline per report, or the JSON bundle (docs/bundle-format.md).",
 )
 def parse(reports: tuple[str, ...], output_format: str) -> None:
-    """Show what assay reads in REPORT files, directories of reports or JSON bundles."""
+    """Show what assay reads in REPORT files, directories of reports, JSON bundles or SARIF
+    2.1.0 files (.sarif, .sarif.gz: one report per run, one record per result)."""
     try:
         reportset = load_reports(reports)
     except ReportError as error:

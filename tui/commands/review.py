@@ -52,8 +52,10 @@ def review(
 ) -> None:
     """Review REPORT... against the git revision they cite (or --rev; HEAD only by name).
 
-    Exit 2 before the app opens when a file holds no records and no quotes, the reports are
-    about several systems, or git does not know the revision.
+    REPORT may be a report, a directory of reports, a JSON bundle or a SARIF 2.1.0 file
+    (.sarif, .sarif.gz); a SARIF run without versionControlProvenance needs --rev. Exit 2 before
+    the app opens when a file holds no records and no quotes, the reports are about several
+    systems, or git does not know the revision.
     """
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
     from db import StoreError, check_database, reviewer_lookup
@@ -72,7 +74,7 @@ def review(
         if not reportset.reports:
             fail("no reports found in " + ", ".join(reports))
         keymap = _keymap(preset)
-        commit, origin = _resolve(reportset, repo, rev)
+        reportset, commit, origin = _resolve(reportset, repo, rev)
         try:  # a quick read-only check: the app opens the store after its first frame
             db_path = check_database(Path(db) if db else None)
         except StoreError as error:
@@ -87,17 +89,21 @@ def review(
     run(app)
 
 
-def _resolve(reportset: ReportSet, repo: str, rev: str | None) -> tuple[str, str]:
-    """The commit to review and where it came from, as `assay check` chooses it; exits 2 on
-    input that is not a report, reports of several systems or a revision git does not know."""
+def _resolve(reportset: ReportSet, repo: str, rev: str | None) -> tuple[ReportSet, str, str]:
+    """The commit to review and where it came from, as `assay check` chooses it, and the
+    reports with SARIF paths of another checkout found in it (evidence/sarif/rebase.py); exits
+    2 on input that is not a report, reports of several systems or a revision git does not know."""
     from evidence.inputs import CheckError, choose_revision, refuse_unusable, revision_origin
     from evidence.revision import Revision, RevisionError
+    from evidence.sarif.rebase import has_sarif_quotes, rebase_paths
 
     try:
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
         with Revision.open(repo, wanted) as revision:
-            return revision.commit, revision_origin(rev)
+            if has_sarif_quotes(reportset):
+                reportset = rebase_paths(reportset, revision.entries())
+            return reportset, revision.commit, revision_origin(rev)
     except (CheckError, RevisionError) as error:
         fail(str(error))
 

@@ -68,21 +68,44 @@ def _db_option(function: Any) -> Any:
     help="file to write (default: standard output); replaced atomically",
 )
 @click.option("--reviewer", default=None, help="only this reviewer's verdicts")
+@click.option(
+    "--sarif",
+    "sarif_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="with --format sarif: the scanner's SARIF file(s) to write back with the verdicts "
+    "(default: those the review read, if it read SARIF)",
+)
 def export(
-    db_path: Path | None, fmt: str, history: bool, out: Path | None, reviewer: str | None
+    db_path: Path | None,
+    fmt: str,
+    history: bool,
+    out: Path | None,
+    reviewer: str | None,
+    sarif_files: tuple[Path, ...],
 ) -> None:
-    """Write the verdicts of a database as jsonl, json, csv, md or sarif."""
+    """Write the verdicts of a database as jsonl, json, csv, md or sarif.
+
+    For a review of SARIF files, --format sarif writes their runs back unchanged but for the
+    verdicts: refuted -> a suppression (external, accepted, the note as justification),
+    unclear -> a suppression under review, confirmed -> none; every verdict is also in the
+    result's properties.assay.
+    """
     if history and fmt not in ("csv", "jsonl", "json"):
         raise InputError(f"--history is for csv (jsonl and json are the event log), not {fmt}")
+    if sarif_files and fmt != "sarif":
+        raise InputError("--sarif goes with --format sarif")
+    files = list(sarif_files) or None
     store = _open(db_path, readonly=True)
+
+    def produce(handle: Any) -> int:
+        return write(store, fmt, handle, reviewer=reviewer, history=history, sarif_files=files)
+
     try:
         if out is None or str(out) == "-":
-            write(store, fmt, sys.stdout, reviewer=reviewer, history=history)
+            produce(sys.stdout)
         else:
-            _write_atomically(
-                out,
-                lambda handle: write(store, fmt, handle, reviewer=reviewer, history=history),
-            )
+            _write_atomically(out, produce)
     except StoreError as error:
         raise InputError(str(error)) from None
     finally:

@@ -1,0 +1,224 @@
+"""SARIF loading and anchoring: a generated ~50 MB SARIF log of 20,000 results.
+
+The log is shaped like CodeQL's output for the Kestrel sample at its cited revision: every
+result has a location with a snippet and a context region, a four-step code flow, a related
+location (a third of them without a snippet), partial fingerprints, rule tags and a baseline
+state; one result in ten quotes its line with a word changed. Prints, from one run:
+
+- `json.load` of the file (the floor: no reader can skip parsing the JSON), best of five;
+- `load_reports` of the same file (JSON, then one report per run, one record per result, one
+  quote per location), best of five, and the ratio to `json.load` (the issue: under 3 s and
+  within 2x), with CPU times beside (the wall times of a busy machine wander); the same for the
+  gzip-compressed file;
+- anchoring every location at the revision (`run_check`: the same Anchorer as report quotes),
+  with quotes per second and the tiers found.
+
+Usage: .venv/bin/python benchmarks/bench_sarif.py [N_RESULTS]
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from evidence.check import run_check  # noqa: E402
+from evidence.reports.loading import load_reports  # noqa: E402
+from evidence.revision import Revision  # noqa: E402
+from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
+
+WORK = Path(__file__).resolve().parent / ".work"
+RULES = [
+    ("py/sql-injection", "Database query built from user-controlled sources", "89"),
+    ("py/path-injection", "Uncontrolled data used in path expression", "22"),
+    ("py/stack-trace-exposure", "Information exposure through an exception", "209"),
+    ("js/xss-through-dom", "DOM text reinterpreted as HTML", "79"),
+    ("py/weak-sensitive-data-hashing", "Weak hashing of sensitive data", "327"),
+    ("js/unsafe-deserialization", "Deserialization of user-controlled data", "502"),
+]
+LIMIT_SECONDS = 3.0
+LIMIT_RATIO = 2.0
+
+
+def _region(
+    path: str, lines: list[str], line: int, *, snippet: bool = True, context: bool = False
+) -> dict:
+    text = lines[line - 1]
+    indent = len(text) - len(text.lstrip())
+    region: dict = {"startLine": line, "startColumn": indent + 1, "endColumn": len(text) + 1}
+    if snippet:
+        region["snippet"] = {"text": text[indent:]}
+    physical: dict = {
+        "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+        "region": region,
+    }
+    if context:
+        first, last = max(1, line - 2), min(len(lines), line + 2)
+        physical["contextRegion"] = {
+            "startLine": first,
+            "endLine": last,
+            "snippet": {"text": "\n".join(lines[first - 1 : last]) + "\n"},
+        }
+    return {"physicalLocation": physical}
+
+
+def _misquote(location: dict) -> None:
+    snippet = location["physicalLocation"]["region"]["snippet"]
+    words = snippet["text"].split(" ")
+    longest = max(range(len(words)), key=lambda i: len(words[i]))
+    words[longest] = words[longest][::-1] + "x"
+    snippet["text"] = " ".join(words)
+
+
+def generate(path: Path, n_results: int, revision: Revision) -> None:
+    """Write the benchmark's SARIF log (deterministic for a given size)."""
+    rng = random.Random(16)
+    files = []
+    for name in revision.paths():
+        source = revision.read(name)
+        usable = [i + 1 for i, line in enumerate(source.lines) if len(line.strip()) > 12]
+        if source.state.value == "ok" and not source.invalid_utf8 and usable:
+            files.append((name, source.lines, usable))
+    rules = [
+        {
+            "id": rule_id,
+            "name": rule_id,
+            "shortDescription": {"text": text},
+            "fullDescription": {"text": text + ". " + "Longer description. " * 20},
+            "help": {"text": "How to fix it. " * 30, "markdown": "How to **fix** it. " * 30},
+            "properties": {
+                "tags": ["security", f"external/cwe/cwe-{cwe}"],
+                "precision": "high",
+                "security-severity": "7.5",
+            },
+        }
+        for rule_id, text, cwe in RULES
+    ]
+    results = []
+    for number in range(n_results):
+        rule = number % len(RULES)
+        chosen = []
+        for _step in range(6):
+            name, lines, usable = files[rng.randrange(len(files))]
+            chosen.append((name, lines, usable[rng.randrange(len(usable))]))
+        primary = _region(*chosen[0], context=True)
+        if number % 10 == 3:
+            _misquote(primary)
+        steps = [
+            {"location": {**_region(*place), "message": {"text": f"step {n}: value flows here"}}}
+            for n, place in enumerate(chosen[1:5], start=1)
+        ]
+        related = _region(*chosen[5], snippet=number % 3 != 0)
+        related["id"] = 1
+        related["message"] = {"text": "the source of the value"}
+        digest = hashlib.sha256(f"{number}".encode()).hexdigest()[:16]
+        results.append(
+            {
+                "ruleId": RULES[rule][0],
+                "ruleIndex": rule,
+                "level": "warning",
+                "message": {"text": f"{RULES[rule][1]} depends on a [user-provided value](1)."},
+                "locations": [primary],
+                "codeFlows": [{"threadFlows": [{"locations": steps}]}],
+                "relatedLocations": [related],
+                "partialFingerprints": {
+                    "primaryLocationLineHash": f"{digest}:1",
+                    "primaryLocationStartColumnFingerprint": str(number % 40),
+                },
+                "fingerprints": {"codeql/v1": hashlib.sha256(digest.encode()).hexdigest()},
+                "baselineState": ("new", "unchanged", "updated")[number % 3],
+            }
+        )
+    document = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "CodeQL", "semanticVersion": "2.19.3", "rules": rules}},
+                "versionControlProvenance": [
+                    {"revisionId": revision.commit, "mappedTo": {"uriBaseId": "%SRCROOT%"}}
+                ],
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": "file:///home/runner/work/kestrel/"}},
+                "results": results,
+            }
+        ],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_suffix(".tmp")
+    scratch.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    scratch.replace(path)
+
+
+def best_of(runs: int, work) -> tuple[float, float, object]:  # type: ignore[no-untyped-def]
+    """(best wall time, best CPU time, the value) of ``runs`` runs of ``work``."""
+    wall = cpu = float("inf")
+    value = None
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        value = work()
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return wall, cpu, value
+
+
+def main() -> int:
+    n_results = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
+    repo = sample_repo(WORK / "sample")
+    path = WORK / f"sarif-{n_results}.sarif"
+    packed = path.with_name(path.name + ".gz")
+    with Revision.open(repo, CITED_REVISION) as revision:
+        if not path.exists():
+            print(f"generating {path.name} ...", flush=True)
+            generate(path, n_results, revision)
+            packed.write_bytes(gzip.compress(path.read_bytes(), compresslevel=6))
+        size = path.stat().st_size
+        print(f"{path.name}: {size / 1e6:.1f} MB, {n_results} results")
+
+        def bare() -> object:
+            with path.open("rb") as handle:
+                return json.load(handle)
+
+        json_time, json_cpu, _ = best_of(5, bare)
+        load_time, load_cpu, reportset = best_of(5, lambda: load_reports([path]))
+        gzip_time, gzip_cpu, _ = best_of(3, lambda: load_reports([packed]))
+        records = reportset.records()  # type: ignore[attr-defined]
+        quotes = sum(len(record.quotes) for record in records)
+        ratio = load_time / json_time
+        print(f"json.load:          {json_time:6.2f} s  (CPU {json_cpu:.2f} s)")
+        print(
+            f"load_reports:       {load_time:6.2f} s  (CPU {load_cpu:.2f} s; {len(records)} "
+            f"records, {quotes} quotes)  ratio {ratio:.2f}x json.load "
+            f"(CPU {load_cpu / json_cpu:.2f}x)"
+        )
+        print(
+            f"load_reports (.gz): {gzip_time:6.2f} s  (CPU {gzip_cpu:.2f} s; "
+            f"{packed.stat().st_size / 1e6:.1f} MB)"
+        )
+        start = time.perf_counter()
+        result = run_check(reportset, revision)  # type: ignore[arg-type]
+        anchor_time = time.perf_counter() - start
+        tiers = Counter(quote.anchor.match.value for quote in result.quotes)
+        print(
+            f"anchoring:          {anchor_time:6.2f} s  ({len(result.quotes)} locations, "
+            f"{len(result.quotes) / anchor_time:,.0f} per second; "
+            + ", ".join(f"{tier} {count}" for tier, count in tiers.most_common())
+            + ")"
+        )
+    fast, close = load_time < LIMIT_SECONDS, ratio <= LIMIT_RATIO
+    print(f"{'PASS' if fast else 'FAIL'}: load under {LIMIT_SECONDS:.0f} s")
+    print(f"{'PASS' if close else 'FAIL'}: load within {LIMIT_RATIO:.0f}x json.load")
+    print(f"(load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}, {os.cpu_count()} cores)")
+    return 0 if fast and close else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Verdicts back into SARIF: the scanner's own runs, with reviewers' verdicts as suppressions.
+
+For a review of SARIF files, `assay export --format sarif` writes the original runs unchanged but
+for each result's verdicts: refuted -> a suppression of kind ``external``, status ``accepted``,
+the note as its justification; unclear -> status ``underReview``; confirmed (and skip) -> no
+suppression. Every verdict, on the result and on its locations, is also listed in the result's
+``properties.assay``, so the file can go back to a code-scanning system and to assay alike.
+Results are matched to verdicts by the record ids the reader gives them (evidence/sarif/).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from db.check import StoreError
+from db.events import Event
+from db.keys import Verdict, make_key, record_quote_hashes
+from db.store import VerdictStore
+from evidence.sarif.document import SarifError, read_document
+from evidence.sarif.reader import read_runs
+
+__all__ = ["registered_sarif_files", "runs_with_verdicts", "suppression"]
+
+_RUN_SUFFIX = re.compile(r"#\d+$")
+
+
+def registered_sarif_files(items: Iterable[Mapping[str, Any]]) -> list[Path]:
+    """The SARIF files the store's registered results came from (``scan.sarif#2`` ->
+    ``scan.sarif``), in order, whether or not they still exist."""
+    files: dict[str, None] = {}
+    for item in items:
+        if item.get("kind") == "result" and item.get("report_file"):
+            files.setdefault(_RUN_SUFFIX.sub("", str(item["report_file"])), None)
+    return [Path(name) for name in files]
+
+
+def suppression(event: Event) -> dict[str, Any] | None:
+    """The SARIF suppression for one reviewer's verdict (None: the verdict suppresses nothing)."""
+    if event.verdict is Verdict.REFUTED:
+        found: dict[str, Any] = {"kind": "external", "status": "accepted"}
+    elif event.verdict is Verdict.UNCLEAR:
+        found = {"kind": "external", "status": "underReview"}
+    else:
+        return None
+    if event.note:
+        found["justification"] = event.note
+    found["properties"] = {"reviewer": event.reviewer, "verdict": event.verdict.value}
+    found["properties"]["at"] = event.at
+    return found
+
+
+def _verdict(event: Event) -> dict[str, Any]:
+    return {
+        "reviewer": event.reviewer,
+        "verdict": event.verdict.value if event.verdict else None,
+        "note": event.note,
+        "at": event.at,
+    }
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise StoreError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return read_document(data, str(path))
+    except SarifError as error:
+        raise StoreError(str(error)) from None
+
+
+def runs_with_verdicts(
+    store: VerdictStore, files: Sequence[Path], *, reviewer: str | None = None
+) -> tuple[dict[str, Any], set[str]]:
+    """(the SARIF log of the files' runs with the store's verdicts, the report identities they
+    hold). The log keeps the first file's top-level members; StoreError for an unreadable file."""
+    current: dict[str, list[Event]] = {}
+    for event in store.current_all():
+        if reviewer is None or event.reviewer == reviewer:
+            current.setdefault(event.item, []).append(event)
+    document: dict[str, Any] = {}
+    runs: list[Any] = []
+    identities: set[str] = set()
+    for path in files:
+        original = _read(path)
+        if not document:
+            document = {key: value for key, value in original.items() if key != "runs"}
+        runs_read = read_runs(original, str(path))
+        for (report, positions), run in zip(runs_read, original["runs"], strict=True):
+            identities.add(report.identity)
+            results = run.get("results") if isinstance(run, dict) else None
+            for record, position in zip(report.records, positions, strict=True):
+                result = results[position] if isinstance(results, list) else None
+                if not isinstance(result, dict):
+                    continue
+                events = current.get(make_key(report.identity, record.id), [])
+                hashes = record_quote_hashes(record)
+                located = [
+                    (quote, event)
+                    for quote, digest in zip(record.quotes, hashes, strict=True)
+                    for event in current.get(make_key(report.identity, record.id, digest), [])
+                ]
+                if events or located:
+                    _annotate(result, events, located)
+            runs.append(run)
+    document["runs"] = runs
+    return document, identities
+
+
+def _annotate(
+    result: dict[str, Any], events: list[Event], located: list[tuple[Any, Event]]
+) -> None:
+    added = [found for found in map(suppression, events) if found is not None]
+    if added:
+        existing = result.get("suppressions")
+        result["suppressions"] = [*(existing if isinstance(existing, list) else []), *added]
+    properties = result.get("properties")
+    if not isinstance(properties, dict):
+        properties = result["properties"] = {}
+    assay: dict[str, Any] = {"verdicts": [_verdict(event) for event in events]}
+    if located:
+        assay["locations"] = [
+            {"index": quote.index, "role": quote.role, **_verdict(event)}
+            for quote, event in located
+        ]
+    properties["assay"] = assay

@@ -1,0 +1,66 @@
+"""SARIF paths -> paths of the revision under review.
+
+A scanner run on another machine writes absolute paths of its checkout (``/home/ci/work/kestrel/
+api/server.py``), or paths relative to a directory above or below the repository's root. Once the
+revision is known, each such path is replaced by its longest suffix that is a file of the revision
+(``api/server.py``); a path with no such suffix is kept (it reads as missing). Report quotes are
+never touched: only quotes read from SARIF (those with a ``role``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container
+
+from evidence.model import Quote, Record, Report, ReportSet
+
+__all__ = ["TYPE_PREFIX", "has_sarif_quotes", "is_sarif_report", "rebase_paths", "repository_path"]
+
+#: how the type line of a report read from SARIF starts (``sarif/<tool>-<category>``)
+TYPE_PREFIX = "sarif/"
+
+
+def is_sarif_report(report: Report) -> bool:
+    """True for a report read from a SARIF run."""
+    return report.type_line.startswith(TYPE_PREFIX)
+
+
+def repository_path(path: str, paths: Container[str]) -> str | None:
+    """The longest suffix of ``path`` (whole components) that is in ``paths``, or None."""
+    parts = [part for part in path.split("/") if part]
+    for start in range(len(parts)):
+        candidate = "/".join(parts[start:])
+        if candidate in paths:
+            return candidate
+    return None
+
+
+def has_sarif_quotes(reportset: ReportSet) -> bool:
+    """True when a loaded report holds quotes read from SARIF."""
+    return any(quote.role for record in reportset.records() for quote in record.quotes)
+
+
+def rebase_paths(reportset: ReportSet, paths: Container[str]) -> ReportSet:
+    """``reportset`` with the path of every SARIF quote not in ``paths`` replaced by its longest
+    suffix that is (unchanged when none is)."""
+    found: dict[str, str] = {}
+
+    def rebased(quote: Quote) -> Quote:
+        if not quote.role or quote.path in paths:
+            return quote
+        path = found.get(quote.path)
+        if path is None:
+            path = repository_path(quote.path, paths) or quote.path
+            found[quote.path] = path
+        return quote if path == quote.path else quote._replace(path=path)
+
+    def record(value: Record) -> Record:
+        quotes = tuple(rebased(quote) for quote in value.quotes)
+        changed = any(new is not old for new, old in zip(quotes, value.quotes, strict=True))
+        return value._replace(quotes=quotes) if changed else value
+
+    def report(value: Report) -> Report:
+        records = tuple(record(item) for item in value.records)
+        changed = any(new is not old for new, old in zip(records, value.records, strict=True))
+        return value._replace(records=records) if changed else value
+
+    return reportset._replace(reports=tuple(report(item) for item in reportset.reports))

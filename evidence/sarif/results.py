@@ -1,0 +1,386 @@
+"""One SARIF result -> one Record: its id, label, body, fields and quotes.
+
+Locations come first (role ``location``), then the steps of every code flow in order (``step``),
+then the related locations (``related``). A location with a snippet is a quote of that text; a
+location without one is ``located`` (its region is checked to exist, never compared). Anything
+malformed in a result is skipped or shown as it is, never raised: scanners' quirks are data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from evidence.model import Kind, LineRange, Quote, Record
+from evidence.sarif.messages import message_text, multiformat_text
+from evidence.sarif.uris import UriResolver
+
+__all__ = ["RunContext", "fingerprint", "read_result", "rule_for"]
+
+#: result and rule properties shown as fields (the rest stay in the file)
+PROPERTY_FIELDS = (
+    "security-severity",
+    "severity",
+    "problem.severity",
+    "precision",
+    "confidence",
+    "impact",
+    "likelihood",
+    "cwe",
+    "owasp",
+)
+_CWE_TAG = re.compile(r"(?:^|/)cwe[-/_: ]?0*(\d+)$", re.IGNORECASE)
+FINGERPRINT_LENGTH = 12
+
+
+# JSON gives dicts, lists, str and int: exact type checks (``type(x) is dict``) are several times
+# faster than isinstance against the ABCs, and a 50 MB log has millions of values to check.
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_new_quote = tuple.__new__
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if type(value) is dict else _EMPTY
+
+
+def _sequence(value: object) -> Sequence[Any]:
+    return value if type(value) is list else ()
+
+
+def _integer(value: object) -> int | None:
+    return value if type(value) is int else None
+
+
+def _text(value: object) -> str:
+    return value if type(value) is str else ""
+
+
+@dataclass
+class RunContext:
+    """What the results of one run share: rules, message strings, the URI resolver."""
+
+    file: str
+    resolver: UriResolver
+    rules: Sequence[Any] = ()
+    extensions: Sequence[Sequence[Any]] = ()
+    strings: Mapping[str, Any] = field(default_factory=dict)
+    by_id: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: per rule object (by id()): its fields and the body text it adds, computed once
+    rule_parts: dict[int, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)
+
+    @classmethod
+    def for_run(cls, run: Mapping[str, Any], file: str, resolver: UriResolver) -> RunContext:
+        """The context of ``run`` (its driver's rules first, then its extensions')."""
+        tool = _mapping(run.get("tool"))
+        driver = _mapping(tool.get("driver"))
+        rules = _sequence(driver.get("rules"))
+        extensions = [
+            _sequence(_mapping(extension).get("rules"))
+            for extension in _sequence(tool.get("extensions"))
+        ]
+        by_id: dict[str, Mapping[str, Any]] = {}
+        for table in (*extensions, rules):  # the driver's own rules win
+            for rule in table:
+                if isinstance(rule, Mapping) and isinstance(rule.get("id"), str):
+                    by_id[rule["id"]] = rule
+        strings = _mapping(driver.get("globalMessageStrings"))
+        return cls(file, resolver, rules, extensions, strings, by_id)
+
+
+def rule_for(
+    result: Mapping[str, Any], context: RunContext
+) -> tuple[str, Mapping[str, Any] | None, str | None]:
+    """(rule id, rule object or None, a problem to report or None) of a result."""
+    rule_id = _text(result.get("ruleId"))
+    reference = _mapping(result.get("rule"))
+    index = _integer(result.get("ruleIndex"))
+    if index is None:
+        index = _integer(reference.get("index"))
+    table = context.rules
+    component = _integer(_mapping(reference.get("toolComponent")).get("index"))
+    if component is not None and 0 <= component < len(context.extensions):
+        table = context.extensions[component]
+    rule: Mapping[str, Any] | None = None
+    problem = None
+    if index is not None and index >= 0:
+        if index < len(table) and isinstance(table[index], Mapping):
+            rule = table[index]
+        else:
+            problem = f"ruleIndex {index} names no rule of the tool"
+    if not rule_id:
+        rule_id = _text(reference.get("id")) or (_text(rule.get("id")) if rule else "")
+    if rule is None and rule_id:
+        rule = context.by_id.get(rule_id) or context.by_id.get(rule_id.split("/", 1)[0])
+    return rule_id or "(no rule)", rule, problem
+
+
+def fingerprint(
+    result: Mapping[str, Any], rule_id: str, where: Callable[[], str]
+) -> tuple[str, str]:
+    """(12 hex digits, what they hash): the result's partialFingerprints, else its fingerprints,
+    else its rule and first location (``where()``: its path and region)."""
+    for key in ("partialFingerprints", "fingerprints"):
+        table = _mapping(result.get(key))
+        pairs = sorted((name, value) for name, value in table.items() if isinstance(value, str))
+        if pairs:
+            material = key + "\0" + "\0".join(f"{name}={value}" for name, value in pairs)
+            described = f"{key}: " + ", ".join(name for name, _ in pairs)
+            break
+    else:
+        material = f"location\0{rule_id}\0{where()}"
+        described = "rule and location"
+    digest = hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
+    return digest[:FINGERPRINT_LENGTH], described
+
+
+_Spans = tuple[LineRange | None, LineRange | None, LineRange | None]
+
+
+def _region(region: Mapping[str, Any]) -> _Spans:
+    """(claimed lines, columns, offsets) of a region; an endLine before startLine is ignored."""
+    start = region.get("startLine")
+    claimed = None
+    if type(start) is int and start >= 1:
+        end = region.get("endLine")
+        claimed = (start, end if type(end) is int and end >= start else start)
+    columns = None
+    first_column = region.get("startColumn")
+    if type(first_column) is int:
+        last_column = region.get("endColumn")
+        columns = (first_column, last_column if type(last_column) is int else first_column)
+    offsets = None
+    offset = region.get("charOffset")
+    if type(offset) is int and offset >= 0:
+        length = region.get("charLength")
+        offsets = (offset, length if type(length) is int and length >= 0 else 0)
+    return claimed, columns, offsets
+
+
+def _snippet(region: object) -> str:
+    if type(region) is not dict:
+        return ""
+    snippet = region.get("snippet")
+    if type(snippet) is not dict:
+        return ""
+    text = snippet.get("text")
+    return text if type(text) is str else ""
+
+
+def location_key(location: Mapping[str, Any], resolver: UriResolver) -> str:
+    """Path and region of a location, as hashed into an id when a result has no fingerprints."""
+    physical = _mapping(_mapping(location).get("physicalLocation"))
+    path, _uri = resolver.resolve(_mapping(physical.get("artifactLocation")))
+    region = _mapping(physical.get("region"))
+    spots = (region.get(name) for name in ("startLine", "startColumn", "endLine", "endColumn"))
+    return f"{path}\0" + ",".join(str(_integer(spot)) for spot in spots)
+
+
+class _Quotes:
+    """Builds a record's quotes in order."""
+
+    def __init__(self, record_id: str, number: int, context: RunContext) -> None:
+        self.record_id = record_id
+        self.number = number
+        self.context = context
+        self.quotes: list[Quote] = []
+        self.skipped = 0
+
+    def add(self, location: object, role: str, note: str = "") -> None:
+        physical = location.get("physicalLocation") if type(location) is dict else None
+        artifact = physical.get("artifactLocation") if type(physical) is dict else None
+        path = self.context.resolver.resolve(artifact)[0] if type(artifact) is dict else ""
+        if not path or type(location) is not dict or type(physical) is not dict:
+            self.skipped += 1  # a logical location only, or no file named
+            return
+        region = physical.get("region")
+        if type(region) is dict:
+            claimed, columns, offsets = _region(region)
+            snippet = _snippet(region)
+        else:
+            claimed = columns = offsets = None
+            snippet = ""
+        message = location.get("message")
+        own = ""
+        if type(message) is dict:
+            text = message.get("text")
+            if type(text) is str and "[" not in text and "arguments" not in message:
+                own = text  # the common case, without message_text's checks
+            else:
+                own = message_text(message, None, self.context.strings)
+        located = not snippet.strip()
+        self.quotes.append(
+            _new_quote(  # a hundred thousand of these in a large log: tuple.__new__ directly
+                Quote,
+                (
+                    "" if located else snippet,
+                    path,
+                    claimed,
+                    self.number,
+                    self.number,
+                    self.record_id,
+                    len(self.quotes),
+                    False,
+                    located,
+                    role,
+                    own or note,
+                    _snippet(physical.get("contextRegion")),
+                    columns,
+                    offsets,
+                ),
+            )
+        )
+
+    def add_flows(self, flows: Sequence[Any]) -> None:
+        """The steps of every thread flow of every code flow, in order; a step without a
+        message of its own is noted by its place ("step 2/4", "flow 2, thread 1, step 3/5")."""
+        for flow_number, flow in enumerate(flows, start=1):
+            threads = _sequence(_mapping(flow).get("threadFlows"))
+            for thread_number, thread in enumerate(threads, start=1):
+                steps = _sequence(_mapping(thread).get("locations"))
+                for step_number, step in enumerate(steps, start=1):
+                    location = step.get("location") if type(step) is dict else None
+                    where = f"step {step_number}/{len(steps)}"
+                    if len(threads) > 1:
+                        where = f"thread {thread_number}, {where}"
+                    if len(flows) > 1:
+                        where = f"flow {flow_number}, {where}"
+                    self.add(location, "step", where)
+
+
+def _rule_part(
+    rule: Mapping[str, Any] | None, result_properties: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """Tags, CWE ids and the chosen properties of a rule and its result (the result's win)."""
+    fields: list[tuple[str, str]] = []
+    rule_properties = _mapping(rule.get("properties")) if rule else _EMPTY
+    tags: dict[str, None] = {}
+    for properties in (rule_properties, result_properties):
+        for tag in _sequence(properties.get("tags")):
+            if type(tag) is str:
+                tags.setdefault(tag, None)
+    for tag in tags:
+        fields.append(("tag", tag))
+        cwe = _CWE_TAG.search(tag)
+        if cwe:
+            fields.append(("CWE", f"CWE-{cwe.group(1)}"))
+    for name in PROPERTY_FIELDS:
+        value = result_properties.get(name, rule_properties.get(name))
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            fields.append((name, str(value)))
+    return fields
+
+
+def _rule_fields(
+    result: Mapping[str, Any], rule: Mapping[str, Any] | None, context: RunContext
+) -> tuple[list[tuple[str, str]], str]:
+    """(fields from the rule and the result's properties, the body text the rule adds)."""
+    properties = _mapping(result.get("properties"))
+    own = bool(properties) and any(name in properties for name in ("tags", *PROPERTY_FIELDS))
+    cached = None if own else context.rule_parts.get(id(rule))
+    if cached is None:
+        fields = _rule_part(rule, properties if own else _EMPTY)
+        if rule and type(rule.get("helpUri")) is str:
+            fields.append(("help", rule["helpUri"]))
+        cached = (fields, _rule_body(rule))
+        if not own:
+            context.rule_parts[id(rule)] = cached
+    return cached
+
+
+def _fields(
+    result: Mapping[str, Any],
+    rule: Mapping[str, Any] | None,
+    rule_id: str,
+    level: str,
+    from_rule: list[tuple[str, str]],
+) -> list[tuple[str, str]]:
+    fields = [("rule", rule_id)]
+    if rule and type(rule.get("name")) is str:
+        fields.append(("rule name", rule["name"]))
+    fields.append(("level", level))
+    fields.append(("kind", _text(result.get("kind")) or "fail"))
+    baseline = _text(result.get("baselineState"))
+    if baseline:
+        fields.append(("baselineState", baseline))
+    for suppression in _sequence(result.get("suppressions")):
+        entry = _mapping(suppression)
+        status = _text(entry.get("status")) or "accepted"
+        value = f"{_text(entry.get('kind')) or '?'}, {status}"
+        justification = _text(entry.get("justification"))
+        fields.append(("suppression", f"{value}: {justification}" if justification else value))
+    fields.extend(from_rule)
+    rank = result.get("rank")
+    if type(rank) in (int, float):
+        fields.append(("rank", str(rank)))
+    return fields
+
+
+def _rule_body(rule: Mapping[str, Any] | None) -> str:
+    parts: list[str] = []
+    if rule:
+        for key in ("shortDescription", "fullDescription", "help"):
+            text = multiformat_text(rule.get(key))
+            if text and text not in parts:
+                parts.append(text)
+    return "\n\n".join(parts)
+
+
+def read_result(
+    result: Mapping[str, Any], number: int, context: RunContext
+) -> tuple[Record, list[str]]:
+    """The record of the ``number``-th result (1-based) of a run, and what was odd about it.
+
+    Its id is ``<rule id>:<12 hex>`` (`fingerprint`); the reader numbers duplicates."""
+    problems: list[str] = []
+    rule_id, rule, problem = rule_for(result, context)
+    if problem:
+        problems.append(problem)
+    locations = _sequence(result.get("locations"))
+
+    def first() -> str:
+        return location_key(locations[0], context.resolver) if locations else ""
+
+    digest, described = fingerprint(result, rule_id, first)
+    record_id = f"{rule_id}:{digest}"
+    message = message_text(result.get("message"), rule, context.strings)
+    default_level = _text(_mapping(rule.get("defaultConfiguration")).get("level")) if rule else ""
+    level = _text(result.get("level")) or default_level or "warning"
+    quotes = _Quotes(record_id, number, context)
+    for location in locations:
+        quotes.add(location, "location")
+    quotes.add_flows(_sequence(result.get("codeFlows")))
+    for location in _sequence(result.get("relatedLocations")):
+        quotes.add(location, "related")
+    if quotes.skipped:
+        problems.append(f"{quotes.skipped} location(s) name no file; not shown")
+    statuses = [("level", level)]
+    baseline = _text(result.get("baselineState"))
+    if baseline:
+        statuses.append(("baseline", baseline))
+    suppressions = [_mapping(s) for s in _sequence(result.get("suppressions"))]
+    if suppressions:
+        # SARIF: suppressed when every suppression is accepted (no status means accepted)
+        states = {_text(s.get("status")) or "accepted" for s in suppressions}
+        state = next((s for s in ("rejected", "underReview") if s in states), "accepted")
+        statuses.append(("suppressed", state))
+    label = message.split("\n", 1)[0].strip() or rule_id
+    from_rule, rule_body = _rule_fields(result, rule, context)
+    body = "\n\n".join(part for part in (message, rule_body) if part)
+    fields = (*_fields(result, rule, rule_id, level, from_rule), ("id from", described))
+    record = Record(
+        record_id,
+        Kind.RESULT,
+        label,
+        body,
+        context.file,
+        rule_id,
+        (number, number),
+        fields,
+        tuple(statuses),
+        tuple(quotes.quotes),
+    )
+    return record, problems

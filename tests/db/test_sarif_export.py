@@ -1,0 +1,199 @@
+"""`assay export --format sarif` of a SARIF review: the scanner's runs, verdicts as suppressions,
+valid against the official SARIF 2.1.0 schema (copied here from ../shared/schemas)."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from click.testing import CliRunner
+
+from db.export import render
+from db.keys import ItemRef
+from db.store import VerdictStore
+from evidence.model import Record, Report
+from evidence.reports.loading import load_reports
+from evidence.sample import SAMPLE_REPORTS
+from tui.cli import cli
+
+#: the SARIF files written for the sample repository (tests/evidence/sarifkit.py names them)
+SARIF_FILES = Path(__file__).resolve().parents[1] / "evidence" / "sarif"
+CODEQL = SARIF_FILES / "codeql-kestrel.sarif"
+OTHER = SARIF_FILES / "other-checkout.sarif"
+
+SCHEMA = json.loads((Path(__file__).with_name("sarif-schema-2.1.0.json")).read_text())
+REV = "802776dd27b8c567fc18b46afc7b0cf64426b1f9"
+
+
+def validate(document: dict[str, Any]) -> None:
+    """Raises when ``document`` is not valid SARIF 2.1.0."""
+    jsonschema.Draft4Validator(SCHEMA).validate(document)
+
+
+def record(report: Report, label: str) -> Record:
+    return next(r for r in report.records if r.label.startswith(label))
+
+
+def review(store: VerdictStore, sarif: Path) -> list[Report]:
+    """Verdicts on the CodeQL run, as a reviewer gives them."""
+    reportset = load_reports([sarif])
+    store.register(reportset, revision=REV)
+    python = reportset.reports[0]
+    hashing = record(python, "Sensitive data")
+    exposure = record(python, "Exception text")
+    lookup = record(python, "This enum lookup")
+    store.give(
+        ItemRef.for_record(python, hashing),
+        "refuted",
+        note="the header is a token digest, not a password",
+        reviewer="ann",
+        revision=REV,
+    )
+    store.give(ItemRef.for_record(python, exposure), "unclear", reviewer="ann", revision=REV)
+    store.give(ItemRef.for_record(python, exposure), "refuted", reviewer="bob", revision=REV)
+    store.give(ItemRef.for_record(python, lookup), "confirmed", reviewer="ann", revision=REV)
+    step = lookup.quotes[2]
+    store.give(
+        ItemRef.for_quote(python, lookup, step), "confirmed", note="parsed here", reviewer="ann"
+    )
+    return list(reportset.reports)
+
+
+def results(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return document["runs"][0]["results"]
+
+
+def test_the_fixtures_are_valid_sarif() -> None:
+    for path in (CODEQL, OTHER, CODEQL.with_name("semgrep-kestrel.sarif")):
+        validate(json.loads(path.read_text()))
+
+
+def test_verdicts_become_suppressions_and_properties(store: VerdictStore) -> None:
+    review(store, CODEQL)
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    hashing, exposure, lookup, scope, unused = results(document)[:5]
+    (refuted,) = hashing["suppressions"]
+    assert refuted == {
+        "kind": "external",
+        "status": "accepted",
+        "justification": "the header is a token digest, not a password",
+        "properties": {"reviewer": "ann", "verdict": "refuted", "at": refuted["properties"]["at"]},
+    }
+    assert [s["status"] for s in exposure["suppressions"]] == ["underReview", "accepted"]
+    assert [s["properties"]["reviewer"] for s in exposure["suppressions"]] == ["ann", "bob"]
+    assert "suppressions" not in lookup  # confirmed: no suppression
+    assert [v["verdict"] for v in lookup["properties"]["assay"]["verdicts"]] == ["confirmed"]
+    (step,) = lookup["properties"]["assay"]["locations"]
+    assert step == {
+        "index": 2,
+        "role": "step",
+        "reviewer": "ann",
+        "verdict": "confirmed",
+        "note": "parsed here",
+        "at": step["at"],
+    }
+    assert "properties" not in scope  # no verdict: untouched
+    # a suppression the scanner wrote stays
+    assert unused["suppressions"][0]["kind"] == "inSource"
+
+
+def test_the_runs_are_otherwise_unchanged(store: VerdictStore) -> None:
+    review(store, CODEQL)
+    document = json.loads(render(store, "sarif"))
+    original = json.loads(CODEQL.read_text())
+    stripped = copy.deepcopy(document)
+    for run in stripped["runs"]:
+        for result in run["results"]:
+            properties = result.get("properties", {})
+            properties.pop("assay", None)
+            if "properties" in result and not properties:
+                del result["properties"]
+            kept = [s for s in result.get("suppressions", []) if s["kind"] != "external"]
+            if "suppressions" in result and not kept:
+                del result["suppressions"]
+    assert stripped == original
+    assert len(document["runs"]) == 2  # the reports' own run is not added: none were reviewed
+
+
+def test_only_one_reviewer(store: VerdictStore) -> None:
+    review(store, CODEQL)
+    document = json.loads(render(store, "sarif", reviewer="bob"))
+    validate(document)
+    exposure = results(document)[1]
+    assert [s["properties"]["reviewer"] for s in exposure["suppressions"]] == ["bob"]
+    assert "suppressions" not in results(document)[0]
+
+
+def test_cli_export_of_a_gzip_review_and_a_moved_file(tmp_path: Path, db_path: Path) -> None:
+    packed = tmp_path / "scan.sarif.gz"
+    packed.write_bytes(gzip.compress(CODEQL.read_bytes()))
+    with VerdictStore.open(db_path) as store:
+        review(store, packed)
+    out = tmp_path / "triaged.sarif"
+    runner = CliRunner()
+    result = runner.invoke(
+        cli, ["export", "--db", str(db_path), "--format", "sarif", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(out.read_text())
+    validate(document)
+    assert results(document)[0]["suppressions"][0]["status"] == "accepted"
+    # the file the review read is gone: a clear message, then --sarif names it
+    moved = tmp_path / "elsewhere.sarif"
+    shutil.move(packed, moved)
+    result = runner.invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 2
+    assert "not here" in result.output and "--sarif" in result.output
+    assert "Traceback" not in result.output
+    result = runner.invoke(
+        cli, ["export", "--db", str(db_path), "--format", "sarif", "--sarif", str(moved)]
+    )
+    assert result.exit_code == 0
+    validate(json.loads(result.stdout))
+    result = runner.invoke(cli, ["export", "--db", str(db_path), "--sarif", str(moved)])
+    assert result.exit_code == 2 and "--sarif goes with --format sarif" in result.output
+
+
+def test_a_bad_sarif_file_is_one_line(tmp_path: Path, db_path: Path) -> None:
+    bad = tmp_path / "bad.sarif"
+    bad.write_text('{"version": "2.0.0", "runs": []}')
+    with VerdictStore.open(db_path):
+        pass
+    result = CliRunner().invoke(
+        cli, ["export", "--db", str(db_path), "--format", "sarif", "--sarif", str(bad)]
+    )
+    assert result.exit_code == 2 and "not SARIF 2.1.0" in result.output
+
+
+def test_reports_reviewed_beside_sarif_keep_their_own_run(store: VerdictStore) -> None:
+    review(store, CODEQL)
+    reports = load_reports([SAMPLE_REPORTS])
+    store.register(reports, revision=REV)
+    runtime = reports.reports[0]
+    claim = next(r for r in runtime.records if r.quotes)
+    store.give(ItemRef.for_quote(runtime, claim, claim.quotes[0]), "refuted", reviewer="ann")
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    assert [run["tool"]["driver"]["name"] for run in document["runs"]] == [
+        "CodeQL",
+        "CodeQL",
+        "assay",
+    ]
+    own = document["runs"][2]["results"]
+    assert own and {r["properties"]["report"] for r in own} <= {
+        report.identity for report in reports.reports
+    }
+
+
+def test_reports_only_keep_todays_export(store: VerdictStore) -> None:
+    reports = load_reports([SAMPLE_REPORTS])
+    store.register(reports, revision=REV)
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    assert [run["tool"]["driver"]["name"] for run in document["runs"]] == ["assay"]

@@ -1,0 +1,349 @@
+"""SARIF 2.1.0 in: runs become reports, results records, locations quotes (no revision needed)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from sarifkit import CODEQL, OTHER, SEMGREP, located, log, run, write
+
+from evidence.model import Kind, Record, Report
+from evidence.reports.loading import ReportError, load_reports
+from evidence.sample import CITED_REVISION
+from evidence.sarif.messages import fill, message_text
+from evidence.sarif.reader import load_sarif, result_ids
+from evidence.sarif.uris import UriResolver, uri_path
+
+
+def records(report: Report) -> dict[str, Record]:
+    return {record.label: record for record in report.records}
+
+
+def fields(record: Record, key: str) -> list[str]:
+    return [value for name, value in record.fields if name == key]
+
+
+# --- runs and results -----------------------------------------------------------------------
+
+
+def test_each_run_is_a_report_with_tool_and_revision() -> None:
+    reportset = load_reports([CODEQL])
+    python, javascript = reportset.reports
+    assert python.file == f"{CODEQL}#1" and javascript.file == f"{CODEQL}#2"
+    assert python.title == "CodeQL 2.19.3" and python.system == "CodeQL"
+    assert python.identity != javascript.identity  # the category tells the runs apart
+    assert reportset.revision_ids() == (CITED_REVISION,)
+    assert "git.kestrel.example" in python.revisions[0].sentence
+    assert all(record.kind is Kind.RESULT for record in reportset.records())
+    assert all(reportset.report_of(record) is python for record in python.records)
+
+
+def test_a_single_run_report_is_named_after_the_file() -> None:
+    (report,) = load_reports([SEMGREP]).reports
+    assert report.file == str(SEMGREP)
+    assert report.revisions == ()
+
+
+def test_record_ids_are_rule_plus_fingerprint_and_stable() -> None:
+    first = load_reports([CODEQL]).reports[0]
+    again = load_reports([CODEQL]).reports[0]
+    assert [r.id for r in first.records] == [r.id for r in again.records]
+    hashing = first.records[0]
+    assert hashing.id.startswith("py/weak-sensitive-data-hashing:")
+    assert len(hashing.id.rsplit(":", 1)[1]) == 12
+    # the same partialFingerprints give the same id whatever the region says
+    document = json.loads(CODEQL.read_text())
+    document["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = (
+        41
+    )
+    moved = load_sarif(json.dumps(document).encode(), str(CODEQL))[0]
+    assert moved.records[0].id == hashing.id
+
+
+def test_without_fingerprints_the_id_hashes_rule_path_and_region(tmp_path: Path) -> None:
+    result = {"ruleId": "R1", "message": {"text": "m"}, "locations": [located("a.py", 3)]}
+    other = {**result, "locations": [located("a.py", 4)]}
+    (report,) = load_sarif(json.dumps(log(run(result, other))).encode(), "x.sarif")
+    first, second = report.records
+    assert first.id != second.id and first.id.startswith("R1:")
+    (again,) = load_sarif(json.dumps(log(run(result))).encode(), "y.sarif")
+    assert again.records[0].id == first.id
+
+
+def test_labels_bodies_and_fields() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    hashing = python.records[0]
+    # the embedded link [text](1) keeps its text
+    assert hashing.label.startswith("Sensitive data (password) is used in a hashing algorithm")
+    assert "Use of a broken or weak cryptographic hashing" in hashing.body
+    assert "# Weak hashing" in hashing.body  # help as text, markdown not rendered
+    assert fields(hashing, "CWE") == ["CWE-327", "CWE-328", "CWE-916"]
+    assert fields(hashing, "security-severity") == ["7.5"]
+    assert fields(hashing, "precision") == ["high"]
+    assert fields(hashing, "level") == ["warning"]
+    assert fields(hashing, "kind") == ["fail"]
+    assert fields(hashing, "baselineState") == ["unchanged"]
+    assert hashing.section == "py/weak-sensitive-data-hashing"
+    # the level falls back to the rule's default configuration
+    assert fields(python.records[1], "level") == ["error"]
+
+
+def test_message_strings_with_arguments_and_markdown() -> None:
+    contoso = load_reports([OTHER]).reports[1]
+    batch, scope = contoso.records
+    assert batch.label == "'BATCH_SIZE' is fixed at 50; {configurable} values are preferred."
+    assert scope.label == "Handler 'list_tickets' requires scope tickets:read."
+    assert fields(batch, "kind") == ["review"] and fields(batch, "level") == ["none"]
+    assert fields(batch, "confidence") == ["high"] and fields(batch, "severity") == ["low"]
+
+
+def test_fill_and_message_text() -> None:
+    assert fill("{0} and {1}, {{literal}} {2}", ["a", 1]) == "a and 1, {literal} {2}"
+    strings = {"g": {"text": "global {0}"}}
+    assert message_text({"id": "g", "arguments": ["x"]}, None, strings) == "global x"
+    assert message_text({"text": r"see [the \[sink\]](2) and [docs](https://x.example)"}) == (
+        "see the [sink] and docs"
+    )
+    assert message_text(None) == "" and message_text({"id": "nowhere"}) == ""
+
+
+def test_suppressions_and_baseline_state_are_fields_and_statuses() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    unused = records(python)["Import of 'make_server' is not used."]
+    assert fields(unused, "suppression") == ["inSource, accepted: used by the __main__ block"]
+    assert ("suppressed", "accepted") in unused.statuses
+    assert ("baseline", "unchanged") in unused.statuses
+    scope = load_reports([OTHER]).reports[1].records[1]
+    assert ("suppressed", "underReview") in scope.statuses
+    states = [fields(record, "baselineState") for record in python.records]
+    assert ["new"] in states and ["absent"] in states and ["updated"] in states
+
+
+# --- locations -------------------------------------------------------------------------------
+
+
+def test_locations_snippets_context_and_roles() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    hashing = python.records[0]
+    primary, related = hashing.quotes
+    assert primary.role == "location" and related.role == "related"
+    assert primary.path == "api/kestrel/auth.py"  # %SRCROOT% is mapped to the repository
+    assert primary.claimed == (40, 40) and primary.columns == (14, 82)
+    assert primary.text.startswith("hashlib.sha256(") and not primary.located
+    assert "digest = hashlib.sha256" in primary.context
+    assert related.path == "api/kestrel/auth.py"  # given by the artifacts index alone
+    assert related.note == "Sensitive data (password)"
+    assert [quote.index for quote in hashing.quotes] == [0, 1]
+
+
+def test_code_flows_are_ordered_steps() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    lookup = records(python)["This enum lookup depends on a user-provided value."]
+    roles = [quote.role for quote in lookup.quotes]
+    assert roles == ["location", "step", "step", "step", "step", "related"]
+    steps = [quote for quote in lookup.quotes if quote.role == "step"]
+    assert [quote.note for quote in steps] == [
+        "the request body",
+        "parsed as JSON",
+        "the severity name",
+        "used as an enum key",
+    ]
+    assert [quote.claimed for quote in steps] == [(46, 46), (46, 46), (47, 47), (47, 47)]
+    assert lookup.quotes[-1].located  # a related location without a snippet
+
+
+def test_locations_without_snippet_are_located() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    unused = records(python)["Import of 'make_server' is not used."]
+    (quote,) = unused.quotes
+    assert quote.located and quote.text == "" and quote.claimed == (8, 8)
+
+
+def test_uri_bases_absolute_uris_and_percent_encoding() -> None:
+    reportset = load_reports([OTHER, CODEQL])
+    ruff, contoso, _python, javascript = reportset.reports
+    # another machine's checkout: kept absolute until the revision is known (rebase.py)
+    assert ruff.records[0].quotes[0].path == "/Users/alice/code/kestrel/api/server.py"
+    # WORKER is "worker/" relative to REPO, which is undefined: the repository's root
+    batch = contoso.records[0].quotes[0]
+    assert batch.path == "worker/src/sync.js" and batch.offsets == (249, 22)
+    assert batch.claimed is None
+    assert contoso.records[1].quotes[0].path == "api/server.py"  # api%2Fserver.py
+    # an absolute file:// URI under the mapped %SRCROOT% becomes a repository path
+    assert javascript.records[0].quotes[0].path == "web/src/components/NoteEditor.tsx"
+
+
+@pytest.mark.parametrize(
+    ("uri", "expected"),
+    [
+        ("file:///home/ci/k/a%20b.py", (True, "/home/ci/k/a b.py")),
+        ("file:///C:/work/k/a.py", (True, "C:/work/k/a.py")),
+        ("file://server/share/a.py", (True, "//server/share/a.py")),
+        ("C:\\work\\k\\a.py", (True, "C:/work/k/a.py")),
+        ("src/a.py", (False, "src/a.py")),
+        ("https://example.com/org/repo/blob/main/src/a.py", (True, "/org/repo/blob/main/src/a.py")),
+    ],
+)
+def test_uri_path(uri: str, expected: tuple[bool, str]) -> None:
+    assert uri_path(uri) == expected
+
+
+def test_resolver_chains_bases_and_strips_the_mapped_root() -> None:
+    the_run = {
+        "originalUriBaseIds": {
+            "ROOT": {"uri": "file:///build/src/kestrel/"},
+            "API": {"uri": "api/", "uriBaseId": "ROOT"},
+            "LOOP": {"uri": "x/", "uriBaseId": "LOOP"},
+        }
+    }
+    resolver = UriResolver(the_run, mapped={"ROOT"})
+    assert resolver.resolve({"uri": "server.py", "uriBaseId": "API"})[0] == "api/server.py"
+    assert resolver.resolve({"uri": "file:///build/src/kestrel/a/b.py"})[0] == "a/b.py"
+    assert resolver.resolve({"uri": "./a/../b.py", "uriBaseId": "ROOT"})[0] == "b.py"
+    assert resolver.resolve({"uri": "c.py", "uriBaseId": "LOOP"})[0].endswith("c.py")
+    unmapped = UriResolver(the_run)
+    assert unmapped.resolve({"uri": "server.py", "uriBaseId": "API"})[0] == (
+        "/build/src/kestrel/api/server.py"
+    )
+    assert unmapped.resolve({"uri": "a.py", "uriBaseId": "%SRCROOT%"})[0] == "a.py"
+    assert unmapped.resolve({})[0] == ""
+
+
+# --- quirks are data -------------------------------------------------------------------------
+
+
+def test_quirks_are_diagnostics_not_crashes() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    messages = [diagnostic.message for diagnostic in python.diagnostics]
+    assert any("ruleIndex 9 names no rule" in message for message in messages)
+    assert any("repeats py/stack-trace-exposure" in message for message in messages)
+    ids = [record.id for record in python.records]
+    assert len(ids) == len(set(ids))  # the duplicate result is numbered
+    assert ids[-1].endswith(" (2)")
+    nowhere = records(python)["Summary: no location for this result."]
+    assert nowhere.quotes == ()
+    scope = load_reports([OTHER]).reports[1].records[1]
+    assert scope.quotes[0].claimed == (37, 39)  # endLine off its one-line snippet: as given
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        "not an object",
+        {"ruleId": 7, "message": "not an object", "locations": "nope"},
+        {"locations": [{"physicalLocation": {"artifactLocation": {"uri": 3}}}]},
+        {"locations": [{"logicalLocations": [{"name": "f"}]}]},
+        {"locations": [located("a.py", startLine=-4, endLine="x", snippet={"text": 5})]},
+        {"codeFlows": [{"threadFlows": [{"locations": [{"location": None}, 4]}]}]},
+        {"ruleId": "R", "rule": {"toolComponent": {"index": 99}, "index": 0}},
+        {"suppressions": [None, {"kind": 1}], "baselineState": 4, "properties": []},
+    ],
+)
+def test_malformed_results_never_raise(result: object) -> None:
+    (report,) = load_sarif(json.dumps(log(run(result))).encode(), "odd.sarif")  # type: ignore[arg-type]
+    assert len(report.records) <= 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"version": "2.0.0", "runs": []}', 'not SARIF 2.1.0 (version "2.0.0")'),
+        (b'{"version": "2.1.0", "runs": {}}', "'runs' is not a list"),
+        (b"[1, 2]", "the JSON is not an object"),
+        (b"\x1f\x8b\x08garbage", "not readable gzip data"),
+        (b"\xff\xfe{}", "must be UTF-8"),
+    ],
+)
+def test_unreadable_sarif_is_one_clear_error(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "bad.sarif"
+    path.write_bytes(content)
+    with pytest.raises(ReportError) as raised:
+        load_reports([path])
+    assert str(path) in str(raised.value) and message in str(raised.value)
+
+
+# --- files and directories ---------------------------------------------------------------------
+
+
+def test_gzip_and_sniffed_json_and_directories(tmp_path: Path) -> None:
+    document = json.loads(SEMGREP.read_text())
+    packed = write(tmp_path / "scan.sarif.gz", document, compress=True)
+    sniffed = write(tmp_path / "results.json", document)
+    plain = load_reports([SEMGREP]).reports[0]
+    for path in (packed, sniffed):
+        (report,) = load_reports([path]).reports
+        assert [r.id for r in report.records] == [r.id for r in plain.records]
+        assert report.records[0].quotes == tuple(
+            quote._replace() for quote in plain.records[0].quotes
+        )
+    directory = tmp_path / "scans"
+    directory.mkdir()
+    (directory / "a.sarif").write_bytes(SEMGREP.read_bytes())
+    (directory / "b.sarif.gz").write_bytes(gzip.compress(OTHER.read_bytes()))
+    (directory / "notes.txt").write_text("shopping list\n")
+    assert len(load_reports([directory]).reports) == 3
+
+
+def test_mixed_with_reports(tmp_path: Path) -> None:
+    from evidence.sample import SAMPLE_REPORTS
+
+    reportset = load_reports([SAMPLE_REPORTS, SEMGREP])
+    assert len(reportset.reports) == 3
+    assert reportset.revision_ids() == (CITED_REVISION,)
+
+
+def test_result_ids_follow_the_records() -> None:
+    document = json.loads(CODEQL.read_text())
+    ids = result_ids(document, str(CODEQL))
+    reportset = load_reports([CODEQL])
+    assert [entry.record for entry in ids] == [r.id for r in reportset.records()]
+    assert ids[0].run == 0 and ids[-1].run == 1 and ids[-1].result == 0
+    assert ids[0].identity == reportset.reports[0].identity
+
+
+def test_quotes_have_every_field_of_the_model() -> None:
+    from evidence.model import Quote
+
+    for record in load_reports([CODEQL, OTHER, SEMGREP]).records():
+        for quote in record.quotes:
+            assert type(quote) is Quote and len(quote) == len(Quote._fields)
+            assert quote.record == record.id
+
+
+@pytest.mark.parametrize(
+    ("suppressions", "state"),
+    [
+        ([{"kind": "inSource"}], "accepted"),
+        ([{"kind": "external", "status": "accepted"}, {"kind": "inSource"}], "accepted"),
+        ([{"kind": "external", "status": "underReview"}, {"kind": "inSource"}], "underReview"),
+        ([{"kind": "external", "status": "rejected"}, {"kind": "inSource"}], "rejected"),
+        ([], None),
+    ],
+)
+def test_suppression_and_baseline_facts(
+    suppressions: list[dict[str, str]], state: str | None
+) -> None:
+    from evidence.sarif.facts import baseline_state, suppression_state
+
+    result = {"ruleId": "R", "suppressions": suppressions, "baselineState": "new"}
+    (report,) = load_sarif(json.dumps(log(run(result))).encode(), "s.sarif")
+    (record,) = report.records
+    assert suppression_state(record) == state
+    assert baseline_state(record) == "new"
+    from evidence.sample import SAMPLE_REPORTS
+
+    for other in load_reports([SAMPLE_REPORTS]).records():
+        assert baseline_state(other) is None and suppression_state(other) is None
+
+
+def test_the_record_says_what_its_id_hashes() -> None:
+    python = load_reports([CODEQL]).reports[0]
+    assert fields(python.records[0], "id from") == [
+        "partialFingerprints: primaryLocationLineHash, primaryLocationStartColumnFingerprint"
+    ]
+    semgrep = load_reports([SEMGREP]).reports[0]
+    assert fields(semgrep.records[0], "id from") == ["fingerprints: matchBasedId/v1"]
+    assert fields(load_reports([OTHER]).reports[0].records[0], "id from") == ["rule and location"]

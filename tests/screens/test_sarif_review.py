@@ -1,0 +1,117 @@
+"""A SARIF triage session under Pilot: walk a code flow with ], give verdicts, filter by baseline
+and suppression, then export the scanner's runs with the verdicts as suppressions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+from click.testing import CliRunner
+
+from evidence.reports.loading import load_reports
+from evidence.sample import CITED_REVISION
+from keymaps import Keymap
+from screens.review.screen import ReviewScreen
+from tui.cli import cli
+from tui.factory import make_app
+
+TESTS = Path(__file__).resolve().parents[1]
+CODEQL = TESTS / "evidence" / "sarif" / "codeql-kestrel.sarif"
+SCHEMA = json.loads((TESTS / "db" / "sarif-schema-2.1.0.json").read_text())
+SIZE = (120, 40)
+
+
+async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*keys)
+    await screen.settle()
+    await pilot.pause()
+
+
+async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
+    db = tmp_path / "triage.db"
+    reportset = load_reports([CODEQL])
+    app = make_app(reportset, sample, CITED_REVISION, db, "tester", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        assert screen.session.anchored
+        assert screen.record is not None
+        assert screen.record.id.startswith("py/weak-sensitive-data-hashing:")
+
+        # refute the first result with a note: it becomes a suppression on export
+        await press(pilot, screen, "r", "e")
+        await pilot.press(*"token digest, not a password")
+        await press(pilot, screen, "ctrl+s")
+        assert app.screen is screen
+
+        # the next result is under review; the one after is confirmed
+        await press(pilot, screen, "n", "u", "n")
+        assert screen.record.label.startswith("This enum lookup depends on")
+        await press(pilot, screen, "c")
+
+        # walk its code flow in the record pane: the location, four steps, a related location
+        await press(pilot, screen, "tab")
+        walked = []
+        for step in range(len(screen.record.quotes)):  # the first ] selects the quote shown
+            await press(pilot, screen, "right_square_bracket")
+            quote = screen.quote
+            assert quote is not None and quote.index == step
+            walked.append((quote.role, quote.claimed, screen.source_view.cursor_line))
+        assert [role for role, _, _ in walked] == [
+            "location",
+            "step",
+            "step",
+            "step",
+            "step",
+            "related",
+        ]
+        # the source pane follows each step to its line at the cited revision
+        assert [claimed[0] for _, claimed, _ in walked] == [line for _, _, line in walked]
+        assert screen.source_view.path == "api/server.py"
+        await press(pilot, screen, "left_square_bracket")
+        assert screen.quote is not None and screen.quote.role == "step"
+        # a verdict on that step (a quote of the result)
+        await press(pilot, screen, "c")
+
+        # SARIF filters: only new results, then hide the suppressed ones
+        await press(pilot, screen, "shift+tab")
+        for wanted in ("unreviewed", "refuted", "failing quotes", "new results"):
+            await press(pilot, screen, "f")
+            assert screen.filter == wanted
+        shown = [screen.session.records[n] for n in screen.rows if n >= 0]
+        assert shown and all(("baseline", "new") in record.statuses for record in shown)
+        await press(pilot, screen, "f")
+        assert screen.filter == "unsuppressed"
+        labels = [screen.session.records[n].label for n in screen.rows if n >= 0]
+        assert "Import of 'make_server' is not used." not in labels
+        assert len(labels) == len(screen.session.records) - 1
+        await press(pilot, screen, "f")
+        assert screen.filter == "all"
+        await press(pilot, screen, "q")
+    app.close()
+
+    # the review exports the scanner's own runs with the verdicts as suppressions
+    out = tmp_path / "triaged.sarif"
+    result = CliRunner().invoke(
+        cli, ["export", "--db", str(db), "--format", "sarif", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(out.read_text())
+    jsonschema.Draft4Validator(SCHEMA).validate(document)
+    hashing, exposure, lookup = document["runs"][0]["results"][:3]
+    assert hashing["suppressions"] == [
+        {
+            "kind": "external",
+            "status": "accepted",
+            "justification": "token digest, not a password",
+            "properties": hashing["suppressions"][0]["properties"],
+        }
+    ]
+    assert [s["status"] for s in exposure["suppressions"]] == ["underReview"]
+    assert "suppressions" not in lookup
+    assert lookup["properties"]["assay"]["verdicts"][0]["verdict"] == "confirmed"
+    (step,) = lookup["properties"]["assay"]["locations"]
+    assert step["role"] == "step" and step["verdict"] == "confirmed"
