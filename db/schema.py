@@ -166,12 +166,19 @@ def _rekey_quotes(db: sqlite_utils.Database) -> None:
     db.table("items").upsert_all(moved, pk="item")
 
 
+def _sync_state(db: sqlite_utils.Database) -> None:
+    """Where `assay sync` keeps what it remembers for this database (remote, reviewer, the
+    verdict files it has read, the last sync), as text values by key."""
+    db.execute("CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
 MIGRATIONS: tuple[Migration, ...] = (
     (1, "events, current_verdicts, items, positions", _initial),
     (2, "quote keys from evidence.anchoring.normalize_quote", _rekey_quotes),
+    (3, "sync_state for assay sync", _sync_state),
 )
 
 

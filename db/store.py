@@ -138,6 +138,19 @@ class VerdictStore:
             "reading events", lambda conn: reads.json_rows(conn, names, reviewer), write=False
         )
 
+    def json_rows_by_report(self, columns: Iterable[str], reviewer: str) -> list[tuple[str, str]]:
+        """A reviewer's events as (report identity, JSON object) pairs, as `json_rows` spells
+        them, in (at, event) order."""
+        names = list(columns)
+        unknown = [name for name in names if name not in COLUMNS]
+        if unknown:
+            raise StoreError(f"unknown event column(s): {', '.join(unknown)}")
+        return self._database.run(
+            "reading events",
+            lambda conn: reads.json_rows_by_report(conn, names, reviewer),
+            write=False,
+        )
+
     def count(self, reviewer: str | None = None) -> int:
         """The number of events stored (of one reviewer, if given)."""
         return self._database.run(
@@ -194,6 +207,23 @@ class VerdictStore:
         self._database.run(
             "saving the review position",
             lambda conn: writes.set_position(conn, review_key, record_id),
+            write=True,
+        )
+
+    # --- what `assay sync` remembers -----------------------------------------------------------
+
+    def sync_state(self, prefix: str = "") -> dict[str, str]:
+        """Sync state values by key, those whose key starts with ``prefix``."""
+        return self._database.run(
+            "reading the sync state", lambda conn: reads.sync_state(conn, prefix), write=False
+        )
+
+    def set_sync_state(self, values: Mapping[str, str]) -> None:
+        """Remember sync state values by key."""
+        copied = dict(values)
+        self._database.run(
+            "saving the sync state",
+            lambda conn: writes.set_sync_state(conn, copied),
             write=True,
         )
 
