@@ -62,6 +62,7 @@ def ids(store: VerdictStore) -> set[str]:
 def marker_script(path: Path, marker: Path, *, exit_code: int = 0) -> Path:
     """An executable script that leaves ``marker`` behind when anything runs it."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    marker.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"#!/bin/sh\necho ran >> '{marker}'\nexit {exit_code}\n", encoding="utf-8")
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return path
@@ -70,3 +71,8 @@ def marker_script(path: Path, marker: Path, *, exit_code: int = 0) -> Path:
 def remote_files(remote: Path, branch: str = "main") -> list[str]:
     """The paths in the remote branch's tree."""
     return git("ls-tree", "-r", "--name-only", branch, cwd=remote).split()
+
+
+def ran(markers: Path) -> list[str]:
+    """The names of the markers left by scripts that ran."""
+    return sorted(path.name for path in markers.iterdir()) if markers.exists() else []
