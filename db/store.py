@@ -171,19 +171,19 @@ class VerdictStore:
 
     # --- merging -------------------------------------------------------------------------------
 
-    def import_events(self, events: Iterable[Event]) -> ImportResult:
+    def import_events(self, events: Iterable[Event], *, batch: int = IMPORT_BATCH) -> ImportResult:
         """Merge events (e.g. another reviewer's export); idempotent.
 
-        Written in short transactions of IMPORT_BATCH events so a large import never holds the
+        Written in short transactions of ``batch`` events so a large import never holds the
         write lock for long; an interrupted import is completed by running it again.
         """
-        batch = list(events)
+        merged = list(events)
         seen: dict[str, Event] = {}
         added: list[Event] = []
         present = 0
         conflicts: list[str] = []
-        for start in range(0, len(batch), IMPORT_BATCH):
-            chunk = batch[start : start + IMPORT_BATCH]
+        for start in range(0, len(merged), batch):
+            chunk = merged[start : start + batch]
             work = functools.partial(writes.import_chunk, chunk=chunk, seen=seen)
             new, same, differing = self._database.run("importing events", work, write=True)
             added += new
