@@ -23,6 +23,7 @@ from db.export import FIELDS
 from db.reviewer import reviewer_name
 from db.store import VerdictStore
 from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path, read_events
+from db.sync.state import last_sync
 from evidence.git.exchange import Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
 from evidence.git.tree import TreeEntry
@@ -72,16 +73,6 @@ def sync_directory(db_path: Path, remote: str, data_dir: Path | None = None) -> 
         data_dir = Path(user_data_dir("assay")) / "sync"
     key = f"{db_path.expanduser().resolve()}\0{remote}".encode("utf-8", "surrogatepass")
     return data_dir / hashlib.sha256(key).hexdigest()[:24]
-
-
-def last_sync(store: VerdictStore) -> dict[str, object] | None:
-    """What the last sync of the database did (at, received, sent, pending, remote), if any."""
-    text = store.sync_state("last").get("last")
-    try:
-        found = json.loads(text) if text else None
-    except json.JSONDecodeError:
-        return None
-    return found if isinstance(found, dict) else None
 
 
 def sync(

@@ -20,7 +20,7 @@ from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
 from screens.widgets.lists import Row, RowList
 
 if TYPE_CHECKING:
-    from db import StaleVerdict
+    from db import Event, StaleVerdict
 
 
 #: replayed search hits listed under a search command; the rest are counted
@@ -56,6 +56,24 @@ def quote_prompt(
         (visible(where), "$text-primary"),
         "\n    ",
         (visible(first_line[:200]), "italic $text-muted"),
+    )
+
+
+def other_verdict(event: Event, quote: int | None) -> Content:
+    """Another reviewer's verdict (and note) on the record or one of its quotes."""
+    state = event.verdict.value if event.verdict else "note"
+    if quote is None:
+        on = "on the record"
+    elif quote < 0:
+        on = "on a quote that changed"
+    else:
+        on = f"on quote {quote + 1}"
+    return Content.assemble(
+        (visible(event.reviewer), "bold $text-secondary"),
+        "  ",
+        (f"{BADGES[event.verdict]} {state}", VERDICT_STYLES[BADGES[event.verdict]]),
+        (f"  {on}", "$text-muted"),
+        ("\n" + visible(event.note, multiline=True)) if event.note else "",
     )
 
 
@@ -97,6 +115,11 @@ def record_rows(
             Content.assemble(("note: ", "$text-warning"), visible(note, multiline=True)),
             disabled=True,
         )
+    others = session.others_on(record)
+    if others:
+        yield Row(Content.styled("─ other reviewers ─", "$text-accent"), disabled=True)
+        for event, place in others:
+            yield Row(other_verdict(event, place), disabled=True)
     if record.quotes:
         yield Row(Content.styled("─ quotes ─", "$text-accent"), disabled=True)
         for n, quote in enumerate(record.quotes):
