@@ -163,6 +163,10 @@ def main() -> None:
             f"{import_first:6.3f} s = {baseline:6.3f} s   ratio {ours_first / baseline:5.2f}   "
             f"goal < 5 s: {'ok' if ours_first < 5 else 'MISSED'}"
         )
+        print(
+            f"                ({cpu:.3f} s of CPU in this process, git's not counted; load "
+            f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus)"
+        )
 
         ours: list[float] = []
         base: list[float] = []
