@@ -59,6 +59,11 @@ REQUIRED = FIELDS[:-1]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
+def json_visible(encoded: str) -> str:
+    """Encoded JSON with DEL, C1 and bidi controls escaped too (the same JSON value)."""
+    return _json_visible(encoded)
+
+
 def _json_visible(encoded: str) -> str:
     # JSON escapes C0 controls itself; DEL, C1 and bidi controls are escaped too (the same JSON
     # value), so an export printed to a terminal cannot drive it. ASCII text is checked fast.
@@ -155,7 +160,7 @@ def parse_events(text: str, source: str) -> list[Event]:
             entries = document.get("events")
             if not isinstance(entries, list):
                 raise StoreError(f"{source}: 'events' is not a list")
-            return [_parse_event(entry, f"{source}: event {n}") for n, entry in enumerate(entries)]
+            return [parse_event(entry, f"{source}: event {n}") for n, entry in enumerate(entries)]
     events = []
     for number, line in enumerate(text.split("\n"), start=1):  # "\n" only: see _CONTROL
         if not line.strip():
@@ -164,7 +169,7 @@ def parse_events(text: str, source: str) -> list[Event]:
             data = json.loads(line)
         except json.JSONDecodeError as error:
             raise StoreError(f"{source}:{number}: not JSON ({error.msg})") from None
-        events.append(_parse_event(data, f"{source}:{number}"))
+        events.append(parse_event(data, f"{source}:{number}"))
     seen: dict[str, Event] = {}
     for event in events:
         if seen.setdefault(event.event, event) != event:
@@ -172,7 +177,8 @@ def parse_events(text: str, source: str) -> list[Event]:
     return events
 
 
-def _parse_event(data: object, where: str) -> Event:
+def parse_event(data: object, where: str) -> Event:
+    """One event from a decoded jsonl line; StoreError naming ``where`` when it is not one."""
     if not isinstance(data, dict):
         raise StoreError(f"{where}: expected a JSON object")
     missing = [name for name in REQUIRED if name not in data]

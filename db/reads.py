@@ -19,6 +19,7 @@ __all__ = [
     "json_rows",
     "position",
     "reviewers",
+    "sync_state",
 ]
 
 
@@ -63,6 +64,28 @@ def json_rows(conn: sqlite3.Connection, names: Sequence[str], reviewer: str | No
     else:
         cursor = conn.execute(f"{select} WHERE reviewer = ? ORDER BY at, event", (reviewer,))
     return [row[0] for row in cursor]
+
+
+def json_rows_by_report(
+    conn: sqlite3.Connection, names: Sequence[str], reviewer: str
+) -> list[tuple[str, str]]:
+    """A reviewer's events as (report, compact JSON object) in (at, event) order (`json_rows`)."""
+    pairs = ", ".join(f"'{name}', {name}" for name in names)
+    cursor = conn.execute(
+        f"SELECT report, json_object({pairs}) FROM events WHERE reviewer = ? ORDER BY at, event",
+        (reviewer,),
+    )
+    return [(str(row[0]), str(row[1])) for row in cursor]
+
+
+def sync_state(conn: sqlite3.Connection, prefix: str) -> dict[str, str]:
+    """The sync state values whose key starts with ``prefix`` (none before migration 3)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'sync_state'").fetchone() is None:
+        return {}
+    rows = conn.execute(
+        "SELECT key, value FROM sync_state WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
+    )
+    return {str(key): str(value) for key, value in rows}
 
 
 def count(conn: sqlite3.Connection, reviewer: str | None) -> int:

@@ -197,6 +197,12 @@ def _review_context(db: sqlite_utils.Database) -> None:
     )
 
 
+def _sync_state(db: sqlite_utils.Database) -> None:
+    """Where `assay sync` keeps what it remembers for this database (remote, reviewer, the
+    verdict files it has read, the last sync), as text values by key."""
+    db.execute("CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
@@ -204,6 +210,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (1, "events, current_verdicts, items, positions", _initial),
     (2, "quote keys from evidence.anchoring.normalize_quote", _rekey_quotes),
     (3, "report_sources and citations, for the md write-up", _review_context),
+    (4, "sync_state for assay sync", _sync_state),
 )
 
 

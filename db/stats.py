@@ -37,6 +37,16 @@ class Progress:
     reviewed: int  # items with a verdict by at least one reviewer
 
 
+@dataclass(frozen=True)
+class ReviewerProgress:
+    """One reviewer's verdicts on one report: items judged out of those registered."""
+
+    reviewer: str
+    report: str
+    total: int | None  # registered items of the report; None when never registered
+    reviewed: int  # items this reviewer gave a verdict (skip included)
+
+
 def cohen_kappa(pairs: list[tuple[str, str]]) -> float | None:
     """Cohen's kappa for paired labels; None when it is undefined."""
     if not pairs:
@@ -97,6 +107,22 @@ def progress(store: VerdictStore, events: list[Event]) -> list[Progress]:
     return sorted(found, key=lambda p: (p.report, p.kind))
 
 
+def reviewer_progress(items: list[dict[str, Any]], events: list[Event]) -> list[ReviewerProgress]:
+    """Per reviewer and report: the items they gave a verdict, of the registered ones."""
+    totals = Counter(item["report"] for item in items if item["present"])
+    present = {item["item"] for item in items if item["present"]}
+    done: Counter[tuple[str, str]] = Counter()
+    for event in events:
+        if event.verdict is None:
+            continue
+        if event.report not in totals or event.item in present:
+            done[(event.reviewer, event.report)] += 1
+    return [
+        ReviewerProgress(reviewer, report, totals.get(report), count)
+        for (reviewer, report), count in sorted(done.items())
+    ]
+
+
 def summary(store: VerdictStore) -> dict[str, Any]:
     """Everything `assay stats` shows, as plain data."""
     events = store.current_all()
@@ -109,6 +135,7 @@ def summary(store: VerdictStore) -> dict[str, Any]:
         "events": store.count(),
         "reviewers": store.reviewers(),
         "progress": [asdict(p) for p in progress(store, events)],
+        "reviewer_progress": [asdict(p) for p in reviewer_progress(store.items(), events)],
         "verdicts": counts,
         "disagreements": [
             {"item": d.item, "verdicts": dict(d.verdicts)} for d in find_disagreements(events)

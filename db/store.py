@@ -147,6 +147,19 @@ class VerdictStore:
             "reading events", lambda conn: reads.json_rows(conn, names, reviewer), write=False
         )
 
+    def json_rows_by_report(self, columns: Iterable[str], reviewer: str) -> list[tuple[str, str]]:
+        """A reviewer's events as (report identity, JSON object) pairs, as `json_rows` spells
+        them, in (at, event) order."""
+        names = list(columns)
+        unknown = [name for name in names if name not in COLUMNS]
+        if unknown:
+            raise StoreError(f"unknown event column(s): {', '.join(unknown)}")
+        return self._database.run(
+            "reading events",
+            lambda conn: reads.json_rows_by_report(conn, names, reviewer),
+            write=False,
+        )
+
     def count(self, reviewer: str | None = None) -> int:
         """The number of events stored (of one reviewer, if given)."""
         return self._database.run(
@@ -167,19 +180,19 @@ class VerdictStore:
 
     # --- merging -------------------------------------------------------------------------------
 
-    def import_events(self, events: Iterable[Event]) -> ImportResult:
+    def import_events(self, events: Iterable[Event], *, batch: int = IMPORT_BATCH) -> ImportResult:
         """Merge events (e.g. another reviewer's export); idempotent.
 
-        Written in short transactions of IMPORT_BATCH events so a large import never holds the
+        Written in short transactions of ``batch`` events so a large import never holds the
         write lock for long; an interrupted import is completed by running it again.
         """
-        batch = list(events)
+        merged = list(events)
         seen: dict[str, Event] = {}
         added: list[Event] = []
         present = 0
         conflicts: list[str] = []
-        for start in range(0, len(batch), IMPORT_BATCH):
-            chunk = batch[start : start + IMPORT_BATCH]
+        for start in range(0, len(merged), batch):
+            chunk = merged[start : start + batch]
             work = functools.partial(writes.import_chunk, chunk=chunk, seen=seen)
             new, same, differing = self._database.run("importing events", work, write=True)
             added += new
@@ -203,6 +216,23 @@ class VerdictStore:
         self._database.run(
             "saving the review position",
             lambda conn: writes.set_position(conn, review_key, record_id),
+            write=True,
+        )
+
+    # --- what `assay sync` remembers -----------------------------------------------------------
+
+    def sync_state(self, prefix: str = "") -> dict[str, str]:
+        """Sync state values by key, those whose key starts with ``prefix``."""
+        return self._database.run(
+            "reading the sync state", lambda conn: reads.sync_state(conn, prefix), write=False
+        )
+
+    def set_sync_state(self, values: Mapping[str, str]) -> None:
+        """Remember sync state values by key."""
+        copied = dict(values)
+        self._database.run(
+            "saving the sync state",
+            lambda conn: writes.set_sync_state(conn, copied),
             write=True,
         )
 

@@ -19,7 +19,16 @@ from db.events import (
 )
 from db.keys import ItemRef, Verdict
 
-__all__ = ["append", "give", "import_chunk", "latest", "set_note", "set_position", "undo"]
+__all__ = [
+    "append",
+    "give",
+    "import_chunk",
+    "latest",
+    "set_note",
+    "set_position",
+    "set_sync_state",
+    "undo",
+]
 
 
 def latest(conn: sqlite3.Connection, item_key: str, reviewer: str) -> Event | None:
@@ -157,4 +166,13 @@ def set_position(conn: sqlite3.Connection, review_key: str, record_id: str) -> N
         "INSERT INTO positions (review, record, at) VALUES (?, ?, ?) "
         "ON CONFLICT (review) DO UPDATE SET record = excluded.record, at = excluded.at",
         (review_key, record_id, now_at()),
+    )
+
+
+def set_sync_state(conn: sqlite3.Connection, values: dict[str, str]) -> None:
+    """Store sync state values by key (replacing those stored under the same keys)."""
+    conn.executemany(
+        "INSERT INTO sync_state (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        list(values.items()),
     )

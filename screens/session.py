@@ -106,6 +106,9 @@ class ReviewSession:
         #: (report file, record id) -> the record's cited paths and their state, once checked
         self.citations: dict[tuple[str, str], tuple[CitedPath, ...]] = {}
         self.current: dict[str, Event] = {}  # item key -> the reviewer's latest event
+        # record key -> other reviewers' current events on the record and its quotes
+        self.others: dict[str, list[Event]] = {}
+        self.synced: dict[str, object] | None = None  # what the last `assay sync` did
         self.anchored = False
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
@@ -164,6 +167,51 @@ class ReviewSession:
     def event(self, item: ItemRef) -> Event | None:
         """The reviewer's current event on an item."""
         return self.current.get(item.key)
+
+    def set_others(self, events: list[Event]) -> None:
+        """Take the other reviewers' current events (e.g. brought by `assay sync`)."""
+        self.others = {}
+        for event in sorted(events, key=lambda e: (e.reviewer, e.quote or "")):
+            self.others.setdefault(event.ref.record_key, []).append(event)
+
+    def others_on(self, record: Record) -> list[tuple[Event, int | None]]:
+        """Other reviewers' current events on a record and its quotes, each with the quote's
+        index (None for the record itself; -1 for a quote the record no longer holds)."""
+        found = self.others.get(self.record_item(record).key, [])
+        if not found:
+            return []
+        report = self.report_of(record)
+        positions = {
+            ItemRef.for_quote(report, record, quote).quote: n
+            for n, quote in enumerate(record.quotes)
+        }
+        return [
+            (event, None if event.quote is None else positions.get(event.quote, -1))
+            for event in found
+        ]
+
+    def sync_text(self) -> str:
+        """``synced 14:02 · 12 in`` (local time; the date too when not today), or ""."""
+        synced = self.synced
+        if not synced or not isinstance(synced.get("at"), str):
+            return ""
+        from datetime import datetime
+
+        try:
+            moment = datetime.strptime(str(synced["at"]), "%Y-%m-%dT%H:%M:%S.%fZ")
+        except ValueError:
+            return ""
+        from datetime import UTC
+
+        local = moment.replace(tzinfo=UTC).astimezone()
+        today = datetime.now(UTC).astimezone().date()
+        when = local.strftime("%H:%M" if local.date() == today else "%d %b %H:%M")
+        received = synced.get("received")
+        text = f"synced {when} · {received if isinstance(received, int) else 0} in"
+        pending = synced.get("pending")
+        if synced.get("offline") and isinstance(pending, int) and pending:
+            text += f" · {pending} to send"
+        return text
 
     def verdict(self, item: ItemRef) -> Verdict | None:
         """The reviewer's current verdict on an item."""
@@ -359,6 +407,9 @@ class ReviewSession:
             ]
         if stale:
             texts = [text + f" · {stale} stale" for text in texts]
+        synced = self.sync_text()
+        if synced and not reading and anchoring is None:
+            texts[0] += f" · {synced}"  # the narrow form keeps to the counts
         if store_error is not None:
             texts = ["verdicts cannot be saved · " + text for text in texts]
         return texts[0], texts[1]

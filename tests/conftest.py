@@ -13,6 +13,7 @@ SHARED_REPORTS = ROOT.parent / "shared" / "reports"
 
 _cache_home: tempfile.TemporaryDirectory[str] | None = None
 _saved_cache_home: str | None = None
+_saved_data_home: str | None = None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -22,12 +23,15 @@ def pytest_configure(config: pytest.Config) -> None:
     repository (built once per session, ~0.4 s) go there, not into the cache of the person
     running the tests.
     """
-    global _cache_home, _saved_cache_home
+    global _cache_home, _saved_cache_home, _saved_data_home
     _saved_cache_home = os.environ.get("XDG_CACHE_HOME")
+    _saved_data_home = os.environ.get("XDG_DATA_HOME")
     _cache_home = tempfile.TemporaryDirectory(
         prefix="assay-tests-cache-", ignore_cleanup_errors=True
     )
     os.environ["XDG_CACHE_HOME"] = _cache_home.name
+    # the default database and `assay sync`'s clones (user_data_dir) too
+    os.environ["XDG_DATA_HOME"] = os.path.join(_cache_home.name, "data")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -36,6 +40,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
         os.environ["XDG_CACHE_HOME"] = _saved_cache_home
+    if _saved_data_home is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = _saved_data_home
     if _cache_home is not None:
         _cache_home.cleanup()
         _cache_home = None

@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "export": "tui.commands.verdicts:export",
     "import": "tui.commands.verdicts:import_",
     "stats": "tui.commands.verdicts:stats",
+    "sync": "tui.commands.sync:sync_command",
     "review": "tui.commands.review:review",
     "demo": "tui.commands.review:demo",
     "browse": "tui.commands.lookup:browse",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,14 +62,22 @@ class StoredState:
     current: dict[str, Event]
     position: str | None
     stale: list[StaleVerdict]
+    others: list[Event] = field(default_factory=list)  # other reviewers' current verdicts
+    synced: dict[str, object] | None = None  # what the last `assay sync` did
 
 
 def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
-    """Read the reviewer's verdicts, review position and stale verdicts (on the writer thread)."""
+    """Read the reviewer's verdicts, review position and stale verdicts, the other reviewers'
+    verdicts and the last sync (on the writer thread)."""
+    from db.sync.state import last_sync
+
+    everyone = store.current_all()
     return StoredState(
-        store.current(session.reviewer),
+        {e.item: e for e in everyone if e.reviewer == session.reviewer},
         store.position(session.review_key),
         store.stale(session.reportset, session.reviewer),
+        [e for e in everyone if e.reviewer != session.reviewer],
+        last_sync(store),
     )
 
 

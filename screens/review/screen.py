@@ -211,6 +211,9 @@ class ReviewScreen(Screen[None]):
             for key, event in (before | self.session.current).items()
             if before.get(key) != self.session.current.get(key)
         }
+        self.session.set_others(verdicts.others)
+        self.session.synced = verdicts.synced
+        changed |= {event.ref.record_key for event in verdicts.others}
         self.stale = verdicts.stale
         moved = False
         if verdicts.position is not None and not self.moves.moved:

@@ -23,7 +23,7 @@ from screens.widgets.cited_rows import cited_rows
 from screens.widgets.lists import Row, RowList
 
 if TYPE_CHECKING:
-    from db import StaleVerdict
+    from db import Event, StaleVerdict
 
 
 #: replayed search hits listed under a search command; the rest are counted
@@ -88,6 +88,24 @@ def quote_prompt(
     )
 
 
+def other_verdict(event: Event, quote: int | None) -> Content:
+    """Another reviewer's verdict (and note) on the record or one of its quotes."""
+    state = event.verdict.value if event.verdict else "note"
+    if quote is None:
+        on = "on the record"
+    elif quote < 0:
+        on = "on a quote that changed"
+    else:
+        on = f"on quote {quote + 1}"
+    return Content.assemble(
+        (visible(event.reviewer), "bold $text-secondary"),
+        "  ",
+        (f"{BADGES[event.verdict]} {state}", VERDICT_STYLES[BADGES[event.verdict]]),
+        (f"  {on}", "$text-muted"),
+        ("\n" + visible(event.note, multiline=True)) if event.note else "",
+    )
+
+
 def record_rows(
     session: ReviewSession,
     record: Record,
@@ -120,6 +138,11 @@ def record_rows(
         details.append(safe_content(record.body.strip(), multiline=True))
     if details:
         yield Row(Content("\n").join(details), disabled=True)
+    others = session.others_on(record)
+    if others:
+        yield Row(Content.styled("─ other reviewers ─", "$text-accent"), disabled=True)
+        for event, place in others:
+            yield Row(other_verdict(event, place), disabled=True)
     if record.quotes:
         yield Row(Content.styled("─ quotes ─", "$text-accent"), disabled=True)
         for n, quote in enumerate(record.quotes):

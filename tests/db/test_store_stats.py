@@ -74,3 +74,12 @@ def test_summary(store: VerdictStore) -> None:
     assert [d["item"] for d in data["disagreements"]] == [f"{identity}#R0"]
     (pair,) = data["agreement"]
     assert (pair["items"], pair["agreed"], pair["percent"]) == (2, 1, 50.0)
+    # 5 items registered: 3 records, 2 quotes
+    per_reviewer = {
+        (p["reviewer"], p["report"]): (p["reviewed"], p["total"]) for p in data["reviewer_progress"]
+    }
+    assert per_reviewer == {
+        ("ann", identity): (2, 5),
+        ("bob", identity): (3, 5),
+        ("bob", "OSPREY/agentic-system-workflow-report"): (1, None),
+    }

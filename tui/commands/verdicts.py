@@ -214,6 +214,16 @@ def _text(data: dict[str, Any]) -> list[str]:
                 lines.append(
                     f"    {row['kind']:<12} {row['reviewed']}/{row['total']} ({percent:.0f}%)"
                 )
+    if data["reviewer_progress"]:
+        lines += ["", "Progress per reviewer (items with their verdict)"]
+        width = max(len(row["reviewer"]) for row in data["reviewer_progress"])
+        for row in data["reviewer_progress"]:
+            if row["total"] is None:
+                done = f"{row['reviewed']} reviewed (not registered)"
+            else:
+                percent = 100.0 * row["reviewed"] / row["total"] if row["total"] else 100.0
+                done = f"{row['reviewed']}/{row['total']} ({percent:.0f}%)"
+            lines.append(f"  {row['reviewer']:<{width}}  {row['report']}: {done}")
     if data["verdicts"]:
         lines += ["", "Current verdicts"]
         names = ["confirmed", "refuted", "unclear", "skip"]

@@ -1,0 +1,277 @@
+"""One sync of a verdict database with a verdicts repository.
+
+Fetch the remote's branch into a private clone (evidence/git/exchange.py), import every verdict
+file of it not read before (union by event id: the store keeps what it has, so nothing local is
+ever lost or overwritten), write the local reviewer's events into their files, commit on top of
+what was fetched and push. A push that loses a race fetches again, imports, rebuilds its files
+on the new commit (the files are per reviewer, so this merge never conflicts) and pushes again,
+up to `ATTEMPTS` times. When the remote cannot be reached the local events stay in the database
+and the next sync sends them: the database, not the clone, is what holds them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from db.check import StoreError
+from db.events import now_at
+from db.export import FIELDS
+from db.reviewer import reviewer_name
+from db.store import VerdictStore
+from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path, read_events
+from db.sync.state import last_sync
+from evidence.git.exchange import Exchange, ExchangeError, blob_id
+from evidence.git.transport import RemoteError, check_remote, user_settings
+from evidence.git.tree import TreeEntry
+
+__all__ = ["ATTEMPTS", "SyncError", "SyncResult", "last_sync", "sync", "sync_directory"]
+
+#: pushes tried before giving up on a remote that keeps moving
+ATTEMPTS = 5
+#: events merged per write transaction (a sync imports many at once; ~0.2 s of lock each)
+IMPORT_BATCH = 10_000
+#: the branch of a new verdicts repository (one with no default branch yet)
+DEFAULT_BRANCH = "main"
+
+
+class SyncError(Exception):
+    """The sync could not be done; the message says why and what was kept."""
+
+
+@dataclass
+class SyncResult:
+    """What one sync did."""
+
+    remote: str
+    reviewer: str
+    branch: str = DEFAULT_BRANCH
+    received: int = 0  # events new to the local database
+    sent: int = 0  # the reviewer's events the remote did not hold before
+    pending: int = 0  # the reviewer's events still to be sent (offline, or a failed push)
+    offline: str | None = None  # why the remote could not be reached
+    error: str | None = None  # why the push failed (the remote was reached)
+    attempts: int = 0
+    problems: list[str] = field(default_factory=list)  # input reported and skipped
+    repaired: bool = False  # the clone's configuration had been changed and was reset
+    commit: str | None = None  # the remote branch's commit after the sync
+
+    @property
+    def ok(self) -> bool:
+        """True when everything local is in the remote."""
+        return self.offline is None and self.error is None
+
+
+def sync_directory(db_path: Path, remote: str, data_dir: Path | None = None) -> Path:
+    """The private clone of a database's verdicts repository (under the user data dir)."""
+    if data_dir is None:
+        from platformdirs import user_data_dir
+
+        data_dir = Path(user_data_dir("assay")) / "sync"
+    key = f"{db_path.expanduser().resolve()}\0{remote}".encode("utf-8", "surrogatepass")
+    return data_dir / hashlib.sha256(key).hexdigest()[:24]
+
+
+def sync(
+    store: VerdictStore,
+    *,
+    remote: str | None = None,
+    reviewer: str | None = None,
+    data_dir: Path | None = None,
+    attempts: int = ATTEMPTS,
+    interactive: bool = False,
+    before_push: Callable[[int], None] | None = None,
+) -> SyncResult:
+    """Sync the store with its verdicts repository (``remote``, else the one remembered).
+
+    ``before_push(attempt)`` is called before each push (tests make races with it). Raises
+    SyncError when there is no remote or the clone or the database cannot be used.
+    """
+    state = store.sync_state()
+    given = remote or state.get("remote")
+    if not given:
+        raise SyncError("no verdicts repository yet: give one with --remote URL|PATH")
+    try:
+        remote = check_remote(given)
+    except RemoteError as error:
+        raise SyncError(str(error)) from None
+    name = (reviewer or state.get("reviewer") or reviewer_name()).strip()
+    if not name:
+        raise SyncError("a sync needs a reviewer name (--reviewer NAME)")
+    clone = sync_directory(store.path, remote, data_dir)
+    try:
+        clone.parent.mkdir(parents=True, exist_ok=True)
+        user = user_settings(clone.parent)
+        repaired = (clone / "config").is_file() and _altered(clone)
+        exchange = Exchange.open(clone, user, interactive=interactive)
+    except (OSError, ExchangeError) as error:
+        raise SyncError(str(error)) from None
+    result = SyncResult(remote, name, repaired=repaired)
+    try:
+        with exchange.lock():
+            _run(store, exchange, result, state, attempts, before_push)
+    except ExchangeError as error:
+        raise SyncError(str(error)) from None
+    finally:
+        exchange.close()
+    remembered = {"remote": remote, "last": json.dumps(_summary(result))}
+    if reviewer:
+        remembered["reviewer"] = name
+    store.set_sync_state(remembered)
+    return result
+
+
+def _altered(clone: Path) -> bool:
+    from evidence.git.exchange import CLONE_CONFIG
+
+    try:
+        return (clone / "config").read_text("utf-8", "replace") != CLONE_CONFIG
+    except OSError:
+        return True
+
+
+def _summary(result: SyncResult) -> dict[str, object]:
+    return {
+        "at": now_at(),
+        "remote": result.remote,
+        "received": result.received,
+        "sent": result.sent,
+        "pending": result.pending,
+        "offline": result.offline is not None,
+        "ok": result.ok,
+    }
+
+
+def _run(
+    store: VerdictStore,
+    exchange: Exchange,
+    result: SyncResult,
+    state: dict[str, str],
+    attempts: int,
+    before_push: Callable[[int], None] | None,
+) -> None:
+    remote = result.remote
+    branch = state.get(f"branch {remote}")
+    if branch is None:
+        found = exchange.default_branch(remote)
+        if found.error is not None:
+            result.offline = found.error
+        else:
+            branch = found.commit or DEFAULT_BRANCH
+            store.set_sync_state({f"branch {remote}": branch})
+    result.branch = branch or DEFAULT_BRANCH
+    read = _read_marks(state.get(f"read {remote}"))
+    for attempt in range(1, attempts + 1):
+        result.attempts = attempt
+        if result.offline is None:
+            fetched = exchange.fetch(remote, result.branch)
+            result.offline = fetched.error
+            theirs = fetched.commit
+        else:
+            theirs = exchange.commit_of(f"refs/remotes/origin/{result.branch}")
+        files = exchange.files(theirs)
+        result.received += _import(store, exchange, files, read, result.problems)
+        store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
+        changes, new = _own_files(store, exchange, result.reviewer, files)
+        result.pending = new
+        result.commit = theirs
+        if result.offline is not None or not changes:
+            return
+        message = f"assay sync: {result.reviewer}: {new} new event(s)"
+        commit = exchange.commit(
+            theirs, changes, author=(result.reviewer, exchange.user.email), message=message
+        )
+        if before_push is not None:
+            before_push(attempt)
+        pushed = exchange.push(remote, commit, result.branch)
+        if pushed.ok:
+            result.sent += new
+            result.pending = 0
+            result.commit = commit
+            read.update({path: blob_id(data) for path, data in changes.items()})
+            store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
+            return
+        if not pushed.rejected:
+            result.error = pushed.error
+            return
+    result.error = (
+        f"the remote kept moving: {attempts} pushes were rejected; your verdicts are kept, "
+        "sync again"
+    )
+
+
+def _read_marks(text: str | None) -> dict[str, str]:
+    try:
+        found = json.loads(text) if text else {}
+    except json.JSONDecodeError:
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {str(k): str(v) for k, v in found.items()}
+
+
+def _import(
+    store: VerdictStore,
+    exchange: Exchange,
+    files: dict[str, TreeEntry],
+    read: dict[str, str],
+    problems: list[str],
+) -> int:
+    """Import the verdict files not read before; returns the number of events new here."""
+    events = []
+    done = {}
+    for path, entry in sorted(files.items()):
+        if not is_verdict_path(path) or read.get(path) == entry.oid:
+            continue
+        done[path] = entry.oid
+        if not path.endswith(".jsonl"):
+            problems.append(f"{path}: not a verdict file (.jsonl) (skipped)")
+        elif entry.kind != "blob":
+            problems.append(f"{path}: not a regular file (skipped)")
+        elif entry.size > MAX_FILE_BYTES:
+            problems.append(
+                f"{path}: {entry.size:,} bytes, more than a verdict file may hold "
+                f"({MAX_FILE_BYTES:,}) (skipped)"
+            )
+        else:
+            events += read_events(path, exchange.read(entry.oid), problems)
+    if not events:
+        read.update(done)
+        return 0
+    try:
+        imported = store.import_events(events, batch=IMPORT_BATCH)
+    except StoreError as error:
+        raise SyncError(f"importing the verdicts failed: {error}") from None
+    if imported.conflicts:
+        problems.append(
+            f"{len(imported.conflicts)} event(s) reuse the id of a stored event with other "
+            "content (the stored events were kept)"
+        )
+    read.update(done)
+    return imported.added
+
+
+def _own_files(
+    store: VerdictStore, exchange: Exchange, reviewer: str, files: dict[str, TreeEntry]
+) -> tuple[dict[str, bytes], int]:
+    """The reviewer's verdict files that differ from the remote's, and their new events."""
+    by_report: dict[str, list[str]] = {}
+    for report, line in store.json_rows_by_report(FIELDS, reviewer):
+        by_report.setdefault(report, []).append(line)
+    changes: dict[str, bytes] = {}
+    new = 0
+    for report, lines in by_report.items():
+        path = file_path(report, reviewer)
+        data = file_text(lines)
+        entry = files.get(path)
+        if entry is not None and entry.oid == blob_id(data):
+            continue
+        changes[path] = data
+        before = 0
+        if entry is not None and entry.kind == "blob" and entry.size <= MAX_FILE_BYTES:
+            before = exchange.read(entry.oid).count(b"\n")
+        new += max(len(lines) - before, 0)
+    return changes, new

@@ -1,0 +1,180 @@
+"""The verdict files of a verdicts repository: where each one lives and reading one safely.
+
+Each reviewer's events on one report are one file, ``verdicts/<report identity>/<reviewer>.jsonl``,
+spelled exactly as ``assay export --format jsonl`` spells them. A file read from the repository
+is untrusted: a line that is not an event, an event that does not belong in that file (another
+reviewer's name, another report), text with terminal control characters, or a file too large is
+reported and skipped; the events that pass are imported by the caller.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import urllib.parse
+from collections.abc import Iterable
+from typing import Any
+
+from db.check import StoreError
+from db.events import Event
+from db.export import FIELDS, json_visible, parse_event
+from db.keys import Verdict, make_key
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "VERDICTS",
+    "file_path",
+    "file_text",
+    "is_verdict_path",
+    "read_events",
+]
+
+#: the folder of the verdict files in the repository
+VERDICTS = "verdicts"
+#: a verdict file larger than this is skipped unread (100,000 events take about 40 MB)
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: longest text accepted in an event's fields (a note may be longer)
+MAX_FIELD = 4096
+MAX_NOTE = 200_000
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9._ -]+")
+#: terminal and bidi controls; a note may hold tabs and line breaks
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_NOTE_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]"
+)
+
+
+_FIELD_LIST = list(FIELDS)
+_VERDICTS: dict[str | None, Verdict | None] = {None: None, **{v.value: v for v in Verdict}}
+#: a time exactly as assay writes it (other spellings of UTC are read by parse_event)
+_CANONICAL_AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
+
+
+def _component(text: str) -> str:
+    """One path component for any text: readable when it is plain, percent-encoded otherwise."""
+    if _SAFE_NAME.fullmatch(text) and not text.startswith((".", " ")) and not text.endswith(" "):
+        name = text
+    else:
+        name = urllib.parse.quote(text, safe="").replace(".", "%2E") or "%"
+    if len(name.encode()) > 200:  # file names are limited to 255 bytes
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        name = f"{name[:180]}~{digest}"
+    return name
+
+
+def file_path(report: str, reviewer: str) -> str:
+    """Where a reviewer's events on a report live in the repository."""
+    folders = "/".join(_component(part) for part in report.split("/"))
+    return f"{VERDICTS}/{folders}/{_component(reviewer)}.jsonl"
+
+
+def is_verdict_path(path: str) -> bool:
+    """True for the paths of the verdict files (anything else in the repository is left alone)."""
+    return path.startswith(f"{VERDICTS}/")
+
+
+def file_text(lines: Iterable[str]) -> bytes:
+    """The bytes of a verdict file: its lines (compact JSON objects, in order) as export writes."""
+    return json_visible("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+
+
+def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:
+    """The events of a verdict file that belong there; every line skipped is told in problems."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        problems.append(f"{path}: not UTF-8 text (skipped)")
+        return []
+    lines = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
+    # the whole file decoded at once when every line is JSON (the usual case), else line by line
+    decoded: list[Any] | None = None
+    if lines and lines[0][1].startswith("{"):
+        try:
+            decoded = json.loads("[" + ",".join(line for _, line in lines) + "]")
+        except (json.JSONDecodeError, RecursionError):
+            decoded = None
+        if decoded is not None and len(decoded) != len(lines):
+            decoded = None  # a line held more than one value: read them one by one
+    plain = text.isascii() and "\\u" not in text and "\x7f" not in text
+    belongs: dict[tuple[str, str], bool] = {}
+    events: dict[str, Event] = {}
+    for index, (number, line) in enumerate(lines):
+        where = f"{path}:{number}"
+        try:
+            value = decoded[index] if decoded is not None else _decode(line, where)
+            event = _fast_event(value) or parse_event(value, where)
+            if not plain or len(line) > MAX_FIELD:  # else no field can hold a control or be long
+                _check_text(event, where, plain)
+        except StoreError as error:
+            problems.append(f"{error} (skipped)")
+            continue
+        pair = (event.report, event.reviewer)
+        fits = belongs.get(pair)
+        if fits is None:
+            fits = belongs[pair] = file_path(*pair) == path
+        if not fits:
+            problems.append(
+                f"{where}: an event of {event.reviewer!r} on {event.report!r} does not belong "
+                "in this file (skipped)"
+            )
+            continue
+        known = events.setdefault(event.event, event)
+        if known != event:
+            problems.append(f"{where}: event id {event.event} is used twice (skipped)")
+    return list(events.values())
+
+
+def _decode(line: str, where: str) -> Any:
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as error:
+        message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
+        raise StoreError(f"{where}: not an event (not JSON: {message})") from None
+
+
+def _fast_event(value: Any) -> Event | None:
+    """The event of a line exactly as assay writes it, checked quickly; None for any other line
+    (`parse_event` then reads it, or says what is wrong with it)."""
+    if type(value) is not dict or list(value) != _FIELD_LIST:
+        return None
+    item, report, record, quote, reviewer, verdict, note, at, revision, event, undoes = (
+        value.values()
+    )
+    if not (
+        type(item) is str
+        and type(report) is str
+        and type(record) is str
+        and type(reviewer) is str
+        and type(event) is str
+        and type(at) is str
+        and report
+        and record
+        and reviewer
+        and event
+        and (quote is None or type(quote) is str)
+        and (note is None or type(note) is str)
+        and (revision is None or type(revision) is str)
+        and (undoes is None or type(undoes) is str)
+        and verdict in _VERDICTS
+        and _CANONICAL_AT.fullmatch(at)
+        and item == make_key(report, record, quote)
+    ):
+        return None
+    return Event(
+        event, item, report, record, quote, reviewer, _VERDICTS[verdict], note, at, revision, undoes
+    )
+
+
+def _check_text(event: Event, where: str, plain: bool) -> None:
+    for name in FIELDS:
+        value = getattr(event, name)
+        if value is None:
+            continue
+        text = str(value)
+        limit = MAX_NOTE if name == "note" else MAX_FIELD
+        if len(text) > limit:
+            raise StoreError(f"{where}: {name} is longer than {limit} characters")
+        if not plain and (_NOTE_CONTROL if name == "note" else _CONTROL).search(text):
+            raise StoreError(f"{where}: {name} holds terminal control characters")

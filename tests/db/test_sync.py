@@ -1,0 +1,170 @@
+"""`assay sync` between two reviewers through a real bare repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from synckit import REPORT, bare_remote, git, give, ids, remote_files, run_sync
+
+from db.stats import summary
+from db.store import VerdictStore
+from db.sync.engine import last_sync
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    return bare_remote(tmp_path / "verdicts.git")
+
+
+@pytest.fixture
+def ada(tmp_path: Path):  # type: ignore[no-untyped-def]
+    store = VerdictStore.open(tmp_path / "ada.sqlite3")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def ben(tmp_path: Path):  # type: ignore[no-untyped-def]
+    store = VerdictStore.open(tmp_path / "ben.sqlite3")
+    yield store
+    store.close()
+
+
+def test_sync_a_b_a_gives_both_every_event_and_stats_the_pair(
+    remote: Path, ada: VerdictStore, ben: VerdictStore, tmp_path: Path
+) -> None:
+    give(ada, "ada", {"R-1": "confirmed", "R-2": "refuted", "R-3": "confirmed"}, note="ok [b]x[/b]")
+    give(ben, "ben", {"R-1": "confirmed", "R-2": "confirmed", "R-3": "confirmed", "R-4": "unclear"})
+    first = run_sync(ada, remote, "ada", tmp_path / "a")
+    assert first.ok and first.sent == 3 and first.received == 0
+    second = run_sync(ben, remote, "ben", tmp_path / "b")
+    assert second.ok and second.received == 3 and second.sent == 4
+    third = run_sync(ada, remote, "ada", tmp_path / "a")
+    assert third.ok and third.received == 4 and third.sent == 0
+    assert ids(ada) == ids(ben) and len(ids(ada)) == 7
+    assert set(remote_files(remote)) == {
+        f"verdicts/{REPORT}/ada.jsonl",
+        f"verdicts/{REPORT}/ben.jsonl",
+    }
+    # the files are `assay export --format jsonl` of each reviewer, one report each
+    from io import StringIO
+
+    from db.export import write
+
+    exported = StringIO()
+    write(ada, "jsonl", exported, reviewer="ada")
+    assert git("show", f"main:verdicts/{REPORT}/ada.jsonl", cwd=remote) == exported.getvalue()
+    log = git("log", "--format=%an|%s", "main", cwd=remote).splitlines()
+    assert log == ["ben|assay sync: ben: 4 new event(s)", "ada|assay sync: ada: 3 new event(s)"]
+    for store in (ada, ben):
+        pair = summary(store)["agreement"]
+        assert [(p["first"], p["second"], p["items"], p["agreed"]) for p in pair] == [
+            ("ada", "ben", 3, 2)
+        ]
+        assert pair[0]["kappa"] == pytest.approx(0.0)
+    assert last_sync(ada) is not None and last_sync(ada)["received"] == 4  # type: ignore[index]
+
+
+def test_sync_is_idempotent_and_remembers_the_remote(
+    remote: Path, ada: VerdictStore, ben: VerdictStore, tmp_path: Path
+) -> None:
+    give(ada, "ada", {"R-1": "confirmed"})
+    give(ben, "ben", {"R-1": "refuted"})
+    run_sync(ada, remote, "ada", tmp_path / "a")
+    run_sync(ben, remote, "ben", tmp_path / "b")
+    run_sync(ada, remote, "ada", tmp_path / "a")
+    head = git("rev-parse", "main", cwd=remote)
+    for _ in range(2):
+        again = run_sync(ada, None, "ada", tmp_path / "a")  # no --remote: the remembered one
+        assert again.ok and (again.received, again.sent, again.pending) == (0, 0, 0)
+        assert again.remote == str(remote.resolve())
+    assert git("rev-parse", "main", cwd=remote) == head
+    assert ada.count() == 2 and ben.count() == 2
+
+
+def test_a_forced_race_ends_with_both_pushed(
+    remote: Path, ada: VerdictStore, ben: VerdictStore, tmp_path: Path
+) -> None:
+    give(ada, "ada", {"R-1": "confirmed", "R-2": "confirmed"})
+    give(ben, "ben", {"R-1": "refuted"})
+    raced = []
+
+    def ben_pushes_first(attempt: int) -> None:
+        if attempt == 1:  # ada has fetched and committed: ben's push lands before hers
+            raced.append(run_sync(ben, remote, "ben", tmp_path / "b"))
+
+    result = run_sync(ada, remote, "ada", tmp_path / "a", before_push=ben_pushes_first)
+    assert raced and raced[0].ok and raced[0].sent == 1
+    assert result.ok and result.attempts == 2 and result.sent == 2 and result.received == 1
+    assert set(remote_files(remote)) == {
+        f"verdicts/{REPORT}/ada.jsonl",
+        f"verdicts/{REPORT}/ben.jsonl",
+    }
+    assert run_sync(ben, remote, "ben", tmp_path / "b").received == 2
+    assert ids(ada) == ids(ben)
+
+
+def test_a_remote_that_keeps_moving_is_given_up_with_everything_kept(
+    remote: Path, ada: VerdictStore, ben: VerdictStore, tmp_path: Path
+) -> None:
+    give(ada, "ada", {"R-1": "confirmed"})
+
+    def ben_always_first(attempt: int) -> None:
+        give(ben, "ben", {f"R-{attempt}": "refuted"})
+        run_sync(ben, remote, "ben", tmp_path / "b")
+
+    result = run_sync(ada, remote, "ada", tmp_path / "a", attempts=2, before_push=ben_always_first)
+    assert not result.ok and result.error and "2 pushes were rejected" in result.error
+    assert result.pending == 1 and ada.count() == 2  # hers, and ben's first (fetched on retry)
+    last = run_sync(ada, remote, "ada", tmp_path / "a")
+    assert last.ok and (last.sent, last.received) == (1, 1)
+
+
+def test_offline_keeps_everything_and_sends_it_next_time(
+    ada: VerdictStore, ben: VerdictStore, tmp_path: Path
+) -> None:
+    remote = tmp_path / "not-yet.git"
+    give(ada, "ada", {"R-1": "confirmed", "R-2": "unclear"})
+    offline = run_sync(ada, remote, "ada", tmp_path / "a")
+    assert offline.offline and "does not appear to be a git repository" in offline.offline
+    assert offline.pending == 2 and offline.sent == 0 and ada.count() == 2
+    give(ada, "ada", {"R-3": "refuted"})  # still offline: more work
+    assert run_sync(ada, None, "ada", tmp_path / "a").pending == 3
+    bare_remote(remote)  # back online
+    back = run_sync(ada, None, "ada", tmp_path / "a")
+    assert back.ok and back.sent == 3 and back.pending == 0
+    assert run_sync(ben, remote, "ben", tmp_path / "b").received == 3
+
+
+def test_two_machines_of_one_reviewer_merge_by_event_id(remote: Path, tmp_path: Path) -> None:
+    laptop = VerdictStore.open(tmp_path / "laptop.sqlite3")
+    desktop = VerdictStore.open(tmp_path / "desktop.sqlite3")
+    try:
+        give(laptop, "ada", {"R-1": "confirmed"})
+        give(desktop, "ada", {"R-2": "refuted"})
+        run_sync(laptop, remote, "ada", tmp_path / "l")
+        merged = run_sync(desktop, remote, "ada", tmp_path / "d")
+        assert merged.received == 1 and merged.sent == 1
+        assert run_sync(laptop, remote, "ada", tmp_path / "l").received == 1
+        assert ids(laptop) == ids(desktop) and len(ids(laptop)) == 2
+        shown = git("show", f"main:verdicts/{REPORT}/ada.jsonl", cwd=remote)
+        assert len(shown.splitlines()) == 2
+    finally:
+        laptop.close()
+        desktop.close()
+
+
+def test_other_files_of_the_repository_are_kept(
+    remote: Path, ada: VerdictStore, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    git("clone", "--quiet", str(remote), str(work))
+    (work / "README.md").write_text("Our verdicts\n", encoding="utf-8")
+    git("add", "README.md", cwd=work)
+    git("commit", "--quiet", "-m", "readme", cwd=work)
+    git("push", "--quiet", "origin", "HEAD:main", cwd=work)
+    give(ada, "ada", {"R-1": "confirmed"})
+    assert run_sync(ada, remote, "ada", tmp_path / "a").sent == 1
+    assert set(remote_files(remote)) == {"README.md", f"verdicts/{REPORT}/ada.jsonl"}
+    assert len(git("rev-list", "main", cwd=remote).split()) == 2

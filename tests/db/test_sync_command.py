@@ -1,0 +1,73 @@
+"""`assay sync` from the command line: messages, exit statuses, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+from synckit import bare_remote, give
+
+from db.store import VerdictStore
+from tui.cli import cli
+
+
+def run(*args: str | Path) -> Result:
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def _db(path: Path, reviewer: str, verdicts: dict[str, str]) -> Path:
+    with VerdictStore.open(path) as store:
+        give(store, reviewer, verdicts)
+    return path
+
+
+def test_two_reviewers_sync_and_stats_show_their_agreement(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "verdicts.git")
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed", "R-2": "refuted"})
+    ben = _db(tmp_path / "ben.sqlite3", "ben", {"R-1": "confirmed", "R-2": "confirmed"})
+    first = run("sync", "--remote", remote, "--db", ada, "--reviewer", "ada")
+    assert first.exit_code == 0, first.output
+    assert "0 event(s) received, 2 sent" in first.output
+    assert run("sync", "--remote", remote, "--db", ben, "--reviewer", "ben").exit_code == 0
+    back = run("sync", "--db", ada)  # remote and reviewer remembered
+    assert (
+        back.exit_code == 0 and f"synced with {remote.resolve()} as ada: 2 event(s)" in back.output
+    )
+    again = run("sync", "--db", ada)
+    assert again.exit_code == 0 and "up to date" in again.output
+    stats = run("stats", "--db", ada)
+    assert "ada & ben: 2 items, 50.0% agreement, Cohen's kappa 0.00" in stats.output
+    assert (
+        "  ada  KESTREL/runtime-report: 2 reviewed"
+        in stats.output.split("Progress per reviewer", 1)[1]
+    )
+
+
+def test_offline_exits_4_and_keeps_everything(tmp_path: Path) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    result = run("sync", "--remote", tmp_path / "missing.git", "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 4
+    assert "offline: cannot reach" in result.output and "1 event(s) will be sent" in result.output
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    no_remote = run("sync", "--db", ada)
+    assert no_remote.exit_code == 2 and "give one with --remote" in no_remote.output
+    ext = run("sync", "--remote", "ext::sh -c id", "--db", ada)
+    assert ext.exit_code == 2 and "remote helpers are not allowed" in ext.output
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("hello\n", encoding="utf-8")
+    bad = run("sync", "--remote", tmp_path, "--db", not_db)
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_help_documents_the_command() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "sync", "--help"], capture_output=True, text=True
+    )
+    assert shown.returncode == 0
+    for words in ("--remote URL|PATH", "--db", "--reviewer", "verdicts/<report>/<reviewer>.jsonl"):
+        assert words in shown.stdout
