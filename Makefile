@@ -29,9 +29,9 @@ demo: $(VENV)/.installed
 	$(BIN)/python -m compileall -q $(PACKAGES)  # sources edited since: compiled again
 	$(BIN)/assay demo
 
-# what CI runs (.ci/run): the checks of `make lint`, then the test suite
+# what CI runs (.ci/run): the checks of `make lint`, then the test suite, a worker per core
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # ruff, the import contracts of pyproject.toml (layers, no textual in the core, no cycles), mypy
 lint: $(VENV)/.installed-test
@@ -40,7 +40,8 @@ lint: $(VENV)/.installed-test
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
-# the suite again on the oldest Textual that pyproject.toml admits (its lower bound), in its own venv
+# the tests that run Textual again on the oldest Textual that pyproject.toml admits (its lower
+# bound), in its own venv: the core and the store do not import it
 TEXTUAL_OLDEST := 8.2.0
 OLDEST := .venv-oldest
 $(OLDEST)/.installed: pyproject.toml
@@ -50,7 +51,7 @@ $(OLDEST)/.installed: pyproject.toml
 	touch $@
 
 test-oldest: $(OLDEST)/.installed
-	$(OLDEST)/bin/python -m pytest -q
+	$(OLDEST)/bin/python -m pytest -q -n auto -m "not slow" tests/screens tests/snapshots tests/tui
 
 bench: $(VENV)/.installed-test
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
