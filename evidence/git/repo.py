@@ -1,0 +1,66 @@
+"""GitPython on an untrusted repository: a `git.Repo` whose every git process runs safely.
+
+`open_repo` gives a Repo whose Git command object carries SAFE_CONFIG as persistent ``-c``
+options and `safe_environment()` (so the repository's config cannot run a program: no pager,
+diff driver, textconv, external diff, hooks, fsmonitor, lazy fetch), and that never reads the
+work tree or the index through it. Object reads go through GitPython's persistent cat-file
+process (`GitCmdObjectDB`), started with the same options. `find_repository` is how ``--repo``
+defaults to the repository containing the current directory.
+
+The ``-c`` options cannot name every diff driver a repository's .gitattributes may select:
+porcelain that diffs (``diff``, ``log -p``, ``show``) must be given ``--no-ext-diff
+--no-textconv`` (tests/evidence/test_git_repo.py shows a plain ``git diff`` going wrong).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evidence.git.process import SAFE_CONFIG, RevisionError, safe_environment
+
+if TYPE_CHECKING:
+    import git
+
+__all__ = ["find_repository", "open_repo"]
+
+
+def open_repo(path: str | Path, *, search_parent: bool = False) -> git.Repo:
+    """A GitPython Repo of the repository at ``path`` (its work tree or git directory), set up so
+    that nothing in it runs a program; RevisionError when it is not a readable repository.
+
+    The caller closes it (``repo.close()`` stops its cat-file processes)."""
+    import git
+
+    target = Path(path)
+    if not target.exists():
+        raise RevisionError(f"{path}: no such directory")
+    try:
+        repo = git.Repo(str(target), search_parent_directories=search_parent)
+    except git.NoSuchPathError:
+        raise RevisionError(f"{path}: no such directory") from None
+    except git.InvalidGitRepositoryError:
+        where = " or any parent directory" if search_parent else ""
+        raise RevisionError(f"{path}{where}: not a git repository") from None
+    except (git.GitError, OSError, ValueError) as error:
+        raise RevisionError(f"{path}: cannot open the repository: {error}") from None
+    env = safe_environment()
+    # GitPython starts each git process from os.environ updated with these: what the safe
+    # environment drops is emptied, and git is pointed at this repository's directory
+    env.update({key: "" for key in os.environ if key not in env})
+    env["GIT_DIR"] = str(Path(repo.git_dir).resolve())
+    repo.git.update_environment(**env)
+    repo.git.set_persistent_git_options(c=list(SAFE_CONFIG), no_pager=True, no_replace_objects=True)
+    return repo
+
+
+def find_repository(start: str | Path = ".") -> Path:
+    """The top of the repository containing ``start`` (searching parent directories), for
+    ``--repo``'s default; RevisionError when there is none."""
+    repo = open_repo(start, search_parent=True)
+    try:
+        top = repo.working_tree_dir or repo.git_dir
+        return Path(str(top))
+    finally:
+        repo.close()

@@ -1,0 +1,65 @@
+"""evidence/git/repo.py: GitPython on a hostile repository runs none of its programs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from evidencekit import arm, git, make_repo
+
+from evidence.git.process import RevisionError
+from evidence.git.repo import find_repository, open_repo
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "hostile"
+    make_repo(
+        root,
+        {
+            "src/app.py": "def handler(request):\n    return check(request)\n",
+            "lost.txt": "this blob will be deleted\n",
+            ".gitattributes": "* diff=evil filter=evil\n",
+        },
+    )
+    (root / "src" / "app.py").write_text("def handler(request):\n    return None\n")
+    git(root, "commit", "-qam", "second")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    arm(root, marks)
+    return root, marks
+
+
+def test_history_and_objects_through_gitpython_run_nothing(
+    hostile: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, marks = hostile
+    monkeypatch.setenv("GIT_DIR", str(marks))  # the caller's environment points elsewhere
+    monkeypatch.setenv("GIT_EXTERNAL_DIFF", f"touch {marks}/env-external-diff")
+    monkeypatch.setenv("GIT_PAGER", f"touch {marks}/env-pager")
+    repo = open_repo(root)
+    try:
+        head = repo.commit("HEAD")
+        assert head.summary == "second"
+        blob = head.tree / "src" / "app.py"
+        assert blob.data_stream.read() == b"def handler(request):\n    return None\n"
+        # log -L, a diff with a diff driver and textconv configured for every path
+        ranges = repo.git.log("-L", "1,2:src/app.py", "--format=%H", "HEAD")
+        assert head.hexsha in ranges
+        diff = head.parents[0].diff(head, create_patch=True)
+        assert diff and b"return None" in (diff[0].diff or b"")
+        porcelain = repo.git.diff("--no-ext-diff", "--no-textconv", "HEAD~1", "HEAD", "--", "src/app.py")
+        assert "return None" in porcelain
+    finally:
+        repo.close()
+    assert sorted(path.name for path in marks.iterdir()) == []
+
+
+def test_find_repository_searches_parents(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    make_repo(root, {"a/b/c.txt": "x\n"})
+    assert find_repository(root / "a" / "b") == root
+    with pytest.raises(RevisionError, match="not a git repository"):
+        find_repository(tmp_path)
+    with pytest.raises(RevisionError, match="no such directory"):
+        open_repo(tmp_path / "nope")
