@@ -48,7 +48,8 @@ def test_history_and_objects_through_gitpython_run_nothing(
         assert head.hexsha in ranges
         diff = head.parents[0].diff(head, create_patch=True)
         assert diff and b"return None" in (diff[0].diff or b"")
-        porcelain = repo.git.diff("--no-ext-diff", "--no-textconv", "HEAD~1", "HEAD", "--", "src/app.py")
+        plain = ("--no-ext-diff", "--no-textconv")
+        porcelain = repo.git.diff(*plain, "HEAD~1", "HEAD", "--", "src/app.py")
         assert "return None" in porcelain
     finally:
         repo.close()
