@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap
 from keymaps.bindings import bindings_for
+from screens.review.arrivals import Arrivals
 from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.lookups import Lookups
@@ -52,7 +53,6 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from evidence.model import Quote, Record
     from evidence.revision import Revision, SourceFile
     from screens.find import FindTarget
-    from screens.review.loading import StoredState
 
 
 def revision_label(
@@ -108,6 +108,7 @@ class ReviewScreen(Screen[None]):
         self.lookups = Lookups(self)
         self.sources = SourcePane(self)
         self.moves = Navigation(self)
+        self.arrivals = Arrivals(self)
         self.panes = Panes(self)
         self.motions = Motions()
 
@@ -180,87 +181,16 @@ class ReviewScreen(Screen[None]):
     # --- workers ---------------------------------------------------------------------------------
 
     def on_loaded(self, message: Loaded) -> None:
-        self.revision, self.revision_error = message.revision, message.error
-        self.remote = message.remote
-        self.record_pane.revision_open = self.revision is not None
-        self.record_pane.refresh_record()
-        self.sources.show_quote()
-        self.refresh_header()
-        self.reads.loaded.set()
-        if self.revision is not None:
-            self.reads.anchor(self.session, self.revision)
-        else:
-            self.session.anchored = False
-            self.query_one(SourceView).show_message(
-                f"cannot open the revision: {visible(self.revision_error or '?')}",
-                title="Source",
-            )
+        self.arrivals.loaded(message)
 
     def _read_store(self) -> None:
-        from screens.review.loading import read_verdicts  # needed once the screen is shown
-
-        session = self.session
-        self.verdicts.read(lambda store: read_verdicts(store, session), self.verdicts_read)
-
-    def verdicts_read(self, verdicts: StoredState) -> None:
-        """The reviewer's verdicts, read on the writer thread once the store opened."""
-        # events of verdicts given before this arrive after it, in order, and are applied then
-        before, self.session.current = self.session.current, dict(verdicts.current)
-        changed = {
-            event.ref.record_key
-            for key, event in (before | self.session.current).items()
-            if before.get(key) != self.session.current.get(key)
-        }
-        self.session.set_others(verdicts.others)
-        self.session.synced = verdicts.synced
-        changed |= {event.ref.record_key for event in verdicts.others}
-        self.stale = verdicts.stale
-        moved = False
-        if verdicts.position is not None and not self.moves.moved:
-            found = self.session.find(verdicts.position)
-            if found is not None and found != self.location.record:
-                record = self.session.records[found]
-                self.location = Location(found, 0 if record.quotes else None)
-                moved = True
-        if self.filter != "all" or moved:
-            self.fill_records()
-        else:  # redraw only the rows whose badge changed (none for a new database)
-            self._update_rows(changed)
-        shown = self.record
-        if moved:
-            self.show_record()
-        elif self.stale or (shown and self.session.record_item(shown).key in changed):
-            self.record_pane.stale = self.stale
-            self.record_pane.refresh_record()
-        self.verdicts.done_reading()
-        self.refresh_header()  # after: the header says "reading verdicts…" until they are
+        self.arrivals.read_store()
 
     def on_anchor_progress(self, message: AnchorProgress) -> None:
         self.refresh_header(anchoring=(message.done, message.total))
 
     def on_anchored(self, message: Anchored) -> None:
-        self.session.anchors = message.anchors
-        self.session.set_replays(message.replays)
-        self.session.citations = message.citations
-        self.sources.keep(message.sources)
-        self.session.anchored = True
-        self.fill_records()
-        self.show_record()
-        self.refresh_header()
-        commit = self.revision.commit if self.revision is not None else None
-        reportset, anchors = self.session.reportset, message.anchors
-        repository, remote = str(self.repo.resolve()), self.remote
-        citations = [cited for each in message.citations.values() for cited in each]
-        self.verdicts.write(
-            lambda store: store.register(
-                reportset,
-                anchors,
-                revision=commit,
-                repository=repository,
-                remote=remote,
-                citations=citations,
-            )
-        )
+        self.arrivals.anchored(message)
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -306,7 +236,7 @@ class ReviewScreen(Screen[None]):
     def fill_records(self) -> None:
         self.records_pane.fill(self.filter, self.location.record)
 
-    def _update_rows(self, record_keys: set[str]) -> None:
+    def update_rows(self, record_keys: set[str]) -> None:
         """Redraw the rows of the records with these item keys (their badge changed)."""
         if not record_keys:
             return
@@ -521,7 +451,7 @@ class ReviewScreen(Screen[None]):
         """A stored event changed a verdict or a note: show it."""
         self.session.apply(event)
         record_key = event.ref.record_key
-        self._update_rows({record_key})
+        self.update_rows({record_key})
         record = self.record
         if record is not None and self.session.record_item(record).key == record_key:
             self.record_pane.refresh_record()

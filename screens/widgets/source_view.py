@@ -10,7 +10,6 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Sequence
 
-from cachetools import LRUCache
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -20,22 +19,10 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
-from textual.worker import get_current_worker
 
 from screens.safe import safe_line, visible
-from screens.widgets.source_lines import (
-    SYNTAX_STYLES,
-    LineRange,
-    Piece,
-    SourceMarks,
-    highlight_block,
-)
-
-BLOCK = 200  # lines highlighted together
-MARGIN = 30  # lines above and below the screen highlighted ahead of scrolling
-BLOCK_DELAY = 0.25  # seconds the view rests before whole blocks are highlighted
-CACHE_BLOCKS = 64
+from screens.widgets.source_highlight import Highlighted, Highlights
+from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
 
 
 class SourceView(ScrollView, can_focus=True):
@@ -47,7 +34,7 @@ class SourceView(ScrollView, can_focus=True):
       - ``show_message(text)``: replace the file by a message (missing file, binary, error);
       - ``set_marks(marks)``, ``go_to_line(line)``, ``cursor_line`` (1-based, reactive),
         ``path``, ``line_count``, ``selection`` (the matched range, else the cursor line);
-      - posts ``SourceView.CursorMoved`` and ``SourceView.Highlighted`` messages.
+      - posts ``SourceView.CursorMoved``; its highlighting part posts ``Highlighted``.
     """
 
     COMPONENT_CLASSES = {
@@ -89,24 +76,6 @@ class SourceView(ScrollView, can_focus=True):
             self.view = view
             self.line = line
 
-    class Highlighted(Message):
-        """Highlighted blocks arrived from the worker (posted from its thread)."""
-
-        def __init__(
-            self,
-            generation: object,
-            theme: str,
-            blocks: dict[int, list[list[Piece]]],
-            requested: tuple[int, ...] = (),
-            lines: dict[int, list[Piece]] | None = None,
-        ) -> None:
-            super().__init__()
-            self.requested = requested
-            self.lines = lines or {}  # single lines (0-based) highlighted ahead of their block
-            self.generation = generation
-            self.theme = theme
-            self.blocks = blocks
-
     def __init__(
         self, *, name: str | None = None, id: str | None = None, classes: str | None = None
     ) -> None:
@@ -119,16 +88,10 @@ class SourceView(ScrollView, can_focus=True):
         self.marks = SourceMarks()
         self._generation = 0
         self._doc: object = 0  # cache key of the document shown (a blob id when given)
-        self._blocks: LRUCache[tuple[object, str, int], list[list[Piece]]] = LRUCache(CACHE_BLOCKS)
-        self._pending: set[int] = set()
+        self.highlights = Highlights(self)
         self._gutter_width = 6
         self._style_key: tuple[str, bool] | None = None
         self._base_style: Style | None = None  # set while render_lines runs
-        self._highlight_asked = False  # a window highlight waits for the next frame
-        self._partial: dict[int, list[Piece]] = {}
-        self._window_asked: tuple[object, str, int, int] | None = None
-        self._block_timer: Timer | None = None
-        self._partial_key: tuple[object, str] | None = None
         self._styles: dict[str, Style] = {}
 
     # --- public API --------------------------------------------------------------------------
@@ -173,7 +136,7 @@ class SourceView(ScrollView, can_focus=True):
             self._doc = doc if doc is not None else ("generation", self._generation)
             self._lines = list(lines)
             self._display = {}
-            self._pending = set()
+            self.highlights.forget_pending()
             # as wide as the widest line is drawn: tabs expand and controls become symbols
             self._width = max(
                 (len(t) if t.isprintable() else len(safe_line(t)) for t in self._lines),
@@ -307,8 +270,7 @@ class SourceView(ScrollView, can_focus=True):
         self.scroll_to(y=max(0, target), animate=False, force=True, immediate=True)
 
     def _theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
-        self._blocks.clear()
-        self._pending = set()
+        self.highlights.clear()
         self._request_highlight()
         self.refresh()
 
@@ -316,135 +278,45 @@ class SourceView(ScrollView, can_focus=True):
         super().on_mount()  # type: ignore[no-untyped-call]
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._theme_changed())
 
-    # --- highlighting ------------------------------------------------------------------------
+    # --- highlighting (screens/widgets/source_highlight.py) ----------------------------------
 
     @property
-    def _syntax_name(self) -> str:
+    def syntax_name(self) -> str:
+        """The pygments style of the app's theme (dark or light)."""
         return SYNTAX_STYLES["dark" if self.app.current_theme.dark else "light"]
 
-    def _needed_blocks(self) -> list[int]:
-        if not self._lines:
-            return []
-        top = int(self.scroll_y)
-        height = max(self.size.height, 1)
-        first = max(0, top - MARGIN) // BLOCK
-        last = min(len(self._lines) - 1, top + height + MARGIN) // BLOCK
-        theme = self._syntax_name
-        return [
-            block
-            for block in range(first, last + 1)
-            if (self._doc, theme, block) not in self._blocks and block not in self._pending
-        ]
+    @property
+    def doc(self) -> object:
+        """The cache key of the document shown (highlighting is kept per key)."""
+        return self._doc
 
-    def _request_highlight(self) -> None:
-        """Highlight the lines on screen now, and their 200-line blocks once the view rests.
+    @property
+    def lines(self) -> list[str]:
+        """The lines of the file shown (none for a message)."""
+        return self._lines
 
-        Lexing a whole block runs in a thread that shares the GIL with the UI: the visible lines
-        are lexed first, once the frame showing them plain is painted, and the blocks (correct
-        across multi-line strings, cached) follow when the view rests.
-        """
-        if not self._highlight_asked:
-            self._highlight_asked = True
-            self.call_after_refresh(self._highlight_window)
-
-    def _highlight_window(self) -> None:
-        self._highlight_asked = False
-        if not self.is_mounted or self.path is None or not self._lines:
-            return
-        top = int(self.scroll_y)
-        height = max(self.size.height, 1)
-        last = min(len(self._lines), top + height)
-        missing = [index for index in range(top, last) if not self.is_highlighted(index + 1)]
-        asked = (self._doc, self._syntax_name, top, last)
-        if missing and asked != self._window_asked:
-            self._window_asked = asked
-            doc, path, theme = self._doc, self.path, self._syntax_name
-            window = [self._display_text(index) for index in range(top, last)]
-
-            def highlight_window() -> None:
-                pieces = highlight_block(path, window, theme)
-                lines = {top + n: line for n, line in enumerate(pieces)}
-                self.post_message(self.Highlighted(doc, theme, {}, (), lines))
-
-            self.run_worker(
-                highlight_window,
-                thread=True,
-                group=f"highlight-window-{id(self)}",
-                exit_on_error=False,
-                description=f"highlight {path} {top + 1}-{last}",
-            )
-        if self._block_timer is not None:
-            self._block_timer.stop()
-        self._block_timer = self.set_timer(BLOCK_DELAY, self._request_blocks)
-
-    def _request_blocks(self) -> None:
-        self._block_timer = None
-        if not self.is_mounted or self.path is None:
-            return
-        needed = self._needed_blocks()
-        if not needed:
-            return
-        self._pending.update(needed)
-        doc, path, theme = self._doc, self.path, self._syntax_name
-        centre = (int(self.scroll_y) + max(self.size.height, 1) // 2) // BLOCK
-        needed.sort(key=lambda block: abs(block - centre))
-        inputs = {block: self._block_display(block) for block in needed}
-
-        def highlight_blocks() -> None:
-            worker = get_current_worker()
-            for block, lines in inputs.items():
-                if worker.is_cancelled:
-                    break
-                done = {block: highlight_block(path, lines, theme)}
-                self.post_message(self.Highlighted(doc, theme, done, (block,)))
-            self.post_message(self.Highlighted(doc, theme, {}, tuple(inputs)))
-
-        self.run_worker(
-            highlight_blocks,
-            thread=True,
-            group=f"highlight-{id(self)}",
-            exit_on_error=False,
-            description=f"highlight {path}",
-        )
-
-    def on_source_view_highlighted(self, message: SourceView.Highlighted) -> None:
-        message.stop()
-        if message.generation != self._doc:
-            return
-        if message.lines:
-            if self._partial_key != (message.generation, message.theme):
-                self._partial_key = (message.generation, message.theme)
-                self._partial = {}
-            self._partial.update(message.lines)
-        self._pending.difference_update(message.requested)
-        for block, pieces in message.blocks.items():
-            self._blocks[(message.generation, message.theme, block)] = pieces
-        self.refresh()
-        if message.requested:
-            self._request_blocks()
-
-    def _block_display(self, block: int) -> list[str]:
-        start = block * BLOCK
-        end = min(start + BLOCK, len(self._lines))
-        return [self._display_text(index) for index in range(start, end)]
-
-    def _display_text(self, index: int) -> str:
+    def display_text(self, index: int) -> str:
+        """Line ``index`` (0-based) as drawn: tabs expanded, controls as symbols."""
         text = self._display.get(index)
         if text is None:
             text = self._display[index] = safe_line(self._lines[index])
         return text
 
+    def _request_highlight(self) -> None:
+        self.highlights.request()
+
+    def on_highlighted(self, message: Highlighted) -> None:
+        message.stop()
+        self.highlights.arrived(message)
+
     @property
     def highlighting(self) -> bool:
         """True while lines or blocks on screen wait for their highlighting."""
-        return bool(self._pending) or bool(self._needed_blocks())
+        return self.highlights.busy
 
     def is_highlighted(self, line: int) -> bool:
         """True when ``line`` (1-based) has its syntax highlighting (for tests and benchmarks)."""
-        block = (line - 1) // BLOCK
-        if (self._doc, self._syntax_name, block) in self._blocks:
-            return True
-        return self._partial_key == (self._doc, self._syntax_name) and line - 1 in self._partial
+        return self.highlights.done(line)
 
     # --- rendering ---------------------------------------------------------------------------
 
@@ -517,11 +389,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def _code(self, index: int, base: Style) -> Strip:
         line_style = self._line_style(index + 1, base)
-        block = self._blocks.get((self._doc, self._syntax_name, index // BLOCK))
-        if block is not None:
-            pieces = block[index % BLOCK]
-        elif self._partial_key == (self._doc, self._syntax_name) and index in self._partial:
-            pieces = self._partial[index]
-        else:
-            return Strip([Segment(self._display_text(index), line_style)])
+        pieces = self.highlights.pieces(index)
+        if pieces is None:
+            return Strip([Segment(self.display_text(index), line_style)])
         return Strip([Segment(part, line_style + style) for part, style in pieces])

@@ -173,7 +173,7 @@ async def test_filters_diff_find_palette_and_theme(
             if view.is_highlighted(view.cursor_line):
                 break
             await pilot.pause(0.01)
-        assert view._syntax_name == "friendly" and view.is_highlighted(view.cursor_line)
+        assert view.syntax_name == "friendly" and view.is_highlighted(view.cursor_line)
 
         # the palette's "Go to" jumps to the record
         command = next(c for c in screen.palette_commands() if "KS-RTE-token-check" in c.title)

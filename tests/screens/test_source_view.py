@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
+from screens.widgets.source_highlight import BLOCK
 from screens.widgets.source_lines import SourceMarks, highlight_block
-from screens.widgets.source_view import BLOCK, SourceView
+from screens.widgets.source_view import SourceView
 
 LINES = [f"value_{n} = compute({n})  # line {n + 1}" for n in range(30_000)]
 
