@@ -70,6 +70,7 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("toggle_records", "toggle_records", "Show/hide records list", "View", show=False),
     BindingSpec("toggle_theme", "toggle_theme", "Dark/light theme", "View", show=False),
     # app
+    BindingSpec("export", "export", "Save the write-up (md)", "App", show=False),
     BindingSpec("help", "help", "Help", "App"),
     BindingSpec("quit", "quit", "Quit", "App"),
     # dialogs

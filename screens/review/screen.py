@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
@@ -447,6 +448,20 @@ class ReviewScreen(Screen[None]):
         if self.moves.shows_a_record():
             self.verdicts.note()
 
+    def action_export(self) -> None:
+        """Save the md write-up (db/writeup.py) in the current directory, on the writer thread."""
+        from screens.review.verdicts import save_writeup, writeup_name
+
+        reports = self.session.reportset.reports
+        name = writeup_name(reports[0].system if reports else "review", self.revision_id())
+        path = Path.cwd() / name
+        self.verdicts.write(
+            lambda store: save_writeup(store, path, f"./{name} (in {Path.cwd()})"),
+            lambda notice: self.notify(
+                visible(notice), markup=False, timeout=6, severity=_severity(notice)
+            ),
+        )
+
     def after_change(self, event: Event) -> None:
         """A stored event changed a verdict or a note: show it."""
         self.session.apply(event)
@@ -511,6 +526,10 @@ class ReviewScreen(Screen[None]):
         self.sources.diff_shown(self.has_class("-diff"))
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()
+
+
+def _severity(notice: str) -> SeverityLevel:
+    return "error" if notice.startswith("write-up not saved") else "information"
 
 
 __all__ = ["ReviewScreen"]

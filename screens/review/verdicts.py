@@ -8,7 +8,10 @@ error notice); verdict keys are then refused with a notice.
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from screens.review.changes import Change, Changes
@@ -259,3 +262,25 @@ class Verdicts:
         if place is not None and (place.width < 24 or place.height < 6):
             place = None
         self.host.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)
+
+
+def writeup_name(system: str, commit: str | None) -> str:
+    """The file name of a write-up saved from the app: system and revision, as a file name."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", system).strip("-.")[:40] or "review"
+    return f"assay-writeup-{slug}-{(commit or 'unresolved')[:7]}.md"
+
+
+def save_writeup(store: VerdictStore, path: Path, shown: str) -> str:
+    """Write the md write-up of ``store`` to ``path`` atomically; the notice to show (naming the
+    file as ``shown``)."""
+    from db.writeup import markdown
+
+    text = markdown(store)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        return f"write-up not saved: {error.strerror or error} ({shown})"
+    return f"write-up saved to {shown} ({len(text.splitlines())} lines)"

@@ -31,12 +31,15 @@ if TYPE_CHECKING:
 MAX_QUOTE_MARKS = 6
 
 
-def quote_marks_content(marks: list[tuple[str, bool]]) -> Content:
-    """The reviewer's verdicts on a record's quotes: ``[✓✗✎·]`` (quote 2 refuted, with a note)."""
+def quote_marks_content(marks: list[tuple[str, bool]], *, compact: bool = False) -> Content:
+    """The reviewer's verdicts on a record's quotes: ``[✓✗✎·]`` (quote 2 refuted, with a note);
+    ``compact`` (a narrow list): only the counts of the quotes with a verdict, ``[1✗]``."""
+    if compact:
+        marks = [(badge, noted) for badge, noted in marks if badge != "·" or noted]
     if not marks:
         return Content("")
     parts: list[tuple[str, str] | str] = ["["]
-    if len(marks) <= MAX_QUOTE_MARKS:
+    if len(marks) <= MAX_QUOTE_MARKS and not compact:
         for badge, noted in marks:
             parts.append((badge, VERDICT_STYLES[badge]))
             if noted:
@@ -53,6 +56,10 @@ def quote_marks_content(marks: list[tuple[str, bool]]) -> Content:
             parts += [" ", (f"✎{notes}", "$text-warning")]
     parts.append("]")
     return Content.assemble(*parts)
+
+
+#: the columns a record's name keeps before its quotes' marks give way to their verdict counts
+NAME_ROOM = 18
 
 
 class RecordRow:
@@ -76,19 +83,18 @@ class RecordRow:
         self.badge, self.name, self.status, self.reason = badge, name, status, reason
         self.noted = noted
         self.quotes = quote_marks_content(quotes or [])
+        self.compact = quote_marks_content(quotes or [], compact=True)
 
     def content(self, width: int) -> Content:
         """The row as Content for a width (0: uncut)."""
-        name, status, reason = self.name, self.status, self.reason
+        name, reason = self.name, self.reason
         # under a filter, why the record is listed says more than its quotes' marks
         marks = self.quotes if not reason else Content("")
-        tail = Content.assemble(
-            ("  " + status if status else "", "$text-muted"),
-            " " if marks and status else "  " if marks else "",
-            marks,
-            ("  " + reason if reason else "", "$text-warning"),
-        )
+        tail = self._tail(marks)
         room = width - 5 - tail.cell_length - (1 if self.noted else 0)
+        if width > 0 and marks and room < min(len(name), NAME_ROOM):
+            tail = self._tail(self.compact)  # a narrow list: the name first, then verdict counts
+            room = width - 5 - tail.cell_length - (1 if self.noted else 0)
         if width > 0 and len(name) > max(room, 8):
             name = name[: max(room, 8) - 1] + "…"
         return Content.assemble(
@@ -98,6 +104,15 @@ class RecordRow:
             name,
             ("✎" if self.noted else "", "$text-warning"),
             tail,
+        )
+
+    def _tail(self, marks: Content) -> Content:
+        status, reason = self.status, self.reason
+        return Content.assemble(
+            ("  " + status if status else "", "$text-muted"),
+            " " if marks and status else "  " if marks else "",
+            marks,
+            ("  " + reason if reason else "", "$text-warning"),
         )
 
     def __str__(self) -> str:

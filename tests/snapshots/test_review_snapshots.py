@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,36 @@ class TestTarget:
             await pilot.press("c", "right_square_bracket", "right_square_bracket", "r")
             await settled(pilot)
             pilot.app.clear_notifications()  # the verdicts' notices would cover the panes
+            await pilot.pause()
+
+        assert snap_compare(demo, terminal_size=size, run_before=run_before)
+
+
+class TestExport:
+    """Issue 14: `x` saves the write-up; the notice says where (a fixed directory: the path
+    shows in the snapshot)."""
+
+    @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+    def test_writeup_saved(
+        self,
+        snap_compare: Any,
+        demo: AssayApp,
+        size: tuple[int, int],
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        out = Path(tempfile.gettempdir()) / "assay-snapshot-export"
+        out.mkdir(exist_ok=True)
+        monkeypatch.chdir(out)
+
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-ticket-escalation", 0)
+            await settled(pilot)
+            await pilot.press("r")
+            await settled(pilot)
+            pilot.app.clear_notifications()
+            await pilot.press("x")
+            await settled(pilot)
             await pilot.pause()
 
         assert snap_compare(demo, terminal_size=size, run_before=run_before)

@@ -1,0 +1,51 @@
+"""Issue 14, point 8 in the app: `x` saves the md write-up of the review so far, and says where."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from screenkit import watch_notices
+from test_review_reading import opened, press
+
+from keymaps import load_keymap
+from tui.factory import make_demo_app
+
+
+async def test_x_saves_the_writeup_with_the_verdicts_given(
+    tmp_path: Path, sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    seen = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "r", "e")
+        await pilot.press(*"clock source unclear", "ctrl+s")
+        await press(pilot, screen, "x")
+    notices = [notice.message for notice in seen]
+    saved = list(out.glob("assay-writeup-*.md"))
+    assert len(saved) == 1, notices
+    text = saved[0].read_text(encoding="utf-8")
+    assert "KS-RTE-ticket-escalation" in text and "refuted" in text
+    assert "clock source unclear" in text
+    assert any(f"write-up saved to ./{saved[0].name} (in {out})" in n for n in notices)
+
+
+async def test_a_directory_that_cannot_be_written_says_so(
+    tmp_path: Path, sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "readonly"
+    out.mkdir()
+    (out / "assay-writeup-Kestrel-802776d.md").mkdir()  # the name is taken by a directory
+    monkeypatch.chdir(out)
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    seen = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "x")
+    notices = [notice.message for notice in seen]
+    assert any(n.startswith("write-up not saved") for n in notices), notices
+    assert not list(out.glob(".*.tmp"))
