@@ -95,6 +95,9 @@ class RecordRow:
         if width > 0 and marks and room < min(len(name), NAME_ROOM):
             tail = self._tail(self.compact)  # a narrow list: the name first, then verdict counts
             room = width - 5 - tail.cell_length - (1 if self.noted else 0)
+            if room < min(len(name), NAME_ROOM // 2):  # no room for the counts either
+                tail = self._tail(Content(""))
+                room = width - 5 - tail.cell_length - (1 if self.noted else 0)
         if width > 0 and len(name) > max(room, 8):
             name = name[: max(room, 8) - 1] + "…"
         return Content.assemble(
