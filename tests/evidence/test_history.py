@@ -34,7 +34,9 @@ def _commit(root: Path, message: str) -> str:
 def churned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     """A repository with 24 commits of edits, insertions, deletions and renames after `cited`."""
     root = tmp_path_factory.mktemp("churn") / "repo"
-    files = {f"src/m{n}.py": "\n".join(_lines(60, f"m{n}")) + "\n" for n in range(4)}
+    files: dict[str, str | bytes] = {
+        f"src/m{n}.py": "\n".join(_lines(60, f"m{n}")) + "\n" for n in range(4)
+    }
     cited = make_repo(root, files)
     rng = random.Random(17)
     names = sorted(files)
