@@ -24,6 +24,7 @@ from evidence.git.repo import open_repo
 from evidence.git.tree import normalize_path
 from evidence.model import Anchor, DiffPart, FileState, LineRange, Quote, Tier
 from evidence.revision import Revision
+from evidence.text import escaped
 
 __all__ = [
     "DELETED_BELOW",
@@ -31,6 +32,9 @@ __all__ = [
     "DriftStatus",
     "diff_json",
     "drift_counts",
+    "drift_details",
+    "drift_text",
+    "follow_all",
     "follow_anchors",
 ]
 
@@ -222,3 +226,78 @@ def _similarity(passage: list[str], counterpart: list[str]) -> float:
     from rapidfuzz import fuzz
 
     return float(fuzz.ratio("\n".join(passage), "\n".join(counterpart)))
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+
+def _span(lines: LineRange | None) -> str:
+    if lines is None:
+        return "-"
+    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
+
+
+def _diff_text(diff: tuple[DiffPart, ...]) -> str:
+    pieces = []
+    for part in diff:
+        if part.op == "equal":
+            pieces.append(part.quote)
+        elif part.op == "delete":
+            pieces.append(f"[-{part.quote}-]")
+        elif part.op == "insert":
+            pieces.append(f"{{+{part.source}+}}")
+        else:
+            pieces.append(f"[-{part.quote}-]{{+{part.source}+}}")
+    text = " ".join("".join(pieces).split())
+    return text if len(text) <= 400 else text[:399] + "…"
+
+
+def drift_details(drift: Drift) -> list[str]:
+    """The indented lines under a drifted quote: where it is now, what differs, the commits."""
+    out = []
+    where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
+    if drift.status is DriftStatus.DELETED:
+        where = f"{drift.path}: passage gone"
+    head = f"    {drift.status.value}: {where}"
+    if drift.renamed_from:
+        head += f" (renamed from {drift.renamed_from})"
+    if drift.status is DriftStatus.CHANGED:
+        head += f", score {drift.score:.0f}"
+    out.append(head)
+    if drift.diff:
+        out.append(f"    diff:  {_diff_text(drift.diff)}")
+    for commit in drift.commits:
+        subject = commit.subject if len(commit.subject) <= 72 else commit.subject[:71] + "…"
+        out.append(f"    {commit.id[:10]} {commit.date[:10]} {commit.author}: {subject}")
+    return [escaped(line) for line in out]
+
+
+def drift_text(against: str, labels: Sequence[str], drifts: Sequence[Drift | None]) -> list[str]:
+    """The drift part of `assay check --against`'s text: changed and deleted quotes first with
+    their commits, then moved and renamed ones, then the counts per status (the last line).
+    `labels` are the quotes' lines as already shown (escaped)."""
+    pairs = [(label, d) for label, d in zip(labels, drifts, strict=False) if d is not None]
+    out = [f"drift to {against}"]
+    broken = [(label, d) for label, d in pairs if d.status.breaks]
+    if broken:
+        out.append("")
+        out.append(f"{len(broken)} changed or deleted since the cited revision:")
+        for label, drift in broken:
+            out.append(label)
+            out.extend(drift_details(drift))
+    moved = [
+        (label, d)
+        for label, d in pairs
+        if d.status is DriftStatus.MOVED or (d.status is DriftStatus.UNCHANGED and d.renamed_from)
+    ]
+    if moved:
+        out.append("")
+        out.append(f"{len(moved)} moved or renamed, same text:")
+        for label, drift in moved:
+            out.append(label)
+            out.extend(drift_details(drift))
+    counts = drift_counts([d for _, d in pairs])
+    out.append("")
+    shown = (f"{n} {status.replace('_', ' ')}" for status, n in counts.items())
+    out.append("drift: " + ", ".join(shown))
+    return out
