@@ -201,6 +201,9 @@ class _Follower:
         probe = Quote(text, path, span, 0, 0, "", 0)
         found, _forms, _path = self.anchorer.anchor_here(probe)
         lines = found.lines
+        if span is None and found.match is Tier.FUZZY:
+            # every line of it was deleted: a passage merely like it elsewhere is another one
+            lines = None
         if found.match is Tier.MISSING or lines is None:
             if span is None:
                 return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
