@@ -13,6 +13,7 @@ from typing import Any
 
 from evidence.anchoring import Anchorer
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, citation_json
+from evidence.drift import Drift, drift_counts, drift_text, follow_anchors
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
@@ -67,6 +68,18 @@ class CheckResult:
     searches: tuple[SearchResult, ...] = ()
     diagnostics: tuple[str, ...] = field(default=())
     citations: tuple[CitedPath, ...] = ()
+    #: with --against: the newer revision and each quote's drift (in `quotes` order)
+    against: str | None = None
+    drifts: tuple[Drift | None, ...] = ()
+
+    @property
+    def drifted(self) -> tuple[tuple[QuoteResult, Drift], ...]:
+        """Quotes whose passage changed or was deleted at `against`."""
+        return tuple(
+            (result, drift)
+            for result, drift in zip(self.quotes, self.drifts, strict=False)
+            if drift is not None and drift.status.breaks
+        )
 
     @property
     def missing_citations(self) -> tuple[CitedPath, ...]:
@@ -80,9 +93,9 @@ class CheckResult:
 
     @property
     def exit_code(self) -> int:
-        """0 when every quote is verified, no claimed range is wrong and every cited path
-        exists, else 1."""
-        return 1 if self.failing or self.missing_citations else 0
+        """0 when every quote is verified, no claimed range is wrong, every cited path exists
+        and (with `against`) no quoted passage changed or was deleted, else 1."""
+        return 1 if self.failing or self.missing_citations or self.drifted else 0
 
     def summary(self) -> dict[str, int]:
         """Counts by tier and by kind of failure."""
@@ -116,8 +129,10 @@ def run_check(
     anchorer: Anchorer | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[int, int], None] | None = None,
+    against: Revision | None = None,
 ) -> CheckResult:
-    """Anchor every quote and replay every search of the loaded reports at `revision`.
+    """Anchor every quote and replay every search of the loaded reports at `revision`, and
+    with `against` follow every anchored passage to that newer revision (evidence/drift.py).
 
     Paths that SARIF files give from another checkout are first found in the revision
     (evidence/sarif/rebase.py)."""
@@ -153,7 +168,18 @@ def run_check(
         for file, diagnostic in reportset.diagnostics
     )
     citations = check_citations(reportset, PathIndex(revision.paths()))
-    return CheckResult(revision.commit, tuple(quotes), tuple(searches), diagnostics, citations)
+    drifts: tuple[Drift | None, ...] = ()
+    if against is not None:
+        drifts = tuple(follow_anchors(anchors, revision, against, cancel=cancel))
+    return CheckResult(
+        revision.commit,
+        tuple(quotes),
+        tuple(searches),
+        diagnostics,
+        citations,
+        None if against is None else against.commit,
+        drifts,
+    )
 
 
 # --- JSON ----------------------------------------------------------------------------------------
@@ -163,11 +189,11 @@ def _range(value: tuple[int, int] | None) -> list[int] | None:
     return None if value is None else [value[0], value[1]]
 
 
-def quote_json(result: QuoteResult) -> dict[str, Any]:
-    """One entry of the "quotes" list."""
+def quote_json(result: QuoteResult, drift: Drift | None = None) -> dict[str, Any]:
+    """One entry of the "quotes" list (with `drift` when checked --against a revision)."""
     anchor = result.anchor
     quote = anchor.quote
-    return {
+    entry: dict[str, Any] = {
         "report": result.report.file,
         "report_line": quote.report_line,
         "text_line": quote.text_line,
@@ -201,6 +227,9 @@ def quote_json(result: QuoteResult) -> dict[str, Any]:
         "role": quote.role or None,
         "note": quote.note or None,
     }
+    if drift is not None:
+        entry["drift"] = drift.as_json()
+    return entry
 
 
 def search_json(result: SearchResult) -> dict[str, Any]:
@@ -224,14 +253,21 @@ def search_json(result: SearchResult) -> dict[str, Any]:
 
 def to_json(result: CheckResult) -> dict[str, Any]:
     """The JSON document `assay check --format json` prints."""
-    return {
+    drifts = result.drifts or (None,) * len(result.quotes)
+    document: dict[str, Any] = {
         "revision": result.revision,
-        "quotes": [quote_json(quote) for quote in result.quotes],
+        "quotes": [
+            quote_json(quote, drift) for quote, drift in zip(result.quotes, drifts, strict=True)
+        ],
         "searches": [search_json(search) for search in result.searches],
         "citations": [citation_json(cited) for cited in result.citations],
         "summary": result.summary(),
         "diagnostics": list(result.diagnostics),
     }
+    if result.against is not None:
+        document["against"] = result.against
+        document["summary"]["drift"] = drift_counts(result.drifts)
+    return document
 
 
 # --- text ----------------------------------------------------------------------------------------
@@ -369,4 +405,8 @@ def to_text(result: CheckResult) -> str:
         f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
         f"{'FAIL' if result.exit_code else 'OK'}"
     )
+    if result.against is not None:
+        labels = [quote_line(quote) for quote in result.quotes]
+        out.append("")
+        out.extend(drift_text(result.against, labels, result.drifts))
     return "\n".join(out)

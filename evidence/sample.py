@@ -31,10 +31,10 @@ SAMPLE_REPORTS = SAMPLE_DATA / "reports"
 #: the answer key (a Markdown table in the README)
 ANSWER_KEY = SAMPLE_DATA / "README.md"
 
-#: the revision both sample reports cite (commit 2 of 3, tagged v0.3.0)
+#: the revision both sample reports cite (commit 2 of 6, tagged v0.3.0)
 CITED_REVISION = "802776dd27b8c567fc18b46afc7b0cf64426b1f9"
-#: the branch tip (commit 3): changes and moves lines the reports quote
-TIP_REVISION = "9a949973db553e68062eb1762f07d89f52d759e5"
+#: the branch tip (commit 6 of 6): commits 3-6 change, move, rename and delete quoted lines
+TIP_REVISION = "8df75acb2bc53c2fc63e8fee737d1e5aa1c28c03"
 #: the first commit
 FIRST_REVISION = "e482316426b21ac3c305d1ef82b84f88f6645aa0"
 BRANCH = "main"

@@ -40,7 +40,10 @@ class Commit:
     overlay: str
     when: int  # seconds since the epoch, UTC
     message: str
-    tip_variant: bool  # the station registry as changed by the tip commit
+    tip_variant: bool  # the station registry as changed by commit 3
+    #: files moved (old path, new path) and removed after the overlays are applied
+    renames: tuple[tuple[str, str], ...] = ()
+    deletes: tuple[str, ...] = ()
 
 
 COMMITS = (
@@ -66,6 +69,27 @@ COMMITS = (
         "Move scopes to permissions, log requests, raise escalation delay\n\n"
         "Stations reported false alarms at 15 minutes; the delay is now 20.\n"
         "Also normalise station codes before lookup and add GET /notes.\n",
+        True,
+    ),
+    Commit(
+        "4",
+        1773833400,  # 2026-03-18 11:30:00 UTC
+        "Rename the format helpers to text, retire the digest worker\n\n"
+        "The digest is sent by the API now; the worker no longer builds it.\n",
+        True,
+        renames=(("web/src/lib/format.ts", "web/src/lib/text.ts"),),
+        deletes=("worker/src/digest.js",),
+    ),
+    Commit(
+        "5",
+        1774262400,  # 2026-03-23 10:40:00 UTC
+        "Rotate tokens every 30 days\n",
+        True,
+    ),
+    Commit(
+        "6",
+        1774866600,  # 2026-03-30 10:30:00 UTC
+        "Rotate a token when its device is lost\n",
         True,
     ),
 )
@@ -222,12 +246,16 @@ def tree(number: int) -> dict[str, tuple[bytes, bytes]]:
     files: dict[str, tuple[bytes, bytes]] = {}
     for commit in COMMITS[:number]:
         root = OVERLAYS / commit.overlay
-        for path in sorted(root.rglob("*")):
+        for path in sorted(root.rglob("*")) if root.is_dir() else []:
             if not path.is_file() or "__pycache__" in path.parts:
                 continue
             name = path.relative_to(root).as_posix()
             mode = b"100755" if name in EXECUTABLE else b"100644"
             files[name] = (mode, path.read_bytes())
+        for old, new in commit.renames:
+            files[new] = files.pop(old)
+        for name in commit.deletes:
+            del files[name]
     commit = COMMITS[number - 1]
     files[STATION_MODULE] = (b"100644", station_module(commit.tip_variant))
     files[ICON] = (b"100644", icon())

@@ -43,6 +43,13 @@ def _fail(message: str) -> None:
 )
 @click.option("--rev", "rev", default=None, help="Revision to check (default: the reports' id).")
 @click.option(
+    "--against",
+    "against",
+    default=None,
+    metavar="REV",
+    help="Follow every quoted passage to this newer revision (a commit, tag or branch).",
+)
+@click.option(
     "--format",
     "output",
     type=click.Choice(["text", "json"]),
@@ -50,7 +57,9 @@ def _fail(message: str) -> None:
     show_default=True,
     help="Output format.",
 )
-def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> None:
+def check(
+    reports: tuple[str, ...], repo: str, rev: str | None, against: str | None, output: str
+) -> None:
     """Check every quote of the reports against the revision they cite.
 
     The revision is --rev, else the 40-hex id the reports state (HEAD only when named: --rev
@@ -60,6 +69,10 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
     shown), reports about several systems, an unknown revision. SARIF files are read too: each
     location is a quote; one without a snippet is "located" (its lines exist; never a failure)
     or "missing".
+
+    With --against REV, every anchored passage is followed from the cited revision to REV
+    through the history between them (renames followed): each quote gains "drift" and the
+    output ends with the counts per status; exit 1 also when a passage changed or was deleted.
 
     \b
     JSON (--format json):
@@ -77,7 +90,14 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
                       "state": present|directory|near_miss|absent,
                       "suggestion": "<closest existing path>" | null}],
        "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...,
-                   "citations", "citations_missing", "citations_directory"}}
+                   "citations", "citations_missing", "citations_directory",
+                   "drift": {"unchanged": n, ...} (with --against)},
+       "against": "<40-hex>" (with --against)}
+      with --against, each quote's "drift":
+        {"status": unchanged|moved|changed|deleted|file_deleted|not_anchored,
+         "path", "lines": [a, b] | null, "renamed_from", "score": 0-100,
+         "diff": [{"op", "quote", "source"}] | null,
+         "commits": [{"id", "subject", "author", "date"}] (newest first)}
     """
     try:
         reportset = load_reports(list(reports))
@@ -87,7 +107,11 @@ def check(reports: tuple[str, ...], repo: str, rev: str | None, output: str) -> 
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
         with Revision.open(repo, wanted) as revision:
-            result = run_check(reportset, revision)
+            if against is None:
+                result = run_check(reportset, revision)
+            else:
+                with Revision.open(repo, against) as newer:
+                    result = run_check(reportset, revision, against=newer)
     except (CheckError, RevisionError) as error:
         _fail(str(error))
     if output == "json":

@@ -1,0 +1,306 @@
+"""Drift: where each passage quoted at the cited revision is at a newer revision, and which
+commits changed it.
+
+`follow_anchors` is a pure function of anchors at the cited revision, that revision and the
+newer one (`Revision`s; the history is read through GitPython, evidence/git/history.py): a UI
+can call it from a worker. Lines are carried through every commit's diff hunks; a passage
+whose lines a commit touched is looked for again in its file at the newer revision with the
+anchorer, which tells a moved passage (the same text elsewhere) from a changed one (close
+enough to be the same, edited: a score and a diff).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from evidence.anchoring import Anchorer, char_diff
+from evidence.git.history import CommitInfo, History, Ranges, load_history
+from evidence.git.repo import open_repo
+from evidence.git.tree import normalize_path
+from evidence.model import Anchor, DiffPart, FileState, LineRange, Quote, Tier
+from evidence.revision import Revision
+from evidence.text import escaped
+
+__all__ = [
+    "DELETED_BELOW",
+    "Drift",
+    "DriftStatus",
+    "diff_json",
+    "drift_counts",
+    "drift_details",
+    "drift_text",
+    "follow_all",
+    "follow_anchors",
+]
+
+#: a passage whose lines are still there but resemble it less than this (0-100) is deleted
+DELETED_BELOW = 50
+
+
+class DriftStatus(StrEnum):
+    """What became of a quoted passage at the newer revision."""
+
+    UNCHANGED = "unchanged"  # the same text at the same lines (the file may have been renamed)
+    MOVED = "moved"  # the same text at other lines
+    CHANGED = "changed"  # recognisably there, edited
+    DELETED = "deleted"  # the file is there, the passage is not
+    FILE_DELETED = "file_deleted"
+    NOT_ANCHORED = "not_anchored"  # no lines at the cited revision to follow
+
+    @property
+    def breaks(self) -> bool:
+        """The claim needs another look: `assay check --against` exits 1."""
+        return self in (DriftStatus.CHANGED, DriftStatus.DELETED, DriftStatus.FILE_DELETED)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One quote's passage at the newer revision."""
+
+    status: DriftStatus
+    path: str | None = None  # at the newer revision
+    lines: LineRange | None = None
+    renamed_from: str | None = None  # the path at the cited revision, when renamed
+    score: float = 0.0  # 100 for the same text
+    diff: tuple[DiffPart, ...] | None = None  # cited passage against its counterpart
+    commits: tuple[CommitInfo, ...] = ()  # newest first
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``drift`` entry of `assay check --against`'s JSON."""
+        return {
+            "status": self.status.value,
+            "path": self.path,
+            "lines": None if self.lines is None else list(self.lines),
+            "renamed_from": self.renamed_from,
+            "score": round(self.score, 1),
+            "diff": diff_json(self.diff),
+            "commits": [commit.as_json() for commit in self.commits],
+        }
+
+
+def diff_json(diff: tuple[DiffPart, ...] | None) -> list[dict[str, str]] | None:
+    """DiffParts as `assay check` prints them."""
+    if diff is None:
+        return None
+    return [{"op": part.op, "quote": part.quote, "source": part.source} for part in diff]
+
+
+def drift_counts(drifts: Sequence[Drift | None]) -> dict[str, int]:
+    """How many quotes have each status (every status named, zero included)."""
+    counts = Counter(drift.status for drift in drifts if drift is not None)
+    return {status.value: counts[status] for status in DriftStatus}
+
+
+def _anchored_path(anchor: Anchor, cited: Revision) -> str | None:
+    """The file the anchor's lines are in (a symlink followed as the anchorer does)."""
+    if anchor.lines is None or anchor.file is not FileState.OK or anchor.match is Tier.MISSING:
+        return None
+    path = normalize_path(anchor.quote.path)
+    entry = cited.entries().get(path)
+    if entry is not None and entry.kind == "link":
+        return cited.resolve_link(path)
+    return path if entry is not None else None
+
+
+def follow_anchors(
+    anchors: Sequence[Anchor],
+    cited: Revision,
+    against: Revision,
+    *,
+    cancel: threading.Event | None = None,
+    floor: float = 80.0,
+) -> list[Drift | None]:
+    """The drift of each anchor's passage from `cited` to `against`, in order; the entries not
+    reached when `cancel` is set are None."""
+    places = [_anchored_path(anchor, cited) for anchor in anchors]
+    repo = open_repo(cited.repo_path)
+    try:
+        history = load_history(
+            repo, cited.commit, against.commit, sorted({p for p in places if p is not None})
+        )
+    finally:
+        repo.close()
+    follower = _Follower(history, cited, against, Anchorer(against, floor=floor, workers=1))
+    out: list[Drift | None] = []
+    for anchor, path in zip(anchors, places, strict=True):
+        if cancel is not None and cancel.is_set():
+            out.append(None)
+            continue
+        out.append(follower.follow(anchor, path))
+    return out
+
+
+def follow_all(
+    anchors: Mapping[Quote, Anchor],
+    cited: Revision,
+    against: Revision,
+    *,
+    cancel: threading.Event | None = None,
+) -> dict[Quote, Drift]:
+    """`follow_anchors` keyed by quote (the shape `anchor_all` returns); {} when cancelled."""
+    quotes = list(anchors)
+    drifts = follow_anchors([anchors[q] for q in quotes], cited, against, cancel=cancel)
+    if any(drift is None for drift in drifts):
+        return {}
+    return {quote: drift for quote, drift in zip(quotes, drifts, strict=True) if drift}
+
+
+class _Follower:
+    """Follows one passage at a time through a loaded history."""
+
+    def __init__(
+        self, history: History, cited: Revision, against: Revision, anchorer: Anchorer
+    ) -> None:
+        self.history = history
+        self.cited = cited
+        self.against = against
+        self.anchorer = anchorer
+
+    def _lines_at(self, revision: Revision, path: str, span: LineRange) -> list[str]:
+        return revision.read(path).lines[span[0] - 1 : span[1]]
+
+    def follow(self, anchor: Anchor, path: str | None) -> Drift:
+        if path is None or anchor.lines is None:
+            return Drift(DriftStatus.NOT_ANCHORED)
+        first, last = anchor.lines
+        now, ranges, touched = self.history.follow(path, ((first - 1, last),))
+        if now is None:
+            return Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
+        renamed = path if now != path else None
+        span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
+        if not touched and span is not None:
+            # no hunk touched the lines: the same text, only shifted (git's hunks are exact)
+            status = DriftStatus.UNCHANGED if span == anchor.lines else DriftStatus.MOVED
+            return Drift(status, now, span, renamed, 100.0)
+        passage = self._lines_at(self.cited, path, anchor.lines)
+        if span is not None and self._lines_at(self.against, now, span) == passage:
+            return self._same(anchor.lines, now, span, renamed)
+        return self._refind(anchor.lines, passage, now, span, renamed, touched)
+
+    def _same(self, cited: LineRange, path: str, span: LineRange, renamed: str | None) -> Drift:
+        status = DriftStatus.UNCHANGED if span == cited else DriftStatus.MOVED
+        commits = self.history.line_log(path, _ranges(span))
+        return Drift(status, path, span, renamed, 100.0, None, tuple(commits))
+
+    def _refind(
+        self,
+        cited: LineRange,
+        passage: list[str],
+        path: str,
+        span: LineRange | None,
+        renamed: str | None,
+        touched: list[CommitInfo],
+    ) -> Drift:
+        """The passage looked for in its file at the newer revision, near where its lines went."""
+        text = "\n".join(passage)
+        probe = Quote(text, path, span, 0, 0, "", 0)
+        found, _forms, _path = self.anchorer.anchor_here(probe)
+        lines = found.lines
+        if span is None and found.match is Tier.FUZZY:
+            # every line of it was deleted: a passage merely like it elsewhere is another one
+            lines = None
+        if found.match is Tier.MISSING or lines is None:
+            if span is None:
+                return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
+            lines = span  # the lines are still there, edited past the anchorer's floor
+        counterpart = self._lines_at(self.against, path, lines)
+        if counterpart == passage:
+            return self._same(cited, path, lines, renamed)
+        score = found.score if found.match is Tier.FUZZY else _similarity(passage, counterpart)
+        if found.match is Tier.MISSING:
+            score = _similarity(passage, counterpart)
+            if score < DELETED_BELOW:
+                return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
+        diff = char_diff(text.split(), "\n".join(counterpart).split())
+        commits = self.history.line_log(path, _ranges(lines))
+        return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff, tuple(commits))
+
+
+def _ranges(span: LineRange) -> Ranges:
+    return ((span[0] - 1, span[1]),)
+
+
+def _similarity(passage: list[str], counterpart: list[str]) -> float:
+    from rapidfuzz import fuzz
+
+    return float(fuzz.ratio("\n".join(passage), "\n".join(counterpart)))
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+
+def _span(lines: LineRange | None) -> str:
+    if lines is None:
+        return "-"
+    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
+
+
+def _diff_text(diff: tuple[DiffPart, ...]) -> str:
+    pieces = []
+    for part in diff:
+        if part.op == "equal":
+            pieces.append(part.quote)
+        elif part.op == "delete":
+            pieces.append(f"[-{part.quote}-]")
+        elif part.op == "insert":
+            pieces.append(f"{{+{part.source}+}}")
+        else:
+            pieces.append(f"[-{part.quote}-]{{+{part.source}+}}")
+    text = " ".join("".join(pieces).split())
+    return text if len(text) <= 400 else text[:399] + "…"
+
+
+def drift_details(drift: Drift) -> list[str]:
+    """The indented lines under a drifted quote: where it is now, what differs, the commits."""
+    out = []
+    where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
+    if drift.status is DriftStatus.DELETED:
+        where = f"{drift.path}: passage gone"
+    head = f"    {drift.status.value}: {where}"
+    if drift.renamed_from:
+        head += f" (renamed from {drift.renamed_from})"
+    if drift.status is DriftStatus.CHANGED:
+        head += f", score {drift.score:.0f}"
+    out.append(head)
+    if drift.diff:
+        out.append(f"    diff:  {_diff_text(drift.diff)}")
+    for commit in drift.commits:
+        subject = commit.subject if len(commit.subject) <= 72 else commit.subject[:71] + "…"
+        out.append(f"    {commit.id[:10]} {commit.date[:10]} {commit.author}: {subject}")
+    return [escaped(line) for line in out]
+
+
+def drift_text(against: str, labels: Sequence[str], drifts: Sequence[Drift | None]) -> list[str]:
+    """The drift part of `assay check --against`'s text: changed and deleted quotes first with
+    their commits, then moved and renamed ones, then the counts per status (the last line).
+    `labels` are the quotes' lines as already shown (escaped)."""
+    pairs = [(label, d) for label, d in zip(labels, drifts, strict=False) if d is not None]
+    out = [f"drift to {against}"]
+    broken = [(label, d) for label, d in pairs if d.status.breaks]
+    if broken:
+        out.append("")
+        out.append(f"{len(broken)} changed or deleted since the cited revision:")
+        for label, drift in broken:
+            out.append(label)
+            out.extend(drift_details(drift))
+    moved = [
+        (label, d)
+        for label, d in pairs
+        if d.status is DriftStatus.MOVED or (d.status is DriftStatus.UNCHANGED and d.renamed_from)
+    ]
+    if moved:
+        out.append("")
+        out.append(f"{len(moved)} moved or renamed, same text:")
+        for label, drift in moved:
+            out.append(label)
+            out.extend(drift_details(drift))
+    counts = drift_counts([d for _, d in pairs])
+    out.append("")
+    shown = (f"{n} {status.replace('_', ' ')}" for status, n in counts.items())
+    out.append("drift: " + ", ".join(shown))
+    return out

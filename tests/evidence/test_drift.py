@@ -1,0 +1,163 @@
+"""Drift (evidence/drift.py, `assay check --against`): the sample's drift key, every status on
+small real repositories, the JSON and text of the command, a bad REV."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from evidencekit import git, make_repo
+
+from evidence.check import run_check
+from evidence.drift import DriftStatus, follow_anchors
+from evidence.model import Anchor, FileState, Quote, Tier
+from evidence.reports.loading import load_reports
+from evidence.revision import Revision
+from evidence.sample import ANSWER_KEY, CITED_REVISION, SAMPLE_REPORTS, TIP_REVISION, sample_repo
+from tui.cli import cli
+
+
+@pytest.fixture(scope="module")
+def kestrel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sample_repo(tmp_path_factory.mktemp("kestrel"))
+
+
+def drift_key() -> list[dict[str, str]]:
+    """The rows of the drift key in sample_data/README.md."""
+    text = ANSWER_KEY.read_text(encoding="utf-8")
+    table = text.split("<!-- drift-key:start -->")[1].split("<!-- drift-key:end -->")[0]
+    rows = [line.strip() for line in table.strip().splitlines()]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+    return [
+        dict(zip(header, (c.strip() for c in row.strip("|").split("|")), strict=True))
+        for row in rows[2:]
+    ]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["check", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_every_sample_quote_drifts_as_the_key_says(kestrel: Path) -> None:
+    key = {(row["report"], int(row["marker line"])): row for row in drift_key()}
+    assert len(key) == 34
+    with Revision.open(kestrel, CITED_REVISION) as cited, Revision.open(kestrel, "main") as tip:
+        result = run_check(load_reports([SAMPLE_REPORTS]), cited, against=tip)
+    assert result.against == TIP_REVISION
+    seen = set()
+    for quote, drift in zip(result.quotes, result.drifts, strict=True):
+        assert drift is not None
+        row = key[(Path(quote.report.file).name, quote.quote.report_line)]
+        seen.add((Path(quote.report.file).name, quote.quote.report_line))
+        lines = "-" if drift.lines is None else f"{drift.lines[0]}-{drift.lines[1]}"
+        got = (drift.status.value, drift.path or "-", lines, drift.renamed_from or "-")
+        want = (row["status"], row["path at tip"], row["lines at tip"], row["renamed from"])
+        assert got == want, row
+        commits = "; ".join(commit.id[:7] for commit in drift.commits) or "-"
+        assert commits == row["commits"], row
+    assert seen == set(key)
+    statuses = {row["status"] for row in key.values()}
+    assert statuses >= {"unchanged", "moved", "changed", "file_deleted", "not_anchored"}
+    assert any(row["renamed from"] != "-" for row in key.values())
+    assert max(len(row["commits"].split("; ")) for row in key.values()) == 3
+
+
+def test_check_against_json_and_exit_code(kestrel: Path) -> None:
+    code, out, err = run(
+        str(SAMPLE_REPORTS), "--repo", str(kestrel), "--against", "main", "--format", "json"
+    )
+    assert code == 1, err
+    data = json.loads(out)
+    assert data["against"] == TIP_REVISION and data["revision"] == CITED_REVISION
+    fields = {"status", "path", "lines", "renamed_from", "score", "diff", "commits"}
+    assert all(set(quote["drift"]) == fields for quote in data["quotes"])
+    counts = data["summary"]["drift"]
+    assert sum(counts.values()) == 34 and counts["file_deleted"] == 1
+    changed = [q["drift"] for q in data["quotes"] if q["drift"]["status"] == "changed"]
+    edited = next(d for d in changed if d["path"] == "api/kestrel/tickets.py")
+    assert edited["lines"] == [14, 14] and 80 <= edited["score"] < 100
+    assert [p for p in edited["diff"] if p["op"] != "equal"] == [
+        {"op": "replace", "quote": "15", "source": "20"}
+    ]
+    commit = edited["commits"][0]
+    assert commit == {
+        "id": "9a949973db553e68062eb1762f07d89f52d759e5",
+        "subject": "Move scopes to permissions, log requests, raise escalation delay",
+        "author": "Mira Okafor",
+        "date": "2026-03-16T11:15:00+00:00",
+    }
+    # without --against the document is as before
+    code, out, _ = run(str(SAMPLE_REPORTS), "--repo", str(kestrel), "--format", "json")
+    assert "against" not in json.loads(out) and "drift" not in json.loads(out)["quotes"][0]
+
+
+def test_check_against_text_lists_changed_first_and_ends_with_counts(kestrel: Path) -> None:
+    code, out, _ = run(str(SAMPLE_REPORTS), "--repo", str(kestrel), "--against", "main")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[-1].startswith("drift: 17 unchanged, 8 moved, 5 changed, 0 deleted, 1 file")
+    part = out[out.index(f"drift to {TIP_REVISION}") :]
+    assert part.index("changed or deleted") < part.index("moved or renamed")
+    assert "file deleted" in part and "744d82782d" in part
+    assert "renamed from web/src/lib/format.ts" in part
+
+
+def test_bad_against_is_a_message_not_a_traceback(kestrel: Path) -> None:
+    code, out, err = run(str(SAMPLE_REPORTS), "--repo", str(kestrel), "--against", "no-such-rev")
+    assert code == 2 and "no-such-rev" in err and "Traceback" not in err + out
+
+
+def test_identical_revisions_drift_nothing(kestrel: Path) -> None:
+    code, out, _ = run(str(SAMPLE_REPORTS), "--repo", str(kestrel), "--against", CITED_REVISION)
+    assert code == 1  # the cited revision's own failures, no drift
+    assert out.splitlines()[-1].startswith("drift: 31 unchanged, 0 moved, 0 changed")
+
+
+def _anchor(path: str, lines: tuple[int, int]) -> Anchor:
+    quote = Quote("", path, None, 1, 1, "R", 0)
+    return Anchor(quote, FileState.OK, Tier.EXACT, 100.0, lines)
+
+
+def test_each_status_on_a_small_repository(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    body = [f"def step_{n}(value):\n    return value * {n} + {n * 3}\n" for n in range(1, 9)]
+    cited = make_repo(root, {"calc.py": "".join(body), "gone.py": "x = 1\n"})
+    lines = "".join(body).splitlines()
+    # step_2 deleted, step_5 edited, step_7 moved to the top, a header inserted
+    moved = lines[12:14]
+    edited = [lines[8], "    return value * 5 + 16"]
+    rest = lines[:2] + lines[4:8] + edited + lines[10:12] + lines[14:]
+    new = ["# header", "", *moved, *rest]
+    (root / "calc.py").write_text("\n".join(new) + "\n")
+    git(root, "rm", "-q", "gone.py")
+    git(root, "commit", "-qam", "edit")
+    tip = git(root, "rev-parse", "HEAD")
+    anchors = [
+        _anchor("calc.py", (1, 2)),  # step_1: shifted by the header
+        _anchor("calc.py", (3, 4)),  # step_2: deleted
+        _anchor("calc.py", (9, 10)),  # step_5: edited
+        _anchor("calc.py", (13, 14)),  # step_7: moved to the top
+        _anchor("gone.py", (1, 1)),
+        _anchor("calc.py", (15, 16)),  # step_8: back at the same lines
+        Anchor(Quote("", "nope.py", None, 1, 1, "R", 0), FileState.MISSING, Tier.MISSING, 0, None),
+    ]
+    with Revision.open(root, cited) as old, Revision.open(root, tip) as now:
+        drifts = follow_anchors(anchors, old, now)
+    statuses = [d.status if d else None for d in drifts]
+    assert statuses == [
+        DriftStatus.MOVED,
+        DriftStatus.DELETED,
+        DriftStatus.CHANGED,
+        DriftStatus.MOVED,
+        DriftStatus.FILE_DELETED,
+        DriftStatus.UNCHANGED,  # as many lines removed above it as added
+        DriftStatus.NOT_ANCHORED,
+    ]
+    assert [d.lines if d else None for d in drifts[:4]] == [(5, 6), None, (11, 12), (3, 4)]
+    assert drifts[2] is not None and drifts[2].diff is not None
+    assert [(p.quote, p.source) for p in drifts[2].diff if p.op != "equal"] == [("5", "6")]
+    assert all(d is not None and [c.id for c in d.commits] == [tip] for d in drifts[1:5])
+    assert drifts[0] is not None and drifts[0].commits == ()

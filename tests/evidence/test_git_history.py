@@ -1,0 +1,202 @@
+"""evidence/git/history.py: line-range history against real ``git log -L``, renames, deletions,
+and the hostile repository (no diff driver, textconv, external diff or pager runs)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from evidencekit import arm, git, make_repo
+
+from evidence.git.history import commits_between, load_history, map_ranges, path_diff
+from evidence.git.repo import open_repo
+
+
+def _lines(count: int, tag: str) -> list[str]:
+    return [f"{tag} line {n} value {n * 7 % 13}" for n in range(1, count + 1)]
+
+
+def _write(root: Path, path: str, lines: list[str]) -> None:
+    target = root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _commit(root: Path, message: str) -> str:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return git(root, "rev-parse", "HEAD")
+
+
+@pytest.fixture(scope="module")
+def churned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """A repository with 24 commits of edits, insertions, deletions and renames after `cited`."""
+    root = tmp_path_factory.mktemp("churn") / "repo"
+    files: dict[str, str | bytes] = {
+        f"src/m{n}.py": "\n".join(_lines(60, f"m{n}")) + "\n" for n in range(4)
+    }
+    cited = make_repo(root, files)
+    rng = random.Random(17)
+    names = sorted(files)
+    contents = {name: _lines(60, name[4:6]) for name in names}
+    for step in range(24):
+        name = rng.choice(names)
+        lines = contents[name]
+        kind = rng.choice(["edit", "insert", "delete", "edit", "insert", "rename"])
+        at = rng.randrange(len(lines))
+        if kind == "edit":
+            for k in range(at, min(len(lines), at + rng.randint(1, 4))):
+                lines[k] = lines[k] + f" edited {step}"
+        elif kind == "insert":
+            lines[at:at] = [f"inserted {step} {k}" for k in range(rng.randint(1, 6))]
+        elif kind == "delete" and len(lines) > 20:
+            del lines[at : at + rng.randint(1, 5)]
+        else:
+            new = name.replace(".py", f"_r{step}.py")
+            git(root, "mv", name, new)
+            names[names.index(name)] = new
+            contents[new] = contents.pop(name)
+            name = new
+        _write(root, name, contents[name])
+        _commit(root, f"step {step}: {kind} {name}")
+    return root, cited, git(root, "rev-parse", "HEAD")
+
+
+def _git_log_l(root: Path, spec: str, path: str, first: int, last: int) -> list[str]:
+    out = git(root, "log", f"-L{first},{last}:{path}", "--format=@%H", "-s", spec)
+    return re.findall(r"^@([0-9a-f]{40})$", out, re.MULTILINE)
+
+
+def test_line_log_is_what_git_log_l_gives(churned: tuple[Path, str, str]) -> None:
+    root, cited, tip = churned
+    repo = open_repo(root)
+    try:
+        paths = sorted(git(root, "ls-tree", "-r", "--name-only", cited).splitlines())
+        history = load_history(repo, cited, tip, paths)
+        rng = random.Random(3)
+        compared = 0
+        for path in git(root, "ls-tree", "-r", "--name-only", tip).splitlines():
+            size = len((git(root, "show", f"{tip}:{path}") + "\n").splitlines())
+            for _ in range(12):
+                first = rng.randint(1, size)
+                last = min(size, first + rng.randint(0, 8))
+                ours = [c.id for c in history.line_log(path, ((first - 1, last),))]
+                assert ours == _git_log_l(root, f"{cited}..{tip}", path, first, last), (
+                    path,
+                    first,
+                    last,
+                )
+                compared += 1
+        assert compared == 48
+    finally:
+        repo.close()
+
+
+def test_following_lines_forward_lands_where_git_log_l_starts(
+    churned: tuple[Path, str, str],
+) -> None:
+    """Lines carried from the cited revision to the tip: untouched ones keep their text, and the
+    commits of their history are git log -L's for where they landed."""
+    root, cited, tip = churned
+    repo = open_repo(root)
+    try:
+        paths = sorted(git(root, "ls-tree", "-r", "--name-only", cited).splitlines())
+        history = load_history(repo, cited, tip, paths)
+        rng = random.Random(5)
+        for path in paths:
+            before = git(root, "show", f"{cited}:{path}").splitlines()
+            for _ in range(10):
+                first = rng.randint(1, len(before))
+                last = min(len(before), first + rng.randint(0, 5))
+                now, ranges, touched = history.follow(path, ((first - 1, last),))
+                assert now is not None
+                after = git(root, "show", f"{tip}:{now}").splitlines()
+                if not touched:
+                    (start, end) = ranges[0]
+                    assert len(ranges) == 1
+                    assert after[start:end] == before[first - 1 : last]
+                    continue
+                if ranges:
+                    span = (ranges[0][0] + 1, ranges[-1][1])
+                    logged = [c.id for c in history.line_log(now, ((span[0] - 1, span[1]),))]
+                    assert logged == _git_log_l(root, f"{cited}..{tip}", now, *span)
+    finally:
+        repo.close()
+
+
+def test_renames_deletions_and_commits(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    body = [f"line {n} of a file long enough to be found renamed" for n in range(1, 9)]
+    cited = make_repo(root, {"a.txt": "\n".join(body) + "\n", "gone.txt": "x\ny\n"})
+    git(root, "mv", "a.txt", "b.txt")
+    body[2] = "three"
+    _write(root, "b.txt", ["0", *body])
+    git(root, "rm", "-q", "gone.txt")
+    second = _commit(root, "rename, insert, edit, delete")
+    repo = open_repo(root)
+    try:
+        assert [c.id for c in commits_between(repo, cited, second)] == [second]
+        assert commits_between(repo, cited, second)[0].subject == "rename, insert, edit, delete"
+        history = load_history(repo, cited, second, ["a.txt", "gone.txt"])
+        assert history.follow("a.txt", ((0, 2),))[:2] == ("b.txt", ((1, 3),))
+        now, ranges, touched = history.follow("a.txt", ((2, 3),))
+        assert (now, ranges, [c.id for c in touched]) == ("b.txt", ((3, 4),), [second])
+        now, ranges, touched = history.follow("gone.txt", ((0, 1),))
+        assert (now, ranges, [c.id for c in touched]) == (None, (), [second])
+        change = path_diff(repo, cited, second, "a.txt")
+        assert change is not None and (change.old_path, change.new_path) == ("a.txt", "b.txt")
+        assert len(change.hunks) == 2
+    finally:
+        repo.close()
+
+
+def test_map_ranges_follows_line_log_rules() -> None:
+    from evidence.git.history import Hunk
+
+    insert_above = (Hunk(0, 0, 0, 3),)
+    assert map_ranges(((5, 8),), insert_above, forward=True) == (((8, 11),), False)
+    assert map_ranges(((8, 11),), insert_above, forward=False) == (((5, 8),), False)
+    edit_inside = (Hunk(6, 1, 6, 2),)
+    assert map_ranges(((5, 8),), edit_inside, forward=True) == (((5, 9),), True)
+    deleted = (Hunk(4, 5, 4, 0),)
+    assert map_ranges(((5, 8),), deleted, forward=True) == ((), True)
+
+
+def test_hostile_repository_runs_nothing_through_history(tmp_path: Path) -> None:
+    root = tmp_path / "hostile"
+    cited = make_repo(
+        root,
+        {
+            "src/app.py": "def handler(request):\n    return check(request)\n",
+            "old.py": "a = 1\nb = 2\n",
+            "lost.txt": "this blob will be deleted\n",
+            ".gitattributes": "* diff=evil filter=evil\n",
+        },
+    )
+    (root / "src" / "app.py").write_text("def handler(request):\n    return None\n")
+    git(root, "mv", "old.py", "new.py")
+    tip = _commit(root, "second")
+    for key, value in (
+        ("log.showSignature", "true"),
+        ("diff.algorithm", "patience"),
+        ("diff.interHunkContext", "10"),
+        ("diff.orderFile", "/dev/null"),
+    ):
+        git(root, "config", key, value)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    arm(root, marks)
+    repo = open_repo(root)
+    try:
+        history = load_history(repo, cited, tip, ["src/app.py", "old.py"])
+        now, _, touched = history.follow("src/app.py", ((1, 2),))
+        assert now == "src/app.py" and [c.id for c in touched] == [tip]
+        assert history.follow("old.py", ((0, 2),))[:2] == ("new.py", ((0, 2),))
+        assert [c.id for c in history.line_log("src/app.py", ((0, 2),))] == [tip]
+        assert [c.id for c in commits_between(repo, cited, tip)] == [tip]
+        assert path_diff(repo, cited, tip, "src/app.py") is not None
+    finally:
+        repo.close()
+    assert sorted(path.name for path in marks.iterdir()) == []
