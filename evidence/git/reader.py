@@ -115,19 +115,20 @@ class RepoReader:
         _check_ids((oid,))
         repo = self.repo()
         with self._lock:
-            try:
-                _, _, size, data = repo.git.get_object_data(oid)
-            except ValueError as error:
-                if str(error).endswith(" missing'"):  # git replied "<oid> missing"
-                    raise MissingObjectError(_missing(oid)) from None
-                failure: Exception = error
-            except OSError as error:
-                failure = error
-            else:
-                if len(data) == size:
-                    return bytes(data)
-                failure = ValueError("short read from git cat-file")
-            repo.git.clear_cache()  # the next read starts a fresh cat-file
+            for _ in range(2):  # a cat-file that died since the last read is started again
+                try:
+                    _, _, size, data = repo.git.get_object_data(oid)
+                except ValueError as error:
+                    if str(error).endswith(" missing'"):  # git replied "<oid> missing"
+                        raise MissingObjectError(_missing(oid)) from None
+                    failure: Exception = error
+                except OSError as error:
+                    failure = error
+                else:
+                    if len(data) == size:
+                        return bytes(data)
+                    failure = ValueError("short read from git cat-file")
+                repo.git.clear_cache()  # the next read starts a fresh cat-file
             message = f"reading {oid} from {self.repo_path} failed: {failure}"
             raise RevisionError(message)
 
