@@ -2,49 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-from pathlib import Path
+from evidence.git.identity import start_user_name, stop_user_name, user_name_of
 
 
 def git_user_name() -> str | None:
     """git's user.name, read from the home directory (never from a repository under review)."""
-    return _git_result(_start_git())
-
-
-def _start_git() -> subprocess.Popen[str] | None:
-    """Start `git config --get user.name` in the home directory, not waiting for it."""
-    home = Path.home()
-    # GIT_CEILING_DIRECTORIES: no repository above the home directory is looked for either.
-    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_CEILING_DIRECTORIES=str(home.parent))
-    # A repository's own config could set anything; run outside every repository under review.
-    env.pop("GIT_DIR", None)
-    env.pop("GIT_WORK_TREE", None)
-    try:
-        return subprocess.Popen(
-            ["git", "config", "--get", "user.name"],
-            cwd=home if home.is_dir() else "/",
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def _git_result(process: subprocess.Popen[str] | None) -> str | None:
-    if process is None:
-        return None
-    try:
-        out, _ = process.communicate(timeout=5)
-    except subprocess.SubprocessError:
-        process.kill()
-        process.wait()
-        return None
-    name = out.strip()
-    return name if process.returncode == 0 and name else None
+    return user_name_of(start_user_name())
 
 
 def login_name() -> str | None:
@@ -78,19 +41,17 @@ class ReviewerLookup:
 
     def __init__(self, explicit: str | None = None) -> None:
         self._name = explicit.strip() if explicit is not None and explicit.strip() else None
-        self._process = _start_git() if self._name is None else None
+        self._process = start_user_name() if self._name is None else None
 
     def __call__(self) -> str:
         """The name: explicit, else git's answer (waited for), else the login name."""
         if self._name is None:
             process, self._process = self._process, None
-            self._name = _git_result(process) or login_name() or "reviewer"
+            self._name = user_name_of(process) or login_name() or "reviewer"
         return self._name
 
     def close(self) -> None:
         """Stop a git lookup whose answer is not needed."""
         process, self._process = self._process, None
         if process is not None:
-            if process.poll() is None:
-                process.kill()
-            process.communicate()  # reaps it and closes its pipe
+            stop_user_name(process)

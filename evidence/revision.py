@@ -1,15 +1,16 @@
 """A read-only view of one git revision, safe to use on an untrusted repository.
 
-Every read goes through git plumbing (evidence/git/): `rev-parse` to resolve the revision,
-`ls-tree -r -z -l` for the tree, one long-lived `cat-file --batch` for blobs and `grep` at the
-commit, all run in the safe environment of evidence/git/process.py. Nothing reads the work tree
-or the index.
+Every read goes through git plumbing in evidence/git/, run with the safe environment and ``-c``
+options of evidence/git/process.py: `rev-parse` resolves the revision (a plain subprocess, so
+that opening a revision before the app's first frame does not import GitPython); the tree
+(`ls-tree -r -z -l`), blobs (GitPython's persistent `cat-file --batch`), the commit's subject and
+author and the remotes' URLs come through GitPython (evidence/git/reader.py), opened on first
+use; `grep` at the commit streams from a subprocess. Nothing reads the work tree or the index.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,6 @@ from evidence.git import grep as git_grep
 from evidence.git.blobs import (
     BINARY_PROBE,
     DEFAULT_CACHE_CHARS,
-    BlobReader,
     Decoded,
     TextCache,
     decode_blob,
@@ -36,6 +36,7 @@ from evidence.git.process import (
     run_git,
     safe_environment,
 )
+from evidence.git.reader import CommitSummary, RepoReader
 from evidence.git.tree import TreeEntry, normalize_path, parse_tree
 from evidence.model import FileState
 
@@ -44,6 +45,7 @@ __all__ = [
     "DEFAULT_CACHE_CHARS",
     "DEFAULT_MAX_SIZE",
     "SAFE_CONFIG",
+    "CommitSummary",
     "GrepHit",
     "MissingObjectError",
     "Revision",
@@ -58,8 +60,6 @@ __all__ = [
 
 #: files larger than this are reported as ``too_large`` and never decoded
 DEFAULT_MAX_SIZE = 5 * 1024 * 1024
-
-_REMOTE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,99}")
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ class Revision:
         self.short = commit[:7]
         self.max_size = max_size
         self._texts = TextCache(cache_chars)
-        self._blobs = BlobReader(git_dir, repo_path, f"revision {self.short} of {repo_path}")
+        self._git = RepoReader(git_dir, repo_path, f"revision {self.short} of {repo_path}")
         self._entries: dict[str, TreeEntry] | None = None
         self._entries_lock = threading.Lock()
 
@@ -184,8 +184,8 @@ class Revision:
     # --- lifetime --------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop the cat-file process and drop cached texts."""
-        self._blobs.close()
+        """Stop the cat-file processes and drop cached texts."""
+        self._git.close()
         self._texts.clear()
 
     def __enter__(self) -> Revision:
@@ -207,16 +207,7 @@ class Revision:
         starts its own when it needs one; the texts read so far stay cached)."""
         self._entries_lock = threading.Lock()
         self._texts.after_fork()
-        self._blobs.after_fork()
-
-    # --- running git -----------------------------------------------------------------------
-
-    def _run(self, *args: str) -> bytes:
-        result = run_git(self.git_dir, self.git_dir, *args)
-        if result.returncode != 0:
-            message = error_line(result.stderr)
-            raise RevisionError(f"git {args[0]} failed in {self.repo_path}: {message}")
-        return result.stdout
+        self._git.after_fork()
 
     # --- the tree --------------------------------------------------------------------------
 
@@ -224,7 +215,7 @@ class Revision:
         """Every path of the tree at the revision (files, symlinks, submodules)."""
         with self._entries_lock:
             if self._entries is None:
-                raw = self._run("ls-tree", "-r", "-z", "-l", "--full-tree", self.commit)
+                raw = self._git.run("ls-tree", "-r", "-z", "-l", "--full-tree", self.commit)
                 self._entries = parse_tree(raw)
             return self._entries
 
@@ -240,11 +231,11 @@ class Revision:
 
     def read_blob(self, oid: str) -> bytes:
         """The raw bytes of a blob (by id, as listed in `entries()`)."""
-        return self._blobs.read(oid)
+        return self._git.read(oid)
 
     def iter_blobs(self, oids: Sequence[str]) -> Iterator[tuple[str, bytes]]:
         """Stream many blobs through a dedicated cat-file process (for whole-revision scans)."""
-        return self._blobs.stream(oids)
+        return self._git.stream(oids)
 
     def scan(self, paths: Iterable[str] | None = None) -> Iterator[tuple[str, bytes]]:
         """Stream (path, bytes) for the files at `paths` (default: every file under the size
@@ -381,8 +372,8 @@ class Revision:
 
     def remote_url(self, name: str = "origin") -> str | None:
         """The configured URL of a remote, as written in the repository's config."""
-        if not _REMOTE_NAME.fullmatch(name) or ".." in name:
-            return None
-        result = run_git(self.git_dir, self.git_dir, "config", "--get", f"remote.{name}.url")
-        url = result.stdout.decode("utf-8", "replace").strip()
-        return url if result.returncode == 0 and url else None
+        return self._git.remote_url(name)
+
+    def commit_summary(self) -> CommitSummary:
+        """The revision's subject line, author and author date; RevisionError when unreadable."""
+        return self._git.commit_summary(self.commit)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -53,11 +52,10 @@ def git_environment() -> dict[str, str]:
 
 
 def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    command = ["git", "-c", "core.hooksPath=/dev/null", "-C", str(repo), *args]
+    from evidence.git.process import run_in_own_repository
+
     try:
-        result = subprocess.run(
-            command, input=stdin, env=git_environment(), capture_output=True, check=False
-        )
+        result = run_in_own_repository(repo, *args, stdin=stdin)
     except OSError as error:
         raise SampleError(f"cannot run git: {error}") from error
     if result.returncode != 0:

@@ -22,6 +22,7 @@ __all__ = [
     "error_line",
     "git_command",
     "run_git",
+    "run_in_own_repository",
     "safe_environment",
     "stop",
 ]
@@ -111,6 +112,16 @@ def run_git(git_dir: Path | None, cwd: Path, *args: str) -> subprocess.Completed
         stdin=subprocess.DEVNULL,
         check=False,
     )
+
+
+def run_in_own_repository(
+    repo: Path, *args: str, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """git with ``args`` in a repository assay builds itself (the sample): porcelain allowed,
+    hooks off, the safe environment; OSError when git cannot be started."""
+    command = ["git", "-c", "core.hooksPath=/dev/null", "-C", str(repo), *args]
+    env = {**safe_environment(), "LC_ALL": "C"}
+    return subprocess.run(command, input=stdin, env=env, capture_output=True, check=False)
 
 
 def error_line(stderr: bytes) -> str:

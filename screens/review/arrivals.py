@@ -12,7 +12,7 @@ from screens.safe import visible
 if TYPE_CHECKING:
     from db import StaleVerdict
     from evidence.model import Record
-    from evidence.revision import Revision
+    from evidence.revision import CommitSummary, Revision
     from screens.review.loading import Loading, StoredState
     from screens.review.messages import Anchored, Loaded
     from screens.review.navigation import Navigation
@@ -32,6 +32,7 @@ class ArrivalHost(Protocol):
     revision: Revision | None
     revision_error: str | None
     remote: str | None
+    commit: CommitSummary | None
     repo: Path
     stale: list[StaleVerdict]
 
@@ -76,6 +77,7 @@ class Arrivals:
         host = self.host
         host.revision, host.revision_error = message.revision, message.error
         host.remote = message.remote
+        host.commit = message.commit
         host.record_pane.revision_open = host.revision is not None
         host.record_pane.refresh_record()
         host.sources.show_quote()

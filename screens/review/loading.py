@@ -34,10 +34,11 @@ KEPT_SOURCES = 64  # files read by the anchorer kept for the source pane
 
 
 def load_review(repo: Path, rev: str | None, revision: Revision | None = None) -> Loaded:
-    """Open the revision (unless given) and read its origin URL."""
+    """Open the revision (unless given), read its origin URL and its commit's subject, author
+    and date."""
     from evidence.revision import Revision
 
-    error, remote = None, None
+    error, remote, commit = None, None, None
     if revision is None:
         try:
             revision = Revision.open(repo, rev)
@@ -52,7 +53,11 @@ def load_review(repo: Path, rev: str | None, revision: Revision | None = None) -
             remote = revision.remote_url()
         except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
             remote = None
-    return Loaded(revision, error, remote)
+        try:
+            commit = revision.commit_summary()
+        except Exception:  # noqa: BLE001 - the header then shows the commit id alone
+            commit = None
+    return Loaded(revision, error, remote, commit)
 
 
 @dataclass(frozen=True)

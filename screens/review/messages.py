@@ -10,7 +10,7 @@ from textual.message import Message
 if TYPE_CHECKING:
     from evidence.citations import CitedPath
     from evidence.model import Anchor, Quote
-    from evidence.revision import GrepHit, Revision, SourceFile
+    from evidence.revision import CommitSummary, GrepHit, Revision, SourceFile
 
 
 class ReadsStarted(Message):
@@ -18,15 +18,21 @@ class ReadsStarted(Message):
 
 
 class Loaded(Message):
-    """The revision is open (or failed), with its origin URL (for permalinks)."""
+    """The revision is open (or failed), with its origin URL (for permalinks) and its commit's
+    subject, author and date (for the header)."""
 
     def __init__(
-        self, revision: Revision | None, error: str | None, remote: str | None = None
+        self,
+        revision: Revision | None,
+        error: str | None,
+        remote: str | None = None,
+        commit: CommitSummary | None = None,
     ) -> None:
         super().__init__()
         self.revision = revision
         self.error = error
         self.remote = remote
+        self.commit = commit
 
 
 class AnchorProgress(Message):

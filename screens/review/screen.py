@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from db import Event, StaleVerdict, VerdictStore
     from evidence.backlinks import Backlink
     from evidence.model import Quote, Record
-    from evidence.revision import Revision, SourceFile
+    from evidence.revision import CommitSummary, Revision, SourceFile
     from screens.find import FindTarget
 
 
@@ -100,6 +100,7 @@ class ReviewScreen(Screen[None]):
         self.revision: Revision | None = revision
         self.revision_error: str | None = None
         self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
+        self.commit: CommitSummary | None = None  # its subject, author and date (the header)
         self.filter = "all"
         self.location = Location(0, 0 if session.records and session.records[0].quotes else None)
         self._resumed = False  # the screen has been made active once
@@ -232,6 +233,7 @@ class ReviewScreen(Screen[None]):
             reviewer=self.session.reviewer,
             progress=progress,
             short=short,
+            commit=self.commit,
         )
 
     def fill_records(self) -> None:

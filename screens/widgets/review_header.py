@@ -1,11 +1,38 @@
-"""The review screen's header line: system, revision, reviewer and progress."""
+"""The review screen's header line: system, revision and its commit, reviewer and progress."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.widgets import Static
 
 from screens.safe import visible
+
+if TYPE_CHECKING:
+    from evidence.revision import CommitSummary
+
+#: the commit's subject is left out rather than cut shorter than this
+MIN_SUBJECT = 12
+
+
+def commit_content(commit: CommitSummary, room: int) -> Content:
+    """The commit's subject, author and date in at most ``room`` cells: the subject is cut
+    first, then the author left out, then the subject; empty when not even the date fits.
+    Untrusted text: controls made visible, never markup."""
+    subject = Content(visible(commit.subject)).stylize("$text")
+    author = visible(commit.author)
+    date = f"{commit.date:%Y-%m-%d}"
+    for tail in (f"{author}, {date}", date):
+        rest = Content(" — ").append(Content(tail).stylize("$text-muted"))
+        if subject.cell_length + rest.cell_length <= room:
+            return subject + rest
+        if room - rest.cell_length >= MIN_SUBJECT:
+            return subject.truncate(room - rest.cell_length, ellipsis=True) + rest
+    for tail in (f"{author}, {date}", date):
+        if len(tail) <= room:
+            return Content(tail).stylize("$text-muted")
+    return Content("")
 
 
 class ReviewHeader(Static):
@@ -23,11 +50,14 @@ class ReviewHeader(Static):
         reviewer: str,
         progress: str,
         short: str = "",
+        commit: CommitSummary | None = None,
     ) -> None:
         """Show the header (``failed``: the revision could not be opened); ``short`` is the
-        progress for a narrow terminal (the same counts, in fewer words)."""
+        progress for a narrow terminal (the same counts, in fewer words); ``commit``'s subject,
+        author and date follow the revision in the room the rest leaves (never wrapped: the
+        counts and names come first)."""
         width = max(self.screen.size.width, 40)
-        shown = (system, revision, failed, reviewer, progress, short, width)
+        shown = (system, revision, failed, reviewer, progress, short, commit, width)
         if shown == self._shown:
             return  # the screen asks again on every resize, and twice as it starts
         self._shown = shown
@@ -36,12 +66,18 @@ class ReviewHeader(Static):
         room = width - len(system) - len(revision) - len(progress) - 16
         if len(reviewer) > max(room, 8):  # the counts before the reviewer's full name
             reviewer = reviewer[: max(room, 8) - 1] + "…"
+        about = Content("")
+        if commit is not None:
+            spare = width - len(system) - len(revision) - len(reviewer) - len(progress) - 18
+            about = commit_content(commit, spare)
         left = Content.assemble(
             (" assay ", "bold $text-accent"),
             " ",
             (visible(system), "bold"),
             "  ",
             (revision, "$text-warning" if failed else "$text-primary"),
+            "  " if about.cell_length else "",
+            about,
             "  ",
             (visible(reviewer), "$text-secondary"),
         )

@@ -9,6 +9,7 @@ from evidencekit import arm, git, make_repo
 
 from evidence.git.process import RevisionError
 from evidence.git.repo import find_repository, open_repo
+from evidence.revision import Revision
 
 
 @pytest.fixture
@@ -64,3 +65,28 @@ def test_find_repository_searches_parents(tmp_path: Path) -> None:
         find_repository(tmp_path)
     with pytest.raises(RevisionError, match="no such directory"):
         open_repo(tmp_path / "nope")
+
+
+def test_commit_summary_keeps_the_subject_as_git_stored_it(tmp_path: Path) -> None:
+    """The header's commit: the first line of the message, controls and all (shown visibly by
+    the screens, tests/screens/test_review_header.py)."""
+    root = tmp_path / "r"
+    make_repo(root, {"a.txt": "a\n"})
+    git(root, "commit", "-q", "--allow-empty", "-m", "fix \x1b[31mred\x1b[0m [b]x[/b]\n\nbody")
+    with Revision.open(root, "HEAD") as revision:
+        summary = revision.commit_summary()
+    assert summary.subject == "fix \x1b[31mred\x1b[0m [b]x[/b]"
+    assert summary.author == "Test" and summary.date.year == 2024
+
+
+def test_a_cat_file_that_died_is_started_again(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    make_repo(root, {"a.txt": "alpha\n", "b.txt": "beta\n"})
+    with Revision.open(root, "HEAD") as revision:
+        entries = revision.entries()
+        assert revision.read_blob(entries["a.txt"].oid) == b"alpha\n"
+        repo = revision._git.repo()  # noqa: SLF001 - the process this test kills
+        assert repo.git.cat_file_all is not None
+        repo.git.cat_file_all.proc.kill()
+        repo.git.cat_file_all.proc.wait()
+        assert revision.read_blob(entries["b.txt"].oid) == b"beta\n"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from evidencekit import git, make_repo
 
 from evidence.permalink import (
     HostStyle,
@@ -14,6 +17,7 @@ from evidence.permalink import (
     parse_remote,
     web_permalink,
 )
+from evidence.revision import Revision
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 
@@ -202,3 +206,42 @@ def test_link_for_falls_back_with_a_reason() -> None:
     assert "tok" not in unknown.reason
     local = link_for("/srv/b.git", SHA, "x.py", None)
     assert local.text == f"x.py@{SHA}" and local.reason == "remote is not a web host"
+
+
+REMOTE_URLS = [
+    "https://github.com/acme/kestrel.git",
+    "git@github.com:acme/kestrel.git",
+    "ssh://git@gitlab.example.com:2222/group/sub/kestrel.git",
+    "https://user:secret@bitbucket.org/acme/kestrel",
+    "git+ssh://git@codeberg.org/acme/kestrel",
+]
+
+
+@pytest.mark.parametrize("url", REMOTE_URLS)
+def test_remote_url_from_the_config_reader_is_what_git_config_gives(
+    url: str, tmp_path: Path
+) -> None:
+    """Remotes come from GitPython's config reader: the same URL `git config --get` prints, and
+    the same permalink."""
+    root = tmp_path / "r"
+    make_repo(root, {"a.py": "x = 1\n"})
+    git(root, "remote", "add", "origin", url)
+    git(root, "remote", "add", "other", "https://example.org/first.git")
+    git(root, "config", "--add", "remote.other.url", "https://example.org/second.git")
+    with Revision.open(root) as revision:
+        assert revision.remote_url() == git(root, "config", "--get", "remote.origin.url") == url
+        assert revision.remote_url("other") == git(root, "config", "--get", "remote.other.url")
+        assert revision.remote_url("missing") is None
+        link = link_for(revision.remote_url(), revision.commit, "a.py", (1, 1))
+        assert link == link_for(url, revision.commit, "a.py", (1, 1))
+
+
+def test_remote_url_written_by_hand_reads_as_git_reads_it(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    make_repo(root, {"a.py": "x = 1\n"})
+    with (root / ".git" / "config").open("a", encoding="utf-8") as config:
+        config.write('[remote "origin"]\n\turl = "https://github.com/acme/kestrel.git"\n')
+        config.write('[remote "up"]\n\turl = git@github.com:acme/up.git ; a comment\n')
+    with Revision.open(root) as revision:
+        for name in ("origin", "up"):
+            assert revision.remote_url(name) == git(root, "config", "--get", f"remote.{name}.url")

@@ -1,4 +1,4 @@
-"""`assay check REPORT... --repo PATH [--rev REV] [--format text|json]`.
+"""`assay check REPORT... [--repo PATH] [--rev REV] [--format text|json]`.
 
 Exit 0 when every quote is exact/whitespace/normalized in its cited file, no claimed range is
 wrong and every cited path exists, 1 otherwise, 2 on usage or input errors (a message, never a
@@ -23,6 +23,7 @@ from evidence.check import (
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
 from evidence.text import escaped
+from tui.commands.repository import repo_option, repository
 
 
 def _fail(message: str) -> None:
@@ -33,13 +34,9 @@ def _fail(message: str) -> None:
 
 @click.command()
 @click.argument("reports", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "--repo",
-    "repo",
-    default=".",
-    show_default=True,
-    type=click.Path(),
-    help="The git repository the reports quote (work tree or bare).",
+@repo_option(
+    "The git repository the reports quote (work tree or bare; default: the repository "
+    "containing the current directory)."
 )
 @click.option("--rev", "rev", default=None, help="Revision to check (default: the reports' id).")
 @click.option(
@@ -58,7 +55,7 @@ def _fail(message: str) -> None:
     help="Output format.",
 )
 def check(
-    reports: tuple[str, ...], repo: str, rev: str | None, against: str | None, output: str
+    reports: tuple[str, ...], repo: str | None, rev: str | None, against: str | None, output: str
 ) -> None:
     """Check every quote of the reports against the revision they cite.
 
@@ -106,11 +103,12 @@ def check(
     try:
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
-        with Revision.open(repo, wanted) as revision:
+        path = repository(repo)
+        with Revision.open(path, wanted) as revision:
             if against is None:
                 result = run_check(reportset, revision)
             else:
-                with Revision.open(repo, against) as newer:
+                with Revision.open(path, against) as newer:
                     result = run_check(reportset, revision, against=newer)
     except (CheckError, RevisionError) as error:
         _fail(str(error))

@@ -15,6 +15,7 @@ import click
 
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
 from evidence.text import visible
+from tui.commands.repository import repo_option, repository
 
 #: lines lexed before the first shown line, so that multi-line tokens start right
 LEX_BEFORE = 300
@@ -56,10 +57,11 @@ def parse_target(spec: str) -> Target:
     return Target(rev or None, rest, lines)
 
 
-def open_revision(repo: str, rev: str | None) -> Revision:
-    """Open the revision or exit 2 with the reason."""
+def open_revision(repo: str | None, rev: str | None) -> Revision:
+    """Open the revision of ``--repo`` (None: the repository containing the current directory)
+    or exit 2 with the reason."""
     try:
-        return Revision.open(repo, rev)
+        return Revision.open(repository(repo), rev)
     except RevisionError as error:
         fail(str(error))
 
@@ -116,11 +118,11 @@ def _paint(formatter: object, token_type: object, text: str) -> str:
 
 @click.command()
 @click.argument("target", metavar="REV:PATH[:A-B]")
-@click.option("--repo", default=".", show_default=True, help="Git repository (work tree or bare).")
+@repo_option()
 @click.option("--context", "-C", type=click.IntRange(min=0), default=0, help="Lines around A-B.")
 @click.option("--plain", is_flag=True, help="No colours, even on a terminal.")
 @click.option("--permalink", is_flag=True, help="Print the web link of the lines instead.")
-def show(target: str, repo: str, context: int, plain: bool, permalink: bool) -> None:
+def show(target: str, repo: str | None, context: int, plain: bool, permalink: bool) -> None:
     """Print lines of a file at a revision with line numbers, like `bat` at REV.
 
     REV:PATH prints the whole file, REV:PATH:A-B (or :A) only those lines; the file is read from
@@ -178,7 +180,7 @@ def _print_permalink(
 @click.command()
 @click.argument("pattern")
 @click.argument("paths", nargs=-1, metavar="[-- PATHS...]")
-@click.option("--repo", default=".", show_default=True, help="Git repository (work tree or bare).")
+@repo_option()
 @click.option("--rev", default=None, help="Revision to search (default HEAD).")
 @click.option("-F", "--fixed-strings", "fixed", is_flag=True, help="PATTERN is a fixed string.")
 @click.option("-i", "--ignore-case", "ignore_case", is_flag=True, help="Ignore case.")
@@ -186,7 +188,7 @@ def _print_permalink(
 def grep(
     pattern: str,
     paths: tuple[str, ...],
-    repo: str,
+    repo: str | None,
     rev: str | None,
     fixed: bool,
     ignore_case: bool,
@@ -238,7 +240,7 @@ def _pieces(text: str, spans: tuple[tuple[int, int], ...]) -> Iterator[tuple[str
 
 @click.command()
 @click.argument("file", required=False, metavar="[PATH[:LINE]]")
-@click.option("--repo", default=".", show_default=True, help="Git repository (work tree or bare).")
+@repo_option()
 @click.option("--rev", default=None, help="Revision to browse (default HEAD).")
 @click.option(
     "--keymap",
@@ -247,7 +249,7 @@ def _pieces(text: str, spans: tuple[tuple[int, int], ...]) -> Iterator[tuple[str
     default=None,
     help="Key preset (default: keymap.toml in the config directory, else default).",
 )
-def browse(file: str | None, repo: str, rev: str | None, preset: str | None) -> None:
+def browse(file: str | None, repo: str | None, rev: str | None, preset: str | None) -> None:
     """Browse a revision without reports: file finder, grep, go to line, permalinks.
 
     Keys: o open a file, G grep, : or g go to line, / find in file, y copy permalink, q quit.

@@ -9,6 +9,7 @@ import click
 
 from evidence.text import visible  # not screens.safe: it imports textual, before the pause
 from tui import startup
+from tui.commands.repository import repo_option, repository
 
 if TYPE_CHECKING:
     from evidence.model import ReportSet
@@ -33,7 +34,10 @@ def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
 
 @click.command()
 @click.argument("reports", nargs=-1, required=True, metavar="REPORT...")
-@click.option("--repo", required=True, help="The git repository the reports quote.")
+@repo_option(
+    "The git repository the reports quote (default: the repository containing the current "
+    "directory)."
+)
 @click.option(
     "--rev", default=None, help="Revision (default: the one the reports state; HEAD only by name)."
 )
@@ -44,7 +48,7 @@ def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
 )
 def review(
     reports: tuple[str, ...],
-    repo: str,
+    repo: str | None,
     rev: str | None,
     db: str | None,
     reviewer: str | None,
@@ -62,9 +66,14 @@ def review(
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
     try:
+        from evidence.git.process import RevisionError
         from evidence.reports.cache import default_directory
         from evidence.reports.loading import ReportError, load_reports  # cache hits skip the parser
 
+        try:
+            repo = repository(repo)
+        except RevisionError as error:
+            fail(str(error))
         if not Path(repo).is_dir():
             fail(f"--repo {repo}: no such directory")
         try:

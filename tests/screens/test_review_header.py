@@ -1,0 +1,61 @@
+"""The review header shows the cited commit's subject, author and date: untrusted text made
+visible, never markup, cut to the room the rest of the line leaves (never wrapped)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from evidence.revision import CommitSummary
+from keymaps import load_keymap
+from screens.review.screen import ReviewScreen
+from screens.widgets.review_header import ReviewHeader, commit_content
+from tui.factory import make_demo_app
+
+WHEN = datetime(2026, 3, 9, 10, 0, tzinfo=timezone(timedelta(hours=2)))
+COMMIT = CommitSummary("Add escalation digest, banner and runbook", "Mira Okafor", WHEN)
+
+
+def test_the_subject_is_cut_first_then_the_author_then_the_subject() -> None:
+    whole = "Add escalation digest, banner and runbook — Mira Okafor, 2026-03-09"
+    assert commit_content(COMMIT, 100).plain == whole
+    assert commit_content(COMMIT, 40).plain == "Add escalatio… — Mira Okafor, 2026-03-09"
+    assert commit_content(COMMIT, 30).plain == "Add escalation d… — 2026-03-09"
+    assert commit_content(COMMIT, 24).plain == "Mira Okafor, 2026-03-09"
+    assert commit_content(COMMIT, 12).plain == "2026-03-09"
+    assert commit_content(COMMIT, 9).plain == ""
+    for room in range(0, 80):
+        assert commit_content(COMMIT, room).cell_length <= room
+
+
+def test_untrusted_commit_text_is_shown_not_obeyed() -> None:
+    hostile = CommitSummary("[bold red]x[/] \x1b[2J\x07 done\u202e", "[link=x]eve[/]\x1b]8;;", WHEN)
+    shown = commit_content(hostile, 200)
+    assert "[bold red]x[/]" in shown.plain and "[link=x]eve[/]" in shown.plain
+    assert not any(char in shown.plain for char in "\x1b\x07\u202e")
+    assert not any("bold" in str(span.style) for span in shown.spans)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_the_header_stays_one_line_with_the_commit(
+    size: tuple[int, int], tmp_path: Path, sample: Path
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    async with app.run_test(size=size) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await pilot.pause()
+        await screen.settle()
+        await pilot.pause()
+        assert screen.commit is not None and screen.commit.author == "Mira Okafor"
+        header = screen.query_one(ReviewHeader)
+        text = str(header.render())
+        assert "\n" not in text and len(text) <= size[0] and header.region.height == 1
+        assert "records 0/22" in text and "7 failing" in text
+        assert ("reviewed" in text) == (size[0] >= 120)  # the counts are never shortened for it
+        if size[0] >= 120:
+            assert "2026-03-09" in text  # the counts leave room for the date at least
+        if size[0] >= 200:
+            assert "Add escalation digest, banner and runbook" in text
+    app.close()
