@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap
 from keymaps.bindings import bindings_for
+from screens.review.drift import CommitRead, DriftComputed, DriftPart
 from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.lookups import Lookups
@@ -88,6 +89,7 @@ class ReviewScreen(Screen[None]):
         keymap: Keymap,
         revision: Revision | None = None,
         rev_origin: str | None = None,
+        against: str | None = None,
     ) -> None:
         super().__init__()
         self.rev_origin = rev_origin  # where the revision came from, shown in the header
@@ -110,6 +112,7 @@ class ReviewScreen(Screen[None]):
         self.moves = Navigation(self)
         self.panes = Panes(self)
         self.motions = Motions()
+        self.drift = DriftPart(self, self, against)  # drift against REV (screens/review/drift.py)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -154,6 +157,7 @@ class ReviewScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.verdicts.writer.close()  # every verdict given is written before the app exits
+        self.drift.close()
 
     @property
     def records_pane(self) -> RecordsPane:
@@ -247,6 +251,7 @@ class ReviewScreen(Screen[None]):
         self.fill_records()
         self.show_record()
         self.refresh_header()
+        self.drift.anchored()
         commit = self.revision.commit if self.revision is not None else None
         reportset, anchors = self.session.reportset, message.anchors
         repository, remote = str(self.repo.resolve()), self.remote
@@ -278,6 +283,9 @@ class ReviewScreen(Screen[None]):
         await self.verdicts.ready.wait()
         await self.verdicts.writer.flush()
         await self.reads.settle()
+        for worker in list(self.workers):
+            if worker.group in ("drift", "commit") and worker.is_running:
+                await worker.wait()
 
     def on_written(self, message: Written) -> None:
         self.verdicts.written(message)
@@ -294,9 +302,12 @@ class ReviewScreen(Screen[None]):
             stale=len(self.stale),
             store_error=self.store_error,
         )
+        revision = revision_label(self.revision, self.revision_error, self.rev, self.rev_origin)
+        if self.drift.header_label():
+            revision += f" · {self.drift.header_label()}"
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
-            revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
+            revision=revision,
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
             progress=progress,
@@ -527,6 +538,24 @@ class ReviewScreen(Screen[None]):
             self.record_pane.refresh_record()
         self.sources.refresh_quote_info()
         self.refresh_header()
+
+    # --- drift against a newer revision (screens/review/drift.py) -------------------------------
+
+    def action_against(self) -> None:
+        self.drift.ask()
+
+    def action_source_against(self) -> None:
+        self.drift.toggle_source()
+
+    def action_note_drift(self) -> None:
+        if self.moves.shows_a_record():
+            self.drift.note_drift()
+
+    def on_drift_computed(self, message: DriftComputed) -> None:
+        self.drift.computed(message)
+
+    def on_commit_read(self, message: CommitRead) -> None:
+        self.drift.commit_read(message)
 
     # --- dialogs ---------------------------------------------------------------------------------
 
