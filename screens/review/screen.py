@@ -302,12 +302,13 @@ class ReviewScreen(Screen[None]):
             stale=len(self.stale),
             store_error=self.store_error,
         )
-        revision = revision_label(self.revision, self.revision_error, self.rev, self.rev_origin)
-        if self.drift.header_label():
-            revision += f" · {self.drift.header_label()}"
+        drift = self.drift.header_label()
+        if drift:  # kept whole with the counts: the names on the left give way first
+            tight = drift.replace("drift vs ", "Δ ")  # at 80 columns the cited id stays whole
+            progress, short = f"{drift} · {progress}", f"{tight} · {short}"
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
-            revision=revision,
+            revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
             progress=progress,

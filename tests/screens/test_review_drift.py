@@ -201,3 +201,11 @@ def test_review_with_an_unknown_against_exits_2(sample: Path, tmp_path: Path) ->
     assert result.exit_code == 2
     assert "--against no-such-rev" in result.output
     assert "Traceback" not in result.output
+
+
+def test_help_explains_the_drift_badges() -> None:
+    from screens.help import help_content
+
+    text = help_content(load_keymap(user=False)).plain
+    assert "⊘" in text and "Δ" in text and "↕" in text
+    assert "Drift against a revision" in text and "Note the drift" in text
