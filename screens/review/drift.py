@@ -226,6 +226,19 @@ class DriftPart:
             return None
         return self.against, drift.path
 
+    def against_message(self) -> str | None:
+        """What the source pane says at REV for a quote with no file there to show (None: the
+        file is shown, or the pane shows the cited revision)."""
+        if not self.showing_against or self.against is None or self.host.quote is None:
+            return None
+        drift = self.drift_of_quote()
+        short = self.against.short
+        if drift is None or drift.status.value == "not_anchored":
+            return f"@{short} (REV): no drift for this quote (not anchored at the cited revision)"
+        if drift.path is None or drift.status.value == "file_deleted":
+            return f"@{short} (REV): the quoted file was deleted; t shows the cited revision"
+        return None
+
     def against_view(self, source: SourceFile) -> tuple[Content, SourceMarks, int]:
         """Title, marks and first line for the current quote's file shown at REV."""
         from screens.widgets.source_lines import SourceMarks

@@ -148,6 +148,12 @@ class SourcePane:
             view.show_message(f"cannot open the revision: {visible(self.host.revision_error)}")
             return
         place = self.place()
+        said = self.host.drift.against_message()
+        if said is not None and place is None:
+            self.request += 1  # a read still in flight is not shown any more
+            self.shown = self.request
+            view.show_message(visible(said), title=Content(visible(quote.path) + " @REV"))
+            return
         at_against = self.host.drift.source_at_against()
         if at_against is not None and place is None:
             self.request += 1

@@ -117,6 +117,26 @@ async def test_t_shows_the_passage_at_its_new_lines_at_rev_and_back(
         assert view.marks.matched == (20045, 20048)
 
 
+async def test_t_on_a_quote_whose_file_was_deleted_says_so(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        record, n = next(
+            (r, k)
+            for r in screen.session.records
+            for k, q in enumerate(r.quotes)
+            if q.path == "worker/src/digest.js"
+        )
+        screen.go(Location(index_of(screen, record.id), n), on_quote=True)
+        await screen.settle()
+        await press(pilot, screen, "t")
+        view = screen.source_view
+        assert view.message is not None and "the quoted file was deleted" in view.message
+        assert "@REV" in str(view.border_title)
+        await press(pilot, screen, "t")
+        assert view.message is None and view.path == "worker/src/digest.js"
+
+
 async def test_commit_rows_open_the_commit_and_its_diff(tmp_path: Path, sample: Path) -> None:
     app = demo(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
