@@ -171,6 +171,10 @@ class DriftPart:
 
     def computed(self, message: DriftComputed) -> None:
         host = self.host
+        if message.rev != self.wanted:  # an earlier REV's thread ended after another was asked
+            if message.against is not None:
+                message.against.close()
+            return
         self.computing = False
         if message.error is not None or message.against is None:
             self.wanted = self.against.commit if self.against is not None else None

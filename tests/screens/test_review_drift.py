@@ -229,3 +229,11 @@ def test_help_explains_the_drift_badges() -> None:
     text = help_content(load_keymap(user=False)).plain
     assert "⊘" in text and "Δ" in text and "↕" in text
     assert "Drift against a revision" in text and "Note the drift" in text
+
+
+def test_the_drift_keys_are_bound_in_both_presets() -> None:
+    for preset in ("default", "vim"):
+        keymap = load_keymap(preset, user=False)
+        assert keymap.keys_for("against") == ("A",)
+        assert keymap.keys_for("source_against") == ("t",)
+        assert keymap.keys_for("note_drift") == ("N",)
