@@ -201,6 +201,12 @@ class DriftPart:
         host.sources.show_quote()
         host.refresh_header()
 
+    async def settle(self) -> None:
+        """Wait for the drift and commit workers running (for tests and tools)."""
+        for worker in list(self.node.workers):
+            if worker.group in ("drift", "commit") and worker.is_running:
+                await worker.wait()
+
     def close(self) -> None:
         if self.against is not None:
             self.against.close()

@@ -283,9 +283,7 @@ class ReviewScreen(Screen[None]):
         await self.verdicts.ready.wait()
         await self.verdicts.writer.flush()
         await self.reads.settle()
-        for worker in list(self.workers):
-            if worker.group in ("drift", "commit") and worker.is_running:
-                await worker.wait()
+        await self.drift.settle()
 
     def on_written(self, message: Written) -> None:
         self.verdicts.written(message)
