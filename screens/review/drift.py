@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.message import Message
 
 from screens.safe import visible
-from screens.widgets.drift_rows import commit_content, drift_summary
+from screens.widgets.drift_rows import commit_content, drift_diff_content, drift_summary
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -248,6 +248,12 @@ class DriftPart:
         if drift.path is None or drift.status.value == "file_deleted":
             return f"@{short} (REV): the quoted file was deleted; t shows the cited revision"
         return None
+
+    def diff_content(self) -> Content:
+        """The diff pane's text while the source pane shows REV."""
+        return drift_diff_content(
+            self.drift_of_quote(), self.against.short if self.against else "?"
+        )
 
     def against_view(self, source: SourceFile) -> tuple[Content, SourceMarks, int]:
         """Title, marks and first line for the current quote's file shown at REV."""

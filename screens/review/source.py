@@ -192,6 +192,7 @@ class SourcePane:
         if message.request == self._against_request:  # at REV: not kept, marked at its new place
             title, marks, at = self.host.drift.against_view(source)
             view.show(source.path, source.lines, marks=marks, line=at, title=title, key=source.oid)
+            self.refresh_diff()
             return
         self._kept[source.path] = source
         revision = self.host.revision
@@ -261,6 +262,9 @@ class SourcePane:
         diff = self.host.quote_diff
         if diff is None:
             return  # filled when shown
+        if self.shown == self._against_request and self.opened_path is None:
+            diff.update(self.host.drift.diff_content())  # at REV: cited passage against REV's
+            return
         quote = self.host.quote if self.opened_path is None else None
         anchor = self.host.session.anchor(quote) if quote is not None else None
         place = self.place()

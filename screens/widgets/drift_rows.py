@@ -98,6 +98,38 @@ def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iter
         )
 
 
+def drift_diff_content(drift: Drift | None, short: str) -> Content:
+    """What `d` shows while the source pane is at REV: the cited passage against its
+    counterpart at REV (red: only at the cited revision, green: only at REV)."""
+    if drift is None:
+        return Content.styled("no drift for this quote", "$text-muted")
+    said = f"the cited passage {drift_summary(drift, short)}"
+    head = Content.styled(visible(said), "$text-accent")
+    if not drift.diff:
+        same = drift.status.value in ("unchanged", "moved")
+        said = "the same text at REV" if same else "nothing to compare at REV"
+        return Content("\n").join([head, Content.styled(said, "$text-muted")])
+    cited: list[Content] = [Content.styled("cited   ", "bold")]
+    now: list[Content] = [Content.styled("at REV  ", "bold")]
+    for part in drift.diff:
+        if part.op == "equal":
+            cited.append(Content(visible(part.quote, multiline=True)))
+            now.append(Content(visible(part.source, multiline=True)))
+            continue
+        if part.quote:
+            cited.append(
+                Content.styled(visible(part.quote, multiline=True), "underline $text-error")
+            )
+        if part.source:
+            now.append(
+                Content.styled(visible(part.source, multiline=True), "underline $text-success")
+            )
+    legend = Content.styled(
+        "underlined red: only cited · underlined green: only at REV", "$text-muted"
+    )
+    return Content("\n").join([head, Content(" ").join(cited), Content(" ").join(now), legend])
+
+
 def commit_content(message: str, patch: str) -> Content:
     """The commit modal's text: its message, then its diff, every line as data."""
     parts: list[Content] = [Content(visible(message.rstrip(), multiline=True)), Content("")]

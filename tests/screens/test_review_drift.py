@@ -237,3 +237,17 @@ def test_the_drift_keys_are_bound_in_both_presets() -> None:
         assert keymap.keys_for("against") == ("A",)
         assert keymap.keys_for("source_against") == ("t",)
         assert keymap.keys_for("note_drift") == ("N",)
+
+
+async def test_d_at_rev_compares_the_cited_passage_with_rev(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, REGISTRY)
+        await press(pilot, screen, "t", "d")
+        diff = screen.quote_diff
+        assert diff is not None
+        text = str(diff.render())
+        assert "the cited passage at 8df75ac: changed" in text
+        assert "normalise_code" in text  # only at REV
+        await press(pilot, screen, "t")
+        assert "the cited passage at" not in str(diff.render())
