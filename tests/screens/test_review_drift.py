@@ -251,3 +251,12 @@ async def test_d_at_rev_compares_the_cited_passage_with_rev(tmp_path: Path, samp
         assert "normalise_code" in text  # only at REV
         await press(pilot, screen, "t")
         assert "the cited passage at" not in str(diff.render())
+
+
+def test_commit_text_is_data_never_markup() -> None:
+    from screens.widgets.drift_rows import commit_content
+
+    body = commit_content("[bold red]subject[/] \x1b[31mred\x1b]0;title\x07", "+[link=x]y[/link]\n")
+    text = body.plain
+    assert "[bold red]subject[/]" in text and "+[link=x]y[/link]" in text
+    assert "\x1b" not in text and "\x07" not in text
