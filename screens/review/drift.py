@@ -113,12 +113,11 @@ class DriftPart:
     # --- computing ---------------------------------------------------------------------------
 
     def header_label(self) -> str:
-        """What the header adds: ``drift vs 8df75ac`` (or that it is being computed)."""
-        if self.against is not None:
-            return f"drift vs {self.against.short}"
-        if self.computing or self.wanted:
-            return f"drift vs {(self.wanted or '?')[:12]}…"
-        return ""
+        """What the header adds: ``drift vs 8df75ac`` (``…`` while a REV is being computed)."""
+        shown = self.against
+        if self.wanted and (shown is None or (self.computing and self.wanted != shown.commit)):
+            return f"drift vs {self.wanted[:12]}…"
+        return f"drift vs {shown.short}" if shown is not None else ""
 
     def ask(self) -> None:
         """Ask for REV in a dialog, then compute the drift against it."""
