@@ -65,6 +65,10 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("permalink", "permalink", "Copy permalink", "Source", show=False),
     BindingSpec("backlinks", "backlinks", "Backlinks", "Source", show=False),
     BindingSpec("diff", "diff", "Quote/source diff", "Source", show=False),
+    # drift against a newer revision (screens/review/drift.py)
+    BindingSpec("against", "against", "Drift against a revision", "Source", show=False),
+    BindingSpec("source_against", "source_against", "Source at cited/REV", "Source", show=False),
+    BindingSpec("note_drift", "note_drift", "Note the drift", "Verdicts", show=False),
     # view
     BindingSpec("filter", "cycle_filter", "Filter", "View", show=False),
     BindingSpec("toggle_records", "toggle_records", "Show/hide records list", "View", show=False),

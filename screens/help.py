@@ -48,6 +48,17 @@ def help_content(keymap: Keymap) -> Content:
             )
             parts.append(line)
         parts.append(Content(""))
+    parts.append(Content.styled("Drift (review --against REV, or A)", "bold $text-accent"))
+    parts.append(
+        Content.styled(
+            "  After a record's verdict badge, its quotes' worst drift at REV: ⊘ a passage or its"
+            " file deleted, Δ changed, ↕ moved (same text, other lines or file), = unchanged."
+            " Under each quote: where it is at REV and the commits that touched it (Enter shows"
+            " one). Verdicts stay on the cited revision.",
+            "$text-muted",
+        )
+    )
+    parts.append(Content(""))
     parts.append(
         Content.styled(
             f"Keymap: {keymap.preset}"

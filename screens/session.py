@@ -17,6 +17,7 @@ from evidence.sarif.facts import baseline_state, suppression_state
 if TYPE_CHECKING:
     from db import Event
     from evidence.citations import CitedPath
+    from evidence.drift import Drift
     from evidence.revision import GrepHit
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
@@ -32,7 +33,10 @@ FILTER_NOTICES: dict[str, str] = {
     "failing quotes": "showing records with failing quotes",
     "new results": "showing SARIF results new since the baseline (and every other record)",
     "unsuppressed": "showing records but the SARIF results a suppression accepts",
+    "drifted": "showing records with a quote changed or deleted since the cited revision",
 }
+#: the filter added once drift against a newer revision is known (screens/review/drift.py)
+DRIFT_FILTER = "drifted"
 
 BADGES: dict[Verdict | None, str] = {
     Verdict.CONFIRMED: "✓",
@@ -110,6 +114,7 @@ class ReviewSession:
         self.others: dict[str, list[Event]] = {}
         self.synced: dict[str, object] | None = None  # what the last `assay sync` did
         self.anchored = False
+        self.drifts: dict[Quote, Drift] = {}  # each quote's passage at the newer revision
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
         self._quote_items: dict[Quote, ItemRef] = {}
@@ -301,6 +306,11 @@ class ReviewSession:
             return baseline_state(record) == "new"
         if filter_name == "unsuppressed":
             return suppression_state(record) != "accepted"
+        if filter_name == DRIFT_FILTER:
+            return any(
+                (drift := self.drifts.get(quote)) is not None and drift.status.breaks
+                for quote in record.quotes
+            )
         return True
 
     def filter_reason(self, record: Record, filter_name: str) -> str:
@@ -319,9 +329,10 @@ class ReviewSession:
 
     def filters(self) -> tuple[str, ...]:
         """The filters the reviewer cycles through (SARIF's when results are loaded)."""
+        drift = (DRIFT_FILTER,) if self.drifts else ()
         if any(record.kind is Kind.RESULT for record in self.records):
-            return FILTERS + SARIF_FILTERS
-        return FILTERS
+            return FILTERS + SARIF_FILTERS + drift
+        return FILTERS + drift
 
     def rows(self, filter_name: str = "all") -> list[Row]:
         """The records pane: reports, sections and the records passing the filter."""

@@ -32,6 +32,7 @@ def make_app(
     revision: Revision | None = None,
     theme: str = DARK,
     rev_origin: str | None = None,
+    against: str | None = None,
 ) -> AssayApp:
     """The review app on loaded reports; the revision is opened (and anchored) in workers.
 
@@ -68,6 +69,7 @@ def make_app(
             keymap=keymap,
             revision=revision,
             rev_origin=rev_origin,
+            against=against,
         )
 
     app = AssayApp(
@@ -98,6 +100,7 @@ def make_demo_app(
     reviewer: str | None = None,
     keymap: Keymap | None = None,
     theme: str = DARK,
+    against: str | None = None,
 ) -> AssayApp:
     """The review app on the sample repository and reports; verdicts in ``tmp`` (else user dir)."""
     from db import reviewer_name
@@ -117,4 +120,5 @@ def make_demo_app(
         reviewer or reviewer_name(None),
         keymap,
         theme=theme,
+        against=against,
     )

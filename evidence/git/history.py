@@ -35,6 +35,7 @@ __all__ = [
     "commits_between",
     "load_history",
     "map_ranges",
+    "commit_patch",
     "path_diff",
 ]
 
@@ -228,6 +229,21 @@ def path_diff(repo: git.Repo, old: str, new: str, path: str) -> FileChange | Non
             if change.old_path == path:
                 return change
     return pair
+
+
+def commit_patch(repo: git.Repo, commit: CommitInfo, paths: Sequence[str]) -> tuple[str, str]:
+    """`commit`'s whole message, and what it changed in `paths` against its first parent as a
+    unified diff (three lines of context, renames detected, no program the repository
+    configures)."""
+    message = _git(repo, "show", "-s", "--no-show-signature", "--format=%B", commit.id)
+    parent = commit.parents[0] if commit.parents else _EMPTY_TREE
+    names = [":(literal)" + name for name in dict.fromkeys(paths) if name]
+    out = _git(repo, "diff", *_DIFF_OPTIONS, "-p", "-U3", parent, commit.id, "--", *names)
+    return message.decode("utf-8", "replace"), out.decode("utf-8", "replace")
+
+
+#: git's empty tree: what a root commit is compared with
+_EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 
 # --- line ranges ---------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from evidence.model import Quote, Record
+    from screens.review.drift import DriftPart
     from screens.review.source import SourcePane
     from screens.review.verdicts import Verdicts
     from screens.widgets.quote_info import QuoteInfo
@@ -32,6 +33,7 @@ class NavigationHost(Protocol):
     filter: str
     sources: SourcePane
     verdicts: Verdicts
+    drift: DriftPart
 
     @property
     def app(self) -> App[object]: ...
@@ -232,6 +234,8 @@ class Navigation:
             if hit_index < len(hits):
                 host.open_path(hits[hit_index].path, hits[hit_index].line)
                 host.focus_source()
+        elif row_id.startswith("commit-"):
+            host.drift.show_commit(row_id)
         elif row_id.startswith("cite-") and host.record is not None:
             path, why = cited_target(host.session, host.record, row_id)
             if path is not None:

@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from keymaps import Keymap
 from keymaps.bindings import bindings_for
 from screens.review.arrivals import Arrivals
+from screens.review.drift import CommitRead, DriftComputed, DriftPart
 from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.lookups import Lookups
@@ -89,6 +90,7 @@ class ReviewScreen(Screen[None]):
         keymap: Keymap,
         revision: Revision | None = None,
         rev_origin: str | None = None,
+        against: str | None = None,
     ) -> None:
         super().__init__()
         self.rev_origin = rev_origin  # where the revision came from, shown in the header
@@ -113,6 +115,7 @@ class ReviewScreen(Screen[None]):
         self.arrivals = Arrivals(self)
         self.panes = Panes(self)
         self.motions = Motions()
+        self.drift = DriftPart(self, self, against)  # drift against REV (screens/review/drift.py)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -157,6 +160,7 @@ class ReviewScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.verdicts.writer.close()  # every verdict given is written before the app exits
+        self.drift.close()
 
     @property
     def records_pane(self) -> RecordsPane:
@@ -193,6 +197,7 @@ class ReviewScreen(Screen[None]):
 
     def on_anchored(self, message: Anchored) -> None:
         self.arrivals.anchored(message)
+        self.drift.anchored()
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -210,6 +215,7 @@ class ReviewScreen(Screen[None]):
         await self.verdicts.ready.wait()
         await self.verdicts.writer.flush()
         await self.reads.settle()
+        await self.drift.settle()
 
     def on_written(self, message: Written) -> None:
         self.verdicts.written(message)
@@ -226,6 +232,10 @@ class ReviewScreen(Screen[None]):
             stale=len(self.stale),
             store_error=self.store_error,
         )
+        drift = self.drift.header_label()
+        if drift:  # kept whole with the counts: the names on the left give way first
+            tight = drift.replace("drift vs ", "Δ ")  # at 80 columns the cited id stays whole
+            progress, short = f"{drift} · {progress}", f"{tight} · {short}"
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
             revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
@@ -474,6 +484,24 @@ class ReviewScreen(Screen[None]):
             self.record_pane.refresh_record()
         self.sources.refresh_quote_info()
         self.refresh_header()
+
+    # --- drift against a newer revision (screens/review/drift.py) -------------------------------
+
+    def action_against(self) -> None:
+        self.drift.ask()
+
+    def action_source_against(self) -> None:
+        self.drift.toggle_source()
+
+    def action_note_drift(self) -> None:
+        if self.moves.shows_a_record():
+            self.drift.note_drift()
+
+    def on_drift_computed(self, message: DriftComputed) -> None:
+        self.drift.computed(message)
+
+    def on_commit_read(self, message: CommitRead) -> None:
+        self.drift.commit_read(message)
 
     # --- dialogs ---------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from evidence.backlinks import Backlink
     from evidence.model import Elsewhere, Quote, Record
     from evidence.revision import Revision, SourceFile
+    from screens.review.drift import DriftPart
     from screens.widgets.quote_diff import QuoteDiff
     from screens.widgets.quote_info import QuoteInfo
 
@@ -50,6 +51,7 @@ class SourceHost(Protocol):
     session: ReviewSession
     revision: Revision | None
     revision_error: str | None
+    drift: DriftPart
 
     @property
     def app(self) -> App[object]: ...
@@ -89,6 +91,7 @@ class SourcePane:
         self._pending_line: int | None = None  # where to open the next file opened by path
         # the quote shown where it was found in another file: (quote, index in its `elsewhere`)
         self.found: tuple[Quote, int] | None = None
+        self._against_request = 0  # the read of the quote's file at the drift's REV (`t`)
 
     def place(self) -> Elsewhere | None:
         """The place in another file where the current quote is shown, if it is."""
@@ -145,6 +148,18 @@ class SourcePane:
             view.show_message(f"cannot open the revision: {visible(self.host.revision_error)}")
             return
         place = self.place()
+        said = self.host.drift.against_message()
+        if said is not None and place is None:
+            self.request += 1  # a read still in flight is not shown any more
+            self.shown = self.request
+            view.show_message(visible(said), title=Content(visible(quote.path) + " @REV"))
+            return
+        at_against = self.host.drift.source_at_against()
+        if at_against is not None and place is None:
+            self.request += 1
+            self._against_request = self.request
+            self.host.read_source(self.request, *at_against)
+            return
         self._open(place.path if place is not None else quote.path)
 
     def open_path(self, path: str, line: int | None = None) -> None:
@@ -173,8 +188,13 @@ class SourcePane:
             return
         self.shown = message.request
         source = self.source = message.source
-        self._kept[source.path] = source
         view = self.host.source_view
+        if message.request == self._against_request:  # at REV: not kept, marked at its new place
+            title, marks, at = self.host.drift.against_view(source)
+            view.show(source.path, source.lines, marks=marks, line=at, title=title, key=source.oid)
+            self.refresh_diff()
+            return
+        self._kept[source.path] = source
         revision = self.host.revision
         short = revision.short if revision is not None else "?"
         problem = file_message(source)  # an empty file says so (it showed as a blank view)
@@ -242,6 +262,9 @@ class SourcePane:
         diff = self.host.quote_diff
         if diff is None:
             return  # filled when shown
+        if self.shown == self._against_request and self.opened_path is None:
+            diff.update(self.host.drift.diff_content())  # at REV: cited passage against REV's
+            return
         quote = self.host.quote if self.opened_path is None else None
         anchor = self.host.session.anchor(quote) if quote is not None else None
         place = self.place()

@@ -227,6 +227,24 @@ class Verdicts:
         """Make the last change undone again."""
         self.changes.redo()
 
+    def append_note(self, line: str) -> None:
+        """Add a line to the note on the item the keys act on, saved at once (no editor)."""
+        target = self.target()
+        if target is None or self.refuse_unusable_store():
+            return
+        if not self.ready.is_set():
+            self.waiting.append(lambda: self.append_note(line))
+            return
+        session = self.host.session
+        note = session.note(target.item).rstrip()
+        text = f"{note}\n{line}" if note else line
+        reviewer, revision = session.reviewer, self.host.revision_id()
+        self.write(
+            lambda store: store.note(target.item, text, reviewer=reviewer, revision=revision),
+            lambda event: self._changed(target, event),
+        )
+        self.host.app.notify(visible(f"noted on {target.label}: {line}"), markup=False)
+
     def note(self) -> None:
         """Edit the note on the item the keys act on (once the current note is read)."""
         target = self.target()

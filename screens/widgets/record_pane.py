@@ -20,6 +20,7 @@ from screens.safe import safe_content, visible
 from screens.session import BADGES, ReviewSession, tier_symbol
 from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
 from screens.widgets.cited_rows import cited_rows
+from screens.widgets.drift_rows import drift_rows
 from screens.widgets.lists import Row, RowList
 
 if TYPE_CHECKING:
@@ -112,8 +113,10 @@ def record_rows(
     *,
     stale: list[StaleVerdict],
     revision_open: bool,
+    against: str = "",
 ) -> Iterator[Row]:
-    """The rows of the record pane; quotes, references and annotations can be followed."""
+    """The rows of the record pane; quotes, references, annotations and commits can be
+    followed (``against``: the short id of the revision drift is shown against)."""
     report = session.report_of(record)
     own = session.record_item(record)
     note = session.note(own)
@@ -148,6 +151,7 @@ def record_rows(
         for n, quote in enumerate(record.quotes):
             prompt = quote_prompt(session, record, quote, revision_open=revision_open)
             yield Row(prompt, id=f"quote-{n}")
+            yield from drift_rows(session, quote, n, against)
     for s_index, search in enumerate(record.searches):
         hits = session.replays.get((search.record, search.line))
         count = "…" if hits is None else str(len(hits))
@@ -265,6 +269,7 @@ class RecordPane(RowList):
         self.record: Record | None = None
         self.stale: list[StaleVerdict] = []  # verdicts on quotes that changed
         self.revision_open = False  # unanchored quotes: "anchoring…", else "not anchored"
+        self.against = ""  # the short id of the revision drift is shown against
 
     @property
     def highlighted_id(self) -> str:
@@ -300,7 +305,13 @@ class RecordPane(RowList):
         self.move_to(self.row_index("record" if quote is None else f"quote-{quote}"))
 
     def _rows_of(self, record: Record) -> Iterator[Row]:
-        return record_rows(self.session, record, stale=self.stale, revision_open=self.revision_open)
+        return record_rows(
+            self.session,
+            record,
+            stale=self.stale,
+            revision_open=self.revision_open,
+            against=self.against,
+        )
 
     # --- reading: every line reachable from the keyboard -------------------------------------
 

@@ -21,6 +21,7 @@ from evidence.model import Kind
 from screens.safe import visible
 from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
+from screens.widgets.drift_rows import DRIFT_STYLES, worst_drift
 from screens.widgets.lists import RowList
 
 if TYPE_CHECKING:
@@ -79,8 +80,10 @@ class RecordRow:
         *,
         noted: bool = False,
         quotes: list[tuple[str, bool]] | None = None,
+        drift: str = "",
     ) -> None:
         self.badge, self.name, self.status, self.reason = badge, name, status, reason
+        self.drift = drift  # the worst drift of its quotes: "" when none is computed
         self.noted = noted
         self.quotes = quote_marks_content(quotes or [])
         self.compact = quote_marks_content(quotes or [], compact=True)
@@ -91,18 +94,19 @@ class RecordRow:
         # under a filter, why the record is listed says more than its quotes' marks
         marks = self.quotes if not reason else Content("")
         tail = self._tail(marks)
-        room = width - 5 - tail.cell_length - (1 if self.noted else 0)
+        room = width - 5 - len(self.drift) - tail.cell_length - (1 if self.noted else 0)
         if width > 0 and marks and room < min(len(name), NAME_ROOM):
             tail = self._tail(self.compact)  # a narrow list: the name first, then verdict counts
-            room = width - 5 - tail.cell_length - (1 if self.noted else 0)
+            room = width - 5 - len(self.drift) - tail.cell_length - (1 if self.noted else 0)
             if room < min(len(name), NAME_ROOM // 2):  # no room for the counts either
                 tail = self._tail(Content(""))
-                room = width - 5 - tail.cell_length - (1 if self.noted else 0)
+                room = width - 5 - len(self.drift) - tail.cell_length - (1 if self.noted else 0)
         if width > 0 and len(name) > max(room, 8):
             name = name[: max(room, 8) - 1] + "…"
         return Content.assemble(
             ("  ", ""),
             (self.badge, VERDICT_STYLES[self.badge]),
+            (self.drift, DRIFT_STYLES.get(self.drift, "")),
             " ",
             name,
             ("✎" if self.noted else "", "$text-warning"),
@@ -182,6 +186,7 @@ class RecordsPane(RowList):
             session.filter_reason(record, self.filter_name),
             noted=bool(session.note(session.record_item(record))),
             quotes=session.quote_marks(record),
+            drift=worst_drift(session, record),
         )
 
     def _row_total(self) -> int:

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from evidencekit import arm, git, make_repo
 
-from evidence.git.history import commits_between, load_history, map_ranges, path_diff
+from evidence.git.history import (
+    commit_patch,
+    commits_between,
+    load_history,
+    map_ranges,
+    path_diff,
+)
 from evidence.git.repo import open_repo
 
 
@@ -197,6 +203,10 @@ def test_hostile_repository_runs_nothing_through_history(tmp_path: Path) -> None
         assert [c.id for c in history.line_log("src/app.py", ((0, 2),))] == [tip]
         assert [c.id for c in commits_between(repo, cited, tip)] == [tip]
         assert path_diff(repo, cited, tip, "src/app.py") is not None
+        # the app's commit modal: the message and the file's diff, no driver or textconv run
+        message, patch = commit_patch(repo, commits_between(repo, cited, tip)[0], ["src/app.py"])
+        assert message.strip() == "second"
+        assert "-    return check(request)" in patch and "+    return None" in patch
     finally:
         repo.close()
     assert sorted(path.name for path in marks.iterdir()) == []

@@ -13,6 +13,7 @@ IMAGES = {
     "fuzzy-diff.svg": "TestSourcePane.test_fuzzy_quote_diff.svg",
     "large-file.svg": "TestSourcePane.test_large_file_at_a_quote_near_its_end.svg",
     "help.svg": "TestDialogs.test_help.svg",
+    "drift.svg": "TestDrift.test_drift_view[120x40].svg",
     "note.svg": "TestDialogs.test_note_modal.svg",
     "untrusted-text.svg": "TestUntrustedText.test_record_with_markup_and_escapes.svg",
 }

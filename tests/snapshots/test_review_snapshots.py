@@ -326,3 +326,52 @@ async def test_palette_shows_record_text_as_data(tmp_path: Path) -> None:
             assert "␛" in shown or "\x1b" not in shown  # the escape is made visible
     finally:
         app.close()
+
+
+class TestDrift:
+    """Issue 17: drift against the sample's tip: badges, a changed quote's commit row, its file
+    at REV with the passage marked at its new lines; a commit's modal."""
+
+    @pytest.fixture
+    def drifted(self, tmp_path: Path) -> Iterator[AssayApp]:
+        from evidence.sample import TIP_REVISION
+
+        keymap = load_keymap(user=False)
+        app = make_demo_app(tmp_path, reviewer="reviewer", keymap=keymap, against=TIP_REVISION)
+        yield app
+        app.close()
+
+    async def _at_commit_row(self, pilot: Pilot[Any]) -> ReviewScreen:
+        screen = await settled(pilot)
+        go(screen, "KS-OBJ-station-registry", 0, on=True)
+        await settled(pilot)
+        pane = screen.record_pane
+        screen.set_focus(pane)
+        row = pane.row_index("commit-0-0")
+        assert row is not None
+        pane.move_to(row)
+        await pilot.press("t")
+        screen = await settled(pilot)
+        pilot.app.clear_notifications()  # the drift's counts, said as it arrived
+        await pilot.pause()
+        return screen
+
+    @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+    def test_drift_view(self, snap_compare: Any, drifted: AssayApp, size: tuple[int, int]) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            await self._at_commit_row(pilot)
+
+        assert snap_compare(drifted, terminal_size=size, run_before=run_before)
+
+    def test_commit_modal(self, snap_compare: Any, drifted: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await self._at_commit_row(pilot)
+            await pilot.press("enter")
+            await screen.settle()
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if pilot.app.screen is not screen:
+                    break
+            await pilot.pause()
+
+        assert snap_compare(drifted, terminal_size=(120, 40), run_before=run_before)

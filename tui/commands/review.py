@@ -46,6 +46,12 @@ def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
 @click.option(
     "--keymap", "preset", type=click.Choice(["default", "vim"]), default=None, help="Key preset."
 )
+@click.option(
+    "--against",
+    default=None,
+    metavar="REV",
+    help="Show what became of each quote at REV (commit, tag, branch): drift badges, a filter.",
+)
 def review(
     reports: tuple[str, ...],
     repo: str | None,
@@ -53,6 +59,7 @@ def review(
     db: str | None,
     reviewer: str | None,
     preset: str | None,
+    against: str | None,
 ) -> None:
     """Review REPORT... against the git revision they cite (or --rev; HEAD only by name).
 
@@ -84,6 +91,7 @@ def review(
             fail("no reports found in " + ", ".join(reports))
         keymap = _keymap(preset)
         reportset, commit, origin = _resolve(reportset, repo, rev)
+        against_commit = _resolve_against(repo, against) if against else None
         try:  # a quick read-only check: the app opens the store after its first frame
             db_path = check_database(Path(db) if db else None)
         except StoreError as error:
@@ -91,7 +99,14 @@ def review(
         from tui.factory import make_app
 
         app = make_app(
-            reportset, repo, commit, db_path, reviewer_found(), keymap, rev_origin=origin
+            reportset,
+            repo,
+            commit,
+            db_path,
+            reviewer_found(),
+            keymap,
+            rev_origin=origin,
+            against=against_commit,
         )
     finally:
         reviewer_found.close()  # stops git if the command failed first
@@ -117,14 +132,32 @@ def _resolve(reportset: ReportSet, repo: str, rev: str | None) -> tuple[ReportSe
         fail(str(error))
 
 
+def _resolve_against(repo: str, against: str) -> str:
+    """The full id of --against's REV, as the cited revision is resolved; exits 2 when git does
+    not know it."""
+    from evidence.revision import Revision, RevisionError
+
+    try:
+        with Revision.open(repo, against) as revision:
+            return revision.commit
+    except RevisionError as error:
+        fail(f"--against {against}: {error}")
+
+
 @click.command()
 @click.option("--reviewer", default=None, help="Reviewer name (default: git user.name, login).")
 @click.option(
     "--keymap", "preset", type=click.Choice(["default", "vim"]), default=None, help="Key preset."
 )
-def demo(reviewer: str | None, preset: str | None) -> None:
+@click.option(
+    "--against",
+    default=None,
+    metavar="REV",
+    help="Show what became of each quote at REV (commit, tag, branch): drift badges, a filter.",
+)
+def demo(reviewer: str | None, preset: str | None, against: str | None) -> None:
     """Open the review app on the bundled sample repository and reports."""
-    run(demo_app(reviewer, preset))
+    run(demo_app(reviewer, preset, against=against))
 
 
 def run(app: AssayApp) -> NoReturn:
@@ -138,7 +171,13 @@ def run(app: AssayApp) -> NoReturn:
     raise SystemExit(code)
 
 
-def demo_app(reviewer: str | None, preset: str | None, data_dir: Path | None = None) -> AssayApp:
+def demo_app(
+    reviewer: str | None,
+    preset: str | None,
+    data_dir: Path | None = None,
+    *,
+    against: str | None = None,
+) -> AssayApp:
     """What `assay demo` runs, ready to run (the launch benchmark starts it the same way).
 
     ``data_dir`` holds the demo's verdicts (None: the user data directory).
@@ -154,7 +193,11 @@ def demo_app(reviewer: str | None, preset: str | None, data_dir: Path | None = N
         keymap = _keymap(preset)
         # a quick read-only check: the app opens the store after its first frame
         check_database(demo_db_path(data_dir))
-        return make_demo_app(data_dir, reviewer=reviewer_found(), keymap=keymap)
+        if against:
+            from evidence.sample import sample_repo
+
+            against = _resolve_against(str(sample_repo()), against)
+        return make_demo_app(data_dir, reviewer=reviewer_found(), keymap=keymap, against=against)
     except (SampleError, StoreError) as error:
         fail(str(error))
     finally:

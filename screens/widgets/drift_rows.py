@@ -1,0 +1,149 @@
+"""Drift as the review screen shows it: a record's badge, the rows under a drifted quote, the
+line a note records (the drift itself is computed by evidence/drift.py in a worker,
+screens/review/drift.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+
+from screens.safe import visible
+from screens.widgets.lists import Row
+
+if TYPE_CHECKING:
+    from evidence.drift import Drift
+    from evidence.model import Quote, Record
+    from screens.session import ReviewSession
+
+#: one symbol per status; a record shows its quotes' worst (first in this order)
+DRIFT_SYMBOLS: dict[str, str] = {
+    "deleted": "⊘",
+    "file_deleted": "⊘",
+    "changed": "Δ",
+    "moved": "↕",
+    "unchanged": "=",
+    "not_anchored": " ",
+}
+DRIFT_STYLES: dict[str, str] = {
+    "⊘": "$text-error",
+    "Δ": "$text-warning",
+    "↕": "$text-accent",
+    "=": "$text-muted",
+    " ": "",
+}
+_WORST = list(DRIFT_SYMBOLS)
+
+
+def worst_drift(session: ReviewSession, record: Record) -> str:
+    """The symbol of the record's worst drift ("" when drift is not known)."""
+    statuses = [d.status.value for q in record.quotes if (d := session.drifts.get(q))]
+    if not session.drifts:
+        return ""
+    if not statuses:
+        return " "
+    return DRIFT_SYMBOLS[min(statuses, key=_WORST.index)]
+
+
+def _span(drift: Drift) -> str:
+    if drift.lines is None:
+        return ""
+    first, last = drift.lines
+    return f":{first}" if first == last else f":{first}-{last}"
+
+
+def drift_summary(drift: Drift, short: str) -> str:
+    """One line for a note: ``at 8df75ac: changed, now api/auth.py:39-46 (score 87), 1 commit``."""
+    status = drift.status.value.replace("_", " ")
+    text = f"at {short}: {status}"
+    if drift.path and drift.status.value not in ("deleted", "file_deleted"):
+        text += f", now {drift.path}{_span(drift)}"
+    if drift.renamed_from:
+        text += f" (renamed from {drift.renamed_from})"
+    if drift.status.value == "changed":
+        text += f" (score {drift.score:.0f})"
+    if drift.commits:
+        ids = ", ".join(commit.id[:7] for commit in drift.commits)
+        text += f"; commits {ids}"
+    return text
+
+
+def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iterator[Row]:
+    """Under a quote: where its passage is at the newer revision, then one row per commit that
+    touched it (enter shows the commit: ``commit-N-K``)."""
+    drift = session.drifts.get(quote)
+    if drift is None or drift.status.value == "not_anchored":
+        return
+    symbol = DRIFT_SYMBOLS[drift.status.value]
+    yield Row(
+        Content.assemble(
+            "    ",
+            (symbol, DRIFT_STYLES[symbol]),
+            " ",
+            (visible(drift_summary(drift, short).split("; commits")[0]), "$text-muted"),
+        ),
+        disabled=True,
+    )
+    for k, commit in enumerate(drift.commits):
+        subject = commit.subject if len(commit.subject) <= 72 else commit.subject[:71] + "…"
+        yield Row(
+            Content.assemble(
+                ("      ● ", "$text-accent"),
+                (commit.id[:7], "$text-primary"),
+                (f" {visible(commit.date[:10])} {visible(commit.author)}: ", "$text-muted"),
+                visible(subject),
+            ),
+            id=f"commit-{n}-{k}",
+        )
+
+
+def drift_diff_content(drift: Drift | None, short: str) -> Content:
+    """What `d` shows while the source pane is at REV: the cited passage against its
+    counterpart at REV (red: only at the cited revision, green: only at REV)."""
+    if drift is None:
+        return Content.styled("no drift for this quote", "$text-muted")
+    said = f"the cited passage {drift_summary(drift, short)}"
+    head = Content.styled(visible(said), "$text-accent")
+    if not drift.diff:
+        same = drift.status.value in ("unchanged", "moved")
+        said = "the same text at REV" if same else "nothing to compare at REV"
+        return Content("\n").join([head, Content.styled(said, "$text-muted")])
+    cited: list[Content] = [Content.styled("cited   ", "bold")]
+    now: list[Content] = [Content.styled("at REV  ", "bold")]
+    for part in drift.diff:
+        if part.op == "equal":
+            cited.append(Content(visible(part.quote, multiline=True)))
+            now.append(Content(visible(part.source, multiline=True)))
+            continue
+        if part.quote:
+            cited.append(
+                Content.styled(visible(part.quote, multiline=True), "underline $text-error")
+            )
+        if part.source:
+            now.append(
+                Content.styled(visible(part.source, multiline=True), "underline $text-success")
+            )
+    legend = Content.styled(
+        "underlined red: only cited · underlined green: only at REV", "$text-muted"
+    )
+    return Content("\n").join([head, Content(" ").join(cited), Content(" ").join(now), legend])
+
+
+def commit_content(message: str, patch: str) -> Content:
+    """The commit modal's text: its message, then its diff, every line as data."""
+    parts: list[Content] = [Content(visible(message.rstrip(), multiline=True)), Content("")]
+    for line in patch.splitlines():
+        style = ""
+        if line.startswith(("+++", "---", "diff ", "index ", "rename ", "similarity ")):
+            style = "bold"
+        elif line.startswith("+"):
+            style = "$text-success"
+        elif line.startswith("-"):
+            style = "$text-error"
+        elif line.startswith("@@"):
+            style = "$text-accent"
+        parts.append(Content.styled(visible(line), style) if style else Content(visible(line)))
+    if not patch.strip():
+        parts.append(Content.styled("(no change to the quoted file in this commit)", "i"))
+    return Content("\n").join(parts)

@@ -1,0 +1,262 @@
+"""Issue 17, "Drift: in the app": the review app on the sample with drift against its tip, under
+Pilot: badges, the drifted filter, the source pane at REV, commit rows and their modal, the
+note, `A` asking for REV, and `assay review --against` refusing an unknown REV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from screenkit import watch_notices
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, TIP_REVISION
+from keymaps import load_keymap
+from screens.drift_dialogs import AgainstDialog, CommitScreen
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+from tui.cli import cli
+from tui.factory import make_demo_app
+
+REGISTRY = "KS-OBJ-station-registry"  # quote [1]: stations.py 20045-20048, changed to 20051-20054
+SYNC = "KS-CMP-sync-worker"  # every quote unchanged
+
+
+async def opened(pilot, app, record_id: str | None = None) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    await screen.settle()
+    await pilot.pause()
+    if record_id is not None:
+        screen.go(Location(index_of(screen, record_id), 0), on_quote=True)
+        await screen.settle()
+        await pilot.pause()
+    return screen
+
+
+def index_of(screen: ReviewScreen, record_id: str) -> int:
+    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
+
+
+async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*keys)
+    await screen.settle()
+    await pilot.pause()
+
+
+def demo(tmp_path: Path, against: str | None = TIP_REVISION):  # type: ignore[no-untyped-def]
+    return make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False), against=against)
+
+
+def header(screen: ReviewScreen) -> str:
+    return str(screen.query_one("#review-header").render())
+
+
+async def test_against_opens_with_a_drift_badge_per_record(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        session = screen.session
+        assert len(session.drifts) == sum(len(r.quotes) for r in session.records)
+        assert "drift vs 8df75ac" in header(screen)
+        badge = {r.id: screen.records_pane.prompt(n).drift for n, r in enumerate(session.records)}
+        assert badge[REGISTRY] == "Δ"  # changed
+        assert badge[SYNC] == "="  # unchanged
+        assert "⊘" in badge.values()  # worker/src/digest.js was deleted
+        assert "↕" in badge.values()  # moved passages
+        row = str(screen.records_pane.prompt(index_of(screen, REGISTRY)))
+        assert "Δ" in row
+
+
+async def test_the_drifted_filter_lists_changed_and_deleted_quotes_only(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        assert "drifted" in screen.session.filters()
+        while screen.filter != "drifted":
+            await press(pilot, screen, "f")
+        listed = {screen.session.records[n].id for n in screen.rows if n >= 0}
+        breaks = {
+            r.id
+            for r in screen.session.records
+            if any(screen.session.drifts[q].status.breaks for q in r.quotes)
+        }
+        assert listed == breaks
+        assert REGISTRY in listed and SYNC not in listed
+        assert "drifted" in str(screen.records_pane.border_title)
+
+
+async def test_without_drift_there_is_no_drifted_filter(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path, against=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        assert "drifted" not in screen.session.filters()
+        assert screen.records_pane.prompt(index_of(screen, REGISTRY)).drift == ""
+        assert "drift" not in header(screen)
+
+
+async def test_t_shows_the_passage_at_its_new_lines_at_rev_and_back(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, REGISTRY)
+        view = screen.source_view
+        assert "@802776d" in str(view.border_title)
+        assert view.marks.matched == (20045, 20048)
+        await press(pilot, screen, "t")
+        assert "@8df75ac (REV)" in str(view.border_title)
+        assert view.marks.matched == (20051, 20054)
+        assert view.cursor_line == 20051
+        assert view.path == "api/kestrel/stations.py"
+        await press(pilot, screen, "t")
+        assert "@802776d" in str(view.border_title)
+        assert view.marks.matched == (20045, 20048)
+
+
+async def test_t_on_a_quote_whose_file_was_deleted_says_so(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        record, n = next(
+            (r, k)
+            for r in screen.session.records
+            for k, q in enumerate(r.quotes)
+            if q.path == "worker/src/digest.js"
+        )
+        screen.go(Location(index_of(screen, record.id), n), on_quote=True)
+        await screen.settle()
+        await press(pilot, screen, "t")
+        view = screen.source_view
+        assert view.message is not None and "the quoted file was deleted" in view.message
+        assert "@REV" in str(view.border_title)
+        await press(pilot, screen, "t")
+        assert view.message is None and view.path == "worker/src/digest.js"
+
+
+async def test_commit_rows_open_the_commit_and_its_diff(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, REGISTRY)
+        drift = screen.session.drifts[screen.session.records[index_of(screen, REGISTRY)].quotes[0]]
+        assert [c.id[:7] for c in drift.commits] == ["9a94997"]
+        pane = screen.record_pane
+        row = pane.row_index("commit-0-0")
+        assert row is not None
+        assert "9a94997" in str(pane.row(row).prompt)
+        screen.set_focus(pane)
+        pane.move_to(row)
+        await press(pilot, screen, "enter")
+        modal = app.screen
+        assert isinstance(modal, CommitScreen)
+        body = modal.query_one("#commit-text", Static).content
+        assert isinstance(body, Content)
+        text = str(body)
+        assert drift.commits[0].id in text
+        assert drift.commits[0].subject in text
+        assert "api/kestrel/stations.py" in text and "\n@@ " in text
+        assert any(line.startswith("+") for line in text.splitlines())
+        await press(pilot, screen, "escape")
+        assert app.screen is screen
+
+
+async def test_n_notes_the_drift_and_verdicts_stay_on_the_cited_revision(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, REGISTRY)
+        record = screen.session.records[index_of(screen, REGISTRY)]
+        item = screen.session.quote_item(record, record.quotes[0])
+        await press(pilot, screen, "N")
+        note = screen.session.note(item)
+        assert note.startswith("drift at 8df75ac: changed, now api/kestrel/stations.py:20051")
+        assert "commits 9a94997" in note
+        await press(pilot, screen, "c")
+        event = screen.session.event(item)
+        assert event is not None and event.revision == CITED_REVISION
+
+
+async def test_a_asks_for_rev_and_computes_the_drift(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path, against=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "A")
+        assert isinstance(app.screen, AgainstDialog)
+        field = app.screen.query_one(Input)
+        field.value = "main"
+        await press(pilot, screen, "enter")
+        await screen.settle()
+        await pilot.pause()
+        assert app.screen is screen
+        assert screen.drift.against is not None
+        assert screen.drift.against.commit == TIP_REVISION
+        assert "drift vs 8df75ac" in header(screen)
+        assert screen.records_pane.prompt(index_of(screen, REGISTRY)).drift == "Δ"
+
+
+async def test_a_with_an_unknown_rev_says_so(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path, against=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        notices = watch_notices(app)
+        await press(pilot, screen, "A")
+        app.screen.query_one(Input).value = "no-such-rev"
+        await press(pilot, screen, "enter")
+        await screen.settle()
+        await pilot.pause()
+        assert screen.drift.against is None and not screen.session.drifts
+        errors = [n for n in notices if n.severity == "error"]
+        assert errors and "drift against no-such-rev" in errors[0].message
+        assert not errors[0].markup
+        assert "drift" not in header(screen)
+
+
+def test_review_with_an_unknown_against_exits_2(sample: Path, tmp_path: Path) -> None:
+    args = ["review", str(SAMPLE_REPORTS), "--repo", str(sample), "--db", str(tmp_path / "v.db")]
+    result = CliRunner().invoke(cli, [*args, "--against", "no-such-rev"])
+    assert result.exit_code == 2
+    assert "--against no-such-rev" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_help_explains_the_drift_badges() -> None:
+    from screens.help import help_content
+
+    text = help_content(load_keymap(user=False)).plain
+    assert "⊘" in text and "Δ" in text and "↕" in text
+    assert "Drift against a revision" in text and "Note the drift" in text
+
+
+def test_the_drift_keys_are_bound_in_both_presets() -> None:
+    for preset in ("default", "vim"):
+        keymap = load_keymap(preset, user=False)
+        assert keymap.keys_for("against") == ("A",)
+        assert keymap.keys_for("source_against") == ("t",)
+        assert keymap.keys_for("note_drift") == ("N",)
+
+
+async def test_d_at_rev_compares_the_cited_passage_with_rev(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, REGISTRY)
+        await press(pilot, screen, "t", "d")
+        diff = screen.quote_diff
+        assert diff is not None
+        text = str(diff.render())
+        assert "the cited passage at 8df75ac: changed" in text
+        assert "normalise_code" in text  # only at REV
+        await press(pilot, screen, "t")
+        assert "the cited passage at" not in str(diff.render())
+
+
+def test_commit_text_is_data_never_markup() -> None:
+    from screens.widgets.drift_rows import commit_content
+
+    body = commit_content("[bold red]subject[/] \x1b[31mred\x1b]0;title\x07", "+[link=x]y[/link]\n")
+    text = body.plain
+    assert "[bold red]subject[/]" in text and "+[link=x]y[/link]" in text
+    assert "\x1b" not in text and "\x07" not in text
