@@ -6,10 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from textual.worker import Worker, WorkerState
+
 from screens.review.history import Location
 from screens.safe import visible
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from db import StaleVerdict
     from evidence.model import Record
     from evidence.revision import CommitSummary, Revision
@@ -35,6 +39,9 @@ class ArrivalHost(Protocol):
     commit: CommitSummary | None
     repo: Path
     stale: list[StaleVerdict]
+
+    @property
+    def app(self) -> App[object]: ...
 
     @property
     def reads(self) -> Loading: ...
@@ -91,6 +98,16 @@ class Arrivals:
                 f"cannot open the revision: {visible(host.revision_error or '?')}",
                 title="Source",
             )
+
+    def worker_changed(self, event: Worker.StateChanged) -> None:
+        """A worker failed: say so (in the source pane when it was loading what it shows)."""
+        if event.state is not WorkerState.ERROR:
+            return
+        error = event.worker.error
+        text = f"{event.worker.group} failed: {type(error).__name__}: {error}"
+        if event.worker.group in ("load", "anchor", "source"):
+            self.host.source_view.show_message(visible(text), title="Source")
+        self.host.app.notify(visible(text), severity="error", markup=False)
 
     def read_store(self) -> None:
         """Read the reviewer's verdicts on the writer thread (once the store opened)."""

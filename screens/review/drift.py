@@ -119,6 +119,15 @@ class DriftPart:
             return f"drift vs {self.wanted[:12]}…"
         return f"drift vs {shown.short}" if shown is not None else ""
 
+    def decorate(self, progress: str, short: str) -> tuple[str, str]:
+        """The header's progress texts with the drift's REV in front, when drift is shown."""
+        drift = self.header_label()
+        if not drift:
+            return progress, short
+        # kept whole with the counts: the names on the left give way first; at 80 columns the
+        # cited id stays whole
+        return f"{drift} · {progress}", f"{drift.replace('drift vs ', 'Δ ')} · {short}"
+
     def ask(self) -> None:
         """Ask for REV in a dialog, then compute the drift against it."""
         from screens.drift_dialogs import AgainstDialog

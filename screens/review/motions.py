@@ -4,13 +4,11 @@ page (`ctrl+d`/`ctrl+u`); the default preset binds them to home, end, ctrl+d and
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+
+from textual.widget import Widget
 
 from screens.widgets.lists import RowList
 from screens.widgets.source_view import SourceView
-
-if TYPE_CHECKING:
-    from textual.widget import Widget
 
 #: the second press of a key bound "pressed twice" must come within this many seconds
 TWICE_WITHIN = 0.8
@@ -21,6 +19,13 @@ class Motions:
 
     def __init__(self) -> None:
         self._armed = 0.0  # when a "press twice" key was pressed once
+
+    def move(self, focused: Widget | None, step: int) -> None:
+        """A row or line down (``step`` 1) or up (-1) in the focused pane."""
+        if isinstance(focused, (RowList, SourceView)):
+            focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
+        elif isinstance(focused, Widget):
+            focused.scroll_relative(y=step, animate=False)
 
     def to_top(self, focused: Widget | None, presses: int = 1) -> None:
         """The first row or line of the focused pane (``presses`` 2: only on the second press)."""

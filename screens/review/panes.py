@@ -80,6 +80,12 @@ class Panes:
         elif shown:
             host.records_pane.scroll_to_cursor()
 
+    def next_pane(self, focused: Widget | None, step: int) -> Widget:
+        """The pane ``step`` (1 or -1) from the focused one, in the order tab cycles through."""
+        panes = self.focusable()
+        index = panes.index(focused) if focused in panes else -1
+        return panes[(index + step) % len(panes)]
+
     def focusable(self) -> list[Widget]:
         """The panes tab cycles through, in order."""
         host = self.host

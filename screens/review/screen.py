@@ -15,10 +15,8 @@ from typing import TYPE_CHECKING
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from keymaps import Keymap
 from keymaps.bindings import bindings_for
@@ -34,16 +32,14 @@ from screens.review.panes import Panes
 from screens.review.source import SourcePane
 from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle, StoreWriter
-from screens.safe import visible
 from screens.session import ReviewSession
 from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
-from screens.widgets.lists import RowList
 from screens.widgets.quote_diff import QuoteDiff
 from screens.widgets.quote_info import QuoteInfo
 from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
-from screens.widgets.review_header import ReviewHeader
+from screens.widgets.review_header import ReviewHeader, revision_label
 from screens.widgets.source_view import SourceView
 from screens.widgets.target_line import TargetLine, target_text
 
@@ -55,20 +51,6 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from evidence.model import Quote, Record
     from evidence.revision import CommitSummary, Revision, SourceFile
     from screens.find import FindTarget
-
-
-def revision_label(
-    revision: Revision | None, error: str | None, rev: str | None, origin: str | None = None
-) -> str:
-    """The header's revision: its short id, or what is known while it opens or when it failed,
-    then where it came from (``stated`` by the reports, ``--rev HEAD`` ...)."""
-    if revision is not None:
-        label = f"@{revision.short}"
-    else:
-        label = "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
-    if origin:
-        label += f" ({origin if len(origin) <= 24 else origin[:23] + '…'})"
-    return label
 
 
 FULL_ID = re.compile(r"[0-9a-f]{40}")
@@ -201,13 +183,7 @@ class ReviewScreen(Screen[None]):
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
-        if event.state is not WorkerState.ERROR:
-            return
-        error = event.worker.error
-        text = f"{event.worker.group} failed: {type(error).__name__}: {error}"
-        if event.worker.group in ("load", "anchor", "source"):
-            self.query_one(SourceView).show_message(visible(text), title="Source")
-        self.notify(visible(text), severity="error", markup=False)
+        self.arrivals.worker_changed(event)
 
     async def settle(self) -> None:
         """Wait until loading is done and every write so far is stored (for tests and tools)."""
@@ -232,10 +208,7 @@ class ReviewScreen(Screen[None]):
             stale=len(self.stale),
             store_error=self.store_error,
         )
-        drift = self.drift.header_label()
-        if drift:  # kept whole with the counts: the names on the left give way first
-            tight = drift.replace("drift vs ", "Δ ")  # at 80 columns the cited id stays whole
-            progress, short = f"{drift} · {progress}", f"{tight} · {short}"
+        progress, short = self.drift.decorate(progress, short)
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
             revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
@@ -377,11 +350,7 @@ class ReviewScreen(Screen[None]):
         self._move_focused(-1)
 
     def _move_focused(self, step: int) -> None:
-        focused = self.focused
-        if isinstance(focused, (RowList, SourceView)):
-            focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
-        elif isinstance(focused, Widget):
-            focused.scroll_relative(y=step, animate=False)
+        self.motions.move(self.focused, step)
 
     def action_to_top(self, presses: int = 1) -> None:
         self.motions.to_top(self.focused, presses)
@@ -399,11 +368,8 @@ class ReviewScreen(Screen[None]):
         self._cycle_pane(-1)
 
     def _cycle_pane(self, step: int) -> None:
-        panes = self.panes.focusable()
-        focused = self.focused
-        index = panes.index(focused) if focused in panes else -1
         # now, not after the keys already queued: `tab j` typed fast moves in the new pane
-        self.set_focus(panes[(index + step) % len(panes)])
+        self.set_focus(self.panes.next_pane(self.focused, step))
 
     def action_follow(self) -> None:
         focused = self.focused
@@ -461,18 +427,8 @@ class ReviewScreen(Screen[None]):
             self.verdicts.note()
 
     def action_export(self) -> None:
-        """Save the md write-up (db/writeup.py) in the current directory, on the writer thread."""
-        from screens.review.verdicts import save_writeup, writeup_name
-
         reports = self.session.reportset.reports
-        name = writeup_name(reports[0].system if reports else "review", self.revision_id())
-        path = Path.cwd() / name
-        self.verdicts.write(
-            lambda store: save_writeup(store, path, f"./{name} (in {Path.cwd()})"),
-            lambda notice: self.notify(
-                visible(notice), markup=False, timeout=6, severity=_severity(notice)
-            ),
-        )
+        self.verdicts.export(reports[0].system if reports else "review", self.revision_id())
 
     def after_change(self, event: Event) -> None:
         """A stored event changed a verdict or a note: show it."""
@@ -556,10 +512,6 @@ class ReviewScreen(Screen[None]):
         self.sources.diff_shown(self.has_class("-diff"))
         if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
             self.query_one(SourceView).focus()
-
-
-def _severity(notice: str) -> SeverityLevel:
-    return "error" if notice.startswith("write-up not saved") else "information"
 
 
 __all__ = ["ReviewScreen"]

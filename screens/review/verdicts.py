@@ -281,6 +281,23 @@ class Verdicts:
             place = None
         self.host.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)
 
+    def export(self, system: str, commit: str | None) -> None:
+        """Save the md write-up (db/writeup.py) in the current directory, on the writer thread,
+        and say where (or why not)."""
+        name = writeup_name(system, commit)
+        path = Path.cwd() / name
+
+        def saved(notice: str) -> None:
+            failed = notice.startswith("write-up not saved")
+            self.host.app.notify(
+                visible(notice),
+                markup=False,
+                timeout=6,
+                severity="error" if failed else "information",
+            )
+
+        self.write(lambda store: save_writeup(store, path, f"./{name} (in {Path.cwd()})"), saved)
+
 
 def writeup_name(system: str, commit: str | None) -> str:
     """The file name of a write-up saved from the app: system and revision, as a file name."""

@@ -10,7 +10,7 @@ from textual.widgets import Static
 from screens.safe import visible
 
 if TYPE_CHECKING:
-    from evidence.revision import CommitSummary
+    from evidence.revision import CommitSummary, Revision
 
 #: the commit's subject is left out rather than cut shorter than this
 MIN_SUBJECT = 12
@@ -33,6 +33,20 @@ def commit_content(commit: CommitSummary, room: int) -> Content:
         if len(tail) <= room:
             return Content(tail).stylize("$text-muted")
     return Content("")
+
+
+def revision_label(
+    revision: Revision | None, error: str | None, rev: str | None, origin: str | None = None
+) -> str:
+    """The header's revision: its short id, or what is known while it opens or when it failed,
+    then where it came from (``stated`` by the reports, ``--rev HEAD`` ...)."""
+    if revision is not None:
+        label = f"@{revision.short}"
+    else:
+        label = "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
+    if origin:
+        label += f" ({origin if len(origin) <= 24 else origin[:23] + '…'})"
+    return label
 
 
 class ReviewHeader(Static):
