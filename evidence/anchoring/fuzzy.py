@@ -160,19 +160,20 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
     # would hide the passage behind its first places, so it is used only when all are
     pool = [item for item in found if item[0] < _PLACES] or found
     need = 2 if len(pool) >= 2 else 1
-    estimates: list[tuple[int, int]] = []
+    # (where the passage starts by this word, the word, its place, its offset in the quote)
+    estimates: list[tuple[int, int, int, int]] = []
     for _count, number, places in sorted(pool)[:3]:
         in_quote = quote.find(forms.telltale[number])
-        estimates.extend((place - in_quote, number) for place in places)
+        estimates.extend((place - in_quote, number, place, in_quote) for place in places)
     estimates.sort()
     spread = max(len(quote) // 2, 20)
-    members: list[tuple[set[int], list[int]]] = []
-    for estimate, number in estimates:
-        if members and estimate - members[-1][1][0] <= spread:
-            members[-1][0].add(number)
+    members: list[tuple[set[int], list[tuple[int, int, int, int]]]] = []
+    for estimate in estimates:
+        if members and estimate[0] - members[-1][1][0][0] <= spread:
+            members[-1][0].add(estimate[1])
             members[-1][1].append(estimate)
         else:
-            members.append(({number}, [estimate]))
+            members.append(({estimate[1]}, [estimate]))
     # (how many different words agree, their estimates)
     groups = [(len(words), group) for words, group in members]
     best = max(support for support, _ in groups)
@@ -182,7 +183,7 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
     else:  # no two agree (one may be the misquoted word): the places of the rarest word
         _count, rarest, places = min(pool)
         in_quote = quote.find(forms.telltale[rarest])
-        groups = [(1, [place - in_quote]) for place in places]
+        groups = [(1, [(place - in_quote, rarest, place, in_quote)]) for place in places]
     groups.sort(key=lambda item: (-item[0], -len(item[1])))
     passages: dict[LineRange, Passage] = {}
     # the window where the words put the start of the passage, with room for what a misquote
@@ -190,7 +191,12 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
     slack = max(40, len(quote) // 2)
     wanted_chars = sum(map(len, forms.words)) * _PRESENT
     for _support, group in groups[:MAX_WINDOWS]:
-        start, end = group[0] - slack, group[-1] + len(quote) + slack
+        # sized in collapsed characters from the outermost words: an indented passage is
+        # longer in the file than the quote, and a window of the quote's length cuts its ends
+        _, _, place, in_quote = group[0]
+        start = _collapsed_before(text, place, in_quote + slack)
+        _, _, place, in_quote = group[-1]
+        end = _collapsed_after(text, place, len(quote) - in_quote + slack)
         window = text[max(0, start) : end]
         # a passage scoring above the floor keeps a good part of the quote's words verbatim
         if sum(len(word) for word in forms.words if word in window) < wanted_chars:
@@ -201,6 +207,31 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
             if known is None or known.score < passage.score:
                 passages[passage.lines] = passage
     return passages
+
+
+def _collapsed_after(text: str, at: int, chars: int) -> int:
+    """Where in `text` the `chars` characters after `at` end, whitespace runs counted as one."""
+    while True:
+        newline = text.find("\n", at)
+        if newline < 0:
+            return min(len(text), at + chars)
+        line = " ".join(text[at:newline].split())
+        if len(line) >= chars:
+            return at + chars + (newline - at - len(line))  # no further than the line's end
+        chars -= len(line) + 1
+        at = newline + 1
+
+
+def _collapsed_before(text: str, at: int, chars: int) -> int:
+    """Where in `text` the `chars` characters before `at` start, whitespace runs counted as one."""
+    while at > 0:
+        newline = text.rfind("\n", 0, at)
+        line = " ".join(text[newline + 1 : at].split())
+        if len(line) >= chars:
+            return at - chars - (at - newline - 1 - len(line))  # no earlier than its start
+        chars -= len(line) + 1
+        at = newline
+    return 0
 
 
 def _align(

@@ -97,6 +97,30 @@ class HeaderError(Exception):
         super().__init__(line)
 """
 
+# a deeply indented call whose last line is much less indented (tkinter/dialog.py's _test)
+NESTED = """\
+PROMPT_ICON = 'questhead'
+
+
+class Prompt(Widget):
+    def __init__(self, master=None, cnf={}):
+        self.choice = self.tk.call('tk_prompt', cnf['title'], cnf['text'],
+                                   cnf['icon'], cnf['default'], *cnf['choices'])
+
+
+def _demo():
+    box = Prompt(None, {'title': 'Unsaved Work',
+                        'text':
+                        'The ledger has changed'
+                        ' since it was last written.',
+                        'icon': PROMPT_ICON,
+                        'default': 0,
+                        'choices': ('Save Work',
+                                    'Drop Changes',
+                                    'Back to Editor')})
+    print(box.choice)
+"""
+
 
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
@@ -112,6 +136,7 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "lib/rounds.py": ROUNDS,
         "lib/wrapped.py": WRAPPED,
         "lib/errors.py": ERRORS,
+        "lib/prompt.py": NESTED,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -241,6 +266,15 @@ def test_a_claimed_range_holding_the_quote_up_to_whitespace(anchorer: Anchorer) 
     wrong = anchorer.anchor(quote("buffer.view, offset", "lib/wrapped.py", (1, 1)))
     assert wrong.range_ok is False
     assert set(wrong.occurrences) == {(2, 2), (3, 4)}
+
+
+def test_an_indented_block_misquote_keeps_its_last_line(anchorer: Anchorer) -> None:
+    # the quote collapses to far fewer characters than the indented lines hold: the window
+    # aligned must still reach the last line
+    text = "\n".join(line.rstrip() for line in NESTED.splitlines()[14:20])
+    anchor = anchorer.anchor(quote(text.replace("'default': 0", "'default': 5"), "lib/prompt.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (15, 20))
+    assert changes(anchor.diff) == [DiffPart("replace", "5", "0")]
 
 
 # --- a quote of common words only, cited under the wrong file ---------------------------------
