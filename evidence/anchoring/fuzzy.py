@@ -38,6 +38,8 @@ _SCANNED = 8
 _SCAN_PRESENT = 0.3
 # the pieces of words: camel-case and snake-case parts, three characters or more
 _PIECE = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}|[a-z]{3,}|\d{3,}")
+#: the line scan aligns this many characters more than the quote has (what a misquote drops)
+_LONGER = 4
 #: at most this many extra source tokens are dropped at the edges of an aligned passage
 _EXTRA = 8
 # A token of the source that normalizing leaves something of (not one made of backticks and
@@ -83,9 +85,16 @@ def find_fuzzy(
 def _holds_most(tokens: tuple[str, ...], text: str) -> bool:
     """Does the text hold most of the quote's distinct tokens (by characters), as the file of a
     misquote does and the file a quote was wrongly attributed to seldom does?"""
-    distinct = set(tokens)
-    present = sum(len(token) for token in distinct if token in text)
-    return present >= _SCAN_HELD * sum(map(len, distinct))
+    distinct = sorted(set(tokens), key=len, reverse=True)
+    # an absent token costs a scan of the whole file: stop once too many are absent (longest
+    # first, so a file of another quote gives up after a few)
+    allowed = (1 - _SCAN_HELD) * sum(map(len, distinct))
+    for token in distinct:
+        if token not in text:
+            allowed -= len(token)
+            if allowed < 0:
+                return False
+    return True
 
 
 def _copies(passage: Passage, view: FileView) -> list[Passage]:
@@ -111,6 +120,8 @@ def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | N
         starts[max(0, lines[0] - 2)],
         starts[min(len(starts), last + 1) - 1],
     )
+    if room is not None and (room.lines[1] < lines[0] or room.lines[0] > last):
+        room = None  # a similar line next to the claim, not the claim a line short
     found = [p for p in (exact, room) if p is not None]
     return max(found, key=lambda p: p.score) if found else None
 
@@ -132,7 +143,9 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
     )
     passages = []
     for _choice, _score, number in found:
-        last = bisect_right(flat_starts, flat_starts[number] + size - 1) - 1
+        # a few characters more: the source may be longer than the misquote ("sybolic link. */"
+        # for "symbolic link." and a "*/" line) and its last line would be cut off
+        last = bisect_right(flat_starts, flat_starts[number] + size + _LONGER) - 1
         passage = _align(forms.tokens, quote, view, text_starts[number], text_starts[last])
         if passage is not None and passage.score >= floor:
             passages.append(passage)
@@ -190,6 +203,7 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
     # adds or drops; not much more, so that a copy nearby is aligned from its own window
     slack = max(40, len(quote) // 2)
     wanted_chars = sum(map(len, forms.words)) * _PRESENT
+    counts = {number: count for count, number, _places in found}
     for _support, group in groups[:MAX_WINDOWS]:
         # sized in collapsed characters from the outermost words: an indented passage is
         # longer in the file than the quote, and a window of the quote's length cuts its ends
@@ -202,6 +216,17 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
         if sum(len(word) for word in forms.words if word in window) < wanted_chars:
             continue
         passage = _align(tokens, quote, view, start, end)
+        # the rarest word of the group says best where the passage is
+        _, _, place, in_quote = min(group, key=lambda estimate: counts[estimate[1]])
+        if passage is not None and passage.score < 100:
+            # a similar line in the slack before drew the alignment away from where the
+            # rarest word is ("+ '-32'" above "+ '-64'"): aligned again from where it puts it
+            line = view.lines.line(place)
+            if not passage.lines[0] <= line <= passage.lines[1]:
+                start = _collapsed_before(text, place, in_quote)
+                tight = _align(tokens, quote, view, start, end)
+                if tight is not None and tight.score > passage.score:
+                    passage = tight
         if passage is not None and passage.score >= floor:
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
@@ -226,10 +251,12 @@ def _collapsed_before(text: str, at: int, chars: int) -> int:
     """Where in `text` the `chars` characters before `at` start, whitespace runs counted as one."""
     while at > 0:
         newline = text.rfind("\n", 0, at)
-        line = " ".join(text[newline + 1 : at].split())
-        if len(line) >= chars:
-            return at - chars - (at - newline - 1 - len(line))  # no earlier than its start
-        chars -= len(line) + 1
+        piece = text[newline + 1 : at]
+        # the blank before the word at `at` is one character of the quote too
+        size = len(" ".join(piece.split())) + (piece[-1:].isspace() and not piece.isspace())
+        if size >= chars:
+            return at - chars - (at - newline - 1 - size)  # no earlier than its start
+        chars -= size + 1
         at = newline
     return 0
 
