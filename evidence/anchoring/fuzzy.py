@@ -83,16 +83,19 @@ def find_fuzzy(
 
 
 def _holds_most(tokens: tuple[str, ...], text: str) -> bool:
-    """Does the text hold most of the quote's distinct tokens (by characters), as the file of a
-    misquote does and the file a quote was wrongly attributed to seldom does?"""
+    """Does the text hold most of the quote's distinct tokens (by characters), or all of them
+    but one (the misquoted one may be most of the quote: "compareIdentifers"), as the file of
+    a misquote does and the file a quote was wrongly attributed to seldom does?"""
     distinct = sorted(set(tokens), key=len, reverse=True)
     # an absent token costs a scan of the whole file: stop once too many are absent (longest
     # first, so a file of another quote gives up after a few)
     allowed = (1 - _SCAN_HELD) * sum(map(len, distinct))
+    absent = 0
     for token in distinct:
         if token not in text:
             allowed -= len(token)
-            if allowed < 0:
+            absent += 1
+            if allowed < 0 and absent > 1:
                 return False
     return True
 

@@ -157,6 +157,22 @@ def split(predicate, values):
 '''
 
 
+# the one identifier a misquote changes is most of the line (semver's identifiers.js)
+TOKENS = """\
+'use strict'
+
+const numeric = /^[0-9]+$/
+const compareTokens = (a, b) => {
+  if (typeof a === 'number' && typeof b === 'number') {
+    return a === b ? 0 : a < b ? -1 : 1
+  }
+  return a < b ? -1 : 1
+}
+
+const rcompareTokens = (a, b) => compareTokens(b, a)
+"""
+
+
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
     root = tmp_path_factory.mktemp("accuracy") / "repo"
@@ -175,6 +191,7 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "lib/arch.py": ARCH,
         "src/walker.js": WALKER,
         "lib/split.py": SPLIT,
+        "src/tokens.js": TOKENS,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -267,6 +284,12 @@ def test_a_misquote_opening_with_a_lone_brace_and_a_changed_operator() -> None:
         thorough=True,
     )
     assert found and found[0].lines == (1, 2)
+
+
+def test_a_misquote_whose_changed_identifier_is_most_of_it(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("    const compareTokns = (a, b) => {", "src/tokens.js"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (4, 4))
+    assert changes(anchor.diff) == [DiffPart("insert", "", "e")]
 
 
 # --- the claimed range among near-equal passages, and tight spans --------------------------------
