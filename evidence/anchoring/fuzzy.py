@@ -38,6 +38,8 @@ _SCANNED = 8
 _SCAN_PRESENT = 0.3
 # the pieces of words: camel-case and snake-case parts, three characters or more
 _PIECE = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}|[a-z]{3,}|\d{3,}")
+#: the line scan aligns this many characters more than the quote has (what a misquote drops)
+_LONGER = 4
 #: at most this many extra source tokens are dropped at the edges of an aligned passage
 _EXTRA = 8
 # A token of the source that normalizing leaves something of (not one made of backticks and
@@ -81,11 +83,21 @@ def find_fuzzy(
 
 
 def _holds_most(tokens: tuple[str, ...], text: str) -> bool:
-    """Does the text hold most of the quote's distinct tokens (by characters), as the file of a
-    misquote does and the file a quote was wrongly attributed to seldom does?"""
-    distinct = set(tokens)
-    present = sum(len(token) for token in distinct if token in text)
-    return present >= _SCAN_HELD * sum(map(len, distinct))
+    """Does the text hold most of the quote's distinct tokens (by characters), or all of them
+    but one (the misquoted one may be most of the quote: "compareIdentifers"), as the file of
+    a misquote does and the file a quote was wrongly attributed to seldom does?"""
+    distinct = sorted(set(tokens), key=len, reverse=True)
+    # an absent token costs a scan of the whole file: stop once too many are absent (longest
+    # first, so a file of another quote gives up after a few)
+    allowed = (1 - _SCAN_HELD) * sum(map(len, distinct))
+    absent = 0
+    for token in distinct:
+        if token not in text:
+            allowed -= len(token)
+            absent += 1
+            if allowed < 0 and absent > 1:
+                return False
+    return True
 
 
 def _copies(passage: Passage, view: FileView) -> list[Passage]:
@@ -111,6 +123,8 @@ def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | N
         starts[max(0, lines[0] - 2)],
         starts[min(len(starts), last + 1) - 1],
     )
+    if room is not None and (room.lines[1] < lines[0] or room.lines[0] > last):
+        room = None  # a similar line next to the claim, not the claim a line short
     found = [p for p in (exact, room) if p is not None]
     return max(found, key=lambda p: p.score) if found else None
 
@@ -132,7 +146,9 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
     )
     passages = []
     for _choice, _score, number in found:
-        last = bisect_right(flat_starts, flat_starts[number] + size - 1) - 1
+        # a few characters more: the source may be longer than the misquote ("sybolic link. */"
+        # for "symbolic link." and a "*/" line) and its last line would be cut off
+        last = bisect_right(flat_starts, flat_starts[number] + size + _LONGER) - 1
         passage = _align(forms.tokens, quote, view, text_starts[number], text_starts[last])
         if passage is not None and passage.score >= floor:
             passages.append(passage)
@@ -160,19 +176,20 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
     # would hide the passage behind its first places, so it is used only when all are
     pool = [item for item in found if item[0] < _PLACES] or found
     need = 2 if len(pool) >= 2 else 1
-    estimates: list[tuple[int, int]] = []
+    # (where the passage starts by this word, the word, its place, its offset in the quote)
+    estimates: list[tuple[int, int, int, int]] = []
     for _count, number, places in sorted(pool)[:3]:
         in_quote = quote.find(forms.telltale[number])
-        estimates.extend((place - in_quote, number) for place in places)
+        estimates.extend((place - in_quote, number, place, in_quote) for place in places)
     estimates.sort()
     spread = max(len(quote) // 2, 20)
-    members: list[tuple[set[int], list[int]]] = []
-    for estimate, number in estimates:
-        if members and estimate - members[-1][1][0] <= spread:
-            members[-1][0].add(number)
+    members: list[tuple[set[int], list[tuple[int, int, int, int]]]] = []
+    for estimate in estimates:
+        if members and estimate[0] - members[-1][1][0][0] <= spread:
+            members[-1][0].add(estimate[1])
             members[-1][1].append(estimate)
         else:
-            members.append(({number}, [estimate]))
+            members.append(({estimate[1]}, [estimate]))
     # (how many different words agree, their estimates)
     groups = [(len(words), group) for words, group in members]
     best = max(support for support, _ in groups)
@@ -182,25 +199,69 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
     else:  # no two agree (one may be the misquoted word): the places of the rarest word
         _count, rarest, places = min(pool)
         in_quote = quote.find(forms.telltale[rarest])
-        groups = [(1, [place - in_quote]) for place in places]
+        groups = [(1, [(place - in_quote, rarest, place, in_quote)]) for place in places]
     groups.sort(key=lambda item: (-item[0], -len(item[1])))
     passages: dict[LineRange, Passage] = {}
     # the window where the words put the start of the passage, with room for what a misquote
     # adds or drops; not much more, so that a copy nearby is aligned from its own window
     slack = max(40, len(quote) // 2)
     wanted_chars = sum(map(len, forms.words)) * _PRESENT
+    counts = {number: count for count, number, _places in found}
     for _support, group in groups[:MAX_WINDOWS]:
-        start, end = group[0] - slack, group[-1] + len(quote) + slack
+        # sized in collapsed characters from the outermost words: an indented passage is
+        # longer in the file than the quote, and a window of the quote's length cuts its ends
+        _, _, place, in_quote = group[0]
+        start = _collapsed_before(text, place, in_quote + slack)
+        _, _, place, in_quote = group[-1]
+        end = _collapsed_after(text, place, len(quote) - in_quote + slack)
         window = text[max(0, start) : end]
         # a passage scoring above the floor keeps a good part of the quote's words verbatim
         if sum(len(word) for word in forms.words if word in window) < wanted_chars:
             continue
         passage = _align(tokens, quote, view, start, end)
+        # the rarest word of the group says best where the passage is
+        _, _, place, in_quote = min(group, key=lambda estimate: counts[estimate[1]])
+        if passage is not None and passage.score < 100:
+            # a similar line in the slack before drew the alignment away from where the
+            # rarest word is ("+ '-32'" above "+ '-64'"): aligned again from where it puts it
+            line = view.lines.line(place)
+            if not passage.lines[0] <= line <= passage.lines[1]:
+                start = _collapsed_before(text, place, in_quote)
+                tight = _align(tokens, quote, view, start, end)
+                if tight is not None and tight.score > passage.score:
+                    passage = tight
         if passage is not None and passage.score >= floor:
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
                 passages[passage.lines] = passage
     return passages
+
+
+def _collapsed_after(text: str, at: int, chars: int) -> int:
+    """Where in `text` the `chars` characters after `at` end, whitespace runs counted as one."""
+    while True:
+        newline = text.find("\n", at)
+        if newline < 0:
+            return min(len(text), at + chars)
+        line = " ".join(text[at:newline].split())
+        if len(line) >= chars:
+            return at + chars + (newline - at - len(line))  # no further than the line's end
+        chars -= len(line) + 1
+        at = newline + 1
+
+
+def _collapsed_before(text: str, at: int, chars: int) -> int:
+    """Where in `text` the `chars` characters before `at` start, whitespace runs counted as one."""
+    while at > 0:
+        newline = text.rfind("\n", 0, at)
+        piece = text[newline + 1 : at]
+        # the blank before the word at `at` is one character of the quote too
+        size = len(" ".join(piece.split())) + (piece[-1:].isspace() and not piece.isspace())
+        if size >= chars:
+            return at - chars - (at - newline - 1 - size)  # no earlier than its start
+        chars -= size + 1
+        at = newline
+    return 0
 
 
 def _align(

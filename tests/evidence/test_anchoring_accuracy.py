@@ -97,6 +97,81 @@ class HeaderError(Exception):
         super().__init__(line)
 """
 
+# a deeply indented call whose last line is much less indented (tkinter/dialog.py's _test)
+NESTED = """\
+PROMPT_ICON = 'questhead'
+
+
+class Prompt(Widget):
+    def __init__(self, master=None, cnf={}):
+        self.choice = self.tk.call('tk_prompt', cnf['title'], cnf['text'],
+                                   cnf['icon'], cnf['default'], *cnf['choices'])
+
+
+def _demo():
+    box = Prompt(None, {'title': 'Unsaved Work',
+                        'text':
+                        'The ledger has changed'
+                        ' since it was last written.',
+                        'icon': PROMPT_ICON,
+                        'default': 0,
+                        'choices': ('Save Work',
+                                    'Drop Changes',
+                                    'Back to Editor')})
+    print(box.choice)
+"""
+
+
+# two lines that differ in one literal, two lines apart (ctypes/util.py)
+ARCH = """\
+def arch_name(struct, os):
+    if struct.calcsize('l') == 4:
+        arch = os.uname().machine + '-32'
+    else:
+        arch = os.uname().machine + '-64'
+    return arch
+"""
+
+# a comment block whose closing line is "*/" (glob's pattern.js)
+WALKER = """\
+class Walker {
+    /**
+     * Check whether the current pattern may follow
+     * a symbolic link.
+     */
+    canFollow() {
+        return !this.seen;
+    }
+}
+"""
+
+# the claimed lines next to a line that reads nearly the same (textual's _partition.py)
+SPLIT = '''\
+def split(predicate, values):
+    """Split values in two lists by a predicate.
+
+    Returns:
+        A list of values where the predicate is False, and a list
+            where the predicate is True.
+    """
+'''
+
+
+# the one identifier a misquote changes is most of the line (semver's identifiers.js)
+TOKENS = """\
+'use strict'
+
+const numeric = /^[0-9]+$/
+const compareTokens = (a, b) => {
+  if (typeof a === 'number' && typeof b === 'number') {
+    return a === b ? 0 : a < b ? -1 : 1
+  }
+  return a < b ? -1 : 1
+}
+
+const rcompareTokens = (a, b) => compareTokens(b, a)
+"""
+
 
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
@@ -112,6 +187,11 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "lib/rounds.py": ROUNDS,
         "lib/wrapped.py": WRAPPED,
         "lib/errors.py": ERRORS,
+        "lib/prompt.py": NESTED,
+        "lib/arch.py": ARCH,
+        "src/walker.js": WALKER,
+        "lib/split.py": SPLIT,
+        "src/tokens.js": TOKENS,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -206,6 +286,12 @@ def test_a_misquote_opening_with_a_lone_brace_and_a_changed_operator() -> None:
     assert found and found[0].lines == (1, 2)
 
 
+def test_a_misquote_whose_changed_identifier_is_most_of_it(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("    const compareTokns = (a, b) => {", "src/tokens.js"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (4, 4))
+    assert changes(anchor.diff) == [DiffPart("insert", "", "e")]
+
+
 # --- the claimed range among near-equal passages, and tight spans --------------------------------
 
 
@@ -243,6 +329,33 @@ def test_a_claimed_range_holding_the_quote_up_to_whitespace(anchorer: Anchorer) 
     assert set(wrong.occurrences) == {(2, 2), (3, 4)}
 
 
+def test_an_indented_block_misquote_keeps_its_last_line(anchorer: Anchorer) -> None:
+    # the quote collapses to far fewer characters than the indented lines hold: the window
+    # aligned must still reach the last line
+    text = "\n".join(line.rstrip() for line in NESTED.splitlines()[14:20])
+    anchor = anchorer.anchor(quote(text.replace("'default': 0", "'default': 5"), "lib/prompt.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (15, 20))
+    assert changes(anchor.diff) == [DiffPart("replace", "5", "0")]
+
+
+def test_a_misquote_of_a_line_below_a_similar_one_is_placed_at_its_own(
+    anchorer: Anchorer,
+) -> None:
+    anchor = anchorer.anchor(quote("arch = os.uname().macchine + '-64'", "lib/arch.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (5, 5))
+    assert [part.op for part in changes(anchor.diff)] == ["delete"]
+
+
+def test_a_short_misquote_keeps_the_closing_line_of_its_comment(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("* a sybolic link. */", "src/walker.js"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (4, 5))
+
+
+def test_a_claim_is_not_traded_for_a_similar_line_beside_it(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote('where the predicate is False. """', "lib/split.py", (6, 7)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.FUZZY, (6, 7), True)
+
+
 # --- a quote of common words only, cited under the wrong file ---------------------------------
 
 
@@ -252,3 +365,17 @@ def test_a_quote_of_common_words_only_is_found_elsewhere(anchorer: Anchorer) -> 
     assert [(e.path, e.lines, e.match) for e in anchor.elsewhere] == [
         ("lib/errors.py", (3, 3), Tier.EXACT)
     ]
+
+
+# --- the line scan's collapsed text -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("nul", ["", "\x00"])
+def test_the_flat_text_collapses_blanks_within_lines_only(nul: str) -> None:
+    from evidence.anchoring.forms import FileView
+
+    text = f"  a\t\tb  \n\n   *c*  d\n\x0b\ne {nul}f\n"
+    flat, flat_starts, text_starts = FileView(text).flat
+    assert flat == f"a b c d e {nul}f"
+    assert flat_starts == [0, 4, 8]
+    assert text_starts == [0, 10, 22]
