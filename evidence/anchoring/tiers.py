@@ -24,7 +24,8 @@ _SPACE = re.compile(r"\s+")
 def spaced_find(
     tokens: list[str], text: str, limit: int = 1000, *, markers: bool = False, kept: bool = False
 ) -> list[tuple[int, int]]:
-    """Every non-overlapping place where `tokens` occur separated by runs of whitespace.
+    """Every place where `tokens` occur separated by runs of whitespace, overlapping places too
+    (the claimed one of three equal lines quoted two at a time may be the second pair).
 
     The same answer as the regex of the escaped tokens joined by ``\\s+``, without paying to
     compile a regex per quote: find the longest token with `str.find`, then check the tokens
@@ -42,7 +43,7 @@ def spaced_find(
         if not markers or not _in_marker(text, at):
             end = _extend_forward(tokens, anchor, text, at + len(key), markers, kept)
             start = _extend_backward(tokens, anchor, text, at, markers, kept) if end >= 0 else -1
-            if start >= 0 and (not found or start >= found[-1][1]):
+            if start >= 0 and (not found or start > found[-1][0]):
                 found.append((start, end))
         at = text.find(key, at + 1)
     return found
@@ -181,16 +182,17 @@ def _find_verified(forms: QuoteForms, view: FileView) -> Found:
     exact = forms.exact
     start = text.find(exact)
     if start >= 0:  # most quotes: one scan of the file, nothing else computed
-        spans = []
+        spans: dict[LineRange, None] = {}
         size = len(exact)
-        while start >= 0:
-            spans.append(view.lines.span(start, start + size))
-            start = text.find(exact, start + size)
+        while start >= 0 and len(spans) < 1000:  # overlapping places too, each line range once
+            spans[view.lines.span(start, start + size)] = None
+            start = text.find(exact, start + 1)
         return Found(Tier.EXACT, tuple(spans))
     if " " in forms.collapsed:  # the longest token is found first: one scan when absent
         places = spaced_find(forms.collapsed.split(" "), text)
         if places:
-            return Found(Tier.WHITESPACE, tuple(view.lines.span(*p) for p in places))
+            spans = dict.fromkeys(view.lines.span(*p) for p in places)
+            return Found(Tier.WHITESPACE, tuple(spans))
     # before normalizing the file, which costs far more; one word the quote lost an asterisk
     # or backtick from ("budget*2" quoted "budget2") is whole only in the translated text
     absent: list[str] = []
@@ -211,5 +213,5 @@ def _find_verified(forms: QuoteForms, view: FileView) -> Found:
             places = spaced_find(tokens, view.translated, markers=True, kept=True)
         if places:
             lines = view.translated_lines
-            return Found(Tier.NORMALIZED, tuple(lines.span(*p) for p in places))
+            return Found(Tier.NORMALIZED, tuple(dict.fromkeys(lines.span(*p) for p in places)))
     return NOT_FOUND

@@ -52,6 +52,15 @@ def policy():
     return "https://docs.example.invalid/guide/retry-policy-table"
 """
 
+# three equal calls: a quote of the last two (one line ends without the comma) overlaps the first
+REQUESTS = """\
+const requests = [
+  client.request({ path: '/', method: 'GET' }),
+  client.request({ path: '/', method: 'GET' }),
+  client.request({ path: '/', method: 'GET' })
+]
+"""
+
 CASES = """\
 def test_first_bucket(store):
     store.put("alpha", 10)
@@ -192,6 +201,7 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "src/walker.js": WALKER,
         "lib/split.py": SPLIT,
         "src/tokens.js": TOKENS,
+        "docs/requests.md": REQUESTS,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -354,6 +364,17 @@ def test_a_short_misquote_keeps_the_closing_line_of_its_comment(anchorer: Anchor
 def test_a_claim_is_not_traded_for_a_similar_line_beside_it(anchorer: Anchorer) -> None:
     anchor = anchorer.anchor(quote('where the predicate is False. """', "lib/split.py", (6, 7)))
     assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.FUZZY, (6, 7), True)
+
+
+def test_overlapping_places_are_occurrences_and_the_claimed_one_wins(anchorer: Anchorer) -> None:
+    text = (
+        "client.request({ path: '/', method: 'GET' }), client.request({ path: '/', method: 'GET' })"
+    )
+    anchor = anchorer.anchor(quote(text, "docs/requests.md", (3, 4)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.WHITESPACE, (3, 4), True)
+    assert anchor.occurrences == ((2, 3), (3, 4))
+    unclaimed = anchorer.anchor(quote(text, "docs/requests.md"))
+    assert unclaimed.lines == (2, 3) and len(unclaimed.occurrences) == 2
 
 
 # --- a quote of common words only, cited under the wrong file ---------------------------------
