@@ -383,19 +383,14 @@ class Anchorer:
             entry = entries.get(path)
             known = self.revision.cached_text(entry.oid) if entry is not None else None
             # cheaper than reading it (every file, for a quote of common words): it lacks a
-            # telltale word, or the quote's longest token where nothing translation drops is
-            if known is not None and (
-                any(word not in known for word in forms.telltale)
-                or forms.longest not in known
-                and "*" not in known
-                and "`" not in known
-                and known.isascii()
-            ):
+            # telltale word or the quote's longest token, and nothing the normalized tier
+            # translates (asterisks, backticks, typographic quotes) could explain it
+            if known is not None and _plain(known) and _lacks(forms, known):
                 continue
             source = self.revision.read(path)
             if source.state is not FileState.OK or not source.text:
                 continue
-            if any(word not in source.text for word in forms.telltale):
+            if _plain(source.text) and _lacks(forms, source.text):
                 continue
             hit = find_verified(forms, self._view(source))
             found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
@@ -462,3 +457,13 @@ def anchor_all(
     if cancel is not None and cancel.is_set():
         return {}
     return dict(zip(quotes, anchors, strict=True))
+
+
+def _plain(text: str) -> bool:
+    """Nothing in ``text`` that normalizing translates: what the quote lacks, it lacks."""
+    return "*" not in text and "`" not in text and text.isascii()
+
+
+def _lacks(forms: QuoteForms, text: str) -> bool:
+    """``text`` lacks a telltale word of the quote, or its longest token."""
+    return forms.longest not in text or any(word not in text for word in forms.telltale)

@@ -61,6 +61,14 @@ const requests = [
 ]
 """
 
+# a Markdown list line with typographic quotes
+PHASES = """\
+Expansion runs in phases:
+
+    * Perform [\u201cearly\u201d or \u201cpre\u201d](#phases) [variable
+      expansion and conditional evaluation.
+"""
+
 CASES = """\
 def test_first_bucket(store):
     store.put("alpha", 10)
@@ -202,6 +210,7 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "lib/split.py": SPLIT,
         "src/tokens.js": TOKENS,
         "docs/requests.md": REQUESTS,
+        "docs/phases.md": PHASES,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -375,6 +384,17 @@ def test_overlapping_places_are_occurrences_and_the_claimed_one_wins(anchorer: A
     assert anchor.occurrences == ((2, 3), (3, 4))
     unclaimed = anchorer.anchor(quote(text, "docs/requests.md"))
     assert unclaimed.lines == (2, 3) and len(unclaimed.occurrences) == 2
+
+
+def test_a_quote_with_typographic_quotes_is_found_verified_in_another_file(
+    anchorer: Anchorer,
+) -> None:
+    text = "Perform [\u201cearly\u201d or \u201cpre\u201d](#phases) [variable"
+    anchor = anchorer.anchor(quote(text, "lib/links.py"))
+    assert anchor.match is Tier.MISSING
+    assert [(e.path, e.lines, e.match) for e in anchor.elsewhere] == [
+        ("docs/phases.md", (3, 3), Tier.EXACT)
+    ]
 
 
 # --- a quote of common words only, cited under the wrong file ---------------------------------
