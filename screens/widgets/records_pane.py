@@ -93,14 +93,15 @@ class RecordRow:
         name, reason = self.name, self.reason
         # under a filter, why the record is listed says more than its quotes' marks
         marks = self.quotes if not reason else Content("")
+        fixed = width - 5 - len(self.drift) - (1 if self.noted else 0)
         tail = self._tail(marks)
-        room = width - 5 - len(self.drift) - tail.cell_length - (1 if self.noted else 0)
-        if width > 0 and marks and room < min(len(name), NAME_ROOM):
-            tail = self._tail(self.compact)  # a narrow list: the name first, then verdict counts
-            room = width - 5 - len(self.drift) - tail.cell_length - (1 if self.noted else 0)
-            if room < min(len(name), NAME_ROOM // 2):  # no room for the counts either
-                tail = self._tail(Content(""))
-                room = width - 5 - len(self.drift) - tail.cell_length - (1 if self.noted else 0)
+        if width > 0 and marks:
+            # a narrow list: the name first, then only the verdict counts, then no marks at all
+            for fewer, keep in ((self.compact, NAME_ROOM), (Content(""), NAME_ROOM // 2)):
+                if fixed - tail.cell_length >= min(len(name), keep):
+                    break
+                tail = self._tail(fewer)
+        room = fixed - tail.cell_length
         if width > 0 and len(name) > max(room, 8):
             name = name[: max(room, 8) - 1] + "…"
         return Content.assemble(
