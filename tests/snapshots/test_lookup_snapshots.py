@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from snapshotkit import steady
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -46,7 +47,7 @@ async def settled(pilot: Pilot[Any]) -> None:
         await pilot.pause()
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
-    await pilot.pause()
+    await steady(pilot)
 
 
 def git(repo: Path, *args: str) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from snapshotkit import steady
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
@@ -46,7 +47,7 @@ async def settled(pilot: Pilot[Any]) -> ReviewScreen:
         widget.cursor_blink = False
     for widget in pilot.app.screen.query(TextArea):
         widget.cursor_blink = False
-    await pilot.pause()
+    await steady(pilot)
     return screen
 
 
