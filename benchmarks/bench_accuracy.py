@@ -8,7 +8,8 @@ path of the installed `assay`) and prints how many answers per category are righ
 
 Categories and the answer counted right:
   true            verbatim passage, no range claimed: verified (exact, whitespace or normalized),
-                  its true lines among the occurrences (or exact elsewhere in the file)
+                  its true lines among the occurrences (or elsewhere in the file at a better
+                  tier: exact, or whitespace where the damage left it only normalized here)
   true_claimed    the same with its true range claimed: verified at exactly those lines, range ok
   wrong_range     a range claimed where the passage is not: verified, range_ok false, its true
                   lines among the occurrences
@@ -153,6 +154,8 @@ class Case:
     path: str  # where the passage really is
     span: tuple[int, int]
     score: float = 100.0  # a misquote's similarity to its true passage
+    # equal to its passage up to whitespace (not only once normalized: lost backticks)
+    whitespace_here: bool = True
 
 
 @dataclass
@@ -355,7 +358,8 @@ def _make(category: str, corpus: Corpus, rng: random.Random) -> Case | None:
     text, style = damage(passage.lines, rng)
     path, span = passage.path, passage.span
     if category == "true":
-        return Case(category, text, style, path, None, path, span)
+        here = " ".join(text.split()) == " ".join(" ".join(passage.lines).split())
+        return Case(category, text, style, path, None, path, span, whitespace_here=here)
     if category == "true_claimed":
         return Case(category, text, style, path, span, path, span)
     if category == "wrong_range":
@@ -466,8 +470,9 @@ def judge(case: Case, answer: dict[str, Any]) -> bool:
     match, span = answer["match"], list(case.span)
     occurrences, lines = answer["occurrences"], answer["lines"]
     kind = case.category.split(":")[0]
-    if kind == "true":  # (verbatim elsewhere in the file outranks up to whitespace here)
-        return match in VERIFIED and (span in occurrences or match == "exact")
+    if kind == "true":  # a better tier elsewhere in the file outranks this place's
+        better = match == "exact" or (match == "whitespace" and not case.whitespace_here)
+        return match in VERIFIED and (span in occurrences or better)
     if kind == "true_claimed":
         return match in VERIFIED and lines == span and answer["range_ok"] is True
     if kind == "wrong_range":

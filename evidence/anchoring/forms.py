@@ -128,12 +128,29 @@ class QuoteForms:
     @cached_property
     def tokens(self) -> tuple[str, ...]:
         """Normalized tokens for fuzzy alignment (ellipses at the edges dropped)."""
+        return self._trimmed[1]
+
+    @cached_property
+    def joined(self) -> str:
+        """The tokens joined by single spaces (what fuzzy scores compare)."""
+        return " ".join(self.tokens)
+
+    @cached_property
+    def edge_ellipses(self) -> tuple[str, str]:
+        """The ellipses dropped next to the first and the last token ("" where none was): an
+        elision to the reader, or the source's own "..." (a doctest's continuation line)."""
+        head, _, tail = self._trimmed
+        return head, tail
+
+    @cached_property
+    def _trimmed(self) -> tuple[str, tuple[str, ...], str]:
         tokens = self.normalized.split(" ") if self.normalized else []
+        head = tail = ""
         while tokens and tokens[0] in _ELLIPSIS:
-            tokens.pop(0)
+            head = tokens.pop(0)
         while tokens and tokens[-1] in _ELLIPSIS:
-            tokens.pop()
-        return tuple(tokens)
+            tail = tokens.pop()
+        return head, tuple(tokens), tail
 
     @cached_property
     def words(self) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, Levenshtein
 
 from evidence.anchoring.forms import FileView, QuoteForms
 from evidence.anchoring.normalize import TRANSLATION
@@ -34,6 +34,8 @@ _SCAN_FEW = 4
 _SCAN_HELD = 0.55
 #: how many of the best line starts it aligns (and copies of a good passage it lists)
 _SCANNED = 8
+#: how many verbatim copies of the best passage it lists at most
+_COPIES = 100
 #: the share of the quote's word characters a file must hold for its line starts to be scored
 _SCAN_PRESENT = 0.3
 # the pieces of words: camel-case and snake-case parts, three characters or more
@@ -66,20 +68,25 @@ def find_fuzzy(
     is the misquoted one is still placed; when something good is, its verbatim copies are
     listed beside it.
     """
-    passages = _by_words(forms, view, floor) if forms.tokens else {}
+    passages, capped = _by_words(forms, view, floor) if forms.tokens else ({}, False)
     if thorough and forms.tokens:
         best = max(passages.values(), key=lambda p: p.score, default=None)
-        found: list[Passage] = []
-        if best is not None and best.score >= _SCAN_BELOW:
-            found = _copies(best, view)  # its verbatim copies score the same (repeated code)
         short = len(forms.tokens) <= _SCAN_FEW  # one changed token is much of it: look anyway
-        if short or (not found and _holds_most(forms.tokens, view.text)):
-            found += _by_lines(forms, view, floor)
-        for passage in found:
-            known = passages.get(passage.lines)
-            if known is None or known.score < passage.score:
-                passages[passage.lines] = passage
+        # (capped: more places of its words agreed than were aligned; the true one may be left)
+        poor = best is None or best.score < _SCAN_BELOW or (capped and best.score < 100)
+        if short or (poor and _holds_most(forms.tokens, view.text)):
+            _keep_best(passages, _by_lines(forms, view, floor))
+        best = max(passages.values(), key=lambda p: p.score, default=None)
+        if best is not None:  # its verbatim copies score the same (repeated code)
+            _keep_best(passages, _copies(best, view))
     return sorted(passages.values(), key=lambda p: (-p.score, p.lines))
+
+
+def _keep_best(passages: dict[LineRange, Passage], found: list[Passage]) -> None:
+    for passage in found:
+        known = passages.get(passage.lines)
+        if known is None or known.score < passage.score:
+            passages[passage.lines] = passage
 
 
 def _holds_most(tokens: tuple[str, ...], text: str) -> bool:
@@ -101,10 +108,15 @@ def _holds_most(tokens: tuple[str, ...], text: str) -> bool:
 
 
 def _copies(passage: Passage, view: FileView) -> list[Passage]:
-    """The passages of the file with the same source tokens as `passage`."""
-    places = spaced_find(list(passage.source_tokens), view.translated, limit=_SCANNED)
-    lines = view.translated_lines
-    return [Passage(lines.span(*place), passage.score, passage.source_tokens) for place in places]
+    """The other passages of the file with the same source tokens as `passage`."""
+    places = spaced_find(list(passage.source_tokens), view.translated, limit=_COPIES)
+    spans = [view.translated_lines.span(*place) for place in places]
+    first, last = passage.lines  # (it may hold an ellipsis next to its tokens too)
+    return [
+        Passage(span, passage.score, passage.source_tokens)
+        for span in spans
+        if span[1] < first or span[0] > last
+    ]
 
 
 def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | None:
@@ -112,26 +124,30 @@ def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | N
     starts = view.line_starts
     if not forms.tokens or not 1 <= lines[0] <= len(starts):
         return None
-    quote = " ".join(forms.tokens)
     last = min(len(starts), lines[1])
-    exact = _align(forms.tokens, quote, view, starts[lines[0] - 1], starts[last - 1])
+    exact = _align(forms, view, starts[lines[0] - 1], starts[last - 1])
     # with room (the claim may be a line short), unless similar lines around mislead it
     room = _align(
-        forms.tokens,
-        quote,
+        forms,
         view,
         starts[max(0, lines[0] - 2)],
         starts[min(len(starts), last + 1) - 1],
     )
     if room is not None and (room.lines[1] < lines[0] or room.lines[0] > last):
         room = None  # a similar line next to the claim, not the claim a line short
-    found = [p for p in (exact, room) if p is not None]
-    return max(found, key=lambda p: p.score) if found else None
+    if exact is None or room is None:
+        return exact or room
+    # the room must explain the quote with fewer token edits than the claimed lines: a changed
+    # last word ("def" for "class") reads better with the same word on the next line added
+    edits = Levenshtein.distance
+    if edits(forms.tokens, room.source_tokens) < edits(forms.tokens, exact.source_tokens):
+        return room
+    return exact
 
 
 def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
     """The passages starting at the line starts whose text of the quote's length scores best."""
-    quote = " ".join(forms.tokens)
+    quote = forms.joined
     # a file holding too few pieces of the quote's words has no passage scoring above the
     # floor (pieces, not words: the misquoted word may be most of the quote, "MAX_API_vERSION")
     pieces = _PIECE.findall(quote)
@@ -149,16 +165,18 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
         # a few characters more: the source may be longer than the misquote ("sybolic link. */"
         # for "symbolic link." and a "*/" line) and its last line would be cut off
         last = bisect_right(flat_starts, flat_starts[number] + size + _LONGER) - 1
-        passage = _align(forms.tokens, quote, view, text_starts[number], text_starts[last])
+        passage = _align(forms, view, text_starts[number], text_starts[last])
         if passage is not None and passage.score >= floor:
             passages.append(passage)
     return passages
 
 
-def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange, Passage]:
-    tokens = forms.tokens
+def _by_words(
+    forms: QuoteForms, view: FileView, floor: float
+) -> tuple[dict[LineRange, Passage], bool]:
+    """The passages aligned where the quote's words agree, and whether windows were left out."""
     text = view.text
-    quote = " ".join(tokens)
+    quote = forms.joined
     # where the longest words of the quote are (one scan each, at most 30 places kept): a
     # passage scoring above the floor keeps most of them, and they agree on where it starts
     found: list[tuple[int, int, list[int]]] = []
@@ -171,7 +189,7 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
         if places:
             found.append((len(places), number, places))
     if len(found) < (2 if len(forms.telltale) >= 3 else 1):
-        return {}
+        return {}, False
     # the words whose every place is known say where; a word too common to list them all
     # would hide the passage behind its first places, so it is used only when all are
     pool = [item for item in found if item[0] < _PLACES] or found
@@ -181,17 +199,8 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
     for _count, number, places in sorted(pool)[:3]:
         in_quote = quote.find(forms.telltale[number])
         estimates.extend((place - in_quote, number, place, in_quote) for place in places)
-    estimates.sort()
-    spread = max(len(quote) // 2, 20)
-    members: list[tuple[set[int], list[tuple[int, int, int, int]]]] = []
-    for estimate in estimates:
-        if members and estimate[0] - members[-1][1][0][0] <= spread:
-            members[-1][0].add(estimate[1])
-            members[-1][1].append(estimate)
-        else:
-            members.append(({estimate[1]}, [estimate]))
     # (how many different words agree, their estimates)
-    groups = [(len(words), group) for words, group in members]
+    groups = _agreeing(sorted(estimates), spread=max(len(quote) // 2, 20))
     best = max(support for support, _ in groups)
     if best >= need:  # places where several words agree (and ones nearly as good)
         wanted = max(need, best - 1)
@@ -218,7 +227,7 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
         # a passage scoring above the floor keeps a good part of the quote's words verbatim
         if sum(len(word) for word in forms.words if word in window) < wanted_chars:
             continue
-        passage = _align(tokens, quote, view, start, end)
+        passage = _align(forms, view, start, end)
         # the rarest word of the group says best where the passage is
         _, _, place, in_quote = min(group, key=lambda estimate: counts[estimate[1]])
         if passage is not None and passage.score < 100:
@@ -227,14 +236,41 @@ def _by_words(forms: QuoteForms, view: FileView, floor: float) -> dict[LineRange
             line = view.lines.line(place)
             if not passage.lines[0] <= line <= passage.lines[1]:
                 start = _collapsed_before(text, place, in_quote)
-                tight = _align(tokens, quote, view, start, end)
+                tight = _align(forms, view, start, end)
                 if tight is not None and tight.score > passage.score:
                     passage = tight
         if passage is not None and passage.score >= floor:
             known = passages.get(passage.lines)
             if known is None or known.score < passage.score:
                 passages[passage.lines] = passage
-    return passages
+    return passages, len(groups) > MAX_WINDOWS
+
+
+def _agreeing(
+    estimates: list[tuple[int, int, int, int]], *, spread: int
+) -> list[tuple[int, list[tuple[int, int, int, int]]]]:
+    """Runs of sorted start estimates within `spread` of their first, that share no estimate:
+    those where the most different words agree first, each with that count.
+
+    Every estimate may start a run, so the words of one passage are counted together even when
+    an earlier estimate (the same word a line before) is within reach of some of them only.
+    """
+    runs = []
+    last = 0
+    for first, estimate in enumerate(estimates):
+        last = max(last, first)
+        while last + 1 < len(estimates) and estimates[last + 1][0] - estimate[0] <= spread:
+            last += 1
+        words = len({word for _, word, _, _ in estimates[first : last + 1]})
+        runs.append((-words, first - last, first, last))
+    runs.sort()
+    taken = [False] * len(estimates)
+    groups = []
+    for negative_words, _size, first, last in runs:
+        if not any(taken[first : last + 1]):
+            taken[first : last + 1] = [True] * (last + 1 - first)
+            groups.append((-negative_words, estimates[first : last + 1]))
+    return groups
 
 
 def _collapsed_after(text: str, at: int, chars: int) -> int:
@@ -264,10 +300,9 @@ def _collapsed_before(text: str, at: int, chars: int) -> int:
     return 0
 
 
-def _align(
-    tokens: tuple[str, ...], quote: str, view: FileView, start: int, end: int
-) -> Passage | None:
+def _align(forms: QuoteForms, view: FileView, start: int, end: int) -> Passage | None:
     """Align the quote's tokens with the source tokens of a window; None when nothing matches."""
+    tokens, quote = forms.tokens, forms.joined
     text = view.text
     start = max(0, start)
     start = text.rfind("\n", 0, start) + 1 if start > 0 else 0
@@ -328,8 +363,31 @@ def _align(
                     score, cut_head, cut_tail = tighter, drop_head, drop_tail
     begin, finish = begin + cut_head, finish - cut_tail
     matched = tuple(source[begin:finish])
-    lines = view.lines.span(offsets[begin][0], offsets[finish - 1][1])
-    return Passage(lines, round(score, 1), matched)
+    # an ellipsis the quote began or ended with that is the source's own token next to the
+    # passage is part of it (it was left out of the alignment as an elision would be)
+    lead, trail = forms.edge_ellipses
+    at, to = offsets[begin][0], offsets[finish - 1][1]
+    if lead:
+        at = _ellipsis_next(text, at, lead, before=True)
+    if trail:
+        to = _ellipsis_next(text, to, trail, before=False)
+    return Passage(view.lines.span(at, to), round(score, 1), matched)
+
+
+def _ellipsis_next(text: str, at: int, ellipsis: str, *, before: bool) -> int:
+    """Where the source's own `ellipsis` token right before (or after) offset `at` starts (or
+    ends), else `at`."""
+    if before:
+        piece = text[max(0, at - 80) : at]
+        stripped = piece.rstrip()
+        word = stripped.rsplit(None, 1)[-1] if stripped.strip() else ""
+        found = at - len(piece) + len(stripped) - len(word)
+    else:
+        piece = text[at : at + 80]
+        stripped = piece.lstrip()
+        word = stripped.split(None, 1)[0] if stripped.strip() else ""
+        found = at + len(piece) - len(stripped) + len(word)
+    return found if word and word.translate(TRANSLATION) == ellipsis else at
 
 
 def _same_count(

@@ -216,12 +216,20 @@ class RevisionIndex:
     def files_with_all(
         self, words: Iterable[bytes], *, rarest: int = 4, everywhere: bool = False
     ) -> list[str] | None:
-        """Paths of the files holding each of the least frequent words; None when every word
-        is too common to narrow the search, unless `everywhere`: then every path of a revision
-        of at most `SEARCH_ALL_UP_TO` files (a quote of common words only is still found)."""
-        chosen = sorted(words, key=self.frequency)[:rarest]
+        """Paths of the files holding each of the least frequent words held anywhere; None
+        when every word is too common to narrow the search, unless `everywhere`: then every
+        path of a revision of at most `SEARCH_ALL_UP_TO` files (a quote of common words only
+        is still found)."""
+        # a word no file holds may be two joined where a backtick or an asterisk was lost
+        # ("say`Removed" quoted as "sayRemoved"): the other words say where the normalized
+        # tier may still find the quote
+        words = set(words)
+        held = [word for word in words if self.frequency(word) > 0]
+        chosen = sorted(held, key=self.frequency)[:rarest]
         chosen = [word for word in chosen if self.frequency(word) != float("inf")]
         if not chosen:
+            if len(held) < len(words):
+                return []  # a word held nowhere, and nothing else narrows the search
             if everywhere and len(self.paths) <= SEARCH_ALL_UP_TO:
                 return sorted(self.paths)
             return None

@@ -189,6 +189,90 @@ const compareTokens = (a, b) => {
 const rcompareTokens = (a, b) => compareTokens(b, a)
 """
 
+# a docstring line repeated in a dozen methods, far apart
+DESCRIPTORS = "".join(
+    f"    def get_{n}(self, obj, owner=None):\n"
+    f'        """Read part {n}.\n\n        Args:\n'
+    f"            obj: The instance.\n            owner: The ``Widget`` class.\n"
+    f'        """\n' + "".join(f"        step_{n}_{k}(obj)\n" for k in range(12))
+    for n in range(12)
+)
+
+# the first word of an entry is also the word of the comment and line before it, and of the
+# next entry; "foreground" is too common to say where a passage is
+PALETTE = (
+    "class Palette:\n    def build(self, get, colors, tinting, boost):\n"
+    + "".join(f'        colors["foreground-{n}"] = tinting.darken(0.{n}).hex\n' for n in range(30))
+    + "".join(f'        colors["edge-{n}"] = boost.with_shade(0.{n}).hex\n' for n in range(12))
+    + """\
+        colors["block-hover-foreground"] = get(
+            "block-hover-foreground", boost.with_shade(0.1).hex
+        )
+
+        # The sidepanel colors
+        colors["sidepanel"] = get(
+            "sidepanel",
+            (Color.parse(colors["foreground-darken-1"]) + tinting.with_shade(0.4)).hex,
+        )
+        colors["sidepanel-hover"] = get(
+            "sidepanel-hover",
+            (Color.parse(colors["foreground-darken-1"]) + tinting.with_shade(0.5)).hex,
+        )
+        # colors["sidepanel-active"] = get("sidepanel-active", colors["panel-lighten-2"])
+"""
+)
+
+# a doctest: the "..." of a continuation line just before the quoted prompt
+DOCTEST = """\
+def total(*values):
+    \"\"\"Add them up.
+
+    >>> def twice(n):
+    ...     return n * 2
+    ...
+    >>> total(2, 3)
+    5
+    >>> total(twice(2), 4)
+    8
+    \"\"\"
+    return sum(values)
+"""
+
+# a comment line ending in "class" before a line starting with "def"
+ITERATORS = """\
+import sys
+
+
+# These helpers turn into methods of the Ledger class
+def walk(self):
+    yield self
+"""
+
+# nine handlers end alike, each before a method named like the one quoted; more places agree
+# on where the quote could be than are aligned, and the true one comes last
+HANDLERS = "".join(
+    f"    def end_{n}(self, node):\n"
+    f"        self.lastEvent[1] = [(END, node), None]\n"
+    f"        self.lastEvent = self.lastEvent[1]\n\n"
+    f"    def startDocuments{n}(self):\n        pass\n\n"
+    for n in range(9)
+) + (
+    "    def end(self, node):\n        self.lastEvent = self.lastEvent[1]\n\n"
+    "    def startDocument(self):\n        self.first = [None, None]\n"
+)
+
+
+# a tagged template: quoted without its backtick, "say" and "Removed" read as one word
+TAGGED = """\
+async function revoke (id) {
+  await retry(this.opts, opts => fetchIt(uri, {
+    ...opts,
+    method: 'DELETE',
+  }))
+  this.say`Removed the trusted setting for ${name} with id ${id}`
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
@@ -211,6 +295,12 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "src/tokens.js": TOKENS,
         "docs/requests.md": REQUESTS,
         "docs/phases.md": PHASES,
+        "lib/descriptors.py": DESCRIPTORS,
+        "lib/palette.py": PALETTE,
+        "lib/doctest_total.py": DOCTEST,
+        "lib/iterators.py": ITERATORS,
+        "lib/handlers.py": HANDLERS,
+        "src/revoke.js": TAGGED,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -323,6 +413,55 @@ def test_the_claimed_passage_wins_among_near_equal_ones(anchorer: Anchorer) -> N
     assert unclaimed.occurrences == ((2, 3), (8, 9))
 
 
+def test_a_misquote_of_a_line_repeated_a_dozen_times_lists_every_copy(
+    anchorer: Anchorer,
+) -> None:
+    anchor = anchorer.anchor(quote("owner: The Widget def.", "lib/descriptors.py"))
+    assert anchor.match is Tier.FUZZY
+    assert anchor.occurrences == tuple((n * 19 + 6, n * 19 + 6) for n in range(12))
+    assert changes(anchor.diff) == [DiffPart("replace", "def", "class")]
+
+
+def test_a_misquote_starting_with_a_word_of_the_line_before_keeps_its_first_line(
+    anchorer: Anchorer,
+) -> None:
+    text = (
+        '"sidepanel", (Color.parse(colors["foreground-darken-1"]) + tintting.with_shade(0.4)).hex, '
+        ') colors["sidepanel-hover"] = get( "sidepanel-hover",'
+    )
+    anchor = anchorer.anchor(quote(text, "lib/palette.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (51, 55))
+    assert changes(anchor.diff) == [DiffPart("delete", "t", "")]
+
+
+def test_a_misquote_opening_with_the_sources_own_ellipsis_spans_its_line(
+    anchorer: Anchorer,
+) -> None:
+    anchor = anchorer.anchor(
+        quote("... >>> total(2, 3) 5 >>> total(twice(2), 4) 9", "lib/doctest_total.py")
+    )
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (6, 10))
+    assert changes(anchor.diff) == [DiffPart("replace", "9", "8")]
+
+
+def test_a_claimed_line_whose_last_word_changed_is_not_stretched_to_the_next(
+    anchorer: Anchorer,
+) -> None:
+    text = "# These helpers turn into methods of the Ledger def"
+    anchor = anchorer.anchor(quote(text, "lib/iterators.py", (4, 4)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.FUZZY, (4, 4), True)
+    assert changes(anchor.diff) == [DiffPart("replace", "def", "class")]
+
+
+def test_a_misquote_among_more_alike_places_than_are_aligned_is_still_found(
+    anchorer: Anchorer,
+) -> None:
+    text = "self.lastEvent = self.lastEvent[1] def startDDocument(self):"
+    anchor = anchorer.anchor(quote(text, "lib/handlers.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (65, 67))
+    assert changes(anchor.diff) == [DiffPart("delete", "D", "")]
+
+
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
     text = (
         "if value[1] in HEADER_STOPS: raise errors.BadHeader( "
@@ -394,6 +533,18 @@ def test_a_quote_with_typographic_quotes_is_found_verified_in_another_file(
     assert anchor.match is Tier.MISSING
     assert [(e.path, e.lines, e.match) for e in anchor.elsewhere] == [
         ("docs/phases.md", (3, 3), Tier.EXACT)
+    ]
+
+
+def test_a_quote_joining_words_across_a_lost_backtick_is_found_verified_in_another_file(
+    anchorer: Anchorer,
+) -> None:
+    text = "method: 'DELETE', })) this.sayRemoved the trusted setting for ${name} with id ${id}"
+    assert anchorer.anchor(quote(text, "src/revoke.js")).match is Tier.NORMALIZED
+    anchor = anchorer.anchor(quote(text, "lib/links.py"))
+    assert anchor.match is Tier.MISSING
+    assert [(e.path, e.lines, e.match) for e in anchor.elsewhere] == [
+        ("src/revoke.js", (4, 6), Tier.NORMALIZED)
     ]
 
 
