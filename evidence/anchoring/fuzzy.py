@@ -166,6 +166,16 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
         # for "symbolic link." and a "*/" line) and its last line would be cut off
         last = bisect_right(flat_starts, flat_starts[number] + size + _LONGER) - 1
         passage = _align(forms, view, text_starts[number], text_starts[last])
+        if (
+            passage is not None
+            and last > number
+            and passage.lines[0] > view.lines.line(text_starts[number])
+        ):
+            # the next line alike drew the alignment away from the line the scan found (equal
+            # but for the misquoted token, "list" for "install"): without it, if that reads better
+            shorter = _align(forms, view, text_starts[number], text_starts[last - 1])
+            if shorter is not None and shorter.score > passage.score:
+                passage = shorter
         if passage is not None and passage.score >= floor:
             passages.append(passage)
     return passages
@@ -235,7 +245,9 @@ def _by_words(
             # rarest word is ("+ '-32'" above "+ '-64'"): aligned again from where it puts it
             line = view.lines.line(place)
             if not passage.lines[0] <= line <= passage.lines[1]:
+                # (at both ends: a like passage in the slack after draws it away just as well)
                 start = _collapsed_before(text, place, in_quote)
+                end = _collapsed_after(text, place, len(quote) - in_quote + _LONGER)
                 tight = _align(forms, view, start, end)
                 if tight is not None and tight.score > passage.score:
                     passage = tight

@@ -273,6 +273,48 @@ async function revoke (id) {
 }
 """
 
+# rows alike but for one word: the row after the quoted one differs from the quote by as many
+# tokens (not characters)
+KINDS = [*("feat", "fix", "bin", "gyp", "lib", "src"), *("test", "build", "clean", "conf")]
+KINDS += ["install", "list"]
+SECTIONS = (
+    "[\n"
+    + "".join(
+        f'    {{ "kind": "{kind}", "group": "Core", "shown": true }},\n'
+        for kind in [*KINDS, *(f"extra{n}" for n in range(24))]
+    )
+    + "]\n"
+)
+
+# the same block twice, the quoted one first with a key before it
+MANIFEST = """\
+{
+  "name": "spool",
+  "tshy": {
+    "exports": {
+      "./package.json": "./package.json",
+      ".": "./src/index.ts"
+    }
+  },
+  "exports": {
+    "./package.json": "./package.json",
+    ".": {
+      "import": "./dist/index.js"
+    }
+  }
+}
+"""
+
+# an f-string that lost both its asterisks when quoted
+TIMING = """\
+for t in range(15, 120, 5):
+    pause = 1 / t
+    taken = measure(pause)
+    print(
+        f"pause={pause*1000:.01f}ms taken={taken*1000:.01f}ms off={(taken - pause):.02f}"
+    )
+"""
+
 
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
@@ -301,6 +343,9 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "lib/iterators.py": ITERATORS,
         "lib/handlers.py": HANDLERS,
         "src/revoke.js": TAGGED,
+        "conf/sections.json": SECTIONS,
+        "conf/manifest.json": MANIFEST,
+        "lib/timing.py": TIMING,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -462,6 +507,24 @@ def test_a_misquote_among_more_alike_places_than_are_aligned_is_still_found(
     assert changes(anchor.diff) == [DiffPart("delete", "D", "")]
 
 
+def test_a_misquoted_row_is_placed_at_its_own_line_not_the_like_one_after(
+    anchorer: Anchorer,
+) -> None:
+    text = '    { "kind": "instaLl", "group": "Core", "shown": true },'
+    anchor = anchorer.anchor(quote(text, "conf/sections.json"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (12, 12))
+    assert changes(anchor.diff) == [DiffPart("replace", "L", "l")]
+
+
+def test_a_misquoted_block_is_placed_at_its_own_lines_not_the_like_block_after(
+    anchorer: Anchorer,
+) -> None:
+    text = '"tshx": {\n  "exports": {\n    "./package.json": "./package.json",'
+    anchor = anchorer.anchor(quote(text, "conf/manifest.json"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (3, 5))
+    assert changes(anchor.diff) == [DiffPart("replace", "x", "y")]
+
+
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
     text = (
         "if value[1] in HEADER_STOPS: raise errors.BadHeader( "
@@ -546,6 +609,14 @@ def test_a_quote_joining_words_across_a_lost_backtick_is_found_verified_in_anoth
     assert [(e.path, e.lines, e.match) for e in anchor.elsewhere] == [
         ("src/revoke.js", (4, 6), Tier.NORMALIZED)
     ]
+
+
+def test_a_quote_that_lost_two_asterisks_is_normalized(anchorer: Anchorer) -> None:
+    text = (
+        'print( f"pause={pause1000:.01f}ms taken={taken1000:.01f}ms off={(taken - pause):.02f}" )'
+    )
+    anchor = anchorer.anchor(quote(text, "lib/timing.py", (1, 3)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (4, 6), False)
 
 
 # --- a quote of common words only, cited under the wrong file ---------------------------------
