@@ -18,7 +18,7 @@ from cachetools import LRUCache
 
 from evidence.anchoring.diff import char_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
-from evidence.anchoring.fuzzy import align_at, best_fuzzy, find_fuzzy
+from evidence.anchoring.fuzzy import align_at, best_fuzzy, find_fuzzy, token_edits
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, find_verified
@@ -40,6 +40,7 @@ DEFAULT_FLOOR = 80.0
 #: fuzzy candidates within this many points of the best are listed beside it
 DEFAULT_CLOSE = 2.0
 #: a fuzzy passage at the claimed lines wins when it scores within this many points of the best
+#: (or is as few token edits from the quote)
 CLAIM_MARGIN = 5.0
 #: from this many quotes on, `anchor_many` reads the cited files up front
 PREPARE_FROM = 200
@@ -142,9 +143,14 @@ class Anchorer:
         if at_claim is not None:
             same = [p for p in passages if p.lines == at_claim.lines]
             at_claim = max([at_claim, *same], key=lambda p: p.score)
-            best_score = passages[0].score if passages else 0.0
-            if at_claim.score >= max(self.floor, best_score - CLAIM_MARGIN):
-                # nearly as good as the best and where the report says: listed, and chosen
+            best = passages[0] if passages else at_claim
+            # nearly as good as the best, or as few tokens from the quote ("true" for "false"
+            # at the claimed line, not the line above with "singleQuote" for "jsxSingleQuote"),
+            # and where the report says: listed, and chosen
+            if at_claim.score >= self.floor and (
+                at_claim.score >= best.score - CLAIM_MARGIN
+                or token_edits(forms, at_claim) <= token_edits(forms, best)
+            ):
                 others = [p for p in passages if p.lines != at_claim.lines]
                 passages = sorted([*others, at_claim], key=lambda p: (-p.score, p.lines))
             else:

@@ -139,10 +139,12 @@ def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | N
         return exact or room
     # the room must explain the quote with fewer token edits than the claimed lines: a changed
     # last word ("def" for "class") reads better with the same word on the next line added
-    edits = Levenshtein.distance
-    if edits(forms.tokens, room.source_tokens) < edits(forms.tokens, exact.source_tokens):
-        return room
-    return exact
+    return room if token_edits(forms, room) < token_edits(forms, exact) else exact
+
+
+def token_edits(forms: QuoteForms, passage: Passage) -> int:
+    """How many tokens must change, come or go to turn the quote into the passage."""
+    return Levenshtein.distance(forms.tokens, passage.source_tokens)
 
 
 def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:

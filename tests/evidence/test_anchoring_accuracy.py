@@ -315,6 +315,16 @@ for t in range(15, 120, 5):
     )
 """
 
+# a key that ends like the key above it
+PRETTIER = """\
+{
+  "semi": false,
+  "singleQuote": true,
+  "jsxSingleQuote": false,
+  "arrowParens": "avoid"
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
@@ -346,6 +356,7 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "conf/sections.json": SECTIONS,
         "conf/manifest.json": MANIFEST,
         "lib/timing.py": TIMING,
+        "conf/prettier.json": PRETTIER,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -523,6 +534,15 @@ def test_a_misquoted_block_is_placed_at_its_own_lines_not_the_like_block_after(
     anchor = anchorer.anchor(quote(text, "conf/manifest.json"))
     assert (anchor.match, anchor.lines) == (Tier.FUZZY, (3, 5))
     assert changes(anchor.diff) == [DiffPart("replace", "x", "y")]
+
+
+def test_a_claimed_line_with_one_token_changed_wins_over_a_closer_reading_line_beside_it(
+    anchorer: Anchorer,
+) -> None:
+    anchor = anchorer.anchor(quote('"jsxSingleQuote": true,', "conf/prettier.json", (4, 4)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.FUZZY, (4, 4), True)
+    assert changes(anchor.diff) == [DiffPart("replace", "tru", "fals")]
+    assert (3, 3) in [candidate.lines for candidate in anchor.candidates]
 
 
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
