@@ -136,21 +136,22 @@ class QuoteForms:
         return " ".join(self.tokens)
 
     @cached_property
-    def edge_ellipses(self) -> tuple[str, str]:
-        """The ellipses dropped next to the first and the last token ("" where none was): an
-        elision to the reader, or the source's own "..." (a doctest's continuation line)."""
+    def edge_ellipses(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The ellipses dropped before the first and after the last token, nearest first: an
+        elision to the reader, or the source's own "..." (a doctest's continuation lines)."""
         head, _, tail = self._trimmed
         return head, tail
 
     @cached_property
-    def _trimmed(self) -> tuple[str, tuple[str, ...], str]:
+    def _trimmed(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         tokens = self.normalized.split(" ") if self.normalized else []
-        head = tail = ""
+        head: list[str] = []
+        tail: list[str] = []
         while tokens and tokens[0] in _ELLIPSIS:
-            head = tokens.pop(0)
+            head.insert(0, tokens.pop(0))
         while tokens and tokens[-1] in _ELLIPSIS:
-            tail = tokens.pop()
-        return head, tuple(tokens), tail
+            tail.append(tokens.pop())
+        return tuple(head), tuple(tokens), tuple(tail)
 
     @cached_property
     def words(self) -> tuple[str, ...]:

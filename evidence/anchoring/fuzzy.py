@@ -152,9 +152,8 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
     quote = forms.joined
     # a file holding too few pieces of the quote's words has no passage scoring above the
     # floor (pieces, not words: the misquoted word may be most of the quote, "MAX_API_vERSION")
-    pieces = _PIECE.findall(quote)
-    present = sum(len(piece) for piece in set(pieces) if piece in view.text)
-    if present < _SCAN_PRESENT * sum(map(len, set(pieces))):
+    pieces = set(_PIECE.findall(quote))
+    if _present(pieces, view.text) < _SCAN_PRESENT * sum(map(len, pieces)):
         return []
     flat, flat_starts, text_starts = view.flat
     size = len(quote)
@@ -181,6 +180,19 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
         if passage is not None and passage.score >= floor:
             passages.append(passage)
     return passages
+
+
+def _present(pieces: set[str], text: str) -> int:
+    """How many characters of the pieces the text holds: a piece it lacks counts by the half
+    it holds ("prefer" of a misquoted "preferxlobal", most of a short quote)."""
+    held = 0
+    for piece in pieces:
+        if piece in text:
+            held += len(piece)
+        else:
+            half = len(piece) // 2
+            held += max((len(p) for p in (piece[:half], piece[half:]) if p in text), default=0)
+    return held
 
 
 def _by_words(
@@ -338,20 +350,7 @@ def _align(forms: QuoteForms, view: FileView, start: int, end: int) -> Passage |
     ]
     if not blocks:  # no token in common (a one-token quote, misquoted): as many tokens
         return _same_count(tokens, quote, view, source, offsets)
-    pivot = max(range(len(blocks)), key=lambda i: blocks[i][1] - blocks[i][0])
-    first = last = pivot
-    while first > 0:
-        q_gap = blocks[first][0] - blocks[first - 1][1]
-        s_gap = blocks[first][2] - blocks[first - 1][3]
-        if s_gap > 2 * q_gap + 3:
-            break
-        first -= 1
-    while last < len(blocks) - 1:
-        q_gap = blocks[last + 1][0] - blocks[last][1]
-        s_gap = blocks[last + 1][2] - blocks[last][3]
-        if s_gap > 2 * q_gap + 3:
-            break
-        last += 1
+    first, last = _densest(blocks)
     # quote tokens before the first and after the last matching block: take the source tokens
     # next to the block that resemble them most (ties: as many as the quote has)
     head = tokens[: blocks[first][0]]
@@ -381,10 +380,16 @@ def _align(forms: QuoteForms, view: FileView, start: int, end: int) -> Passage |
     # passage is part of it (it was left out of the alignment as an elision would be)
     lead, trail = forms.edge_ellipses
     at, to = offsets[begin][0], offsets[finish - 1][1]
-    if lead:
-        at = _ellipsis_next(text, at, lead, before=True)
-    if trail:
-        to = _ellipsis_next(text, to, trail, before=False)
+    for ellipsis in lead:
+        moved = _ellipsis_next(text, at, ellipsis, before=True)
+        if moved == at:
+            break
+        at = moved
+    for ellipsis in trail:
+        moved = _ellipsis_next(text, to, ellipsis, before=False)
+        if moved == to:
+            break
+        to = moved
     return Passage(view.lines.span(at, to), round(score, 1), matched)
 
 
@@ -402,6 +407,31 @@ def _ellipsis_next(text: str, at: int, ellipsis: str, *, before: bool) -> int:
         word = stripped.split(None, 1)[0] if stripped.strip() else ""
         found = at + len(piece) - len(stripped) + len(word)
     return found if word and word.translate(TRANSLATION) == ellipsis else at
+
+
+def _densest(blocks: list[tuple[int, int, int, int]]) -> tuple[int, int]:
+    """The first and last of the run of matching blocks (quote start, end, source start, end)
+    holding the most matched tokens, blocks in a run no further apart in the source than
+    their quote gap allows (ties: the run with the longest block).
+
+    Not simply around the longest block: the alignment may have matched the quote's first
+    tokens with an earlier copy (">>> offset" a line before the ">>> offset" of the passage).
+    """
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for at in range(1, len(blocks) + 1):
+        if (
+            at == len(blocks)
+            or blocks[at][2] - blocks[at - 1][3] > 2 * (blocks[at][0] - blocks[at - 1][1]) + 3
+        ):
+            runs.append((start, at - 1))
+            start = at
+
+    def weight(run: tuple[int, int]) -> tuple[int, int]:
+        sizes = [blocks[i][1] - blocks[i][0] for i in range(run[0], run[1] + 1)]
+        return sum(sizes), max(sizes)
+
+    return max(runs, key=weight)
 
 
 def _same_count(

@@ -325,6 +325,53 @@ PRETTIER = """\
 }
 """
 
+# a doctest where the prompt of the quoted lines also stands two lines before them
+COUNTER = '''\
+class Cursor(NamedTuple):
+    """A place on the grid.
+
+    Example:
+        ```python
+        >>> from grid import Cursor
+        >>> cursor = Cursor(3, 2)
+        >>> cursor
+        Cursor(x=3, y=2)
+        >>> cursor += Cursor(10, 0)
+        >>> cursor
+        Cursor(x=13, y=2)
+        >>> -cursor
+        Cursor(x=-13, y=-2)
+        ```
+    """
+
+''' + "".join(
+    f"    def step_{n}(self) -> Cursor:\n        return Cursor(self.x + {n}, self.y)\n\n"
+    for n in range(20)
+)
+
+# a doctest quoted from an empty continuation line on
+CACHED = '''\
+def cached(method):
+    """Cache per instance.
+
+    >>> class Probe:
+    ...     calls = 0
+    ...
+    ...     @cached
+    ...     def method(self, value):
+    ...         self.calls += 1
+    ...         return value
+    """
+'''
+
+PACKAGE = """\
+{
+  "name": "qr-print",
+  "preferGlobal": false,
+  "license": "Apache-2.0"
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
@@ -357,6 +404,9 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "conf/manifest.json": MANIFEST,
         "lib/timing.py": TIMING,
         "conf/prettier.json": PRETTIER,
+        "lib/counter.py": COUNTER,
+        "lib/cached.py": CACHED,
+        "conf/package.json": PACKAGE,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -543,6 +593,28 @@ def test_a_claimed_line_with_one_token_changed_wins_over_a_closer_reading_line_b
     assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.FUZZY, (4, 4), True)
     assert changes(anchor.diff) == [DiffPart("replace", "tru", "fals")]
     assert (3, 3) in [candidate.lines for candidate in anchor.candidates]
+
+
+def test_a_misquote_whose_first_tokens_also_stand_a_line_before_keeps_its_lines(
+    anchorer: Anchorer,
+) -> None:
+    anchor = anchorer.anchor(quote(">>> cursor Cursor(x=13, y=3) >>> -cursor", "lib/counter.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (11, 13))
+    assert changes(anchor.diff) == [DiffPart("replace", "3", "2")]
+
+
+def test_a_misquote_opening_with_two_of_the_sources_ellipses_spans_their_lines(
+    anchorer: Anchorer,
+) -> None:
+    text = "... ... @cached ... def method(self, value): ... self.calls += 7 ... return value"
+    anchor = anchorer.anchor(quote(text, "lib/cached.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (6, 10))
+
+
+def test_a_short_misquote_whose_changed_word_is_most_of_it_is_fuzzy(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote('"preferxlobal": false,', "conf/package.json"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (3, 3))
+    assert changes(anchor.diff) == [DiffPart("replace", "x", "G")]
 
 
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
