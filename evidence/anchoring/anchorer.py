@@ -407,7 +407,13 @@ class Anchorer:
     def fuzzy_places(
         self, forms: QuoteForms, cited: str, paths: Iterable[str]
     ) -> list[tuple[float, Elsewhere]]:
-        """The two best fuzzy passages of each of `paths` (the cited file left out), scored."""
+        """The two best fuzzy passages of each of `paths` (the cited file left out), scored; a
+        file holding the quote verbatim or normalized gives those places instead (scored 100).
+
+        These are the files holding most of the quote's rarest words: one of them may be two
+        words joined where a backtick was lost ("Input`s" quoted "Inputs"), a word other files
+        hold, so that the file was no candidate for a verified place.
+        """
         scored: list[tuple[float, Elsewhere]] = []
         for path in paths:
             if path == cited:
@@ -415,7 +421,12 @@ class Anchorer:
             source = self.revision.read(path)
             if source.state is not FileState.OK or not source.text:
                 continue
-            for passage in find_fuzzy(forms, self._view(source), self.floor)[:2]:
+            view = self._view(source)
+            hit = find_verified(forms, view)
+            if hit.spans:
+                scored.extend((100.0, Elsewhere(path, span, hit.tier)) for span in hit.spans)
+                continue
+            for passage in find_fuzzy(forms, view, self.floor)[:2]:
                 scored.append((passage.score, Elsewhere(path, passage.lines, Tier.FUZZY)))
         return scored
 

@@ -16,8 +16,8 @@ from rapidfuzz.distance import Indel, Levenshtein
 
 from evidence.anchoring.forms import FileView, QuoteForms
 from evidence.anchoring.normalize import TRANSLATION
-from evidence.anchoring.tiers import spaced_find
-from evidence.model import Elsewhere, LineRange
+from evidence.anchoring.tiers import MAX_ELSEWHERE, spaced_find
+from evidence.model import Elsewhere, LineRange, Tier
 
 #: fuzzy matching aligns the quote with at most this many windows of a file
 MAX_WINDOWS = 8
@@ -375,6 +375,18 @@ def _align(forms: QuoteForms, view: FileView, start: int, end: int) -> Passage |
                 if tighter > score:
                     score, cut_head, cut_tail = tighter, drop_head, drop_tail
     begin, finish = begin + cut_head, finish - cut_tail
+    # fewer source tokens than the quote has: its last (or first) token may have matched an
+    # equal one a line early ("flush()" twice, the first misquoted "fluh()"); take as many
+    # more next to the passage as read better
+    missing = min(_EXTRA, len(tokens) - (finish - begin))
+    grow_head = grow_tail = 0
+    for more_head in range(min(missing, begin) + 1):
+        for more_tail in range(min(missing - more_head, len(source) - finish) + 1):
+            if more_head or more_tail:
+                wider = fuzz.ratio(quote, " ".join(source[begin - more_head : finish + more_tail]))
+                if wider > score:
+                    score, grow_head, grow_tail = wider, more_head, more_tail
+    begin, finish = begin - grow_head, finish + grow_tail
     matched = tuple(source[begin:finish])
     # an ellipsis the quote began or ended with that is the source's own token next to the
     # passage is part of it (it was left out of the alignment as an elision would be)
@@ -469,6 +481,10 @@ def _edge(quote: Sequence[str], nearby: Sequence[str], *, reverse: bool = False)
 
 
 def best_fuzzy(scored: list[tuple[float, Elsewhere]]) -> tuple[Elsewhere, ...]:
-    """The three best scored fuzzy places (ties: by path and lines)."""
+    """The three best scored fuzzy places (ties: by path and lines), or the verified places
+    alone when there are any (at most MAX_ELSEWHERE)."""
+    verified = [item for item in scored if item[1].match is not Tier.FUZZY]
+    if verified:
+        scored = verified
     scored.sort(key=lambda item: (-item[0], item[1].path, item[1].lines))
-    return tuple(place for _, place in scored[:3])
+    return tuple(place for _, place in scored[: MAX_ELSEWHERE if verified else 3])

@@ -372,6 +372,14 @@ PACKAGE = """\
 }
 """
 
+# "`Field`s" quoted without backticks is "Fields", a word another file holds
+FIELD = '''\
+class Field:
+    verdict = None
+    """Set once checked, or None when no checkers are given to the `Field`s constructor."""
+'''
+FIELDS_DOC = "Fields are grouped in sections.\n"
+
 
 @pytest.fixture(scope="module")
 def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
@@ -407,6 +415,8 @@ def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
         "lib/counter.py": COUNTER,
         "lib/cached.py": CACHED,
         "conf/package.json": PACKAGE,
+        "lib/field.py": FIELD,
+        "docs/fields.md": FIELDS_DOC,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):
@@ -709,6 +719,17 @@ def test_a_quote_that_lost_two_asterisks_is_normalized(anchorer: Anchorer) -> No
     )
     anchor = anchorer.anchor(quote(text, "lib/timing.py", (1, 3)))
     assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (4, 6), False)
+
+
+def test_a_quote_joining_words_into_one_another_file_holds_is_found_verified_elsewhere(
+    anchorer: Anchorer,
+) -> None:
+    text = '"""Set once checked, or None when no checkers are given to the Fields constructor."""'
+    anchor = anchorer.anchor(quote(text, "lib/links.py"))
+    assert anchor.match is Tier.MISSING
+    assert [(e.path, e.lines, e.match) for e in anchor.elsewhere] == [
+        ("lib/field.py", (3, 3), Tier.NORMALIZED)
+    ]
 
 
 # --- a quote of common words only, cited under the wrong file ---------------------------------
