@@ -42,6 +42,8 @@ _SCAN_PRESENT = 0.3
 _PIECE = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}|[a-z]{3,}|\d{3,}")
 #: the line scan aligns this many characters more than the quote has (what a misquote drops)
 _LONGER = 4
+#: a window whose alignment was split is aligned again around at most this many of its blocks
+_MAX_BLOCKS = 8
 #: at most this many extra source tokens are dropped at the edges of an aligned passage
 _EXTRA = 8
 # A token of the source that normalizing leaves something of (not one made of backticks and
@@ -351,6 +353,40 @@ def _align(forms: QuoteForms, view: FileView, start: int, end: int) -> Passage |
     if not blocks:  # no token in common (a one-token quote, misquoted): as many tokens
         return _same_count(tokens, quote, view, source, offsets)
     first, last = _densest(blocks)
+    passage = _passage(forms, view, source, offsets, blocks, first, last)
+    if first == 0 and last == len(blocks) - 1 or passage.score == 100:
+        return passage
+    # blocks were left out: equal tokens may have been matched with a copy a line early or late
+    # (">>> offset" twice, "# Linux console." on the next line too): aligned again in a window
+    # of the quote's size around each block, where there is one copy to match
+    best = passage
+    size = len(tokens)
+    for quote_at, _, source_at, _ in blocks[:_MAX_BLOCKS]:
+        low = max(0, source_at - quote_at - 2)
+        high = min(len(source), source_at + size - quote_at + 2)
+        near = [
+            (op.src_start, op.src_end, op.dest_start + low, op.dest_end + low)
+            for op in Indel.opcodes(tokens, source[low:high])
+            if op.tag == "equal"
+        ]
+        if near:
+            other = _passage(forms, view, source, offsets, near, *_densest(near))
+            if other.score > best.score:
+                best = other
+    return best
+
+
+def _passage(
+    forms: QuoteForms,
+    view: FileView,
+    source: list[str],
+    offsets: list[tuple[int, int]],
+    blocks: list[tuple[int, int, int, int]],
+    first: int,
+    last: int,
+) -> Passage:
+    """The passage around matching blocks `first` to `last`, its edges fitted to the quote."""
+    tokens, quote, text = forms.tokens, forms.joined, view.text
     # quote tokens before the first and after the last matching block: take the source tokens
     # next to the block that resemble them most (ties: as many as the quote has)
     head = tokens[: blocks[first][0]]

@@ -372,6 +372,22 @@ class Field:
 '''
 FIELDS_DOC = "Fields are grouped in sections.\n"
 
+# rows ending alike: the quoted row's comment is on the next row too
+PADS = (
+    "PADS = {\n"
+    + "".join(f'    "escO{n}": (Pad.K{n},),\n' for n in range(30))
+    + """\
+    "escOR": (Pad.F3,),
+    "escOS": (Pad.F4,),
+    "esc[[A": (Pad.F1,),  # serial console.
+    "esc[[B": (Pad.F2,),  # serial console.
+    "esc[[C": (Pad.F3,),  # serial console.
+    "esc[[D": (Pad.F4,),  # serial console.
+    "esc[11~": (Pad.F1,),  # remote shell
+}
+"""
+)
+
 
 def accuracy_files() -> dict[str, str]:
     """Path -> text of every file of the repository."""
@@ -408,6 +424,7 @@ def accuracy_files() -> dict[str, str]:
         "conf/package.json": PACKAGE,
         "lib/field.py": FIELD,
         "docs/fields.md": FIELDS_DOC,
+        "lib/pads.py": PADS,
     }
     # some files of common words, so that "super", "__init__" and "line" are stop words
     for number in range(70):

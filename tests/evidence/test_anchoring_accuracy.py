@@ -219,6 +219,19 @@ def test_a_short_misquote_whose_changed_word_is_most_of_it_is_fuzzy(anchorer: An
     assert changes(anchor.diff) == [DiffPart("replace", "x", "G")]
 
 
+def test_a_misquoted_row_whose_comment_the_next_row_repeats_is_placed_at_its_own_line(
+    anchorer: Anchorer,
+) -> None:
+    text = '"esy[[A": (Pad.F1,),  # serial console.'
+    anchor = anchorer.anchor(quote(text, "lib/pads.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (34, 34))
+    assert changes(anchor.diff) == [DiffPart("replace", "y", "c")]
+    # claimed with the next row: aligned in those two lines alone, the comment matched there
+    claimed = anchorer.anchor(quote(text, "lib/pads.py", (34, 35)))
+    assert (claimed.match, claimed.lines) == (Tier.FUZZY, (34, 34))
+    assert changes(claimed.diff) == [DiffPart("replace", "y", "c")]
+
+
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
     text = (
         "if value[1] in HEADER_STOPS: raise errors.BadHeader( "
