@@ -85,6 +85,17 @@ class FileView:
         return list(accumulate(lengths, initial=0))[:-1]
 
     @cached_property
+    def indent_sums(self) -> list[int]:
+        """How much indentation lines 1 to n hold together (at index n - 1)."""
+        lines = self.text.split("\n")
+        return list(accumulate(map(int.__sub__, map(len, lines), map(len, map(str.lstrip, lines)))))
+
+    def unindented(self, offset: int) -> int:
+        """`offset` less the indentation of its line and every line before (nearly where it is
+        in the quote-like, collapsed text: words of one passage stay as far apart as quoted)."""
+        return offset - self.indent_sums[self.lines.line(offset) - 1]
+
+    @cached_property
     def flat(self) -> tuple[str, list[int], list[int]]:
         """The non-blank lines translated and collapsed, joined by single spaces; where each of
         them starts in that text, and where it starts in `text` (for the fuzzy tier's scan)."""

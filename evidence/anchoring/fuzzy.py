@@ -81,7 +81,12 @@ def find_fuzzy(
         best = max(passages.values(), key=lambda p: p.score, default=None)
         if best is not None:  # its verbatim copies score the same (repeated code)
             _keep_best(passages, _copies(best, view))
-    return sorted(passages.values(), key=lambda p: (-p.score, p.lines))
+    # (equal scores: as many tokens as the quote first; a changed last token reads as well as
+    # a missing one, "9" for "8")
+    size = len(forms.tokens)
+    return sorted(
+        passages.values(), key=lambda p: (-p.score, abs(len(p.source_tokens) - size), p.lines)
+    )
 
 
 def _keep_best(passages: dict[LineRange, Passage], found: list[Passage]) -> None:
@@ -224,7 +229,9 @@ def _by_words(
     estimates: list[tuple[int, int, int, int]] = []
     for _count, number, places in sorted(pool)[:3]:
         in_quote = quote.find(forms.telltale[number])
-        estimates.extend((place - in_quote, number, place, in_quote) for place in places)
+        estimates.extend(
+            (view.unindented(place) - in_quote, number, place, in_quote) for place in places
+        )
     # (how many different words agree, their estimates)
     groups = _agreeing(sorted(estimates), spread=max(len(quote) // 2, 20))
     best = max(support for support, _ in groups)
@@ -265,7 +272,7 @@ def _by_words(
                 start = _collapsed_before(text, place, in_quote)
                 end = _collapsed_after(text, place, len(quote) - in_quote + _LONGER)
                 tight = _align(forms, view, start, end)
-                if tight is not None and tight.score > passage.score:
+                if tight is not None and tight.score >= passage.score:
                     passage = tight
         if passage is not None and passage.score >= floor:
             known = passages.get(passage.lines)

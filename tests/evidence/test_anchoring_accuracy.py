@@ -232,6 +232,12 @@ def test_a_misquoted_row_whose_comment_the_next_row_repeats_is_placed_at_its_own
     assert changes(claimed.diff) == [DiffPart("replace", "y", "c")]
 
 
+def test_a_misquote_of_deeply_indented_lines_is_placed_at_them(anchorer: Anchorer) -> None:
+    anchor = anchorer.anchor(quote("if count < 0: offset += count", "lib/drain.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (9, 10))
+    assert changes(anchor.diff) == [DiffPart("replace", "<", ">")]
+
+
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
     text = (
         "if value[1] in HEADER_STOPS: raise errors.BadHeader( "
