@@ -76,7 +76,8 @@ def find_fuzzy(
         short = len(forms.tokens) <= _SCAN_FEW  # one changed token is much of it: look anyway
         # (capped: more places of its words agreed than were aligned; the true one may be left)
         poor = best is None or best.score < _SCAN_BELOW or (capped and best.score < 100)
-        if short or (poor and _holds_most(forms.tokens, view.text)):
+        # (translated: the quote's tokens lost their backticks and asterisks too)
+        if short or (poor and _holds_most(forms.tokens, view.translated)):
             _keep_best(passages, _by_lines(forms, view, floor))
         best = max(passages.values(), key=lambda p: p.score, default=None)
         if best is not None:  # its verbatim copies score the same (repeated code)

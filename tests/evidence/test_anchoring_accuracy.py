@@ -238,6 +238,16 @@ def test_a_misquote_of_deeply_indented_lines_is_placed_at_them(anchorer: Anchore
     assert changes(anchor.diff) == [DiffPart("replace", "<", ">")]
 
 
+def test_a_misquote_of_common_words_and_a_lost_backtick_is_fuzzy_at_its_lines(
+    anchorer: Anchorer,
+) -> None:
+    text = (
+        'meta_version: _Check[_MetaVVersion] = _Check() """:external:ref:core-record-meta-version'
+    )
+    anchor = anchorer.anchor(quote(text, "lib/record.py"))
+    assert (anchor.match, anchor.lines) == (Tier.FUZZY, (98, 99))
+
+
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
     text = (
         "if value[1] in HEADER_STOPS: raise errors.BadHeader( "
