@@ -44,6 +44,8 @@ _PIECE = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}|[a-z]{3,}|\d{3,}")
 _LONGER = 4
 #: a window whose alignment was split is aligned again around at most this many of its blocks
 _MAX_BLOCKS = 8
+#: a passage cut to as many tokens as the quote is listed too within this many points
+_ALSO = 2.0
 #: at most this many extra source tokens are dropped at the edges of an aligned passage
 _EXTRA = 8
 # A token of the source that normalizing leaves something of (not one made of backticks and
@@ -58,6 +60,9 @@ class Passage:
     lines: LineRange
     score: float
     source_tokens: tuple[str, ...]
+    # nearly as good with as many tokens as the quote: a changed edge token reads about as well
+    # as an added one ("False," for "True," before a "False," line), so both are listed
+    also: tuple[Passage, ...] = ()
 
 
 def find_fuzzy(
@@ -187,6 +192,7 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
                 passage = shorter
         if passage is not None and passage.score >= floor:
             passages.append(passage)
+            passages.extend(other for other in passage.also if other.score >= floor)
     return passages
 
 
@@ -276,9 +282,7 @@ def _by_words(
                 if tight is not None and tight.score >= passage.score:
                     passage = tight
         if passage is not None and passage.score >= floor:
-            known = passages.get(passage.lines)
-            if known is None or known.score < passage.score:
-                passages[passage.lines] = passage
+            _keep_best(passages, [passage, *(p for p in passage.also if p.score >= floor)])
     return passages, len(groups) > MAX_WINDOWS
 
 
@@ -410,6 +414,7 @@ def _passage(
     # has (an edge token then is a changed one, not an extra one)
     score, cut_head, cut_tail = fuzz.ratio(quote, " ".join(source[begin:finish])), 0, 0
     room = min(_EXTRA, finish - begin - max(1, len(tokens)))
+    same: tuple[float, int, int] | None = None  # the best cut to as many tokens as the quote
     for drop_head in range(room + 1):
         for drop_tail in range(room - drop_head + 1):
             if drop_head or drop_tail:
@@ -418,6 +423,13 @@ def _passage(
                 )
                 if tighter > score:
                     score, cut_head, cut_tail = tighter, drop_head, drop_tail
+                if drop_head + drop_tail == room and (same is None or tighter > same[0]):
+                    same = (tighter, drop_head, drop_tail)
+    also: tuple[Passage, ...] = ()
+    if same is not None and cut_head + cut_tail < room and same[0] >= score - _ALSO:
+        at, to = begin + same[1], finish - same[2]
+        lines = view.lines.span(offsets[at][0], offsets[to - 1][1])
+        also = (Passage(lines, round(same[0], 1), tuple(source[at:to])),)
     begin, finish = begin + cut_head, finish - cut_tail
     # fewer source tokens than the quote has: its last (or first) token may have matched an
     # equal one a line early ("flush()" twice, the first misquoted "fluh()"); take as many
@@ -446,7 +458,7 @@ def _passage(
         if moved == to:
             break
         to = moved
-    return Passage(view.lines.span(at, to), round(score, 1), matched)
+    return Passage(view.lines.span(at, to), round(score, 1), matched, also)
 
 
 def _ellipsis_next(text: str, at: int, ellipsis: str, *, before: bool) -> int:

@@ -248,6 +248,13 @@ def test_a_misquote_of_common_words_and_a_lost_backtick_is_fuzzy_at_its_lines(
     assert (anchor.match, anchor.lines) == (Tier.FUZZY, (98, 99))
 
 
+def test_a_changed_last_flag_and_a_left_out_one_are_both_listed(anchorer: Anchorer) -> None:
+    text = "region.moved(offset), offset, spacing, widget, z, False,"
+    anchor = anchorer.anchor(quote(text, "lib/placement.py"))
+    assert anchor.match is Tier.FUZZY
+    assert {(4, 9), (4, 10)} <= set(anchor.occurrences)
+
+
 def test_a_fuzzy_span_takes_no_line_before_it(anchorer: Anchorer) -> None:
     text = (
         "if value[1] in HEADER_STOPS: raise errors.BadHeader( "
