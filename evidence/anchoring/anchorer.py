@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterable, Sequence
 
 from cachetools import LRUCache
 
+from evidence.anchoring.align import token_edits
 from evidence.anchoring.diff import char_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
-from evidence.anchoring.fuzzy import align_at, best_fuzzy, find_fuzzy, token_edits
+from evidence.anchoring.fuzzy import align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, find_verified

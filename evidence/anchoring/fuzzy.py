@@ -1,21 +1,18 @@
 """The fuzzy tier: the best approximate passages of a file, scoring at least a floor.
 
 Only small windows are aligned, where several of the quote's longest words agree on where the
-passage starts; the alignment is token by token (rapidfuzz), refined at the passage's edges.
+passage starts; each window is aligned token by token (align.py).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Indel, Levenshtein
 
+from evidence.anchoring.align import Passage, align_window, token_edits
 from evidence.anchoring.forms import FileView, QuoteForms
-from evidence.anchoring.normalize import TRANSLATION
 from evidence.anchoring.tiers import MAX_ELSEWHERE, spaced_find
 from evidence.model import Elsewhere, LineRange, Tier
 
@@ -42,27 +39,6 @@ _SCAN_PRESENT = 0.3
 _PIECE = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}|[a-z]{3,}|\d{3,}")
 #: the line scan aligns this many characters more than the quote has (what a misquote drops)
 _LONGER = 4
-#: a window whose alignment was split is aligned again around at most this many of its blocks
-_MAX_BLOCKS = 8
-#: a passage cut to as many tokens as the quote is listed too within this many points
-_ALSO = 2.0
-#: at most this many extra source tokens are dropped at the edges of an aligned passage
-_EXTRA = 8
-# A token of the source that normalizing leaves something of (not one made of backticks and
-# asterisks only, like the "*" of a comment block): one per token of the normalized window.
-_SOURCE_TOKEN = re.compile(r"[`*]*[^\s`*]\S*")
-
-
-@dataclass(frozen=True)
-class Passage:
-    """An approximate passage: its lines, its score and its source tokens (normalized)."""
-
-    lines: LineRange
-    score: float
-    source_tokens: tuple[str, ...]
-    # nearly as good with as many tokens as the quote: a changed edge token reads about as well
-    # as an added one ("False," for "True," before a "False," line), so both are listed
-    also: tuple[Passage, ...] = ()
 
 
 def find_fuzzy(
@@ -138,9 +114,9 @@ def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | N
     if not forms.tokens or not 1 <= lines[0] <= len(starts):
         return None
     last = min(len(starts), lines[1])
-    exact = _align(forms, view, starts[lines[0] - 1], starts[last - 1])
+    exact = align_window(forms, view, starts[lines[0] - 1], starts[last - 1])
     # with room (the claim may be a line short), unless similar lines around mislead it
-    room = _align(
+    room = align_window(
         forms,
         view,
         starts[max(0, lines[0] - 2)],
@@ -153,11 +129,6 @@ def align_at(forms: QuoteForms, view: FileView, lines: LineRange) -> Passage | N
     # the room must explain the quote with fewer token edits than the claimed lines: a changed
     # last word ("def" for "class") reads better with the same word on the next line added
     return room if token_edits(forms, room) < token_edits(forms, exact) else exact
-
-
-def token_edits(forms: QuoteForms, passage: Passage) -> int:
-    """How many tokens must change, come or go to turn the quote into the passage."""
-    return Levenshtein.distance(forms.tokens, passage.source_tokens)
 
 
 def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
@@ -179,7 +150,7 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
         # a few characters more: the source may be longer than the misquote ("sybolic link. */"
         # for "symbolic link." and a "*/" line) and its last line would be cut off
         last = bisect_right(flat_starts, flat_starts[number] + size + _LONGER) - 1
-        passage = _align(forms, view, text_starts[number], text_starts[last])
+        passage = align_window(forms, view, text_starts[number], text_starts[last])
         if (
             passage is not None
             and last > number
@@ -187,7 +158,7 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
         ):
             # the next line alike drew the alignment away from the line the scan found (equal
             # but for the misquoted token, "list" for "install"): without it, if that reads better
-            shorter = _align(forms, view, text_starts[number], text_starts[last - 1])
+            shorter = align_window(forms, view, text_starts[number], text_starts[last - 1])
             if shorter is not None and shorter.score > passage.score:
                 passage = shorter
         if passage is not None and passage.score >= floor:
@@ -267,7 +238,7 @@ def _by_words(
         # a passage scoring above the floor keeps a good part of the quote's words verbatim
         if sum(len(word) for word in forms.words if word in window) < wanted_chars:
             continue
-        passage = _align(forms, view, start, end)
+        passage = align_window(forms, view, start, end)
         # the rarest word of the group says best where the passage is
         _, _, place, in_quote = min(group, key=lambda estimate: counts[estimate[1]])
         if passage is not None and passage.score < 100:
@@ -278,7 +249,7 @@ def _by_words(
                 # (at both ends: a like passage in the slack after draws it away just as well)
                 start = _collapsed_before(text, place, in_quote)
                 end = _collapsed_after(text, place, len(quote) - in_quote + _LONGER)
-                tight = _align(forms, view, start, end)
+                tight = align_window(forms, view, start, end)
                 if tight is not None and tight.score >= passage.score:
                     passage = tight
         if passage is not None and passage.score >= floor:
@@ -338,202 +309,6 @@ def _collapsed_before(text: str, at: int, chars: int) -> int:
         chars -= size + 1
         at = newline
     return 0
-
-
-def _align(forms: QuoteForms, view: FileView, start: int, end: int) -> Passage | None:
-    """Align the quote's tokens with the source tokens of a window; None when nothing matches."""
-    tokens, quote = forms.tokens, forms.joined
-    text = view.text
-    start = max(0, start)
-    start = text.rfind("\n", 0, start) + 1 if start > 0 else 0
-    end = text.find("\n", min(len(text), max(end, start)))
-    if end < 0:
-        end = len(text)
-    offsets = [match.span() for match in _SOURCE_TOKEN.finditer(text, start, end)]
-    source = text[start:end].translate(TRANSLATION).split()
-    if len(source) != len(offsets):  # some tokens were only backticks or asterisks
-        pairs = [(span, text[span[0] : span[1]].translate(TRANSLATION)) for span in offsets]
-        offsets = [span for span, token in pairs if token]
-        source = [token for _, token in pairs if token]
-    if not source:
-        return None
-    blocks = [
-        (op.src_start, op.src_end, op.dest_start, op.dest_end)
-        for op in Indel.opcodes(tokens, source)
-        if op.tag == "equal"
-    ]
-    if not blocks:  # no token in common (a one-token quote, misquoted): as many tokens
-        return _same_count(tokens, quote, view, source, offsets)
-    first, last = _densest(blocks)
-    passage = _passage(forms, view, source, offsets, blocks, first, last)
-    if first == 0 and last == len(blocks) - 1 or passage.score == 100:
-        return passage
-    # blocks were left out: equal tokens may have been matched with a copy a line early or late
-    # (">>> offset" twice, "# Linux console." on the next line too): aligned again in a window
-    # of the quote's size around each block, where there is one copy to match
-    best = passage
-    size = len(tokens)
-    for quote_at, _, source_at, _ in blocks[:_MAX_BLOCKS]:
-        low = max(0, source_at - quote_at - 2)
-        high = min(len(source), source_at + size - quote_at + 2)
-        near = [
-            (op.src_start, op.src_end, op.dest_start + low, op.dest_end + low)
-            for op in Indel.opcodes(tokens, source[low:high])
-            if op.tag == "equal"
-        ]
-        if near:
-            other = _passage(forms, view, source, offsets, near, *_densest(near))
-            if other.score > best.score:
-                best = other
-    return best
-
-
-def _passage(
-    forms: QuoteForms,
-    view: FileView,
-    source: list[str],
-    offsets: list[tuple[int, int]],
-    blocks: list[tuple[int, int, int, int]],
-    first: int,
-    last: int,
-) -> Passage:
-    """The passage around matching blocks `first` to `last`, its edges fitted to the quote."""
-    tokens, quote, text = forms.tokens, forms.joined, view.text
-    # quote tokens before the first and after the last matching block: take the source tokens
-    # next to the block that resemble them most (ties: as many as the quote has)
-    head = tokens[: blocks[first][0]]
-    before = source[max(0, blocks[first][2] - len(head) - 2) : blocks[first][2]]
-    begin = blocks[first][2] - _edge(head, before[::-1], reverse=True)
-    tail = tokens[blocks[last][1] :]
-    finish = blocks[last][3] + _edge(
-        tail, source[blocks[last][3] : blocks[last][3] + len(tail) + 2]
-    )
-    # an outer block may have matched a copy of its tokens just outside the passage ("}" on the
-    # line before, or a short line that repeats the quote's first tokens): drop source tokens
-    # at either end when the passage reads better, never leaving fewer tokens than the quote
-    # has (an edge token then is a changed one, not an extra one)
-    score, cut_head, cut_tail = fuzz.ratio(quote, " ".join(source[begin:finish])), 0, 0
-    room = min(_EXTRA, finish - begin - max(1, len(tokens)))
-    same: tuple[float, int, int] | None = None  # the best cut to as many tokens as the quote
-    for drop_head in range(room + 1):
-        for drop_tail in range(room - drop_head + 1):
-            if drop_head or drop_tail:
-                tighter = fuzz.ratio(
-                    quote, " ".join(source[begin + drop_head : finish - drop_tail])
-                )
-                if tighter > score:
-                    score, cut_head, cut_tail = tighter, drop_head, drop_tail
-                if drop_head + drop_tail == room and (same is None or tighter > same[0]):
-                    same = (tighter, drop_head, drop_tail)
-    also: tuple[Passage, ...] = ()
-    if same is not None and cut_head + cut_tail < room and same[0] >= score - _ALSO:
-        at, to = begin + same[1], finish - same[2]
-        lines = view.lines.span(offsets[at][0], offsets[to - 1][1])
-        also = (Passage(lines, round(same[0], 1), tuple(source[at:to])),)
-    begin, finish = begin + cut_head, finish - cut_tail
-    # fewer source tokens than the quote has: its last (or first) token may have matched an
-    # equal one a line early ("flush()" twice, the first misquoted "fluh()"); take as many
-    # more next to the passage as read better
-    missing = min(_EXTRA, len(tokens) - (finish - begin))
-    grow_head = grow_tail = 0
-    for more_head in range(min(missing, begin) + 1):
-        for more_tail in range(min(missing - more_head, len(source) - finish) + 1):
-            if more_head or more_tail:
-                wider = fuzz.ratio(quote, " ".join(source[begin - more_head : finish + more_tail]))
-                if wider > score:
-                    score, grow_head, grow_tail = wider, more_head, more_tail
-    begin, finish = begin - grow_head, finish + grow_tail
-    matched = tuple(source[begin:finish])
-    # an ellipsis the quote began or ended with that is the source's own token next to the
-    # passage is part of it (it was left out of the alignment as an elision would be)
-    lead, trail = forms.edge_ellipses
-    at, to = offsets[begin][0], offsets[finish - 1][1]
-    for ellipsis in lead:
-        moved = _ellipsis_next(text, at, ellipsis, before=True)
-        if moved == at:
-            break
-        at = moved
-    for ellipsis in trail:
-        moved = _ellipsis_next(text, to, ellipsis, before=False)
-        if moved == to:
-            break
-        to = moved
-    return Passage(view.lines.span(at, to), round(score, 1), matched, also)
-
-
-def _ellipsis_next(text: str, at: int, ellipsis: str, *, before: bool) -> int:
-    """Where the source's own `ellipsis` token right before (or after) offset `at` starts (or
-    ends), else `at`."""
-    if before:
-        piece = text[max(0, at - 80) : at]
-        stripped = piece.rstrip()
-        word = stripped.rsplit(None, 1)[-1] if stripped.strip() else ""
-        found = at - len(piece) + len(stripped) - len(word)
-    else:
-        piece = text[at : at + 80]
-        stripped = piece.lstrip()
-        word = stripped.split(None, 1)[0] if stripped.strip() else ""
-        found = at + len(piece) - len(stripped) + len(word)
-    return found if word and word.translate(TRANSLATION) == ellipsis else at
-
-
-def _densest(blocks: list[tuple[int, int, int, int]]) -> tuple[int, int]:
-    """The first and last of the run of matching blocks (quote start, end, source start, end)
-    holding the most matched tokens, blocks in a run no further apart in the source than
-    their quote gap allows (ties: the run with the longest block).
-
-    Not simply around the longest block: the alignment may have matched the quote's first
-    tokens with an earlier copy (">>> offset" a line before the ">>> offset" of the passage).
-    """
-    runs: list[tuple[int, int]] = []
-    start = 0
-    for at in range(1, len(blocks) + 1):
-        if (
-            at == len(blocks)
-            or blocks[at][2] - blocks[at - 1][3] > 2 * (blocks[at][0] - blocks[at - 1][1]) + 3
-        ):
-            runs.append((start, at - 1))
-            start = at
-
-    def weight(run: tuple[int, int]) -> tuple[int, int]:
-        sizes = [blocks[i][1] - blocks[i][0] for i in range(run[0], run[1] + 1)]
-        return sum(sizes), max(sizes)
-
-    return max(runs, key=weight)
-
-
-def _same_count(
-    tokens: tuple[str, ...],
-    quote: str,
-    view: FileView,
-    source: list[str],
-    offsets: list[tuple[int, int]],
-) -> Passage | None:
-    """The run of as many source tokens as the quote has that reads most like it."""
-    size = len(tokens)
-    if len(source) < size:
-        return None
-    score, at = max(
-        (fuzz.ratio(quote, " ".join(source[at : at + size])), -at)
-        for at in range(len(source) - size + 1)
-    )
-    lines = view.lines.span(offsets[-at][0], offsets[-at + size - 1][1])
-    return Passage(lines, round(score, 1), tuple(source[-at : -at + size]))
-
-
-def _edge(quote: Sequence[str], nearby: Sequence[str], *, reverse: bool = False) -> int:
-    """How many of the `nearby` source tokens correspond to the unmatched quote tokens."""
-    if not quote or not nearby:
-        return 0
-    wanted = " ".join(quote)
-    best, best_key = 0, (-1.0, 0)
-    for count in range(len(nearby) + 1):
-        taken = nearby[:count]
-        text = " ".join(reversed(taken) if reverse else taken)
-        key = (fuzz.ratio(wanted, text), -abs(count - len(quote)))
-        if key > best_key:
-            best, best_key = count, key
-    return best
 
 
 def best_fuzzy(scored: list[tuple[float, Elsewhere]]) -> tuple[Elsewhere, ...]:
