@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from evidence.anchoring import Anchorer
+from evidence.anchoring import Anchorer, diff_markup
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, citation_json
 from evidence.drift import Drift, drift_counts, drift_text, follow_anchors
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
@@ -19,7 +19,7 @@ from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, 
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
 from evidence.sarif.rebase import has_sarif_quotes, rebase_paths
-from evidence.text import escaped
+from evidence.text import clipped, escaped
 
 __all__ = [
     "CheckError",
@@ -289,8 +289,7 @@ def _lines(span: tuple[int, int] | None) -> str:
 
 
 def _clip(text: str, width: int = 160) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return clipped(" ".join(text.split()), width)
 
 
 def quote_line(result: QuoteResult) -> str:
@@ -310,20 +309,6 @@ def quote_line(result: QuoteResult) -> str:
     return escaped(f"{glyph} {where}  {anchor.quote.record}  {detail}")
 
 
-def _diff_text(anchor: Anchor) -> str:
-    pieces = []
-    for part in anchor.diff:
-        if part.op == "equal":
-            pieces.append(part.quote)
-        elif part.op == "delete":
-            pieces.append(f"[-{part.quote}-]")
-        elif part.op == "insert":
-            pieces.append(f"{{+{part.source}+}}")
-        else:
-            pieces.append(f"[-{part.quote}-]{{+{part.source}+}}")
-    return "".join(pieces)
-
-
 def failure_details(result: QuoteResult) -> list[str]:
     """The indented lines under a failing quote: where it was cited, what differs, where it is."""
     anchor = result.anchor
@@ -333,7 +318,7 @@ def failure_details(result: QuoteResult) -> list[str]:
     else:
         lines = [f"    {result.report.file}:{quote.report_line}"]
     if anchor.match is Tier.FUZZY and anchor.diff:
-        lines.append(f"    diff:  {_clip(_diff_text(anchor), 400)}")
+        lines.append(f"    diff:  {_clip(diff_markup(anchor.diff), 400)}")
     elif not anchor.verified and not quote.located:
         lines.append(f"    quote: {_clip(anchor.quote.text)}")
     if anchor.range_ok is False and anchor.lines is not None and anchor.quote.claimed:

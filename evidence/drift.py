@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from evidence.anchoring import Anchorer, char_diff
+from evidence.anchoring import Anchorer, char_diff, diff_markup
 from evidence.git.history import CommitInfo, History, Ranges, load_history
 from evidence.git.repo import open_repo
 from evidence.git.tree import normalize_path
 from evidence.model import Anchor, DiffPart, FileState, LineRange, Quote, Tier
 from evidence.revision import Revision
-from evidence.text import escaped
+from evidence.text import clipped, escaped
 
 __all__ = [
     "DELETED_BELOW",
@@ -240,21 +240,6 @@ def _span(lines: LineRange | None) -> str:
     return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
 
 
-def _diff_text(diff: tuple[DiffPart, ...]) -> str:
-    pieces = []
-    for part in diff:
-        if part.op == "equal":
-            pieces.append(part.quote)
-        elif part.op == "delete":
-            pieces.append(f"[-{part.quote}-]")
-        elif part.op == "insert":
-            pieces.append(f"{{+{part.source}+}}")
-        else:
-            pieces.append(f"[-{part.quote}-]{{+{part.source}+}}")
-    text = " ".join("".join(pieces).split())
-    return text if len(text) <= 400 else text[:399] + "…"
-
-
 def drift_details(drift: Drift) -> list[str]:
     """The indented lines under a drifted quote: where it is now, what differs, the commits."""
     out = []
@@ -268,9 +253,9 @@ def drift_details(drift: Drift) -> list[str]:
         head += f", score {drift.score:.0f}"
     out.append(head)
     if drift.diff:
-        out.append(f"    diff:  {_diff_text(drift.diff)}")
+        out.append(f"    diff:  {clipped(' '.join(diff_markup(drift.diff).split()), 400)}")
     for commit in drift.commits:
-        subject = commit.subject if len(commit.subject) <= 72 else commit.subject[:71] + "…"
+        subject = clipped(commit.subject, 72)
         out.append(f"    {commit.id[:10]} {commit.date[:10]} {commit.author}: {subject}")
     return [escaped(line) for line in out]
 
@@ -282,23 +267,20 @@ def drift_text(against: str, labels: Sequence[str], drifts: Sequence[Drift | Non
     pairs = [(label, d) for label, d in zip(labels, drifts, strict=False) if d is not None]
     out = [f"drift to {against}"]
     broken = [(label, d) for label, d in pairs if d.status.breaks]
-    if broken:
-        out.append("")
-        out.append(f"{len(broken)} changed or deleted since the cited revision:")
-        for label, drift in broken:
-            out.append(label)
-            out.extend(drift_details(drift))
     moved = [
         (label, d)
         for label, d in pairs
         if d.status is DriftStatus.MOVED or (d.status is DriftStatus.UNCHANGED and d.renamed_from)
     ]
-    if moved:
-        out.append("")
-        out.append(f"{len(moved)} moved or renamed, same text:")
-        for label, drift in moved:
-            out.append(label)
-            out.extend(drift_details(drift))
+    for title, group in (
+        ("changed or deleted since the cited revision", broken),
+        ("moved or renamed, same text", moved),
+    ):
+        if group:
+            out.extend(("", f"{len(group)} {title}:"))
+            for label, drift in group:
+                out.append(label)
+                out.extend(drift_details(drift))
     counts = drift_counts([d for _, d in pairs])
     out.append("")
     shown = (f"{n} {status.replace('_', ' ')}" for status, n in counts.items())

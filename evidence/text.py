@@ -85,6 +85,11 @@ def visible(text: str, *, multiline: bool = False) -> str:
     return _rest(shown, _symbol, "\t\n" if multiline else "\t")
 
 
+def clipped(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the last one an ellipsis when it was longer."""
+    return text if len(text) <= width else text[: width - 1] + "\u2026"
+
+
 def escaped(text: str) -> str:
     """Text for plain command output: the same unsafe characters written as ``\\uXXXX``.
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         Anchorer,
         anchor_all,
     )
-    from evidence.anchoring.diff import char_diff
+    from evidence.anchoring.diff import char_diff, diff_markup
     from evidence.anchoring.fuzzy import MAX_WINDOWS
     from evidence.anchoring.index import RevisionIndex, index_words
     from evidence.anchoring.normalize import normalize_quote, normalize_source
@@ -42,6 +42,7 @@ _MODULES = {
     "PARALLEL_FROM": "anchorer",
     "PREPARE_FROM": "anchorer",
     "char_diff": "diff",
+    "diff_markup": "diff",
     "MAX_WINDOWS": "fuzzy",
     "RevisionIndex": "index",
     "index_words": "index",
@@ -61,6 +62,7 @@ __all__ = [
     "RevisionIndex",
     "anchor_all",
     "char_diff",
+    "diff_markup",
     "index_words",
     "normalize_quote",
     "normalize_source",

@@ -9,6 +9,21 @@ from rapidfuzz.distance import Levenshtein
 from evidence.model import DiffPart
 
 
+def diff_markup(parts: Iterable[DiffPart]) -> str:
+    """The differences inline, as `git diff --word-diff` writes them: ``[-quote-]{+source+}``."""
+    pieces = []
+    for part in parts:
+        if part.op == "equal":
+            pieces.append(part.quote)
+        elif part.op == "delete":
+            pieces.append(f"[-{part.quote}-]")
+        elif part.op == "insert":
+            pieces.append(f"{{+{part.source}+}}")
+        else:
+            pieces.append(f"[-{part.quote}-]{{+{part.source}+}}")
+    return "".join(pieces)
+
+
 def char_diff(quote: Iterable[str], source: Iterable[str]) -> tuple[DiffPart, ...]:
     """What differs between two token sequences: token alignment, refined to characters."""
     q_tokens, s_tokens = list(quote), list(source)

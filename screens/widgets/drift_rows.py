@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
+from evidence.text import clipped
 from screens.safe import visible
 from screens.widgets.lists import Row
 
@@ -86,7 +87,7 @@ def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iter
         disabled=True,
     )
     for k, commit in enumerate(drift.commits):
-        subject = commit.subject if len(commit.subject) <= 72 else commit.subject[:71] + "…"
+        subject = clipped(commit.subject, 72)
         yield Row(
             Content.assemble(
                 ("      ● ", "$text-accent"),
