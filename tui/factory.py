@@ -80,8 +80,6 @@ def make_app(
         resume_collector=collector,
         screen_css=[ReviewScreen.CSS_PATH],
     )
-    app.store = store  # type: ignore[attr-defined]
-    app.session = session  # type: ignore[attr-defined]
     return app
 
 

@@ -3,11 +3,13 @@ through their public methods (`Widget.refresh`, `App.notify`), wrapped."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from textual.app import App
 from textual.geometry import Region
 from textual.notifications import SeverityLevel
+from textual.pilot import Pilot
 from textual.widget import Widget
 
 
@@ -59,3 +61,13 @@ def watch_notices(app: App[Any]) -> list[Notice]:
 
     app.notify = notify  # type: ignore[method-assign]
     return seen
+
+
+async def wait_until(pilot: Pilot[Any], ready: Callable[[], bool], what: str) -> None:
+    """Pause until ``ready()`` holds: a state reached, not a number of pauses guessed (a loaded
+    machine can take many frames). Fails, naming ``what``, when it never comes."""
+    for _ in range(400):
+        if ready():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never reached: {what}")

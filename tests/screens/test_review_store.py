@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from screenkit import watch_notices
+from screenkit import wait_until, watch_notices
 
 from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
@@ -110,7 +110,8 @@ async def test_verdict_given_before_the_store_opens_is_saved(
     try:
         async with app.run_test(size=SIZE) as pilot:
             screen = review_screen(app)
-            await pilot.pause()
+            # the header says "reading verdicts" once the quotes are anchored, not before
+            await wait_until(pilot, lambda: screen.session.anchored, "quotes anchored")
             assert screen.store.store is None  # still waiting for the lock
             record = screen.record
             assert record is not None
