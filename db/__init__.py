@@ -19,23 +19,23 @@ if TYPE_CHECKING:
     from db.events import Disagreement, Event, ImportResult, StaleVerdict
     from db.store import VerdictStore
 
-#: the module each lazily imported name comes from
+#: the module each lazily imported name comes from (relative: installed, this package is assay.db)
 _LAZY = {
-    "Disagreement": "db.events",
-    "Event": "db.events",
-    "ImportResult": "db.events",
-    "StaleVerdict": "db.events",
-    "VerdictStore": "db.store",
-    "StoreError": "db.check",
-    "check_database": "db.check",
-    "default_path": "db.check",
+    "Disagreement": ".events",
+    "Event": ".events",
+    "ImportResult": ".events",
+    "StaleVerdict": ".events",
+    "VerdictStore": ".store",
+    "StoreError": ".check",
+    "check_database": ".check",
+    "default_path": ".check",
 }
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'db' has no attribute {name!r}")
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

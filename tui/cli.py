@@ -12,19 +12,20 @@ from typing import Any
 
 import click
 
-#: command name -> "module:attribute" of its click command
+#: command name -> "module:attribute" of its click command (relative to this package: installed,
+#: it is assay.tui)
 COMMANDS: dict[str, str] = {
-    "parse": "tui.commands.parse:parse",
-    "check": "tui.commands.check:check",
-    "export": "tui.commands.verdicts:export",
-    "import": "tui.commands.verdicts:import_",
-    "stats": "tui.commands.verdicts:stats",
-    "sync": "tui.commands.sync:sync_command",
-    "review": "tui.commands.review:review",
-    "demo": "tui.commands.review:demo",
-    "browse": "tui.commands.lookup:browse",
-    "show": "tui.commands.lookup:show",
-    "grep": "tui.commands.lookup:grep",
+    "parse": ".commands.parse:parse",
+    "check": ".commands.check:check",
+    "export": ".commands.verdicts:export",
+    "import": ".commands.verdicts:import_",
+    "stats": ".commands.verdicts:stats",
+    "sync": ".commands.sync:sync_command",
+    "review": ".commands.review:review",
+    "demo": ".commands.review:demo",
+    "browse": ".commands.lookup:browse",
+    "show": ".commands.lookup:show",
+    "grep": ".commands.lookup:grep",
 }
 
 
@@ -32,7 +33,7 @@ class LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(name for name in COMMANDS if self._load(name) is not None)
+        return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return self._load(cmd_name)
@@ -43,14 +44,11 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module_name, attribute = target.split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name == module_name:  # not written yet
-                return None
-            raise
-        command = getattr(module, attribute, None)
-        return command if isinstance(command, click.Command) else None
+        # a module or command missing from an installation is an error, never a silent gap
+        command = getattr(importlib.import_module(module_name, __package__), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{target} is not a click command")
+        return command
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
