@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: where the installed assay finds the sample reports, and the sample repository it builds
 LOCATE = (
-    "from evidence.sample import SAMPLE_REPORTS, sample_repo\n"
+    "from assay.evidence.sample import SAMPLE_REPORTS, sample_repo\n"
     "print(SAMPLE_REPORTS)\n"
     "print(sample_repo())\n"
 )
@@ -32,6 +33,26 @@ def run(
     argv: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
+
+
+def other_distribution(directory: Path) -> Path:
+    """A wheel of another project that owns top-level packages named as assay's layers are in
+    the repository (``db``, ``tui``): installed beside assay, neither may hide the other."""
+    wheel = directory / "otherdb-1.0-py3-none-any.whl"
+    files = {
+        "db/__init__.py": "OWNER = 'otherdb'\n",
+        "tui/__init__.py": "OWNER = 'otherdb'\n",
+        "otherdb-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: otherdb\nVersion: 1.0\n",
+        "otherdb-1.0.dist-info/WHEEL": (
+            "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
+    }
+    record = "".join(f"{name},,\n" for name in files) + "otherdb-1.0.dist-info/RECORD,,\n"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+        archive.writestr("otherdb-1.0.dist-info/RECORD", record)
+    return wheel
 
 
 @pytest.mark.slow
@@ -44,14 +65,22 @@ def test_the_wheel_installs_an_assay_that_checks_and_opens_the_sample(tmp_path: 
     made = run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
-    installed = run([sys.executable, "-m", "pip", "--python", str(python), "install", str(wheel)])
+    other = other_distribution(tmp_path)
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install"]
+    installed = run([*pip, str(wheel), str(other)])
     assert installed.returncode == 0, installed.stderr
+    # everything of assay's under one package: the other project keeps its db and tui
+    (record,) = (venv / "lib").glob("python3*/site-packages/assay-*.dist-info/RECORD")
+    tops = {line.split("/")[0] for line in record.read_text().splitlines()}
+    assert {top for top in tops if top != ".."} == {"assay", record.parent.name}, tops  # .. : bin/
 
     home = tmp_path / "home"
     env = {
         key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "XDG_"))
     }
     env |= {f"XDG_{kind}_HOME": str(home / kind.lower()) for kind in ("CACHE", "DATA", "CONFIG")}
+    owner = run([str(python), "-c", "import db, tui; print(db.OWNER, tui.OWNER)"], env, tmp_path)
+    assert owner.stdout.split() == ["otherdb", "otherdb"], owner.stderr
     located = run([str(python), "-c", LOCATE], env=env, cwd=home.parent)
     assert located.returncode == 0, located.stderr
     reports, repo = located.stdout.split()
