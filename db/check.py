@@ -19,7 +19,7 @@ BUSY_TIMEOUT = 10.0
 #: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
 APPLICATION_ID = 0x41535359
 #: the schema version this code writes: the number of the last of db.schema.MIGRATIONS
-LATEST = 4
+LATEST = 5
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 

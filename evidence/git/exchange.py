@@ -250,6 +250,17 @@ class Exchange:
         """Point a ref of the clone at a commit."""
         self._git("update-ref", "--no-deref", ref, commit)
 
+    def last_change(self, commit: str, path: str) -> tuple[str, str] | None:
+        """(commit id, "author <email>") of the latest commit up to ``commit`` that changed
+        ``path``, or None when it cannot be told."""
+        status, out, _err = self._git(
+            "log", "-1", "--no-show-signature", "--format=%H%x00%an <%ae>", commit, "--", path
+        )
+        found, _, author = out.strip().partition("\0")
+        if status != 0 or not _OBJECT_ID.fullmatch(found):
+            return None
+        return found, author
+
     def files(self, commit: str | None) -> dict[str, TreeEntry]:
         """Every file of a commit's tree (none for None), with its object id and size."""
         if commit is None:

@@ -45,14 +45,26 @@ class SyncFailed(click.ClickException):
     help="whose verdicts to send (remembered) [default: the remembered one, else git "
     "user.name, else the login name]",
 )
-def sync_command(remote: str | None, db_path: Path | None, reviewer: str | None) -> None:
+@click.option(
+    "--accept-foreign",
+    is_flag=True,
+    default=False,
+    help="import the events kept aside: ones found in your own files that this database did "
+    "not write (yours from another machine, or from before this database)",
+)
+def sync_command(
+    remote: str | None, db_path: Path | None, reviewer: str | None, accept_foreign: bool
+) -> None:
     """Share verdicts with the other reviewers through a git repository.
 
     Fetches the verdicts repository, imports everyone else's verdicts and notes into the
     database, writes your own to verdicts/<report>/<reviewer>.jsonl (the format of
     `assay export --format jsonl`), commits them in your name and pushes. Running it twice
     changes nothing; offline, your verdicts stay in the database and the next sync sends them.
-    The repository's own hooks and configured programs never run.
+    The repository's own hooks and configured programs never run. Events in your own files
+    that this database did not write are not taken as yours: they are reported (file, commit,
+    author) and kept aside until you pass --accept-foreign; events stamped more than a few
+    minutes in the future are skipped.
 
     Exit status: 0 synced, 2 bad input, 4 the remote could not be reached (nothing lost),
     5 the push failed (nothing lost).
@@ -62,7 +74,13 @@ def sync_command(remote: str | None, db_path: Path | None, reviewer: str | None)
     except StoreError as error:
         raise SyncFailed(str(error)) from None
     try:
-        result = sync(store, remote=remote, reviewer=reviewer, interactive=sys.stdin.isatty())
+        result = sync(
+            store,
+            remote=remote,
+            reviewer=reviewer,
+            interactive=sys.stdin.isatty(),
+            accept_foreign=accept_foreign,
+        )
     except (SyncError, StoreError) as error:
         raise SyncFailed(str(error)) from None
     finally:
@@ -86,6 +104,7 @@ def report(result: SyncResult, db_path: Path) -> None:
         click.echo(f"skipped: {visible(problem)}", err=True)
     if len(result.problems) > SHOWN_PROBLEMS:
         click.echo(f"skipped: ... and {len(result.problems) - SHOWN_PROBLEMS} more", err=True)
+    _report_foreign(result)
     received = f"{result.received} event(s) received"
     if result.offline is not None:
         click.echo(
@@ -109,3 +128,25 @@ def report(result: SyncResult, db_path: Path) -> None:
         click.echo(f"synced with {where} as {who}: {received}, {result.sent} sent.")
     else:
         click.echo(f"up to date with {where} as {who}: nothing to receive or send.")
+
+
+def _report_foreign(result: SyncResult) -> None:
+    """Events kept aside (or accepted): what, where, and who last changed the file."""
+    who = visible(result.reviewer)
+    for found in result.foreign:
+        by = f"commit {found.commit[:12]}" if found.commit else "an unknown commit"
+        if found.author:
+            by += f" by {visible(found.author)}"
+        click.echo(
+            f"kept aside: {visible(found.file)}: {found.events} event(s) in the name of {who} "
+            f"that this database did not write ({by}); not imported as yours",
+            err=True,
+        )
+    if result.aside:
+        click.echo(
+            f"{result.aside} event(s) kept aside in all: if they are yours (another machine, "
+            "an earlier database), run `assay sync --accept-foreign`",
+            err=True,
+        )
+    if result.accepted:
+        click.echo(f"accepted {result.accepted} event(s) kept aside", err=True)

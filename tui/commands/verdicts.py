@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from db.events import MAX_AHEAD, latest_acceptable
 from db.export import FORMATS, parse_events, visible, write
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
@@ -145,9 +146,18 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
         except OSError as error:
             raise InputError(f"cannot read {file}: {error.strerror}") from None
         try:
-            batches.append((file, parse_events(text, str(file))))
+            events = parse_events(text, str(file))
         except StoreError as error:
             raise InputError(f"{error} (nothing was imported)") from None
+        latest = latest_acceptable()
+        ahead = [event for event in events if event.at > latest]
+        if ahead:
+            raise InputError(
+                f"{visible(str(file))}: {len(ahead)} event(s) stamped in the future (the first "
+                f"at {ahead[0].at}, more than {MAX_AHEAD.seconds // 60} minutes ahead of this "
+                "clock) (nothing was imported)"
+            )
+        batches.append((file, events))
     store = _open(db_path, readonly=False)
     try:
         touched: set[str] = set()
