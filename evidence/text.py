@@ -7,8 +7,10 @@ neither drive the terminal nor reorder what the reviewer reads.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 _BIDI = {
     0x202A: "LRE",
@@ -97,3 +99,27 @@ def escaped(text: str) -> str:
     what the report held.
     """
     return _rest(text, _escape, "")
+
+
+#: a JSON escape of a UTF-16 surrogate: json.loads turns a lone one into a str no UTF-8 can hold
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_without_surrogates(text: str, value: Any) -> Any:
+    """``value`` (decoded JSON ``text``) with every lone surrogate in its strings (keys too)
+    replaced by U+FFFD, so that it can be written as UTF-8, stored and shown; unchanged (and
+    not walked) when ``text`` escapes none."""
+    if not _ESCAPED_SURROGATE.search(text):
+        return value
+    return _replace_surrogates(value)
+
+
+def _replace_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_replace_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    return value
