@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-for folder in ("db", "evidence"):
+for folder in ("db", "evidence", "screens"):
     path = str(HERE.parent / folder)
     if path not in sys.path:
         sys.path.append(path)
