@@ -25,7 +25,7 @@ from db.store import VerdictStore
 from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path, read_events
 from db.sync.foreign import Foreign, aside_events, keep_aside, kept_aside, split_foreign
 from db.sync.state import last_sync
-from evidence.git.exchange import Exchange, ExchangeError, blob_id
+from evidence.git.exchange import OFFLINE, Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
 from evidence.git.tree import TreeEntry
 
@@ -53,7 +53,8 @@ class SyncResult:
     received: int = 0  # events new to the local database
     sent: int = 0  # the reviewer's events the remote did not hold before
     pending: int = 0  # the reviewer's events still to be sent (offline, or a failed push)
-    offline: str | None = None  # why the remote could not be reached
+    offline: str | None = None  # why the remote could not be reached (or used: `problem`)
+    problem: str | None = None  # with offline: "missing" (no repository) or "damaged" (bad object)
     error: str | None = None  # why the push failed (the remote was reached)
     attempts: int = 0
     problems: list[str] = field(default_factory=list)  # input reported and skipped
@@ -149,6 +150,7 @@ def _summary(result: SyncResult) -> dict[str, object]:
         "pending": result.pending,
         "aside": result.aside,
         "offline": result.offline is not None,
+        "problem": result.problem,
         "ok": result.ok,
     }
 
@@ -168,6 +170,7 @@ def _run(
         found = exchange.default_branch(remote)
         if found.error is not None:
             result.offline = found.error
+            result.problem = _problem(found.problem)
         else:
             branch = found.commit or DEFAULT_BRANCH
             store.set_sync_state({f"branch {remote}": branch})
@@ -183,6 +186,7 @@ def _run(
         if result.offline is None:
             fetched = exchange.fetch(remote, result.branch)
             result.offline = fetched.error
+            result.problem = _problem(fetched.problem) if fetched.error else None
             theirs = fetched.commit
         else:
             theirs = exchange.commit_of(f"refs/remotes/origin/{result.branch}")
@@ -221,6 +225,10 @@ def _run(
         f"the remote kept moving: {attempts} pushes were rejected; your verdicts are kept, "
         "sync again"
     )
+
+
+def _problem(problem: str) -> str | None:
+    return None if problem == OFFLINE else problem
 
 
 def _read_marks(text: str | None) -> dict[str, str]:

@@ -14,6 +14,8 @@ from db.sync.engine import SyncError, SyncResult, sync
 #: exit statuses besides 0 (synced) and 2 (bad input or an unusable database or clone)
 OFFLINE = 4  # the remote could not be reached: everything kept, sent by the next sync
 REFUSED = 5  # the remote was reached but the push failed (refused, or it kept moving)
+NO_REPOSITORY = 6  # no verdicts repository at the remote given (a mistyped path or URL)
+BAD_OBJECT = 7  # the remote sent an object that fails git's checks: it needs repairing
 #: problems listed one per line before the rest are counted
 SHOWN_PROBLEMS = 20
 
@@ -66,8 +68,8 @@ def sync_command(
     author) and kept aside until you pass --accept-foreign; events stamped more than a few
     minutes in the future are skipped.
 
-    Exit status: 0 synced, 2 bad input, 4 the remote could not be reached (nothing lost),
-    5 the push failed (nothing lost).
+    Exit status: 0 synced, 2 bad input, 4 the remote could not be reached, 5 the push failed,
+    6 no repository at the remote, 7 the remote holds a bad object (nothing lost in each).
     """
     try:
         store = VerdictStore.open(db_path or default_path())
@@ -86,6 +88,10 @@ def sync_command(
     finally:
         store.close()
     report(result, store.path)
+    if result.problem == "missing":
+        sys.exit(NO_REPOSITORY)
+    if result.problem == "damaged":
+        sys.exit(BAD_OBJECT)
     if result.offline is not None:
         sys.exit(OFFLINE)
     if result.error is not None:
@@ -106,7 +112,23 @@ def report(result: SyncResult, db_path: Path) -> None:
         click.echo(f"skipped: ... and {len(result.problems) - SHOWN_PROBLEMS} more", err=True)
     _report_foreign(result)
     received = f"{result.received} event(s) received"
-    if result.offline is not None:
+    kept = f"Your verdicts are kept in {visible(str(db_path))}" + (
+        f" and {result.pending} event(s) will be sent by a later sync" if result.pending else ""
+    )
+    if result.problem == "missing":
+        click.echo(
+            f"no such repository: {where} ({visible(result.offline or '')}); check --remote "
+            f"(a path must name an existing repository: git init --bare PATH). {kept}.",
+            err=True,
+        )
+    elif result.problem == "damaged":
+        click.echo(
+            f"bad object in {where}: {visible(result.offline or '')}; git's checks refuse it, so "
+            "nothing more can be received until whoever looks after the repository removes "
+            f"it (git fsck there names it). {received}; {kept}.",
+            err=True,
+        )
+    elif result.offline is not None:
         click.echo(
             f"offline: cannot reach {where} ({visible(result.offline)}). {received}; your "
             f"verdicts are kept in {visible(str(db_path))}"
