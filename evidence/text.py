@@ -101,6 +101,24 @@ def escaped(text: str) -> str:
     return _rest(text, _escape, "")
 
 
+def json_escaped(encoded: str) -> str:
+    """JSON text (as ``json.dumps`` writes it) with the unsafe characters of its strings written
+    as JSON escapes: the same value, and nothing a terminal would act on."""
+    if encoded.isascii() and "\x7f" not in encoded:
+        return encoded  # json.dumps escapes C0 controls itself
+    return "\n".join(
+        line if line.isprintable() else _rest(line, _json_escape, "")
+        for line in encoded.split("\n")
+    )
+
+
+def _json_escape(code: int) -> str:
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 #: a JSON escape of a UTF-16 surrogate: json.loads turns a lone one into a str no UTF-8 can hold
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
