@@ -177,6 +177,10 @@ def _run(
     result.branch = branch or DEFAULT_BRANCH
     read = _read_marks(state.get(f"read {remote}"))
     aside = kept_aside(store)
+    known = store.known(aside) if aside else set()
+    if known:  # imported since by another way (`assay import`): no longer aside
+        aside = {event: entry for event, entry in aside.items() if event not in known}
+        keep_aside(store, aside)
     if accept_foreign and aside:
         result.accepted += _accept(store, aside_events(aside))
         aside = {}

@@ -65,8 +65,8 @@ MISSING = "missing"  # reached, or a path: no repository there
 DAMAGED = "damaged"  # reached: it sent an object that fails git's checks
 
 _DAMAGED = re.compile(
-    r"fsck error|index-pack failed|unpack-objects failed|object [0-9a-f]{40}: \w+:|"
-    r"bad object|did not send all necessary objects|corrupt|invalid object"
+    r"fsck error|object [0-9a-f]{40}: \w+:|bad object|did not send all necessary objects|"
+    r"invalid object|corrupt (?:loose|packed) object"
 )
 _MISSING = re.compile(
     r"does not appear to be a git repository|[Rr]epository (?:'[^']*' )?not found|"
@@ -301,7 +301,13 @@ class Exchange:
         """(commit id, "author <email>") of the latest commit up to ``commit`` that changed
         ``path``, or None when it cannot be told."""
         status, out, _err = self._git(
-            "log", "-1", "--no-show-signature", "--format=%H%x00%an <%ae>", commit, "--", path
+            "log",
+            "-1",
+            "--no-show-signature",
+            "--format=%H%x00%an <%ae>",
+            commit,
+            "--",
+            f":(literal){path}",
         )
         found, _, author = out.strip().partition("\0")
         if status != 0 or not _OBJECT_ID.fullmatch(found):
