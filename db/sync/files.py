@@ -45,6 +45,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u206
 _NOTE_CONTROL = re.compile(
     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]"
 )
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 _FIELD_LIST = list(FIELDS)
@@ -183,3 +184,5 @@ def _check_text(event: Event, where: str, plain: bool) -> None:
             raise StoreError(f"{where}: {name} is longer than {limit} characters")
         if not plain and (_NOTE_CONTROL if name == "note" else _CONTROL).search(text):
             raise StoreError(f"{where}: {name} holds terminal control characters")
+        if not plain and _SURROGATE.search(text):
+            raise StoreError(f"{where}: {name} holds a lone surrogate (not text UTF-8 can hold)")

@@ -133,3 +133,29 @@ def test_import_refuses_a_file_stamped_in_the_future(ada: VerdictStore, tmp_path
     assert "1 event(s) stamped in the future" in result.output
     with VerdictStore.open(db) as store:
         assert store.count() == 1
+
+
+def test_a_line_no_database_can_store_is_skipped_not_the_sync(
+    ada: VerdictStore, tmp_path: Path
+) -> None:
+    """A note holding a lone surrogate (valid JSON, not storable text) in Ben's file: that line
+    is skipped and reported; the rest of the sync goes on."""
+    remote = bare_remote(tmp_path / "verdicts.git")
+    ben = VerdictStore.open(tmp_path / "ben.sqlite3")
+    try:
+        give(ben, "ben", {"R-1": "refuted", "R-2": "confirmed"})
+        run_sync(ben, remote, "ben", tmp_path / "b")
+        line = json.loads(event_line(ben.events()[0]))
+    finally:
+        ben.close()
+    work = tmp_path / "work"
+    git("clone", "--quiet", str(remote), str(work))
+    path = work / f"verdicts/{REPORT}/ben.jsonl"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(dict(line, event="d" * 32, note="a\ud800b")) + "\n")
+    git("commit", "--quiet", "-am", "surrogate", cwd=work)
+    git("push", "--quiet", "origin", "HEAD:main", cwd=work)
+    give(ada, "ada", {"R-1": "confirmed"})
+    result = run_sync(ada, remote, "ada", tmp_path / "a")
+    assert result.ok and result.received == 2 and result.sent == 1
+    assert any("note holds a lone surrogate" in problem for problem in result.problems)
