@@ -3,7 +3,7 @@
 The others (configured programs and hooks never run, remote helpers refused, markup literal,
 damaged databases refused, a writer killed mid-run) are shown by the tests docs/security.md
 names; these add terminal sequences through every command's output, and kill -9 in the middle
-of `assay import`.
+of `assay import` and of a sync.
 """
 
 from __future__ import annotations
@@ -157,3 +157,50 @@ def _events(source: Path) -> list[object]:
     from db.export import parse_events
 
     return list(parse_events(source.read_text(encoding="utf-8"), str(source)))
+
+
+SYNCER = """
+import sys, time
+from pathlib import Path
+from db.store import VerdictStore
+from db.sync.engine import sync
+db, remote, data = sys.argv[1:]
+
+def hold(attempt):
+    print("pushing", flush=True)
+    time.sleep(60)  # killed here, its commit made and not pushed
+
+with VerdictStore.open(Path(db)) as store:
+    sync(store, remote=remote, reviewer="ada", data_dir=Path(data), before_push=hold)
+"""
+
+
+def test_sync_killed_mid_run_loses_nothing(tmp_path: Path) -> None:
+    from synckit import bare_remote, give, run_sync
+
+    remote = bare_remote(tmp_path / "verdicts.git")
+    ben = VerdictStore.open(tmp_path / "ben.sqlite3")
+    try:
+        give(ben, "ben", {"R-1": "refuted"})
+        run_sync(ben, remote, "ben", tmp_path / "b")
+    finally:
+        ben.close()
+    db = tmp_path / "ada.sqlite3"
+    with VerdictStore.open(db) as store:
+        mine = store.give(ItemRef(REPORT, "R-1"), "confirmed", reviewer="ada")
+    syncer = subprocess.Popen(
+        [sys.executable, "-c", SYNCER, str(db), str(remote), str(tmp_path / "a")],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert syncer.stdout is not None
+    assert syncer.stdout.readline() == "pushing\n"  # ben's event imported, ada's not yet sent
+    os.kill(syncer.pid, signal.SIGKILL)
+    syncer.communicate(timeout=30)
+    with VerdictStore.open(db) as store:
+        assert store.integrity_check() == ["ok"]
+        assert store.current("ada")[mine.item] == mine
+        again = run_sync(store, remote, "ada", tmp_path / "a")  # its lock died with it
+        assert again.ok and again.sent == 1
+        assert {e.reviewer for e in store.events()} == {"ada", "ben"}
