@@ -65,7 +65,8 @@ def write_atomically(path: Path, produce: Callable[[TextIO], object]) -> None:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             produce(handle)
             handle.flush()
-            os.fchmod(handle.fileno(), mode)
+            with contextlib.suppress(OSError):  # a file system without modes (FAT) keeps none
+                os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(temporary, path)
     finally:
