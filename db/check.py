@@ -19,7 +19,7 @@ BUSY_TIMEOUT = 10.0
 #: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
 APPLICATION_ID = 0x41535359
 #: the schema version this code writes: the number of the last of db.schema.MIGRATIONS
-LATEST = 4
+LATEST = 5
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -60,6 +60,7 @@ def check_database(path: str | Path | None = None) -> Path:
     """
     path = Path(path) if path is not None else default_path()
     path = path.expanduser()
+    check_name(path)
     if not path.exists():
         parent = path.parent
         while not parent.exists() and parent != parent.parent:
@@ -144,8 +145,29 @@ def store_error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
     return StoreError(f"verdict database {path}: {action} failed: {text}")
 
 
+#: the longest file name most file systems take; SQLite adds "-journal" to the database's name
+NAME_MAX = 255
+_LONGEST_SUFFIX = len("-journal")
+
+
+def check_name(path: Path) -> None:
+    """Refuse a path with a component longer than file names may be (the database's own name
+    leaves room for the -journal, -wal and -shm files beside it)."""
+    parts = path.parts
+    for number, part in enumerate(parts):
+        limit = NAME_MAX - (_LONGEST_SUFFIX if number == len(parts) - 1 else 0)
+        size = len(part.encode("utf-8", "surrogateescape"))
+        if size > limit:
+            shown = part if len(part) <= 40 else part[:37] + "..."
+            raise StoreError(
+                f"cannot use the verdict database path: the name {shown!r} is {size} bytes, "
+                f"more than file names may hold ({limit}); choose a shorter one with --db"
+            )
+
+
 def check_file(path: Path, *, readonly: bool) -> None:
     """Refuse, before SQLite touches it, a path that cannot be a usable verdict database."""
+    check_name(path)
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a verdict database")
     if not path.exists():

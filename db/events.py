@@ -18,6 +18,7 @@ from evidence.model import ReportSet
 __all__ = [
     "AT_FORMAT",
     "COLUMNS",
+    "MAX_AHEAD",
     "INSERT",
     "SELECT",
     "Disagreement",
@@ -27,6 +28,7 @@ __all__ = [
     "event_from_row",
     "find_disagreements",
     "find_stale",
+    "latest_acceptable",
     "later_than",
     "now_at",
     "row_values",
@@ -117,6 +119,15 @@ class ImportResult:
 def now_at() -> str:
     """The current time in the event timestamp format."""
     return datetime.now(UTC).strftime(AT_FORMAT)
+
+
+#: how far ahead of this clock a received event may be stamped (clocks differ a little)
+MAX_AHEAD = timedelta(minutes=5)
+
+
+def latest_acceptable() -> str:
+    """The latest time a received event may carry: now plus MAX_AHEAD (later ones are refused)."""
+    return (datetime.now(UTC) + MAX_AHEAD).strftime(AT_FORMAT)
 
 
 def later_than(at: str, floor: str | None) -> str:

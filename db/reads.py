@@ -17,6 +17,7 @@ __all__ = [
     "history",
     "integrity_check",
     "json_rows",
+    "known",
     "position",
     "reviewers",
     "sync_state",
@@ -76,6 +77,18 @@ def json_rows_by_report(
         (reviewer,),
     )
     return [(str(row[0]), str(row[1])) for row in cursor]
+
+
+def known(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
+    """The ids among ``ids`` of events the store holds."""
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        rows = conn.execute(
+            f"SELECT event FROM events WHERE event IN ({', '.join('?' for _ in part)})", part
+        )
+        found.update(str(row[0]) for row in rows)
+    return found
 
 
 def sync_state(conn: sqlite3.Connection, prefix: str) -> dict[str, str]:

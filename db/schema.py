@@ -203,6 +203,12 @@ def _sync_state(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT")
 
 
+def _imported_events(db: sqlite_utils.Database) -> None:
+    """The ids of the events merged from elsewhere (`assay import`, `assay sync`): a new event is
+    timed after the reviewer's latest event written here, never after one received."""
+    db.execute("CREATE TABLE imported_events (event TEXT PRIMARY KEY) STRICT, WITHOUT ROWID")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
@@ -211,6 +217,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (2, "quote keys from evidence.anchoring.normalize_quote", _rekey_quotes),
     (3, "report_sources and citations, for the md write-up", _review_context),
     (4, "sync_state for assay sync", _sync_state),
+    (5, "imported_events: events merged from elsewhere", _imported_events),
 )
 
 

@@ -160,6 +160,13 @@ class VerdictStore:
             write=False,
         )
 
+    def known(self, ids: Iterable[str]) -> set[str]:
+        """The ids among ``ids`` of events the store holds."""
+        wanted = list(ids)
+        return self._database.run(
+            "reading events", lambda conn: reads.known(conn, wanted), write=False
+        )
+
     def count(self, reviewer: str | None = None) -> int:
         """The number of events stored (of one reviewer, if given)."""
         return self._database.run(

@@ -54,7 +54,15 @@ def append(
     """Append the item's new state for the reviewer, timed after their latest event."""
     if not reviewer.strip():
         raise StoreError("a verdict needs a reviewer name")
-    floor = conn.execute("SELECT max(at) FROM events WHERE reviewer = ?", (reviewer,)).fetchone()[0]
+    # after the reviewer's latest event written here; a received one (maybe stamped in 2099)
+    # never sets this database's clock
+    row = conn.execute(
+        """SELECT at FROM events AS e WHERE reviewer = ?
+        AND NOT EXISTS (SELECT 1 FROM imported_events AS i WHERE i.event = e.event)
+        ORDER BY at DESC, event DESC LIMIT 1""",
+        (reviewer,),
+    ).fetchone()
+    floor = row[0] if row else None
     event = Event(
         event=uuid.uuid4().hex,
         item=item.key,
@@ -157,6 +165,9 @@ def import_chunk(
         else:
             conflicts.append(event.event)
     conn.executemany(INSERT, map(row_values, new))
+    conn.executemany(
+        "INSERT OR IGNORE INTO imported_events (event) VALUES (?)", [(e.event,) for e in new]
+    )
     return new, present, conflicts
 
 

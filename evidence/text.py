@@ -7,8 +7,10 @@ neither drive the terminal nor reorder what the reviewer reads.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 _BIDI = {
     0x202A: "LRE",
@@ -97,3 +99,45 @@ def escaped(text: str) -> str:
     what the report held.
     """
     return _rest(text, _escape, "")
+
+
+def json_escaped(encoded: str) -> str:
+    """JSON text (as ``json.dumps`` writes it) with the unsafe characters of its strings written
+    as JSON escapes: the same value, and nothing a terminal would act on."""
+    if encoded.isascii() and "\x7f" not in encoded:
+        return encoded  # json.dumps escapes C0 controls itself
+    return "\n".join(
+        line if line.isprintable() else _rest(line, _json_escape, "")
+        for line in encoded.split("\n")
+    )
+
+
+def _json_escape(code: int) -> str:
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+#: a JSON escape of a UTF-16 surrogate: json.loads turns a lone one into a str no UTF-8 can hold
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_without_surrogates(text: str, value: Any) -> Any:
+    """``value`` (decoded JSON ``text``) with every lone surrogate in its strings (keys too)
+    replaced by U+FFFD, so that it can be written as UTF-8, stored and shown; unchanged (and
+    not walked) when ``text`` escapes none."""
+    if not _ESCAPED_SURROGATE.search(text):
+        return value
+    return _replace_surrogates(value)
+
+
+def _replace_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_replace_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    return value

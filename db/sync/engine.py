@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from db.check import StoreError
-from db.events import now_at
+from db.events import Event, now_at
 from db.export import FIELDS
 from db.reviewer import reviewer_name
 from db.store import VerdictStore
 from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path, read_events
+from db.sync.foreign import Foreign, aside_events, keep_aside, kept_aside, split_foreign
 from db.sync.state import last_sync
-from evidence.git.exchange import Exchange, ExchangeError, blob_id
+from evidence.git.exchange import OFFLINE, Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
 from evidence.git.tree import TreeEntry
 
@@ -52,10 +53,14 @@ class SyncResult:
     received: int = 0  # events new to the local database
     sent: int = 0  # the reviewer's events the remote did not hold before
     pending: int = 0  # the reviewer's events still to be sent (offline, or a failed push)
-    offline: str | None = None  # why the remote could not be reached
+    offline: str | None = None  # why the remote could not be reached (or used: `problem`)
+    problem: str | None = None  # with offline: "missing" (no repository) or "damaged" (bad object)
     error: str | None = None  # why the push failed (the remote was reached)
     attempts: int = 0
     problems: list[str] = field(default_factory=list)  # input reported and skipped
+    foreign: list[Foreign] = field(default_factory=list)  # kept aside by this sync
+    aside: int = 0  # events kept aside, by this sync and earlier ones, not accepted
+    accepted: int = 0  # events kept aside that --accept-foreign imported
     repaired: bool = False  # the clone's configuration had been changed and was reset
     commit: str | None = None  # the remote branch's commit after the sync
 
@@ -83,10 +88,13 @@ def sync(
     data_dir: Path | None = None,
     attempts: int = ATTEMPTS,
     interactive: bool = False,
+    accept_foreign: bool = False,
     before_push: Callable[[int], None] | None = None,
 ) -> SyncResult:
     """Sync the store with its verdicts repository (``remote``, else the one remembered).
 
+    Events in the reviewer's own files that this database did not write are kept aside
+    (db/sync/foreign.py) unless ``accept_foreign``, which imports them and those kept before.
     ``before_push(attempt)`` is called before each push (tests make races with it). Raises
     SyncError when there is no remote or the clone or the database cannot be used.
     """
@@ -112,7 +120,7 @@ def sync(
     result = SyncResult(remote, name, repaired=repaired)
     try:
         with exchange.lock():
-            _run(store, exchange, result, state, attempts, before_push)
+            _run(store, exchange, result, state, attempts, before_push, accept_foreign)
     except ExchangeError as error:
         raise SyncError(str(error)) from None
     finally:
@@ -140,7 +148,9 @@ def _summary(result: SyncResult) -> dict[str, object]:
         "received": result.received,
         "sent": result.sent,
         "pending": result.pending,
+        "aside": result.aside,
         "offline": result.offline is not None,
+        "problem": result.problem,
         "ok": result.ok,
     }
 
@@ -152,6 +162,7 @@ def _run(
     state: dict[str, str],
     attempts: int,
     before_push: Callable[[int], None] | None,
+    accept_foreign: bool = False,
 ) -> None:
     remote = result.remote
     branch = state.get(f"branch {remote}")
@@ -159,21 +170,38 @@ def _run(
         found = exchange.default_branch(remote)
         if found.error is not None:
             result.offline = found.error
+            result.problem = _problem(found.problem)
         else:
             branch = found.commit or DEFAULT_BRANCH
             store.set_sync_state({f"branch {remote}": branch})
     result.branch = branch or DEFAULT_BRANCH
     read = _read_marks(state.get(f"read {remote}"))
+    aside = kept_aside(store)
+    known = store.known(aside) if aside else set()
+    if known:  # imported since by another way (`assay import`): no longer aside
+        aside = {event: entry for event, entry in aside.items() if event not in known}
+        keep_aside(store, aside)
+    if accept_foreign and aside:
+        result.accepted += _accept(store, aside_events(aside))
+        aside = {}
+        keep_aside(store, aside)
     for attempt in range(1, attempts + 1):
         result.attempts = attempt
         if result.offline is None:
             fetched = exchange.fetch(remote, result.branch)
             result.offline = fetched.error
+            result.problem = _problem(fetched.problem) if fetched.error else None
             theirs = fetched.commit
         else:
             theirs = exchange.commit_of(f"refs/remotes/origin/{result.branch}")
         files = exchange.files(theirs)
-        result.received += _import(store, exchange, files, read, result.problems)
+        mine = _Found(theirs, aside, accept_foreign)
+        result.received += _import(
+            store, exchange, files, read, result.problems, mine, result.reviewer
+        )
+        result.accepted += mine.accepted
+        result.foreign += mine.foreign
+        result.aside = len(aside)
         store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
         changes, new = _own_files(store, exchange, result.reviewer, files)
         result.pending = new
@@ -203,6 +231,10 @@ def _run(
     )
 
 
+def _problem(problem: str) -> str | None:
+    return None if problem == OFFLINE else problem
+
+
 def _read_marks(text: str | None) -> dict[str, str]:
     try:
         found = json.loads(text) if text else {}
@@ -213,12 +245,65 @@ def _read_marks(text: str | None) -> dict[str, str]:
     return {str(k): str(v) for k, v in found.items()}
 
 
+@dataclass
+class _Found:
+    """What one import does with the reviewer's events that her database did not write."""
+
+    commit: str | None
+    aside: dict[str, dict[str, object]]  # kept aside (updated in place, saved by _import)
+    accept: bool
+    accepted: int = 0
+    foreign: list[Foreign] = field(default_factory=list)
+
+
+def _accept(store: VerdictStore, events: list[Event]) -> int:
+    try:
+        return store.import_events(events, batch=IMPORT_BATCH).added
+    except StoreError as error:
+        raise SyncError(f"importing the verdicts failed: {error}") from None
+
+
+def _set_aside(
+    store: VerdictStore, exchange: Exchange, reviewer: str, events: list[Event], found: _Found
+) -> list[Event]:
+    """The events to import: the reviewer's that her database did not write are left out and
+    kept aside (or, accepting, imported now)."""
+    usual, foreign = split_foreign(store, reviewer, events)
+    if not foreign:
+        return usual
+    if found.accept:
+        found.accepted += _accept(store, foreign)
+        return usual
+    by_file: dict[str, list[Event]] = {}
+    for event in foreign:
+        by_file.setdefault(file_path(event.report, event.reviewer), []).append(event)
+    for path, kept in sorted(by_file.items()):
+        change = exchange.last_change(found.commit, path) if found.commit else None
+        commit, author = change if change else (found.commit, None)
+        new = 0
+        for event in kept:
+            if event.event not in found.aside:
+                new += 1
+            found.aside[event.event] = {
+                "file": path,
+                "commit": commit,
+                "author": author,
+                "event": event.to_dict() | {"verdict": event.verdict and event.verdict.value},
+            }
+        if new:
+            found.foreign.append(Foreign(path, commit, author, new))
+    keep_aside(store, found.aside)
+    return usual
+
+
 def _import(
     store: VerdictStore,
     exchange: Exchange,
     files: dict[str, TreeEntry],
     read: dict[str, str],
     problems: list[str],
+    found: _Found,
+    reviewer: str,
 ) -> int:
     """Import the verdict files not read before; returns the number of events new here."""
     events = []
@@ -238,6 +323,7 @@ def _import(
             )
         else:
             events += read_events(path, exchange.read(entry.oid), problems)
+    events = _set_aside(store, exchange, reviewer, events, found)
     if not events:
         read.update(done)
         return 0

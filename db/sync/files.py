@@ -3,8 +3,9 @@
 Each reviewer's events on one report are one file, ``verdicts/<report identity>/<reviewer>.jsonl``,
 spelled exactly as ``assay export --format jsonl`` spells them. A file read from the repository
 is untrusted: a line that is not an event, an event that does not belong in that file (another
-reviewer's name, another report), text with terminal control characters, or a file too large is
-reported and skipped; the events that pass are imported by the caller.
+reviewer's name, another report), a time more than a few minutes in the future, text with
+terminal control characters, or a file too large is reported and skipped; the events that pass
+are imported by the caller.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from db.check import StoreError
-from db.events import Event
+from db.events import Event, latest_acceptable
 from db.export import FIELDS, json_visible, parse_event
 from db.keys import Verdict, make_key
 
@@ -44,6 +45,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u206
 _NOTE_CONTROL = re.compile(
     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]"
 )
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 _FIELD_LIST = list(FIELDS)
@@ -100,6 +102,7 @@ def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:
     plain = text.isascii() and "\\u" not in text and "\x7f" not in text
     belongs: dict[tuple[str, str], bool] = {}
     events: dict[str, Event] = {}
+    latest = latest_acceptable()
     for index, (number, line) in enumerate(lines):
         where = f"{path}:{number}"
         try:
@@ -109,6 +112,9 @@ def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:
                 _check_text(event, where, plain)
         except StoreError as error:
             problems.append(f"{error} (skipped)")
+            continue
+        if event.at > latest:
+            problems.append(f"{where}: at {event.at} is in the future (skipped)")
             continue
         pair = (event.report, event.reviewer)
         fits = belongs.get(pair)
@@ -178,3 +184,5 @@ def _check_text(event: Event, where: str, plain: bool) -> None:
             raise StoreError(f"{where}: {name} is longer than {limit} characters")
         if not plain and (_NOTE_CONTROL if name == "note" else _CONTROL).search(text):
             raise StoreError(f"{where}: {name} holds terminal control characters")
+        if not plain and _SURROGATE.search(text):
+            raise StoreError(f"{where}: {name} holds a lone surrogate (not text UTF-8 can hold)")

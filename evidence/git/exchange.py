@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from evidence.git.transport import (
     UserSettings,
+    is_local,
     pack_commands,
+    receive_hooks,
     remote_config,
     transport_environment,
 )
@@ -32,7 +34,18 @@ from evidence.git.tree import TreeEntry, parse_tree
 if TYPE_CHECKING:
     from git import Repo
 
-__all__ = ["CLONE_CONFIG", "Exchange", "ExchangeError", "Fetched", "Pushed", "blob_id"]
+__all__ = [
+    "CLONE_CONFIG",
+    "DAMAGED",
+    "MISSING",
+    "OFFLINE",
+    "Exchange",
+    "ExchangeError",
+    "Fetched",
+    "Pushed",
+    "blob_id",
+    "problem_of",
+]
 
 #: the whole configuration of the clone; anything else found there is dropped
 CLONE_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
@@ -46,12 +59,38 @@ class ExchangeError(Exception):
     """The clone cannot be used; the message says why."""
 
 
+#: why a remote could not be used (`Fetched.problem`)
+OFFLINE = "offline"  # not reached (network, server, credentials): try again later
+MISSING = "missing"  # reached, or a path: no repository there
+DAMAGED = "damaged"  # reached: it sent an object that fails git's checks
+
+_DAMAGED = re.compile(
+    r"fsck error|object [0-9a-f]{40}: \w+:|bad object|did not send all necessary objects|"
+    r"invalid object|corrupt (?:loose|packed) object"
+)
+_MISSING = re.compile(
+    r"does not appear to be a git repository|[Rr]epository (?:'[^']*' )?not found|"
+    r"not a git repository"
+)
+
+
+def problem_of(err: str) -> str:
+    """OFFLINE, MISSING or DAMAGED for the error output of a failed fetch."""
+    if _DAMAGED.search(err):
+        return DAMAGED
+    if _MISSING.search(err):
+        return MISSING
+    return OFFLINE
+
+
 @dataclass(frozen=True)
 class Fetched:
-    """What a fetch found: the branch's commit (None: no such branch yet), or why it failed."""
+    """What a fetch found: the branch's commit (None: no such branch yet), or why it failed
+    (``error``, and ``problem``: OFFLINE, MISSING or DAMAGED)."""
 
     commit: str | None
     error: str | None = None
+    problem: str = OFFLINE
 
 
 @dataclass(frozen=True)
@@ -175,7 +214,7 @@ class Exchange:
         """The remote's default branch name as ``commit`` (None when it has none yet)."""
         status, out, err = self._git("ls-remote", "--symref", "--", remote, "HEAD")
         if status != 0:
-            return Fetched(None, self._message(err))
+            return Fetched(None, self._message(err), problem_of(err))
         for line in out.splitlines():
             if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
                 name = line[len("ref: refs/heads/") : -len("\tHEAD")]
@@ -202,7 +241,12 @@ class Exchange:
         if status != 0:
             if "couldn't find remote ref" in err:
                 return Fetched(None)
-            return Fetched(self.commit_of(tracking), self._message(err))
+            problem = problem_of(err)
+            line = self._message(err)
+            if problem == DAMAGED:  # the object and the check it failed, as fsck names them
+                line = next((x for x in err.splitlines() if _DAMAGED.search(x)), line).strip()
+                line = line.removeprefix("error: ").removeprefix("fatal: ")
+            return Fetched(self.commit_of(tracking), line, problem)
         return Fetched(self.commit_of(tracking))
 
     def push(self, remote: str, commit: str, branch: str) -> Pushed:
@@ -230,7 +274,10 @@ class Exchange:
         return Pushed(False, error=self._message(err))
 
     def _pack_options(self, remote: str, name: str) -> list[str]:
-        command = pack_commands(remote).get(name)
+        hooks = None
+        if name == "receive_pack" and is_local(remote):
+            hooks = receive_hooks(self.path / "receive-hooks")
+        command = pack_commands(remote, hooks).get(name)
         return [f"--{name.replace('_', '-')}={command}"] if command else []
 
     @staticmethod
@@ -249,6 +296,23 @@ class Exchange:
     def set_ref(self, ref: str, commit: str) -> None:
         """Point a ref of the clone at a commit."""
         self._git("update-ref", "--no-deref", ref, commit)
+
+    def last_change(self, commit: str, path: str) -> tuple[str, str] | None:
+        """(commit id, "author <email>") of the latest commit up to ``commit`` that changed
+        ``path``, or None when it cannot be told."""
+        status, out, _err = self._git(
+            "log",
+            "-1",
+            "--no-show-signature",
+            "--format=%H%x00%an <%ae>",
+            commit,
+            "--",
+            f":(literal){path}",
+        )
+        found, _, author = out.strip().partition("\0")
+        if status != 0 or not _OBJECT_ID.fullmatch(found):
+            return None
+        return found, author
 
     def files(self, commit: str | None) -> dict[str, TreeEntry]:
         """Every file of a commit's tree (none for None), with its object id and size."""

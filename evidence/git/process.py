@@ -21,6 +21,7 @@ __all__ = [
     "RevisionError",
     "error_line",
     "git_command",
+    "partial_clone_message",
     "run_git",
     "run_in_own_repository",
     "safe_environment",
@@ -122,6 +123,15 @@ def run_in_own_repository(
     command = ["git", "-c", "core.hooksPath=/dev/null", "-C", str(repo), *args]
     env = {**safe_environment(), "LC_ALL": "C"}
     return subprocess.run(command, input=stdin, env=env, capture_output=True, check=False)
+
+
+def partial_clone_message(repo_path: object) -> str:
+    """What to say when git needs objects that a partial clone left on its remote."""
+    return (
+        f"{repo_path} is a partial clone (--filter): the blobs the revision cites are not in "
+        "this clone, and assay never fetches while reading; fetch them with "
+        f"`git -C {repo_path} fetch --refetch --no-filter origin`, or use a full clone"
+    )
 
 
 def error_line(stderr: bytes) -> str:

@@ -20,7 +20,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from evidence.git.process import OBJECT_ID, MissingObjectError, RevisionError, error_line, stop
+from evidence.git.process import (
+    OBJECT_ID,
+    MissingObjectError,
+    RevisionError,
+    error_line,
+    partial_clone_message,
+    stop,
+)
 from evidence.git.repo import open_repo
 
 if TYPE_CHECKING:
@@ -104,6 +111,8 @@ class RepoReader:
         )
         if status != 0:
             raw = err.encode("utf-8", "replace") if isinstance(err, str) else err
+            if b"lazy fetching disabled" in raw:
+                raise RevisionError(partial_clone_message(self.repo_path))
             message = error_line(raw)
             raise RevisionError(f"git {args[0]} failed in {self.repo_path}: {message}")
         return out if isinstance(out, bytes) else out.encode("utf-8", "surrogateescape")

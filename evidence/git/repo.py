@@ -14,9 +14,10 @@ porcelain that diffs (``diff``, ``log -p``, ``show``) must be given ``--no-ext-d
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evidence.git.process import SAFE_CONFIG, RevisionError, safe_environment
 
@@ -37,7 +38,7 @@ def open_repo(path: str | Path, *, search_parent: bool = False) -> git.Repo:
     if not target.exists():
         raise RevisionError(f"{path}: no such directory")
     try:
-        repo = git.Repo(str(target), search_parent_directories=search_parent)
+        repo = _repo_class()(str(target), search_parent_directories=search_parent)
     except git.NoSuchPathError:
         raise RevisionError(f"{path}: no such directory") from None
     except git.InvalidGitRepositoryError:
@@ -53,6 +54,29 @@ def open_repo(path: str | Path, *, search_parent: bool = False) -> git.Repo:
     repo.git.update_environment(**env)
     repo.git.set_persistent_git_options(c=list(SAFE_CONFIG), no_pager=True, no_replace_objects=True)
     return repo
+
+
+@functools.cache
+def _repo_class() -> type[git.Repo]:
+    import git
+
+    class Repo(git.Repo):
+        """GitPython's Repo reading configuration without conditional includes.
+
+        GitPython evaluates ``includeIf`` (gitdir, gitdir/i, onbranch, hasconfig) while the Repo
+        is half built and raises AttributeError on each; assay reads nothing from the
+        configuration that such an include could set, and the git processes it runs evaluate
+        them themselves (under SAFE_CONFIG).
+        """
+
+        def _config_reader(
+            self, config_level: Any = None, git_dir: Any = None
+        ) -> git.GitConfigParser:
+            reader = super()._config_reader(config_level, git_dir)
+            reader._repo = None  # no repository: conditional includes are left out
+            return reader
+
+    return Repo
 
 
 def find_repository(start: str | Path = ".") -> Path:

@@ -31,6 +31,7 @@ __all__ = [
     "check_remote",
     "is_local",
     "pack_commands",
+    "receive_hooks",
     "remote_config",
     "transport_environment",
     "user_settings",
@@ -218,16 +219,44 @@ def remote_config(user: UserSettings) -> list[str]:
     return settings
 
 
-def pack_commands(remote: str) -> dict[str, str]:
+def pack_commands(remote: str, hooks: Path | None = None) -> dict[str, str]:
     """``--receive-pack``/``--upload-pack`` options for a remote given by path, else nothing.
 
-    Over ssh or https the server runs its own hooks on its own machine; nothing is changed there
-    (git-shell and forges accept only the plain commands).
+    receive-pack looks for hooks in ``hooks`` (made by `receive_hooks`: assay's proc-receive
+    only) when given, else nowhere. Over ssh or https the server runs its own hooks on its own
+    machine; nothing is changed there (git-shell and forges accept only the plain commands).
     """
     if not is_local(remote):
         return {}
     overrides = " ".join(f"-c {shlex.quote(setting)}" for setting in _PACK_OVERRIDES)
+    receive = overrides
+    if hooks is not None:
+        receive += " -c " + shlex.quote(f"core.hooksPath={hooks}")
     return {
-        "receive_pack": f"git {overrides} receive-pack",
+        "receive_pack": f"git {receive} receive-pack",
         "upload_pack": f"git {overrides} upload-pack",
     }
+
+
+def receive_hooks(directory: Path) -> Path:
+    """A hook directory for a path remote's receive-pack holding only assay's proc-receive
+    (evidence/git/proc_receive.py), written afresh; a repository that sets
+    ``receive.procReceiveRefs`` gets its updates made by it instead of failing every push."""
+    import sys
+
+    script = Path(__file__).resolve().with_name("proc_receive.py")
+    directory.mkdir(parents=True, exist_ok=True)
+    for entry in directory.iterdir():  # anything else planted here would run as a hook
+        if entry.is_dir() and not entry.is_symlink():
+            import shutil
+
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()  # a link is removed, never written through
+    hook = directory / "proc-receive"
+    hook.write_text(
+        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -I -S {shlex.quote(str(script))}\n",
+        encoding="utf-8",
+    )
+    hook.chmod(0o700)
+    return directory

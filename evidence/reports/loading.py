@@ -45,13 +45,17 @@ def _load_bundle_bytes(data: bytes, shown: str) -> ReportSet:
     import json  # here: only bundles need it
 
     from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
+    from evidence.text import json_without_surrogates
 
     try:
-        parsed = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        parsed = json_without_surrogates(text, json.loads(text))
     except UnicodeDecodeError:
         raise ReportError(f"{shown}: a .json bundle must be UTF-8") from None
     except ValueError as error:
         raise ReportError(f"{shown}: not valid JSON ({error})") from None
+    except RecursionError:
+        raise ReportError(f"{shown}: JSON nested too deeply") from None
     return load_bundle(parsed, shown)
 
 
@@ -112,9 +116,12 @@ def _bundle_in_text(data: bytes) -> object | None:
         return None
     import json
 
+    from evidence.text import json_without_surrogates
+
     try:
-        parsed = json.loads(data.decode("utf-8-sig"))
-    except ValueError:
+        text = data.decode("utf-8-sig")
+        parsed = json_without_surrogates(text, json.loads(text))
+    except (ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) and "reports" in parsed else None
 

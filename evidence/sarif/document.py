@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-import gzip
 import json
+import os
 import zlib
 from typing import Any
 
-__all__ = ["SarifError", "read_document"]
+from evidence.text import json_without_surrogates
+
+__all__ = ["MAX_EXPANDED_BYTES", "SarifError", "expanded_limit", "read_document"]
+
+#: the most a compressed SARIF file may expand to: about 20 times the largest log the benchmarks
+#: read (50 MB); ASSAY_SARIF_MAX_BYTES sets another limit
+MAX_EXPANDED_BYTES = 1024 * 1024 * 1024
+_CHUNK = 1024 * 1024
 
 
 class SarifError(ValueError):
@@ -21,12 +28,10 @@ def read_document(data: bytes, shown: str) -> dict[str, Any]:
     """The SARIF log in ``data`` (gzip is undone); SarifError naming ``shown`` when it is not
     readable SARIF 2.1.0."""
     if data.startswith(_GZIP_MAGIC):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as error:
-            raise SarifError(f"{shown}: not readable gzip data ({error})") from None
+        data = _gunzip(data, shown, expanded_limit())
     try:
-        document = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        document = json_without_surrogates(text, json.loads(text))
     except UnicodeDecodeError:
         raise SarifError(f"{shown}: a SARIF file must be UTF-8") from None
     except ValueError as error:
@@ -42,3 +47,39 @@ def read_document(data: bytes, shown: str) -> dict[str, Any]:
     if not isinstance(document.get("runs"), list):
         raise SarifError(f"{shown}: not a SARIF log ('runs' is not a list)")
     return document
+
+
+def expanded_limit() -> int:
+    """The limit on a compressed file's expanded size: ASSAY_SARIF_MAX_BYTES, else the default."""
+    given = os.environ.get("ASSAY_SARIF_MAX_BYTES", "").strip()
+    try:
+        return int(given) if given and int(given) > 0 else MAX_EXPANDED_BYTES
+    except ValueError:
+        return MAX_EXPANDED_BYTES
+
+
+def _gunzip(data: bytes, shown: str, limit: int) -> bytes:
+    """The expanded bytes of gzip ``data`` (every member), a chunk at a time: a SarifError as
+    soon as they pass ``limit``, before they are all held in memory."""
+    out = bytearray()
+    rest = data
+    try:
+        while rest:
+            inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+            chunk = inflater.decompress(rest, _CHUNK)
+            while True:
+                out += chunk
+                if len(out) > limit:
+                    raise SarifError(
+                        f"{shown}: expands to more than {limit:,} bytes (the limit for a "
+                        "compressed SARIF file; ASSAY_SARIF_MAX_BYTES sets another)"
+                    )
+                if inflater.eof or not inflater.unconsumed_tail:
+                    break
+                chunk = inflater.decompress(inflater.unconsumed_tail, _CHUNK)
+            if not inflater.eof:
+                raise SarifError(f"{shown}: not readable gzip data (the data ends too soon)")
+            rest = inflater.unused_data.lstrip(b"\0")  # members follow; padding may end it
+    except zlib.error as error:
+        raise SarifError(f"{shown}: not readable gzip data ({error})") from None
+    return bytes(out)

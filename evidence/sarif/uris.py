@@ -46,6 +46,10 @@ def uri_path(uri: str) -> tuple[bool, str]:
     return path.startswith("/"), path
 
 
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _clean(path: str) -> str:
     if not path:
         return ""
@@ -64,7 +68,7 @@ class UriResolver:
         artifacts = run.get("artifacts")
         self._artifacts: list[Any] = artifacts if isinstance(artifacts, list) else []
         self._mapped = frozenset(mapped)
-        self._cache: dict[tuple[Any, Any, Any], tuple[str, str]] = {}
+        self._cache: dict[tuple[str | None, str | None, int | None], tuple[str, str]] = {}
         # absolute directories of bases mapped to the repository: a path under one is relative
         self._roots = sorted(
             {
@@ -78,9 +82,12 @@ class UriResolver:
 
     def resolve(self, location: Mapping[str, Any]) -> tuple[str, str]:
         """(path, uri as written) of an artifactLocation; path "" when it names no file."""
-        uri = location.get("uri")
-        base = location.get("uriBaseId")
+        # a value of another type (a list, an object) names nothing, as a missing one
+        uri = _text(location.get("uri"))
+        base = _text(location.get("uriBaseId"))
         index = location.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            index = None
         key = (uri, base, index)
         found = self._cache.get(key)
         if found is None:
@@ -98,7 +105,7 @@ class UriResolver:
             artifact = self._artifacts[index]
             place = artifact.get("location") if isinstance(artifact, Mapping) else None
             if isinstance(place, Mapping):
-                uri, base = place.get("uri"), place.get("uriBaseId")
+                uri, base = _text(place.get("uri")), _text(place.get("uriBaseId"))
         if not isinstance(uri, str) or not uri.strip():
             return "", ""
         absolute, path = uri_path(uri)

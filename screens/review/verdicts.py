@@ -8,12 +8,12 @@ error notice); verdict keys are then refused with a notice.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from db.output import write_atomically
 from screens.review.changes import Change, Changes
 from screens.review.history import Location
 from screens.review.messages import Written
@@ -311,11 +311,8 @@ def save_writeup(store: VerdictStore, path: Path, shown: str) -> str:
     from db.writeup import markdown
 
     text = markdown(store)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomically(path, lambda handle: handle.write(text))
     except OSError as error:
-        temporary.unlink(missing_ok=True)
         return f"write-up not saved: {error.strerror or error} ({shown})"
     return f"write-up saved to {shown} ({len(text.splitlines())} lines)"

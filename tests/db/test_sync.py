@@ -137,16 +137,20 @@ def test_offline_keeps_everything_and_sends_it_next_time(
     assert run_sync(ben, remote, "ben", tmp_path / "b").received == 3
 
 
-def test_two_machines_of_one_reviewer_merge_by_event_id(remote: Path, tmp_path: Path) -> None:
+def test_two_machines_of_one_reviewer_merge_once_accepted(remote: Path, tmp_path: Path) -> None:
     laptop = VerdictStore.open(tmp_path / "laptop.sqlite3")
     desktop = VerdictStore.open(tmp_path / "desktop.sqlite3")
     try:
         give(laptop, "ada", {"R-1": "confirmed"})
         give(desktop, "ada", {"R-2": "refuted"})
         run_sync(laptop, remote, "ada", tmp_path / "l")
-        merged = run_sync(desktop, remote, "ada", tmp_path / "d")
-        assert merged.received == 1 and merged.sent == 1
-        assert run_sync(laptop, remote, "ada", tmp_path / "l").received == 1
+        # the laptop's event in ada's file was not written by the desktop: kept aside
+        kept = run_sync(desktop, remote, "ada", tmp_path / "d")
+        assert kept.ok and kept.received == 0 and kept.aside == 1
+        assert [f.file for f in kept.foreign] == [f"verdicts/{REPORT}/ada.jsonl"]
+        merged = run_sync(desktop, remote, "ada", tmp_path / "d", accept_foreign=True)
+        assert merged.accepted == 1 and merged.aside == 0 and merged.sent == 1
+        assert run_sync(laptop, remote, "ada", tmp_path / "l", accept_foreign=True).accepted == 1
         assert ids(laptop) == ids(desktop) and len(ids(laptop)) == 2
         shown = git("show", f"main:verdicts/{REPORT}/ada.jsonl", cwd=remote)
         assert len(shown.splitlines()) == 2

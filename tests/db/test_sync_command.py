@@ -47,9 +47,19 @@ def test_two_reviewers_sync_and_stats_show_their_agreement(tmp_path: Path) -> No
 
 def test_offline_exits_4_and_keeps_everything(tmp_path: Path) -> None:
     ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
-    result = run("sync", "--remote", tmp_path / "missing.git", "--db", ada, "--reviewer", "ada")
+    # nothing listens on the discard port of this machine: refused at once
+    closed = "https://127.0.0.1:9/verdicts.git"
+    result = run("sync", "--remote", closed, "--db", ada, "--reviewer", "ada")
     assert result.exit_code == 4
     assert "offline: cannot reach" in result.output and "1 event(s) will be sent" in result.output
+
+
+def test_a_mistyped_path_is_no_such_repository_exit_6(tmp_path: Path) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    result = run("sync", "--remote", tmp_path / "missing.git", "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 6
+    assert "no such repository: " in result.output and "offline" not in result.output
+    assert "1 event(s) will be sent" in result.output
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:

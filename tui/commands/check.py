@@ -22,7 +22,7 @@ from evidence.check import (
 )
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
-from evidence.text import escaped
+from evidence.text import escaped, json_escaped
 from tui.commands.repository import repo_option, repository
 
 
@@ -113,7 +113,7 @@ def check(
     except (CheckError, RevisionError) as error:
         _fail(str(error))
     if output == "json":
-        click.echo(json.dumps(to_json(result), indent=2, ensure_ascii=False))
+        click.echo(json_escaped(json.dumps(to_json(result), indent=2, ensure_ascii=False)))
     else:
         click.echo(to_text(result))
     sys.exit(result.exit_code)

@@ -10,7 +10,7 @@ import click
 from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
 from evidence.reports.bundle import dump_bundle
 from evidence.reports.loading import ReportError, load_reports
-from evidence.text import escaped
+from evidence.text import escaped, json_escaped
 
 
 def _plural(count: int, word: str) -> str:
@@ -98,6 +98,6 @@ def parse(reports: tuple[str, ...], output_format: str) -> None:
         click.echo(escaped(f"assay parse: {error}"), err=True)
         raise SystemExit(2) from None
     if output_format == "json":
-        click.echo(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2))
+        click.echo(json_escaped(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2)))
     else:
         click.echo(render_text(reportset))

@@ -14,6 +14,8 @@ from db.sync.engine import SyncError, SyncResult, sync
 #: exit statuses besides 0 (synced) and 2 (bad input or an unusable database or clone)
 OFFLINE = 4  # the remote could not be reached: everything kept, sent by the next sync
 REFUSED = 5  # the remote was reached but the push failed (refused, or it kept moving)
+NO_REPOSITORY = 6  # no verdicts repository at the remote given (a mistyped path or URL)
+BAD_OBJECT = 7  # the remote sent an object that fails git's checks: it needs repairing
 #: problems listed one per line before the rest are counted
 SHOWN_PROBLEMS = 20
 
@@ -45,29 +47,51 @@ class SyncFailed(click.ClickException):
     help="whose verdicts to send (remembered) [default: the remembered one, else git "
     "user.name, else the login name]",
 )
-def sync_command(remote: str | None, db_path: Path | None, reviewer: str | None) -> None:
+@click.option(
+    "--accept-foreign",
+    is_flag=True,
+    default=False,
+    help="import the events kept aside: ones found in your own files that this database did "
+    "not write (yours from another machine, or from before this database)",
+)
+def sync_command(
+    remote: str | None, db_path: Path | None, reviewer: str | None, accept_foreign: bool
+) -> None:
     """Share verdicts with the other reviewers through a git repository.
 
     Fetches the verdicts repository, imports everyone else's verdicts and notes into the
     database, writes your own to verdicts/<report>/<reviewer>.jsonl (the format of
     `assay export --format jsonl`), commits them in your name and pushes. Running it twice
     changes nothing; offline, your verdicts stay in the database and the next sync sends them.
-    The repository's own hooks and configured programs never run.
+    The repository's own hooks and configured programs never run. Events in your own files
+    that this database did not write are not taken as yours: they are reported (file, commit,
+    author) and kept aside until you pass --accept-foreign; events stamped more than a few
+    minutes in the future are skipped.
 
-    Exit status: 0 synced, 2 bad input, 4 the remote could not be reached (nothing lost),
-    5 the push failed (nothing lost).
+    Exit status: 0 synced, 2 bad input, 4 the remote could not be reached, 5 the push failed,
+    6 no repository at the remote, 7 the remote holds a bad object (nothing lost in each).
     """
     try:
         store = VerdictStore.open(db_path or default_path())
     except StoreError as error:
         raise SyncFailed(str(error)) from None
     try:
-        result = sync(store, remote=remote, reviewer=reviewer, interactive=sys.stdin.isatty())
+        result = sync(
+            store,
+            remote=remote,
+            reviewer=reviewer,
+            interactive=sys.stdin.isatty(),
+            accept_foreign=accept_foreign,
+        )
     except (SyncError, StoreError) as error:
         raise SyncFailed(str(error)) from None
     finally:
         store.close()
     report(result, store.path)
+    if result.problem == "missing":
+        sys.exit(NO_REPOSITORY)
+    if result.problem == "damaged":
+        sys.exit(BAD_OBJECT)
     if result.offline is not None:
         sys.exit(OFFLINE)
     if result.error is not None:
@@ -86,8 +110,25 @@ def report(result: SyncResult, db_path: Path) -> None:
         click.echo(f"skipped: {visible(problem)}", err=True)
     if len(result.problems) > SHOWN_PROBLEMS:
         click.echo(f"skipped: ... and {len(result.problems) - SHOWN_PROBLEMS} more", err=True)
+    _report_foreign(result)
     received = f"{result.received} event(s) received"
-    if result.offline is not None:
+    kept = f"Your verdicts are kept in {visible(str(db_path))}" + (
+        f" and {result.pending} event(s) will be sent by a later sync" if result.pending else ""
+    )
+    if result.problem == "missing":
+        click.echo(
+            f"no such repository: {where} ({visible(result.offline or '')}); check --remote "
+            f"(a path must name an existing repository: git init --bare PATH). {kept}.",
+            err=True,
+        )
+    elif result.problem == "damaged":
+        click.echo(
+            f"bad object in {where}: {visible(result.offline or '')}; git's checks refuse it, so "
+            "nothing more can be received until whoever looks after the repository removes "
+            f"it (git fsck there names it). {received}; {kept}.",
+            err=True,
+        )
+    elif result.offline is not None:
         click.echo(
             f"offline: cannot reach {where} ({visible(result.offline)}). {received}; your "
             f"verdicts are kept in {visible(str(db_path))}"
@@ -109,3 +150,25 @@ def report(result: SyncResult, db_path: Path) -> None:
         click.echo(f"synced with {where} as {who}: {received}, {result.sent} sent.")
     else:
         click.echo(f"up to date with {where} as {who}: nothing to receive or send.")
+
+
+def _report_foreign(result: SyncResult) -> None:
+    """Events kept aside (or accepted): what, where, and who last changed the file."""
+    who = visible(result.reviewer)
+    for found in result.foreign:
+        by = f"commit {found.commit[:12]}" if found.commit else "an unknown commit"
+        if found.author:
+            by += f" by {visible(found.author)}"
+        click.echo(
+            f"kept aside: {visible(found.file)}: {found.events} event(s) in the name of {who} "
+            f"that this database did not write ({by}); not imported as yours",
+            err=True,
+        )
+    if result.aside:
+        click.echo(
+            f"{result.aside} event(s) kept aside in all: if they are yours (another machine, "
+            "an earlier database), run `assay sync --accept-foreign`",
+            err=True,
+        )
+    if result.accepted:
+        click.echo(f"accepted {result.accepted} event(s) kept aside", err=True)

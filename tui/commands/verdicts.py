@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 
+from db.events import MAX_AHEAD, latest_acceptable
 from db.export import FORMATS, parse_events, visible, write
+from db.output import database_files, write_atomically
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
 
@@ -96,6 +95,8 @@ def export(
     if sarif_files and fmt != "sarif":
         raise InputError("--sarif goes with --format sarif")
     files = list(sarif_files) or None
+    if out is not None and str(out) != "-":
+        _refuse_database(out, db_path or default_path())
     store = _open(db_path, readonly=True)
 
     def produce(handle: Any) -> int:
@@ -113,22 +114,29 @@ def export(
 
 
 def _write_atomically(out: Path, produce: Any) -> None:
-    directory = out.parent if str(out.parent) else Path(".")
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{out.name}.", dir=directory)
+        write_atomically(out, produce)
     except OSError as error:
-        raise InputError(f"cannot write {out}: {error.strerror}") from None
+        raise InputError(f"cannot write {out}: {error.strerror or error}") from None
+
+
+def _refuse_database(out: Path, db_path: Path) -> None:
+    """--out naming the database (or its -wal/-shm) would replace it with the export."""
+    target = _resolved(out)
+    for part in database_files(db_path):
+        if target == _resolved(part):
+            raise InputError(
+                f"--out {visible(str(out))} is the verdict database itself "
+                f"({visible(part.name)}): writing it would replace the database; "
+                "choose another file"
+            )
+
+
+def _resolved(path: Path) -> Path:
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            produce(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, out)
-    except OSError as error:
-        raise InputError(f"cannot write {out}: {error.strerror}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
+        return path.expanduser().resolve()
+    except (OSError, RuntimeError):
+        return path.expanduser().absolute()
 
 
 @click.command("import")
@@ -145,9 +153,18 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
         except OSError as error:
             raise InputError(f"cannot read {file}: {error.strerror}") from None
         try:
-            batches.append((file, parse_events(text, str(file))))
+            events = parse_events(text, str(file))
         except StoreError as error:
             raise InputError(f"{error} (nothing was imported)") from None
+        latest = latest_acceptable()
+        ahead = [event for event in events if event.at > latest]
+        if ahead:
+            raise InputError(
+                f"{visible(str(file))}: {len(ahead)} event(s) stamped in the future (the first "
+                f"at {ahead[0].at}, more than {MAX_AHEAD.seconds // 60} minutes ahead of this "
+                "clock) (nothing was imported)"
+            )
+        batches.append((file, events))
     store = _open(db_path, readonly=False)
     try:
         touched: set[str] = set()

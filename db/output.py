@@ -1,0 +1,81 @@
+"""Writing an output file (an export, the write-up) as nothing else can redirect it.
+
+The text goes to a temporary file of a random name in the destination's directory, created
+exclusively and never through a symbolic link (``O_CREAT | O_EXCL | O_NOFOLLOW``), then renamed
+over the destination: a reader sees the old file or the new one, never half of one; a symbolic
+link planted at the destination is replaced, its target never written; a file that was there
+keeps its permission bits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+__all__ = ["database_files", "write_atomically"]
+
+_FLAGS = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _new_file_mode() -> int:
+    """The mode a plain new file gets here (0o666 less the umask, read without changing it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o644
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return _new_file_mode()
+    if stat.S_ISREG(found.st_mode):
+        return stat.S_IMODE(found.st_mode)
+    return _new_file_mode()  # a link is replaced, not followed: its target's mode is not asked
+
+
+def write_atomically(path: Path, produce: Callable[[TextIO], object]) -> None:
+    """Write ``path`` with what ``produce(handle)`` writes (UTF-8), atomically; OSError if not."""
+    directory = path.parent if str(path.parent) else Path(".")
+    mode = _mode_for(path)
+    while True:
+        temporary = directory / f".{path.name[:100]}.{secrets.token_hex(8)}.tmp"
+        try:
+            descriptor = os.open(temporary, _FLAGS, 0o600)
+            break
+        except FileExistsError:
+            continue  # a name taken (or planted): another random one
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            produce(handle)
+            handle.flush()
+            with contextlib.suppress(OSError):  # a file system without modes (FAT) keeps none
+                os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+
+
+def database_files(db_path: Path) -> list[Path]:
+    """The files an SQLite database at ``db_path`` lives in (itself, -wal, -shm, -journal)."""
+    return [db_path] + [
+        db_path.with_name(db_path.name + end) for end in ("-wal", "-shm", "-journal")
+    ]

@@ -1,0 +1,85 @@
+"""Output files: `assay export --out` never replaces its own database, and neither the export
+nor the app's write-up (`x`) writes through a link planted at the destination or at the old
+predictable temporary name; a file that was there keeps its mode."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from synckit import give
+
+from db.store import VerdictStore
+from screens.review.verdicts import save_writeup, writeup_name
+from tui.commands.verdicts import export
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "verdicts.sqlite3"
+    with VerdictStore.open(path) as store:
+        give(store, "ada", {"R-1": "confirmed"}, note="kept")
+    return path
+
+
+@pytest.mark.parametrize("end", ["", "-wal", "-shm", "link"])
+def test_export_refuses_to_write_over_its_database(db: Path, end: str) -> None:
+    out = db.with_name(db.name + end)
+    if end == "link":
+        out = db.with_name("export.jsonl")
+        out.symlink_to(db)
+    before = db.read_bytes()
+    result = CliRunner().invoke(export, ["--db", str(db), "--out", str(out)])
+    assert result.exit_code == 2
+    assert "is the verdict database itself" in result.output and "Traceback" not in result.output
+    assert db.read_bytes() == before
+    with VerdictStore.open(db) as store:
+        assert store.count() == 1
+
+
+def test_export_replaces_a_planted_link_and_keeps_a_files_mode(db: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    link = tmp_path / "out.jsonl"
+    link.symlink_to(victim)
+    assert CliRunner().invoke(export, ["--db", str(db), "--out", str(link)]).exit_code == 0
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert not link.is_symlink() and '"verdict":"confirmed"' in link.read_text(encoding="utf-8")
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("old\n", encoding="utf-8")
+    kept.chmod(0o640)
+    assert CliRunner().invoke(export, ["--db", str(db), "--out", str(kept)]).exit_code == 0
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640
+    assert kept.read_text(encoding="utf-8") != "old\n"
+
+
+def test_the_writeup_writes_through_no_planted_link(db: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "shared-dir"
+    folder.mkdir()
+    name = writeup_name("Kestrel", "802776d" + "0" * 33)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    # the names an earlier assay used for its temporary file, and the destination itself
+    (folder / f".{name}.{os.getpid()}.tmp").symlink_to(victim)
+    (folder / name).symlink_to(victim)
+    with VerdictStore.open(db) as store:
+        notice = save_writeup(store, folder / name, name)
+    assert notice.startswith("write-up saved"), notice
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    written = folder / name
+    assert not written.is_symlink() and "R-1" in written.read_text(encoding="utf-8")
+    leftovers = {p.name for p in folder.iterdir()} - {name, f".{name}.{os.getpid()}.tmp"}
+    assert leftovers == set()
+
+
+def test_the_writeup_keeps_the_mode_of_the_file_it_replaces(db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "assay-writeup-Kestrel-802776d.md"
+    path.write_text("old\n", encoding="utf-8")
+    path.chmod(0o600)
+    with VerdictStore.open(db) as store:
+        save_writeup(store, path, path.name)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert "R-1" in path.read_text(encoding="utf-8")
