@@ -12,24 +12,13 @@ import sys
 
 import click
 
-from evidence.check import (
-    CheckError,
-    choose_revision,
-    refuse_unusable,
-    run_check,
-    to_json,
-    to_text,
-)
+from evidence.check import run_check
+from evidence.check_output import to_json, to_text
+from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
-from evidence.text import escaped
+from tui.commands.errors import InputError
 from tui.commands.repository import repo_option, repository
-
-
-def _fail(message: str) -> None:
-    lines = f"assay check: {message}".split("\n")  # paths, git errors: untrusted
-    click.echo("\n".join(escaped(line) for line in lines), err=True)
-    sys.exit(2)
 
 
 @click.command()
@@ -99,7 +88,7 @@ def check(
     try:
         reportset = load_reports(list(reports))
     except ReportError as error:
-        _fail(str(error))
+        raise InputError(str(error)) from None
     try:
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
@@ -111,7 +100,7 @@ def check(
                 with Revision.open(path, against) as newer:
                     result = run_check(reportset, revision, against=newer)
     except (CheckError, RevisionError) as error:
-        _fail(str(error))
+        raise InputError(str(error)) from None
     if output == "json":
         click.echo(json.dumps(to_json(result), indent=2, ensure_ascii=False))
     else:

@@ -10,18 +10,14 @@ import click
 from db.export import visible
 from db.store import StoreError, VerdictStore, default_path
 from db.sync.engine import SyncError, SyncResult, sync
+from tui.commands.errors import InputError
+from tui.commands.options import db_option
 
 #: exit statuses besides 0 (synced) and 2 (bad input or an unusable database or clone)
 OFFLINE = 4  # the remote could not be reached: everything kept, sent by the next sync
 REFUSED = 5  # the remote was reached but the push failed (refused, or it kept moving)
 #: problems listed one per line before the rest are counted
 SHOWN_PROBLEMS = 20
-
-
-class SyncFailed(click.ClickException):
-    """A sync that could not start, reported in one line with exit status 2."""
-
-    exit_code = 2
 
 
 @click.command("sync")
@@ -32,13 +28,7 @@ class SyncFailed(click.ClickException):
     help="the verdicts repository (https, ssh, user@host:path, file:// or a path); "
     "remembered for this database, so later syncs need no --remote",
 )
-@click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help=f"verdict database file [default: {default_path()}]",
-)
+@db_option
 @click.option(
     "--reviewer",
     default=None,
@@ -60,11 +50,11 @@ def sync_command(remote: str | None, db_path: Path | None, reviewer: str | None)
     try:
         store = VerdictStore.open(db_path or default_path())
     except StoreError as error:
-        raise SyncFailed(str(error)) from None
+        raise InputError(str(error)) from None
     try:
         result = sync(store, remote=remote, reviewer=reviewer, interactive=sys.stdin.isatty())
     except (SyncError, StoreError) as error:
-        raise SyncFailed(str(error)) from None
+        raise InputError(str(error)) from None
     finally:
         store.close()
     report(result, store.path)

@@ -15,14 +15,8 @@ import click
 from db.export import FORMATS, parse_events, visible, write
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
-
-DB_HELP = f"verdict database file [default: {default_path()}]"
-
-
-class InputError(click.ClickException):
-    """A usage or input problem, reported in one line with exit code 2."""
-
-    exit_code = 2
+from tui.commands.errors import InputError
+from tui.commands.options import db_option
 
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
@@ -32,18 +26,8 @@ def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
         raise InputError(str(error)) from None
 
 
-def _db_option(function: Any) -> Any:
-    return click.option(
-        "--db",
-        "db_path",
-        type=click.Path(dir_okay=True, path_type=Path),
-        default=None,
-        help=DB_HELP,
-    )(function)
-
-
 @click.command()
-@_db_option
+@db_option
 @click.option(
     "--format",
     "fmt",
@@ -133,7 +117,7 @@ def _write_atomically(out: Path, produce: Any) -> None:
 
 @click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@_db_option
+@db_option
 def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
     """Merge jsonl verdict files from other reviewers; importing a file twice changes nothing."""
     batches = []
@@ -174,7 +158,7 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
 
 
 @click.command()
-@_db_option
+@db_option
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
