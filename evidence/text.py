@@ -90,10 +90,25 @@ def clipped(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "\u2026"
 
 
-def escaped(text: str) -> str:
+def escaped(text: str, *, keep: str = "") -> str:
     """Text for plain command output: the same unsafe characters written as ``\\uXXXX``.
 
     Escapes rather than symbols, so that the output pasted into a file or a shell reads back as
-    what the report held.
+    what the report held. ``keep``: characters left as they are where the output has lines
+    (``"\\n"``) or cells (``"\\n\\t"``: csv, the write-up); never CR, ESC or a bidi control.
     """
-    return _rest(text, _escape, "")
+    return _rest(text, _escape, "".join(char for char in keep if char in "\n\t"))
+
+
+def _json_escape(code: int) -> str:
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_escaped(encoded: str) -> str:
+    """Encoded JSON (``ensure_ascii=False``) with the same unsafe characters written as JSON
+    escapes: the same JSON value, inert in a terminal. Its newlines (between lines, or of
+    indentation) are kept; JSON escapes the ones inside strings itself."""
+    return _rest(encoded, _json_escape, "\n")

@@ -26,6 +26,7 @@ from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path,
 from db.sync.state import last_sync
 from evidence.git.exchange import Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
+from evidence.permalink import without_credentials
 from evidence.git.tree import TreeEntry
 
 __all__ = ["ATTEMPTS", "SyncError", "SyncResult", "last_sync", "sync", "sync_directory"]
@@ -95,9 +96,11 @@ def sync(
     if not given:
         raise SyncError("no verdicts repository yet: give one with --remote URL|PATH")
     try:
-        remote = check_remote(given)
+        url = check_remote(given)
     except RemoteError as error:
         raise SyncError(str(error)) from None
+    # what is printed, remembered and keyed on: never a token the URL may carry (git gets it)
+    remote = without_credentials(url)
     name = (reviewer or state.get("reviewer") or reviewer_name()).strip()
     if not name:
         raise SyncError("a sync needs a reviewer name (--reviewer NAME)")
@@ -112,7 +115,7 @@ def sync(
     result = SyncResult(remote, name, repaired=repaired)
     try:
         with exchange.lock():
-            _run(store, exchange, result, state, attempts, before_push)
+            _run(store, exchange, url, result, state, attempts, before_push)
     except ExchangeError as error:
         raise SyncError(str(error)) from None
     finally:
@@ -148,6 +151,7 @@ def _summary(result: SyncResult) -> dict[str, object]:
 def _run(
     store: VerdictStore,
     exchange: Exchange,
+    url: str,
     result: SyncResult,
     state: dict[str, str],
     attempts: int,
@@ -156,9 +160,9 @@ def _run(
     remote = result.remote
     branch = state.get(f"branch {remote}")
     if branch is None:
-        found = exchange.default_branch(remote)
+        found = exchange.default_branch(url)
         if found.error is not None:
-            result.offline = found.error
+            result.offline = _shown(found.error, url, remote)
         else:
             branch = found.commit or DEFAULT_BRANCH
             store.set_sync_state({f"branch {remote}": branch})
@@ -167,8 +171,8 @@ def _run(
     for attempt in range(1, attempts + 1):
         result.attempts = attempt
         if result.offline is None:
-            fetched = exchange.fetch(remote, result.branch)
-            result.offline = fetched.error
+            fetched = exchange.fetch(url, result.branch)
+            result.offline = _shown(fetched.error, url, remote)
             theirs = fetched.commit
         else:
             theirs = exchange.commit_of(f"refs/remotes/origin/{result.branch}")
@@ -186,7 +190,7 @@ def _run(
         )
         if before_push is not None:
             before_push(attempt)
-        pushed = exchange.push(remote, commit, result.branch)
+        pushed = exchange.push(url, commit, result.branch)
         if pushed.ok:
             result.sent += new
             result.pending = 0
@@ -195,12 +199,19 @@ def _run(
             store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
             return
         if not pushed.rejected:
-            result.error = pushed.error
+            result.error = _shown(pushed.error, url, remote)
             return
     result.error = (
         f"the remote kept moving: {attempts} pushes were rejected; your verdicts are kept, "
         "sync again"
     )
+
+
+def _shown(message: str | None, url: str, remote: str) -> str | None:
+    """git's message with the URL it was given written as assay shows it (no token)."""
+    if message is None or url == remote:
+        return message
+    return message.replace(url, remote)
 
 
 def _read_marks(text: str | None) -> dict[str, str]:

@@ -71,3 +71,16 @@ def test_help_documents_the_command() -> None:
     assert shown.returncode == 0
     for words in ("--remote URL|PATH", "--db", "--reviewer", "verdicts/<report>/<reviewer>.jsonl"):
         assert words in shown.stdout
+
+
+def test_a_token_in_the_remote_url_is_never_printed_nor_stored(tmp_path: Path) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    url = "https://x-access-token:SECRET@127.0.0.1:9/team/verdicts.git"
+    result = run("sync", "--remote", url, "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 4, result.output  # nothing listens on port 9
+    assert "cannot reach https://127.0.0.1:9/team/verdicts.git" in result.output
+    assert "SECRET" not in result.output and "x-access-token" not in result.output
+    with VerdictStore.open(ada) as store:
+        state = store.sync_state()
+    assert state["remote"] == "https://127.0.0.1:9/team/verdicts.git"
+    assert not [key for key, value in state.items() if "SECRET" in key + value]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from db.export import visible
 from db.store import StoreError, VerdictStore, default_path
 from db.sync.engine import SyncError, SyncResult, sync
+from evidence.text import escaped
 from tui.commands.errors import InputError
 from tui.commands.options import db_option
 
@@ -66,21 +66,21 @@ def sync_command(remote: str | None, db_path: Path | None, reviewer: str | None)
 
 def report(result: SyncResult, db_path: Path) -> None:
     """Tell what the sync did: one summary line, then what was skipped (on stderr)."""
-    where = visible(result.remote)
-    who = visible(result.reviewer)
+    where = escaped(result.remote)
+    who = escaped(result.reviewer)
     if result.repaired:
         click.echo(
             "note: the configuration of the verdicts clone had been changed; reset", err=True
         )
     for problem in result.problems[:SHOWN_PROBLEMS]:
-        click.echo(f"skipped: {visible(problem)}", err=True)
+        click.echo(f"skipped: {escaped(problem)}", err=True)
     if len(result.problems) > SHOWN_PROBLEMS:
         click.echo(f"skipped: ... and {len(result.problems) - SHOWN_PROBLEMS} more", err=True)
     received = f"{result.received} event(s) received"
     if result.offline is not None:
         click.echo(
-            f"offline: cannot reach {where} ({visible(result.offline)}). {received}; your "
-            f"verdicts are kept in {visible(str(db_path))}"
+            f"offline: cannot reach {where} ({escaped(result.offline)}). {received}; your "
+            f"verdicts are kept in {escaped(str(db_path))}"
             + (
                 f" and {result.pending} event(s) will be sent by the next sync"
                 if result.pending
@@ -91,8 +91,8 @@ def report(result: SyncResult, db_path: Path) -> None:
         )
     elif result.error is not None:
         click.echo(
-            f"not sent: {visible(result.error)}. {received}; {result.pending} event(s) of "
-            f"{who} are kept in {visible(str(db_path))} for the next sync.",
+            f"not sent: {escaped(result.error)}. {received}; {result.pending} event(s) of "
+            f"{who} are kept in {escaped(str(db_path))} for the next sync.",
             err=True,
         )
     elif result.received or result.sent:

@@ -12,9 +12,10 @@ from typing import Any
 
 import click
 
-from db.export import FORMATS, parse_events, visible, write
+from db.export import FORMATS, parse_events, write
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
+from evidence.text import escaped, json_escaped
 from tui.commands.errors import InputError
 from tui.commands.options import db_option
 
@@ -138,7 +139,7 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
         for file, events in batches:
             result = store.import_events(events)
             touched |= result.items
-            line = f"{visible(str(file))}: {result.added} new, {result.present} already present"
+            line = f"{escaped(str(file))}: {result.added} new, {result.present} already present"
             if result.conflicts:
                 line += (
                     f", {len(result.conflicts)} with a known id but other content "
@@ -153,8 +154,8 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
     if disagreements:
         click.echo(f"{len(disagreements)} disagreement(s) between reviewers:")
         for found in disagreements:
-            verdicts = ", ".join(f"{visible(r)} {v.value}" for r, v in found.verdicts)
-            click.echo(f"  {visible(found.item)}: {verdicts}")
+            verdicts = ", ".join(f"{escaped(r)} {v.value}" for r, v in found.verdicts)
+            click.echo(f"  {escaped(found.item)}: {verdicts}")
 
 
 @click.command()
@@ -172,10 +173,10 @@ def stats(db_path: Path | None, fmt: str) -> None:
     finally:
         store.close()
     if fmt == "json":
-        click.echo(visible(json.dumps(data, ensure_ascii=False, indent=2)))
+        click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
         return
     for line in _text(data):
-        click.echo(visible(line))
+        click.echo(escaped(line, keep="\t"))
 
 
 def _text(data: dict[str, Any]) -> list[str]:
@@ -219,6 +220,12 @@ def _text(data: dict[str, Any]) -> list[str]:
     for found in data["disagreements"]:
         verdicts = ", ".join(f"{r} {v}" for r, v in found["verdicts"].items())
         lines.append(f"  {found['item']}: {verdicts}")
+        for reviewer, verdict in found["verdicts"].items():
+            note = found["notes"].get(reviewer)
+            # a note's own lines stay apart, each indented under its reviewer
+            head = f"{reviewer} ({verdict}):"
+            for index, text in enumerate((note or "(no note)").splitlines() or [""]):
+                lines.append(f"    {head if index == 0 else ' ' * len(head)} {text}")
     if data["agreement"]:
         lines += ["", "Agreement (items both judged; skip left out)"]
         for pair in data["agreement"]:
