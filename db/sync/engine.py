@@ -26,8 +26,8 @@ from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path,
 from db.sync.state import last_sync
 from evidence.git.exchange import Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
-from evidence.permalink import without_credentials
 from evidence.git.tree import TreeEntry
+from evidence.permalink import without_credentials
 
 __all__ = ["ATTEMPTS", "SyncError", "SyncResult", "last_sync", "sync", "sync_directory"]
 
