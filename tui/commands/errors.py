@@ -12,11 +12,12 @@ from typing import IO, Any
 import click
 
 from evidence.text import escaped
+from tui.interrupt import INTERRUPTED
+
+__all__ = ["INPUT_ERROR", "INTERRUPTED", "CommandUsageError", "InputError", "prefixed"]
 
 #: exit status of a usage or input error
 INPUT_ERROR = 2
-#: exit status after an interrupt (SIGINT, ctrl+c twice in an app), as shells report one
-INTERRUPTED = 130
 
 
 def command_name(ctx: click.Context | None) -> str:
