@@ -150,9 +150,11 @@ def run_check(
                     searches.append(SearchResult(report, search, (), str(error), ignored))
                 else:
                     searches.append(SearchResult(report, search, hits, None, ignored))
+    # what the parser noted in each report (an unattributed passage, ...), then across reports
+    found = [(report.file, d) for report in reportset.reports for d in report.diagnostics]
     diagnostics = tuple(
         f"{file}:{diagnostic.line}: {diagnostic.message}"
-        for file, diagnostic in reportset.diagnostics
+        for file, diagnostic in (*found, *reportset.diagnostics)
     )
     citations = check_citations(reportset, PathIndex(revision.paths()))
     drifts: tuple[Drift | None, ...] = ()
