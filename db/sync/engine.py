@@ -164,7 +164,8 @@ def _run(
         if found.error is not None:
             result.offline = _shown(found.error, url, remote)
         else:
-            branch = found.commit or DEFAULT_BRANCH
+            # an empty remote: the branch its HEAD names, as a clone of it would check out
+            branch = found.commit or exchange.unborn_head(url) or DEFAULT_BRANCH
             store.set_sync_state({f"branch {remote}": branch})
     result.branch = branch or DEFAULT_BRANCH
     read = _read_marks(state.get(f"read {remote}"))

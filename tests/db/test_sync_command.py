@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner, Result
-from synckit import bare_remote, give
+from synckit import bare_remote, git, give, remote_files
 
 from db.store import VerdictStore
 from tui.cli import cli
@@ -84,3 +84,13 @@ def test_a_token_in_the_remote_url_is_never_printed_nor_stored(tmp_path: Path) -
         state = store.sync_state()
     assert state["remote"] == "https://127.0.0.1:9/team/verdicts.git"
     assert not [key for key, value in state.items() if "SECRET" in key + value]
+
+
+def test_sync_pushes_to_the_default_branch_of_an_empty_remote(tmp_path: Path) -> None:
+    remote = tmp_path / "verdicts.git"
+    git("init", "--quiet", "--bare", "--initial-branch=trunk", str(remote))
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    result = run("sync", "--remote", remote, "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 0, result.output
+    assert remote_files(remote, "trunk")  # where a clone of the remote looks
+    assert git("-C", str(remote), "branch", "--list").split() == ["*", "trunk"]
