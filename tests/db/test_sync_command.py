@@ -50,6 +50,7 @@ def test_offline_exits_4_and_keeps_everything(tmp_path: Path) -> None:
     result = run("sync", "--remote", tmp_path / "missing.git", "--db", ada, "--reviewer", "ada")
     assert result.exit_code == 4
     assert "offline: cannot reach" in result.output and "1 event(s) will be sent" in result.output
+    assert all(line.startswith("assay sync: ") for line in result.stderr.splitlines())
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import click
 
 from tui import startup
 from tui.commands.errors import InputError
-from tui.commands.options import against_option, keymap_option, reviewer_option
+from tui.commands.options import against_option, db_option, keymap_option, reviewer_option
 from tui.commands.repository import repo_option, repository
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def _keymap(preset: str | None) -> Keymap:
 @click.option(
     "--rev", default=None, help="Revision (default: the one the reports state; HEAD only by name)."
 )
-@click.option("--db", "db", default=None, help="Verdict database (default: user data dir).")
+@db_option
 @reviewer_option
 @keymap_option
 @against_option
@@ -57,7 +57,7 @@ def review(
     reports: tuple[str, ...],
     repo: str | None,
     rev: str | None,
-    db: str | None,
+    db_path: Path | None,
     reviewer: str | None,
     preset: str | None,
     against: str | None,
@@ -70,7 +70,7 @@ def review(
     systems, or git does not know the revision.
     """
     with _paused():
-        app = _review_app(reports, repo, rev, db, reviewer, preset, against)
+        app = _review_app(reports, repo, rev, db_path, reviewer, preset, against)
     run(app)
 
 
@@ -78,7 +78,7 @@ def _review_app(
     reports: tuple[str, ...],
     repo: str | None,
     rev: str | None,
-    db: str | None,
+    db: Path | None,
     reviewer: str | None,
     preset: str | None,
     against: str | None,
@@ -107,7 +107,7 @@ def _review_app(
         reportset, commit, origin = _resolve(reportset, repo, rev)
         against_commit = _resolve_against(repo, against) if against else None
         try:  # a quick read-only check: the app opens the store after its first frame
-            db_path = check_database(Path(db) if db else None)
+            db_path = check_database(db)
         except StoreError as error:
             raise InputError(str(error)) from None
         from tui.factory import make_app

@@ -16,6 +16,8 @@ from tui.commands.options import db_option
 #: exit statuses besides 0 (synced) and 2 (bad input or an unusable database or clone)
 OFFLINE = 4  # the remote could not be reached: everything kept, sent by the next sync
 REFUSED = 5  # the remote was reached but the push failed (refused, or it kept moving)
+#: what every line on stderr starts with
+NAME = "assay sync"
 #: problems listed one per line before the rest are counted
 SHOWN_PROBLEMS = 20
 
@@ -70,16 +72,18 @@ def report(result: SyncResult, db_path: Path) -> None:
     who = escaped(result.reviewer)
     if result.repaired:
         click.echo(
-            "note: the configuration of the verdicts clone had been changed; reset", err=True
+            f"{NAME}: note: the configuration of the verdicts clone had been changed; reset",
+            err=True,
         )
     for problem in result.problems[:SHOWN_PROBLEMS]:
-        click.echo(f"skipped: {escaped(problem)}", err=True)
+        click.echo(f"{NAME}: skipped: {escaped(problem)}", err=True)
     if len(result.problems) > SHOWN_PROBLEMS:
-        click.echo(f"skipped: ... and {len(result.problems) - SHOWN_PROBLEMS} more", err=True)
+        more = len(result.problems) - SHOWN_PROBLEMS
+        click.echo(f"{NAME}: skipped: ... and {more} more", err=True)
     received = f"{result.received} event(s) received"
     if result.offline is not None:
         click.echo(
-            f"offline: cannot reach {where} ({escaped(result.offline)}). {received}; your "
+            f"{NAME}: offline: cannot reach {where} ({escaped(result.offline)}). {received}; your "
             f"verdicts are kept in {escaped(str(db_path))}"
             + (
                 f" and {result.pending} event(s) will be sent by the next sync"
@@ -91,7 +95,7 @@ def report(result: SyncResult, db_path: Path) -> None:
         )
     elif result.error is not None:
         click.echo(
-            f"not sent: {escaped(result.error)}. {received}; {result.pending} event(s) of "
+            f"{NAME}: not sent: {escaped(result.error)}. {received}; {result.pending} event(s) of "
             f"{who} are kept in {escaped(str(db_path))} for the next sync.",
             err=True,
         )
