@@ -51,8 +51,11 @@ def check(
     The revision is --rev, else the 40-hex id the reports state (HEAD only when named: --rev
     HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file, no
     claimed range is wrong and every cited path exists (a file or a directory), 1 otherwise, 2
-    on usage or input errors: a file with no records and no quotes (the parser's diagnostics
-    shown), reports about several systems, an unknown revision. SARIF files are read too: each
+    on usage or input errors (lines starting "assay check:"): a file that is not a report (each
+    one named with what it lacks), a file with no records and no quotes (the parser's
+    diagnostics shown), reports about several systems, an unknown revision. What the parser
+    noted (an unattributed passage: code with no '--- path', not checked) is printed as "note:"
+    lines and listed in "diagnostics". SARIF files are read too: each
     location is a quote; one without a snippet is "located" (its lines exist; never a failure)
     or "missing".
 

@@ -66,8 +66,9 @@ def review(
 
     REPORT may be a report, a directory of reports, a JSON bundle or a SARIF 2.1.0 file
     (.sarif, .sarif.gz); a SARIF run without versionControlProvenance needs --rev. Exit 2 before
-    the app opens when a file holds no records and no quotes, the reports are about several
-    systems, or git does not know the revision.
+    the app opens when a file is not a report (each one named) or holds no records and no
+    quotes, the reports are about several systems, or git does not know the revision. An
+    interrupt (SIGINT, ctrl+c twice in the app) exits 130.
     """
     with _paused():
         app = _review_app(reports, repo, rev, db_path, reviewer, preset, against)
