@@ -224,7 +224,7 @@ def _text(data: dict[str, Any]) -> list[str]:
             note = found["notes"].get(reviewer)
             # a note's own lines stay apart, each indented under its reviewer
             head = f"{reviewer} ({verdict}):"
-            for index, text in enumerate((note or "(no note)").splitlines() or [""]):
+            for index, text in enumerate((note or "(no note)").split("\n")):
                 lines.append(f"    {head if index == 0 else ' ' * len(head)} {text}")
     if data["agreement"]:
         lines += ["", "Agreement (items both judged; skip left out)"]
