@@ -23,18 +23,17 @@ from db.check import StoreError
 from db.events import AT_FORMAT, Event
 from db.keys import Verdict, make_key
 from db.store import VerdictStore
-from db.writeup import current_csv, markdown, md_text, visible
+from db.writeup import csv_cell, current_csv, markdown
+from evidence.text import json_escaped
 
 __all__ = [
     "FIELDS",
     "FORMATS",
     "event_line",
     "markdown",
-    "md_text",
     "parse_events",
     "render",
     "sarif",
-    "visible",
     "write",
 ]
 
@@ -59,21 +58,10 @@ REQUIRED = FIELDS[:-1]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def json_visible(encoded: str) -> str:
-    """Encoded JSON with DEL, C1 and bidi controls escaped too (the same JSON value)."""
-    return _json_visible(encoded)
-
-
-def _json_visible(encoded: str) -> str:
-    # JSON escapes C0 controls itself; DEL, C1 and bidi controls are escaped too (the same JSON
-    # value), so an export printed to a terminal cannot drive it. ASCII text is checked fast.
-    if encoded.isascii():
-        return encoded.replace("\x7f", "\\u007f")
-    return visible(encoded)
-
-
 def _json(data: Any, **options: Any) -> str:
-    return _json_visible(json.dumps(data, ensure_ascii=False, **options))
+    # JSON escapes C0 controls itself; the rest of evidence/text.py's unsafe characters are
+    # escaped too (the same JSON value), so an export printed to a terminal cannot drive it
+    return json_escaped(json.dumps(data, ensure_ascii=False, **options))
 
 
 def event_line(event: Event) -> str:
@@ -127,7 +115,7 @@ def write(
         writer.writerow(FIELDS)
         for event in events:
             data = _ordered(event)
-            writer.writerow(["" if data[name] is None else visible(data[name]) for name in FIELDS])
+            writer.writerow(["" if data[name] is None else csv_cell(data[name]) for name in FIELDS])
     return len(events)
 
 
@@ -136,7 +124,7 @@ def _write_jsonl(store: VerdictStore, out: TextIO, reviewer: str | None) -> int:
     # does (tested), without a Python call per event.
     lines = store.json_rows(FIELDS, reviewer)
     for start in range(0, len(lines), 5000):
-        out.write(_json_visible("\n".join(lines[start : start + 5000]) + "\n"))
+        out.write(json_escaped("\n".join(lines[start : start + 5000]) + "\n"))
     return len(lines)
 
 

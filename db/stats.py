@@ -123,6 +123,25 @@ def reviewer_progress(items: list[dict[str, Any]], events: list[Event]) -> list[
     ]
 
 
+def disagreements(events: list[Event]) -> list[dict[str, Any]]:
+    """Each item reviewers disagree on: its key, report, record, quote hash, every reviewer's
+    verdict and note (None without one)."""
+    notes = {(event.item, event.reviewer): event.note for event in events}
+    return [
+        {
+            "item": found.item,
+            "report": found.report,
+            "record": found.record,
+            "quote": found.quote,
+            "verdicts": dict(found.verdicts),
+            "notes": {
+                reviewer: notes.get((found.item, reviewer)) for reviewer, _ in found.verdicts
+            },
+        }
+        for found in find_disagreements(events)
+    ]
+
+
 def summary(store: VerdictStore) -> dict[str, Any]:
     """Everything `assay stats` shows, as plain data."""
     events = store.current_all()
@@ -137,8 +156,6 @@ def summary(store: VerdictStore) -> dict[str, Any]:
         "progress": [asdict(p) for p in progress(store, events)],
         "reviewer_progress": [asdict(p) for p in reviewer_progress(store.items(), events)],
         "verdicts": counts,
-        "disagreements": [
-            {"item": d.item, "verdicts": dict(d.verdicts)} for d in find_disagreements(events)
-        ],
+        "disagreements": disagreements(events),
         "agreement": [asdict(a) for a in agreement(events)],
     }

@@ -33,6 +33,7 @@ from db.events import (
 )
 from db.keys import ItemRef, Verdict
 from evidence.model import Anchor, Quote, ReportSet
+from evidence.permalink import without_credentials
 
 if TYPE_CHECKING:
     from evidence.citations import CitedPath
@@ -263,6 +264,8 @@ class VerdictStore:
         """
         at = now_at()
         rows = report_items.item_rows(reportset, anchors or {}, revision, at)
+        if remote is not None:  # a token in the remote's URL is never stored
+            remote = without_credentials(remote)
         sources = report_items.source_rows(reportset, repository, remote, revision, at)
         cited = (
             None

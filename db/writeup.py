@@ -12,12 +12,15 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from db.events import Event
-from db.keys import Verdict, normalize_quote
+from db.keys import Verdict
 from db.store import VerdictStore
+from evidence.permalink import without_credentials
+from evidence.text import escaped
 
-#: control, bidi and line-separator characters, shown as ``\\uXXXX``
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+_BACKTICKS = re.compile(r"`+")
+#: what a spreadsheet runs when a cell starts with it (OWASP's CSV injection list)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 VERDICTS = [verdict.value for verdict in Verdict]
 
@@ -28,8 +31,10 @@ CSV_FIELDS = (
     "label",
     "kind",
     "quote",
+    "quote_text",
     "quote_path",
-    "lines",
+    "line_start",
+    "line_end",
     "anchor",
     "verdict",
     "note",
@@ -37,14 +42,36 @@ CSV_FIELDS = (
 )
 
 
-def visible(text: str) -> str:
-    """Text with control and bidi characters written as ``\\uXXXX`` so a terminal shows them."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def md_text(text: str) -> str:
-    """Untrusted text made inert in Markdown: control characters shown, markup escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", visible(text))
+    """Untrusted text made inert in Markdown: unsafe characters escaped (evidence/text.py),
+    markup escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", escaped(text))
+
+
+def md_code(text: str, indent: str = "") -> list[str]:
+    """A quote whole and literal in Markdown: a code span for one line, else a fenced block
+    (``indent`` before each of its lines); the fence is longer than any run of backticks in it,
+    so nothing in the text can close it."""
+    text = escaped(text, keep="\n\t")
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    if "\n" not in text:
+        ticks = "`" * (longest + 1)
+        pad = " " if text[:1] in ("`", " ") or text[-1:] in ("`", " ") else ""
+        return [f"{ticks}{pad}{text}{pad}{ticks}"] if text else ["(empty)"]
+    fence = "`" * max(3, longest + 1)
+    return [
+        f"{indent}{fence}",
+        *(f"{indent}{line}" for line in text.split("\n")),
+        f"{indent}{fence}",
+    ]
+
+
+def csv_cell(text: str) -> str:
+    """A csv cell of untrusted text: unsafe characters escaped (newlines and tabs kept), and a
+    leading ``'`` before what a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``,
+    tab, CR), as OWASP recommends."""
+    cell = escaped(text, keep="\n\t")
+    return "'" + cell if cell.startswith(_FORMULA_START) else cell
 
 
 def lines_words(first: int | None, last: int | None) -> str:
@@ -117,7 +144,8 @@ def _header(store: VerdictStore, items: list[dict[str, Any]], current: dict[str,
     )
     for repository, remote in places or [("", "")]:
         where = md_text(repository) if repository else "not recorded"
-        lines.append(f"- Repository: {where}" + (f" (remote {md_text(remote)})" if remote else ""))
+        shown = md_text(without_credentials(remote))
+        lines.append(f"- Repository: {where}" + (f" (remote {shown})" if remote else ""))
     lines.append(f"- Revision: {', '.join(revisions) if revisions else 'not recorded'}")
     reviewers = sorted({e.reviewer for events in current.values() for e in events})
     lines.append(f"- Reviewer(s): {', '.join(md_text(r) for r in reviewers) or 'none yet'}")
@@ -172,7 +200,7 @@ def markdown(store: VerdictStore, *, reviewer: str | None = None) -> str:
                     + (f" (closest: {md_text(closest)})" if closest else "")
                 )
         else:
-            lines.append(f"- quote {item['quote_index'] + 1}: {_quote_line(item)}")
+            lines += _quote_lines(item)
             lines += list(_verdict_lines(events, "  ")) or ["  - not reviewed"]
     if stale:
         lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
@@ -189,14 +217,30 @@ def markdown(store: VerdictStore, *, reviewer: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _quote_line(item: dict[str, Any]) -> str:
+def _quote_lines(item: dict[str, Any]) -> list[str]:
+    """``- quote 1: path lines: state — `the quote``` (a fenced block under it when the quote
+    has several lines)."""
     where = md_text(item["quote_path"] or "?")
     lines = quote_lines(item)
-    excerpt = normalize_quote(item["quote_text"] or "")
-    if len(excerpt) > 60:
-        excerpt = excerpt[:59] + "…"
-    text = f"{where}" + (f" {lines}" if lines else "") + f": {anchor_state(item)}"
-    return f"{text} — {md_text(excerpt)}" if excerpt else text
+    head = f"- quote {item['quote_index'] + 1}: {where}" + (f" {lines}" if lines else "")
+    head += f": {anchor_state(item)}"
+    text = item["quote_text"] or ""
+    if not text:
+        return [head]
+    code = md_code(text, "  ")
+    if len(code) == 1:
+        return [f"{head} — {code[0]}"]
+    return [head, *code]
+
+
+def _line_range(item: dict[str, Any]) -> tuple[str, str]:
+    """The quote's first and last line where it is (else where it claims to be), as cells."""
+    first, last = item["lines_first"], item["lines_last"]
+    if first is None:
+        first, last = item["claimed_first"], item["claimed_last"]
+    if first is None:
+        return "", ""
+    return str(first), str(last if last is not None else first)
 
 
 def current_csv(store: VerdictStore, out: TextIO, *, reviewer: str | None = None) -> None:
@@ -218,20 +262,21 @@ def current_csv(store: VerdictStore, out: TextIO, *, reviewer: str | None = None
             item["label"] or "",
             item["kind"] or "",
             str(item["quote_index"] + 1) if quote else "",
+            (item["quote_text"] or "") if quote else "",
             item["quote_path"] or "",
-            quote_lines(item) if quote else "",
+            *(_line_range(item) if quote else ("", "")),
             (anchor_state(item) if quote else "") if item["present"] else "no longer in reports",
         ]
         if not events:
-            writer.writerow([visible(v) for v in (*base, "", "", "")])
+            writer.writerow([csv_cell(v) for v in (*base, "", "", "")])
         for event in events:
             verdict = event.verdict.value if event.verdict else ""
             row = (*base, verdict, event.note or "", event.reviewer)
-            writer.writerow([visible(v) for v in row])
+            writer.writerow([csv_cell(v) for v in row])
     for key in sorted(k for k in current if k not in shown):
         for event in current[key]:
             verdict = event.verdict.value if event.verdict else ""
-            gone = (event.report, event.record, "", "", "", "", "", "not registered")
+            gone = (event.report, event.record, "", "", "", "", "", "", "", "not registered")
             writer.writerow(
-                [visible(v) for v in (*gone, verdict, event.note or "", event.reviewer)]
+                [csv_cell(v) for v in (*gone, verdict, event.note or "", event.reviewer)]
             )

@@ -7,7 +7,7 @@ app's first frame.
 
 from __future__ import annotations
 
-from evidence.model import ReportSet
+from evidence.model import Kind, Report, ReportSet
 from evidence.sarif.rebase import is_sarif_report
 
 
@@ -19,17 +19,35 @@ class CheckError(Exception):
 STATED = "stated"
 
 
+def missing_markers(report: Report) -> str | None:
+    """What a parsed file lacks to be an evidence report, or None when it has any of the markers
+    the parser knows: a title ending in "report", a ``Type:`` line, a declared record or an
+    annotation, a quote (``--- path``)."""
+    if report.title.lower().rstrip(". ").endswith("report") or report.type_line:
+        return None
+    if any(record.kind is not Kind.NARRATIVE or record.quotes for record in report.records):
+        return None
+    return (
+        "not an evidence report: no title ending in 'report', no 'Type:' line, no shared "
+        "record or annotation and no quote ('--- path')"
+    )
+
+
 def refuse_unusable(reportset: ReportSet) -> None:
-    """Raise CheckError when a report holds no records (nor quotes) or the reports name several
-    systems; the message names the files and their parser diagnostics, or the systems."""
+    """Raise CheckError when a file is not a report (`missing_markers`), a report holds no
+    records (nor quotes) or the reports name several systems; the message has a line per such
+    file (a report's diagnostics under it), or names the systems."""
     # a SARIF run names its scanner, not the system, and a clean scan has no results
     reports = [report for report in reportset.reports if not is_sarif_report(report)]
-    empty = [report for report in reports if not report.records]
-    if empty:
-        lines = []
-        for report in empty:
+    lines = []
+    for report in reports:
+        missing = missing_markers(report)
+        if missing is not None:
+            lines.append(f"{report.file}: {missing}")
+        elif not report.records:
             lines.append(f"{report.file}: no records and no quotes; is it a report?")
             lines += [f"  {report.file}:{d.line}: {d.message}" for d in report.diagnostics]
+    if lines:
         raise CheckError("\n".join(lines))
     systems = list(dict.fromkeys(report.system for report in reports if report.system))
     if len(systems) > 1:

@@ -81,6 +81,23 @@ class Link:
     reason: str = ""  # why there is no web link ("no remote", "unknown host git.example.org")
 
 
+def without_credentials(url: str) -> str:
+    """``url`` without a password or token: ``https://user:token@host/x`` and
+    ``https://token@host/x`` become ``https://host/x``; other schemes keep their user name (an
+    ssh login is not a secret) but lose a password. Paths and scp-like remotes are unchanged."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    authority, slash, path = rest.partition("/")
+    userinfo, at, host = authority.rpartition("@")
+    if not at:
+        return url
+    if scheme.lower() in ("http", "https"):
+        return f"{scheme}://{host}{slash}{path}"
+    user = userinfo.partition(":")[0]
+    return f"{scheme}://{user}@{host}{slash}{path}"
+
+
 def parse_remote(url: str) -> Remote | None:
     """Reduce a git remote URL to scheme, host and project path; None for local or odd remotes."""
     url = url.strip()

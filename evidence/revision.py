@@ -150,6 +150,8 @@ class Revision:
         found = run_git(None, repo_path, "rev-parse", "--absolute-git-dir")
         if found.returncode != 0:
             message = error_line(found.stderr)
+            if "safe.directory" in message:  # a repository, but not one git will read
+                raise RevisionError(message)
             raise RevisionError(f"{repo_path} is not a git repository ({message})")
         git_dir = Path(os.fsdecode(found.stdout.rstrip(b"\n")))
         commit = cls._resolve(git_dir, repo_path, rev)

@@ -92,24 +92,14 @@ def clipped(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "\u2026"
 
 
-def escaped(text: str) -> str:
+def escaped(text: str, *, keep: str = "") -> str:
     """Text for plain command output: the same unsafe characters written as ``\\uXXXX``.
 
     Escapes rather than symbols, so that the output pasted into a file or a shell reads back as
-    what the report held.
+    what the report held. ``keep``: characters left as they are where the output has lines
+    (``"\\n"``) or cells (``"\\n\\t"``: csv, the write-up); never CR, ESC or a bidi control.
     """
-    return _rest(text, _escape, "")
-
-
-def json_escaped(encoded: str) -> str:
-    """JSON text (as ``json.dumps`` writes it) with the unsafe characters of its strings written
-    as JSON escapes: the same value, and nothing a terminal would act on."""
-    if encoded.isascii() and "\x7f" not in encoded:
-        return encoded  # json.dumps escapes C0 controls itself
-    return "\n".join(
-        line if line.isprintable() else _rest(line, _json_escape, "")
-        for line in encoded.split("\n")
-    )
+    return _rest(text, _escape, "".join(char for char in keep if char in "\n\t"))
 
 
 def _json_escape(code: int) -> str:
@@ -141,3 +131,10 @@ def _replace_surrogates(value: Any) -> Any:
     if isinstance(value, dict):
         return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
     return value
+
+
+def json_escaped(encoded: str) -> str:
+    """Encoded JSON (``ensure_ascii=False``) with the same unsafe characters written as JSON
+    escapes: the same JSON value, inert in a terminal. Its newlines (between lines, or of
+    indentation) are kept; JSON escapes the ones inside strings itself."""
+    return _rest(encoded, _json_escape, "\n")

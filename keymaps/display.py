@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from textual.keys import format_key
-
 #: shown for a binding id the keymap leaves unbound
 UNBOUND_TEXT = "(unbound)"
 
 
 def short_key(key: str) -> str:
     """One Textual key name in its short form: modifiers kept as words, the key as its symbol."""
+    # here: `keymaps` is imported by commands before they may import textual (tui.startup)
+    from textual.keys import format_key
+
     *modifiers, name = key.split("+")
     return "+".join([*modifiers, format_key(name)])
 

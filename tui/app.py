@@ -14,10 +14,11 @@ from keymaps import Keymap, load_keymap, short_key
 from screens.review.messages import ReadsStarted
 from screens.themes import DARK, THEMES
 from tui.crash import CrashWatch
+from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
 
 
-class AssayApp(CrashWatch, App[None]):
+class AssayApp(CrashWatch, InterruptQuit, App[None]):
     """Runs one screen made by ``make_screen`` (the review screen, or another for tools)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")

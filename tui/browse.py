@@ -9,10 +9,11 @@ from textual.app import App
 from evidence.revision import Revision
 from screens.browse import BrowseScreen
 from screens.themes import DARK, THEMES
+from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
 
 
-class BrowseApp(App[None]):
+class BrowseApp(InterruptQuit, App[None]):
     """`assay browse`: one revision, no reports."""
 
     TITLE = "assay browse"

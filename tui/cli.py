@@ -50,6 +50,22 @@ class LazyGroup(click.Group):
             raise TypeError(f"{target} is not a click command")
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; its usage errors and an interrupt are reported as its own errors."""
+        from tui.commands.errors import INTERRUPTED, CommandUsageError
+
+        try:
+            return super().invoke(ctx)
+        except CommandUsageError:
+            raise
+        except click.UsageError as error:
+            raise CommandUsageError(error.format_message(), error.ctx) from None
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1
+            name = f"assay {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "assay"
+            click.echo(f"\n{name}: interrupted", err=True)
+            sys.exit(INTERRUPTED)
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="assay")
@@ -62,7 +78,7 @@ def main(argv: list[str] | None = None) -> Any:
     try:
         return cli.main(args=argv, prog_name="assay", standalone_mode=True)
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        click.echo("assay: interrupted", err=True)
         sys.exit(130)
     except Exception as error:  # noqa: BLE001 - last line of defence: a crash file, one line
         from tui.crash import report

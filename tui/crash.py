@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.interrupt import sigint_exits
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -117,7 +119,8 @@ def run_app(app: App[Any]) -> int:
         force_terminal=sys.stderr.isatty(),
         width=app.error_console.width,
     )
-    app.run()
+    with sigint_exits(app):
+        app.run()
     code = app.return_code or 0
     crash = app.crash if isinstance(app, CrashWatch) else None
     if code and crash is not None:

@@ -28,6 +28,7 @@ from db.sync.state import last_sync
 from evidence.git.exchange import OFFLINE, Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
 from evidence.git.tree import TreeEntry
+from evidence.permalink import without_credentials
 
 __all__ = ["ATTEMPTS", "SyncError", "SyncResult", "last_sync", "sync", "sync_directory"]
 
@@ -103,9 +104,11 @@ def sync(
     if not given:
         raise SyncError("no verdicts repository yet: give one with --remote URL|PATH")
     try:
-        remote = check_remote(given)
+        url = check_remote(given)
     except RemoteError as error:
         raise SyncError(str(error)) from None
+    # what is printed, remembered and keyed on: never a token the URL may carry (git gets it)
+    remote = without_credentials(url)
     name = (reviewer or state.get("reviewer") or reviewer_name()).strip()
     if not name:
         raise SyncError("a sync needs a reviewer name (--reviewer NAME)")
@@ -120,7 +123,7 @@ def sync(
     result = SyncResult(remote, name, repaired=repaired)
     try:
         with exchange.lock():
-            _run(store, exchange, result, state, attempts, before_push, accept_foreign)
+            _run(store, exchange, url, result, state, attempts, before_push, accept_foreign)
     except ExchangeError as error:
         raise SyncError(str(error)) from None
     finally:
@@ -158,6 +161,7 @@ def _summary(result: SyncResult) -> dict[str, object]:
 def _run(
     store: VerdictStore,
     exchange: Exchange,
+    url: str,
     result: SyncResult,
     state: dict[str, str],
     attempts: int,
@@ -167,12 +171,13 @@ def _run(
     remote = result.remote
     branch = state.get(f"branch {remote}")
     if branch is None:
-        found = exchange.default_branch(remote)
+        found = exchange.default_branch(url)
         if found.error is not None:
-            result.offline = found.error
+            result.offline = _shown(found.error, url, remote)
             result.problem = _problem(found.problem)
         else:
-            branch = found.commit or DEFAULT_BRANCH
+            # an empty remote: the branch its HEAD names, as a clone of it would check out
+            branch = found.commit or exchange.unborn_head(url) or DEFAULT_BRANCH
             store.set_sync_state({f"branch {remote}": branch})
     result.branch = branch or DEFAULT_BRANCH
     read = _read_marks(state.get(f"read {remote}"))
@@ -188,8 +193,8 @@ def _run(
     for attempt in range(1, attempts + 1):
         result.attempts = attempt
         if result.offline is None:
-            fetched = exchange.fetch(remote, result.branch)
-            result.offline = fetched.error
+            fetched = exchange.fetch(url, result.branch)
+            result.offline = _shown(fetched.error, url, remote)
             result.problem = _problem(fetched.problem) if fetched.error else None
             theirs = fetched.commit
         else:
@@ -214,7 +219,7 @@ def _run(
         )
         if before_push is not None:
             before_push(attempt)
-        pushed = exchange.push(remote, commit, result.branch)
+        pushed = exchange.push(url, commit, result.branch)
         if pushed.ok:
             result.sent += new
             result.pending = 0
@@ -223,7 +228,7 @@ def _run(
             store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
             return
         if not pushed.rejected:
-            result.error = pushed.error
+            result.error = _shown(pushed.error, url, remote)
             return
     result.error = (
         f"the remote kept moving: {attempts} pushes were rejected; your verdicts are kept, "
@@ -233,6 +238,13 @@ def _run(
 
 def _problem(problem: str) -> str | None:
     return None if problem == OFFLINE else problem
+
+
+def _shown(message: str | None, url: str, remote: str) -> str | None:
+    """git's message with the URL it was given written as assay shows it (no token)."""
+    if message is None or url == remote:
+        return message
+    return message.replace(url, remote)
 
 
 def _read_marks(text: str | None) -> dict[str, str]:

@@ -19,8 +19,9 @@ from typing import Any
 
 from db.check import StoreError
 from db.events import Event, latest_acceptable
-from db.export import FIELDS, json_visible, parse_event
+from db.export import FIELDS, parse_event
 from db.keys import Verdict, make_key
+from evidence.text import json_escaped
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -79,7 +80,7 @@ def is_verdict_path(path: str) -> bool:
 
 def file_text(lines: Iterable[str]) -> bytes:
     """The bytes of a verdict file: its lines (compact JSON objects, in order) as export writes."""
-    return json_visible("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+    return json_escaped("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
 
 
 def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:

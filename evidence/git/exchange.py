@@ -53,6 +53,16 @@ CLONE_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare
 _BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,199}")
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}")
 _TREE_MODE = 0o040000
+#: the environment that points git at the clone: a scratch clone must not inherit it
+_CLONE_REDIRECTS = frozenset(
+    {
+        "GIT_DIR",
+        "GIT_COMMON_DIR",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_INDEX_FILE",
+    }
+)
 
 
 class ExchangeError(Exception):
@@ -221,6 +231,43 @@ class Exchange:
                 if _BRANCH.fullmatch(name) and ".." not in name:
                     return Fetched(name)
         return Fetched(None)
+
+    def unborn_head(self, remote: str) -> str | None:
+        """The branch an empty remote's HEAD names (None when it cannot be learnt).
+
+        ``ls-remote`` does not print an unborn HEAD; a bare clone of the empty remote, made in
+        a scratch directory of the clone with the same overrides, learns it from the server.
+        """
+        import subprocess
+        import tempfile
+
+        env = {key: value for key, value in self._env.items() if key not in _CLONE_REDIRECTS}
+        with tempfile.TemporaryDirectory(prefix="head-", dir=self.path) as scratch:
+            probe = Path(scratch) / "probe.git"
+            command = [
+                "git",
+                *_config_options(self.user),
+                "clone",
+                "--bare",
+                "--quiet",
+                "--no-tags",
+                "--template=",
+                *self._pack_options(remote, "upload_pack"),
+                "--",
+                remote,
+                str(probe),
+            ]
+            try:
+                done = subprocess.run(
+                    command, env=env, capture_output=True, stdin=subprocess.DEVNULL, check=False
+                )
+                head = (probe / "HEAD").read_text("utf-8", "replace").strip()
+            except OSError:
+                return None
+        if done.returncode != 0 or not head.startswith("ref: refs/heads/"):
+            return None
+        name = head.removeprefix("ref: refs/heads/")
+        return name if _BRANCH.fullmatch(name) and ".." not in name else None
 
     def fetch(self, remote: str, branch: str) -> Fetched:
         """Fetch the remote's branch into ``refs/remotes/origin/<branch>``."""

@@ -14,6 +14,8 @@ import re
 import subprocess
 from pathlib import Path
 
+from evidence.git.safe_directories import dubious_hint, safe_directories
+
 __all__ = [
     "OBJECT_ID",
     "SAFE_CONFIG",
@@ -89,6 +91,13 @@ def safe_environment() -> dict[str, str]:
         GIT_PAGER="cat",
         GIT_EDITOR="false",
     )
+    # the user's own safe.directory entries: their global config is off (above)
+    trusted = safe_directories()
+    if trusted:
+        env["GIT_CONFIG_COUNT"] = str(len(trusted))
+        for index, directory in enumerate(trusted):
+            env[f"GIT_CONFIG_KEY_{index}"] = "safe.directory"
+            env[f"GIT_CONFIG_VALUE_{index}"] = directory
     return env
 
 
@@ -135,11 +144,13 @@ def partial_clone_message(repo_path: object) -> str:
 
 
 def error_line(stderr: bytes) -> str:
-    """The first line of git's error output, without its ``fatal:``/``error:`` prefix."""
+    """The first line of git's error output, without its ``fatal:``/``error:`` prefix; for a
+    repository git calls of dubious ownership, what to do about it."""
     for line in stderr.decode("utf-8", "replace").splitlines():
         line = line.strip()
         if line:
-            return line.removeprefix("fatal: ").removeprefix("error: ")
+            message = line.removeprefix("fatal: ").removeprefix("error: ")
+            return dubious_hint(message) or message
     return "no message"
 
 

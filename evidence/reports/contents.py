@@ -4,6 +4,7 @@ search commands and revision mentions, read from the lines of its block.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
@@ -156,6 +157,47 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
     sentence = _sentence(line, start, end)
     replay = SearchReplay(command, tool, pattern, tuple(flags), tuple(paths), sentence, 0, "")
     return replay, end
+
+
+#: what a diagnostic of a code-like paragraph no ``--- path`` attributes says (the app shows it)
+UNATTRIBUTED = "unattributed passage: not checked (code with no '--- path' after it)"
+#: marks of code, each counted once per paragraph: a call, braces, a semicolon, an operator
+#: prose does not use, an assignment, a statement's end
+_CODE_MARKS = tuple(
+    re.compile(pattern)
+    for pattern in (r"\w\(", r"[{}]", r";", r"=>|===|!==|&&|\|\|", r"\w\s=\s", r"\)\s*;")
+)
+_CODE_START = re.compile(
+    r"(?:const|let|var|def|return|import|function|class|async|await|export|if \(|for \(|"
+    r"while \(|SELECT|INSERT|UPDATE|CREATE TABLE)\s"
+)
+
+
+def _code_like(text: str) -> bool:
+    """A paragraph that reads as code, not prose: it ends without a sentence's punctuation and
+    starts like a statement or carries at least two kinds of code marks."""
+    if text.rstrip(")\"'`]").endswith((".", "?", "!", ":")) or BULLET_RE.match(text):
+        return False
+    if _CODE_START.match(text):
+        return True
+    return sum(1 for mark in _CODE_MARKS if mark.search(text)) >= 2
+
+
+def _unattributed(
+    lines: list[str], first: int, end: int, skipped: set[int], diagnostics: list[Diagnostic]
+) -> None:
+    """A diagnostic for each code-like paragraph that no quote marker took."""
+    start: int | None = None
+    for index in range(first, end + 1):
+        inside = index < end and index not in skipped and bool(lines[index].strip())
+        if inside and start is None:
+            start = index
+        elif not inside and start is not None:
+            text = " ".join(line.strip() for line in lines[start:index])
+            # a broken `--- ...` marker has its own diagnostic
+            if " --- " not in text and not STATUS_RE.match(lines[start]) and _code_like(text):
+                diagnostics.append(Diagnostic(start + 1, UNATTRIBUTED))
+            start = None
 
 
 class Contents:
@@ -330,6 +372,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
     found.body = "\n".join(body)
 
     found.quotes, taken = _quotes(lines, first, end, block.id, diagnostics)
+    _unattributed(lines, first, end, taken | {label_index}, diagnostics)
     seen: set[str] = {block.id}
     for index in range(first, end):
         if index in taken or index == label_index:

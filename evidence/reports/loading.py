@@ -133,47 +133,56 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
     ``cache``: a directory of parsed reports (evidence/reports/cache.py). Each report file (not a
     bundle) is looked up there before it is parsed and stored there after; a cache that cannot be
     read or written is not used. None (the default): every report is parsed.
+
+    A path that cannot be read raises ReportError once every path was tried: its message has a
+    line per unreadable path.
     """
     reports: list[Report] = []
     seen: set[str] = set()
-    files: list[tuple[Path, str]] = []
+    problems: list[str] = []  # every unreadable path is named, in order, not only the first
     for given in paths:
         path = Path(given)
         shown = str(given)
-        if _classify(path, shown):
-            files.extend(_directory_members(path, shown))
-        else:
-            files.append((path, shown))
-    for path, shown in files:
         try:
-            key = str(path.resolve())
-        except (OSError, RuntimeError):
-            key = str(path.absolute())
-        if key in seen:
+            files = _directory_members(path, shown) if _classify(path, shown) else [(path, shown)]
+        except ReportError as error:
+            problems.append(str(error))
             continue
-        seen.add(key)
-        data = _read(path, shown)
-        if is_sarif_name(path.name):
-            reports.extend(_load_sarif(data, shown))
-            continue
-        if looks_like_sarif(data[:4096]):
+        for file, file_shown in files:
             try:
-                reports.extend(_load_sarif(data, shown))
+                key = str(file.resolve())
+            except (OSError, RuntimeError):
+                key = str(file.absolute())
+            if key in seen:
                 continue
-            except ReportError:
-                pass  # only looked like SARIF: read as the file's name says
-
-        if path.suffix.lower() == ".json":
-            reports.extend(_load_bundle_bytes(data, shown).reports)
-            continue
-        bundle = _bundle_in_text(data)
-        if bundle is not None:
-            from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
-
-            reports.extend(load_bundle(bundle, shown).reports)
-        else:
-            reports.append(_parse(data, shown, cache))
+            seen.add(key)
+            try:
+                reports.extend(_load_file(file, file_shown, cache))
+            except ReportError as error:
+                problems.append(str(error))
+    if problems:
+        raise ReportError("\n".join(problems))
     return ReportSet(reports=tuple(reports), diagnostics=cross_check(reports))
+
+
+def _load_file(path: Path, shown: str, cache: Path | None) -> list[Report]:
+    """The reports of one file: SARIF runs, a bundle's reports or the one report it holds."""
+    data = _read(path, shown)
+    if is_sarif_name(path.name):
+        return _load_sarif(data, shown)
+    if looks_like_sarif(data[:4096]):
+        try:
+            return _load_sarif(data, shown)
+        except ReportError:
+            pass  # only looked like SARIF: read as the file's name says
+    if path.suffix.lower() == ".json":
+        return list(_load_bundle_bytes(data, shown).reports)
+    bundle = _bundle_in_text(data)
+    if bundle is not None:
+        from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
+
+        return list(load_bundle(bundle, shown).reports)
+    return [_parse(data, shown, cache)]
 
 
 def _load_sarif(data: bytes, shown: str) -> list[Report]:

@@ -141,6 +141,17 @@ def record_rows(
         details.append(safe_content(record.body.strip(), multiline=True))
     if details:
         yield Row(Content("\n").join(details), disabled=True)
+    # what the parser noted in the record's lines (an unattributed passage: not checked)
+    first, last = record.lines
+    noted = [d for d in report.diagnostics if first <= d.line <= last]
+    if noted:
+        yield Row(
+            Content("\n").join(
+                Content.styled(visible(f"! line {d.line}: {d.message}"), "$text-warning")
+                for d in noted
+            ),
+            disabled=True,
+        )
     others = session.others_on(record)
     if others:
         yield Row(Content.styled("─ other reviewers ─", "$text-accent"), disabled=True)

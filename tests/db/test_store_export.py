@@ -130,9 +130,10 @@ def test_md_summary(filled: VerdictStore) -> None:
     text = render(filled, "md")
     assert "## KESTREL/agentic-system-runtime-report" in text
     assert "### RT-CLM-retries — Retries stop after three (claim)" in text
-    assert "- quote 1: src/app.py line 40: exact — if retries \\> 3:\n" in text
-    assert "- quote 2: src/config.py line 7: fuzzy 82 — MAX = 3\n" in text
-    assert "- quote 3: src/app.py: missing — give\\_up()\n" in text
+    # each quote whole and literal, in a code span
+    assert "- quote 1: src/app.py line 40: exact — `if retries > 3:`\n" in text
+    assert "- quote 2: src/config.py line 7: fuzzy 82 — `MAX = 3`\n" in text
+    assert "- quote 3: src/app.py: missing — `give_up()`\n" in text
     assert "  - ann: **refuted**\n    > line 40 says \\>= 3\n  - bob: **refuted**" in text
     # notes are data: markup escaped, control characters shown
     assert "\\[click\\](javascript:x) \\<b\\>bold\\</b\\>" in text

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner, Result
-from synckit import bare_remote, give
+from synckit import bare_remote, git, give, remote_files
 
 from db.store import VerdictStore
 from tui.cli import cli
@@ -52,6 +52,7 @@ def test_offline_exits_4_and_keeps_everything(tmp_path: Path) -> None:
     result = run("sync", "--remote", closed, "--db", ada, "--reviewer", "ada")
     assert result.exit_code == 4
     assert "offline: cannot reach" in result.output and "1 event(s) will be sent" in result.output
+    assert all(line.startswith("assay sync: ") for line in result.stderr.splitlines())
 
 
 def test_a_mistyped_path_is_no_such_repository_exit_6(tmp_path: Path) -> None:
@@ -81,3 +82,26 @@ def test_help_documents_the_command() -> None:
     assert shown.returncode == 0
     for words in ("--remote URL|PATH", "--db", "--reviewer", "verdicts/<report>/<reviewer>.jsonl"):
         assert words in shown.stdout
+
+
+def test_a_token_in_the_remote_url_is_never_printed_nor_stored(tmp_path: Path) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    url = "https://x-access-token:SECRET@127.0.0.1:9/team/verdicts.git"
+    result = run("sync", "--remote", url, "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 4, result.output  # nothing listens on port 9
+    assert "cannot reach https://127.0.0.1:9/team/verdicts.git" in result.output
+    assert "SECRET" not in result.output and "x-access-token" not in result.output
+    with VerdictStore.open(ada) as store:
+        state = store.sync_state()
+    assert state["remote"] == "https://127.0.0.1:9/team/verdicts.git"
+    assert not [key for key, value in state.items() if "SECRET" in key + value]
+
+
+def test_sync_pushes_to_the_default_branch_of_an_empty_remote(tmp_path: Path) -> None:
+    remote = tmp_path / "verdicts.git"
+    git("init", "--quiet", "--bare", "--initial-branch=trunk", str(remote))
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    result = run("sync", "--remote", remote, "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 0, result.output
+    assert remote_files(remote, "trunk")  # where a clone of the remote looks
+    assert git("-C", str(remote), "branch", "--list").split() == ["*", "trunk"]

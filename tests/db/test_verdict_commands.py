@@ -149,4 +149,4 @@ def test_installed_entry_point(ann_db: Path, tmp_path: Path) -> None:
         check=False,
     )
     assert missing.returncode == 2
-    assert missing.stderr.strip().startswith("Error: there is no verdict database at")
+    assert missing.stderr.strip().startswith("assay stats: there is no verdict database at")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -12,6 +13,7 @@ from storekit import make_record, make_report, reportset
 from test_store_export import REPORT, REV, anchors, fill
 
 from db.export import render
+from db.keys import ItemRef
 from db.store import VerdictStore
 from db.writeup import CSV_FIELDS, lines_words
 from evidence.citations import CitedPath, CitedState
@@ -75,7 +77,9 @@ def test_csv_is_the_current_state_and_history_the_event_log(tmp_path: Path) -> N
         ("ann", "refuted", "line 40 says >= 3"),
         ("bob", "refuted", ""),
     ]
-    assert quote_one[0]["quote_path"] == "src/app.py" and quote_one[0]["lines"] == "line 40"
+    assert quote_one[0]["quote_path"] == "src/app.py"
+    assert (quote_one[0]["line_start"], quote_one[0]["line_end"]) == ("40", "40")
+    assert quote_one[0]["quote_text"] == "if retries > 3:"
     assert quote_one[0]["anchor"] == "exact" and quote_one[0]["label"] == "Retries stop after three"
     assert quote_one[0]["kind"] == "claim"
     route = [row for row in rows if row["record"] == "RT-RTE-upload"]
@@ -105,3 +109,82 @@ def test_export_command_history_flag(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "--history is for csv" in wrong.output
     jsonl = runner.invoke(cli, [*base, "--format", "jsonl"])
     assert len(jsonl.stdout.splitlines()) == 9  # unchanged: the event log
+
+
+LONG = "KB_ROOT = os.environ.get('KB_ROOT', '/var/lib/kb') or Path.home() / '.kb' / 'store'"
+TICKS = "run `make` or ``make test``"
+BLOCK = "def f():\n    return `x`\n```\nnot a fence"
+
+
+def test_md_shows_each_quote_whole_and_literal(store: VerdictStore) -> None:
+    report = make_report([make_record("R1", [LONG, TICKS, BLOCK, "`tick`"])])
+    store.register(reportset(report))
+    text = render(store, "md")
+    # one line: a code span, whole (no cut at 60 characters), nothing Markdown-escaped
+    assert f"- quote 1: src/app.py: not anchored — `{LONG}`\n" in text
+    # the span's backticks outnumber any run inside; a leading backtick is padded
+    assert f"- quote 2: src/app.py: not anchored — ``` {TICKS} ```\n" in text
+    assert "- quote 4: src/app.py: not anchored — `` `tick` ``\n" in text
+    # several lines: a fenced block under the item, its fence longer than any run inside
+    fenced = "- quote 3: src/app.py: not anchored\n  ````\n" + "".join(
+        f"  {line}\n" for line in BLOCK.split("\n")
+    )
+    assert fenced + "  ````\n" in text
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised(store: VerdictStore) -> None:
+    report = make_report([make_record('=HYPERLINK("http://x")', ["+1+1"], label="@SUM(A1:A9)")])
+    store.register(reportset(report))
+    record = report.records[0]
+    quote = ItemRef.for_quote(report, record, record.quotes[0])
+    store.give(quote, "refuted", note="=cmd|' /C calc'!A0", reviewer="-ann")
+    store.give(ItemRef.for_record(report, record), "unclear", note="\tx", reviewer="@bob")
+    current = list(csv.DictReader(io.StringIO(render(store, "csv"))))
+    history = list(csv.DictReader(io.StringIO(render(store, "csv", history=True))))
+    for row in current + history:
+        for name, cell in row.items():
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (name, cell)
+    assert {row["record"] for row in current} == {'\'=HYPERLINK("http://x")'}
+    assert {row["label"] for row in current} == {"'@SUM(A1:A9)"}
+    quoted = next(row for row in current if row["quote"] == "1")
+    assert (quoted["quote_text"], quoted["note"], quoted["reviewer"]) == (
+        "'+1+1",
+        "'=cmd|' /C calc'!A0",
+        "'-ann",
+    )
+    assert {row["reviewer"] for row in history} == {"'-ann", "'@bob"}
+    assert "'\tx" in {row["note"] for row in history}
+
+
+def test_no_url_assay_writes_holds_a_token(tmp_path: Path) -> None:
+    store = VerdictStore.open(tmp_path / "v.db")
+    store.register(
+        reportset(REPORT),
+        anchors(),
+        revision=REV,
+        repository="/src/kestrel",
+        remote="https://x-access-token:SECRET@gitlab.example/kestrel.git",
+    )
+    with store:
+        text = render(store, "md")
+        stored = store.sources()
+    assert "SECRET" not in text and "x-access-token" not in text
+    assert "(remote https://gitlab.example/kestrel.git)" in text
+    assert all("SECRET" not in (source["remote"] or "") for source in stored)
+
+
+def test_stats_lists_each_disagreement_with_both_notes(tmp_path: Path) -> None:
+    registered(tmp_path / "v.db").close()
+    result = CliRunner().invoke(cli, ["stats", "--db", str(tmp_path / "v.db")])
+    assert result.exit_code == 0, result.output
+    tail = result.stdout.split("Disagreements: 1\n", 1)[1]
+    assert tail.splitlines()[:4] == [
+        f"  {ItemRef.for_quote(REPORT, REPORT.records[0], REPORT.records[0].quotes[1]).key}: "
+        "ann confirmed, bob unclear",
+        "    ann (confirmed): (no note)",
+        "    bob (unclear): ünïcode — and",
+        "                   two lines",
+    ]
+    data = CliRunner().invoke(cli, ["stats", "--db", str(tmp_path / "v.db"), "--format", "json"])
+    (found,) = json.loads(data.stdout)["disagreements"]
+    assert found["notes"] == {"ann": None, "bob": "ünïcode — and\ntwo lines"}

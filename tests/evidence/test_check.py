@@ -12,7 +12,9 @@ from click.testing import CliRunner
 from evidencekit import arm, make_repo
 
 from evidence.anchoring import Anchorer
-from evidence.check import CheckError, choose_revision, run_check, to_json, to_text
+from evidence.check import run_check
+from evidence.check_output import to_json, to_text
+from evidence.inputs import CheckError, choose_revision
 from evidence.model import SearchReplay
 from evidence.replay import options_for, replay
 from evidence.reports.loading import load_reports

@@ -105,16 +105,59 @@ def test_reports_of_several_systems_are_refused_naming_them(
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_a_file_that_is_not_a_report_is_refused_with_the_diagnostics(
+def test_a_file_that_is_not_a_report_is_refused_in_one_line(
     command: str, tmp_path: Path, repo: tuple[Path, str]
 ) -> None:
     hello = tmp_path / "hello.md"
     hello.write_text("hello world\n", encoding="utf-8")
     code, out, err = run(command, str(hello), "--repo", str(repo[0]), "--rev", "HEAD")
     assert code == 2 and out == ""
-    assert "hello.md: no records and no quotes" in err
-    assert "no 'Type:' line after the title" in err  # what `assay parse` says of it
-    assert "Traceback" not in err
+    assert err == (
+        f"assay {command}: {hello}: not an evidence report: no title ending in 'report', no "
+        "'Type:' line, no shared record or annotation and no quote ('--- path')\n"
+    )
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_file_that_is_not_a_report_is_named_and_nothing_opens(
+    command: str, tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    toml = tmp_path / "pyproject.toml"
+    toml.write_text('[build-system]\nrequires = ["hatchling"]\n', encoding="utf-8")
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:/bin/false\n")
+    package = tmp_path / "package.json"
+    package.write_text('{"name": "x", "version": "1.0.0"}\n', encoding="utf-8")
+    good = report(tmp_path, "a")
+    args = [good, str(toml), str(passwd), "--repo", str(repo[0]), "--rev", "HEAD"]
+    code, out, err = run(command, *args)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert [line.split(": ")[1] for line in lines] == [str(toml), str(passwd)]
+    assert all(line.startswith(f"assay {command}: ") for line in lines)
+    assert all("not an evidence report" in line for line in lines)
+    # a .json that is neither a bundle nor SARIF, named beside a missing file
+    code, out, err = run(command, str(package), str(tmp_path / "gone.txt"), *args[3:])
+    assert code == 2 and out == ""
+    assert [line.split(": ")[1] for line in err.splitlines()] == [
+        str(package),
+        str(tmp_path / "gone.txt"),
+    ]
+
+
+def test_the_reports_of_the_sample_still_load(sample: Path) -> None:
+    from evidence.sample import SAMPLE_REPORTS
+
+    code, _, err = run("check", str(SAMPLE_REPORTS), "--repo", str(sample))
+    assert code in (0, 1), err
+
+
+def test_the_reference_reports_are_reports(shared_reports: Path) -> None:
+    from evidence.inputs import missing_markers
+
+    for path in sorted(shared_reports.glob("*.txt")):
+        (loaded,) = load_reports([path]).reports
+        assert missing_markers(loaded) is None, path.name
 
 
 async def test_header_names_where_the_revision_came_from(

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from evidence.model import Kind, Report, ReportSet
+from evidence.reports.contents import UNATTRIBUTED
 from evidence.reports.loading import load_reports
 from evidence.reports.parser import parse_report
 
@@ -134,7 +135,9 @@ def test_counts(shared_reports: Path, key: str) -> None:
         f"On {target}" for target in targets
     ]
     assert all(r.id.startswith(f"{member}:") for r in report.records if r.kind is Kind.NARRATIVE)
-    assert report.diagnostics == ()
+    # 002 leaves one code paragraph without a `--- path` (in RT-RTE-module-lifecycle)
+    unattributed = [(272, UNATTRIBUTED)] if key == "002" else []
+    assert [(d.line, d.message) for d in report.diagnostics] == unattributed
 
 
 @pytest.mark.parametrize(("key", "record_id", "first", "last"), NARRATIVES)

@@ -250,6 +250,7 @@ async def test_demo_pauses_the_collector_from_the_start_of_the_command(
 ) -> None:
     import gc
 
+    from tui.commands.errors import InputError
     from tui.commands.review import demo_app
 
     assert gc.isenabled()
@@ -264,8 +265,9 @@ async def test_demo_pauses_the_collector_from_the_start_of_the_command(
     finally:
         app.close()
     (tmp_path / "demo.db").write_bytes(b"not a database, " * 512)
-    with pytest.raises(SystemExit):
+    with pytest.raises(InputError) as refused:
         demo_app("ann", None, tmp_path)  # refused before any app is made
+    assert refused.value.exit_code == 2
     assert gc.isenabled()  # the failed command resumed the collector it had paused
 
 

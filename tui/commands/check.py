@@ -12,24 +12,14 @@ import sys
 
 import click
 
-from evidence.check import (
-    CheckError,
-    choose_revision,
-    refuse_unusable,
-    run_check,
-    to_json,
-    to_text,
-)
+from evidence.check import run_check
+from evidence.check_output import to_json, to_text
+from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
-from evidence.text import escaped, json_escaped
+from evidence.text import json_escaped
+from tui.commands.errors import InputError
 from tui.commands.repository import repo_option, repository
-
-
-def _fail(message: str) -> None:
-    lines = f"assay check: {message}".split("\n")  # paths, git errors: untrusted
-    click.echo("\n".join(escaped(line) for line in lines), err=True)
-    sys.exit(2)
 
 
 @click.command()
@@ -62,8 +52,11 @@ def check(
     The revision is --rev, else the 40-hex id the reports state (HEAD only when named: --rev
     HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file, no
     claimed range is wrong and every cited path exists (a file or a directory), 1 otherwise, 2
-    on usage or input errors: a file with no records and no quotes (the parser's diagnostics
-    shown), reports about several systems, an unknown revision. SARIF files are read too: each
+    on usage or input errors (lines starting "assay check:"): a file that is not a report (each
+    one named with what it lacks), a file with no records and no quotes (the parser's
+    diagnostics shown), reports about several systems, an unknown revision. What the parser
+    noted (an unattributed passage: code with no '--- path', not checked) is printed as "note:"
+    lines and listed in "diagnostics". SARIF files are read too: each
     location is a quote; one without a snippet is "located" (its lines exist; never a failure)
     or "missing".
 
@@ -99,7 +92,7 @@ def check(
     try:
         reportset = load_reports(list(reports))
     except ReportError as error:
-        _fail(str(error))
+        raise InputError(str(error)) from None
     try:
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
@@ -111,7 +104,7 @@ def check(
                 with Revision.open(path, against) as newer:
                     result = run_check(reportset, revision, against=newer)
     except (CheckError, RevisionError) as error:
-        _fail(str(error))
+        raise InputError(str(error)) from None
     if output == "json":
         click.echo(json_escaped(json.dumps(to_json(result), indent=2, ensure_ascii=False)))
     else:

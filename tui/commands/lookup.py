@@ -9,12 +9,13 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NoReturn
 
 import click
 
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
 from evidence.text import visible
+from tui.commands.errors import InputError
+from tui.commands.options import keymap_option
 from tui.commands.repository import repo_option, repository
 
 #: lines lexed before the first shown line, so that multi-line tokens start right
@@ -63,13 +64,7 @@ def open_revision(repo: str | None, rev: str | None) -> Revision:
     try:
         return Revision.open(repository(repo), rev)
     except RevisionError as error:
-        fail(str(error))
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print a one-line error and exit."""
-    click.echo(f"assay: {terminal_safe(message)}", err=True)
-    raise SystemExit(code)
+        raise InputError(str(error)) from None
 
 
 def file_problem(source: SourceFile, short: str) -> str | None:
@@ -131,15 +126,15 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
     try:
         wanted = parse_target(target)
     except ValueError as error:
-        fail(str(error))
+        raise InputError(str(error)) from None
     with open_revision(repo, wanted.rev) as revision:
         source = revision.read(wanted.path)
         problem = file_problem(source, revision.short)
         if problem is not None:
-            fail(problem)
+            raise InputError(problem)
         lines = source.lines
         if wanted.lines is not None and wanted.lines[0] > max(len(lines), 1):
-            fail(f"{source.path} has {len(lines)} lines at {revision.short}")
+            raise InputError(f"{source.path} has {len(lines)} lines at {revision.short}")
         if permalink:
             _print_permalink(revision, source.path, wanted.lines, len(lines))
             return
@@ -174,7 +169,7 @@ def _print_permalink(
     link = link_for(revision.remote_url(), revision.commit, path, lines)
     click.echo(link.text)
     if not link.web:
-        click.echo(f"assay: no web link ({link.reason}); printed a local reference", err=True)
+        click.echo(f"assay show: no web link ({link.reason}); printed a local reference", err=True)
 
 
 @click.command()
@@ -207,7 +202,7 @@ def grep(
                 found += 1
                 click.echo(format_hit(hit, color=use_color), color=use_color)
         except RevisionError as error:
-            fail(str(error))
+            raise InputError(str(error)) from None
     raise SystemExit(0 if found else 1)
 
 
@@ -242,13 +237,7 @@ def _pieces(text: str, spans: tuple[tuple[int, int], ...]) -> Iterator[tuple[str
 @click.argument("file", required=False, metavar="[PATH[:LINE]]")
 @repo_option()
 @click.option("--rev", default=None, help="Revision to browse (default HEAD).")
-@click.option(
-    "--keymap",
-    "preset",
-    type=click.Choice(["default", "vim"]),
-    default=None,
-    help="Key preset (default: keymap.toml in the config directory, else default).",
-)
+@keymap_option
 def browse(file: str | None, repo: str | None, rev: str | None, preset: str | None) -> None:
     """Browse a revision without reports: file finder, grep, go to line, permalinks.
 
@@ -267,7 +256,7 @@ def browse(file: str | None, repo: str | None, rev: str | None, preset: str | No
     try:
         keymap = load_keymap(preset or "default")
     except KeymapError as error:
-        fail(str(error))
+        raise InputError(str(error)) from None
     revision = open_revision(repo, rev)
     from tui.browse import BrowseApp
     from tui.crash import CrashWatch, run_app

@@ -11,6 +11,7 @@ from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
 from evidence.reports.bundle import dump_bundle
 from evidence.reports.loading import ReportError, load_reports
 from evidence.text import escaped, json_escaped
+from tui.commands.errors import InputError
 
 
 def _plural(count: int, word: str) -> str:
@@ -95,8 +96,7 @@ def parse(reports: tuple[str, ...], output_format: str) -> None:
     try:
         reportset = load_reports(reports)
     except ReportError as error:
-        click.echo(escaped(f"assay parse: {error}"), err=True)
-        raise SystemExit(2) from None
+        raise InputError(str(error)) from None
     if output_format == "json":
         click.echo(json_escaped(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2)))
     else:

@@ -2,34 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from evidence.text import visible  # not screens.safe: it imports textual, before the pause
 from tui import startup
+from tui.commands.errors import InputError
+from tui.commands.options import against_option, db_option, keymap_option, reviewer_option
 from tui.commands.repository import repo_option, repository
 
 if TYPE_CHECKING:
     from evidence.model import ReportSet
+    from keymaps import Keymap
     from tui.app import AssayApp
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print a one-line error and exit (2: usage or input error)."""
-    startup.release()
-    click.echo(f"assay: {visible(message, multiline=True)}", err=True)
-    raise SystemExit(code)
+@contextmanager
+def _paused() -> Iterator[None]:
+    """The cycle collector paused until the app takes the pause over; resumed on an error."""
+    startup.pause()  # until the app's first frame: before the imports (textual, assay)
+    try:
+        yield
+    except BaseException:
+        startup.release()
+        raise
 
 
-def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
+def _keymap(preset: str | None) -> Keymap:
     from keymaps import KeymapError, load_keymap
 
     try:
         return load_keymap(preset or "default")
     except KeymapError as error:
-        fail(str(error))
+        raise InputError(str(error)) from None
 
 
 @click.command()
@@ -41,22 +49,15 @@ def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
 @click.option(
     "--rev", default=None, help="Revision (default: the one the reports state; HEAD only by name)."
 )
-@click.option("--db", "db", default=None, help="Verdict database (default: user data dir).")
-@click.option("--reviewer", default=None, help="Reviewer name (default: git user.name, login).")
-@click.option(
-    "--keymap", "preset", type=click.Choice(["default", "vim"]), default=None, help="Key preset."
-)
-@click.option(
-    "--against",
-    default=None,
-    metavar="REV",
-    help="Show what became of each quote at REV (commit, tag, branch): drift badges, a filter.",
-)
+@db_option
+@reviewer_option
+@keymap_option
+@against_option
 def review(
     reports: tuple[str, ...],
     repo: str | None,
     rev: str | None,
-    db: str | None,
+    db_path: Path | None,
     reviewer: str | None,
     preset: str | None,
     against: str | None,
@@ -65,10 +66,24 @@ def review(
 
     REPORT may be a report, a directory of reports, a JSON bundle or a SARIF 2.1.0 file
     (.sarif, .sarif.gz); a SARIF run without versionControlProvenance needs --rev. Exit 2 before
-    the app opens when a file holds no records and no quotes, the reports are about several
-    systems, or git does not know the revision.
+    the app opens when a file is not a report (each one named) or holds no records and no
+    quotes, the reports are about several systems, or git does not know the revision. An
+    interrupt (SIGINT, ctrl+c twice in the app) exits 130.
     """
-    startup.pause()  # until the app's first frame: before the imports (textual, assay)
+    with _paused():
+        app = _review_app(reports, repo, rev, db_path, reviewer, preset, against)
+    run(app)
+
+
+def _review_app(
+    reports: tuple[str, ...],
+    repo: str | None,
+    rev: str | None,
+    db: Path | None,
+    reviewer: str | None,
+    preset: str | None,
+    against: str | None,
+) -> AssayApp:
     from db import StoreError, check_database, reviewer_lookup
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
@@ -80,25 +95,25 @@ def review(
         try:
             repo = repository(repo)
         except RevisionError as error:
-            fail(str(error))
+            raise InputError(str(error)) from None
         if not Path(repo).is_dir():
-            fail(f"--repo {repo}: no such directory")
+            raise InputError(f"--repo {repo}: no such directory")
         try:
             reportset = load_reports(list(reports), cache=default_directory())
         except ReportError as error:
-            fail(str(error))
+            raise InputError(str(error)) from None
         if not reportset.reports:
-            fail("no reports found in " + ", ".join(reports))
+            raise InputError("no reports found in " + ", ".join(reports))
         keymap = _keymap(preset)
         reportset, commit, origin = _resolve(reportset, repo, rev)
         against_commit = _resolve_against(repo, against) if against else None
         try:  # a quick read-only check: the app opens the store after its first frame
-            db_path = check_database(Path(db) if db else None)
+            db_path = check_database(db)
         except StoreError as error:
-            fail(str(error))
+            raise InputError(str(error)) from None
         from tui.factory import make_app
 
-        app = make_app(
+        return make_app(
             reportset,
             repo,
             commit,
@@ -110,7 +125,6 @@ def review(
         )
     finally:
         reviewer_found.close()  # stops git if the command failed first
-    run(app)
 
 
 def _resolve(reportset: ReportSet, repo: str, rev: str | None) -> tuple[ReportSet, str, str]:
@@ -129,7 +143,7 @@ def _resolve(reportset: ReportSet, repo: str, rev: str | None) -> tuple[ReportSe
                 reportset = rebase_paths(reportset, revision.entries())
             return reportset, revision.commit, revision_origin(rev)
     except (CheckError, RevisionError) as error:
-        fail(str(error))
+        raise InputError(str(error)) from None
 
 
 def _resolve_against(repo: str, against: str) -> str:
@@ -141,20 +155,13 @@ def _resolve_against(repo: str, against: str) -> str:
         with Revision.open(repo, against) as revision:
             return revision.commit
     except RevisionError as error:
-        fail(f"--against {against}: {error}")
+        raise InputError(f"--against {against}: {error}") from None
 
 
 @click.command()
-@click.option("--reviewer", default=None, help="Reviewer name (default: git user.name, login).")
-@click.option(
-    "--keymap", "preset", type=click.Choice(["default", "vim"]), default=None, help="Key preset."
-)
-@click.option(
-    "--against",
-    default=None,
-    metavar="REV",
-    help="Show what became of each quote at REV (commit, tag, branch): drift badges, a filter.",
-)
+@reviewer_option
+@keymap_option
+@against_option
 def demo(reviewer: str | None, preset: str | None, against: str | None) -> None:
     """Open the review app on the bundled sample repository and reports."""
     run(demo_app(reviewer, preset, against=against))
@@ -182,7 +189,13 @@ def demo_app(
 
     ``data_dir`` holds the demo's verdicts (None: the user data directory).
     """
-    startup.pause()  # until the app's first frame: before the imports (textual, assay)
+    with _paused():
+        return _demo_app(reviewer, preset, data_dir, against)
+
+
+def _demo_app(
+    reviewer: str | None, preset: str | None, data_dir: Path | None, against: str | None
+) -> AssayApp:
     from db import StoreError, check_database, reviewer_lookup
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
@@ -199,6 +212,6 @@ def demo_app(
             against = _resolve_against(str(sample_repo()), against)
         return make_demo_app(data_dir, reviewer=reviewer_found(), keymap=keymap, against=against)
     except (SampleError, StoreError) as error:
-        fail(str(error))
+        raise InputError(str(error)) from None
     finally:
         reviewer_found.close()  # stops git if the command failed first

@@ -7,23 +7,21 @@ from pathlib import Path
 
 import click
 
-from db.export import visible
 from db.store import StoreError, VerdictStore, default_path
 from db.sync.engine import SyncError, SyncResult, sync
+from evidence.text import escaped
+from tui.commands.errors import InputError
+from tui.commands.options import db_option
 
 #: exit statuses besides 0 (synced) and 2 (bad input or an unusable database or clone)
 OFFLINE = 4  # the remote could not be reached: everything kept, sent by the next sync
 REFUSED = 5  # the remote was reached but the push failed (refused, or it kept moving)
 NO_REPOSITORY = 6  # no verdicts repository at the remote given (a mistyped path or URL)
 BAD_OBJECT = 7  # the remote sent an object that fails git's checks: it needs repairing
+#: what every line on stderr starts with
+NAME = "assay sync"
 #: problems listed one per line before the rest are counted
 SHOWN_PROBLEMS = 20
-
-
-class SyncFailed(click.ClickException):
-    """A sync that could not start, reported in one line with exit status 2."""
-
-    exit_code = 2
 
 
 @click.command("sync")
@@ -34,13 +32,7 @@ class SyncFailed(click.ClickException):
     help="the verdicts repository (https, ssh, user@host:path, file:// or a path); "
     "remembered for this database, so later syncs need no --remote",
 )
-@click.option(
-    "--db",
-    "db_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help=f"verdict database file [default: {default_path()}]",
-)
+@db_option
 @click.option(
     "--reviewer",
     default=None,
@@ -74,7 +66,7 @@ def sync_command(
     try:
         store = VerdictStore.open(db_path or default_path())
     except StoreError as error:
-        raise SyncFailed(str(error)) from None
+        raise InputError(str(error)) from None
     try:
         result = sync(
             store,
@@ -84,7 +76,7 @@ def sync_command(
             accept_foreign=accept_foreign,
         )
     except (SyncError, StoreError) as error:
-        raise SyncFailed(str(error)) from None
+        raise InputError(str(error)) from None
     finally:
         store.close()
     report(result, store.path)
@@ -100,38 +92,40 @@ def sync_command(
 
 def report(result: SyncResult, db_path: Path) -> None:
     """Tell what the sync did: one summary line, then what was skipped (on stderr)."""
-    where = visible(result.remote)
-    who = visible(result.reviewer)
+    where = escaped(result.remote)
+    who = escaped(result.reviewer)
     if result.repaired:
         click.echo(
-            "note: the configuration of the verdicts clone had been changed; reset", err=True
+            f"{NAME}: note: the configuration of the verdicts clone had been changed; reset",
+            err=True,
         )
     for problem in result.problems[:SHOWN_PROBLEMS]:
-        click.echo(f"skipped: {visible(problem)}", err=True)
+        click.echo(f"{NAME}: skipped: {escaped(problem)}", err=True)
     if len(result.problems) > SHOWN_PROBLEMS:
-        click.echo(f"skipped: ... and {len(result.problems) - SHOWN_PROBLEMS} more", err=True)
+        more = len(result.problems) - SHOWN_PROBLEMS
+        click.echo(f"{NAME}: skipped: ... and {more} more", err=True)
     _report_foreign(result)
     received = f"{result.received} event(s) received"
-    kept = f"Your verdicts are kept in {visible(str(db_path))}" + (
+    kept = f"Your verdicts are kept in {escaped(str(db_path))}" + (
         f" and {result.pending} event(s) will be sent by a later sync" if result.pending else ""
     )
     if result.problem == "missing":
         click.echo(
-            f"no such repository: {where} ({visible(result.offline or '')}); check --remote "
-            f"(a path must name an existing repository: git init --bare PATH). {kept}.",
+            f"{NAME}: no such repository: {where} ({escaped(result.offline or '')}); check "
+            f"--remote (a path must name an existing repository: git init --bare PATH). {kept}.",
             err=True,
         )
     elif result.problem == "damaged":
         click.echo(
-            f"bad object in {where}: {visible(result.offline or '')}; git's checks refuse it, so "
-            "nothing more can be received until whoever looks after the repository removes "
-            f"it (git fsck there names it). {received}; {kept}.",
+            f"{NAME}: bad object in {where}: {escaped(result.offline or '')}; git's checks refuse "
+            "it, so nothing more can be received until whoever looks after the repository "
+            f"removes it (git fsck there names it). {received}; {kept}.",
             err=True,
         )
     elif result.offline is not None:
         click.echo(
-            f"offline: cannot reach {where} ({visible(result.offline)}). {received}; your "
-            f"verdicts are kept in {visible(str(db_path))}"
+            f"{NAME}: offline: cannot reach {where} ({escaped(result.offline)}). {received}; your "
+            f"verdicts are kept in {escaped(str(db_path))}"
             + (
                 f" and {result.pending} event(s) will be sent by the next sync"
                 if result.pending
@@ -142,8 +136,8 @@ def report(result: SyncResult, db_path: Path) -> None:
         )
     elif result.error is not None:
         click.echo(
-            f"not sent: {visible(result.error)}. {received}; {result.pending} event(s) of "
-            f"{who} are kept in {visible(str(db_path))} for the next sync.",
+            f"{NAME}: not sent: {escaped(result.error)}. {received}; {result.pending} event(s) of "
+            f"{who} are kept in {escaped(str(db_path))} for the next sync.",
             err=True,
         )
     elif result.received or result.sent:
@@ -154,21 +148,21 @@ def report(result: SyncResult, db_path: Path) -> None:
 
 def _report_foreign(result: SyncResult) -> None:
     """Events kept aside (or accepted): what, where, and who last changed the file."""
-    who = visible(result.reviewer)
+    who = escaped(result.reviewer)
     for found in result.foreign:
         by = f"commit {found.commit[:12]}" if found.commit else "an unknown commit"
         if found.author:
-            by += f" by {visible(found.author)}"
+            by += f" by {escaped(found.author)}"
         click.echo(
-            f"kept aside: {visible(found.file)}: {found.events} event(s) in the name of {who} "
-            f"that this database did not write ({by}); not imported as yours",
+            f"{NAME}: kept aside: {escaped(found.file)}: {found.events} event(s) in the name of "
+            f"{who} that this database did not write ({by}); not imported as yours",
             err=True,
         )
     if result.aside:
         click.echo(
-            f"{result.aside} event(s) kept aside in all: if they are yours (another machine, "
-            "an earlier database), run `assay sync --accept-foreign`",
+            f"{NAME}: {result.aside} event(s) kept aside in all: if they are yours (another "
+            "machine, an earlier database), run `assay sync --accept-foreign`",
             err=True,
         )
     if result.accepted:
-        click.echo(f"accepted {result.accepted} event(s) kept aside", err=True)
+        click.echo(f"{NAME}: accepted {result.accepted} event(s) kept aside", err=True)

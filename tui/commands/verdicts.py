@@ -10,18 +10,13 @@ from typing import Any
 import click
 
 from db.events import MAX_AHEAD, latest_acceptable
-from db.export import FORMATS, parse_events, visible, write
+from db.export import FORMATS, parse_events, write
 from db.output import database_files, write_atomically
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
-
-DB_HELP = f"verdict database file [default: {default_path()}]"
-
-
-class InputError(click.ClickException):
-    """A usage or input problem, reported in one line with exit code 2."""
-
-    exit_code = 2
+from evidence.text import escaped, json_escaped
+from tui.commands.errors import InputError
+from tui.commands.options import db_option
 
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
@@ -31,18 +26,8 @@ def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
         raise InputError(str(error)) from None
 
 
-def _db_option(function: Any) -> Any:
-    return click.option(
-        "--db",
-        "db_path",
-        type=click.Path(dir_okay=True, path_type=Path),
-        default=None,
-        help=DB_HELP,
-    )(function)
-
-
 @click.command()
-@_db_option
+@db_option
 @click.option(
     "--format",
     "fmt",
@@ -126,8 +111,8 @@ def _refuse_database(out: Path, db_path: Path) -> None:
     for part in database_files(db_path):
         if target == _resolved(part):
             raise InputError(
-                f"--out {visible(str(out))} is the verdict database itself "
-                f"({visible(part.name)}): writing it would replace the database; "
+                f"--out {escaped(str(out))} is the verdict database itself "
+                f"({escaped(part.name)}): writing it would replace the database; "
                 "choose another file"
             )
 
@@ -141,7 +126,7 @@ def _resolved(path: Path) -> Path:
 
 @click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@_db_option
+@db_option
 def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
     """Merge jsonl verdict files from other reviewers; importing a file twice changes nothing."""
     batches = []
@@ -160,7 +145,7 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
         ahead = [event for event in events if event.at > latest]
         if ahead:
             raise InputError(
-                f"{visible(str(file))}: {len(ahead)} event(s) stamped in the future (the first "
+                f"{escaped(str(file))}: {len(ahead)} event(s) stamped in the future (the first "
                 f"at {ahead[0].at}, more than {MAX_AHEAD.seconds // 60} minutes ahead of this "
                 "clock) (nothing was imported)"
             )
@@ -171,7 +156,7 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
         for file, events in batches:
             result = store.import_events(events)
             touched |= result.items
-            line = f"{visible(str(file))}: {result.added} new, {result.present} already present"
+            line = f"{escaped(str(file))}: {result.added} new, {result.present} already present"
             if result.conflicts:
                 line += (
                     f", {len(result.conflicts)} with a known id but other content "
@@ -186,12 +171,12 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
     if disagreements:
         click.echo(f"{len(disagreements)} disagreement(s) between reviewers:")
         for found in disagreements:
-            verdicts = ", ".join(f"{visible(r)} {v.value}" for r, v in found.verdicts)
-            click.echo(f"  {visible(found.item)}: {verdicts}")
+            verdicts = ", ".join(f"{escaped(r)} {v.value}" for r, v in found.verdicts)
+            click.echo(f"  {escaped(found.item)}: {verdicts}")
 
 
 @click.command()
-@_db_option
+@db_option
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
@@ -205,10 +190,10 @@ def stats(db_path: Path | None, fmt: str) -> None:
     finally:
         store.close()
     if fmt == "json":
-        click.echo(visible(json.dumps(data, ensure_ascii=False, indent=2)))
+        click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
         return
     for line in _text(data):
-        click.echo(visible(line))
+        click.echo(escaped(line, keep="\t"))
 
 
 def _text(data: dict[str, Any]) -> list[str]:
@@ -252,6 +237,12 @@ def _text(data: dict[str, Any]) -> list[str]:
     for found in data["disagreements"]:
         verdicts = ", ".join(f"{r} {v}" for r, v in found["verdicts"].items())
         lines.append(f"  {found['item']}: {verdicts}")
+        for reviewer, verdict in found["verdicts"].items():
+            note = found["notes"].get(reviewer)
+            # a note's own lines stay apart, each indented under its reviewer
+            head = f"{reviewer} ({verdict}):"
+            for index, text in enumerate((note or "(no note)").split("\n")):
+                lines.append(f"    {head if index == 0 else ' ' * len(head)} {text}")
     if data["agreement"]:
         lines += ["", "Agreement (items both judged; skip left out)"]
         for pair in data["agreement"]:

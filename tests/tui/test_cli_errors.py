@@ -1,0 +1,48 @@
+"""Every command reports bad input the same way: exit 2, lines starting `assay <command>:`,
+untrusted text escaped, no traceback; click's own usage errors too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tui.cli import COMMANDS, cli
+
+GONE = "gone\x1b[31m"  # a path with a terminal escape in it
+
+
+def bad_input(command: str, tmp_path: Path) -> list[str]:
+    """Arguments that make ``command`` fail on its input (a missing file, a non-repository)."""
+    gone = str(tmp_path / GONE)
+    return {
+        "parse": [gone],
+        "check": [gone, "--repo", str(tmp_path)],
+        "review": [gone, "--repo", str(tmp_path)],
+        "demo": ["--against", "no-such-revision"],
+        "export": ["--db", gone],
+        "import": [gone],
+        "stats": ["--db", gone],
+        "sync": ["--db", gone],
+        "browse": ["--repo", gone],
+        "show": ["HEAD:a.py", "--repo", gone],
+        "grep": ["x", "--repo", gone],
+    }[command]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_input_errors_start_with_the_command(command: str, tmp_path: Path, sample: Path) -> None:
+    result = CliRunner().invoke(cli, [command, *bad_input(command, tmp_path)])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert lines and all(line.startswith(f"assay {command}: ") for line in lines), lines
+    assert "\x1b" not in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_usage_errors_name_the_command_too(command: str) -> None:
+    result = CliRunner().invoke(cli, [command, "--no-such-option"])
+    assert result.exit_code == 2
+    assert f"assay {command}: No such option '--no-such-option'" in result.stderr
+    assert "Error:" not in result.stderr

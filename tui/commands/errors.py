@@ -1,0 +1,59 @@
+"""The one way a command reports bad input: `InputError`, printed as ``assay <command>: ...``.
+
+Every line of the message is escaped (evidence/text.py's rule: paths, git errors and report
+names are untrusted) and the command exits 2. Click's own usage errors get the same prefix
+(tui/cli.py).
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+import click
+
+from evidence.text import escaped
+from tui.interrupt import INTERRUPTED
+
+__all__ = ["INPUT_ERROR", "INTERRUPTED", "CommandUsageError", "InputError", "prefixed"]
+
+#: exit status of a usage or input error
+INPUT_ERROR = 2
+
+
+def command_name(ctx: click.Context | None) -> str:
+    """``assay <command>`` for a command's context, ``assay`` outside one."""
+    if ctx is None or ctx.parent is None or not ctx.info_name:
+        return "assay"
+    return f"assay {ctx.info_name}"
+
+
+def prefixed(name: str, message: str) -> str:
+    """``message`` with every line escaped and starting ``<name>: ``."""
+    return "\n".join(f"{name}: {escaped(line)}" for line in message.split("\n"))
+
+
+class InputError(click.ClickException):
+    """Bad input (a path, a revision, a database, an option): one message, exit status 2."""
+
+    exit_code = INPUT_ERROR
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        # the context is gone when click shows the error: remember whose error it is now
+        self.command = command_name(click.get_current_context(silent=True))
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(prefixed(self.command, self.message), err=True)
+
+
+class CommandUsageError(click.UsageError):
+    """Click's usage error of a command, its message prefixed ``assay <command>:``."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        ctx = self.ctx
+        if ctx is not None:
+            hint = ""
+            if ctx.command.get_help_option(ctx) is not None:
+                hint = f"Try '{ctx.command_path} {ctx.help_option_names[0]}' for help.\n"
+            click.echo(f"{ctx.get_usage()}\n{hint}", err=True)
+        click.echo(prefixed(command_name(ctx), self.format_message()), err=True)

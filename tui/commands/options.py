@@ -1,0 +1,54 @@
+"""Options several commands share, written once (``--repo`` is in repository.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+from db.check import default_path
+from keymaps.loader import PRESETS
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def keymap_option(function: F) -> F:
+    """``--keymap PRESET`` (None when not given: keymap.toml's preset, else default)."""
+    return click.option(
+        "--keymap",
+        "preset",
+        type=click.Choice(PRESETS),
+        default=None,
+        help="Key preset (default: keymap.toml in the config directory, else default).",
+    )(function)
+
+
+def reviewer_option(function: F) -> F:
+    """``--reviewer NAME``."""
+    return click.option(
+        "--reviewer", default=None, help="Reviewer name (default: git user.name, login)."
+    )(function)
+
+
+def against_option(function: F) -> F:
+    """``--against REV``: drift of every quote to a newer revision."""
+    return click.option(
+        "--against",
+        default=None,
+        metavar="REV",
+        help="Show what became of each quote at REV (commit, tag, branch): drift badges, a filter.",
+    )(function)
+
+
+def db_option(function: F) -> F:
+    """``--db FILE``: the verdict database (None when not given: the default one)."""
+    return click.option(
+        "--db",
+        "db_path",
+        # a directory is refused by the store, with its own message
+        type=click.Path(dir_okay=True, path_type=Path),
+        default=None,
+        help=f"verdict database file [default: {default_path()}]",
+    )(function)
