@@ -12,8 +12,11 @@ from screens.widgets.badges import lines_text
 from screens.widgets.record_pane import verdict_word
 
 
-def target_text(session: ReviewSession, record: Record | None, quote: Quote | None) -> Content:
-    """``verdict keys → quote [2] worker/src/retry.js:3-4 · refuted ✎`` or ``→ record KS-…``."""
+def target_text(
+    session: ReviewSession, record: Record | None, quote: Quote | None, *, to_record: str = ""
+) -> Content:
+    """``verdict keys → quote [2] worker/src/retry.js:3-4 · refuted ✎`` or ``→ record KS-…``;
+    on a quote, ``to_record`` names the key that turns them to the record again."""
     if record is None:
         return Content("")
     if quote is not None:
@@ -35,6 +38,7 @@ def target_text(session: ReviewSession, record: Record | None, quote: Quote | No
         " · ",
         verdict_word(session.verdict(item)),
         (" ✎ note" if session.note(item) else "", "$text-warning"),
+        (f"  ({to_record}: the record)" if quote is not None and to_record else "", "$text-muted"),
     )
 
 
