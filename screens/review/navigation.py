@@ -15,6 +15,7 @@ from screens.widgets.cited_rows import cited_target
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.widget import Widget
 
     from evidence.model import Quote, Record
     from screens.review.drift import DriftPart
@@ -64,9 +65,12 @@ class NavigationHost(Protocol):
 
     def open_path(self, path: str, line: int | None = None) -> None: ...
 
-    def focused_pane(self) -> str | None: ...
+    @property
+    def focused(self) -> Widget | None: ...
 
-    def focus_pane(self, pane_id: str) -> None: ...
+    def query_one(self, selector: str) -> Widget: ...
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
 
 
 class Navigation:
@@ -201,7 +205,7 @@ class Navigation:
         return Place(
             host.location,
             on_quote=self.on_quote,
-            pane=host.focused_pane(),
+            pane=host.focused.id if host.focused is not None else None,
             record_top=round(pane.scroll_y),
             record_row=pane.highlighted_id or None,
             opened=host.sources.opened_path,
@@ -221,8 +225,10 @@ class Navigation:
             host.open_path(place.opened, place.source_line)
         if place.source_line is not None:
             host.sources.restore_view(place.source_line, place.source_top)
-        if place.pane is not None:
-            host.focus_pane(place.pane)
+        if place.pane is not None:  # the pane read in (one hidden since cannot take the focus)
+            widget = host.query_one(f"#{place.pane}")
+            if widget.focusable:
+                host.set_focus(widget)
 
     def cycle_filter(self) -> None:
         """Show the records of the next filter; go to the first one if the current is hidden."""

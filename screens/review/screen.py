@@ -41,7 +41,7 @@ from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.review_header import ReviewHeader, revision_label
 from screens.widgets.source_view import SourceView
-from screens.widgets.target_line import TargetLine, target_text
+from screens.widgets.target_line import TargetLine, record_hint, target_text
 
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
@@ -285,16 +285,6 @@ class ReviewScreen(Screen[None]):
     def focus_source(self) -> None:
         self.set_focus(self.source_view)
 
-    def focused_pane(self) -> str | None:
-        """The id of the focused pane (``records``, ``record``, ``source``, ``diff``), or None."""
-        return self.focused.id if self.focused is not None else None
-
-    def focus_pane(self, pane_id: str) -> None:
-        """Focus the pane with this id (nothing when it is not there)."""
-        for widget in self.query(f"#{pane_id}"):
-            if widget.focusable:
-                self.set_focus(widget)
-
     # --- source pane (screens/review/source.py) ------------------------------------------------
 
     @property
@@ -412,14 +402,10 @@ class ReviewScreen(Screen[None]):
 
     def show_target(self) -> None:
         """Name what verdict keys act on in the status line."""
-        keys = self.keymap.keys_for("record_target")
+        quote, keys = self.moves.target_quote(), self.keymap.keys_for("record_target")
         self.query_one(TargetLine).show(
-            target_text(
-                self.session,
-                self.record,
-                self.moves.target_quote(),
-                to_record=short_key(keys[0]) if keys else "",
-            )
+            target_text(self.session, self.record, quote),
+            record_hint(quote, short_key(keys[0]) if keys else ""),
         )
 
     def quotes_key(self) -> str:

@@ -12,11 +12,8 @@ from screens.widgets.badges import lines_text
 from screens.widgets.record_pane import verdict_word
 
 
-def target_text(
-    session: ReviewSession, record: Record | None, quote: Quote | None, *, to_record: str = ""
-) -> Content:
-    """``verdict keys → quote [2] worker/src/retry.js:3-4 · refuted ✎`` or ``→ record KS-…``;
-    on a quote, ``to_record`` names the key that turns them to the record again."""
+def target_text(session: ReviewSession, record: Record | None, quote: Quote | None) -> Content:
+    """``verdict keys → quote [2] worker/src/retry.js:3-4 · refuted ✎`` or ``→ record KS-…``."""
     if record is None:
         return Content("")
     if quote is not None:
@@ -38,13 +35,29 @@ def target_text(
         " · ",
         verdict_word(session.verdict(item)),
         (" ✎ note" if session.note(item) else "", "$text-warning"),
-        (f"  ({to_record}: the record)" if quote is not None and to_record else "", "$text-muted"),
     )
+
+
+def record_hint(quote: Quote | None, key: str) -> Content:
+    """On a quote, ``  (esc: the record)``: the key that turns the verdict keys to the record."""
+    if quote is None or not key:
+        return Content("")
+    return Content.styled(f"  ({key}: the record)", "$text-muted")
 
 
 class TargetLine(Static):
     """One line naming the record or quote that `c` `r` `u` `s` and `e` act on."""
 
-    def show(self, text: Content) -> None:
-        """Show what the keys act on."""
-        self.update(text, layout=False)
+    _text = Content("")
+    _hint = Content("")
+
+    def show(self, text: Content, hint: Content | None = None) -> None:
+        """Show what the keys act on, and ``hint`` after it when the line has room for both
+        (rather than cut to an ellipsis)."""
+        self._text, self._hint = text, hint or Content("")
+        width = self.content_region.width
+        fits = not width or text.cell_length + self._hint.cell_length <= width
+        self.update(text + self._hint if fits else text, layout=False)
+
+    def on_resize(self) -> None:
+        self.show(self._text, self._hint)
