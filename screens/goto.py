@@ -118,6 +118,16 @@ def match_notice(
     return notice
 
 
+def find_again(lines: Sequence[str], needle: str, *, at: int, step: int) -> tuple[int | None, str]:
+    """The next (``step`` 1) or previous (-1) line from ``at`` holding ``needle``, and what to
+    say of it (``match 3 of 7``, or that the file does not hold it)."""
+    backwards = step < 0
+    line = find_in_lines(lines, needle, after=at, backwards=backwards)
+    if line is None:
+        return None, f"{needle!r} is not in this file"
+    return line, match_notice(lines, needle, line=line, after=at, backwards=backwards)
+
+
 class FindInFile(ModalScreen[int | None]):
     """Ask for text; dismisses with the next line holding it after the cursor, or None."""
 

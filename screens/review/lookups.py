@@ -204,15 +204,11 @@ class Lookups:
         if source is None or view.path != source.path or not view.line_count:
             self.notify("no file is open", severity="warning")
             return
-        from screens.goto import find_in_lines, match_notice
+        from screens.goto import find_again
 
-        at = view.cursor_line
-        line = find_in_lines(source.lines, self.find_text, after=at, backwards=step < 0)
-        if line is None:
-            self.notify(visible(f"{self.find_text!r} is not in this file"), markup=False)
-            return
-        view.go_to_line(line)
-        notice = match_notice(source.lines, self.find_text, line=line, after=at, backwards=step < 0)
+        line, notice = find_again(source.lines, self.find_text, at=view.cursor_line, step=step)
+        if line is not None:
+            view.go_to_line(line)
         self.notify(visible(notice), markup=False, timeout=3)
 
     def permalink(self) -> None:
