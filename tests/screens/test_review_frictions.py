@@ -116,6 +116,10 @@ async def test_find_in_file_has_next_and_previous_match_keys(
         assert notices[-1].message.startswith("match ")
         await press(pilot, screen, "shift+f3")
         assert view.cursor_line == first
+        await press(pilot, screen, "greater_than_sign")  # > and < too: some terminals send
+        assert view.cursor_line == second  # shift+f3 as a cursor position report
+        await press(pilot, screen, "less_than_sign")
+        assert view.cursor_line == first
         total = sum("def " in line for line in lines)
         assert any(f"of {total}" in notice.message for notice in notices)
     app.close()
