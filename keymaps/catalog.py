@@ -50,6 +50,7 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("unclear", "verdict('unclear')", "Unclear", "Verdicts"),
     BindingSpec("skip", "verdict('skip')", "Skip", "Verdicts"),
     BindingSpec("note", "note", "Note", "Verdicts"),
+    BindingSpec("record_target", "target_record", "Verdicts on the record", "Verdicts", show=False),
     BindingSpec("undo", "undo", "Undo your last change", "Verdicts", show=False),
     BindingSpec("redo", "redo", "Redo what was undone", "Verdicts", show=False),
     # jump
@@ -62,6 +63,8 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("grep", "grep", "Grep revision", "Source", show=False),
     BindingSpec("goto_line", "goto_line", "Go to line", "Source", show=False),
     BindingSpec("find_in_file", "find_in_file", "Find in file", "Source", show=False),
+    BindingSpec("find_next", "find_again(1)", "Next match in file", "Source", show=False),
+    BindingSpec("find_prev", "find_again(-1)", "Previous match in file", "Source", show=False),
     BindingSpec("permalink", "permalink", "Copy permalink", "Source", show=False),
     BindingSpec("backlinks", "backlinks", "Backlinks", "Source", show=False),
     BindingSpec("diff", "diff", "Quote/source diff", "Source", show=False),

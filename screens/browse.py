@@ -24,7 +24,7 @@ from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
 from keymaps.bindings import bindings
 from screens.backlinks import BacklinksScreen
 from screens.finder import FileFinder
-from screens.goto import FindInFile, GotoLine
+from screens.goto import FindInFile, GotoLine, find_again
 from screens.grep import GrepScreen
 from screens.safe import visible
 from screens.widgets.footer import KeysBar
@@ -48,7 +48,8 @@ def browse_bindings() -> list[BindingType]:
     """The browse screen's bindings (all shown), keyed by the catalog ids."""
     # `find` (`/`) means "find by name" on every screen: records, quotes and files in review, the
     # files here; find in file is `find_in_file` (ctrl+f) on both
-    return bindings(BROWSE_BINDINGS, shown=True, descriptions={"find": "Find file"})
+    shown = bindings(BROWSE_BINDINGS, shown=True, descriptions={"find": "Find file"})
+    return shown + bindings(("find_next", "find_prev"), shown=False)
 
 
 class BrowseScreen(Screen[None]):
@@ -230,6 +231,21 @@ class BrowseScreen(Screen[None]):
                 self.notify(visible(dialog.notice), markup=False, timeout=3)
 
         self.app.push_screen(dialog, found)
+
+    def action_find_again(self, step: int) -> None:
+        """The next (1) or previous (-1) line holding the text last found in the file."""
+        view = self.query_one(SourceView)
+        if not self._find_text:
+            self.action_find_in_file()
+            return
+        if self.source is None or not view.line_count:
+            self.notify("no file is open", severity="warning")
+            return
+        line, notice = find_again(
+            self.source.lines, self._find_text, at=view.cursor_line, step=step
+        )
+        self._went(line)
+        self.notify(visible(notice), markup=False, timeout=3)
 
     def action_permalink(self) -> None:
         view = self.query_one(SourceView)

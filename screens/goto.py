@@ -99,9 +99,11 @@ def find_in_lines(
     return None
 
 
-def match_notice(lines: Sequence[str], needle: str, *, line: int, after: int) -> str:
+def match_notice(
+    lines: Sequence[str], needle: str, *, line: int, after: int, backwards: bool = False
+) -> str:
     """Where a found line is among the lines holding ``needle``: ``match 3 of 7``, and whether
-    the search wrapped past the end of the file to find it (it went forward from ``after``)."""
+    the search wrapped past the end (or, ``backwards``, the start) of the file from ``after``."""
     wanted = needle.casefold()
     matches = [n for n, text in enumerate(lines, 1) if wanted in text.casefold()]
     if line not in matches:
@@ -109,9 +111,21 @@ def match_notice(lines: Sequence[str], needle: str, *, line: int, after: int) ->
     notice = f"match {matches.index(line) + 1} of {len(matches)}"
     if len(matches) == 1:
         return notice + " (the only one)"
-    if line <= after:
+    if backwards and line >= after:
+        notice += " (wrapped to the bottom)"
+    elif not backwards and line <= after:
         notice += " (wrapped to the top)"
     return notice
+
+
+def find_again(lines: Sequence[str], needle: str, *, at: int, step: int) -> tuple[int | None, str]:
+    """The next (``step`` 1) or previous (-1) line from ``at`` holding ``needle``, and what to
+    say of it (``match 3 of 7``, or that the file does not hold it)."""
+    backwards = step < 0
+    line = find_in_lines(lines, needle, after=at, backwards=backwards)
+    if line is None:
+        return None, f"{needle!r} is not in this file"
+    return line, match_notice(lines, needle, line=line, after=at, backwards=backwards)
 
 
 class FindInFile(ModalScreen[int | None]):

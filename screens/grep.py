@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 MAX_SHOWN = 2000
 #: characters of a hit's line shown
 MAX_TEXT = 300
+#: what the dialog says before a search: it runs on Enter, not as one types
+RUN_HINT = "type a pattern, then ⏎ (enter) runs the search"
 #: a batch of hits goes to the list at least this often (seconds) while the search runs
 BATCH_SECONDS = 0.1
 
@@ -103,7 +105,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
                 yield Input(self._initial_paths, placeholder="in paths…", id="grep-paths")
             yield Label(self._flags(), id="grep-flags")
             yield OptionList(id="grep-results")
-            yield Label("", id="grep-status")
+            yield Label(RUN_HINT, id="grep-status")
         yield KeysBar()  # the toggles' keys, as the active keymap binds them
 
     def on_mount(self) -> None:
@@ -152,7 +154,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
         self.query_one("#grep-results", OptionList).clear_options()
         if not pattern:
             self.running = False
-            self._status(Content("type a pattern and press enter"))
+            self._status(Content(RUN_HINT))
             return
         self.running = True
         self._status(Content("searching…"))

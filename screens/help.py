@@ -59,6 +59,16 @@ def help_content(keymap: Keymap) -> Content:
         )
     )
     parts.append(Content(""))
+    parts.append(Content.styled("Reviewing as a team (assay sync)", "bold $text-accent"))
+    parts.append(
+        Content.styled(
+            "  ≠ after a record's verdict badge: reviewers' verdicts differ on it or one of its"
+            " quotes. The record pane lists the other reviewers' verdicts and notes; the header"
+            " says when verdicts were last synced and how many came in.",
+            "$text-muted",
+        )
+    )
+    parts.append(Content(""))
     parts.append(
         Content.styled(
             f"Keymap: {keymap.preset}"

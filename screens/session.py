@@ -195,6 +195,18 @@ class ReviewSession:
             for event in found
         ]
 
+    def disagrees(self, record: Record) -> bool:
+        """Whether reviewers' verdicts (this one's among them) differ on the record or one of
+        its quotes (skips left out, as `assay stats` counts disagreements)."""
+        others = self.others.get(self.record_item(record).key)
+        if not others:
+            return False
+        from db.events import find_disagreements
+
+        items = [self.record_item(record)] + [self.quote_item(record, q) for q in record.quotes]
+        mine = [event for item in items if (event := self.current.get(item.key)) is not None]
+        return bool(find_disagreements([*others, *mine]))
+
     def sync_text(self) -> str:
         """``synced 14:02 · 12 in`` (local time; the date too when not today), or ""."""
         synced = self.synced
@@ -401,29 +413,31 @@ class ReviewSession:
         reading: bool,
         stale: int,
         store_error: str | None,
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str, str]:
         """The header's progress: anchoring, reading verdicts, or the review's progress; in
-        words, and in fewer words for a narrow terminal."""
+        words, in fewer words with the last sync, and in fewer words (narrower terminals)."""
         if anchoring is not None:
-            texts = [f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"] * 2
+            texts = [f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"] * 3
         elif revision_open and not self.anchored:
-            texts = ["anchoring quotes…"] * 2
+            texts = ["anchoring quotes…"] * 3
         elif reading:
-            texts = ["reading verdicts…"] * 2
+            texts = ["reading verdicts…"] * 3
         else:
             counts = self.progress()
             texts = [
                 self.progress_text(progress=counts),
+                self.progress_text(short=True, progress=counts),
                 self.progress_text(short=True, progress=counts),
             ]
         if stale:
             texts = [text + f" · {stale} stale" for text in texts]
         synced = self.sync_text()
         if synced and not reading and anchoring is None:
-            texts[0] += f" · {synced}"  # the narrow form keeps to the counts
+            texts[0] += f" · {synced}"
+            texts[1] += f" · {synced}"  # the narrowest form keeps to the counts
         if store_error is not None:
             texts = ["verdicts cannot be saved · " + text for text in texts]
-        return texts[0], texts[1]
+        return texts[0], texts[1], texts[2]
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record (by step, wrapping) passing a filter, or None."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from textual.app import App
 
@@ -17,6 +18,7 @@ class BrowseApp(InterruptQuit, App[None]):
     """`assay browse`: one revision, no reports."""
 
     TITLE = "assay browse"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # the review app's: toasts, background
 
     def __init__(
         self,

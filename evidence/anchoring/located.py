@@ -47,7 +47,8 @@ def locate(quote: Quote, source: SourceFile, notes: list[str]) -> Anchor:
     if last == total + 1 and quote.columns is not None and quote.columns[1] <= 1:
         last = max(first, total)  # a region ending at the start of the line after the last
     if first > total or last > total:
-        notes.append(f"lines {first}-{last} are past the end of the file ({total} lines)")
+        where = f"line {first} is" if first == last else f"lines {first}-{last} are"
+        notes.append(f"{where} past the end of the file ({total} lines)")
         return missing._replace(range_ok=False, notes=tuple(notes))
     if quote.columns is not None and first == last:
         width = len(source.lines[first - 1])

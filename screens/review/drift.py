@@ -107,6 +107,7 @@ class DriftPart:
         self.node = node  # the screen: its workers, messages and notices
         self.wanted = against  # the REV asked for: computed once anchoring is done
         self.against: Revision | None = None  # REV, open, once its drift is known
+        self.against_name = ""  # REV as the reviewer gave it (a branch, a tag, an id)
         self.computing = False
         self.showing_against = False  # the source pane shows REV rather than the cited revision
 
@@ -119,14 +120,16 @@ class DriftPart:
             return f"drift vs {self.wanted[:12]}…"
         return f"drift vs {shown.short}" if shown is not None else ""
 
-    def decorate(self, progress: str, short: str) -> tuple[str, str]:
-        """The header's progress texts with the drift's REV in front, when drift is shown."""
+    def decorate(self, forms: tuple[str, ...]) -> tuple[str, ...]:
+        """The header's progress texts (longest first) with the drift's REV in front, when
+        drift is shown."""
         drift = self.header_label()
         if not drift:
-            return progress, short
+            return forms
         # kept whole with the counts: the names on the left give way first; at 80 columns the
         # cited id stays whole
-        return f"{drift} · {progress}", f"{drift.replace('drift vs ', 'Δ ')} · {short}"
+        short = drift.replace("drift vs ", "Δ ")
+        return tuple(f"{drift if n == 0 else short} · {form}" for n, form in enumerate(forms))
 
     def ask(self) -> None:
         """Ask for REV in a dialog, then compute the drift against it."""
@@ -196,6 +199,7 @@ class DriftPart:
         if self.against is not None:
             self.against.close()
         self.against = message.against
+        self.against_name = message.rev
         host.session.drifts = message.drifts
         host.record_pane.against = message.against.short
         self.showing_against = False
@@ -244,17 +248,25 @@ class DriftPart:
             return None
         return self.against, drift.path
 
+    def against_label(self) -> str:
+        """``@8df75ac (main)``: REV's short id and the name the reviewer gave (not an id)."""
+        assert self.against is not None
+        short, name = self.against.short, self.against_name
+        if not name or self.against.commit.startswith(name.lower()):
+            return f"@{short}"
+        return f"@{short} ({name if len(name) <= 24 else name[:23] + '…'})"
+
     def against_message(self) -> str | None:
         """What the source pane says at REV for a quote with no file there to show (None: the
         file is shown, or the pane shows the cited revision)."""
         if not self.showing_against or self.against is None or self.host.quote is None:
             return None
         drift = self.drift_of_quote()
-        short = self.against.short
+        at = self.against_label()
         if drift is None or drift.status.value == "not_anchored":
-            return f"@{short} (REV): no drift for this quote (not anchored at the cited revision)"
+            return f"{at}: no drift for this quote (not anchored at the cited revision)"
         if drift.path is None or drift.status.value == "file_deleted":
-            return f"@{short} (REV): the quoted file was deleted; t shows the cited revision"
+            return f"{at}: the quoted file was deleted; t shows the cited revision"
         return None
 
     def diff_content(self) -> Content:
@@ -274,7 +286,7 @@ class DriftPart:
         cited = self.host.revision.short if self.host.revision is not None else "?"
         title = Content.assemble(
             (visible(source.path), "bold"),
-            (f" @{self.against.short} (REV)", "bold $text-warning"),
+            (" " + visible(self.against_label()), "bold $text-warning"),
             (f"  {status}; cited @{cited}, t: back", "i"),
         )
         return title, SourceMarks(lines, None, ()), lines[0] if lines else 1

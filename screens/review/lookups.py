@@ -46,6 +46,8 @@ class LookupHost(Protocol):
 
     def jump(self, location: Location) -> None: ...
 
+    def reach(self, location: Location) -> None: ...
+
     def open_path(self, path: str, line: int | None = None) -> None: ...
 
     def first_quote(self, index: int) -> int | None: ...
@@ -117,8 +119,8 @@ class Lookups:
                 return
             if target.kind == "file":
                 self.host.open_path(target.path)
-            elif target.kind == "quote":
-                self.host.jump(Location(target.record, target.quote))
+            elif target.kind == "quote":  # arrived at a quote: verdicts act on it, as after ]
+                self.host.reach(Location(target.record, target.quote))
             else:
                 self.host.jump(Location(target.record, self.host.first_quote(target.record)))
 
@@ -160,12 +162,16 @@ class Lookups:
             return
         from screens.goto import GotoLine
 
+        dialog = GotoLine(view.line_count, view.cursor_line)
+
         def chosen(line: int | None) -> None:
+            if dialog.selected is not None:  # a range: selected, so that `y` cites it
+                view.set_marks(view.marks._replace(selected=dialog.selected))
             if line is not None:
                 view.go_to_line(line)
                 view.focus()
 
-        self.host.app.push_screen(GotoLine(view.line_count, view.cursor_line), chosen)
+        self.host.app.push_screen(dialog, chosen)
 
     def find_in_file(self) -> None:
         """Ask for text; move the source cursor to the next line of the open file holding it."""
@@ -186,6 +192,24 @@ class Lookups:
                 self.notify(visible(dialog.notice), markup=False, timeout=3)
 
         self.host.app.push_screen(dialog, found)
+
+    def find_again(self, step: int) -> None:
+        """The next (``step`` 1) or previous (-1) line of the open file holding the text last
+        found in it; find in file asks for one when none was found yet."""
+        view = self.host.source_view
+        source = self.host.source
+        if not self.find_text:
+            self.find_in_file()
+            return
+        if source is None or view.path != source.path or not view.line_count:
+            self.notify("no file is open", severity="warning")
+            return
+        from screens.goto import find_again
+
+        line, notice = find_again(source.lines, self.find_text, at=view.cursor_line, step=step)
+        if line is not None:
+            view.go_to_line(line)
+        self.notify(visible(notice), markup=False, timeout=3)
 
     def permalink(self) -> None:
         """Copy a permalink to the selected lines of the open file (OSC 52) and show it."""
@@ -224,9 +248,8 @@ class Lookups:
             if target is not None:
                 record = self.host.session.records[target]
                 quote = record.quotes.index(link.quote) if link.quote in record.quotes else None
-                if quote is None:
-                    quote = self.host.first_quote(target)
-                self.host.jump(Location(target, quote))
+                # a quote found: verdicts act on it, as after ]; else on the record
+                self.host.reach(Location(target, quote))
 
         self.host.app.push_screen(BacklinksScreen(links, path=view.path), chosen)
 

@@ -8,6 +8,7 @@ import time
 from textual.widget import Widget
 
 from screens.widgets.lists import RowList
+from screens.widgets.record_pane import RecordPane
 from screens.widgets.source_view import SourceView
 
 #: the second press of a key bound "pressed twice" must come within this many seconds
@@ -56,7 +57,9 @@ class Motions:
         if focused is None:
             return
         half = max(1, focused.scrollable_content_region.height // 2)
-        if isinstance(focused, SourceView):
+        if isinstance(focused, RecordPane):  # rows of many lines: its lines scroll, as pages do
+            focused.half_page(step)
+        elif isinstance(focused, SourceView):
             for _ in range(half):
                 focused.action_cursor_down() if step > 0 else focused.action_cursor_up()
         elif isinstance(focused, RowList) and focused.row_count:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from screens.review.history import History, Location
+from screens.review.history import History, Location, Place
 from screens.safe import visible
 from screens.session import FILTER_NOTICES, ReviewSession
 from screens.widgets.cited_rows import cited_target
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.widget import Widget
 
     from evidence.model import Quote, Record
     from screens.review.drift import DriftPart
@@ -64,13 +65,20 @@ class NavigationHost(Protocol):
 
     def open_path(self, path: str, line: int | None = None) -> None: ...
 
+    @property
+    def focused(self) -> Widget | None: ...
+
+    def query_one(self, selector: str) -> Widget: ...
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
+
 
 class Navigation:
     """Moves the review screen's location; jumps can be retraced with back and forward."""
 
     def __init__(self, host: NavigationHost) -> None:
         self.host = host
-        self.history = History()
+        self.history: History[Place] = History()
         self.moved = False  # the reviewer moved (before the saved position was read, maybe)
         #: verdict keys act on the quote shown (selected with ]/[, or the cursor on its row),
         #: else on the record (selected with n/p, a row of the records list, or any other move)
@@ -99,7 +107,7 @@ class Navigation:
         if not host.session.records:
             return
         if remember and location != host.location:
-            self.history.left(host.location)
+            self.history.left(self.here())
         changed = location.record != host.location.record
         host.location = location
         self.on_quote = on_quote and location.quote is not None
@@ -137,9 +145,18 @@ class Navigation:
             quote = 0
         elif not self.on_quote:
             quote = min(host.location.quote, len(record.quotes) - 1)
+        elif step < 0 and host.location.quote == 0:
+            self.to_record()  # before the first quote: the record itself
+            return
         else:
             quote = (host.location.quote + step) % len(record.quotes)
         self.select_quote(quote)
+
+    def to_record(self) -> None:
+        """Verdict keys act on the record again; the quote stays shown in the source pane."""
+        if self.host.record is None or self.cleared:
+            return
+        self.select_quote(None)
 
     def select_quote(self, quote: int | None) -> None:
         """Verdict keys act on this quote of the record shown (None: on the record)."""
@@ -167,18 +184,51 @@ class Navigation:
         host.record_pane.scroll_to_cursor()  # its row in view: the quote's, or the record's
 
     def back(self) -> None:
-        location = self.history.back(self.host.location)
-        if location is None:
+        place = self.history.back(self.here())
+        if place is None:
             self.host.app.notify("nothing to go back to")
             return
-        self.go(location)
+        self.restore(place)
 
     def forward(self) -> None:
-        location = self.history.forward(self.host.location)
-        if location is None:
+        place = self.history.forward(self.here())
+        if place is None:
             self.host.app.notify("nothing to go forward to")
             return
-        self.go(location)
+        self.restore(place)
+
+    def here(self) -> Place:
+        """Where the reviewer is reading now: location, target, focused pane, and the lines of
+        the record and source panes in view."""
+        host = self.host
+        pane, view = host.record_pane, host.source_view
+        return Place(
+            host.location,
+            on_quote=self.on_quote,
+            pane=host.focused.id if host.focused is not None else None,
+            record_top=round(pane.scroll_y),
+            record_row=pane.highlighted_id or None,
+            opened=host.sources.opened_path,
+            source_line=view.cursor_line if view.line_count else None,
+            source_top=round(view.scroll_y),
+        )
+
+    def restore(self, place: Place) -> None:
+        """Return to a place left by a jump, read where it was read."""
+        host = self.host
+        self.go(place.location, on_quote=place.on_quote)
+        pane = host.record_pane
+        if place.record_row is not None:
+            pane.move_to(pane.row_index(place.record_row))
+        pane.scroll_to(y=place.record_top, animate=False, immediate=True, force=True)
+        if place.opened is not None:
+            host.open_path(place.opened, place.source_line)
+        if place.source_line is not None:
+            host.sources.restore_view(place.source_line, place.source_top)
+        if place.pane is not None:  # the pane read in (one hidden since cannot take the focus)
+            widget = host.query_one(f"#{place.pane}")
+            if widget.focusable:
+                host.set_focus(widget)
 
     def cycle_filter(self) -> None:
         """Show the records of the next filter; go to the first one if the current is hidden."""
@@ -218,6 +268,7 @@ class Navigation:
         """Follow a row of the record pane: a quote, a reference, an annotation, a search hit."""
         host = self.host
         if row_id.startswith("quote-"):
+            self.select_quote(int(row_id.removeprefix("quote-")))  # chosen: verdicts act on it
             if host.sources.missing_but_found():
                 host.sources.open_found()  # not in its cited file: where it was found
             host.focus_source()

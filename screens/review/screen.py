@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.worker import Worker
 
-from keymaps import Keymap
+from keymaps import Keymap, short_key
 from keymaps.bindings import bindings_for
 from screens.review.arrivals import Arrivals
 from screens.review.drift import CommitRead, DriftComputed, DriftPart
@@ -41,7 +41,7 @@ from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.review_header import ReviewHeader, revision_label
 from screens.widgets.source_view import SourceView
-from screens.widgets.target_line import TargetLine, target_text
+from screens.widgets.target_line import TargetLine, record_hint, target_text
 
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
@@ -201,21 +201,21 @@ class ReviewScreen(Screen[None]):
     def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
         reading = self.store_error is None and not self.verdicts.ready.is_set()
-        progress, short = self.session.header_progress(
+        forms = self.session.header_progress(
             revision_open=self.revision is not None,
             anchoring=anchoring,
             reading=reading,
             stale=len(self.stale),
             store_error=self.store_error,
         )
-        progress, short = self.drift.decorate(progress, short)
+        progress, *shorter = self.drift.decorate(forms)
         self.query_one(ReviewHeader).show(
             system=reports[0].system if reports else "no reports",
             revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
             progress=progress,
-            short=short,
+            shorter=tuple(shorter),
             commit=self.commit,
         )
 
@@ -343,6 +343,9 @@ class ReviewScreen(Screen[None]):
     def action_prev_quote(self) -> None:
         self.moves.step_quote(-1)
 
+    def action_target_record(self) -> None:
+        self.moves.to_record()
+
     def action_move_down(self) -> None:
         self._move_focused(1)
 
@@ -399,9 +402,16 @@ class ReviewScreen(Screen[None]):
 
     def show_target(self) -> None:
         """Name what verdict keys act on in the status line."""
+        quote, keys = self.moves.target_quote(), self.keymap.keys_for("record_target")
         self.query_one(TargetLine).show(
-            target_text(self.session, self.record, self.moves.target_quote())
+            target_text(self.session, self.record, quote),
+            record_hint(quote, short_key(keys[0]) if keys else ""),
         )
+
+    def quotes_key(self) -> str:
+        """The key that selects the record's quotes (``]``), as the keys bar shows it."""
+        keys = self.keymap.keys_for("next_quote")
+        return short_key(keys[0]) if keys else ""
 
     def revision_id(self) -> str | None:
         """The commit verdicts are saved against: the open revision's; while it opens, the full
@@ -488,6 +498,9 @@ class ReviewScreen(Screen[None]):
 
     def action_find_in_file(self) -> None:
         self.lookups.find_in_file()
+
+    def action_find_again(self, step: int) -> None:
+        self.lookups.find_again(step)
 
     def action_permalink(self) -> None:
         self.lookups.permalink()

@@ -77,6 +77,8 @@ class SourceHost(Protocol):
 
     def show_target(self) -> None: ...
 
+    def quotes_key(self) -> str: ...
+
 
 class SourcePane:
     """Shows the current quote's file, or a file opened by path, in the source pane."""
@@ -92,6 +94,8 @@ class SourcePane:
         # the quote shown where it was found in another file: (quote, index in its `elsewhere`)
         self.found: tuple[Quote, int] | None = None
         self._against_request = 0  # the read of the quote's file at the drift's REV (`t`)
+        # where `back` puts the cursor and view of the file it shows: (request, line, top line)
+        self._restore: tuple[int, int, int] | None = None
 
     def place(self) -> Elsewhere | None:
         """The place in another file where the current quote is shown, if it is."""
@@ -152,7 +156,8 @@ class SourcePane:
         if said is not None and place is None:
             self.request += 1  # a read still in flight is not shown any more
             self.shown = self.request
-            view.show_message(visible(said), title=Content(visible(quote.path) + " @REV"))
+            at = self.host.drift.against_label()
+            view.show_message(visible(said), title=Content(visible(f"{quote.path} {at}")))
             return
         at_against = self.host.drift.source_at_against()
         if at_against is not None and place is None:
@@ -181,6 +186,22 @@ class SourcePane:
             self.loaded(SourceLoaded(self.request, cached))
             return
         self.host.read_source(self.request, self.host.revision, path)
+
+    def restore_view(self, line: int, top: int) -> None:
+        """Put the cursor on ``line`` and ``top`` first in view, once the file asked for last is
+        shown (now, when it already is)."""
+        self._restore = (self.request, line, top)
+        if self.shown == self.request:
+            self._restored()
+
+    def _restored(self) -> None:
+        if self._restore is None or self._restore[0] != self.shown:
+            return
+        _request, line, top = self._restore
+        self._restore = None
+        view = self.host.source_view
+        view.go_to_line(line, center=False)
+        view.scroll_to(y=top, animate=False, force=True, immediate=True)
 
     def loaded(self, message: SourceLoaded) -> None:
         """A file was read: show it, unless another was asked for since."""
@@ -237,6 +258,7 @@ class SourcePane:
             line = target[0] if target else 1
         view.show(source.path, source.lines, marks=marks, line=line, title=title, key=source.oid)
         self._pending_line = None
+        self._restored()
         self.refresh_diff()
 
     def refresh_quote_info(self) -> None:
@@ -247,7 +269,12 @@ class SourcePane:
         if quote is not None and record is not None:
             verdict = verdict_word(session.verdict(session.quote_item(record, quote)))
         self.host.quote_info.show(
-            quote, anchor, opened=self.opened_path, verdict=verdict, place=self.place()
+            quote,
+            anchor,
+            opened=self.opened_path,
+            verdict=verdict,
+            place=self.place(),
+            back_to_quotes=self.host.quotes_key() if record is not None and record.quotes else "",
         )
         self.host.show_target()
 

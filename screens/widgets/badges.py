@@ -23,3 +23,8 @@ def lines_text(lines: tuple[int, int] | None) -> str:
     if lines is None:
         return "?"
     return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
+
+
+def lines_phrase(lines: tuple[int, int]) -> str:
+    """``line 24`` or ``lines 231-236``."""
+    return f"line {lines[0]}" if lines[0] == lines[1] else f"lines {lines[0]}-{lines[1]}"

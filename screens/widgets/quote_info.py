@@ -8,7 +8,7 @@ from textual.widgets import Static
 from evidence.model import Anchor, Elsewhere, Quote, Tier
 from screens.safe import visible
 from screens.session import tier_symbol
-from screens.widgets.badges import TIER_STYLES, lines_text
+from screens.widgets.badges import TIER_STYLES, lines_phrase, lines_text
 
 
 def quote_info(
@@ -31,9 +31,7 @@ def quote_info(
         tier = "located: a region without a snippet, its lines exist"
     parts += [
         (f"{symbol} {tier}", TIER_STYLES[symbol]),
-        f"  lines {lines_text(anchor.lines)}"
-        if anchor.lines
-        else f"  not in {visible(quote.path)}",
+        f"  {lines_phrase(anchor.lines)}" if anchor.lines else f"  not in {visible(quote.path)}",
     ]
     if anchor.elsewhere and not anchor.verified:
         parts.append(found_elsewhere(anchor, place))
@@ -94,14 +92,15 @@ class QuoteInfo(Static):
         opened: str | None,
         verdict: Content | None = None,
         place: Elsewhere | None = None,
+        back_to_quotes: str = "",
     ) -> None:
         """Describe ``quote`` (the reviewer's verdict on it, its anchor; ``place``: shown where it
-        was found instead of its cited file), or ``opened`` when a file was opened instead."""
+        was found instead of its cited file), or ``opened`` when a file was opened instead
+        (``back_to_quotes``: the key that shows the record's quotes again, if it has any)."""
         if opened is not None:
+            hint = f"  ({back_to_quotes} returns to the quotes)" if back_to_quotes else ""
             text = Content.assemble(
-                ("file ", "$text-muted"),
-                visible(opened),
-                ("  (] returns to the quotes)", "$text-muted"),
+                ("file ", "$text-muted"), visible(opened), (hint, "$text-muted")
             )
         elif quote is None:
             text = Content("")

@@ -372,6 +372,11 @@ class RecordPane(RowList):
         top, bottom = self._view()
         self._scroll_to_line(top - (bottom - top))
 
+    def half_page(self, step: int) -> None:
+        """Scroll half the pane's height down (``step`` 1) or up (-1), as the page keys do."""
+        top, bottom = self._view()
+        self._scroll_to_line(top + step * max(1, (bottom - top + 1) // 2))
+
     def action_first(self) -> None:
         self._scroll_to_line(0)
 

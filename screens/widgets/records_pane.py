@@ -81,9 +81,11 @@ class RecordRow:
         noted: bool = False,
         quotes: list[tuple[str, bool]] | None = None,
         drift: str = "",
+        disagreed: bool = False,
     ) -> None:
         self.badge, self.name, self.status, self.reason = badge, name, status, reason
         self.drift = drift  # the worst drift of its quotes: "" when none is computed
+        self.disagreed = disagreed  # reviewers' verdicts differ on it or one of its quotes
         self.noted = noted
         self.quotes = quote_marks_content(quotes or [])
         self.compact = quote_marks_content(quotes or [], compact=True)
@@ -93,7 +95,7 @@ class RecordRow:
         name, reason = self.name, self.reason
         # under a filter, why the record is listed says more than its quotes' marks
         marks = self.quotes if not reason else Content("")
-        fixed = width - 5 - len(self.drift) - (1 if self.noted else 0)
+        fixed = width - 5 - len(self.drift) - (1 if self.noted else 0) - self.disagreed
         tail = self._tail(marks)
         if width > 0 and marks:
             # a narrow list: the name first, then only the verdict counts, then no marks at all
@@ -108,6 +110,7 @@ class RecordRow:
             ("  ", ""),
             (self.badge, VERDICT_STYLES[self.badge]),
             (self.drift, DRIFT_STYLES.get(self.drift, "")),
+            ("≠" if self.disagreed else "", "bold $text-error"),
             " ",
             name,
             ("✎" if self.noted else "", "$text-warning"),
@@ -188,6 +191,7 @@ class RecordsPane(RowList):
             noted=bool(session.note(session.record_item(record))),
             quotes=session.quote_marks(record),
             drift=worst_drift(session, record),
+            disagreed=session.disagrees(record),
         )
 
     def _row_total(self) -> int:

@@ -63,20 +63,23 @@ class ReviewHeader(Static):
         failed: bool,
         reviewer: str,
         progress: str,
-        short: str = "",
+        shorter: tuple[str, ...] = (),
         commit: CommitSummary | None = None,
     ) -> None:
-        """Show the header (``failed``: the revision could not be opened); ``short`` is the
-        progress for a narrow terminal (the same counts, in fewer words); ``commit``'s subject,
+        """Show the header (``failed``: the revision could not be opened); ``shorter`` are the
+        progress for narrower terminals, longest first (the same counts, in fewer words; the
+        last one is used when none fits); ``commit``'s subject,
         author and date follow the revision in the room the rest leaves (never wrapped: the
         counts and names come first)."""
         width = max(self.screen.size.width, 40)
-        shown = (system, revision, failed, reviewer, progress, short, commit, width)
+        shown = (system, revision, failed, reviewer, progress, shorter, commit, width)
         if shown == self._shown:
             return  # the screen asks again on every resize, and twice as it starts
         self._shown = shown
-        if short and len(system) + len(revision) + len(reviewer) + len(progress) + 16 > width:
-            progress = short
+        for form in shorter:
+            if len(system) + len(revision) + len(reviewer) + len(progress) + 16 <= width:
+                break
+            progress = form
         room = width - len(system) - len(revision) - len(progress) - 16
         if len(reviewer) > max(room, 8):  # the counts before the reviewer's full name
             reviewer = reviewer[: max(room, 8) - 1] + "…"

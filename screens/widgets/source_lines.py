@@ -32,15 +32,19 @@ def file_message(source: SourceFile) -> str | None:
 
 
 class SourceMarks(NamedTuple):
-    """What the gutter shows: matched range, claimed range, other occurrences, backlinks."""
+    """What the gutter shows: matched range, claimed range, other occurrences, backlinks, and
+    lines the reviewer selected (go to line ``A-B``: what a permalink cites)."""
 
     matched: LineRange | None = None
     claimed: LineRange | None = None  # drawn in the warning colour where it differs from matched
     others: tuple[LineRange, ...] = ()
     backlinks: frozenset[int] = frozenset()
+    selected: LineRange | None = None
 
     def mark(self, line: int) -> str:
-        """The gutter kind of one line: matched, claimed, other, or empty."""
+        """The gutter kind of one line: selected, matched, claimed, other, or empty."""
+        if self.selected and self.selected[0] <= line <= self.selected[1]:
+            return "selected"
         if self.matched and self.matched[0] <= line <= self.matched[1]:
             return "matched"
         if self.claimed and self.claimed[0] <= line <= self.claimed[1]:

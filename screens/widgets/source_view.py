@@ -33,7 +33,8 @@ class SourceView(ScrollView, can_focus=True):
         ``line`` (1-based) when given;
       - ``show_message(text)``: replace the file by a message (missing file, binary, error);
       - ``set_marks(marks)``, ``go_to_line(line)``, ``cursor_line`` (1-based, reactive),
-        ``path``, ``line_count``, ``selection`` (the matched range, else the cursor line);
+        ``path``, ``line_count``, ``selection`` (the selected range, else the matched range,
+        else the cursor line);
       - posts ``SourceView.CursorMoved``; its highlighting part posts ``Highlighted``.
     """
 
@@ -41,6 +42,7 @@ class SourceView(ScrollView, can_focus=True):
         "source-view--gutter",
         "source-view--cursor",
         "source-view--matched",
+        "source-view--selected",
         "source-view--claimed",
         "source-view--other",
         "source-view--backlink",
@@ -52,6 +54,7 @@ class SourceView(ScrollView, can_focus=True):
     SourceView > .source-view--cursor { background: $boost; }
     SourceView:focus > .source-view--cursor { background: $primary 25%; }
     SourceView > .source-view--matched { color: $success; background: $success 12%; }
+    SourceView > .source-view--selected { color: $text-primary; background: $primary 12%; }
     SourceView > .source-view--claimed { color: $warning; background: $warning 12%; }
     SourceView > .source-view--other { color: $accent; }
     SourceView > .source-view--backlink { color: $secondary; }
@@ -108,9 +111,12 @@ class SourceView(ScrollView, can_focus=True):
 
     @property
     def selection(self) -> LineRange | None:
-        """The lines a permalink should cite: the matched range, else the cursor line."""
+        """The lines a permalink should cite: the selected range, else the matched range, else
+        the cursor line."""
         if not self._lines:
             return None
+        if self.marks.selected:
+            return self.marks.selected
         if self.marks.matched:
             return self.marks.matched
         return (self.cursor_line, self.cursor_line)
@@ -373,7 +379,9 @@ class SourceView(ScrollView, can_focus=True):
         backlink = "•" if line in self.marks.backlinks else " "
         backlink_style = base + self._style("source-view--backlink")
         mark, mark_style = " ", base
-        if kind == "matched":
+        if kind == "selected":
+            mark, mark_style = "▐", base + self._style("source-view--selected")
+        elif kind == "matched":
             mark, mark_style = "▐", base + self._style("source-view--matched")
         elif kind == "claimed":
             mark, mark_style = "▐", base + self._style("source-view--claimed")

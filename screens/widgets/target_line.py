@@ -38,9 +38,26 @@ def target_text(session: ReviewSession, record: Record | None, quote: Quote | No
     )
 
 
+def record_hint(quote: Quote | None, key: str) -> Content:
+    """On a quote, ``  (esc: the record)``: the key that turns the verdict keys to the record."""
+    if quote is None or not key:
+        return Content("")
+    return Content.styled(f"  ({key}: the record)", "$text-muted")
+
+
 class TargetLine(Static):
     """One line naming the record or quote that `c` `r` `u` `s` and `e` act on."""
 
-    def show(self, text: Content) -> None:
-        """Show what the keys act on."""
-        self.update(text, layout=False)
+    _text = Content("")
+    _hint = Content("")
+
+    def show(self, text: Content, hint: Content | None = None) -> None:
+        """Show what the keys act on, and ``hint`` after it when the line has room for both
+        (rather than cut to an ellipsis)."""
+        self._text, self._hint = text, hint or Content("")
+        width = self.content_region.width
+        fits = not width or text.cell_length + self._hint.cell_length <= width
+        self.update(text + self._hint if fits else text, layout=False)
+
+    def on_resize(self) -> None:
+        self.show(self._text, self._hint)

@@ -76,7 +76,7 @@ def test_located_and_missing_regions(kestrel: Path) -> None:
     ]
     assert unused[0]["failing"] is False and unused[1]["failing"] is True
     assert unused[0]["score"] == 0 and unused[0]["diff"] is None
-    assert "past the end of the file (69 lines)" in unused[1]["notes"][0]
+    assert unused[1]["notes"][0] == "line 500 is past the end of the file (69 lines)"
     assert document["summary"]["located"] == 3 and document["summary"]["missing"] == 1
 
 

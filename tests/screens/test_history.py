@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_back_and_forward_retrace_the_jumps() -> None:
-    history = History()
+    history: History[Location] = History()
     a, b, c = Location(0, 0), Location(5, None), Location(9, 2)
     history.left(a)  # a -> b
     history.left(b)  # b -> c
@@ -25,7 +25,7 @@ def test_back_and_forward_retrace_the_jumps() -> None:
 
 
 def test_a_new_jump_forgets_what_was_ahead() -> None:
-    history = History()
+    history: History[Location] = History()
     a, b, c, d = (Location(n) for n in range(4))
     history.left(a)
     history.left(b)

@@ -139,6 +139,30 @@ async def test_browse_find_in_file(github_repo: tuple[Path, str]) -> None:
             assert view.cursor_line == 41
 
 
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_browse_next_and_previous_match(
+    github_repo: tuple[Path, str], size: tuple[int, int]
+) -> None:
+    repo, _ = github_repo
+    with Revision.open(repo) as revision:
+        app = BrowseApp(revision, path="src/server/routes.py")
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            view = app.screen.query_one(SourceView)
+            notices = watch_notices(app)
+            await pilot.press("ctrl+f", *"line 1", "enter")  # lines 1, 10-19
+            await pilot.pause()
+            assert view.cursor_line == 10
+            await pilot.press("f3", "f3")
+            await pilot.pause()
+            assert view.cursor_line == 12 and notices[-1].message == "match 4 of 11"
+            await pilot.press("shift+f3", "shift+f3", "shift+f3", "shift+f3")
+            await pilot.pause()
+            assert view.cursor_line == 19  # before the first: the last, wrapped
+            assert notices[-1].message == "match 11 of 11 (wrapped to the bottom)"
+            assert "f3" not in str(app.screen.query_one(KeysBar).render())  # not in the footer
+
+
 async def test_slash_means_find_by_name_in_browse_too(github_repo: tuple[Path, str]) -> None:
     repo, _ = github_repo
     with Revision.open(repo) as revision:

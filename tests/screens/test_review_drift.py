@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from screenkit import watch_notices
 from textual.content import Content
@@ -98,17 +99,19 @@ async def test_without_drift_there_is_no_drifted_filter(tmp_path: Path, sample: 
         assert "drift" not in header(screen)
 
 
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 async def test_t_shows_the_passage_at_its_new_lines_at_rev_and_back(
-    tmp_path: Path, sample: Path
+    tmp_path: Path, sample: Path, size: tuple[int, int]
 ) -> None:
-    app = demo(tmp_path)
-    async with app.run_test(size=(120, 40)) as pilot:
+    app = demo(tmp_path, "main")  # the source title names REV as the reviewer gave it
+    async with app.run_test(size=size) as pilot:
         screen = await opened(pilot, app, REGISTRY)
         view = screen.source_view
         assert "@802776d" in str(view.border_title)
         assert view.marks.matched == (20045, 20048)
         await press(pilot, screen, "t")
-        assert "@8df75ac (REV)" in str(view.border_title)
+        assert "@8df75ac (main)" in str(view.border_title)
+        assert "REV" not in str(view.border_title)
         assert view.marks.matched == (20051, 20054)
         assert view.cursor_line == 20051
         assert view.path == "api/kestrel/stations.py"
@@ -132,7 +135,8 @@ async def test_t_on_a_quote_whose_file_was_deleted_says_so(tmp_path: Path, sampl
         await press(pilot, screen, "t")
         view = screen.source_view
         assert view.message is not None and "the quoted file was deleted" in view.message
-        assert "@REV" in str(view.border_title)
+        assert view.message.startswith("@8df75ac: ")  # given by its id: named once
+        assert "worker/src/digest.js @8df75ac" in str(view.border_title)
         await press(pilot, screen, "t")
         assert view.message is None and view.path == "worker/src/digest.js"
 

@@ -81,6 +81,11 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
         assert screen.record.id == "KS-RTE-token-check"
         await press(pilot, screen, "alt+left")
         assert screen.record.id == "workflow:request-and-escalation"
+        # back returns to the quote the cursor passed on its way to the reference: escape turns
+        # the verdict keys to the record
+        assert screen.moves.target_quote() is not None
+        await press(pilot, screen, "escape")
+        assert screen.moves.target_quote() is None
         await press(pilot, screen, "shift+tab", "s")  # in the records pane: skip the record
 
         # filter to unreviewed records; space goes to the next one

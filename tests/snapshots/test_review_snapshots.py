@@ -335,10 +335,9 @@ class TestDrift:
 
     @pytest.fixture
     def drifted(self, tmp_path: Path) -> Iterator[AssayApp]:
-        from evidence.sample import TIP_REVISION
-
         keymap = load_keymap(user=False)
-        app = make_demo_app(tmp_path, reviewer="reviewer", keymap=keymap, against=TIP_REVISION)
+        # REV by name, as a reviewer gives it: the source title names it (`@8df75ac (main)`)
+        app = make_demo_app(tmp_path, reviewer="reviewer", keymap=keymap, against="main")
         yield app
         app.close()
 
