@@ -1,7 +1,8 @@
 """assay's two themes: Textual's dark and light themes with text colours that meet WCAG AA
 (4.5:1) on every background the panes use, and unfocused pane borders that stay visible (3:1).
 
-tests/screens/test_themes.py computes the ratios from these colours.
+tests/screens/test_keys_and_themes.py computes the ratios from these colours, and
+tests/screens/test_legible.py from what the app draws in each pane.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ DARK, LIGHT = "assay-dark", "assay-light"
 #: the contrasting text colour): the light theme's accent, warning and success are darker, the
 #: dark theme's secondary lighter, so that the text made from them reads on every background
 _DARK_COLOURS = {"secondary": "#2A7AB8"}
-_LIGHT_COLOURS = {"accent": "#B06400", "warning": "#B06400", "success": "#2E8B4A"}
-#: variables Textual reads from the theme: unfocused borders and the footer's keys
-_DARK_VARIABLES = {"border-blurred": "#6B7886"}
-_LIGHT_VARIABLES = {"border-blurred": "#7E7E7E", "footer-key-foreground": "#00508C"}
+_LIGHT_COLOURS = {"accent": "#B06400", "warning": "#B06400", "success": "#24703B"}
+#: variables Textual reads from the theme: unfocused borders, the footer's keys and the cursor
+#: row of a focused list (the primary colour under light text reads at less than 4.5:1)
+_DARK_VARIABLES = {"border-blurred": "#6B7886", "block-cursor-background": "#0062B0"}
+_LIGHT_VARIABLES = {"border-blurred": "#6E6E6E", "footer-key-foreground": "#00508C"}
 
 
 def _derived(base: str, name: str, colours: dict[str, str], variables: dict[str, str]) -> Theme:

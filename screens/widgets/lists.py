@@ -45,7 +45,8 @@ class RowList(ScrollView, can_focus=True):
         padding: 0 1;
         overflow-x: hidden;
         &:focus { background-tint: $foreground 5%; }
-        & > .row-list--disabled { color: $text-disabled; }
+        /* rows the cursor skips (a record's text, headings) are read as much as the others */
+        & > .row-list--disabled { color: $foreground; }
         & > .row-list--hover { background: $block-hover-background; }
         & > .row-list--cursor {
             color: $foreground;

@@ -20,6 +20,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from screens.contrast import legible
 from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
@@ -93,6 +94,7 @@ class SourceView(ScrollView, can_focus=True):
         self._style_key: tuple[str, bool] | None = None
         self._base_style: Style | None = None  # set while render_lines runs
         self._styles: dict[str, Style] = {}
+        self._legible: dict[tuple[Style, Style], Style] = {}  # (token, line) -> style drawn
 
     # --- public API --------------------------------------------------------------------------
 
@@ -355,6 +357,7 @@ class SourceView(ScrollView, can_focus=True):
         if self._style_key != key:
             self._style_key = key
             self._styles = {}
+            self._legible = {}
         style = self._styles.get(name)
         if style is None:
             style = self._styles[name] = self.get_component_rich_style(name)
@@ -392,4 +395,14 @@ class SourceView(ScrollView, can_focus=True):
         pieces = self.highlights.pieces(index)
         if pieces is None:
             return Strip([Segment(self.display_text(index), line_style)])
-        return Strip([Segment(part, line_style + style) for part, style in pieces])
+        return Strip([Segment(part, self._legible_on(style, line_style)) for part, style in pieces])
+
+    def _legible_on(self, token: Style, line: Style) -> Style:
+        """A syntax style on a line's style, its colour made legible on the line's background
+        (a syntax theme's comments and numbers read poorly on some backgrounds)."""
+        key = (token, line)
+        style = self._legible.get(key)
+        if style is None:
+            background = line.bgcolor.get_truecolor() if line.bgcolor else None
+            style = self._legible[key] = legible(line + token, background)
+        return style
