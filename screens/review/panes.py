@@ -4,18 +4,23 @@ records list shown or hidden by a key.
 A part the review screen owns. From `NARROW_WIDTH` columns the records, the record and the
 source sit side by side; below it the records list keeps the left column and the record sits
 above the source on the right (screen.tcss, class ``-narrow``), so the code keeps most of the
-width. The records list can be hidden at any width (class ``-no-records``) to give the others
-its columns. The panes keep their place on a resize: the records list its cursor, the source its
-quote (RecordsPane and SourceView do it on their own Resize).
+width. The widths follow the terminal's (`pane_widths`): the records list is as wide as whole
+record ids need, within its share; the record and the source share the rest. The records list
+can be hidden at any width (class ``-no-records``) to give the others its columns, each pane
+keeping what it shows at its top. The panes keep their place on a resize: the records list its
+cursor, the source its quote (RecordsPane and SourceView do it on their own Resize).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from screens.widgets.source_view import SourceView
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from textual.geometry import Size
     from textual.widget import Widget
 
@@ -24,6 +29,33 @@ if TYPE_CHECKING:
 
 #: from this width the three panes sit side by side; below it the record goes above the source
 NARROW_WIDTH = 120
+#: the records list's share of the width at most and its least width, side by side and narrow
+LIST_SHARE, LIST_MIN = 0.2, 30
+NARROW_LIST_SHARE, NARROW_LIST_MIN = 0.3, 28
+#: the record's share of what the list leaves, side by side (the source takes the rest)
+RECORD_SHARE = 0.43
+
+
+def pane_widths(width: int, wanted: int, *, records_shown: bool) -> tuple[int, int | None]:
+    """The records list's and the record's widths at a terminal width (None: the record goes
+    above the source and takes the width the list leaves). The list shows whole record ids
+    (``wanted`` columns) when its share of the width allows; the record and the source share
+    the rest."""
+    if width < NARROW_WIDTH:
+        listed = min(wanted, max(NARROW_LIST_MIN, int(width * NARROW_LIST_SHARE)))
+        return min(listed, width // 2), None
+    listed = min(wanted, max(LIST_MIN, int(width * LIST_SHARE)))
+    rest = width - (listed if records_shown else 0)
+    return listed, round(rest * RECORD_SHARE)
+
+
+class Views(NamedTuple):
+    """Where each pane's view starts: the record's and the list's top row (and lines of it
+    above), the source's column and line."""
+
+    record: tuple[int, int]
+    source: tuple[int, int]
+    records: tuple[int, int]
 
 
 class PanesHost(Protocol):
@@ -52,33 +84,70 @@ class PanesHost(Protocol):
 
     def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
 
+    def call_after_refresh(self, callback: Callable[..., object], *args: Any) -> bool: ...
+
 
 class Panes:
     """Which panes the review screen shows and how (``-narrow``, ``-no-records``)."""
 
     def __init__(self, host: PanesHost) -> None:
         self.host = host
+        # the views before the list was hidden and right after: `l` again restores the first
+        self._hidden_at: tuple[Views, Views] | None = None
 
     @property
     def records_shown(self) -> bool:
         return not self.host.has_class("-no-records")
 
     def resized(self) -> None:
-        """Two panes below NARROW_WIDTH, three from it."""
+        """Two panes below NARROW_WIDTH, three from it; the widths follow the terminal's."""
         host = self.host
-        narrow = host.size.width < NARROW_WIDTH
+        width = host.size.width
+        narrow = width < NARROW_WIDTH
         if narrow != host.has_class("-narrow"):
             host.set_class(narrow, "-narrow")
+        records = host.records_pane
+        listed, record = pane_widths(
+            width, records.width_wanted(), records_shown=self.records_shown
+        )
+        records.styles.width = listed
+        # side by side the record has its width; above the source the stylesheet's (all of it)
+        host.record_pane.styles.width = record
 
     def toggle_records(self) -> None:
-        """Hide the records list (its columns go to the record and the source), or show it."""
+        """Hide the records list (its columns go to the record and the source), or show it;
+        every pane keeps what it shows at its top (`l` `l` puts each back where it was)."""
         host = self.host
+        before = self._views()
         shown = not self.records_shown
         host.set_class(not shown, "-no-records")
+        self.resized()
         if not shown and host.focused is host.records_pane:
             host.set_focus(host.record_pane)
-        elif shown:
-            host.records_pane.scroll_to_cursor()
+        elif shown and self._hidden_at is not None:
+            views, after = self._hidden_at
+            # nothing scrolled while the list was hidden: back to where the reading was
+            before = views if after == before else before
+        host.call_after_refresh(self._keep_views, before, shown)
+
+    def _views(self) -> Views:
+        host = self.host
+        view = host.source_view
+        return Views(
+            host.record_pane.top_line(),
+            (round(view.scroll_x), round(view.scroll_y)),
+            host.records_pane.top_line(),
+        )
+
+    def _keep_views(self, views: Views, shown: bool) -> None:
+        host = self.host
+        host.record_pane.show_from(views.record)
+        x, y = views.source
+        host.source_view.scroll_to(x=x, y=y, animate=False, force=True, immediate=True)
+        if shown:
+            host.records_pane.show_from(views.records)
+        # what the panes show once the list is hidden, to tell whether the reviewer scrolled
+        self._hidden_at = None if shown else (views, self._views())
 
     def next_pane(self, focused: Widget | None, step: int) -> Widget:
         """The pane ``step`` (1 or -1) from the focused one, in the order tab cycles through."""

@@ -316,6 +316,21 @@ class RowList(ScrollView, can_focus=True):
         cursor = Region(0, top, max(1, region.width), height)
         self.scroll_to_region(cursor, animate=False, force=True, immediate=True)
 
+    def top_line(self) -> tuple[int, int]:
+        """Where the view starts: the row at its top and how many of that row's lines are above."""
+        line = int(self.scroll_y)
+        if not self._width or line >= len(self._line_rows):
+            return 0, line
+        row = self._line_rows[line]
+        return row, line - self._first[row]
+
+    def show_from(self, top: tuple[int, int]) -> None:
+        """Start the view where `top_line` said it started (as near as the height allows)."""
+        row, offset = top
+        if row < len(self._first):
+            line = self._first[row] + min(offset, self._height(row) - 1)
+            self.scroll_to(y=line, animate=False, force=True, immediate=True)
+
     def show_top(self) -> None:
         """Scroll to the first line, wherever the cursor is."""
         self._scroll_pending = False

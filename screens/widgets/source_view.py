@@ -91,6 +91,7 @@ class SourceView(ScrollView, can_focus=True):
         self._doc: object = 0  # cache key of the document shown (a blob id when given)
         self.highlights = Highlights(self)
         self._gutter_width = 6
+        self._height_seen = 0  # the height at the last resize (0: not laid out yet)
         self._style_key: tuple[str, bool] | None = None
         self._base_style: Style | None = None  # set while render_lines runs
         self._styles: dict[str, Style] = {}
@@ -250,6 +251,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._keep_in_view()
+        self._height_seen = self.scrollable_content_region.height
         self._request_highlight()
 
     def _keep_in_view(self) -> None:
@@ -263,6 +265,8 @@ class SourceView(ScrollView, can_focus=True):
         top = int(self.scroll_y)
         if first - 1 >= top and last <= top + height:
             return
+        if self._height_seen and not top < line <= top + self._height_seen:
+            return  # the reviewer had scrolled away from the cursor: the view stays
         if last - first + 1 > height:  # taller than the view: its first lines, with the cursor
             target = first - 1 if line - first < height else line - height
         elif first - 1 < top:
