@@ -94,6 +94,8 @@ class Panes:
         self.host = host
         # the views before the list was hidden and right after: `l` again restores the first
         self._hidden_at: tuple[Views, Views] | None = None
+        #: the diff over the source (all of its height) or below it; None: over it when narrow
+        self.diff_over: bool | None = None
 
     @property
     def records_shown(self) -> bool:
@@ -113,6 +115,36 @@ class Panes:
         records.styles.width = listed
         # side by side the record has its width; above the source the stylesheet's (all of it)
         host.record_pane.styles.width = record
+        self.place_diff()
+
+    def toggle_diff(self) -> None:
+        """Show the quote/source diff (`d`), or hide it."""
+        host = self.host
+        shown = not host.has_class("-diff")
+        host.set_class(shown, "-diff")
+        self.place_diff()
+        if not shown and host.focused is host.query_one("#diff"):
+            host.set_focus(host.source_view)
+
+    def toggle_diff_over(self) -> bool:
+        """Put the diff over the source or below it (`D`); True when the diff is to be shown."""
+        host = self.host
+        self.diff_over = not host.has_class("-diff-over")
+        if not host.has_class("-diff"):
+            return True
+        self.place_diff()
+        return False
+
+    def place_diff(self) -> None:
+        """The diff over the source (a short pane leaves a third of its height to the diff:
+        the quote alone) or below it."""
+        host = self.host
+        over = self.diff_over if self.diff_over is not None else host.has_class("-narrow")
+        over = over and host.has_class("-diff")
+        if over != host.has_class("-diff-over"):
+            host.set_class(over, "-diff-over")
+        if over and host.focused is host.source_view:
+            host.set_focus(host.query_one("#diff"))
 
     def toggle_records(self) -> None:
         """Hide the records list (its columns go to the record and the source), or show it;
@@ -159,7 +191,9 @@ class Panes:
         """The panes tab cycles through, in order."""
         host = self.host
         panes: list[Widget] = [host.records_pane] if self.records_shown else []
-        panes += [host.record_pane, host.source_view]
+        panes.append(host.record_pane)
+        if not host.has_class("-diff-over"):
+            panes.append(host.source_view)
         if host.has_class("-diff"):
             panes.append(host.query_one("#diff"))
         return panes

@@ -20,6 +20,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from keymaps.bindings import bindings_for
 from screens.contrast import legible
 from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
@@ -65,6 +66,7 @@ class SourceView(ScrollView, can_focus=True):
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("home", "first_line", "First line", show=False),
         Binding("end", "last_line", "Last line", show=False),
+        *bindings_for("source"),
     ]
 
     cursor_line: reactive[int] = reactive(1, always_update=True, init=False)
@@ -139,6 +141,7 @@ class SourceView(ScrollView, can_focus=True):
             self._doc = doc if doc is not None else ("generation", self._generation)
             self._lines = list(lines)
             self._display = {}
+            self.scroll_to(x=0, animate=False, force=True, immediate=True)  # another file
             self.highlights.forget_pending()
             # as wide as the widest line is drawn: tabs expand and controls become symbols
             self._width = max(
@@ -215,6 +218,13 @@ class SourceView(ScrollView, can_focus=True):
 
     def action_page_up(self) -> None:
         self._move_cursor(-max(1, self.scrollable_content_region.height - 1))
+
+    def action_scroll_code(self, step: int) -> None:
+        """Scroll the code sideways by half its width (``step`` 1 or -1), or back to column 1
+        (0); the line numbers and marks stay."""
+        half = max(4, (self.scrollable_content_region.width - self._gutter_width) // 2)
+        x = 0 if step == 0 else max(0, round(self.scroll_x) + step * half)
+        self.scroll_to(x=x, animate=False, force=True, immediate=True)
 
     def action_first_line(self) -> None:
         self._move_cursor(-len(self._lines))
