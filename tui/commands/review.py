@@ -96,6 +96,7 @@ def review(
             db_path = check_database(Path(db) if db else None)
         except StoreError as error:
             fail(str(error))
+        from screens.themes import theme_file
         from tui.factory import make_app
 
         app = make_app(
@@ -107,6 +108,7 @@ def review(
             keymap,
             rev_origin=origin,
             against=against_commit,
+            theme_file=theme_file(),
         )
     finally:
         reviewer_found.close()  # stops git if the command failed first
@@ -197,7 +199,15 @@ def demo_app(
             from evidence.sample import sample_repo
 
             against = _resolve_against(str(sample_repo()), against)
-        return make_demo_app(data_dir, reviewer=reviewer_found(), keymap=keymap, against=against)
+        from screens.themes import theme_file
+
+        return make_demo_app(
+            data_dir,
+            reviewer=reviewer_found(),
+            keymap=keymap,
+            against=against,
+            theme_file=theme_file(),
+        )
     except (SampleError, StoreError) as error:
         fail(str(error))
     finally:
