@@ -66,13 +66,15 @@ ROW_EXTRA = 16
 
 
 def cut_id(name: str, room: int) -> str:
-    """A record id in ``room`` columns, cut in the middle: its prefix (``KS-RTE-``) and its tail
-    stay, since ids of one kind differ after the prefix (``…-note-sync``, ``…-token-check``)."""
+    """A record id in ``room`` columns, cut in the middle: its tail stays, since ids of one kind
+    differ after their prefix (``KS-RTE-…note-sync``, ``KS-…n-check``), and the prefix when the
+    room allows."""
     if len(name) <= room:
         return name
     parts = name.split("-", 2)
     prefix = len(name) - len(parts[-1]) if len(parts) == 3 else room
-    head = min(prefix, (room - 1) // 2)
+    # the whole prefix when the tail keeps 8 columns, else a third: the tail tells ids apart
+    head = prefix if room >= prefix + 9 else (room - 1) // 3
     return name[:head] + "…" + name[len(name) - (room - 1 - head) :]
 
 
@@ -111,14 +113,17 @@ class RecordRow:
         fixed = width - 5 - len(self.drift) - (1 if self.noted else 0)
         tail = self._tail(marks)
         if width > 0:
-            # a narrow list: the name first, then only the verdict counts, then no marks, then
-            # not the quotes' status either (a filter's reason stays)
-            fewer: list[tuple[Content | None, int]] = [(self.compact, NAME_ROOM)] if marks else []
-            fewer += [(Content(""), NAME_ROOM // 2), (None, NAME_ROOM // 2)]
-            for less, keep in fewer:
-                if fixed - tail.cell_length >= min(len(name), keep):
-                    break
-                tail = self._tail(less) if less is not None else self._tail(Content(""), False)
+            # a narrow list: the whole name if fewer marks make room for it, else a name of some
+            # length with the verdict counts, or no marks, or not the quotes' status either (a
+            # filter's reason stays)
+            tails = [(tail, NAME_ROOM), (self._tail(self.compact), NAME_ROOM)] if marks else []
+            tails += [(self._tail(Content("")), NAME_ROOM // 2)]
+            tails += [(self._tail(Content(""), with_status=False), NAME_ROOM // 2)]
+            whole = [each for each, _keep in tails[:-1] if fixed - each.cell_length >= len(name)]
+            kept = [
+                each for each, keep in tails if fixed - each.cell_length >= min(len(name), keep)
+            ]
+            tail = (whole or kept or [tails[-1][0]])[0]
         room = fixed - tail.cell_length
         if width > 0 and len(name) > max(room, 8):
             room = max(room, 8)

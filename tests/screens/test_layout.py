@@ -13,7 +13,7 @@ from keymaps import load_keymap
 from screens.review.history import Location
 from screens.review.panes import pane_widths
 from screens.review.screen import ReviewScreen
-from screens.widgets.records_pane import cut_id
+from screens.widgets.records_pane import RecordRow, cut_id
 from tui.factory import make_demo_app
 
 
@@ -51,13 +51,20 @@ def test_pane_widths_follow_the_terminal() -> None:
 
 
 def test_ids_are_cut_in_the_middle_and_stay_apart() -> None:
-    assert cut_id("RT-RTE-knowledge-edit", 12) == "RT-RT…e-edit"
+    assert cut_id("RT-RTE-knowledge-edit", 12) == "RT-…dge-edit"
     assert cut_id("RT-RTE-knowledge-edit", 40) == "RT-RTE-knowledge-edit"
     assert cut_id("RT-RTE-knowledge-edit", 16) == "RT-RTE-…dge-edit"
     many = ["RT-RTE-knowledge-edit", "RT-RTE-knowledge-read", "RT-RTE-kb-search"]
     for room in range(9, 22):
         cut = [cut_id(each, room) for each in many]
         assert len(set(cut)) == 3 and all(len(each) <= room for each in cut), cut
+
+
+def test_a_whole_name_comes_before_its_quotes_marks() -> None:
+    row = RecordRow("·", "KS-RTE-ticket-escalation", "✓3", quotes=[("·", False)] * 3)
+    assert str(row.content(40)).endswith("KS-RTE-ticket-escalation  ✓3 [···]")
+    assert str(row.content(35)).endswith("KS-RTE-ticket-escalation  ✓3")  # no open marks
+    assert str(row.content(26)).endswith("KS-RTE-…scalation  ✓3")  # the status stays
 
 
 @pytest.mark.parametrize("size", [(120, 40), (250, 60), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
