@@ -101,3 +101,26 @@ async def test_every_text_read_meets_aa(
         assert counts["diff"] > 40 and counts["keys"] > 40 and counts["status line"] > 20
         assert problems == []
     app.close()
+
+
+@pytest.mark.parametrize(
+    ("key", "dialog"),
+    [("question_mark", "#help-dialog"), ("e", "#note-dialog"), ("slash", "#find-dialog")],
+)
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_the_dialogs_read_at_aa(
+    tmp_path: Path, sample: Path, theme: str, key: str, dialog: str
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        await pilot.press(key)
+        for _ in range(10):
+            await pilot.pause()
+        region = app.screen.query_one(dialog).region
+        cells = screen_cells(app)
+        assert text_count(cells, region) > 20  # its title, hint or text at least
+        # text at 4.5:1; not its scrollbars (borders and marks are checked on the panes)
+        assert low_contrast(cells, region, drawing=1.0) == []
+    app.close()
