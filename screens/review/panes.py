@@ -50,12 +50,13 @@ def pane_widths(width: int, wanted: int, *, records_shown: bool) -> tuple[int, i
 
 
 class Views(NamedTuple):
-    """Where each pane's view starts: the record's and the list's top row (and lines of it
-    above), the source's column and line."""
+    """Where the record's view starts (its top row, and lines of it above the view) and the
+    source's (column and line)."""
 
     record: tuple[int, int]
-    source: tuple[int, int]
-    records: tuple[int, int]
+    x: int
+    y: int
+    source_moves: int  # `SourceView.moves`: the reviewer's own moves of the source
 
 
 class PanesHost(Protocol):
@@ -150,7 +151,7 @@ class Panes:
         """Hide the records list (its columns go to the record and the source), or show it;
         every pane keeps what it shows at its top (`l` `l` puts each back where it was)."""
         host = self.host
-        before = self._views()
+        wanted = at_toggle = self._views()
         shown = not self.records_shown
         host.set_class(not shown, "-no-records")
         self.resized()
@@ -159,27 +160,29 @@ class Panes:
         elif shown and self._hidden_at is not None:
             views, after = self._hidden_at
             # nothing scrolled while the list was hidden: back to where the reading was
-            before = views if after == before else before
-        host.call_after_refresh(self._keep_views, before, shown)
+            wanted = views if after == at_toggle else at_toggle
+        host.call_after_refresh(self._keep_views, wanted, at_toggle, shown)
 
     def _views(self) -> Views:
-        host = self.host
-        view = host.source_view
+        view = self.host.source_view
         return Views(
-            host.record_pane.top_line(),
-            (round(view.scroll_x), round(view.scroll_y)),
-            host.records_pane.top_line(),
+            self.host.record_pane.top_line(), round(view.scroll_x), round(view.scroll_y), view.moves
         )
 
-    def _keep_views(self, views: Views, shown: bool) -> None:
+    def _keep_views(self, wanted: Views, at_toggle: Views, shown: bool) -> None:
+        """Once laid out, each pane back at ``wanted`` where the new size moved it (a pane the
+        reviewer moved in the meantime, by a key typed right after, stays where they put it)."""
         host = self.host
-        host.record_pane.show_from(views.record)
-        x, y = views.source
-        host.source_view.scroll_to(x=x, y=y, animate=False, force=True, immediate=True)
+        record, view = host.record_pane, host.source_view
+        now = self._views()
+        if now.record == at_toggle.record or record.scroll_y >= record.max_scroll_y:
+            record.show_from(wanted.record)
+        if view.moves == at_toggle.source_moves:
+            view.scroll_to(x=wanted.x, y=wanted.y, animate=False, force=True, immediate=True)
         if shown:
-            host.records_pane.show_from(views.records)
+            host.records_pane.scroll_to_cursor()  # the record chosen while it was hidden
         # what the panes show once the list is hidden, to tell whether the reviewer scrolled
-        self._hidden_at = None if shown else (views, self._views())
+        self._hidden_at = None if shown else (wanted, self._views())
 
     def next_pane(self, focused: Widget | None, step: int) -> Widget:
         """The pane ``step`` (1 or -1) from the focused one, in the order tab cycles through."""

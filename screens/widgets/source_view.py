@@ -94,6 +94,8 @@ class SourceView(ScrollView, can_focus=True):
         self.highlights = Highlights(self)
         self._gutter_width = 6
         self._height_seen = 0  # the height at the last resize (0: not laid out yet)
+        #: counts what moved the view other than a resize (keys, clicks, a file or line shown)
+        self.moves = 0
         self._style_key: tuple[str, bool] | None = None
         self._base_style: Style | None = None  # set while render_lines runs
         self._styles: dict[str, Style] = {}
@@ -185,6 +187,7 @@ class SourceView(ScrollView, can_focus=True):
         if title is not None:
             self.border_title = title  # type: ignore[assignment]
         self.virtual_size = Size(0, 0)
+        self.moves += 1
         self.scroll_to(0, 0, animate=False, force=True)
         self.refresh()
 
@@ -198,6 +201,7 @@ class SourceView(ScrollView, can_focus=True):
         if not self._lines:
             return
         line = min(max(1, line), len(self._lines))
+        self.moves += 1
         self.cursor_line = line
         if center:
             self.scroll_to(y=self._centred_top(line), animate=False, force=True)
@@ -224,6 +228,7 @@ class SourceView(ScrollView, can_focus=True):
         (0); the line numbers and marks stay."""
         half = max(4, (self.scrollable_content_region.width - self._gutter_width) // 2)
         x = 0 if step == 0 else max(0, round(self.scroll_x) + step * half)
+        self.moves += 1
         self.scroll_to(x=x, animate=False, force=True, immediate=True)
 
     def action_first_line(self) -> None:
@@ -235,6 +240,7 @@ class SourceView(ScrollView, can_focus=True):
     def _move_cursor(self, delta: int) -> None:
         if not self._lines:
             return
+        self.moves += 1
         self.cursor_line = min(max(1, self.cursor_line + delta), len(self._lines))
         self._scroll_cursor_into_view()
 
@@ -253,6 +259,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         if self._lines and event.y >= 0:
+            self.moves += 1
             self.cursor_line = min(len(self._lines), int(self.scroll_y) + event.y + 1)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:

@@ -136,4 +136,10 @@ async def test_hiding_the_list_keeps_every_pane_where_it_was(
         await pilot.pause()
         after = (record.top_line(), view.scroll_x, view.scroll_y, records.scroll_y)
         assert after == before
+        # a key typed right after l moves its pane: the view kept does not undo it
+        view.focus()
+        await pilot.press("l", "0")
+        await pilot.pause()
+        await pilot.pause()
+        assert view.scroll_x == 0
     app.close()
