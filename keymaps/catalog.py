@@ -68,6 +68,13 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("permalink", "permalink", "Copy permalink", "Source", show=False),
     BindingSpec("backlinks", "backlinks", "Backlinks", "Source", show=False),
     BindingSpec("diff", "diff", "Quote/source diff", "Source", show=False),
+    BindingSpec("diff_full", "diff_full", "Diff over the source / below it", "Source", show=False),
+    # the source pane, focused: lines longer than the pane scroll sideways
+    BindingSpec("source_right", "scroll_code(1)", "Code: scroll right", "Source", "source", False),
+    BindingSpec("source_left", "scroll_code(-1)", "Code: scroll left", "Source", "source", False),
+    BindingSpec(
+        "source_line_start", "scroll_code(0)", "Code: from column 1", "Source", "source", False
+    ),
     # drift against a newer revision (screens/review/drift.py)
     BindingSpec("against", "against", "Drift against a revision", "Source", show=False),
     BindingSpec("source_against", "source_against", "Source at cited/REV", "Source", show=False),

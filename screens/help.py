@@ -15,6 +15,7 @@ from keymaps.bindings import bindings_for
 
 _CONTEXT_NOTES = {
     "record": "in the record pane",
+    "source": "in the source pane",
     "note": "in the note editor",
     "confirm": "in a question",
     "dialog": "in a dialog",

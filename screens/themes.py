@@ -1,23 +1,33 @@
 """assay's two themes: Textual's dark and light themes with text colours that meet WCAG AA
 (4.5:1) on every background the panes use, and unfocused pane borders that stay visible (3:1).
 
-tests/screens/test_themes.py computes the ratios from these colours.
+tests/screens/test_keys_and_themes.py computes the ratios from these colours, and
+tests/screens/test_legible.py from what the app draws in each pane.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 from textual.theme import BUILTIN_THEMES, Theme
 
+if TYPE_CHECKING:
+    from textual.app import App
+
 DARK, LIGHT = "assay-dark", "assay-light"
+#: the file in the user config directory (beside keymap.toml) that keeps the chosen theme
+THEME_FILE_NAME = "theme"
 
 #: Textual derives text colours from the base colours (``text-accent`` is the accent tinted into
 #: the contrasting text colour): the light theme's accent, warning and success are darker, the
 #: dark theme's secondary lighter, so that the text made from them reads on every background
 _DARK_COLOURS = {"secondary": "#2A7AB8"}
-_LIGHT_COLOURS = {"accent": "#B06400", "warning": "#B06400", "success": "#2E8B4A"}
-#: variables Textual reads from the theme: unfocused borders and the footer's keys
-_DARK_VARIABLES = {"border-blurred": "#6B7886"}
-_LIGHT_VARIABLES = {"border-blurred": "#7E7E7E", "footer-key-foreground": "#00508C"}
+_LIGHT_COLOURS = {"accent": "#B06400", "warning": "#B06400", "success": "#24703B"}
+#: variables Textual reads from the theme: unfocused borders, the footer's keys and the cursor
+#: row of a focused list (the primary colour under light text reads at less than 4.5:1)
+_DARK_VARIABLES = {"border-blurred": "#6B7886", "block-cursor-background": "#0062B0"}
+_LIGHT_VARIABLES = {"border-blurred": "#6E6E6E", "footer-key-foreground": "#00508C"}
 
 
 def _derived(base: str, name: str, colours: dict[str, str], variables: dict[str, str]) -> Theme:
@@ -51,3 +61,45 @@ THEMES: tuple[Theme, ...] = (
 def other_theme(dark: bool) -> str:
     """The theme `ctrl+t` switches to from a dark (or light) one."""
     return LIGHT if dark else DARK
+
+
+def theme_file() -> Path:
+    """Where the chosen theme is kept: ``theme`` in the user config directory."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("assay")) / THEME_FILE_NAME
+
+
+def saved_theme(path: Path | None) -> str | None:
+    """The theme kept in ``path``, if it holds the name of one of assay's themes."""
+    if path is None:
+        return None
+    try:
+        name = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return name if name in (DARK, LIGHT) else None
+
+
+def save_theme(path: Path, name: str) -> None:
+    """Keep ``name`` in ``path`` for the next launch (a file that cannot be written: not kept)."""
+    if saved_theme(path) == name:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written = path.with_name(path.name + ".new")
+        written.write_text(name + "\n", encoding="utf-8")
+        written.replace(path)
+    except OSError:
+        pass
+
+
+def use_assay_themes(app: App[Any], theme: str, path: Path | None) -> None:
+    """Give ``app`` assay's themes and no other (the palette's theme list too) and choose the
+    one kept in ``path``, else ``theme``; the app saves a change with `save_theme`."""
+    for each in THEMES:
+        app.register_theme(each)
+    for name in list(app.available_themes):
+        if name not in (DARK, LIGHT):
+            app.unregister_theme(name)
+    app.theme = saved_theme(path) or theme

@@ -63,3 +63,14 @@ def sample() -> Path:
     from evidence.sample import sample_repo
 
     return sample_repo()
+
+
+@pytest.fixture(autouse=True)
+def user_config_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Each test has its own empty user config directory (platformdirs honours XDG_CONFIG_HOME):
+    a theme or keymap.toml kept by one test, or by the person running them, changes no other."""
+    home = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home

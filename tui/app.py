@@ -9,10 +9,11 @@ from pathlib import Path
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
 from screens.review.messages import ReadsStarted
-from screens.themes import DARK, THEMES
+from screens.themes import DARK, save_theme, use_assay_themes
 from tui.crash import CrashWatch
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
@@ -34,6 +35,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         closers: Iterable[Callable[[], object]] = (),
         screen_css: Sequence[str | Path] = (),
         resume_collector: bool = False,
+        theme_file: Path | None = None,
     ) -> None:
         # The screen's CSS files read with the app's: pushing a screen whose CSS is new to the
         # app parses every stylesheet again and restyles every widget.
@@ -41,9 +43,9 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         self.keymap = keymap or load_keymap(user=False)
         self._make_screen = make_screen
         self._closers = list(closers)
-        for each in THEMES:
-            self.register_theme(each)
-        self.theme = theme
+        # the theme chosen last (kept in theme_file), else ``theme``
+        self._theme_file = theme_file
+        use_assay_themes(self, theme, theme_file)
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
 
@@ -57,6 +59,12 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         # the review screen says when its first frame is whole; this is for screens that do not
         self.set_timer(1.0, self.startup_done)
         exit_when_terminal_gone(self)
+        if self._theme_file is not None:
+            self.theme_changed_signal.subscribe(self, self._theme_chosen)
+
+    def _theme_chosen(self, theme: Theme) -> None:
+        if self._theme_file is not None:
+            save_theme(self._theme_file, theme.name)
 
     def on_reads_started(self, message: ReadsStarted) -> None:
         self.startup_done()

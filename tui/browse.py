@@ -9,7 +9,7 @@ from textual.app import App
 
 from evidence.revision import Revision
 from screens.browse import BrowseScreen
-from screens.themes import DARK, THEMES
+from screens.themes import DARK, save_theme, theme_file, use_assay_themes
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
 
@@ -29,15 +29,16 @@ class BrowseApp(InterruptQuit, App[None]):
         keys: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
-        for each in THEMES:
-            self.register_theme(each)
-        self.theme = DARK
+        use_assay_themes(self, DARK, theme_file())
         self.revision = revision
         self._start = (path, line)
         self._keys = keys
 
     def on_mount(self) -> None:
         exit_when_terminal_gone(self)
+        self.theme_changed_signal.subscribe(
+            self, lambda theme: save_theme(theme_file(), theme.name)
+        )
         if self._keys:
             self.set_keymap(dict(self._keys))
         path, line = self._start

@@ -33,11 +33,14 @@ def make_app(
     theme: str = DARK,
     rev_origin: str | None = None,
     against: str | None = None,
+    theme_file: Path | None = None,
 ) -> AssayApp:
     """The review app on loaded reports; the revision is opened (and anchored) in workers.
 
     ``rev_origin`` says where ``rev`` came from, for the header (`evidence.inputs.revision_origin`;
     None: ``stated`` when the reports state ``rev``, else ``--rev <rev or HEAD>``).
+
+    ``theme_file``: the theme kept there is used (else ``theme``), and a change is kept there.
 
     ``db`` is an open store (left open), or a path (None: the default database) that the review
     screen opens after its first frame (on its writer thread) and ``app.close()`` closes. A path
@@ -79,6 +82,7 @@ def make_app(
         closers=[store.close],
         resume_collector=collector,
         screen_css=[ReviewScreen.CSS_PATH],
+        theme_file=theme_file,
     )
     return app
 
@@ -99,6 +103,7 @@ def make_demo_app(
     keymap: Keymap | None = None,
     theme: str = DARK,
     against: str | None = None,
+    theme_file: Path | None = None,
 ) -> AssayApp:
     """The review app on the sample repository and reports; verdicts in ``tmp`` (else user dir)."""
     from db import reviewer_name
@@ -119,4 +124,5 @@ def make_demo_app(
         keymap,
         theme=theme,
         against=against,
+        theme_file=theme_file,
     )

@@ -521,10 +521,12 @@ class ReviewScreen(Screen[None]):
         return self.lookups.palette_commands()
 
     def action_diff(self) -> None:
-        self.toggle_class("-diff")
+        self.panes.toggle_diff()
         self.sources.diff_shown(self.has_class("-diff"))
-        if not self.has_class("-diff") and self.focused is self.query_one("#diff"):
-            self.query_one(SourceView).focus()
+
+    def action_diff_full(self) -> None:
+        if self.panes.toggle_diff_over():
+            self.action_diff()
 
 
 __all__ = ["ReviewScreen"]

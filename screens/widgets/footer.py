@@ -106,7 +106,7 @@ class KeysBar(Widget):
         width = self.size.width
         right = Content("")
         if self._palette is not None:
-            right = Content.assemble(("▏", "$footer-description-foreground 40%"))
+            right = Content.assemble(("▏", "$footer-description-foreground 60%"))
             right += self._item(self._palette)
         every = sum(self._item(shown).cell_length for shown in self._keys)
         # narrower: the palette's key (ctrl+p) goes first, then the spaces around the keys

@@ -45,7 +45,8 @@ class RowList(ScrollView, can_focus=True):
         padding: 0 1;
         overflow-x: hidden;
         &:focus { background-tint: $foreground 5%; }
-        & > .row-list--disabled { color: $text-disabled; }
+        /* rows the cursor skips (a record's text, headings) are read as much as the others */
+        & > .row-list--disabled { color: $foreground; }
         & > .row-list--hover { background: $block-hover-background; }
         & > .row-list--cursor {
             color: $foreground;
@@ -314,6 +315,21 @@ class RowList(ScrollView, can_focus=True):
         height = self._first[index] + min(self._height(index), region.height) - top
         cursor = Region(0, top, max(1, region.width), height)
         self.scroll_to_region(cursor, animate=False, force=True, immediate=True)
+
+    def top_line(self) -> tuple[int, int]:
+        """Where the view starts: the row at its top and how many of that row's lines are above."""
+        line = int(self.scroll_y)
+        if not self._width or line >= len(self._line_rows):
+            return 0, line
+        row = self._line_rows[line]
+        return row, line - self._first[row]
+
+    def show_from(self, top: tuple[int, int]) -> None:
+        """Start the view where `top_line` said it started (as near as the height allows)."""
+        row, offset = top
+        if row < len(self._first):
+            line = self._first[row] + min(offset, self._height(row) - 1)
+            self.scroll_to(y=line, animate=False, force=True, immediate=True)
 
     def show_top(self) -> None:
         """Scroll to the first line, wherever the cursor is."""

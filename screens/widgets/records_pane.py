@@ -61,6 +61,21 @@ def quote_marks_content(marks: list[tuple[str, bool]], *, compact: bool = False)
 
 #: the columns a record's name keeps before its quotes' marks give way to their verdict counts
 NAME_ROOM = 18
+#: what a row needs beside its name: indent, badge and drift, note mark, status and marks
+ROW_EXTRA = 16
+
+
+def cut_id(name: str, room: int) -> str:
+    """A record id in ``room`` columns, cut in the middle: its tail stays, since ids of one kind
+    differ after their prefix (``KS-RTE-…note-sync``, ``KS-…n-check``), and the prefix when the
+    room allows."""
+    if len(name) <= room:
+        return name
+    parts = name.split("-", 2)
+    prefix = len(name) - len(parts[-1]) if len(parts) == 3 else room
+    # the whole prefix when the tail keeps 8 columns, else a third: the tail tells ids apart
+    head = prefix if room >= prefix + 9 else (room - 1) // 3
+    return name[:head] + "…" + name[len(name) - (room - 1 - head) :]
 
 
 class RecordRow:
@@ -82,8 +97,10 @@ class RecordRow:
         quotes: list[tuple[str, bool]] | None = None,
         drift: str = "",
         disagreed: bool = False,
+        is_id: bool = True,
     ) -> None:
         self.badge, self.name, self.status, self.reason = badge, name, status, reason
+        self.is_id = is_id  # an id is cut in the middle, a label (a narrative's heading) at its end
         self.drift = drift  # the worst drift of its quotes: "" when none is computed
         self.disagreed = disagreed  # reviewers' verdicts differ on it or one of its quotes
         self.noted = noted
@@ -97,15 +114,22 @@ class RecordRow:
         marks = self.quotes if not reason else Content("")
         fixed = width - 5 - len(self.drift) - (1 if self.noted else 0) - self.disagreed
         tail = self._tail(marks)
-        if width > 0 and marks:
-            # a narrow list: the name first, then only the verdict counts, then no marks at all
-            for fewer, keep in ((self.compact, NAME_ROOM), (Content(""), NAME_ROOM // 2)):
-                if fixed - tail.cell_length >= min(len(name), keep):
-                    break
-                tail = self._tail(fewer)
+        if width > 0:
+            # a narrow list: the whole name if fewer marks make room for it, else a name of some
+            # length with the verdict counts, or no marks, or not the quotes' status either (a
+            # filter's reason stays)
+            tails = [(tail, NAME_ROOM), (self._tail(self.compact), NAME_ROOM)] if marks else []
+            tails += [(self._tail(Content("")), NAME_ROOM // 2)]
+            tails += [(self._tail(Content(""), with_status=False), NAME_ROOM // 2)]
+            whole = [each for each, _keep in tails[:-1] if fixed - each.cell_length >= len(name)]
+            kept = [
+                each for each, keep in tails if fixed - each.cell_length >= min(len(name), keep)
+            ]
+            tail = (whole or kept or [tails[-1][0]])[0]
         room = fixed - tail.cell_length
         if width > 0 and len(name) > max(room, 8):
-            name = name[: max(room, 8) - 1] + "…"
+            room = max(room, 8)
+            name = cut_id(name, room) if self.is_id else name[: room - 1] + "…"
         return Content.assemble(
             ("  ", ""),
             (self.badge, VERDICT_STYLES[self.badge]),
@@ -117,8 +141,8 @@ class RecordRow:
             tail,
         )
 
-    def _tail(self, marks: Content) -> Content:
-        status, reason = self.status, self.reason
+    def _tail(self, marks: Content, with_status: bool = True) -> Content:
+        status, reason = self.status if with_status else "", self.reason
         return Content.assemble(
             ("  " + status if status else "", "$text-muted"),
             " " if marks and status else "  " if marks else "",
@@ -155,13 +179,14 @@ class RecordsPane(RowList):
         self.rows: list[int] = []  # line -> record index (-1 for a report or section line)
         self._lines: list[Row] = []  # the session's rows: one line each
         self.filter_name = "all"
+        self._wanted: int | None = None
 
     def fill(self, filter_name: str, record: int) -> None:
         """List the records passing a filter, the cursor on ``record`` when it is listed."""
         self.filter_name = filter_name
         self._lines = self.session.rows(filter_name)
         if not any(row.kind == "record" for row in self._lines):
-            self._lines = [Row("empty", f'no records match "{filter_name}"')]
+            self._lines = [Row("empty", f'no "{filter_name}" records')]
         self.rows = [row.position if row.kind == "record" else -1 for row in self._lines]
         self._rows_changed(self.rows.index(record) if record in self.rows else None)
         self.border_title = "Records" if filter_name == "all" else f"Records (f: {filter_name})"
@@ -192,7 +217,15 @@ class RecordsPane(RowList):
             quotes=session.quote_marks(record),
             drift=worst_drift(session, record),
             disagreed=session.disagrees(record),
+            is_id=record.kind is not Kind.NARRATIVE,
         )
+
+    def width_wanted(self) -> int:
+        """The columns (borders, padding and scrollbar too) that show every record's whole id."""
+        if self._wanted is None:
+            ids = (len(r.id) for r in self.session.records if r.kind is not Kind.NARRATIVE)
+            self._wanted = max(ids, default=NAME_ROOM) + ROW_EXTRA + 5
+        return self._wanted
 
     def _row_total(self) -> int:
         return len(self._lines)

@@ -20,6 +20,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from keymaps.bindings import bindings_for
+from screens.contrast import legible
 from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
@@ -67,6 +69,7 @@ class SourceView(ScrollView, can_focus=True):
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("home", "first_line", "First line", show=False),
         Binding("end", "last_line", "Last line", show=False),
+        *bindings_for("source"),
     ]
 
     cursor_line: reactive[int] = reactive(1, always_update=True, init=False)
@@ -93,9 +96,13 @@ class SourceView(ScrollView, can_focus=True):
         self._doc: object = 0  # cache key of the document shown (a blob id when given)
         self.highlights = Highlights(self)
         self._gutter_width = 6
+        self._height_seen = 0  # the height at the last resize (0: not laid out yet)
+        #: counts what moved the view other than a resize (keys, clicks, a file or line shown)
+        self.moves = 0
         self._style_key: tuple[str, bool] | None = None
         self._base_style: Style | None = None  # set while render_lines runs
         self._styles: dict[str, Style] = {}
+        self._legible: dict[tuple[Style, Style], Style] = {}  # (token, line) -> style drawn
 
     # --- public API --------------------------------------------------------------------------
 
@@ -142,6 +149,7 @@ class SourceView(ScrollView, can_focus=True):
             self._doc = doc if doc is not None else ("generation", self._generation)
             self._lines = list(lines)
             self._display = {}
+            self.scroll_to(x=0, animate=False, force=True, immediate=True)  # another file
             self.highlights.forget_pending()
             # as wide as the widest line is drawn: tabs expand and controls become symbols
             self._width = max(
@@ -185,6 +193,7 @@ class SourceView(ScrollView, can_focus=True):
         if title is not None:
             self.border_title = title  # type: ignore[assignment]
         self.virtual_size = Size(0, 0)
+        self.moves += 1
         self.scroll_to(0, 0, animate=False, force=True)
         self.refresh()
 
@@ -198,6 +207,7 @@ class SourceView(ScrollView, can_focus=True):
         if not self._lines:
             return
         line = min(max(1, line), len(self._lines))
+        self.moves += 1
         self.cursor_line = line
         if center:
             self.scroll_to(y=self._centred_top(line), animate=False, force=True)
@@ -219,6 +229,14 @@ class SourceView(ScrollView, can_focus=True):
     def action_page_up(self) -> None:
         self._move_cursor(-max(1, self.scrollable_content_region.height - 1))
 
+    def action_scroll_code(self, step: int) -> None:
+        """Scroll the code sideways by half its width (``step`` 1 or -1), or back to column 1
+        (0); the line numbers and marks stay."""
+        half = max(4, (self.scrollable_content_region.width - self._gutter_width) // 2)
+        x = 0 if step == 0 else max(0, round(self.scroll_x) + step * half)
+        self.moves += 1
+        self.scroll_to(x=x, animate=False, force=True, immediate=True)
+
     def action_first_line(self) -> None:
         self._move_cursor(-len(self._lines))
 
@@ -228,6 +246,7 @@ class SourceView(ScrollView, can_focus=True):
     def _move_cursor(self, delta: int) -> None:
         if not self._lines:
             return
+        self.moves += 1
         self.cursor_line = min(max(1, self.cursor_line + delta), len(self._lines))
         self._scroll_cursor_into_view()
 
@@ -246,6 +265,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         if self._lines and event.y >= 0:
+            self.moves += 1
             self.cursor_line = min(len(self._lines), int(self.scroll_y) + event.y + 1)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
@@ -254,6 +274,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._keep_in_view()
+        self._height_seen = self.scrollable_content_region.height
         self._request_highlight()
 
     def _keep_in_view(self) -> None:
@@ -267,6 +288,8 @@ class SourceView(ScrollView, can_focus=True):
         top = int(self.scroll_y)
         if first - 1 >= top and last <= top + height:
             return
+        if self._height_seen and not top < line <= top + self._height_seen:
+            return  # the reviewer had scrolled away from the cursor: the view stays
         if last - first + 1 > height:  # taller than the view: its first lines, with the cursor
             target = first - 1 if line - first < height else line - height
         elif first - 1 < top:
@@ -361,6 +384,7 @@ class SourceView(ScrollView, can_focus=True):
         if self._style_key != key:
             self._style_key = key
             self._styles = {}
+            self._legible = {}
         style = self._styles.get(name)
         if style is None:
             style = self._styles[name] = self.get_component_rich_style(name)
@@ -400,4 +424,14 @@ class SourceView(ScrollView, can_focus=True):
         pieces = self.highlights.pieces(index)
         if pieces is None:
             return Strip([Segment(self.display_text(index), line_style)])
-        return Strip([Segment(part, line_style + style) for part, style in pieces])
+        return Strip([Segment(part, self._legible_on(style, line_style)) for part, style in pieces])
+
+    def _legible_on(self, token: Style, line: Style) -> Style:
+        """A syntax style on a line's style, its colour made legible on the line's background
+        (a syntax theme's comments and numbers read poorly on some backgrounds)."""
+        key = (token, line)
+        style = self._legible.get(key)
+        if style is None:
+            background = line.bgcolor.get_truecolor() if line.bgcolor else None
+            style = self._legible[key] = legible(line + token, background)
+        return style

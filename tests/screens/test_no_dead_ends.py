@@ -195,7 +195,7 @@ async def test_filters_say_what_they_show_and_why_a_record_is_listed(
         await settle(pilot, screen)
         assert screen.filter == "refuted"
         assert records.row_count == 1
-        assert 'no records match "refuted"' in shown_text(records)
+        assert 'no "refuted" records' in shown_text(records)
         assert screen.record_pane.row_count == 0
         view = screen.query_one(SourceView)
         assert view.message == 'no records match "refuted"'

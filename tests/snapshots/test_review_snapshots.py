@@ -163,6 +163,27 @@ class TestSmallTerminal:
 
         assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
 
+    def test_diff_over_the_source_80x24(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-note-sync", 1, on=True)
+            await settled(pilot)
+            await pilot.press("d")  # the quote, the source and what differs, over the source
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
+
+    def test_long_lines_scrolled_sideways_80x24(self, snap_compare: Any, demo: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-OBJ-station-registry", 0, on=True)
+            await settled(pilot)
+            screen.source_view.focus()
+            await pilot.press("right")  # the code further right, the numbers and marks kept
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(80, 24), run_before=run_before)
+
 
 class TestNoDeadEnds:
     def test_quote_found_in_another_file_opened_and_compared(

@@ -111,6 +111,7 @@ def _review_app(
             db_path = check_database(db)
         except StoreError as error:
             raise InputError(str(error)) from None
+        from screens.themes import theme_file
         from tui.factory import make_app
 
         return make_app(
@@ -122,6 +123,7 @@ def _review_app(
             keymap,
             rev_origin=origin,
             against=against_commit,
+            theme_file=theme_file(),
         )
     finally:
         reviewer_found.close()  # stops git if the command failed first
@@ -210,7 +212,15 @@ def _demo_app(
             from evidence.sample import sample_repo
 
             against = _resolve_against(str(sample_repo()), against)
-        return make_demo_app(data_dir, reviewer=reviewer_found(), keymap=keymap, against=against)
+        from screens.themes import theme_file
+
+        return make_demo_app(
+            data_dir,
+            reviewer=reviewer_found(),
+            keymap=keymap,
+            against=against,
+            theme_file=theme_file(),
+        )
     except (SampleError, StoreError) as error:
         raise InputError(str(error)) from None
     finally:

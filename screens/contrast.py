@@ -1,0 +1,63 @@
+"""Colours made legible: a syntax colour (or any foreground) moved towards white or black until
+it meets a WCAG 2 contrast ratio on the background it is drawn on, keeping its hue."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rich.color import Color
+from rich.color_triplet import ColorTriplet
+from rich.style import Style
+
+#: WCAG AA for text
+TEXT_RATIO = 4.5
+_WHITE, _BLACK = ColorTriplet(255, 255, 255), ColorTriplet(0, 0, 0)
+
+
+def luminance(colour: ColorTriplet) -> float:
+    """WCAG 2 relative luminance."""
+
+    def channel(value: int) -> float:
+        v = value / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in colour)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(first: ColorTriplet, second: ColorTriplet) -> float:
+    """WCAG 2 contrast ratio (1 to 21)."""
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _mix(colour: ColorTriplet, towards: ColorTriplet, amount: float) -> ColorTriplet:
+    return ColorTriplet(
+        *(round(a + (b - a) * amount) for a, b in zip(colour, towards, strict=True))
+    )
+
+
+@lru_cache(maxsize=1024)
+def legible_colour(
+    colour: ColorTriplet, background: ColorTriplet, minimum: float = TEXT_RATIO
+) -> ColorTriplet:
+    """``colour``, or the least change of it towards white or black that meets ``minimum``."""
+    if contrast(colour, background) >= minimum:
+        return colour
+    towards = _WHITE if contrast(_WHITE, background) >= contrast(_BLACK, background) else _BLACK
+    for step in range(1, 21):
+        mixed = _mix(colour, towards, step / 20)
+        if contrast(mixed, background) >= minimum:
+            return mixed
+    return towards
+
+
+def legible(style: Style, background: ColorTriplet | None) -> Style:
+    """``style`` with its foreground made legible on ``background`` (unchanged without one)."""
+    if background is None or style.color is None:
+        return style
+    triplet = style.color.get_truecolor()
+    fixed = legible_colour(triplet, background)
+    if fixed == triplet:
+        return style
+    return style + Style(color=Color.from_triplet(fixed))

@@ -1,0 +1,126 @@
+"""Issue 23, legible: every text a reviewer reads (the record, its quotes, the source, the list's
+rows and headings, the pane titles, the header, the status line and the keys) meets WCAG AA,
+4.5:1, in both themes, measured on what the app draws (its screenshot's colours, dim text and
+tints blended), not on a list of theme colours; borders and marks 3:1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rendered import DRAWING, Cell, low_contrast, screen_cells
+from textual.geometry import Region
+from textual.widget import Widget
+
+from keymaps import load_keymap
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+from screens.themes import DARK, LIGHT
+from screens.widgets.footer import KeysBar
+from tui.factory import make_demo_app
+
+
+def areas(screen: ReviewScreen) -> dict[str, list[Region]]:
+    """Where each pane's text is drawn: its content (scrollbars left out) and its border's
+    top and bottom rows (title, subtitle)."""
+    named: dict[str, Widget] = {
+        "records": screen.records_pane,
+        "record": screen.record_pane,
+        "source": screen.source_view,
+        "quote info": screen.quote_info,
+        "header": screen.query_one("#review-header"),
+        "status line": screen.query_one("#target"),
+        "keys": screen.query_one(KeysBar),
+    }
+    if screen.quote_diff is not None:
+        named["diff"] = screen.query_one("#diff")
+    found: dict[str, list[Region]] = {}
+    for name, widget in named.items():
+        region = widget.region
+        if not region.area:
+            continue
+        content = widget.scrollable_content_region
+        found[name] = [content]
+        if widget.styles.border_top[0]:
+            found[name] += [region.crop_size((region.width, 1))]
+            found[name] += [Region(region.x, region.bottom - 1, region.width, 1)]
+    return found
+
+
+def text_count(cells: dict[tuple[int, int], Cell], region: Region) -> int:
+    return sum(
+        1
+        for (x, y), cell in cells.items()
+        if region.contains(x, y) and not DRAWING.match(cell.char)
+    )
+
+
+async def measured(screen: ReviewScreen, pilot, app) -> tuple[list[str], dict[str, int]]:  # type: ignore[no-untyped-def]
+    await pilot.pause()
+    await pilot.pause()
+    cells = screen_cells(app)
+    low: list[str] = []
+    counts: dict[str, int] = {}
+    for name, regions in areas(screen).items():
+        counts[name] = sum(text_count(cells, region) for region in regions)
+        for region in regions:
+            low += [f"{name} {line}" for line in low_contrast(cells, region)]
+    return low, counts
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_every_text_read_meets_aa(
+    tmp_path: Path, sample: Path, theme: str, size: tuple[int, int]
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=size) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == "KS-RTE-note-sync")
+        screen.go(Location(index, 1), on_quote=True)
+        await screen.settle()
+        for _ in range(100):
+            await pilot.pause()
+            view = screen.source_view
+            if view.line_count and view.is_highlighted(view.cursor_line):
+                break
+        problems: list[str] = []
+        # the records list focused (its cursor row), then the record (a quote's row), then the
+        # source with the diff open
+        low, counts = await measured(screen, pilot, app)
+        problems += low
+        assert counts["record"] > 150 and counts["records"] > 150 and counts["source"] > 100
+        screen.record_pane.focus()
+        low, counts = await measured(screen, pilot, app)
+        problems += low
+        await pilot.press("d")
+        screen.source_view.focus()
+        low, counts = await measured(screen, pilot, app)
+        problems += low
+        assert counts["diff"] > 40 and counts["keys"] > 40 and counts["status line"] > 20
+        assert problems == []
+    app.close()
+
+
+@pytest.mark.parametrize(
+    ("key", "dialog"),
+    [("question_mark", "#help-dialog"), ("e", "#note-dialog"), ("slash", "#find-dialog")],
+)
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_the_dialogs_read_at_aa(
+    tmp_path: Path, sample: Path, theme: str, key: str, dialog: str
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        await pilot.press(key)
+        for _ in range(10):
+            await pilot.pause()
+        region = app.screen.query_one(dialog).region
+        cells = screen_cells(app)
+        assert text_count(cells, region) > 20  # its title, hint or text at least
+        # text at 4.5:1; not its scrollbars (borders and marks are checked on the panes)
+        assert low_contrast(cells, region, drawing=1.0) == []
+    app.close()

@@ -1,0 +1,68 @@
+"""Issue 23: the theme chosen with ctrl+t is kept for the next launch (`theme` in the user config
+directory, beside keymap.toml), and the palette offers assay's two themes, not Textual's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.command import CommandPalette
+from textual.widgets import OptionList
+
+from screens.themes import DARK, LIGHT, THEME_FILE_NAME, theme_file
+from tui.browse import BrowseApp
+from tui.commands.review import demo_app
+
+
+async def test_the_chosen_theme_is_kept_across_launches(
+    tmp_path: Path, sample: Path, user_config_home: Path
+) -> None:
+    kept = user_config_home / "assay" / THEME_FILE_NAME
+    assert theme_file() == kept
+    app = demo_app("k", "default", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.theme == DARK and not kept.exists()  # nothing written until one is chosen
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.theme == LIGHT
+    app.close()
+    assert kept.read_text(encoding="utf-8").strip() == LIGHT
+    app = demo_app("k", "default", tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.theme == LIGHT
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+    app.close()
+    assert kept.read_text(encoding="utf-8").strip() == DARK
+    # a kept name that is not one of assay's themes is ignored
+    kept.write_text("textual-light\n", encoding="utf-8")
+    app = demo_app("k", "default", tmp_path)
+    async with app.run_test(size=(80, 24)):
+        assert app.theme == DARK
+    app.close()
+
+
+async def test_the_palette_offers_only_assays_themes(tmp_path: Path, sample: Path) -> None:
+    app = demo_app("k", "default", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert set(app.available_themes) == {DARK, LIGHT}
+        app.action_change_theme()  # the palette's "Theme" entry
+        for _ in range(50):
+            await pilot.pause()
+            palettes = [s for s in app.screen_stack if isinstance(s, CommandPalette)]
+            if palettes and palettes[0].query_one(OptionList).option_count:
+                break
+        options = palettes[0].query_one(OptionList)
+        offered = {str(options.get_option_at_index(n).prompt) for n in range(options.option_count)}
+        assert offered == {DARK, LIGHT}, offered
+    app.close()
+
+
+async def test_browse_uses_the_kept_theme(sample: Path, user_config_home: Path) -> None:
+    from evidence.revision import Revision
+
+    (user_config_home / "assay").mkdir()
+    (user_config_home / "assay" / THEME_FILE_NAME).write_text(LIGHT, encoding="utf-8")
+    with Revision.open(sample) as revision:
+        app = BrowseApp(revision)
+        async with app.run_test(size=(80, 24)):
+            assert app.theme == LIGHT and set(app.available_themes) == {DARK, LIGHT}
