@@ -13,7 +13,7 @@ from typing import Any
 
 from evidence.anchoring import Anchorer, diff_markup
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, citation_json
-from evidence.drift import Drift, drift_counts, drift_text, follow_anchors
+from evidence.drift import Drift, drift_counts, drift_text, follow_anchors, relation_of
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
@@ -71,6 +71,8 @@ class CheckResult:
     #: with --against: the newer revision and each quote's drift (in `quotes` order)
     against: str | None = None
     drifts: tuple[Drift | None, ...] = ()
+    #: with --against: "descendant", "diverged" or "ancestor" (how it stands to the revision)
+    relation: str | None = None
 
     @property
     def drifted(self) -> tuple[tuple[QuoteResult, Drift], ...]:
@@ -169,8 +171,10 @@ def run_check(
     )
     citations = check_citations(reportset, PathIndex(revision.paths()))
     drifts: tuple[Drift | None, ...] = ()
+    how = None
     if against is not None:
         drifts = tuple(follow_anchors(anchors, revision, against, cancel=cancel))
+        how = relation_of(revision, against).value
     return CheckResult(
         revision.commit,
         tuple(quotes),
@@ -179,6 +183,7 @@ def run_check(
         citations,
         None if against is None else against.commit,
         drifts,
+        how,
     )
 
 
@@ -266,6 +271,7 @@ def to_json(result: CheckResult) -> dict[str, Any]:
     }
     if result.against is not None:
         document["against"] = result.against
+        document["relation"] = result.relation
         document["summary"]["drift"] = drift_counts(result.drifts)
     return document
 
@@ -393,5 +399,5 @@ def to_text(result: CheckResult) -> str:
     if result.against is not None:
         labels = [quote_line(quote) for quote in result.quotes]
         out.append("")
-        out.extend(drift_text(result.against, labels, result.drifts))
+        out.extend(drift_text(result.against, labels, result.drifts, result.relation))
     return "\n".join(out)

@@ -3,10 +3,14 @@ commits changed it.
 
 `follow_anchors` is a pure function of anchors at the cited revision, that revision and the
 newer one (`Revision`s; the history is read through GitPython, evidence/git/history.py): a UI
-can call it from a worker. Lines are carried through every commit's diff hunks; a passage
-whose lines a commit touched is looked for again in its file at the newer revision with the
-anchorer, which tells a moved passage (the same text elsewhere) from a changed one (close
-enough to be the same, edited: a score and a diff).
+can call it from a worker. Lines are carried through the diffs of one path of commits from the
+cited revision to the newer one (or through the direct diff when the newer one does not descend
+from it); that only says where to look. A status comes from the text: `unchanged` and `moved`
+only when the lines found at the newer revision are the passage's own lines, verbatim;
+otherwise the anchorer looks for it in its file (a verbatim place: moved; a fuzzy one: changed,
+with a score and a diff), then, when it left its file, verbatim in the other files (moved
+there). The commits of every passage still there are those ``git log -L`` lists at its new
+lines, computed for all passages in one walk of the history.
 """
 
 from __future__ import annotations
@@ -14,12 +18,21 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from evidence.anchoring import Anchorer, char_diff, diff_markup
-from evidence.git.history import CommitInfo, History, Ranges, load_history
+from evidence.anchoring.forms import quote_forms
+from evidence.git.history import (
+    CommitInfo,
+    History,
+    Ranges,
+    Relation,
+    extend_history,
+    load_history,
+    relation,
+)
 from evidence.git.repo import open_repo
 from evidence.git.tree import normalize_path
 from evidence.model import Anchor, DiffPart, FileState, LineRange, Quote, Tier
@@ -30,12 +43,15 @@ __all__ = [
     "DELETED_BELOW",
     "Drift",
     "DriftStatus",
+    "Relation",
     "diff_json",
     "drift_counts",
     "drift_details",
     "drift_text",
     "follow_all",
     "follow_anchors",
+    "relation_note",
+    "relation_of",
 ]
 
 #: a passage whose lines are still there but resemble it less than this (0-100) is deleted
@@ -46,7 +62,7 @@ class DriftStatus(StrEnum):
     """What became of a quoted passage at the newer revision."""
 
     UNCHANGED = "unchanged"  # the same text at the same lines (the file may have been renamed)
-    MOVED = "moved"  # the same text at other lines
+    MOVED = "moved"  # the same text at other lines, or in other files
     CHANGED = "changed"  # recognisably there, edited
     DELETED = "deleted"  # the file is there, the passage is not
     FILE_DELETED = "file_deleted"
@@ -69,6 +85,9 @@ class Drift:
     score: float = 0.0  # 100 for the same text
     diff: tuple[DiffPart, ...] | None = None  # cited passage against its counterpart
     commits: tuple[CommitInfo, ...] = ()  # newest first
+    #: moved out of its file: every place in other files where it stands verbatim (the first
+    #: is `path` and `lines`)
+    elsewhere: tuple[tuple[str, LineRange], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The ``drift`` entry of `assay check --against`'s JSON."""
@@ -80,6 +99,7 @@ class Drift:
             "score": round(self.score, 1),
             "diff": diff_json(self.diff),
             "commits": [commit.as_json() for commit in self.commits],
+            "elsewhere": [{"path": path, "lines": list(span)} for path, span in self.elsewhere],
         }
 
 
@@ -107,6 +127,15 @@ def _anchored_path(anchor: Anchor, cited: Revision) -> str | None:
     return path if entry is not None else None
 
 
+def relation_of(cited: Revision, against: Revision) -> Relation:
+    """How `against` stands to `cited`: it descends from it, it is an ancestor, or neither."""
+    repo = open_repo(cited.repo_path)
+    try:
+        return relation(repo, cited.commit, against.commit)
+    finally:
+        repo.close()
+
+
 def follow_anchors(
     anchors: Sequence[Anchor],
     cited: Revision,
@@ -123,15 +152,25 @@ def follow_anchors(
         history = load_history(
             repo, cited.commit, against.commit, sorted({p for p in places if p is not None})
         )
+        follower = _Follower(history, cited, against, Anchorer(against, floor=floor, workers=1))
+        out: list[Drift | None] = []
+        for anchor, path in zip(anchors, places, strict=True):
+            if cancel is not None and cancel.is_set():
+                out.append(None)
+                continue
+            out.append(follower.follow(anchor, path))
+        # the commits of every passage still there: git log -L's at its new lines, in one walk
+        there = [
+            (number, drift)
+            for number, drift in enumerate(out)
+            if drift is not None and drift.path is not None and drift.lines is not None
+        ]
+        extend_history(repo, history, sorted({d.path for _, d in there if d.path}))
+        logs = history.line_logs([(d.path or "", _ranges(d.lines or (1, 1))) for _, d in there])
     finally:
         repo.close()
-    follower = _Follower(history, cited, against, Anchorer(against, floor=floor, workers=1))
-    out: list[Drift | None] = []
-    for anchor, path in zip(anchors, places, strict=True):
-        if cancel is not None and cancel.is_set():
-            out.append(None)
-            continue
-        out.append(follower.follow(anchor, path))
+    for (number, drift), commits in zip(there, logs, strict=True):
+        out[number] = replace(drift, commits=tuple(commits))
     return out
 
 
@@ -151,7 +190,7 @@ def follow_all(
 
 
 class _Follower:
-    """Follows one passage at a time through a loaded history."""
+    """Finds one passage at a time at the newer revision (its commits are added after)."""
 
     def __init__(
         self, history: History, cited: Revision, against: Revision, anchorer: Anchorer
@@ -164,28 +203,50 @@ class _Follower:
     def _lines_at(self, revision: Revision, path: str, span: LineRange) -> list[str]:
         return revision.read(path).lines[span[0] - 1 : span[1]]
 
+    def _readable(self, path: str) -> bool:
+        entry = self.against.entries().get(path)
+        return entry is not None and entry.kind == "blob"
+
     def follow(self, anchor: Anchor, path: str | None) -> Drift:
         if path is None or anchor.lines is None:
             return Drift(DriftStatus.NOT_ANCHORED)
         first, last = anchor.lines
+        passage = self._lines_at(self.cited, path, anchor.lines)
         now, ranges, touched = self.history.follow(path, ((first - 1, last),))
-        if now is None:
-            return Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
+        if now is None and self._readable(path):
+            now, ranges = path, ()  # deleted on the way, there again: looked for afresh
+        if now is None or not self._readable(now):
+            moved = self._moved_out(passage, None, None)
+            return moved or Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
         renamed = path if now != path else None
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
-        if not touched and span is not None:
-            # no hunk touched the lines: the same text, only shifted (git's hunks are exact)
-            status = DriftStatus.UNCHANGED if span == anchor.lines else DriftStatus.MOVED
-            return Drift(status, now, span, renamed, 100.0)
-        passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
             return self._same(anchor.lines, now, span, renamed)
         return self._refind(anchor.lines, passage, now, span, renamed, touched)
 
     def _same(self, cited: LineRange, path: str, span: LineRange, renamed: str | None) -> Drift:
         status = DriftStatus.UNCHANGED if span == cited else DriftStatus.MOVED
-        commits = self.history.line_log(path, _ranges(span))
-        return Drift(status, path, span, renamed, 100.0, None, tuple(commits))
+        return Drift(status, path, span, renamed, 100.0)
+
+    def _moved_out(self, passage: list[str], path: str | None, renamed: str | None) -> Drift | None:
+        """The passage verbatim in files other than `path`, as a move there (None: nowhere)."""
+        forms = quote_forms("\n".join(passage))
+        if not forms.exact or not forms.index_words:
+            return None
+        candidates = self.anchorer.index.files_with_all(forms.index_words)
+        if not candidates:
+            return None
+        found = self.anchorer.verified_places(forms, path or "", candidates)
+        places = tuple(
+            (place.path, place.lines)
+            for place in found
+            if place.path != path
+            and self._lines_at(self.against, place.path, place.lines) == passage
+        )
+        if not places:
+            return None
+        where, span = places[0]
+        return Drift(DriftStatus.MOVED, where, span, renamed, 100.0, elsewhere=places)
 
     def _refind(
         self,
@@ -196,7 +257,8 @@ class _Follower:
         renamed: str | None,
         touched: list[CommitInfo],
     ) -> Drift:
-        """The passage looked for in its file at the newer revision, near where its lines went."""
+        """The passage looked for in its file at the newer revision, near where its lines went,
+        then verbatim in the other files."""
         text = "\n".join(passage)
         probe = Quote(text, path, span, 0, 0, "", 0)
         found, _forms, _path = self.anchorer.anchor_here(probe)
@@ -204,21 +266,29 @@ class _Follower:
         if span is None and found.match is Tier.FUZZY:
             # every line of it was deleted: a passage merely like it elsewhere is another one
             lines = None
+        if found.match is not Tier.MISSING and lines is not None:
+            # a verbatim place near where its lines went, else any verbatim one
+            for place in sorted(found.occurrences, key=lambda s: s != lines):
+                if self._lines_at(self.against, path, place) == passage:
+                    return self._same(cited, path, place, renamed)
         if found.match is Tier.MISSING or lines is None:
             if span is None:
-                return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
+                moved = self._moved_out(passage, path, renamed)
+                return moved or Drift(
+                    DriftStatus.DELETED, path, None, renamed, commits=tuple(touched)
+                )
             lines = span  # the lines are still there, edited past the anchorer's floor
         counterpart = self._lines_at(self.against, path, lines)
-        if counterpart == passage:
-            return self._same(cited, path, lines, renamed)
-        score = found.score if found.match is Tier.FUZZY else _similarity(passage, counterpart)
-        if found.match is Tier.MISSING:
-            score = _similarity(passage, counterpart)
-            if score < DELETED_BELOW:
-                return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
+        score = (
+            found.score if found.match is not Tier.MISSING else _similarity(passage, counterpart)
+        )
+        if found.match is Tier.MISSING and score < DELETED_BELOW:
+            moved = self._moved_out(passage, path, renamed)
+            if moved is not None:
+                return moved
+            return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
         diff = char_diff(text.split(), "\n".join(counterpart).split())
-        commits = self.history.line_log(path, _ranges(lines))
-        return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff, tuple(commits))
+        return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)
 
 
 def _ranges(span: LineRange) -> Ranges:
@@ -240,13 +310,21 @@ def _span(lines: LineRange | None) -> str:
     return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
 
 
-def drift_details(drift: Drift) -> list[str]:
-    """The indented lines under a drifted quote: where it is now, what differs, the commits."""
-    out = []
+def _where(drift: Drift) -> str:
+    """Where the passage is now: ``path:lines``, and the other files holding it when it left."""
     where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
     if drift.status is DriftStatus.DELETED:
         where = f"{drift.path}: passage gone"
-    head = f"    {drift.status.value}: {where}"
+    if drift.elsewhere:
+        others = [f"{path}:{_span(span)}" for path, span in drift.elsewhere[1:]]
+        where += " (left its file" + "".join(f"; also {o}" for o in others) + ")"
+    return where
+
+
+def drift_details(drift: Drift) -> list[str]:
+    """The indented lines under a drifted quote: where it is now, what differs, the commits."""
+    out = []
+    head = f"    {drift.status.value}: {_where(drift)}"
     if drift.renamed_from:
         head += f" (renamed from {drift.renamed_from})"
     if drift.status is DriftStatus.CHANGED:
@@ -260,12 +338,26 @@ def drift_details(drift: Drift) -> list[str]:
     return [escaped(line) for line in out]
 
 
-def drift_text(against: str, labels: Sequence[str], drifts: Sequence[Drift | None]) -> list[str]:
+def relation_note(against: str, how: str | None) -> str:
+    """What the drift's first line adds when REV does not descend from the cited revision."""
+    if how == Relation.DIVERGED:
+        return f" (diverged: {against[:12]} does not descend from the cited revision)"
+    if how == Relation.ANCESTOR:
+        return f" (ancestor: {against[:12]} is older than the cited revision)"
+    return ""
+
+
+def drift_text(
+    against: str,
+    labels: Sequence[str],
+    drifts: Sequence[Drift | None],
+    how: str | None = None,
+) -> list[str]:
     """The drift part of `assay check --against`'s text: changed and deleted quotes first with
     their commits, then moved and renamed ones, then the counts per status (the last line).
-    `labels` are the quotes' lines as already shown (escaped)."""
+    `labels` are the quotes' lines as already shown (escaped); `how` is the relation."""
     pairs = [(label, d) for label, d in zip(labels, drifts, strict=False) if d is not None]
-    out = [f"drift to {against}"]
+    out = [f"drift to {against}{relation_note(against, how)}"]
     broken = [(label, d) for label, d in pairs if d.status.breaks]
     moved = [
         (label, d)
