@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from evidence.anchoring import Anchorer, char_diff, diff_markup
-from evidence.anchoring.forms import quote_forms
 from evidence.git.history import (
     CommitInfo,
     History,
@@ -32,12 +31,14 @@ from evidence.git.history import (
     extend_history,
     load_history,
     relation,
+    written_files,
 )
 from evidence.git.repo import open_repo
 from evidence.git.tree import normalize_path
 from evidence.model import Anchor, DiffPart, FileState, LineRange, Quote, Tier
 from evidence.revision import Revision
 from evidence.text import clipped, escaped
+from evidence.verbatim import verbatim_places
 
 __all__ = [
     "DELETED_BELOW",
@@ -153,12 +154,18 @@ def follow_anchors(
             repo, cited.commit, against.commit, sorted({p for p in places if p is not None})
         )
         follower = _Follower(history, cited, against, Anchorer(against, floor=floor, workers=1))
+        follower.read_ahead({p for p in places if p is not None})
         out: list[Drift | None] = []
         for anchor, path in zip(anchors, places, strict=True):
             if cancel is not None and cancel.is_set():
                 out.append(None)
                 continue
             out.append(follower.follow(anchor, path))
+        gone, passages = follower.gone(anchors, places, out)
+        if gone:  # a move is to a file written since the cited revision, as git blame -C sees
+            written = written_files(repo, cited.commit, against.commit)
+            found = verbatim_places(passages, follower.texts_at_against(written))
+            follower.moved_out(gone, found, out)
         # the commits of every passage still there: git log -L's at its new lines, in one walk
         there = [
             (number, drift)
@@ -199,9 +206,33 @@ class _Follower:
         self.cited = cited
         self.against = against
         self.anchorer = anchorer
+        self._cache: dict[tuple[str, str], list[str]] = {}
 
     def _lines_at(self, revision: Revision, path: str, span: LineRange) -> list[str]:
-        return revision.read(path).lines[span[0] - 1 : span[1]]
+        return self._lines(revision, path)[span[0] - 1 : span[1]]
+
+    def _lines(self, revision: Revision, path: str) -> list[str]:
+        key = (revision.commit, path)
+        if key not in self._cache:
+            self._cache[key] = revision.read(path).lines
+        return self._cache[key]
+
+    def read_ahead(self, paths: set[str]) -> None:
+        """Read the files that differ between the two revisions in one stream each."""
+        before, after = self.cited.entries(), self.against.entries()
+        changed = [
+            path
+            for path in sorted(paths)
+            if path in before and (path not in after or after[path].oid != before[path].oid)
+        ]
+        for _ in self.cited.scan(changed):
+            pass
+        for _ in self.against.scan([path for path in changed if path in after]):
+            pass
+
+    def _same_blob(self, path: str, now: str) -> bool:
+        before, after = self.cited.entries().get(path), self.against.entries().get(now)
+        return before is not None and after is not None and before.oid == after.oid
 
     def _readable(self, path: str) -> bool:
         entry = self.against.entries().get(path)
@@ -211,15 +242,16 @@ class _Follower:
         if path is None or anchor.lines is None:
             return Drift(DriftStatus.NOT_ANCHORED)
         first, last = anchor.lines
-        passage = self._lines_at(self.cited, path, anchor.lines)
         now, ranges, touched = self.history.follow(path, ((first - 1, last),))
         if now is None and self._readable(path):
             now, ranges = path, ()  # deleted on the way, there again: looked for afresh
         if now is None or not self._readable(now):
-            moved = self._moved_out(passage, None, None)
-            return moved or Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
+            return Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
         renamed = path if now != path else None
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
+        if span == anchor.lines and self._same_blob(path, now):
+            return self._same(anchor.lines, now, span, renamed)  # the same bytes, the same lines
+        passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
             return self._same(anchor.lines, now, span, renamed)
         return self._refind(anchor.lines, passage, now, span, renamed, touched)
@@ -228,25 +260,47 @@ class _Follower:
         status = DriftStatus.UNCHANGED if span == cited else DriftStatus.MOVED
         return Drift(status, path, span, renamed, 100.0)
 
-    def _moved_out(self, passage: list[str], path: str | None, renamed: str | None) -> Drift | None:
-        """The passage verbatim in files other than `path`, as a move there (None: nowhere)."""
-        forms = quote_forms("\n".join(passage))
-        if not forms.exact or not forms.index_words:
-            return None
-        candidates = self.anchorer.index.files_with_all(forms.index_words)
-        if not candidates:
-            return None
-        found = self.anchorer.verified_places(forms, path or "", candidates)
-        places = tuple(
-            (place.path, place.lines)
-            for place in found
-            if place.path != path
-            and self._lines_at(self.against, place.path, place.lines) == passage
-        )
-        if not places:
-            return None
-        where, span = places[0]
-        return Drift(DriftStatus.MOVED, where, span, renamed, 100.0, elsewhere=places)
+    def gone(
+        self, anchors: Sequence[Anchor], places: Sequence[str | None], drifts: list[Drift | None]
+    ) -> tuple[list[int], list[list[str]]]:
+        """The deleted passages (their numbers) and their lines at the cited revision."""
+        gone = [
+            number
+            for number, drift in enumerate(drifts)
+            if drift is not None
+            and drift.status in (DriftStatus.DELETED, DriftStatus.FILE_DELETED)
+            and anchors[number].lines is not None
+            and places[number] is not None
+        ]
+        passages = []
+        for number in gone:
+            span, path = anchors[number].lines, places[number]
+            assert span is not None and path is not None
+            passages.append(self._lines_at(self.cited, path, span))
+        return gone, passages
+
+    def texts_at_against(self, paths: list[str]) -> Iterator[tuple[str, list[str]]]:
+        """The lines of the text files at `paths` at the newer revision, read in one stream."""
+        for path, _ in self.against.scan(paths):
+            source = self.against.read(path)
+            if source.state is FileState.OK and source.text:
+                yield path, source.lines
+
+    def moved_out(
+        self,
+        gone: list[int],
+        found: list[list[tuple[str, LineRange]]],
+        drifts: list[Drift | None],
+    ) -> None:
+        """Deleted passages that stand verbatim in other files become moves there (every such
+        place listed)."""
+        for number, where in zip(gone, found, strict=True):
+            drift = drifts[number]
+            assert drift is not None
+            others = tuple(place for place in where if place[0] != drift.path)
+            if others:
+                path, span = others[0]
+                drifts[number] = Drift(DriftStatus.MOVED, path, span, None, 100.0, elsewhere=others)
 
     def _refind(
         self,
@@ -273,19 +327,13 @@ class _Follower:
                     return self._same(cited, path, place, renamed)
         if found.match is Tier.MISSING or lines is None:
             if span is None:
-                moved = self._moved_out(passage, path, renamed)
-                return moved or Drift(
-                    DriftStatus.DELETED, path, None, renamed, commits=tuple(touched)
-                )
+                return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
             lines = span  # the lines are still there, edited past the anchorer's floor
         counterpart = self._lines_at(self.against, path, lines)
         score = (
             found.score if found.match is not Tier.MISSING else _similarity(passage, counterpart)
         )
         if found.match is Tier.MISSING and score < DELETED_BELOW:
-            moved = self._moved_out(passage, path, renamed)
-            if moved is not None:
-                return moved
             return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
         diff = char_diff(text.split(), "\n".join(counterpart).split())
         return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)

@@ -43,6 +43,7 @@ __all__ = [
     "map_ranges",
     "path_diff",
     "relation",
+    "written_files",
 ]
 
 _FORMAT = "--format=%x01%H%x00%P%x00%an%x00%aI%x00%s%x00"
@@ -61,6 +62,8 @@ _DIFF_OPTIONS = (
 )
 #: a header per (commit, parent) pair: its commit id only (positions tell the pairs apart)
 _PAIR_FORMAT = "--format=%x01%H%x00%x00%x00%x00%x00"
+#: from this many names on, the patches are asked for whole and the names picked out after
+MANY_NAMES = 256
 _PAIR_OPTIONS = ("--stdin", "-r", "--always", "--root", "--no-abbrev", "-z")
 _HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -312,8 +315,8 @@ def extend_history(repo: git.Repo, history: History, paths: Iterable[str]) -> No
     for number, k in keys:
         commit = history.commits[number]
         pairs.append((commit.id, commit.parents[k] if commit.parents else None))
-    # the names on the command line; rename pairs between them detected as in the raw pass
-    specs = [":(literal)" + name for name in sorted(names)]
+    # the names on the command line, when they are few (git matches every path against each)
+    specs = [":(literal)" + name for name in sorted(names)] if len(names) <= MANY_NAMES else []
     found = _pairs_diff(repo, pairs, "--raw", "-p", "-U0", "--", *specs)
     changes: dict[tuple[int, int], tuple[FileChange, ...]] = {}
     for (number, k), listed in zip(keys, found, strict=True):
@@ -324,6 +327,14 @@ def extend_history(repo: git.Repo, history: History, paths: Iterable[str]) -> No
             if c.old_path in names or c.new_path in names
         )
     history.add_changes(changes)
+
+
+def written_files(repo: git.Repo, old: str, new: str) -> list[str]:
+    """The files at `new` that are not at `old` with the same content (added or modified)."""
+    raw = _git(repo, "diff", *_DIFF_OPTIONS, "--no-renames", "--raw", "-z", "--no-abbrev", old,
+               new, "--")  # fmt: skip
+    entries = _parse_log(b"\x01" + b"\x00" * 5 + b"\n" + raw)
+    return sorted({c.new_path for _, cs in entries for c in cs if c.new_path})
 
 
 def path_changes(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> list[FileChange]:

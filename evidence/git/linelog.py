@@ -55,6 +55,8 @@ class History:
     _by_new: dict[tuple[int, int, str], FileChange] = field(default_factory=dict, repr=False)
     _touched: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
     _numbers: dict[str, int] = field(default_factory=dict, repr=False)
+    #: per name, the changes of the forward path to it: (position on the path, change)
+    _on_chain: dict[str, list[tuple[int, FileChange]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._numbers = {commit.id: number for number, commit in enumerate(self.commits)}
@@ -77,6 +79,7 @@ class History:
         for key, found in changes.items():
             self.changes[key] = self.changes.get(key, ()) + found
         self._index(changes)
+        self._on_chain = None
 
     @property
     def linear(self) -> bool:
@@ -92,14 +95,22 @@ class History:
     def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
         """Where the file at `path` in `old` is in `new` (None: deleted), and its changes on
         the way (along `chain`, or the direct diff)."""
+        if self._on_chain is None:
+            self._on_chain = {}
+            for position, (number, parent) in enumerate(self._steps()):
+                for change in (
+                    self.changes.get((number, parent), ()) if number >= 0 else self.direct
+                ):
+                    if change.old_path is not None:
+                        self._on_chain.setdefault(change.old_path, []).append((position, change))
         current: str | None = path
         steps: list[FileChange] = []
-        for number, parent in self._steps():
-            if current is None:
+        position = -1
+        while current is not None:
+            later = [(p, c) for p, c in self._on_chain.get(current, ()) if p > position]
+            if not later:
                 break
-            change = self._by_old.get((number, parent, current))
-            if change is None:
-                continue
+            position, change = later[0]
             steps.append(change)
             current = change.new_path
         return current, steps

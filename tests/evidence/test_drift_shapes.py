@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from evidencekit import git, make_repo
 
-from evidence.drift import DriftStatus, Relation, follow_anchors, relation_of
+from evidence.drift import Drift, DriftStatus, Relation, drift_details, follow_anchors, relation_of
 from evidence.git.history import load_history
 from evidence.git.repo import open_repo
 from evidence.model import Anchor, FileState, Quote, Tier
@@ -171,3 +171,152 @@ def test_drift_says_same_text_only_when_it_is_and_lists_git_log_l(
                 if drift.path is not None and drift.lines is not None:
                     expected = _git_log_l(root, f"{cited}..{new}", drift.path, *drift.lines)
                     assert [c.id for c in drift.commits] == expected
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+def _drift(root: Path, cited: str, new: str, quotes: list[tuple[str, int, int]]) -> list[Drift]:
+    anchors = [
+        Anchor(Quote("", path, None, n, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, (a, b))
+        for n, (path, a, b) in enumerate(quotes, start=1)
+    ]
+    with Revision.open(root, cited) as old, Revision.open(root, new) as now:
+        drifts = follow_anchors(anchors, old, now)
+    assert all(drift is not None for drift in drifts)
+    return [drift for drift in drifts if drift is not None]
+
+
+WORKFLOW = """\
+name: ci
+on: [push]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+      - run: pip install pre-commit
+      - run: pre-commit run --all-files
+      - uses: pre-commit-ci/lite-action@5d6cc0eb514c891a40562a58a8e71576c5c7fb43 # v1.1.0
+        if: always()
+"""
+
+TERMINAL = """\
+def echo(message, file=None, color=None):
+    out = str(message)
+    if should_strip(file):
+        out = strip_ansi(out)
+    elif not color:
+        out = strip_ansi(out)
+    file.write(out)
+    file.flush()
+"""
+
+
+def test_the_two_real_cases_on_a_release_branch_merged_later(tmp_path: Path) -> None:
+    """The issue's two cases in miniature: the cited commit is a release tag on a maintenance
+    branch merged into main later, so it is not on main's first-parent chain."""
+    root = tmp_path / "r"
+    make_repo(root, {".github/workflows/ci.yml": WORKFLOW, "termui.py": TERMINAL})
+    git(root, "checkout", "-q", "-b", "maintenance")
+    _write(root, {"NOTES.txt": "release notes\n"})
+    cited = _commit(root, "release 8.1.7")
+    git(root, "tag", "v8.1.7")
+    git(root, "checkout", "-q", "main")
+    workflow = WORKFLOW.replace(
+        "      - uses: pre-commit-ci/lite-action@5d6cc0eb514c891a40562a58a8e71576c5c7fb43"
+        " # v1.1.0\n        if: always()\n",
+        "",
+    ).replace("lint:", "lint:\n    timeout-minutes: 10")
+    workflow += "".join(f"  job{n}:\n    runs-on: ubuntu-latest\n" for n in range(6))
+    _write(root, {".github/workflows/ci.yml": workflow})
+    _commit(root, "ci: drop the pre-commit.ci step")
+    _write(root, {"termui.py": TERMINAL.replace(
+        "elif not color:", "elif should_strip_ansi(file, resolve_color_default(color)):"
+    )})  # fmt: skip
+    rewrite = _commit(root, "echo: decide stripping in one place")
+    git(root, "merge", "-q", "--no-ff", "--no-edit", "maintenance")
+    tip = git(root, "rev-parse", "HEAD")
+    uses, elif_ = _drift(
+        root, cited, tip, [(".github/workflows/ci.yml", 11, 11), ("termui.py", 5, 6)]
+    )
+    assert uses.status is DriftStatus.DELETED and uses.lines is None
+    assert elif_.status is DriftStatus.CHANGED and elif_.lines == (5, 6) and elif_.score < 100
+    assert elif_.diff is not None and any(part.op != "equal" for part in elif_.diff)
+    assert [c.id for c in elif_.commits] == [rewrite]
+    assert [c.id for c in elif_.commits] == _git_log_l(root, f"{cited}..{tip}", "termui.py", 5, 6)
+
+
+def test_cherry_pick_criss_cross_and_merges_both_ways(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    body = "".join(f"def f{n}(x):\n    return x + {n}\n\n" for n in range(12))
+    make_repo(root, {"m.py": body})
+    git(root, "checkout", "-q", "-b", "side")
+    _write(root, {"m.py": body.replace("x + 3\n", "x + 33\n")})
+    fix = _commit(root, "fix f3 on side")
+    git(root, "checkout", "-q", "main")
+    _write(root, {"m.py": body.replace("x + 9\n", "x + 99\n")})
+    _commit(root, "change f9 on main")
+    git(root, "cherry-pick", fix)  # the fix, picked onto main too
+    git(root, "checkout", "-q", "side")
+    git(root, "merge", "-q", "--no-edit", "main")  # main into side
+    cited = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-edit", "side~1")  # criss-cross: each side merged the other
+    _write(root, {"m.py": (root / "m.py").read_text().replace("x + 5\n", "x + 55\n")})
+    _commit(root, "change f5 on main")
+    git(root, "checkout", "-q", "side")
+    _write(root, {"m.py": (root / "m.py").read_text().replace("x + 1\n", "x + 11\n")})
+    _commit(root, "change f1 on side")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-edit", "side")
+    tip = git(root, "rev-parse", "HEAD")
+    quotes = [("m.py", 3 * n + 1, 3 * n + 2) for n in range(12)]
+    drifts = _drift(root, cited, tip, quotes)
+    statuses = [d.status for d in drifts]
+    assert statuses[1] is statuses[5] is DriftStatus.CHANGED
+    assert {statuses[n] for n in (0, 2, 3, 4, 6, 7, 8, 9, 10, 11)} == {DriftStatus.UNCHANGED}
+    for drift in drifts:
+        assert drift.path == "m.py" and drift.lines is not None
+        expected = _git_log_l(root, f"{cited}..{tip}", "m.py", *drift.lines)
+        assert [c.id for c in drift.commits] == expected
+    # the other way round: main's tip against the side's, which does not descend from it
+    apart = git(root, "rev-parse", "side~1")
+    with Revision.open(root, tip) as old, Revision.open(root, apart) as now:
+        assert relation_of(old, now) is Relation.ANCESTOR
+    back = _drift(root, tip, apart, quotes)
+    assert [d.status for d in back][1] is DriftStatus.CHANGED and back[1].commits == ()
+
+
+def test_moves_across_files(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    helper = "def parse_header(line):\n    name, _, value = line.partition(':')\n"
+    rest = "def other():\n    return 1\n"
+    make_repo(root, {"a.py": helper + rest, "gone.py": "def lonely():\n    return 'alone'\n"})
+    cited = git(root, "rev-parse", "HEAD")
+    _write(root, {"a.py": rest, "pkg/headers.py": "import re\n\n" + helper})
+    _write(
+        root,
+        {
+            "pkg/copy.py": helper,
+            "pkg/lonely.py": "# kept\ndef lonely():\n    return 'alone'\n" + rest * 9,
+        },
+    )
+    (root / "gone.py").unlink()
+    tip = _commit(root, "split a.py into modules")
+    parse, lonely = _drift(root, cited, tip, [("a.py", 1, 2), ("gone.py", 1, 2)])
+    assert parse.status is DriftStatus.MOVED
+    assert set(parse.elsewhere) == {("pkg/headers.py", (3, 4)), ("pkg/copy.py", (1, 2))}
+    assert (parse.path, parse.lines) == parse.elsewhere[0]
+    assert lonely.status is DriftStatus.MOVED
+    assert (lonely.path, lonely.lines) == ("pkg/lonely.py", (2, 3))
+    assert lonely.renamed_from is None and lonely.elsewhere == (("pkg/lonely.py", (2, 3)),)
+    assert [c.id for c in lonely.commits] == [tip]
+    assert [tip] == _git_log_l(root, f"{cited}..{tip}", "pkg/lonely.py", 2, 3)
+    text = " ".join(drift_details(parse))
+    assert "left its file" in text and "also" in text
