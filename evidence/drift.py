@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from evidence.anchoring import Anchorer, char_diff, diff_markup
+from evidence.anchoring.forms import quote_forms
 from evidence.git.history import (
     CommitInfo,
     History,
@@ -57,6 +58,8 @@ __all__ = [
 
 #: a passage whose lines are still there but resemble it less than this (0-100) is deleted
 DELETED_BELOW = 50
+#: a file gone, and not renamed, continues in the added file holding this share of its lines
+SUCCESSOR_SHARE = 0.3
 
 
 class DriftStatus(StrEnum):
@@ -153,7 +156,13 @@ def follow_anchors(
         history = load_history(
             repo, cited.commit, against.commit, sorted({p for p in places if p is not None})
         )
-        follower = _Follower(history, cited, against, Anchorer(against, floor=floor, workers=1))
+        follower = _Follower(
+            history,
+            cited,
+            against,
+            Anchorer(against, floor=floor, workers=1),
+            lambda: written_files(repo, cited.commit, against.commit),
+        )
         follower.read_ahead({p for p in places if p is not None})
         out: list[Drift | None] = []
         for anchor, path in zip(anchors, places, strict=True):
@@ -163,8 +172,7 @@ def follow_anchors(
             out.append(follower.follow(anchor, path))
         gone, passages = follower.gone(anchors, places, out)
         if gone:  # a move is to a file written since the cited revision, as git blame -C sees
-            written = written_files(repo, cited.commit, against.commit)
-            found = verbatim_places(passages, follower.texts_at_against(written))
+            found = verbatim_places(passages, follower.texts_at_against(follower.written()))
             follower.moved_out(gone, found, out)
         # the commits of every passage still there: git log -L's at its new lines, in one walk
         there = [
@@ -200,13 +208,28 @@ class _Follower:
     """Finds one passage at a time at the newer revision (its commits are added after)."""
 
     def __init__(
-        self, history: History, cited: Revision, against: Revision, anchorer: Anchorer
+        self,
+        history: History,
+        cited: Revision,
+        against: Revision,
+        anchorer: Anchorer,
+        written_files: Callable[[], list[str]],
     ) -> None:
         self.history = history
         self.cited = cited
         self.against = against
         self.anchorer = anchorer
         self._cache: dict[tuple[str, str], list[str]] = {}
+        self._successors: dict[str, str | None] = {}
+        self._added_files: list[tuple[str, list[str]]] | None = None
+        self._written: list[str] | None = None
+        self.written_files = written_files
+
+    def written(self) -> list[str]:
+        """The files added or modified since the cited revision (read once)."""
+        if self._written is None:
+            self._written = self.written_files()
+        return self._written
 
     def _lines_at(self, revision: Revision, path: str, span: LineRange) -> list[str]:
         return self._lines(revision, path)[span[0] - 1 : span[1]]
@@ -245,7 +268,10 @@ class _Follower:
         now, ranges, touched = self.history.follow(path, ((first - 1, last),))
         if now is None and self._readable(path):
             now, ranges = path, ()  # deleted on the way, there again: looked for afresh
-        if now is None or not self._readable(now):
+        successor = now is None or not self._readable(now)
+        if successor:
+            now, ranges = self._successor(path), ()
+        if now is None:
             return Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
         renamed = path if now != path else None
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
@@ -254,7 +280,29 @@ class _Follower:
         passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
             return self._same(anchor.lines, now, span, renamed)
-        return self._refind(anchor.lines, passage, now, span, renamed, touched)
+        return self._refind(anchor.lines, passage, now, span, renamed, touched, successor)
+
+    def _successor(self, path: str) -> str | None:
+        """The file added since the cited revision that holds most of the lines of `path` (a
+        file gone, not paired by rename detection: split up, or edited on the way), when that is
+        at least SUCCESSOR_SHARE of them."""
+        if path not in self._successors:
+            mine = {line.strip() for line in self._lines(self.cited, path)}
+            mine = {line for line in mine if len(line) >= 8}
+            best, share = None, SUCCESSOR_SHARE
+            for other, lines in self._added():
+                held = len(mine & {line.strip() for line in lines}) / max(1, len(mine))
+                if held >= share:
+                    best, share = other, held
+            self._successors[path] = best
+        return self._successors[path]
+
+    def _added(self) -> list[tuple[str, list[str]]]:
+        if self._added_files is None:
+            before = self.cited.entries()
+            added = [path for path in self.written() if path not in before]
+            self._added_files = list(self.texts_at_against(added))
+        return self._added_files
 
     def _same(self, cited: LineRange, path: str, span: LineRange, renamed: str | None) -> Drift:
         status = DriftStatus.UNCHANGED if span == cited else DriftStatus.MOVED
@@ -263,12 +311,16 @@ class _Follower:
     def gone(
         self, anchors: Sequence[Anchor], places: Sequence[str | None], drifts: list[Drift | None]
     ) -> tuple[list[int], list[list[str]]]:
-        """The deleted passages (their numbers) and their lines at the cited revision."""
+        """The passages gone from their files (their numbers) and their lines at the cited
+        revision: deleted, or only lines resembling them less than the anchorer's floor left."""
         gone = [
             number
             for number, drift in enumerate(drifts)
             if drift is not None
-            and drift.status in (DriftStatus.DELETED, DriftStatus.FILE_DELETED)
+            and (
+                drift.status in (DriftStatus.DELETED, DriftStatus.FILE_DELETED)
+                or (drift.status is DriftStatus.CHANGED and drift.score < self.anchorer.floor)
+            )
             and anchors[number].lines is not None
             and places[number] is not None
         ]
@@ -310,33 +362,84 @@ class _Follower:
         span: LineRange | None,
         renamed: str | None,
         touched: list[CommitInfo],
+        successor: bool = False,
     ) -> Drift:
-        """The passage looked for in its file at the newer revision, near where its lines went,
-        then verbatim in the other files."""
+        """The passage looked for in its file at the newer revision, near where its lines went
+        (`successor`: in the file that took over from its own, gone)."""
+        verbatim = _places(passage, self._lines(self.against, path))
+        if verbatim:  # the nearest place holding it, line for line
+            at = span[0] if span is not None else cited[0]
+            place = min(verbatim, key=lambda s: (abs(s[0] - at), s[0]))
+            return self._same(cited, path, place, renamed)
         text = "\n".join(passage)
-        probe = Quote(text, path, span, 0, 0, "", 0)
-        found, _forms, _path = self.anchorer.anchor_here(probe)
-        lines = found.lines
-        if span is None and found.match is Tier.FUZZY:
-            # every line of it was deleted: a passage merely like it elsewhere is another one
-            lines = None
-        if found.match is not Tier.MISSING and lines is not None:
-            # a verbatim place near where its lines went, else any verbatim one
-            for place in sorted(found.occurrences, key=lambda s: s != lines):
-                if self._lines_at(self.against, path, place) == passage:
-                    return self._same(cited, path, place, renamed)
-        if found.match is Tier.MISSING or lines is None:
-            if span is None:
-                return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
-            lines = span  # the lines are still there, edited past the anchorer's floor
-        counterpart = self._lines_at(self.against, path, lines)
-        score = (
-            found.score if found.match is not Tier.MISSING else _similarity(passage, counterpart)
-        )
-        if found.match is Tier.MISSING and score < DELETED_BELOW:
+        if successor:
+            # its file is gone: in the file that took over most of it, the most similar lines
+            near, score = _window(passage, self._lines(self.against, path), None)
+            if near is not None and score >= self.anchorer.floor:
+                return self._changed(passage, path, near, renamed, score)
             return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
-        diff = char_diff(text.split(), "\n".join(counterpart).split())
+        if span is None:
+            # every line of it was deleted: a passage merely like it is another one; the same
+            # text but for whitespace or formatting (the verified tiers) is it, changed
+            forms = quote_forms(text)
+            same = self.anchorer.verified_places(forms, "", [path]) if forms.exact else []
+            if not same:
+                return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
+            closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
+            return self._changed(passage, path, closest.lines, renamed, 100.0)
+        near, score = _window(passage, self._lines(self.against, path), span)
+        if near is not None and score >= self.anchorer.floor:  # edited in place
+            return self._changed(passage, path, near, renamed, score)
+        anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
+        if anchored.match is not Tier.MISSING and anchored.lines is not None:
+            return self._changed(passage, path, anchored.lines, renamed, anchored.score)
+        elsewhere, score = _window(passage, self._lines(self.against, path), None)
+        if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
+            return self._changed(passage, path, elsewhere, renamed, score)
+        # the lines are still there, edited past the anchorer's floor
+        score = _similarity(passage, self._lines_at(self.against, path, span))
+        if score < DELETED_BELOW:
+            return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
+        return self._changed(passage, path, span, renamed, score)
+
+    def _changed(
+        self, passage: list[str], path: str, lines: LineRange, renamed: str | None, score: float
+    ) -> Drift:
+        counterpart = self._lines_at(self.against, path, lines)
+        diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
         return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)
+
+
+def _places(passage: list[str], lines: list[str]) -> list[LineRange]:
+    """Every span of `lines` that is `passage`, line for line."""
+    size = len(passage)
+    return [
+        (k + 1, k + size)
+        for k in range(len(lines) - size + 1)
+        if lines[k] == passage[0] and lines[k : k + size] == passage
+    ]
+
+
+def _window(
+    passage: list[str], lines: list[str], span: LineRange | None
+) -> tuple[LineRange | None, float]:
+    """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
+    most like the passage, and its similarity (0-100); the nearest of equals."""
+    from rapidfuzz import fuzz
+
+    text, size = "\n".join(passage), len(passage)
+    best: tuple[float, int, LineRange] | None = None
+    low, high = (1, len(lines)) if span is None else (span[0] - 2, span[1] + 2)
+    at = span[0] if span is not None else 1
+    for length in range(max(1, size - 2), size + 3):
+        for start in range(max(1, low), max(1, high + 1 - length) + 1):
+            if start + length - 1 > len(lines):
+                break
+            score = float(fuzz.ratio(text, "\n".join(lines[start - 1 : start - 1 + length])))
+            key = (score, -abs(start - at), (start, start + length - 1))
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return (None, 0.0) if best is None else (best[2], best[0])
 
 
 def _ranges(span: LineRange) -> Ranges:

@@ -297,7 +297,11 @@ def test_moves_across_files(tmp_path: Path) -> None:
     root = tmp_path / "r"
     helper = "def parse_header(line):\n    name, _, value = line.partition(':')\n"
     rest = "def other():\n    return 1\n"
-    make_repo(root, {"a.py": helper + rest, "gone.py": "def lonely():\n    return 'alone'\n"})
+    # most of gone.py goes nowhere: no file takes over from it
+    filler = "".join(f"def unused_{n}():\n    return {n} * {n}\n" for n in range(4))
+    make_repo(
+        root, {"a.py": helper + rest, "gone.py": "def lonely():\n    return 'alone'\n" + filler}
+    )
     cited = git(root, "rev-parse", "HEAD")
     _write(root, {"a.py": rest, "pkg/headers.py": "import re\n\n" + helper})
     _write(
@@ -320,3 +324,23 @@ def test_moves_across_files(tmp_path: Path) -> None:
     assert [tip] == _git_log_l(root, f"{cited}..{tip}", "pkg/lonely.py", 2, 3)
     text = " ".join(drift_details(parse))
     assert "left its file" in text and "also" in text
+
+
+def test_a_module_split_up_continues_in_the_file_holding_most_of_it(tmp_path: Path) -> None:
+    """No part holds half of it (no rename git would see): the largest part takes over."""
+    root = tmp_path / "r"
+    parts = [
+        "".join(f"def {name}_{n}(text):\n    return text.{name}({n})\n" for n in range(count))
+        for name, count in (("split", 4), ("strip", 3), ("count", 3))
+    ]
+    cited = make_repo(root, {"tools.py": "".join(parts)})
+    (root / "tools.py").unlink()
+    _write(root, {"tools/split.py": parts[0].replace("split(2)", "rsplit(2, 1)"),
+                  "tools/strip.py": parts[1], "tools/count.py": parts[2]})  # fmt: skip
+    tip = _commit(root, "split tools.py into a package")
+    edited, same = _drift(root, cited, tip, [("tools.py", 5, 6), ("tools.py", 7, 8)])
+    assert (edited.status, edited.path, edited.renamed_from) == (
+        DriftStatus.CHANGED, "tools/split.py", "tools.py"
+    )  # fmt: skip
+    assert edited.lines == (5, 6) and edited.score >= 80
+    assert (same.status, same.path, same.lines) == (DriftStatus.UNCHANGED, "tools/split.py", (7, 8))
