@@ -183,8 +183,10 @@ def main() -> None:
             print(f"drift of {n_quotes} quotes through {n_commits} commits: {elapsed:.2f} s "
                   "(goal < 20 s)")  # fmt: skip
             print("  statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+            tip_paths = set(git(repo, "ls-tree", "-r", "--name-only", tip).decode().split("\n"))
             anchored = [a for a in anchors if a.lines is not None]
-            probe = rng.sample(anchored, 40)
+            probe_pool = [a for a in anchored if a.quote.path in tip_paths]
+            probe = rng.sample(probe_pool, 40)  # git log -L needs the path at the tip
             started = time.perf_counter()
             for anchor in probe:
                 assert anchor.lines is not None

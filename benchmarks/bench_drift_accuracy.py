@@ -10,7 +10,8 @@ characters) the truth is read from NEW's text, never from the history:
   moved         the file holds it verbatim at other lines; or, gone from the file (or the file
                 gone), a file written since OLD (added or modified) holds it verbatim
   changed       not verbatim in the file, but a window of it (the passage's length, give or take
-                two lines) resembles it: rapidfuzz ratio >= 80
+                two lines; not one that stands verbatim in the file at OLD: that is another
+                passage) resembles it: rapidfuzz ratio >= 80
   deleted       the file is there and no window resembles it above 50
   file_deleted  no file at NEW and no written file holding it
 Between 50 and 80 both changed and deleted are right ("grey", counted apart); a passage like a
@@ -112,11 +113,17 @@ def exact_places(passage: list[str], lines: list[str]) -> list[tuple[int, int]]:
     ]
 
 
-def best_window(passage: list[str], lines: list[str]) -> float:
+def best_window(passage: list[str], lines: list[str], before: list[str]) -> float:
+    """The best ratio of a run of `lines` (the passage's length give or take two) that does not
+    stand verbatim in `before` (the file at OLD: there, it is another passage)."""
     text = "\n".join(passage)
+    sizes = range(max(1, len(passage) - 2), len(passage) + 3)
+    known = {tuple(before[k : k + n]) for n in sizes for k in range(len(before) - n + 1)}
     best = 0.0
-    for size in range(max(1, len(passage) - 2), len(passage) + 3):
+    for size in sizes:
         for k in range(0, max(1, len(lines) - size + 1)):
+            if tuple(lines[k : k + size]) in known:
+                continue
             best = max(best, fuzz.ratio(text, "\n".join(lines[k : k + size])))
             if best == 100.0:
                 return best
@@ -127,7 +134,7 @@ class Judge:
     """The truth at NEW from the text alone."""
 
     def __init__(self, repo: Path, old: Revision, new: Revision) -> None:
-        self.new = new
+        self.old, self.new = old, new
         raw = git(repo, "diff", "-M", "--name-status", "-z", old.commit, new.commit)
         fields = raw.split("\0")
         self.renamed: dict[str, str] = {}
@@ -185,7 +192,7 @@ class Judge:
         ]
         if target is None or self.lines(target) is None:
             return Truth("moved" if elsewhere else "file_deleted", elsewhere, None)
-        score = best_window(passage, self.lines(target) or [])
+        score = best_window(passage, self.lines(target) or [], self.old.read(path).lines)
         if score >= CHANGED_FROM:
             # like it in its file and verbatim in a written one: the text cannot tell which
             return Truth("changed or moved" if elsewhere else "changed", elsewhere, target)

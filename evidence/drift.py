@@ -372,28 +372,29 @@ class _Follower:
             place = min(verbatim, key=lambda s: (abs(s[0] - at), s[0]))
             return self._same(cited, path, place, renamed)
         text = "\n".join(passage)
+        before = self._lines(self.cited, renamed or path)
         if successor:
             # its file is gone: in the file that took over most of it, the most similar lines
-            near, score = _window(passage, self._lines(self.against, path), None)
+            near, score = _window(passage, self._lines(self.against, path), None, before)
             if near is not None and score >= self.anchorer.floor:
                 return self._changed(passage, path, near, renamed, score)
             return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
         if span is None:
-            # every line of it was deleted: a passage merely like it is another one; the same
-            # text but for whitespace or formatting (the verified tiers) is it, changed
+            # every line of it was deleted: a passage merely like it is another one (a sibling
+            # edited too); the same text but for whitespace or formatting (verified tiers) is it
             forms = quote_forms(text)
             same = self.anchorer.verified_places(forms, "", [path]) if forms.exact else []
             if not same:
                 return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
             closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
             return self._changed(passage, path, closest.lines, renamed, 100.0)
-        near, score = _window(passage, self._lines(self.against, path), span)
+        near, score = _window(passage, self._lines(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             return self._changed(passage, path, near, renamed, score)
         anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
         if anchored.match is not Tier.MISSING and anchored.lines is not None:
             return self._changed(passage, path, anchored.lines, renamed, anchored.score)
-        elsewhere, score = _window(passage, self._lines(self.against, path), None)
+        elsewhere, score = _window(passage, self._lines(self.against, path), None, before)
         if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
             return self._changed(passage, path, elsewhere, renamed, score)
         # the lines are still there, edited past the anchorer's floor
@@ -421,21 +422,27 @@ def _places(passage: list[str], lines: list[str]) -> list[LineRange]:
 
 
 def _window(
-    passage: list[str], lines: list[str], span: LineRange | None
+    passage: list[str], lines: list[str], span: LineRange | None, before: list[str]
 ) -> tuple[LineRange | None, float]:
     """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
-    most like the passage, and its similarity (0-100); the nearest of equals."""
+    most like the passage, and its similarity (0-100); the nearest of equals. Runs that stand
+    verbatim in `before` (the file at the cited revision) are other passages, never this one."""
     from rapidfuzz import fuzz
 
     text, size = "\n".join(passage), len(passage)
+    sizes = range(max(1, size - 2), size + 3)
+    known = {tuple(before[k : k + n]) for n in sizes for k in range(len(before) - n + 1)}
     best: tuple[float, int, LineRange] | None = None
     low, high = (1, len(lines)) if span is None else (span[0] - 2, span[1] + 2)
     at = span[0] if span is not None else 1
-    for length in range(max(1, size - 2), size + 3):
+    for length in sizes:
         for start in range(max(1, low), max(1, high + 1 - length) + 1):
             if start + length - 1 > len(lines):
                 break
-            score = float(fuzz.ratio(text, "\n".join(lines[start - 1 : start - 1 + length])))
+            run = lines[start - 1 : start - 1 + length]
+            if tuple(run) in known:
+                continue
+            score = float(fuzz.ratio(text, "\n".join(run)))
             key = (score, -abs(start - at), (start, start + length - 1))
             if best is None or key[:2] > best[:2]:
                 best = key
