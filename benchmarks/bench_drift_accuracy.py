@@ -10,8 +10,8 @@ characters) the truth is read from NEW's text, never from the history:
   moved         the file holds it verbatim at other lines; or, gone from the file (or the file
                 gone), a file written since OLD (added or modified) holds it verbatim
   changed       not verbatim in the file, but a window of it (the passage's length, give or take
-                two lines; not one that stands verbatim in the file at OLD: that is another
-                passage) resembles it: rapidfuzz ratio >= 80
+                two lines; not one made only of lines found elsewhere in the file at OLD: that
+                is other passages) resembles it: rapidfuzz ratio >= 80
   deleted       the file is there and no window resembles it above 50
   file_deleted  no file at NEW and no written file holding it
 Between 50 and 80 both changed and deleted are right ("grey", counted apart); a passage like a
@@ -114,15 +114,15 @@ def exact_places(passage: list[str], lines: list[str]) -> list[tuple[int, int]]:
 
 
 def best_window(passage: list[str], lines: list[str], before: list[str]) -> float:
-    """The best ratio of a run of `lines` (the passage's length give or take two) that does not
-    stand verbatim in `before` (the file at OLD: there, it is another passage)."""
+    """The best ratio of a run of `lines` (the passage's length give or take two) holding a line
+    that is not in `before` (the rest of the file at OLD: runs of those are other passages)."""
     text = "\n".join(passage)
     sizes = range(max(1, len(passage) - 2), len(passage) + 3)
-    known = {tuple(before[k : k + n]) for n in sizes for k in range(len(before) - n + 1)}
+    known = set(before)
     best = 0.0
     for size in sizes:
         for k in range(0, max(1, len(lines) - size + 1)):
-            if tuple(lines[k : k + size]) in known:
+            if all(line in known for line in lines[k : k + size]):
                 continue
             best = max(best, fuzz.ratio(text, "\n".join(lines[k : k + size])))
             if best == 100.0:
@@ -192,7 +192,9 @@ class Judge:
         ]
         if target is None or self.lines(target) is None:
             return Truth("moved" if elsewhere else "file_deleted", elsewhere, None)
-        score = best_window(passage, self.lines(target) or [], self.old.read(path).lines)
+        before = list(self.old.read(path).lines)
+        before[span[0] - 1 : span[1]] = ["\0"] * (span[1] - span[0] + 1)  # the rest of the file
+        score = best_window(passage, self.lines(target) or [], before)
         if score >= CHANGED_FROM:
             # like it in its file and verbatim in a written one: the text cannot tell which
             return Truth("changed or moved" if elsewhere else "changed", elsewhere, target)

@@ -372,7 +372,9 @@ class _Follower:
             place = min(verbatim, key=lambda s: (abs(s[0] - at), s[0]))
             return self._same(cited, path, place, renamed)
         text = "\n".join(passage)
-        before = self._lines(self.cited, renamed or path)
+        # the file at the cited revision without the passage: what else was there
+        before = list(self._lines(self.cited, renamed or path))
+        before[cited[0] - 1 : cited[1]] = ["\0"] * (cited[1] - cited[0] + 1)
         if successor:
             # its file is gone: in the file that took over most of it, the most similar lines
             near, score = _window(passage, self._lines(self.against, path), None, before)
@@ -384,16 +386,25 @@ class _Follower:
             # edited too); the same text but for whitespace or formatting (verified tiers) is it
             forms = quote_forms(text)
             same = self.anchorer.verified_places(forms, "", [path]) if forms.exact else []
-            if not same:
-                return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
-            closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
-            return self._changed(passage, path, closest.lines, renamed, 100.0)
+            if same:
+                closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
+                return self._changed(passage, path, closest.lines, renamed, 100.0)
+            # moved within the file and edited: lines like it, holding one of its own lines
+            # that no other passage of the file had
+            own = set(passage) - set(before)
+            near, score = _window(passage, self._lines(self.against, path), None, before, own)
+            if near is not None and score >= self.anchorer.floor:
+                return self._changed(passage, path, near, renamed, score)
+            return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
         near, score = _window(passage, self._lines(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             return self._changed(passage, path, near, renamed, score)
         anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
-        if anchored.match is not Tier.MISSING and anchored.lines is not None:
-            return self._changed(passage, path, anchored.lines, renamed, anchored.score)
+        found = anchored.lines
+        if anchored.match is not Tier.MISSING and found is not None:
+            run = self._lines_at(self.against, path, found)
+            if not set(run) <= set(before):  # not only other passages' lines
+                return self._changed(passage, path, found, renamed, anchored.score)
         elsewhere, score = _window(passage, self._lines(self.against, path), None, before)
         if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
             return self._changed(passage, path, elsewhere, renamed, score)
@@ -422,16 +433,21 @@ def _places(passage: list[str], lines: list[str]) -> list[LineRange]:
 
 
 def _window(
-    passage: list[str], lines: list[str], span: LineRange | None, before: list[str]
+    passage: list[str],
+    lines: list[str],
+    span: LineRange | None,
+    before: list[str],
+    own: set[str] | None = None,
 ) -> tuple[LineRange | None, float]:
     """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
-    most like the passage, and its similarity (0-100); the nearest of equals. Runs that stand
-    verbatim in `before` (the file at the cited revision) are other passages, never this one."""
+    most like the passage, and its similarity (0-100); the nearest of equals. A run made only of
+    lines found in `before` (the rest of the file at the cited revision) is other passages; with
+    `own`, a run must hold one of those lines."""
     from rapidfuzz import fuzz
 
     text, size = "\n".join(passage), len(passage)
     sizes = range(max(1, size - 2), size + 3)
-    known = {tuple(before[k : k + n]) for n in sizes for k in range(len(before) - n + 1)}
+    known = set(before)
     best: tuple[float, int, LineRange] | None = None
     low, high = (1, len(lines)) if span is None else (span[0] - 2, span[1] + 2)
     at = span[0] if span is not None else 1
@@ -440,7 +456,7 @@ def _window(
             if start + length - 1 > len(lines):
                 break
             run = lines[start - 1 : start - 1 + length]
-            if tuple(run) in known:
+            if all(line in known for line in run) or (own is not None and own.isdisjoint(run)):
                 continue
             score = float(fuzz.ratio(text, "\n".join(run)))
             key = (score, -abs(start - at), (start, start + length - 1))
