@@ -13,7 +13,8 @@ from typing import Any
 
 from evidence.anchoring import Anchorer, diff_markup
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, citation_json
-from evidence.drift import Drift, drift_counts, drift_text, follow_anchors, relation_of
+from evidence.drift import Drift, drift_counts, follow_anchors, relation_of
+from evidence.drift_report import drift_text
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay

@@ -81,16 +81,8 @@ class History:
         self._index(changes)
         self._on_chain = None
 
-    @property
-    def linear(self) -> bool:
-        """Every commit between the two has one parent."""
-        return all(len(commit.parents) <= 1 for commit in self.commits)
-
     def _steps(self) -> list[tuple[int, int]]:
         return [(-1, 0)] if self.relation is not Relation.DESCENDANT else list(self.chain)
-
-    def _step_commit(self, number: int) -> CommitInfo | None:
-        return None if number < 0 else self.commits[number]
 
     def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
         """Where the file at `path` in `old` is in `new` (None: deleted), and its changes on

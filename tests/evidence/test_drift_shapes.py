@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from evidencekit import git, make_repo
 
-from evidence.drift import Drift, DriftStatus, Relation, drift_details, follow_anchors, relation_of
+from evidence.drift import Drift, DriftStatus, Relation, follow_anchors, relation_of
+from evidence.drift_report import drift_details
 from evidence.git.history import load_history
 from evidence.git.repo import open_repo
 from evidence.model import Anchor, FileState, Quote, Tier
