@@ -226,7 +226,7 @@ def run(repo: Path, old_rev: str, new_rev: str, n: int, seed: int, sample: int, 
         how = relation_of(old, new).value
         commits = git(repo, "rev-list", "--count", f"{old.commit}..{new.commit}").strip()
         merges = git(repo, "rev-list", "--merges", "--count", f"{old.commit}..{new.commit}")
-        print(f"{repo.name}: {old.short}..{new.short} ({how}; {commits} commits, "
+        print(f"{repo.resolve().name}: {old.short}..{new.short} ({how}; {commits} commits, "
               f"{merges.strip()} merges), seed {seed}")  # fmt: skip
         drawn = draw(old, n, rng)
         anchors = [

@@ -382,6 +382,10 @@ class _Follower:
             # edited too); the same text but for whitespace or formatting (verified tiers) is it
             forms = quote_forms(text)
             same = self.anchorer.verified_places(forms, "", [path]) if forms.exact else []
+            known = set(before)  # lines of other passages, there before: not this one
+            same = [
+                p for p in same if not known >= set(self._lines_at(self.against, path, p.lines))
+            ]
             if same:
                 closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
                 return self._changed(passage, path, closest.lines, renamed, 100.0)
