@@ -1,5 +1,6 @@
 """Drift speed: 10,000 quotes over the 5,000-file synthetic repository of bench_anchoring.py,
-followed through 500 commits (edits, insertions, deletions, renames, deleted files).
+followed through 500 commits (edits, insertions, deletions, renames, deleted files; a side
+branch every 25 commits, merged both ways).
 
 Prints, from one run: the time of `follow_anchors` for every quote (goal: under 20 s on 2 cores),
 the time of one ``git log -L`` per quote measured on a sample of the quotes and extrapolated to
@@ -31,6 +32,8 @@ from evidence.reports.loading import load_reports  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, TIP_REVISION, sample_repo  # noqa: E402
 
+#: a side branch forks every WINDOW commits and lives for SIDE of them
+WINDOW, SIDE = 25, 10
 ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin"}
 
 
@@ -46,26 +49,71 @@ def git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
 
 
 def add_history(repo: Path, cited: Revision, commits: int, rng: random.Random) -> str:
-    """`commits` commits on top of the cited one, written with fast-import; the new tip."""
+    """`commits` commits on top of the cited one, written with fast-import; the new tip.
+
+    Every WINDOW commits a side branch forks from main: for a while commits alternate between
+    the two (the side edits only files set aside for it, main the others), main is merged into
+    the side halfway, and the side is merged back into main at the end."""
     paths = cited.paths()
     current: dict[str, list[str]] = {}
     alive = list(paths)
     out: list[bytes] = []
+    reserved: list[str] = []
+    main_edits: set[str] = set()
+    window = 0
+
+    def lines_of(path: str) -> list[str]:
+        if path not in current:
+            current[path] = cited.read(path).text.split("\n")
+        return current[path]
+
+    def blob(path: str) -> bytes:
+        data = "\n".join(lines_of(path)).encode()
+        return b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(data), data)
+
     for number in range(commits):
         message = f"change {number}\n".encode()
         when = 1_700_000_000 + 3600 * (number + 1)
-        body = [b"commit refs/heads/main\n"]
+        phase = number % WINDOW
+        # parents[0] None: the branch's own head (fast-import goes on from it)
+        branch, parents, fixed = b"main", list[bytes | None]([None]), list[bytes]()
+        if number == 0:
+            parents = [cited.commit.encode()]
+        if phase == 0 and number + SIDE < commits:
+            window += 1
+            reserved = rng.sample([p for p in alive if "/file" in p], 5)
+            main_edits = set()
+        in_window = bool(reserved) and 0 < phase <= SIDE
+        if in_window and phase % 2 == 0 and phase != SIDE // 2 + 1:
+            branch = b"side%d" % window
+            parents = [b"refs/heads/main"] if phase == 2 else [None]
+        if in_window and phase == SIDE // 2 + 1:  # main merged into the side
+            branch = b"side%d" % window
+            parents = [None, b"refs/heads/main"]
+            fixed = [blob(path) for path in sorted(main_edits)]
+        if reserved and phase == SIDE + 1:  # the side merged back into main
+            parents = [None, b"refs/heads/side%d" % window]
+            fixed = [blob(path) for path in reserved]
+            reserved = []
+        body = [b"commit refs/heads/" + branch + b"\n"]
         body.append(b"author Bench <bench@example.org> %d +0000\n" % when)
         body.append(b"committer Bench <bench@example.org> %d +0000\n" % when)
         body.append(b"data %d\n%s" % (len(message), message))
-        if number == 0:
-            body.append(b"from %s\n" % cited.commit.encode())
-        kind = rng.choices(["edit", "rename", "delete"], [94, 5, 1])[0]
+        if parents[0] is not None:
+            body.append(b"from %s\n" % parents[0])
+        body.extend(b"merge %s\n" % parent for parent in parents[1:] if parent is not None)
+        body.extend(fixed)
+        if len(parents) > 1:
+            out.extend(body)
+            out.append(b"\n")
+            continue
+        on_side = branch != b"main"
+        choices = ["edit", "rename", "delete"] if not reserved else ["edit"]
+        kind = rng.choices(choices, [94, 5, 1][: len(choices)])[0]
         for _ in range(rng.randint(1, 3) if kind == "edit" else 1):
-            path = rng.choice(alive)
-            if path not in current:
-                current[path] = cited.read(path).text.split("\n")
-            lines = current[path]
+            pool = reserved if on_side else [p for p in alive if p not in reserved]
+            path = rng.choice(pool)
+            lines = lines_of(path)
             if kind == "delete":
                 body.append(b"D %s\n" % path.encode())
                 alive.remove(path)
@@ -74,7 +122,7 @@ def add_history(repo: Path, cited: Revision, commits: int, rng: random.Random) -
                 new = path.replace("/file", "/moved")
                 body.append(b"R %s %s\n" % (path.encode(), new.encode()))
                 alive[alive.index(path)] = new
-                current[new] = current.pop(path)
+                current[new] = current.pop(path, lines)
                 continue
             for _ in range(rng.randint(1, 4)):
                 at = rng.randrange(len(lines))
@@ -85,8 +133,9 @@ def add_history(repo: Path, cited: Revision, commits: int, rng: random.Random) -
                     lines[at:at] = [f"inserted = {number}" for _ in range(rng.randint(1, 8))]
                 else:
                     del lines[at : at + rng.randint(1, 6)]
-            data = "\n".join(lines).encode()
-            body.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(data), data))
+            if not on_side and reserved:
+                main_edits.add(path)
+            body.append(blob(path))
         out.extend(body)
         out.append(b"\n")
     git(repo, "fast-import", "--quiet", "--force", data=b"".join(out))
@@ -122,7 +171,9 @@ def main() -> None:
         with Revision.open(repo, "main") as cited:
             started = time.perf_counter()
             tip = add_history(repo, cited, n_commits, rng)
-            print(f"{n_commits} commits written in {time.perf_counter() - started:.1f} s")
+            merges = git(repo, "rev-list", "--merges", "--count", f"{cited.commit}..{tip}")
+            print(f"{n_commits} commits ({int(merges)} merges) written in "
+                  f"{time.perf_counter() - started:.1f} s")  # fmt: skip
             anchors = anchors_for(cited, n_quotes, rng)
             with Revision.open(repo, tip) as newer:
                 started = time.perf_counter()
@@ -132,8 +183,10 @@ def main() -> None:
             print(f"drift of {n_quotes} quotes through {n_commits} commits: {elapsed:.2f} s "
                   "(goal < 20 s)")  # fmt: skip
             print("  statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+            tip_paths = set(git(repo, "ls-tree", "-r", "--name-only", tip).decode().split("\n"))
             anchored = [a for a in anchors if a.lines is not None]
-            probe = rng.sample(anchored, 40)
+            probe_pool = [a for a in anchored if a.quote.path in tip_paths]
+            probe = rng.sample(probe_pool, 40)  # git log -L needs the path at the tip
             started = time.perf_counter()
             for anchor in probe:
                 assert anchor.lines is not None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from evidence.anchoring import Anchorer
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations
-from evidence.drift import Drift, follow_anchors
+from evidence.drift import Drift, follow_anchors, relation_of
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
@@ -58,6 +58,8 @@ class CheckResult:
     #: with --against: the newer revision and each quote's drift (in `quotes` order)
     against: str | None = None
     drifts: tuple[Drift | None, ...] = ()
+    #: with --against: "descendant", "diverged" or "ancestor" (how it stands to the revision)
+    relation: str | None = None
 
     @property
     def drifted(self) -> tuple[tuple[QuoteResult, Drift], ...]:
@@ -158,8 +160,10 @@ def run_check(
     )
     citations = check_citations(reportset, PathIndex(revision.paths()))
     drifts: tuple[Drift | None, ...] = ()
+    how = None
     if against is not None:
         drifts = tuple(follow_anchors(anchors, revision, against, cancel=cancel))
+        how = relation_of(revision, against).value
     return CheckResult(
         revision.commit,
         tuple(quotes),
@@ -168,4 +172,5 @@ def run_check(
         citations,
         None if against is None else against.commit,
         drifts,
+        how,
     )

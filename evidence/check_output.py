@@ -10,7 +10,8 @@ from typing import Any
 from evidence.anchoring import diff_markup
 from evidence.check import CheckResult, QuoteResult, SearchResult
 from evidence.citations import citation_json
-from evidence.drift import Drift, drift_counts, drift_text
+from evidence.drift import Drift, drift_counts
+from evidence.drift_report import drift_text
 from evidence.model import FileState, Tier
 from evidence.text import clipped, escaped
 
@@ -101,6 +102,7 @@ def to_json(result: CheckResult) -> dict[str, Any]:
     }
     if result.against is not None:
         document["against"] = result.against
+        document["relation"] = result.relation
         document["summary"]["drift"] = drift_counts(result.drifts)
     return document
 
@@ -228,5 +230,5 @@ def to_text(result: CheckResult) -> str:
     if result.against is not None:
         labels = [quote_line(quote) for quote in result.quotes]
         out.append("")
-        out.extend(drift_text(result.against, labels, result.drifts))
+        out.extend(drift_text(result.against, labels, result.drifts, result.relation))
     return "\n".join(out)

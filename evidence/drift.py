@@ -3,50 +3,66 @@ commits changed it.
 
 `follow_anchors` is a pure function of anchors at the cited revision, that revision and the
 newer one (`Revision`s; the history is read through GitPython, evidence/git/history.py): a UI
-can call it from a worker. Lines are carried through every commit's diff hunks; a passage
-whose lines a commit touched is looked for again in its file at the newer revision with the
-anchorer, which tells a moved passage (the same text elsewhere) from a changed one (close
-enough to be the same, edited: a score and a diff).
+can call it from a worker. Lines are carried through the diffs of one path of commits from the
+cited revision to the newer one (or through the direct diff when the newer one does not descend
+from it); that only says where to look. A status comes from the text: `unchanged` and `moved`
+only when the lines found at the newer revision are the passage's own lines, verbatim;
+otherwise the anchorer looks for it in its file (a verbatim place: moved; a fuzzy one: changed,
+with a score and a diff), then, when it left its file, verbatim in the other files (moved
+there). The commits of every passage still there are those ``git log -L`` lists at its new
+lines, computed for all passages in one walk of the history.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from evidence.anchoring import Anchorer, char_diff, diff_markup
-from evidence.git.history import CommitInfo, History, Ranges, load_history
+from evidence.anchoring import Anchorer, char_diff
+from evidence.anchoring.forms import quote_forms
+from evidence.git.history import (
+    CommitInfo,
+    History,
+    Ranges,
+    Relation,
+    extend_history,
+    load_history,
+    relation,
+    written_files,
+)
 from evidence.git.repo import open_repo
 from evidence.git.tree import normalize_path
 from evidence.model import Anchor, DiffPart, FileState, LineRange, Quote, Tier
 from evidence.revision import Revision
-from evidence.text import clipped, escaped
+from evidence.verbatim import verbatim_places
 
 __all__ = [
     "DELETED_BELOW",
     "Drift",
     "DriftStatus",
+    "Relation",
     "diff_json",
     "drift_counts",
-    "drift_details",
-    "drift_text",
     "follow_all",
     "follow_anchors",
+    "relation_of",
 ]
 
 #: a passage whose lines are still there but resemble it less than this (0-100) is deleted
 DELETED_BELOW = 50
+#: a file gone, and not renamed, continues in the added file holding this share of its lines
+SUCCESSOR_SHARE = 0.3
 
 
 class DriftStatus(StrEnum):
     """What became of a quoted passage at the newer revision."""
 
     UNCHANGED = "unchanged"  # the same text at the same lines (the file may have been renamed)
-    MOVED = "moved"  # the same text at other lines
+    MOVED = "moved"  # the same text at other lines, or in other files
     CHANGED = "changed"  # recognisably there, edited
     DELETED = "deleted"  # the file is there, the passage is not
     FILE_DELETED = "file_deleted"
@@ -69,6 +85,9 @@ class Drift:
     score: float = 0.0  # 100 for the same text
     diff: tuple[DiffPart, ...] | None = None  # cited passage against its counterpart
     commits: tuple[CommitInfo, ...] = ()  # newest first
+    #: moved out of its file: every place in other files where it stands verbatim (the first
+    #: is `path` and `lines`)
+    elsewhere: tuple[tuple[str, LineRange], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The ``drift`` entry of `assay check --against`'s JSON."""
@@ -80,6 +99,7 @@ class Drift:
             "score": round(self.score, 1),
             "diff": diff_json(self.diff),
             "commits": [commit.as_json() for commit in self.commits],
+            "elsewhere": [{"path": path, "lines": list(span)} for path, span in self.elsewhere],
         }
 
 
@@ -107,6 +127,15 @@ def _anchored_path(anchor: Anchor, cited: Revision) -> str | None:
     return path if entry is not None else None
 
 
+def relation_of(cited: Revision, against: Revision) -> Relation:
+    """How `against` stands to `cited`: it descends from it, it is an ancestor, or neither."""
+    repo = open_repo(cited.repo_path)
+    try:
+        return relation(repo, cited.commit, against.commit)
+    finally:
+        repo.close()
+
+
 def follow_anchors(
     anchors: Sequence[Anchor],
     cited: Revision,
@@ -123,15 +152,36 @@ def follow_anchors(
         history = load_history(
             repo, cited.commit, against.commit, sorted({p for p in places if p is not None})
         )
+        follower = _Follower(
+            history,
+            cited,
+            against,
+            Anchorer(against, floor=floor, workers=1),
+            lambda: written_files(repo, cited.commit, against.commit),
+        )
+        follower.read_ahead({p for p in places if p is not None})
+        out: list[Drift | None] = []
+        for anchor, path in zip(anchors, places, strict=True):
+            if cancel is not None and cancel.is_set():
+                out.append(None)
+                continue
+            out.append(follower.follow(anchor, path))
+        gone, passages = follower.gone(anchors, places, out)
+        if gone:  # a move is to a file written since the cited revision, as git blame -C sees
+            found = verbatim_places(passages, follower.texts_at_against(follower.written()))
+            follower.moved_out(gone, found, out)
+        # the commits of every passage still there: git log -L's at its new lines, in one walk
+        there = [
+            (number, drift)
+            for number, drift in enumerate(out)
+            if drift is not None and drift.path is not None and drift.lines is not None
+        ]
+        extend_history(repo, history, sorted({d.path for _, d in there if d.path}))
+        logs = history.line_logs([(d.path or "", _ranges(d.lines or (1, 1))) for _, d in there])
     finally:
         repo.close()
-    follower = _Follower(history, cited, against, Anchorer(against, floor=floor, workers=1))
-    out: list[Drift | None] = []
-    for anchor, path in zip(anchors, places, strict=True):
-        if cancel is not None and cancel.is_set():
-            out.append(None)
-            continue
-        out.append(follower.follow(anchor, path))
+    for (number, drift), commits in zip(there, logs, strict=True):
+        out[number] = replace(drift, commits=tuple(commits))
     return out
 
 
@@ -151,41 +201,154 @@ def follow_all(
 
 
 class _Follower:
-    """Follows one passage at a time through a loaded history."""
+    """Finds one passage at a time at the newer revision (its commits are added after)."""
 
     def __init__(
-        self, history: History, cited: Revision, against: Revision, anchorer: Anchorer
+        self,
+        history: History,
+        cited: Revision,
+        against: Revision,
+        anchorer: Anchorer,
+        written_files: Callable[[], list[str]],
     ) -> None:
         self.history = history
         self.cited = cited
         self.against = against
         self.anchorer = anchorer
+        self._cache: dict[tuple[str, str], list[str]] = {}
+        self._successors: dict[str, str | None] = {}
+        self._added_files: list[tuple[str, list[str]]] | None = None
+        self._written: list[str] | None = None
+        self.written_files = written_files
+
+    def written(self) -> list[str]:
+        """The files added or modified since the cited revision (read once)."""
+        if self._written is None:
+            self._written = self.written_files()
+        return self._written
 
     def _lines_at(self, revision: Revision, path: str, span: LineRange) -> list[str]:
-        return revision.read(path).lines[span[0] - 1 : span[1]]
+        return self._lines(revision, path)[span[0] - 1 : span[1]]
+
+    def _lines(self, revision: Revision, path: str) -> list[str]:
+        key = (revision.commit, path)
+        if key not in self._cache:
+            self._cache[key] = revision.read(path).lines
+        return self._cache[key]
+
+    def read_ahead(self, paths: set[str]) -> None:
+        """Read the files that differ between the two revisions in one stream each."""
+        before, after = self.cited.entries(), self.against.entries()
+        changed = [
+            path
+            for path in sorted(paths)
+            if path in before and (path not in after or after[path].oid != before[path].oid)
+        ]
+        for _ in self.cited.scan(changed):
+            pass
+        for _ in self.against.scan([path for path in changed if path in after]):
+            pass
+
+    def _same_blob(self, path: str, now: str) -> bool:
+        before, after = self.cited.entries().get(path), self.against.entries().get(now)
+        return before is not None and after is not None and before.oid == after.oid
+
+    def _readable(self, path: str) -> bool:
+        entry = self.against.entries().get(path)
+        return entry is not None and entry.kind == "blob"
 
     def follow(self, anchor: Anchor, path: str | None) -> Drift:
         if path is None or anchor.lines is None:
             return Drift(DriftStatus.NOT_ANCHORED)
         first, last = anchor.lines
         now, ranges, touched = self.history.follow(path, ((first - 1, last),))
+        if now is None and self._readable(path):
+            now, ranges = path, ()  # deleted on the way, there again: looked for afresh
+        successor = now is None or not self._readable(now)
+        if successor:
+            now, ranges = self._successor(path), ()
         if now is None:
             return Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
         renamed = path if now != path else None
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
-        if not touched and span is not None:
-            # no hunk touched the lines: the same text, only shifted (git's hunks are exact)
-            status = DriftStatus.UNCHANGED if span == anchor.lines else DriftStatus.MOVED
-            return Drift(status, now, span, renamed, 100.0)
+        if span == anchor.lines and self._same_blob(path, now):
+            return self._same(anchor.lines, now, span, renamed)  # the same bytes, the same lines
         passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
             return self._same(anchor.lines, now, span, renamed)
-        return self._refind(anchor.lines, passage, now, span, renamed, touched)
+        return self._refind(anchor.lines, passage, now, span, renamed, touched, successor)
+
+    def _successor(self, path: str) -> str | None:
+        """The file added since the cited revision that holds most of the lines of `path` (a
+        file gone, not paired by rename detection: split up, or edited on the way), when that is
+        at least SUCCESSOR_SHARE of them."""
+        if path not in self._successors:
+            mine = {line.strip() for line in self._lines(self.cited, path)}
+            mine = {line for line in mine if len(line) >= 8}
+            best, share = None, SUCCESSOR_SHARE
+            for other, lines in self._added():
+                held = len(mine & {line.strip() for line in lines}) / max(1, len(mine))
+                if held >= share:
+                    best, share = other, held
+            self._successors[path] = best
+        return self._successors[path]
+
+    def _added(self) -> list[tuple[str, list[str]]]:
+        if self._added_files is None:
+            before = self.cited.entries()
+            added = [path for path in self.written() if path not in before]
+            self._added_files = list(self.texts_at_against(added))
+        return self._added_files
 
     def _same(self, cited: LineRange, path: str, span: LineRange, renamed: str | None) -> Drift:
         status = DriftStatus.UNCHANGED if span == cited else DriftStatus.MOVED
-        commits = self.history.line_log(path, _ranges(span))
-        return Drift(status, path, span, renamed, 100.0, None, tuple(commits))
+        return Drift(status, path, span, renamed, 100.0)
+
+    def gone(
+        self, anchors: Sequence[Anchor], places: Sequence[str | None], drifts: list[Drift | None]
+    ) -> tuple[list[int], list[list[str]]]:
+        """The passages gone from their files (their numbers) and their lines at the cited
+        revision: deleted, or only lines resembling them less than the anchorer's floor left."""
+        gone = [
+            number
+            for number, drift in enumerate(drifts)
+            if drift is not None
+            and (
+                drift.status in (DriftStatus.DELETED, DriftStatus.FILE_DELETED)
+                or (drift.status is DriftStatus.CHANGED and drift.score < self.anchorer.floor)
+            )
+            and anchors[number].lines is not None
+            and places[number] is not None
+        ]
+        passages = []
+        for number in gone:
+            span, path = anchors[number].lines, places[number]
+            assert span is not None and path is not None
+            passages.append(self._lines_at(self.cited, path, span))
+        return gone, passages
+
+    def texts_at_against(self, paths: list[str]) -> Iterator[tuple[str, list[str]]]:
+        """The lines of the text files at `paths` at the newer revision, read in one stream."""
+        for path, _ in self.against.scan(paths):
+            source = self.against.read(path)
+            if source.state is FileState.OK and source.text:
+                yield path, source.lines
+
+    def moved_out(
+        self,
+        gone: list[int],
+        found: list[list[tuple[str, LineRange]]],
+        drifts: list[Drift | None],
+    ) -> None:
+        """Deleted passages that stand verbatim in other files become moves there (every such
+        place listed)."""
+        for number, where in zip(gone, found, strict=True):
+            drift = drifts[number]
+            assert drift is not None
+            others = tuple(place for place in where if place[0] != drift.path)
+            if others:
+                path, span = others[0]
+                drifts[number] = Drift(DriftStatus.MOVED, path, span, None, 100.0, elsewhere=others)
 
     def _refind(
         self,
@@ -195,30 +358,111 @@ class _Follower:
         span: LineRange | None,
         renamed: str | None,
         touched: list[CommitInfo],
+        successor: bool = False,
     ) -> Drift:
-        """The passage looked for in its file at the newer revision, near where its lines went."""
+        """The passage looked for in its file at the newer revision, near where its lines went
+        (`successor`: in the file that took over from its own, gone)."""
+        verbatim = _places(passage, self._lines(self.against, path))
+        if verbatim:  # the nearest place holding it, line for line
+            at = span[0] if span is not None else cited[0]
+            place = min(verbatim, key=lambda s: (abs(s[0] - at), s[0]))
+            return self._same(cited, path, place, renamed)
         text = "\n".join(passage)
-        probe = Quote(text, path, span, 0, 0, "", 0)
-        found, _forms, _path = self.anchorer.anchor_here(probe)
-        lines = found.lines
-        if span is None and found.match is Tier.FUZZY:
-            # every line of it was deleted: a passage merely like it elsewhere is another one
-            lines = None
-        if found.match is Tier.MISSING or lines is None:
-            if span is None:
-                return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
-            lines = span  # the lines are still there, edited past the anchorer's floor
+        # the file at the cited revision without the passage: what else was there
+        before = list(self._lines(self.cited, renamed or path))
+        before[cited[0] - 1 : cited[1]] = ["\0"] * (cited[1] - cited[0] + 1)
+        if successor:
+            # its file is gone: in the file that took over most of it, the most similar lines
+            near, score = _window(passage, self._lines(self.against, path), None, before)
+            if near is not None and score >= self.anchorer.floor:
+                return self._changed(passage, path, near, renamed, score)
+            return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
+        if span is None:
+            # every line of it was deleted: a passage merely like it is another one (a sibling
+            # edited too); the same text but for whitespace or formatting (verified tiers) is it
+            forms = quote_forms(text)
+            same = self.anchorer.verified_places(forms, "", [path]) if forms.exact else []
+            known = set(before)  # lines of other passages, there before: not this one
+            same = [
+                p for p in same if not known >= set(self._lines_at(self.against, path, p.lines))
+            ]
+            if same:
+                closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
+                return self._changed(passage, path, closest.lines, renamed, 100.0)
+            # moved within the file and edited: lines like it, holding one of its own lines
+            # that no other passage of the file had
+            own = set(passage) - set(before)
+            near, score = _window(passage, self._lines(self.against, path), None, before, own)
+            if near is not None and score >= self.anchorer.floor:
+                return self._changed(passage, path, near, renamed, score)
+            return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
+        near, score = _window(passage, self._lines(self.against, path), span, before)
+        if near is not None and score >= self.anchorer.floor:  # edited in place
+            return self._changed(passage, path, near, renamed, score)
+        anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
+        found = anchored.lines
+        if anchored.match is not Tier.MISSING and found is not None:
+            run = self._lines_at(self.against, path, found)
+            if not set(run) <= set(before):  # not only other passages' lines
+                return self._changed(passage, path, found, renamed, anchored.score)
+        elsewhere, score = _window(passage, self._lines(self.against, path), None, before)
+        if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
+            return self._changed(passage, path, elsewhere, renamed, score)
+        # the lines are still there, edited past the anchorer's floor
+        score = _similarity(passage, self._lines_at(self.against, path, span))
+        if score < DELETED_BELOW:
+            return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
+        return self._changed(passage, path, span, renamed, score)
+
+    def _changed(
+        self, passage: list[str], path: str, lines: LineRange, renamed: str | None, score: float
+    ) -> Drift:
         counterpart = self._lines_at(self.against, path, lines)
-        if counterpart == passage:
-            return self._same(cited, path, lines, renamed)
-        score = found.score if found.match is Tier.FUZZY else _similarity(passage, counterpart)
-        if found.match is Tier.MISSING:
-            score = _similarity(passage, counterpart)
-            if score < DELETED_BELOW:
-                return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
-        diff = char_diff(text.split(), "\n".join(counterpart).split())
-        commits = self.history.line_log(path, _ranges(lines))
-        return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff, tuple(commits))
+        diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
+        return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)
+
+
+def _places(passage: list[str], lines: list[str]) -> list[LineRange]:
+    """Every span of `lines` that is `passage`, line for line."""
+    size = len(passage)
+    return [
+        (k + 1, k + size)
+        for k in range(len(lines) - size + 1)
+        if lines[k] == passage[0] and lines[k : k + size] == passage
+    ]
+
+
+def _window(
+    passage: list[str],
+    lines: list[str],
+    span: LineRange | None,
+    before: list[str],
+    own: set[str] | None = None,
+) -> tuple[LineRange | None, float]:
+    """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
+    most like the passage, and its similarity (0-100); the nearest of equals. A run made only of
+    lines found in `before` (the rest of the file at the cited revision) is other passages; with
+    `own`, a run must hold one of those lines."""
+    from rapidfuzz import fuzz
+
+    text, size = "\n".join(passage), len(passage)
+    sizes = range(max(1, size - 2), size + 3)
+    known = set(before)
+    best: tuple[float, int, LineRange] | None = None
+    low, high = (1, len(lines)) if span is None else (span[0] - 2, span[1] + 2)
+    at = span[0] if span is not None else 1
+    for length in sizes:
+        for start in range(max(1, low), max(1, high + 1 - length) + 1):
+            if start + length - 1 > len(lines):
+                break
+            run = lines[start - 1 : start - 1 + length]
+            if all(line in known for line in run) or (own is not None and own.isdisjoint(run)):
+                continue
+            score = float(fuzz.ratio(text, "\n".join(run)))
+            key = (score, -abs(start - at), (start, start + length - 1))
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return (None, 0.0) if best is None else (best[2], best[0])
 
 
 def _ranges(span: LineRange) -> Ranges:
@@ -229,60 +473,3 @@ def _similarity(passage: list[str], counterpart: list[str]) -> float:
     from rapidfuzz import fuzz
 
     return float(fuzz.ratio("\n".join(passage), "\n".join(counterpart)))
-
-
-# --- text ----------------------------------------------------------------------------------------
-
-
-def _span(lines: LineRange | None) -> str:
-    if lines is None:
-        return "-"
-    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
-
-
-def drift_details(drift: Drift) -> list[str]:
-    """The indented lines under a drifted quote: where it is now, what differs, the commits."""
-    out = []
-    where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
-    if drift.status is DriftStatus.DELETED:
-        where = f"{drift.path}: passage gone"
-    head = f"    {drift.status.value}: {where}"
-    if drift.renamed_from:
-        head += f" (renamed from {drift.renamed_from})"
-    if drift.status is DriftStatus.CHANGED:
-        head += f", score {drift.score:.0f}"
-    out.append(head)
-    if drift.diff:
-        out.append(f"    diff:  {clipped(' '.join(diff_markup(drift.diff).split()), 400)}")
-    for commit in drift.commits:
-        subject = clipped(commit.subject, 72)
-        out.append(f"    {commit.id[:10]} {commit.date[:10]} {commit.author}: {subject}")
-    return [escaped(line) for line in out]
-
-
-def drift_text(against: str, labels: Sequence[str], drifts: Sequence[Drift | None]) -> list[str]:
-    """The drift part of `assay check --against`'s text: changed and deleted quotes first with
-    their commits, then moved and renamed ones, then the counts per status (the last line).
-    `labels` are the quotes' lines as already shown (escaped)."""
-    pairs = [(label, d) for label, d in zip(labels, drifts, strict=False) if d is not None]
-    out = [f"drift to {against}"]
-    broken = [(label, d) for label, d in pairs if d.status.breaks]
-    moved = [
-        (label, d)
-        for label, d in pairs
-        if d.status is DriftStatus.MOVED or (d.status is DriftStatus.UNCHANGED and d.renamed_from)
-    ]
-    for title, group in (
-        ("changed or deleted since the cited revision", broken),
-        ("moved or renamed, same text", moved),
-    ):
-        if group:
-            out.extend(("", f"{len(group)} {title}:"))
-            for label, drift in group:
-                out.append(label)
-                out.extend(drift_details(drift))
-    counts = drift_counts([d for _, d in pairs])
-    out.append("")
-    shown = (f"{n} {status.replace('_', ' ')}" for status, n in counts.items())
-    out.append("drift: " + ", ".join(shown))
-    return out

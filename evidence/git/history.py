@@ -1,12 +1,14 @@
 """History between two commits through GitPython (`open_repo`): the commits, per-file diffs with
 rename detection, and line-range history (what ``git log -L a,b:path OLD..NEW`` shows).
 
-`load_history` runs two ``git log`` processes for a whole set of paths: one ``--raw -M`` over the
-range to follow the paths through renames, one ``-p -U0`` limited to the names they had. Line
-ranges are then mapped through the diff hunks in Python with the rules of git's line-log.c, so
-no ``git log -L`` runs per range (tests compare the two on real repositories).
+`load_history` reads a whole set of paths at once, whatever the shape of the history (merges
+either way, release branches, a newer revision that does not descend from the cited one): the
+commits of ``OLD..NEW`` in git's topological order, then two ``git diff-tree --stdin`` runs over
+every (commit, parent) pair, one ``--raw -M`` to follow the paths through renames, one
+``-p -U0`` limited to the names they had. Line ranges are then carried through the hunks in
+Python with the rules of git's line-log.c (evidence/git/linelog.py), so no ``git log -L`` runs
+per range (tests compare the two on real repositories).
 
-Only the first-parent chain is followed: a merge counts as one change against its first parent.
 Every diff is asked for with the options that make its hunks git's own (myers, no indent
 heuristic, no context) and with no program the repository configures (``--no-ext-diff
 --no-textconv``, see evidence/git/repo.py).
@@ -18,9 +20,10 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from evidence.git.changes import CommitInfo, FileChange, Hunk, Ranges, map_ranges
+from evidence.git.linelog import History, Relation
 from evidence.git.process import RevisionError
 
 if TYPE_CHECKING:
@@ -32,15 +35,16 @@ __all__ = [
     "History",
     "Hunk",
     "Ranges",
+    "Relation",
+    "commit_patch",
     "commits_between",
+    "extend_history",
     "load_history",
     "map_ranges",
-    "commit_patch",
     "path_diff",
+    "relation",
+    "written_files",
 ]
-
-#: 0-based half-open line ranges, sorted, disjoint, none empty (git's range_set)
-Ranges = tuple[tuple[int, int], ...]
 
 _FORMAT = "--format=%x01%H%x00%P%x00%an%x00%aI%x00%s%x00"
 #: what makes the hunks those line-log.c computes, whatever the repository's config says
@@ -56,52 +60,12 @@ _DIFF_OPTIONS = (
     "-O/dev/null",
     "-M",
 )
-_LOG_OPTIONS = (
-    "--first-parent",
-    "--diff-merges=first-parent",
-    "--no-show-signature",
-    "--no-notes",
-    "--encoding=UTF-8",
-    "--no-abbrev",
-    "-z",
-)
+#: a header per (commit, parent) pair: its commit id only (positions tell the pairs apart)
+_PAIR_FORMAT = "--format=%x01%H%x00%x00%x00%x00%x00"
+#: from this many names on, the patches are asked for whole and the names picked out after
+MANY_NAMES = 256
+_PAIR_OPTIONS = ("--stdin", "-r", "--always", "--root", "--no-abbrev", "-z")
 _HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
-@dataclass(frozen=True)
-class CommitInfo:
-    """A commit as drift reports it."""
-
-    id: str
-    subject: str
-    author: str
-    date: str  # author date, ISO 8601
-    parents: tuple[str, ...] = ()
-
-    def as_json(self) -> dict[str, str]:
-        """The ``{"id", "subject", "author", "date"}`` of `assay check --against`."""
-        return {"id": self.id, "subject": self.subject, "author": self.author, "date": self.date}
-
-
-@dataclass(frozen=True)
-class Hunk:
-    """One hunk of a zero-context diff: 0-based starts and counts, as xdiff gives them."""
-
-    old_start: int
-    old_count: int
-    new_start: int
-    new_count: int
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """What one commit did to one file: paths before and after (None: added / deleted)."""
-
-    commit: CommitInfo
-    old_path: str | None
-    new_path: str | None
-    status: str  # git's raw status letter: M, A, D, R, T ...
-    hunks: tuple[Hunk, ...] = ()
 
 
 # --- running and parsing git log -----------------------------------------------------------------
@@ -206,9 +170,10 @@ def _range_spec(old: str, new: str) -> str:
 
 
 def commits_between(repo: git.Repo, old: str, new: str) -> list[CommitInfo]:
-    """The commits reachable from `new` and not from `old`, newest first."""
+    """The commits reachable from `new` and not from `old`, in git's topological order (the
+    order of ``git log -L``), newest first."""
     out = _git(repo, "log", _FORMAT, "-z", "--no-show-signature", "--encoding=UTF-8",
-               _range_spec(old, new), "--")  # fmt: skip
+               "--topo-order", _range_spec(old, new), "--")  # fmt: skip
     return [commit for commit, _ in _parse_log(out)]
 
 
@@ -246,180 +211,130 @@ def commit_patch(repo: git.Repo, commit: CommitInfo, paths: Sequence[str]) -> tu
 _EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 
-# --- line ranges ---------------------------------------------------------------------------------
-
-
-def _normalize(ranges: Iterable[tuple[int, int]]) -> Ranges:
-    """Sorted, empty ranges dropped, overlapping or adjacent ones merged (git merges both)."""
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(r for r in ranges if r[0] < r[1]):
-        if merged and merged[-1][1] >= start:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return tuple(merged)
-
-
-def _difference(ranges: Ranges, cuts: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for start, end in ranges:
-        pieces = [(start, end)]
-        for cut_start, cut_end in cuts:
-            next_pieces = []
-            for a, b in pieces:
-                if cut_end <= a or b <= cut_start:
-                    next_pieces.append((a, b))
-                    continue
-                if a < cut_start:
-                    next_pieces.append((a, cut_start))
-                if cut_end < b:
-                    next_pieces.append((cut_end, b))
-            pieces = next_pieces
-        out.extend(p for p in pieces if p[0] < p[1])
-    return out
-
-
-def _old(hunk: Hunk) -> tuple[int, int]:
-    return hunk.old_start, hunk.old_start + hunk.old_count
-
-
-def _new(hunk: Hunk) -> tuple[int, int]:
-    return hunk.new_start, hunk.new_start + hunk.new_count
-
-
-def map_ranges(ranges: Ranges, hunks: Sequence[Hunk], *, forward: bool) -> tuple[Ranges, bool]:
-    """`ranges` carried across one file diff, and whether a hunk touched them.
-
-    Backward (new to old) is line-log.c's range_set_map_across_diff: the hunks overlapping a
-    range are touched, the rest of the range shifts by the hunks before it, and the touched
-    hunks' other side is added. Forward applies the same rule with the sides swapped."""
-    sides = (_new, _old) if forward else (_old, _new)
-    pairs = [(sides[0](h), sides[1](h)) for h in hunks]
-    # pairs: (other side, this side); `ranges` are on this side
-    touched = [
-        (other, this)
-        for other, this in pairs
-        if any(not (this[1] <= a or b <= this[0]) for a, b in ranges)
-    ]
-    rest = _normalize(_difference(ranges, [this for _, this in touched]))
-    shifted: list[tuple[int, int]] = []
-    index, offset = 0, 0
-    for start, end in rest:
-        while index < len(pairs) and start >= pairs[index][1][0]:
-            other, this = pairs[index]
-            offset += (other[1] - other[0]) - (this[1] - this[0])
-            index += 1
-        shifted.append((start + offset, end + offset))
-    return _normalize([*shifted, *(other for other, _ in touched)]), bool(touched)
-
-
 # --- the history of a set of paths --------------------------------------------------------------
 
 
-@dataclass
-class History:
-    """The first-parent changes between `old` and `new` of the files that held some paths at
-    `old`; `linear` is False when `old` is not on `new`'s first-parent chain (one step, the
-    whole diff, stands for all the commits then)."""
-
-    old: str
-    new: str
-    commits: tuple[CommitInfo, ...]  # oldest first
-    changes: tuple[tuple[FileChange, ...], ...]  # per commit, the files of interest
-    linear: bool = True
-    _by_old: dict[tuple[int, str], FileChange] = field(default_factory=dict, repr=False)
-    _by_new: dict[tuple[int, str], FileChange] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        for number, changes in enumerate(self.changes):
-            for change in changes:
-                if change.old_path is not None:
-                    self._by_old[number, change.old_path] = change
-                if change.new_path is not None:
-                    self._by_new[number, change.new_path] = change
-
-    def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
-        """Where the file at `path` in `old` is in `new` (None: deleted), and its changes."""
-        current: str | None = path
-        steps: list[FileChange] = []
-        for number in range(len(self.changes)):
-            if current is None:
-                break
-            change = self._by_old.get((number, current))
-            if change is None:
-                continue
-            steps.append(change)
-            current = change.new_path
-        return current, steps
-
-    def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:
-        """Lines of the file at `path` in `old` carried to `new`: the path there (None when
-        deleted), the ranges there, and the commits that touched them, newest first."""
-        current, steps = self.path_at_new(path)
-        touched: list[CommitInfo] = []
-        for change in steps:
-            ranges, hit = map_ranges(ranges, change.hunks, forward=True)
-            if hit and change.commit.id:
-                touched.append(change.commit)
-            if not ranges:
-                break
-        return current, ranges, touched[::-1]
-
-    def line_log(self, path: str, ranges: Ranges) -> list[CommitInfo]:
-        """The commits of ``git log -L`` for `ranges` of `path` at `new`, newest first."""
-        current: str | None = path
-        found: list[CommitInfo] = []
-        for number in range(len(self.changes) - 1, -1, -1):
-            if current is None or not ranges:
-                break
-            change = self._by_new.get((number, current))
-            if change is None:
-                continue
-            ranges, hit = map_ranges(ranges, change.hunks, forward=False)
-            if hit and change.commit.id:
-                found.append(change.commit)
-            current = change.old_path
-        return found
+def relation(repo: git.Repo, old: str, new: str) -> Relation:
+    """How commit `new` stands to commit `old`."""
+    if not _git(repo, "rev-list", "-n", "1", _range_spec(new, old), "--").strip():
+        return Relation.DESCENDANT
+    if not _git(repo, "rev-list", "-n", "1", _range_spec(old, new), "--").strip():
+        return Relation.ANCESTOR
+    return Relation.DIVERGED
 
 
-def _names(entries: list[tuple[CommitInfo, list[FileChange]]], paths: Iterable[str]) -> set[str]:
-    """Every name the files at `paths` take through the range (renames followed)."""
+def _pairs_diff(
+    repo: git.Repo, pairs: Sequence[tuple[str, str | None]], *args: str
+) -> list[list[FileChange]]:
+    """``git diff-tree`` of each (commit, parent) pair (parent None: a root commit), in order."""
+    if not pairs:
+        return []
+    listing = "".join(
+        f"{commit} {parent}\n" if parent else f"{commit}\n" for commit, parent in pairs
+    )
+    out = _git(repo, "diff-tree", *_PAIR_OPTIONS, _PAIR_FORMAT, *_DIFF_OPTIONS, *args,
+               stdin=listing.encode())  # fmt: skip
+    parsed = _parse_log(out)
+    if len(parsed) != len(pairs):
+        raise RevisionError(f"git diff-tree gave {len(parsed)} diffs for {len(pairs)} pairs")
+    return [changes for _, changes in parsed]
+
+
+def _closure(raw: dict[tuple[int, int], tuple[FileChange, ...]], paths: Iterable[str]) -> set[str]:
+    """Every name the files at `paths` take in any commit of the range (renames either way)."""
     names = set(paths)
-    current = {path: path for path in names}  # name now -> name at old
-    for _, changes in entries:
+    links: dict[str, set[str]] = {}
+    for changes in raw.values():
         for change in changes:
-            if change.old_path in current and change.new_path != change.old_path:
-                origin = current.pop(change.old_path)
-                if change.new_path is not None:
-                    current[change.new_path] = origin
-                    names.add(change.new_path)
+            if change.old_path and change.new_path and change.old_path != change.new_path:
+                links.setdefault(change.old_path, set()).add(change.new_path)
+                links.setdefault(change.new_path, set()).add(change.old_path)
+    todo = list(names)
+    while todo:
+        for other in links.get(todo.pop(), ()):
+            if other not in names:
+                names.add(other)
+                todo.append(other)
     return names
+
+
+def _chain(commits: Sequence[CommitInfo], old: str) -> tuple[tuple[int, int], ...]:
+    """One path of (commit number, parent number) steps from `old` to the newest commit, oldest
+    first, first parents preferred (commits newest first, all descending from `old`'s side)."""
+    numbers = {commit.id: number for number, commit in enumerate(commits)}
+    descends = {old}
+    for commit in reversed(commits):
+        if any(parent in descends for parent in commit.parents):
+            descends.add(commit.id)
+    steps: list[tuple[int, int]] = []
+    current = commits[0] if commits else None
+    while current is not None and current.id != old:
+        number = numbers[current.id]
+        k = next(k for k, parent in enumerate(current.parents) if parent in descends)
+        steps.append((number, k))
+        parent = current.parents[k]
+        current = None if parent == old else commits[numbers[parent]]
+    return tuple(reversed(steps))
 
 
 def load_history(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> History:
     """The changes between commits `old` and `new` of the files at `paths` in `old`."""
     paths = list(paths)
-    spec = _range_spec(old, new)
-    raw = _parse_log(_git(repo, "log", _FORMAT, *_LOG_OPTIONS, *_DIFF_OPTIONS, "--raw",
-                          "--reverse", spec, "--"))  # fmt: skip
-    chain = [commit for commit, _ in raw]
-    linear = not chain or (chain[0].parents[:1] == (old,))
-    if not linear:
-        direct = path_changes(repo, old, new, paths)
-        return History(old, new, (), (tuple(direct),), linear=False)
-    names = _names(raw, paths)
-    touched = {c.old_path for _, cs in raw for c in cs} | {c.new_path for _, cs in raw for c in cs}
-    wanted = sorted(name for name in names & touched if name)
-    by_commit: dict[str, list[FileChange]] = {}
-    if wanted:
-        # the names on standard input: one command line, however many, so renames pair up
-        listing = "--\n" + "".join(f":(literal){name}\n" for name in wanted)
-        out = _git(repo, "log", _FORMAT, *_LOG_OPTIONS, *_DIFF_OPTIONS, "--raw", "-p", "-U0",
-                   "--stdin", spec, stdin=listing.encode("utf-8", "surrogateescape"))  # fmt: skip
-        for commit, found in _parse_log(out):
-            by_commit.setdefault(commit.id, []).extend(found)
-    changes = tuple(tuple(by_commit.get(commit.id, ())) for commit in chain)
-    return History(old, new, tuple(chain), changes)
+    how = relation(repo, old, new)
+    commits = commits_between(repo, old, new)
+    pairs: list[tuple[int, int, str | None]] = []
+    for number, commit in enumerate(commits):
+        if not commit.parents:
+            pairs.append((number, 0, None))
+        pairs.extend((number, k, parent) for k, parent in enumerate(commit.parents))
+    found = _pairs_diff(repo, [(commits[n].id, p) for n, _, p in pairs], "--raw", "-M")
+    raw = {(n, k): tuple(changes) for (n, k, _), changes in zip(pairs, found, strict=True)}
+    direct: tuple[FileChange, ...] = ()
+    chain: tuple[tuple[int, int], ...] = ()
+    if how is Relation.DESCENDANT:
+        chain = _chain(commits, old)
+    else:
+        direct = tuple(path_changes(repo, old, new, paths))
+    history = History(old, new, how, tuple(commits), {}, chain, direct)
+    history.raw = raw
+    extend_history(repo, history, paths)
+    return history
+
+
+def extend_history(repo: git.Repo, history: History, paths: Iterable[str]) -> None:
+    """Add the changes of the files at `paths` (at either end) that `history` lacks."""
+    names = _closure(history.raw, paths) - history.names
+    if not names:
+        return
+    history.names |= names
+    keys = [key for key, changes in history.raw.items()
+            if any(c.old_path in names or c.new_path in names for c in changes)]  # fmt: skip
+    if not keys:
+        return
+    pairs = []
+    for number, k in keys:
+        commit = history.commits[number]
+        pairs.append((commit.id, commit.parents[k] if commit.parents else None))
+    # the names on the command line, when they are few (git matches every path against each)
+    specs = [":(literal)" + name for name in sorted(names)] if len(names) <= MANY_NAMES else []
+    found = _pairs_diff(repo, pairs, "--raw", "-p", "-U0", "--", *specs)
+    changes: dict[tuple[int, int], tuple[FileChange, ...]] = {}
+    for (number, k), listed in zip(keys, found, strict=True):
+        commit = history.commits[number]
+        changes[number, k] = tuple(
+            FileChange(commit, c.old_path, c.new_path, c.status, c.hunks, k)
+            for c in listed
+            if c.old_path in names or c.new_path in names
+        )
+    history.add_changes(changes)
+
+
+def written_files(repo: git.Repo, old: str, new: str) -> list[str]:
+    """The files at `new` that are not at `old` with the same content (added or modified)."""
+    raw = _git(repo, "diff", *_DIFF_OPTIONS, "--no-renames", "--raw", "-z", "--no-abbrev", old,
+               new, "--")  # fmt: skip
+    entries = _parse_log(b"\x01" + b"\x00" * 5 + b"\n" + raw)
+    return sorted({c.new_path for _, cs in entries for c in cs if c.new_path})
 
 
 def path_changes(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> list[FileChange]:
@@ -428,7 +343,8 @@ def path_changes(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> li
     step = CommitInfo("", "", "", "")
     entries = _parse_log(b"\x01" + b"\x00" * 5 + b"\n" + raw)
     wanted = {c.old_path for _, cs in entries for c in cs if c.old_path} & set(paths)
-    names = sorted(_names(entries, wanted))
+    names = sorted(wanted | {c.new_path for _, cs in entries for c in cs
+                             if c.old_path in wanted and c.new_path})  # fmt: skip
     if not names:
         return []
     pathspecs = [":(literal)" + name for name in names]

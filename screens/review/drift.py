@@ -86,9 +86,11 @@ class DriftComputed(Message):
         against: Revision | None,
         drifts: dict[Quote, Drift],
         error: str | None = None,
+        relation: str = "descendant",
     ) -> None:
         super().__init__()
         self.rev, self.against, self.drifts, self.error = rev, against, drifts, error
+        self.relation = relation  # how REV stands to the cited revision
 
 
 class CommitRead(Message):
@@ -110,6 +112,7 @@ class DriftPart:
         self.against_name = ""  # REV as the reviewer gave it (a branch, a tag, an id)
         self.computing = False
         self.showing_against = False  # the source pane shows REV rather than the cited revision
+        self.relation = "descendant"  # REV against the cited revision: descendant, diverged...
 
     # --- computing ---------------------------------------------------------------------------
 
@@ -118,7 +121,11 @@ class DriftPart:
         shown = self.against
         if self.wanted and (shown is None or (self.computing and self.wanted != shown.commit)):
             return f"drift vs {self.wanted[:12]}…"
-        return f"drift vs {shown.short}" if shown is not None else ""
+        if shown is None:
+            return ""
+        # said only when REV does not descend from the cited revision
+        how = "" if self.relation == "descendant" else f" ({self.relation})"
+        return f"drift vs {shown.short}{how}"
 
     def decorate(self, forms: tuple[str, ...]) -> tuple[str, ...]:
         """The header's progress texts (longest first) with the drift's REV in front, when
@@ -162,7 +169,7 @@ class DriftPart:
         self.computing = True
 
         def work() -> None:
-            from evidence.drift import follow_all
+            from evidence.drift import follow_all, relation_of
             from evidence.revision import Revision
 
             try:
@@ -172,11 +179,12 @@ class DriftPart:
                 return
             try:
                 drifts = follow_all(anchors, cited, against)
+                how = relation_of(cited, against).value
             except Exception as error:  # noqa: BLE001 - said in a notice
                 against.close()
                 node.post_message(DriftComputed(rev, None, {}, f"{type(error).__name__}: {error}"))
                 return
-            node.post_message(DriftComputed(rev, against, drifts))
+            node.post_message(DriftComputed(rev, against, drifts, relation=how))
 
         node.run_worker(work, thread=True, exclusive=True, group="drift", exit_on_error=False)
 
@@ -200,6 +208,7 @@ class DriftPart:
             self.against.close()
         self.against = message.against
         self.against_name = message.rev
+        self.relation = message.relation
         host.session.drifts = message.drifts
         host.record_pane.against = message.against.short
         self.showing_against = False
@@ -207,7 +216,7 @@ class DriftPart:
 
         counts = drift_counts(list(message.drifts.values()))
         said = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)
-        self.node.notify(visible(f"drift vs {message.against.short}: {said}"), markup=False)
+        self.node.notify(visible(f"{self.header_label()}: {said}"), markup=False)
         host.fill_records()
         host.record_pane.refresh_record()
         host.sources.show_quote()

@@ -60,6 +60,9 @@ def drift_summary(drift: Drift, short: str) -> str:
     text = f"at {short}: {status}"
     if drift.path and drift.status.value not in ("deleted", "file_deleted"):
         text += f", now {drift.path}{_span(drift)}"
+    if drift.elsewhere:  # moved out of its file: every other file that holds it verbatim
+        others = "".join(f"; also {path}:{a}-{b}" for path, (a, b) in drift.elsewhere[1:])
+        text += f" (left its file{others})"
     if drift.renamed_from:
         text += f" (renamed from {drift.renamed_from})"
     if drift.status.value == "changed":

@@ -72,7 +72,8 @@ def test_check_against_json_and_exit_code(kestrel: Path) -> None:
     assert code == 1, err
     data = json.loads(out)
     assert data["against"] == TIP_REVISION and data["revision"] == CITED_REVISION
-    fields = {"status", "path", "lines", "renamed_from", "score", "diff", "commits"}
+    assert data["relation"] == "descendant"
+    fields = {"status", "path", "lines", "renamed_from", "score", "diff", "commits", "elsewhere"}
     assert all(set(quote["drift"]) == fields for quote in data["quotes"])
     counts = data["summary"]["drift"]
     assert sum(counts.values()) == 34 and counts["file_deleted"] == 1
@@ -92,6 +93,7 @@ def test_check_against_json_and_exit_code(kestrel: Path) -> None:
     # without --against the document is as before
     code, out, _ = run(str(SAMPLE_REPORTS), "--repo", str(kestrel), "--format", "json")
     assert "against" not in json.loads(out) and "drift" not in json.loads(out)["quotes"][0]
+    assert "relation" not in json.loads(out)
 
 
 def test_check_against_text_lists_changed_first_and_ends_with_counts(kestrel: Path) -> None:

@@ -264,3 +264,41 @@ def test_commit_text_is_data_never_markup() -> None:
     text = body.plain
     assert "[bold red]subject[/]" in text and "+[link=x]y[/link]" in text
     assert "\x1b" not in text and "\x07" not in text
+
+
+async def test_the_app_shows_the_drift_assay_check_computes(tmp_path: Path, sample: Path) -> None:
+    """The drift view, `N` (and so the write-up, which carries the notes) and `assay check
+    --against` give each quote the same answer: one computation, evidence/drift.py."""
+    from evidence.check import run_check
+    from evidence.reports.loading import load_reports
+    from evidence.revision import Revision
+    from screens.widgets.drift_rows import drift_summary
+
+    with Revision.open(sample, CITED_REVISION) as cited, Revision.open(sample, "main") as tip:
+        result = run_check(load_reports([SAMPLE_REPORTS]), cited, against=tip)
+    expected = {
+        (q.quote.path, q.quote.report_line, q.quote.text): d
+        for q, d in zip(result.quotes, result.drifts, strict=True)
+    }
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        shown = {(q.path, q.report_line, q.text): d for q, d in screen.session.drifts.items()}
+        assert shown == expected
+        screen.go(Location(index_of(screen, REGISTRY), 0), on_quote=True)
+        await screen.settle()
+        await press(pilot, screen, "N")
+        record = screen.session.records[index_of(screen, REGISTRY)]
+        note = screen.session.note(screen.session.quote_item(record, record.quotes[0]))
+        drift = shown[(record.quotes[0].path, record.quotes[0].report_line, record.quotes[0].text)]
+        assert note == "drift " + drift_summary(drift, "8df75ac")
+
+
+async def test_the_header_says_when_rev_does_not_descend_from_the_cited_one(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = demo(tmp_path, against=f"{CITED_REVISION}~1")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await opened(pilot, app)
+        assert screen.session.drifts
+        assert "(ancestor)" in header(screen)

@@ -1,0 +1,89 @@
+"""Drift as `assay check --against` writes it: the lines under a drifted quote and the drift part
+of the text output (the drift itself: evidence/drift.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evidence.anchoring import diff_markup
+from evidence.drift import Drift, DriftStatus, Relation, drift_counts
+from evidence.model import LineRange
+from evidence.text import clipped, escaped
+
+__all__ = ["drift_details", "drift_text", "relation_note"]
+
+
+def _span(lines: LineRange | None) -> str:
+    if lines is None:
+        return "-"
+    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
+
+
+def _where(drift: Drift) -> str:
+    """Where the passage is now: ``path:lines``, and the other files holding it when it left."""
+    where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
+    if drift.status is DriftStatus.DELETED:
+        where = f"{drift.path}: passage gone"
+    if drift.elsewhere:
+        others = [f"{path}:{_span(span)}" for path, span in drift.elsewhere[1:]]
+        where += " (left its file" + "".join(f"; also {o}" for o in others) + ")"
+    return where
+
+
+def drift_details(drift: Drift) -> list[str]:
+    """The indented lines under a drifted quote: where it is now, what differs, the commits."""
+    out = []
+    head = f"    {drift.status.value}: {_where(drift)}"
+    if drift.renamed_from:
+        head += f" (renamed from {drift.renamed_from})"
+    if drift.status is DriftStatus.CHANGED:
+        head += f", score {drift.score:.0f}"
+    out.append(head)
+    if drift.diff:
+        out.append(f"    diff:  {clipped(' '.join(diff_markup(drift.diff).split()), 400)}")
+    for commit in drift.commits:
+        subject = clipped(commit.subject, 72)
+        out.append(f"    {commit.id[:10]} {commit.date[:10]} {commit.author}: {subject}")
+    return [escaped(line) for line in out]
+
+
+def relation_note(against: str, how: str | None) -> str:
+    """What the drift's first line adds when REV does not descend from the cited revision."""
+    if how == Relation.DIVERGED:
+        return f" (diverged: {against[:12]} does not descend from the cited revision)"
+    if how == Relation.ANCESTOR:
+        return f" (ancestor: {against[:12]} is older than the cited revision)"
+    return ""
+
+
+def drift_text(
+    against: str,
+    labels: Sequence[str],
+    drifts: Sequence[Drift | None],
+    how: str | None = None,
+) -> list[str]:
+    """The drift part of `assay check --against`'s text: changed and deleted quotes first with
+    their commits, then moved and renamed ones, then the counts per status (the last line).
+    `labels` are the quotes' lines as already shown (escaped); `how` is the relation."""
+    pairs = [(label, d) for label, d in zip(labels, drifts, strict=False) if d is not None]
+    out = [f"drift to {against}{relation_note(against, how)}"]
+    broken = [(label, d) for label, d in pairs if d.status.breaks]
+    moved = [
+        (label, d)
+        for label, d in pairs
+        if d.status is DriftStatus.MOVED or (d.status is DriftStatus.UNCHANGED and d.renamed_from)
+    ]
+    for title, group in (
+        ("changed or deleted since the cited revision", broken),
+        ("moved or renamed, same text", moved),
+    ):
+        if group:
+            out.extend(("", f"{len(group)} {title}:"))
+            for label, drift in group:
+                out.append(label)
+                out.extend(drift_details(drift))
+    counts = drift_counts([d for _, d in pairs])
+    out.append("")
+    shown = (f"{n} {status.replace('_', ' ')}" for status, n in counts.items())
+    out.append("drift: " + ", ".join(shown))
+    return out

@@ -1,0 +1,231 @@
+"""Line ranges through a loaded history (evidence/git/history.py's `load_history`): carried
+forward from the cited commit to the newer one, and back from the newer one the way
+``git log -L a,b:path OLD..NEW`` walks, every parent of a merge included.
+
+The backward walk is line-log.c's: commits in git's topological order, newest first; a commit
+takes the ranges its children handed it; an ordinary commit is listed when its diff against its
+parent touches them; a merge hands everything to the first parent whose diff leaves them alone
+(and is not listed), else it is listed and hands each parent what that parent's diff gives. All
+the ranges asked for walk together, so a history is walked once, not once per range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from evidence.git.changes import CommitInfo, FileChange, Ranges, map_ranges, union
+
+__all__ = ["History", "Relation"]
+
+#: entries waiting at a commit: per path, (number of the range asked for, its ranges there)
+_Pending = dict[str, list[tuple[int, Ranges]]]
+
+
+class Relation(StrEnum):
+    """How the newer revision stands to the cited one."""
+
+    DESCENDANT = "descendant"  # the cited commit is in its history (or is it)
+    DIVERGED = "diverged"  # neither is in the other's history
+    ANCESTOR = "ancestor"  # the newer revision is in the cited commit's history
+
+
+@dataclass
+class History:
+    """The changes between `old` and `new` of the files of interest.
+
+    `commits` are those of ``OLD..NEW`` in git's topological order (newest first) and
+    `changes` what each did to the files against each of its parents (key: commit number,
+    parent number). `chain` is one path of commits from `old` to `new`, oldest first, as
+    (commit number, parent number) steps; when `new` does not descend from `old` there is no
+    such path and `direct` (the diff of `old` against `new`) stands for it."""
+
+    old: str
+    new: str
+    relation: Relation
+    commits: tuple[CommitInfo, ...]
+    changes: dict[tuple[int, int], tuple[FileChange, ...]]
+    chain: tuple[tuple[int, int], ...] = ()
+    direct: tuple[FileChange, ...] = ()
+    #: every (commit, parent) pair's file changes without hunks (renames), and the names loaded
+    raw: dict[tuple[int, int], tuple[FileChange, ...]] = field(default_factory=dict, repr=False)
+    names: set[str] = field(default_factory=set, repr=False)
+    _by_old: dict[tuple[int, int, str], FileChange] = field(default_factory=dict, repr=False)
+    _by_new: dict[tuple[int, int, str], FileChange] = field(default_factory=dict, repr=False)
+    _touched: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
+    _numbers: dict[str, int] = field(default_factory=dict, repr=False)
+    #: per name, the changes of the forward path to it: (position on the path, change)
+    _on_chain: dict[str, list[tuple[int, FileChange]]] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._numbers = {commit.id: number for number, commit in enumerate(self.commits)}
+        self._index(self.changes)
+        for change in self.direct:
+            if change.old_path is not None:
+                self._by_old[-1, 0, change.old_path] = change
+
+    def _index(self, changes: dict[tuple[int, int], tuple[FileChange, ...]]) -> None:
+        for (number, parent), found in changes.items():
+            for change in found:
+                if change.old_path is not None:
+                    self._by_old[number, parent, change.old_path] = change
+                if change.new_path is not None:
+                    self._by_new[number, parent, change.new_path] = change
+                    self._touched.setdefault((number, parent), set()).add(change.new_path)
+
+    def add_changes(self, changes: dict[tuple[int, int], tuple[FileChange, ...]]) -> None:
+        """Take in more files' changes (the files a passage moved to)."""
+        for key, found in changes.items():
+            self.changes[key] = self.changes.get(key, ()) + found
+        self._index(changes)
+        self._on_chain = None
+
+    def _steps(self) -> list[tuple[int, int]]:
+        return [(-1, 0)] if self.relation is not Relation.DESCENDANT else list(self.chain)
+
+    def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
+        """Where the file at `path` in `old` is in `new` (None: deleted), and its changes on
+        the way (along `chain`, or the direct diff)."""
+        if self._on_chain is None:
+            self._on_chain = {}
+            for position, (number, parent) in enumerate(self._steps()):
+                for change in (
+                    self.changes.get((number, parent), ()) if number >= 0 else self.direct
+                ):
+                    if change.old_path is not None:
+                        self._on_chain.setdefault(change.old_path, []).append((position, change))
+        current: str | None = path
+        steps: list[FileChange] = []
+        position = -1
+        while current is not None:
+            later = [(p, c) for p, c in self._on_chain.get(current, ()) if p > position]
+            if not later:
+                break
+            position, change = later[0]
+            steps.append(change)
+            current = change.new_path
+        return current, steps
+
+    def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:
+        """Lines of the file at `path` in `old` carried to `new`: the path there (None when
+        deleted), the ranges there, and the commits on the way whose diff touched them,
+        newest first (none for the direct diff, which is no commit)."""
+        current, steps = self.path_at_new(path)
+        touched: list[CommitInfo] = []
+        for change in steps:
+            ranges, hit = map_ranges(ranges, change.hunks, forward=True)
+            if hit and change.commit.id:
+                touched.append(change.commit)
+            if not ranges:
+                break
+        return current, ranges, touched[::-1]
+
+    def line_log(self, path: str, ranges: Ranges) -> list[CommitInfo]:
+        """The commits of ``git log -L`` for `ranges` of `path` at `new`, newest first."""
+        return self.line_logs([(path, ranges)])[0]
+
+    def line_logs(self, wanted: Sequence[tuple[str, Ranges]]) -> list[list[CommitInfo]]:
+        """`line_log` of each (path, ranges) at `new`, in one walk of the history."""
+        found: list[list[CommitInfo]] = [[] for _ in wanted]
+        if not self.commits or self.commits[0].id != self.new:
+            return found
+        pending: dict[int, _Pending] = {0: {}}
+        for number, (path, ranges) in enumerate(wanted):
+            if ranges:
+                pending[0].setdefault(path, []).append((number, ranges))
+        for number, commit in enumerate(self.commits):
+            state = pending.pop(number, None)
+            if not state:
+                continue
+            parents = [self._numbers.get(parent) for parent in commit.parents]
+            if len(parents) > 1:
+                self._merge(number, commit, parents, state, pending, found)
+                continue
+            target = parents[0] if parents else None
+            touched = self._touched.get((number, 0), set())
+            handed: _Pending = {}
+            for name in [name for name in state if name in touched]:
+                change = self._by_new[number, 0, name]
+                for asked, ranges in _consolidated(state.pop(name)):
+                    mapped, hit = map_ranges(ranges, change.hunks, forward=False)
+                    if hit:
+                        _listed(found[asked], commit)
+                    if mapped and change.old_path is not None:
+                        handed.setdefault(change.old_path, []).append((asked, mapped))
+            if target is not None:
+                _hand(pending, target, state)
+                _hand(pending, target, handed)
+        return found
+
+    def _merge(
+        self,
+        number: int,
+        commit: CommitInfo,
+        parents: list[int | None],
+        state: _Pending,
+        pending: dict[int, _Pending],
+        found: list[list[CommitInfo]],
+    ) -> None:
+        touched = set().union(*(self._touched.get((number, k), set()) for k in range(len(parents))))
+        # untouched against every parent: the first parent takes them all, as git's walk does
+        quiet = {name: entries for name, entries in state.items() if name not in touched}
+        if parents[0] is not None:
+            _hand(pending, parents[0], quiet)
+        by_asked: dict[int, dict[str, Ranges]] = {}
+        for name, entries in state.items():
+            if name in quiet:
+                continue
+            for asked, ranges in entries:
+                held = by_asked.setdefault(asked, {})
+                held[name] = union(held.get(name, ()), ranges)
+        for asked, held in by_asked.items():
+            candidates: list[_Pending] = []
+            for k in range(len(parents)):
+                candidate: _Pending = {}
+                changed = False
+                for name, ranges in held.items():
+                    change = self._by_new.get((number, k, name))
+                    if change is None:
+                        candidate.setdefault(name, []).append((asked, ranges))
+                        continue
+                    mapped, hit = map_ranges(ranges, change.hunks, forward=False)
+                    changed = changed or hit
+                    if mapped and change.old_path is not None:
+                        candidate.setdefault(change.old_path, []).append((asked, mapped))
+                if not changed:
+                    candidates = [candidate if j == k else {} for j in range(len(parents))]
+                    break
+                candidates.append(candidate)
+            else:
+                _listed(found[asked], commit)
+            for k, candidate in enumerate(candidates):
+                target = parents[k]
+                if target is not None and candidate:
+                    _hand(pending, target, candidate)
+
+
+def _listed(commits: list[CommitInfo], commit: CommitInfo) -> None:
+    if not commits or commits[-1] is not commit:
+        commits.append(commit)
+
+
+def _consolidated(entries: list[tuple[int, Ranges]]) -> list[tuple[int, Ranges]]:
+    """One entry per range asked for (two children may hand the same one down)."""
+    if len(entries) < 2:
+        return entries
+    held: dict[int, Ranges] = {}
+    for asked, ranges in entries:
+        held[asked] = union(held.get(asked, ()), ranges)
+    return list(held.items())
+
+
+def _hand(pending: dict[int, _Pending], target: int, entries: _Pending) -> None:
+    if not entries:
+        return
+    there = pending.get(target)
+    if there is None:
+        pending[target] = entries
+        return
+    for name, listed in entries.items():
+        there.setdefault(name, []).extend(listed)

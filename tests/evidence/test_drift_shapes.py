@@ -1,0 +1,347 @@
+"""Drift on every shape of history (issue 22): merges both ways, release branches merged later,
+criss-cross merges, cherry-picks, a newer revision that does not descend from the cited one.
+Small real repositories; the commit lists are compared with real ``git log -L``."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from evidencekit import git, make_repo
+
+from evidence.drift import Drift, DriftStatus, Relation, follow_anchors, relation_of
+from evidence.drift_report import drift_details
+from evidence.git.history import load_history
+from evidence.git.repo import open_repo
+from evidence.model import Anchor, FileState, Quote, Tier
+from evidence.revision import Revision
+
+FILES = 3
+
+
+def _lines(count: int, tag: str) -> list[str]:
+    return [f"{tag} line {n} holds value {n * 7 % 13}" for n in range(1, count + 1)]
+
+
+def _commit(root: Path, message: str) -> str:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", message)
+    return git(root, "rev-parse", "HEAD")
+
+
+def _edit(root: Path, rng: random.Random, tag: str) -> None:
+    path = root / f"f{rng.randrange(FILES)}.py"
+    lines = path.read_text().splitlines()
+    at = rng.randrange(len(lines))
+    kind = rng.choice(["edit", "insert", "delete", "move"])
+    if kind == "edit":
+        lines[at] += f" {tag}"
+    elif kind == "insert":
+        lines[at:at] = [f"{tag} inserted {k}" for k in range(rng.randint(1, 4))]
+    elif kind == "delete" and len(lines) > 12:
+        del lines[at : at + rng.randint(1, 3)]
+    else:  # a block cut and pasted elsewhere in the file
+        block = lines[at : at + 3]
+        del lines[at : at + 3]
+        lines[rng.randrange(len(lines) + 1) : 0] = block
+    path.write_text("".join(line + "\n" for line in lines))
+
+
+def _merge(root: Path, rng: random.Random, other: str) -> None:
+    side = rng.choice(["ours", "theirs"])
+    git(root, "merge", "-q", "--no-ff", "--no-edit", f"-X{side}", other)
+
+
+def random_history(root: Path, seed: int) -> tuple[str, str, str]:
+    """Branches that fork, commit, merge each other both ways (criss-cross too) and take
+    cherry-picks; returns the cited commit (on a side branch), main's tip and a branch tip that
+    does not descend from the cited commit."""
+    rng = random.Random(seed)
+    make_repo(root, {f"f{n}.py": "\n".join(_lines(30, f"f{n}")) + "\n" for n in range(FILES)})
+    branches = ["main"]
+    cited = ""
+    commits: list[str] = []
+    for step in range(36):
+        here = rng.choice(branches)
+        git(root, "checkout", "-q", here)
+        action = rng.choices(["commit", "branch", "merge", "cherry"], [6, 1, 2, 1])[0]
+        if action == "branch" or len(branches) == 1:
+            name = f"b{step}"
+            git(root, "checkout", "-q", "-b", name)
+            branches.append(name)
+            action = "commit"
+        if action == "merge":
+            _merge(root, rng, rng.choice([b for b in branches if b != here]))
+        elif action == "cherry" and commits:
+            try:
+                git(root, "cherry-pick", "-X", "theirs", "--allow-empty", rng.choice(commits))
+            except subprocess.CalledProcessError:
+                git(root, "cherry-pick", "--abort")
+        else:
+            for _ in range(rng.randint(1, 2)):
+                _edit(root, rng, f"s{step}")
+            commits.append(_commit(root, f"step {step}"))
+        if step == 14:
+            git(root, "checkout", "-q", "-b", "release")
+            _edit(root, rng, "release")
+            cited = _commit(root, "release")
+            git(root, "branch", "-q", "old", f"{cited}~1")
+            branches.append("release")
+    git(root, "checkout", "-q", "main")
+    for name in branches[1:]:
+        _merge(root, rng, name)
+    git(root, "checkout", "-q", "old")
+    _edit(root, rng, "old")
+    apart = _commit(root, "apart")
+    return cited, git(root, "rev-parse", "main"), apart
+
+
+def _git_log_l(root: Path, spec: str, path: str, first: int, last: int) -> list[str]:
+    out = git(root, "log", f"-L{first},{last}:{path}", "--format=@%H", "-s", spec)
+    return re.findall(r"^@([0-9a-f]{40})$", out, re.MULTILINE)
+
+
+@pytest.fixture(scope="module", params=[1, 2, 3])
+def shaped(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, str, str, str]:
+    root = tmp_path_factory.mktemp(f"shape{request.param}") / "repo"
+    return (root, *random_history(root, request.param))
+
+
+def test_line_log_equals_git_log_l_on_merged_histories(shaped: tuple[Path, str, str, str]) -> None:
+    root, cited, tip, apart = shaped
+    assert int(git(root, "rev-list", "--merges", "--count", f"{cited}..{tip}")) >= 3
+    rng = random.Random(7)
+    listed: set[str] = set()
+    for new in (tip, apart):
+        repo = open_repo(root)
+        try:
+            paths = [f"f{n}.py" for n in range(FILES)]
+            history = load_history(repo, cited, new, paths)
+            wanted, expected = [], []
+            for path in paths:
+                size = len(git(root, "show", f"{new}:{path}").splitlines())
+                for _ in range(10):
+                    first = rng.randint(1, size)
+                    last = min(size, first + rng.randint(0, 5))
+                    wanted.append((path, ((first - 1, last),)))
+                    expected.append(_git_log_l(root, f"{cited}..{new}", path, first, last))
+            got = [[c.id for c in found] for found in history.line_logs(wanted)]
+            assert got == expected
+            listed.update(c for found in expected for c in found)
+        finally:
+            repo.close()
+    merges = set(git(root, "rev-list", "--merges", f"{cited}..{tip}").split())
+    assert len(listed) >= 5 and listed & merges
+
+
+def _anchors(root: Path, cited: str, rng: random.Random) -> list[Anchor]:
+    made: list[Anchor] = []
+    for n in range(FILES):
+        path = f"f{n}.py"
+        size = len(git(root, "show", f"{cited}:{path}").splitlines())
+        for _ in range(12):
+            first = rng.randint(1, size - 1)
+            quote = Quote("", path, None, len(made) + 1, 1, "R", 0)
+            made.append(Anchor(quote, FileState.OK, Tier.EXACT, 100.0, (first, first + 1)))
+    return made
+
+
+def test_drift_says_same_text_only_when_it_is_and_lists_git_log_l(
+    shaped: tuple[Path, str, str, str],
+) -> None:
+    root, cited, tip, apart = shaped
+    anchors = _anchors(root, cited, random.Random(11))
+    for new, relation in ((tip, Relation.DESCENDANT), (apart, Relation.DIVERGED)):
+        with Revision.open(root, cited) as old, Revision.open(root, new) as now:
+            assert relation_of(old, now) is relation
+            drifts = follow_anchors(anchors, old, now)
+            for anchor, drift in zip(anchors, drifts, strict=True):
+                assert drift is not None and anchor.lines is not None
+                first, last = anchor.lines
+                before = old.read(anchor.quote.path).lines[first - 1 : last]
+                if drift.status in (DriftStatus.UNCHANGED, DriftStatus.MOVED):
+                    assert drift.path is not None and drift.lines is not None
+                    a, b = drift.lines
+                    assert now.read(drift.path).lines[a - 1 : b] == before
+                    assert (drift.status is DriftStatus.UNCHANGED) == (drift.lines == anchor.lines)
+                if drift.path is not None and drift.lines is not None:
+                    expected = _git_log_l(root, f"{cited}..{new}", drift.path, *drift.lines)
+                    assert [c.id for c in drift.commits] == expected
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+def _drift(root: Path, cited: str, new: str, quotes: list[tuple[str, int, int]]) -> list[Drift]:
+    anchors = [
+        Anchor(Quote("", path, None, n, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, (a, b))
+        for n, (path, a, b) in enumerate(quotes, start=1)
+    ]
+    with Revision.open(root, cited) as old, Revision.open(root, new) as now:
+        drifts = follow_anchors(anchors, old, now)
+    assert all(drift is not None for drift in drifts)
+    return [drift for drift in drifts if drift is not None]
+
+
+WORKFLOW = """\
+name: ci
+on: [push]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+      - run: pip install pre-commit
+      - run: pre-commit run --all-files
+      - uses: pre-commit-ci/lite-action@5d6cc0eb514c891a40562a58a8e71576c5c7fb43 # v1.1.0
+        if: always()
+"""
+
+TERMINAL = """\
+def echo(message, file=None, color=None):
+    out = str(message)
+    if should_strip(file):
+        out = strip_ansi(out)
+    elif not color:
+        out = strip_ansi(out)
+    file.write(out)
+    file.flush()
+"""
+
+
+def test_the_two_real_cases_on_a_release_branch_merged_later(tmp_path: Path) -> None:
+    """The issue's two cases in miniature: the cited commit is a release tag on a maintenance
+    branch merged into main later, so it is not on main's first-parent chain."""
+    root = tmp_path / "r"
+    make_repo(root, {".github/workflows/ci.yml": WORKFLOW, "termui.py": TERMINAL})
+    git(root, "checkout", "-q", "-b", "maintenance")
+    _write(root, {"NOTES.txt": "release notes\n"})
+    cited = _commit(root, "release 8.1.7")
+    git(root, "tag", "v8.1.7")
+    git(root, "checkout", "-q", "main")
+    workflow = WORKFLOW.replace(
+        "      - uses: pre-commit-ci/lite-action@5d6cc0eb514c891a40562a58a8e71576c5c7fb43"
+        " # v1.1.0\n        if: always()\n",
+        "",
+    ).replace("lint:", "lint:\n    timeout-minutes: 10")
+    workflow += "".join(f"  job{n}:\n    runs-on: ubuntu-latest\n" for n in range(6))
+    _write(root, {".github/workflows/ci.yml": workflow})
+    _commit(root, "ci: drop the pre-commit.ci step")
+    _write(root, {"termui.py": TERMINAL.replace(
+        "elif not color:", "elif should_strip_ansi(file, resolve_color_default(color)):"
+    )})  # fmt: skip
+    rewrite = _commit(root, "echo: decide stripping in one place")
+    git(root, "merge", "-q", "--no-ff", "--no-edit", "maintenance")
+    tip = git(root, "rev-parse", "HEAD")
+    uses, elif_ = _drift(
+        root, cited, tip, [(".github/workflows/ci.yml", 11, 11), ("termui.py", 5, 6)]
+    )
+    assert uses.status is DriftStatus.DELETED and uses.lines is None
+    assert elif_.status is DriftStatus.CHANGED and elif_.lines == (5, 6) and elif_.score < 100
+    assert elif_.diff is not None and any(part.op != "equal" for part in elif_.diff)
+    assert [c.id for c in elif_.commits] == [rewrite]
+    assert [c.id for c in elif_.commits] == _git_log_l(root, f"{cited}..{tip}", "termui.py", 5, 6)
+
+
+def test_cherry_pick_criss_cross_and_merges_both_ways(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    body = "".join(f"def f{n}(x):\n    return x + {n}\n\n" for n in range(12))
+    make_repo(root, {"m.py": body})
+    git(root, "checkout", "-q", "-b", "side")
+    _write(root, {"m.py": body.replace("x + 3\n", "x + 33\n")})
+    fix = _commit(root, "fix f3 on side")
+    git(root, "checkout", "-q", "main")
+    _write(root, {"m.py": body.replace("x + 9\n", "x + 99\n")})
+    _commit(root, "change f9 on main")
+    git(root, "cherry-pick", fix)  # the fix, picked onto main too
+    git(root, "checkout", "-q", "side")
+    git(root, "merge", "-q", "--no-edit", "main")  # main into side
+    cited = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-edit", "side~1")  # criss-cross: each side merged the other
+    _write(root, {"m.py": (root / "m.py").read_text().replace("x + 5\n", "x + 55\n")})
+    _commit(root, "change f5 on main")
+    git(root, "checkout", "-q", "side")
+    _write(root, {"m.py": (root / "m.py").read_text().replace("x + 1\n", "x + 11\n")})
+    _commit(root, "change f1 on side")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-edit", "side")
+    tip = git(root, "rev-parse", "HEAD")
+    quotes = [("m.py", 3 * n + 1, 3 * n + 2) for n in range(12)]
+    drifts = _drift(root, cited, tip, quotes)
+    statuses = [d.status for d in drifts]
+    assert statuses[1] is statuses[5] is DriftStatus.CHANGED
+    assert {statuses[n] for n in (0, 2, 3, 4, 6, 7, 8, 9, 10, 11)} == {DriftStatus.UNCHANGED}
+    for drift in drifts:
+        assert drift.path == "m.py" and drift.lines is not None
+        expected = _git_log_l(root, f"{cited}..{tip}", "m.py", *drift.lines)
+        assert [c.id for c in drift.commits] == expected
+    # the other way round: main's tip against the side's, which does not descend from it
+    apart = git(root, "rev-parse", "side~1")
+    with Revision.open(root, tip) as old, Revision.open(root, apart) as now:
+        assert relation_of(old, now) is Relation.ANCESTOR
+    back = _drift(root, tip, apart, quotes)
+    assert [d.status for d in back][1] is DriftStatus.CHANGED and back[1].commits == ()
+
+
+def test_moves_across_files(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    helper = "def parse_header(line):\n    name, _, value = line.partition(':')\n"
+    rest = "def other():\n    return 1\n"
+    # most of gone.py goes nowhere: no file takes over from it
+    filler = "".join(f"def unused_{n}():\n    return {n} * {n}\n" for n in range(4))
+    make_repo(
+        root, {"a.py": helper + rest, "gone.py": "def lonely():\n    return 'alone'\n" + filler}
+    )
+    cited = git(root, "rev-parse", "HEAD")
+    _write(root, {"a.py": rest, "pkg/headers.py": "import re\n\n" + helper})
+    _write(
+        root,
+        {
+            "pkg/copy.py": helper,
+            "pkg/lonely.py": "# kept\ndef lonely():\n    return 'alone'\n" + rest * 9,
+        },
+    )
+    (root / "gone.py").unlink()
+    tip = _commit(root, "split a.py into modules")
+    parse, lonely = _drift(root, cited, tip, [("a.py", 1, 2), ("gone.py", 1, 2)])
+    assert parse.status is DriftStatus.MOVED
+    assert set(parse.elsewhere) == {("pkg/headers.py", (3, 4)), ("pkg/copy.py", (1, 2))}
+    assert (parse.path, parse.lines) == parse.elsewhere[0]
+    assert lonely.status is DriftStatus.MOVED
+    assert (lonely.path, lonely.lines) == ("pkg/lonely.py", (2, 3))
+    assert lonely.renamed_from is None and lonely.elsewhere == (("pkg/lonely.py", (2, 3)),)
+    assert [c.id for c in lonely.commits] == [tip]
+    assert [tip] == _git_log_l(root, f"{cited}..{tip}", "pkg/lonely.py", 2, 3)
+    text = " ".join(drift_details(parse))
+    assert "left its file" in text and "also" in text
+
+
+def test_a_module_split_up_continues_in_the_file_holding_most_of_it(tmp_path: Path) -> None:
+    """No part holds half of it (no rename git would see): the largest part takes over."""
+    root = tmp_path / "r"
+    parts = [
+        "".join(f"def {name}_{n}(text):\n    return text.{name}({n})\n" for n in range(count))
+        for name, count in (("split", 4), ("strip", 3), ("count", 3))
+    ]
+    cited = make_repo(root, {"tools.py": "".join(parts)})
+    (root / "tools.py").unlink()
+    _write(root, {"tools/split.py": parts[0].replace("split(2)", "rsplit(2, 1)"),
+                  "tools/strip.py": parts[1], "tools/count.py": parts[2]})  # fmt: skip
+    tip = _commit(root, "split tools.py into a package")
+    edited, same = _drift(root, cited, tip, [("tools.py", 5, 6), ("tools.py", 7, 8)])
+    assert (edited.status, edited.path, edited.renamed_from) == (
+        DriftStatus.CHANGED, "tools/split.py", "tools.py"
+    )  # fmt: skip
+    assert edited.lines == (5, 6) and edited.score >= 80
+    assert (same.status, same.path, same.lines) == (DriftStatus.UNCHANGED, "tools/split.py", (7, 8))
