@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from screens.result_groups import GROUPING_NOTICES
 from screens.review.history import History, Location
 from screens.safe import visible
 from screens.session import FILTER_NOTICES, ReviewSession
@@ -195,6 +196,14 @@ class Navigation:
         elif self.cleared:
             self.go(host.location)
         host.app.notify(FILTER_NOTICES[host.filter], timeout=2)
+
+    def cycle_grouping(self) -> None:
+        """Group the SARIF results by the next way (rule, file, severity); the cursor stays on
+        the record shown, at the top of the list when the filter hides it."""
+        host = self.host
+        grouping = host.session.cycle_grouping()
+        host.fill_records()
+        host.app.notify(GROUPING_NOTICES[grouping], timeout=2)
 
     def shows_a_record(self) -> bool:
         """False (and says why) when the filter lists no record: no verdict or note on one."""

@@ -6,6 +6,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from evidence.model import Quote, Record
+from evidence.sarif.triage import only_location
 from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.badges import lines_text
@@ -25,6 +26,9 @@ def target_text(session: ReviewSession, record: Record | None, quote: Quote | No
             (f"quote [{quote.index + 1}] ", "bold"),
             (visible(where), "$text-primary"),
             (f" of {visible(record.id)}", "$text-muted"),
+            (" (its only location: the result's verdict)", "$text-muted")
+            if only_location(record) is quote
+            else "",
         )
     else:
         item = session.record_item(record)
