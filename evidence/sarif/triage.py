@@ -93,8 +93,8 @@ def group_results(facts: Sequence[tuple[int, ResultFacts]], grouping: str) -> li
     """The results (``(position, facts)`` pairs) in groups, in the order a list shows them.
 
     ``rule``: one group per rule of a tool, worst severity first, then the most results;
-    ``file``: one per path, by path (results without a location last); ``severity``: worst first. Within a group, results are in
-    file and line order (as read, for equal places)."""
+    ``file``: one per path, by path (results without a location last); ``severity``: worst
+    first. Within a group, results are in file and line order (as read, for equal places)."""
     if grouping not in GROUPINGS:
         raise ValueError(f"unknown grouping {grouping!r}")
     keyed: dict[tuple[str, str], list[tuple[int, ResultFacts]]] = {}
