@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from evidence.model import Kind, Record, ReportSet
 from evidence.sarif.rebase import is_sarif_report
-from evidence.sarif.triage import GROUPINGS, Group, ResultFacts, group_results, result_facts
+from evidence.sarif.triage import GROUPINGS, Group, by_places, group_results, result_facts
 
 __all__ = ["GROUPING_NOTICES", "GroupHeading", "ResultGroups"]
 
@@ -39,11 +39,14 @@ class ResultGroups:
         #: the runs' titles, each once, in the order loaded (``ruff 0.17.6 · Bandit 1.9.4``)
         self.title = " · ".join(dict.fromkeys(report.title or report.file for report in sarif))
         self.several_tools = len(set(tools.values())) > 1
-        self.facts: list[tuple[int, ResultFacts]] = [
-            (n, result_facts(record, tools.get(record.report, "")))
-            for n, record in enumerate(records)
-            if record.kind is Kind.RESULT and record.report in tools
-        ]
+        # in file and line order once: each grouping keeps that order within its groups
+        self.facts = by_places(
+            [
+                (n, result_facts(record, tools.get(record.report, "")))
+                for n, record in enumerate(records)
+                if record.kind is Kind.RESULT and record.report in tools
+            ]
+        )
         self.grouping = GROUPINGS[0]
         self._groups: dict[str, list[Group]] = {}
         self._records = records
@@ -55,7 +58,9 @@ class ResultGroups:
         """The groups of the current grouping, in the order listed."""
         groups = self._groups.get(self.grouping)
         if groups is None:
-            groups = self._groups[self.grouping] = group_results(self.facts, self.grouping)
+            groups = self._groups[self.grouping] = group_results(
+                self.facts, self.grouping, by_place=True
+            )
         return groups
 
     def order(self) -> list[int]:

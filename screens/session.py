@@ -88,6 +88,9 @@ class Row(NamedTuple):
     detail: str = ""  # a group's count and severity
 
 
+_new_row = tuple.__new__
+
+
 class Progress(NamedTuple):
     """The header's counts: records and quotes apart; skipped ones are not reviewed."""
 
@@ -125,15 +128,20 @@ class ReviewSession:
         self.results = ResultGroups(reportset, self.records)
         self.order: list[int] = []  # record positions in the order the records pane lists them
         self._rank: list[int] = []  # record position -> its place in `order`
+        self._all_rows: dict[str, list[Row]] = {}  # grouping -> the rows of the filter "all"
         self._list_order()
 
     def _list_order(self) -> None:
         grouped = self.results.order()
-        rest = set(range(len(self.records))).difference(grouped)
-        self.order = sorted(rest) + grouped
-        self._rank = [0] * len(self.records)
-        for rank, position in enumerate(self.order):
-            self._rank[position] = rank
+        if len(grouped) == len(self.records):
+            self.order = grouped
+        else:
+            rest = set(range(len(self.records))).difference(grouped)
+            self.order = sorted(rest) + grouped
+        rank = [0] * len(self.records)
+        for place, position in enumerate(self.order):
+            rank[position] = place
+        self._rank = rank
 
     def cycle_grouping(self) -> str:
         """Group the SARIF results by the next way (rule, file, severity); returns it."""
@@ -366,6 +374,9 @@ class ReviewSession:
     def rows(self, filter_name: str = "all") -> list[Row]:
         """The records pane: reports, sections and the records passing the filter; then the
         SARIF results in groups (`results`), under their runs' titles."""
+        cached = self._all_rows.get(self.results.grouping) if filter_name == "all" else None
+        if cached is not None:  # "all" lists the same rows until the grouping changes
+            return cached
         rows: list[Row] = []
         for report in self.reportset.reports:
             if report.file in self.results.files:
@@ -383,11 +394,18 @@ class ReviewSession:
         if self.results.files:
             rows.append(Row("report", self.results.title))
         for group in self.results.groups() if self.results else ():
-            shown = [n for n in group.members if self.visible(self.records[n], filter_name)]
+            shown = group.members
+            if filter_name != "all":
+                shown = tuple(n for n in shown if self.visible(self.records[n], filter_name))
             if shown:
                 label, detail = self.results.heading(group, len(shown))
                 rows.append(Row("group", label, detail=detail))
-                rows.extend(Row("record", self.records[n].id, self.records[n], n) for n in shown)
+                records = self.records  # tens of thousands of rows: tuple.__new__ directly
+                rows.extend(
+                    _new_row(Row, ("record", records[n].id, records[n], n, "")) for n in shown
+                )
+        if filter_name == "all":
+            self._all_rows[self.results.grouping] = rows
         return rows
 
     def progress(self) -> Progress:

@@ -17,6 +17,7 @@ __all__ = [
     "SEVERITIES",
     "Group",
     "ResultFacts",
+    "by_places",
     "group_results",
     "only_location",
     "result_facts",
@@ -28,7 +29,8 @@ GROUPINGS: tuple[str, ...] = ("rule", "file", "severity")
 
 #: worst first: a ``security-severity`` score's names (CodeQL, GitHub), then SARIF's levels
 SEVERITIES: tuple[str, ...] = ("critical", "high", "medium", "low", "error", "warning", "note")
-_RANK = {name: rank for rank, name in enumerate((*SEVERITIES, "none"))}
+_NAMES = (*SEVERITIES, "none")
+_RANK = {name: rank for rank, name in enumerate(_NAMES)}
 _LEVELS = frozenset(("error", "warning", "note", "none"))
 
 
@@ -80,6 +82,11 @@ def result_facts(record: Record, tool: str) -> ResultFacts:
     return ResultFacts(record.section, tool, path, line, severity(record))
 
 
+def by_places(facts: Sequence[tuple[int, ResultFacts]]) -> list[tuple[int, ResultFacts]]:
+    """The results in file and line order (as given, for equal places)."""
+    return sorted(facts, key=lambda pair: (pair[1].path, pair[1].line, pair[0]))
+
+
 class Group(NamedTuple):
     """One group of the list: its label, the worst severity of its results, their positions."""
 
@@ -89,7 +96,9 @@ class Group(NamedTuple):
     members: tuple[int, ...]  # positions given to `group_results`, in the order listed
 
 
-def group_results(facts: Sequence[tuple[int, ResultFacts]], grouping: str) -> list[Group]:
+def group_results(
+    facts: Sequence[tuple[int, ResultFacts]], grouping: str, *, by_place: bool = False
+) -> list[Group]:
     """The results (``(position, facts)`` pairs) in groups, in the order a list shows them.
 
     ``rule``: one group per rule of a tool, worst severity first, then the most results;
@@ -97,27 +106,35 @@ def group_results(facts: Sequence[tuple[int, ResultFacts]], grouping: str) -> li
     first. Within a group, results are in file and line order (as read, for equal places)."""
     if grouping not in GROUPINGS:
         raise ValueError(f"unknown grouping {grouping!r}")
-    keyed: dict[tuple[str, str], list[tuple[int, ResultFacts]]] = {}
-    for position, fact in facts:
+    # one sort by place, then each group keeps that order
+    ordered = facts if by_place else by_places(facts)
+    members: dict[tuple[str, str], list[int]] = {}
+    worst: dict[tuple[str, str], int] = {}
+    rank = _RANK
+    for position, fact in ordered:
         if grouping == "rule":
             key = (fact.tool, fact.rule)
         elif grouping == "file":
             key = ("", fact.path)
         else:
             key = ("", fact.severity)
-        keyed.setdefault(key, []).append((position, fact))
+        found = members.get(key)
+        if found is None:
+            members[key] = [position]
+            worst[key] = rank[fact.severity]
+        else:
+            found.append(position)
+            worst[key] = min(worst[key], rank[fact.severity])
     groups: list[tuple[tuple[object, ...], Group]] = []
-    for (tool, label), members in keyed.items():
-        members.sort(key=lambda pair: (pair[1].path, pair[1].line, pair[0]))
-        worst = min((fact.severity for _, fact in members), key=_RANK.__getitem__)
+    for key, positions in members.items():
+        tool, label = key
         order: tuple[object, ...]
         if grouping == "rule":
-            order = (_RANK[worst], -len(members), label, tool)
+            order = (worst[key], -len(positions), label, tool)
         elif grouping == "file":
             order = (not label, label)  # results without a location last
         else:
-            order = (_RANK[label],)
-        group = Group(label, tool, worst, tuple(position for position, _ in members))
-        groups.append((order, group))
+            order = (worst[key],)
+        groups.append((order, Group(label, tool, _NAMES[worst[key]], tuple(positions))))
     groups.sort(key=lambda pair: pair[0])
     return [group for _, group in groups]
