@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from screens.review.verdicts import Verdicts
     from screens.widgets.quote_info import QuoteInfo
     from screens.widgets.record_pane import RecordPane
+    from screens.widgets.records_pane import RecordsPane
     from screens.widgets.source_view import SourceView
 
 
@@ -47,6 +48,9 @@ class NavigationHost(Protocol):
 
     @property
     def record_pane(self) -> RecordPane: ...
+
+    @property
+    def records_pane(self) -> RecordsPane: ...
 
     @property
     def rows(self) -> list[int]: ...
@@ -199,10 +203,11 @@ class Navigation:
 
     def cycle_grouping(self) -> None:
         """Group the SARIF results by the next way (rule, file, severity); the cursor stays on
-        the record shown, at the top of the list when the filter hides it."""
+        the record shown, its group's heading above it when both fit."""
         host = self.host
         grouping = host.session.cycle_grouping()
         host.fill_records()
+        host.records_pane.show_heading()
         host.app.notify(GROUPING_NOTICES[grouping], timeout=2)
 
     def shows_a_record(self) -> bool:

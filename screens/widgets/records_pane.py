@@ -222,6 +222,17 @@ class RecordsPane(RowList):
         if record in self.rows:
             self.move_to(self.rows.index(record))
 
+    def show_heading(self) -> None:
+        """Scroll the heading of the cursor's group (or section) to the top, when the cursor's
+        row still shows below it (after a regrouping, the record is seen in its group)."""
+        index = self.highlighted
+        height = self.scrollable_content_region.height
+        if index is None or not height:
+            return
+        heading = next((n for n in range(index, -1, -1) if self.rows[n] < 0), None)
+        if heading is not None and index - heading < height:
+            self.scroll_to(y=heading, animate=False, force=True, immediate=True)
+
     def update_row(self, index: int) -> None:
         """Draw one record's line again (its verdict or quote status changed)."""
         if index in self.rows:

@@ -217,3 +217,52 @@ async def test_a_verdict_on_the_only_location_is_the_results(
     assert refuted["suppressions"][0]["status"] == "accepted"
     assert refuted["suppressions"][0]["justification"] == "digest of a token"
     assert sum("suppressions" in r for r in document["runs"][0]["results"]) == 1
+
+
+async def test_a_regrouped_record_is_seen_under_its_group_heading(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    # 60 results of three rules over two files: each group is longer than the list is high
+    results = [
+        {
+            "ruleId": f"R{n % 3}",
+            "level": "warning",
+            "message": {"text": f"finding {n}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": ("api/server.py", "api/kestrel/auth.py")[n % 2]
+                        },
+                        "region": {"startLine": n % 40 + 1},
+                    }
+                }
+            ],
+        }
+        for n in range(60)
+    ]
+    scan = tmp_path / "scan.sarif"
+    scan.write_text(
+        json.dumps(
+            {
+                "version": "2.1.0",
+                "runs": [{"tool": {"driver": {"name": "lint"}}, "results": results}],
+            }
+        )
+    )
+    app = make_app(load_reports([scan]), sample, CITED_REVISION, tmp_path / "t.db", "t", keymap)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        pane = screen.records_pane
+        for _ in range(25):  # deep into the first rule's group
+            await pilot.press("n")
+        await press(pilot, screen, "v")
+        cursor = pane.highlighted
+        assert cursor is not None
+        heading = max(n for n in range(cursor) if pane.rows[n] < 0)
+        height = pane.scrollable_content_region.height
+        assert cursor - heading < height  # the file's heading and the record fit together
+        assert pane.scroll_y == heading
+    app.close()
