@@ -24,11 +24,12 @@ def target_text(session: ReviewSession, record: Record | None, quote: Quote | No
         where = f"{quote.path}:{lines_text(lines)}" if lines else quote.path
         what = Content.assemble(
             (f"quote [{quote.index + 1}] ", "bold"),
-            (visible(where), "$text-primary"),
-            (f" of {visible(record.id)}", "$text-muted"),
-            (" (its only location: the result's verdict)", "$text-muted")
+            # said first: the line is cut on a narrow terminal
+            ("(the result's only location: its verdict) ", "$text-muted")
             if only_location(record) is quote
             else "",
+            (visible(where), "$text-primary"),
+            (f" of {visible(record.id)}", "$text-muted"),
         )
     else:
         item = session.record_item(record)

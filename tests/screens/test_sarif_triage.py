@@ -185,7 +185,7 @@ async def test_a_verdict_on_the_only_location_is_the_results(
         # select the location, refute it with a note
         await press(pilot, screen, "right_square_bracket")
         target = str(screen.query_one("#target").render())
-        assert "quote [1]" in target and "the result's verdict" in target
+        assert "quote [1] (the result's only location: its verdict)" in target
         await press(pilot, screen, "r", "e")
         await pilot.press(*"digest of a token")
         await press(pilot, screen, "ctrl+s")
