@@ -162,6 +162,12 @@ class ResultRow(RecordRow):
                 if place == base or len(rule) + len(place) + 2 <= room:
                     break
                 place = shorter
+            name, colon, line = place.rpartition(":")
+            keep = fixed - tail.cell_length - len(rule) - 1 - len(colon + line)
+            if colon and line.isdigit() and len(name) > keep:  # the line before the file's name
+                place = name[: max(keep - 1, 1)] + "…" + colon + line
+            if keep - len(name) < 4:  # no room for a word of the message: none, not "U…"
+                message = ""
         body = Content.assemble((rule, "bold"), " ", place, " " if message else "", message)
         if width > 0 and body.cell_length > max(fixed - tail.cell_length, 8):
             body = body.truncate(max(fixed - tail.cell_length, 8), ellipsis=True)

@@ -20,6 +20,7 @@ from keymaps import Keymap, load_keymap
 from screens.help import HelpScreen
 from screens.review.screen import ReviewScreen
 from screens.widgets.footer import KeysBar
+from screens.widgets.records_pane import ResultRow
 from screens.widgets.review_header import ReviewHeader
 from tui.cli import cli
 from tui.factory import make_app, make_demo_app
@@ -92,7 +93,7 @@ async def test_results_are_grouped_by_rule_file_or_severity(
         assert rows.count(" UP045  3 · error · ruff"[: len(rows[1])]) == 1  # drawn, cut to fit
         up045 = [line for line in rows if "· UP045 " in line]
         assert len(up045) == 3
-        assert "· UP045 auth.py:36 U" in up045[0]  # cut: the message, then the directories
+        assert "· UP045 auth.py:36" in up045[0]  # cut: the message, then the directories
         whole = str(pane.prompt(screen.location.record).content(0))
         assert whole.endswith("· UP045 api/kestrel/auth.py:36 Use `X | None` for type annotations")
         # n walks the list: the other UP045 results in file order, then the next rule
@@ -266,3 +267,19 @@ async def test_a_regrouped_record_is_seen_under_its_group_heading(
         assert cursor - heading < height  # the file's heading and the record fit together
         assert pane.scroll_y == heading
     app.close()
+
+
+@pytest.mark.parametrize(
+    ("width", "shown"),
+    [
+        (0, "  · S101 benchmarks/bench_anchoring.py:223 Use of `assert` detected"),
+        (60, "  · S101 benchmarks/bench_anchoring.py:223 Use of `assert`…"),
+        (40, "  · S101 bench_anchoring.py:223 Use of…"),
+        (26, "  · S101 bench_ancho…:223"),  # no message rather than a letter of it
+    ],
+)
+def test_a_narrow_result_row_keeps_the_rule_and_line(width: int, shown: str) -> None:
+    row = ResultRow(
+        "·", "S101", "benchmarks/bench_anchoring.py:223", "Use of `assert` detected", ""
+    )
+    assert str(row.content(width)) == shown
