@@ -199,8 +199,12 @@ async def test_a_verdict_on_the_only_location_is_the_results(
         assert "verdict: refuted (on its only location)" in head
         progress = session.progress()
         assert progress.records_reviewed == 1 and progress.records_refuted == 1
-        # the "unreviewed" filter no longer lists it
+        # the "unreviewed" filter no longer lists it: its group counts the others of its rule
         assert not session.visible(record, "unreviewed")
+        await press(pilot, screen, "f")
+        assert screen.filter == "unreviewed"
+        assert groups(screen)[0] == "UP045  2/3 · error · ruff"
+        assert screen.records_pane.border_title == "Records by rule (f: unreviewed)"
         await press(pilot, screen, "q")
     app.close()
 
