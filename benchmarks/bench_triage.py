@@ -5,14 +5,16 @@ a snippet, 200 rules of three levels (a few with a security-severity score), spr
 sample repository's files. Prints, from one run, for the review app (Textual's run_test(),
 120x40, the real records pane):
 
-- the review session made (each result's facts read, the first grouping computed);
+- the review session made (each result's facts read, the three groupings computed), as the
+  SARIF file loads;
 - the list opened: the records pane filled with every row and painted;
 - `v`'s action run three times (by file, by severity, by rule again): regrouped, refilled and
   painted (the notice it shows too);
 
 and beside each, the baseline: an OptionList of the same rows (the groups' headings disabled)
 filled and painted, then cleared and filled again with the regrouped rows, in an app of its
-own. The issue asks for under 100 ms per key.
+own. The issue asks for under 100 ms per key (wall time; the CPU time is printed beside, as
+a busy machine's wall times wander).
 
 Usage: .venv/bin/python benchmarks/bench_triage.py [N_RESULTS]
 """
@@ -148,8 +150,9 @@ async def baseline(session: ReviewSession, groupings: int) -> tuple[float, list[
 
 async def review(
     reportset, repo: Path, db: Path, groupings: int
-) -> tuple[float, list[tuple[str, float]]]:  # type: ignore[no-untyped-def]
-    """(ms to fill and paint the records pane, (grouping, ms) per `v`) in the review app."""
+) -> tuple[tuple[float, float], list[tuple[str, float, float]]]:  # type: ignore[no-untyped-def]
+    """((wall, CPU) ms to fill and paint the records pane, (grouping, wall, CPU ms) per `v`) in
+    the review app."""
     from screens.review.screen import ReviewScreen
     from tui.factory import make_app
 
@@ -159,16 +162,17 @@ async def review(
         assert isinstance(screen, ReviewScreen)
         await screen.settle()  # anchored, verdicts read: nothing else runs during the timings
         await pilot.pause()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         screen.fill_records()
         await paint(pilot)
-        opened = (time.perf_counter() - start) * 1000
+        opened = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
         presses = []
         for _ in range(groupings):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             await app.run_action("cycle_grouping", screen)  # what `v` runs, without Pilot's waits
             await paint(pilot)
-            presses.append((screen.session.results.grouping, (time.perf_counter() - start) * 1000))
+            wall, used = time.perf_counter() - start, time.process_time() - cpu
+            presses.append((screen.session.results.grouping, wall * 1000, used * 1000))
             app.clear_notifications()
             await pilot.pause()
     app.close()
@@ -185,24 +189,27 @@ def main() -> int:
         if not path.exists():
             generate(path, n_results, revision)
         reportset = rebase_paths(load_reports([path]), revision.entries())
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     session = ReviewSession(reportset, "bench")
-    made = (time.perf_counter() - start) * 1000
+    made, made_cpu = (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
     groups = len(session.results.groups())
     print(f"{path.name}: {n_results} results, {groups} rules, {len(session.rows())} rows")
-    print(f"session made (facts read, grouped by rule): {made:7.1f} ms")
+    print(f"session made (facts read, the three groupings): {made:.1f} ms (CPU {made_cpu:.1f} ms)")
     with tempfile.TemporaryDirectory() as tmp:
         opened, presses = asyncio.run(review(reportset, repo, Path(tmp) / "db.sqlite", 3))
     list_opened, refills = asyncio.run(baseline(ReviewSession(reportset, "bench"), 3))
-    print(f"{'':34}{'assay':>10}{'OptionList':>12}{'ratio':>8}")
-    print(f"{'list opened (filled, painted)':34}{opened:8.1f}ms{list_opened:10.1f}ms"
-          f"{opened / list_opened:7.2f}x")  # fmt: skip
-    worst = opened
-    for (grouping, ms), refill in zip(presses, refills, strict=True):
-        print(f"{'v: grouped by ' + grouping:34}{ms:8.1f}ms{refill:10.1f}ms{ms / refill:7.2f}x")
-        worst = max(worst, ms)
-    passed = worst < LIMIT_MS
+    print(f"{'':34}{'assay':>10}{'(CPU)':>10}{'OptionList':>12}{'ratio':>8}")
+    print(f"{'list opened (filled, painted)':34}{opened[0]:8.1f}ms{opened[1]:8.1f}ms"
+          f"{list_opened:10.1f}ms{opened[0] / list_opened:7.2f}x")  # fmt: skip
+    worst_wall, worst_cpu = opened
+    for (grouping, wall, used), refill in zip(presses, refills, strict=True):
+        print(f"{'v: grouped by ' + grouping:34}{wall:8.1f}ms{used:8.1f}ms{refill:10.1f}ms"
+              f"{wall / refill:7.2f}x")  # fmt: skip
+        worst_wall, worst_cpu = max(worst_wall, wall), max(worst_cpu, used)
+    passed = worst_wall < LIMIT_MS
     print(f"{'PASS' if passed else 'FAIL'}: open and every regrouping under {LIMIT_MS:.0f} ms")
+    if not passed and worst_cpu < LIMIT_MS:
+        print(f"(in CPU time every one is under {LIMIT_MS:.0f} ms: the machine is busy)")
     print(f"(load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}, {os.cpu_count()} cores)")
     return 0 if passed else 1
 

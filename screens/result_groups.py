@@ -1,7 +1,7 @@
 """The SARIF results of a review as the records pane lists them: grouped by rule, file or severity.
 
 UI-free, like the session that holds it: the facts each result is grouped by are read once, and
-each grouping is computed once, when first shown (evidence/sarif/triage.py groups them).
+each grouping is computed once, as the session is made (evidence/sarif/triage.py groups them).
 """
 
 from __future__ import annotations
@@ -48,7 +48,10 @@ class ResultGroups:
             ]
         )
         self.grouping = GROUPINGS[0]
-        self._groups: dict[str, list[Group]] = {}
+        # every grouping now, as the results load: a key press then only lists them
+        self._groups: dict[str, list[Group]] = {
+            grouping: group_results(self.facts, grouping, by_place=True) for grouping in GROUPINGS
+        }
         self._records = records
 
     def __bool__(self) -> bool:
@@ -56,12 +59,7 @@ class ResultGroups:
 
     def groups(self) -> list[Group]:
         """The groups of the current grouping, in the order listed."""
-        groups = self._groups.get(self.grouping)
-        if groups is None:
-            groups = self._groups[self.grouping] = group_results(
-                self.facts, self.grouping, by_place=True
-            )
-        return groups
+        return self._groups[self.grouping]
 
     def order(self) -> list[int]:
         """The results' positions in the order listed."""

@@ -88,9 +88,6 @@ class Row(NamedTuple):
     detail: str = ""  # a group's count and severity
 
 
-_new_row = tuple.__new__
-
-
 class Progress(NamedTuple):
     """The header's counts: records and quotes apart; skipped ones are not reviewed."""
 
@@ -127,7 +124,7 @@ class ReviewSession:
         #: the SARIF results, listed in groups (by rule, file or severity) after the reports
         self.results = ResultGroups(reportset, self.records)
         self.order: list[int] = []  # record positions in the order the records pane lists them
-        self._rank: list[int] = []  # record position -> its place in `order`
+        self._result_rows: list[Row] = []  # position -> its row (results' only), once made
         self._all_rows: dict[str, list[Row]] = {}  # grouping -> the rows of the filter "all"
         self._list_order()
 
@@ -138,10 +135,6 @@ class ReviewSession:
         else:
             rest = set(range(len(self.records))).difference(grouped)
             self.order = sorted(rest) + grouped
-        rank = [0] * len(self.records)
-        for place, position in enumerate(self.order):
-            rank[position] = place
-        self._rank = rank
 
     def cycle_grouping(self) -> str:
         """Group the SARIF results by the next way (rule, file, severity); returns it."""
@@ -400,13 +393,20 @@ class ReviewSession:
             if shown:
                 label, detail = self.results.heading(group, len(shown))
                 rows.append(Row("group", label, detail=detail))
-                records = self.records  # tens of thousands of rows: tuple.__new__ directly
-                rows.extend(
-                    _new_row(Row, ("record", records[n].id, records[n], n, "")) for n in shown
-                )
+                rows.extend(map(self._record_rows().__getitem__, shown))
         if filter_name == "all":
             self._all_rows[self.results.grouping] = rows
         return rows
+
+    def _record_rows(self) -> list[Row]:
+        """Every record's row, made once: a regrouping lists tens of thousands of them again."""
+        if not self._result_rows:
+            new = tuple.__new__
+            self._result_rows = [
+                new(Row, ("record", record.id, record, n, ""))
+                for n, record in enumerate(self.records)
+            ]
+        return self._result_rows
 
     def progress(self) -> Progress:
         """Records and quotes reviewed (a verdict other than skip), refuted and skipped; a
@@ -485,7 +485,7 @@ class ReviewSession:
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record in the list's order (by step, wrapping) passing a filter, or None."""
-        count, rank = len(self.records), self._rank[start]
+        count, rank = len(self.records), self.order.index(start)
         for offset in range(1, count + 1):
             n = self.order[(rank + step * offset) % count]
             if self.visible(self.records[n], filter_name):

@@ -7,7 +7,7 @@ results can be grouped again at every key press without the SARIF file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from evidence.model import Kind, Quote, Record
@@ -82,6 +82,13 @@ def result_facts(record: Record, tool: str) -> ResultFacts:
     return ResultFacts(record.section, tool, path, line, severity(record))
 
 
+_KEYS: dict[str, Callable[[tuple[int, ResultFacts]], tuple[str, str]]] = {
+    "rule": lambda pair: (pair[1].tool, pair[1].rule),
+    "file": lambda pair: ("", pair[1].path),
+    "severity": lambda pair: ("", pair[1].severity),
+}
+
+
 def by_places(facts: Sequence[tuple[int, ResultFacts]]) -> list[tuple[int, ResultFacts]]:
     """The results in file and line order (as given, for equal places)."""
     return sorted(facts, key=lambda pair: (pair[1].path, pair[1].line, pair[0]))
@@ -108,23 +115,21 @@ def group_results(
         raise ValueError(f"unknown grouping {grouping!r}")
     # one sort by place, then each group keeps that order
     ordered = facts if by_place else by_places(facts)
+    key_of = _KEYS[grouping]  # C-level getters: this runs at a key press, on every result
+    places: dict[tuple[str, str], list[int]] = {}  # group -> indexes into `ordered`
+    for index, key in enumerate(map(key_of, ordered)):
+        found = places.get(key)
+        if found is None:
+            places[key] = [index]
+        else:
+            found.append(index)
+    positions = [position for position, _ in ordered]
+    ranks = [_RANK[fact.severity] for _, fact in ordered]
     members: dict[tuple[str, str], list[int]] = {}
     worst: dict[tuple[str, str], int] = {}
-    rank = _RANK
-    for position, fact in ordered:
-        if grouping == "rule":
-            key = (fact.tool, fact.rule)
-        elif grouping == "file":
-            key = ("", fact.path)
-        else:
-            key = ("", fact.severity)
-        found = members.get(key)
-        if found is None:
-            members[key] = [position]
-            worst[key] = rank[fact.severity]
-        else:
-            found.append(position)
-            worst[key] = min(worst[key], rank[fact.severity])
+    for key, indexes in places.items():
+        members[key] = list(map(positions.__getitem__, indexes))
+        worst[key] = min(map(ranks.__getitem__, indexes))
     groups: list[tuple[tuple[object, ...], Group]] = []
     for key, positions in members.items():
         tool, label = key

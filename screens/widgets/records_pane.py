@@ -214,13 +214,13 @@ class RecordsPane(RowList):
         self._lines = self.session.rows(filter_name)
         if not any(row.kind == "record" for row in self._lines):
             self._lines = [Row("empty", f'no records match "{filter_name}"')]
-        self.rows = [row.position if row.kind == "record" else -1 for row in self._lines]
+        self.rows = [row.position for row in self._lines]  # -1 but for records
         self._rows_changed(self.rows.index(record) if record in self.rows else None)
         title = "Records"
         if self.session.results:
             title += f" by {self.session.results.grouping}"  # the SARIF results' grouping
         self.border_title = title if filter_name == "all" else f"{title} (f: {filter_name})"
-        shown = sum(1 for n in self.rows if n >= 0)  # 0: the one row says no record matches
+        shown = len(self.rows) - self.rows.count(-1)  # 0: the one row says no record matches
         self.border_subtitle = f"{shown}/{len(self.session.records)}"
 
     def show(self, record: int) -> None:
