@@ -61,9 +61,13 @@ class ResultGroups:
         """The groups of the current grouping, in the order listed."""
         return self._groups[self.grouping]
 
-    def order(self) -> list[int]:
-        """The results' positions in the order listed."""
-        return [position for group in self.groups() for position in group.members]
+    def list_order(self, count: int) -> list[int]:
+        """The positions of ``count`` records in the order listed: the reports' records as
+        they come, then the results in their groups."""
+        grouped = [position for group in self.groups() for position in group.members]
+        if len(grouped) == count:
+            return grouped
+        return sorted(set(range(count)).difference(grouped)) + grouped
 
     def next_grouping(self) -> str:
         """Group by the next way of GROUPINGS; returns it."""

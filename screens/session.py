@@ -124,22 +124,14 @@ class ReviewSession:
         #: the SARIF results, listed in groups (by rule, file or severity) after the reports
         self.results = ResultGroups(reportset, self.records)
         self.order: list[int] = []  # record positions in the order the records pane lists them
-        self._result_rows: list[Row] = []  # position -> its row (results' only), once made
+        self._result_rows: list[Row] = []  # position -> its row, made once (for the results)
         self._all_rows: dict[str, list[Row]] = {}  # grouping -> the rows of the filter "all"
-        self._list_order()
-
-    def _list_order(self) -> None:
-        grouped = self.results.order()
-        if len(grouped) == len(self.records):
-            self.order = grouped
-        else:
-            rest = set(range(len(self.records))).difference(grouped)
-            self.order = sorted(rest) + grouped
+        self.order = self.results.list_order(len(self.records))
 
     def cycle_grouping(self) -> str:
         """Group the SARIF results by the next way (rule, file, severity); returns it."""
         grouping = self.results.next_grouping()
-        self._list_order()
+        self.order = self.results.list_order(len(self.records))
         return grouping
 
     def _ordered_records(self) -> list[Record]:
@@ -400,12 +392,9 @@ class ReviewSession:
 
     def _record_rows(self) -> list[Row]:
         """Every record's row, made once: a regrouping lists tens of thousands of them again."""
-        if not self._result_rows:
-            new = tuple.__new__
-            self._result_rows = [
-                new(Row, ("record", record.id, record, n, ""))
-                for n, record in enumerate(self.records)
-            ]
+        if not self._result_rows:  # tuple.__new__ directly: Row's own __new__ is slower
+            new, rows = tuple.__new__, enumerate(self.records)
+            self._result_rows = [new(Row, ("record", r.id, r, n, "")) for n, r in rows]
         return self._result_rows
 
     def progress(self) -> Progress:
