@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import urllib.parse
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -327,7 +328,37 @@ def _assay_run(
     }
     if revisions:
         run["properties"] = {"revisions": sorted(revisions)}
+        provenance = _provenance(store, revisions, skip)
+        if provenance:
+            run["versionControlProvenance"] = provenance
     return run
+
+
+def repository_uri(repository: str | None, remote: str | None) -> str | None:
+    """An absolute URI for a reviewed repository: its remote (``git@host:path`` spelled
+    ``ssh://git@host/path``), else its directory's ``file://`` URI; None when neither is known."""
+    if remote:
+        if "://" in remote:
+            return remote
+        scp = re.fullmatch(r"([^@/:]+@)?([^/:]+):(.+)", remote)
+        if scp:
+            return f"ssh://{scp.group(1) or ''}{scp.group(2)}/{scp.group(3).lstrip('/')}"
+    if repository and Path(repository).is_absolute():
+        return Path(repository).as_uri()
+    return None
+
+
+def _provenance(store: VerdictStore, revisions: set[str], skip: set[str]) -> list[dict[str, Any]]:
+    """SARIF's versionControlProvenance of the reports' revisions: where each was reviewed."""
+    entries: dict[tuple[str, str], dict[str, Any]] = {}
+    for source in store.sources():
+        revision = source["revision"]
+        if source["report"] in skip or revision not in revisions:
+            continue
+        uri = repository_uri(source["repository"], source["remote"])
+        if uri is not None:
+            entries.setdefault((uri, revision), {"repositoryUri": uri, "revisionId": revision})
+    return [entries[key] for key in sorted(entries)]
 
 
 def _sarif_message(key: str, item: dict[str, Any] | None) -> str:

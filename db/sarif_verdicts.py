@@ -3,8 +3,10 @@
 For a review of SARIF files, `assay export --format sarif` writes the original runs unchanged but
 for each result's verdicts: refuted -> a suppression of kind ``external``, status ``accepted``,
 the note as its justification; unclear -> status ``underReview``; confirmed (and skip) -> no
-suppression. Every verdict, on the result and on its locations, is also listed in the result's
-``properties.assay``, so the file can go back to a code-scanning system and to assay alike.
+suppression. A verdict on a result's only location (no code flow, no related location) is the
+result's, when the reviewer gave the result none. Every verdict, on the result and on its
+locations, is also listed in the result's ``properties.assay``, so the file can go back to a
+code-scanning system and to assay alike.
 Results are matched to verdicts by the record ids the reader gives them (evidence/sarif/).
 """
 
@@ -21,6 +23,7 @@ from db.keys import Verdict, make_key, record_quote_hashes
 from db.store import VerdictStore
 from evidence.sarif.document import SarifError, read_document
 from evidence.sarif.reader import read_runs
+from evidence.sarif.triage import only_location
 
 __all__ = ["registered_sarif_files", "runs_with_verdicts", "suppression"]
 
@@ -29,9 +32,11 @@ _RUN_SUFFIX = re.compile(r"#\d+$")
 
 def registered_sarif_files(items: Iterable[Mapping[str, Any]]) -> list[Path]:
     """The SARIF files the store's registered results came from (``scan.sarif#2`` ->
-    ``scan.sarif``), in order, whether or not they still exist."""
+    ``scan.sarif``), in the order they were given, whether or not they still exist."""
     files: dict[str, None] = {}
-    for item in items:
+    # as registered (a review's files in the order given), not by report identity
+    ordered = sorted(items, key=lambda item: (item.get("registered_at") or "", item["ord"]))
+    for item in ordered:
         if item.get("kind") == "result" and item.get("report_file"):
             files.setdefault(_RUN_SUFFIX.sub("", str(item["report_file"])), None)
     return [Path(name) for name in files]
@@ -103,6 +108,15 @@ def runs_with_verdicts(
                     for quote, digest in zip(record.quotes, hashes, strict=True)
                     for event in current.get(make_key(report.identity, record.id, digest), [])
                 ]
+                if only_location(record) is not None:
+                    # a verdict on a result's only location is the result's (when the reviewer
+                    # gave the result none of its own)
+                    own = {event.reviewer for event in events}
+                    events = events + [
+                        event
+                        for _quote, event in located
+                        if event.reviewer not in own and event.verdict is not None
+                    ]
                 if events or located:
                     _annotate(result, events, located)
             runs.append(run)

@@ -81,6 +81,8 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("note_drift", "note_drift", "Note the drift", "Verdicts", show=False),
     # view
     BindingSpec("filter", "cycle_filter", "Filter", "View", show=False),
+    # shown (and active) only when SARIF results are loaded (ReviewScreen.check_action)
+    BindingSpec("group_results", "cycle_grouping", "Group by", "View"),
     BindingSpec("toggle_records", "toggle_records", "Show/hide records list", "View", show=False),
     BindingSpec("toggle_theme", "toggle_theme", "Dark/light theme", "View", show=False),
     # app

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from db.keys import ItemRef, Verdict, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
 from evidence.sarif.facts import baseline_state, suppression_state
+from evidence.sarif.triage import only_location
+from screens.result_groups import ResultGroups
 
 if TYPE_CHECKING:
     from db import Event
@@ -77,12 +79,13 @@ def quote_numbers(quotes: list[Quote]) -> str:
 
 
 class Row(NamedTuple):
-    """One row of the records pane: a report title, a section heading or a record."""
+    """One row of the records pane: a report title, a section or group heading or a record."""
 
-    kind: str  # "report", "section" or "record"
+    kind: str  # "report", "section", "group" (of SARIF results) or "record"
     text: str
     record: Record | None = None
     position: int = -1  # of the record in ReviewSession.records
+    detail: str = ""  # a group's count and severity
 
 
 class Progress(NamedTuple):
@@ -118,6 +121,18 @@ class ReviewSession:
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
         self._quote_items: dict[Quote, ItemRef] = {}
+        #: the SARIF results, listed in groups (by rule, file or severity) after the reports
+        self.results = ResultGroups(reportset, self.records)
+        self.order: list[int] = []  # record positions in the order the records pane lists them
+        self._result_rows: list[Row] = []  # position -> its row, made once (for the results)
+        self._all_rows: dict[str, list[Row]] = {}  # grouping -> the rows of the filter "all"
+        self.order = self.results.list_order(len(self.records))
+
+    def cycle_grouping(self) -> str:
+        """Group the SARIF results by the next way (rule, file, severity); returns it."""
+        grouping = self.results.next_grouping()
+        self.order = self.results.list_order(len(self.records))
+        return grouping
 
     def _ordered_records(self) -> list[Record]:
         ordered: list[Record] = []
@@ -249,7 +264,14 @@ class ReviewSession:
 
     def badge(self, record: Record) -> str:
         """The verdict badge of a record."""
-        return BADGES[self.verdict(self.record_item(record))]
+        return BADGES[self.record_verdict(record)]
+
+    def record_verdict(self, record: Record) -> Verdict | None:
+        """The reviewer's verdict on a record; for a SARIF result with one location and no
+        verdict of its own, the verdict on that location (the result's, in effect)."""
+        verdict = self.verdict(self.record_item(record))
+        only = only_location(record) if verdict is None else None
+        return verdict if only is None else self.verdict(self.quote_item(record, only))
 
     def quote_marks(self, record: Record) -> list[tuple[str, bool]]:
         """Each quote's verdict badge, in order, and whether the reviewer wrote a note on it."""
@@ -306,7 +328,7 @@ class ReviewSession:
     def visible(self, record: Record, filter_name: str) -> bool:
         """Whether a record passes a filter of FILTERS."""
         if filter_name == "unreviewed":
-            return self.verdict(self.record_item(record)) is None
+            return self.record_verdict(record) is None
         if filter_name == "refuted":
             item_verdicts = [self.verdict(self.record_item(record))] + [
                 self.verdict(self.quote_item(record, quote)) for quote in record.quotes
@@ -329,7 +351,7 @@ class ReviewSession:
         """Why a listed record passes a filter when its badge does not say: ``refuted [2]`` for
         a record listed under "refuted" for its quote [2] (a failing quote shows in its status)."""
         if filter_name == "refuted":
-            if self.verdict(self.record_item(record)) is Verdict.REFUTED:
+            if self.record_verdict(record) is Verdict.REFUTED:
                 return ""
             which = [
                 quote
@@ -347,9 +369,15 @@ class ReviewSession:
         return FILTERS + drift
 
     def rows(self, filter_name: str = "all") -> list[Row]:
-        """The records pane: reports, sections and the records passing the filter."""
+        """The records pane: reports, sections and the records passing the filter; then the
+        SARIF results in groups (`results`), under their runs' titles."""
+        cached = self._all_rows.get(self.results.grouping) if filter_name == "all" else None
+        if cached is not None:  # "all" lists the same rows until the grouping changes
+            return cached
         rows: list[Row] = []
         for report in self.reportset.reports:
+            if report.file in self.results.files:
+                continue
             rows.append(Row("report", report.title or report.file))
             section = None
             for record in self.records:
@@ -360,18 +388,37 @@ class ReviewSession:
                     section = heading
                     rows.append(Row("section", section))
                 rows.append(Row("record", record.id, record, self.index_of(record)))
+        if self.results.files:
+            rows.append(Row("report", self.results.title))
+        for group in self.results.groups() if self.results else ():
+            shown = group.members
+            if filter_name != "all":
+                shown = tuple(n for n in shown if self.visible(self.records[n], filter_name))
+            if shown:
+                label, detail = self.results.heading(group, len(shown))
+                rows.append(Row("group", label, detail=detail))
+                rows.extend(map(self._record_rows().__getitem__, shown))
+        if filter_name == "all":
+            self._all_rows[self.results.grouping] = rows
         return rows
 
+    def _record_rows(self) -> list[Row]:
+        """Every record's row, made once: a regrouping lists tens of thousands of them again."""
+        if not self._result_rows:  # tuple.__new__ directly: Row's own __new__ is slower
+            new, rows = tuple.__new__, enumerate(self.records)
+            self._result_rows = [new(Row, ("record", r.id, r, n, "")) for n, r in rows]
+        return self._result_rows
+
     def progress(self) -> Progress:
-        """Records and quotes reviewed (a verdict other than skip), refuted and skipped."""
+        """Records and quotes reviewed (a verdict other than skip), refuted and skipped; a
+        result's verdict on its only location is the result's."""
         counts = [0] * 6
         quotes = 0
         for record in self.records:
-            items = [(0, self.record_item(record))]
-            items += [(3, self.quote_item(record, quote)) for quote in record.quotes]
+            verdicts = [(0, self.record_verdict(record))]
+            verdicts += [(3, self.verdict(self.quote_item(record, q))) for q in record.quotes]
             quotes += len(record.quotes)
-            for base, item in items:
-                verdict = self.verdict(item)
+            for base, verdict in verdicts:
                 if verdict is Verdict.SKIP:
                     counts[base + 2] += 1
                 elif verdict is not None:
@@ -440,10 +487,10 @@ class ReviewSession:
         return texts[0], texts[1], texts[2]
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
-        """The next record (by step, wrapping) passing a filter, or None."""
-        count = len(self.records)
+        """The next record in the list's order (by step, wrapping) passing a filter, or None."""
+        count, rank = len(self.records), self.order.index(start)
         for offset in range(1, count + 1):
-            n = (start + step * offset) % count
+            n = self.order[(rank + step * offset) % count]
             if self.visible(self.records[n], filter_name):
                 return n
         return None

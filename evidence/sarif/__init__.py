@@ -9,4 +9,5 @@ One module per reason to change; this ``__init__`` imports nothing (import from 
 - reader.py: a document -> Reports (one per run); the record id of every result
 - rebase.py: paths of another checkout -> paths of the revision (longest existing suffix)
 - facts.py: a result record's baseline state and suppression (what the review filters use)
+- triage.py: results grouped by rule, file or severity; a result's only location
 """

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from screens.result_groups import GROUPING_NOTICES
 from screens.review.history import History, Location, Place
 from screens.safe import visible
 from screens.session import FILTER_NOTICES, ReviewSession
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from screens.review.verdicts import Verdicts
     from screens.widgets.quote_info import QuoteInfo
     from screens.widgets.record_pane import RecordPane
+    from screens.widgets.records_pane import RecordsPane
     from screens.widgets.source_view import SourceView
 
 
@@ -47,6 +49,9 @@ class NavigationHost(Protocol):
 
     @property
     def record_pane(self) -> RecordPane: ...
+
+    @property
+    def records_pane(self) -> RecordsPane: ...
 
     @property
     def rows(self) -> list[int]: ...
@@ -245,6 +250,15 @@ class Navigation:
         elif self.cleared:
             self.go(host.location)
         host.app.notify(FILTER_NOTICES[host.filter], timeout=2)
+
+    def cycle_grouping(self) -> None:
+        """Group the SARIF results by the next way (rule, file, severity); the cursor stays on
+        the record shown, its group's heading above it when both fit."""
+        host = self.host
+        grouping = host.session.cycle_grouping()
+        host.fill_records()
+        host.records_pane.show_heading()
+        host.app.notify(GROUPING_NOTICES[grouping], timeout=2)
 
     def shows_a_record(self) -> bool:
         """False (and says why) when the filter lists no record: no verdict or note on one."""

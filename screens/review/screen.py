@@ -86,7 +86,9 @@ class ReviewScreen(Screen[None]):
         self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
         self.commit: CommitSummary | None = None  # its subject, author and date (the header)
         self.filter = "all"
-        self.location = Location(0, 0 if session.records and session.records[0].quotes else None)
+        first = session.order[0] if session.order else 0  # the first record listed
+        quoted = bool(session.records) and bool(session.records[first].quotes)
+        self.location = Location(first, 0 if quoted else None)
         self._resumed = False  # the screen has been made active once
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
         self.verdicts = Verdicts(self, self.store, StoreWriter(self, self.store))
@@ -210,7 +212,8 @@ class ReviewScreen(Screen[None]):
         )
         progress, *shorter = self.drift.decorate(forms)
         self.query_one(ReviewHeader).show(
-            system=reports[0].system if reports else "no reports",
+            # every system (a tool, for SARIF runs) loaded, each once: "ruff + Bandit"
+            system=" + ".join(dict.fromkeys(r.system for r in reports)) or "no reports",
             revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
             failed=bool(self.revision_error),
             reviewer=self.session.reviewer,
@@ -394,6 +397,13 @@ class ReviewScreen(Screen[None]):
 
     def action_cycle_filter(self) -> None:
         self.moves.cycle_filter()
+
+    def action_cycle_grouping(self) -> None:
+        self.moves.cycle_grouping()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # grouping is for SARIF results: without them the key is neither active nor shown
+        return action != "cycle_grouping" or bool(self.session.results)
 
     def action_toggle_records(self) -> None:
         self.panes.toggle_records()

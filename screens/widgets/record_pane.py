@@ -126,7 +126,10 @@ def record_rows(
         (visible(f"{record.id} · {record.kind.value} · {record.section}"), "$text-muted"),
         "\n",
         ("verdict: ", "$text-muted"),
-        verdict_word(session.verdict(own)),
+        verdict_word(session.record_verdict(record)),
+        (" (on its only location)", "$text-muted")
+        if session.verdict(own) is None and session.record_verdict(record) is not None
+        else "",
         Content("\n") + note_lines(note) if note else "",
     )
     yield Row(head, id="record")  # the cursor on it: verdict keys act on the record

@@ -17,7 +17,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
 
-from evidence.model import Kind
+from evidence.model import Kind, Record
+from evidence.sarif.triage import only_location
 from screens.safe import visible
 from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
@@ -154,6 +155,60 @@ class RecordRow:
         return str(self.content(0))
 
 
+#: the message's first words a result's row keeps before its path loses its directories
+MESSAGE_ROOM = 16
+
+
+class ResultRow(RecordRow):
+    """A SARIF result's row: badge, rule, ``file:line`` and the message's first words, then
+    what fails among its locations and the verdicts on them (when it has several)."""
+
+    def __init__(
+        self, badge: str, rule: str, place: str, message: str, status: str, reason: str = "",
+        *, noted: bool = False, quotes: list[tuple[str, bool]] | None = None, drift: str = "",
+    ) -> None:  # fmt: skip
+        super().__init__(badge, rule, status, reason, noted=noted, quotes=quotes, drift=drift)
+        self.place, self.message = place, message
+
+    def content(self, width: int) -> Content:
+        """The row as Content for a width (0: uncut): the message is cut first, then the
+        path's directories, then the marks of the verdicts on its locations."""
+        rule, place, message = self.name, self.place, self.message
+        marks = self.quotes if not self.reason else Content("")
+        fixed = width - 5 - len(self.drift) - (1 if self.noted else 0)
+        tail = self._tail(marks)
+        if width > 0:
+            least = len(rule) + 1 + len(place.rsplit("/", 1)[-1])
+            for fewer in (self.compact, Content("")):
+                if not marks or fixed - tail.cell_length >= least:
+                    break
+                tail = self._tail(fewer)
+            room = fixed - tail.cell_length - min(len(message), MESSAGE_ROOM)
+            base = place.rsplit("/", 1)[-1]
+            for shorter in ("…/" + base, base):  # the file and line, whole, before directories
+                if place == base or len(rule) + len(place) + 2 <= room:
+                    break
+                place = shorter
+            name, colon, line = place.rpartition(":")
+            keep = fixed - tail.cell_length - len(rule) - 1 - len(colon + line)
+            if colon and line.isdigit() and len(name) > keep:  # the line before the file's name
+                place = name[: max(keep - 1, 1)] + "…" + colon + line
+            if keep - len(name) < 4:  # no room for a word of the message: none, not "U…"
+                message = ""
+        body = Content.assemble((rule, "bold"), " ", place, " " if message else "", message)
+        if width > 0 and body.cell_length > max(fixed - tail.cell_length, 8):
+            body = body.truncate(max(fixed - tail.cell_length, 8), ellipsis=True)
+        return Content.assemble(
+            ("  ", ""),
+            (self.badge, VERDICT_STYLES[self.badge]),
+            (self.drift, DRIFT_STYLES.get(self.drift, "")),
+            " ",
+            body,
+            ("✎" if self.noted else "", "$text-warning"),
+            tail,
+        )
+
+
 class RecordsPane(RowList):
     """The list of records passing a filter; the cursor is on one record's line."""
 
@@ -187,16 +242,30 @@ class RecordsPane(RowList):
         self._lines = self.session.rows(filter_name)
         if not any(row.kind == "record" for row in self._lines):
             self._lines = [Row("empty", f'no "{filter_name}" records')]
-        self.rows = [row.position if row.kind == "record" else -1 for row in self._lines]
+        self.rows = [row.position for row in self._lines]  # -1 but for records
         self._rows_changed(self.rows.index(record) if record in self.rows else None)
-        self.border_title = "Records" if filter_name == "all" else f"Records (f: {filter_name})"
-        shown = sum(1 for n in self.rows if n >= 0)  # 0: the one row says no record matches
+        title = "Records"
+        if self.session.results:
+            title += f" by {self.session.results.grouping}"  # the SARIF results' grouping
+        self.border_title = title if filter_name == "all" else f"{title} (f: {filter_name})"
+        shown = len(self.rows) - self.rows.count(-1)  # 0: the one row says no record matches
         self.border_subtitle = f"{shown}/{len(self.session.records)}"
 
     def show(self, record: int) -> None:
         """Put the cursor on a record, if it is listed (no message: the caller knows)."""
         if record in self.rows:
             self.move_to(self.rows.index(record))
+
+    def show_heading(self) -> None:
+        """Scroll the heading of the cursor's group (or section) to the top, when the cursor's
+        row still shows below it (after a regrouping, the record is seen in its group)."""
+        index = self.highlighted
+        height = self.scrollable_content_region.height
+        if index is None or not height:
+            return
+        heading = next((n for n in range(index, -1, -1) if self.rows[n] < 0), None)
+        if heading is not None and index - heading < height:
+            self.scroll_to(y=heading, animate=False, force=True, immediate=True)
 
     def update_row(self, index: int) -> None:
         """Draw one record's line again (its verdict or quote status changed)."""
@@ -206,6 +275,8 @@ class RecordsPane(RowList):
     def prompt(self, index: int) -> RecordRow:
         """The row of one record: badge, id (label for narrative) and quote status."""
         record = self.session.records[index]
+        if record.kind is Kind.RESULT:
+            return self.result_prompt(record)
         name = visible(record.label if record.kind is Kind.NARRATIVE else record.id)
         session = self.session
         return RecordRow(
@@ -227,6 +298,32 @@ class RecordsPane(RowList):
             self._wanted = max(ids, default=NAME_ROOM) + ROW_EXTRA + 5
         return self._wanted
 
+    def result_prompt(self, record: Record) -> ResultRow:
+        """The row of a SARIF result: rule, place and message; of its quotes' status only what
+        fails; the marks of its locations' verdicts only when it has several (the verdict on
+        its only location is the result's badge)."""
+        session = self.session
+        only = only_location(record)
+        first = record.quotes[0] if record.quotes else None
+        place = ""
+        if first is not None:
+            place = first.path + (f":{first.claimed[0]}" if first.claimed else "")
+        status = " ".join(p for p in session.quote_status(record).split() if p[0] in "≈✗!")
+        noted = session.note(session.record_item(record))
+        if not noted and only is not None:
+            noted = session.note(session.quote_item(record, only))
+        return ResultRow(
+            session.badge(record),
+            visible(record.section),
+            visible(place),
+            visible(record.label if record.label != record.section else ""),
+            status,
+            session.filter_reason(record, self.filter_name),
+            noted=bool(noted),
+            quotes=None if only is not None else session.quote_marks(record),
+            drift=worst_drift(session, record),
+        )
+
     def _row_total(self) -> int:
         return len(self._lines)
 
@@ -241,6 +338,11 @@ class RecordsPane(RowList):
             content = Content.styled(visible(entry.text), "$text-warning")
         elif entry.kind == "report":
             content = Content.styled(visible(entry.text), "bold")
+        elif entry.kind == "group":
+            content = Content.assemble(
+                (" " + visible(entry.text), "bold $text-accent"),
+                ("  " + entry.detail, "$text-muted"),
+            )
         else:
             content = Content.styled(" " + visible(entry.text), "$text-accent")
         if content.cell_length > width:

@@ -6,6 +6,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from evidence.model import Quote, Record
+from evidence.sarif.triage import only_location
 from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.badges import lines_text
@@ -23,6 +24,10 @@ def target_text(session: ReviewSession, record: Record | None, quote: Quote | No
         where = f"{quote.path}:{lines_text(lines)}" if lines else quote.path
         what = Content.assemble(
             (f"quote [{quote.index + 1}] ", "bold"),
+            # said first: the line is cut on a narrow terminal
+            ("(the result's only location: its verdict) ", "$text-muted")
+            if only_location(record) is quote
+            else "",
             (visible(where), "$text-primary"),
             (f" of {visible(record.id)}", "$text-muted"),
         )

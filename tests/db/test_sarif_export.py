@@ -197,3 +197,64 @@ def test_reports_only_keep_todays_export(store: VerdictStore) -> None:
     document = json.loads(render(store, "sarif"))
     validate(document)
     assert [run["tool"]["driver"]["name"] for run in document["runs"]] == ["assay"]
+
+
+RUFF = SARIF_FILES / "ruff-kestrel.sarif"
+BANDIT = SARIF_FILES / "bandit-kestrel.sarif"
+
+
+def test_the_runs_keep_the_order_the_files_were_given(store: VerdictStore) -> None:
+    # by report identity "Bandit/..." sorts before "ruff/...": the order given wins
+    for files in ([RUFF, BANDIT], [BANDIT, RUFF]):
+        store.register(load_reports(files), revision=REV)
+        document = json.loads(render(store, "sarif"))
+        validate(document)
+        names = [run["tool"]["driver"]["name"] for run in document["runs"]]
+        assert names == [
+            json.loads(path.read_text())["runs"][0]["tool"]["driver"]["name"] for path in files
+        ]
+
+
+def test_a_verdict_on_the_only_location_is_the_results_suppression(store: VerdictStore) -> None:
+    reportset = load_reports([RUFF, CODEQL])
+    store.register(reportset, revision=REV)
+    ruff, python = reportset.reports[0], reportset.reports[1]
+    unused = next(r for r in ruff.records if r.section == "F401")
+    location = ItemRef.for_quote(ruff, unused, unused.quotes[0])
+    store.give(location, "refuted", note="re-export", reviewer="ann")
+    store.give(location, "unclear", reviewer="bob")
+    store.give(ItemRef.for_record(ruff, unused), "confirmed", reviewer="bob")  # bob's own wins
+    # a result with several locations: a verdict on one of them is not the result's
+    lookup = record(python, "This enum lookup")
+    store.give(ItemRef.for_quote(python, lookup, lookup.quotes[0]), "refuted", reviewer="ann")
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    result = document["runs"][0]["results"][0]
+    assert result["ruleId"] == "F401" and result["message"]["text"].startswith("`pathlib.Path`")
+    assert [(s["status"], s["properties"]["reviewer"]) for s in result["suppressions"]] == [
+        ("accepted", "ann")
+    ]
+    assert result["suppressions"][0]["justification"] == "re-export"
+    lookups = [r for r in document["runs"][1]["results"] if r["message"]["text"].startswith("This")]
+    assert lookups and all("suppressions" not in r for r in lookups)
+
+
+def test_a_report_review_names_its_revision_in_version_control_provenance(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    reports = load_reports([SAMPLE_REPORTS])
+    store.register(reports, revision=REV, repository=str(tmp_path), remote=None)
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    (run,) = document["runs"]
+    assert run["versionControlProvenance"] == [
+        {"repositoryUri": tmp_path.as_uri(), "revisionId": REV}
+    ]
+    # a remote is the repository's URI; scp-like remotes are spelled as ssh:// URIs
+    remote = "git@host.example:team/kestrel.git"
+    store.register(reports, revision=REV, repository=str(tmp_path), remote=remote)
+    (run,) = json.loads(render(store, "sarif"))["runs"]
+    assert run["versionControlProvenance"] == [
+        {"repositoryUri": "ssh://git@host.example/team/kestrel.git", "revisionId": REV}
+    ]
+    validate({"version": "2.1.0", "runs": [run]})

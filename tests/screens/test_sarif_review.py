@@ -39,16 +39,24 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
         await pilot.pause()
         assert screen.session.anchored
         assert screen.record is not None
+        # grouped by rule, the worst first: two rules of severity high, in file order
+        assert screen.record.id.startswith("py/token-scope-bypass:")
+        await press(pilot, screen, "n")
         assert screen.record.id.startswith("py/weak-sensitive-data-hashing:")
 
-        # refute the first result with a note: it becomes a suppression on export
+        # refute the result with a note: it becomes a suppression on export
         await press(pilot, screen, "r", "e")
         await pilot.press(*"token digest, not a password")
         await press(pilot, screen, "ctrl+s")
         assert app.screen is screen
 
-        # the next result is under review; the one after is confirmed
-        await press(pilot, screen, "n", "u", "n")
+        # the next rule's first result with a location is under review
+        await press(pilot, screen, "n", "n")
+        assert screen.record.label.startswith("Exception text flows")
+        await press(pilot, screen, "u")
+        # n walks the list's order: the rest of the rule, two rules of one result each, then
+        # the enum lookup, confirmed
+        await press(pilot, screen, "n", "n", "n", "n")
         assert screen.record.label.startswith("This enum lookup depends on")
         await press(pilot, screen, "c")
 

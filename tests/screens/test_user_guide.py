@@ -16,6 +16,7 @@ IMAGES = {
     "drift.svg": "TestDrift.test_drift_view[120x40].svg",
     "note.svg": "TestDialogs.test_note_modal.svg",
     "untrusted-text.svg": "TestUntrustedText.test_record_with_markup_and_escapes.svg",
+    "sarif-triage.svg": "TestSarifTriage.test_by_rule_120x40.svg",
 }
 
 

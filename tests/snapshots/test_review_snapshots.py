@@ -350,6 +350,42 @@ async def test_palette_shows_record_text_as_data(tmp_path: Path) -> None:
         app.close()
 
 
+SARIF = Path(__file__).resolve().parents[1] / "evidence" / "sarif"
+
+
+class TestSarifTriage:
+    """Issue 23: ruff's and Bandit's results of the sample, grouped by rule (the worst first,
+    count and severity on each heading), then by severity at 80x24; the header names both."""
+
+    @pytest.fixture
+    def scans(self, tmp_path: Path, sample: Path) -> Iterator[AssayApp]:
+        from evidence.reports.loading import load_reports
+        from evidence.revision import Revision
+        from evidence.sample import CITED_REVISION
+        from evidence.sarif.rebase import rebase_paths
+
+        reportset = load_reports([SARIF / "ruff-kestrel.sarif", SARIF / "bandit-kestrel.sarif"])
+        with Revision.open(sample, CITED_REVISION) as revision:
+            reportset = rebase_paths(reportset, revision.entries())
+        keymap = load_keymap(user=False)
+        app = make_app(reportset, sample, CITED_REVISION, tmp_path / "db", "reviewer", keymap)
+        yield app
+        app.close()
+
+    def test_by_rule_120x40(self, snap_compare: Any, scans: AssayApp) -> None:
+        assert snap_compare(scans, terminal_size=(120, 40), run_before=settled)
+
+    def test_by_severity_80x24(self, snap_compare: Any, scans: AssayApp) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            await settled(pilot)
+            await pilot.press("v", "v")
+            await settled(pilot)
+            pilot.app.clear_notifications()
+            await settled(pilot)
+
+        assert snap_compare(scans, terminal_size=(80, 24), run_before=run_before)
+
+
 class TestDrift:
     """Issue 17: drift against the sample's tip: badges, a changed quote's commit row, its file
     at REV with the passage marked at its new lines; a commit's modal."""
