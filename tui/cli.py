@@ -16,6 +16,7 @@ import click
 COMMANDS: dict[str, str] = {
     "parse": "tui.commands.parse:parse",
     "check": "tui.commands.check:check",
+    "audit": "tui.commands.audit:audit",
     "export": "tui.commands.verdicts:export",
     "import": "tui.commands.verdicts:import_",
     "stats": "tui.commands.verdicts:stats",

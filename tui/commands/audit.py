@@ -1,0 +1,141 @@
+"""`assay audit init` and what the other commands do on an audit (`assay.toml`).
+
+An audit is found as ``--audit FILE``, else ``assay.toml`` in the current directory when a
+command is given no REPORT. Each command keeps its own module; this one holds the audit side.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import click
+
+from evidence.text import escaped
+
+if TYPE_CHECKING:
+    from evidence.audit.file import Audit
+
+__all__ = ["audit", "audit_option", "check_audit_command", "fail", "resolve_audit"]
+
+
+def fail(command: str, message: str) -> NoReturn:
+    """One escaped line (or a few: a parser's diagnostics) on stderr, exit 2."""
+    lines = f"assay {command}: {message}".split("\n")
+    click.echo("\n".join(escaped(line) for line in lines), err=True)
+    sys.exit(2)
+
+
+def audit_option(function):  # type: ignore[no-untyped-def]
+    """``--audit FILE``: the audit file (default: assay.toml here, when no REPORT is given)."""
+    return click.option(
+        "--audit",
+        "audit_file",
+        default=None,
+        type=click.Path(dir_okay=False),
+        help="The audit file naming the systems (default, without REPORT: ./assay.toml).",
+    )(function)
+
+
+def resolve_audit(command: str, audit_file: str | None, reports: Sequence[str]) -> Audit | None:
+    """The audit a command runs on, or None for plain reports; exits 2 on a bad audit file."""
+    from evidence.audit.file import AuditError, find_audit, load_audit
+
+    if audit_file is None and reports:
+        return None
+    if audit_file is not None and reports:
+        fail(command, "give REPORT... or --audit FILE, not both")
+    path = Path(audit_file) if audit_file is not None else find_audit(Path.cwd())
+    if path is None:
+        fail(
+            command,
+            f"no REPORT given and no assay.toml in {Path.cwd()}: name reports, or an audit "
+            "with --audit FILE (`assay audit init` writes one)",
+        )
+    try:
+        return load_audit(path)
+    except AuditError as error:
+        fail(command, str(error))
+
+
+def check_audit_command(
+    audit_file: str | None,
+    against: str | None,
+    output: str,
+    *,
+    repo: str | None = None,
+    rev: str | None = None,
+) -> NoReturn:
+    """`assay check` on an audit: each system against its own repository, then totals."""
+    from evidence.audit.check import audit_json, audit_text, check_audit
+
+    if repo is not None or rev is not None:
+        fail("check", "an audit names each system's repository and revision: drop --repo/--rev")
+
+    found = resolve_audit("check", audit_file, ())
+    assert found is not None
+    result = check_audit(found, against=against)
+    if output == "json":
+        click.echo(json.dumps(audit_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(audit_text(result))
+    sys.exit(result.exit_code)
+
+
+@click.group()
+def audit() -> None:
+    """Audits: many systems, each at its own repository, named in assay.toml."""
+
+
+@audit.command()
+@click.argument("directory", default=".", type=click.Path(file_okay=False))
+@click.option(
+    "--search",
+    "search",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="Where to look for the systems' repositories (repeatable; two levels down).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing assay.toml.")
+def init(directory: str, search: tuple[str, ...], force: bool) -> None:
+    """Write DIRECTORY/assay.toml from the reports in DIRECTORY.
+
+    Reports are grouped by system; each system's repository is looked for under --search: one
+    holding the revision its reports state, else one whose remote or directory is named after
+    it. A system whose repository was not found gets a commented `repository` line.
+    """
+    from evidence.audit.file import AUDIT_NAME
+    from evidence.audit.init import find_repositories, group_reports, match, render
+    from evidence.reports.cache import default_directory
+    from evidence.reports.loading import ReportError, load_reports
+
+    base = Path(directory)
+    if not base.is_dir():
+        fail("audit init", f"{directory}: no such directory")
+    target = base / AUDIT_NAME
+    if target.exists() and not force:
+        fail("audit init", f"{target} exists (--force replaces it)")
+    for each in search:
+        if not Path(each).is_dir():
+            fail("audit init", f"--search {each}: no such directory")
+    try:
+        reportset = load_reports([base], cache=default_directory())
+    except ReportError as error:
+        fail("audit init", str(error))
+    systems = group_reports(reportset.reports)
+    if not systems:
+        fail("audit init", f"no reports found in {directory}")
+    repositories = find_repositories(search)
+    matched = [(system, match(system, repositories)) for system in systems]
+    text = render(matched, base.resolve(), search)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail("audit init", f"cannot write {target}: {error.strerror or error}")
+    for system, found in matched:
+        where = str(found.repository) if found.repository else "repository not found"
+        click.echo(escaped(f"{system.name}: {len(system.files)} report(s); {where}"))
+    click.echo(escaped(f"wrote {target}"))
