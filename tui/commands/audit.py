@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
 import click
 
 from evidence.text import escaped
 
 if TYPE_CHECKING:
+    from db.audit import AuditSystemRef
+    from db.store import VerdictStore
     from evidence.audit.file import Audit
 
 __all__ = ["audit", "audit_option", "check_audit_command", "fail", "resolve_audit"]
@@ -29,7 +31,10 @@ def fail(command: str, message: str) -> NoReturn:
     sys.exit(2)
 
 
-def audit_option(function):  # type: ignore[no-untyped-def]
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def audit_option(function: F) -> F:
     """``--audit FILE``: the audit file (default: assay.toml here, when no REPORT is given)."""
     return click.option(
         "--audit",
@@ -139,3 +144,98 @@ def init(directory: str, search: tuple[str, ...], force: bool) -> None:
         where = str(found.repository) if found.repository else "repository not found"
         click.echo(escaped(f"{system.name}: {len(system.files)} report(s); {where}"))
     click.echo(escaped(f"wrote {target}"))
+
+
+def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
+    """The audit's systems as the store knows them (their reports' identities); exits 2 when a
+    system's reports cannot be read."""
+    from db.audit import AuditSystemRef
+    from evidence.reports.cache import default_directory
+    from evidence.reports.loading import ReportError, load_reports
+
+    systems = []
+    for system in found.systems:
+        try:
+            reportset = load_reports(system.report_paths, cache=default_directory())
+        except ReportError as error:
+            fail(command, f"{system.name}: {error}")
+        systems.append(
+            AuditSystemRef(
+                system.name,
+                frozenset(report.identity for report in reportset.reports),
+                None if system.repository is None else str(system.repository),
+            )
+        )
+    return systems
+
+
+def audit_database(found: Audit, db_path: Path | None) -> Path | None:
+    """The audit's database: --db, else the file's ``database``, else None (the default)."""
+    return db_path if db_path is not None else found.database
+
+
+def audit_exporter(
+    audit_file: str, db_path: Path | None, fmt: str, reviewer: str | None, history: bool
+) -> tuple[Path | None, Callable[[VerdictStore, TextIO], int]]:
+    """`assay export --audit FILE`: the database to read and what writes the export (md: one
+    write-up; csv, jsonl: a system column); exits 2 on a bad audit file or format."""
+    from db.audit import audit_csv, audit_jsonl, audit_markdown
+
+    found = resolve_audit("export", audit_file, ())
+    assert found is not None
+    if fmt not in ("md", "csv", "jsonl") or history:
+        fail("export", "an audit exports as md, csv or jsonl (without --history)")
+    systems = audit_systems("export", found)
+
+    def produce(store: VerdictStore, out: TextIO) -> int:
+        if fmt == "md":
+            out.write(audit_markdown(store, systems, audit=str(found.path), reviewer=reviewer))
+            return store.count(reviewer)
+        if fmt == "csv":
+            audit_csv(store, out, systems, reviewer=reviewer)
+            return store.count(reviewer)
+        return audit_jsonl(store, out, systems, reviewer=reviewer)
+
+    return audit_database(found, db_path), produce
+
+
+def audit_stats(
+    audit_file: str, db_path: Path | None, fmt: str, open_store: Callable[..., VerdictStore]
+) -> None:
+    """`assay stats --audit FILE`: each system's progress from the audit's database."""
+    from db.audit import system_counts
+    from db.store import StoreError
+
+    found = resolve_audit("stats", audit_file, ())
+    assert found is not None
+    systems = audit_systems("stats", found)
+    store = open_store(audit_database(found, db_path), readonly=True)
+    try:
+        counts = system_counts(store, systems)
+    except StoreError as error:
+        fail("stats", str(error))
+    finally:
+        store.close()
+    if fmt == "json":
+        data = {"audit": str(found.path), "systems": [count.as_json() for count in counts]}
+        from db.writeup import visible
+
+        click.echo(visible(json.dumps(data, ensure_ascii=False, indent=2)))
+        return
+    click.echo(escaped(f"audit {found.path}: {len(counts)} systems"))
+    for system, count in zip(found.systems, counts, strict=True):
+        where = "" if system.available else "  (repository not on this machine)"
+        click.echo(escaped(f"{count.name}{where}"))
+        click.echo(
+            f"  records {count.records_reviewed}/{count.records} reviewed, "
+            f"quotes {count.quotes_reviewed}/{count.quotes} reviewed; "
+            f"{count.failing} failing quote(s), {count.citations_missing} cited path(s) missing"
+        )
+        reviewers = ", ".join(count.reviewers) or "none yet"
+        last = count.last_activity[:16].replace("T", " ") if count.last_activity else "never"
+        click.echo(
+            escaped(
+                f"  reviewers: {reviewers}; last activity {last}; "
+                f"{count.disagreements} disagreement(s)"
+            )
+        )
