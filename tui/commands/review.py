@@ -9,6 +9,7 @@ import click
 
 from evidence.text import visible  # not screens.safe: it imports textual, before the pause
 from tui import startup
+from tui.commands.audit import audit_option
 from tui.commands.repository import repo_option, repository
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
 
 
 @click.command()
-@click.argument("reports", nargs=-1, required=True, metavar="REPORT...")
+@click.argument("reports", nargs=-1, metavar="REPORT...")
+@audit_option
 @repo_option(
     "The git repository the reports quote (default: the repository containing the current "
     "directory)."
@@ -54,6 +56,7 @@ def _keymap(preset: str | None):  # type: ignore[no-untyped-def]
 )
 def review(
     reports: tuple[str, ...],
+    audit_file: str | None,
     repo: str | None,
     rev: str | None,
     db: str | None,
@@ -67,7 +70,16 @@ def review(
     (.sarif, .sarif.gz); a SARIF run without versionControlProvenance needs --rev. Exit 2 before
     the app opens when a file holds no records and no quotes, the reports are about several
     systems, or git does not know the revision.
+
+    Without REPORT (assay.toml here) or with --audit FILE: the audit screen, every system of
+    the audit with its progress; enter opens one system's review, escape comes back.
     """
+    if audit_file is not None or not reports:
+        from tui.commands.audit_review import review_audit
+
+        review_audit(
+            audit_file, db=db, reviewer=reviewer, preset=preset, against=against, repo=repo, rev=rev
+        )
     startup.pause()  # until the app's first frame: before the imports (textual, assay)
     from db import StoreError, check_database, reviewer_lookup
 

@@ -1,0 +1,25 @@
+"""A system's review opened from the audit screen: the review screen as it is, plus the key
+back to the audit (escape by default)."""
+
+from __future__ import annotations
+
+from keymaps.bindings import bindings, bindings_for
+from screens.review.screen import ReviewScreen
+
+
+class SystemReviewScreen(ReviewScreen):
+    """The review screen of one system of an audit; `audit_return` goes back to the audit."""
+
+    BINDINGS = [
+        *bindings(["audit_return"], shown=True, descriptions={"audit_return": "Systems"}),
+        *bindings_for("review"),
+    ]
+
+    def __init__(self, *args: object, system: int, **options: object) -> None:
+        super().__init__(*args, **options)  # type: ignore[arg-type]
+        self.system_index = system
+
+    async def action_audit_return(self) -> None:
+        """Back to the audit once every verdict given here is stored (its counts are read)."""
+        await self.verdicts.writer.flush()
+        self.dismiss(None)
