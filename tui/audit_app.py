@@ -70,3 +70,26 @@ def make_audit_app(
     )
     app.store = store  # type: ignore[attr-defined]
     return app
+
+
+def make_demo_audit_app(
+    tmp: Path | None = None,
+    *,
+    reviewer: str | None = None,
+    keymap: Keymap | None = None,
+    theme: str = DARK,
+    cache_dir: Path | None = None,
+) -> AssayApp:
+    """The audit app on the sample audit (evidence/sample_audit.py); verdicts in ``tmp``'s
+    demo database (else the user data directory's), as `assay demo` keeps them."""
+    from db import reviewer_name
+    from evidence.audit.file import AUDIT_NAME, load_audit
+    from evidence.reports.cache import default_directory
+    from evidence.sample_audit import sample_audit
+    from tui.factory import demo_db_path
+
+    audit = load_audit(sample_audit(cache_dir) / AUDIT_NAME)
+    db = demo_db_path(tmp)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    state = load_state(audit, cache=default_directory())
+    return make_audit_app(state, db, reviewer or reviewer_name(None), keymap, theme=theme)

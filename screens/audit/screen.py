@@ -165,7 +165,7 @@ class AuditScreen(Screen[None]):
             " [b]assay audit[/b]  $path  $systems systems · $unavailable without a repository"
             " · reviewed $percent% ($reviewed/$items) · $failing failing · $missing no path"
             " · $reviewer",
-            path=visible(audit.path.name if audit.path.name != "assay.toml" else str(audit.base)),
+            path=visible(_shown_path(audit.path)),
             systems=str(totals["systems"]),
             unavailable=str(totals["unavailable"]),
             percent=str(percent),
@@ -342,3 +342,12 @@ def _full(repo: Path, rev: str) -> str | None:
             return revision.commit
     except RevisionError:
         return None
+
+
+def _shown_path(path: Path) -> str:
+    """The audit file as the header names it: its directory, the home directory as ``~``."""
+    shown = path.parent if path.name == "assay.toml" else path
+    home = Path.home()
+    if shown.is_relative_to(home):
+        return "~/" + shown.relative_to(home).as_posix()
+    return str(shown)

@@ -70,3 +70,20 @@ def run(app: AssayApp) -> NoReturn:
     finally:
         app.close()
     raise SystemExit(code)
+
+
+def demo_audit(reviewer: str | None, preset: str | None) -> NoReturn:
+    """`assay demo --audit`: the audit screen on the sample audit."""
+    from db import StoreError, check_database
+    from evidence.sample import SampleError
+    from keymaps import KeymapError, load_keymap
+    from tui.audit_app import make_demo_audit_app
+    from tui.factory import demo_db_path
+
+    try:
+        keymap = load_keymap(preset or "default")
+        check_database(demo_db_path())
+        app = make_demo_audit_app(reviewer=reviewer, keymap=keymap)
+    except (SampleError, StoreError, KeymapError, OSError) as error:
+        fail("demo", str(error))
+    run(app)

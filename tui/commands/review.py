@@ -167,8 +167,15 @@ def _resolve_against(repo: str, against: str) -> str:
     metavar="REV",
     help="Show what became of each quote at REV (commit, tag, branch): drift badges, a filter.",
 )
-def demo(reviewer: str | None, preset: str | None, against: str | None) -> None:
+@click.option(
+    "--audit", "audit", is_flag=True, help="Open the sample audit (three systems) instead."
+)
+def demo(reviewer: str | None, preset: str | None, against: str | None, audit: bool) -> None:
     """Open the review app on the bundled sample repository and reports."""
+    if audit:
+        from tui.commands.audit_review import demo_audit
+
+        demo_audit(reviewer, preset)
     run(demo_app(reviewer, preset, against=against))
 
 
