@@ -49,9 +49,14 @@ def make_audit_app(
     *,
     theme: str = DARK,
     against: str | None = None,
+    anchor_cache: Path | None = None,
 ) -> AssayApp:
     """The app on the audit screen; ``db`` is the audit's one database (a path is opened by
-    the first screen that needs it; ``app.close()`` closes it)."""
+    the first screen that needs it; ``app.close()`` closes it). Anchors are kept in
+    ``anchor_cache`` (None: the user cache directory's `anchors/`)."""
+    from evidence.anchor_cache import default_directory
+
+    anchors = anchor_cache or default_directory()
     if db is None or isinstance(db, (str, Path)):
         store = StoreHandle(path=Path(db) if db is not None else None)
     else:
@@ -59,7 +64,9 @@ def make_audit_app(
     keymap = keymap or load_keymap()
 
     def screen() -> AuditScreen:
-        return AuditScreen(state, store, reviewer=reviewer, keymap=keymap, against=against)
+        return AuditScreen(
+            state, store, reviewer=reviewer, keymap=keymap, against=against, anchor_cache=anchors
+        )
 
     app = AssayApp(
         screen,
@@ -79,6 +86,7 @@ def make_demo_audit_app(
     keymap: Keymap | None = None,
     theme: str = DARK,
     cache_dir: Path | None = None,
+    anchor_cache: Path | None = None,
 ) -> AssayApp:
     """The audit app on the sample audit (evidence/sample_audit.py); verdicts in ``tmp``'s
     demo database (else the user data directory's), as `assay demo` keeps them."""
@@ -92,4 +100,6 @@ def make_demo_audit_app(
     db = demo_db_path(tmp)
     db.parent.mkdir(parents=True, exist_ok=True)
     state = load_state(audit, cache=default_directory())
-    return make_audit_app(state, db, reviewer or reviewer_name(None), keymap, theme=theme)
+    return make_audit_app(
+        state, db, reviewer or reviewer_name(None), keymap, theme=theme, anchor_cache=anchor_cache
+    )

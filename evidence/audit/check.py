@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from evidence.anchor_cache import CachingAnchorer, key_for, put
 from evidence.audit.file import Audit, AuditSystem
 from evidence.check import CheckResult, run_check, to_json, to_text
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
@@ -83,9 +85,14 @@ class AuditCheck:
 
 
 def check_system(
-    system: AuditSystem, *, cache: Any = None, against: str | None = None
+    system: AuditSystem,
+    *,
+    cache: Any = None,
+    against: str | None = None,
+    anchor_cache: Path | None = None,
 ) -> SystemCheck:
-    """Check one system of an audit (``against`` overrides the system's own)."""
+    """Check one system of an audit (``against`` overrides the system's own); with
+    ``anchor_cache``, anchors unchanged since they were last computed come from there."""
     try:
         reportset = load_reports(system.report_paths, cache=cache)
     except ReportError as error:
@@ -98,13 +105,21 @@ def check_system(
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, system.rev)
         with Revision.open(system.repository, wanted) as revision:
+            anchorer = None
+            if anchor_cache is not None:
+                anchorer = CachingAnchorer(revision, directory=anchor_cache)
             if against is None:
-                result = run_check(reportset, revision)
+                result = run_check(reportset, revision, anchorer=anchorer)
             else:
                 with Revision.open(system.repository, against) as newer:
-                    result = run_check(reportset, revision, against=newer)
+                    result = run_check(reportset, revision, anchorer=anchorer, against=newer)
     except (CheckError, RevisionError) as error:
         return SystemCheck(system, ERROR, reportset, error=str(error))
+    if anchor_cache is not None:  # the cited paths beside the anchors: the audit screen's counts
+        quotes = [each.quote for each in result.quotes]
+        key = key_for(quotes, result.revision)
+        if key is not None:
+            put(anchor_cache, key, [each.anchor for each in result.quotes], result.citations)
     return SystemCheck(system, CHECKED, reportset, result)
 
 
@@ -113,6 +128,7 @@ def check_audit(
     *,
     cache: Any = None,
     against: str | None = None,
+    anchor_cache: Path | None = None,
     progress: Callable[[AuditSystem], None] | None = None,
 ) -> AuditCheck:
     """Check every system of the audit, in file order."""
@@ -120,7 +136,7 @@ def check_audit(
     for system in audit.systems:
         if progress is not None:
             progress(system)
-        done.append(check_system(system, cache=cache, against=against))
+        done.append(check_system(system, cache=cache, against=against, anchor_cache=anchor_cache))
     return AuditCheck(audit, tuple(done))
 
 

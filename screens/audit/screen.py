@@ -73,8 +73,10 @@ class AuditScreen(Screen[None]):
         reviewer: str,
         keymap: Keymap,
         against: str | None = None,
+        anchor_cache: Path | None = None,
     ) -> None:
         super().__init__()
+        self.anchor_cache = anchor_cache  # anchors kept on disk (evidence/anchor_cache.py)
         self.state = state
         self.store = store
         self.reviewer = reviewer
@@ -96,6 +98,8 @@ class AuditScreen(Screen[None]):
         self.query_one(SystemsList).border_title = "Systems"
         self.fill()
         self.read_counts()
+        if self.anchor_cache is not None:
+            self.read_cache(self.anchor_cache)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fill()
@@ -113,8 +117,42 @@ class AuditScreen(Screen[None]):
 
         return system_counts(self.store.get(), self.state.refs)
 
+    @work(thread=True, group="audit-cache", exit_on_error=False)
+    def read_cache(self, directory: Path) -> list[tuple[int, int, int | None]]:
+        """Failing quotes and missing cited paths of the systems anchored before (the anchoring
+        cache), read on a thread: (system, failing, missing or None)."""
+        from evidence.anchor_cache import get, key_for
+        from evidence.inputs import CheckError, choose_revision
+        from evidence.revision import Revision, RevisionError
+
+        found = []
+        for index, entry in enumerate(self.state.entries):
+            if entry.reportset is None or entry.error or not entry.available:
+                continue
+            assert entry.system.repository is not None
+            try:
+                wanted = choose_revision(entry.reportset, entry.system.rev)
+                with Revision.open(entry.system.repository, wanted) as revision:
+                    commit = revision.commit
+            except (CheckError, RevisionError):
+                continue
+            quotes = [q for record in entry.reportset.records() for q in record.quotes]
+            key = key_for(quotes, commit)
+            cached = None if key is None else get(directory, key, quotes)
+            if cached is not None:
+                found.append((index, cached.failing, cached.citations_missing))
+        return found
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
+            for index, failing, missing in worker.result:  # type: ignore[union-attr]
+                entry = self.state.entries[index]
+                entry.failing = failing
+                if missing is not None:
+                    entry.citations_missing = missing
+            self.fill()
+            return
         if worker.group != "audit-counts":
             return
         if event.state is WorkerState.SUCCESS:
@@ -307,6 +345,7 @@ class AuditScreen(Screen[None]):
             rev_origin=f"{origin} {system.rev}" if system.rev else origin,
             against=None if rev is None or against is None else _full(repo, against),
             system=index,
+            anchor_cache=self.anchor_cache,
         )
 
     def _returned(self, index: int) -> None:
@@ -322,8 +361,23 @@ class AuditScreen(Screen[None]):
                 if path.state.value in ("absent", "near_miss")
             )
             self.state.set_anchoring(index, failing, missing)
+            if self.anchor_cache is not None and screen.revision is not None:
+                self._keep_citations(screen, self.anchor_cache)
         self.fill()
         self.read_counts()
+
+    @staticmethod
+    def _keep_citations(screen: SystemReviewScreen, directory: Path) -> None:
+        """The system's cited paths beside its anchors in the cache (the counts next time)."""
+        from evidence.anchor_cache import key_for, put
+
+        assert screen.revision is not None
+        session = screen.session
+        quotes = [q for record in session.reportset.records() for q in record.quotes]
+        key = key_for(quotes, screen.revision.commit)
+        if key is not None and all(quote in session.anchors for quote in quotes):
+            cited = [path for paths in session.citations.values() for path in paths]
+            put(directory, key, [session.anchors[quote] for quote in quotes], cited)
 
 
 def _location(session: ReviewSession, target: SystemTarget) -> Location | None:

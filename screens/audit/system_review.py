@@ -3,6 +3,8 @@ back to the audit (escape by default)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from keymaps.bindings import bindings, bindings_for
 from screens.review.screen import ReviewScreen
 
@@ -15,9 +17,12 @@ class SystemReviewScreen(ReviewScreen):
         *bindings_for("review"),
     ]
 
-    def __init__(self, *args: object, system: int, **options: object) -> None:
+    def __init__(
+        self, *args: object, system: int, anchor_cache: Path | None = None, **options: object
+    ) -> None:
         super().__init__(*args, **options)  # type: ignore[arg-type]
         self.system_index = system
+        self.reads.anchor_cache = anchor_cache  # reopened, nothing unchanged is anchored again
 
     async def action_audit_return(self) -> None:
         """Back to the audit once every verdict given here is stored (its counts are read)."""

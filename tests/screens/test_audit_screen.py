@@ -21,6 +21,13 @@ from tui.audit_app import make_demo_audit_app
 SIZES = [(120, 40), (80, 24)]
 
 
+def demo(tmp_path: Path, keymap: Keymap, anchors: Path | None = None) -> Any:
+    """The sample audit's app, its database and anchoring cache in ``tmp_path``."""
+    return make_demo_audit_app(
+        tmp_path, reviewer="tester", keymap=keymap, anchor_cache=anchors or tmp_path / "anchors"
+    )
+
+
 def current(app: Any) -> Any:
     """The app's screen now (not narrowed by an earlier assertion)."""
     return app.screen
@@ -42,9 +49,9 @@ async def open_system(pilot, name: str) -> SystemReviewScreen:  # type: ignore[n
     """Move the cursor to a system's row, press enter, wait until its review is settled."""
     audit = pilot.app.screen
     assert isinstance(audit, AuditScreen)
-    while audit.state.entries[audit.current_index()].name != name:  # type: ignore[index]
-        await pilot.press("j")
-    await pilot.press("enter")
+    names = [audit.state.entries[index].name for index in audit.order]
+    audit.query_one(SystemsList).move_to(0)
+    await pilot.press(*["j"] * names.index(name), "enter")
     review = pilot.app.screen
     assert isinstance(review, SystemReviewScreen)
     await review.settle()
@@ -56,7 +63,7 @@ async def open_system(pilot, name: str) -> SystemReviewScreen:  # type: ignore[n
 async def test_the_systems_what_needs_attention_first(
     tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
 ) -> None:
-    app = make_demo_audit_app(tmp_path, reviewer="tester", keymap=keymap)
+    app = demo(tmp_path, keymap)
     async with app.run_test(size=size) as pilot:
         screen = app.screen
         assert isinstance(screen, AuditScreen)
@@ -84,7 +91,7 @@ async def test_the_systems_what_needs_attention_first(
 async def test_open_a_system_give_verdicts_and_come_back(
     tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
 ) -> None:
-    app = make_demo_audit_app(tmp_path, reviewer="tester", keymap=keymap)
+    app = demo(tmp_path, keymap)
     async with app.run_test(size=size) as pilot:
         audit = app.screen
         assert isinstance(audit, AuditScreen)
@@ -114,7 +121,7 @@ async def test_open_a_system_give_verdicts_and_come_back(
 async def test_a_system_without_a_repository_is_readable(
     tmp_path: Path, sample: Path, keymap: Keymap
 ) -> None:
-    app = make_demo_audit_app(tmp_path, reviewer="tester", keymap=keymap)
+    app = demo(tmp_path, keymap)
     async with app.run_test(size=(120, 40)) as pilot:
         await counted(pilot, app.screen)
         review = await open_system(pilot, "Osprey")
@@ -134,7 +141,7 @@ async def test_a_system_without_a_repository_is_readable(
 async def test_find_across_systems(
     tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
 ) -> None:
-    app = make_demo_audit_app(tmp_path, reviewer="tester", keymap=keymap)
+    app = demo(tmp_path, keymap)
     async with app.run_test(size=size) as pilot:
         await counted(pilot, app.screen)
         await pilot.press("slash")
@@ -151,11 +158,11 @@ async def test_find_across_systems(
         assert review.record is not None and review.record.id == "HR-CLM-upload-retries"
         await pilot.press("escape", "slash", *"retry.js")  # a file quoted in another system
         await pilot.pause()
-        assert app.screen.shown[0].label == "Kestrel  worker/src/retry.js"  # type: ignore[attr-defined]
+        assert app.screen.shown[0].label == "Kestrel  worker/src/retry.js"
 
 
 async def test_filters(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
-    app = make_demo_audit_app(tmp_path, reviewer="tester", keymap=keymap)
+    app = demo(tmp_path, keymap)
     async with app.run_test(size=(120, 40)) as pilot:
         audit = app.screen
         assert isinstance(audit, AuditScreen)
@@ -179,7 +186,7 @@ async def test_keys_are_bindings_with_ids_in_both_presets(
     user = tmp_path / "keymap.toml"
     user.write_text('preset = "vim"\nopen_system = "o"\naudit_return = "h"\n', encoding="utf-8")
     keymap = load_keymap("default", user_file=user)
-    app = make_demo_audit_app(tmp_path, reviewer="tester", keymap=keymap)
+    app = demo(tmp_path, keymap)
     async with app.run_test(size=(80, 24)) as pilot:
         audit = app.screen
         assert isinstance(audit, AuditScreen)
@@ -199,3 +206,28 @@ async def test_keys_are_bindings_with_ids_in_both_presets(
         text = str(app.screen.query_one("#help-text").render())
         assert "Open the system" in text and "[open_system]" in text
         assert "Back to the audit" in text and "[audit_return]" in text
+
+
+async def test_counts_from_the_anchoring_cache_without_opening(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    from evidence.audit.check import check_audit
+    from evidence.audit.file import load_audit
+    from evidence.sample_audit import sample_audit
+
+    anchors = tmp_path / "anchors"
+    check_audit(load_audit(sample_audit() / "assay.toml"), anchor_cache=anchors)
+    app = demo(tmp_path, keymap, anchors)
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        found = {e.name: (e.failing, e.citations_missing) for e in audit.state.entries}
+        assert found == {"Kestrel": (7, 0), "Heron": (3, 1), "Osprey": (None, None)}
+        assert audit.reviews == {}  # nothing opened, nothing anchored
+        assert [row.split()[1] for row in rows(audit)] == ["Kestrel", "Heron", "Osprey"]
+        assert "10 failing · 1 no path" in str(audit.query_one("#audit-header").render())
+        # reopening a system takes its anchors from the cache
+        review = await open_system(pilot, "Heron")
+        assert review.session.anchored
+        assert sum(1 for a in review.session.anchors.values() if a.failing) == 3

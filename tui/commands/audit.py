@@ -75,14 +75,18 @@ def check_audit_command(
     rev: str | None = None,
 ) -> NoReturn:
     """`assay check` on an audit: each system against its own repository, then totals."""
+    from evidence.anchor_cache import default_directory
     from evidence.audit.check import audit_json, audit_text, check_audit
+    from evidence.reports.cache import default_directory as report_cache
 
     if repo is not None or rev is not None:
         fail("check", "an audit names each system's repository and revision: drop --repo/--rev")
 
     found = resolve_audit("check", audit_file, ())
     assert found is not None
-    result = check_audit(found, against=against)
+    result = check_audit(
+        found, cache=report_cache(), against=against, anchor_cache=default_directory()
+    )
     if output == "json":
         click.echo(json.dumps(audit_json(result), indent=2, ensure_ascii=False))
     else:
