@@ -87,6 +87,7 @@ def make_demo_audit_app(
     theme: str = DARK,
     cache_dir: Path | None = None,
     anchor_cache: Path | None = None,
+    against: str | None = None,
 ) -> AssayApp:
     """The audit app on the sample audit (evidence/sample_audit.py); verdicts in ``tmp``'s
     demo database (else the user data directory's), as `assay demo` keeps them."""
@@ -101,5 +102,11 @@ def make_demo_audit_app(
     db.parent.mkdir(parents=True, exist_ok=True)
     state = load_state(audit, cache=default_directory())
     return make_audit_app(
-        state, db, reviewer or reviewer_name(None), keymap, theme=theme, anchor_cache=anchor_cache
+        state,
+        db,
+        reviewer or reviewer_name(None),
+        keymap,
+        theme=theme,
+        anchor_cache=anchor_cache,
+        against=against,
     )

@@ -30,6 +30,8 @@ from screens.widgets.lists import Row, RowList
 
 if TYPE_CHECKING:
     from db.audit import SystemCounts
+    from evidence.model import Anchor
+    from evidence.revision import Revision
 
 #: the audit screen's keys shown in the footer, in order, then those it does not show
 AUDIT_SHOWN = ("open_system", "find", "filter", "help", "quit")
@@ -118,9 +120,10 @@ class AuditScreen(Screen[None]):
         return system_counts(self.store.get(), self.state.refs)
 
     @work(thread=True, group="audit-cache", exit_on_error=False)
-    def read_cache(self, directory: Path) -> list[tuple[int, int, int | None]]:
-        """Failing quotes and missing cited paths of the systems anchored before (the anchoring
-        cache), read on a thread: (system, failing, missing or None)."""
+    def read_cache(self, directory: Path) -> list[tuple[int, int, int | None, int | None]]:
+        """Failing quotes, missing cited paths and (when asked: --against, or the system's
+        `against`) drifted quotes of the systems anchored before (the anchoring cache), read on
+        a thread: (system, failing, missing or None, drifted or None)."""
         from evidence.anchor_cache import get, key_for
         from evidence.inputs import CheckError, choose_revision
         from evidence.revision import Revision, RevisionError
@@ -130,25 +133,29 @@ class AuditScreen(Screen[None]):
             if entry.reportset is None or entry.error or not entry.available:
                 continue
             assert entry.system.repository is not None
+            quotes = [q for record in entry.reportset.records() for q in record.quotes]
+            against = self.against or entry.system.against
             try:
                 wanted = choose_revision(entry.reportset, entry.system.rev)
                 with Revision.open(entry.system.repository, wanted) as revision:
-                    commit = revision.commit
+                    key = key_for(quotes, revision.commit)
+                    cached = None if key is None else get(directory, key, quotes)
+                    if cached is None:
+                        continue
+                    drifted = None
+                    if against is not None:
+                        drifted = _drifted(cached.anchors, revision, against)
             except (CheckError, RevisionError):
                 continue
-            quotes = [q for record in entry.reportset.records() for q in record.quotes]
-            key = key_for(quotes, commit)
-            cached = None if key is None else get(directory, key, quotes)
-            if cached is not None:
-                found.append((index, cached.failing, cached.citations_missing))
+            found.append((index, cached.failing, cached.citations_missing, drifted))
         return found
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
-            for index, failing, missing in worker.result:  # type: ignore[union-attr]
+            for index, failing, missing, drifted in worker.result:  # type: ignore[union-attr]
                 entry = self.state.entries[index]
-                entry.failing = failing
+                entry.failing, entry.drift = failing, drifted
                 if missing is not None:
                     entry.citations_missing = missing
             self.fill()
@@ -361,6 +368,9 @@ class AuditScreen(Screen[None]):
                 if path.state.value in ("absent", "near_miss")
             )
             self.state.set_anchoring(index, failing, missing)
+            if screen.session.drifts:
+                drifts = screen.session.drifts.values()
+                self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks)
             if self.anchor_cache is not None and screen.revision is not None:
                 self._keep_citations(screen, self.anchor_cache)
         self.fill()
@@ -378,6 +388,19 @@ class AuditScreen(Screen[None]):
         if key is not None and all(quote in session.anchors for quote in quotes):
             cited = [path for paths in session.citations.values() for path in paths]
             put(directory, key, [session.anchors[quote] for quote in quotes], cited)
+
+
+def _drifted(anchors: list[Anchor], revision: Revision, against: str) -> int | None:
+    """Quotes whose passage changed or went at ``against`` (None: git does not know it)."""
+    from evidence.drift import follow_anchors
+    from evidence.revision import Revision, RevisionError
+
+    try:
+        with Revision.open(revision.repo_path, against) as newer:
+            drifts = follow_anchors(anchors, revision, newer)
+    except RevisionError:
+        return None
+    return sum(1 for drift in drifts if drift is not None and drift.status.breaks)
 
 
 def _location(session: ReviewSession, target: SystemTarget) -> Location | None:

@@ -231,3 +231,30 @@ async def test_counts_from_the_anchoring_cache_without_opening(
         review = await open_system(pilot, "Heron")
         assert review.session.anchored
         assert sum(1 for a in review.session.anchors.values() if a.failing) == 3
+
+
+async def test_drift_when_asked(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
+    from evidence.audit.check import check_audit
+    from evidence.audit.file import load_audit
+    from evidence.sample_audit import sample_audit
+
+    anchors = tmp_path / "anchors"
+    check_audit(load_audit(sample_audit() / "assay.toml"), anchor_cache=anchors)
+    app = make_demo_audit_app(
+        tmp_path, reviewer="tester", keymap=keymap, anchor_cache=anchors, against="main"
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        # Kestrel: 5 changed and 1 file deleted at its tip; Heron: the retry delays changed
+        assert {e.name: e.drift for e in audit.state.entries} == {
+            "Kestrel": 6,
+            "Heron": 1,
+            "Osprey": None,
+        }
+        assert "drift" in str(audit.query_one("#audit-columns").render())
+        for _ in range(3):
+            await pilot.press("f")
+        assert audit.state.filter == "drifted"
+        assert [row.split()[1] for row in rows(audit)] == ["Kestrel", "Heron"]
