@@ -133,10 +133,15 @@ def _string(text: str) -> str:
 
 
 def _relative(path: Path, base: Path) -> str:
+    """Relative to the audit file when near it (the audit moves with its reports), else
+    absolute."""
     try:
-        return Path(os.path.relpath(path, base)).as_posix()
+        relative = Path(os.path.relpath(path, base))
     except ValueError:  # another drive
         return path.as_posix()
+    if relative.parts[:3] == ("..", "..", ".."):
+        return path.resolve().as_posix()
+    return relative.as_posix()
 
 
 def render(

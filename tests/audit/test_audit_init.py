@@ -56,12 +56,17 @@ def test_init_keeps_an_existing_file_unless_forced(tmp_path: Path) -> None:
 
 
 def test_init_on_the_reference_reports(shared_reports: Path, tmp_path: Path) -> None:
-    target = tmp_path / "reports"
-    target.mkdir()
-    for path in shared_reports.glob("*.txt"):
-        (target / path.name).write_bytes(path.read_bytes())
-    result = CliRunner().invoke(cli, ["audit", "init", str(target)])
+    # the reports stay where they are (read-only): the audit file is written elsewhere
+    make_repo(tmp_path / "repos" / "echel", {"src/echel/cli.py": "x = 1\n"})
+    out = tmp_path / "audit" / "assay.toml"
+    out.parent.mkdir()
+    result = CliRunner().invoke(
+        cli,
+        ["audit", "init", str(shared_reports), "--out", str(out), "--search", str(tmp_path)],
+    )
     assert result.exit_code == 0, result.output
-    audit = load_audit(target / "assay.toml")
+    audit = load_audit(out)
     assert [s.name for s in audit.systems] == ["ATLAS", "Echel", "Talorys", "Arsumbris"]
     assert len(audit.system("ATLAS").reports) == 2  # type: ignore[union-attr]
+    assert [s.available for s in audit.systems] == [False, True, False, False]
+    assert audit.system("Echel").rev == "HEAD"  # type: ignore[union-attr]

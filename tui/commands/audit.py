@@ -109,8 +109,15 @@ def audit() -> None:
     help="Where to look for the systems' repositories (repeatable; two levels down).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing assay.toml.")
-def init(directory: str, search: tuple[str, ...], force: bool) -> None:
-    """Write DIRECTORY/assay.toml from the reports in DIRECTORY.
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write the audit file here instead (paths in it are relative to it).",
+)
+def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) -> None:
+    """Write DIRECTORY/assay.toml (or --out FILE) from the reports in DIRECTORY.
 
     Reports are grouped by system; each system's repository is looked for under --search: one
     holding the revision its reports state, else one whose remote or directory is named after
@@ -124,7 +131,7 @@ def init(directory: str, search: tuple[str, ...], force: bool) -> None:
     base = Path(directory)
     if not base.is_dir():
         fail("audit init", f"{directory}: no such directory")
-    target = base / AUDIT_NAME
+    target = Path(out) if out is not None else base / AUDIT_NAME
     if target.exists() and not force:
         fail("audit init", f"{target} exists (--force replaces it)")
     for each in search:
@@ -139,7 +146,7 @@ def init(directory: str, search: tuple[str, ...], force: bool) -> None:
         fail("audit init", f"no reports found in {directory}")
     repositories = find_repositories(search)
     matched = [(system, match(system, repositories)) for system in systems]
-    text = render(matched, base.resolve(), search)
+    text = render(matched, target.resolve().parent, search)
     try:
         target.write_text(text, encoding="utf-8")
     except OSError as error:
