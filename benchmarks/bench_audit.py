@@ -82,7 +82,7 @@ def _line(rng: random.Random, number: int) -> str:
 
 def _repository(target: Path, rng: random.Random) -> tuple[str, dict[str, list[str]]]:
     files = {f"src/module_{n:02d}.py": [_line(rng, k) for k in range(LINES)] for n in range(FILES)}
-    stream = []
+    stream: list[bytes] = []
     for lines in files.values():
         data = ("\n".join(lines) + "\n").encode()
         stream.append(b"blob\nmark :%d\ndata %d\n" % (len(stream) + 1, len(data)) + data + b"\n")
@@ -225,7 +225,8 @@ async def screen_timings(audit_path: Path, tmp: Path) -> dict[str, float]:
 
 async def empty_frame() -> float:
     start = time.perf_counter()
-    async with App().run_test(size=SIZE) as pilot:
+    app: App[None] = App()
+    async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
     return time.perf_counter() - start
 
