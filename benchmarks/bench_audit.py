@@ -184,7 +184,7 @@ async def screen_timings(audit_path: Path, tmp: Path) -> dict[str, float]:
 
     figures: dict[str, float] = {}
     start = time.perf_counter()
-    state = load_state(load_audit(audit_path))
+    state = load_state(load_audit(audit_path), cache=tmp / "reports")
     app = make_audit_app(
         state, tmp / "verdicts.db", "bench", load_keymap(user=False), anchor_cache=tmp / "anchors"
     )
@@ -248,7 +248,9 @@ def main() -> None:
         )
         apart = check_apart(audit)
         start = time.perf_counter()
-        checked = check_audit(load_audit(audit), anchor_cache=base / "anchors")
+        checked = check_audit(
+            load_audit(audit), cache=base / "reports", anchor_cache=base / "anchors"
+        )
         whole = time.perf_counter() - start
         failing = checked.summary()["failing"]
         print(

@@ -117,6 +117,8 @@ class AuditScreen(Screen[None]):
         """The database's counts per system, read on a thread."""
         from db.audit import system_counts
 
+        for entry in self.state.entries:
+            entry.item_keys()  # hashed here, off the event loop, once
         return system_counts(self.store.get(), self.state.refs)
 
     @work(thread=True, group="audit-cache", exit_on_error=False)

@@ -4,10 +4,10 @@ filters and the order that puts what needs attention first, and `/` across every
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from db.audit import AuditSystemRef, SystemCounts
-from db.keys import ItemRef
+from db.keys import make_key, record_quote_hashes
 from evidence.audit.file import Audit, AuditSystem
 from evidence.model import ReportSet
 
@@ -48,17 +48,20 @@ class AuditEntry:
     failing: int | None = None  # from the anchoring cache, else the database; None: unknown
     citations_missing: int | None = None
     drift: int | None = None  # quotes changed or deleted at `against`; None: not asked
-    keys: frozenset[str] = field(default_factory=frozenset)
+    keys: frozenset[str] | None = None  # item keys of its records and quotes, once computed
 
-    def __post_init__(self) -> None:
-        if self.reportset is not None and not self.keys:
+    def item_keys(self) -> frozenset[str]:
+        """The store's keys of its records and quotes (hashing every quote: call it off the
+        event loop; kept once computed)."""
+        if self.keys is None:
             keys = set()
-            for report in self.reportset.reports:
+            for report in self.reportset.reports if self.reportset else ():
                 for record in report.records:
-                    keys.add(ItemRef.for_record(report, record).key)
-                    for quote in record.quotes:
-                        keys.add(ItemRef.for_quote(report, record, quote).key)
+                    keys.add(make_key(report.identity, record.id))
+                    for quote_hash in record_quote_hashes(record):
+                        keys.add(make_key(report.identity, record.id, quote_hash))
             self.keys = frozenset(keys)
+        return self.keys
 
     @property
     def name(self) -> str:
@@ -83,20 +86,25 @@ class AuditEntry:
         return sum(len(r.quotes) for report in reports for r in report.records)
 
     @property
+    def items(self) -> int:
+        """Records and quotes."""
+        return self.records + self.quotes
+
+    @property
     def reviewed(self) -> int:
         """Records and quotes with a verdict other than skip, by anyone."""
-        if self.counts is None:
+        if self.counts is None or self.keys is None:
             return 0
         return len(self.keys & self.counts.reviewed_items)
 
     @property
     def unreviewed(self) -> int:
-        return len(self.keys) - self.reviewed
+        return self.items - self.reviewed
 
     @property
     def percent(self) -> int:
         """Reviewed records and quotes, in percent (100 for a system with none)."""
-        return 100 * self.reviewed // len(self.keys) if self.keys else 100
+        return 100 * self.reviewed // self.items if self.items else 100
 
     @property
     def reviewers(self) -> tuple[str, ...]:
@@ -191,7 +199,7 @@ class AuditState:
         return {
             "systems": len(self.entries),
             "unavailable": sum(1 for e in self.entries if not e.available),
-            "items": sum(len(e.keys) for e in self.entries),
+            "items": sum(e.items for e in self.entries),
             "reviewed": sum(e.reviewed for e in self.entries),
             "failing": sum(e.failing or 0 for e in self.entries),
             "missing": sum(e.citations_missing or 0 for e in self.entries),
