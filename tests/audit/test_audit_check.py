@@ -89,3 +89,12 @@ def test_against_follows_each_system(audit: Path) -> None:
     data = json.loads(result.stdout)
     assert data["systems"][0]["against"] == data["systems"][0]["revision"]
     assert data["systems"][0]["summary"]["drift"]["unchanged"] == 2
+
+
+def test_parse_reads_each_system(audit: Path) -> None:
+    result = CliRunner().invoke(cli, ["parse", "--audit", str(audit), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    systems = json.loads(result.stdout)["systems"]
+    assert [s["system"] for s in systems] == ["Alpha", "Beta", "Gamma"]
+    text = CliRunner().invoke(cli, ["parse", "--audit", str(audit)]).stdout
+    assert text.index("== Alpha") < text.index("alpha-runtime-report.txt") < text.index("== Beta")
