@@ -113,3 +113,19 @@ def test_stats_per_system(audit: Path) -> None:
 def test_export_of_an_audit_refuses_other_formats(audit: Path) -> None:
     result = CliRunner().invoke(cli, ["export", "--audit", str(audit), "--format", "sarif"])
     assert result.exit_code == 2 and "md, csv or jsonl" in result.stderr
+
+
+def test_sync_shares_the_whole_audit(audit: Path, tmp_path: Path) -> None:
+    from auditkit import git
+
+    remote = tmp_path / "verdicts.git"
+    remote.mkdir()
+    git(remote, "init", "-q", "--bare")
+    result = CliRunner().invoke(
+        cli, ["sync", "--audit", str(audit), "--remote", str(remote), "--reviewer", "ada"]
+    )
+    assert result.exit_code == 0, result.output
+    branch = git(remote, "for-each-ref", "--format=%(refname)", "refs/heads").splitlines()[0]
+    files = git(remote, "ls-tree", "-r", "--name-only", branch).splitlines()
+    assert any(name.startswith("verdicts/Alpha/") for name in files)
+    assert any(name.startswith("verdicts/Beta/") for name in files)

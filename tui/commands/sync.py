@@ -10,6 +10,7 @@ import click
 from db.export import visible
 from db.store import StoreError, VerdictStore, default_path
 from db.sync.engine import SyncError, SyncResult, sync
+from tui.commands.audit import audit_option
 
 #: exit statuses besides 0 (synced) and 2 (bad input or an unusable database or clone)
 OFFLINE = 4  # the remote could not be reached: everything kept, sent by the next sync
@@ -45,7 +46,10 @@ class SyncFailed(click.ClickException):
     help="whose verdicts to send (remembered) [default: the remembered one, else git "
     "user.name, else the login name]",
 )
-def sync_command(remote: str | None, db_path: Path | None, reviewer: str | None) -> None:
+@audit_option
+def sync_command(
+    remote: str | None, db_path: Path | None, reviewer: str | None, audit_file: str | None
+) -> None:
     """Share verdicts with the other reviewers through a git repository.
 
     Fetches the verdicts repository, imports everyone else's verdicts and notes into the
@@ -56,7 +60,16 @@ def sync_command(remote: str | None, db_path: Path | None, reviewer: str | None)
 
     Exit status: 0 synced, 2 bad input, 4 the remote could not be reached (nothing lost),
     5 the push failed (nothing lost).
+
+    With --audit FILE: the audit's database (its `database`, unless --db), every system's
+    verdicts at once.
     """
+    if audit_file is not None:
+        from tui.commands.audit import audit_database, resolve_audit
+
+        found = resolve_audit("sync", audit_file, ())
+        assert found is not None
+        db_path = audit_database(found, db_path)
     try:
         store = VerdictStore.open(db_path or default_path())
     except StoreError as error:
