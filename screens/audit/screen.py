@@ -316,13 +316,15 @@ class AuditScreen(Screen[None]):
         screen = self.reviews.get(index)
         if screen is None:
             screen = self.reviews[index] = self._review_screen(index)
-        if screen.is_attached:
+            # installed: escape (dismiss) keeps it mounted, with its state and store writer
+            self.app.install_screen(screen, f"audit-system-{index}")
+        if screen in self.app.screen_stack:
             return
         self.app.push_screen(screen, lambda _result: self._returned(index))
         if target is not None:
             location = _location(screen.session, target)
             if location is not None:
-                self.call_after_refresh(screen.reach, location)
+                screen.call_after_refresh(screen.reach, location)
 
     def _review_screen(self, index: int) -> SystemReviewScreen:
         from evidence.inputs import CheckError, choose_revision

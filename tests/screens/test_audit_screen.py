@@ -116,6 +116,11 @@ async def test_open_a_system_give_verdicts_and_come_back(
         # opened again: the same review, where it was
         await pilot.press("enter")
         assert current(app) is review and review.record.id == "HR-CMP-gauge-reader"
+        # still whole: its store writer saves the next verdict
+        await pilot.press("u")
+        await review.settle()
+        with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
+            assert [e.verdict for e in store.current("tester").values()] == ["unclear"]
 
 
 async def test_a_system_without_a_repository_is_readable(
@@ -156,6 +161,13 @@ async def test_find_across_systems(
         await review.settle()
         await pilot.pause()
         assert review.record is not None and review.record.id == "HR-CLM-upload-retries"
+        await pilot.press("escape", "slash", *"RETRY_DELAYS")  # a quote: selected for verdicts
+        await pilot.pause()
+        assert app.screen.shown[0].kind == "quote"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert current(app) is review and review.quote is not None
+        assert review.verdicts.target().label == "quote [1] of HR-CLM-upload-retries"
         await pilot.press("escape", "slash", *"retry.js")  # a file quoted in another system
         await pilot.pause()
         assert app.screen.shown[0].label == "Kestrel  worker/src/retry.js"
