@@ -378,6 +378,12 @@ class AuditScreen(Screen[None]):
             if self.anchor_cache is not None and screen.revision is not None:
                 self._keep_citations(screen, self.anchor_cache)
         self.fill()
+        if screen is not None:
+            self.run_worker(self._count_after(screen), group="audit-flush", exit_on_error=False)
+
+    async def _count_after(self, screen: SystemReviewScreen) -> None:
+        """The counts, once every verdict given in ``screen`` is stored."""
+        await screen.verdicts.writer.flush()
         self.read_counts()
 
     @staticmethod

@@ -24,7 +24,6 @@ class SystemReviewScreen(ReviewScreen):
         self.system_index = system
         self.reads.anchor_cache = anchor_cache  # reopened, nothing unchanged is anchored again
 
-    async def action_audit_return(self) -> None:
-        """Back to the audit once every verdict given here is stored (its counts are read)."""
-        await self.verdicts.writer.flush()
+    def action_audit_return(self) -> None:
+        """Back to the audit (which reads its counts once this screen's writes are stored)."""
         self.dismiss(None)

@@ -39,9 +39,10 @@ def rows(screen: Any) -> list[str]:
 
 
 async def counted(pilot, screen: Any) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the database's counts are read and drawn."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Wait until the database's counts are read and drawn (a worker may start another)."""
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
     assert screen.counted
 
 
