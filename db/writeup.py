@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -135,9 +135,14 @@ def _counts(items: list[dict[str, Any]], current: dict[str, list[Event]], quotes
     return f"| {'quotes' if quotes else 'records'} | " + " | ".join(cells) + " |"
 
 
-def _header(store: VerdictStore, items: list[dict[str, Any]], current: dict[str, list[Event]]):  # type: ignore[no-untyped-def]
+def _header(  # type: ignore[no-untyped-def]
+    store: VerdictStore,
+    items: list[dict[str, Any]],
+    current: dict[str, list[Event]],
+    reports: Collection[str] | None = None,
+):
     lines = ["# assay review write-up", ""]
-    sources = store.sources()
+    sources = [s for s in store.sources() if reports is None or s["report"] in reports]
     places = sorted({(s["repository"] or "", s["remote"] or "") for s in sources})
     revisions = sorted({s["revision"] for s in sources if s["revision"]}) or sorted(
         {item["revision"] for item in items if item["revision"]}
@@ -155,15 +160,23 @@ def _header(store: VerdictStore, items: list[dict[str, Any]], current: dict[str,
     return lines
 
 
-def markdown(store: VerdictStore, *, reviewer: str | None = None) -> str:
+def markdown(
+    store: VerdictStore, *, reviewer: str | None = None, reports: Collection[str] | None = None
+) -> str:
     """The write-up: where and by whom, summary counts, then per report and record its
-    verdicts, notes, quotes (path, lines, anchor state, verdicts) and missing citations."""
+    verdicts, notes, quotes (path, lines, anchor state, verdicts) and missing citations.
+
+    ``reports`` (report identities) limits it to those reports (one system of an audit)."""
     current = _current(store, reviewer)
     items = store.items()
-    present = [item for item in items if item["present"]]
     citations = store.citations()
+    if reports is not None:
+        current = {key: events for key, events in current.items() if events[0].report in reports}
+        items = [item for item in items if item["report"] in reports]
+        citations = [cited for cited in citations if cited["report"] in reports]
+    present = [item for item in items if item["present"]]
     missing = [c for c in citations if c["state"] in ("absent", "near_miss")]
-    lines = _header(store, items, current)
+    lines = _header(store, items, current, reports)
     lines += ["", "## Summary", ""]
     lines.append("| | " + " | ".join(VERDICTS) + " | not reviewed |")
     lines.append("|---" * (len(VERDICTS) + 2) + "|")

@@ -21,7 +21,16 @@ class BindingSpec(NamedTuple):
 
 
 #: Help groups, in the order the help screen lists them.
-GROUPS: tuple[str, ...] = ("Move", "Verdicts", "Jump", "Source", "View", "App", "Dialogs")
+GROUPS: tuple[str, ...] = (
+    "Move",
+    "Verdicts",
+    "Jump",
+    "Source",
+    "View",
+    "Audit",
+    "App",
+    "Dialogs",
+)
 
 SPECS: tuple[BindingSpec, ...] = (
     # move
@@ -85,6 +94,9 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("group_results", "cycle_grouping", "Group by", "View"),
     BindingSpec("toggle_records", "toggle_records", "Show/hide records list", "View", show=False),
     BindingSpec("toggle_theme", "toggle_theme", "Dark/light theme", "View", show=False),
+    # the audit screen (screens/audit/) and a system's review opened from it
+    BindingSpec("open_system", "open_system", "Open the system", "Audit", context="audit"),
+    BindingSpec("audit_return", "audit_return", "Back to the audit", "Audit", "audit_review"),
     # app
     BindingSpec("export", "export", "Save the write-up (md)", "App", show=False),
     BindingSpec("help", "help", "Help", "App"),

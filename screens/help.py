@@ -19,6 +19,8 @@ _CONTEXT_NOTES = {
     "note": "in the note editor",
     "confirm": "in a question",
     "dialog": "in a dialog",
+    "audit": "on the audit screen",
+    "audit_review": "in a system opened from the audit",
 }
 
 

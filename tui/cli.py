@@ -17,6 +17,7 @@ import click
 COMMANDS: dict[str, str] = {
     "parse": ".commands.parse:parse",
     "check": ".commands.check:check",
+    "audit": ".commands.audit:audit",
     "export": ".commands.verdicts:export",
     "import": ".commands.verdicts:import_",
     "stats": ".commands.verdicts:stats",

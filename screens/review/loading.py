@@ -87,16 +87,24 @@ def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
 
 
 def anchor_review(
-    session: ReviewSession, revision: Revision, progress: Callable[[int, int], None]
+    session: ReviewSession,
+    revision: Revision,
+    progress: Callable[[int, int], None],
+    cache: Path | None = None,
 ) -> Anchored:
     """Anchor every quote, replay every search and check every cited path of the session's
-    reports at the revision."""
+    reports at the revision (``cache``: anchors kept on disk, evidence/anchor_cache.py)."""
     from evidence.anchoring import Anchorer, anchor_all
     from evidence.replay import replay
 
     # One process: forking worker processes from a thread of the running app (its event loop and
     # driver threads hold locks a child could inherit mid-use) risks a deadlock in the child.
-    anchorer = Anchorer(revision, workers=1)
+    if cache is None:
+        anchorer = Anchorer(revision, workers=1)
+    else:
+        from evidence.anchor_cache import CachingAnchorer
+
+        anchorer = CachingAnchorer(revision, directory=cache, workers=1)
     anchors = anchor_all(session.reportset, revision, progress=progress, anchorer=anchorer)
     replays: dict[tuple[str, int], list[GrepHit]] = {}
     for record in session.records:
@@ -145,6 +153,7 @@ class Loading:
         self.screen = screen
         self.read_store = read_store
         self.repo, self.rev, self.revision = repo, rev, revision
+        self.anchor_cache: Path | None = None  # where anchors are kept (an audit's systems)
         self.started = False
         self.loaded = asyncio.Event()  # the revision is open (or failed)
 
@@ -180,7 +189,9 @@ class Loading:
             screen.post_message(AnchorProgress(done, total))
 
         screen.run_worker(
-            lambda: screen.post_message(anchor_review(session, revision, progress)),
+            lambda: screen.post_message(
+                anchor_review(session, revision, progress, self.anchor_cache)
+            ),
             thread=True,
             exclusive=True,
             group="anchor",

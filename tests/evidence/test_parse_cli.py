@@ -100,7 +100,7 @@ def test_json_of_reference_reports_round_trips(shared_reports: Path, tmp_path: P
     [
         (["missing.txt"], "assay parse: missing.txt: no such file or directory\n"),
         (["--format", "yaml", "x"], "Invalid value for '--format'"),
-        ([], "Missing argument 'REPORT...'"),
+        ([], "no REPORT given and no assay.toml"),
     ],
 )
 def test_usage_and_input_errors_exit_2(args: list[str], message: str) -> None:

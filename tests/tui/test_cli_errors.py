@@ -18,6 +18,7 @@ def bad_input(command: str, tmp_path: Path) -> list[str]:
     gone = str(tmp_path / GONE)
     return {
         "parse": [gone],
+        "audit": ["init", gone],
         "check": [gone, "--repo", str(tmp_path)],
         "review": [gone, "--repo", str(tmp_path)],
         "demo": ["--against", "no-such-revision"],
@@ -33,10 +34,13 @@ def bad_input(command: str, tmp_path: Path) -> list[str]:
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_input_errors_start_with_the_command(command: str, tmp_path: Path, sample: Path) -> None:
-    result = CliRunner().invoke(cli, [command, *bad_input(command, tmp_path)])
+    argv = [command, *bad_input(command, tmp_path)]
+    result = CliRunner().invoke(cli, argv)
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
-    assert lines and all(line.startswith(f"assay {command}: ") for line in lines), lines
+    # a group's subcommand is named whole: `assay audit init: ...`
+    name = " ".join(["assay", *argv[: 2 if command == "audit" else 1]])
+    assert lines and all(line.startswith(f"{name}: ") for line in lines), lines
     assert "\x1b" not in result.stderr and "Traceback" not in result.stderr
 
 

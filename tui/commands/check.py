@@ -18,12 +18,14 @@ from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
 from evidence.text import json_escaped
+from tui.commands.audit import audit_option, check_audit_command
 from tui.commands.errors import InputError
 from tui.commands.repository import repo_option, repository
 
 
 @click.command()
-@click.argument("reports", nargs=-1, required=True, type=click.Path())
+@click.argument("reports", nargs=-1, type=click.Path())
+@audit_option
 @repo_option(
     "The git repository the reports quote (work tree or bare; default: the repository "
     "containing the current directory)."
@@ -45,9 +47,18 @@ from tui.commands.repository import repo_option, repository
     help="Output format.",
 )
 def check(
-    reports: tuple[str, ...], repo: str | None, rev: str | None, against: str | None, output: str
+    reports: tuple[str, ...],
+    audit_file: str | None,
+    repo: str | None,
+    rev: str | None,
+    against: str | None,
+    output: str,
 ) -> None:
     """Check every quote of the reports against the revision they cite.
+
+    Without REPORT (assay.toml here) or with --audit FILE: every system of the audit against
+    its own repository (JSON: {"audit", "systems": [{"system", "repository", "state":
+    checked|no_repository|error, "error", ... and the JSON below}], "summary"}).
 
     The revision is --rev, else the 40-hex id the reports state (HEAD only when named: --rev
     HEAD). Exit 0 when every quote is exact, whitespace or normalized in its cited file, no
@@ -89,6 +100,8 @@ def check(
          "diff": [{"op", "quote", "source"}] | null,
          "commits": [{"id", "subject", "author", "date"}] (newest first)}
     """
+    if audit_file is not None or not reports:  # an audit: each system at its own repository
+        check_audit_command(audit_file, against, output, repo=repo, rev=rev)
     try:
         reportset = load_reports(list(reports))
     except ReportError as error:

@@ -22,9 +22,11 @@ INPUT_ERROR = 2
 
 def command_name(ctx: click.Context | None) -> str:
     """``assay <command>`` for a command's context, ``assay`` outside one."""
-    if ctx is None or ctx.parent is None or not ctx.info_name:
-        return "assay"
-    return f"assay {ctx.info_name}"
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:  # a group's subcommand: assay audit init
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["assay", *reversed(names)])
 
 
 def prefixed(name: str, message: str) -> str:

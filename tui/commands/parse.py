@@ -11,6 +11,7 @@ from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
 from evidence.reports.bundle import dump_bundle
 from evidence.reports.loading import ReportError, load_reports
 from evidence.text import escaped, json_escaped
+from tui.commands.audit import audit_option, resolve_audit
 from tui.commands.errors import InputError
 
 
@@ -80,7 +81,8 @@ def render_text(reportset: ReportSet) -> str:
 
 
 @click.command()
-@click.argument("reports", nargs=-1, required=True, metavar="REPORT...")
+@click.argument("reports", nargs=-1, metavar="REPORT...")
+@audit_option
 @click.option(
     "--format",
     "-f",
@@ -90,9 +92,14 @@ def render_text(reportset: ReportSet) -> str:
     show_default=True,
     help="An outline per report, or the JSON bundle (docs/bundle-format.md).",
 )
-def parse(reports: tuple[str, ...], output_format: str) -> None:
+def parse(reports: tuple[str, ...], audit_file: str | None, output_format: str) -> None:
     """Show what assay reads in REPORT files, directories of reports, JSON bundles or SARIF
-    2.1.0 files (.sarif, .sarif.gz: one report per run, one record per result)."""
+    2.1.0 files (.sarif, .sarif.gz: one report per run, one record per result).
+
+    Without REPORT (assay.toml here) or with --audit FILE: each system's reports, under a
+    `== NAME` line (JSON: {"systems": [{"system", "bundle"}]})."""
+    if audit_file is not None or not reports:
+        parse_audit(audit_file, output_format)
     try:
         reportset = load_reports(reports)
     except ReportError as error:
@@ -101,3 +108,21 @@ def parse(reports: tuple[str, ...], output_format: str) -> None:
         click.echo(json_escaped(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2)))
     else:
         click.echo(render_text(reportset))
+
+
+def parse_audit(audit_file: str | None, output_format: str) -> None:
+    """`assay parse` on an audit: each system's reports; exits (2 on bad input)."""
+    found = resolve_audit("parse", audit_file, ())
+    assert found is not None
+    systems = []
+    for system in found.systems:
+        try:
+            systems.append((system.name, load_reports(system.report_paths)))
+        except ReportError as error:
+            raise InputError(f"{system.name}: {error}") from None
+    if output_format == "json":
+        data = {"systems": [{"system": n, "bundle": dump_bundle(r)} for n, r in systems]}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n\n".join(escaped(f"== {n}") + "\n" + render_text(r) for n, r in systems))
+    raise SystemExit(0)

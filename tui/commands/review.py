@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from tui import startup
+from tui.commands.audit import audit_option
 from tui.commands.errors import InputError
 from tui.commands.options import against_option, db_option, keymap_option, reviewer_option
 from tui.commands.repository import repo_option, repository
@@ -41,7 +42,8 @@ def _keymap(preset: str | None) -> Keymap:
 
 
 @click.command()
-@click.argument("reports", nargs=-1, required=True, metavar="REPORT...")
+@click.argument("reports", nargs=-1, metavar="REPORT...")
+@audit_option
 @repo_option(
     "The git repository the reports quote (default: the repository containing the current "
     "directory)."
@@ -55,6 +57,7 @@ def _keymap(preset: str | None) -> Keymap:
 @against_option
 def review(
     reports: tuple[str, ...],
+    audit_file: str | None,
     repo: str | None,
     rev: str | None,
     db_path: Path | None,
@@ -69,7 +72,22 @@ def review(
     the app opens when a file is not a report (each one named) or holds no records and no
     quotes, the reports are about several systems, or git does not know the revision. An
     interrupt (SIGINT, ctrl+c twice in the app) exits 130.
+
+    Without REPORT (assay.toml here) or with --audit FILE: the audit screen, every system of
+    the audit with its progress; enter opens one system's review, escape comes back.
     """
+    if audit_file is not None or not reports:
+        from tui.commands.audit_review import review_audit
+
+        review_audit(
+            audit_file,
+            db=None if db_path is None else str(db_path),
+            reviewer=reviewer,
+            preset=preset,
+            against=against,
+            repo=repo,
+            rev=rev,
+        )
     with _paused():
         app = _review_app(reports, repo, rev, db_path, reviewer, preset, against)
     run(app)
@@ -164,8 +182,15 @@ def _resolve_against(repo: str, against: str) -> str:
 @reviewer_option
 @keymap_option
 @against_option
-def demo(reviewer: str | None, preset: str | None, against: str | None) -> None:
+@click.option(
+    "--audit", "audit", is_flag=True, help="Open the sample audit (three systems) instead."
+)
+def demo(reviewer: str | None, preset: str | None, against: str | None, audit: bool) -> None:
     """Open the review app on the bundled sample repository and reports."""
+    if audit:
+        from tui.commands.audit_review import demo_audit
+
+        demo_audit(reviewer, preset)
     run(demo_app(reviewer, preset, against=against))
 
 

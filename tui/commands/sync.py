@@ -10,6 +10,7 @@ import click
 from db.store import StoreError, VerdictStore, default_path
 from db.sync.engine import SyncError, SyncResult, sync
 from evidence.text import escaped
+from tui.commands.audit import audit_option
 from tui.commands.errors import InputError
 from tui.commands.options import db_option
 
@@ -46,8 +47,13 @@ SHOWN_PROBLEMS = 20
     help="import the events kept aside: ones found in your own files that this database did "
     "not write (yours from another machine, or from before this database)",
 )
+@audit_option
 def sync_command(
-    remote: str | None, db_path: Path | None, reviewer: str | None, accept_foreign: bool
+    remote: str | None,
+    db_path: Path | None,
+    reviewer: str | None,
+    accept_foreign: bool,
+    audit_file: str | None,
 ) -> None:
     """Share verdicts with the other reviewers through a git repository.
 
@@ -62,7 +68,16 @@ def sync_command(
 
     Exit status: 0 synced, 2 bad input, 4 the remote could not be reached, 5 the push failed,
     6 no repository at the remote, 7 the remote holds a bad object (nothing lost in each).
+
+    With --audit FILE: the audit's database (its `database`, unless --db), every system's
+    verdicts at once.
     """
+    if audit_file is not None:
+        from tui.commands.audit import audit_database, resolve_audit
+
+        found = resolve_audit("sync", audit_file, ())
+        assert found is not None
+        db_path = audit_database(found, db_path)
     try:
         store = VerdictStore.open(db_path or default_path())
     except StoreError as error:

@@ -15,6 +15,7 @@ from db.output import database_files, write_atomically
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
 from evidence.text import escaped, json_escaped
+from tui.commands.audit import audit_option
 from tui.commands.errors import InputError
 from tui.commands.options import db_option
 
@@ -28,6 +29,7 @@ def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
 
 @click.command()
 @db_option
+@audit_option
 @click.option(
     "--format",
     "fmt",
@@ -62,6 +64,7 @@ def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
 )
 def export(
     db_path: Path | None,
+    audit_file: str | None,
     fmt: str,
     history: bool,
     out: Path | None,
@@ -80,11 +83,17 @@ def export(
     if sarif_files and fmt != "sarif":
         raise InputError("--sarif goes with --format sarif")
     files = list(sarif_files) or None
+    if audit_file is not None:  # one write-up of the audit's systems (tui/commands/audit.py)
+        from tui.commands.audit import audit_exporter
+
+        db_path, produce_audit = audit_exporter(audit_file, db_path, fmt, reviewer, history)
     if out is not None and str(out) != "-":
         _refuse_database(out, db_path or default_path())
     store = _open(db_path, readonly=True)
 
     def produce(handle: Any) -> int:
+        if audit_file is not None:
+            return produce_audit(store, handle)
         return write(store, fmt, handle, reviewer=reviewer, history=history, sarif_files=files)
 
     try:
@@ -177,11 +186,20 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
 
 @click.command()
 @db_option
+@audit_option
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def stats(db_path: Path | None, fmt: str) -> None:
-    """Show progress, verdict counts, disagreements and agreement between reviewers."""
+def stats(db_path: Path | None, audit_file: str | None, fmt: str) -> None:
+    """Show progress, verdict counts, disagreements and agreement between reviewers.
+
+    With --audit FILE: first each system's progress, failing quotes, reviewers and last
+    activity (JSON: "systems")."""
+    if audit_file is not None:
+        from tui.commands.audit import audit_stats
+
+        audit_stats(audit_file, db_path, fmt, _open)
+        return
     store = _open(db_path, readonly=True)
     try:
         data = summary(store)

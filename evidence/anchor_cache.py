@@ -1,0 +1,226 @@
+"""Anchoring results kept on disk: reopening an audit (or a review) anchors nothing unchanged.
+
+One entry per (the quotes as the reports give them, the revision's commit, the anchoring
+version): a BLAKE2b key over this cache's format, the Python version, the source files of
+evidence/anchoring/ and evidence/model.py, the commit and every field of every quote. An entry
+holds the anchors (without their quotes, which the caller has) and, once known, the state of the
+reports' cited paths. Entries are marshalled plain tuples behind a magic line and a checksum,
+as the report cache's (evidence/reports/cache.py): reading one never runs code; a missing,
+damaged or foreign entry is a miss; writes are atomic and never fail the caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import marshal
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from evidence.anchoring.anchorer import Anchorer
+from evidence.citations import CitedPath, CitedState
+from evidence.model import Anchor, Candidate, DiffPart, Elsewhere, FileState, Quote, Tier
+from evidence.reports.cache import prune
+
+__all__ = ["CachingAnchorer", "Cached", "default_directory", "get", "key_for", "put"]
+
+FORMAT = 1
+SUFFIX = ".marshal"
+MAX_ENTRIES = 512
+MAX_BYTES = 512 * 1024 * 1024
+_MAGIC = b"assay-anchor-cache\n"
+_CHECK = 16
+_ROOT = Path(__file__).resolve().parent
+#: what anchors depend on besides the quotes and the revision
+SOURCES = (*sorted((_ROOT / "anchoring").glob("*.py")), _ROOT / "model.py")
+
+
+@functools.cache
+def anchoring_digest() -> bytes | None:
+    """A hash of the anchoring code (None when a source cannot be read: no caching)."""
+    digest = hashlib.blake2b(digest_size=32)
+    try:
+        for path in SOURCES:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    except OSError:
+        return None
+    return digest.digest()
+
+
+def key_for(quotes: Sequence[Quote], commit: str) -> str | None:
+    """The entry key of these quotes anchored at ``commit`` (None: no caching)."""
+    code = anchoring_digest()
+    if code is None:
+        return None
+    digest = hashlib.blake2b(digest_size=32)
+    digest.update(repr((FORMAT, sys.version_info[:2], commit)).encode())
+    digest.update(code)
+    for quote in quotes:
+        digest.update(repr(tuple(quote)).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def default_directory() -> Path:
+    """``user_cache_dir("assay")/anchors``."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("assay")) / "anchors"
+
+
+def _encode(anchor: Anchor) -> tuple[Any, ...]:
+    return (
+        anchor.file.value,
+        anchor.match.value,
+        anchor.score,
+        anchor.lines,
+        anchor.occurrences,
+        anchor.range_ok,
+        tuple((e.path, e.lines, e.match.value) for e in anchor.elsewhere),
+        tuple(tuple(part) for part in anchor.diff),
+        tuple(tuple(candidate) for candidate in anchor.candidates),
+        anchor.notes,
+    )
+
+
+def _decode(quote: Quote, row: Any) -> Anchor:
+    file, match, score, lines, occurrences, range_ok, elsewhere, diff, candidates, notes = row
+    return Anchor(
+        quote,
+        FileState(file),
+        Tier(match),
+        score,
+        None if lines is None else tuple(lines),
+        tuple(tuple(span) for span in occurrences),
+        range_ok,
+        tuple(Elsewhere(path, tuple(span), Tier(tier)) for path, span, tier in elsewhere),
+        tuple(DiffPart(*part) for part in diff),
+        tuple(Candidate(tuple(span), score) for span, score in candidates),
+        tuple(notes),
+    )
+
+
+class Cached:
+    """What an entry holds: the anchors of the quotes, and the cited paths when known."""
+
+    def __init__(self, anchors: list[Anchor], citations: tuple[CitedPath, ...] | None) -> None:
+        self.anchors = anchors
+        self.citations = citations
+
+    @property
+    def failing(self) -> int:
+        """Quotes `assay check` counts as failing."""
+        return sum(1 for anchor in self.anchors if anchor.failing)
+
+    @property
+    def citations_missing(self) -> int | None:
+        """Cited paths absent (or a near miss); None when not known."""
+        if self.citations is None:
+            return None
+        missing = (CitedState.ABSENT, CitedState.NEAR_MISS)
+        return sum(1 for cited in self.citations if cited.state in missing)
+
+
+def _path(directory: Path, key: str) -> Path:
+    return directory / f"{key}{SUFFIX}"
+
+
+def get(directory: Path, key: str, quotes: Sequence[Quote]) -> Cached | None:
+    """The entry for ``key`` with its anchors rebuilt on ``quotes``, or None."""
+    path = _path(directory, key)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(_MAGIC) + _CHECK
+    if len(data) <= head or not data.startswith(_MAGIC):
+        return None
+    body = memoryview(data)[head:]
+    if hashlib.blake2b(body, digest_size=_CHECK).digest() != data[len(_MAGIC) : head]:
+        return None
+    try:
+        stored_format, stored_key, rows, cited = marshal.loads(body)
+        if stored_format != FORMAT or stored_key != key or len(rows) != len(quotes):
+            return None
+        anchors = [_decode(quote, row) for quote, row in zip(quotes, rows, strict=True)]
+        citations = (
+            None
+            if cited is None
+            else tuple(
+                CitedPath(report, record, source, cpath, line, CitedState(state), suggestion)
+                for report, record, source, cpath, line, state, suggestion in cited
+            )
+        )
+    except (EOFError, ValueError, TypeError, KeyError):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return Cached(anchors, citations)
+
+
+def put(
+    directory: Path,
+    key: str,
+    anchors: Sequence[Anchor],
+    citations: Iterable[CitedPath] | None = None,
+) -> None:
+    """Store anchors (and cited paths) under ``key``, atomically; never raises for I/O."""
+    cited = (
+        None
+        if citations is None
+        else tuple((*cited[:5], cited.state.value, cited.suggestion) for cited in citations)
+    )
+    try:
+        body = marshal.dumps((FORMAT, key, tuple(_encode(a) for a in anchors), cited))
+    except ValueError:
+        return
+    check = hashlib.blake2b(body, digest_size=_CHECK).digest()
+    try:
+        import tempfile
+
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(_MAGIC + check + body)
+            os.replace(name, _path(directory, key))
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            return
+    except OSError:
+        return
+    prune(directory, MAX_ENTRIES, MAX_BYTES)
+
+
+class CachingAnchorer(Anchorer):
+    """An Anchorer whose `anchor_many` answers from the cache, and stores what it computed."""
+
+    def __init__(self, revision: Any, *, directory: Path, **options: Any) -> None:
+        super().__init__(revision, **options)
+        self.directory = directory
+        self.hit = False  # the last `anchor_many` came from the cache
+
+    def anchor_many(
+        self,
+        quotes: Sequence[Quote],
+        *,
+        cancel: threading.Event | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Anchor]:
+        key = key_for(quotes, self.revision.commit)
+        cached = None if key is None else get(self.directory, key, quotes)
+        self.hit = cached is not None
+        if cached is not None:
+            if progress is not None:
+                progress(len(quotes), len(quotes))
+            return cached.anchors
+        anchors = super().anchor_many(quotes, cancel=cancel, progress=progress)
+        cancelled = cancel is not None and cancel.is_set()
+        if key is not None and not cancelled and len(anchors) == len(quotes):
+            put(self.directory, key, anchors)
+        return anchors

@@ -1,0 +1,1 @@
+"""An audit: many systems, each at its own repository and revision, named in ``assay.toml``."""

@@ -1,0 +1,211 @@
+"""`assay check` of an audit: each system checked against its own repository and revision.
+
+A system whose repository is not on this machine is reported as such (its reports are still
+read: records and quotes counted); a system whose reports or revision cannot be used carries the
+one-line error `assay check` would have stopped with. Each checked system's result is exactly
+what `assay check` gives for its reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evidence.anchor_cache import CachingAnchorer, key_for, put
+from evidence.audit.file import Audit, AuditSystem
+from evidence.check import CheckResult, run_check
+from evidence.check_output import to_json, to_text
+from evidence.inputs import CheckError, choose_revision, refuse_unusable
+from evidence.model import ReportSet
+from evidence.reports.loading import ReportError, load_reports
+from evidence.revision import Revision, RevisionError
+from evidence.text import escaped
+
+__all__ = ["AuditCheck", "SystemCheck", "audit_json", "audit_text", "check_audit", "check_system"]
+
+CHECKED = "checked"
+NO_REPOSITORY = "no_repository"
+ERROR = "error"
+
+
+@dataclass(frozen=True)
+class SystemCheck:
+    """One system's outcome: checked (a CheckResult), no repository here, or an input error."""
+
+    system: AuditSystem
+    state: str
+    reportset: ReportSet | None = None
+    result: CheckResult | None = None
+    error: str | None = None
+
+    @property
+    def records(self) -> int:
+        """Records of its reports (0 when they could not be read)."""
+        reports = self.reportset.reports if self.reportset else ()
+        return sum(len(report.records) for report in reports)
+
+    @property
+    def quotes(self) -> int:
+        """Quotes of its reports."""
+        reports = self.reportset.reports if self.reportset else ()
+        return sum(len(record.quotes) for report in reports for record in report.records)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when checked and everything holds, 1 otherwise."""
+        return self.result.exit_code if self.result is not None else 1
+
+
+@dataclass(frozen=True)
+class AuditCheck:
+    """The systems of an audit, each checked."""
+
+    audit: Audit
+    systems: tuple[SystemCheck, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every system was checked and holds, else 1."""
+        return max((system.exit_code for system in self.systems), default=0)
+
+    def summary(self) -> dict[str, int]:
+        """Counts over the audit."""
+        checked = [s for s in self.systems if s.result is not None]
+        return {
+            "systems": len(self.systems),
+            "checked": len(checked),
+            "ok": sum(1 for s in checked if s.exit_code == 0),
+            "no_repository": sum(1 for s in self.systems if s.state == NO_REPOSITORY),
+            "errors": sum(1 for s in self.systems if s.state == ERROR),
+            "quotes": sum(s.quotes for s in self.systems),
+            "failing": sum(len(s.result.failing) for s in checked if s.result),
+            "citations_missing": sum(len(s.result.missing_citations) for s in checked if s.result),
+        }
+
+
+def check_system(
+    system: AuditSystem,
+    *,
+    cache: Any = None,
+    against: str | None = None,
+    anchor_cache: Path | None = None,
+) -> SystemCheck:
+    """Check one system of an audit (``against`` overrides the system's own); with
+    ``anchor_cache``, anchors unchanged since they were last computed come from there."""
+    try:
+        reportset = load_reports(system.report_paths, cache=cache)
+    except ReportError as error:
+        return SystemCheck(system, ERROR, error=str(error))
+    if not system.available:
+        return SystemCheck(system, NO_REPOSITORY, reportset)
+    assert system.repository is not None
+    against = against or system.against
+    try:
+        refuse_unusable(reportset)
+        wanted = choose_revision(reportset, system.rev)
+        with Revision.open(system.repository, wanted) as revision:
+            anchorer = None
+            if anchor_cache is not None:
+                anchorer = CachingAnchorer(revision, directory=anchor_cache)
+            if against is None:
+                result = run_check(reportset, revision, anchorer=anchorer)
+            else:
+                with Revision.open(system.repository, against) as newer:
+                    result = run_check(reportset, revision, anchorer=anchorer, against=newer)
+    except (CheckError, RevisionError) as error:
+        return SystemCheck(system, ERROR, reportset, error=str(error))
+    if anchor_cache is not None:  # the cited paths beside the anchors: the audit screen's counts
+        quotes = [each.quote for each in result.quotes]
+        key = key_for(quotes, result.revision)
+        if key is not None:
+            put(anchor_cache, key, [each.anchor for each in result.quotes], result.citations)
+    return SystemCheck(system, CHECKED, reportset, result)
+
+
+def check_audit(
+    audit: Audit,
+    *,
+    cache: Any = None,
+    against: str | None = None,
+    anchor_cache: Path | None = None,
+    progress: Callable[[AuditSystem], None] | None = None,
+) -> AuditCheck:
+    """Check every system of the audit, in file order."""
+    done = []
+    for system in audit.systems:
+        if progress is not None:
+            progress(system)
+        done.append(check_system(system, cache=cache, against=against, anchor_cache=anchor_cache))
+    return AuditCheck(audit, tuple(done))
+
+
+def system_json(check: SystemCheck) -> dict[str, Any]:
+    """One entry of the JSON's ``systems``: name, repository, state, then `check`'s JSON."""
+    system = check.system
+    entry: dict[str, Any] = {
+        "system": system.name,
+        "repository": None if system.repository is None else str(system.repository),
+        "state": check.state,
+        "error": check.error,
+        "reports": system.report_paths,
+        "records": check.records,
+        "quote_count": check.quotes,
+    }
+    if check.result is not None:
+        entry.update(to_json(check.result))
+    return entry
+
+
+def audit_json(check: AuditCheck) -> dict[str, Any]:
+    """The JSON of `assay check` on an audit."""
+    return {
+        "audit": str(check.audit.path),
+        "systems": [system_json(each) for each in check.systems],
+        "summary": check.summary(),
+    }
+
+
+def _heading(check: SystemCheck) -> str:
+    system = check.system
+    where = str(system.repository) if system.repository else "no repository named"
+    return escaped(f"== {system.name} ({where})")
+
+
+def audit_text(check: AuditCheck) -> str:
+    """The text of `assay check` on an audit: each system as `check` prints it, then totals."""
+    out: list[str] = []
+    for each in check.systems:
+        out.append(_heading(each))
+        if each.state == NO_REPOSITORY:
+            out.append(
+                f"repository not on this machine: {len(each.system.reports)} report path(s), "
+                f"{each.records} records, {each.quotes} quotes not checked"
+            )
+        elif each.state == ERROR:
+            out.append(escaped(f"error: {each.error}"))
+        elif each.result is not None:
+            out.append(to_text(each.result))
+        out.append("")
+        for line in _record_lines(each) if each.state == NO_REPOSITORY else ():
+            out.append(line)
+    counts = check.summary()
+    out.append(
+        f"audit: {counts['systems']} systems, {counts['checked']} checked ({counts['ok']} OK), "
+        f"{counts['no_repository']} without a repository here, {counts['errors']} with errors; "
+        f"{counts['quotes']} quotes, {counts['failing']} failing, "
+        f"{counts['citations_missing']} cited path(s) missing; "
+        f"{'FAIL' if check.exit_code else 'OK'}"
+    )
+    return "\n".join(out)
+
+
+def _record_lines(check: SystemCheck) -> list[str]:
+    if check.reportset is None:
+        return []
+    lines = []
+    for report in check.reportset.reports:
+        lines.append(escaped(f"  {report.file}: {len(report.records)} records"))
+    lines.append("")
+    return lines

@@ -1,0 +1,3 @@
+"""Heron: tide gauge reader and uploader."""
+
+__version__ = "0.4.1"

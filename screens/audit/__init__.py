@@ -1,0 +1,1 @@
+"""The audit screen: the systems of an audit, their progress, and each one's review."""

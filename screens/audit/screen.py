@@ -1,0 +1,440 @@
+"""The audit screen: every system of an audit with its progress, what needs attention first;
+enter opens a system's review (screens/audit/system_review.py), escape there comes back here
+with the counts read again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState
+
+from keymaps import Keymap
+from keymaps.bindings import bindings
+from screens.audit.system_review import SystemReviewScreen
+from screens.audit.systems import FILTERS, AuditState, SystemTarget
+from screens.audit.table import header_line, row_cells
+from screens.review.history import Location
+from screens.review.writer import StoreHandle
+from screens.safe import visible
+from screens.session import ReviewSession
+from screens.themes import other_theme
+from screens.widgets.footer import KeysBar
+from screens.widgets.lists import Row, RowList
+
+if TYPE_CHECKING:
+    from db.audit import SystemCounts
+    from evidence.model import Anchor
+    from evidence.revision import Revision
+
+#: the audit screen's keys shown in the footer, in order, then those it does not show
+AUDIT_SHOWN = ("open_system", "find", "filter", "help", "quit")
+AUDIT_HIDDEN = ("move_down", "move_up", "toggle_theme")
+#: a cell's style on the audit screen, by column
+STYLES = {
+    "mark": "$text-muted",
+    "system": "bold",
+    "failing": "$text-error",
+    "no path": "$text-warning",
+    "drift": "$text-warning",
+}
+
+
+class SystemsList(RowList, inherit_bindings=False):
+    """The systems, one line each; enter is the screen's (`open_system`, remappable)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        binding
+        for binding in RowList.BINDINGS
+        if not isinstance(binding, Binding) or binding.action != "select"
+    ]
+    ONE_LINE_ROWS = True
+
+
+class AuditScreen(Screen[None]):
+    """The systems of an audit: reports, records, quotes, reviewed, failing, missing paths,
+    drift, reviewers, last activity."""
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [
+        *bindings(AUDIT_SHOWN, shown=True, descriptions={"open_system": "Open"}),
+        *bindings(AUDIT_HIDDEN, shown=False),
+    ]
+
+    def __init__(
+        self,
+        state: AuditState,
+        store: StoreHandle,
+        *,
+        reviewer: str,
+        keymap: Keymap,
+        against: str | None = None,
+        anchor_cache: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.anchor_cache = anchor_cache  # anchors kept on disk (evidence/anchor_cache.py)
+        self.state = state
+        self.store = store
+        self.reviewer = reviewer
+        self.keymap = keymap
+        self.against = against
+        self.order: list[int] = []  # entry index of each row
+        self.reviews: dict[int, SystemReviewScreen] = {}  # systems opened so far, kept
+        self.counted = False  # the database's counts were read once
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="audit-header")
+        yield Static(id="audit-columns")
+        yield SystemsList(id="systems")
+        yield Static(id="audit-status")
+        yield KeysBar()
+
+    def on_mount(self) -> None:
+        self.query_one(SystemsList).focus()
+        self.query_one(SystemsList).border_title = "Systems"
+        self.fill()
+        self.read_counts()
+        if self.anchor_cache is not None:
+            self.read_cache(self.anchor_cache)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fill()
+
+    def on_screen_resume(self) -> None:
+        if self.is_mounted and self.counted:
+            self.read_counts()
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    @work(thread=True, group="audit-counts", exclusive=True, exit_on_error=False)
+    def read_counts(self) -> list[SystemCounts]:
+        """The database's counts per system, read on a thread."""
+        from db.audit import system_counts
+
+        for entry in self.state.entries:
+            entry.item_keys()  # hashed here, off the event loop, once
+        return system_counts(self.store.get(), self.state.refs)
+
+    @work(thread=True, group="audit-cache", exit_on_error=False)
+    def read_cache(self, directory: Path) -> list[tuple[int, int, int | None, int | None]]:
+        """Failing quotes, missing cited paths and (when asked: --against, or the system's
+        `against`) drifted quotes of the systems anchored before (the anchoring cache), read on
+        a thread: (system, failing, missing or None, drifted or None)."""
+        from evidence.anchor_cache import get, key_for
+        from evidence.inputs import CheckError, choose_revision
+        from evidence.revision import Revision, RevisionError
+
+        found = []
+        for index, entry in enumerate(self.state.entries):
+            if entry.reportset is None or entry.error or not entry.available:
+                continue
+            assert entry.system.repository is not None
+            quotes = [q for record in entry.reportset.records() for q in record.quotes]
+            against = self.against or entry.system.against
+            try:
+                wanted = choose_revision(entry.reportset, entry.system.rev)
+                with Revision.open(entry.system.repository, wanted) as revision:
+                    key = key_for(quotes, revision.commit)
+                    cached = None if key is None else get(directory, key, quotes)
+                    if cached is None:
+                        continue
+                    drifted = None
+                    if against is not None:
+                        drifted = _drifted(cached.anchors, revision, against)
+            except (CheckError, RevisionError):
+                continue
+            found.append((index, cached.failing, cached.citations_missing, drifted))
+        return found
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
+            for index, failing, missing, drifted in worker.result:  # type: ignore[union-attr]
+                entry = self.state.entries[index]
+                entry.failing, entry.drift = failing, drifted
+                if missing is not None:
+                    entry.citations_missing = missing
+            self.fill()
+            return
+        if worker.group != "audit-counts":
+            return
+        if event.state is WorkerState.SUCCESS:
+            self.counted = True
+            self.state.set_counts(worker.result)  # type: ignore[arg-type]
+            self.fill()
+        elif event.state is WorkerState.ERROR:
+            self.counted = True
+            error = worker.error
+            self.notify(
+                visible(f"verdicts cannot be read: {error}"), severity="error", markup=False
+            )
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    @property
+    def systems(self) -> SystemsList:
+        return self.query_one(SystemsList)
+
+    def fill(self) -> None:
+        """Draw the header, the column titles and the rows (the cursor stays on its system)."""
+        width = max(20, self.systems.scrollable_content_region.width or self.size.width - 4)
+        drift = any(entry.drift is not None for entry in self.state.entries)
+        current = self.current_index()
+        self.order = self.state.shown()
+        rows = []
+        for index in self.order:
+            entry = self.state.entries[index]
+            parts = []
+            for column, text in row_cells(entry, width, drift=drift):
+                style = STYLES.get(column, "")
+                if column == "failing" and text.strip() in ("0", "–"):
+                    style = ""
+                if column == "mark" and not entry.available:
+                    style = "$text-warning"
+                parts.append((visible(text), style))
+            rows.append(Row(Content.assemble(*parts), id=f"system-{index}"))
+        cursor = self.order.index(current) if current in self.order else (0 if rows else None)
+        self.systems.set_rows(rows, cursor)
+        self.query_one("#audit-columns", Static).update(Content(header_line(width, drift=drift)))
+        self.refresh_header()
+
+    def refresh_header(self) -> None:
+        totals = self.state.totals()
+        audit = self.state.audit
+        percent = 100 * totals["reviewed"] // totals["items"] if totals["items"] else 100
+        text = Content.from_markup(
+            " [b]assay audit[/b]  $path  $systems systems · $unavailable without a repository"
+            " · reviewed $percent% ($reviewed/$items) · $failing failing · $missing no path"
+            " · $reviewer",
+            path=visible(_shown_path(audit.path)),
+            systems=str(totals["systems"]),
+            unavailable=str(totals["unavailable"]),
+            percent=str(percent),
+            reviewed=str(totals["reviewed"]),
+            items=str(totals["items"]),
+            failing=str(totals["failing"]),
+            missing=str(totals["missing"]),
+            reviewer=visible(self.reviewer),
+        )
+        self.query_one("#audit-header", Static).update(text)
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        index = self.current_index()
+        status = f"filter: {self.state.filter} ({FILTERS[self.state.filter]})"
+        if index is not None:
+            entry = self.state.entries[index]
+            if entry.error:
+                status = f"{entry.name}: {entry.error}"
+            elif not entry.available:
+                where = entry.system.repository or "assay.toml names none"
+                status = (
+                    f"{entry.name}: repository not on this machine ({where}); "
+                    "its records and quotes are readable, not checked"
+                )
+            else:
+                status = f"{entry.name}: {entry.system.repository}  ·  {status}"
+        self.query_one("#audit-status", Static).update(Content(visible(status)))
+
+    def current_index(self) -> int | None:
+        """The system under the cursor."""
+        row = self.systems.highlighted if self.is_mounted else None
+        if row is None or row >= len(self.order):
+            return None
+        return self.order[row]
+
+    @on(RowList.Moved)
+    def _moved(self) -> None:
+        self.refresh_status()
+
+    @on(RowList.Chosen)
+    def _chosen(self, event: RowList.Chosen) -> None:
+        self.open_system(self.order[event.index])
+
+    # --- actions ---------------------------------------------------------------------------------
+
+    def action_move_down(self) -> None:
+        self.systems.action_cursor_down()
+        self.refresh_status()
+
+    def action_move_up(self) -> None:
+        self.systems.action_cursor_up()
+        self.refresh_status()
+
+    def action_open_system(self) -> None:
+        index = self.current_index()
+        if index is not None:
+            self.open_system(index)
+
+    def action_cycle_filter(self) -> None:
+        name = self.state.next_filter()
+        self.fill()
+        self.notify(f"filter: {name} ({FILTERS[name]})", markup=False)
+
+    def action_find(self) -> None:
+        """`/` across every system: the chosen record, quote or file opens in its system."""
+        from screens.find import FindScreen, FindTarget
+
+        targets = self.state.targets()
+        found = [  # `record` carries the index of the target
+            FindTarget(target.kind, target.label, target.text, record=n)
+            for n, target in enumerate(targets)
+        ]
+
+        def chosen(target: FindTarget | None) -> None:
+            if target is not None:
+                picked = targets[target.record]
+                self.open_system(picked.system, picked)
+
+        self.app.push_screen(FindScreen(found), chosen)
+
+    def action_help(self) -> None:
+        from screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.keymap))
+
+    def action_toggle_theme(self) -> None:
+        self.app.theme = other_theme(self.app.current_theme.dark)
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    # --- a system's review -----------------------------------------------------------------------
+
+    def open_system(self, index: int, target: SystemTarget | None = None) -> None:
+        """Push the system's review screen (made once, kept), at ``target`` when given."""
+        entry = self.state.entries[index]
+        if entry.reportset is None:
+            self.notify(visible(f"{entry.name}: {entry.error}"), severity="error", markup=False)
+            return
+        screen = self.reviews.get(index)
+        if screen is None:
+            screen = self.reviews[index] = self._review_screen(index)
+            # installed: escape (dismiss) keeps it mounted, with its state and store writer
+            self.app.install_screen(screen, f"audit-system-{index}")
+        if screen in self.app.screen_stack:
+            return
+        self.app.push_screen(screen, lambda _result: self._returned(index))
+        if target is not None:
+            location = _location(screen.session, target)
+            if location is not None:
+                screen.call_after_refresh(screen.reach, location)
+
+    def _review_screen(self, index: int) -> SystemReviewScreen:
+        from evidence.inputs import CheckError, choose_revision
+
+        entry = self.state.entries[index]
+        assert entry.reportset is not None
+        system = entry.system
+        rev: str | None = None
+        origin = "assay.toml rev" if system.rev else "stated"
+        if system.available:
+            try:
+                rev = choose_revision(entry.reportset, system.rev)
+            except CheckError as error:
+                self.notify(visible(str(error)), severity="error", markup=False)
+        if rev is None:  # readable, not checked: the review says its repository cannot be read
+            repo = self.state.audit.base / f"{system.name} (no repository on this machine)"
+            if system.repository is not None:
+                repo = system.repository
+        else:
+            assert system.repository is not None
+            repo = system.repository
+        against = self.against or system.against
+        return SystemReviewScreen(
+            ReviewSession(entry.reportset, self.reviewer),
+            self.store,
+            repo=repo,
+            rev=rev or "(not checked)",
+            keymap=self.keymap,
+            rev_origin=f"{origin} {system.rev}" if system.rev else origin,
+            against=None if rev is None or against is None else _full(repo, against),
+            system=index,
+            anchor_cache=self.anchor_cache,
+        )
+
+    def _returned(self, index: int) -> None:
+        """Back from a system: its anchoring's counts, then the database's again."""
+        screen = self.reviews.get(index)
+        if screen is not None and screen.session.anchored:
+            anchors = screen.session.anchors
+            failing = sum(1 for anchor in anchors.values() if anchor.failing)
+            missing = sum(
+                1
+                for cited in screen.session.citations.values()
+                for path in cited
+                if path.state.value in ("absent", "near_miss")
+            )
+            self.state.set_anchoring(index, failing, missing)
+            if screen.session.drifts:
+                drifts = screen.session.drifts.values()
+                self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks)
+            if self.anchor_cache is not None and screen.revision is not None:
+                self._keep_citations(screen, self.anchor_cache)
+        self.fill()
+        if screen is not None:
+            self.run_worker(self._count_after(screen), group="audit-flush", exit_on_error=False)
+
+    async def _count_after(self, screen: SystemReviewScreen) -> None:
+        """The counts, once every verdict given in ``screen`` is stored."""
+        await screen.verdicts.writer.flush()
+        self.read_counts()
+
+    @staticmethod
+    def _keep_citations(screen: SystemReviewScreen, directory: Path) -> None:
+        """The system's cited paths beside its anchors in the cache (the counts next time)."""
+        from evidence.anchor_cache import key_for, put
+
+        assert screen.revision is not None
+        session = screen.session
+        quotes = [q for record in session.reportset.records() for q in record.quotes]
+        key = key_for(quotes, screen.revision.commit)
+        if key is not None and all(quote in session.anchors for quote in quotes):
+            cited = [path for paths in session.citations.values() for path in paths]
+            put(directory, key, [session.anchors[quote] for quote in quotes], cited)
+
+
+def _drifted(anchors: list[Anchor], revision: Revision, against: str) -> int | None:
+    """Quotes whose passage changed or went at ``against`` (None: git does not know it)."""
+    from evidence.drift import follow_anchors
+    from evidence.revision import Revision, RevisionError
+
+    try:
+        with Revision.open(revision.repo_path, against) as newer:
+            drifts = follow_anchors(anchors, revision, newer)
+    except RevisionError:
+        return None
+    return sum(1 for drift in drifts if drift is not None and drift.status.breaks)
+
+
+def _location(session: ReviewSession, target: SystemTarget) -> Location | None:
+    for index, record in enumerate(session.records):
+        if record.id == target.record and record.report == target.report:
+            return Location(index, target.quote)
+    return None
+
+
+def _full(repo: Path, rev: str) -> str | None:
+    """The full id of ``rev`` in ``repo`` (None when git does not know it)."""
+    from evidence.revision import Revision, RevisionError
+
+    try:
+        with Revision.open(repo, rev) as revision:
+            return revision.commit
+    except RevisionError:
+        return None
+
+
+def _shown_path(path: Path) -> str:
+    """The audit file as the header names it: its directory, the home directory as ``~``."""
+    shown = path.parent if path.name == "assay.toml" else path
+    home = Path.home()
+    if shown.is_relative_to(home):
+        return "~/" + shown.relative_to(home).as_posix()
+    return str(shown)

@@ -1,0 +1,37 @@
+"""A system's review opened from the audit screen: the review screen as it is, plus the key
+back to the audit (escape by default, which is also `record_target`'s: it first gives the verdict
+keys back to the record, then goes back)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from keymaps.bindings import bindings, bindings_for
+from screens.review.screen import ReviewScreen
+
+
+class SystemReviewScreen(ReviewScreen):
+    """The review screen of one system of an audit; `audit_return` goes back to the audit."""
+
+    BINDINGS = [
+        *bindings(["audit_return"], shown=True, descriptions={"audit_return": "Systems"}),
+        *bindings_for("review"),
+    ]
+
+    def __init__(
+        self, *args: object, system: int, anchor_cache: Path | None = None, **options: object
+    ) -> None:
+        super().__init__(*args, **options)  # type: ignore[arg-type]
+        self.system_index = system
+        self.reads.anchor_cache = anchor_cache  # reopened, nothing unchanged is anchored again
+
+    def action_audit_return(self) -> None:
+        """Back to the audit (which reads its counts once this screen's writes are stored); when
+        the key is also `record_target`'s and a quote is the target, the record first."""
+        shared = set(self.keymap.keys_for("audit_return")) & set(
+            self.keymap.keys_for("record_target")
+        )
+        if shared and self.moves.target_quote() is not None:
+            self.moves.to_record()
+            return
+        self.dismiss(None)

@@ -1,0 +1,238 @@
+"""The audit screen's state, without Textual: each system's loaded reports and counts, the
+filters and the order that puts what needs attention first, and `/` across every system."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from db.audit import AuditSystemRef, SystemCounts
+from db.keys import make_key, record_quote_hashes
+from evidence.audit.file import Audit, AuditSystem
+from evidence.model import ReportSet
+
+__all__ = ["FILTERS", "AuditEntry", "AuditState", "SystemTarget"]
+
+#: the audit screen's filters, in the order `f` cycles through them
+FILTERS: dict[str, str] = {
+    "all": "all systems",
+    "failing": "systems with failing quotes or missing cited paths",
+    "unreviewed": "systems with records or quotes without a verdict",
+    "drifted": "systems with quotes changed or deleted at the revision they are compared to",
+    "disagreements": "systems where reviewers disagree",
+}
+
+
+@dataclass(frozen=True)
+class SystemTarget:
+    """Something `/` finds in some system: a record, a quote, or a file one of them quotes."""
+
+    system: int
+    kind: str  # record, quote, file
+    label: str
+    text: str
+    report: str  # the record's report file
+    record: str  # its id
+    quote: int | None = None
+
+
+@dataclass
+class AuditEntry:
+    """One system: its reports (None when unreadable), what the database and the anchoring
+    cache say of it."""
+
+    system: AuditSystem
+    reportset: ReportSet | None
+    error: str | None = None
+    counts: SystemCounts | None = None
+    failing: int | None = None  # from the anchoring cache, else the database; None: unknown
+    citations_missing: int | None = None
+    drift: int | None = None  # quotes changed or deleted at `against`; None: not asked
+    keys: frozenset[str] | None = None  # item keys of its records and quotes, once computed
+
+    def item_keys(self) -> frozenset[str]:
+        """The store's keys of its records and quotes (hashing every quote: call it off the
+        event loop; kept once computed)."""
+        if self.keys is None:
+            keys = set()
+            for report in self.reportset.reports if self.reportset else ():
+                for record in report.records:
+                    keys.add(make_key(report.identity, record.id))
+                    for quote_hash in record_quote_hashes(record):
+                        keys.add(make_key(report.identity, record.id, quote_hash))
+            self.keys = frozenset(keys)
+        return self.keys
+
+    @property
+    def name(self) -> str:
+        return self.system.name
+
+    @property
+    def available(self) -> bool:
+        return self.system.available
+
+    @property
+    def reports(self) -> int:
+        return len(self.reportset.reports) if self.reportset else 0
+
+    @property
+    def records(self) -> int:
+        reports = self.reportset.reports if self.reportset else ()
+        return sum(len(report.records) for report in reports)
+
+    @property
+    def quotes(self) -> int:
+        reports = self.reportset.reports if self.reportset else ()
+        return sum(len(r.quotes) for report in reports for r in report.records)
+
+    @property
+    def items(self) -> int:
+        """Records and quotes."""
+        return self.records + self.quotes
+
+    @property
+    def reviewed(self) -> int:
+        """Records and quotes with a verdict other than skip, by anyone."""
+        if self.counts is None or self.keys is None:
+            return 0
+        return len(self.keys & self.counts.reviewed_items)
+
+    @property
+    def unreviewed(self) -> int:
+        return self.items - self.reviewed
+
+    @property
+    def percent(self) -> int:
+        """Reviewed records and quotes, in percent (100 for a system with none)."""
+        return 100 * self.reviewed // self.items if self.items else 100
+
+    @property
+    def reviewers(self) -> tuple[str, ...]:
+        return self.counts.reviewers if self.counts else ()
+
+    @property
+    def last_activity(self) -> str | None:
+        return self.counts.last_activity if self.counts else None
+
+    @property
+    def disagreements(self) -> int:
+        return self.counts.disagreements if self.counts else 0
+
+    def problems(self) -> int:
+        """Failing quotes and missing cited paths (0 when not known yet)."""
+        return (self.failing or 0) + (self.citations_missing or 0)
+
+    def attention(self) -> tuple[int, int, int, int, str]:
+        """The sort key: unreadable first, then failing quotes and missing paths (most first),
+        disagreements, the most unreviewed; systems without a repository here last."""
+        return (
+            0 if self.error else 1,
+            (0 if self.available else 1),
+            -self.problems() - self.disagreements,
+            -self.unreviewed,
+            self.name.lower(),
+        )
+
+    def shown_by(self, name: str) -> bool:
+        """Whether the filter ``name`` keeps this system."""
+        if name == "failing":
+            return self.problems() > 0
+        if name == "unreviewed":
+            return self.unreviewed > 0
+        if name == "drifted":
+            return bool(self.drift)
+        if name == "disagreements":
+            return self.disagreements > 0
+        return True
+
+
+class AuditState:
+    """Every system of an audit, with counts updated as the database and cache are read."""
+
+    def __init__(self, audit: Audit, entries: Sequence[AuditEntry]) -> None:
+        self.audit = audit
+        self.entries = list(entries)
+        self.filter = "all"
+
+    @property
+    def refs(self) -> list[AuditSystemRef]:
+        """The systems as the store knows them (their reports' identities)."""
+        return [
+            AuditSystemRef(
+                entry.name,
+                frozenset(r.identity for r in entry.reportset.reports)
+                if entry.reportset
+                else frozenset(),
+                None if entry.system.repository is None else str(entry.system.repository),
+            )
+            for entry in self.entries
+        ]
+
+    def set_counts(self, counts: Sequence[SystemCounts]) -> None:
+        """The database's counts (in the order of `entries`); failing quotes and missing
+        paths from the database where the anchoring cache said nothing."""
+        for entry, count in zip(self.entries, counts, strict=True):
+            entry.counts = count
+            if entry.failing is None and count.quotes:
+                entry.failing = count.failing
+            if entry.citations_missing is None and count.quotes:
+                entry.citations_missing = count.citations_missing
+
+    def set_anchoring(self, index: int, failing: int, citations_missing: int) -> None:
+        """What anchoring (cached or just done) found for a system."""
+        entry = self.entries[index]
+        entry.failing, entry.citations_missing = failing, citations_missing
+
+    def shown(self) -> list[int]:
+        """Indexes of the systems the filter keeps, what needs attention first."""
+        kept = [n for n, entry in enumerate(self.entries) if entry.shown_by(self.filter)]
+        return sorted(kept, key=lambda n: self.entries[n].attention())
+
+    def next_filter(self) -> str:
+        """Cycle to the next filter; returns its name."""
+        names = list(FILTERS)
+        self.filter = names[(names.index(self.filter) + 1) % len(names)]
+        return self.filter
+
+    def totals(self) -> dict[str, int]:
+        """Sums over the audit, for the header."""
+        return {
+            "systems": len(self.entries),
+            "unavailable": sum(1 for e in self.entries if not e.available),
+            "items": sum(e.items for e in self.entries),
+            "reviewed": sum(e.reviewed for e in self.entries),
+            "failing": sum(e.failing or 0 for e in self.entries),
+            "missing": sum(e.citations_missing or 0 for e in self.entries),
+        }
+
+    def targets(self) -> list[SystemTarget]:
+        """Everything `/` finds across the systems: records, quotes, and quoted files (the
+        first record quoting each)."""
+        found: list[SystemTarget] = []
+        for n, entry in enumerate(self.entries):
+            if entry.reportset is None:
+                continue
+            files: dict[str, tuple[str, str, int]] = {}
+            for record in entry.reportset.records():
+                label = f"{entry.name}  {record.id}  {record.label}"
+                text = f"{record.id} {record.label}"
+                found.append(SystemTarget(n, "record", label, text, record.report, record.id))
+                for quote in record.quotes:
+                    first = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
+                    found.append(
+                        SystemTarget(
+                            n,
+                            "quote",
+                            f"{entry.name}  {record.id} [{quote.index + 1}] {quote.path}: "
+                            f"{first[:60]}",
+                            f"{quote.path} {quote.text[:300]}",
+                            record.report,
+                            record.id,
+                            quote.index,
+                        )
+                    )
+                    files.setdefault(quote.path, (record.report, record.id, quote.index))
+            for path, (report, record_id, quote_index) in files.items():
+                label = f"{entry.name}  {path}"
+                found.append(SystemTarget(n, "file", label, path, report, record_id, quote_index))
+        return found

@@ -1,0 +1,87 @@
+"""Issue 25, fast at audit scale: anchors kept on disk per (quotes, revision, anchoring
+version), so a second check or review of an unchanged system anchors nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from auditkit import make_audit
+
+from evidence import anchor_cache
+from evidence.anchor_cache import CachingAnchorer, get, key_for
+from evidence.audit.check import check_system
+from evidence.audit.file import load_audit
+from evidence.reports.loading import load_reports
+from evidence.revision import Revision
+
+
+def quotes_and_repo(tmp_path: Path) -> tuple[list, Path]:  # type: ignore[type-arg]
+    audit = load_audit(make_audit(tmp_path / "audit"))
+    alpha = audit.systems[0]
+    reportset = load_reports(alpha.report_paths)
+    quotes = [q for record in reportset.records() for q in record.quotes]
+    assert alpha.repository is not None
+    return quotes, alpha.repository
+
+
+def test_the_second_anchoring_comes_from_the_cache(tmp_path: Path) -> None:
+    quotes, repo = quotes_and_repo(tmp_path)
+    directory = tmp_path / "anchors"
+    with Revision.open(repo) as revision:
+        first = CachingAnchorer(revision, directory=directory)
+        computed = first.anchor_many(quotes)
+        assert not first.hit
+        second = CachingAnchorer(revision, directory=directory)
+        assert second.anchor_many(quotes) == computed and second.hit
+        assert [a.quote for a in computed] == quotes
+        # another quote text is another key: anchored again
+        changed = [quotes[0]._replace(text="return compute(43)"), *quotes[1:]]
+        third = CachingAnchorer(revision, directory=directory)
+        assert third.anchor_many(changed)[0].match != computed[0].match and not third.hit
+        # so is another revision
+        assert key_for(quotes, "0" * 40) != key_for(quotes, revision.commit)
+
+
+def test_a_damaged_or_foreign_entry_is_a_miss(tmp_path: Path) -> None:
+    quotes, repo = quotes_and_repo(tmp_path)
+    directory = tmp_path / "anchors"
+    with Revision.open(repo) as revision:
+        CachingAnchorer(revision, directory=directory).anchor_many(quotes)
+        key = key_for(quotes, revision.commit)
+    assert key is not None
+    entry = directory / f"{key}.marshal"
+    data = entry.read_bytes()
+    entry.write_bytes(data[:-3] + b"xyz")
+    assert get(directory, key, quotes) is None
+    entry.write_bytes(data)
+    assert get(directory, key, quotes[:1]) is None  # not these quotes
+    assert get(directory, key, quotes) is not None
+
+
+def test_a_new_anchoring_version_is_another_key(tmp_path: Path) -> None:
+    quotes, _repo = quotes_and_repo(tmp_path)
+    before = key_for(quotes, "1" * 40)
+    anchor_cache.anchoring_digest.cache_clear()
+    try:
+        real = anchor_cache.SOURCES
+        anchor_cache.SOURCES = (*real, Path(__file__))
+        assert key_for(quotes, "1" * 40) != before
+    finally:
+        anchor_cache.SOURCES = real
+        anchor_cache.anchoring_digest.cache_clear()
+
+
+def test_check_keeps_anchors_and_cited_paths(tmp_path: Path) -> None:
+    audit = load_audit(make_audit(tmp_path / "audit"))
+    directory = tmp_path / "anchors"
+    checked = check_system(audit.systems[0], anchor_cache=directory)
+    assert checked.result is not None
+    quotes = [each.quote for each in checked.result.quotes]
+    key = key_for(quotes, checked.result.revision)
+    assert key is not None
+    cached = get(directory, key, quotes)
+    assert cached is not None
+    assert (cached.failing, cached.citations_missing) == (1, 1)
+    again = check_system(audit.systems[0], anchor_cache=directory)
+    assert again.result is not None
+    assert [q.anchor for q in again.result.quotes] == [q.anchor for q in checked.result.quotes]

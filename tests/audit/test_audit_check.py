@@ -1,0 +1,100 @@
+"""Issue 25: `assay check` on an audit checks each system against its own repository; a system
+whose repository is absent is reported as such; JSON has a `systems` list with each system's
+result as `check` gives it for its reports alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from auditkit import make_audit
+from click.testing import CliRunner
+
+from tui.cli import cli
+
+
+@pytest.fixture
+def audit(tmp_path: Path) -> Path:
+    return make_audit(tmp_path / "audit")
+
+
+def test_json_holds_each_system_as_check_gives_it(audit: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["check", "--audit", str(audit), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert [s["system"] for s in data["systems"]] == ["Alpha", "Beta", "Gamma"]
+    assert [s["state"] for s in data["systems"]] == ["checked", "checked", "no_repository"]
+    alone = runner.invoke(
+        cli,
+        [
+            "check",
+            str(audit.parent / "reports" / "alpha-runtime-report.txt"),
+            "--repo",
+            str(audit.parent / "repos" / "alpha"),
+            "--format",
+            "json",
+        ],
+    )
+    expected = json.loads(alone.stdout)
+    alpha = data["systems"][0]
+    assert {key: alpha[key] for key in expected} == expected
+    gamma = data["systems"][2]
+    assert gamma["repository"] is None and gamma["records"] == 3 and gamma["quote_count"] == 2
+    assert "quotes" not in gamma
+    assert data["summary"] == {
+        "systems": 3,
+        "checked": 2,
+        "ok": 0,
+        "no_repository": 1,
+        "errors": 0,
+        "quotes": 6,
+        "failing": 2,
+        "citations_missing": 1,
+    }
+
+
+def test_text_per_system_then_totals(audit: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(audit.parent)  # no REPORT: assay.toml here
+    result = CliRunner().invoke(cli, ["check"])
+    assert result.exit_code == 1
+    out = result.stdout
+    assert out.index("== Alpha") < out.index("== Beta") < out.index("== Gamma")
+    assert "✗ src/gone.py  AL-CLM-answer" in out
+    assert "repository not on this machine: 1 report path(s), 3 records, 2 quotes" in out
+    assert out.rstrip().splitlines()[-1].startswith("audit: 3 systems, 2 checked (0 OK), 1 without")
+
+
+def test_a_system_whose_revision_is_unknown_is_an_error_not_a_stop(audit: Path) -> None:
+    text = audit.read_text().replace('name = "Beta"', 'name = "Beta"\nrev = "no-such-rev"')
+    audit.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--format", "json"])
+    data = json.loads(result.stdout)
+    beta = data["systems"][1]
+    assert beta["state"] == "error" and "no-such-rev" in beta["error"]
+    assert data["systems"][0]["state"] == "checked"
+
+
+def test_repo_and_rev_do_not_go_with_an_audit(audit: Path) -> None:
+    result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--rev", "HEAD"])
+    assert result.exit_code == 2
+    assert "drop --repo/--rev" in result.stderr
+
+
+def test_against_follows_each_system(audit: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["check", "--audit", str(audit), "--against", "main", "--format", "json"]
+    )
+    data = json.loads(result.stdout)
+    assert data["systems"][0]["against"] == data["systems"][0]["revision"]
+    assert data["systems"][0]["summary"]["drift"]["unchanged"] == 2
+
+
+def test_parse_reads_each_system(audit: Path) -> None:
+    result = CliRunner().invoke(cli, ["parse", "--audit", str(audit), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    systems = json.loads(result.stdout)["systems"]
+    assert [s["system"] for s in systems] == ["Alpha", "Beta", "Gamma"]
+    text = CliRunner().invoke(cli, ["parse", "--audit", str(audit)]).stdout
+    assert text.index("== Alpha") < text.index("alpha-runtime-report.txt") < text.index("== Beta")

@@ -1,0 +1,131 @@
+"""Issue 25: one verdict database for the audit; `assay export --audit` writes one write-up (a
+summary table of the systems, then each system's section as `export --format md` gives it), csv
+and jsonl carry the system; `assay stats --audit` reports per system."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from auditkit import make_audit
+from click.testing import CliRunner
+
+from db import ItemRef, Verdict, VerdictStore
+from db.writeup import markdown
+from evidence.audit.check import check_system
+from evidence.audit.file import load_audit
+from tui.cli import cli
+
+
+@pytest.fixture
+def audit(tmp_path: Path) -> Path:
+    """The audit, its database (`database` in the file) holding Alpha's and Beta's items, two
+    verdicts on Alpha and one on Beta."""
+    path = make_audit(tmp_path / "audit")
+    path.write_text('database = "verdicts.db"\n' + path.read_text(), encoding="utf-8")
+    loaded = load_audit(path)
+    with VerdictStore.open(loaded.database) as store:
+        for system in loaded.systems[:2]:
+            checked = check_system(system)
+            assert checked.result is not None and checked.reportset is not None
+            anchors = {each.quote: each.anchor for each in checked.result.quotes}
+            store.register(
+                checked.reportset,
+                anchors,
+                revision=checked.result.revision,
+                repository=str(system.repository),
+                citations=checked.result.citations,
+            )
+            report = checked.reportset.reports[0]
+            record = next(each for each in report.records if each.quotes)
+            store.give(
+                ItemRef.for_record(report, record),
+                Verdict.CONFIRMED,
+                reviewer="ada",
+                revision=checked.result.revision,
+            )
+            if system.name == "Alpha":
+                store.give(
+                    ItemRef.for_quote(report, record, record.quotes[0]),
+                    Verdict.REFUTED,
+                    note="not what it says",
+                    reviewer="ben",
+                    revision=checked.result.revision,
+                )
+    return path
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_one_write_up_a_table_then_each_system(audit: Path) -> None:
+    text = run("export", "--audit", str(audit), "--format", "md")
+    assert text.startswith("# assay audit write-up\n")
+    table = text[text.index("## Summary") : text.index("## System: Alpha")]
+    assert "| Alpha | " in table and "| 1/3 (33%) | 1/2 (50%) | 1 | 1 | ada, ben |" in table
+    assert "| Gamma | not on this machine | 0/0 (-) | 0/0 (-) | 0 | 0 | - |" in table
+    assert text.index("## System: Alpha") < text.index("## System: Beta")
+    alpha = text[text.index("## System: Alpha") : text.index("## System: Beta")]
+    assert "### Summary" in alpha and "BE-CLM" not in alpha
+    assert "> not what it says" in alpha
+    # the section is the system's write-up as `export --format md` would give it, a level down
+    loaded = load_audit(audit)
+    with VerdictStore.open(loaded.database, readonly=True) as store:
+        own = markdown(store, reports={"Alpha/agentic-system-runtime-report"})
+    body = [f"#{line}" if line.startswith("#") else line for line in own.splitlines()[1:]]
+    assert "\n".join(body) in alpha
+
+
+def test_csv_and_jsonl_carry_the_system(audit: Path) -> None:
+    exported = run("export", "--audit", str(audit), "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(exported)))
+    assert {row["system"] for row in rows} == {"Alpha", "Beta"}
+    assert all(row["report"].startswith(row["system"] + "/") for row in rows)
+    lines = run("export", "--audit", str(audit)).splitlines()
+    events = [json.loads(line) for line in lines]
+    assert sorted(event["system"] for event in events) == ["Alpha", "Alpha", "Beta"]
+    assert list(events[0])[-1] == "system"
+    # assay import reads it (the system key is extra)
+    other = audit.parent / "other.db"
+    events_file = audit.parent / "events.jsonl"
+    events_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert "3 new" in run("import", str(events_file), "--db", str(other))
+
+
+def test_stats_per_system(audit: Path) -> None:
+    data = json.loads(run("stats", "--audit", str(audit), "--format", "json"))
+    alpha, beta, gamma = data["systems"]
+    assert (alpha["records_reviewed"], alpha["quotes_reviewed"]) == (1, 1)
+    assert alpha["reviewers"] == ["ada", "ben"] and alpha["failing_quotes"] == 1
+    assert beta["reviewers"] == ["ada"] and beta["citations_missing"] == 0
+    assert gamma["records"] == 0 and gamma["last_activity"] is None
+    text = run("stats", "--audit", str(audit))
+    assert "Gamma  (repository not on this machine)" in text
+    assert "records 1/3 reviewed, quotes 1/2 reviewed; 1 failing quote(s)" in text
+
+
+def test_export_of_an_audit_refuses_other_formats(audit: Path) -> None:
+    result = CliRunner().invoke(cli, ["export", "--audit", str(audit), "--format", "sarif"])
+    assert result.exit_code == 2 and "md, csv or jsonl" in result.stderr
+
+
+def test_sync_shares_the_whole_audit(audit: Path, tmp_path: Path) -> None:
+    from auditkit import git
+
+    remote = tmp_path / "verdicts.git"
+    remote.mkdir()
+    git(remote, "init", "-q", "--bare")
+    result = CliRunner().invoke(
+        cli, ["sync", "--audit", str(audit), "--remote", str(remote), "--reviewer", "ada"]
+    )
+    assert result.exit_code == 0, result.output
+    branch = git(remote, "for-each-ref", "--format=%(refname)", "refs/heads").splitlines()[0]
+    files = git(remote, "ls-tree", "-r", "--name-only", branch).splitlines()
+    assert any(name.startswith("verdicts/Alpha/") for name in files)
+    assert any(name.startswith("verdicts/Beta/") for name in files)

@@ -1,0 +1,80 @@
+"""Issue 25, the audit file: assay.toml names the systems; a bad file is one line naming the key
+and the line, exit 2, and nothing is opened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from auditkit import make_audit
+from click.testing import CliRunner
+
+from evidence.audit.file import AuditError, load_audit
+from tui.cli import cli
+
+
+def test_the_systems_in_file_order(tmp_path: Path) -> None:
+    audit = load_audit(make_audit(tmp_path))
+    assert [system.name for system in audit.systems] == ["Alpha", "Beta", "Gamma"]
+    alpha, beta, gamma = audit.systems
+    assert alpha.repository == (tmp_path / "repos" / "alpha").resolve()
+    assert alpha.available and beta.available and not gamma.available
+    assert gamma.repository is None
+    assert [path.name for path in alpha.reports] == ["alpha-runtime-report.txt"]
+    assert (alpha.line, beta.line, gamma.line) == (1, 6, 11)
+
+
+BAD = [
+    ('[[system]]\nname = "A"\nreports = ["r.txt"]\nrepo = "x"\n', ":4: unknown key 'repo'"),
+    ('title = "x"\n[[system]]\nname = "A"\nreports = ["r.txt"]\n', ":1: unknown key 'title'"),
+    ('[[system]]\nname = "A"\nreports = ["no-*.txt"]\n', ":3: reports: 'no-*.txt' matches"),
+    ('[[system]]\nname = "A"\nreports = ["absent.txt"]\n', ":3: reports: 'absent.txt' no such"),
+    ('[[system]]\nname = "A"\nreports = []\n', ":3: reports: system 'A' needs"),
+    ('[[system]]\nreports = ["r.txt"]\n', ":1: name: a system needs a name"),
+    ('[[system]]\nname = "A"\nreports = "r.txt"\nrev = 7\n', ":4: rev: a non-empty string"),
+    (
+        '[[system]]\nname = "A"\nreports = "r.txt"\n\n[[system]]\nname = "A"\nreports = "r.txt"\n',
+        ":6: name: system 'A' is named twice",
+    ),
+    ('database = "x.db"\n', ":1: no [[system]] table"),
+    ('[[system]\nname = "A"\n', "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment"), BAD)
+def test_a_bad_file_is_one_line_with_its_line(tmp_path: Path, text: str, fragment: str) -> None:
+    (tmp_path / "r.txt").write_text("x", encoding="utf-8")
+    path = tmp_path / "assay.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(AuditError) as raised:
+        load_audit(path)
+    message = str(raised.value)
+    assert fragment in message and "\n" not in message
+    assert message.startswith(str(path))
+
+
+def test_the_command_exits_2_with_that_line_and_opens_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "audit"
+    path = make_audit(root)
+    path.write_text(path.read_text() + 'colour = "red"\n', encoding="utf-8")
+    database = tmp_path / "verdicts.db"
+    runner = CliRunner()
+    for args in (["check", "--audit", str(path)],):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2, (args, result.output)
+        if args[0] == "audit":
+            assert "--search" in result.stderr and "no such directory" in result.stderr
+        else:
+            assert f"{path}:14: unknown key 'colour'" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in result.output
+    assert not database.exists()
+
+
+def test_no_report_and_no_audit_file_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["check"])
+    assert result.exit_code == 2
+    assert "no REPORT given and no assay.toml" in result.stderr

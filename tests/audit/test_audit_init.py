@@ -1,0 +1,72 @@
+"""Issue 25: `assay audit init [DIR] --search DIR...` groups the reports by system and finds each
+system's repository (a stated revision it holds, its remote, its name); a commented line where
+none was found. What it writes loads as an audit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from auditkit import git, make_repo, write_report
+from click.testing import CliRunner
+
+from evidence.audit.file import load_audit
+from tui.cli import cli
+
+
+def test_init_finds_by_revision_remote_and_name(tmp_path: Path) -> None:
+    repos = tmp_path / "src"
+    # found by the revision its report states, though its directory has another name
+    alpha = make_repo(repos / "project-one", {"a.py": "x = 1\n"})
+    # found by its remote
+    make_repo(repos / "clone", {"b.py": "y = 2\n"})
+    git(repos / "clone", "remote", "add", "origin", "git@forge.example:team/Beta.git")
+    # found by its name, one level further down
+    make_repo(repos / "more" / "delta", {"d.py": "z = 3\n"})
+    reports = tmp_path / "reports"
+    write_report(reports, "Alpha", "AL", alpha)
+    write_report(reports, "Beta", "BE", "(not stated)")
+    write_report(reports, "Gamma", "GA", "(not stated)")
+    write_report(reports, "Delta", "DE", "(not stated)")
+    result = CliRunner().invoke(cli, ["audit", "init", str(reports), "--search", str(repos)])
+    assert result.exit_code == 0, result.output
+    text = (reports / "assay.toml").read_text()
+    assert 'repository = "../src/project-one"  # holds the stated revision' in text
+    assert 'repository = "../src/clone"  # its remote is Beta' in text
+    assert 'repository = "../src/more/delta"  # named after the system' in text
+    assert '# repository = ""  # not found in' in text
+    audit = load_audit(reports / "assay.toml")
+    names = {system.name: system for system in audit.systems}
+    assert set(names) == {"Alpha", "Beta", "Gamma", "Delta"}
+    assert names["Alpha"].rev is None  # stated in the report
+    assert names["Beta"].rev == "HEAD"
+    assert not names["Gamma"].available and names["Gamma"].repository is None
+    assert [p.name for p in names["Delta"].reports] == ["delta-runtime-report.txt"]
+    assert "Gamma: 1 report(s); repository not found" in result.stdout
+
+
+def test_init_keeps_an_existing_file_unless_forced(tmp_path: Path) -> None:
+    write_report(tmp_path, "Alpha", "AL", "(not stated)")
+    (tmp_path / "assay.toml").write_text("# mine\n", encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["audit", "init", str(tmp_path)])
+    assert result.exit_code == 2 and "exists (--force replaces it)" in result.stderr
+    assert (tmp_path / "assay.toml").read_text() == "# mine\n"
+    assert runner.invoke(cli, ["audit", "init", str(tmp_path), "--force"]).exit_code == 0
+    assert load_audit(tmp_path / "assay.toml").systems[0].name == "Alpha"
+
+
+def test_init_on_the_reference_reports(shared_reports: Path, tmp_path: Path) -> None:
+    # the reports stay where they are (read-only): the audit file is written elsewhere
+    make_repo(tmp_path / "repos" / "echel", {"src/echel/cli.py": "x = 1\n"})
+    out = tmp_path / "audit" / "assay.toml"
+    out.parent.mkdir()
+    result = CliRunner().invoke(
+        cli,
+        ["audit", "init", str(shared_reports), "--out", str(out), "--search", str(tmp_path)],
+    )
+    assert result.exit_code == 0, result.output
+    audit = load_audit(out)
+    assert [s.name for s in audit.systems] == ["ATLAS", "Echel", "Talorys", "Arsumbris"]
+    assert len(audit.system("ATLAS").reports) == 2  # type: ignore[union-attr]
+    assert [s.available for s in audit.systems] == [False, True, False, False]
+    assert audit.system("Echel").rev == "HEAD"  # type: ignore[union-attr]

@@ -1,0 +1,276 @@
+"""Issue 25, the audit screen on the sample audit (Kestrel, Heron, Osprey without a repository),
+driven by keys under Pilot at 120x40 and 80x24, against a real database: the systems and their
+counts, opening a system and coming back with the counts updated, `/` across the systems, the
+filters, verdicts, and the keys (bindings with ids, both presets, help)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from db import VerdictStore
+from keymaps import Keymap, load_keymap
+from screens.audit.screen import AuditScreen, SystemsList
+from screens.audit.system_review import SystemReviewScreen
+from screens.find import FindScreen
+from screens.help import HelpScreen
+from tui.audit_app import make_demo_audit_app
+
+SIZES = [(120, 40), (80, 24)]
+
+
+def demo(tmp_path: Path, keymap: Keymap, anchors: Path | None = None) -> Any:
+    """The sample audit's app, its database and anchoring cache in ``tmp_path``."""
+    return make_demo_audit_app(
+        tmp_path, reviewer="tester", keymap=keymap, anchor_cache=anchors or tmp_path / "anchors"
+    )
+
+
+def current(app: Any) -> Any:
+    """The app's screen now (not narrowed by an earlier assertion)."""
+    return app.screen
+
+
+def rows(screen: Any) -> list[str]:
+    systems = screen.query_one(SystemsList)
+    return [str(systems.row(n).prompt) for n in range(systems.row_count)]
+
+
+async def counted(pilot, screen: Any) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the database's counts are read and drawn (a worker may start another)."""
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    assert screen.counted
+
+
+async def open_system(pilot, name: str) -> SystemReviewScreen:  # type: ignore[no-untyped-def]
+    """Move the cursor to a system's row, press enter, wait until its review is settled."""
+    audit = pilot.app.screen
+    assert isinstance(audit, AuditScreen)
+    names = [audit.state.entries[index].name for index in audit.order]
+    audit.query_one(SystemsList).move_to(0)
+    await pilot.press(*["j"] * names.index(name), "enter")
+    review = pilot.app.screen
+    assert isinstance(review, SystemReviewScreen)
+    await review.settle()
+    await pilot.pause()
+    return review
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_systems_what_needs_attention_first(
+    tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
+) -> None:
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        assert isinstance(screen, AuditScreen)
+        await counted(pilot, screen)
+        shown = rows(screen)
+        # nothing anchored nor reviewed yet: the most unreviewed first; no repository last
+        assert [row.split()[1] for row in shown] == ["Kestrel", "Heron", "Osprey"]
+        assert shown[0].startswith("✓ Kestrel") and shown[2].startswith("∅ Osprey")
+        assert "0% 0/56" in shown[0]
+        header = str(screen.query_one("#audit-header").render())
+        assert "3 systems · 1 without a repository" in header
+        columns = str(screen.query_one("#audit-columns").render())
+        assert "failing" in columns and "reviewed" in columns
+        if size[0] >= 120:
+            assert "reviewers" in columns
+        assert all(len(row) <= size[0] - 4 for row in shown)  # one line each, no wrap
+        await pilot.press("j", "j")
+        status = str(screen.query_one("#audit-status").render())
+        assert "Osprey: repository not on this machine" in status
+        footer = str(screen.query_one("KeysBar").render())
+        assert "Open" in footer and "Quit" in footer
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_open_a_system_give_verdicts_and_come_back(
+    tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
+) -> None:
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=size) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        review = await open_system(pilot, "Heron")
+        assert review.session.anchored
+        assert review.record is not None and review.record.id == "runtime:evidence-and-claimed-work"
+        await pilot.press("n", "c")  # the gauge reader, confirmed
+        await review.settle()
+        await pilot.press("escape")
+        assert current(app) is audit
+        await counted(pilot, audit)
+        heron = next(e for e in audit.state.entries if e.name == "Heron")
+        assert heron.reviewed == 1 and heron.reviewers == ("tester",)
+        # anchoring found 3 failing quotes and 1 missing cited path: Heron needs attention first
+        assert (heron.failing, heron.citations_missing) == (3, 1)
+        assert rows(audit)[0].split()[1] == "Heron"
+        assert "1/13" in rows(audit)[0]
+        # the verdict is in the audit's database
+        with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
+            assert [e.record for e in store.current("tester").values()] == ["HR-CMP-gauge-reader"]
+        # opened again: the same review, where it was
+        await pilot.press("enter")
+        assert current(app) is review and review.record.id == "HR-CMP-gauge-reader"
+        # still whole: its store writer saves the next verdict
+        await pilot.press("u")
+        await review.settle()
+        with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
+            assert [e.verdict for e in store.current("tester").values()] == ["unclear"]
+
+
+async def test_a_system_without_a_repository_is_readable(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await counted(pilot, app.screen)
+        review = await open_system(pilot, "Osprey")
+        assert review.revision is None
+        assert "no repository on this machine" in str(review.revision_error)
+        assert [r.id for r in review.session.records] == [
+            "workflow:selected-workflow",
+            "workflow:review-and-confirmation",
+        ]
+        await pilot.press("n")
+        assert review.record is not None and review.record.id == "workflow:review-and-confirmation"
+        await pilot.press("escape")
+        assert isinstance(app.screen, AuditScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_find_across_systems(
+    tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
+) -> None:
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=size) as pilot:
+        await counted(pilot, app.screen)
+        await pilot.press("slash")
+        dialog = app.screen
+        assert isinstance(dialog, FindScreen)
+        await pilot.press(*"HR-CLM-upload")
+        await pilot.pause()
+        assert dialog.shown[0].label.startswith("Heron  HR-CLM-upload-retries")
+        await pilot.press("enter")
+        review = app.screen
+        assert isinstance(review, SystemReviewScreen)
+        await review.settle()
+        await pilot.pause()
+        assert review.record is not None and review.record.id == "HR-CLM-upload-retries"
+        await pilot.press("escape", "slash", *"RETRY_DELAYS")  # a quote: selected for verdicts
+        await pilot.pause()
+        assert app.screen.shown[0].kind == "quote"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert current(app) is review and review.quote is not None
+        assert review.verdicts.target().label == "quote [1] of HR-CLM-upload-retries"
+        await pilot.press("escape")  # escape gives the verdict keys back to the record first
+        await pilot.pause()
+        assert current(app) is review and review.verdicts.target().label.startswith("record")
+        await pilot.press("escape", "slash", *"retry.js")  # a file quoted in another system
+        await pilot.pause()
+        assert app.screen.shown[0].label == "Kestrel  worker/src/retry.js"
+
+
+async def test_filters(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        await open_system(pilot, "Heron")
+        await pilot.press("escape")
+        await counted(pilot, audit)
+        seen = {}
+        for _ in range(5):
+            await pilot.press("f")
+            seen[audit.state.filter] = [row.split()[1] for row in rows(audit)]
+        assert seen["failing"] == ["Heron"]
+        assert seen["unreviewed"] == ["Heron", "Kestrel", "Osprey"]
+        assert seen["drifted"] == [] and seen["disagreements"] == []
+        assert seen["all"] == ["Heron", "Kestrel", "Osprey"]
+
+
+async def test_keys_are_bindings_with_ids_in_both_presets(
+    tmp_path: Path, sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = tmp_path / "keymap.toml"
+    user.write_text('preset = "vim"\nopen_system = "o"\naudit_return = "h"\n', encoding="utf-8")
+    keymap = load_keymap("default", user_file=user)
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=(80, 24)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        ids = {b.id for b in AuditScreen.BINDINGS}  # type: ignore[union-attr]
+        assert {"open_system", "find", "filter", "help", "quit"} <= ids
+        await counted(pilot, audit)
+        await pilot.press("enter")  # remapped away
+        assert app.screen is audit
+        await pilot.press("o")
+        review = app.screen
+        assert isinstance(review, SystemReviewScreen)
+        await review.settle()
+        await pilot.press("h")
+        assert app.screen is audit
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        assert "Open the system" in text and "[open_system]" in text
+        assert "Back to the audit" in text and "[audit_return]" in text
+
+
+async def test_counts_from_the_anchoring_cache_without_opening(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    from evidence.audit.check import check_audit
+    from evidence.audit.file import load_audit
+    from evidence.sample_audit import sample_audit
+
+    anchors = tmp_path / "anchors"
+    check_audit(load_audit(sample_audit() / "assay.toml"), anchor_cache=anchors)
+    app = demo(tmp_path, keymap, anchors)
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        found = {e.name: (e.failing, e.citations_missing) for e in audit.state.entries}
+        assert found == {"Kestrel": (7, 0), "Heron": (3, 1), "Osprey": (None, None)}
+        assert audit.reviews == {}  # nothing opened, nothing anchored
+        assert [row.split()[1] for row in rows(audit)] == ["Kestrel", "Heron", "Osprey"]
+        assert "10 failing · 1 no path" in str(audit.query_one("#audit-header").render())
+        # reopening a system takes its anchors from the cache
+        review = await open_system(pilot, "Heron")
+        assert review.session.anchored
+        assert sum(1 for a in review.session.anchors.values() if a.failing) == 3
+
+
+async def test_drift_when_asked(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
+    from evidence.audit.check import check_audit
+    from evidence.audit.file import load_audit
+    from evidence.sample_audit import sample_audit
+
+    anchors = tmp_path / "anchors"
+    check_audit(load_audit(sample_audit() / "assay.toml"), anchor_cache=anchors)
+    app = make_demo_audit_app(
+        tmp_path, reviewer="tester", keymap=keymap, anchor_cache=anchors, against="main"
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        # Kestrel: 5 changed and 1 file deleted at its tip; Heron: the retry delays changed
+        assert {e.name: e.drift for e in audit.state.entries} == {
+            "Kestrel": 6,
+            "Heron": 1,
+            "Osprey": None,
+        }
+        assert "drift" in str(audit.query_one("#audit-columns").render())
+        for _ in range(3):
+            await pilot.press("f")
+        assert audit.state.filter == "drifted"
+        assert [row.split()[1] for row in rows(audit)] == ["Kestrel", "Heron"]

@@ -1,0 +1,245 @@
+"""`assay audit init` and what the other commands do on an audit (`assay.toml`).
+
+An audit is found as ``--audit FILE``, else ``assay.toml`` in the current directory when a
+command is given no REPORT. Each command keeps its own module; this one holds the audit side.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
+
+import click
+
+from evidence.text import escaped
+from tui.commands.errors import InputError
+
+if TYPE_CHECKING:
+    from db.audit import AuditSystemRef
+    from db.store import VerdictStore
+    from evidence.audit.file import Audit
+
+__all__ = ["audit", "audit_option", "check_audit_command", "resolve_audit"]
+
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def audit_option(function: F) -> F:
+    """``--audit FILE``: the audit file (default: assay.toml here, when no REPORT is given)."""
+    return click.option(
+        "--audit",
+        "audit_file",
+        default=None,
+        type=click.Path(dir_okay=False),
+        help="The audit file naming the systems (default, without REPORT: ./assay.toml).",
+    )(function)
+
+
+def resolve_audit(command: str, audit_file: str | None, reports: Sequence[str]) -> Audit | None:
+    """The audit a command runs on, or None for plain reports; exits 2 on a bad audit file."""
+    from evidence.audit.file import AuditError, find_audit, load_audit
+
+    if audit_file is None and reports:
+        return None
+    if audit_file is not None and reports:
+        raise InputError("give REPORT... or --audit FILE, not both")
+    path = Path(audit_file) if audit_file is not None else find_audit(Path.cwd())
+    if path is None:
+        raise InputError(
+            f"no REPORT given and no assay.toml in {Path.cwd()}: name reports, or an audit "
+            "with --audit FILE (`assay audit init` writes one)",
+        )
+    try:
+        return load_audit(path)
+    except AuditError as error:
+        raise InputError(str(error)) from None
+
+
+def check_audit_command(
+    audit_file: str | None,
+    against: str | None,
+    output: str,
+    *,
+    repo: str | None = None,
+    rev: str | None = None,
+) -> NoReturn:
+    """`assay check` on an audit: each system against its own repository, then totals."""
+    from evidence.anchor_cache import default_directory
+    from evidence.audit.check import audit_json, audit_text, check_audit
+    from evidence.reports.cache import default_directory as report_cache
+
+    if repo is not None or rev is not None:
+        raise InputError("an audit names each system's repository and revision: drop --repo/--rev")
+
+    found = resolve_audit("check", audit_file, ())
+    assert found is not None
+    result = check_audit(
+        found, cache=report_cache(), against=against, anchor_cache=default_directory()
+    )
+    if output == "json":
+        click.echo(json.dumps(audit_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(audit_text(result))
+    sys.exit(result.exit_code)
+
+
+@click.group()
+def audit() -> None:
+    """Audits: many systems, each at its own repository, named in assay.toml."""
+
+
+@audit.command()
+@click.argument("directory", default=".", type=click.Path(file_okay=False))
+@click.option(
+    "--search",
+    "search",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="Where to look for the systems' repositories (repeatable; two levels down).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing assay.toml.")
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write the audit file here instead (paths in it are relative to it).",
+)
+def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) -> None:
+    """Write DIRECTORY/assay.toml (or --out FILE) from the reports in DIRECTORY.
+
+    Reports are grouped by system; each system's repository is looked for under --search: one
+    holding the revision its reports state, else one whose remote or directory is named after
+    it. A system whose repository was not found gets a commented `repository` line.
+    """
+    from evidence.audit.file import AUDIT_NAME
+    from evidence.audit.init import find_repositories, group_reports, match, render
+    from evidence.reports.cache import default_directory
+    from evidence.reports.loading import ReportError, load_reports
+
+    base = Path(directory)
+    if not base.is_dir():
+        raise InputError(f"{directory}: no such directory")
+    target = Path(out) if out is not None else base / AUDIT_NAME
+    if target.exists() and not force:
+        raise InputError(f"{target} exists (--force replaces it)")
+    for each in search:
+        if not Path(each).is_dir():
+            raise InputError(f"--search {each}: no such directory")
+    try:
+        reportset = load_reports([base], cache=default_directory())
+    except ReportError as error:
+        raise InputError(str(error)) from None
+    systems = group_reports(reportset.reports)
+    if not systems:
+        raise InputError(f"no reports found in {directory}")
+    repositories = find_repositories(search)
+    matched = [(system, match(system, repositories)) for system in systems]
+    text = render(matched, target.resolve().parent, search)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write {target}: {error.strerror or error}") from None
+    for system, found in matched:
+        where = str(found.repository) if found.repository else "repository not found"
+        click.echo(escaped(f"{system.name}: {len(system.files)} report(s); {where}"))
+    click.echo(escaped(f"wrote {target}"))
+
+
+def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
+    """The audit's systems as the store knows them (their reports' identities); exits 2 when a
+    system's reports cannot be read."""
+    from db.audit import AuditSystemRef
+    from evidence.reports.cache import default_directory
+    from evidence.reports.loading import ReportError, load_reports
+
+    systems = []
+    for system in found.systems:
+        try:
+            reportset = load_reports(system.report_paths, cache=default_directory())
+        except ReportError as error:
+            raise InputError(f"{system.name}: {error}") from None
+        systems.append(
+            AuditSystemRef(
+                system.name,
+                frozenset(report.identity for report in reportset.reports),
+                None if system.repository is None else str(system.repository),
+            )
+        )
+    return systems
+
+
+def audit_database(found: Audit, db_path: Path | None) -> Path | None:
+    """The audit's database: --db, else the file's ``database``, else None (the default)."""
+    return db_path if db_path is not None else found.database
+
+
+def audit_exporter(
+    audit_file: str, db_path: Path | None, fmt: str, reviewer: str | None, history: bool
+) -> tuple[Path | None, Callable[[VerdictStore, TextIO], int]]:
+    """`assay export --audit FILE`: the database to read and what writes the export (md: one
+    write-up; csv, jsonl: a system column); exits 2 on a bad audit file or format."""
+    from db.audit import audit_csv, audit_jsonl, audit_markdown
+
+    found = resolve_audit("export", audit_file, ())
+    assert found is not None
+    if fmt not in ("md", "csv", "jsonl") or history:
+        raise InputError("an audit exports as md, csv or jsonl (without --history)")
+    systems = audit_systems("export", found)
+
+    def produce(store: VerdictStore, out: TextIO) -> int:
+        if fmt == "md":
+            out.write(audit_markdown(store, systems, audit=str(found.path), reviewer=reviewer))
+            return store.count(reviewer)
+        if fmt == "csv":
+            audit_csv(store, out, systems, reviewer=reviewer)
+            return store.count(reviewer)
+        return audit_jsonl(store, out, systems, reviewer=reviewer)
+
+    return audit_database(found, db_path), produce
+
+
+def audit_stats(
+    audit_file: str, db_path: Path | None, fmt: str, open_store: Callable[..., VerdictStore]
+) -> None:
+    """`assay stats --audit FILE`: each system's progress from the audit's database."""
+    from db.audit import system_counts
+    from db.store import StoreError
+
+    found = resolve_audit("stats", audit_file, ())
+    assert found is not None
+    systems = audit_systems("stats", found)
+    store = open_store(audit_database(found, db_path), readonly=True)
+    try:
+        counts = system_counts(store, systems)
+    except StoreError as error:
+        raise InputError(str(error)) from None
+    finally:
+        store.close()
+    if fmt == "json":
+        data = {"audit": str(found.path), "systems": [count.as_json() for count in counts]}
+        from evidence.text import json_escaped
+
+        click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
+        return
+    click.echo(escaped(f"audit {found.path}: {len(counts)} systems"))
+    for system, count in zip(found.systems, counts, strict=True):
+        where = "" if system.available else "  (repository not on this machine)"
+        click.echo(escaped(f"{count.name}{where}"))
+        click.echo(
+            f"  records {count.records_reviewed}/{count.records} reviewed, "
+            f"quotes {count.quotes_reviewed}/{count.quotes} reviewed; "
+            f"{count.failing} failing quote(s), {count.citations_missing} cited path(s) missing"
+        )
+        reviewers = ", ".join(count.reviewers) or "none yet"
+        last = count.last_activity[:16].replace("T", " ") if count.last_activity else "never"
+        click.echo(
+            escaped(
+                f"  reviewers: {reviewers}; last activity {last}; "
+                f"{count.disagreements} disagreement(s)"
+            )
+        )

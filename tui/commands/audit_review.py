@@ -1,0 +1,90 @@
+"""`assay review` on an audit (no REPORT with ./assay.toml, or --audit FILE) and `assay demo
+--audit`: the audit screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+from tui.commands.audit import audit_database, resolve_audit
+from tui.commands.errors import InputError
+
+if TYPE_CHECKING:
+    from evidence.audit.file import Audit
+    from tui.app import AssayApp
+
+
+def review_audit(
+    audit_file: str | None,
+    *,
+    db: str | None,
+    reviewer: str | None,
+    preset: str | None,
+    against: str | None,
+    repo: str | None,
+    rev: str | None,
+) -> NoReturn:
+    """Open the audit screen on the audit (exit 2 on a bad audit file or database)."""
+    if repo is not None or rev is not None:
+        raise InputError("an audit names each system's repository and revision: drop --repo/--rev")
+    found = resolve_audit("review", audit_file, ())
+    assert found is not None
+    run(
+        audit_app(
+            found, db=Path(db) if db else None, reviewer=reviewer, preset=preset, against=against
+        )
+    )
+
+
+def audit_app(
+    found: Audit,
+    *,
+    db: Path | None,
+    reviewer: str | None,
+    preset: str | None,
+    against: str | None = None,
+) -> AssayApp:
+    """The audit app, ready to run; exits 2 when the keymap or the database cannot be used."""
+    from db import StoreError, check_database, reviewer_name
+    from evidence.reports.cache import default_directory
+    from keymaps import KeymapError, load_keymap
+    from tui.audit_app import load_state, make_audit_app
+
+    try:
+        keymap = load_keymap(preset or "default")
+    except KeymapError as error:
+        raise InputError(str(error)) from None
+    try:
+        db_path = check_database(audit_database(found, db))
+    except StoreError as error:
+        raise InputError(str(error)) from None
+    state = load_state(found, cache=default_directory())
+    return make_audit_app(state, db_path, reviewer_name(reviewer), keymap, against=against)
+
+
+def run(app: AssayApp) -> NoReturn:
+    """Run the app, close what it opened and exit with its return code (a crash: a file)."""
+    from tui.crash import run_app
+
+    try:
+        code = run_app(app)
+    finally:
+        app.close()
+    raise SystemExit(code)
+
+
+def demo_audit(reviewer: str | None, preset: str | None) -> NoReturn:
+    """`assay demo --audit`: the audit screen on the sample audit."""
+    from db import StoreError, check_database
+    from evidence.sample import SampleError
+    from keymaps import KeymapError, load_keymap
+    from tui.audit_app import make_demo_audit_app
+    from tui.factory import demo_db_path
+
+    try:
+        keymap = load_keymap(preset or "default")
+        check_database(demo_db_path())
+        app = make_demo_audit_app(reviewer=reviewer, keymap=keymap)
+    except (SampleError, StoreError, KeymapError, OSError) as error:
+        raise InputError(str(error)) from None
+    run(app)
