@@ -29,8 +29,8 @@ _EDGE_MAX = 32
 #: a passage of a quote longer than this is not refitted at its edges (each fitting scores the
 #: whole quote again)
 _FIT_CHARS = 4096
-#: a window where no token matches is scored at no more places than this
-_SAME_PLACES = 256
+#: a window where no token matches is scored at places x quote characters up to this at most
+_SAME_COST = 4_000_000
 # A token of the source that normalizing leaves something of (not one made of backticks and
 # asterisks only, like the "*" of a comment block): one per token of the normalized window.
 _SOURCE_TOKEN = re.compile(r"[`*]*[^\s`*]\S*")
@@ -225,7 +225,7 @@ def _same_count(
 ) -> Passage | None:
     """The run of as many source tokens as the quote has that reads most like it."""
     size = len(tokens)
-    if len(source) < size or len(source) - size >= _SAME_PLACES:
+    if len(source) < size or (len(source) - size + 1) * len(quote) > _SAME_COST:
         return None
     score, at = max(
         (fuzz.ratio(quote, " ".join(source[at : at + size])), -at)

@@ -79,8 +79,9 @@ quotes = json.loads(sys.stdin.read())
 with Revision.open(sys.argv[1]) as revision:
     anchorer = Anchorer(revision, workers=1)
     found = []
-    for number, text in enumerate(quotes):
-        anchor = anchorer.anchor(Quote(text, "app/handlers.py", None, number + 1, 1, "R-1", 0))
+    for number, (text, claimed) in enumerate(quotes):
+        claim = tuple(claimed) if claimed else None
+        anchor = anchorer.anchor(Quote(text, "app/handlers.py", claim, number + 1, 1, "R-1", 0))
         found.append([anchor.match.value, anchor.verified, list(anchor.notes)])
 print(json.dumps(found))
 """
@@ -103,9 +104,12 @@ def test_junk_padded_quotes_are_anchored_under_a_cpu_limit(tmp_path: Path) -> No
         "x" * 5_000,
         body.replace("e", "3"),  # 700 lines, every "e" changed
     ]
+    # junk claimed at every line of the file: aligned with the whole file, no token in common
+    claimed = {len(quotes): [1, 20_000]}
+    quotes.append(" ".join(f"zz{at}" for at in range(2_000)))
     child = subprocess.run(
         [sys.executable, "-c", CHILD.format(limit=CPU_LIMIT, root=str(ROOT)), str(repo)],
-        input=json.dumps(quotes),
+        input=json.dumps([[text, claimed.get(at)] for at, text in enumerate(quotes)]),
         capture_output=True,
         text=True,
         check=False,
@@ -114,5 +118,5 @@ def test_junk_padded_quotes_are_anchored_under_a_cpu_limit(tmp_path: Path) -> No
     found = json.loads(child.stdout)
     assert [verified for _, verified, _ in found] == [False] * len(quotes)
     # the changed body is longer than the fuzzy tier aligns: said so, not silently missing
-    assert found[-1][0] == "missing"
-    assert any("too long to look for approximately" in note for note in found[-1][2])
+    assert found[5][0] == "missing"
+    assert any("too long to look for approximately" in note for note in found[5][2])
