@@ -394,9 +394,9 @@ def percentile(values: list[float], q: float) -> float:
 def key_table(echo: list[float], runs: list[tuple[int, dict[str, list[float]]]]) -> None:
     ms = 1000
     header = "".join(f"   {f'{count:,} records':>22}" for count, _ in runs)
-    print(f"{'key (median / p95 ms)':<34}{header}   goal")
+    print(f"{'key (median / p95 ms)':<38}{header}   goal")
     em, ep = statistics.median(echo) * ms, percentile(echo, 0.95) * ms
-    print(f"{'empty app key echo (baseline)':<34}" + f"   {em:9.1f} / {ep:9.1f}" * len(runs))
+    print(f"{'empty app key echo (baseline)':<38}" + f"   {em:9.1f} / {ep:9.1f}" * len(runs))
     names = dict(KEYS) | {
         f"{k} {w}": f"{name} {w}" for k, name in DIALOGS for w in ("open", "close")
     }
@@ -410,7 +410,7 @@ def key_table(echo: list[float], runs: list[tuple[int, dict[str, list[float]]]])
             met = met and within
         goal = KEY_GOAL if key in dict(KEYS) else DIALOG_GOAL
         label = f"{key if key in dict(KEYS) else key.split()[0]:<10}{name}"
-        print(f"{label[:34]:<34}{''.join(cells)}   {goal} {'met' if met else 'NOT MET'}")
+        print(f"{label[:38]:<38}{''.join(cells)}   {goal} {'met' if met else 'NOT MET'}")
     if len(runs) == 2:
         (small, a), (big, b) = runs
         grows = [
