@@ -5,13 +5,17 @@
   app, both with their modules' bytecode compiled (as installed) and the reports parsed at an
   earlier launch (assay's report cache); then, for information, a first launch on the reports
   (parsed) and a launch compiling assay from source;
-- next-record latency: `n` handled and the new record and its source painted;
-- a key that scrolls the record pane (`j` reading a long record line by line, and `pagedown`):
-  handled and the pane painted;
+- keys: `n` `p` `]` `[` `j` `k` pagedown `c` `r` `u` `s` `f` `d` tab, enter on a reference and
+  backspace, and opening and closing `o` `/` `:` ctrl+g `?` ctrl+p: median and p95 of 40 presses
+  each, from the key event posted to the app (as the terminal driver posts it) to the frame
+  painted (call_later on every widget of the screen, then Screen.wait_for_refresh: public API
+  only), on the sample and on a 2,000-record review (copies of the sample reports), beside an
+  empty app's key echo measured the same way;
 - opening the 20,000+ line sample file at a quote near its end: SourceView vs a Static holding
   the whole highlighted file (what mounting a file in a Static costs).
 
-Run: .venv/bin/python benchmarks/bench_app.py [--rounds N]
+Run: .venv/bin/python benchmarks/bench_app.py [--rounds N] [--presses 40] [--records 2000]
+     [--keys-only | --no-keys] [--quick]
 """
 
 from __future__ import annotations
@@ -29,8 +33,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from collections.abc import Awaitable, Callable  # noqa: E402
+
+from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.containers import VerticalScroll  # noqa: E402
+from textual.message_pump import MessagePump  # noqa: E402
+from textual.pilot import Pilot  # noqa: E402
 from textual.widgets import Static  # noqa: E402
 
 from evidence.revision import Revision  # noqa: E402
@@ -38,23 +47,17 @@ from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
 from keymaps import load_keymap  # noqa: E402
 from screens.widgets.source_lines import SourceMarks  # noqa: E402
 from screens.widgets.source_view import SourceView  # noqa: E402
+from tui.app import AssayApp  # noqa: E402
 from tui.factory import make_demo_app  # noqa: E402
 
 SIZE = (120, 40)
 PACKAGES = ("evidence", "db", "tui", "screens", "keymaps")  # assay's (pyproject.toml)
 
 
-async def paint(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Let pending messages run and paint one frame (not waiting for background workers)."""
-    for _ in range(3):
-        await asyncio.sleep(0)
-    pilot.app.screen._on_timer_update()
-
-
-async def idle(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the app is idle (workers done), outside the timings."""
+async def paint(pilot: Pilot[None]) -> None:
+    """Let pending messages run and wait for the frame that paints them (public API only)."""
     await pilot.pause()
-    await pilot.pause()
+    await pilot.app.screen.wait_for_refresh()
 
 
 CHILD = """
@@ -82,7 +85,7 @@ async def main(kind):
             await asyncio.sleep(0.001)
         for _ in range(3):
             await asyncio.sleep(0)
-        app.screen._on_timer_update()
+        await app.screen.wait_for_refresh()
         print("frame", flush=True)
     if kind != "empty":
         app.close()
@@ -155,70 +158,272 @@ def launches(
     return review, empty
 
 
-async def next_record(tmp: Path, presses: int) -> list[float]:
-    from screens.review.screen import ReviewScreen
+# --- keys: each press handled and its frame painted, beside an empty app's key echo ----------
 
-    app = make_demo_app(tmp, reviewer="bench", keymap=load_keymap(user=False))
-    times: list[float] = []
+PRESSES = 40
+#: (key as pressed, what it does); verdict keys write on the writer thread, not in the frame
+KEYS = [
+    ("n", "next record"),
+    ("p", "previous record"),
+    ("]", "next quote"),
+    ("[", "previous quote"),
+    ("j", "cursor down (records list)"),
+    ("k", "cursor up (records list)"),
+    ("pagedown", "page down (record pane)"),
+    ("c", "confirm"),
+    ("r", "refute"),
+    ("u", "unclear"),
+    ("s", "skip"),
+    ("f", "filter"),
+    ("d", "diff"),
+    ("tab", "next pane"),
+    ("enter", "follow a reference"),
+    ("backspace", "back"),
+]
+DIALOGS = [
+    ("o", "file finder"),
+    ("/", "find"),
+    (":", "go to line"),
+    ("ctrl+g", "grep"),
+    ("?", "help"),
+    ("ctrl+p", "command palette"),
+]
+KEY_GOAL = "median < 16.7 ms, p95 < 33 ms"
+DIALOG_GOAL = "< 33 ms"
+
+
+class EchoApp(App[None]):
+    """The baseline: a key that changes one line of text, painted."""
+
+    BINDINGS = [("n", "echo", "Echo")]
+    presses = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("0", id="echo")
+
+    def action_echo(self) -> None:
+        self.presses += 1
+        self.query_one("#echo", Static).update(str(self.presses))
+
+
+#: key names of the characters the keys above are typed with (Textual's names)
+_NAMES = {"]": "right_square_bracket", "[": "left_square_bracket", "/": "slash", ":": "colon"}
+_NAMES["?"] = "question_mark"
+_CHARACTERS = {"tab": "\t", "enter": "\r", "backspace": "\x7f", "escape": "\x1b"}
+
+
+async def processed(node: MessagePump) -> None:
+    """Wait until `node` has handled every message posted to it so far (`call_later`)."""
+    done = asyncio.Event()
+    if node.call_later(done.set):
+        await done.wait()
+
+
+async def frame(app: App[None]) -> None:
+    """Wait until every widget of the current screen has handled what it was sent, and the
+    screen has painted the result (public API: `call_later`, `Screen.wait_for_refresh`)."""
+    screen = app.screen
+    await asyncio.gather(*(processed(node) for node in [screen, *screen.walk_children()]))
+    await screen.wait_for_refresh()
+
+
+async def timed(
+    app: App[None], key: str, wait: Callable[[], Awaitable[None]] | None = None
+) -> float:
+    """Seconds from a key arriving (as the terminal driver posts it) to its frame painted
+    (`wait` done first, when given)."""
+    name = _NAMES.get(key, key)
+    character = key if len(key) == 1 else _CHARACTERS.get(key)
+    start = time.perf_counter()
+    app.post_message(events.Key(name, character))
+    await processed(app)  # the binding ran
+    if wait is not None:
+        await wait()
+    await frame(app)
+    return time.perf_counter() - start
+
+
+async def echo_times(presses: int) -> list[float]:
+    app = EchoApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await paint(pilot)
+        await pilot.pause()
+        times = []
         for _ in range(presses):
-            start = time.perf_counter()
-            await app.run_action("next_record", screen)
-            while screen.sources.shown != screen.sources.request:
-                await asyncio.sleep(0.001)
-            await paint(pilot)
-            times.append(time.perf_counter() - start)
-            await idle(pilot)
-    app.close()
+            times.append(await timed(app, "n"))
+            await pilot.pause()
     return times
 
 
-async def record_scroll(tmp: Path, presses: int) -> dict[str, list[float]]:
-    """Seconds per key scrolling the record pane of a long record: `j` (a line) and `pagedown`."""
+def synthetic_reports(folder: Path, records: int) -> Path:
+    """Copies of the sample reports (records renamed per copy) until there are `records`."""
+    from evidence.sample import SAMPLE_REPORTS
+
+    sources = sorted(Path(SAMPLE_REPORTS).glob("*.txt"))
+    copies = -(-records // 22)  # the two sample reports hold 22 records
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(copies):
+        for source in sources:
+            (folder / f"{n:03d}-{source.name}").write_bytes(source.read_bytes())
+    return folder
+
+
+def review_app(tmp: Path, records: int | None) -> AssayApp:
+    """The review app on the sample (`records` None) or on copies of it."""
+    if records is None:
+        return make_demo_app(tmp, reviewer="bench", keymap=load_keymap(user=False))
+    from evidence.reports.loading import load_reports
+    from evidence.sample import CITED_REVISION, sample_repo
+    from tui.factory import make_app
+
+    reports = load_reports([synthetic_reports(tmp / "reports", records)])
+    return make_app(
+        reports,
+        sample_repo(),
+        CITED_REVISION,
+        tmp / f"bench-{records}.db",
+        "bench",
+        load_keymap(user=False),
+    )
+
+
+async def key_times(
+    tmp: Path, records: int | None, presses: int
+) -> tuple[int, dict[str, list[float]]]:
+    """(records in the review, seconds per press of each key and dialog open / close)."""
     from screens.review.history import Location
     from screens.review.screen import ReviewScreen
 
-    app = make_demo_app(tmp, reviewer="bench", keymap=load_keymap(user=False))
-    times: dict[str, list[float]] = {"j": [], "pagedown": []}
+    app = review_app(tmp, records)
+    times: dict[str, list[float]] = {}
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         await screen.settle()
-        records = screen.session.records
-        screen.go(Location(next(n for n, r in enumerate(records) if r.id == LONG_RECORD), 0))
-        await screen.settle()
-        pane = screen.record_pane
-        pane.focus()
-        await idle(pilot)
-        await paint(pilot)
-        assert pane.max_scroll_y > 0, "the record fits its pane: nothing to scroll"
-        for key, action, back in (("j", "move_down", "move_up"), ("pagedown", "page_down", "")):
-            step = 1
-            for _ in range(presses):
-                if key == "j" and pane.scroll_y in (0, pane.max_scroll_y) and times[key]:
-                    step = -step  # read down to the last line, then back up
-                target = screen if key == "j" else pane
-                name = action if key != "j" or step > 0 else back
-                if key == "pagedown" and pane.scroll_y == pane.max_scroll_y:
+        await pilot.pause()
+        total = len(screen.session.records)
+        last = total - 1
+        quotes = [
+            (n, q) for n, r in enumerate(screen.session.records) for q in range(len(r.quotes))
+        ]
+        linked = [n for n, r in enumerate(screen.session.records) if r.references]
+
+        async def source_shown() -> None:
+            while screen.sources.shown != screen.sources.request:
+                await asyncio.sleep(0.001)
+
+        async def at(location: Location) -> None:
+            screen.go(location)
+            await source_shown()
+            await pilot.pause()
+
+        def shown(ready: Callable[[], bool]) -> Callable[[], Awaitable[None]]:
+            async def wait() -> None:  # (the screen pushed or popped before its frame)
+                for _ in range(5000):
+                    if ready():
+                        return
+                    await asyncio.sleep(0.001)
+                raise AssertionError("the dialog did not open or close")
+
+            return wait
+
+        def first(record: int) -> Location:
+            return Location(record, 0 if screen.session.records[record].quotes else None)
+
+        records_list, pane = screen.records_pane, screen.record_pane
+        several = next(n for n, r in enumerate(screen.session.records) if len(r.quotes) > 1)
+        long = next(n for n, r in enumerate(screen.session.records) if r.id == LONG_RECORD)
+        for key, _ in KEYS:
+            spent: list[float] = times.setdefault(key, [])
+            if key in ("enter", "backspace"):
+                continue
+            records_list.focus()
+            if key in ("]", "["):  # they go round the quotes of the record
+                await at(first(several))
+            elif key == "pagedown":  # the record pane of a long record, from its top
+                await at(first(long))
+                pane.focus()
+            else:
+                await at(first({"p": last, "j": last // 2, "k": last // 2}.get(key, 0)))
+            for press in range(presses):
+                record = screen.location.record
+                if key in ("n", "j") and record == last or key in ("p", "k") and record == 0:
+                    await at(first(0 if key in ("n", "j") else last))  # at an end: again
+                if key in "crus":  # a verdict on a quote of its own each time
+                    await at(Location(*quotes[press % len(quotes)]))
+                if key == "pagedown" and pane.scroll_y >= pane.max_scroll_y:
                     pane.scroll_to(y=0, animate=False, immediate=True)
-                    await paint(pilot)
-                before = pane.scroll_y
-                start = time.perf_counter()
-                await app.run_action(name, target)
-                await paint(pilot)
-                elapsed = time.perf_counter() - start
-                if pane.scroll_y != before:  # keys that moved the cursor only are not counted
-                    times[key].append(elapsed)
-                await idle(pilot)
+                    await pilot.pause()
+                wait = source_shown if key in ("n", "p", "]", "[", "j", "k") else None
+                spent.append(await timed(app, key, wait))
+                await pilot.pause()
+        for press in range(presses if linked else 0):  # enter on a reference, backspace back
+            await at(first(linked[press % len(linked)]))
+            pane.focus()
+            ids = [pane.row(i).id or "" for i in range(pane.row_count)]
+            ref = next(i for i, row_id in enumerate(ids) if row_id.startswith("ref-"))
+            pane.move_to(ref)
+            await pilot.pause()
+            times["enter"].append(await timed(app, "enter", source_shown))
+            await pilot.pause()
+            times["backspace"].append(await timed(app, "backspace", source_shown))
+            await pilot.pause()
+        for key, _ in DIALOGS:
+            opened, closed = (
+                times.setdefault(f"{key} open", []),
+                times.setdefault(f"{key} close", []),
+            )
+            screen.records_pane.focus()
+            await at(Location(*quotes[0]))  # a file open: `:` goes to a line of it
+            for _ in range(presses):
+                opened.append(await timed(app, key, shown(lambda: app.screen is not screen)))
+                await pilot.pause()
+                closed.append(await timed(app, "escape", shown(lambda: app.screen is screen)))
+                await pilot.pause()
     app.close()
-    return times
+    return total, times
 
 
 LONG_RECORD = "KS-RTE-ticket-escalation"  # three quotes after a long body
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def key_table(echo: list[float], runs: list[tuple[int, dict[str, list[float]]]]) -> None:
+    ms = 1000
+    header = "".join(f"   {f'{count:,} records':>22}" for count, _ in runs)
+    print(f"{'key (median / p95 ms)':<38}{header}   goal")
+    em, ep = statistics.median(echo) * ms, percentile(echo, 0.95) * ms
+    print(f"{'empty app key echo (baseline)':<38}" + f"   {em:9.1f} / {ep:9.1f}" * len(runs))
+    names = dict(KEYS) | {
+        f"{k} {w}": f"{name} {w}" for k, name in DIALOGS for w in ("open", "close")
+    }
+    for key, name in names.items():
+        cells, met = [], True
+        for _count, times in runs:
+            spent = times.get(key) or [float("nan")]
+            median, p95 = statistics.median(spent) * ms, percentile(spent, 0.95) * ms
+            cells.append(f"   {median:9.1f} / {p95:9.1f}")
+            within = median < 16.7 and p95 < 33 if key in dict(KEYS) else median < 33
+            met = met and within
+        goal = KEY_GOAL if key in dict(KEYS) else DIALOG_GOAL
+        label = f"{key if key in dict(KEYS) else key.split()[0]:<10}{name}"
+        print(f"{label[:38]:<38}{''.join(cells)}   {goal} {'met' if met else 'NOT MET'}")
+    if len(runs) == 2:
+        (small, a), (big, b) = runs
+        grows = [
+            key
+            for key in names
+            if a.get(key)
+            and b.get(key)
+            and statistics.median(b[key]) > 1.5 * statistics.median(a[key])
+        ]
+        print(
+            f"keys whose median on {big:,} records is over 1.5x the {small:,}-record one "
+            f"(goal: none): {', '.join(grows) or 'none'}"
+        )
 
 
 class SourceApp(App[None]):
@@ -250,7 +455,7 @@ async def open_source_view(path: str, lines: list[str], line: int) -> float:
         view.show(path, lines, marks=SourceMarks(matched=(line, line + 3)), line=line)
         while not view.is_highlighted(line):
             await asyncio.sleep(0.001)
-        await paint(pilot)
+        await frame(app)
         return time.perf_counter() - start
 
 
@@ -265,7 +470,7 @@ async def open_static(path: str, lines: list[str], line: int) -> float:
         app.query_one("#static", Static).update(content)
         await pilot.pause()
         app.query_one("#scroll").scroll_to(y=line - 10, animate=False, immediate=True)
-        await paint(pilot)
+        await frame(app)
         return time.perf_counter() - start
 
 
@@ -279,61 +484,74 @@ def report(
     )
 
 
-async def main(rounds: int, quick: bool = False) -> None:
+def launch_figures(tmp: Path, rounds: int) -> None:
+    """Launch to first frame vs the empty app, as installed; then two launches for information."""
+    compiled, source = bytecode_caches(tmp)
+    reviews, empties = launches(tmp, compiled, rounds)
+    report(
+        "launch to first frame (process)",
+        statistics.median(reviews),
+        statistics.median(empties),
+        "empty Textual app",
+        "<= 1.25x empty app",
+    )
+    pairs = [r / e for r, e in zip(reviews, empties, strict=True)]
+    print(
+        f"  ratio of each back-to-back pair: median {statistics.median(pairs):.2f},"
+        f" from {min(pairs):.2f} to {max(pairs):.2f} (how noisy the machine is);"
+        f" fastest launches {min(reviews) * 1000:.0f} and {min(empties) * 1000:.0f} ms"
+        f" (ratio {min(reviews) / min(empties):.2f})"
+    )
+    few = max(3, rounds // 3)
+    reviews, empties = launches(tmp, compiled, few, cold=True)
+    report(
+        f"  first launch on the reports ({few})",
+        statistics.median(reviews),
+        statistics.median(empties),
+        "empty Textual app",
+        "(information)",
+    )
+    reviews, empties = launches(tmp, source, few)
+    report(
+        f"  assay compiled each launch ({few})",
+        statistics.median(reviews),
+        statistics.median(empties),
+        "empty Textual app",
+        "(information)",
+    )
+    print(
+        "  (goal: a relaunch as installed, both apps' bytecode compiled (pip compiles what it"
+        " installs, `make` assay) and the reports parsed at an earlier launch; the two lines"
+        " above parse the reports, or compile assay from source, every launch)"
+    )
+
+
+async def main(
+    rounds: int,
+    presses: int,
+    records: int,
+    *,
+    quick: bool = False,
+    keys: bool = True,
+    only_keys: bool = False,
+) -> None:
     print(f"assay review app benchmark ({rounds} rounds, medians; terminal {SIZE[0]}x{SIZE[1]})")
     with tempfile.TemporaryDirectory() as tmp_dir:
         tmp = Path(tmp_dir)
         sample_repo()  # built once, outside the timings
-        compiled, source = bytecode_caches(tmp)
-        reviews, empties = launches(tmp, compiled, rounds)
-        report(
-            "launch to first frame (process)",
-            statistics.median(reviews),
-            statistics.median(empties),
-            "empty Textual app",
-            "<= 1.5x empty app",
-        )
-        pairs = [r / e for r, e in zip(reviews, empties, strict=True)]
-        print(
-            f"  ratio of each back-to-back pair: median {statistics.median(pairs):.2f},"
-            f" from {min(pairs):.2f} to {max(pairs):.2f} (how noisy the machine is);"
-            f" fastest launches {min(reviews) * 1000:.0f} and {min(empties) * 1000:.0f} ms"
-            f" (ratio {min(reviews) / min(empties):.2f})"
-        )
-        few = max(3, rounds // 3)
-        reviews, empties = launches(tmp, compiled, few, cold=True)
-        report(
-            f"  first launch on the reports ({few})",
-            statistics.median(reviews),
-            statistics.median(empties),
-            "empty Textual app",
-            "(information)",
-        )
-        reviews, empties = launches(tmp, source, few)
-        report(
-            f"  assay compiled each launch ({few})",
-            statistics.median(reviews),
-            statistics.median(empties),
-            "empty Textual app",
-            "(information)",
-        )
-        print(
-            "  (goal: a relaunch as installed, both apps' bytecode compiled (pip compiles what it"
-            " installs, `make` assay) and the reports parsed at an earlier launch; the two lines"
-            " above parse the reports, or compile assay from source, every launch)"
-        )
-        steps = await next_record(tmp, 15)
-        print(
-            f"{'next record (n), 15 presses':<34} {statistics.median(steps) * 1000:8.1f} ms"
-            f"   max {max(steps) * 1000:.1f} ms   goal: < 50 ms"
-        )
-        scrolls = await record_scroll(tmp, 40)
-        for key, spent in scrolls.items():
-            name = f"record pane scroll ({key}), {len(spent)} keys"
-            print(
-                f"{name:<34} {statistics.median(spent) * 1000:8.1f} ms"
-                f"   max {max(spent) * 1000:.1f} ms   goal: < 16 ms median (a frame at 60 Hz)"
-            )
+        if not only_keys:
+            launch_figures(tmp, rounds)
+        if keys:
+            echo = await echo_times(presses)
+            runs = [await key_times(tmp / "sample", None, presses)]
+            if records:
+                runs.append(await key_times(tmp / "synthetic", records, presses))
+            print(f"keys: {presses} presses each, from the key event posted to the painted frame")
+            print("  (every widget's messages handled, then Screen.wait_for_refresh); n p ] [ j k")
+            print("  enter backspace also wait for the source they show; dialogs: key, escape")
+            key_table(echo, runs)
+    if only_keys:
+        return
     path, lines = large_file()
     line = len(lines) - 40
     lazy = [await open_source_view(path, lines, line) for _ in range(rounds)]
@@ -355,5 +573,22 @@ if __name__ == "__main__":
     # the launch ratio of nine 25-pair runs ranged 1.17-1.38, of ~30 15-pair runs 1.20-1.55
     parser.add_argument("--rounds", type=int, default=25)
     parser.add_argument("--quick", action="store_true", help="skip the slow Static baseline")
+    parser.add_argument("--presses", type=int, default=PRESSES, help="presses of each key")
+    parser.add_argument(
+        "--records", type=int, default=2000, help="the synthetic review's records (0: none)"
+    )
+    parser.add_argument("--no-keys", action="store_true", help="launch and large file only")
+    parser.add_argument(
+        "--keys-only", action="store_true", help="keys only (no launches, no large file)"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.rounds, args.quick))
+    asyncio.run(
+        main(
+            args.rounds,
+            args.presses,
+            args.records,
+            quick=args.quick,
+            keys=not args.no_keys,
+            only_keys=args.keys_only,
+        )
+    )

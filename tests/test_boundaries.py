@@ -197,9 +197,9 @@ def own_names(files: list[Path]) -> set[str]:
 
 
 def test_only_the_public_api_of_textual_and_rich() -> None:
-    files = python_files("screens", "tui", "tests")
+    files = python_files("screens", "tui", "tests", "benchmarks")
     files = [path for path in files if path.resolve() != Path(__file__).resolve()]
-    suspicious = private_textual_names() - own_names(python_files(*PACKAGES, "tests"))
+    suspicious = private_textual_names() - own_names(python_files(*PACKAGES, "tests", "benchmarks"))
     suspicious -= NAMED_TUPLE_API
     found = []
     for path in files:

@@ -23,6 +23,14 @@ _MAX_BLOCKS = 8
 _ALSO = 2.0
 #: at most this many extra source tokens are dropped at the edges of an aligned passage
 _EXTRA = 8
+#: an unmatched edge of more tokens than this takes as many source tokens (comparing every
+#: count would cost the cube of its length: a quote padded with junk)
+_EDGE_MAX = 32
+#: a passage of a quote longer than this is not refitted at its edges (each fitting scores the
+#: whole quote again)
+_FIT_CHARS = 4096
+#: a window where no token matches is scored at places x quote characters up to this at most
+_SAME_COST = 4_000_000
 # A token of the source that normalizing leaves something of (not one made of backticks and
 # asterisks only, like the "*" of a comment block): one per token of the normalized window.
 _SOURCE_TOKEN = re.compile(r"[`*]*[^\s`*]\S*")
@@ -118,7 +126,8 @@ def _passage(
     # at either end when the passage reads better, never leaving fewer tokens than the quote
     # has (an edge token then is a changed one, not an extra one)
     score, cut_head, cut_tail = fuzz.ratio(quote, " ".join(source[begin:finish])), 0, 0
-    room = min(_EXTRA, finish - begin - max(1, len(tokens)))
+    extra = _EXTRA if len(quote) <= _FIT_CHARS else 0
+    room = min(extra, finish - begin - max(1, len(tokens)))
     same: tuple[float, int, int] | None = None  # the best cut to as many tokens as the quote
     for drop_head in range(room + 1):
         for drop_tail in range(room - drop_head + 1):
@@ -139,7 +148,7 @@ def _passage(
     # fewer source tokens than the quote has: its last (or first) token may have matched an
     # equal one a line early ("flush()" twice, the first misquoted "fluh()"); take as many
     # more next to the passage as read better
-    missing = min(_EXTRA, len(tokens) - (finish - begin))
+    missing = min(extra, len(tokens) - (finish - begin))
     grow_head = grow_tail = 0
     for more_head in range(min(missing, begin) + 1):
         for more_tail in range(min(missing - more_head, len(source) - finish) + 1):
@@ -216,7 +225,7 @@ def _same_count(
 ) -> Passage | None:
     """The run of as many source tokens as the quote has that reads most like it."""
     size = len(tokens)
-    if len(source) < size:
+    if len(source) < size or (len(source) - size + 1) * len(quote) > _SAME_COST:
         return None
     score, at = max(
         (fuzz.ratio(quote, " ".join(source[at : at + size])), -at)
@@ -230,6 +239,8 @@ def _edge(quote: Sequence[str], nearby: Sequence[str], *, reverse: bool = False)
     """How many of the `nearby` source tokens correspond to the unmatched quote tokens."""
     if not quote or not nearby:
         return 0
+    if len(quote) > _EDGE_MAX:
+        return min(len(quote), len(nearby))
     wanted = " ".join(quote)
     best, best_key = 0, (-1.0, 0)
     for count in range(len(nearby) + 1):

@@ -19,7 +19,7 @@ from cachetools import LRUCache
 from evidence.anchoring.align import token_edits
 from evidence.anchoring.diff import char_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
-from evidence.anchoring.fuzzy import align_at, best_fuzzy, find_fuzzy
+from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, find_verified
@@ -334,6 +334,11 @@ class Anchorer:
             found = NOT_FOUND
         if not forms.exact:
             notes.append("the quote is empty")
+        elif found.tier is Tier.MISSING and len(forms.joined) > MAX_FUZZY_CHARS:
+            notes.append(
+                f"the quote is too long to look for approximately ({len(forms.joined):,} "
+                f"characters; at most {MAX_FUZZY_CHARS:,})"
+            )
         lines, range_ok = _choose(found.spans, quote.claimed)
         candidates: tuple[Candidate, ...] = ()
         diff = found.diff

@@ -18,6 +18,9 @@ from evidence.model import Elsewhere, LineRange, Tier
 
 #: fuzzy matching aligns the quote with at most this many windows of a file
 MAX_WINDOWS = 8
+#: a quote longer than this (characters, normalized) is matched at the verified tiers only:
+#: aligning it costs more than its length times itself
+MAX_FUZZY_CHARS = 16_384
 #: fuzzy matching looks at this many places of a word at most (more: a common word)
 _PLACES = 30
 #: the share of the quote's word characters a window must hold, verbatim, to be aligned
@@ -39,6 +42,13 @@ _SCAN_PRESENT = 0.3
 _PIECE = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}|[a-z]{3,}|\d{3,}")
 #: the line scan aligns this many characters more than the quote has (what a misquote drops)
 _LONGER = 4
+#: the line scan compares at most this many characters of the quote with each line start
+SCAN_WIDTH = 512
+#: ... and fewer on a file of many lines, down to this many, so that one quote's scan costs at
+#: most SCAN_COST (line starts x width x 64-character blocks of the width, what the bit-parallel
+#: ratio does); a file with too many lines for even that is not scanned (its words still are)
+SCAN_MIN_WIDTH = 64
+SCAN_COST = 48_000_000
 
 
 def find_fuzzy(
@@ -51,8 +61,10 @@ def find_fuzzy(
     is the misquoted one is still placed; when something good is, its verbatim copies are
     listed beside it.
     """
-    passages, capped = _by_words(forms, view, floor) if forms.tokens else ({}, False)
-    if thorough and forms.tokens:
+    if not forms.tokens or len(forms.joined) > MAX_FUZZY_CHARS:
+        return []
+    passages, capped = _by_words(forms, view, floor)
+    if thorough:
         best = max(passages.values(), key=lambda p: p.score, default=None)
         short = len(forms.tokens) <= _SCAN_FEW  # one changed token is much of it: look anyway
         # (capped: more places of its words agreed than were aligned; the true one may be left)
@@ -141,9 +153,17 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
         return []
     flat, flat_starts, text_starts = view.flat
     size = len(quote)
-    choices = [flat[at : at + size] for at in flat_starts]
+    # a long quote is told apart by its first characters: what follows is aligned below
+    width = scan_width(size, len(flat_starts))
+    if not width:
+        return []
+    choices = [flat[at : at + width] for at in flat_starts]
     found = process.extract(
-        quote, choices, scorer=fuzz.ratio, limit=_SCANNED, score_cutoff=max(0.0, floor - 20)
+        quote[:width],
+        choices,
+        scorer=fuzz.ratio,
+        limit=_SCANNED,
+        score_cutoff=max(0.0, floor - 20),
     )
     passages = []
     for _choice, _score, number in found:
@@ -165,6 +185,15 @@ def _by_lines(forms: QuoteForms, view: FileView, floor: float) -> list[Passage]:
             passages.append(passage)
             passages.extend(other for other in passage.also if other.score >= floor)
     return passages
+
+
+def scan_width(size: int, starts: int) -> int:
+    """How many characters of a quote of `size` characters the line scan compares with each of
+    `starts` line starts (0: none, the file has too many lines to scan)."""
+    width = min(size, SCAN_WIDTH)
+    while width > SCAN_MIN_WIDTH and starts * width * -(-width // 64) > SCAN_COST:
+        width = max(SCAN_MIN_WIDTH, width * 3 // 4)
+    return width if starts * width * -(-width // 64) <= SCAN_COST else 0
 
 
 def _present(pieces: set[str], text: str) -> int:
