@@ -403,7 +403,7 @@ class ReviewSession:
         return rows
 
     def _record_rows(self) -> list[Row]:
-        """Every record's row, made once: a regrouping lists tens of thousands of them again."""
+        """Every record's row, made once: a regrouping lists every one of them again."""
         if not self._result_rows:  # tuple.__new__ directly: Row's own __new__ is slower
             new, rows = tuple.__new__, enumerate(self.records)
             self._result_rows = [new(Row, ("record", r.id, r, n, "")) for n, r in rows]

@@ -293,7 +293,7 @@ def test_check_runs_nothing_in_a_hostile_repository(tmp_path: Path) -> None:
 
 @pytest.mark.reference
 def test_reference_reports_against_the_sample(shared_reports: Path, kestrel: Path) -> None:
-    # the folder holds reports about four systems: refused as a whole, naming them (issue 14)
+    # the folder holds reports about four systems: refused as a whole, naming them
     code, out, err = run(str(shared_reports), "--repo", str(kestrel), "--rev", CITED_REVISION)
     assert code == 2 and out == ""
     assert "4 systems (ATLAS, Echel, Talorys, Arsumbris)" in err

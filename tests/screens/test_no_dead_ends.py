@@ -1,4 +1,4 @@
-"""No dead ends (issue 14, point 6): a quote found in another file opens there and is compared
+"""No dead ends: a quote found in another file opens there and is compared
 with it, replayed search hits are rows the cursor reaches, filters say what they show and why a
 record is listed, grep's results are reached from its pattern and find in file counts matches."""
 

@@ -1,4 +1,4 @@
-"""Small terminals and resizes (issue 14, point 7): below the width three panes need, two
+"""Small terminals and resizes: below the width three panes need, two
 columns (records; the record above the source), the records list hidden by a key; the header's
 counts and the help and quit keys at any size; a resize keeps the selected record and the quote
 in view."""
