@@ -25,12 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from db.events import AT_FORMAT, Event  # noqa: E402
-from db.export import FIELDS, parse_events  # noqa: E402
-from db.keys import Verdict, make_key  # noqa: E402
-from db.store import VerdictStore  # noqa: E402
-from db.sync.engine import sync  # noqa: E402
-from db.sync.files import file_path, file_text  # noqa: E402
+from db.events import AT_FORMAT, Event
+from db.export import FIELDS, parse_events
+from db.keys import Verdict, make_key
+from db.store import VerdictStore
+from db.sync.engine import sync
+from db.sync.files import file_path, file_text
 
 REPORTS = [
     f"KESTREL/agentic-system-{m}-report" for m in ("runtime", "workflow", "data", "ops", "ui")
