@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from screenkit import watch_notices
+from screenkit import review_screen, watch_notices
 from textual.widgets import Input, OptionList
 
 from evidence.anchoring.explain import normalized_away
@@ -29,10 +29,6 @@ async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untype
     await pilot.pause()
     await screen.settle()
     await pilot.pause()
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def index_of(screen: ReviewScreen, record_id: str) -> int:
@@ -251,7 +247,7 @@ async def test_a_wrong_claimed_range_is_marked_in_the_records_list(
 
 
 async def test_grep_down_from_the_pattern_goes_to_the_results(tmp_path: Path) -> None:
-    from test_lookup_screens import DialogApp, git
+    from screenkit import DialogApp, git
 
     root = tmp_path / "repo"
     root.mkdir()

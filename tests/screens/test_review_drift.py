@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from screenkit import watch_notices
+from screenkit import press, watch_notices
 from textual.content import Content
 from textual.widgets import Input, Static
 
@@ -38,12 +38,6 @@ async def opened(pilot, app, record_id: str | None = None) -> ReviewScreen:  # t
 
 def index_of(screen: ReviewScreen, record_id: str) -> int:
     return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 def demo(tmp_path: Path, against: str | None = TIP_REVISION):  # type: ignore[no-untyped-def]

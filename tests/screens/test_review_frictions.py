@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from screenkit import watch_notices
+from screenkit import press, watch_notices
 from textual.widgets import Label, Static
 
 from evidence.sample import CITED_REVISION
@@ -21,12 +21,6 @@ from tui.factory import make_demo_app
 
 SIZES = [(120, 40), (80, 24)]
 RECORD = "KS-RTE-ticket-escalation"  # a long record; its first quote is api/kestrel/tickets.py
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 async def at_record(pilot, app, record_id: str = RECORD) -> ReviewScreen:  # type: ignore[no-untyped-def]

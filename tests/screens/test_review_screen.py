@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-from screenkit import watch_notices
+from screenkit import review_screen, watch_notices
 
 from db import VerdictStore
 from evidence.model import ReportSet
@@ -27,10 +27,6 @@ async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untype
     await pilot.pause()
     await screen.settle()
     await pilot.pause()
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def index_of(screen: ReviewScreen, record_id: str) -> int:

@@ -13,22 +13,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from screenkit import wait_until, watch_notices
+from screenkit import review_screen, wait_until, watch_notices
 
 from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
 from evidence.sample import SAMPLE_REPORTS
 from keymaps import Keymap
 from screens.review.loading import Loading
-from screens.review.screen import ReviewScreen
 from tui.cli import cli
 from tui.factory import make_app
 
 SIZE = (120, 40)
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def filled(path: Path) -> Path:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screenkit import press
+
 from db import Verdict
 from keymaps import load_keymap
 from screens.review.history import Location
@@ -18,12 +20,6 @@ RECORD = "KS-RTE-ticket-escalation"
 
 def text(screen: ReviewScreen, selector: str) -> str:
     return str(screen.query_one(selector).render())  # type: ignore[attr-defined]
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 async def test_verdict_keys_act_on_the_target_the_status_line_names(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
+from screenkit import press
 
 from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION
@@ -20,12 +21,6 @@ TESTS = Path(__file__).resolve().parents[1]
 CODEQL = TESTS / "evidence" / "sarif" / "codeql-kestrel.sarif"
 SCHEMA = json.loads((TESTS / "db" / "sarif-schema-2.1.0.json").read_text())
 SIZE = (120, 40)
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap) -> None:

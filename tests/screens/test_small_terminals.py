@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screenkit import review_screen
+
 from keymaps import load_keymap
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
@@ -21,10 +23,6 @@ async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untype
     await screen.settle()
     await pilot.pause()
     await pilot.pause()
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def index_of(screen: ReviewScreen, record_id: str) -> int:

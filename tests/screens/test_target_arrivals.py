@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from screenkit import press
 
 from db import Verdict
 from keymaps import load_keymap
@@ -19,12 +20,6 @@ from tui.factory import make_demo_app
 
 SIZES = [(120, 40), (80, 24)]
 RECORD = "KS-RTE-ticket-escalation"  # three quotes, a long body
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 async def opened(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
