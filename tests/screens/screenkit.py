@@ -105,14 +105,22 @@ async def press(pilot: Pilot[Any], screen: ReviewScreen, *keys: str) -> None:
     await pilot.pause()
 
 
-def shown(app: App[Any]) -> Screen[Any]:
+def reviewing(app: App[Any]) -> ReviewScreen:
+    """The screen on top, which is the review screen (typed as one: an `is` against the screen on
+    top keeps it a ReviewScreen for mypy)."""
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    return screen
+
+
+def on_top(app: App[Any]) -> Screen[Any]:
     """The screen on top now. A call: mypy keeps an `isinstance` on `app.screen` across the
     awaits that change the screen, never on a call's result."""
     return app.screen
 
 
 def focused(node: App[Any] | Screen[Any]) -> Widget | None:
-    """The focused widget now (a call, as `shown`)."""
+    """The focused widget now (a call, as `on_top`)."""
     return node.focused
 
 

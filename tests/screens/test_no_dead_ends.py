@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from screenkit import review_screen, watch_notices
+from screenkit import focused, review_screen, watch_notices
 from textual.widgets import Input, OptionList
 
 from evidence.anchoring.explain import normalized_away
@@ -138,7 +138,7 @@ async def test_replayed_search_hits_are_rows_the_cursor_reaches(
         assert view.cursor_line == 37
         await pilot.press("enter")  # opens it: the source pane takes the keys
         await settle(pilot, screen)
-        assert screen.focused is view and view.cursor_line == 37
+        assert focused(screen) is view and view.cursor_line == 37
         # back on the quote, the source shows the quote again
         await pilot.press("shift+tab", "k", "k")
         await settle(pilot, screen)
@@ -263,7 +263,7 @@ async def test_grep_down_from_the_pattern_goes_to_the_results(tmp_path: Path) ->
             grep = app.dialog
             assert isinstance(app.focused, Input)
             await pilot.press("down")
-            assert app.focused is grep.query_one("#grep-results", OptionList)
+            assert focused(app) is grep.query_one("#grep-results", OptionList)
             await pilot.press("down", "enter")
             await pilot.pause()
         (hit,) = app.results

@@ -7,6 +7,7 @@ from pathlib import Path
 from screenkit import Refreshes
 from textual.app import App, ComposeResult
 
+from evidence.model import ReportSet
 from evidence.reports.loading import load_reports
 from screens.session import ReviewSession
 from screens.widgets.records_pane import RecordsPane
@@ -115,7 +116,7 @@ async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  
 
 
 async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(
-    sample_reports,  # type: ignore[no-untyped-def]
+    sample_reports: ReportSet,
 ) -> None:
     app = PaneApp(ReviewSession(sample_reports, "t"))
     async with app.run_test(size=(24, 30)) as pilot:
@@ -125,6 +126,7 @@ async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(
         texts = [pane.render_line(y).text for y in range(len(pane.rows))]
         assert all(len(text) == width for text in texts)
         assert any(text.rstrip().endswith("…") for text in texts)  # a long name, cut
+        assert pane.highlighted is not None
         cursor = pane.render_line(pane.highlighted)
         other = pane.render_line(pane.rows.index(1))
         cursor_style = list(cursor)[-1].style

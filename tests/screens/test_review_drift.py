@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from screenkit import press, watch_notices
+from screenkit import on_top, press, watch_notices
 from textual.content import Content
 from textual.widgets import Input, Static
 
@@ -189,7 +189,7 @@ async def test_a_asks_for_rev_and_computes_the_drift(tmp_path: Path, sample: Pat
         await press(pilot, screen, "enter")
         await screen.settle()
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
         assert screen.drift.against is not None
         assert screen.drift.against.commit == TIP_REVISION
         assert "drift vs 8df75ac" in header(screen)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screenkit import on_top, reviewing
+
 from db import Verdict, VerdictStore
 from keymaps import Keymap
 from screens.note import NoteScreen
@@ -27,8 +29,7 @@ async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignor
 async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
     app = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = reviewing(app)
         await settle(pilot, screen)
         assert screen.session.anchored
         assert screen.record is not None and screen.record.id == "runtime:evidence-and-claimed-work"
@@ -56,7 +57,7 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
         assert isinstance(app.screen, NoteScreen)
         await pilot.press(*"checked twice")
         await press(pilot, screen, "ctrl+s")
-        assert app.screen is screen
+        assert on_top(app) is screen
 
         # follow a reference into the other report, and come back
         await press(pilot, screen, "slash")
@@ -108,8 +109,7 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
     # reopen: the review lands on the same record
     again = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
     async with again.run_test(size=SIZE) as pilot:
-        screen = again.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = reviewing(again)
         await settle(pilot, screen)
         assert screen.record is not None and screen.record.id == unreviewed
     again.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-from screenkit import review_screen, watch_notices
+from screenkit import on_top, review_screen, watch_notices
 
 from db import VerdictStore
 from evidence.model import ReportSet
@@ -51,7 +51,7 @@ async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: 
         assert "ctrl+o" in help_content(keymap).plain
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
     app.close()
 
 
@@ -96,12 +96,12 @@ async def test_note_escape_asks_before_discarding(
         await pilot.pause()
         await pilot.press("y")  # discard
         await settle(pilot, screen)
-        assert app.screen is screen
+        assert on_top(app) is screen
         assert screen.session.current == {}
         # an unchanged note closes on escape without asking
         await pilot.press("e", "escape")
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
     app.close()
     store = VerdictStore.open(tmp_path / "demo.db", readonly=True)
     try:
@@ -196,6 +196,7 @@ async def test_missing_revision_shows_in_the_panes(
         assert "revision unavailable" in str(screen.query_one("#review-header").render())
         await pilot.press("c")  # never saved against a revision that was not resolved
         await settle(pilot, screen)
+        assert screen.record is not None
         assert screen.session.badge(screen.record) == "·"
     app.close()
 
@@ -292,7 +293,7 @@ async def test_find_in_file_moves_the_source_cursor(tmp_path: Path, sample: Path
         assert isinstance(app.screen, FindInFile)
         await pilot.press(*lines[wanted - 1].strip(), "enter")
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
         assert view.cursor_line == wanted
         assert screen.focused is view
     app.close()
@@ -475,6 +476,7 @@ async def test_a_verdict_redraws_the_record_pane_where_the_reviewer_is_reading(
         await pilot.press("c")  # a verdict on the quote under the cursor
         await settle(pilot, screen)
         assert pane.scroll_y == 1  # the rows were rebuilt, the view stayed
+        assert screen.record is not None and screen.quote is not None
         assert (
             screen.session.verdict(screen.session.quote_item(screen.record, screen.quote))
             is not None

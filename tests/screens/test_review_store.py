@@ -20,6 +20,7 @@ from evidence.model import ReportSet
 from evidence.sample import SAMPLE_REPORTS
 from keymaps import Keymap
 from screens.review.loading import Loading
+from screens.review.screen import ReviewScreen
 from tui.cli import cli
 from tui.factory import make_app
 
@@ -163,7 +164,7 @@ async def test_reads_start_once_the_first_frame_is_whole(
     keymap: Keymap,
     sample_reports: ReportSet,
     cited: str,
-    monkeypatch,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # the reads' threads start once the screen is laid out (their imports would take the GIL
     # from its first frame), and without any input
@@ -175,6 +176,7 @@ async def test_reads_start_once_the_first_frame_is_whole(
         start(loading)
         if loading.started and not before:
             screen = loading.screen
+            assert isinstance(screen, ReviewScreen)
             panes = (screen.records_pane, screen.record_pane, screen.source_view)
             started.append(all(pane.size.area for pane in panes))
 
@@ -231,6 +233,7 @@ async def test_header_shows_progress_once_the_verdicts_are_read(
             from screens.review.loading import read_verdicts
 
             screen.verdicts.ready.clear()  # as when they arrive for the first time
+            assert screen.store.store is not None
             screen.arrivals.verdicts_read(read_verdicts(screen.store.store, screen.session))
             await pilot.pause()
             text = str(screen.query_one(ReviewHeader).render())

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
-from screenkit import press
+from screenkit import on_top, press, reviewing
 
 from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION
 from keymaps import Keymap
-from screens.review.screen import ReviewScreen
 from tui.cli import cli
 from tui.factory import make_app
 
@@ -28,8 +27,7 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
     reportset = load_reports([CODEQL])
     app = make_app(reportset, sample, CITED_REVISION, db, "tester", keymap)
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = reviewing(app)
         await screen.settle()
         await pilot.pause()
         assert screen.session.anchored
@@ -43,7 +41,7 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
         await press(pilot, screen, "r", "e")
         await pilot.press(*"token digest, not a password")
         await press(pilot, screen, "ctrl+s")
-        assert app.screen is screen
+        assert on_top(app) is screen
 
         # the next rule's first result with a location is under review
         await press(pilot, screen, "n", "n")
@@ -62,6 +60,7 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
             await press(pilot, screen, "right_square_bracket")
             quote = screen.quote
             assert quote is not None and quote.index == step
+            assert quote.claimed is not None
             walked.append((quote.role, quote.claimed, screen.source_view.cursor_line))
         assert [role for role, _, _ in walked] == [
             "location",

@@ -130,6 +130,7 @@ async def test_a_backlink_selects_its_quote_for_verdicts(
         record, quote = screen.record, screen.quote
         assert record is not None and record.id == link.record and quote == link.quote
         assert screen.moves.target_quote() is quote
+        assert quote is not None
         assert f"quote [{quote.index + 1}] " in status(screen)
     app.close()
 
