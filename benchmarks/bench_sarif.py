@@ -27,6 +27,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -51,13 +52,17 @@ LIMIT_RATIO = 2.0
 
 def _region(
     path: str, lines: list[str], line: int, *, snippet: bool = True, context: bool = False
-) -> dict:
+) -> dict[str, Any]:
     text = lines[line - 1]
     indent = len(text) - len(text.lstrip())
-    region: dict = {"startLine": line, "startColumn": indent + 1, "endColumn": len(text) + 1}
+    region: dict[str, Any] = {
+        "startLine": line,
+        "startColumn": indent + 1,
+        "endColumn": len(text) + 1,
+    }
     if snippet:
         region["snippet"] = {"text": text[indent:]}
-    physical: dict = {
+    physical: dict[str, Any] = {
         "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
         "region": region,
     }
@@ -71,7 +76,7 @@ def _region(
     return {"physicalLocation": physical}
 
 
-def _misquote(location: dict) -> None:
+def _misquote(location: dict[str, Any]) -> None:
     snippet = location["physicalLocation"]["region"]["snippet"]
     words = snippet["text"].split(" ")
     longest = max(range(len(words)), key=lambda i: len(words[i]))
