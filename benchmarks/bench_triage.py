@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from textual.pilot import Pilot
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -102,7 +104,7 @@ def generate(path: Path, n_results: int, revision: Revision) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
 
 
-async def paint(pilot) -> None:  # type: ignore[no-untyped-def]
+async def paint(pilot: Pilot[Any]) -> None:
     """Let pending messages run and paint one frame (not waiting for background workers),
     measured as bench_app measures a key's frame: through Textual's public API."""
     await frame(pilot.app)

@@ -5,8 +5,11 @@ record is listed, grep's results are reached from its pattern and find in file c
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from screenkit import focused, review_screen, watch_notices
+from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, OptionList
 
 from evidence.anchoring.explain import normalized_away
@@ -25,7 +28,7 @@ from tui.factory import make_app, make_demo_app
 SIZE = (120, 40)
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await pilot.pause()
     await screen.settle()
     await pilot.pause()
@@ -35,7 +38,7 @@ def index_of(screen: ReviewScreen, record_id: str) -> int:
     return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
-def shown_text(widget) -> str:  # type: ignore[no-untyped-def]
+def shown_text(widget: Widget) -> str:
     """What a widget shows on screen, line by line."""
     return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
 

@@ -42,7 +42,7 @@ def many_reports(tmp_path: Path, copies: int) -> ReviewSession:
     return ReviewSession(load_reports([tmp_path]), "t")
 
 
-async def test_the_cursor_moves_over_records_not_headings(sample_reports) -> None:  # type: ignore[no-untyped-def]
+async def test_the_cursor_moves_over_records_not_headings(sample_reports: ReportSet) -> None:
     app = PaneApp(ReviewSession(sample_reports, "t"))
     async with app.run_test(size=(40, 30)) as pilot:
         pane = app.query_one(RecordsPane)
@@ -64,7 +64,7 @@ async def test_the_cursor_moves_over_records_not_headings(sample_reports) -> Non
         assert app.seen[-1] == ("selected", last)
 
 
-async def test_a_click_chooses_the_record_under_the_pointer(sample_reports) -> None:  # type: ignore[no-untyped-def]
+async def test_a_click_chooses_the_record_under_the_pointer(sample_reports: ReportSet) -> None:
     app = PaneApp(ReviewSession(sample_reports, "t"))
     async with app.run_test(size=(40, 30)) as pilot:
         pane = app.query_one(RecordsPane)
@@ -99,7 +99,7 @@ async def test_a_long_list_draws_only_the_lines_on_screen(tmp_path: Path) -> Non
         assert int(pane.scroll_y) <= pane.highlighted
 
 
-async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  # type: ignore[no-untyped-def]
+async def test_a_changed_record_redraws_only_its_line(sample_reports: ReportSet) -> None:
     session = ReviewSession(sample_reports, "t")
     app = PaneApp(session)
     async with app.run_test(size=(40, 30)) as pilot:

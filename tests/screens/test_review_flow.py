@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from screenkit import on_top, reviewing
+from textual.pilot import Pilot
 
 from db import Verdict, VerdictStore
 from keymaps import Keymap
@@ -15,12 +17,12 @@ from tui.factory import make_demo_app
 SIZE = (120, 40)
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await screen.settle()
     await pilot.pause()
 
 
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
+async def press(pilot: Pilot[Any], screen: ReviewScreen, *keys: str) -> None:
     """Press keys; after the last one, wait until every verdict given is stored and shown."""
     await pilot.press(*keys)
     await settle(pilot, screen)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from screenkit import on_top, review_screen, watch_notices
+from textual.pilot import Pilot
 
 from db import VerdictStore
 from evidence.model import ReportSet
@@ -23,7 +26,7 @@ from tui.factory import make_app, make_demo_app
 SIZE = (120, 40)
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await pilot.pause()
     await screen.settle()
     await pilot.pause()
@@ -214,7 +217,9 @@ def test_review_command_errors_are_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
 
 
-def test_unknown_binding_in_user_keymap_is_a_clear_cli_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_binding_in_user_keymap_is_a_clear_cli_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     (tmp_path / "assay").mkdir()
     (tmp_path / "assay" / "keymap.toml").write_text('refutee = "R"\n', encoding="utf-8")

@@ -85,7 +85,9 @@ def test_review_with_a_bad_database_is_a_one_line_error(tmp_path: Path, sample: 
         assert hashlib.sha256(path.read_bytes()).hexdigest() == before, name
 
 
-def test_demo_with_a_bad_database_is_a_one_line_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_demo_with_a_bad_database_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     (tmp_path / "assay").mkdir()

@@ -6,8 +6,10 @@ in view."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from screenkit import review_screen
+from textual.pilot import Pilot
 
 from keymaps import load_keymap
 from screens.review.history import Location
@@ -18,7 +20,7 @@ from screens.widgets.source_view import SourceView
 from tui.factory import make_demo_app
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await pilot.pause()
     await screen.settle()
     await pilot.pause()

@@ -5,8 +5,11 @@ small terminal (over the source there, `D` puts it below or over at any size).""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
+from textual.pilot import Pilot
 
 from keymaps import load_keymap
 from screens.help import help_content
@@ -24,7 +27,7 @@ def diff_shown(screen: ReviewScreen) -> str:
     return "\n".join(lines[: pane.scrollable_content_region.height])
 
 
-async def at_quote(pilot, app, record_id: str, quote: int) -> ReviewScreen:  # type: ignore[no-untyped-def]
+async def at_quote(pilot: Pilot[Any], app: App[Any], record_id: str, quote: int) -> ReviewScreen:
     screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
     await screen.settle()
     index = next(n for n, r in enumerate(screen.session.records) if r.id == record_id)

@@ -5,9 +5,12 @@ selects it, as `]` does; back returns to where the reviewer was reading."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from screenkit import press
+from textual.app import App
+from textual.pilot import Pilot
 
 from db import Verdict
 from keymaps import load_keymap
@@ -22,7 +25,7 @@ SIZES = [(120, 40), (80, 24)]
 RECORD = "KS-RTE-ticket-escalation"  # three quotes, a long body
 
 
-async def opened(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
+async def opened(pilot: Pilot[Any], app: App[Any]) -> ReviewScreen:
     screen = app.screen
     assert isinstance(screen, ReviewScreen)
     await screen.settle()
@@ -38,7 +41,7 @@ def status(screen: ReviewScreen) -> str:
     return str(screen.query_one(TargetLine).render())
 
 
-async def source_shown(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def source_shown(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     for _ in range(100):
         await pilot.pause()
         if screen.sources.shown == screen.sources.request and screen.source_view.line_count:
