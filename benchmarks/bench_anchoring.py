@@ -37,7 +37,7 @@ from synthetic import synthetic_repo  # noqa: E402
 
 from evidence.anchoring import Anchorer, RevisionIndex  # noqa: E402
 from evidence.anchoring.workers import Workers  # noqa: E402
-from evidence.model import Quote, Tier  # noqa: E402
+from evidence.model import Anchor, Quote, Tier  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 
 KINDS = ("exact", "whitespace", "damaged", "misquoted", "misattributed")
@@ -121,7 +121,7 @@ def make_quotes(
     return made
 
 
-def correct(kind: str, anchor, path: str, span: tuple[int, int]) -> bool:
+def correct(kind: str, anchor: Anchor, path: str, span: tuple[int, int]) -> bool:
     if kind == "misattributed":
         return any(place.path == path and place.lines == span for place in anchor.elsewhere)
     expected = {

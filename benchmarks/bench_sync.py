@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -102,7 +103,7 @@ def build_remote(folder: Path, events: list[Event]) -> tuple[Path, list[Path]]:
     return remote, written
 
 
-def timed(action) -> float:  # type: ignore[no-untyped-def]
+def timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
     return time.perf_counter() - started

@@ -57,7 +57,8 @@ def _quotes(files: dict[str, str], count: int) -> list[Quote]:
         if not block[0].strip() or not block[-1].strip():
             continue
         kind = len(made) % 5
-        cited, claimed = path, (first + 1, first + 3)
+        cited: str = path
+        claimed: tuple[int, int] | None = (first + 1, first + 3)
         if kind == 0:
             text = "\n".join(block)
         elif kind == 1:

@@ -319,7 +319,9 @@ def test_reference_reports_against_the_sample(shared_reports: Path, kestrel: Pat
 # --- search replay ---------------------------------------------------------------------------
 
 
-def _search(command: str, tool: str, pattern: str, flags: tuple[str, ...], paths: tuple[str, ...]):
+def _search(
+    command: str, tool: str, pattern: str, flags: tuple[str, ...], paths: tuple[str, ...]
+) -> SearchReplay:
     return SearchReplay(command, tool, pattern, flags, paths, "", 1, "R")
 
 

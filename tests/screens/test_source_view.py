@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 
 from screens.widgets.source_highlight import BLOCK
 from screens.widgets.source_lines import SourceMarks, highlight_block
@@ -16,7 +19,7 @@ class ViewApp(App[None]):
         yield SourceView(id="view")
 
 
-async def highlighted(pilot, view: SourceView) -> None:  # type: ignore[no-untyped-def]
+async def highlighted(pilot: Pilot[Any], view: SourceView) -> None:
     for _ in range(300):
         await pilot.pause()
         if not view.highlighting:
