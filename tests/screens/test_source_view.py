@@ -128,4 +128,4 @@ async def test_tabs_and_controls_count_in_the_scrollable_width() -> None:
         view.show("tabs.py", lines)
         await pilot.pause()
         drawn = len("            end_of_a_tabbed_line")
-        assert view.virtual_size.width >= drawn + view._gutter_width  # noqa: SLF001
+        assert view.virtual_size.width >= drawn + view._gutter_width
