@@ -4,37 +4,32 @@ One entry per (the quotes as the reports give them, the revision's commit, the a
 version): a BLAKE2b key over this cache's format, the Python version, the source files of
 evidence/anchoring/ and evidence/model.py, the commit and every field of every quote. An entry
 holds the anchors (without their quotes, which the caller has) and, once known, the state of the
-reports' cited paths. Entries are marshalled plain tuples behind a magic line and a checksum,
-as the report cache's (evidence/reports/cache.py): reading one never runs code; a missing,
-damaged or foreign entry is a miss; writes are atomic and never fail the caller.
+reports' cited paths, as plain tuples in an entry file of evidence/cache_files.py (as the report
+cache's): reading one never runs code; a missing, damaged or foreign entry is a miss; writes are
+atomic and never fail the caller.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import marshal
-import os
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from evidence import cache_files
 from evidence.anchoring.anchorer import Anchorer
 from evidence.citations import CitedPath, CitedState
 from evidence.model import Anchor, Candidate, DiffPart, Elsewhere, FileState, Quote, Tier
-from evidence.reports.cache import prune
 
 __all__ = ["CachingAnchorer", "Cached", "default_directory", "get", "key_for", "put"]
 
 FORMAT = 1
-SUFFIX = ".marshal"
 MAX_ENTRIES = 512
 MAX_BYTES = 512 * 1024 * 1024
 _MAGIC = b"assay-anchor-cache\n"
-_CHECK = 16
 _ROOT = Path(__file__).resolve().parent
 #: what anchors depend on besides the quotes and the revision
 SOURCES = (*sorted((_ROOT / "anchoring").glob("*.py")), _ROOT / "model.py")
@@ -126,25 +121,14 @@ class Cached:
 
 
 def _path(directory: Path, key: str) -> Path:
-    return directory / f"{key}{SUFFIX}"
+    return directory / f"{key}{cache_files.SUFFIX}"
 
 
 def get(directory: Path, key: str, quotes: Sequence[Quote]) -> Cached | None:
     """The entry for ``key`` with its anchors rebuilt on ``quotes``, or None."""
-    path = _path(directory, key)
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head = len(_MAGIC) + _CHECK
-    if len(data) <= head or not data.startswith(_MAGIC):
-        return None
-    body = memoryview(data)[head:]
-    if hashlib.blake2b(body, digest_size=_CHECK).digest() != data[len(_MAGIC) : head]:
-        return None
-    try:
-        stored_format, stored_key, rows, cited = marshal.loads(body)
-        if stored_format != FORMAT or stored_key != key or len(rows) != len(quotes):
+
+    def decode(rows: Any, cited: Any) -> Cached | None:
+        if len(rows) != len(quotes):
             return None
         anchors = [_decode(quote, row) for quote, row in zip(quotes, rows, strict=True)]
         citations = (
@@ -155,11 +139,9 @@ def get(directory: Path, key: str, quotes: Sequence[Quote]) -> Cached | None:
                 for report, record, source, cpath, line, state, suggestion in cited
             )
         )
-    except (EOFError, ValueError, TypeError, KeyError):
-        return None
-    with contextlib.suppress(OSError):
-        os.utime(path)
-    return Cached(anchors, citations)
+        return Cached(anchors, citations)
+
+    return cache_files.read(_path(directory, key), _MAGIC, FORMAT, key, decode)
 
 
 def put(
@@ -174,27 +156,9 @@ def put(
         if citations is None
         else tuple((*cited[:5], cited.state.value, cited.suggestion) for cited in citations)
     )
-    try:
-        body = marshal.dumps((FORMAT, key, tuple(_encode(a) for a in anchors), cited))
-    except ValueError:
-        return
-    check = hashlib.blake2b(body, digest_size=_CHECK).digest()
-    try:
-        import tempfile
-
-        directory.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(_MAGIC + check + body)
-            os.replace(name, _path(directory, key))
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(name)
-            return
-    except OSError:
-        return
-    prune(directory, MAX_ENTRIES, MAX_BYTES)
+    rows = tuple(_encode(a) for a in anchors)
+    if cache_files.write(_path(directory, key), _MAGIC, FORMAT, key, rows, cited):
+        cache_files.prune(directory, MAX_ENTRIES, MAX_BYTES)
 
 
 class CachingAnchorer(Anchorer):

@@ -6,34 +6,29 @@ tables and the marshal format come with it), the parser's own source files, the 
 given (it becomes ``Report.file``) and the report's bytes. So an entry is never stale: a changed
 report or parser gives another key, and the old entry is pruned in time.
 
-An entry holds ``marshal.dumps((FORMAT, key, payload))`` behind a short header (a magic string and
-a checksum of the marshalled bytes), where the payload is the Report as plain tuples, strings,
-ints, bools and None (`encode`; `decode` rebuilds the exact NamedTuples). Not pickle: loading an
-entry never runs code; and the checksum keeps damaged bytes from ever reaching `marshal.loads`,
-which is not meant for erroneous data.
+An entry is a file of evidence/cache_files.py whose payload is the Report as plain tuples,
+strings, ints, bools and None (`encode`; `decode` rebuilds the exact NamedTuples): loading it never
+runs code.
 
 The cache never fails its caller: an entry that is missing, damaged or of another version is a
 miss, and a directory that cannot be written (read-only home, full disk) is just not written.
 Deleting the directory is always safe. After each write at most MAX_ENTRIES entries (and
-MAX_BYTES) are kept, the least recently used (by modification time, which a hit refreshes) go
-first.
+MAX_BYTES) are kept, the least recently used go first.
 
-Standard library and evidence.model only (platformdirs for `default_directory`): this module must
-not import the parser.
+Standard library, evidence.model and evidence.cache_files only (platformdirs for
+`default_directory`): this module must not import the parser.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import marshal
-import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
+from evidence import cache_files
+from evidence.cache_files import SUFFIX
 from evidence.model import (
     Citation,
     Diagnostic,
@@ -67,8 +62,8 @@ MAX_ENTRIES = 4096
 #: and their total size at most (an entry is a little larger than its report; the newest is kept)
 MAX_BYTES = 256 * 1024 * 1024
 #: the files (under evidence/) whose source decides what a parsed Report holds: the parser, what
-#: it imports from evidence/, loading and this cache (tests/evidence/test_report_cache.py checks
-#: that the list is complete)
+#: it imports from evidence/, loading, this cache and its entry files (tests/evidence/
+#: test_report_cache.py checks that the list is complete)
 PARSER_SOURCES = (
     "reports/parser.py",
     "reports/vocabulary.py",
@@ -77,12 +72,10 @@ PARSER_SOURCES = (
     "reports/files.py",
     "reports/loading.py",
     "reports/cache.py",
+    "cache_files.py",
     "model.py",
 )
-SUFFIX = ".marshal"
 _MAGIC = b"assay-report-cache\n"
-_CHECK_SIZE = 16  # bytes of the BLAKE2b checksum after the magic
-_STALE_SCRATCH = 3600.0  # seconds after which a left-over temporary file is removed
 
 _KINDS: dict[str, Kind] = {kind.value: kind for kind in Kind}
 
@@ -247,55 +240,13 @@ def _decode_record(item: Any) -> Record:
 
 def get(directory: Path, key: str) -> Report | None:
     """The cached report for ``key``, or None (a miss) whatever is wrong with the entry."""
-    path = entry_path(directory, key)
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head = len(_MAGIC) + _CHECK_SIZE
-    if len(data) <= head or not data.startswith(_MAGIC):
-        return None
-    body = memoryview(data)[head:]
-    if hashlib.blake2b(body, digest_size=_CHECK_SIZE).digest() != data[len(_MAGIC) : head]:
-        return None
-    try:
-        stored_format, stored_key, payload = marshal.loads(body)
-        if stored_format != FORMAT or stored_key != key:
-            return None
-        report = decode(payload)
-    except (EOFError, ValueError, TypeError, KeyError):
-        return None
-    with contextlib.suppress(OSError):
-        os.utime(path)  # recently used: kept by `prune`
-    return report
+    return cache_files.read(entry_path(directory, key), _MAGIC, FORMAT, key, decode)
 
 
 def put(directory: Path, key: str, report: Report) -> None:
     """Store ``report`` under ``key`` (atomically), then prune; never raises for I/O problems."""
-    try:
-        body = marshal.dumps((FORMAT, key, encode(report)))
-    except ValueError:  # something marshal cannot store: not cached
-        return
-    check = hashlib.blake2b(body, digest_size=_CHECK_SIZE).digest()
-    scratch: Path | None = None
-    try:
-        import tempfile  # here: only a miss writes
-
-        directory.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=directory)
-        scratch = Path(name)
-        with os.fdopen(handle, "wb") as out:
-            out.write(_MAGIC + check)
-            out.write(body)
-        os.replace(scratch, entry_path(directory, key))
-        scratch = None
-    except OSError:
-        return
-    finally:
-        if scratch is not None:
-            with contextlib.suppress(OSError):
-                scratch.unlink()
-    prune(directory)
+    if cache_files.write(entry_path(directory, key), _MAGIC, FORMAT, key, encode(report)):
+        prune(directory)
 
 
 def prune(directory: Path, keep: int | None = None, max_bytes: int | None = None) -> None:
@@ -304,32 +255,4 @@ def prune(directory: Path, keep: int | None = None, max_bytes: int | None = None
     interrupted writes."""
     keep = MAX_ENTRIES if keep is None else keep
     max_bytes = MAX_BYTES if max_bytes is None else max_bytes
-    entries: list[tuple[int, int, str]] = []  # (mtime, size, path)
-    doomed: list[str] = []
-    now = time.time()
-    try:
-        with os.scandir(directory) as scan:
-            for entry in scan:
-                try:
-                    if entry.name.endswith(SUFFIX):
-                        status = entry.stat()
-                        entries.append((status.st_mtime_ns, status.st_size, entry.path))
-                    elif (
-                        entry.name.startswith(".")
-                        and entry.name.endswith(".tmp")
-                        and now - entry.stat().st_mtime > _STALE_SCRATCH
-                    ):
-                        doomed.append(entry.path)
-                except OSError:
-                    continue
-    except OSError:
-        return
-    entries.sort(reverse=True)
-    total = 0
-    for position, (_mtime, size, path) in enumerate(entries):
-        total += size
-        if position >= keep or (position > 0 and total > max_bytes):
-            doomed.append(path)
-    for path in doomed:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
+    cache_files.prune(directory, keep, max_bytes)
