@@ -201,37 +201,18 @@ def decode(payload: Any) -> Report:
 
 
 def _decode_record(item: Any) -> Record:
-    (
-        record_id,
-        kind,
-        label,
-        body,
-        report,
-        section,
-        lines,
-        fields,
-        statuses,
-        quotes,
-        citations,
-        references,
-        searches,
-        annotates,
-    ) = item
-    return Record(
-        record_id,
-        _KINDS[kind],
-        label,
-        body,
-        report,
-        section,
-        lines,
-        fields,
-        statuses,
-        tuple(map(Quote._make, quotes)),
-        tuple(map(Citation._make, citations)),
-        references,
-        tuple(map(SearchReplay._make, searches)),
-        annotates,
+    record_id, kind, *plain, quotes, citations, references, searches, annotates = item
+    return Record._make(  # raises TypeError unless every field is there
+        (
+            record_id,
+            _KINDS[kind],
+            *plain,  # label, body, report, section, lines, fields, statuses: stored as they are
+            tuple(map(Quote._make, quotes)),
+            tuple(map(Citation._make, citations)),
+            references,
+            tuple(map(SearchReplay._make, searches)),
+            annotates,
+        )
     )
 
 
