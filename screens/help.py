@@ -23,6 +23,23 @@ _CONTEXT_NOTES = {
     "audit_review": "in a system opened from the audit",
 }
 
+#: what the key list does not say, after it: a title and a paragraph each
+_TOPICS = (
+    (
+        "Drift (review --against REV, or A)",
+        "  After a record's verdict badge, its quotes' worst drift at REV: ⊘ a passage or its"
+        " file deleted, Δ changed, ↕ moved (same text, other lines or file), = unchanged."
+        " Under each quote: where it is at REV and the commits that touched it (Enter shows"
+        " one). Verdicts stay on the cited revision.",
+    ),
+    (
+        "Reviewing as a team (assay sync)",
+        "  ≠ after a record's verdict badge: reviewers' verdicts differ on it or one of its"
+        " quotes. The record pane lists the other reviewers' verdicts and notes; the header"
+        " says when verdicts were last synced and how many came in.",
+    ),
+)
+
 
 def key_names(keys: tuple[str, ...]) -> str:
     """Keys in their short form, as the footer shows them, e.g. ``⏎ / ctrl+]``."""
@@ -51,27 +68,10 @@ def help_content(keymap: Keymap) -> Content:
             )
             parts.append(line)
         parts.append(Content(""))
-    parts.append(Content.styled("Drift (review --against REV, or A)", "bold $text-accent"))
-    parts.append(
-        Content.styled(
-            "  After a record's verdict badge, its quotes' worst drift at REV: ⊘ a passage or its"
-            " file deleted, Δ changed, ↕ moved (same text, other lines or file), = unchanged."
-            " Under each quote: where it is at REV and the commits that touched it (Enter shows"
-            " one). Verdicts stay on the cited revision.",
-            "$text-muted",
-        )
-    )
-    parts.append(Content(""))
-    parts.append(Content.styled("Reviewing as a team (assay sync)", "bold $text-accent"))
-    parts.append(
-        Content.styled(
-            "  ≠ after a record's verdict badge: reviewers' verdicts differ on it or one of its"
-            " quotes. The record pane lists the other reviewers' verdicts and notes; the header"
-            " says when verdicts were last synced and how many came in.",
-            "$text-muted",
-        )
-    )
-    parts.append(Content(""))
+    for title, text in _TOPICS:
+        parts.append(Content.styled(title, "bold $text-accent"))
+        parts.append(Content.styled(text, "$text-muted"))
+        parts.append(Content(""))
     parts.append(
         Content.styled(
             f"Keymap: {keymap.preset}"
