@@ -12,6 +12,7 @@ from textual.content import Content
 from evidence.text import clipped
 from screens.safe import visible
 from screens.widgets.lists import Row
+from screens.widgets.quote_diff import diff_sides
 
 if TYPE_CHECKING:
     from evidence.drift import Drift
@@ -113,25 +114,11 @@ def drift_diff_content(drift: Drift | None, short: str) -> Content:
         same = drift.status.value in ("unchanged", "moved")
         said = "the same text at REV" if same else "nothing to compare at REV"
         return Content("\n").join([head, Content.styled(said, "$text-muted")])
-    cited: list[Content] = [Content.styled("cited   ", "bold")]
-    now: list[Content] = [Content.styled("at REV  ", "bold")]
-    for part in drift.diff:
-        if part.op == "equal":
-            cited.append(Content(visible(part.quote, multiline=True)))
-            now.append(Content(visible(part.source, multiline=True)))
-            continue
-        if part.quote:
-            cited.append(
-                Content.styled(visible(part.quote, multiline=True), "underline $text-error")
-            )
-        if part.source:
-            now.append(
-                Content.styled(visible(part.source, multiline=True), "underline $text-success")
-            )
+    cited, now = diff_sides(drift.diff, ("cited   ", "at REV  "), "underline", " ")
     legend = Content.styled(
         "underlined red: only cited · underlined green: only at REV", "$text-muted"
     )
-    return Content("\n").join([head, Content(" ").join(cited), Content(" ").join(now), legend])
+    return Content("\n").join([head, cited, now, legend])
 
 
 def commit_content(message: str, patch: str) -> Content:

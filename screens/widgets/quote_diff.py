@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.content import Content
 from textual.widgets import Static
 
@@ -43,6 +45,29 @@ def differences(compared: Anchor | tuple[DiffPart, ...]) -> list[str]:
     if len(changed) > len(listed):
         listed.append(f"  … and {len(changed) - len(listed)} more")
     return listed
+
+
+def diff_sides(
+    diff: Sequence[DiffPart], labels: tuple[str, str], emphasis: str, separator: str
+) -> tuple[Content, Content]:
+    """A diff as two labelled lines, the quote's side and the source's, each part's text visible
+    and what only one side has in ``emphasis`` (red on the quote's line, green on the source's)."""
+    quote_side: list[Content] = [Content.styled(labels[0], "bold")]
+    source_side: list[Content] = [Content.styled(labels[1], "bold")]
+    for part in diff:
+        if part.op == "equal":
+            quote_side.append(Content(visible(part.quote, multiline=True)))
+            source_side.append(Content(visible(part.source, multiline=True)))
+            continue
+        if part.quote:
+            quote_side.append(
+                Content.styled(visible(part.quote, multiline=True), f"{emphasis} $text-error")
+            )
+        if part.source:
+            source_side.append(
+                Content.styled(visible(part.source, multiline=True), f"{emphasis} $text-success")
+            )
+    return Content(separator).join(quote_side), Content(separator).join(source_side)
 
 
 def quote_diff(
@@ -90,25 +115,11 @@ def quote_diff(
         else:
             said += " (" + ("exactly" if anchor.match is Tier.EXACT else "but for whitespace") + ")"
         return Content("\n").join([header, Content.styled(said, "$text-muted"), *explained])
-    quote_side: list[Content] = [Content.styled("quote   ", "bold")]
-    source_side: list[Content] = [Content.styled("source  ", "bold")]
-    for part in diff:
-        if part.op == "equal":
-            quote_side.append(Content(visible(part.quote, multiline=True)))
-            source_side.append(Content(visible(part.source, multiline=True)))
-            continue
-        if part.quote:
-            quote_side.append(
-                Content.styled(visible(part.quote, multiline=True), "bold underline $text-error")
-            )
-        if part.source:
-            source_side.append(
-                Content.styled(visible(part.source, multiline=True), "bold underline $text-success")
-            )
+    quote_side, source_side = diff_sides(diff, ("quote   ", "source  "), "bold underline", "")
     lines = [
         header,
-        Content("").join(quote_side),
-        Content("").join(source_side),
+        quote_side,
+        source_side,
         Content.styled(LEGEND, "$text-muted"),
         *(Content(line) for line in differences(diff)),
         *explained,
