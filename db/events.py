@@ -8,7 +8,7 @@ the database.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -36,24 +36,6 @@ __all__ = [
 
 #: how event times are stored (UTC, microseconds): sortable as text
 AT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
-#: the columns of ``events`` that make an Event, in Event's field order
-COLUMNS = (
-    "event",
-    "item",
-    "report",
-    "record",
-    "quote",
-    "reviewer",
-    "verdict",
-    "note",
-    "at",
-    "revision",
-    "undoes",
-)
-#: the start of a query for whole events: ``f"{SELECT} events WHERE ..."``
-SELECT = f"SELECT {', '.join(COLUMNS)} FROM"
-#: the statement that appends one event (parameters: `row_values`)
-INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
 
 
 @dataclass(frozen=True)
@@ -85,6 +67,14 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """The event as the jsonl contract spells it."""
         return {name: getattr(self, name) for name in COLUMNS}
+
+
+#: the columns of ``events`` that make an Event, in Event's field order
+COLUMNS = tuple(field.name for field in fields(Event))
+#: the start of a query for whole events: ``f"{SELECT} events WHERE ..."``
+SELECT = f"SELECT {', '.join(COLUMNS)} FROM"
+#: the statement that appends one event (parameters: `row_values`)
+INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
 
 
 @dataclass(frozen=True)
