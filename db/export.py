@@ -263,6 +263,8 @@ def _assay_run(
     items: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """assay's own run: one result per quote of the reports (those of ``skip`` left out)."""
+    from db.sarif_verdicts import suppression  # here, as in `sarif`: it reads SARIF documents
+
     skip = skip or set()
     current: dict[str, list[Event]] = {}
     for event in store.current_all():
@@ -306,7 +308,9 @@ def _assay_run(
             result["locations"] = [{"physicalLocation": location}]
             if item["revision"]:
                 revisions.add(item["revision"])
-        suppressions = [s for s in map(_suppression, events) if s is not None]
+        suppressions = [
+            s for s in (suppression(e, name_verdict=False) for e in events) if s is not None
+        ]
         if suppressions:
             result["suppressions"] = suppressions
         results.append(result)
@@ -371,19 +375,6 @@ def _sarif_message(key: str, item: dict[str, Any] | None) -> str:
         "fuzzy": "only resembles the cited file",
     }.get(item["tier"], f"matches ({item['tier']})")
     return f"{item['record']}{label}: quote {item['quote_index'] + 1} {status}."
-
-
-def _suppression(event: Event) -> dict[str, Any] | None:
-    if event.verdict is Verdict.REFUTED:
-        suppression: dict[str, Any] = {"kind": "external", "status": "accepted"}
-    elif event.verdict is Verdict.UNCLEAR:
-        suppression = {"kind": "external", "status": "underReview"}
-    else:
-        return None
-    if event.note:
-        suppression["justification"] = event.note
-    suppression["properties"] = {"reviewer": event.reviewer, "at": event.at}
-    return suppression
 
 
 def render(

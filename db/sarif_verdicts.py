@@ -42,8 +42,10 @@ def registered_sarif_files(items: Iterable[Mapping[str, Any]]) -> list[Path]:
     return [Path(name) for name in files]
 
 
-def suppression(event: Event) -> dict[str, Any] | None:
-    """The SARIF suppression for one reviewer's verdict (None: the verdict suppresses nothing)."""
+def suppression(event: Event, *, name_verdict: bool = True) -> dict[str, Any] | None:
+    """The SARIF suppression for one reviewer's verdict (None: the verdict suppresses nothing):
+    its properties give the reviewer, the verdict (not in assay's own run: ``name_verdict``
+    False) and the time."""
     if event.verdict is Verdict.REFUTED:
         found: dict[str, Any] = {"kind": "external", "status": "accepted"}
     elif event.verdict is Verdict.UNCLEAR:
@@ -52,8 +54,11 @@ def suppression(event: Event) -> dict[str, Any] | None:
         return None
     if event.note:
         found["justification"] = event.note
-    found["properties"] = {"reviewer": event.reviewer, "verdict": event.verdict.value}
-    found["properties"]["at"] = event.at
+    properties: dict[str, Any] = {"reviewer": event.reviewer}
+    if name_verdict:
+        properties["verdict"] = event.verdict.value
+    properties["at"] = event.at
+    found["properties"] = properties
     return found
 
 
