@@ -24,7 +24,7 @@ from db.reviewer import reviewer_name
 from db.store import VerdictStore
 from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path, read_events
 from db.sync.foreign import Foreign, aside_events, keep_aside, kept_aside, split_foreign
-from db.sync.state import last_sync
+from db.sync.state import json_object, last_sync
 from evidence.git.exchange import OFFLINE, Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
 from evidence.git.tree import TreeEntry
@@ -248,13 +248,7 @@ def _shown(message: str | None, url: str, remote: str) -> str | None:
 
 
 def _read_marks(text: str | None) -> dict[str, str]:
-    try:
-        found = json.loads(text) if text else {}
-    except json.JSONDecodeError:
-        return {}
-    if not isinstance(found, dict):
-        return {}
-    return {str(k): str(v) for k, v in found.items()}
+    return {str(k): str(v) for k, v in (json_object(text) or {}).items()}
 
 
 @dataclass

@@ -18,6 +18,7 @@ from db.check import StoreError
 from db.events import Event
 from db.export import parse_event
 from db.store import VerdictStore
+from db.sync.state import json_object
 
 __all__ = [
     "ASIDE_KEY",
@@ -63,13 +64,7 @@ def split_foreign(
 
 def kept_aside(store: VerdictStore) -> dict[str, dict[str, object]]:
     """The events kept aside by earlier syncs, by event id (file, commit, author, event)."""
-    text = store.sync_state(ASIDE_KEY).get(ASIDE_KEY)
-    try:
-        found = json.loads(text) if text else {}
-    except json.JSONDecodeError:
-        return {}
-    if not isinstance(found, dict):
-        return {}
+    found = json_object(store.sync_state(ASIDE_KEY).get(ASIDE_KEY)) or {}
     return {str(k): v for k, v in found.items() if isinstance(v, dict)}
 
 
