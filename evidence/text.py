@@ -123,6 +123,28 @@ def json_without_surrogates(text: str, value: Any) -> Any:
     return _replace_surrogates(value)
 
 
+def json_value(data: bytes) -> Any:
+    """The JSON value in ``data`` (UTF-8, a BOM allowed) without lone surrogates
+    (`json_without_surrogates`); UnicodeDecodeError, ValueError (not JSON) or RecursionError."""
+    import json  # here: only JSON inputs need it
+
+    text = data.decode("utf-8-sig")
+    return json_without_surrogates(text, json.loads(text))
+
+
+def json_input(data: bytes, shown: str, error: Callable[[str], Exception], kind: str) -> Any:
+    """`json_value` of an input file, ``error`` (a one-line message naming ``shown``) where it is
+    not UTF-8 (``kind``, e.g. "a SARIF file", must be), not JSON, or JSON nested too deeply."""
+    try:
+        return json_value(data)
+    except UnicodeDecodeError:
+        raise error(f"{shown}: {kind} must be UTF-8") from None
+    except ValueError as problem:
+        raise error(f"{shown}: not valid JSON ({problem})") from None
+    except RecursionError:
+        raise error(f"{shown}: JSON nested too deeply") from None
+
+
 def _replace_surrogates(value: Any) -> Any:
     if isinstance(value, str):
         return _SURROGATE.sub("\ufffd", value)

@@ -42,21 +42,10 @@ def _looks_like_bundle(data: bytes) -> bool:
 
 
 def _load_bundle_bytes(data: bytes, shown: str) -> ReportSet:
-    import json  # here: only bundles need it
-
     from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
-    from evidence.text import json_without_surrogates
+    from evidence.text import json_input
 
-    try:
-        text = data.decode("utf-8-sig")
-        parsed = json_without_surrogates(text, json.loads(text))
-    except UnicodeDecodeError:
-        raise ReportError(f"{shown}: a .json bundle must be UTF-8") from None
-    except ValueError as error:
-        raise ReportError(f"{shown}: not valid JSON ({error})") from None
-    except RecursionError:
-        raise ReportError(f"{shown}: JSON nested too deeply") from None
-    return load_bundle(parsed, shown)
+    return load_bundle(json_input(data, shown, ReportError, "a .json bundle"), shown)
 
 
 def _directory_members(directory: Path, shown: str) -> list[tuple[Path, str]]:
@@ -114,13 +103,10 @@ def _bundle_in_text(data: bytes) -> object | None:
     """Parsed JSON when a file without the .json suffix holds a bundle, else None."""
     if not _looks_like_bundle(data):
         return None
-    import json
-
-    from evidence.text import json_without_surrogates
+    from evidence.text import json_value
 
     try:
-        text = data.decode("utf-8-sig")
-        parsed = json_without_surrogates(text, json.loads(text))
+        parsed = json_value(data)
     except (ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) and "reports" in parsed else None

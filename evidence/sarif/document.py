@@ -7,7 +7,7 @@ import os
 import zlib
 from typing import Any
 
-from evidence.text import json_without_surrogates
+from evidence.text import json_input
 
 __all__ = ["MAX_EXPANDED_BYTES", "SarifError", "expanded_limit", "read_document"]
 
@@ -29,15 +29,7 @@ def read_document(data: bytes, shown: str) -> dict[str, Any]:
     readable SARIF 2.1.0."""
     if data.startswith(_GZIP_MAGIC):
         data = _gunzip(data, shown, expanded_limit())
-    try:
-        text = data.decode("utf-8-sig")
-        document = json_without_surrogates(text, json.loads(text))
-    except UnicodeDecodeError:
-        raise SarifError(f"{shown}: a SARIF file must be UTF-8") from None
-    except ValueError as error:
-        raise SarifError(f"{shown}: not valid JSON ({error})") from None
-    except RecursionError:
-        raise SarifError(f"{shown}: JSON nested too deeply") from None
+    document = json_input(data, shown, SarifError, "a SARIF file")
     if not isinstance(document, dict):
         raise SarifError(f"{shown}: not a SARIF log (the JSON is not an object)")
     version = document.get("version")
