@@ -123,6 +123,17 @@ def json_without_surrogates(text: str, value: Any) -> Any:
     return _replace_surrogates(value)
 
 
+def unreadable(error: OSError) -> str:
+    """Why a file could not be read, as input errors say it after the file's name."""
+    if isinstance(error, FileNotFoundError):
+        return "no such file or directory"
+    if isinstance(error, IsADirectoryError):
+        return "is a directory"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    return f"cannot read ({error.strerror or error})"
+
+
 def json_value(data: bytes) -> Any:
     """The JSON value in ``data`` (UTF-8, a BOM allowed) without lone surrogates
     (`json_without_surrogates`); UnicodeDecodeError, ValueError (not JSON) or RecursionError."""

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from evidence.text import unreadable
+
 __all__ = [
     "AUDIT_NAME",
     "Audit",
@@ -97,12 +99,10 @@ def load_audit(path: str | Path) -> Audit:
     path = Path(path)
     try:
         text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise AuditError(f"{path}: no such file") from None
     except UnicodeDecodeError:
         raise AuditError(f"{path}: not UTF-8 text") from None
     except OSError as error:
-        raise AuditError(f"{path}: cannot read ({error.strerror or error})") from None
+        raise AuditError(f"{path}: {unreadable(error)}") from None
     return parse_audit(text, path)
 
 

@@ -20,6 +20,7 @@ from evidence.reports.files import (
     is_sarif_name,
     looks_like_sarif,
 )
+from evidence.text import unreadable
 
 __all__ = ["ReportError", "cross_check", "load_reports"]
 
@@ -27,14 +28,8 @@ __all__ = ["ReportError", "cross_check", "load_reports"]
 def _read(path: Path, shown: str) -> bytes:
     try:
         return path.read_bytes()
-    except FileNotFoundError:
-        raise ReportError(f"{shown}: no such file or directory") from None
-    except IsADirectoryError:
-        raise ReportError(f"{shown}: is a directory") from None
-    except PermissionError:
-        raise ReportError(f"{shown}: permission denied") from None
     except OSError as error:
-        raise ReportError(f"{shown}: cannot read ({error.strerror or error})") from None
+        raise ReportError(f"{shown}: {unreadable(error)}") from None
 
 
 def _looks_like_bundle(data: bytes) -> bool:
