@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from tui.commands.audit import audit_database, resolve_audit
 from tui.commands.errors import InputError
@@ -23,16 +23,14 @@ def review_audit(
     against: str | None,
     repo: str | None,
     rev: str | None,
-) -> NoReturn:
-    """Open the audit screen on the audit (exit 2 on a bad audit file or database)."""
+) -> AssayApp:
+    """The audit app on the audit, ready to run (exit 2 on a bad audit file or database)."""
     if repo is not None or rev is not None:
         raise InputError("an audit names each system's repository and revision: drop --repo/--rev")
     found = resolve_audit("review", audit_file, ())
     assert found is not None
-    run(
-        audit_app(
-            found, db=Path(db) if db else None, reviewer=reviewer, preset=preset, against=against
-        )
+    return audit_app(
+        found, db=Path(db) if db else None, reviewer=reviewer, preset=preset, against=against
     )
 
 
@@ -62,19 +60,8 @@ def audit_app(
     return make_audit_app(state, db_path, reviewer_name(reviewer), keymap, against=against)
 
 
-def run(app: AssayApp) -> NoReturn:
-    """Run the app, close what it opened and exit with its return code (a crash: a file)."""
-    from tui.crash import run_app
-
-    try:
-        code = run_app(app)
-    finally:
-        app.close()
-    raise SystemExit(code)
-
-
-def demo_audit(reviewer: str | None, preset: str | None) -> NoReturn:
-    """`assay demo --audit`: the audit screen on the sample audit."""
+def demo_audit(reviewer: str | None, preset: str | None) -> AssayApp:
+    """What `assay demo --audit` runs: the audit screen on the sample audit."""
     from db import StoreError, check_database
     from evidence.sample import SampleError
     from keymaps import KeymapError, load_keymap
@@ -87,4 +74,4 @@ def demo_audit(reviewer: str | None, preset: str | None) -> NoReturn:
         app = make_demo_audit_app(reviewer=reviewer, keymap=keymap)
     except (SampleError, StoreError, KeymapError, OSError) as error:
         raise InputError(str(error)) from None
-    run(app)
+    return app

@@ -79,14 +79,16 @@ def review(
     if audit_file is not None or not reports:
         from tui.commands.audit_review import review_audit
 
-        review_audit(
-            audit_file,
-            db=None if db_path is None else str(db_path),
-            reviewer=reviewer,
-            preset=preset,
-            against=against,
-            repo=repo,
-            rev=rev,
+        run(
+            review_audit(
+                audit_file,
+                db=None if db_path is None else str(db_path),
+                reviewer=reviewer,
+                preset=preset,
+                against=against,
+                repo=repo,
+                rev=rev,
+            )
         )
     with _paused():
         app = _review_app(reports, repo, rev, db_path, reviewer, preset, against)
@@ -190,7 +192,7 @@ def demo(reviewer: str | None, preset: str | None, against: str | None, audit: b
     if audit:
         from tui.commands.audit_review import demo_audit
 
-        demo_audit(reviewer, preset)
+        run(demo_audit(reviewer, preset))
     run(demo_app(reviewer, preset, against=against))
 
 
