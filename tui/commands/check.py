@@ -20,6 +20,7 @@ from evidence.revision import Revision, RevisionError
 from evidence.text import json_escaped
 from tui.commands.audit import audit_option, check_audit_command
 from tui.commands.errors import InputError
+from tui.commands.options import text_or_json_option
 from tui.commands.repository import repo_option, repository
 
 
@@ -38,14 +39,7 @@ from tui.commands.repository import repo_option, repository
     metavar="REV",
     help="Follow every quoted passage to this newer revision (a commit, tag or branch).",
 )
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@text_or_json_option("output", help="Output format.")
 def check(
     reports: tuple[str, ...],
     audit_file: str | None,

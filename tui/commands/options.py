@@ -8,14 +8,13 @@ from typing import TypeVar
 
 import click
 
-from db.check import default_path
-from keymaps.loader import PRESETS
-
 F = TypeVar("F", bound=Callable[..., object])
 
 
 def keymap_option(function: F) -> F:
     """``--keymap PRESET`` (None when not given: keymap.toml's preset, else default)."""
+    from keymaps.loader import PRESETS  # here: a command without the option does not load keymaps
+
     return click.option(
         "--keymap",
         "preset",
@@ -44,6 +43,8 @@ def against_option(function: F) -> F:
 
 def db_option(function: F) -> F:
     """``--db FILE``: the verdict database (None when not given: the default one)."""
+    from db.check import default_path  # here: a command without the option does not load db/
+
     return click.option(
         "--db",
         "db_path",
@@ -52,3 +53,16 @@ def db_option(function: F) -> F:
         default=None,
         help=f"verdict database file [default: {default_path()}]",
     )(function)
+
+
+def text_or_json_option(*names: str, help: str | None = None) -> Callable[[F], F]:
+    """``--format text|json`` (default text), under the parameter name in ``names`` (and a
+    short option, if one is given there)."""
+    return click.option(
+        "--format",
+        *names,
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help=help,
+    )

@@ -13,6 +13,7 @@ from evidence.reports.loading import ReportError, load_reports
 from evidence.text import escaped, json_escaped
 from tui.commands.audit import audit_option, resolve_audit
 from tui.commands.errors import InputError
+from tui.commands.options import text_or_json_option
 
 
 def _plural(count: int, word: str) -> str:
@@ -83,13 +84,9 @@ def render_text(reportset: ReportSet) -> str:
 @click.command()
 @click.argument("reports", nargs=-1, metavar="REPORT...")
 @audit_option
-@click.option(
-    "--format",
+@text_or_json_option(
     "-f",
     "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
     help="An outline per report, or the JSON bundle (docs/bundle-format.md).",
 )
 def parse(reports: tuple[str, ...], audit_file: str | None, output_format: str) -> None:

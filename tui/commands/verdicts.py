@@ -17,7 +17,7 @@ from db.store import StoreError, VerdictStore, default_path
 from evidence.text import escaped, json_escaped
 from tui.commands.audit import audit_option
 from tui.commands.errors import InputError
-from tui.commands.options import db_option
+from tui.commands.options import db_option, text_or_json_option
 
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
@@ -187,9 +187,7 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
 @click.command()
 @db_option
 @audit_option
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@text_or_json_option("fmt")
 def stats(db_path: Path | None, audit_file: str | None, fmt: str) -> None:
     """Show progress, verdict counts, disagreements and agreement between reviewers.
 
