@@ -176,13 +176,7 @@ class Highlights:
                 lines = {top + n: line for n, line in enumerate(pieces)}
                 view.post_message(Highlighted(doc, theme, {}, (), lines))
 
-            view.run_worker(
-                highlight_window,
-                thread=True,
-                group=f"highlight-window-{id(view)}",
-                exit_on_error=False,
-                description=f"highlight {path} {top + 1}-{last}",
-            )
+            self._in_thread(highlight_window, "highlight-window", f"{path} {top + 1}-{last}")
         if self._block_timer is not None:
             self._block_timer.stop()
         self._block_timer = view.set_timer(BLOCK_DELAY, self._request_blocks)
@@ -210,12 +204,16 @@ class Highlights:
                 view.post_message(Highlighted(doc, theme, done, (block,)))
             view.post_message(Highlighted(doc, theme, {}, tuple(inputs)))
 
-        view.run_worker(
-            highlight_blocks,
+        self._in_thread(highlight_blocks, "highlight", path)
+
+    def _in_thread(self, work: Callable[[], None], group: str, what: str) -> None:
+        """Run ``work`` in a thread worker of the view, in its own group of this view's workers."""
+        self.view.run_worker(
+            work,
             thread=True,
-            group=f"highlight-{id(view)}",
+            group=f"{group}-{id(self.view)}",
             exit_on_error=False,
-            description=f"highlight {path}",
+            description=f"highlight {what}",
         )
 
     def arrived(self, message: Highlighted) -> None:
