@@ -44,6 +44,7 @@ __all__ = [
     "FORMAT",
     "MAX_BYTES",
     "MAX_ENTRIES",
+    "SUFFIX",
     "decode",
     "default_directory",
     "encode",
