@@ -21,6 +21,18 @@ class Motions:
     def __init__(self) -> None:
         self._armed = 0.0  # when a "press twice" key was pressed once
 
+    def act(self, focused: Widget | None, what: str, step: int = 1) -> None:
+        """A move of the focused pane: a ``line`` down (``step`` 1) or up (-1), to the ``top``
+        (``step`` 2: on the second press), to the ``bottom``, or a ``half_page`` down or up."""
+        if what == "line":
+            self.move(focused, step)
+        elif what == "top":
+            self.to_top(focused, step)
+        elif what == "bottom":
+            self.to_bottom(focused)
+        else:
+            self.half_page(focused, step)
+
     def move(self, focused: Widget | None, step: int) -> None:
         """A row or line down (``step`` 1) or up (-1) in the focused pane."""
         if isinstance(focused, (RowList, SourceView)):
