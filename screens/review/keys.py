@@ -1,8 +1,9 @@
 """The review screen's actions, by binding id: each runs through the action of the part it moves
-(`move`, `motion`, `lookup`, `verdicts`, `drift`, `view`), its name and step as parameters.
+(`move`, `motion`, `lookup`, `verdict`, `drift`, `view`), its name and step as parameters.
 
 The catalog's actions (keymaps/catalog.py) stay those of the other screens that share these ids
-(browse, the audit); ids not listed here keep the catalog's action.
+(browse, the audit); ids not listed here keep the catalog's action (`verdict('confirmed')`: the
+verdict keys name the verdict, as these name what they do).
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ ACTIONS: dict[str, str] = {
     "record_target": "move('target')",
     "back": "move('back')",
     "forward": "move('forward')",
-    "note": "verdicts('note')",
-    "undo": "verdicts('undo')",
-    "redo": "verdicts('redo')",
-    "note_drift": "verdicts('note_drift')",
-    "export": "verdicts('export')",
+    "note": "verdict('note')",
+    "undo": "verdict('undo')",
+    "redo": "verdict('redo')",
+    "note_drift": "verdict('note_drift')",
+    "export": "verdict('export')",
     "find": "lookup('find')",
     "open_file": "lookup('open_file')",
     "grep": "lookup('grep')",

@@ -29,7 +29,7 @@ class Motions:
         elif what == "top":
             self.to_top(focused, step)
         elif what == "bottom":
-            self.to_bottom(focused)
+            self.to_end(focused, last=True)
         else:
             self.half_page(focused, step)
 
@@ -48,21 +48,16 @@ class Motions:
                 self._armed = now
                 return
             self._armed = 0.0
-        if isinstance(focused, RowList):
-            focused.action_first()
-        elif isinstance(focused, SourceView):
-            focused.action_first_line()
-        elif focused is not None:
-            focused.scroll_home(animate=False)
+        self.to_end(focused, last=False)
 
-    def to_bottom(self, focused: Widget | None) -> None:
-        """The last row or line of the focused pane."""
+    def to_end(self, focused: Widget | None, *, last: bool) -> None:
+        """The last (or first) row or line of the focused pane."""
         if isinstance(focused, RowList):
-            focused.action_last()
+            focused.action_last() if last else focused.action_first()
         elif isinstance(focused, SourceView):
-            focused.action_last_line()
+            focused.action_last_line() if last else focused.action_first_line()
         elif focused is not None:
-            focused.scroll_end(animate=False)
+            focused.scroll_end(animate=False) if last else focused.scroll_home(animate=False)
 
     def half_page(self, focused: Widget | None, step: int) -> None:
         """Half the pane's height down (``step`` 1) or up (-1), the cursor moving with it."""

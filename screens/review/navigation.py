@@ -14,16 +14,18 @@ from screens.review.history import History, Location, Place
 from screens.safe import visible
 from screens.session import FILTER_NOTICES
 from screens.widgets.cited_rows import cited_target
+from screens.widgets.record_pane import RecordPane
+from screens.widgets.records_pane import RecordsPane
+from screens.widgets.source_view import SourceView
 
 if TYPE_CHECKING:
+    from textual.message import Message
     from textual.screen import Screen
 
     from evidence.model import Quote
     from screens.review.drift import DriftPart
     from screens.review.source import SourcePane
     from screens.review.state import ReviewState
-    from screens.widgets.record_pane import RecordPane
-    from screens.widgets.records_pane import RecordsPane
 
 
 class Navigation:
@@ -262,6 +264,33 @@ class Navigation:
         pane.border_title, pane.border_subtitle = "Record", ""
         self.sources.view.show_message(message, title="Source")
         self.sources.info.show(None, None, opened=None)
+
+    def pane_moved(self, event: Message) -> None:
+        """The cursor moved in the records or the record pane, or a row was chosen there."""
+        records = self.records_pane
+        if isinstance(event, RecordsPane.RecordHighlighted):
+            if records.highlighted is None or records.rows[records.highlighted] != event.index:
+                return  # the pane was refilled since (e.g. the saved position was read): stale
+            if event.index != self.state.location.record:
+                self.go(self.at(event.index))
+        elif isinstance(event, RecordsPane.RecordSelected):
+            self.screen.set_focus(self.record_pane)
+        elif isinstance(event, RecordPane.QuoteHighlighted):
+            self.select_quote(event.quote)
+        elif isinstance(event, RecordPane.RowHighlighted):
+            self.preview(event.row_id)
+        elif isinstance(event, RecordPane.Followed):
+            self.follow(event.target)
+
+    def follow_focused(self) -> bool:
+        """Follow the row under the cursor of the focused pane (records: choose it; record: the
+        quote or reference); False when the source pane is focused (not a move)."""
+        focused, records, pane = self.screen.focused, self.records_pane, self.record_pane
+        if focused is records and records.highlighted is not None:
+            records.action_select()
+        elif focused is pane and pane.highlighted is not None:
+            self.follow(pane.highlighted_id)
+        return not isinstance(focused, SourceView)
 
     def follow(self, row_id: str) -> None:
         """Follow a row of the record pane: a quote, a reference, an annotation, a search hit."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
@@ -97,8 +98,8 @@ class ReviewScreen(Screen[None]):
         self.record_pane = RecordPane(session, id="record")
         self.source_view = SourceView(id="source")
         self.quote_info = QuoteInfo(id="quote-info")
-        self.diff_text = QuoteDiff(id="diff-text")
-        shown = (self.source_view, self.quote_info, self.diff_text, TargetLine(id="target"))
+        diff = QuoteDiff(id="diff-text")
+        shown = (self.source_view, self.quote_info, diff, TargetLine(id="target"))
         # the parts, each given the state, the panes and the parts it acts on
         self.drift = DriftPart(state, self.record_pane, repo, against)
         self.sources = SourcePane(state, self.drift, shown, keymap)
@@ -122,14 +123,13 @@ class ReviewScreen(Screen[None]):
                     yield self.source_view
                     yield self.quote_info
                     with VerticalScroll(id="diff"):
-                        yield self.diff_text
+                        yield self.sources.diff
         yield self.sources.target_line
         yield KeysBar()
         yield from (self.drift, self.sources, self.verdicts, self.arrivals)  # not drawn
 
     def on_mount(self) -> None:
-        self.records_pane.border_title = "Records"
-        self.record_pane.border_title = "Record"
+        self.records_pane.border_title, self.record_pane.border_title = "Records", "Record"
         self.source_view.show_message("opening the revision…", title="Source")
         self.moves.fill_records()
         self.moves.show_record()
@@ -164,8 +164,6 @@ class ReviewScreen(Screen[None]):
         await self.reads.settle()
         await self.drift.settle()
 
-    # --- what the parts and the workers say ------------------------------------------------------
-
     def _revision_read(self) -> None:
         self.record_pane.revision_open = self.state.revision is not None
         self.header.refresh()
@@ -185,11 +183,10 @@ class ReviewScreen(Screen[None]):
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
-        """A worker failed: the drift says why, others say so (in the source pane when it was
-        loading what it shows)."""
-        error = event.worker.error
+        """A worker failed: the drift says why; others say so (in the source pane, its reads)."""
         if event.state is not WorkerState.ERROR:
             return
+        error = event.worker.error
         if isinstance(error, DriftFailed):
             self.drift.failed(error)
             return
@@ -199,29 +196,12 @@ class ReviewScreen(Screen[None]):
         self.notify(visible(text), severity="error", markup=False)
 
     @on(RecordsPane.RecordHighlighted)
-    def _record_highlighted(self, event: RecordsPane.RecordHighlighted) -> None:
-        pane = self.records_pane
-        if pane.highlighted is None or pane.rows[pane.highlighted] != event.index:
-            return  # the pane was refilled since (e.g. the saved position was read): stale
-        if event.index != self.state.location.record:
-            self.moves.go(self.moves.at(event.index))
-
     @on(RecordsPane.RecordSelected)
-    def _record_selected(self) -> None:
-        self.set_focus(self.record_pane)
-
     @on(RecordPane.QuoteHighlighted)
     @on(RecordPane.RowHighlighted)
     @on(RecordPane.Followed)
-    def _record_pane_row(
-        self, event: RecordPane.QuoteHighlighted | RecordPane.RowHighlighted | RecordPane.Followed
-    ) -> None:
-        if isinstance(event, RecordPane.QuoteHighlighted):
-            self.moves.select_quote(event.quote)
-        elif isinstance(event, RecordPane.RowHighlighted):
-            self.moves.preview(event.row_id)
-        else:
-            self.moves.follow(event.target)
+    def _pane_moved(self, event: Message) -> None:
+        self.moves.pane_moved(event)
 
     # --- the actions (keys.py names each binding's) ----------------------------------------------
 
@@ -234,17 +214,11 @@ class ReviewScreen(Screen[None]):
     def action_lookup(self, name: str, step: int = 1) -> None:
         self.lookups.run(name, step)
 
-    def action_verdict(self, value: str) -> None:
-        self.verdicts.give(value)
-
-    def action_verdicts(self, what: str) -> None:
+    def action_verdict(self, what: str) -> None:
         self.verdicts.act(what)
 
     def action_drift(self, what: str) -> None:
-        if what == "ask":
-            self.drift.ask()
-        else:
-            self.sources.toggle_against()
+        self.sources.drift_action(what)
 
     def action_view(self, what: str, step: int = 1) -> None:
         """Tab between the panes, the filter and grouping of the records, the records list shown
@@ -266,14 +240,7 @@ class ReviewScreen(Screen[None]):
         return action != "view" or parameters != ("grouping",) or bool(self.session.results)
 
     def action_follow(self) -> None:
-        focused, records, pane = self.focused, self.records_pane, self.record_pane
-        if focused is records:
-            if records.highlighted is not None:
-                records.action_select()
-        elif focused is pane:
-            if pane.highlighted is not None:
-                self.moves.follow(pane.highlighted_id)
-        elif isinstance(focused, SourceView):
+        if not self.moves.follow_focused():  # the source pane: the quotes that cite its file
             self.lookups.backlinks()
 
     def action_quit(self) -> None:
@@ -287,7 +254,7 @@ class ReviewScreen(Screen[None]):
     def action_toggle_theme(self) -> None:
         self.app.theme = other_theme(self.app.current_theme.dark)
 
-    # --- for the app (the command palette), tests and tools --------------------------------------
+    # the screen's API for the app (the command palette), tests and tools
 
     @property
     def rows(self) -> list[int]:
@@ -302,7 +269,7 @@ class ReviewScreen(Screen[None]):
     @property
     def quote_diff(self) -> QuoteDiff | None:
         """The quote/source diff, when shown."""
-        return self.diff_text if self.has_class("-diff") else None
+        return self.sources.quote_diff
 
     def go(self, location: Location, *, remember: bool = False, on_quote: bool = False) -> None:
         """Show a record (and quote: verdicts act on it ``on_quote``); ``remember``: for back."""

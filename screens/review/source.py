@@ -109,10 +109,12 @@ class SourcePane(Part):
             read, thread=True, exclusive=True, group="source", exit_on_error=False
         )
 
-    def toggle_against(self) -> None:
-        """Show the quote's file at the drift's REV (its passage marked), or back at the cited
-        revision (`t`)."""
-        if self.drift.toggle_source():
+    def drift_action(self, what: str) -> None:
+        """Ask for the drift's REV (``ask``), or show the quote's file at REV (its passage
+        marked) or back at the cited revision (``source``, `t`)."""
+        if what == "ask":
+            self.drift.ask()
+        elif self.drift.toggle_source():
             self.state.opened = None
             self.show_quote()
 

@@ -229,19 +229,30 @@ class Verdicts(Part):
         return None
 
     def act(self, what: str) -> None:
-        """A verdict key's other actions: the note, undo, redo, the drift noted, the export."""
-        if what == "undo":
+        """A verdict key: give a verdict (a `db.Verdict` value), or the note, undo, redo, the
+        drift noted, the export."""
+        if what in ("note", "note_drift"):
+            if not self.moves.shows_a_record():
+                return
+            if what == "note":
+                self.note()
+            else:
+                self.note_drift()
+        elif what == "undo":
             self.undo()
         elif what == "redo":
             self.redo()
         elif what == "export":
             reports = self.session.reportset.reports
             self.export(reports[0].system if reports else "review", self.revision_id())
-        elif self.moves.shows_a_record():
-            if what == "note":
-                self.note()
-            elif what == "note_drift" and (line := self.drift.note_line()) is not None:
-                self.append_note(line)
+        else:
+            self.give(what)
+
+    def note_drift(self) -> None:
+        """Append the drift of the quote the keys act on, in one line, to its note."""
+        line = self.drift.note_line()
+        if line is not None:
+            self.append_note(line)
 
     def give(self, value: str) -> None:
         """Give a verdict (a `db.Verdict` value) on the item the keys act on."""
