@@ -167,7 +167,7 @@ async def review(
         await screen.settle()  # anchored, verdicts read: nothing else runs during the timings
         await pilot.pause()
         start, cpu = time.perf_counter(), time.process_time()
-        screen.fill_records()
+        screen.moves.fill_records()
         await paint(pilot)
         opened = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
         presses = []

@@ -11,12 +11,17 @@ from keymaps.loader import UNBOUND_KEY, load_preset
 
 
 def bindings(
-    ids: Iterable[str], *, shown: bool | None = None, descriptions: dict[str, str] | None = None
+    ids: Iterable[str],
+    *,
+    shown: bool | None = None,
+    descriptions: dict[str, str] | None = None,
+    actions: dict[str, str] | None = None,
 ) -> list[BindingType]:
     """Bindings of catalog ids; the app's keymap (App.set_keymap) remaps them by id.
 
     ``shown`` overrides the catalog's choice of what the footer shows; ``descriptions`` replace
-    the catalog's descriptions of some ids.
+    the catalog's descriptions of some ids, ``actions`` their actions (a screen that runs them
+    through actions of its own).
     """
     keys = load_preset("default")
     made: list[BindingType] = []
@@ -26,7 +31,7 @@ def bindings(
         made.append(
             Binding(
                 keys[binding_id] or UNBOUND_KEY,  # left unbound by default (vim's `gg`)
-                spec.action,
+                (actions or {}).get(binding_id, spec.action),
                 description,
                 show=spec.show if shown is None else shown,
                 id=binding_id,
@@ -36,6 +41,6 @@ def bindings(
     return made
 
 
-def bindings_for(context: str) -> list[BindingType]:
+def bindings_for(context: str, actions: dict[str, str] | None = None) -> list[BindingType]:
     """The bindings of one screen (the catalog's ids for that context)."""
-    return bindings(spec.id for spec in specs_for(context))
+    return bindings((spec.id for spec in specs_for(context)), actions=actions)

@@ -324,7 +324,7 @@ class AuditScreen(Screen[None]):
         if target is not None:
             location = _location(screen.session, target)
             if location is not None:
-                screen.call_after_refresh(screen.reach, location)
+                screen.call_after_refresh(screen.moves.reach, location)
 
     def _review_screen(self, index: int) -> SystemReviewScreen:
         from evidence.inputs import CheckError, choose_revision

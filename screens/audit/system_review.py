@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from keymaps.bindings import bindings, bindings_for
+from keymaps.bindings import bindings
 from screens.review.screen import ReviewScreen
 
 
@@ -15,7 +15,7 @@ class SystemReviewScreen(ReviewScreen):
 
     BINDINGS = [
         *bindings(["audit_return"], shown=True, descriptions={"audit_return": "Systems"}),
-        *bindings_for("review"),
+        *ReviewScreen.BINDINGS,
     ]
 
     def __init__(
@@ -31,7 +31,7 @@ class SystemReviewScreen(ReviewScreen):
         shared = set(self.keymap.keys_for("audit_return")) & set(
             self.keymap.keys_for("record_target")
         )
-        if shared and self.moves.target_quote() is not None:
+        if shared and self.state.target_quote() is not None:
             self.moves.to_record()
             return
         self.dismiss(None)

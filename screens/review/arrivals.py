@@ -1,124 +1,83 @@
 """What the review screen does when its reads arrive: the revision opened (or not), the stored
-verdicts read, the quotes anchored. Each changes the session, then redraws only what it must."""
+verdicts read, the quotes anchored. Each changes the session and the review's state, then redraws
+only what it must. The reads post their messages back to this part."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
-
-from textual.worker import Worker, WorkerState
+from typing import TYPE_CHECKING, cast
 
 from screens.review.history import Location
+from screens.review.loading import Loading
+from screens.review.messages import Written
+from screens.review.state import Part, ReviewState
+from screens.review.verdicts import ReadStored
 from screens.safe import visible
 
 if TYPE_CHECKING:
-    from textual.app import App
-
-    from db import StaleVerdict
-    from evidence.model import Record
-    from evidence.revision import CommitSummary, Revision
-    from screens.review.loading import Loading, StoredState
+    from screens.review.header import Header
+    from screens.review.loading import StoredState
     from screens.review.messages import Anchored, Loaded
-    from screens.review.navigation import Navigation
-    from screens.review.source import SourcePane
     from screens.review.verdicts import Verdicts
-    from screens.session import ReviewSession
-    from screens.widgets.record_pane import RecordPane
-    from screens.widgets.source_view import SourceView
 
 
-class ArrivalHost(Protocol):
-    """What the arrivals need of the review screen."""
+class Arrivals(Part):
+    """The review screen's reads (`Loading`) and its handlers of what they bring."""
 
-    session: ReviewSession
-    location: Location
-    filter: str
-    revision: Revision | None
-    revision_error: str | None
-    remote: str | None
-    commit: CommitSummary | None
-    repo: Path
-    stale: list[StaleVerdict]
+    def __init__(
+        self,
+        state: ReviewState,
+        verdicts: Verdicts,
+        header: Header,
+        *,
+        repo: Path,
+        rev: str | None,
+    ) -> None:
+        super().__init__()
+        self.state, self.session, self.repo = state, state.session, repo
+        moves = self.moves = verdicts.moves
+        self.sources, self.verdicts, self.drift = moves.sources, verdicts, moves.drift
+        self.header = header
+        self.reads = Loading(self, self.read_store, repo=repo, rev=rev, revision=state.revision)
 
-    @property
-    def app(self) -> App[object]: ...
-
-    @property
-    def reads(self) -> Loading: ...
-
-    @property
-    def verdicts(self) -> Verdicts: ...
-
-    @property
-    def moves(self) -> Navigation: ...
-
-    @property
-    def sources(self) -> SourcePane: ...
-
-    @property
-    def record_pane(self) -> RecordPane: ...
-
-    @property
-    def source_view(self) -> SourceView: ...
-
-    @property
-    def record(self) -> Record | None: ...
-
-    def refresh_header(self) -> None: ...
-
-    def fill_records(self) -> None: ...
-
-    def update_rows(self, record_keys: set[str]) -> None: ...
-
-    def show_record(self) -> None: ...
-
-
-class Arrivals:
-    """The review screen's handlers of what its reads bring."""
-
-    def __init__(self, host: ArrivalHost) -> None:
-        self.host = host
-
-    def loaded(self, message: Loaded) -> None:
+    def on_loaded(self, message: Loaded) -> None:
         """The revision is open, or could not be: anchoring starts, or the source pane says why."""
-        host = self.host
-        host.revision, host.revision_error = message.revision, message.error
-        host.remote = message.remote
-        host.commit = message.commit
-        host.record_pane.revision_open = host.revision is not None
-        host.record_pane.refresh_record()
-        host.sources.show_quote()
-        host.refresh_header()
-        host.reads.loaded.set()
-        if host.revision is not None:
-            host.reads.anchor(host.session, host.revision)
+        state, session = self.state, self.session
+        state.update(
+            revision=message.revision,
+            revision_error=message.error,
+            remote=message.remote,
+            commit=message.commit,
+        )
+        self.moves.record_pane.refresh_record()
+        self.sources.show_quote()
+        self.reads.loaded.set()
+        if state.revision is not None:
+            self.reads.anchor(session, state.revision)
         else:
-            host.session.anchored = False
-            host.source_view.show_message(
-                f"cannot open the revision: {visible(host.revision_error or '?')}",
+            session.anchored = False
+            self.sources.view.show_message(
+                f"cannot open the revision: {visible(state.revision_error or '?')}",
                 title="Source",
             )
-
-    def worker_changed(self, event: Worker.StateChanged) -> None:
-        """A worker failed: say so (in the source pane when it was loading what it shows)."""
-        if event.state is not WorkerState.ERROR:
-            return
-        error = event.worker.error
-        text = f"{event.worker.group} failed: {type(error).__name__}: {error}"
-        if event.worker.group in ("load", "anchor", "source"):
-            self.host.source_view.show_message(visible(text), title="Source")
-        self.host.app.notify(visible(text), severity="error", markup=False)
 
     def read_store(self) -> None:
         """Read the reviewer's verdicts on the writer thread (once the store opened)."""
         from screens.review.loading import read_verdicts  # needed once the screen is shown
 
-        session = self.host.session
-        self.host.verdicts.read(lambda store: read_verdicts(store, session), self.verdicts_read)
+        session = self.session
+        self.verdicts.writer.submit(lambda store: read_verdicts(store, session), ReadStored(), self)
+
+    def on_written(self, message: Written) -> None:
+        """The store's first work (`read_store`) is done."""
+        if message.error is None:
+            self.verdicts_read(cast("StoredState", message.result))
+        else:
+            self.verdicts.failed(message.error, reading=True)
 
     def verdicts_read(self, verdicts: StoredState) -> None:
         """The reviewer's verdicts, read on the writer thread once the store opened."""
-        host, session = self.host, self.host.session
+        state, session, moves = self.state, self.session, self.moves
         # events of verdicts given before this arrive after it, in order, and are applied then
         before, session.current = session.current, dict(verdicts.current)
         changed = {
@@ -129,43 +88,44 @@ class Arrivals:
         session.set_others(verdicts.others)
         session.synced = verdicts.synced
         changed |= {event.ref.record_key for event in verdicts.others}
-        host.stale = verdicts.stale
+        state.stale = verdicts.stale
         moved = False
-        if verdicts.position is not None and not host.moves.moved:
+        if verdicts.position is not None and not moves.moved:
             found = session.find(verdicts.position)
-            if found is not None and found != host.location.record:
+            if found is not None and found != state.location.record:
                 record = session.records[found]
-                host.location = Location(found, 0 if record.quotes else None)
+                state.location = Location(found, 0 if record.quotes else None)
                 moved = True
-        if host.filter != "all" or moved:
-            host.fill_records()
+        if state.filter != "all" or moved:
+            moves.fill_records()
         else:  # redraw only the rows whose badge changed (none for a new database)
-            host.update_rows(changed)
-        shown = host.record
+            moves.records_pane.update_records(changed)
+        shown = state.record
         if moved:
-            host.show_record()
-        elif host.stale or (shown and session.record_item(shown).key in changed):
-            host.record_pane.stale = host.stale
-            host.record_pane.refresh_record()
-        host.verdicts.done_reading()
-        host.refresh_header()  # after: the header says "reading verdicts…" until they are
+            moves.show_record()
+        elif state.stale or (shown and session.record_item(shown).key in changed):
+            moves.record_pane.stale = state.stale
+            moves.record_pane.refresh_record()
+        self.verdicts.done_reading()
+        self.header.refresh()  # after: the header says "reading verdicts…" until they are
 
-    def anchored(self, message: Anchored) -> None:
-        """Every quote anchored: the panes show it, and the store registers the review."""
-        host, session = self.host, self.host.session
+    def on_anchored(self, message: Anchored) -> None:
+        """Every quote anchored: the panes show it, the store registers the review, and the
+        drift asked for is computed."""
+        session = self.session
         session.anchors = message.anchors
         session.set_replays(message.replays)
         session.citations = message.citations
-        host.sources.keep(message.sources)
+        self.sources.keep(message.sources)
         session.anchored = True
-        host.fill_records()
-        host.show_record()
-        host.refresh_header()
-        commit = host.revision.commit if host.revision is not None else None
+        self.moves.fill_records()
+        self.moves.show_record()
+        self.header.refresh()
+        commit = self.state.revision.commit if self.state.revision is not None else None
         reportset, anchors = session.reportset, message.anchors
-        repository, remote = str(host.repo.resolve()), host.remote
+        repository, remote = str(self.repo.resolve()), self.state.remote
         citations = [cited for each in message.citations.values() for cited in each]
-        host.verdicts.write(
+        self.verdicts.write(
             lambda store: store.register(
                 reportset,
                 anchors,
@@ -175,3 +135,4 @@ class Arrivals:
                 citations=citations,
             )
         )
+        self.drift.anchored()

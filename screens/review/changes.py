@@ -8,18 +8,15 @@ redo are events in the store like any other: an undo appends the state before th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple
 
 from screens.review.history import Location
-from screens.safe import visible
-from screens.session import ReviewSession
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from textual.app import App
-
     from db import Event, ItemRef, VerdictStore
+    from screens.session import ReviewSession
 
 
 class Change(NamedTuple):
@@ -57,29 +54,23 @@ def describe(change: Change, *, undone: bool) -> str:
     return f"{'undone' if undone else 'redone'}: {label} unchanged ({now or 'no verdict'})"
 
 
-class ChangesHost(Protocol):
-    """What undo and redo need of the review screen."""
+class Undone(NamedTuple):
+    """The reply of an undo's store work (`Written.reply`): the change it reverts."""
 
-    @property
-    def session(self) -> ReviewSession: ...
+    change: Change
 
-    @property
-    def app(self) -> App[object]: ...
 
-    def reach(self, location: Location) -> None: ...
+class Redone(NamedTuple):
+    """The reply of a redo's store work: the change it makes again."""
 
-    def write(
-        self, work: Callable[[VerdictStore], object], then: Callable[..., object]
-    ) -> bool: ...
-
-    def after_change(self, event: Event) -> None: ...
+    change: Change
 
 
 class Changes:
     """The reviewer's changes of this session, to undo (last first) and redo."""
 
-    def __init__(self, host: ChangesHost) -> None:
-        self.host = host
+    def __init__(self, session: ReviewSession) -> None:
+        self.session = session
         self.done: list[Change] = []
         self.undone: list[Change] = []
 
@@ -88,42 +79,20 @@ class Changes:
         self.done.append(change)
         self.undone.clear()
 
-    def undo(self) -> None:
-        """Show the last change of this session, then revert it and say what changed."""
+    def undo(self) -> tuple[Change, Callable[[VerdictStore], Event | None]] | None:
+        """The last change of this session and the store work that reverts it (None: none)."""
         if not self.done:
-            self.host.app.notify(
-                "nothing to undo in this session (changes of earlier sessions stay as they are)"
-            )
-            return
+            return None
         change = self.done.pop()
-        self.host.reach(change.location)
-        reviewer = self.host.session.reviewer
-        event_id = change.after.event
+        reviewer, event_id = self.session.reviewer, change.after.event
+        return change, lambda store: store.undo(reviewer, event=event_id)
 
-        def undone(event: Event | None) -> None:
-            if event is None:
-                self.host.app.notify(
-                    visible(f"not undone: {change.label} was changed elsewhere since"),
-                    severity="warning",
-                    markup=False,
-                )
-                return
-            self.undone.append(change)
-            self.host.after_change(event)
-            self.host.app.notify(visible(describe(change, undone=True)), markup=False, timeout=4)
-
-        if not self.host.write(lambda store: store.undo(reviewer, event=event_id), undone):
-            self.done.append(change)
-
-    def redo(self) -> None:
-        """Show the last change undone, then make it again and say what changed."""
+    def redo(self) -> tuple[Change, Callable[[VerdictStore], Event]] | None:
+        """The last change undone and the store work that makes it again (None: none)."""
         if not self.undone:
-            self.host.app.notify("nothing to redo")
-            return
+            return None
         change = self.undone.pop()
-        self.host.reach(change.location)
-        session = self.host.session
-        reviewer, item, after = session.reviewer, change.item, change.after
+        reviewer, item, after = self.session.reviewer, change.item, change.after
         verdict_changed = _state(change.before)[0] != _state(after)[0]
 
         def again(store: VerdictStore) -> Event:
@@ -131,10 +100,20 @@ class Changes:
                 return store.give(item, after.verdict, reviewer=reviewer, revision=after.revision)
             return store.note(item, after.note or "", reviewer=reviewer, revision=after.revision)
 
-        def redone(event: Event) -> None:
-            self.done.append(change._replace(before=session.event(item), after=event))
-            self.host.after_change(event)
-            self.host.app.notify(visible(describe(change, undone=False)), markup=False, timeout=4)
+        return change, again
 
-        if not self.host.write(again, redone):
+    def refused(self, reply: Undone | Redone) -> None:
+        """The store could not take the work: the change stays where it was."""
+        if isinstance(reply, Undone):
+            self.done.append(reply.change)
+        else:
+            self.undone.append(reply.change)
+
+    def stored(self, reply: Undone | Redone, event: Event) -> str:
+        """An undo or redo was stored: what it did, in words."""
+        change = reply.change
+        if isinstance(reply, Undone):
             self.undone.append(change)
+            return describe(change, undone=True)
+        self.done.append(change._replace(before=self.session.event(change.item), after=event))
+        return describe(change, undone=False)

@@ -1,6 +1,7 @@
 """The review screen's reads, run off the event loop: open the revision, anchor every quote and
-replay every search (thread workers posting the messages the screen handles), and read the
-reviewer's verdicts (on the store's writer thread, screens/review/writer.py).
+replay every search (thread workers posting their messages back to the part that asked,
+screens/review/arrivals.py), and read the reviewer's verdicts (on the store's writer thread,
+screens/review/writer.py).
 
 The revision reader, rapidfuzz and the anchoring code are imported in the worker threads, not
 before the screen is shown.
@@ -15,17 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from screens.review.messages import (
-    Anchored,
-    AnchorProgress,
-    Loaded,
-    ReadsStarted,
-    SourceLoaded,
-)
+from screens.review.messages import Anchored, AnchorProgress, Loaded, ReadsStarted
 from screens.session import ReviewSession
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+    from textual.widget import Widget
 
     from db import Event, StaleVerdict, VerdictStore
     from evidence.revision import GrepHit, Revision, SourceFile
@@ -132,7 +128,8 @@ def anchor_review(
 
 class Loading:
     """The screen's reads, started once its first frame is whole: the store's first read (on the
-    writer thread, by ``read_store``) and the revision (a worker posting `Loaded`).
+    writer thread, by ``read_store``) and the revision (a worker of the screen posting `Loaded` to
+    ``target``; anchoring's progress goes to the screen, for its header).
 
     The reads' threads import the revision reader and SQLite, holding the GIL: started while the
     first frame is still being laid out, they would slow it for nothing it shows. They start
@@ -143,19 +140,24 @@ class Loading:
 
     def __init__(
         self,
-        screen: Screen[None],
+        target: Widget,
         read_store: Callable[[], object],
         *,
         repo: Path,
         rev: str | None,
         revision: Revision | None,
     ) -> None:
-        self.screen = screen
+        self.target = target
         self.read_store = read_store
         self.repo, self.rev, self.revision = repo, rev, revision
         self.anchor_cache: Path | None = None  # where anchors are kept (an audit's systems)
         self.started = False
         self.loaded = asyncio.Event()  # the revision is open (or failed)
+
+    @property
+    def screen(self) -> Screen[object]:
+        """The screen whose workers run the reads (the target's)."""
+        return self.target.screen
 
     def schedule(self) -> None:
         """Start the reads after the next layout (call from the screen's on_mount)."""
@@ -179,17 +181,17 @@ class Loading:
         )
 
     def _load(self) -> None:
-        self.screen.post_message(load_review(self.repo, self.rev, self.revision))
+        self.target.post_message(load_review(self.repo, self.rev, self.revision))
 
     def anchor(self, session: ReviewSession, revision: Revision) -> None:
         """Anchor every quote and replay every search in a worker (posts `Anchored`)."""
-        screen = self.screen
+        screen, target = self.screen, self.target
 
         def progress(done: int, total: int) -> None:
             screen.post_message(AnchorProgress(done, total))
 
         screen.run_worker(
-            lambda: screen.post_message(
+            lambda: target.post_message(
                 anchor_review(session, revision, progress, self.anchor_cache)
             ),
             thread=True,
@@ -197,17 +199,6 @@ class Loading:
             group="anchor",
             exit_on_error=False,
         )
-
-    def read_source(self, request: int, revision: Revision, path: str) -> None:
-        """Read a file of the revision in a worker (posts `SourceLoaded`)."""
-        screen = self.screen
-
-        def read() -> None:
-            source = revision.read(path)
-            _ = source.lines  # split in the worker, not on the event loop
-            screen.post_message(SourceLoaded(request, source))
-
-        screen.run_worker(read, thread=True, exclusive=True, group="source", exit_on_error=False)
 
     async def settle(self) -> None:
         """Wait until the revision is open and anchoring and file reads are done."""

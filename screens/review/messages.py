@@ -1,9 +1,9 @@
-"""Messages the review screen's thread workers post back to it (the UI never waits on them)."""
+"""Messages of the review screen: what its thread workers and the store's writer post back (the
+UI never waits on them), and what its parts ask of the screen (`Redraw`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
@@ -17,7 +17,7 @@ class ReadsStarted(Message):
     """The review screen's first frame is whole and its reads have started (for the app)."""
 
 
-class Loaded(Message):
+class Loaded(Message, bubble=False):
     """The revision is open (or failed), with its origin URL (for permalinks) and its commit's
     subject, author and date (for the header)."""
 
@@ -47,7 +47,7 @@ class AnchorProgress(Message):
         return isinstance(message, AnchorProgress)
 
 
-class Anchored(Message):
+class Anchored(Message, bubble=False):
     """Every quote is anchored and every search replayed."""
 
     def __init__(
@@ -64,7 +64,7 @@ class Anchored(Message):
         self.citations = citations or {}  # (report file, record id) -> its cited paths
 
 
-class SourceLoaded(Message):
+class SourceLoaded(Message, bubble=False):
     """A file read from the revision, to show in the source pane."""
 
     def __init__(self, request: int, source: SourceFile) -> None:
@@ -73,11 +73,29 @@ class SourceLoaded(Message):
         self.source = source
 
 
-class Written(Message):
-    """A store write finished (in the writer thread)."""
+class Written(Message, bubble=False):
+    """A store work finished (in the writer thread): its result, or the error it raised, and
+    the reply it was submitted with (data naming what it was, for the receiver to act on; None:
+    nothing to do but say an error)."""
 
-    def __init__(self, result: object, error: BaseException | None, then: Callable[..., Any]):
+    def __init__(self, reply: object, result: object, error: BaseException | None) -> None:
         super().__init__()
+        self.reply = reply
         self.result = result
         self.error = error
-        self.then = then
+
+
+class Redraw(Message):
+    """A part changed what other panes show (the header's progress, the records listed, the
+    record, the source): the screen draws them again."""
+
+    def __init__(
+        self,
+        *,
+        header: bool = False,
+        records: bool = False,
+        record: bool = False,
+        source: bool = False,
+    ) -> None:
+        super().__init__()
+        self.header, self.records, self.record, self.source = header, records, record, source

@@ -21,6 +21,18 @@ class Motions:
     def __init__(self) -> None:
         self._armed = 0.0  # when a "press twice" key was pressed once
 
+    def act(self, focused: Widget | None, what: str, step: int = 1) -> None:
+        """A move of the focused pane: a ``line`` down (``step`` 1) or up (-1), to the ``top``
+        (``step`` 2: on the second press), to the ``bottom``, or a ``half_page`` down or up."""
+        if what == "line":
+            self.move(focused, step)
+        elif what == "top":
+            self.to_top(focused, step)
+        elif what == "bottom":
+            self.to_end(focused, last=True)
+        else:
+            self.half_page(focused, step)
+
     def move(self, focused: Widget | None, step: int) -> None:
         """A row or line down (``step`` 1) or up (-1) in the focused pane."""
         if isinstance(focused, (RowList, SourceView)):
@@ -36,21 +48,16 @@ class Motions:
                 self._armed = now
                 return
             self._armed = 0.0
-        if isinstance(focused, RowList):
-            focused.action_first()
-        elif isinstance(focused, SourceView):
-            focused.action_first_line()
-        elif focused is not None:
-            focused.scroll_home(animate=False)
+        self.to_end(focused, last=False)
 
-    def to_bottom(self, focused: Widget | None) -> None:
-        """The last row or line of the focused pane."""
+    def to_end(self, focused: Widget | None, *, last: bool) -> None:
+        """The last (or first) row or line of the focused pane."""
         if isinstance(focused, RowList):
-            focused.action_last()
+            focused.action_last() if last else focused.action_first()
         elif isinstance(focused, SourceView):
-            focused.action_last_line()
+            focused.action_last_line() if last else focused.action_first_line()
         elif focused is not None:
-            focused.scroll_end(animate=False)
+            focused.scroll_end(animate=False) if last else focused.scroll_home(animate=False)
 
     def half_page(self, focused: Widget | None, step: int) -> None:
         """Half the pane's height down (``step`` 1) or up (-1), the cursor moving with it."""

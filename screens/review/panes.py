@@ -13,19 +13,15 @@ cursor, the source its quote (RecordsPane and SourceView do it on their own Resi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Protocol
-
-from screens.widgets.source_view import SourceView
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
-
-    from textual.geometry import Size
+    from textual.screen import Screen
     from textual.widget import Widget
 
     from screens.widgets.record_pane import RecordPane
     from screens.widgets.records_pane import RecordsPane
+    from screens.widgets.source_view import SourceView
 
 #: from this width the three panes sit side by side; below it the record goes above the source
 NARROW_WIDTH = 120
@@ -59,40 +55,14 @@ class Views(NamedTuple):
     source_moves: int  # `SourceView.moves`: the reviewer's own moves of the source
 
 
-class PanesHost(Protocol):
-    """What the layout needs of the review screen."""
-
-    @property
-    def size(self) -> Size: ...
-
-    @property
-    def focused(self) -> Widget | None: ...
-
-    @property
-    def records_pane(self) -> RecordsPane: ...
-
-    @property
-    def record_pane(self) -> RecordPane: ...
-
-    @property
-    def source_view(self) -> SourceView: ...
-
-    def has_class(self, *names: str) -> bool: ...
-
-    def set_class(self, add: bool, *names: str, update: bool = True) -> object: ...
-
-    def query_one(self, selector: str) -> Widget: ...
-
-    def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
-
-    def call_after_refresh(self, callback: Callable[..., object], *args: Any) -> bool: ...
-
-
 class Panes:
     """Which panes the review screen shows and how (``-narrow``, ``-no-records``)."""
 
-    def __init__(self, host: PanesHost) -> None:
-        self.host = host
+    def __init__(
+        self, screen: Screen[None], panes: tuple[RecordsPane, RecordPane, SourceView]
+    ) -> None:
+        self.screen = screen  # its classes lay the panes out; its focus moves between them
+        self.records_pane, self.record_pane, self.source_view = panes
         # the views before the list was hidden and right after: `l` again restores the first
         self._hidden_at: tuple[Views, Views] | None = None
         #: the diff over the source (all of its height) or below it; None: over it when narrow
@@ -100,38 +70,38 @@ class Panes:
 
     @property
     def records_shown(self) -> bool:
-        return not self.host.has_class("-no-records")
+        return not self.screen.has_class("-no-records")
 
     def resized(self) -> None:
         """Two panes below NARROW_WIDTH, three from it; the widths follow the terminal's."""
-        host = self.host
-        width = host.size.width
+        screen = self.screen
+        width = screen.size.width
         narrow = width < NARROW_WIDTH
-        if narrow != host.has_class("-narrow"):
-            host.set_class(narrow, "-narrow")
-        records = host.records_pane
+        if narrow != screen.has_class("-narrow"):
+            screen.set_class(narrow, "-narrow")
+        records = self.records_pane
         listed, record = pane_widths(
             width, records.width_wanted(), records_shown=self.records_shown
         )
         records.styles.width = listed
         # side by side the record has its width; above the source the stylesheet's (all of it)
-        host.record_pane.styles.width = record
+        self.record_pane.styles.width = record
         self.place_diff()
 
     def toggle_diff(self) -> None:
         """Show the quote/source diff (`d`), or hide it."""
-        host = self.host
-        shown = not host.has_class("-diff")
-        host.set_class(shown, "-diff")
+        screen = self.screen
+        shown = not screen.has_class("-diff")
+        screen.set_class(shown, "-diff")
         self.place_diff()
-        if not shown and host.focused is host.query_one("#diff"):
-            host.set_focus(host.source_view)
+        if not shown and screen.focused is screen.query_one("#diff"):
+            screen.set_focus(self.source_view)
 
     def toggle_diff_over(self) -> bool:
         """Put the diff over the source or below it (`D`); True when the diff is to be shown."""
-        host = self.host
-        self.diff_over = not host.has_class("-diff-over")
-        if not host.has_class("-diff"):
+        screen = self.screen
+        self.diff_over = not screen.has_class("-diff-over")
+        if not screen.has_class("-diff"):
             return True
         self.place_diff()
         return False
@@ -139,48 +109,47 @@ class Panes:
     def place_diff(self) -> None:
         """The diff over the source (a short pane leaves a third of its height to the diff:
         the quote alone) or below it."""
-        host = self.host
-        over = self.diff_over if self.diff_over is not None else host.has_class("-narrow")
-        over = over and host.has_class("-diff")
-        if over != host.has_class("-diff-over"):
-            host.set_class(over, "-diff-over")
-        if over and host.focused is host.source_view:
-            host.set_focus(host.query_one("#diff"))
+        screen = self.screen
+        over = self.diff_over if self.diff_over is not None else screen.has_class("-narrow")
+        over = over and screen.has_class("-diff")
+        if over != screen.has_class("-diff-over"):
+            screen.set_class(over, "-diff-over")
+        if over and screen.focused is self.source_view:
+            screen.set_focus(screen.query_one("#diff"))
 
     def toggle_records(self) -> None:
         """Hide the records list (its columns go to the record and the source), or show it;
         every pane keeps what it shows at its top (`l` `l` puts each back where it was)."""
-        host = self.host
+        screen = self.screen
         wanted = at_toggle = self._views()
         shown = not self.records_shown
-        host.set_class(not shown, "-no-records")
+        screen.set_class(not shown, "-no-records")
         self.resized()
-        if not shown and host.focused is host.records_pane:
-            host.set_focus(host.record_pane)
+        if not shown and screen.focused is self.records_pane:
+            screen.set_focus(self.record_pane)
         elif shown and self._hidden_at is not None:
             views, after = self._hidden_at
             # nothing scrolled while the list was hidden: back to where the reading was
             wanted = views if after == at_toggle else at_toggle
-        host.call_after_refresh(self._keep_views, wanted, at_toggle, shown)
+        screen.call_after_refresh(self._keep_views, wanted, at_toggle, shown)
 
     def _views(self) -> Views:
-        view = self.host.source_view
+        view = self.source_view
         return Views(
-            self.host.record_pane.top_line(), round(view.scroll_x), round(view.scroll_y), view.moves
+            self.record_pane.top_line(), round(view.scroll_x), round(view.scroll_y), view.moves
         )
 
     def _keep_views(self, wanted: Views, at_toggle: Views, shown: bool) -> None:
         """Once laid out, each pane back at ``wanted`` where the new size moved it (a pane the
         reviewer moved in the meantime, by a key typed right after, stays where they put it)."""
-        host = self.host
-        record, view = host.record_pane, host.source_view
+        record, view = self.record_pane, self.source_view
         now = self._views()
         if now.record == at_toggle.record or record.scroll_y >= record.max_scroll_y:
             record.show_from(wanted.record)
         if view.moves == at_toggle.source_moves:
             view.scroll_to(x=wanted.x, y=wanted.y, animate=False, force=True, immediate=True)
         if shown:
-            host.records_pane.scroll_to_cursor()  # the record chosen while it was hidden
+            self.records_pane.scroll_to_cursor()  # the record chosen while it was hidden
         # what the panes show once the list is hidden, to tell whether the reviewer scrolled
         self._hidden_at = None if shown else (wanted, self._views())
 
@@ -192,11 +161,11 @@ class Panes:
 
     def focusable(self) -> list[Widget]:
         """The panes tab cycles through, in order."""
-        host = self.host
-        panes: list[Widget] = [host.records_pane] if self.records_shown else []
-        panes.append(host.record_pane)
-        if not host.has_class("-diff-over"):
-            panes.append(host.source_view)
-        if host.has_class("-diff"):
-            panes.append(host.query_one("#diff"))
+        screen = self.screen
+        panes: list[Widget] = [self.records_pane] if self.records_shown else []
+        panes.append(self.record_pane)
+        if not screen.has_class("-diff-over"):
+            panes.append(self.source_view)
+        if screen.has_class("-diff"):
+            panes.append(screen.query_one("#diff"))
         return panes

@@ -1,38 +1,42 @@
 """The review screen: records, the selected record with its quotes, and the source they quote.
 
 A header line, the records pane, the record pane and the source pane (with the quote/source diff
-below it on `d`); the panes build their own content (screens/widgets/). The screen lays them out
-and coordinates the parts it owns: its reads (loading.py), moves (navigation.py), verdicts
-(verdicts.py), lookups (lookups.py) and source pane (source.py).
+below it on `d`); the panes build their own content (screens/widgets/). The screen lays them out,
+holds the review's state (`ReviewState`: where the review is) and gives each part what it acts
+on: its reads and what they bring (arrivals.py, loading.py), moves (navigation.py), verdicts
+(verdicts.py), lookups (lookups.py), source pane (source.py), drift (drift.py) and layout
+(panes.py, motions.py). Parts change the state or post messages (`Redraw`); the screen redraws.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
-from keymaps import Keymap, short_key
+from keymaps import Keymap
 from keymaps.bindings import bindings_for
-from screens.progress import header_progress
 from screens.review.arrivals import Arrivals
-from screens.review.drift import CommitRead, DriftComputed, DriftPart
+from screens.review.drift import DriftFailed, DriftPart
+from screens.review.header import Header
 from screens.review.history import Location
-from screens.review.loading import Loading
+from screens.review.keys import ACTIONS
 from screens.review.lookups import Lookups
-from screens.review.messages import Anchored, AnchorProgress, Loaded, SourceLoaded, Written
+from screens.review.messages import AnchorProgress, Redraw
 from screens.review.motions import Motions
 from screens.review.navigation import Navigation
 from screens.review.panes import Panes
 from screens.review.source import SourcePane
+from screens.review.state import ReviewState, StateView
 from screens.review.verdicts import Verdicts
-from screens.review.writer import StoreHandle, StoreWriter
+from screens.review.writer import StoreHandle
+from screens.safe import visible
 from screens.session import ReviewSession
 from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
@@ -40,28 +44,35 @@ from screens.widgets.quote_diff import QuoteDiff
 from screens.widgets.quote_info import QuoteInfo
 from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
-from screens.widgets.review_header import ReviewHeader, revision_label
 from screens.widgets.source_view import SourceView
-from screens.widgets.target_line import TargetLine, record_hint, target_text
+from screens.widgets.target_line import TargetLine
 
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
 
-    from db import Event, StaleVerdict, VerdictStore
+    from db import StaleVerdict, VerdictStore
     from evidence.backlinks import Backlink
     from evidence.model import Quote, Record
     from evidence.revision import CommitSummary, Revision, SourceFile
     from screens.find import FindTarget
 
 
-FULL_ID = re.compile(r"[0-9a-f]{40}")
-
-
 class ReviewScreen(Screen[None]):
     """Review records and quotes of loaded reports against the revision they cite."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
-    BINDINGS = bindings_for("review")
+    BINDINGS = bindings_for("review", ACTIONS)
+
+    # the review's state, read-only (for the app, tests and tools)
+    location: StateView[Location] = StateView()
+    filter: StateView[str] = StateView()
+    record: StateView[Record | None] = StateView()
+    quote: StateView[Quote | None] = StateView()
+    revision: StateView[Revision | None] = StateView()
+    revision_error: StateView[str | None] = StateView()
+    commit: StateView[CommitSummary | None] = StateView()
+    stale: StateView[list[StaleVerdict]] = StateView()
+    store_error: StateView[str | None] = StateView()  # why verdicts cannot be saved
 
     def __init__(
         self,
@@ -76,55 +87,53 @@ class ReviewScreen(Screen[None]):
         against: str | None = None,
     ) -> None:
         super().__init__()
+        self.session, self.repo, self.rev, self.keymap = session, repo, rev, keymap
         self.rev_origin = rev_origin  # where the revision came from, shown in the header
-        self.session = session
         self.store = store if isinstance(store, StoreHandle) else StoreHandle(store)
-        self.repo = repo
-        self.rev = rev
-        self.keymap = keymap
-        self.revision: Revision | None = revision
-        self.revision_error: str | None = None
-        self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
-        self.commit: CommitSummary | None = None  # its subject, author and date (the header)
-        self.filter = "all"
-        first = session.order[0] if session.order else 0  # the first record listed
-        quoted = bool(session.records) and bool(session.records[first].quotes)
-        self.location = Location(first, 0 if quoted else None)
+        self.state = state = ReviewState(session)
+        state.revision = revision
+        state.watch({"revision", "revision_error"}, self._revision_read)
         self._resumed = False  # the screen has been made active once
-        self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
-        self.verdicts = Verdicts(self, self.store, StoreWriter(self, self.store))
-        self.reads = Loading(self, self._read_store, repo=repo, rev=rev, revision=revision)
-        self.lookups = Lookups(self)
-        self.sources = SourcePane(self)
-        self.moves = Navigation(self)
-        self.arrivals = Arrivals(self)
-        self.panes = Panes(self)
+        self.records_pane = RecordsPane(session, id="records")
+        self.record_pane = RecordPane(session, id="record")
+        self.source_view = SourceView(id="source")
+        self.quote_info = QuoteInfo(id="quote-info")
+        diff = QuoteDiff(id="diff-text")
+        shown = (self.source_view, self.quote_info, diff, TargetLine(id="target"))
+        # the parts, each given the state, the panes and the parts it acts on
+        self.drift = DriftPart(state, self.record_pane, repo, against)
+        self.sources = SourcePane(state, self.drift, shown, keymap)
+        panes = (self.records_pane, self.record_pane)
+        self.moves = Navigation(state, self, panes, self.sources, self.drift)
+        self.header = header = Header(state, self.drift, rev, rev_origin)
+        self.verdicts = Verdicts(state, self.store, self.moves, header, rev)
+        self.arrivals = Arrivals(state, self.verdicts, header, repo=repo, rev=rev)
+        self.reads = self.arrivals.reads
+        self.lookups = Lookups(state, self, self.moves, keymap, ACTIONS)
+        self.panes = Panes(self, (*panes, self.source_view))
         self.motions = Motions()
-        self.drift = DriftPart(self, self, against)  # drift against REV (screens/review/drift.py)
-
-    # --- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield ReviewHeader(id="review-header")
+        yield self.header.widget
         with Horizontal(id="panes"):
-            yield RecordsPane(self.session, id="records")
+            yield self.records_pane
             with Horizontal(id="detail"):
-                yield RecordPane(self.session, id="record")
+                yield self.record_pane
                 with Vertical(id="source-pane"):
-                    yield SourceView(id="source")
-                    yield QuoteInfo(id="quote-info")
+                    yield self.source_view
+                    yield self.quote_info
                     with VerticalScroll(id="diff"):
-                        yield QuoteDiff(id="diff-text")
-        yield TargetLine(id="target")
+                        yield self.sources.diff
+        yield self.sources.target_line
         yield KeysBar()
+        yield from (self.drift, self.sources, self.verdicts, self.arrivals)  # not drawn
 
     def on_mount(self) -> None:
-        self.records_pane.border_title = "Records"
-        self.record_pane.border_title = "Record"
-        self.query_one(SourceView).show_message("opening the revision…", title="Source")
-        self.fill_records()
-        self.show_record()
-        self.refresh_header()
+        self.records_pane.border_title, self.record_pane.border_title = "Records", "Record"
+        self.source_view.show_message("opening the revision…", title="Source")
+        self.moves.fill_records()
+        self.moves.show_record()
+        self.header.refresh()
         self.records_pane.focus()
         self.reads.schedule()
 
@@ -137,7 +146,7 @@ class ReviewScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.panes.resized()
-        self.refresh_header()  # record names are cut to the pane's width as they are drawn
+        self.header.refresh()  # record names are cut to the pane's width as they are drawn
         if event.size == self.outer_size:
             # already laid out at this size (the screen's own layout sends a Resize, and so does
             # the app at start-up): Textual's handler would lay out and paint it all again
@@ -147,47 +156,6 @@ class ReviewScreen(Screen[None]):
         self.verdicts.writer.close()  # every verdict given is written before the app exits
         self.drift.close()
 
-    @property
-    def records_pane(self) -> RecordsPane:
-        return self.query_one("#records", RecordsPane)
-
-    @property
-    def record_pane(self) -> RecordPane:
-        return self.query_one("#record", RecordPane)
-
-    @property
-    def source_view(self) -> SourceView:
-        return self.query_one(SourceView)
-
-    @property
-    def store_error(self) -> str | None:
-        """Why verdicts cannot be saved (the store could not be opened), or None."""
-        return self.verdicts.error
-
-    @property
-    def rows(self) -> list[int]:
-        """Line of the records pane -> record index (-1 for a report or section heading)."""
-        return self.records_pane.rows
-
-    # --- workers ---------------------------------------------------------------------------------
-
-    def on_loaded(self, message: Loaded) -> None:
-        self.arrivals.loaded(message)
-
-    def _read_store(self) -> None:
-        self.arrivals.read_store()
-
-    def on_anchor_progress(self, message: AnchorProgress) -> None:
-        self.refresh_header(anchoring=(message.done, message.total))
-
-    def on_anchored(self, message: Anchored) -> None:
-        self.arrivals.anchored(message)
-        self.drift.anchored()
-
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
-        self.arrivals.worker_changed(event)
-
     async def settle(self) -> None:
         """Wait until loading is done and every write so far is stored (for tests and tools)."""
         await self.reads.loaded.wait()
@@ -196,292 +164,84 @@ class ReviewScreen(Screen[None]):
         await self.reads.settle()
         await self.drift.settle()
 
-    def on_written(self, message: Written) -> None:
-        self.verdicts.written(message)
+    def _revision_read(self) -> None:
+        self.record_pane.revision_open = self.state.revision is not None
+        self.header.refresh()
 
-    # --- header and records pane -----------------------------------------------------------------
+    def on_redraw(self, message: Redraw) -> None:
+        if message.records:
+            self.moves.fill_records()
+        if message.record:
+            self.record_pane.refresh_record()
+        if message.source:
+            self.sources.show_quote()
+        if message.header:
+            self.header.refresh()
 
-    def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
-        reports = self.session.reportset.reports
-        reading = self.store_error is None and not self.verdicts.ready.is_set()
-        forms = header_progress(
-            self.session,
-            revision_open=self.revision is not None,
-            anchoring=anchoring,
-            reading=reading,
-            stale=len(self.stale),
-            store_error=self.store_error,
-        )
-        progress, *shorter = self.drift.decorate(forms)
-        self.query_one(ReviewHeader).show(
-            # every system (a tool, for SARIF runs) loaded, each once: "ruff + Bandit"
-            system=" + ".join(dict.fromkeys(r.system for r in reports)) or "no reports",
-            revision=revision_label(self.revision, self.revision_error, self.rev, self.rev_origin),
-            failed=bool(self.revision_error),
-            reviewer=self.session.reviewer,
-            progress=progress,
-            shorter=tuple(shorter),
-            commit=self.commit,
-        )
+    def on_anchor_progress(self, message: AnchorProgress) -> None:
+        self.header.refresh(anchoring=(message.done, message.total))
 
-    def fill_records(self) -> None:
-        self.records_pane.fill(self.filter, self.location.record)
-
-    def update_rows(self, record_keys: set[str]) -> None:
-        """Redraw the rows of the records with these item keys (their badge changed)."""
-        if not record_keys:
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """A worker failed: the drift says why; others say so (in the source pane, its reads)."""
+        if event.state is not WorkerState.ERROR:
             return
-        for n, each in enumerate(self.session.records):
-            if self.session.record_item(each).key in record_keys:
-                self.records_pane.update_row(n)
+        error = event.worker.error
+        if isinstance(error, DriftFailed):
+            self.drift.failed(error)
+            return
+        text = f"{event.worker.group} failed: {type(error).__name__}: {error}"
+        if event.worker.group in ("load", "anchor", "source"):
+            self.source_view.show_message(visible(text), title="Source")
+        self.notify(visible(text), severity="error", markup=False)
 
     @on(RecordsPane.RecordHighlighted)
-    def _record_highlighted(self, event: RecordsPane.RecordHighlighted) -> None:
-        pane = self.records_pane
-        if pane.highlighted is None or pane.rows[pane.highlighted] != event.index:
-            return  # the pane was refilled since (e.g. the saved position was read): stale
-        if event.index != self.location.record:
-            self.moves.go(self.moves.at(event.index))
-
     @on(RecordsPane.RecordSelected)
-    def _record_selected(self) -> None:
-        self.set_focus(self.record_pane)
-
-    # --- record pane -----------------------------------------------------------------------------
-
-    @property
-    def record(self) -> Record | None:
-        """The record shown."""
-        if not self.session.records:
-            return None
-        return self.session.records[self.location.record]
-
-    @property
-    def quote(self) -> Quote | None:
-        """The quote shown in the source pane."""
-        record = self.record
-        if record is None or self.location.quote is None or not record.quotes:
-            return None
-        return record.quotes[min(self.location.quote, len(record.quotes) - 1)]
-
-    def show_record(self) -> None:
-        record = self.record
-        pane = self.record_pane
-        pane.stale, pane.revision_open = self.stale, self.revision is not None
-        pane.show(record, self.location.quote if self.moves.on_quote else None)
-        if record is None:
-            self.query_one(SourceView).show_message("no records in these reports")
-            return
-        self.records_pane.show(self.location.record)
-        self.sources.show_quote()
-
     @on(RecordPane.QuoteHighlighted)
-    def _quote_highlighted(self, event: RecordPane.QuoteHighlighted) -> None:
-        self.moves.select_quote(event.quote)
-
     @on(RecordPane.RowHighlighted)
-    def _row_highlighted(self, event: RecordPane.RowHighlighted) -> None:
-        self.moves.preview(event.row_id)
-
     @on(RecordPane.Followed)
-    def _followed(self, event: RecordPane.Followed) -> None:
-        self.moves.follow(event.target)
+    def _pane_moved(self, event: Message) -> None:
+        self.moves.pane_moved(event)
 
-    def focus_source(self) -> None:
-        self.set_focus(self.source_view)
+    # --- the actions (keys.py names each binding's) ----------------------------------------------
 
-    # --- source pane (screens/review/source.py) ------------------------------------------------
+    def action_move(self, what: str, step: int = 1) -> None:
+        self.moves.step(what, step)
 
-    @property
-    def source(self) -> SourceFile | None:
-        """The file in the source pane."""
-        return self.sources.source
+    def action_motion(self, what: str, step: int = 1) -> None:
+        self.motions.act(self.focused, what, step)
 
-    @property
-    def quote_info(self) -> QuoteInfo:
-        return self.query_one(QuoteInfo)
+    def action_lookup(self, name: str, step: int = 1) -> None:
+        self.lookups.run(name, step)
 
-    @property
-    def quote_diff(self) -> QuoteDiff | None:
-        """The quote/source diff, when shown."""
-        return self.query_one(QuoteDiff) if self.has_class("-diff") else None
+    def action_verdict(self, what: str) -> None:
+        self.verdicts.act(what)
 
-    def read_source(self, request: int, revision: Revision, path: str) -> None:
-        self.reads.read_source(request, revision, path)
+    def action_drift(self, what: str) -> None:
+        self.sources.drift_action(what)
 
-    def on_source_loaded(self, message: SourceLoaded) -> None:
-        self.sources.loaded(message)
-
-    def open_path(self, path: str, line: int | None = None) -> None:
-        """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
-        self.sources.open_path(path, line)
-
-    # --- moving ----------------------------------------------------------------------------------
-
-    def go(self, location: Location, *, remember: bool = False, on_quote: bool = False) -> None:
-        """Show a record (and quote: verdicts act on it ``on_quote``); ``remember``: for back."""
-        self.moves.go(location, remember=remember, on_quote=on_quote)
-
-    def reach(self, location: Location) -> None:
-        """Show a record, or a quote of it (``location.quote``), and select it for verdicts."""
-        self.moves.reach(location)
-
-    def jump(self, location: Location) -> None:
-        """Go somewhere and remember where we came from."""
-        self.moves.go(location, remember=True)
-
-    def first_quote(self, index: int) -> int | None:
-        return self.moves.first_quote(index)
-
-    def action_next_record(self) -> None:
-        self.moves.step_record(1)
-
-    def action_prev_record(self) -> None:
-        self.moves.step_record(-1)
-
-    def action_next_unreviewed(self) -> None:
-        self.moves.step_record(1, "unreviewed")
-
-    def action_next_quote(self) -> None:
-        self.moves.step_quote(1)
-
-    def action_prev_quote(self) -> None:
-        self.moves.step_quote(-1)
-
-    def action_target_record(self) -> None:
-        self.moves.to_record()
-
-    def action_move_down(self) -> None:
-        self._move_focused(1)
-
-    def action_move_up(self) -> None:
-        self._move_focused(-1)
-
-    def _move_focused(self, step: int) -> None:
-        self.motions.move(self.focused, step)
-
-    def action_to_top(self, presses: int = 1) -> None:
-        self.motions.to_top(self.focused, presses)
-
-    def action_to_bottom(self) -> None:
-        self.motions.to_bottom(self.focused)
-
-    def action_half_page(self, step: int) -> None:
-        self.motions.half_page(self.focused, step)
-
-    def action_next_pane(self) -> None:
-        self._cycle_pane(1)
-
-    def action_prev_pane(self) -> None:
-        self._cycle_pane(-1)
-
-    def _cycle_pane(self, step: int) -> None:
-        # now, not after the keys already queued: `tab j` typed fast moves in the new pane
-        self.set_focus(self.panes.next_pane(self.focused, step))
-
-    def action_follow(self) -> None:
-        focused = self.focused
-        records, pane = self.records_pane, self.record_pane
-        if focused is records:
-            if records.highlighted is not None:
-                records.action_select()
-        elif focused is pane:
-            if pane.highlighted is not None:
-                self.moves.follow(pane.highlighted_id)
-        elif isinstance(focused, SourceView):
-            self.lookups.backlinks()
-
-    def action_back(self) -> None:
-        self.moves.back()
-
-    def action_forward(self) -> None:
-        self.moves.forward()
-
-    def action_cycle_filter(self) -> None:
-        self.moves.cycle_filter()
-
-    def action_cycle_grouping(self) -> None:
-        self.moves.cycle_grouping()
+    def action_view(self, what: str, step: int = 1) -> None:
+        """Tab between the panes, the filter and grouping of the records, the records list shown
+        or hidden, the diff shown, over the source or below it."""
+        if what == "pane":  # now, not after the keys already queued: `tab j` moves in the new one
+            self.set_focus(self.panes.next_pane(self.focused, step))
+        elif what in ("filter", "grouping"):
+            self.moves.cycle(what)
+        elif what == "records":
+            self.panes.toggle_records()
+        elif what == "diff":
+            self.panes.toggle_diff()
+            self.sources.diff_shown(self.has_class("-diff"))
+        elif what == "diff_full" and self.panes.toggle_diff_over():
+            self.action_view("diff")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # grouping is for SARIF results: without them the key is neither active nor shown
-        return action != "cycle_grouping" or bool(self.session.results)
+        return action != "view" or parameters != ("grouping",) or bool(self.session.results)
 
-    def action_toggle_records(self) -> None:
-        self.panes.toggle_records()
-
-    # --- verdicts and notes ----------------------------------------------------------------------
-
-    def show_target(self) -> None:
-        """Name what verdict keys act on in the status line."""
-        quote, keys = self.moves.target_quote(), self.keymap.keys_for("record_target")
-        self.query_one(TargetLine).show(
-            target_text(self.session, self.record, quote),
-            record_hint(quote, short_key(keys[0]) if keys else ""),
-        )
-
-    def quotes_key(self) -> str:
-        """The key that selects the record's quotes (``]``), as the keys bar shows it."""
-        keys = self.keymap.keys_for("next_quote")
-        return short_key(keys[0]) if keys else ""
-
-    def revision_id(self) -> str | None:
-        """The commit verdicts are saved against: the open revision's; while it opens, the full
-        id the command resolved; None when it cannot be opened (never an unresolved name)."""
-        if self.revision is not None:
-            return self.revision.commit
-        if self.revision_error is None and self.rev and FULL_ID.fullmatch(self.rev):
-            return self.rev
-        return None
-
-    def action_verdict(self, value: str) -> None:
-        if self.moves.shows_a_record():
-            self.verdicts.give(value)
-
-    def action_undo(self) -> None:
-        self.verdicts.undo()
-
-    def action_redo(self) -> None:
-        self.verdicts.redo()
-
-    def action_note(self) -> None:
-        if self.moves.shows_a_record():
-            self.verdicts.note()
-
-    def action_export(self) -> None:
-        reports = self.session.reportset.reports
-        self.verdicts.export(reports[0].system if reports else "review", self.revision_id())
-
-    def after_change(self, event: Event) -> None:
-        """A stored event changed a verdict or a note: show it."""
-        self.session.apply(event)
-        record_key = event.ref.record_key
-        self.update_rows({record_key})
-        record = self.record
-        if record is not None and self.session.record_item(record).key == record_key:
-            self.record_pane.refresh_record()
-        self.sources.refresh_quote_info()
-        self.refresh_header()
-
-    # --- drift against a newer revision (screens/review/drift.py) -------------------------------
-
-    def action_against(self) -> None:
-        self.drift.ask()
-
-    def action_source_against(self) -> None:
-        self.drift.toggle_source()
-
-    def action_note_drift(self) -> None:
-        if self.moves.shows_a_record():
-            self.drift.note_drift()
-
-    def on_drift_computed(self, message: DriftComputed) -> None:
-        self.drift.computed(message)
-
-    def on_commit_read(self, message: CommitRead) -> None:
-        self.drift.commit_read(message)
-
-    # --- dialogs ---------------------------------------------------------------------------------
+    def action_follow(self) -> None:
+        if not self.moves.follow_focused():  # the source pane: the quotes that cite its file
+            self.lookups.backlinks()
 
     def action_quit(self) -> None:
         self.app.exit()
@@ -494,31 +254,38 @@ class ReviewScreen(Screen[None]):
     def action_toggle_theme(self) -> None:
         self.app.theme = other_theme(self.app.current_theme.dark)
 
-    # --- lookups (screens/review/lookups.py) -------------------------------------------------
+    # the screen's API for the app (the command palette), tests and tools
 
-    def action_find(self) -> None:
-        self.lookups.find()
+    @property
+    def rows(self) -> list[int]:
+        """Line of the records pane -> record index (-1 for a report or section heading)."""
+        return self.records_pane.rows
 
-    def action_open_file(self) -> None:
-        self.lookups.open_file()
+    @property
+    def source(self) -> SourceFile | None:
+        """The file in the source pane."""
+        return self.sources.source
 
-    def action_grep(self) -> None:
-        self.lookups.grep()
+    @property
+    def quote_diff(self) -> QuoteDiff | None:
+        """The quote/source diff, when shown."""
+        return self.sources.quote_diff
 
-    def action_goto_line(self) -> None:
-        self.lookups.goto_line()
+    def go(self, location: Location, *, remember: bool = False, on_quote: bool = False) -> None:
+        """Show a record (and quote: verdicts act on it ``on_quote``); ``remember``: for back."""
+        self.moves.go(location, remember=remember, on_quote=on_quote)
 
-    def action_find_in_file(self) -> None:
-        self.lookups.find_in_file()
+    def jump(self, location: Location) -> None:
+        """Go somewhere and remember where we came from."""
+        self.moves.jump(location)
 
-    def action_find_again(self, step: int) -> None:
-        self.lookups.find_again(step)
+    def open_path(self, path: str, line: int | None = None) -> None:
+        """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
+        self.sources.open_path(path, line)
 
-    def action_permalink(self) -> None:
-        self.lookups.permalink()
-
-    def action_backlinks(self) -> None:
-        self.lookups.backlinks()
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """Every action of this screen, and a jump to every record (for the command palette)."""
+        return self.lookups.palette_commands()
 
     def find_targets(self) -> list[FindTarget]:
         """Everything `/` can find: records, quotes, and the files of the revision."""
@@ -526,19 +293,7 @@ class ReviewScreen(Screen[None]):
 
     def backlinks_of(self, path: str) -> list[Backlink]:
         """The quotes that cite ``path``."""
-        return self.lookups.backlinks_of(path)
-
-    def palette_commands(self) -> Iterator[SystemCommand]:
-        """Every action of this screen, and a jump to every record (for the command palette)."""
-        return self.lookups.palette_commands()
-
-    def action_diff(self) -> None:
-        self.panes.toggle_diff()
-        self.sources.diff_shown(self.has_class("-diff"))
-
-    def action_diff_full(self) -> None:
-        if self.panes.toggle_diff_over():
-            self.action_diff()
+        return self.sources.backlinks_of(path)
 
 
 __all__ = ["ReviewScreen"]

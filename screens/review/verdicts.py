@@ -11,23 +11,25 @@ import asyncio
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from db.output import write_atomically
-from screens.review.changes import Change, Changes
+from screens.review.changes import Change, Changes, Redone, Undone
 from screens.review.history import Location
 from screens.review.messages import Written
+from screens.review.state import Part, ReviewState
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
-from screens.session import ReviewSession
 
 if TYPE_CHECKING:
-    from textual.app import App
     from textual.geometry import Region
 
     from db import Event, ItemRef, VerdictStore
-    from evidence.model import Quote, Record
-    from screens.widgets.records_pane import RecordsPane
+    from screens.review.header import Header
+    from screens.review.navigation import Navigation
+
+#: a full commit id (the revision a verdict is saved against, while the revision opens)
+FULL_ID = re.compile(r"[0-9a-f]{40}")
 
 
 class Target(NamedTuple):
@@ -38,110 +40,96 @@ class Target(NamedTuple):
     location: Location  # its record, and its quote (None for the record)
 
 
-class Selection(Protocol):
-    """The screen's moves (`navigation.Navigation`), as verdicts see them."""
+class Gave(NamedTuple):
+    """The reply of a verdict's store work (`Written.reply`): on what, and which verdict."""
 
-    def target_quote(self) -> Quote | None: ...
-
-
-class VerdictHost(Protocol):
-    """What the verdicts need of the review screen."""
-
-    session: ReviewSession
-    location: Location
-
-    @property
-    def app(self) -> App[object]: ...
-
-    @property
-    def record(self) -> Record | None: ...
-
-    @property
-    def moves(self) -> Selection: ...
-
-    @property
-    def records_pane(self) -> RecordsPane: ...
-
-    def reach(self, location: Location) -> None: ...
-
-    def revision_id(self) -> str | None: ...
-
-    def after_change(self, event: Event) -> None: ...
-
-    def refresh_header(self) -> None: ...
+    target: Target
+    verdict: str
 
 
-class Verdicts:
+class Noted(NamedTuple):
+    """The reply of a note's store work: on what."""
+
+    target: Target
+
+
+class Exported(NamedTuple):
+    """The reply of the write-up's store work (its result is the notice to show)."""
+
+    name: str
+
+
+class ReadStored(NamedTuple):
+    """The reply of the store's first work: the reviewer's state read (`loading.StoredState`)."""
+
+
+class Verdicts(Part):
     """Gives verdicts and notes to the store, and knows whether it can."""
 
-    def __init__(self, host: VerdictHost, store: StoreHandle, writer: StoreWriter) -> None:
-        self.host = host
-        self.store = store
-        self.writer = writer
-        self.error: str | None = None  # why verdicts cannot be saved (store unusable)
+    def __init__(
+        self,
+        state: ReviewState,
+        store: StoreHandle,
+        moves: Navigation,
+        header: Header,
+        rev: str | None,
+    ) -> None:
+        super().__init__()
+        self.state, self.session, self.store = state, state.session, store
+        self.rev = rev  # the revision as the command resolved it (a full id, or a name)
+        self.moves, self.sources, self.drift = moves, moves.sources, moves.drift
+        self.header = header
+        self.writer = StoreWriter(self, store)  # what it writes comes back here (`Written`)
         self.ready = asyncio.Event()  # the reviewer's verdicts are read (or failed)
         self.waiting: list[Callable[[], object]] = []  # actions waiting for them
-        self.reading: Callable[..., Any] | None = None  # the `then` of the first read
-        self.changes = Changes(self)  # this session's, for undo and redo
+        self.changes = Changes(state.session)  # this session's, for undo and redo
+        self.record_shown = state.location.record  # to tell when the location leaves it
+        state.watch({"location"}, self.save_position)
 
-    # what undo and redo (`Changes`) need: the screen's, through this part
-
-    @property
-    def session(self) -> ReviewSession:
-        return self.host.session
-
-    @property
-    def app(self) -> App[object]:
-        return self.host.app
-
-    def reach(self, location: Location) -> None:
-        self.host.reach(location)
-
-    def after_change(self, event: Event) -> None:
-        self.host.after_change(event)
+    def save_position(self) -> None:
+        """The reviewer moved to another record: the store keeps it as the review's position."""
+        index, session = self.state.location.record, self.session
+        left, self.record_shown = index != self.record_shown, index
+        if not left or not self.moves.moved or self.state.store_error is not None:
+            return  # the saved position itself, read from the store, is not written back
+        record_id, key = session.records[index].id, session.review_key
+        self.writer.submit(lambda store: store.set_position(key, record_id))
 
     def target(self) -> Target | None:
         """The item verdict keys act on: the quote selected, else the record shown."""
-        host = self.host
-        record = host.record
+        state = self.state
+        record = state.record
         if record is None:
             return None
-        quote = host.moves.target_quote()
+        quote = state.target_quote()
         if quote is not None:
             return Target(
-                host.session.quote_item(record, quote),
+                self.session.quote_item(record, quote),
                 f"quote [{quote.index + 1}] of {record.id}",
-                host.location,
+                state.location,
             )
         return Target(
-            host.session.record_item(record),
+            self.session.record_item(record),
             f"record {record.id}",
-            Location(host.location.record, None),
+            Location(state.location.record, None),
         )
 
-    def read(self, work: Callable[[VerdictStore], object], then: Callable[..., Any]) -> None:
-        """The first work of the writer: open the store and read the reviewer's state."""
-        self.reading = then
-        self.writer.submit(work, then)
-
-    def write(
-        self, work: Callable[[VerdictStore], object], then: Callable[..., Any] | None = None
-    ) -> bool:
-        """Run store work on the writer thread; ``then(result)`` runs on the UI afterwards.
+    def write(self, work: Callable[[VerdictStore], object], reply: object = None) -> bool:
+        """Run store work on the writer thread; its `Written` (with ``reply``) comes back here.
 
         Refused with a notice (False) when the store is known to be unusable.
         """
         if self.refuse_unusable_store():
             return False
-        self.writer.submit(work, then)
+        self.writer.submit(work, reply)
         return True
 
     def refuse_unusable_store(self) -> bool:
         """True, with a notice saying why, when the store could not be opened."""
-        if self.error is None:
+        if self.state.store_error is None:
             return False
-        self.host.app.notify(
-            visible(f"not saved: verdicts cannot be saved: {self.error}"),
+        self.notify(
+            visible(f"not saved: verdicts cannot be saved: {self.state.store_error}"),
             severity="error",
             markup=False,
             timeout=10,
@@ -150,6 +138,7 @@ class Verdicts:
 
     def done_reading(self) -> None:
         """The reviewer's verdicts are known (or cannot be): run what waited for them."""
+        self.state.verdicts_read = True
         self.ready.set()
         waiting, self.waiting = self.waiting, []
         for action in waiting:
@@ -157,12 +146,12 @@ class Verdicts:
 
     def store_failed(self, error: BaseException) -> None:
         """The store could not be opened: say so in the header and a notice; nothing is saved."""
-        first = self.error is None
-        self.error = str(error) or type(error).__name__
+        first = self.state.store_error is None
+        self.state.store_error = str(error) or type(error).__name__
         if first:
-            self.host.refresh_header()
-            self.host.app.notify(
-                visible(f"verdicts cannot be saved: {self.error}"),
+            self.header.refresh()
+            self.notify(
+                visible(f"verdicts cannot be saved: {self.state.store_error}"),
                 title="Verdict database",
                 severity="error",
                 markup=False,
@@ -170,62 +159,148 @@ class Verdicts:
             )
         self.done_reading()
 
-    def written(self, message: Written) -> None:
-        """A work of the writer finished: its `then`, or the error said."""
-        if message.error is None:
-            message.then(message.result)
-            return
-        reading = message.then == self.reading
+    def failed(self, error: BaseException, *, reading: bool) -> None:
+        """A work of the writer failed (``reading``: the first, reading the reviewer's state):
+        the store could not be opened, or the error is said."""
         if self.store.error is not None:  # the store could not be opened
-            if self.error is None:
+            if self.state.store_error is None:
                 self.store_failed(self.store.error)  # in the header, and one notice
             elif not reading:
                 self.refuse_unusable_store()  # a verdict given before that was known
             return
         what = "cannot read verdicts" if reading else "not saved"
-        self.host.app.notify(
-            visible(f"{what}: {message.error}"), severity="error", markup=False, timeout=10
-        )
+        self.notify(visible(f"{what}: {error}"), severity="error", markup=False, timeout=10)
         if reading:
             self.done_reading()
 
+    def on_written(self, message: Written) -> None:
+        """A work of the writer finished: show what it changed, or say its error."""
+        reply = message.reply
+        if message.error is not None:
+            self.failed(message.error, reading=False)
+            return
+        event = cast("Event", message.result)
+        if isinstance(reply, Gave):
+            self._changed(reply.target, event)
+            self.notify(visible(f"{reply.target.label}: {reply.verdict}"), markup=False, timeout=2)
+        elif isinstance(reply, Noted):
+            self._changed(reply.target, event)
+        elif isinstance(reply, (Undone, Redone)):
+            if isinstance(reply, Undone) and message.result is None:
+                self.notify(
+                    visible(f"not undone: {reply.change.label} was changed elsewhere since"),
+                    severity="warning",
+                    markup=False,
+                )
+                return
+            said = self.changes.stored(reply, event)
+            self.show_change(event)
+            self.notify(visible(said), markup=False, timeout=4)
+        elif isinstance(reply, Exported):
+            notice = cast(str, message.result)
+            failed = notice.startswith("write-up not saved")
+            self.notify(
+                visible(notice),
+                markup=False,
+                timeout=6,
+                severity="error" if failed else "information",
+            )
+
+    def show_change(self, event: Event) -> None:
+        """A stored event changed a verdict or a note: show it."""
+        self.session.apply(event)
+        record_key = event.ref.record_key
+        self.moves.records_pane.update_records({record_key})
+        record = self.state.record
+        if record is not None and self.session.record_item(record).key == record_key:
+            self.moves.record_pane.refresh_record()
+        self.sources.refresh_quote_info()
+        self.header.refresh()
+
+    def revision_id(self) -> str | None:
+        """The commit verdicts are saved against: the open revision's; while it opens, the full
+        id the command resolved; None when it cannot be opened (never an unresolved name)."""
+        state = self.state
+        if state.revision is not None:
+            return state.revision.commit
+        rev = self.rev
+        if state.revision_error is None and rev and FULL_ID.fullmatch(rev):
+            return rev
+        return None
+
+    def act(self, what: str) -> None:
+        """A verdict key: give a verdict (a `db.Verdict` value), or the note, undo, redo, the
+        drift noted, the export."""
+        if what in ("note", "note_drift"):
+            if not self.moves.shows_a_record():
+                return
+            if what == "note":
+                self.note()
+            else:
+                self.note_drift()
+        elif what == "undo":
+            self.undo()
+        elif what == "redo":
+            self.redo()
+        elif what == "export":
+            reports = self.session.reportset.reports
+            self.export(reports[0].system if reports else "review", self.revision_id())
+        else:
+            self.give(what)
+
+    def note_drift(self) -> None:
+        """Append the drift of the quote the keys act on, in one line, to its note."""
+        line = self.drift.note_line()
+        if line is not None:
+            self.append_note(line)
+
     def give(self, value: str) -> None:
         """Give a verdict (a `db.Verdict` value) on the item the keys act on."""
-        target = self.target()
+        target = self.target() if self.moves.shows_a_record() else None
         if target is None:
             return
         from db import Verdict
 
         verdict = Verdict(value)
-        reviewer, revision = self.host.session.reviewer, self.host.revision_id()
-        item, label = target.item, target.label
+        reviewer, revision = self.session.reviewer, self.revision_id()
+        item = target.item
         if revision is None:  # a verdict is always on a resolved commit
-            self.host.app.notify(
-                "no verdict saved: the revision is not open", severity="warning", timeout=4
-            )
+            self.notify("no verdict saved: the revision is not open", severity="warning", timeout=4)
             return
-
-        def saved(event: Event) -> None:
-            self._changed(target, event)
-            self.host.app.notify(visible(f"{label}: {verdict.value}"), markup=False, timeout=2)
-
         self.write(
-            lambda store: store.give(item, verdict, reviewer=reviewer, revision=revision), saved
+            lambda store: store.give(item, verdict, reviewer=reviewer, revision=revision),
+            Gave(target, verdict.value),
         )
 
     def _changed(self, target: Target, event: Event) -> None:
         """A change of this session was stored: remember it for undo, and show it."""
-        before = self.host.session.event(target.item)
+        before = self.session.event(target.item)
         self.changes.made(Change(target.item, target.location, target.label, before, event))
-        self.host.after_change(event)
+        self.show_change(event)
 
     def undo(self) -> None:
         """Undo the reviewer's last change of this session (shown first, then named)."""
-        self.changes.undo()
+        step = self.changes.undo()
+        if step is None:
+            self.notify(
+                "nothing to undo in this session (changes of earlier sessions stay as they are)"
+            )
+            return
+        change, work = step
+        self.moves.reach(change.location)
+        if not self.write(work, Undone(change)):
+            self.changes.refused(Undone(change))
 
     def redo(self) -> None:
         """Make the last change undone again."""
-        self.changes.redo()
+        step = self.changes.redo()
+        if step is None:
+            self.notify("nothing to redo")
+            return
+        change, work = step
+        self.moves.reach(change.location)
+        if not self.write(work, Redone(change)):
+            self.changes.refused(Redone(change))
 
     def append_note(self, line: str) -> None:
         """Add a line to the note on the item the keys act on, saved at once (no editor)."""
@@ -235,15 +310,15 @@ class Verdicts:
         if not self.ready.is_set():
             self.waiting.append(lambda: self.append_note(line))
             return
-        session = self.host.session
+        session = self.session
         note = session.note(target.item).rstrip()
         text = f"{note}\n{line}" if note else line
-        reviewer, revision = session.reviewer, self.host.revision_id()
+        reviewer, revision = session.reviewer, self.revision_id()
         self.write(
             lambda store: store.note(target.item, text, reviewer=reviewer, revision=revision),
-            lambda event: self._changed(target, event),
+            Noted(target),
         )
-        self.host.app.notify(visible(f"noted on {target.label}: {line}"), markup=False)
+        self.notify(visible(f"noted on {target.label}: {line}"), markup=False)
 
     def note(self) -> None:
         """Edit the note on the item the keys act on (once the current note is read)."""
@@ -258,45 +333,36 @@ class Verdicts:
     def _edit_note(self, target: Target) -> None:
         if self.refuse_unusable_store():
             return
-        session = self.host.session
+        session = self.session
         item = target.item
         verdict = session.verdict(item)
         from screens.note import NoteScreen
 
         title = f"Note on {target.label} · {verdict.value if verdict else 'not reviewed'}"
-        reviewer, revision = session.reviewer, self.host.revision_id()
+        reviewer, revision = session.reviewer, self.revision_id()
 
         def edited(text: str | None) -> None:
             if text is None:
                 return
             self.write(
                 lambda store: store.note(item, text, reviewer=reviewer, revision=revision),
-                lambda event: self._changed(target, event),
+                Noted(target),
             )
 
         # over the records list, when it is shown and big enough (at 80 columns it is 28 wide):
         # the claim and code stay in sight
-        place: Region | None = self.host.records_pane.region
+        place: Region | None = self.moves.records_pane.region
         if place is not None and (place.width < 24 or place.height < 6):
             place = None
-        self.host.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)
+        self.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)
 
     def export(self, system: str, commit: str | None) -> None:
         """Save the md write-up (db/writeup.py) in the current directory, on the writer thread,
         and say where (or why not)."""
         name = writeup_name(system, commit)
         path = Path.cwd() / name
-
-        def saved(notice: str) -> None:
-            failed = notice.startswith("write-up not saved")
-            self.host.app.notify(
-                visible(notice),
-                markup=False,
-                timeout=6,
-                severity="error" if failed else "information",
-            )
-
-        self.write(lambda store: save_writeup(store, path, f"./{name} (in {Path.cwd()})"), saved)
+        shown = f"./{name} (in {Path.cwd()})"
+        self.write(lambda store: save_writeup(store, path, shown), Exported(name))
 
 
 def writeup_name(system: str, commit: str | None) -> str:

@@ -12,7 +12,7 @@ import asyncio
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from textual.message_pump import MessagePump
 
@@ -91,13 +91,18 @@ class StoreWriter:
         return self._pool
 
     def submit(
-        self, work: Callable[[VerdictStore], T], then: Callable[[T], Any] | None = None
+        self,
+        work: Callable[[VerdictStore], T],
+        reply: object = None,
+        to: MessagePump | None = None,
     ) -> None:
-        """Run ``work(store)`` on the writer thread; ``then(result)`` runs on the UI afterwards.
+        """Run ``work(store)`` on the writer thread; its result comes back as `Written` with
+        ``reply`` (to ``to``, else to the writer's target), handled on the UI afterwards.
 
         The first work submitted opens the store; when it cannot be opened, every work fails
         with that `StoreError` (delivered as ``Written.error``).
         """
+        target = to or self._target
 
         def run() -> T:
             return work(self._handle.get())
@@ -105,7 +110,7 @@ class StoreWriter:
         def done(future: Future[T]) -> None:
             error = future.exception()
             result = None if error is not None else future.result()
-            self._target.post_message(Written(result, error, then or (lambda _result: None)))
+            target.post_message(Written(reply, result, error))
 
         try:
             self._executor.submit(run).add_done_callback(done)

@@ -267,6 +267,14 @@ class RecordsPane(RowList):
         if heading is not None and index - heading < height:
             self.scroll_to(y=heading, animate=False, force=True, immediate=True)
 
+    def update_records(self, record_keys: set[str]) -> None:
+        """Redraw the rows of the records with these item keys (their badge changed)."""
+        if not record_keys:
+            return
+        for n, each in enumerate(self.session.records):
+            if self.session.record_item(each).key in record_keys:
+                self.update_row(n)
+
     def update_row(self, index: int) -> None:
         """Draw one record's line again (its verdict or quote status changed)."""
         if index in self.rows:

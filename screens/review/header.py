@@ -1,0 +1,54 @@
+"""The review screen's header line: the systems reviewed, the revision, the reviewer and the
+progress (with the drift's REV in front, when drift is shown)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from screens.progress import header_progress
+from screens.widgets.review_header import ReviewHeader, revision_label
+
+if TYPE_CHECKING:
+    from screens.review.drift import DriftPart
+    from screens.review.state import ReviewState
+
+
+class Header:
+    """Fills the header from the review's state and the drift."""
+
+    def __init__(
+        self,
+        state: ReviewState,
+        drift: DriftPart,
+        rev: str | None,
+        rev_origin: str | None,
+    ) -> None:
+        self.widget = ReviewHeader(id="review-header")
+        self.state, self.drift = state, drift
+        self.rev, self.rev_origin = rev, rev_origin  # as the command named the revision
+
+    def refresh(self, anchoring: tuple[int, int] | None = None) -> None:
+        """Show the header again (``anchoring``: quotes anchored so far, of all)."""
+        state, session = self.state, self.state.session
+        reports = session.reportset.reports
+        forms = header_progress(
+            session,
+            revision_open=state.revision is not None,
+            anchoring=anchoring,
+            reading=state.store_error is None and not state.verdicts_read,
+            stale=len(state.stale),
+            store_error=state.store_error,
+        )
+        progress, *shorter = self.drift.decorate(forms)
+        self.widget.show(
+            # every system (a tool, for SARIF runs) loaded, each once: "ruff + Bandit"
+            system=" + ".join(dict.fromkeys(r.system for r in reports)) or "no reports",
+            revision=revision_label(
+                state.revision, state.revision_error, self.rev, self.rev_origin
+            ),
+            failed=bool(state.revision_error),
+            reviewer=session.reviewer,
+            progress=progress,
+            shorter=tuple(shorter),
+            commit=state.commit,
+        )
