@@ -1,7 +1,7 @@
 """Browse a revision without reports: source pane, file finder, grep, go to line, permalinks.
 
 `BrowseScreen` is also what the review app can push to look something up; the small app behind
-`assay browse` is in the app shell (tui/browse.py).
+`assay browse` is made by the app factory (tui/factory.py `make_browse_app`).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def browse_bindings() -> list[BindingType]:
 class BrowseScreen(Screen[None]):
     """One revision's files in a source pane, with the lookup dialogs."""
 
-    CSS_PATH = "browse.tcss"
+    CSS_PATH = Path(__file__).with_name("browse.tcss")
     BINDINGS = browse_bindings()
 
     def __init__(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -14,13 +16,16 @@ from textual.theme import Theme
 from keymaps import Keymap, load_keymap, short_key
 from screens.review.messages import ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
-from tui.crash import CrashWatch
+from tui.crash import CrashWatch, run_app
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
 
 
 class AssayApp(CrashWatch, InterruptQuit, App[None]):
-    """Runs one screen made by ``make_screen`` (the review screen, or another for tools)."""
+    """The one app shell of review, audit and browse (tui/factory.py, tui/audit_app.py make it):
+    runs the screen ``make_screen`` makes, with the keymap, the themes, ctrl+c twice and SIGINT
+    (tui/interrupt.py), an exit when the terminal is gone (tui/terminal.py) and a crash file
+    (tui/crash.py)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "assay"
@@ -91,8 +96,26 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
     def action_quit(self) -> None:  # type: ignore[override]
         self.exit()
 
-    def close(self) -> None:
-        """Release what the factory opened (the verdict store, the revision); call after run."""
+    def close(self) -> list[str]:
+        """Release what the factory opened (the verdict store, the revision); call after run.
+
+        Returns what the user must be told once the app is gone (a closer that returns text:
+        verdicts kept aside from a locked database, screens/review/writer.py)."""
         self.startup_done()
+        said = []
         while self._closers:
-            self._closers.pop()()
+            result = self._closers.pop()()
+            if isinstance(result, str):
+                said.append(result)
+        return said
+
+
+def run(app: AssayApp) -> NoReturn:
+    """Run ``app`` in the terminal (`tui.crash.run_app`), close what it opened, print what
+    closing says on stderr, and exit with the app's return code."""
+    try:
+        code = run_app(app)
+    finally:
+        for line in app.close():
+            print(line, file=sys.stderr, flush=True)
+    raise SystemExit(code)

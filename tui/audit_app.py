@@ -50,10 +50,12 @@ def make_audit_app(
     theme: str = DARK,
     against: str | None = None,
     anchor_cache: Path | None = None,
+    theme_file: Path | None = None,
 ) -> AssayApp:
     """The app on the audit screen; ``db`` is the audit's one database (a path is opened by
     the first screen that needs it; ``app.close()`` closes it). Anchors are kept in
-    ``anchor_cache`` (None: the user cache directory's `anchors/`)."""
+    ``anchor_cache`` (None: the user cache directory's `anchors/`); the theme as `make_app`
+    keeps it in ``theme_file``."""
     from evidence.anchor_cache import default_directory
 
     anchors = anchor_cache or default_directory()
@@ -68,15 +70,14 @@ def make_audit_app(
             state, store, reviewer=reviewer, keymap=keymap, against=against, anchor_cache=anchors
         )
 
-    app = AssayApp(
+    return AssayApp(
         screen,
         keymap=keymap,
         theme=theme,
         closers=[store.close],
         screen_css=[AuditScreen.CSS_PATH, ReviewScreen.CSS_PATH],
+        theme_file=theme_file,
     )
-    app.store = store  # type: ignore[attr-defined]
-    return app
 
 
 def make_demo_audit_app(
@@ -88,6 +89,7 @@ def make_demo_audit_app(
     cache_dir: Path | None = None,
     anchor_cache: Path | None = None,
     against: str | None = None,
+    theme_file: Path | None = None,
 ) -> AssayApp:
     """The audit app on the sample audit (evidence/sample_audit.py); verdicts in ``tmp``'s
     demo database (else the user data directory's), as `assay demo` keeps them."""
@@ -109,4 +111,5 @@ def make_demo_audit_app(
         theme=theme,
         anchor_cache=anchor_cache,
         against=against,
+        theme_file=theme_file,
     )

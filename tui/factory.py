@@ -87,6 +87,31 @@ def make_app(
     return app
 
 
+def make_browse_app(
+    revision: Revision,
+    *,
+    path: str | None = None,
+    line: int | None = None,
+    keymap: Keymap | None = None,
+    theme: str = DARK,
+    theme_file: Path | None = None,
+) -> AssayApp:
+    """`assay browse`'s app: one revision, no reports, in the browse screen (at ``path`` and
+    ``line`` when given). ``app.close()`` closes the revision."""
+    from screens.browse import BrowseScreen
+
+    app = AssayApp(
+        lambda: BrowseScreen(revision, path=path, line=line),
+        keymap=keymap or load_keymap(),
+        theme=theme,
+        closers=[revision.close],
+        screen_css=[BrowseScreen.CSS_PATH],
+        theme_file=theme_file,
+    )
+    app.title = "assay browse"
+    return app
+
+
 def demo_db_path(data_dir: Path | None = None) -> Path:
     """Where `assay demo` keeps its verdicts: in ``data_dir``, else the user data directory."""
     if data_dir is not None:

@@ -1,4 +1,4 @@
-"""The terminal an app runs in: exit when it is gone (shared by the review and browse apps)."""
+"""The terminal an app runs in: exit when it is gone (for every AssayApp)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from screens.finder import FileFinder
 from screens.grep import GrepScreen
 from screens.widgets.footer import KeysBar
 from screens.widgets.source_view import SourceView
-from tui.browse import BrowseApp
+from tui.factory import make_browse_app
 
 
 def git(repo: Path, *args: str) -> str:
@@ -63,7 +63,7 @@ async def settle(pilot: Any) -> None:
 async def test_browse_find_open_goto_and_permalink(github_repo: tuple[Path, str]) -> None:
     repo, commit = github_repo
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision)
+        app = make_browse_app(revision)
         notices = watch_notices(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
@@ -96,7 +96,7 @@ async def test_browse_find_open_goto_and_permalink(github_repo: tuple[Path, str]
 async def test_browse_grep_and_open_a_hit(github_repo: tuple[Path, str]) -> None:
     repo, commit = github_repo
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision)
+        app = make_browse_app(revision)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             screen = app.screen
@@ -130,7 +130,7 @@ async def test_browse_grep_and_open_a_hit(github_repo: tuple[Path, str]) -> None
 async def test_browse_find_in_file(github_repo: tuple[Path, str]) -> None:
     repo, _ = github_repo
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision, path="src/server/routes.py")
+        app = make_browse_app(revision, path="src/server/routes.py")
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             view = app.screen.query_one(SourceView)
@@ -145,7 +145,7 @@ async def test_browse_next_and_previous_match(
 ) -> None:
     repo, _ = github_repo
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision, path="src/server/routes.py")
+        app = make_browse_app(revision, path="src/server/routes.py")
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             view = app.screen.query_one(SourceView)
@@ -166,7 +166,7 @@ async def test_browse_next_and_previous_match(
 async def test_slash_means_find_by_name_in_browse_too(github_repo: tuple[Path, str]) -> None:
     repo, _ = github_repo
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision, path="src/server/routes.py")
+        app = make_browse_app(revision, path="src/server/routes.py")
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             await pilot.press("slash")
@@ -178,7 +178,7 @@ async def test_browse_without_remote_copies_a_local_reference(tmp_path: Path) ->
     repo = tmp_path / "plain"
     commit = make_repo(repo, None)
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision, path="src/server/routes.py", line=5)
+        app = make_browse_app(revision, path="src/server/routes.py", line=5)
         notices = watch_notices(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
@@ -191,7 +191,7 @@ async def test_browse_without_remote_copies_a_local_reference(tmp_path: Path) ->
 async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]) -> None:
     repo, _ = github_repo
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision, path="no/such/file.py")
+        app = make_browse_app(revision, path="no/such/file.py")
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             view = app.screen.query_one(SourceView)
@@ -277,7 +277,7 @@ async def test_permalink_notification_keeps_markup_literal(tmp_path: Path) -> No
     git(repo, "commit", "-q", "-m", "odd name")
     commit = git(repo, "rev-parse", "HEAD")
     with Revision.open(repo) as revision:
-        app = BrowseApp(revision, path="docs/[red]x[-].md", line=2)
+        app = make_browse_app(revision, path="docs/[red]x[-].md", line=2)
         notices = watch_notices(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)

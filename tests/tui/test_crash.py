@@ -21,8 +21,7 @@ import sys
 sys.path.insert(0, {str(ROOT)!r})
 from textual.screen import Screen
 from textual.widgets import Static
-from tui.app import AssayApp
-from tui.commands.review import run
+from tui.app import AssayApp, run
 
 class Crashing(Screen[None]):
     BINDINGS = [("x", "crash", "Crash")]

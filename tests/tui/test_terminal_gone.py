@@ -34,9 +34,9 @@ BROWSE = """
 import sys
 sys.path.insert(0, {root!r})
 from evidence.revision import Revision
-from tui.browse import BrowseApp
+from tui.factory import make_browse_app
 with Revision.open({repo!r}) as revision:
-    BrowseApp(revision).run()
+    make_browse_app(revision).run()
 print("exited", file=open({marker!r}, "w"))
 """
 

@@ -9,8 +9,8 @@ from textual.command import CommandPalette
 from textual.widgets import OptionList
 
 from screens.themes import DARK, LIGHT, THEME_FILE_NAME, theme_file
-from tui.browse import BrowseApp
 from tui.commands.review import demo_app
+from tui.factory import make_browse_app
 
 
 async def test_the_chosen_theme_is_kept_across_launches(
@@ -63,6 +63,6 @@ async def test_browse_uses_the_kept_theme(sample: Path, user_config_home: Path) 
     (user_config_home / "assay").mkdir()
     (user_config_home / "assay" / THEME_FILE_NAME).write_text(LIGHT, encoding="utf-8")
     with Revision.open(sample) as revision:
-        app = BrowseApp(revision)
+        app = make_browse_app(revision, theme_file=theme_file())
         async with app.run_test(size=(80, 24)):
             assert app.theme == LIGHT and set(app.available_themes) == {DARK, LIGHT}

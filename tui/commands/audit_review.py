@@ -56,8 +56,17 @@ def audit_app(
         db_path = check_database(audit_database(found, db))
     except StoreError as error:
         raise InputError(str(error)) from None
+    from screens.themes import theme_file
+
     state = load_state(found, cache=default_directory())
-    return make_audit_app(state, db_path, reviewer_name(reviewer), keymap, against=against)
+    return make_audit_app(
+        state,
+        db_path,
+        reviewer_name(reviewer),
+        keymap,
+        against=against,
+        theme_file=theme_file(),
+    )
 
 
 def demo_audit(reviewer: str | None, preset: str | None) -> AssayApp:
@@ -71,7 +80,9 @@ def demo_audit(reviewer: str | None, preset: str | None) -> AssayApp:
     try:
         keymap = load_keymap(preset or "default")
         check_database(demo_db_path())
-        app = make_demo_audit_app(reviewer=reviewer, keymap=keymap)
+        from screens.themes import theme_file
+
+        app = make_demo_audit_app(reviewer=reviewer, keymap=keymap, theme_file=theme_file())
     except (SampleError, StoreError, KeymapError, OSError) as error:
         raise InputError(str(error)) from None
     return app

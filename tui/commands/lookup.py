@@ -258,17 +258,11 @@ def browse(file: str | None, repo: str | None, rev: str | None, preset: str | No
     except KeymapError as error:
         raise InputError(str(error)) from None
     revision = open_revision(repo, rev)
-    from tui.browse import BrowseApp
-    from tui.crash import CrashWatch, run_app
+    from screens.themes import theme_file
+    from tui.app import run
+    from tui.factory import make_browse_app
 
-    class Browse(CrashWatch, BrowseApp):
-        """The browse app, its crash reported like the review app's."""
-
-    try:
-        code = run_app(Browse(revision, path=path, line=line, keys=keymap.changes()))
-    finally:
-        revision.close()
-    raise SystemExit(code)
+    run(make_browse_app(revision, path=path, line=line, keymap=keymap, theme_file=theme_file()))
 
 
 __all__ = ["browse", "grep", "show", "parse_target", "format_hit", "terminal_safe"]

@@ -197,14 +197,10 @@ def demo(reviewer: str | None, preset: str | None, against: str | None, audit: b
 
 
 def run(app: AssayApp) -> NoReturn:
-    """Run the app, close what it opened and exit with its return code (a crash: a file)."""
-    from tui.crash import run_app
+    """Run the app as every app command runs its app (`tui.app.run`: the shell's)."""
+    from tui.app import run as run_in_shell
 
-    try:
-        code = run_app(app)
-    finally:
-        app.close()
-    raise SystemExit(code)
+    run_in_shell(app)
 
 
 def demo_app(
