@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Label
+from textual.worker import Worker
 
 from evidence.backlinks import Backlink, backlink_lines, backlinks
 from evidence.finder import PathFinder
@@ -30,6 +31,7 @@ from screens.safe import visible
 from screens.widgets.footer import KeysBar
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
+from screens.workers import report_failure
 
 #: binding ids (from keymaps/catalog.py) that the browse screen answers
 BROWSE_BINDINGS: tuple[str, ...] = (
@@ -97,7 +99,7 @@ class BrowseScreen(Screen[None]):
         try:
             paths = self.revision.paths()
             remote = self.revision.remote_url()
-        except Exception as error:  # shown in the pane, never a traceback
+        except RevisionError as error:
             self.app.call_from_thread(self._fail, str(error))
             return
         finder = PathFinder(paths)
@@ -117,6 +119,12 @@ class BrowseScreen(Screen[None]):
     def _fail(self, message: str) -> None:
         self.query_one(SourceView).show_message(visible(message))
 
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        said = report_failure(self, event)
+        if said is not None:  # the pane says what it was loading: now why it is not
+            self.query_one(SourceView).show_message(said)
+
     def open(self, path: str, *, line: int | None = None, matched: LineRange | None = None) -> None:
         """Show ``path`` at the revision, at ``line`` (read in a worker)."""
         self._read(path, line, matched)
@@ -127,9 +135,6 @@ class BrowseScreen(Screen[None]):
             source = self.revision.read(path)
         except RevisionError as error:
             self.app.call_from_thread(self._fail, str(error))
-            return
-        except Exception as error:  # shown in the pane, never a traceback
-            self.app.call_from_thread(self._fail, f"cannot read {path}: {error}")
             return
         links = backlinks(self.anchors, source.path, self.reportset) if self.anchors else []
         self.app.call_from_thread(self._display, source, line, matched, links)

@@ -19,6 +19,7 @@ from textual.worker import Worker, WorkerState
 
 from keymaps.bindings import bindings_for
 from screens.safe import visible
+from screens.workers import report_failure
 
 KIND_MARKS = {"record": "▤", "quote": "❝", "file": "□"}
 #: up to this many targets are ranked on the event loop at each keystroke; more are ranked in a
@@ -106,6 +107,7 @@ class FindScreen(ModalScreen[FindTarget | None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        report_failure(self, event)
         if worker.group == "find" and event.state is WorkerState.SUCCESS:
             query, shown = worker.result  # type: ignore[misc]
             if query == self._wanted:  # not a ranking overtaken by later typing

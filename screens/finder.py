@@ -14,10 +14,11 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from evidence.finder import FinderMatch, PathFinder
 from screens.safe import visible
+from screens.workers import report_failure
 
 #: rows shown (the list's height): rendering rows costs more than ranking them, so no more
 RESULTS = 20
@@ -111,6 +112,12 @@ class FileFinder(ModalScreen[str | None]):
         self.app.call_from_thread(self._show, query, matches, len(self.finder))
         if not worker.is_cancelled:  # while the reviewer reads, ready the next keystroke
             self.finder.prepare(query)
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        said = report_failure(self, event)
+        if said is not None:
+            self.query_one("#finder-status", Label).update(Content(said))
 
     def _show(self, query: str, matches: list[FinderMatch], total: int) -> None:
         self.matches = matches

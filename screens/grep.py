@@ -18,11 +18,13 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
 from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
 from screens.safe import visible
 from screens.widgets.footer import KeysBar
+from screens.workers import report_failure
 
 if TYPE_CHECKING:
     from evidence.revision import Revision
@@ -96,6 +98,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
         self.error: str | None = None
         self.elapsed: float | None = None  # seconds the last finished search took
         self._stop_event = threading.Event()
+        self._search: Worker[None] | None = None  # the search running or last run
 
     def compose(self) -> ComposeResult:
         with Vertical(id="grep-box") as box:
@@ -158,7 +161,15 @@ class GrepScreen(ModalScreen[GrepHit | None]):
             return
         self.running = True
         self._status(Content("searching…"))
-        self._grep(pattern, paths, self.fixed, self.ignore_case, self._stop_event)
+        self._search = self._grep(pattern, paths, self.fixed, self.ignore_case, self._stop_event)
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        said = report_failure(self, event)
+        if said is not None and event.worker is self._search:  # the dialog waited on it
+            self.running = False
+            self.error = said
+            self._status(Content(said), error=True)
 
     @work(thread=True, exclusive=True, group="grep", exit_on_error=False)
     def _grep(
@@ -182,10 +193,8 @@ class GrepScreen(ModalScreen[GrepHit | None]):
                 if now - last >= BATCH_SECONDS:
                     self.app.call_from_thread(self._add, cancel, batch)
                     batch, last = [], now
-        except RevisionError as problem:
+        except RevisionError as problem:  # a bad pattern or path: said in the dialog
             error = str(problem)
-        except Exception as problem:  # shown in the dialog, never a traceback
-            error = f"search failed: {problem}"
         elapsed = time.perf_counter() - started
         self.app.call_from_thread(self._finish, cancel, batch, error, elapsed)
 

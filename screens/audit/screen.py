@@ -27,6 +27,7 @@ from screens.session import ReviewSession
 from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
 from screens.widgets.lists import Row, RowList
+from screens.workers import report_failure
 
 if TYPE_CHECKING:
     from db.audit import SystemCounts
@@ -154,6 +155,10 @@ class AuditScreen(Screen[None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if report_failure(self, event) is not None:
+            if worker.group == "audit-counts":
+                self.counted = True  # read again on the way back from a system
+            return
         if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
             for index, failing, missing, drifted in worker.result:  # type: ignore[union-attr]
                 entry = self.state.entries[index]
@@ -168,12 +173,6 @@ class AuditScreen(Screen[None]):
             self.counted = True
             self.state.set_counts(worker.result)  # type: ignore[arg-type]
             self.fill()
-        elif event.state is WorkerState.ERROR:
-            self.counted = True
-            error = worker.error
-            self.notify(
-                visible(f"verdicts cannot be read: {error}"), severity="error", markup=False
-            )
 
     # --- drawing ---------------------------------------------------------------------------------
 

@@ -1,0 +1,93 @@
+"""A worker that fails takes one route on every screen (screens/workers.py): one error notice
+naming the work and the error, and the pane or dialog that waited on it says so; never a
+traceback, and the app keeps running."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from screenkit import watch_notices
+
+from evidence.revision import Revision
+from evidence.sample import sample_repo
+from keymaps import load_keymap
+from screens.audit.screen import AuditScreen
+from screens.browse import BrowseScreen
+from screens.grep import GrepScreen
+from screens.widgets.source_view import SourceView
+from tui.audit_app import make_demo_audit_app
+from tui.factory import make_browse_app
+
+
+def bug(*args: object, **kwargs: object) -> Any:
+    """Stands for a bug in assay's own code under a worker (git's errors are RevisionError)."""
+    raise RuntimeError("a bug \x1b[31mhere")
+
+
+async def settle(pilot: Any) -> None:
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def test_a_failed_read_in_browse_is_said_once_and_shown_in_the_pane(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    revision = Revision.open(sample_repo())
+    monkeypatch.setattr(revision, "read", bug)
+    app = make_browse_app(revision, path="README.md", keymap=load_keymap(user=False))
+    notices = watch_notices(app)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, BrowseScreen)
+            said = "browse-read failed: RuntimeError: a bug ␛[31mhere"
+            assert [(n.message, n.severity) for n in notices] == [(said, "error")]
+            assert app.screen.query_one(SourceView).message == said
+            assert app.return_code is None  # still running
+    finally:
+        app.close()
+
+
+async def test_a_failed_search_is_said_once_and_in_the_dialog(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    revision = Revision.open(sample_repo())
+    monkeypatch.setattr(revision, "grep", bug)
+    app = make_browse_app(revision, keymap=load_keymap(user=False))
+    notices = watch_notices(app)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("G", *"kestrel", "enter")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, GrepScreen)
+            said = "grep failed: RuntimeError: a bug ␛[31mhere"
+            assert [(n.message, n.severity) for n in notices] == [(said, "error")]
+            assert dialog.error == said and not dialog.running
+            await pilot.press("escape")  # closes: no search runs any more
+            await pilot.pause()
+            assert isinstance(app.screen, BrowseScreen)
+    finally:
+        app.close()
+
+
+async def test_counts_that_cannot_be_read_are_said_on_the_audit_screen(tmp_path: Path) -> None:
+    app = make_demo_audit_app(
+        tmp_path, reviewer="w", keymap=load_keymap(user=False), anchor_cache=tmp_path / "a"
+    )
+    (tmp_path / "demo.db").write_bytes(b"not a database at all, but it is long enough" * 50)
+    notices = watch_notices(app)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, AuditScreen)
+            errors = [n.message for n in notices if n.severity == "error"]
+            assert len(errors) == 1, errors
+            assert errors[0].startswith("audit-counts failed: StoreError: ")
+            assert app.screen.counted  # read again after a system's review
+    finally:
+        app.close()
