@@ -15,7 +15,7 @@ from db.keys import ItemRef, Verdict, make_key, normalize_quote, quote_hash, rev
 from db.reviewer import reviewer_lookup, reviewer_name
 
 if TYPE_CHECKING:
-    from db.check import StoreError, check_database, default_path
+    from db.check import LockedOut, StoreError, check_database, default_path
     from db.events import Disagreement, Event, ImportResult, StaleVerdict
     from db.store import VerdictStore
 
@@ -27,6 +27,7 @@ _LAZY = {
     "StaleVerdict": ".events",
     "VerdictStore": ".store",
     "StoreError": ".check",
+    "LockedOut": ".check",
     "check_database": ".check",
     "default_path": ".check",
 }
@@ -43,6 +44,7 @@ __all__ = [
     "Event",
     "ImportResult",
     "ItemRef",
+    "LockedOut",
     "StaleVerdict",
     "StoreError",
     "Verdict",

@@ -15,6 +15,9 @@ from pathlib import Path
 
 #: seconds a write waits for another process holding the lock before giving up
 BUSY_TIMEOUT = 10.0
+#: seconds SQLite itself waits for a lock on a database open for writing, between the checks
+#: of `db.database.Database._retry` (which waits up to BUSY_TIMEOUT, or until told to stop)
+WAIT_STEP = 0.05
 
 #: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
 APPLICATION_ID = 0x41535359
@@ -26,6 +29,11 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 
 class StoreError(Exception):
     """The verdict database cannot be used; the message says why and what to do."""
+
+
+class LockedOut(StoreError):
+    """A write stopped waiting for the lock another process holds: its program is quitting
+    (`VerdictStore.open(..., stop=)`); nothing of it was saved."""
 
 
 def default_path() -> Path:

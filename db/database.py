@@ -4,7 +4,8 @@ Opening, reading and writing use the standard library's sqlite3 alone; sqlite_ut
 only to create or migrate the schema and for the items table (`Database.utils`). Writes are short
 ``BEGIN IMMEDIATE`` transactions on a WAL database with ``synchronous=FULL``, so a write that
 returned survives a crash, and several assay processes can share one file. One connection, used
-under a lock, so threads may share a Database.
+under a lock, so threads may share a Database. A wait for another process's lock is a loop here
+(`Database._retry`), not SQLite's, so that a quitting program can stop it (``stop``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, TypeVar
 from db import schema
 from db.check import (
     BUSY_TIMEOUT,
+    WAIT_STEP,
+    LockedOut,
     StoreError,
     check_file,
     check_version,
@@ -39,10 +42,20 @@ T = TypeVar("T")
 class Database:
     """An open verdict database and the transactions every store call runs in."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, *, readonly: bool) -> None:
+    def __init__(
+        self,
+        path: Path,
+        conn: sqlite3.Connection,
+        *,
+        readonly: bool,
+        stop: threading.Event | None = None,
+    ) -> None:
         self.path = path
         self.readonly = readonly
         self.conn = conn
+        #: once set, a wait for another process's lock raises `LockedOut` (at once, or within
+        #: WAIT_STEP when already waiting)
+        self.stop = stop if stop is not None else threading.Event()
         self._utils: sqlite_utils.Database | None = None
         self._lock = threading.RLock()
         self._closed = False
@@ -57,8 +70,9 @@ class Database:
         return self._utils
 
     @classmethod
-    def open(cls, path: Path, *, readonly: bool) -> Database:
-        """Open (creating it unless readonly) and migrate the database; StoreError if unusable."""
+    def open(cls, path: Path, *, readonly: bool, stop: threading.Event | None = None) -> Database:
+        """Open (creating it unless readonly) and migrate the database; StoreError if unusable.
+        Waits for another process's lock end early, with `LockedOut`, once ``stop`` is set."""
         check_file(path, readonly=readonly)
         mode = "ro" if readonly else "rwc"
         if readonly and needs_immutable(path):
@@ -66,7 +80,7 @@ class Database:
             # unmerged changes, the file can only be read as immutable.
             mode = "ro&immutable=1"
         conn = connect(path, mode, check_same_thread=False)
-        database = cls(path, conn, readonly=readonly)
+        database = cls(path, conn, readonly=readonly, stop=stop)
         try:
             database._prepare()
         except BaseException:
@@ -79,12 +93,13 @@ class Database:
         verify(conn, self.path)
         try:
             if not self.readonly:
+                conn.execute(f"PRAGMA busy_timeout = {int(WAIT_STEP * 1000)}")
                 self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
                 conn.execute("PRAGMA synchronous = FULL")
                 # large merges (a first sync: 100,000 events) touch six b-trees at random
                 # places; a page cache of up to 64 MB keeps them from being read again
                 conn.execute("PRAGMA cache_size = -65536")
-                if schema.version(conn) < schema.LATEST:
+                if self._retry(lambda: schema.version(conn)) < schema.LATEST:
                     self._write(self._migrate)
             elif schema.version(conn) == 0:
                 raise StoreError(f"{self.path} holds no verdicts yet (it is an empty database)")
@@ -97,7 +112,8 @@ class Database:
         schema.migrate(self.utils)
 
     def _retry(self, step: Callable[[], T]) -> T:
-        """Run a step, retrying while another process holds the lock, up to BUSY_TIMEOUT."""
+        """Run a step, retrying while another process holds the lock, up to BUSY_TIMEOUT or
+        until `stop` is set (`LockedOut`)."""
         deadline = time.monotonic() + BUSY_TIMEOUT
         pause = 0.001
         while True:
@@ -106,9 +122,13 @@ class Database:
             except sqlite3.OperationalError as error:
                 if "locked" not in str(error) and "busy" not in str(error):
                     raise
+                if self.stop.is_set():
+                    raise LockedOut(
+                        f"the verdict database {self.path} is locked by another process"
+                    ) from None
                 if time.monotonic() > deadline:
                     raise
-                time.sleep(pause)
+                self.stop.wait(pause)
                 pause = min(pause * 2, 0.05)
 
     def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -128,7 +148,11 @@ class Database:
             return result
 
     def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run reads on one consistent snapshot."""
+        """Run reads on one consistent snapshot (again while the database is locked: WAL
+        readers wait only while another process recovers or checkpoints it)."""
+        return self._retry(lambda: self._read_once(work))
+
+    def _read_once(self, work: Callable[[sqlite3.Connection], T]) -> T:
         with self._lock:
             self._ensure_open()
             self.conn.execute("BEGIN")

@@ -12,13 +12,15 @@ importable from here too, as are the records of db/events.py.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from db import items as report_items
 from db import reads, writes
-from db.check import BUSY_TIMEOUT, StoreError, check_database, default_path
+from db.aside import AsideDatabase, take_aside
+from db.check import BUSY_TIMEOUT, LockedOut, StoreError, check_database, default_path
 from db.database import Database
 from db.events import (
     AT_FORMAT,
@@ -45,6 +47,7 @@ __all__ = [
     "Disagreement",
     "Event",
     "ImportResult",
+    "LockedOut",
     "StaleVerdict",
     "StoreError",
     "VerdictStore",
@@ -62,14 +65,37 @@ class VerdictStore:
 
     def __init__(self, database: Database) -> None:
         self._database = database
-        self.path = database.path
         self.readonly = database.readonly
 
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self._database.path
+
     @classmethod
-    def open(cls, path: str | Path | None = None, *, readonly: bool = False) -> VerdictStore:
-        """Open (creating it unless readonly) the database; StoreError when it cannot be used."""
+    def open(
+        cls,
+        path: str | Path | None = None,
+        *,
+        readonly: bool = False,
+        stop: threading.Event | None = None,
+    ) -> VerdictStore:
+        """Open (creating it unless readonly) the database; StoreError when it cannot be used.
+
+        Opened for writing, it first saves the changes kept aside beside it (db/aside.py).
+        Once ``stop`` is set, waiting for another process's lock ends with `LockedOut`.
+        """
         path = Path(path) if path is not None else default_path()
-        return cls(Database.open(path.expanduser(), readonly=readonly))
+        database = Database.open(path.expanduser(), readonly=readonly, stop=stop)
+        if not readonly:
+            take_aside(database)
+        return cls(database)
+
+    @classmethod
+    def aside(cls, path: str | Path) -> VerdictStore:
+        """A new copy of the database at ``path``, for changes that cannot wait for the lock
+        another process holds; closed, it is kept aside for the database's next open."""
+        return cls(AsideDatabase.beside(Path(path).expanduser()))
 
     # --- verdicts ------------------------------------------------------------------------------
 

@@ -113,9 +113,11 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
 def run(app: AssayApp) -> NoReturn:
     """Run ``app`` in the terminal (`tui.crash.run_app`), close what it opened, print what
     closing says on stderr, and exit with the app's return code."""
+    from evidence.text import escaped
+
     try:
         code = run_app(app)
     finally:
         for line in app.close():
-            print(line, file=sys.stderr, flush=True)
+            print(escaped(line), file=sys.stderr, flush=True)
     raise SystemExit(code)

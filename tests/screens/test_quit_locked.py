@@ -1,0 +1,89 @@
+"""Quitting while another process holds the verdict database locked: the app exits anyway, the
+verdicts not yet written are kept beside the database (db/aside.py), the user is told once the
+app is gone, and the next open of the database saves them."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from screenkit import review_screen, wait_until
+
+from db import ItemRef, Verdict, VerdictStore
+from db.aside import aside_files
+from evidence.model import ReportSet
+from keymaps import Keymap
+from tui.factory import make_app
+
+SIZE = (120, 40)
+
+
+def existing(path: Path) -> Path:
+    """A database in use (WAL, migrated) holding another reviewer's verdict."""
+    with VerdictStore.open(path) as store:
+        store.give(ItemRef("S/runtime", "R1"), "confirmed", reviewer="ann")
+    return path
+
+
+def new(path: Path) -> Path:
+    """No database yet: the lock is taken on the file the app is to create."""
+    return path
+
+
+@pytest.mark.parametrize("database", [existing, new], ids=["existing", "new"])
+async def test_quitting_on_a_locked_database_keeps_the_verdict_for_the_next_open(
+    tmp_path: Path,
+    sample: Path,
+    keymap: Keymap,
+    sample_reports: ReportSet,
+    cited: str,
+    database: Callable[[Path], Path],
+) -> None:
+    path = database(tmp_path / "verdicts.db")
+    holder = sqlite3.connect(path, isolation_level=None)  # another process, for SQLite
+    app = make_app(sample_reports, sample, cited, path, "bea", keymap)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await wait_until(pilot, lambda: screen.session.anchored, "quotes anchored")
+            record = screen.record
+            assert record is not None
+            key = screen.session.record_item(record).key
+            await pilot.press("c")  # waits for the lock
+            await pilot.pause()
+            await pilot.press("q")
+            await pilot.pause()
+        said = app.close()
+        assert app.return_code == 0
+    finally:
+        holder.close()  # the lock is gone only now: the app did not wait for it
+    assert len(said) == 1 and "locked by another process" in said[0], said
+    [kept] = aside_files(path)
+    assert str(kept) in said[0] and "1 change(s)" in said[0]
+    with VerdictStore.open(path) as store:  # the next open saves what was kept aside
+        assert store.current("bea")[key].verdict is Verdict.CONFIRMED
+    assert aside_files(path) == []
+    if database is existing:
+        with VerdictStore.open(path, readonly=True) as store:
+            assert store.current("ann")[ItemRef("S/runtime", "R1").key].verdict is Verdict.CONFIRMED
+
+
+async def test_quitting_on_a_free_database_writes_everything_and_says_nothing(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    path = existing(tmp_path / "verdicts.db")
+    app = make_app(sample_reports, sample, cited, path, "bea", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await wait_until(pilot, lambda: screen.session.anchored, "quotes anchored")
+        record = screen.record
+        assert record is not None
+        key = screen.session.record_item(record).key
+        await pilot.press("c", "q")
+    assert app.close() == []
+    assert aside_files(path) == []
+    with VerdictStore.open(path, readonly=True) as store:
+        assert store.current("bea")[key].verdict is Verdict.CONFIRMED
