@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from screenkit import watch_notices
+from screenkit import wait_until, watch_notices
 
 from evidence.revision import Revision
 from evidence.sample import sample_repo
@@ -26,10 +26,10 @@ def bug(*args: object, **kwargs: object) -> Any:
     raise RuntimeError("a bug \x1b[31mhere")
 
 
-async def settle(pilot: Any) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+async def error_said(pilot: Any, notices: list[Any]) -> None:
+    """Wait until an error notice is shown, then a little more (it is said once)."""
+    await wait_until(pilot, lambda: any(n.severity == "error" for n in notices), "an error said")
+    await pilot.pause()
 
 
 async def test_a_failed_read_in_browse_is_said_once_and_shown_in_the_pane(
@@ -41,7 +41,7 @@ async def test_a_failed_read_in_browse_is_said_once_and_shown_in_the_pane(
     notices = watch_notices(app)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await settle(pilot)
+            await error_said(pilot, notices)
             assert isinstance(app.screen, BrowseScreen)
             said = "browse-read failed: RuntimeError: a bug ␛[31mhere"
             assert [(n.message, n.severity) for n in notices] == [(said, "error")]
@@ -60,9 +60,11 @@ async def test_a_failed_search_is_said_once_and_in_the_dialog(
     notices = watch_notices(app)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await settle(pilot)
+            browse = app.screen
+            assert isinstance(browse, BrowseScreen)
+            await wait_until(pilot, lambda: browse.finder is not None, "the tree loaded")
             await pilot.press("G", *"kestrel", "enter")
-            await settle(pilot)
+            await error_said(pilot, notices)
             dialog = app.screen
             assert isinstance(dialog, GrepScreen)
             said = "grep failed: RuntimeError: a bug ␛[31mhere"
@@ -83,7 +85,7 @@ async def test_counts_that_cannot_be_read_are_said_on_the_audit_screen(tmp_path:
     notices = watch_notices(app)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot)
+            await error_said(pilot, notices)
             assert isinstance(app.screen, AuditScreen)
             errors = [n.message for n in notices if n.severity == "error"]
             assert len(errors) == 1, errors

@@ -27,8 +27,8 @@ def test_quitting_the_demo_on_a_locked_database(tmp_path: Path, sample: Path) ->
     holder.execute("BEGIN IMMEDIATE")
     terminal = Terminal(argv, env=env, cwd=Path(__file__).resolve().parents[2])
     try:
-        # the revision open and the verdicts read: the header counts what is reviewed
-        assert terminal.read_until(b" reviewed", 60.0), terminal.output[-2000:]
+        # the revision open, the quotes anchored and the verdicts read: the header counts them
+        assert terminal.read_until(b"records 0/22", 120.0), terminal.output[-2000:]
         terminal.send(b"c")
         terminal.send(b"q")
         code = terminal.wait(60.0)  # a bound against hanging: the lock is still held
