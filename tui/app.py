@@ -119,5 +119,5 @@ def run(app: AssayApp) -> NoReturn:
         code = run_app(app)
     finally:
         for line in app.close():
-            print(escaped(line), file=sys.stderr, flush=True)
+            print(escaped(line, keep="\n"), file=sys.stderr, flush=True)
     raise SystemExit(code)
