@@ -36,7 +36,6 @@ from screens.review.source import SourcePane
 from screens.review.state import ReviewState, StateView
 from screens.review.verdicts import Verdicts
 from screens.review.writer import StoreHandle
-from screens.safe import visible
 from screens.session import ReviewSession
 from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
@@ -46,6 +45,7 @@ from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.source_view import SourceView
 from screens.widgets.target_line import TargetLine
+from screens.workers import report_failure
 
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
@@ -184,16 +184,13 @@ class ReviewScreen(Screen[None]):
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
         """A worker failed: the drift says why; others say so (in the source pane, its reads)."""
-        if event.state is not WorkerState.ERROR:
-            return
         error = event.worker.error
-        if isinstance(error, DriftFailed):
+        if event.state is WorkerState.ERROR and isinstance(error, DriftFailed):
             self.drift.failed(error)
             return
-        text = f"{event.worker.group} failed: {type(error).__name__}: {error}"
-        if event.worker.group in ("load", "anchor", "source"):
-            self.source_view.show_message(visible(text), title="Source")
-        self.notify(visible(text), severity="error", markup=False)
+        text = report_failure(self, event)
+        if text is not None and event.worker.group in ("load", "anchor", "source"):
+            self.source_view.show_message(text, title="Source")
 
     @on(RecordsPane.RecordHighlighted)
     @on(RecordsPane.RecordSelected)

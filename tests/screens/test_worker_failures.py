@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from screenkit import wait_until, watch_notices
 
+from evidence.model import ReportSet
 from evidence.revision import Revision
 from evidence.sample import sample_repo
 from keymaps import load_keymap
@@ -18,7 +19,7 @@ from screens.browse import BrowseScreen
 from screens.grep import GrepScreen
 from screens.widgets.source_view import SourceView
 from tui.audit_app import make_demo_audit_app
-from tui.factory import make_browse_app
+from tui.factory import make_app, make_browse_app
 
 
 def bug(*args: object, **kwargs: object) -> Any:
@@ -91,5 +92,26 @@ async def test_counts_that_cannot_be_read_are_said_on_the_audit_screen(tmp_path:
             assert len(errors) == 1, errors
             assert errors[0].startswith("audit-counts failed: StoreError: ")
             assert app.screen.counted  # read again after a system's review
+    finally:
+        app.close()
+
+
+async def test_a_failed_anchoring_in_the_review_is_said_once_and_shown_in_the_pane(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, sample_reports: ReportSet, cited: str
+) -> None:
+    revision = Revision.open(sample_repo(), cited)
+    monkeypatch.setattr(revision, "read", bug)
+    keymap = load_keymap(user=False)
+    app = make_app(
+        sample_reports, sample_repo(), cited, tmp_path / "v.db", "w", keymap, revision=revision
+    )
+    notices = watch_notices(app)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await error_said(pilot, notices)
+            said = "anchor failed: RuntimeError: a bug ␛[31mhere"
+            assert [(n.message, n.severity) for n in notices] == [(said, "error")]
+            assert app.screen.query_one(SourceView).message == said
+            assert app.return_code is None  # still running
     finally:
         app.close()
