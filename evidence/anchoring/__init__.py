@@ -8,6 +8,7 @@ One module per reason to change:
 - fuzzy.py: the fuzzy tier; diff.py: what differs between a quote and its passage
 - index.py: the corpus of a revision and the index of its words
 - workers.py: the worker processes of `anchor_many` on a large revision
+- cited.py: the cited files of `anchor_many` without workers: read ahead, or anchored as read
 - anchorer.py: `Anchorer` and `anchor_all`
 
 The names below are imported from their modules on first use, so that importing

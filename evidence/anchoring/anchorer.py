@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterable, Sequence
 from cachetools import LRUCache
 
 from evidence.anchoring.align import token_edits
+from evidence.anchoring.cited import anchored_as_read, anchored_in_turn, read_ahead
 from evidence.anchoring.diff import char_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
-from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, find_verified
+from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
 from evidence.anchoring.workers import Workers, use_processes
 from evidence.model import (
     Anchor,
@@ -188,37 +189,21 @@ class Anchorer:
         total = len(quotes)
         workers: Workers | None = None
         self.used_workers = 0
+        streamed = False
         if total >= PREPARE_FROM:
             workers = self._start_workers(quotes)  # each reads its share of the files, once
-            if workers is None and not self._read_ahead(
-                sorted({normalize_path(q.path) for q in quotes}), cancel
-            ):
+            paths = sorted({normalize_path(q.path) for q in quotes})
+            streams = max(1, min(self.workers, os.cpu_count() or 1, len(paths) // 64))
+            # one stream: each quote is anchored as its file comes, while git inflates the next
+            streamed = workers is None and streams == 1
+            reading = workers is None and not streamed
+            if reading and not read_ahead(self.revision, paths, streams, cancel):
                 return []
         try:
-            return self._anchor_many(quotes, workers, cancel, progress)
+            return self._anchor_many(quotes, workers, streamed, cancel, progress)
         finally:
             if workers is not None:
                 workers.close()
-
-    def _read_ahead(self, paths: list[str], cancel: threading.Event | None) -> bool:
-        """Read (and cache) the files at `paths`, in as many cat-file streams as there are
-        workers (inflating blobs is git's work, in git's processes); False when cancelled."""
-        streams = max(1, min(self.workers, os.cpu_count() or 1, len(paths) // 64))
-
-        def read(part: list[str]) -> None:
-            for _ in self.revision.scan(part):
-                if cancel is not None and cancel.is_set():
-                    return
-
-        if streams == 1:
-            read(paths)
-        else:
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(streams) as pool:
-                for done in [pool.submit(read, paths[at::streams]) for at in range(streams)]:
-                    done.result()  # a failure in a stream is raised here
-        return cancel is None or not cancel.is_set()
 
     def _start_workers(self, quotes: Sequence[Quote]) -> Workers | None:
         """Worker processes for a large revision, when there are cores to spare."""
@@ -240,23 +225,25 @@ class Anchorer:
         self,
         quotes: Sequence[Quote],
         workers: Workers | None,
+        streamed: bool,
         cancel: threading.Event | None,
         progress: Callable[[int, int], None] | None,
     ) -> list[Anchor]:
         if workers is not None:
             return self._anchor_in_workers(quotes, workers, cancel, progress)
         total = len(quotes)
-        anchors: list[Anchor] = []
-        pending: list[tuple[int, QuoteForms, str, bool]] = []
-        for number, quote in enumerate(quotes):
-            if cancel is not None and cancel.is_set():
-                return anchors
-            anchor, forms, cited = self.anchor_here(quote)
-            anchors.append(anchor)
-            if not anchor.verified and forms.exact and forms.index_words:
-                pending.append((number, forms, cited, not anchor.occurrences))
-            if progress is not None and number + 1 < total:
-                progress(number + 1, total)
+        if streamed:
+            here = anchored_as_read(self.anchor_here, self.revision, quotes, cancel, progress)
+        else:
+            here = anchored_in_turn(self.anchor_here, quotes, cancel, progress)
+        anchors = [anchor for anchor, _, _ in here]
+        if len(here) < total:  # cancelled
+            return anchors
+        pending = [
+            (number, forms, cited, not anchor.occurrences)
+            for number, (anchor, forms, cited) in enumerate(here)
+            if not anchor.verified and forms.exact and forms.index_words
+        ]
         if pending:
             words = frozenset().union(*(forms.index_words for _, forms, _, _ in pending))
             with self._lock:
@@ -339,7 +326,7 @@ class Anchorer:
                 f"the quote is too long to look for approximately ({len(forms.joined):,} "
                 f"characters; at most {MAX_FUZZY_CHARS:,})"
             )
-        lines, range_ok = _choose(found.spans, quote.claimed)
+        lines, range_ok = choose(found.spans, quote.claimed)
         candidates: tuple[Candidate, ...] = ()
         diff = found.diff
         score = found.score if found.tier is not Tier.MISSING else 0.0
@@ -402,9 +389,11 @@ class Anchorer:
             source = self.revision.read(path)
             if source.state is not FileState.OK or not source.text:
                 continue
-            if _plain(source.text) and _lacks(forms, source.text):
+            view = self._view(source)
+            # every verified tier finds the quote's normalized tokens in the translated text
+            if _lacks(forms, view.text if _plain(view.text) else view.translated):
                 continue
-            hit = find_verified(forms, self._view(source))
+            hit = find_verified(forms, view)
             found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
             if len(found) >= MAX_ELSEWHERE:
                 break
@@ -439,30 +428,6 @@ class Anchorer:
 
 def _view_size(view: FileView) -> int:
     return len(view.text)
-
-
-def _choose(
-    spans: tuple[LineRange, ...], claimed: LineRange | None
-) -> tuple[LineRange | None, bool | None]:
-    """The occurrence to report and whether the claimed range holds (None: nothing claimed)."""
-    if not spans:
-        return None, (False if claimed is not None else None)
-    if claimed is None:
-        return spans[0], None  # the first occurrence, or the best fuzzy passage
-    first, last = claimed
-
-    def inside(span: LineRange) -> bool:
-        return first <= span[0] and span[1] <= last
-
-    def overlap(span: LineRange) -> int:
-        return min(last, span[1]) - max(first, span[0])
-
-    def distance(span: LineRange) -> int:
-        return abs(span[0] - first) + abs(span[1] - last)
-
-    ranked = sorted(spans, key=lambda s: (not inside(s), s != claimed, -overlap(s), distance(s)))
-    chosen = ranked[0]
-    return chosen, inside(chosen)
 
 
 def anchor_all(

@@ -7,11 +7,11 @@ worker processes, from the same postings).
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import repeat
+from itertools import compress, repeat
 
-from evidence.revision import Revision
+from evidence.revision import BINARY_PROBE, Revision
 
 #: one file of the corpus: (path, its text if already read, blob id)
 PlanEntry = tuple[str, str | None, str]
@@ -35,7 +35,7 @@ _TYPOGRAPHIC = tuple(
 
 def _blanked(data: bytes) -> bytes:
     """``data`` with every byte that is not part of a word turned into a blank."""
-    if b"\xe2\x80" in data:  # one scan; most files hold no typographic quote
+    if not data.isascii() and b"\xe2\x80" in data:  # most files hold no typographic quote
         for mark in _TYPOGRAPHIC:
             data = data.replace(mark, b" ")
     return data.translate(_WORDS_ONLY)
@@ -93,20 +93,19 @@ def postings(
     """The files (by plan number, `part` numbered from `start`) holding each wanted word, at
     most `cap` numbers per word: a word in that many files is a stop word, no longer looked
     for (nor is a set of every word of a file ever made)."""
-    found: dict[bytes, list[int]] = {}
+    found: defaultdict[bytes, list[int]] = defaultdict(list)
     looking = set(wanted)
     for number, data in enumerate(corpus_bytes(revision, part, remember=remember), start):
-        if b"\0" in data[:8000]:
+        if data.find(b"\0", 0, BINARY_PROBE) >= 0:
             continue
-        for word in looking.intersection(_blanked(data).split()):
-            numbers = found.get(word)
-            if numbers is None:
-                found[word] = [number]
-            else:
-                numbers.append(number)
-                if len(numbers) >= cap:
-                    looking.discard(word)
-    return found
+        hits = list(looking.intersection(_blanked(data).split()))
+        # the same work as a loop over the hits, at C speed: a word's list grows by this
+        # file's number, and the words whose lists reach `cap` are looked for no more
+        numbers = list(map(found.__getitem__, hits))
+        deque(map(list.append, numbers, repeat(number)), 0)
+        for word in compress(hits, map(cap.__le__, map(len, numbers))):
+            looking.discard(word)
+    return dict(found)
 
 
 def stop_limit(revision: Revision, common: int | None) -> int:
@@ -142,7 +141,7 @@ class RevisionIndex:
         multi: dict[bytes, list[int]] = {}
         stop: set[bytes] = set()
         for number, data in enumerate(corpus_bytes(revision, plan)):
-            if b"\0" in data[:8000]:
+            if data.find(b"\0", 0, BINARY_PROBE) >= 0:
                 continue
             words = index_words(data)
             words -= stop

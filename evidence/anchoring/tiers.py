@@ -216,3 +216,27 @@ def _find_verified(forms: QuoteForms, view: FileView) -> Found:
             lines = view.translated_lines
             return Found(Tier.NORMALIZED, tuple(dict.fromkeys(lines.span(*p) for p in places)))
     return NOT_FOUND
+
+
+def choose(
+    spans: tuple[LineRange, ...], claimed: LineRange | None
+) -> tuple[LineRange | None, bool | None]:
+    """The occurrence to report and whether the claimed range holds (None: nothing claimed)."""
+    if not spans:
+        return None, (False if claimed is not None else None)
+    if claimed is None:
+        return spans[0], None  # the first occurrence, or the best fuzzy passage
+    first, last = claimed
+
+    def inside(span: LineRange) -> bool:
+        return first <= span[0] and span[1] <= last
+
+    def overlap(span: LineRange) -> int:
+        return min(last, span[1]) - max(first, span[0])
+
+    def distance(span: LineRange) -> int:
+        return abs(span[0] - first) + abs(span[1] - last)
+
+    ranked = sorted(spans, key=lambda s: (not inside(s), s != claimed, -overlap(s), distance(s)))
+    chosen = ranked[0]
+    return chosen, inside(chosen)

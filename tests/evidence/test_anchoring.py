@@ -399,6 +399,25 @@ def test_anchor_many_agrees_with_anchor(revision: Revision) -> None:
     assert [a.elsewhere != () for a in one_by_one] == [True, True, True, False, False, False]
 
 
+def test_anchor_many_cancelled_while_streaming_returns_the_anchors_done_in_order(
+    revision: Revision,
+) -> None:
+    texts = [
+        ("limit = settings.max_items or 300", "src/limits.py"),  # its file comes first
+        ("limit = settings.max_items or 200 return clamp(limit)", "src/server.js"),
+        ("return tokens.includes(token);", "src/gone.js"),
+    ]
+    quotes = [quote(text, path) for text, path in texts] * 80  # enough to stream the files
+    whole = Anchorer(revision, workers=1).anchor_many(quotes)
+    cancel = threading.Event()
+    # cancelled once the first file's quotes are anchored: the second file is never read
+    done = Anchorer(revision, workers=1).anchor_many(
+        quotes, cancel=cancel, progress=lambda d, t: cancel.set()
+    )
+    assert done == whole[: len(done)]
+    assert len(done) == 1  # the first quote only: the second cites the file not read
+
+
 def test_fuzzy_finds_a_misquote_whose_long_words_are_everywhere_in_the_file() -> None:
 
     filler = "  const lumrenfen = await nistamda.jululyar(margripe, 7);\n" * 60
