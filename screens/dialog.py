@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from cachetools import LRUCache
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -127,8 +127,17 @@ def screen_beneath(screen: Screen[Any]) -> Screen[Any] | None:
     return stack[index - 1] if index > 0 else None
 
 
-class Dialog(ModalScreen[ResultType]):
-    """A modal screen whose tinted background is drawn once, not at every refresh."""
+if TYPE_CHECKING:
+    MixedInto = Screen[Any]
+else:
+    # not a Textual class: Textual inherits CSS and component classes along the first base
+    # that is one, which must stay the modal screen it is mixed into
+    MixedInto = object
+
+
+class TintedOnce(MixedInto):
+    """Mixed into a screen over others (before it: `Dialog`, the command palette): its tinted
+    background is drawn once per change of the screen beneath, not at every refresh."""
 
     _backdrop: Backdrop | None = None
 
@@ -155,8 +164,12 @@ class Dialog(ModalScreen[ResultType]):
         repaint: bool = True,
         layout: bool = False,
         recompose: bool = False,
-    ) -> Dialog[ResultType]:
+    ) -> Self:
         if regions and repaint:  # the screen beneath changed there: draw it again
             self._backdrop = None
         super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
         return self
+
+
+class Dialog(TintedOnce, ModalScreen[ResultType]):
+    """A modal screen whose tinted background is drawn once per change of the screen beneath."""

@@ -9,12 +9,14 @@ import pytest
 from rendered import screen_cells
 from rich.console import Console, ConsoleOptions
 from textual.app import App, ComposeResult
+from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.renderables.background_screen import BackgroundScreen
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, Static
 
 from screens.dialog import Dialog
+from tui.app import AssayApp, Palette
 
 CSS = """
 Asked { align: center middle; background: $background 60%; }
@@ -111,3 +113,30 @@ async def test_the_screen_beneath_is_drawn_fewer_times_than_under_a_modal_screen
             # a dialog once (twice when the screen beneath refreshes as it is covered)
             assert 1 <= opened[Asked] <= 2
             assert opened[Asked] < opened[Plain]
+
+
+class Reviewed(Screen[None]):
+    def compose(self) -> ComposeResult:
+        for n in range(20):
+            yield Static(f"{n} {BENEATH}")
+
+
+async def test_the_command_palette_draws_the_screen_beneath_as_textuals_does() -> None:
+    app = AssayApp(Reviewed)
+    async with app.run_test(size=(90, 20)) as pilot:
+        drawn = {}
+        for palette in (CommandPalette, Palette):
+            if palette is CommandPalette:
+                app.push_screen(CommandPalette(id="--command-palette"))
+            else:
+                await pilot.press("ctrl+p")
+            while not app.screen.has_class("-ready"):
+                await pilot.pause()
+            await app.screen.wait_for_refresh()
+            assert type(app.screen) is palette
+            cells = screen_cells(app)
+            drawn[palette] = {xy: cell for xy, cell in cells.items() if xy[1] < 3}
+            await pilot.press("escape")
+            await pilot.pause()
+        assert drawn[Palette] == drawn[CommandPalette]
+        assert drawn[Palette][0, 0].char == "0"  # (the screen beneath is there to compare)
