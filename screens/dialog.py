@@ -152,6 +152,11 @@ class TintedOnce(MixedInto):
             backdrop = self._backdrop = Backdrop(self, beneath, tint)
         return backdrop
 
+    def on_screen_resume(self) -> None:
+        # back on top (opened, or a dialog over it closed): the screen beneath may have changed
+        # while another screen was on top and was refreshed instead of this one
+        self._backdrop = None
+
     def on_resize(self, event: events.Resize) -> None:
         if event.size == self.outer_size:
             # already laid out at this size (its own first layout sends this): Textual's handler

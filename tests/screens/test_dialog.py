@@ -140,3 +140,18 @@ async def test_the_command_palette_draws_the_screen_beneath_as_textuals_does() -
             await pilot.pause()
         assert drawn[Palette] == drawn[CommandPalette]
         assert drawn[Palette][0, 0].char == "0"  # (the screen beneath is there to compare)
+
+
+async def test_a_change_beneath_two_dialogs_shows_when_the_top_one_closes() -> None:
+    app = Beneath()
+    async with app.run_test(size=(90, 16)) as pilot:
+        await app.push_screen(Asked())
+        await app.push_screen(Asked())
+        await pilot.pause()
+        app.query_one("#line-0", Static).update("changed under two dialogs")
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        await app.screen.wait_for_refresh()
+        cells = screen_cells(app)
+        assert "".join(cells[x, 0].char for x in range(7) if (x, 0) in cells) == "changed"
