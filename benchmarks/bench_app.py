@@ -213,10 +213,15 @@ _CHARACTERS = {"tab": "\t", "enter": "\r", "backspace": "\x7f", "escape": "\x1b"
 
 
 async def processed(node: MessagePump) -> None:
-    """Wait until `node` has handled every message posted to it so far (`call_later`)."""
+    """Wait until `node` has handled every message posted to it so far (`call_later`), or has
+    stopped (a widget of a screen that closed meanwhile never runs the callback: the command
+    palette's, when its own escape handling closes it)."""
     done = asyncio.Event()
     if node.call_later(done.set):
-        await done.wait()
+        waiting = asyncio.ensure_future(done.wait())
+        while not done.is_set() and node.is_running:
+            await asyncio.wait({waiting}, timeout=0.05)
+        waiting.cancel()
 
 
 async def frame(app: App[None]) -> None:

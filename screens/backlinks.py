@@ -9,11 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from evidence.backlinks import Backlink
+from screens.dialog import Dialog
 from screens.safe import visible
 
 
@@ -47,7 +47,7 @@ def backlink_content(link: Backlink) -> Content:
     return Content.assemble(*pieces)
 
 
-class BacklinksScreen(ModalScreen[Backlink | None]):
+class BacklinksScreen(Dialog[Backlink | None]):
     """The quotes of loaded records that cite (or are found in) one file."""
 
     CSS_PATH = "backlinks.tcss"

@@ -6,14 +6,14 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from keymaps.bindings import bindings_for
+from screens.dialog import Dialog
 from screens.safe import safe_content
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Dialog[bool]):
     """Ask a question; dismiss with True (yes) or False (no)."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")

@@ -8,13 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from screens.dialog import Dialog
 from screens.safe import safe_content
 
 
-class AgainstDialog(ModalScreen[str | None]):
+class AgainstDialog(Dialog[str | None]):
     """Ask for a revision (commit, tag, branch); dismisses with it, or None on escape."""
 
     CSS_PATH = "drift_dialogs.tcss"
@@ -41,7 +41,7 @@ class AgainstDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class CommitScreen(ModalScreen[None]):
+class CommitScreen(Dialog[None]):
     """One commit that touched a quoted passage: its message and its diff of the file."""
 
     CSS_PATH = "drift_dialogs.tcss"

@@ -12,12 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from keymaps.bindings import bindings_for
+from screens.dialog import Dialog
 from screens.safe import visible
 from screens.workers import report_failure
 
@@ -63,7 +63,7 @@ def rank(query: str, targets: Sequence[FindTarget], limit: int = 60) -> list[Fin
     return [targets[index] for _choice, _score, index in found[:limit]]
 
 
-class FindScreen(ModalScreen[FindTarget | None]):
+class FindScreen(Dialog[FindTarget | None]):
     """Type to fuzzy-find; enter jumps to the highlighted target; escape closes."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")

@@ -11,12 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
 from evidence.finder import FinderMatch, PathFinder
+from screens.dialog import Dialog
 from screens.safe import visible
 from screens.workers import report_failure
 
@@ -55,7 +55,7 @@ def match_content(match: FinderMatch) -> Content:
     return content
 
 
-class FileFinder(ModalScreen[str | None]):
+class FileFinder(Dialog[str | None]):
     """Type a few letters, pick a path; dismisses with the path, or None on escape."""
 
     CSS_PATH = "finder.tcss"

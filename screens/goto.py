@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label
+
+from screens.dialog import Dialog
 
 
 def parse_line(text: str, *, current: int, max_line: int) -> int | None:
@@ -41,7 +42,7 @@ def parse_range(text: str, *, max_line: int) -> tuple[int, int] | None:
     return (start, end)
 
 
-class GotoLine(ModalScreen[int | None]):
+class GotoLine(Dialog[int | None]):
     """Ask for a line number; dismisses with it (1-based, in range), or None on escape.
 
     A range ``A-B`` dismisses with A and leaves ``(A, B)`` in ``selected``, for callers that
@@ -128,7 +129,7 @@ def find_again(lines: Sequence[str], needle: str, *, at: int, step: int) -> tupl
     return line, match_notice(lines, needle, line=line, after=at, backwards=backwards)
 
 
-class FindInFile(ModalScreen[int | None]):
+class FindInFile(Dialog[int | None]):
     """Ask for text; dismisses with the next line holding it after the cursor, or None."""
 
     CSS_PATH = "goto.tcss"

@@ -15,13 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
+from screens.dialog import Dialog
 from screens.safe import visible
 from screens.widgets.footer import KeysBar
 from screens.workers import report_failure
@@ -67,7 +67,7 @@ def parse_paths(text: str) -> tuple[str, ...]:
     return tuple(part for part in text.replace(",", " ").split() if part)
 
 
-class GrepScreen(ModalScreen[GrepHit | None]):
+class GrepScreen(Dialog[GrepHit | None]):
     """Search every file of the revision; dismisses with the chosen hit, or None."""
 
     CSS_PATH = "grep.tcss"

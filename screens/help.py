@@ -7,11 +7,11 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from keymaps import GROUPS, SPECS, Keymap, short_keys
 from keymaps.bindings import bindings_for
+from screens.dialog import Dialog
 
 _CONTEXT_NOTES = {
     "record": "in the record pane",
@@ -83,7 +83,7 @@ def help_content(keymap: Keymap) -> Content:
     return Content("\n").join(parts)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Lists every binding by group, with the keys of the active keymap."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")

@@ -7,15 +7,15 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.geometry import Region
-from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
+from screens.dialog import Dialog
 from screens.safe import safe_content
 
 
-class NoteScreen(ModalScreen[str | None]):
+class NoteScreen(Dialog[str | None]):
     """Edit a note; dismiss with the new text, or None when nothing is to be saved."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")

@@ -10,15 +10,21 @@ from typing import NoReturn
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
+from screens.dialog import TintedOnce
 from screens.review.messages import ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
 from tui.crash import CrashWatch, run_app
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
+
+
+class Palette(TintedOnce, CommandPalette):
+    """Textual's command palette over the screen beneath drawn once per change of it."""
 
 
 class AssayApp(CrashWatch, InterruptQuit, App[None]):
@@ -92,6 +98,11 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         commands = getattr(screen, "palette_commands", None)
         if commands is not None:
             yield from commands()
+
+    def action_command_palette(self) -> None:
+        # as Textual's own action, with the palette drawing the screen beneath once
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
 
     def action_quit(self) -> None:  # type: ignore[override]
         self.exit()

@@ -1,0 +1,180 @@
+"""Dialogs over a tinted view of the screen beneath, drawn once per change of that screen.
+
+A Textual modal screen with a translucent background draws the whole screen beneath, tinted,
+every time any part of the modal is refreshed: several times while a dialog opens (its layout,
+its first resize, its widgets mounting), each time styling every segment of the screen beneath
+anew. `Dialog` keeps the tinted lines and draws them again only when the screen beneath changes
+(Textual then refreshes the dialog over the changed regions) or the size or tint does; and it
+styles each distinct style of the screen beneath once, through Textual's own pipeline, instead
+of every segment, so the lines are the ones Textual would draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from cachetools import LRUCache
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
+from textual import events
+from textual.color import Color
+from textual.css.styles import RulesMap
+from textual.geometry import Region
+from textual.renderables.background_screen import BackgroundScreen
+from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RichVisual, Visual
+from textual.widget import Widget
+
+ResultType = TypeVar("ResultType")
+
+#: BackgroundScreen with no tint: the screen's segments with their links and meta cleared
+UNTINTED = Color(0, 0, 0, 0)
+
+
+#: (dialog class, tint, dialog style, link style, segment style, control) -> the segment drawn;
+#: the screens beneath draw with a few dozen styles, the same from one dialog to the next
+STYLED: LRUCache[tuple[object, ...], Segment | None] = LRUCache(4096)
+MISSING = Segment("")
+
+
+class OneSegment:
+    """One segment tinted as `BackgroundScreen` tints the screen beneath (a probe)."""
+
+    def __init__(self, segment: Segment, tint: Color) -> None:
+        self.segment = segment
+        self.tint = tint
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from BackgroundScreen.process_segments([self.segment], self.tint)
+
+
+class Backdrop(Visual):
+    """The screen beneath a dialog, tinted; its lines kept for one size."""
+
+    def __init__(self, dialog: Widget, beneath: Screen[Any], tint: Color) -> None:
+        self.dialog = dialog
+        self.beneath = beneath
+        self.tint = tint
+        self.lines: tuple[int, int | None, list[Strip]] | None = None
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        lines = self.lines
+        if lines is None or lines[:2] != (width, height):
+            app = self.dialog.app
+            console_options = app.console_options.update(
+                highlight=False, width=width, height=height
+            ).update_width(width)
+            plain = app.console.render(BackgroundScreen(self.beneath, UNTINTED), console_options)
+            segments = self._restyled(plain, style, options)
+            split = Segment.split_and_crop_lines(
+                segments, width, include_new_lines=False, pad=False
+            )
+            lines = self.lines = (width, height, [Strip(line) for line in islice(split, height)])
+        return lines[2]
+
+    def _restyled(
+        self, plain: Iterable[Segment], style: Style, options: RenderOptions
+    ) -> Iterator[Segment]:
+        # what decides the drawn style besides the segment's own: the tint, the dialog's style
+        # and link style (Textual's post-render applies them)
+        drawn = (type(self.dialog), self.tint, style, self.dialog.link_style)
+        styled: dict[tuple[object, bool], Segment | None] = {}
+        for text, segment_style, control in plain:
+            key = (segment_style, bool(control))
+            done = styled.get(key, MISSING)
+            if done is MISSING:
+                done = STYLED.get((*drawn, *key), MISSING)
+                if done is MISSING:
+                    probe = Segment(" ", segment_style, control)
+                    done = STYLED[(*drawn, *key)] = self._probe(probe, style, options)
+                styled[key] = done
+            if done is not None:
+                yield Segment(text, done.style, control if done.control else None)
+
+    def _probe(self, segment: Segment, style: Style, options: RenderOptions) -> Segment | None:
+        """The segment Textual draws for ``segment`` of the screen beneath (tinted, then styled
+        as the dialog's content), or None when it draws nothing for it."""
+        visual = RichVisual(self.dialog, OneSegment(segment, self.tint))
+        for strip in visual.render_strips(1, 1, style, options):
+            for drawn in strip:
+                return drawn
+        return None
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # drawn by Rich instead of Textual: the screen beneath tinted, as Textual draws it
+        yield from console.render(BackgroundScreen(self.beneath, self.tint), options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return container_width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self.beneath.size.height
+
+
+def screen_beneath(screen: Screen[Any]) -> Screen[Any] | None:
+    """The screen right under ``screen`` in the app's stack (None: it is the lowest, or not in
+    the stack)."""
+    stack = screen.app.screen_stack
+    if screen not in stack:
+        return None
+    index = stack.index(screen)
+    return stack[index - 1] if index > 0 else None
+
+
+if TYPE_CHECKING:
+    MixedInto = Screen[Any]
+else:
+    # not a Textual class: Textual inherits CSS and component classes along the first base
+    # that is one, which must stay the modal screen it is mixed into
+    MixedInto = object
+
+
+class TintedOnce(MixedInto):
+    """Mixed into a screen over others (before it: `Dialog`, the command palette): its tinted
+    background is drawn once per change of the screen beneath, not at every refresh."""
+
+    _backdrop: Backdrop | None = None
+
+    def render(self) -> RenderableType:
+        tint = self.styles.background
+        beneath = screen_beneath(self)
+        if beneath is None or tint.a >= 1:
+            self._backdrop = None
+            return super().render()
+        backdrop = self._backdrop
+        if backdrop is None or backdrop.beneath is not beneath or backdrop.tint != tint:
+            backdrop = self._backdrop = Backdrop(self, beneath, tint)
+        return backdrop
+
+    def on_screen_resume(self) -> None:
+        # back on top (opened, or a dialog over it closed): the screen beneath may have changed
+        # while another screen was on top and was refreshed instead of this one
+        self._backdrop = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size == self.outer_size:
+            # already laid out at this size (its own first layout sends this): Textual's handler
+            # would lay out the dialog again, and every screen beneath it
+            event.prevent_default()
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if regions and repaint:  # the screen beneath changed there: draw it again
+            self._backdrop = None
+        super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        return self
+
+
+class Dialog(TintedOnce, ModalScreen[ResultType]):
+    """A modal screen whose tinted background is drawn once per change of the screen beneath."""

@@ -1,0 +1,157 @@
+"""Dialogs draw the tinted screen beneath them as Textual's modal screens do, draw it again when it
+changes, and only then (screens/dialog.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rendered import screen_cells
+from rich.console import Console, ConsoleOptions
+from textual.app import App, ComposeResult
+from textual.command import CommandPalette
+from textual.containers import Vertical
+from textual.renderables.background_screen import BackgroundScreen
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Label, Static
+
+from screens.dialog import Dialog
+from tui.app import AssayApp, Palette
+
+CSS = """
+Asked { align: center middle; background: $background 60%; }
+Asked Vertical { width: 30; height: auto; border: round $accent; background: $surface; }
+"""
+#: styled text, a link and a click action beneath the dialog (Textual clears links and meta)
+BENEATH = (
+    "[b]bold[/b] [i red on blue]red on blue[/] [link='https://example.org']a link[/link]"
+    " [@click=app.bell]a click[/] plain"
+)
+
+
+class Plain(ModalScreen[None]):
+    """Textual's own modal screen, for comparison."""
+
+    DEFAULT_CSS = CSS.replace("Asked", "Plain")
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Input("an answer")
+            yield Label("a question")
+
+
+class Asked(Dialog[None]):
+    DEFAULT_CSS = CSS
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Input("an answer")
+            yield Label("a question")
+
+
+class Beneath(App[object]):
+    def compose(self) -> ComposeResult:
+        for n in range(12):
+            yield Static(f"{n} {BENEATH}", id=f"line-{n}")
+
+
+async def test_a_dialog_draws_the_screen_beneath_as_a_modal_screen_does() -> None:
+    app = Beneath()
+    async with app.run_test(size=(90, 16)) as pilot:
+        await app.push_screen(Plain())
+        await pilot.pause()
+        textual = screen_cells(app)
+        app.pop_screen()
+        await pilot.pause()
+        await app.push_screen(Asked())
+        await pilot.pause()
+        assert screen_cells(app) == textual
+        assert textual[0, 0].char == "0"  # (the screen beneath is there to compare)
+
+
+async def test_a_change_beneath_an_open_dialog_shows_through_it() -> None:
+    app = Beneath()
+    async with app.run_test(size=(90, 16)) as pilot:
+        await app.push_screen(Asked())
+        await pilot.pause()
+        before = screen_cells(app)
+        app.query_one("#line-0", Static).update("changed while the dialog is open")
+        await pilot.pause()
+        await app.screen.wait_for_refresh()
+        after = screen_cells(app)
+        assert "".join(after[x, 0].char for x in range(7) if (x, 0) in after) == "changed"
+        assert after[0, 0].fg == before[0, 0].fg  # tinted as before
+        assert after[0, 1] == before[0, 1]
+
+
+async def test_the_screen_beneath_is_drawn_fewer_times_than_under_a_modal_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    draws: list[object] = []
+    draw = BackgroundScreen.__rich_console__
+
+    def counted(self: BackgroundScreen, console: Console, options: ConsoleOptions) -> Any:
+        draws.append(self)
+        return draw(self, console, options)
+
+    monkeypatch.setattr(BackgroundScreen, "__rich_console__", counted)
+    app = Beneath()
+    async with app.run_test(size=(90, 16)) as pilot:
+        await pilot.pause()
+        for _ in range(3):
+            opened = {}
+            for dialog in (Plain, Asked):
+                draws.clear()
+                await app.push_screen(dialog())
+                await pilot.pause()
+                await app.screen.wait_for_refresh()
+                assert isinstance(app.screen, dialog)
+                opened[dialog] = len(draws)
+                app.pop_screen()
+                await pilot.pause()
+            # a modal screen draws it for its layout, its first resize and its widgets mounting;
+            # a dialog once (twice when the screen beneath refreshes as it is covered)
+            assert 1 <= opened[Asked] <= 2
+            assert opened[Asked] < opened[Plain]
+
+
+class Reviewed(Screen[None]):
+    def compose(self) -> ComposeResult:
+        for n in range(20):
+            yield Static(f"{n} {BENEATH}")
+
+
+async def test_the_command_palette_draws_the_screen_beneath_as_textuals_does() -> None:
+    app = AssayApp(Reviewed)
+    async with app.run_test(size=(90, 20)) as pilot:
+        drawn = {}
+        for palette in (CommandPalette, Palette):
+            if palette is CommandPalette:
+                app.push_screen(CommandPalette(id="--command-palette"))
+            else:
+                await pilot.press("ctrl+p")
+            while not app.screen.has_class("-ready"):
+                await pilot.pause()
+            await app.screen.wait_for_refresh()
+            assert type(app.screen) is palette
+            cells = screen_cells(app)
+            drawn[palette] = {xy: cell for xy, cell in cells.items() if xy[1] < 3}
+            await pilot.press("escape")
+            await pilot.pause()
+        assert drawn[Palette] == drawn[CommandPalette]
+        assert drawn[Palette][0, 0].char == "0"  # (the screen beneath is there to compare)
+
+
+async def test_a_change_beneath_two_dialogs_shows_when_the_top_one_closes() -> None:
+    app = Beneath()
+    async with app.run_test(size=(90, 16)) as pilot:
+        await app.push_screen(Asked())
+        await app.push_screen(Asked())
+        await pilot.pause()
+        app.query_one("#line-0", Static).update("changed under two dialogs")
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        await app.screen.wait_for_refresh()
+        cells = screen_cells(app)
+        assert "".join(cells[x, 0].char for x in range(7) if (x, 0) in cells) == "changed"
