@@ -17,7 +17,7 @@ from screens.safe import visible
 if TYPE_CHECKING:
     from screens.review.header import Header
     from screens.review.loading import StoredState
-    from screens.review.messages import Anchored, Loaded
+    from screens.review.messages import Anchored, AnchorProgress, Loaded
     from screens.review.verdicts import Verdicts
 
 
@@ -108,6 +108,10 @@ class Arrivals(Part):
             moves.record_pane.refresh_record()
         self.verdicts.done_reading()
         self.header.refresh()  # after: the header says "reading verdicts…" until they are
+
+    def on_anchor_progress(self, message: AnchorProgress) -> None:
+        # here, not on the screen: after the last progress, never after `Anchored` (one queue)
+        self.header.refresh(anchoring=(message.done, message.total))
 
     def on_anchored(self, message: Anchored) -> None:
         """Every quote anchored: the panes show it, the store registers the review, and the

@@ -188,7 +188,7 @@ class Loading:
         screen, target = self.screen, self.target
 
         def progress(done: int, total: int) -> None:
-            screen.post_message(AnchorProgress(done, total))
+            target.post_message(AnchorProgress(done, total))
 
         screen.run_worker(
             lambda: target.post_message(

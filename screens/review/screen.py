@@ -28,7 +28,7 @@ from screens.review.header import Header
 from screens.review.history import Location
 from screens.review.keys import ACTIONS
 from screens.review.lookups import Lookups
-from screens.review.messages import AnchorProgress, Redraw
+from screens.review.messages import Redraw
 from screens.review.motions import Motions
 from screens.review.navigation import Navigation
 from screens.review.panes import Panes
@@ -177,9 +177,6 @@ class ReviewScreen(Screen[None]):
             self.sources.show_quote()
         if message.header:
             self.header.refresh()
-
-    def on_anchor_progress(self, message: AnchorProgress) -> None:
-        self.header.refresh(anchoring=(message.done, message.total))
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
