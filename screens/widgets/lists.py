@@ -166,8 +166,15 @@ class RowList(ScrollView, can_focus=True):
         return self._rows[index].disabled
 
     def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
-        """The lines of one row at a width, on a base style (a wrapped Content by default)."""
+        """The lines of one row at a width, on a base style (a wrapped Content by default).
+
+        A subclass that draws rows of its own, of more than one line, gives `row_height` too.
+        """
         return Visual.to_strips(self, self._rows[index].prompt, width, None, style)
+
+    def row_height(self, index: int, width: int) -> int:
+        """How many lines `draw_row` gives a row at a width (the text wrapped, not drawn)."""
+        return max(1, self._rows[index].prompt.get_height(self.styles, width))
 
     # --- measuring and drawing -------------------------------------------------------------------
 
@@ -201,10 +208,9 @@ class RowList(ScrollView, can_focus=True):
             self._line_rows = list(range(total))
         else:
             self._first, self._line_rows = [], []
-            for index in range(total):
+            for index in range(total):  # counted, not drawn: rows are drawn when shown
                 self._first.append(len(self._line_rows))
-                lines = self._draw(index, "")
-                self._line_rows.extend([index] * len(lines))
+                self._line_rows.extend([index] * self.row_height(index, width))
         height = len(self._line_rows)
         if self.virtual_size.height != height:
             self.virtual_size = Size(0, height)
