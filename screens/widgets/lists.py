@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 if TYPE_CHECKING:
+    from textual.css.styles import RulesMap
     from textual.style import Style
 
 
@@ -174,7 +175,13 @@ class RowList(ScrollView, can_focus=True):
 
     def row_height(self, index: int, width: int) -> int:
         """How many lines `draw_row` gives a row at a width (the text wrapped, not drawn)."""
-        return max(1, self._rows[index].prompt.get_height(self.styles, width))
+        styles = self.styles
+        rules: RulesMap = {
+            "text_wrap": styles.text_wrap,
+            "text_overflow": styles.text_overflow,
+            "line_pad": styles.line_pad,
+        }
+        return max(1, self._rows[index].prompt.get_height(rules, width))
 
     # --- measuring and drawing -------------------------------------------------------------------
 
