@@ -39,6 +39,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	for conftest in tests/*/conftest.py; do $(BIN)/mypy $$conftest || exit 1; done
 
 # on the oldest Textual that pyproject.toml admits (its lower bound), in its own venv: every
 # screen as the snapshots draw it, the app's start and crash handling, and the review and browse

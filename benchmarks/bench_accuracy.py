@@ -369,11 +369,11 @@ def _make(category: str, corpus: Corpus, rng: random.Random) -> Case | None:
             return None
         for _ in range(10):
             first = rng.randrange(1, total - size + 2)
-            claimed = (first, first + size - 1)
-            if claimed[1] < span[0] or claimed[0] > span[1]:
-                there = " ".join(corpus.lines(path)[first - 1 : claimed[1]])
+            elsewhere = (first, first + size - 1)
+            if elsewhere[1] < span[0] or elsewhere[0] > span[1]:
+                there = " ".join(corpus.lines(path)[first - 1 : elsewhere[1]])
                 if normalize_quote(text) not in " ".join(normalize_source(there).split()):
-                    return Case(category, text, style, path, claimed, path, span)
+                    return Case(category, text, style, path, elsewhere, path, span)
         return None
     if category == "wrong_path":
         if corpus.files_holding(normalize_quote(text)) != [path]:
@@ -388,11 +388,11 @@ def _make(category: str, corpus: Corpus, rng: random.Random) -> Case | None:
     other = corpus.draw(rng)
     if other.path == path:
         return None
-    first = " ".join(" ".join(passage.lines).split()).split(" ")
-    second = " ".join(" ".join(other.lines).split()).split(" ")
-    if len(first) < 4 or len(second) < 4:
+    ours = " ".join(" ".join(passage.lines).split()).split(" ")
+    theirs = " ".join(" ".join(other.lines).split()).split(" ")
+    if len(ours) < 4 or len(theirs) < 4:
         return None
-    made = " ".join(first[: len(first) // 2] + second[len(second) // 2 :])
+    made = " ".join(ours[: len(ours) // 2] + theirs[len(theirs) // 2 :])
     # two common halves may be a real passage somewhere (two import lines): not fabricated
     if corpus.files_holding(normalize_quote(made), limit=1):
         return None

@@ -37,7 +37,7 @@ from synthetic import synthetic_repo  # noqa: E402
 
 from evidence.anchoring import Anchorer, RevisionIndex  # noqa: E402
 from evidence.anchoring.workers import Workers  # noqa: E402
-from evidence.model import Quote, Tier  # noqa: E402
+from evidence.model import Anchor, Quote, Tier  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 
 KINDS = ("exact", "whitespace", "damaged", "misquoted", "misattributed")
@@ -121,7 +121,7 @@ def make_quotes(
     return made
 
 
-def correct(kind: str, anchor, path: str, span: tuple[int, int]) -> bool:  # noqa: ANN001
+def correct(kind: str, anchor: Anchor, path: str, span: tuple[int, int]) -> bool:
     if kind == "misattributed":
         return any(place.path == path and place.lines == span for place in anchor.elsewhere)
     expected = {
@@ -241,7 +241,7 @@ def main() -> None:
         start = time.perf_counter()
         words = frozenset().union(*(forms.index_words for _, forms, _, _ in pending))
         index = RevisionIndex(revision, only=words)
-        anchorer._index = index  # noqa: SLF001
+        anchorer._index = index
         index_time = time.perf_counter() - start
         start = time.perf_counter()
         workers = Workers(anchorer, [], workers=2)
@@ -254,7 +254,7 @@ def main() -> None:
         elsewhere_times: dict[int, float] = {}
         for number, forms, cited, fuzzy in pending:
             start = time.perf_counter()
-            anchorer._elsewhere(forms, cited, fuzzy=fuzzy)  # noqa: SLF001
+            anchorer._elsewhere(forms, cited, fuzzy=fuzzy)
             elapsed = time.perf_counter() - start
             elsewhere_times[number] = elapsed
             times[number] += elapsed

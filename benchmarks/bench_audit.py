@@ -108,7 +108,9 @@ def _repository(target: Path, rng: random.Random) -> tuple[str, dict[str, list[s
     return head.stdout.decode().strip(), files
 
 
-def _report(system: str, number: int, rev: str, files: dict[str, list[str]], rng) -> str:  # type: ignore[no-untyped-def]
+def _report(
+    system: str, number: int, rev: str, files: dict[str, list[str]], rng: random.Random
+) -> str:
     prefix = system.upper()[:6]
     out = [
         f"{system} runtime report",

@@ -201,11 +201,11 @@ def main() -> None:
     kestrel = sample_repo()
     with (
         Revision.open(kestrel, CITED_REVISION) as cited,
-        Revision.open(kestrel, TIP_REVISION) as tip,
+        Revision.open(kestrel, TIP_REVISION) as at_tip,
     ):
         result = run_check(load_reports([SAMPLE_REPORTS]), cited)
         started = time.perf_counter()
-        follow_anchors([q.anchor for q in result.quotes], cited, tip)
+        follow_anchors([q.anchor for q in result.quotes], cited, at_tip)
         print(f"sample: drift of {len(result.quotes)} quotes in "
               f"{time.perf_counter() - started:.3f} s (goal < 1 s)")  # fmt: skip
 

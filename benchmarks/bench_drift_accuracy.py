@@ -287,16 +287,16 @@ def run(repo: Path, old_rev: str, new_rev: str, n: int, seed: int, sample: int, 
         probe = rng.sample(there, min(sample, len(there)))
         equal = 0
         started = time.perf_counter()
-        for path, lines, drift in probe:
-            assert path is not None and lines is not None
-            out = git(repo, "log", f"-L{lines[0]},{lines[1]}:{path}", "--format=@%H", "-s",
+        for path, span, drift in probe:
+            assert path is not None and span is not None
+            out = git(repo, "log", f"-L{span[0]},{span[1]}:{path}", "--format=@%H", "-s",
                       f"{old.commit}..{new.commit}")  # fmt: skip
             expected = [line[1:] for line in out.splitlines() if line.startswith("@")]
             if [c.id for c in drift.commits] == expected:
                 equal += 1
             elif show:
                 ours = [c.id[:7] for c in drift.commits]
-                print(f"    commits differ at {path}:{lines}: drift {ours}, "
+                print(f"    commits differ at {path}:{span}: drift {ours}, "
                       f"git {[e[:7] for e in expected]}")  # fmt: skip
         per_quote = (time.perf_counter() - started) / max(1, len(probe))
         share = 100 * equal / max(1, len(probe))

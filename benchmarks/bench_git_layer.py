@@ -122,7 +122,8 @@ def median_pair(
 ) -> tuple[float, float]:
     """Median seconds of ``old`` and ``new``, taking turns (one warm-up each first)."""
     old(), new()
-    olds, news = [], []
+    olds: list[float] = []
+    news: list[float] = []
     for _ in range(rounds):
         for run, times in ((old, olds), (new, news)):
             start = time.perf_counter()

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,8 +87,8 @@ def main() -> None:
     results = {}
     for label, size in (("1 MB", 1_000_000), ("10 MB", 10_000_000)):
         data = build(size, parts)
-        base = best(lambda data=data: baseline(data), 3)
-        parsed = best(lambda data=data: parse_report(data, "big.txt"), 3 if size < 5e6 else 2)
+        base = best(partial(baseline, data), 3)
+        parsed = best(partial(parse_report, data, "big.txt"), 3 if size < 5e6 else 2)
         report = parse_report(data, "big.txt")
         quotes = sum(len(record.quotes) for record in report.records)
         results[label] = parsed

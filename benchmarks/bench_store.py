@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from db.export import write  # noqa: E402
-from db.keys import ItemRef, Verdict  # noqa: E402
-from db.store import Event, VerdictStore  # noqa: E402
+from db.export import write
+from db.keys import ItemRef, Verdict
+from db.store import Event, VerdictStore
 
 REPORT = "KESTREL/agentic-system-runtime-report"
 COLUMNS = "event, item, report, record, quote, reviewer, verdict, note, at, revision, undoes"

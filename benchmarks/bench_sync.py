@@ -21,16 +21,17 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from db.events import AT_FORMAT, Event  # noqa: E402
-from db.export import FIELDS, parse_events  # noqa: E402
-from db.keys import Verdict, make_key  # noqa: E402
-from db.store import VerdictStore  # noqa: E402
-from db.sync.engine import sync  # noqa: E402
-from db.sync.files import file_path, file_text  # noqa: E402
+from db.events import AT_FORMAT, Event
+from db.export import FIELDS, parse_events
+from db.keys import Verdict, make_key
+from db.store import VerdictStore
+from db.sync.engine import sync
+from db.sync.files import file_path, file_text
 
 REPORTS = [
     f"KESTREL/agentic-system-{m}-report" for m in ("runtime", "workflow", "data", "ops", "ui")
@@ -102,7 +103,7 @@ def build_remote(folder: Path, events: list[Event]) -> tuple[Path, list[Path]]:
     return remote, written
 
 
-def timed(action) -> float:  # type: ignore[no-untyped-def]
+def timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
     return time.perf_counter() - started

@@ -29,6 +29,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,6 +41,7 @@ from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import OptionList  # noqa: E402
 from textual.widgets.option_list import Option  # noqa: E402
 
+from evidence.model import ReportSet  # noqa: E402
 from evidence.reports.loading import load_reports  # noqa: E402
 from evidence.revision import Revision  # noqa: E402
 from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
@@ -61,7 +65,7 @@ def generate(path: Path, n_results: int, revision: Revision) -> None:
     levels = ("error", "warning", "note")
     rules = []
     for n in range(N_RULES):
-        rule: dict = {
+        rule: dict[str, Any] = {
             "id": f"R{n:03d}",
             "name": f"rule-{n}",
             "shortDescription": {"text": f"Rule {n}"},
@@ -72,15 +76,15 @@ def generate(path: Path, n_results: int, revision: Revision) -> None:
         rules.append(rule)
     results = []
     for number in range(n_results):
-        rule = min(int(rng.expovariate(1 / 30)), N_RULES - 1)  # a few rules hold most results
+        ruled = min(int(rng.expovariate(1 / 30)), N_RULES - 1)  # a few rules hold most results
         name, count = files[rng.randrange(len(files))]
         line = rng.randrange(1, count + 1)
         results.append(
             {
-                "ruleId": rules[rule]["id"],
-                "ruleIndex": rule,
-                "level": levels[rule % 3],
-                "message": {"text": f"Rule {rule} fires here ({number}): a message of some words"},
+                "ruleId": rules[ruled]["id"],
+                "ruleIndex": ruled,
+                "level": levels[ruled % 3],
+                "message": {"text": f"Rule {ruled} fires here ({number}): a message of some words"},
                 "locations": [
                     {
                         "physicalLocation": {
@@ -100,7 +104,7 @@ def generate(path: Path, n_results: int, revision: Revision) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
 
 
-async def paint(pilot) -> None:  # type: ignore[no-untyped-def]
+async def paint(pilot: Pilot[Any]) -> None:
     """Let pending messages run and paint one frame (not waiting for background workers),
     measured as bench_app measures a key's frame: through Textual's public API."""
     await frame(pilot.app)
@@ -149,8 +153,8 @@ async def baseline(session: ReviewSession, groupings: int) -> tuple[float, list[
 
 
 async def review(
-    reportset, repo: Path, db: Path, groupings: int
-) -> tuple[tuple[float, float], list[tuple[str, float, float]]]:  # type: ignore[no-untyped-def]
+    reportset: ReportSet, repo: Path, db: Path, groupings: int
+) -> tuple[tuple[float, float], list[tuple[str, float, float]]]:
     """((wall, CPU) ms to fill and paint the records pane, (grouping, wall, CPU ms) per `v`) in
     the review app."""
     from screens.review.screen import ReviewScreen

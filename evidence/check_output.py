@@ -1,6 +1,6 @@
 """What `assay check` prints: the JSON document and the text report of a `CheckResult`.
 
-The JSON shape built by `to_json` is a contract (issue 4); more fields may be added, none renamed.
+The JSON shape built by `to_json` is a contract; more fields may be added, none renamed.
 """
 
 from __future__ import annotations

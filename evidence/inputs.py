@@ -54,7 +54,8 @@ def refuse_unusable(reportset: ReportSet) -> None:
         named = ", ".join(systems)
         raise CheckError(
             f"the reports are about {len(systems)} systems ({named}); one revision of one "
-            "repository cannot hold them all: check or review each system's reports apart"
+            "repository cannot hold them all: check or review each system's reports apart, or "
+            "all of them as an audit (`assay audit init DIR` writes its assay.toml)"
         )
 
 

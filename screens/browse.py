@@ -97,7 +97,7 @@ class BrowseScreen(Screen[None]):
         try:
             paths = self.revision.paths()
             remote = self.revision.remote_url()
-        except Exception as error:  # noqa: BLE001 - shown in the pane, never a traceback
+        except Exception as error:  # shown in the pane, never a traceback
             self.app.call_from_thread(self._fail, str(error))
             return
         finder = PathFinder(paths)
@@ -128,7 +128,7 @@ class BrowseScreen(Screen[None]):
         except RevisionError as error:
             self.app.call_from_thread(self._fail, str(error))
             return
-        except Exception as error:  # noqa: BLE001 - shown in the pane, never a traceback
+        except Exception as error:  # shown in the pane, never a traceback
             self.app.call_from_thread(self._fail, f"cannot read {path}: {error}")
             return
         links = backlinks(self.anchors, source.path, self.reportset) if self.anchors else []

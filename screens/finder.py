@@ -74,7 +74,7 @@ class FileFinder(ModalScreen[str | None]):
         title: str = "Open file",
     ) -> None:
         super().__init__()
-        # indexing 100,000 paths takes a good fraction of a second: done in the first worker
+        # indexing a large tree's paths is slow enough to be felt: done in the first worker
         self.finder: PathFinder | None = paths if isinstance(paths, PathFinder) else None
         self._paths = paths
         self._index_lock = threading.Lock()

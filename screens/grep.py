@@ -184,7 +184,7 @@ class GrepScreen(ModalScreen[GrepHit | None]):
                     batch, last = [], now
         except RevisionError as problem:
             error = str(problem)
-        except Exception as problem:  # noqa: BLE001 - shown in the dialog, never a traceback
+        except Exception as problem:  # shown in the dialog, never a traceback
             error = f"search failed: {problem}"
         elapsed = time.perf_counter() - started
         self.app.call_from_thread(self._finish, cancel, batch, error, elapsed)

@@ -222,29 +222,6 @@ class ReviewSession:
         mine = [event for item in items if (event := self.current.get(item.key)) is not None]
         return bool(find_disagreements([*others, *mine]))
 
-    def sync_text(self) -> str:
-        """``synced 14:02 · 12 in`` (local time; the date too when not today), or ""."""
-        synced = self.synced
-        if not synced or not isinstance(synced.get("at"), str):
-            return ""
-        from datetime import datetime
-
-        try:
-            moment = datetime.strptime(str(synced["at"]), "%Y-%m-%dT%H:%M:%S.%fZ")
-        except ValueError:
-            return ""
-        from datetime import UTC
-
-        local = moment.replace(tzinfo=UTC).astimezone()
-        today = datetime.now(UTC).astimezone().date()
-        when = local.strftime("%H:%M" if local.date() == today else "%d %b %H:%M")
-        received = synced.get("received")
-        text = f"synced {when} · {received if isinstance(received, int) else 0} in"
-        pending = synced.get("pending")
-        if synced.get("offline") and isinstance(pending, int) and pending:
-            text += f" · {pending} to send"
-        return text
-
     def verdict(self, item: ItemRef) -> Verdict | None:
         """The reviewer's current verdict on an item."""
         event = self.current.get(item.key)
@@ -403,7 +380,7 @@ class ReviewSession:
         return rows
 
     def _record_rows(self) -> list[Row]:
-        """Every record's row, made once: a regrouping lists tens of thousands of them again."""
+        """Every record's row, made once: a regrouping lists every one of them again."""
         if not self._result_rows:  # tuple.__new__ directly: Row's own __new__ is slower
             new, rows = tuple.__new__, enumerate(self.records)
             self._result_rows = [new(Row, ("record", r.id, r, n, "")) for n, r in rows]
@@ -426,65 +403,6 @@ class ReviewSession:
                     counts[base + 1] += verdict is Verdict.REFUTED
         failing = sum(1 for anchor in self.anchors.values() if anchor.failing)
         return Progress(len(self.records), quotes, failing, *counts)
-
-    def progress_text(self, *, short: bool = False, progress: Progress | None = None) -> str:
-        """``records 3/22 reviewed · 1 refuted · 1 skipped │ quotes 4/31 reviewed · 7 failing``.
-
-        ``short``: the same for a narrow header, ``records 3/22 ✗1 –1 · quotes 4/31 · 7 failing``.
-        """
-        p = progress or self.progress()
-        parts = []
-        for name, done, total, refuted, skipped in (
-            ("records", p.records_reviewed, p.records, p.records_refuted, p.records_skipped),
-            ("quotes", p.quotes_reviewed, p.quotes, p.quotes_refuted, p.quotes_skipped),
-        ):
-            if short:
-                text = f"{name} {done}/{total}"
-                text += f" ✗{refuted}" if refuted else ""
-                text += f" –{skipped}" if skipped else ""
-            else:
-                text = f"{name} {done}/{total} reviewed"
-                text += f" · {refuted} refuted" if refuted else ""
-                text += f" · {skipped} skipped" if skipped else ""
-            parts.append(text)
-        text = (" · " if short else " │ ").join(parts)
-        if self.anchored:
-            text += f" · {p.failing} failing"
-        return text
-
-    def header_progress(
-        self,
-        *,
-        revision_open: bool,
-        anchoring: tuple[int, int] | None,
-        reading: bool,
-        stale: int,
-        store_error: str | None,
-    ) -> tuple[str, str, str]:
-        """The header's progress: anchoring, reading verdicts, or the review's progress; in
-        words, in fewer words with the last sync, and in fewer words (narrower terminals)."""
-        if anchoring is not None:
-            texts = [f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"] * 3
-        elif revision_open and not self.anchored:
-            texts = ["anchoring quotes…"] * 3
-        elif reading:
-            texts = ["reading verdicts…"] * 3
-        else:
-            counts = self.progress()
-            texts = [
-                self.progress_text(progress=counts),
-                self.progress_text(short=True, progress=counts),
-                self.progress_text(short=True, progress=counts),
-            ]
-        if stale:
-            texts = [text + f" · {stale} stale" for text in texts]
-        synced = self.sync_text()
-        if synced and not reading and anchoring is None:
-            texts[0] += f" · {synced}"
-            texts[1] += f" · {synced}"  # the narrowest form keeps to the counts
-        if store_error is not None:
-            texts = ["verdicts cannot be saved · " + text for text in texts]
-        return texts[0], texts[1], texts[2]
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record in the list's order (by step, wrapping) passing a filter, or None."""

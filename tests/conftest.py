@@ -20,7 +20,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """The whole session (and the processes it starts) uses a temporary user cache directory.
 
     platformdirs honours XDG_CACHE_HOME on Linux: the app's parsed-report cache and the sample
-    repository (built once per session, ~0.4 s) go there, not into the cache of the person
+    repository (built once per session) go there, not into the cache of the person
     running the tests.
     """
     global _cache_home, _saved_cache_home, _saved_data_home

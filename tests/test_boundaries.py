@@ -172,6 +172,7 @@ def private_textual_names() -> set[str]:
 
     names: set[str] = set()
     for package in (textual, rich):
+        assert package.__file__ is not None
         for path in Path(package.__file__).parent.rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):

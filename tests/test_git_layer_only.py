@@ -1,4 +1,4 @@
-"""Only the git layer (evidence/git/) starts processes or imports GitPython (issue 17)."""
+"""Only the git layer (evidence/git/) starts processes or imports GitPython."""
 
 from __future__ import annotations
 

@@ -158,7 +158,12 @@ def test_stream_digest_is_remembered_until_the_stream_changes(
     assert (cache / "stream.stamp").read_text().endswith(first)
     calls: list[int] = []
     real = sample.stream_digest
-    monkeypatch.setattr(sample, "stream_digest", lambda: calls.append(1) or real())
+
+    def counted() -> str:
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(sample, "stream_digest", counted)
     assert sample._cached_digest(cache) == first
     assert calls == []  # read from the stamp, not hashed
     stream.write_bytes(b"blob two, longer\n")  # edited: another size (and time)

@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> Any:
     except KeyboardInterrupt:
         click.echo("assay: interrupted", err=True)
         sys.exit(130)
-    except Exception as error:  # noqa: BLE001 - last line of defence: a crash file, one line
+    except Exception as error:  # last line of defence: a crash file, one line
         from tui.crash import report
 
         click.echo(report(error), err=True)

@@ -50,7 +50,7 @@ def make_app(
     from screens.review.screen import ReviewScreen
 
     # No cycle collection until the first frame is painted (`AssayApp.startup_done`): building
-    # the screen creates tens of thousands of long-lived objects and almost no garbage. A command
+    # the screen creates many long-lived objects and almost no garbage. A command
     # may have paused it already, before its imports (`tui.startup`): the app resumes it.
     collector = startup.take()
     if db is None or isinstance(db, (str, Path)):  # not importing the store: opened later

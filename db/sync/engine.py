@@ -34,7 +34,7 @@ __all__ = ["ATTEMPTS", "SyncError", "SyncResult", "last_sync", "sync", "sync_dir
 
 #: pushes tried before giving up on a remote that keeps moving
 ATTEMPTS = 5
-#: events merged per write transaction (a sync imports many at once; ~0.2 s of lock each)
+#: events merged per write transaction (a sync imports many at once; each holds the write lock)
 IMPORT_BATCH = 10_000
 #: the branch of a new verdicts repository (one with no default branch yet)
 DEFAULT_BRANCH = "main"

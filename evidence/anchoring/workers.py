@@ -102,10 +102,10 @@ def _worker_main(conn: Connection, me: int) -> None:
                 return
     except (EOFError, KeyboardInterrupt):
         return
-    except BaseException as error:  # noqa: BLE001 - reported to the parent, which re-raises it
+    except BaseException as error:  # reported to the parent, which re-raises it
         try:
             conn.send(("error", error))
-        except Exception:  # noqa: BLE001 - not picklable: its text will do
+        except Exception:  # not picklable: its text will do
             conn.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
 
 

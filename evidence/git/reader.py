@@ -179,7 +179,7 @@ class RepoReader:
                 message = found.message
                 author = found.author.name or found.author.email or ""
                 date = found.authored_datetime
-        except Exception as error:  # noqa: BLE001 - a hostile commit may be malformed anywhere
+        except Exception as error:  # a hostile commit may be malformed anywhere
             raise RevisionError(f"cannot read commit {commit[:7]}: {error}") from None
         text = message.decode("utf-8", "replace") if isinstance(message, bytes) else message
         subject = text.strip().split("\n", 1)[0].strip() if text.strip() else ""
@@ -192,7 +192,7 @@ class RepoReader:
         try:
             reader = self.repo().config_reader("repository")
             values = reader.get_values(f'remote "{name}"', "url")
-        except Exception:  # noqa: BLE001 - no such section or option, or a config git rejects
+        except Exception:  # no such section or option, or a config git rejects
             return None
         url = str(values[-1]).strip() if values else ""
         return url or None

@@ -62,8 +62,8 @@ __all__ = [
 
 #: version of the entry layout; change it whenever `encode` changes
 FORMAT = 2
-#: entries kept after a write
-MAX_ENTRIES = 64
+#: entries kept after a write: an audit's reports all stay (the bytes bound the disk used)
+MAX_ENTRIES = 4096
 #: and their total size at most (an entry is a little larger than its report; the newest is kept)
 MAX_BYTES = 256 * 1024 * 1024
 #: the files (under evidence/) whose source decides what a parsed Report holds: the parser, what
@@ -298,9 +298,12 @@ def put(directory: Path, key: str, report: Report) -> None:
     prune(directory)
 
 
-def prune(directory: Path, keep: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
-    """Keep the ``keep`` most recently used entries (within ``max_bytes``, the newest always);
-    remove the others and temporary files left over by interrupted writes."""
+def prune(directory: Path, keep: int | None = None, max_bytes: int | None = None) -> None:
+    """Keep the ``keep`` most recently used entries (default MAX_ENTRIES; within ``max_bytes``,
+    default MAX_BYTES, the newest always); remove the others and temporary files left over by
+    interrupted writes."""
+    keep = MAX_ENTRIES if keep is None else keep
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
     entries: list[tuple[int, int, str]] = []  # (mtime, size, path)
     doomed: list[str] = []
     now = time.time()

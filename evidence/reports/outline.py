@@ -41,7 +41,7 @@ class Block:
     def __init__(
         self,
         kind: Kind,
-        id: str,  # noqa: A002 - the record's id
+        id: str,  # the record's id
         label: str,
         section: str,
         header: int | None,  # 0-based index of the header line (None: text without a heading)

@@ -50,6 +50,13 @@ class AuditEntry:
     drift: int | None = None  # quotes changed or deleted at `against`; None: not asked
     keys: frozenset[str] | None = None  # item keys of its records and quotes, once computed
 
+    def __post_init__(self) -> None:
+        # asked once: rows are drawn and sorted by these on every fill
+        self._available = self.system.available
+        reports = self.reportset.reports if self.reportset else ()
+        records = [record for report in reports for record in report.records]
+        self._records, self._quotes = len(records), sum(len(r.quotes) for r in records)
+
     def item_keys(self) -> frozenset[str]:
         """The store's keys of its records and quotes (hashing every quote: call it off the
         event loop; kept once computed)."""
@@ -69,7 +76,9 @@ class AuditEntry:
 
     @property
     def available(self) -> bool:
-        return self.system.available
+        """Whether the system's repository is on this machine (as it was when the audit was
+        opened)."""
+        return self._available
 
     @property
     def reports(self) -> int:
@@ -77,13 +86,11 @@ class AuditEntry:
 
     @property
     def records(self) -> int:
-        reports = self.reportset.reports if self.reportset else ()
-        return sum(len(report.records) for report in reports)
+        return self._records
 
     @property
     def quotes(self) -> int:
-        reports = self.reportset.reports if self.reportset else ()
-        return sum(len(r.quotes) for report in reports for r in report.records)
+        return self._quotes
 
     @property
     def items(self) -> int:

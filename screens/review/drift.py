@@ -174,13 +174,13 @@ class DriftPart:
 
             try:
                 against = Revision.open(repo, rev)
-            except Exception as error:  # noqa: BLE001 - said in a notice, never a traceback
+            except Exception as error:  # said in a notice, never a traceback
                 node.post_message(DriftComputed(rev, None, {}, str(error) or "unknown revision"))
                 return
             try:
                 drifts = follow_all(anchors, cited, against)
                 how = relation_of(cited, against).value
-            except Exception as error:  # noqa: BLE001 - said in a notice
+            except Exception as error:  # said in a notice
                 against.close()
                 node.post_message(DriftComputed(rev, None, {}, f"{type(error).__name__}: {error}"))
                 return

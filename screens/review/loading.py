@@ -42,7 +42,7 @@ def load_review(repo: Path, rev: str | None, revision: Revision | None = None) -
     if revision is None:
         try:
             revision = Revision.open(repo, rev)
-        except Exception as exc:  # noqa: BLE001 - shown in the panes, never a traceback
+        except Exception as exc:  # shown in the panes, never a traceback
             error = str(exc) or type(exc).__name__
     if revision is not None:
         # the tree listed here, once: the file finder and `/` ask for it on the event loop (a
@@ -51,11 +51,11 @@ def load_review(repo: Path, rev: str | None, revision: Revision | None = None) -
             revision.entries()
         try:
             remote = revision.remote_url()
-        except Exception:  # noqa: BLE001 - without a remote, permalinks cite path and commit
+        except Exception:  # without a remote, permalinks cite path and commit
             remote = None
         try:
             commit = revision.commit_summary()
-        except Exception:  # noqa: BLE001 - the header then shows the commit id alone
+        except Exception:  # the header then shows the commit id alone
             commit = None
     return Loaded(revision, error, remote, commit)
 
@@ -111,7 +111,7 @@ def anchor_review(
         for search in record.searches:
             try:
                 replays[(search.record, search.line)] = replay(search, revision)
-            except Exception:  # noqa: BLE001 - a search that cannot run shows no hits
+            except Exception:  # a search that cannot run shows no hits
                 replays[(search.record, search.line)] = []
     # the anchorer read every quoted file: keep them so moving between records needs no read
     sources: dict[str, SourceFile] = {}

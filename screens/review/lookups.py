@@ -126,7 +126,7 @@ class Lookups:
 
         self.host.app.push_screen(FindScreen(self.find_targets()), found)
 
-    # --- hooks for the lookup screens (issue 7) --------------------------------------------------
+    # --- hooks for the lookup screens ---------------------------------------------------------
 
     def open_file(self) -> None:
         """Push the file finder; open the chosen path in the source pane."""

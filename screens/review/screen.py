@@ -20,6 +20,7 @@ from textual.worker import Worker
 
 from keymaps import Keymap, short_key
 from keymaps.bindings import bindings_for
+from screens.progress import header_progress
 from screens.review.arrivals import Arrivals
 from screens.review.drift import CommitRead, DriftComputed, DriftPart
 from screens.review.history import Location
@@ -203,7 +204,8 @@ class ReviewScreen(Screen[None]):
     def refresh_header(self, anchoring: tuple[int, int] | None = None) -> None:
         reports = self.session.reportset.reports
         reading = self.store_error is None and not self.verdicts.ready.is_set()
-        forms = self.session.header_progress(
+        forms = header_progress(
+            self.session,
             revision_open=self.revision is not None,
             anchoring=anchoring,
             reading=reading,

@@ -37,7 +37,7 @@ class KeysBar(Widget):
     }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(self, *, id: str | None = None) -> None:  # Textual's name
         super().__init__(id=id)
         self._keys: tuple[Shown, ...] = ()
         self._palette: Shown | None = None

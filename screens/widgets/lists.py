@@ -96,7 +96,7 @@ class RowList(ScrollView, can_focus=True):
             super().__init__()
             self.row_list, self.index = row_list, index
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(self, *, id: str | None = None) -> None:  # Textual's name
         super().__init__(id=id)
         self._rows: list[Row] = []
         self._width = 0  # the content width the rows were measured and drawn at (0: not yet)

@@ -277,7 +277,7 @@ class RecordPane(RowList):
             super().__init__()
             self.target = target
 
-    def __init__(self, session: ReviewSession, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, session: ReviewSession, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
         self.record: Record | None = None

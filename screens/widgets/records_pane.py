@@ -228,7 +228,7 @@ class RecordsPane(RowList):
             super().__init__()
             self.index = index
 
-    def __init__(self, session: ReviewSession, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, session: ReviewSession, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
         self.rows: list[int] = []  # line -> record index (-1 for a report or section line)

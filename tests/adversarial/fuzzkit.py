@@ -166,7 +166,7 @@ def _run(args: list[str]) -> tuple[int, str]:
         with contextlib.suppress(Exception):
             out.flush()
     err.flush()
-    lines = err.buffer.getvalue().decode("utf-8", "replace").strip().splitlines()  # type: ignore[attr-defined]
+    lines = err.buffer.getvalue().decode("utf-8", "replace").strip().splitlines()
     status = code if isinstance(code, int) else (0 if code is None else 1)
     return status, lines[-1] if lines else ""
 

@@ -38,7 +38,9 @@ def _sarif(tmp_path: Path, location: dict[str, object], message: str = "found") 
 def test_an_artifact_location_of_another_type_names_no_file(
     tmp_path: Path, artifact: dict[str, object]
 ) -> None:
-    location = {"physicalLocation": {"artifactLocation": artifact, "region": {"startLine": 1}}}
+    location: dict[str, object] = {
+        "physicalLocation": {"artifactLocation": artifact, "region": {"startLine": 1}}
+    }
     result = assay("parse", str(_sarif(tmp_path, location)))
     assert result.returncode == 0, result.stderr
     assert "name no file" in result.stdout or "1 quote" in result.stdout

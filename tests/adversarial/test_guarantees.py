@@ -20,7 +20,7 @@ from synckit import REPORT
 
 from db.export import event_line
 from db.keys import ItemRef
-from db.store import VerdictStore
+from db.store import Event, VerdictStore
 from evidence.sample import CITED_REVISION, SAMPLE_REPORTS
 
 #: what must never reach a terminal raw: CSI, OSC with BEL, C1 CSI, bidi override, CR
@@ -153,7 +153,7 @@ def test_import_killed_mid_run_loses_no_confirmed_verdict(tmp_path: Path) -> Non
         assert again.added == 40_000 - landed and store.count("bob") == 40_000
 
 
-def _events(source: Path) -> list[object]:
+def _events(source: Path) -> list[Event]:
     from db.export import parse_events
 
     return list(parse_events(source.read_text(encoding="utf-8"), str(source)))

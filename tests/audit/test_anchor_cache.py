@@ -11,11 +11,12 @@ from evidence import anchor_cache
 from evidence.anchor_cache import CachingAnchorer, get, key_for
 from evidence.audit.check import check_system
 from evidence.audit.file import load_audit
+from evidence.model import Quote
 from evidence.reports.loading import load_reports
 from evidence.revision import Revision
 
 
-def quotes_and_repo(tmp_path: Path) -> tuple[list, Path]:  # type: ignore[type-arg]
+def quotes_and_repo(tmp_path: Path) -> tuple[list[Quote], Path]:
     audit = load_audit(make_audit(tmp_path / "audit"))
     alpha = audit.systems[0]
     reportset = load_reports(alpha.report_paths)

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -42,7 +43,7 @@ def test_the_shipped_file_loads_with_its_systems() -> None:
 
 
 @pytest.fixture(scope="module")
-def checked(sample: Path) -> dict[str, dict]:  # type: ignore[type-arg]
+def checked(sample: Path) -> dict[str, dict[str, Any]]:
     directory = sample_audit()
     result = CliRunner().invoke(
         cli, ["check", "--audit", str(directory / "assay.toml"), "--format", "json"]
@@ -51,7 +52,7 @@ def checked(sample: Path) -> dict[str, dict]:  # type: ignore[type-arg]
     return {system["system"]: system for system in json.loads(result.stdout)["systems"]}
 
 
-def test_heron_is_built_at_the_stated_commits(checked: dict[str, dict]) -> None:  # type: ignore[type-arg]
+def test_heron_is_built_at_the_stated_commits(checked: dict[str, dict[str, Any]]) -> None:
     from evidence.revision import Revision
 
     assert checked["Heron"]["revision"] == HERON_CITED
@@ -59,7 +60,7 @@ def test_heron_is_built_at_the_stated_commits(checked: dict[str, dict]) -> None:
         assert tip.commit == HERON_TIP
 
 
-def test_heron_agrees_with_its_answer_key(checked: dict[str, dict]) -> None:  # type: ignore[type-arg]
+def test_heron_agrees_with_its_answer_key(checked: dict[str, dict[str, Any]]) -> None:
     quotes = checked["Heron"]["quotes"]
     key = heron_key()
     assert len(quotes) == len(key) == 7
@@ -79,7 +80,7 @@ def test_heron_agrees_with_its_answer_key(checked: dict[str, dict]) -> None:  # 
     assert checked["Heron"]["summary"]["citations_missing"] == 1
 
 
-def test_osprey_has_no_repository(checked: dict[str, dict]) -> None:  # type: ignore[type-arg]
+def test_osprey_has_no_repository(checked: dict[str, dict[str, Any]]) -> None:
     osprey = checked["Osprey"]
     assert osprey["state"] == "no_repository"
     assert (osprey["records"], osprey["quote_count"]) == (2, 3)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from db.keys import ItemRef
 from db.store import VerdictStore
-from evidence.model import Kind, Quote, Record, Report, ReportSet
+from evidence.model import Anchor, FileState, Kind, Quote, Record, Report, ReportSet, Tier
 
 TYPE_PREFIX = "agentic-system-analyses/types/agentic-system-"
 
@@ -103,3 +103,43 @@ def truncated(path: Path) -> Path:
     filled(path, events=300)
     path.write_bytes(path.read_bytes()[:5000])
     return path
+
+
+# The report and verdict history that the export and write-up tests both read
+REPORT = make_report(
+    [
+        make_record(
+            "RT-CLM-retries",
+            ["if retries > 3:", ("MAX = 3", "src/config.py"), "give_up()"],
+            label="Retries stop after three",
+        ),
+        make_record("RT-RTE-upload", [], kind=Kind.ROUTE, label="Upload route"),
+    ]
+)
+CLAIM, ROUTE = REPORT.records
+REV = "0123456789abcdef0123456789abcdef01234567"
+
+
+def qref(index: int) -> ItemRef:
+    return ItemRef.for_quote(REPORT, CLAIM, CLAIM.quotes[index])
+
+
+def fill(store: VerdictStore) -> None:
+    store.give(ItemRef.for_record(REPORT, CLAIM), "confirmed", reviewer="ann", revision=REV)
+    store.give(qref(0), "refuted", note="line 40 says >= 3", reviewer="ann", revision=REV)
+    store.give(qref(1), "unclear", note="ünïcode — and\ntwo lines", reviewer="bob", revision=REV)
+    store.give(qref(1), "confirmed", reviewer="ann", revision=REV)
+    store.give(qref(0), "refuted", reviewer="bob", revision=REV)
+    store.give(ItemRef.for_record(REPORT, ROUTE), "skip", reviewer="bob")
+    store.give(ItemRef.for_record(REPORT, ROUTE), "refuted", reviewer="ann")
+    store.undo("ann")
+    store.note(qref(2), "[click](javascript:x) <b>bold</b> \x1b[31mred\x9b", reviewer="bob")
+
+
+def anchors() -> dict[Quote, Anchor]:
+    first, second, third = CLAIM.quotes
+    return {
+        first: Anchor(first, FileState.OK, Tier.EXACT, 100.0, (40, 40), range_ok=None),
+        second: Anchor(second, FileState.OK, Tier.FUZZY, 81.5, (7, 7)),
+        third: Anchor(third, FileState.MISSING, Tier.MISSING, 0.0, None),
+    }

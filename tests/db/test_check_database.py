@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ def test_latest_is_the_last_migration() -> None:
 
 
 @pytest.mark.parametrize("make", [newer, foreign, not_sqlite, truncated])
-def test_same_refusal_as_opening(db_path: Path, make) -> None:  # type: ignore[no-untyped-def]
+def test_same_refusal_as_opening(db_path: Path, make: Callable[[Path], Path]) -> None:
     make(db_path)
     before = hashlib.sha256(db_path.read_bytes()).hexdigest()
     with pytest.raises(StoreError) as checked:

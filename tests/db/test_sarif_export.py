@@ -65,7 +65,8 @@ def review(store: VerdictStore, sarif: Path) -> list[Report]:
 
 
 def results(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return document["runs"][0]["results"]
+    found: list[dict[str, Any]] = document["runs"][0]["results"]
+    return found
 
 
 def test_the_fixtures_are_valid_sarif() -> None:

@@ -10,50 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from storekit import make_record, make_report, reportset
+from storekit import REPORT, REV, ROUTE, anchors, fill, make_record, make_report, qref, reportset
 
 from db.export import FIELDS, event_line, parse_events, render
 from db.keys import ItemRef, Verdict
 from db.store import Event, StoreError, VerdictStore
-from evidence.model import Anchor, FileState, Kind, Quote, Tier
-
-REPORT = make_report(
-    [
-        make_record(
-            "RT-CLM-retries",
-            ["if retries > 3:", ("MAX = 3", "src/config.py"), "give_up()"],
-            label="Retries stop after three",
-        ),
-        make_record("RT-RTE-upload", [], kind=Kind.ROUTE, label="Upload route"),
-    ]
-)
-CLAIM, ROUTE = REPORT.records
-REV = "0123456789abcdef0123456789abcdef01234567"
-
-
-def qref(index: int) -> ItemRef:
-    return ItemRef.for_quote(REPORT, CLAIM, CLAIM.quotes[index])
-
-
-def fill(store: VerdictStore) -> None:
-    store.give(ItemRef.for_record(REPORT, CLAIM), "confirmed", reviewer="ann", revision=REV)
-    store.give(qref(0), "refuted", note="line 40 says >= 3", reviewer="ann", revision=REV)
-    store.give(qref(1), "unclear", note="ünïcode — and\ntwo lines", reviewer="bob", revision=REV)
-    store.give(qref(1), "confirmed", reviewer="ann", revision=REV)
-    store.give(qref(0), "refuted", reviewer="bob", revision=REV)
-    store.give(ItemRef.for_record(REPORT, ROUTE), "skip", reviewer="bob")
-    store.give(ItemRef.for_record(REPORT, ROUTE), "refuted", reviewer="ann")
-    store.undo("ann")
-    store.note(qref(2), "[click](javascript:x) <b>bold</b> \x1b[31mred\x9b", reviewer="bob")
-
-
-def anchors() -> dict[Quote, Anchor]:
-    first, second, third = CLAIM.quotes
-    return {
-        first: Anchor(first, FileState.OK, Tier.EXACT, 100.0, (40, 40), range_ok=None),
-        second: Anchor(second, FileState.OK, Tier.FUZZY, 81.5, (7, 7)),
-        third: Anchor(third, FileState.MISSING, Tier.MISSING, 0.0, None),
-    }
 
 
 @pytest.fixture
@@ -91,7 +52,8 @@ def test_export_import_export_is_identical(filled: VerdictStore, tmp_path: Path)
         for reviewer in ("ann", "bob"):
             assert fresh.current(reviewer) == filled.current(reviewer)
         # undo still knows what was undone
-        assert fresh.undo("ann") == filled.undo("ann").__class__(**{**fresh.events()[-1].__dict__})
+        assert isinstance(filled.undo("ann"), Event)
+        assert fresh.undo("ann") == Event(**{**fresh.events()[-1].__dict__})
 
 
 def test_import_twice_changes_nothing(filled: VerdictStore) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,14 +19,14 @@ def remote(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ada(tmp_path: Path):  # type: ignore[no-untyped-def]
+def ada(tmp_path: Path) -> Iterator[VerdictStore]:
     store = VerdictStore.open(tmp_path / "ada.sqlite3")
     yield store
     store.close()
 
 
 @pytest.fixture
-def ben(tmp_path: Path):  # type: ignore[no-untyped-def]
+def ben(tmp_path: Path) -> Iterator[VerdictStore]:
     store = VerdictStore.open(tmp_path / "ben.sqlite3")
     yield store
     store.close()

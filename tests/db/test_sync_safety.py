@@ -109,13 +109,13 @@ def test_ssh_runs_the_users_command_never_the_clones(
 
 
 class _AskForCredentials(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+    def do_GET(self) -> None:  # the name http.server calls
         self.send_response(401)
         self.send_header("WWW-Authenticate", 'Basic realm="verdicts"')
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

@@ -108,7 +108,7 @@ def test_errors_are_one_line_with_exit_code_2(ann_db: Path, tmp_path: Path) -> N
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"item": 1}\n', encoding="utf-8")
     fresh = tmp_path / "fresh.sqlite3"
-    cases = [
+    cases: list[tuple[list[str | Path], str]] = [
         (["import", bad, "--db", fresh], "bad.jsonl:1: missing field(s)"),
         (["import", tmp_path / "none.jsonl", "--db", fresh], "cannot read"),
         (["export", "--db", tmp_path / "none.sqlite3"], "no verdict database at"),

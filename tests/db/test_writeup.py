@@ -9,8 +9,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from storekit import make_record, make_report, reportset
-from test_store_export import REPORT, REV, anchors, fill
+from storekit import REPORT, REV, anchors, fill, make_record, make_report, reportset
 
 from db.export import render
 from db.keys import ItemRef

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import stat
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 #: a runtime report of the "Heron" system (records, quotes, citations, annotations)
@@ -146,7 +147,7 @@ def git(repo: Path, *args: str) -> str:
     return result.stdout.strip()
 
 
-def make_repo(path: Path, files: dict[str, str | bytes]) -> str:
+def make_repo(path: Path, files: Mapping[str, str | bytes]) -> str:
     """A repository at `path` with one commit holding `files`; returns the commit id."""
     path.mkdir(parents=True, exist_ok=True)
     git(path, "init", "-q", "-b", "main")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,7 @@ DOC = """\
 
 
 @pytest.fixture(scope="module")
-def revision(tmp_path_factory: pytest.TempPathFactory) -> Revision:
+def revision(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Revision]:
     root = tmp_path_factory.mktemp("anchoring") / "repo"
     make_repo(
         root,

@@ -4,6 +4,8 @@ loose fuzzy spans, and quotes of common words only cited under the wrong file.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from accuracykit import NESTED, accuracy_files
 from evidencekit import make_repo
@@ -14,7 +16,7 @@ from evidence.revision import Revision
 
 
 @pytest.fixture(scope="module")
-def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Anchorer:
+def anchorer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Anchorer]:
     root = tmp_path_factory.mktemp("accuracy") / "repo"
     make_repo(root, accuracy_files())
     revision = Revision.open(root)

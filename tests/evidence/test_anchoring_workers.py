@@ -57,7 +57,8 @@ def _quotes(files: dict[str, str], count: int) -> list[Quote]:
         if not block[0].strip() or not block[-1].strip():
             continue
         kind = len(made) % 5
-        cited, claimed = path, (first + 1, first + 3)
+        cited: str = path
+        claimed: tuple[int, int] | None = (first + 1, first + 3)
         if kind == 0:
             text = "\n".join(block)
         elif kind == 1:
@@ -169,8 +170,8 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(corpus: tuple[Path, dict[str,
     with Revision.open(root) as rev:
         workers = Workers(Anchorer(rev), quotes, workers=2)
         try:
-            workers._processes[1].kill()  # noqa: SLF001
-            workers._processes[1].join()  # noqa: SLF001
+            workers._processes[1].kill()
+            workers._processes[1].join()
             with pytest.raises(RuntimeError, match="worker process died"):
                 workers.anchors(None, None)
         finally:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from evidence.backlinks import backlink_lines, backlinks, cited_files, normalize
 from evidence.model import (
     Anchor,
@@ -28,7 +30,7 @@ def quote(record: str, path: str, index: int = 0, text: str = "x = 1") -> Quote:
     )
 
 
-def anchor(q: Quote, lines: tuple[int, int] | None, match: Tier = Tier.EXACT, **kw) -> Anchor:
+def anchor(q: Quote, lines: tuple[int, int] | None, match: Tier = Tier.EXACT, **kw: Any) -> Anchor:
     state = FileState.OK if lines else FileState.MISSING
     return Anchor(quote=q, file=state, match=match, score=100.0, lines=lines, **kw)
 

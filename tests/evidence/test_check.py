@@ -293,7 +293,7 @@ def test_check_runs_nothing_in_a_hostile_repository(tmp_path: Path) -> None:
 
 @pytest.mark.reference
 def test_reference_reports_against_the_sample(shared_reports: Path, kestrel: Path) -> None:
-    # the folder holds reports about four systems: refused as a whole, naming them (issue 14)
+    # the folder holds reports about four systems: refused as a whole, naming them
     code, out, err = run(str(shared_reports), "--repo", str(kestrel), "--rev", CITED_REVISION)
     assert code == 2 and out == ""
     assert "4 systems (ATLAS, Echel, Talorys, Arsumbris)" in err
@@ -319,7 +319,9 @@ def test_reference_reports_against_the_sample(shared_reports: Path, kestrel: Pat
 # --- search replay ---------------------------------------------------------------------------
 
 
-def _search(command: str, tool: str, pattern: str, flags: tuple[str, ...], paths: tuple[str, ...]):
+def _search(
+    command: str, tool: str, pattern: str, flags: tuple[str, ...], paths: tuple[str, ...]
+) -> SearchReplay:
     return SearchReplay(command, tool, pattern, flags, paths, "", 1, "R")
 
 

@@ -1,4 +1,4 @@
-"""Drift on every shape of history (issue 22): merges both ways, release branches merged later,
+"""Drift on every shape of history: merges both ways, release branches merged later,
 criss-cross merges, cherry-picks, a newer revision that does not descend from the cited one.
 Small real repositories; the commit lists are compared with real ``git log -L``."""
 

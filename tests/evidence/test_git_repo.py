@@ -85,7 +85,7 @@ def test_a_cat_file_that_died_is_started_again(tmp_path: Path) -> None:
     with Revision.open(root, "HEAD") as revision:
         entries = revision.entries()
         assert revision.read_blob(entries["a.txt"].oid) == b"alpha\n"
-        repo = revision._git.repo()  # noqa: SLF001 - the process this test kills
+        repo = revision._git.repo()  # the process this test kills
         assert repo.git.cat_file_all is not None
         repo.git.cat_file_all.proc.kill()
         repo.git.cat_file_all.proc.wait()

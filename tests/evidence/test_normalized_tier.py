@@ -34,7 +34,9 @@ def lines_of(text: str, spans: list[tuple[int, int]]) -> set[tuple[int, int]]:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(line, min_size=1, max_size=8), st.data())
-def test_marker_skipping_finds_what_normalizing_finds(lines: list[str], data) -> None:  # noqa: ANN001
+def test_marker_skipping_finds_what_normalizing_finds(
+    lines: list[str], data: st.DataObject
+) -> None:
     text = "\n".join(lines)
     assume(not any(HIDDEN_MARKER.match(line) for line in lines))
     normalized = normalize_source(text)

@@ -257,7 +257,10 @@ def test_the_cache_directory_is_made_with_its_parents(tmp_path: Path) -> None:
 # --- pruning -----------------------------------------------------------------------------------
 
 
-def test_at_most_max_entries_are_kept_least_recently_used_first(tmp_path: Path) -> None:
+def test_at_most_max_entries_are_kept_least_recently_used_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(report_cache, "MAX_ENTRIES", 64)  # the rule, at a size a test can fill
     cache = tmp_path / "cache"
     report = parse_report(RUNTIME, "heron-runtime.txt")
     keys = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -32,12 +33,12 @@ def check(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def check_json(*args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+def check_json(*args: str) -> tuple[int, dict[str, Any]]:
     code, out, _err = check(*args, "--format", "json")
     return code, json.loads(out)
 
 
-def by_record(document: dict, prefix: str) -> list[dict]:  # type: ignore[type-arg]
+def by_record(document: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
     return [quote for quote in document["quotes"] if quote["record"].startswith(prefix)]
 
 

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from sarifkit import CODEQL, located, log, run
 
+from evidence.model import Record
 from evidence.reports.loading import load_reports
 from evidence.sarif.reader import reports_of
 from evidence.sarif.triage import group_results, only_location, result_facts, severity
 
 
-def results(*found: dict) -> list:  # type: ignore[type-arg]
+def results(*found: dict[str, Any]) -> list[Record]:
     (report,) = reports_of(log(run(*found, name="scanner")), "scan.sarif")
     return list(report.records)
 
 
-def result(rule: str, path: str, line: int, **extra: object) -> dict:  # type: ignore[type-arg]
+def result(rule: str, path: str, line: int, **extra: object) -> dict[str, object]:
     message = {"text": f"{rule} here"}
     return {"ruleId": rule, "message": message, "locations": [located(path, line)]} | extra
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 
 from keymaps import GROUPS, SPECS, UNBOUND_KEY, KeymapError, load_keymap, load_preset
 from keymaps.bindings import bindings_for
@@ -38,6 +39,7 @@ def test_default_keys_from_the_issue() -> None:
 def test_review_screen_keys_do_not_clash_in_default() -> None:
     seen: dict[str, str] = {}
     for binding in bindings_for("review"):
+        assert isinstance(binding, Binding)
         for key in binding.key.split(","):
             assert key not in seen, f"{key} bound to {seen.get(key)} and {binding.id}"
             seen[key] = binding.id or ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from evidence.model import ReportSet
 from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION, SAMPLE_REPORTS
 from keymaps import Keymap, load_keymap
@@ -16,7 +17,7 @@ def keymap() -> Keymap:
 
 
 @pytest.fixture
-def sample_reports():  # type: ignore[no-untyped-def]
+def sample_reports() -> ReportSet:
     return load_reports([SAMPLE_REPORTS])
 
 

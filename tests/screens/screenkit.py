@@ -1,16 +1,25 @@
 """Helpers for the screen tests: what a widget repaints and what an app notifies, observed
-through their public methods (`Widget.refresh`, `App.notify`), wrapped."""
+through their public methods (`Widget.refresh`, `App.notify`), wrapped; the review screen opened
+and driven from the keyboard; a small app for one dialog."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from textual.app import App
 from textual.geometry import Region
 from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
+
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+
+LONG = "KS-RTE-ticket-escalation"  # a route with three quotes after a long body
 
 
 class Refreshes:
@@ -71,3 +80,63 @@ async def wait_until(pilot: Pilot[Any], ready: Callable[[], bool], what: str) ->
             return
         await pilot.pause(0.02)
     raise AssertionError(f"never reached: {what}")
+
+
+def review_screen(app: App[Any]) -> ReviewScreen:
+    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+
+
+async def opened(pilot: Pilot[Any], app: App[Any], record_id: str = LONG) -> ReviewScreen:
+    """The review screen, settled, on the record `record_id`."""
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    await screen.settle()
+    await pilot.pause()
+    index = next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
+    screen.go(Location(index, 0))
+    await screen.settle()
+    await pilot.pause()
+    return screen
+
+
+async def press(pilot: Pilot[Any], screen: ReviewScreen, *keys: str) -> None:
+    await pilot.press(*keys)
+    await screen.settle()
+    await pilot.pause()
+
+
+def reviewing(app: App[Any]) -> ReviewScreen:
+    """The screen on top, which is the review screen (typed as one: an `is` against the screen on
+    top keeps it a ReviewScreen for mypy)."""
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    return screen
+
+
+def on_top(app: App[Any]) -> Screen[Any]:
+    """The screen on top now. A call: mypy keeps an `isinstance` on `app.screen` across the
+    awaits that change the screen, never on a call's result."""
+    return app.screen
+
+
+def focused(node: App[Any] | Screen[Any]) -> Widget | None:
+    """The focused widget now (a call, as `on_top`)."""
+    return node.focused
+
+
+class DialogApp(App[None]):
+    """Pushes one dialog and keeps what it dismissed with."""
+
+    def __init__(self, dialog: Screen[Any]) -> None:
+        super().__init__()
+        self.dialog = dialog
+        self.results: list[Any] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self.dialog, self.results.append)
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout

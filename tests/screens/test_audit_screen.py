@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from db import VerdictStore
 from keymaps import Keymap, load_keymap
@@ -38,7 +39,7 @@ def rows(screen: Any) -> list[str]:
     return [str(systems.row(n).prompt) for n in range(systems.row_count)]
 
 
-async def counted(pilot, screen: Any) -> None:  # type: ignore[no-untyped-def]
+async def counted(pilot: Pilot[Any], screen: Any) -> None:
     """Wait until the database's counts are read and drawn (a worker may start another)."""
     for _ in range(2):
         await pilot.app.workers.wait_for_complete()
@@ -46,7 +47,7 @@ async def counted(pilot, screen: Any) -> None:  # type: ignore[no-untyped-def]
     assert screen.counted
 
 
-async def open_system(pilot, name: str) -> SystemReviewScreen:  # type: ignore[no-untyped-def]
+async def open_system(pilot: Pilot[Any], name: str) -> SystemReviewScreen:
     """Move the cursor to a system's row, press enter, wait until its review is settled."""
     audit = pilot.app.screen
     assert isinstance(audit, AuditScreen)

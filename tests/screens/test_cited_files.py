@@ -16,6 +16,7 @@ from screens.backlinks import BacklinksScreen
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
 from screens.widgets.source_view import SourceView
+from tui.app import AssayApp
 from tui.factory import make_app
 
 REPORT = """\
@@ -49,7 +50,7 @@ The chat runs tools (SRC-1, src/ai/chat.js, src/ai/chat.jsx, src/ai, src/gone.js
 """
 
 
-def make(tmp_path: Path):  # type: ignore[no-untyped-def]
+def make(tmp_path: Path) -> AssayApp:
     import subprocess
 
     repo = tmp_path / "repo"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.color import Color
+from textual.theme import Theme
 
 from keymaps import SPECS, load_keymap, short_key
 from screens.find import FindTarget, rank
@@ -157,7 +158,7 @@ def resolved(value: str, background: Color) -> Color:
 
 
 @pytest.mark.parametrize("theme", THEMES, ids=lambda theme: theme.name)
-def test_text_meets_wcag_aa_in_both_themes(theme) -> None:  # type: ignore[no-untyped-def]
+def test_text_meets_wcag_aa_in_both_themes(theme: Theme) -> None:
     colors = theme.to_color_system().generate()
     low = []
     for back in (*BACKGROUNDS, "footer-background"):

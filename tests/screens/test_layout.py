@@ -5,8 +5,11 @@ rest), ids cut in the middle stay apart, and `l` keeps what every pane shows."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
+from textual.pilot import Pilot
 
 from evidence.model import Kind
 from keymaps import load_keymap
@@ -17,7 +20,7 @@ from screens.widgets.records_pane import RecordRow, cut_id
 from tui.factory import make_demo_app
 
 
-async def opened(pilot, app, size: tuple[int, int]) -> ReviewScreen:  # type: ignore[no-untyped-def]
+async def opened(pilot: Pilot[Any], app: App[Any], size: tuple[int, int]) -> ReviewScreen:
     screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
     await screen.settle()
     await pilot.pause()

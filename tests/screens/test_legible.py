@@ -6,10 +6,13 @@ tints blended), not on a list of theme colours; borders and marks 3:1."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rendered import DRAWING, Cell, low_contrast, screen_cells
+from textual.app import App
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.widget import Widget
 
 from keymaps import load_keymap
@@ -55,7 +58,9 @@ def text_count(cells: dict[tuple[int, int], Cell], region: Region) -> int:
     )
 
 
-async def measured(screen: ReviewScreen, pilot, app) -> tuple[list[str], dict[str, int]]:  # type: ignore[no-untyped-def]
+async def measured(
+    screen: ReviewScreen, pilot: Pilot[Any], app: App[Any]
+) -> tuple[list[str], dict[str, int]]:
     await pilot.pause()
     await pilot.pause()
     cells = screen_cells(app)

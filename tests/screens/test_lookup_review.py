@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from screenkit import on_top, reviewing
+
 from evidence.sample import CITED_REVISION
 from screens.backlinks import BacklinksScreen
 from screens.finder import FileFinder
@@ -23,7 +25,7 @@ async def settle(pilot: Any, screen: Any) -> None:
 async def test_review_app_finder_backlinks_permalink_grep(tmp_path: Path) -> None:
     app = make_demo_app(tmp_path, reviewer="tester")
     async with app.run_test(size=(160, 50)) as pilot:
-        review = app.screen
+        review = reviewing(app)
         await settle(pilot, review)
         view = review.query_one(SourceView)
 
@@ -33,7 +35,7 @@ async def test_review_app_finder_backlinks_permalink_grep(tmp_path: Path) -> Non
         assert isinstance(app.screen, FileFinder)
         await pilot.press(*"kestickets", "enter")
         await settle(pilot, review)
-        assert app.screen is review
+        assert on_top(app) is review
         assert view.path == "api/kestrel/tickets.py"
         assert view.marks.backlinks  # quoted lines are marked in the gutter
 
@@ -49,7 +51,7 @@ async def test_review_app_finder_backlinks_permalink_grep(tmp_path: Path) -> Non
             await pilot.press("down")
         await pilot.press("enter")
         await settle(pilot, review)
-        assert app.screen is review
+        assert on_top(app) is review
         assert review.record is not None and review.record.id == target.record
         assert review.quote == target.quote
         assert view.path == "api/kestrel/tickets.py"
@@ -74,5 +76,5 @@ async def test_review_app_finder_backlinks_permalink_grep(tmp_path: Path) -> Non
         hit = grep.hits[0]
         await pilot.press("f4", "enter")
         await settle(pilot, review)
-        assert app.screen is review
+        assert on_top(app) is review
         assert view.path == hit.path and view.cursor_line == hit.line

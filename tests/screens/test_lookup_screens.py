@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
-from textual.screen import Screen
+from screenkit import DialogApp, git
 from textual.widgets import Label, OptionList
 
 from evidence.revision import GrepHit, Revision
@@ -25,27 +23,9 @@ PATHS = [
 ]
 
 
-class DialogApp(App[None]):
-    """Pushes one dialog and keeps what it dismissed with."""
-
-    def __init__(self, dialog: Screen[Any]) -> None:
-        super().__init__()
-        self.dialog = dialog
-        self.results: list[Any] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(self.dialog, self.results.append)
-
-
 async def settle(pilot: Any) -> None:
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
-    ).stdout
 
 
 @pytest.fixture

@@ -1,12 +1,15 @@
-"""No dead ends (issue 14, point 6): a quote found in another file opens there and is compared
+"""No dead ends: a quote found in another file opens there and is compared
 with it, replayed search hits are rows the cursor reaches, filters say what they show and why a
 record is listed, grep's results are reached from its pattern and find in file counts matches."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from screenkit import watch_notices
+from screenkit import focused, review_screen, watch_notices
+from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, OptionList
 
 from evidence.anchoring.explain import normalized_away
@@ -25,21 +28,17 @@ from tui.factory import make_app, make_demo_app
 SIZE = (120, 40)
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await pilot.pause()
     await screen.settle()
     await pilot.pause()
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def index_of(screen: ReviewScreen, record_id: str) -> int:
     return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
-def shown_text(widget) -> str:  # type: ignore[no-untyped-def]
+def shown_text(widget: Widget) -> str:
     """What a widget shows on screen, line by line."""
     return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
 
@@ -142,7 +141,7 @@ async def test_replayed_search_hits_are_rows_the_cursor_reaches(
         assert view.cursor_line == 37
         await pilot.press("enter")  # opens it: the source pane takes the keys
         await settle(pilot, screen)
-        assert screen.focused is view and view.cursor_line == 37
+        assert focused(screen) is view and view.cursor_line == 37
         # back on the quote, the source shows the quote again
         await pilot.press("shift+tab", "k", "k")
         await settle(pilot, screen)
@@ -251,7 +250,7 @@ async def test_a_wrong_claimed_range_is_marked_in_the_records_list(
 
 
 async def test_grep_down_from_the_pattern_goes_to_the_results(tmp_path: Path) -> None:
-    from test_lookup_screens import DialogApp, git
+    from screenkit import DialogApp, git
 
     root = tmp_path / "repo"
     root.mkdir()
@@ -267,7 +266,7 @@ async def test_grep_down_from_the_pattern_goes_to_the_results(tmp_path: Path) ->
             grep = app.dialog
             assert isinstance(app.focused, Input)
             await pilot.press("down")
-            assert app.focused is grep.query_one("#grep-results", OptionList)
+            assert focused(app) is grep.query_one("#grep-results", OptionList)
             await pilot.press("down", "enter")
             await pilot.pause()
         (hit,) = app.results

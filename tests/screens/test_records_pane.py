@@ -7,6 +7,7 @@ from pathlib import Path
 from screenkit import Refreshes
 from textual.app import App, ComposeResult
 
+from evidence.model import ReportSet
 from evidence.reports.loading import load_reports
 from screens.session import ReviewSession
 from screens.widgets.records_pane import RecordsPane
@@ -41,7 +42,7 @@ def many_reports(tmp_path: Path, copies: int) -> ReviewSession:
     return ReviewSession(load_reports([tmp_path]), "t")
 
 
-async def test_the_cursor_moves_over_records_not_headings(sample_reports) -> None:  # type: ignore[no-untyped-def]
+async def test_the_cursor_moves_over_records_not_headings(sample_reports: ReportSet) -> None:
     app = PaneApp(ReviewSession(sample_reports, "t"))
     async with app.run_test(size=(40, 30)) as pilot:
         pane = app.query_one(RecordsPane)
@@ -63,7 +64,7 @@ async def test_the_cursor_moves_over_records_not_headings(sample_reports) -> Non
         assert app.seen[-1] == ("selected", last)
 
 
-async def test_a_click_chooses_the_record_under_the_pointer(sample_reports) -> None:  # type: ignore[no-untyped-def]
+async def test_a_click_chooses_the_record_under_the_pointer(sample_reports: ReportSet) -> None:
     app = PaneApp(ReviewSession(sample_reports, "t"))
     async with app.run_test(size=(40, 30)) as pilot:
         pane = app.query_one(RecordsPane)
@@ -98,7 +99,7 @@ async def test_a_long_list_draws_only_the_lines_on_screen(tmp_path: Path) -> Non
         assert int(pane.scroll_y) <= pane.highlighted
 
 
-async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  # type: ignore[no-untyped-def]
+async def test_a_changed_record_redraws_only_its_line(sample_reports: ReportSet) -> None:
     session = ReviewSession(sample_reports, "t")
     app = PaneApp(session)
     async with app.run_test(size=(40, 30)) as pilot:
@@ -115,7 +116,7 @@ async def test_a_changed_record_redraws_only_its_line(sample_reports) -> None:  
 
 
 async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(
-    sample_reports,  # type: ignore[no-untyped-def]
+    sample_reports: ReportSet,
 ) -> None:
     app = PaneApp(ReviewSession(sample_reports, "t"))
     async with app.run_test(size=(24, 30)) as pilot:
@@ -125,6 +126,7 @@ async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(
         texts = [pane.render_line(y).text for y in range(len(pane.rows))]
         assert all(len(text) == width for text in texts)
         assert any(text.rstrip().endswith("…") for text in texts)  # a long name, cut
+        assert pane.highlighted is not None
         cursor = pane.render_line(pane.highlighted)
         other = pane.render_line(pane.rows.index(1))
         cursor_style = list(cursor)[-1].style

@@ -5,11 +5,14 @@ note, `A` asking for REV, and `assay review --against` refusing an unknown REV."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from screenkit import watch_notices
+from screenkit import on_top, press, watch_notices
+from textual.app import App
 from textual.content import Content
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, TIP_REVISION
@@ -17,6 +20,7 @@ from keymaps import load_keymap
 from screens.drift_dialogs import AgainstDialog, CommitScreen
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
+from tui.app import AssayApp
 from tui.cli import cli
 from tui.factory import make_demo_app
 
@@ -24,7 +28,7 @@ REGISTRY = "KS-OBJ-station-registry"  # quote [1]: stations.py 20045-20048, chan
 SYNC = "KS-CMP-sync-worker"  # every quote unchanged
 
 
-async def opened(pilot, app, record_id: str | None = None) -> ReviewScreen:  # type: ignore[no-untyped-def]
+async def opened(pilot: Pilot[Any], app: App[Any], record_id: str | None = None) -> ReviewScreen:
     screen = app.screen
     assert isinstance(screen, ReviewScreen)
     await screen.settle()
@@ -40,13 +44,7 @@ def index_of(screen: ReviewScreen, record_id: str) -> int:
     return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
-
-
-def demo(tmp_path: Path, against: str | None = TIP_REVISION):  # type: ignore[no-untyped-def]
+def demo(tmp_path: Path, against: str | None = TIP_REVISION) -> AssayApp:
     return make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False), against=against)
 
 
@@ -195,7 +193,7 @@ async def test_a_asks_for_rev_and_computes_the_drift(tmp_path: Path, sample: Pat
         await press(pilot, screen, "enter")
         await screen.settle()
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
         assert screen.drift.against is not None
         assert screen.drift.against.commit == TIP_REVISION
         assert "drift vs 8df75ac" in header(screen)

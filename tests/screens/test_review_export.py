@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from screenkit import watch_notices
-from test_review_reading import opened, press
+from screenkit import opened, press, watch_notices
 
 from keymaps import load_keymap
 from tui.factory import make_demo_app

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from screenkit import on_top, reviewing
+from textual.pilot import Pilot
 
 from db import Verdict, VerdictStore
 from keymaps import Keymap
@@ -13,12 +17,12 @@ from tui.factory import make_demo_app
 SIZE = (120, 40)
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await screen.settle()
     await pilot.pause()
 
 
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
+async def press(pilot: Pilot[Any], screen: ReviewScreen, *keys: str) -> None:
     """Press keys; after the last one, wait until every verdict given is stored and shown."""
     await pilot.press(*keys)
     await settle(pilot, screen)
@@ -27,8 +31,7 @@ async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignor
 async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
     app = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = reviewing(app)
         await settle(pilot, screen)
         assert screen.session.anchored
         assert screen.record is not None and screen.record.id == "runtime:evidence-and-claimed-work"
@@ -56,7 +59,7 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
         assert isinstance(app.screen, NoteScreen)
         await pilot.press(*"checked twice")
         await press(pilot, screen, "ctrl+s")
-        assert app.screen is screen
+        assert on_top(app) is screen
 
         # follow a reference into the other report, and come back
         await press(pilot, screen, "slash")
@@ -108,8 +111,7 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
     # reopen: the review lands on the same record
     again = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
     async with again.run_test(size=SIZE) as pilot:
-        screen = again.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = reviewing(again)
         await settle(pilot, screen)
         assert screen.record is not None and screen.record.id == unreviewed
     again.close()

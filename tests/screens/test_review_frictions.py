@@ -6,9 +6,12 @@ does not have."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from screenkit import watch_notices
+from screenkit import press, watch_notices
+from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Label, Static
 
 from evidence.sample import CITED_REVISION
@@ -17,19 +20,14 @@ from screens.goto import FindInFile, find_in_lines
 from screens.grep import GrepScreen
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
+from tui.app import AssayApp
 from tui.factory import make_demo_app
 
 SIZES = [(120, 40), (80, 24)]
 RECORD = "KS-RTE-ticket-escalation"  # a long record; its first quote is api/kestrel/tickets.py
 
 
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
-
-
-async def at_record(pilot, app, record_id: str = RECORD) -> ReviewScreen:  # type: ignore[no-untyped-def]
+async def at_record(pilot: Pilot[Any], app: App[Any], record_id: str = RECORD) -> ReviewScreen:
     screen = app.screen
     assert isinstance(screen, ReviewScreen)
     await screen.settle()
@@ -44,7 +42,7 @@ async def at_record(pilot, app, record_id: str = RECORD) -> ReviewScreen:  # typ
     return screen
 
 
-def demo(tmp_path: Path):  # type: ignore[no-untyped-def]
+def demo(tmp_path: Path) -> AssayApp:
     return make_demo_app(tmp_path, reviewer="t", keymap=load_keymap(user=False))
 
 

@@ -6,32 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from screenkit import LONG, opened, press
 
 from keymaps import load_keymap
 from screens.note import NoteScreen
-from screens.review.history import Location
-from screens.review.screen import ReviewScreen
 from tui.factory import make_demo_app
-
-LONG = "KS-RTE-ticket-escalation"  # a route with three quotes after a long body
-
-
-async def opened(pilot, app, record_id: str = LONG) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    screen = app.screen
-    assert isinstance(screen, ReviewScreen)
-    await screen.settle()
-    await pilot.pause()
-    index = next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
-    screen.go(Location(index, 0))
-    await screen.settle()
-    await pilot.pause()
-    return screen
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

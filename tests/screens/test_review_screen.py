@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
-from screenkit import watch_notices
+from screenkit import on_top, review_screen, watch_notices
+from textual.pilot import Pilot
 
 from db import VerdictStore
 from evidence.model import ReportSet
@@ -23,14 +26,10 @@ from tui.factory import make_app, make_demo_app
 SIZE = (120, 40)
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await pilot.pause()
     await screen.settle()
     await pilot.pause()
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def index_of(screen: ReviewScreen, record_id: str) -> int:
@@ -55,7 +54,7 @@ async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: 
         assert "ctrl+o" in help_content(keymap).plain
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
     app.close()
 
 
@@ -100,12 +99,12 @@ async def test_note_escape_asks_before_discarding(
         await pilot.pause()
         await pilot.press("y")  # discard
         await settle(pilot, screen)
-        assert app.screen is screen
+        assert on_top(app) is screen
         assert screen.session.current == {}
         # an unchanged note closes on escape without asking
         await pilot.press("e", "escape")
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
     app.close()
     store = VerdictStore.open(tmp_path / "demo.db", readonly=True)
     try:
@@ -200,6 +199,7 @@ async def test_missing_revision_shows_in_the_panes(
         assert "revision unavailable" in str(screen.query_one("#review-header").render())
         await pilot.press("c")  # never saved against a revision that was not resolved
         await settle(pilot, screen)
+        assert screen.record is not None
         assert screen.session.badge(screen.record) == "·"
     app.close()
 
@@ -217,7 +217,9 @@ def test_review_command_errors_are_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
 
 
-def test_unknown_binding_in_user_keymap_is_a_clear_cli_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_binding_in_user_keymap_is_a_clear_cli_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     (tmp_path / "assay").mkdir()
     (tmp_path / "assay" / "keymap.toml").write_text('refutee = "R"\n', encoding="utf-8")
@@ -296,7 +298,7 @@ async def test_find_in_file_moves_the_source_cursor(tmp_path: Path, sample: Path
         assert isinstance(app.screen, FindInFile)
         await pilot.press(*lines[wanted - 1].strip(), "enter")
         await pilot.pause()
-        assert app.screen is screen
+        assert on_top(app) is screen
         assert view.cursor_line == wanted
         assert screen.focused is view
     app.close()
@@ -479,6 +481,7 @@ async def test_a_verdict_redraws_the_record_pane_where_the_reviewer_is_reading(
         await pilot.press("c")  # a verdict on the quote under the cursor
         await settle(pilot, screen)
         assert pane.scroll_y == 1  # the rows were rebuilt, the view stayed
+        assert screen.record is not None and screen.quote is not None
         assert (
             screen.session.verdict(screen.session.quote_item(screen.record, screen.quote))
             is not None

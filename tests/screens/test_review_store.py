@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from screenkit import wait_until, watch_notices
+from screenkit import review_screen, wait_until, watch_notices
 
 from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
@@ -25,10 +25,6 @@ from tui.cli import cli
 from tui.factory import make_app
 
 SIZE = (120, 40)
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def filled(path: Path) -> Path:
@@ -89,7 +85,9 @@ def test_review_with_a_bad_database_is_a_one_line_error(tmp_path: Path, sample: 
         assert hashlib.sha256(path.read_bytes()).hexdigest() == before, name
 
 
-def test_demo_with_a_bad_database_is_a_one_line_error(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_demo_with_a_bad_database_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     (tmp_path / "assay").mkdir()
@@ -168,7 +166,7 @@ async def test_reads_start_once_the_first_frame_is_whole(
     keymap: Keymap,
     sample_reports: ReportSet,
     cited: str,
-    monkeypatch,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # the reads' threads start once the screen is laid out (their imports would take the GIL
     # from its first frame), and without any input
@@ -180,6 +178,7 @@ async def test_reads_start_once_the_first_frame_is_whole(
         start(loading)
         if loading.started and not before:
             screen = loading.screen
+            assert isinstance(screen, ReviewScreen)
             panes = (screen.records_pane, screen.record_pane, screen.source_view)
             started.append(all(pane.size.area for pane in panes))
 
@@ -236,6 +235,7 @@ async def test_header_shows_progress_once_the_verdicts_are_read(
             from screens.review.loading import read_verdicts
 
             screen.verdicts.ready.clear()  # as when they arrive for the first time
+            assert screen.store.store is not None
             screen.arrivals.verdicts_read(read_verdicts(screen.store.store, screen.session))
             await pilot.pause()
             text = str(screen.query_one(ReviewHeader).render())

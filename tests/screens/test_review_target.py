@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screenkit import focused, press
+
 from db import Verdict
 from keymaps import load_keymap
 from screens.review.history import Location
@@ -17,13 +19,7 @@ RECORD = "KS-RTE-ticket-escalation"
 
 
 def text(screen: ReviewScreen, selector: str) -> str:
-    return str(screen.query_one(selector).render())  # type: ignore[attr-defined]
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
+    return str(screen.query_one(selector).render())
 
 
 async def test_verdict_keys_act_on_the_target_the_status_line_names(
@@ -56,7 +52,7 @@ async def test_verdict_keys_act_on_the_target_the_status_line_names(
         assert "confirmed" in str(status.render())
         # tab moves the focus, not the target
         await press(pilot, screen, "tab", "u")
-        assert screen.focused is screen.record_pane
+        assert focused(screen) is screen.record_pane
         assert session.verdict(second) is Verdict.UNCLEAR
         # quote verdicts show in the list, the source pane, the record pane and the header
         assert "[·?·]" in str(screen.records_pane.prompt(index))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from screenkit import watch_notices
+from screenkit import press, watch_notices
 
 from db import VerdictStore
 from keymaps import load_keymap
@@ -15,12 +15,6 @@ from screens.widgets.target_line import TargetLine
 from tui.factory import make_demo_app
 
 RECORD = "KS-RTE-ticket-escalation"
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 async def test_undo_names_the_change_shows_it_and_redo_makes_it_again(

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
+from screenkit import on_top, press, reviewing
 
 from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION
 from keymaps import Keymap
-from screens.review.screen import ReviewScreen
 from tui.cli import cli
 from tui.factory import make_app
 
@@ -22,19 +22,12 @@ SCHEMA = json.loads((TESTS / "db" / "sarif-schema-2.1.0.json").read_text())
 SIZE = (120, 40)
 
 
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
-
-
 async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
     db = tmp_path / "triage.db"
     reportset = load_reports([CODEQL])
     app = make_app(reportset, sample, CITED_REVISION, db, "tester", keymap)
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = reviewing(app)
         await screen.settle()
         await pilot.pause()
         assert screen.session.anchored
@@ -48,7 +41,7 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
         await press(pilot, screen, "r", "e")
         await pilot.press(*"token digest, not a password")
         await press(pilot, screen, "ctrl+s")
-        assert app.screen is screen
+        assert on_top(app) is screen
 
         # the next rule's first result with a location is under review
         await press(pilot, screen, "n", "n")
@@ -67,6 +60,7 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
             await press(pilot, screen, "right_square_bracket")
             quote = screen.quote
             assert quote is not None and quote.index == step
+            assert quote.claimed is not None
             walked.append((quote.role, quote.claimed, screen.source_view.cursor_line))
         assert [role for role, _, _ in walked] == [
             "location",

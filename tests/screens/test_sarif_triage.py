@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from screenkit import press
 
 from evidence.model import ReportSet
 from evidence.reports.loading import load_reports
@@ -30,12 +31,6 @@ RUFF = TESTS / "evidence" / "sarif" / "ruff-kestrel.sarif"
 BANDIT = TESTS / "evidence" / "sarif" / "bandit-kestrel.sarif"
 SCHEMA = json.loads((TESTS / "db" / "sarif-schema-2.1.0.json").read_text())
 SIZES = pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
-
-
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
 
 
 def listed(screen: ReviewScreen) -> list[str]:

@@ -1,4 +1,4 @@
-"""Small terminals and resizes (issue 14, point 7): below the width three panes need, two
+"""Small terminals and resizes: below the width three panes need, two
 columns (records; the record above the source), the records list hidden by a key; the header's
 counts and the help and quit keys at any size; a resize keeps the selected record and the quote
 in view."""
@@ -6,6 +6,10 @@ in view."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from screenkit import review_screen
+from textual.pilot import Pilot
 
 from keymaps import load_keymap
 from screens.review.history import Location
@@ -16,15 +20,11 @@ from screens.widgets.source_view import SourceView
 from tui.factory import make_demo_app
 
 
-async def settle(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await pilot.pause()
     await screen.settle()
     await pilot.pause()
     await pilot.pause()
-
-
-def review_screen(app) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
 def index_of(screen: ReviewScreen, record_id: str) -> int:

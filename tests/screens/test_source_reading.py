@@ -5,8 +5,11 @@ small terminal (over the source there, `D` puts it below or over at any size).""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
+from textual.pilot import Pilot
 
 from keymaps import load_keymap
 from screens.help import help_content
@@ -24,7 +27,7 @@ def diff_shown(screen: ReviewScreen) -> str:
     return "\n".join(lines[: pane.scrollable_content_region.height])
 
 
-async def at_quote(pilot, app, record_id: str, quote: int) -> ReviewScreen:  # type: ignore[no-untyped-def]
+async def at_quote(pilot: Pilot[Any], app: App[Any], record_id: str, quote: int) -> ReviewScreen:
     screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
     await screen.settle()
     index = next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
@@ -34,6 +37,14 @@ async def at_quote(pilot, app, record_id: str, quote: int) -> ReviewScreen:  # t
         await pilot.pause()
         if screen.sources.shown == screen.sources.request and screen.source_view.line_count:
             break
+    # and until the view has stopped scrolling to the quote (a loaded machine takes frames)
+    view, last = screen.source_view, (-1.0, -1.0)
+    for _ in range(100):
+        now = (view.scroll_x, view.scroll_y)
+        if now == last:
+            break
+        last = now
+        await pilot.pause(0.02)
     return screen
 
 

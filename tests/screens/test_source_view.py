@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 
 from screens.widgets.source_highlight import BLOCK
 from screens.widgets.source_lines import SourceMarks, highlight_block
@@ -16,7 +19,7 @@ class ViewApp(App[None]):
         yield SourceView(id="view")
 
 
-async def highlighted(pilot, view: SourceView) -> None:  # type: ignore[no-untyped-def]
+async def highlighted(pilot: Pilot[Any], view: SourceView) -> None:
     for _ in range(300):
         await pilot.pause()
         if not view.highlighting:
@@ -125,4 +128,4 @@ async def test_tabs_and_controls_count_in_the_scrollable_width() -> None:
         view.show("tabs.py", lines)
         await pilot.pause()
         drawn = len("            end_of_a_tabbed_line")
-        assert view.virtual_size.width >= drawn + view._gutter_width  # noqa: SLF001
+        assert view.virtual_size.width >= drawn + view._gutter_width

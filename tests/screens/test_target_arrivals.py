@@ -5,8 +5,12 @@ selects it, as `]` does; back returns to where the reviewer was reading."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from screenkit import press
+from textual.app import App
+from textual.pilot import Pilot
 
 from db import Verdict
 from keymaps import load_keymap
@@ -21,13 +25,7 @@ SIZES = [(120, 40), (80, 24)]
 RECORD = "KS-RTE-ticket-escalation"  # three quotes, a long body
 
 
-async def press(pilot, screen: ReviewScreen, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys)
-    await screen.settle()
-    await pilot.pause()
-
-
-async def opened(pilot, app) -> ReviewScreen:  # type: ignore[no-untyped-def]
+async def opened(pilot: Pilot[Any], app: App[Any]) -> ReviewScreen:
     screen = app.screen
     assert isinstance(screen, ReviewScreen)
     await screen.settle()
@@ -43,7 +41,7 @@ def status(screen: ReviewScreen) -> str:
     return str(screen.query_one(TargetLine).render())
 
 
-async def source_shown(pilot, screen: ReviewScreen) -> None:  # type: ignore[no-untyped-def]
+async def source_shown(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     for _ in range(100):
         await pilot.pause()
         if screen.sources.shown == screen.sources.request and screen.source_view.line_count:
@@ -135,6 +133,7 @@ async def test_a_backlink_selects_its_quote_for_verdicts(
         record, quote = screen.record, screen.quote
         assert record is not None and record.id == link.record and quote == link.quote
         assert screen.moves.target_quote() is quote
+        assert quote is not None
         assert f"quote [{quote.index + 1}] " in status(screen)
     app.close()
 

@@ -45,8 +45,8 @@ async def settled(pilot: Pilot[Any]) -> ReviewScreen:
         raise AssertionError("the source never settled: not shown, or still highlighting")
     for widget in pilot.app.screen.query(Input):
         widget.cursor_blink = False
-    for widget in pilot.app.screen.query(TextArea):
-        widget.cursor_blink = False
+    for area in pilot.app.screen.query(TextArea):
+        area.cursor_blink = False
     await steady(pilot)
     return screen
 

@@ -24,7 +24,7 @@ REPO_HELP = (
 )
 
 
-def repo_option(help: str = REPO_HELP) -> Callable[[F], F]:  # noqa: A002 - click's word
+def repo_option(help: str = REPO_HELP) -> Callable[[F], F]:  # click's word
     """The ``--repo PATH`` option (None when not given: `repository` finds the default)."""
     return click.option("--repo", "repo", default=None, type=click.Path(), help=help)
 
