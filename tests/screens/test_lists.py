@@ -131,3 +131,29 @@ async def test_the_row_under_the_mouse_is_drawn_as_hovered() -> None:
         await pilot.pause()
         assert pane.hovered is None
         assert list(pane.render_line(2))[0].style == plain
+
+
+TRICKY = [
+    "a" * 95,  # one word wider than the row
+    "word " * 30,  # spaces where the row breaks
+    "wide 漢字 characters 漢字漢字漢字 take two cells 漢字漢字漢字漢字漢字漢字",
+    "emoji 🙂🙂 and tabs\tafter\ta tab",
+    "first\n\nthird line after a blank one\n",
+    "trailing spaces      \n    leading spaces and a long line that wraps once or twice",
+    "",
+]
+
+
+async def test_rows_are_counted_as_many_lines_as_they_are_drawn() -> None:
+    # rows are counted (Content.get_height) when set and drawn only when shown: the count must
+    # be the lines drawn, or the rows below a miscounted one are drawn out of place
+    app = TwoLists()
+    async with app.run_test(size=(100, 20)) as pilot:
+        pane = app.query_one("#a", RowList)
+        pane.set_rows([Row(Content(text), f"t{n}") for n, text in enumerate(TRICKY)])
+        await pilot.pause()
+        style = pane.get_visual_style()
+        for width in (1, 7, 20, 33, 58, 96):
+            for index in range(pane.row_count):
+                drawn = len(pane.draw_row(index, width, style))
+                assert pane.row_height(index, width) == max(1, drawn), (width, TRICKY[index])
