@@ -12,8 +12,9 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
-from screens.review.messages import ReadsStarted
+from screens.review.messages import Anchored, ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
+from tui import startup
 from tui.crash import CrashWatch
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
@@ -75,8 +76,13 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
             self._resume_collector = False
             gc.enable()
 
+    def on_anchored(self, message: Anchored) -> None:
+        # once the screen has taken the anchors in and painted them
+        self.call_after_refresh(startup.loaded)
+
     def on_unmount(self) -> None:
         self.startup_done()
+        startup.closed()
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys in the short form the help screen uses too (``ctrl+]``, not ``^]``)."""
@@ -94,5 +100,6 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
     def close(self) -> None:
         """Release what the factory opened (the verdict store, the revision); call after run."""
         self.startup_done()
+        startup.closed()
         while self._closers:
             self._closers.pop()()
