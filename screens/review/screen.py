@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.worker import Worker
 
@@ -47,6 +48,8 @@ from screens.widgets.target_line import TargetLine, record_hint, target_text
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
 
+    from textual.widget import Widget
+
     from db import Event, StaleVerdict, VerdictStore
     from evidence.backlinks import Backlink
     from evidence.model import Quote, Record
@@ -62,6 +65,9 @@ class ReviewScreen(Screen[None]):
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS = bindings_for("review")
+    # A focus change repaints the panes it restyles, not the whole screen (Screen's own
+    # `focused` repaints every line of every pane).
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(
         self,

@@ -102,8 +102,11 @@ class RowList(ScrollView, can_focus=True):
         self._width = 0  # the content width the rows were measured and drawn at (0: not yet)
         self._first: list[int] = []  # row -> its first line
         self._line_rows: list[int] = []  # line -> its row
-        self._drawn: dict[tuple[int, str], list[Strip]] = {}  # (row, "cursor"/"hover"/"") -> lines
+        # (row, "cursor"/"hover"/"", the style drawn in, the theme) -> its lines: a row drawn
+        # focused and blurred is kept in both (tab back and forth draws nothing again)
+        self._drawn: dict[tuple[int, str, Style, str], list[Strip]] = {}
         self._scroll_pending = False  # the cursor moved before the list was laid out
+        self._pass_styles: dict[str, Style] | None = None  # while render_lines runs
 
     # --- rows ------------------------------------------------------------------------------------
 
@@ -153,8 +156,8 @@ class RowList(ScrollView, can_focus=True):
 
     def redraw_row(self, index: int) -> None:
         """Draw one row again (what it shows changed, not its height)."""
-        for state in ("", "cursor", "hover"):
-            self._drawn.pop((index, state), None)
+        for key in [key for key in self._drawn if key[0] == index]:
+            del self._drawn[key]
         if index < len(self._first):
             self.refresh_lines(self._first[index], self._height(index))
 
@@ -232,22 +235,31 @@ class RowList(ScrollView, can_focus=True):
 
     def _draw(self, index: int, state: str) -> list[Strip]:
         """One row's lines in a state: "cursor", "hover" (the mouse is over it) or ""."""
-        key = (index, state)
+        kind = state or ("disabled" if self._row_disabled(index) else "")
+        styles = self._pass_styles
+        style = styles.get(kind) if styles is not None else None
+        if style is None:
+            style = self.get_visual_style(f"row-list--{kind}") if kind else self.get_visual_style()
+            if styles is not None:
+                styles[kind] = style
+        key = (index, state, style, self.app.theme)
         lines = self._drawn.get(key)
         if lines is None:
             width = self._width
-            if state:
-                style = self.get_visual_style(f"row-list--{state}")
-            elif self._row_disabled(index):
-                style = self.get_visual_style("row-list--disabled")
-            else:
-                style = self.get_visual_style()
             rich_style = style.rich_style
             lines = self._drawn[key] = [
                 strip.extend_cell_length(width, rich_style).crop(0, width)
                 for strip in self.draw_row(index, width, style)
             ] or [Strip.blank(width, rich_style)]
         return lines
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the rows' styles looked up once per render, not once per line
+        self._pass_styles = {}
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass_styles = None
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
@@ -263,15 +275,16 @@ class RowList(ScrollView, can_focus=True):
         return lines[offset] if offset < len(lines) else Strip.blank(width, self.rich_style)
 
     def notify_style_update(self) -> None:
-        self._drawn.clear()  # the theme changed, or the focus (the cursor's colours)
+        # the focus, a theme or the stylesheet changed the styles: rows are drawn in the new
+        # ones; those drawn in more than a few others go (a row's key holds its style)
+        if len({key[2:] for key in self._drawn}) > 4:
+            self._drawn.clear()
         super().notify_style_update()
 
     def on_focus(self, event: events.Focus) -> None:
-        self._drawn.clear()
         self.refresh()
 
     def on_blur(self, event: events.Blur) -> None:
-        self._drawn.clear()
         self.refresh()
 
     def _watch_highlighted(self, old: int | None, new: int | None) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from screenkit import Refreshes
 from textual.app import App, ComposeResult
 from textual.content import Content
+from textual.strip import Strip
+from textual.style import Style
 
 from screens.widgets.lists import Row, RowList
 
@@ -157,3 +159,41 @@ async def test_rows_are_counted_as_many_lines_as_they_are_drawn() -> None:
             for index in range(pane.row_count):
                 drawn = len(pane.draw_row(index, width, style))
                 assert pane.row_height(index, width) == max(1, drawn), (width, TRICKY[index])
+
+
+class CountingList(RowList):
+    drawn = 0
+
+    def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
+        self.drawn += 1
+        return super().draw_row(index, width, style)
+
+
+class CountingLists(App[None]):
+    def compose(self) -> ComposeResult:
+        yield CountingList(id="a")
+        yield CountingList(id="b")
+
+
+async def test_focus_back_and_forth_draws_each_row_once_per_focus_state() -> None:
+    app = CountingLists()
+    async with app.run_test(size=(40, 30)) as pilot:
+        first, second = app.query_one("#a", CountingList), app.query_one("#b", CountingList)
+        for widget in (first, second):
+            widget.set_rows(rows(5), cursor=0)
+        first.focus()
+        await pilot.pause()
+        second.focus()  # the rows of both drawn again: the cursor's and background's colours
+        await pilot.pause()
+        drawn = first.drawn, second.drawn
+        styles = {str(first.render_line(0)), str(second.render_line(0))}
+        for _ in range(3):
+            first.focus()
+            await pilot.pause()
+            second.focus()
+            await pilot.pause()
+        assert (first.drawn, second.drawn) == drawn  # kept in both states: nothing drawn again
+        assert {str(first.render_line(0)), str(second.render_line(0))} == styles
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert first.drawn > drawn[0]  # another theme: drawn again

@@ -487,3 +487,22 @@ async def test_a_verdict_redraws_the_record_pane_where_the_reviewer_is_reading(
             is not None
         )
     app.close()
+
+
+async def test_tab_repaints_the_panes_it_moves_between_not_the_screen(
+    tmp_path: Path, sample: Path
+) -> None:
+    from screenkit import Refreshes
+
+    app = make_demo_app(tmp_path, reviewer="t", keymap=load_keymap(user=False))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.records_pane.focus()
+        await pilot.pause()
+        whole = Refreshes(screen)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert screen.focused is screen.record_pane
+        assert whole.calls == []  # the screen itself (every line of every pane) not repainted
+    app.close()
