@@ -196,7 +196,8 @@ class RowList(ScrollView, can_focus=True):
         follows keeps it, and the rows are not measured (nor the list laid out) again.
         """
         bar = self.styles.scrollbar_size_vertical
-        if self.ONE_LINE_ROWS or not bar or self.styles.overflow_y != "auto":
+        stable = self.styles.scrollbar_gutter == "stable"  # the bar's column kept either way
+        if self.ONE_LINE_ROWS or not bar or self.styles.overflow_y != "auto" or stable:
             self._measure(width)
             return
         full = width + (bar if self.show_vertical_scrollbar else 0)

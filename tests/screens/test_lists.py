@@ -197,3 +197,31 @@ async def test_focus_back_and_forth_draws_each_row_once_per_focus_state() -> Non
         app.theme = "textual-light"
         await pilot.pause()
         assert first.drawn > drawn[0]  # another theme: drawn again
+
+
+class MeasuredList(RowList):
+    DEFAULT_CSS = "MeasuredList { scrollbar-gutter: stable; height: 10; }"
+    measured = 0
+
+    def row_height(self, index: int, width: int) -> int:
+        self.measured += 1
+        return super().row_height(index, width)
+
+
+class MeasuredApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield MeasuredList(id="a")
+
+
+async def test_rows_under_a_stable_scrollbar_gutter_are_measured_once() -> None:
+    # the gutter keeps the bar's column whether the rows overflow or not: one width to try
+    app = MeasuredApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        pane = app.query_one(MeasuredList)
+        await pilot.pause()
+        for count in (30, 3, 30):  # overflowing, fitting, overflowing again
+            pane.measured = 0
+            pane.set_rows(rows(count), cursor=0)
+            await pilot.pause()
+            assert pane.measured == count
+            assert pane.line_count == count
