@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 if TYPE_CHECKING:
+    from rich.style import Style as RichStyle
     from textual.css.styles import RulesMap
     from textual.style import Style
 
@@ -107,6 +108,7 @@ class RowList(ScrollView, can_focus=True):
         self._drawn: dict[tuple[int, str, Style, str], list[Strip]] = {}
         self._scroll_pending = False  # the cursor moved before the list was laid out
         self._pass_styles: dict[str, Style] | None = None  # while render_lines runs
+        self._pass_blank: RichStyle | None = None  # the style of an empty line, the same
 
     # --- rows ------------------------------------------------------------------------------------
 
@@ -256,11 +258,11 @@ class RowList(ScrollView, can_focus=True):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # the rows' styles looked up once per render, not once per line
-        self._pass_styles = {}
+        self._pass_styles, self._pass_blank = {}, None
         try:
             return super().render_lines(crop)
         finally:
-            self._pass_styles = None
+            self._pass_styles = self._pass_blank = None
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
@@ -268,12 +270,21 @@ class RowList(ScrollView, can_focus=True):
             self._measure(width)
         line = int(self.scroll_y) + y
         if line >= len(self._line_rows):
-            return Strip.blank(width, self.rich_style)
+            return self._blank(width)
         index = self._line_rows[line]
         state = "cursor" if index == self.highlighted else "hover" if index == self.hovered else ""
         lines = self._draw(index, state)
         offset = line - self._first[index]
-        return lines[offset] if offset < len(lines) else Strip.blank(width, self.rich_style)
+        return lines[offset] if offset < len(lines) else self._blank(width)
+
+    def _blank(self, width: int) -> Strip:
+        """An empty line (below the rows), its style looked up once per render pass (the
+        widget's `rich_style` walks its ancestors)."""
+        if self._pass_styles is None:
+            return Strip.blank(width, self.rich_style)
+        if self._pass_blank is None:
+            self._pass_blank = self.rich_style
+        return Strip.blank(width, self._pass_blank)
 
     def notify_style_update(self) -> None:
         # the focus, a theme or the stylesheet changed the styles: rows are drawn in the new

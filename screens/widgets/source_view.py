@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rich.segment import Segment
@@ -26,6 +27,12 @@ from screens.contrast import legible
 from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
+
+
+@lru_cache(maxsize=16)
+def message_lines(message: str, width: int) -> tuple[str, ...]:
+    """A message wrapped to a pane's width, once per message and width (not once per line)."""
+    return tuple(textwrap.wrap(visible(message), max(10, width - 2))) or ("",)
 
 
 class SourceView(ScrollView, can_focus=True):
@@ -397,7 +404,7 @@ class SourceView(ScrollView, can_focus=True):
         base = self._base_style or self.rich_style
         if self._message is not None:
             # wrapped to the pane: a message names paths a reviewer needs to read whole
-            lines = textwrap.wrap(visible(self._message), max(10, width - 2)) or [""]
+            lines = message_lines(self._message, width)
             if y < len(lines):
                 style = self._style("source-view--message")
                 return Strip([Segment(" " + lines[y], base + style)]).crop_extend(0, width, base)
