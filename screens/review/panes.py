@@ -122,8 +122,8 @@ class Panes:
         """Show the quote/source diff (`d`), or hide it."""
         host = self.host
         shown = not host.has_class("-diff")
-        host.set_class(shown, "-diff")
-        self.place_diff()
+        host.set_class(shown, "-diff", update=False)
+        self.place_diff(restyle=True)
         if not shown and host.focused is host.query_one("#diff"):
             host.set_focus(host.source_view)
 
@@ -136,14 +136,19 @@ class Panes:
         self.place_diff()
         return False
 
-    def place_diff(self) -> None:
+    def place_diff(self, *, restyle: bool = False) -> None:
         """The diff over the source (a short pane leaves a third of its height to the diff:
-        the quote alone) or below it."""
+        the quote alone) or below it (``restyle``: the source pane's styles are out of date)."""
         host = self.host
         over = self.diff_over if self.diff_over is not None else host.has_class("-narrow")
         over = over and host.has_class("-diff")
         if over != host.has_class("-diff-over"):
-            host.set_class(over, "-diff-over")
+            host.set_class(over, "-diff-over", update=False)
+            restyle = True
+        if restyle:
+            # the -diff classes style the source pane's children only (screen.tcss): restyling
+            # them, not every widget of the screen, is most of d's frame saved
+            host.query_one("#source-pane").update_node_styles()
         if over and host.focused is host.source_view:
             host.set_focus(host.query_one("#diff"))
 
