@@ -49,6 +49,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         use_assay_themes(self, theme, theme_file)
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
+        self._done = False  # unmounted or closed: the collector is left as `startup.closed` put it
 
     def get_default_screen(self) -> Screen[None]:
         # The screen is the app's first screen, not pushed over Textual's blank default one
@@ -78,9 +79,14 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
 
     def on_anchored(self, message: Anchored) -> None:
         # once the screen has taken the anchors in and painted them
-        self.call_after_refresh(startup.loaded)
+        self.call_after_refresh(self._review_loaded)
+
+    def _review_loaded(self) -> None:
+        if not self._done:  # not after unmount: nothing would unfreeze it
+            startup.loaded()
 
     def on_unmount(self) -> None:
+        self._done = True
         self.startup_done()
         startup.closed()
 
@@ -99,6 +105,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
 
     def close(self) -> None:
         """Release what the factory opened (the verdict store, the revision); call after run."""
+        self._done = True
         self.startup_done()
         startup.closed()
         while self._closers:
