@@ -70,18 +70,16 @@ class Lookups:
         self.host.app.notify(message, **options)
 
     def backlinks_of(self, path: str) -> list[Backlink]:
-        """The quotes that cite ``path``, kept per path until the anchors change (the source
-        pane asks on every record it shows, the backlinks list again when opened)."""
-        from evidence.backlinks import backlinks
+        """The quotes that cite ``path``, every path's worked out at once and kept until the
+        anchors change (the source pane asks on every record it shows)."""
+        from evidence.backlinks import backlinks_by_path, normalize
 
         anchors = self.host.session.anchors
         cache = self._backlinks
         if cache is None or cache[0] is not anchors:
-            cache = self._backlinks = (anchors, {})
-        links = cache[1].get(path)
-        if links is None:
-            links = cache[1][path] = backlinks(anchors, path, self.host.session.reportset)
-        return links
+            index = backlinks_by_path(anchors, self.host.session.reportset)
+            cache = self._backlinks = (anchors, index)
+        return cache[1].get(normalize(path), [])
 
     def find_targets(self) -> list[FindTarget]:
         """Everything `/` can find: records, quotes, and the files of the revision.
