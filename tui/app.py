@@ -16,8 +16,9 @@ from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
 from screens.dialog import TintedOnce
-from screens.review.messages import ReadsStarted
+from screens.review.messages import Anchored, ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
+from tui import startup
 from tui.crash import CrashWatch, run_app
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
@@ -59,6 +60,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         use_assay_themes(self, theme, theme_file)
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
+        self._done = False  # unmounted or closed: the collector is left as `startup.closed` put it
 
     def get_default_screen(self) -> Screen[None]:
         # The screen is the app's first screen, not pushed over Textual's blank default one
@@ -86,8 +88,18 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
             self._resume_collector = False
             gc.enable()
 
+    def on_anchored(self, message: Anchored) -> None:
+        # once the screen has taken the anchors in and painted them
+        self.call_after_refresh(self._review_loaded)
+
+    def _review_loaded(self) -> None:
+        if not self._done:  # not after unmount: nothing would unfreeze it
+            startup.loaded()
+
     def on_unmount(self) -> None:
+        self._done = True
         self.startup_done()
+        startup.closed()
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys in the short form the help screen uses too (``ctrl+]``, not ``^]``)."""
@@ -112,7 +124,9 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
 
         Returns what the user must be told once the app is gone (a closer that returns text:
         verdicts kept aside from a locked database, screens/review/writer.py)."""
+        self._done = True
         self.startup_done()
+        startup.closed()
         said = []
         while self._closers:
             result = self._closers.pop()()

@@ -47,7 +47,7 @@ class AnchorProgress(Message):
         return isinstance(message, AnchorProgress)
 
 
-class Anchored(Message, bubble=False):
+class Anchored(Message):
     """Every quote is anchored and every search replayed."""
 
     def __init__(

@@ -92,8 +92,8 @@ class Panes:
         """Show the quote/source diff (`d`), or hide it."""
         screen = self.screen
         shown = not screen.has_class("-diff")
-        screen.set_class(shown, "-diff")
-        self.place_diff()
+        screen.set_class(shown, "-diff", update=False)
+        self.place_diff(restyle=True)
         if not shown and screen.focused is screen.query_one("#diff"):
             screen.set_focus(self.source_view)
 
@@ -106,14 +106,19 @@ class Panes:
         self.place_diff()
         return False
 
-    def place_diff(self) -> None:
+    def place_diff(self, *, restyle: bool = False) -> None:
         """The diff over the source (a short pane leaves a third of its height to the diff:
-        the quote alone) or below it."""
+        the quote alone) or below it (``restyle``: the source pane's styles are out of date)."""
         screen = self.screen
         over = self.diff_over if self.diff_over is not None else screen.has_class("-narrow")
         over = over and screen.has_class("-diff")
         if over != screen.has_class("-diff-over"):
-            screen.set_class(over, "-diff-over")
+            screen.set_class(over, "-diff-over", update=False)
+            restyle = True
+        if restyle:
+            # the -diff classes style the source pane's children only (screen.tcss): restyling
+            # them, not every widget of the screen, is most of d's frame saved
+            screen.query_one("#source-pane").update_node_styles()
         if over and screen.focused is self.source_view:
             screen.set_focus(screen.query_one("#diff"))
 

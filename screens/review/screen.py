@@ -17,6 +17,7 @@ from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
@@ -50,6 +51,8 @@ from screens.workers import report_failure
 if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from collections.abc import Iterator
 
+    from textual.widget import Widget
+
     from db import StaleVerdict, VerdictStore
     from evidence.backlinks import Backlink
     from evidence.model import Quote, Record
@@ -62,6 +65,9 @@ class ReviewScreen(Screen[None]):
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS = bindings_for("review", ACTIONS)
+    # A focus change repaints the panes it restyles, not the whole screen (Screen's own
+    # `focused` repaints every line of every pane).
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     # the review's state, read-only (for the app, tests and tools)
     location: StateView[Location] = StateView()

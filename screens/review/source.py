@@ -84,18 +84,16 @@ class SourcePane(Part):
         return self.diff if self.diff_visible else None
 
     def backlinks_of(self, path: str) -> list[Backlink]:
-        """The quotes that cite ``path``, kept per path until the anchors change (the source
-        pane asks on every record it shows, the backlinks list again when opened)."""
-        from evidence.backlinks import backlinks
+        """The quotes that cite ``path``, every path's worked out at once and kept until the
+        anchors change (the source pane asks on every record it shows)."""
+        from evidence.backlinks import backlinks_by_path, normalize
 
         anchors = self.session.anchors
         cache = self._backlinks
         if cache is None or cache[0] is not anchors:
-            cache = self._backlinks = (anchors, {})
-        links = cache[1].get(path)
-        if links is None:
-            links = cache[1][path] = backlinks(anchors, path, self.session.reportset)
-        return links
+            index = backlinks_by_path(anchors, self.session.reportset)
+            cache = self._backlinks = (anchors, index)
+        return cache[1].get(normalize(path), [])
 
     def read_source(self, request: int, revision: Revision, path: str) -> None:
         """Read a file of the revision in a worker (its `SourceLoaded` comes back here)."""

@@ -24,6 +24,8 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 if TYPE_CHECKING:
+    from rich.style import Style as RichStyle
+    from textual.css.styles import RulesMap
     from textual.style import Style
 
 
@@ -101,8 +103,12 @@ class RowList(ScrollView, can_focus=True):
         self._width = 0  # the content width the rows were measured and drawn at (0: not yet)
         self._first: list[int] = []  # row -> its first line
         self._line_rows: list[int] = []  # line -> its row
-        self._drawn: dict[tuple[int, str], list[Strip]] = {}  # (row, "cursor"/"hover"/"") -> lines
+        # (row, "cursor"/"hover"/"", the style drawn in, the theme) -> its lines: a row drawn
+        # focused and blurred is kept in both (tab back and forth draws nothing again)
+        self._drawn: dict[tuple[int, str, Style, str], list[Strip]] = {}
         self._scroll_pending = False  # the cursor moved before the list was laid out
+        self._pass_styles: dict[str, Style] | None = None  # while render_lines runs
+        self._pass_blank: RichStyle | None = None  # the style of an empty line, the same
 
     # --- rows ------------------------------------------------------------------------------------
 
@@ -152,8 +158,8 @@ class RowList(ScrollView, can_focus=True):
 
     def redraw_row(self, index: int) -> None:
         """Draw one row again (what it shows changed, not its height)."""
-        for state in ("", "cursor", "hover"):
-            self._drawn.pop((index, state), None)
+        for key in [key for key in self._drawn if key[0] == index]:
+            del self._drawn[key]
         if index < len(self._first):
             self.refresh_lines(self._first[index], self._height(index))
 
@@ -166,8 +172,21 @@ class RowList(ScrollView, can_focus=True):
         return self._rows[index].disabled
 
     def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
-        """The lines of one row at a width, on a base style (a wrapped Content by default)."""
+        """The lines of one row at a width, on a base style (a wrapped Content by default).
+
+        A subclass that draws rows of its own, of more than one line, gives `row_height` too.
+        """
         return Visual.to_strips(self, self._rows[index].prompt, width, None, style)
+
+    def row_height(self, index: int, width: int) -> int:
+        """How many lines `draw_row` gives a row at a width (the text wrapped, not drawn)."""
+        styles = self.styles
+        rules: RulesMap = {
+            "text_wrap": styles.text_wrap,
+            "text_overflow": styles.text_overflow,
+            "line_pad": styles.line_pad,
+        }
+        return max(1, self._rows[index].prompt.get_height(rules, width))
 
     # --- measuring and drawing -------------------------------------------------------------------
 
@@ -179,7 +198,8 @@ class RowList(ScrollView, can_focus=True):
         follows keeps it, and the rows are not measured (nor the list laid out) again.
         """
         bar = self.styles.scrollbar_size_vertical
-        if self.ONE_LINE_ROWS or not bar or self.styles.overflow_y != "auto":
+        stable = self.styles.scrollbar_gutter == "stable"  # the bar's column kept either way
+        if self.ONE_LINE_ROWS or not bar or self.styles.overflow_y != "auto" or stable:
             self._measure(width)
             return
         full = width + (bar if self.show_vertical_scrollbar else 0)
@@ -201,10 +221,9 @@ class RowList(ScrollView, can_focus=True):
             self._line_rows = list(range(total))
         else:
             self._first, self._line_rows = [], []
-            for index in range(total):
+            for index in range(total):  # counted, not drawn: rows are drawn when shown
                 self._first.append(len(self._line_rows))
-                lines = self._draw(index, "")
-                self._line_rows.extend([index] * len(lines))
+                self._line_rows.extend([index] * self.row_height(index, width))
         height = len(self._line_rows)
         if self.virtual_size.height != height:
             self.virtual_size = Size(0, height)
@@ -219,16 +238,17 @@ class RowList(ScrollView, can_focus=True):
 
     def _draw(self, index: int, state: str) -> list[Strip]:
         """One row's lines in a state: "cursor", "hover" (the mouse is over it) or ""."""
-        key = (index, state)
+        kind = state or ("disabled" if self._row_disabled(index) else "")
+        styles = self._pass_styles
+        style = styles.get(kind) if styles is not None else None
+        if style is None:
+            style = self.get_visual_style(f"row-list--{kind}") if kind else self.get_visual_style()
+            if styles is not None:
+                styles[kind] = style
+        key = (index, state, style, self.app.theme)
         lines = self._drawn.get(key)
         if lines is None:
             width = self._width
-            if state:
-                style = self.get_visual_style(f"row-list--{state}")
-            elif self._row_disabled(index):
-                style = self.get_visual_style("row-list--disabled")
-            else:
-                style = self.get_visual_style()
             rich_style = style.rich_style
             lines = self._drawn[key] = [
                 strip.extend_cell_length(width, rich_style).crop(0, width)
@@ -236,29 +256,47 @@ class RowList(ScrollView, can_focus=True):
             ] or [Strip.blank(width, rich_style)]
         return lines
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the rows' styles looked up once per render, not once per line
+        self._pass_styles, self._pass_blank = {}, None
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass_styles = self._pass_blank = None
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if width != self._width:
             self._measure(width)
         line = int(self.scroll_y) + y
         if line >= len(self._line_rows):
-            return Strip.blank(width, self.rich_style)
+            return self._blank(width)
         index = self._line_rows[line]
         state = "cursor" if index == self.highlighted else "hover" if index == self.hovered else ""
         lines = self._draw(index, state)
         offset = line - self._first[index]
-        return lines[offset] if offset < len(lines) else Strip.blank(width, self.rich_style)
+        return lines[offset] if offset < len(lines) else self._blank(width)
+
+    def _blank(self, width: int) -> Strip:
+        """An empty line (below the rows), its style looked up once per render pass (the
+        widget's `rich_style` walks its ancestors)."""
+        if self._pass_styles is None:
+            return Strip.blank(width, self.rich_style)
+        if self._pass_blank is None:
+            self._pass_blank = self.rich_style
+        return Strip.blank(width, self._pass_blank)
 
     def notify_style_update(self) -> None:
-        self._drawn.clear()  # the theme changed, or the focus (the cursor's colours)
+        # the focus, a theme or the stylesheet changed the styles: rows are drawn in the new
+        # ones; those drawn in more than a few others go (a row's key holds its style)
+        if len({key[2:] for key in self._drawn}) > 4:
+            self._drawn.clear()
         super().notify_style_update()
 
     def on_focus(self, event: events.Focus) -> None:
-        self._drawn.clear()
         self.refresh()
 
     def on_blur(self, event: events.Blur) -> None:
-        self._drawn.clear()
         self.refresh()
 
     def _watch_highlighted(self, old: int | None, new: int | None) -> None:

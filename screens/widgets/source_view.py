@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,6 +27,12 @@ from screens.contrast import legible
 from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
+
+
+@lru_cache(maxsize=16)
+def message_lines(message: str, width: int) -> tuple[str, ...]:
+    """A message wrapped to a pane's width, once per message and width (not once per line)."""
+    return tuple(textwrap.wrap(visible(message), max(10, width - 2))) or ("",)
 
 
 class SourceView(ScrollView, can_focus=True):
@@ -97,6 +105,8 @@ class SourceView(ScrollView, can_focus=True):
         self.highlights = Highlights(self)
         self._gutter_width = 6
         self._height_seen = 0  # the height at the last resize (0: not laid out yet)
+        # (line, top): the view is where centring ``line`` put it, until something else moves it
+        self._centred: tuple[int, int] | None = None
         #: counts what moved the view other than a resize (keys, clicks, a file or line shown)
         self.moves = 0
         self._style_key: tuple[str, bool] | None = None
@@ -171,10 +181,33 @@ class SourceView(ScrollView, can_focus=True):
         self.refresh()
 
     def _recenter(self, generation: int, line: int) -> None:
-        if generation == self._generation and self.cursor_line == line:
-            target = self._centred_top(line)
-            if round(self.scroll_y) != min(target, self.max_scroll_y):
-                self.scroll_to(y=target, animate=False, force=True)
+        if generation == self._generation and self._still_centred(line):
+            self._centre(line)
+
+    def _centre(self, line: int) -> None:
+        """Scroll ``line`` to a third of the way down, as the view is laid out now."""
+        super().scroll_to(y=self._centred_top(line), animate=False, force=True)
+        self._centred = (line, round(self.scroll_y))
+
+    def _still_centred(self, line: int | None = None) -> bool:
+        """The view is still where centring the cursor line put it (nothing moved it since,
+        but a resize that cut the scroll short): a resize centres it again."""
+        if self._centred is None:
+            return False
+        centred, top = self._centred
+        y = round(self.scroll_y)
+        return (
+            self.cursor_line == centred
+            and (line is None or line == centred)
+            and (y == top or y == self.max_scroll_y < top)
+        )
+
+    def scroll_to(self, x: float | None = None, y: float | None = None, **options: Any) -> None:
+        """Scroll as a ScrollView does; a vertical scroll by anyone but the centring ends it (a
+        resize then moves the view as little as keeps the cursor in view)."""
+        if y is not None:
+            self._centred = None
+        super().scroll_to(x, y, **options)
 
     def _centred_top(self, line: int) -> int:
         """The first line shown when ``line`` is centred (a third of the way down)."""
@@ -194,6 +227,7 @@ class SourceView(ScrollView, can_focus=True):
             self.border_title = title  # type: ignore[assignment]
         self.virtual_size = Size(0, 0)
         self.moves += 1
+        self._centred = None
         self.scroll_to(0, 0, animate=False, force=True)
         self.refresh()
 
@@ -210,8 +244,9 @@ class SourceView(ScrollView, can_focus=True):
         self.moves += 1
         self.cursor_line = line
         if center:
-            self.scroll_to(y=self._centred_top(line), animate=False, force=True)
+            self._centre(line)
         else:
+            self._centred = None
             self._scroll_cursor_into_view()
         self._request_highlight()
 
@@ -273,7 +308,13 @@ class SourceView(ScrollView, can_focus=True):
         self._request_highlight()
 
     def on_resize(self) -> None:
-        self._keep_in_view()
+        # a view centred on a line stays centred (the line below it may have taken its height
+        # after the file was shown, or before): the same view whichever came first
+        if self._still_centred():
+            self._centre(self.cursor_line)
+        else:
+            self._centred = None
+            self._keep_in_view()
         self._height_seen = self.scrollable_content_region.height
         self._request_highlight()
 
@@ -363,7 +404,7 @@ class SourceView(ScrollView, can_focus=True):
         base = self._base_style or self.rich_style
         if self._message is not None:
             # wrapped to the pane: a message names paths a reviewer needs to read whole
-            lines = textwrap.wrap(visible(self._message), max(10, width - 2)) or [""]
+            lines = message_lines(self._message, width)
             if y < len(lines):
                 style = self._style("source-view--message")
                 return Strip([Segment(" " + lines[y], base + style)]).crop_extend(0, width, base)

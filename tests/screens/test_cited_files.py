@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from screenkit import watch_notices
+from screenkit import review_screen, watch_notices
 
 from db import VerdictStore
 from db.export import render
@@ -123,3 +123,37 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         assert states[("TY-CLM-answer", "src/app.py")] == "present"
         text = render(store, "md")
     assert "- Missing citations: 2 of 5 cited paths" in text
+
+
+async def test_every_path_s_backlinks_at_once_are_each_path_s_backlinks(
+    tmp_path: Path, sample: Path
+) -> None:
+    # the review screen works out every path's backlinks in one pass: the same links, in the
+    # same order, as asking for each path alone
+    from evidence.backlinks import backlinks, backlinks_by_path
+    from evidence.citations import cited_path
+    from tui.factory import make_demo_app
+
+    app = make_demo_app(tmp_path, reviewer="b", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = review_screen(app)
+        await screen.settle()
+        await pilot.pause()
+        anchors, reportset = screen.session.anchors, screen.session.reportset
+        index = backlinks_by_path(anchors, reportset)
+        paths = {quote.path for quote in anchors}
+        paths |= {place.path for anchor in anchors.values() for place in anchor.elsewhere}
+        paths |= {
+            cited_path(path)
+            for record in reportset.records()
+            for citation in record.citations
+            for path in citation.paths
+        }
+        assert len(paths) > 10 and any(
+            link.quote is None for links in index.values() for link in links
+        )
+        for path in paths:
+            assert screen.backlinks_of(path) == backlinks(anchors, path, reportset), path
+            assert screen.backlinks_of("./" + path) == backlinks(anchors, path, reportset)
+        assert screen.backlinks_of("no/such/file.py") == []
+    app.close()

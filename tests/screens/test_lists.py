@@ -5,6 +5,8 @@ from __future__ import annotations
 from screenkit import Refreshes
 from textual.app import App, ComposeResult
 from textual.content import Content
+from textual.strip import Strip
+from textual.style import Style
 
 from screens.widgets.lists import Row, RowList
 
@@ -131,3 +133,95 @@ async def test_the_row_under_the_mouse_is_drawn_as_hovered() -> None:
         await pilot.pause()
         assert pane.hovered is None
         assert list(pane.render_line(2))[0].style == plain
+
+
+TRICKY = [
+    "a" * 95,  # one word wider than the row
+    "word " * 30,  # spaces where the row breaks
+    "wide 漢字 characters 漢字漢字漢字 take two cells 漢字漢字漢字漢字漢字漢字",
+    "emoji 🙂🙂 and tabs\tafter\ta tab",
+    "first\n\nthird line after a blank one\n",
+    "trailing spaces      \n    leading spaces and a long line that wraps once or twice",
+    "",
+]
+
+
+async def test_rows_are_counted_as_many_lines_as_they_are_drawn() -> None:
+    # rows are counted (Content.get_height) when set and drawn only when shown: the count must
+    # be the lines drawn, or the rows below a miscounted one are drawn out of place
+    app = TwoLists()
+    async with app.run_test(size=(100, 20)) as pilot:
+        pane = app.query_one("#a", RowList)
+        pane.set_rows([Row(Content(text), f"t{n}") for n, text in enumerate(TRICKY)])
+        await pilot.pause()
+        style = pane.get_visual_style()
+        for width in (1, 7, 20, 33, 58, 96):
+            for index in range(pane.row_count):
+                drawn = len(pane.draw_row(index, width, style))
+                assert pane.row_height(index, width) == max(1, drawn), (width, TRICKY[index])
+
+
+class CountingList(RowList):
+    drawn = 0
+
+    def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
+        self.drawn += 1
+        return super().draw_row(index, width, style)
+
+
+class CountingLists(App[None]):
+    def compose(self) -> ComposeResult:
+        yield CountingList(id="a")
+        yield CountingList(id="b")
+
+
+async def test_focus_back_and_forth_draws_each_row_once_per_focus_state() -> None:
+    app = CountingLists()
+    async with app.run_test(size=(40, 30)) as pilot:
+        first, second = app.query_one("#a", CountingList), app.query_one("#b", CountingList)
+        for widget in (first, second):
+            widget.set_rows(rows(5), cursor=0)
+        first.focus()
+        await pilot.pause()
+        second.focus()  # the rows of both drawn again: the cursor's and background's colours
+        await pilot.pause()
+        drawn = first.drawn, second.drawn
+        styles = {str(first.render_line(0)), str(second.render_line(0))}
+        for _ in range(3):
+            first.focus()
+            await pilot.pause()
+            second.focus()
+            await pilot.pause()
+        assert (first.drawn, second.drawn) == drawn  # kept in both states: nothing drawn again
+        assert {str(first.render_line(0)), str(second.render_line(0))} == styles
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert first.drawn > drawn[0]  # another theme: drawn again
+
+
+class MeasuredList(RowList):
+    DEFAULT_CSS = "MeasuredList { scrollbar-gutter: stable; height: 10; }"
+    measured = 0
+
+    def row_height(self, index: int, width: int) -> int:
+        self.measured += 1
+        return super().row_height(index, width)
+
+
+class MeasuredApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield MeasuredList(id="a")
+
+
+async def test_rows_under_a_stable_scrollbar_gutter_are_measured_once() -> None:
+    # the gutter keeps the bar's column whether the rows overflow or not: one width to try
+    app = MeasuredApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        pane = app.query_one(MeasuredList)
+        await pilot.pause()
+        for count in (30, 3, 30):  # overflowing, fitting, overflowing again
+            pane.measured = 0
+            pane.set_rows(rows(count), cursor=0)
+            await pilot.pause()
+            assert pane.measured == count
+            assert pane.line_count == count

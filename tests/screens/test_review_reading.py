@@ -107,3 +107,24 @@ async def test_note_editor_leaves_the_claim_and_the_code_in_sight(
             assert not dialog.overlaps(pane.region), (pane.id, dialog, pane.region)
         assert "quote [1] of KS-RTE-ticket-escalation" in editor.title_text
     app.close()
+
+
+async def test_every_record_s_rows_are_counted_as_many_lines_as_they_are_drawn(
+    tmp_path: Path, sample: Path
+) -> None:
+    # the record pane counts its rows' lines without drawing them (styled as the review
+    # screen's stylesheet styles the pane): each count is the lines the row is drawn in
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await opened(pilot, app)
+            pane = screen.record_pane
+            style = pane.get_visual_style()
+            for record in screen.session.records:
+                pane.show(record, None)
+                for width in (24, 41, 70):
+                    for index in range(pane.row_count):
+                        drawn = len(pane.draw_row(index, width, style))
+                        assert pane.row_height(index, width) == max(1, drawn), (record.id, index)
+    finally:
+        app.close()

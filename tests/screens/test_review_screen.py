@@ -487,3 +487,52 @@ async def test_a_verdict_redraws_the_record_pane_where_the_reviewer_is_reading(
             is not None
         )
     app.close()
+
+
+async def test_tab_repaints_the_panes_it_moves_between_not_the_screen(
+    tmp_path: Path, sample: Path
+) -> None:
+    from screenkit import Refreshes
+
+    app = make_demo_app(tmp_path, reviewer="t", keymap=load_keymap(user=False))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.records_pane.focus()
+        await pilot.pause()
+        whole = Refreshes(screen)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert screen.focused is screen.record_pane
+        assert whole.calls == []  # the screen itself (every line of every pane) not repainted
+    app.close()
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["beside", "over"])
+async def test_d_restyles_the_source_pane_only(
+    tmp_path: Path, sample: Path, size: tuple[int, int]
+) -> None:
+    app = make_demo_app(tmp_path, reviewer="t", keymap=load_keymap(user=False))
+    async with app.run_test(size=size) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        screen.go(Location(index_of(screen, "KS-RTE-note-sync"), 1))
+        await settle(pilot, screen)
+        restyled: list[str] = []
+        for widget in (screen.records_pane, screen.record_pane, screen.source_view):
+            original = widget.notify_style_update
+
+            def counted(widget: Any = widget, original: Any = original) -> None:
+                restyled.append(widget.id)
+                original()
+
+            widget.notify_style_update = counted  # type: ignore[method-assign]
+        diff = screen.query_one("#diff")
+        for shown in (True, False, True):
+            await pilot.press("d")
+            await settle(pilot, screen)
+            assert diff.display == shown and diff.region.height > 0 if shown else not diff.region
+            over = size == (80, 24) and shown
+            assert screen.source_view.display is not over  # narrow: the diff over the source
+        assert "records" not in restyled and "record" not in restyled
+    app.close()

@@ -219,6 +219,32 @@ async def test_cycle_collector_paused_until_the_first_frame(
     assert gc.isenabled()
 
 
+async def test_the_loaded_review_is_frozen_until_the_app_closes(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    import gc
+
+    from tui import startup
+
+    thresholds = gc.get_threshold()
+    app = make_app(sample_reports, sample, cited, tmp_path / "v.db", "ann", keymap)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await screen.settle()
+            for _ in range(20):
+                await pilot.pause()
+                if gc.get_freeze_count():
+                    break
+            # anchored: the review, its anchors and widgets are not walked by later collections
+            assert gc.get_freeze_count() > 1000
+            assert gc.get_threshold()[0] == startup.YOUNG_THRESHOLD
+    finally:
+        app.close()
+    assert gc.get_freeze_count() == 0  # collected again as any garbage once the app is done
+    assert gc.get_threshold() == thresholds
+
+
 async def test_header_shows_progress_once_the_verdicts_are_read(
     tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
 ) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from screens.widgets.source_highlight import BLOCK
 from screens.widgets.source_lines import SourceMarks, highlight_block
@@ -129,3 +130,55 @@ async def test_tabs_and_controls_count_in_the_scrollable_width() -> None:
         await pilot.pause()
         drawn = len("            end_of_a_tabbed_line")
         assert view.virtual_size.width >= drawn + view._gutter_width
+
+
+class ViewAndLineApp(App[None]):
+    """A view over a line that may wrap, as the quote's line sits under the source pane."""
+
+    CSS = "#below { height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        yield SourceView(id="view")
+        yield Static("one line", id="below")
+
+
+async def test_a_line_centred_stays_centred_whichever_is_laid_out_first() -> None:
+    # the line below takes its height before the file is shown, or after it was shown and
+    # painted (a file kept is shown at once, before the layout; one read from git after it):
+    # the view ends centred on the line either way
+    tops = []
+    for below_first in (True, False):
+        app = ViewAndLineApp()
+        async with app.run_test(size=(60, 20)) as pilot:
+            view, below = app.query_one(SourceView), app.query_one("#below", Static)
+            await pilot.pause()
+            if below_first:
+                below.update("three\nlines\nnow")
+                await pilot.pause()
+            view.show("big.py", LINES[:1000], line=500)
+            await pilot.pause()
+            await pilot.pause()
+            if not below_first:
+                below.update("three\nlines\nnow")
+            for _ in range(4):
+                await pilot.pause()
+            assert view.scrollable_content_region.height == 17
+            tops.append(round(view.scroll_y))
+    assert tops == [499 - 17 // 3] * 2
+
+
+async def test_a_resize_moves_a_view_the_reviewer_scrolled_as_little_as_needed() -> None:
+    app = ViewAndLineApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view, below = app.query_one(SourceView), app.query_one("#below", Static)
+        view.show("big.py", LINES[:1000], line=500)
+        await pilot.pause()
+        await pilot.pause()
+        height = view.scrollable_content_region.height
+        view.scroll_to(y=500 - height, animate=False)  # the cursor line now the last in view
+        below.update("three\nlines\nnow")
+        for _ in range(4):
+            await pilot.pause()
+        # not centred again: the least move that keeps the cursor line in view
+        assert view.cursor_line == 500
+        assert round(view.scroll_y) == 500 - view.scrollable_content_region.height
