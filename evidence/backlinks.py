@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from evidence.model import Anchor, LineRange, Quote, Record, ReportSet, Tier
+from evidence.model import Anchor, Citation, LineRange, Quote, Record, ReportSet, Tier
 from evidence.revision import normalize_path
 
 
@@ -95,18 +95,7 @@ def backlinks_by_path(
                     if wanted in seen or record.id in quoting.get(wanted, ()):
                         continue
                     seen.add(wanted)
-                    index.setdefault(wanted, []).append(
-                        Backlink(
-                            record.id,
-                            record.report,
-                            None,
-                            None,
-                            Tier.MISSING,
-                            True,
-                            record.label,
-                            citation.source,
-                        )
-                    )
+                    index.setdefault(wanted, []).append(_cited(record, citation))
     for links in index.values():
         links.sort(key=_order)
     return index
@@ -132,20 +121,16 @@ def _citing(reportset: ReportSet, wanted: str, quoting: set[str]) -> list[Backli
             continue
         for citation in record.citations:
             if any(cited_path(path) == wanted for path in citation.paths):
-                links.append(
-                    Backlink(
-                        record.id,
-                        record.report,
-                        None,
-                        None,
-                        Tier.MISSING,
-                        True,
-                        record.label,
-                        citation.source,
-                    )
-                )
+                links.append(_cited(record, citation))
                 break
     return links
+
+
+def _cited(record: Record, citation: Citation) -> Backlink:
+    """A record that cites the file without a quote of it (``(SRC-1, path)``)."""
+    return Backlink(
+        record.id, record.report, None, None, Tier.MISSING, True, record.label, citation.source
+    )
 
 
 def backlink_lines(links: Iterable[Backlink]) -> frozenset[int]:
