@@ -169,21 +169,18 @@ class CachingAnchorer(Anchorer):
         self.directory = directory
         self.hit = False  # the last `anchor_many` came from the cache
 
-    def anchor_many(
-        self,
-        quotes: Sequence[Quote],
-        *,
-        cancel: threading.Event | None = None,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> list[Anchor]:
+    def anchor_many(self, quotes: Sequence[Quote], **options: Any) -> list[Anchor]:
+        """`Anchorer.anchor_many` (its ``cancel`` and ``progress``), answered from the cache."""
         key = key_for(quotes, self.revision.commit)
         cached = None if key is None else get(self.directory, key, quotes)
         self.hit = cached is not None
         if cached is not None:
+            progress: Callable[[int, int], None] | None = options.get("progress")
             if progress is not None:
                 progress(len(quotes), len(quotes))
             return cached.anchors
-        anchors = super().anchor_many(quotes, cancel=cancel, progress=progress)
+        anchors = super().anchor_many(quotes, **options)
+        cancel: threading.Event | None = options.get("cancel")
         cancelled = cancel is not None and cancel.is_set()
         if key is not None and not cancelled and len(anchors) == len(quotes):
             put(self.directory, key, anchors)

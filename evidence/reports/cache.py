@@ -27,18 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evidence import cache_files
+from evidence import cache_files, model
 from evidence.cache_files import SUFFIX
-from evidence.model import (
-    Citation,
-    Diagnostic,
-    Kind,
-    Quote,
-    Record,
-    Report,
-    RevisionMention,
-    SearchReplay,
-)
+from evidence.model import Quote, Record, Report
 
 __all__ = [
     "FORMAT",
@@ -78,7 +69,7 @@ PARSER_SOURCES = (
 )
 _MAGIC = b"assay-report-cache\n"
 
-_KINDS: dict[str, Kind] = {kind.value: kind for kind in Kind}
+_KINDS: dict[str, model.Kind] = {kind.value: kind for kind in model.Kind}
 
 
 @functools.cache
@@ -195,9 +186,9 @@ def decode(payload: Any) -> Report:
         title,
         type_line,
         system,
-        tuple(map(RevisionMention._make, revisions)),
+        tuple(map(model.RevisionMention._make, revisions)),
         tuple(map(_decode_record, records)),
-        tuple(map(Diagnostic._make, diagnostics)),
+        tuple(map(model.Diagnostic._make, diagnostics)),
     )
 
 
@@ -209,9 +200,9 @@ def _decode_record(item: Any) -> Record:
             _KINDS[kind],
             *plain,  # label, body, report, section, lines, fields, statuses: stored as they are
             tuple(map(Quote._make, quotes)),
-            tuple(map(Citation._make, citations)),
+            tuple(map(model.Citation._make, citations)),
             references,
-            tuple(map(SearchReplay._make, searches)),
+            tuple(map(model.SearchReplay._make, searches)),
             annotates,
         )
     )
