@@ -121,6 +121,16 @@ class ReviewSession:
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
         self._quote_items: dict[Quote, ItemRef] = {}
+        self._has_results = any(record.kind is Kind.RESULT for record in self.records)
+        self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
+        # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
+        self._reports: dict[str, Report] = {}
+        for report in reversed(reportset.reports):
+            self._reports[report.file] = report
+        #: report file -> its records, in list order (the list is grouped by report)
+        self._of_report: dict[str, list[Record]] = {}
+        for record in self.records:
+            self._of_report.setdefault(record.report, []).append(record)
         #: the SARIF results, listed in groups (by rule, file or severity) after the reports
         self.results = ResultGroups(reportset, self.records)
         self.order: list[int] = []  # record positions in the order the records pane lists them
@@ -151,7 +161,7 @@ class ReviewSession:
 
     def report_of(self, record: Record) -> Report:
         """The report holding a record."""
-        report = self.reportset.report_of(record)
+        report = self._reports.get(record.report)
         assert report is not None, record.report
         return report
 
@@ -171,7 +181,12 @@ class ReviewSession:
 
     def record_item(self, record: Record) -> ItemRef:
         """The store item of a record."""
-        return ItemRef.for_record(self.report_of(record), record)
+        item = self._record_items.get(id(record))
+        if item is None:
+            item = self._record_items[id(record)] = ItemRef.for_record(
+                self.report_of(record), record
+            )
+        return item
 
     def quote_item(self, record: Record, quote: Quote) -> ItemRef:
         """The store item of one quote of a record (kept: its key hashes the quote's text)."""
@@ -341,7 +356,7 @@ class ReviewSession:
     def filters(self) -> tuple[str, ...]:
         """The filters the reviewer cycles through (SARIF's when results are loaded)."""
         drift = (DRIFT_FILTER,) if self.drifts else ()
-        if any(record.kind is Kind.RESULT for record in self.records):
+        if self._has_results:
             return FILTERS + SARIF_FILTERS + drift
         return FILTERS + drift
 
@@ -357,8 +372,8 @@ class ReviewSession:
                 continue
             rows.append(Row("report", report.title or report.file))
             section = None
-            for record in self.records:
-                if record.report != report.file or not self.visible(record, filter_name):
+            for record in self._of_report.get(report.file, ()):
+                if not self.visible(record, filter_name):
                     continue
                 heading = "Narrative" if record.kind is Kind.NARRATIVE else record.section
                 if heading != section:

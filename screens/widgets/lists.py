@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from cachetools import LRUCache
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
     from rich.style import Style as RichStyle
     from textual.css.styles import RulesMap
     from textual.style import Style
+
+
+#: (text, width, text_wrap, text_overflow, line_pad) -> lines: a row's height depends on its
+#: text alone, and the rows of a record shown again (p after n, back) are rebuilt as new Contents
+HEIGHTS: LRUCache[tuple[str, int, object, object, object], int] = LRUCache(4096)
 
 
 class Row(NamedTuple):
@@ -181,12 +187,14 @@ class RowList(ScrollView, can_focus=True):
     def row_height(self, index: int, width: int) -> int:
         """How many lines `draw_row` gives a row at a width (the text wrapped, not drawn)."""
         styles = self.styles
-        rules: RulesMap = {
-            "text_wrap": styles.text_wrap,
-            "text_overflow": styles.text_overflow,
-            "line_pad": styles.line_pad,
-        }
-        return max(1, self._rows[index].prompt.get_height(rules, width))
+        prompt = self._rows[index].prompt
+        wrap, overflow, pad = styles.text_wrap, styles.text_overflow, styles.line_pad
+        key = (prompt.plain, width, wrap, overflow, pad)
+        height = HEIGHTS.get(key)
+        if height is None:
+            rules: RulesMap = {"text_wrap": wrap, "text_overflow": overflow, "line_pad": pad}
+            height = HEIGHTS[key] = max(1, prompt.get_height(rules, width))
+        return height
 
     # --- measuring and drawing -------------------------------------------------------------------
 

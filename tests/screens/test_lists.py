@@ -225,3 +225,27 @@ async def test_rows_under_a_stable_scrollbar_gutter_are_measured_once() -> None:
             await pilot.pause()
             assert pane.measured == count
             assert pane.line_count == count
+
+
+class WrappedAndCut(App[None]):
+    CSS = "#b { text-wrap: nowrap; text-overflow: ellipsis; }"
+
+    def compose(self) -> ComposeResult:
+        yield RowList(id="a")
+        yield RowList(id="b")
+
+
+async def test_heights_are_kept_per_text_width_and_wrapping() -> None:
+    # heights are kept by text (a record shown again is measured from the text, not drawn):
+    # the same text in a list that cuts lines, or at another width, is not given the kept one
+    text = "a row long enough to wrap over several lines at a narrow width " * 3
+    app = WrappedAndCut()
+    async with app.run_test(size=(40, 20)) as pilot:
+        wrapped, cut = app.query_one("#a", RowList), app.query_one("#b", RowList)
+        for pane in (wrapped, cut, wrapped):
+            pane.set_rows([Row(Content(text), "r")])
+        await pilot.pause()
+        assert wrapped.row_height(0, 30) == len(wrapped.draw_row(0, 30, Style())) > 1
+        assert cut.row_height(0, 30) == len(cut.draw_row(0, 30, Style())) == 1
+        assert wrapped.row_height(0, 60) == len(wrapped.draw_row(0, 60, Style())) > 1
+        assert wrapped.row_height(0, 60) < wrapped.row_height(0, 30)

@@ -142,3 +142,22 @@ async def test_names_are_cut_to_the_width_and_the_cursor_drawn_in_its_colours(
         other_style = list(other)[-1].style
         assert cursor_style is not None and other_style is not None
         assert cursor_style.bgcolor != other_style.bgcolor
+
+
+def test_each_report_lists_its_own_records_in_order(tmp_path: Path) -> None:
+    # the rows are made from the records grouped per report once (2,000 records: `f` listed
+    # every record once per report), in the order the review steps through them
+    session = many_reports(tmp_path, 3)
+    rows = session.rows("all")
+    listed = [row.record for row in rows if row.record is not None]
+    assert listed == session.records
+    reports, report = iter(session.reportset.reports), None
+    for row in rows:
+        if row.kind == "report":  # the reports' headings, in the order they were loaded
+            report = next(reports)
+            assert row.text == (report.title or report.file)
+        elif row.record is not None:
+            assert report is not None and row.record.report == report.file
+            assert session.report_of(row.record) is report
+    assert next(reports, None) is None
+    assert "new results" not in session.filters()  # no SARIF results loaded
