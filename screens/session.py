@@ -121,6 +121,7 @@ class ReviewSession:
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
         self._quote_items: dict[Quote, ItemRef] = {}
+        self._annotations: dict[str, tuple[Record, ...]] | None = None
         self._has_results = any(record.kind is Kind.RESULT for record in self.records)
         self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
         # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
@@ -137,11 +138,13 @@ class ReviewSession:
         self._result_rows: list[Row] = []  # position -> its row, made once (for the results)
         self._all_rows: dict[str, list[Row]] = {}  # grouping -> the rows of the filter "all"
         self.order = self.results.list_order(len(self.records))
+        self._rank = {n: rank for rank, n in enumerate(self.order)}
 
     def cycle_grouping(self) -> str:
         """Group the SARIF results by the next way (rule, file, severity); returns it."""
         grouping = self.results.next_grouping()
         self.order = self.results.list_order(len(self.records))
+        self._rank = {n: rank for rank, n in enumerate(self.order)}
         return grouping
 
     def _ordered_records(self) -> list[Record]:
@@ -421,7 +424,7 @@ class ReviewSession:
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record in the list's order (by step, wrapping) passing a filter, or None."""
-        count, rank = len(self.records), self.order.index(start)
+        count, rank = len(self.records), self._rank[start]
         for offset in range(1, count + 1):
             n = self.order[(rank + step * offset) % count]
             if self.visible(self.records[n], filter_name):
@@ -432,7 +435,13 @@ class ReviewSession:
         """Annotations from any loaded report on this record (none for annotations)."""
         if record.kind is Kind.ANNOTATION:
             return ()
-        return self.reportset.annotations_for(record.id)
+        if self._annotations is None:  # every record's, in one pass (not one per record shown)
+            found: dict[str, list[Record]] = {}
+            for other in self.reportset.records():
+                if other.kind is Kind.ANNOTATION and other.annotates is not None:
+                    found.setdefault(other.annotates, []).append(other)
+            self._annotations = {key: tuple(value) for key, value in found.items()}
+        return self._annotations.get(record.id, ())
 
     def cited(self, record: Record) -> tuple[CitedPath, ...] | None:
         """The record's cited paths with their state at the revision (None: not checked yet)."""

@@ -112,6 +112,9 @@ class RowList(ScrollView, can_focus=True):
         # (row, "cursor"/"hover"/"", the style drawn in, the theme) -> its lines: a row drawn
         # focused and blurred is kept in both (tab back and forth draws nothing again)
         self._drawn: dict[tuple[int, str, Style, str], list[Strip]] = {}
+        # (text, spans, width, style, theme, rules) -> the lines `draw_row` gave: rows of a record
+        # shown again (p after n, back) come as new Rows of the same text and are not drawn again
+        self._texts: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(1024)
         self._scroll_pending = False  # the cursor moved before the list was laid out
         self._pass_styles: dict[str, Style] | None = None  # while render_lines runs
         self._pass_blank: RichStyle | None = None  # the style of an empty line, the same
@@ -182,7 +185,14 @@ class RowList(ScrollView, can_focus=True):
 
         A subclass that draws rows of its own, of more than one line, gives `row_height` too.
         """
-        return Visual.to_strips(self, self._rows[index].prompt, width, None, style)
+        prompt = self._rows[index].prompt
+        styles = self.styles
+        rules = (styles.text_wrap, styles.text_overflow, styles.line_pad, styles.text_align)
+        key = (prompt.plain, tuple(prompt.spans), width, style, self.app.theme, rules)
+        lines = self._texts.get(key)
+        if lines is None:
+            lines = self._texts[key] = Visual.to_strips(self, prompt, width, None, style)
+        return lines
 
     def row_height(self, index: int, width: int) -> int:
         """How many lines `draw_row` gives a row at a width (the text wrapped, not drawn)."""

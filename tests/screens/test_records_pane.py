@@ -161,3 +161,20 @@ def test_each_report_lists_its_own_records_in_order(tmp_path: Path) -> None:
             assert session.report_of(row.record) is report
     assert next(reports, None) is None
     assert "new results" not in session.filters()  # no SARIF results loaded
+
+
+def test_annotations_and_steps_found_from_indexes_as_by_a_scan(tmp_path: Path) -> None:
+    from evidence.model import Kind
+
+    session = many_reports(tmp_path, 2)
+    found = 0
+    for n, record in enumerate(session.records):
+        expected = (
+            () if record.kind is Kind.ANNOTATION else session.reportset.annotations_for(record.id)
+        )
+        assert session.annotations(record) == expected
+        found += bool(expected)
+        rank = session.order.index(n)
+        assert session.next_index(n, 1) == session.order[(rank + 1) % len(session.order)]
+        assert session.next_index(n, -1) == session.order[rank - 1]
+    assert found  # the sample's annotations are found
