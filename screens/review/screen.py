@@ -159,6 +159,7 @@ class ReviewScreen(Screen[None]):
             event.prevent_default()
 
     def on_unmount(self) -> None:
+        self.verdicts.write_position()
         self.verdicts.writer.close()  # every verdict given is written before the app exits
         self.drift.close()
 
@@ -166,6 +167,7 @@ class ReviewScreen(Screen[None]):
         """Wait until loading is done and every write so far is stored (for tests and tools)."""
         await self.reads.loaded.wait()
         await self.verdicts.ready.wait()
+        self.verdicts.write_position()
         await self.verdicts.writer.flush()
         await self.reads.settle()
         await self.drift.settle()

@@ -23,6 +23,7 @@ from screens.safe import visible
 
 if TYPE_CHECKING:
     from textual.geometry import Region
+    from textual.timer import Timer
 
     from db import Event, ItemRef, VerdictStore
     from screens.review.header import Header
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 
 #: a full commit id (the revision a verdict is saved against, while the revision opens)
 FULL_ID = re.compile(r"[0-9a-f]{40}")
+#: seconds the reviewer rests on a record before it is written as the review's position: a
+#: write per key press competed with the frames for the interpreter
+POSITION_DELAY = 0.5
 
 
 class Target(NamedTuple):
@@ -84,6 +88,8 @@ class Verdicts(Part):
         self.waiting: list[Callable[[], object]] = []  # actions waiting for them
         self.changes = Changes(state.session)  # this session's, for undo and redo
         self.record_shown = state.location.record  # to tell when the location leaves it
+        self._position: tuple[str, str] | None = None  # (review key, record id) not yet written
+        self._position_timer: Timer | None = None
         state.watch({"location"}, self.save_position)
 
     def save_position(self) -> None:
@@ -92,7 +98,20 @@ class Verdicts(Part):
         left, self.record_shown = index != self.record_shown, index
         if not left or not self.moves.moved or self.state.store_error is not None:
             return  # the saved position itself, read from the store, is not written back
-        record_id, key = session.records[index].id, session.review_key
+        self._position = (session.review_key, session.records[index].id)
+        if self._position_timer is not None:
+            self._position_timer.stop()
+        self._position_timer = self.set_timer(POSITION_DELAY, self.write_position)
+
+    def write_position(self) -> None:
+        """Write the position the reviewer moved to, if it is not written yet (also on close)."""
+        if self._position_timer is not None:
+            self._position_timer.stop()
+            self._position_timer = None
+        if self._position is None:
+            return
+        key, record_id = self._position
+        self._position = None
         self.writer.submit(lambda store: store.set_position(key, record_id))
 
     def target(self) -> Target | None:

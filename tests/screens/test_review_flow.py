@@ -127,3 +127,49 @@ async def test_review_sample_end_to_end(tmp_path: Path, sample: Path, keymap: Ke
         ("KS-CMP-api-server", True, Verdict.REFUTED, "checked twice"),
         ("workflow:request-and-escalation", False, Verdict.SKIP, None),
     }
+
+
+def stored_position(path: Path) -> str | None:
+    import sqlite3
+
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        rows = conn.execute("SELECT record FROM positions").fetchall()  # the one review
+    conn.close()
+    assert len(rows) <= 1, rows
+    return str(rows[0][0]) if rows else None
+
+
+async def test_the_position_is_written_once_the_reviewer_rests_and_on_quit(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    # a write per key competed with the frames: moves in a row write where the reviewer rests,
+    # once, and quitting right after a move still keeps it
+    app = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
+    database = tmp_path / "demo.db"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = reviewing(app)
+        await settle(pilot, screen)
+        writes: list[object] = []
+        writer = screen.verdicts.writer
+        submit = writer.submit
+
+        def counted(work: Any, *args: Any, **options: Any) -> None:
+            writes.append(work)
+            submit(work, *args, **options)
+
+        writer.submit = counted  # type: ignore[method-assign]
+        for _ in range(5):
+            await pilot.press("n")
+        await pilot.pause()
+        assert writes == []  # not yet: the reviewer is still moving
+        await pilot.pause(0.8)
+        await writer.flush()
+        assert len(writes) == 1
+        rested = screen.record
+        assert rested is not None and stored_position(database) == rested.id
+        await pilot.press("n")
+        moved = screen.record
+        assert moved is not None and moved.id != rested.id
+        await pilot.press("q")
+    app.close()
+    assert stored_position(database) == moved.id
