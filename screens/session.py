@@ -112,7 +112,12 @@ class ReviewSession:
         self.replays: dict[tuple[str, int], list[GrepHit]] = {}
         #: (report file, record id) -> the record's cited paths and their state, once checked
         self.citations: dict[tuple[str, str], tuple[CitedPath, ...]] = {}
-        self.current: dict[str, Event] = {}  # item key -> the reviewer's latest event
+        self._current: dict[str, Event] = {}  # item key -> the reviewer's latest event
+        #: each record's share of `progress` (six counts), and their sums: a verdict recounts
+        #: the records it is on, not the whole review
+        self._shares: dict[int, tuple[int, ...]] | None = None
+        self._totals = [0] * 6
+        self._by_key: dict[str, list[int]] | None = None  # record key -> record indexes
         # record key -> other reviewers' current events on the record and its quotes
         self.others: dict[str, list[Event]] = {}
         self.synced: dict[str, object] | None = None  # what the last `assay sync` did
@@ -122,6 +127,7 @@ class ReviewSession:
         self._index = {id(record): n for n, record in enumerate(self.records)}
         self._quote_items: dict[Quote, ItemRef] = {}
         self._annotations: dict[str, tuple[Record, ...]] | None = None
+        self._quote_count = sum(len(record.quotes) for record in self.records)
         self._has_results = any(record.kind is Kind.RESULT for record in self.records)
         self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
         # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
@@ -250,12 +256,33 @@ class ReviewSession:
         event = self.current.get(item.key)
         return (event.note or "") if event is not None else ""
 
+    @property
+    def current(self) -> dict[str, Event]:
+        """The reviewer's latest event per item key (a cache of `VerdictStore.current`)."""
+        return self._current
+
+    @current.setter
+    def current(self, events: dict[str, Event]) -> None:
+        self._current = events
+        self._shares = None  # every record counted again
+
     def apply(self, event: Event) -> None:
         """Take a stored event into the cache of current verdicts."""
         if event.verdict is None and not event.note:
-            self.current.pop(event.item, None)
+            self._current.pop(event.item, None)
         else:
-            self.current[event.item] = event
+            self._current[event.item] = event
+        if self._shares is not None:
+            for n in self.records_with_key(event.ref.record_key):
+                self._count(n)
+
+    def records_with_key(self, record_key: str) -> list[int]:
+        """The records whose store item (or whose quotes' items) have this record key."""
+        if self._by_key is None:
+            self._by_key = {}
+            for n, record in enumerate(self.records):
+                self._by_key.setdefault(self.record_item(record).record_key, []).append(n)
+        return self._by_key.get(record_key, [])
 
     def badge(self, record: Record) -> str:
         """The verdict badge of a record."""
@@ -407,20 +434,31 @@ class ReviewSession:
     def progress(self) -> Progress:
         """Records and quotes reviewed (a verdict other than skip), refuted and skipped; a
         result's verdict on its only location is the result's."""
-        counts = [0] * 6
-        quotes = 0
-        for record in self.records:
-            verdicts = [(0, self.record_verdict(record))]
-            verdicts += [(3, self.verdict(self.quote_item(record, q))) for q in record.quotes]
-            quotes += len(record.quotes)
-            for base, verdict in verdicts:
-                if verdict is Verdict.SKIP:
-                    counts[base + 2] += 1
-                elif verdict is not None:
-                    counts[base] += 1
-                    counts[base + 1] += verdict is Verdict.REFUTED
+        if self._shares is None:
+            self._shares, self._totals = {}, [0] * 6
+            for n in range(len(self.records)):
+                self._count(n)
+        quotes = self._quote_count
         failing = sum(1 for anchor in self.anchors.values() if anchor.failing)
-        return Progress(len(self.records), quotes, failing, *counts)
+        return Progress(len(self.records), quotes, failing, *self._totals)
+
+    def _count(self, n: int) -> None:
+        """Count a record's verdicts and its quotes' into the totals again."""
+        assert self._shares is not None
+        record = self.records[n]
+        counts = [0] * 6
+        verdicts = [(0, self.record_verdict(record))]
+        verdicts += [(3, self.verdict(self.quote_item(record, q))) for q in record.quotes]
+        for base, verdict in verdicts:
+            if verdict is Verdict.SKIP:
+                counts[base + 2] += 1
+            elif verdict is not None:
+                counts[base] += 1
+                counts[base + 1] += verdict is Verdict.REFUTED
+        before = self._shares.get(n, (0,) * 6)
+        self._shares[n] = tuple(counts)
+        for k in range(6):
+            self._totals[k] += counts[k] - before[k]
 
     def next_index(self, start: int, step: int, filter_name: str = "all") -> int | None:
         """The next record in the list's order (by step, wrapping) passing a filter, or None."""

@@ -232,6 +232,7 @@ class RecordsPane(RowList):
         super().__init__(id=id)
         self.session = session
         self.rows: list[int] = []  # line -> record index (-1 for a report or section line)
+        self._line_of: dict[int, int] = {}  # record index -> its line
         self._lines: list[Row] = []  # the session's rows: one line each
         self.filter_name = "all"
         self._wanted: int | None = None
@@ -243,7 +244,10 @@ class RecordsPane(RowList):
         if not any(row.kind == "record" for row in self._lines):
             self._lines = [Row("empty", f'no "{filter_name}" records')]
         self.rows = [row.position for row in self._lines]  # -1 but for records
-        self._rows_changed(self.rows.index(record) if record in self.rows else None)
+        self._line_of = {}
+        for line, position in enumerate(self.rows):
+            self._line_of.setdefault(position, line)
+        self._rows_changed(self._line_of.get(record) if record >= 0 else None)
         title = "Records"
         if self.session.results:
             title += f" by {self.session.results.grouping}"  # the SARIF results' grouping
@@ -253,8 +257,9 @@ class RecordsPane(RowList):
 
     def show(self, record: int) -> None:
         """Put the cursor on a record, if it is listed (no message: the caller knows)."""
-        if record in self.rows:
-            self.move_to(self.rows.index(record))
+        line = self._line_of.get(record) if record >= 0 else None
+        if line is not None:
+            self.move_to(line)
 
     def show_heading(self) -> None:
         """Scroll the heading of the cursor's group (or section) to the top, when the cursor's
@@ -269,16 +274,15 @@ class RecordsPane(RowList):
 
     def update_records(self, record_keys: set[str]) -> None:
         """Redraw the rows of the records with these item keys (their badge changed)."""
-        if not record_keys:
-            return
-        for n, each in enumerate(self.session.records):
-            if self.session.record_item(each).key in record_keys:
+        for key in record_keys:
+            for n in self.session.records_with_key(key):
                 self.update_row(n)
 
     def update_row(self, index: int) -> None:
         """Draw one record's line again (its verdict or quote status changed)."""
-        if index in self.rows:
-            self.redraw_row(self.rows.index(index))
+        line = self._line_of.get(index) if index >= 0 else None
+        if line is not None:
+            self.redraw_row(line)
 
     def prompt(self, index: int) -> RecordRow:
         """The row of one record: badge, id (label for narrative) and quote status."""

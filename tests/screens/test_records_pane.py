@@ -178,3 +178,43 @@ def test_annotations_and_steps_found_from_indexes_as_by_a_scan(tmp_path: Path) -
         assert session.next_index(n, 1) == session.order[(rank + 1) % len(session.order)]
         assert session.next_index(n, -1) == session.order[rank - 1]
     assert found  # the sample's annotations are found
+
+
+def test_progress_kept_per_record_is_a_whole_recount(tmp_path: Path) -> None:
+    # a verdict recounts the records it is on: the totals must be those of a count from scratch
+    # after verdicts, changes, undos, notes alone, and a whole new set of current verdicts
+    from db.events import Event
+    from db.keys import ItemRef, Verdict
+
+    session = many_reports(tmp_path, 2)
+
+    def event(n: int, ref: ItemRef, verdict: Verdict | None, note: str | None = None) -> Event:
+        return Event(
+            f"e{n}", ref.key, ref.report, ref.record, ref.quote, "t", verdict, note, "", None
+        )
+
+    def recount(events: dict[str, Event]) -> object:
+        fresh = ReviewSession(session.reportset, "t")
+        fresh.current = dict(events)
+        return fresh.progress()
+
+    assert session.progress() == recount({})
+    quoted = [r for r in session.records if r.quotes]
+    steps = [
+        (session.record_item(quoted[0]), Verdict.CONFIRMED, None),
+        (session.quote_item(quoted[0], quoted[0].quotes[0]), Verdict.REFUTED, None),
+        (session.record_item(quoted[1]), Verdict.SKIP, None),
+        (session.record_item(quoted[0]), Verdict.REFUTED, None),  # changed
+        (session.quote_item(quoted[1], quoted[1].quotes[-1]), None, "a note alone"),
+        (session.record_item(quoted[1]), None, None),  # undone
+        (session.record_item(session.records[-1]), Verdict.UNCLEAR, None),
+    ]
+    for n, (item, verdict, note) in enumerate(steps):
+        session.apply(event(n, item, verdict, note))
+        assert session.progress() == recount(session.current), n
+    assert session.progress().records_reviewed > 0 and session.progress().quotes_refuted > 0
+    kept = dict(session.current)
+    session.current = {}
+    assert session.progress() == recount({})
+    session.current = kept
+    assert session.progress() == recount(kept)
