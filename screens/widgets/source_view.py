@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from cachetools import LRUCache
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -113,6 +114,8 @@ class SourceView(ScrollView, can_focus=True):
         self._base_style: Style | None = None  # set while render_lines runs
         self._styles: dict[str, Style] = {}
         self._legible: dict[tuple[Style, Style], Style] = {}  # (token, line) -> style drawn
+        # doc -> its widest line: measured once per file (a scan of every line of a large file)
+        self._widths: LRUCache[object, int] = LRUCache(64)
 
     # --- public API --------------------------------------------------------------------------
 
@@ -162,10 +165,15 @@ class SourceView(ScrollView, can_focus=True):
             self.scroll_to(x=0, animate=False, force=True, immediate=True)  # another file
             self.highlights.forget_pending()
             # as wide as the widest line is drawn: tabs expand and controls become symbols
-            self._width = max(
-                (len(t) if t.isprintable() else len(safe_line(t)) for t in self._lines),
-                default=0,
-            )
+            width = self._widths.get(doc) if doc is not None else None
+            if width is None:
+                width = max(
+                    (len(t) if t.isprintable() else len(safe_line(t)) for t in self._lines),
+                    default=0,
+                )
+                if doc is not None:
+                    self._widths[doc] = width
+            self._width = width
         self.path = path
         self._message = None
         self.marks = marks or SourceMarks()

@@ -182,3 +182,22 @@ async def test_a_resize_moves_a_view_the_reviewer_scrolled_as_little_as_needed()
         # not centred again: the least move that keeps the cursor line in view
         assert view.cursor_line == 500
         assert round(view.scroll_y) == 500 - view.scrollable_content_region.height
+
+
+async def test_widths_are_kept_per_file_shown_and_not_shared_between_texts() -> None:
+    # a file shown again (the same key: its blob id) is not measured again; another text of the
+    # same path (another key) is measured as itself
+    app = ViewApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        view = app.query_one(SourceView)
+        wide = ["x" * 90, "short"]
+        view.show("a.py", wide, key="blob-1")
+        view.show("b.py", ["b"], key="blob-2")
+        await pilot.pause()
+        narrow = view.virtual_size.width
+        view.show("a.py", wide, key="blob-1")
+        await pilot.pause()
+        assert view.virtual_size.width == 90 + view._gutter_width + 1 > narrow
+        view.show("a.py", ["shorter now"], key="blob-3")
+        await pilot.pause()
+        assert view.virtual_size.width == len("shorter now") + view._gutter_width + 1
