@@ -127,6 +127,7 @@ class ReviewSession:
         self._index = {id(record): n for n, record in enumerate(self.records)}
         self._quote_items: dict[Quote, ItemRef] = {}
         self._annotations: dict[str, tuple[Record, ...]] | None = None
+        self._ids: dict[str, int | None] | None = None  # record id -> its index (`find`)
         self._quote_count = sum(len(record.quotes) for record in self.records)
         self._has_results = any(record.kind is Kind.RESULT for record in self.records)
         self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
@@ -180,13 +181,16 @@ class ReviewSession:
 
     def find(self, record_id: str) -> int | None:
         """Index of the declared record (else any record) with this id."""
-        declared = self.reportset.record(record_id)
-        if declared is not None:
-            return self._index.get(id(declared))
-        for n, record in enumerate(self.records):
-            if record.id == record_id:
-                return n
-        return None
+        if self._ids is None:  # made once: a reference followed scanned every record
+            declared: dict[str, int | None] = {}
+            for report in self.reportset.reports:  # as `ReportSet.record` finds them
+                for record in report.records:
+                    if record.kind is not Kind.ANNOTATION and record.id not in declared:
+                        declared[record.id] = self._index.get(id(record))
+            for n, record in enumerate(self.records):  # else any record with the id
+                declared.setdefault(record.id, n)
+            self._ids = declared
+        return self._ids.get(record_id)
 
     def record_item(self, record: Record) -> ItemRef:
         """The store item of a record."""

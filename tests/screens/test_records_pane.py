@@ -218,3 +218,17 @@ def test_progress_kept_per_record_is_a_whole_recount(tmp_path: Path) -> None:
     assert session.progress() == recount({})
     session.current = kept
     assert session.progress() == recount(kept)
+
+
+def test_records_found_by_id_as_by_a_scan(tmp_path: Path) -> None:
+    session = many_reports(tmp_path, 2)
+    ids = {record.id for record in session.records} | {"no-such-record"}
+    for record_id in sorted(ids):
+        declared = session.reportset.record(record_id)
+        expected = (
+            session.index_of(declared)
+            if declared is not None
+            else next((n for n, r in enumerate(session.records) if r.id == record_id), None)
+        )
+        assert session.find(record_id) == expected, record_id
+    assert session.find("no-such-record") is None
