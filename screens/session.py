@@ -14,6 +14,7 @@ from db.keys import ItemRef, Verdict, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
 from evidence.sarif.facts import baseline_state, suppression_state
 from evidence.sarif.triage import only_location
+from screens.quote_status import quote_status
 from screens.result_groups import ResultGroups
 
 if TYPE_CHECKING:
@@ -131,14 +132,15 @@ class ReviewSession:
         self._quote_count = sum(len(record.quotes) for record in self.records)
         self._has_results = any(record.kind is Kind.RESULT for record in self.records)
         self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
+        self._record_keys: dict[int, str] = {}  # id(record) -> its store item's key
         # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
         self._reports: dict[str, Report] = {}
         for report in reversed(reportset.reports):
             self._reports[report.file] = report
         #: report file -> its records, in list order (the list is grouped by report)
-        self._of_report: dict[str, list[Record]] = {}
-        for record in self.records:
-            self._of_report.setdefault(record.report, []).append(record)
+        self._of_report: dict[str, list[int]] = {}
+        for n, record in enumerate(self.records):
+            self._of_report.setdefault(record.report, []).append(n)
         #: the SARIF results, listed in groups (by rule, file or severity) after the reports
         self.results = ResultGroups(reportset, self.records)
         self.order: list[int] = []  # record positions in the order the records pane lists them
@@ -295,7 +297,11 @@ class ReviewSession:
     def record_verdict(self, record: Record) -> Verdict | None:
         """The reviewer's verdict on a record; for a SARIF result with one location and no
         verdict of its own, the verdict on that location (the result's, in effect)."""
-        verdict = self.verdict(self.record_item(record))
+        key = self._record_keys.get(id(record))
+        if key is None:
+            key = self._record_keys[id(record)] = self.record_item(record).key
+        event = self._current.get(key)
+        verdict = event.verdict if event is not None else None
         only = only_location(record) if verdict is None else None
         return verdict if only is None else self.verdict(self.quote_item(record, only))
 
@@ -315,32 +321,9 @@ class ReviewSession:
 
     def quote_status(self, record: Record) -> str:
         """Compact status of a record's quotes and searches, e.g. ``✓3 ≈1 ✗0 ⌕ 3``."""
-        parts: list[str] = []
-        if record.quotes:
-            if not self.anchored:
-                parts.append(f"…{len(record.quotes)}")
-            else:
-                found = [self.anchors.get(quote) for quote in record.quotes]
-                verified = sum(1 for a in found if a is not None and a.match.verified)
-                fuzzy = sum(1 for a in found if a is not None and a.match is Tier.FUZZY)
-                located = sum(1 for a in found if a is not None and a.match is Tier.LOCATED)
-                missing = len(found) - verified - fuzzy - located
-                moved = sum(
-                    1 for a in found if a is not None and a.match.verified and a.range_ok is False
-                )
-                parts.append(f"✓{verified - moved}")
-                if moved:  # found, but not at the lines the report claims
-                    parts.append(f"!{moved}")
-                if fuzzy:
-                    parts.append(f"≈{fuzzy}")
-                if located:
-                    parts.append(f"◦{located}")
-                if missing:
-                    parts.append(f"✗{missing}")
-        for search in record.searches:
-            hits = self.replays.get((search.record, search.line))
-            parts.append(f"⌕ {len(hits)}" if hits is not None else "⌕ …")
-        return " ".join(parts)
+        anchors = [self.anchors.get(quote) for quote in record.quotes] if self.anchored else None
+        hits = [self.replays.get((search.record, search.line)) for search in record.searches]
+        return quote_status(len(record.quotes), anchors, hits)
 
     def failing(self, record: Record) -> bool:
         """True when one of the record's quotes fails (missing, fuzzy, or claimed range wrong)."""
@@ -401,19 +384,21 @@ class ReviewSession:
         if cached is not None:  # "all" lists the same rows until the grouping changes
             return cached
         rows: list[Row] = []
+        records, visible, record_rows = self.records, self.visible, self._record_rows()
         for report in self.reportset.reports:
             if report.file in self.results.files:
                 continue
             rows.append(Row("report", report.title or report.file))
             section = None
-            for record in self._of_report.get(report.file, ()):
-                if not self.visible(record, filter_name):
+            for n in self._of_report.get(report.file, ()):
+                record = records[n]
+                if not visible(record, filter_name):
                     continue
                 heading = "Narrative" if record.kind is Kind.NARRATIVE else record.section
                 if heading != section:
                     section = heading
                     rows.append(Row("section", section))
-                rows.append(Row("record", record.id, record, self.index_of(record)))
+                rows.append(record_rows[n])
         if self.results.files:
             rows.append(Row("report", self.results.title))
         for group in self.results.groups() if self.results else ():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from cachetools import LRUCache
 from rich.segment import Segment
 from textual import events, on
 from textual.content import Content
@@ -236,6 +237,9 @@ class RecordsPane(RowList):
         self._lines: list[Row] = []  # the session's rows: one line each
         self.filter_name = "all"
         self._wanted: int | None = None
+        # (what a record's row says, width, style, theme) -> its line: a list filled again (`f`,
+        # a regrouping) draws the records it showed before from here
+        self._record_lines: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(4096)
 
     def fill(self, filter_name: str, record: int) -> None:
         """List the records passing a filter, the cursor on ``record`` when it is listed."""
@@ -345,8 +349,17 @@ class RecordsPane(RowList):
     def draw_row(self, index: int, width: int, style: Style) -> list[Strip]:
         entry = self._lines[index]
         if entry.kind == "record":
-            content = self.prompt(entry.position).content(width)
-        elif entry.kind == "empty":
+            prompt = self.prompt(entry.position)
+            said = tuple(
+                tuple(value) if isinstance(value, list) else value
+                for value in vars(prompt).values()
+            )
+            key = (type(prompt), said, width, style, self.app.theme)
+            lines = self._record_lines.get(key)
+            if lines is None:
+                lines = self._record_lines[key] = self._line(prompt.content(width), width, style)
+            return lines
+        if entry.kind == "empty":
             content = Content.styled(visible(entry.text), "$text-warning")
         elif entry.kind == "report":
             content = Content.styled(visible(entry.text), "bold")
@@ -357,6 +370,10 @@ class RecordsPane(RowList):
             )
         else:
             content = Content.styled(" " + visible(entry.text), "$text-accent")
+        return self._line(content, width, style)
+
+    @staticmethod
+    def _line(content: Content, width: int, style: Style) -> list[Strip]:
         if content.cell_length > width:
             content = content.truncate(width, ellipsis=True)
         segments = [

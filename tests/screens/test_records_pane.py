@@ -161,6 +161,9 @@ def test_each_report_lists_its_own_records_in_order(tmp_path: Path) -> None:
             assert session.report_of(row.record) is report
     assert next(reports, None) is None
     assert "new results" not in session.filters()  # no SARIF results loaded
+    for name in session.filters():
+        listed = [row.record for row in session.rows(name) if row.record is not None]
+        assert listed == [r for r in session.records if session.visible(r, name)], name
 
 
 def test_annotations_and_steps_found_from_indexes_as_by_a_scan(tmp_path: Path) -> None:
@@ -232,3 +235,29 @@ def test_records_found_by_id_as_by_a_scan(tmp_path: Path) -> None:
         )
         assert session.find(record_id) == expected, record_id
     assert session.find("no-such-record") is None
+
+
+async def test_a_list_filled_again_draws_its_records_from_what_it_drew(
+    sample_reports: ReportSet,
+) -> None:
+    from db.events import Event
+    from db.keys import Verdict
+
+    session = ReviewSession(sample_reports, "t")
+    app = PaneApp(session)
+    async with app.run_test(size=(60, 30)) as pilot:
+        pane = app.query_one(RecordsPane)
+        await pilot.pause()
+        style = pane.get_visual_style()
+        line = pane.rows.index(3)
+        before = pane.draw_row(line, 40, style)
+        pane.fill("unreviewed", 3)
+        pane.fill("all", 3)
+        assert pane.draw_row(pane.rows.index(3), 40, style) is before  # not drawn again
+        ref = session.record_item(session.records[3])
+        session.apply(
+            Event("e1", ref.key, ref.report, ref.record, None, "t", Verdict.REFUTED, None, "", None)
+        )
+        after = pane.draw_row(pane.rows.index(3), 40, style)
+        assert after is not before and after[0].text != before[0].text  # its badge changed
+        assert pane.draw_row(pane.rows.index(3), 30, style)[0].cell_length <= 30
