@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -26,6 +28,10 @@ from tui.terminal import exit_when_terminal_gone
 
 class Palette(TintedOnce, CommandPalette):
     """Textual's command palette over the screen beneath drawn once per change of it."""
+
+
+#: what the reviewer does: while it comes, the collector's older generations wait
+INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
 
 class AssayApp(CrashWatch, InterruptQuit, App[None]):
@@ -95,6 +101,12 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
     def _review_loaded(self) -> None:
         if not self._done:  # not after unmount: nothing would unfreeze it
             startup.loaded()
+            self.set_interval(0.1, lambda: startup.rest(time.monotonic()))
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, INPUT):  # the reviewer is busy: older collections wait (`rest`)
+            startup.input_seen(time.monotonic())
+        await super().on_event(event)
 
     def on_unmount(self) -> None:
         self._done = True

@@ -7,8 +7,9 @@ opens the app calls `pause()` before importing anything heavy; the app factory t
 over (`take()`) and the app resumes the collector (`gc.enable()`) once its first frame is
 painted. Once the review is loaded and anchored, `loaded()` freezes what is alive (the reports,
 the anchors, the widgets) and collects young objects less often, until `closed()`: the frames of
-later keys are not stopped by collections that walk the whole review. Nothing here imports
-anything: it must run before the imports it speeds up.
+later keys are not stopped by collections that walk the whole review. The older generations are
+then collected while the reviewer rests (`rest`, called by the app a few times a second).
+Nothing here imports anything: it must run before the imports it speeds up.
 """
 
 from __future__ import annotations
@@ -45,7 +46,15 @@ def release() -> None:
 #: collections of the youngest objects once the review is loaded: every 7,000 objects rather
 #: than 700, so that the lines a frame draws and drops are freed before a collection sees them
 YOUNG_THRESHOLD = 7_000
+#: once loaded, the older generations are collected when the reviewer rests (`rest`), not by
+#: the collector in the middle of a key's frame (a middle collection walks every survivor of the
+#: young ones, the lines kept by the panes and caches: tens of ms)
+NEVER = 1_000_000_000
+REST = 0.3  # seconds without a key or a click: the reviewer is reading
+MAX_YOUNG = 100  # young collections without a middle one: one runs anyway (a key held down)
+MIDDLE_PER_FULL = 10  # middle collections at rest per full one, as the collector's own ratio
 _thresholds: tuple[int, int, int] | None = None  # the collector's, before `loaded()`
+_last_input = 0.0  # time.monotonic() of the last key or click
 
 
 def loaded() -> None:
@@ -57,7 +66,30 @@ def loaded() -> None:
     gc.freeze()
     if _thresholds is None:
         _thresholds = gc.get_threshold()
-        gc.set_threshold(YOUNG_THRESHOLD, *_thresholds[1:])
+        gc.set_threshold(YOUNG_THRESHOLD, NEVER, NEVER)
+
+
+def input_seen(now: float) -> None:
+    """A key or a click arrived (``now``: `time.monotonic()`)."""
+    global _last_input
+    _last_input = now
+
+
+def rest(now: float) -> str | None:
+    """Called every fraction of a second: once loaded, collect the older generations while the
+    reviewer rests, or when too many young collections ran without one. Returns what ran
+    ("middle", "full") or None."""
+    if _thresholds is None or not gc.isenabled():
+        return None
+    _young, young_runs, middle_runs = gc.get_count()
+    resting = now - _last_input >= REST
+    if resting and middle_runs >= MIDDLE_PER_FULL:
+        gc.collect(2)
+        return "full"
+    if young_runs and (resting or young_runs >= MAX_YOUNG):
+        gc.collect(1)
+        return "middle"
+    return None
 
 
 def closed() -> None:
