@@ -90,6 +90,19 @@ class FindScreen(Dialog[FindTarget | None]):
         self.query_one(Input).focus()
         self._fill(self.query_text)
 
+    def reopen(self, targets: Sequence[FindTarget], query: str = "") -> None:
+        self.targets = list(targets)
+        self.query_text = query
+        self.shown = []
+        field = self.query_one(Input)
+        field.value = query  # (its Changed, if any, asks for the ranking filled below)
+        results = self.query_one(OptionList)
+        results.clear_options()
+        results.scroll_home(animate=False, immediate=True)
+        self.query_one("#find-dialog").border_subtitle = ""
+        self._fill(query)
+        field.focus()
+
     def _fill(self, query: str) -> None:
         """Rank the targets for a query: at once when they are few, else in a thread."""
         self._wanted = query
@@ -133,7 +146,8 @@ class FindScreen(Dialog[FindTarget | None]):
 
     @on(Input.Changed, "#find-input")
     def _changed(self, event: Input.Changed) -> None:
-        self._fill(event.value)
+        if event.value != self._wanted:  # not the query already ranked (the one opened with)
+            self._fill(event.value)
 
     @on(Input.Submitted, "#find-input")
     def _submitted(self) -> None:

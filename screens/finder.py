@@ -24,6 +24,9 @@ from screens.workers import report_failure
 RESULTS = 20
 
 
+#: what the finder says until its first search is done
+INDEXING = Content("indexing the file list…")
+
 #: path lists whose index is kept, so that reopening the finder on a revision is instant
 KEEP_INDEXES = 2
 _INDEXES: LRUCache[int, tuple[tuple[str, ...], PathFinder]] = LRUCache(KEEP_INDEXES)
@@ -83,24 +86,50 @@ class FileFinder(Dialog[str | None]):
         self._title = title
         self.matches: list[FinderMatch] = []
         self.searched = ""  # the query the list currently shows
+        self._asked = query  # the query searched last
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder-box") as box:
             box.border_title = self._title
             yield Input(self._initial, placeholder="file name…", id="finder-query")
             yield OptionList(id="finder-results")
-            yield Label(Content("indexing the file list…"), id="finder-status")
+            yield Label(INDEXING, id="finder-status")
 
     def on_mount(self) -> None:
         self.query_one("#finder-query", Input).focus()
         self._search(self._initial)
 
+    def reopen(
+        self,
+        paths: Sequence[str] | PathFinder,
+        *,
+        query: str = "",
+        title: str = "Open file",
+    ) -> None:
+        with self._index_lock:  # (the list's index is kept: `indexed` finds it again)
+            self.finder = paths if isinstance(paths, PathFinder) else None
+            self._paths = paths
+        self._initial, self._title = query, title
+        self.matches, self.searched = [], ""
+        self.query_one("#finder-box").border_title = title
+        field = self.query_one("#finder-query", Input)
+        field.value = query  # (its Changed, if any, asks for the search started below)
+        self.query_one("#finder-results", OptionList).clear_options()
+        self.query_one("#finder-status", Label).update(INDEXING)
+        self._search(query)
+        field.focus()
+
     @on(Input.Changed, "#finder-query")
     def _query_changed(self, event: Input.Changed) -> None:
-        self._search(event.value)
+        if event.value != self._asked:  # not the query searched already (the one opened with)
+            self._search(event.value)
+
+    def _search(self, query: str) -> None:
+        self._asked = query
+        self._searching(query)
 
     @work(thread=True, exclusive=True, group="finder", exit_on_error=False)
-    def _search(self, query: str) -> None:
+    def _searching(self, query: str) -> None:
         with self._index_lock:
             if self.finder is None and not isinstance(self._paths, PathFinder):
                 self.finder = indexed(self._paths)

@@ -14,6 +14,7 @@ from textual.app import SystemCommand
 from textual.markup import escape
 
 from keymaps import SPECS, Keymap, short_keys
+from screens.dialog import kept
 from screens.review.history import Location
 from screens.safe import visible
 
@@ -104,7 +105,8 @@ class Lookups:
             else:
                 self.moves.jump(Location(target.record, self.moves.first_quote(target.record)))
 
-        self.screen.app.push_screen(FindScreen(self.find_targets()), found)
+        dialog = kept(self.screen.app, FindScreen, self.find_targets())
+        self.screen.app.push_screen(dialog, found)
 
     # --- hooks for the lookup screens ---------------------------------------------------------
 
@@ -119,7 +121,8 @@ class Lookups:
             if path:
                 self.sources.open_path(path)
 
-        self.screen.app.push_screen(FileFinder(self.state.revision.paths()), chosen)
+        dialog = kept(self.screen.app, FileFinder, self.state.revision.paths())
+        self.screen.app.push_screen(dialog, chosen)
 
     def grep(self) -> None:
         """Push grep at the revision; open the chosen hit."""
@@ -132,7 +135,7 @@ class Lookups:
             if hit is not None:
                 self.sources.open_path(hit.path, hit.line)
 
-        self.screen.app.push_screen(GrepScreen(self.state.revision), chosen)
+        self.screen.app.push_screen(kept(self.screen.app, GrepScreen, self.state.revision), chosen)
 
     def goto_line(self) -> None:
         """Push go-to-line for the file in the source pane."""
@@ -142,7 +145,7 @@ class Lookups:
             return
         from screens.goto import GotoLine
 
-        dialog = GotoLine(view.line_count, view.cursor_line)
+        dialog = kept(self.screen.app, GotoLine, view.line_count, view.cursor_line)
 
         def chosen(line: int | None) -> None:
             if dialog.selected is not None:  # a range: selected, so that `y` cites it

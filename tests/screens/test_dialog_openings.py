@@ -1,15 +1,29 @@
-"""What the review screen's dialogs show as they open: the command palette lists the actions at
-once and a record's jump when typed for."""
+"""How the review screen's dialogs open: kept by the app and opened again as new ones (the
+same cells as a new dialog's, whatever was done in them before), and the command palette
+listing the actions at once and a record's jump when typed for."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from rendered import Cell, screen_cells
 from screenkit import on_top, opened, wait_until
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input
 
+from evidence.revision import Revision
+from screens.find import FindScreen
+from screens.finder import FileFinder
+from screens.goto import GotoLine
+from screens.grep import GrepScreen
+from screens.help import HelpScreen
+from screens.review.screen import ReviewScreen
+from screens.widgets.source_view import SourceView
 from tui.factory import make_demo_app
 
 SIZE = (120, 40)
@@ -51,4 +65,91 @@ async def test_the_palette_lists_the_actions_then_finds_a_record_by_typing(tmp_p
         await pilot.press("ctrl+p")
         again = await listed(pilot, "Confirm")
         assert not any(p.startswith(jump) for p in again for jump in jumps), again
+    app.close()
+
+
+#: each dialog's key, what is done in it before it closes (text typed, an error, a list moved,
+#: toggles), and a new one as the review screen makes it
+MESSES: dict[str, tuple[tuple[str, ...], Callable[[ReviewScreen], Screen[Any]]]] = {
+    "colon": (
+        ("x", "y", "enter"),  # "not a line of this file"
+        lambda screen: GotoLine(
+            screen.query_one(SourceView).line_count, screen.query_one(SourceView).cursor_line
+        ),
+    ),
+    "slash": (("t", "o", "k", "down", "down"), lambda screen: FindScreen(screen.find_targets())),
+    "o": (("s", "t", "a", "down"), lambda screen: FileFinder(revision(screen).paths())),
+    "ctrl+g": (
+        ("d", "e", "f", "enter", "f2", "f3", "f4", "down"),
+        lambda screen: GrepScreen(revision(screen)),
+    ),
+    "question_mark": (("end",), lambda screen: HelpScreen(screen.keymap)),
+}
+
+
+def revision(screen: ReviewScreen) -> Revision:
+    assert screen.revision is not None
+    return screen.revision
+
+
+async def drawn(pilot: Pilot[Any]) -> dict[tuple[int, int], Cell]:
+    """The cells on screen once they stop changing (the finder, find and grep fill their lists
+    from workers), the inputs' cursors shown without blinking."""
+    app = pilot.app
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
+    before: dict[tuple[int, int], Cell] = {}
+    for _ in range(100):
+        await pilot.pause(0.05)
+        await app.screen.wait_for_refresh()
+        cells = screen_cells(app)
+        text = "".join(cell.char for cell in cells.values())
+        if cells == before and "indexing" not in text and "searching" not in text:
+            return cells
+        before = cells
+    raise AssertionError("the screen never settled")
+
+
+async def close(pilot: Pilot[Any], screen: ReviewScreen) -> None:
+    for _ in range(3):  # grep's first escape stops a running search
+        await pilot.press("escape")
+        await pilot.pause()
+        if on_top(pilot.app) is screen:
+            return
+    raise AssertionError("the dialog did not close")
+
+
+@pytest.mark.parametrize("key", list(MESSES))
+async def test_a_dialog_opened_again_is_as_a_new_one(tmp_path: Path, key: str) -> None:
+    messes, made = MESSES[key]
+    app = make_demo_app(tmp_path, reviewer="p")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, app)
+        await pilot.press(key)
+        await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened")
+        dialog = on_top(app)
+        first = await drawn(pilot)
+        await pilot.press(*messes)
+        assert await drawn(pilot) != first  # (what was done shows)
+        await close(pilot, screen)
+        await pilot.press(key)
+        await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened again")
+        assert on_top(app) is dialog  # kept, not made again
+        assert await drawn(pilot) == first
+        await pilot.press(*messes)
+        await close(pilot, screen)
+
+        # in the other theme, on another record and file: as a new one made there
+        await pilot.press("ctrl+t")
+        await opened(pilot, app, "KS-CMP-api-server")
+        await pilot.press(key)
+        await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened a third time")
+        assert on_top(app) is dialog
+        again = await drawn(pilot)
+        await close(pilot, screen)
+        app.push_screen(made(screen))
+        await wait_until(pilot, lambda: on_top(app) is not screen, "a new one opened")
+        assert on_top(app) is not dialog
+        assert await drawn(pilot) == again
+        assert again != first  # (the theme and the file changed it)
     app.close()
