@@ -177,6 +177,27 @@ class TintedOnce(MixedInto):
         return self
 
 
+class Covered(MixedInto):
+    """Mixed into a screen that dialogs open over: it skips the repaint of itself that Textual's
+    `App.push_screen` asks of the screen it covers (the app sets `covering` while it pushes).
+    A dialog draws the screen beneath in full as it opens; that repaint, when it lands after
+    the dialog's first frame, made it draw the screen beneath a second time."""
+
+    covering = False
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if self.covering and not (regions or layout or recompose):
+            return self
+        super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        return self
+
+
 class Dialog(TintedOnce, ModalScreen[ResultType]):
     """A modal screen whose tinted background is drawn once per change of the screen beneath.
 

@@ -1,6 +1,6 @@
 """How the review screen's dialogs open: kept by the app and opened again as new ones (the
-same cells as a new dialog's, whatever was done in them before), and the command palette
-listing the actions at once and a record's jump when typed for."""
+same cells as a new dialog's, whatever was done in them before), the screen beneath drawn
+once, and the command palette listing the actions at once and a record's jump when typed for."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from rendered import Cell, screen_cells
+from rich.console import Console, ConsoleOptions
 from screenkit import on_top, opened, wait_until
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
+from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -152,4 +154,45 @@ async def test_a_dialog_opened_again_is_as_a_new_one(tmp_path: Path, key: str) -
         assert on_top(app) is not dialog
         assert await drawn(pilot) == again
         assert again != first  # (the theme and the file changed it)
+    app.close()
+
+
+async def test_a_dialog_draws_the_review_screen_beneath_once_as_it_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual's push_screen asks the covered screen to repaint itself; the review screen skips
+    # that repaint (screens.dialog.Covered), which made the dialog draw it a second time
+    draws: list[object] = []
+    draw = BackgroundScreen.__rich_console__
+
+    def counted(self: BackgroundScreen, console: Console, options: ConsoleOptions) -> Any:
+        draws.append(self)
+        return draw(self, console, options)
+
+    monkeypatch.setattr(BackgroundScreen, "__rich_console__", counted)
+    app = make_demo_app(tmp_path, reviewer="p")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, app)
+        view = screen.query_one(SourceView)
+        await wait_until(pilot, lambda: view.is_highlighted(view.cursor_line), "highlighted")
+        opened_before: list[Screen[Any]] = []
+        for key in ("o", "ctrl+g", "colon") * 3:
+            await pilot.pause()
+            await screen.wait_for_refresh()
+            draws.clear()
+            await pilot.press(key)
+            await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened")
+            await drawn(pilot)
+            if on_top(app) in opened_before:  # (the first opening reads the dialog's CSS)
+                assert len(draws) == 1, key
+            opened_before.append(on_top(app))
+            await close(pilot, screen)
+        # what changes beneath an open dialog still shows through it
+        await pilot.press("o")
+        await wait_until(pilot, lambda: on_top(app) is not screen, "opened")
+        await drawn(pilot)
+        draws.clear()
+        screen.refresh()
+        await drawn(pilot)
+        assert len(draws) == 1
     app.close()
