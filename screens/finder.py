@@ -106,15 +106,24 @@ class FileFinder(Dialog[str | None]):
         query: str = "",
         title: str = "Open file",
     ) -> None:
+        field = self.query_one("#finder-query", Input)
+        results = self.query_one("#finder-results", OptionList)
+        self._initial, self._title = query, title
+        self.query_one("#finder-box").border_title = title
+        if self.searched == query and (paths is self._paths or paths == self._paths):
+            # the list shows these paths searched for this query already: only back to its top
+            self._asked = query
+            field.value = query
+            results.highlighted = 0 if self.matches else None
+            results.scroll_home(animate=False, immediate=True)
+            field.focus()
+            return
         with self._index_lock:  # (the list's index is kept: `indexed` finds it again)
             self.finder = paths if isinstance(paths, PathFinder) else None
             self._paths = paths
-        self._initial, self._title = query, title
         self.matches, self.searched = [], ""
-        self.query_one("#finder-box").border_title = title
-        field = self.query_one("#finder-query", Input)
         field.value = query  # (its Changed, if any, asks for the search started below)
-        self.query_one("#finder-results", OptionList).clear_options()
+        results.clear_options()
         self.query_one("#finder-status", Label).update(INDEXING)
         self._search(query)
         field.focus()
@@ -149,6 +158,8 @@ class FileFinder(Dialog[str | None]):
             self.query_one("#finder-status", Label).update(Content(said))
 
     def _show(self, query: str, matches: list[FinderMatch], total: int) -> None:
+        if query != self._asked:  # a search overtaken by later typing (or a reopening)
+            return
         self.matches = matches
         self.searched = query
         results = self.query_one("#finder-results", OptionList)

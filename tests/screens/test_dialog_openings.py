@@ -131,6 +131,14 @@ async def test_a_dialog_opened_again_is_as_a_new_one(tmp_path: Path, key: str) -
         await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened")
         dialog = on_top(app)
         first = await drawn(pilot)
+        # nothing typed, the list moved: opened again as it was
+        await pilot.press("down", "down", "pagedown")
+        await close(pilot, screen)
+        await pilot.press(key)
+        await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened again")
+        assert on_top(app) is dialog
+        assert await drawn(pilot) == first
+        # typed, moved, toggled and in error: opened again as new
         await pilot.press(*messes)
         assert await drawn(pilot) != first  # (what was done shows)
         await close(pilot, screen)
