@@ -15,7 +15,11 @@
   the whole highlighted file (what mounting a file in a Static costs).
 
 Run: .venv/bin/python benchmarks/bench_app.py [--rounds N] [--presses 40] [--records 2000]
-     [--keys-only | --no-keys] [--quick]
+     [--keys-only | --dialogs-only | --no-keys] [--quick]
+
+`--dialogs-only` times the dialogs alone (no launches, no other keys), with the CPU time of
+this process per open and close beside the wall time (on a shared machine the CPU time is the
+steadier figure).
 """
 
 from __future__ import annotations
@@ -301,9 +305,10 @@ def review_app(tmp: Path, records: int | None) -> AssayApp:
 
 
 async def key_times(
-    tmp: Path, records: int | None, presses: int
+    tmp: Path, records: int | None, presses: int, *, dialogs_only: bool = False
 ) -> tuple[int, dict[str, list[float]]]:
-    """(records in the review, seconds per press of each key and dialog open / close)."""
+    """(records in the review, seconds per press of each key and dialog open / close; for the
+    dialogs also the CPU seconds of this process, as ``"o open cpu"``)."""
     from screens.review.history import Location
     from screens.review.screen import ReviewScreen
 
@@ -346,7 +351,7 @@ async def key_times(
         records_list, pane = screen.records_pane, screen.record_pane
         several = next(n for n, r in enumerate(screen.session.records) if len(r.quotes) > 1)
         long = next(n for n, r in enumerate(screen.session.records) if r.id == LONG_RECORD)
-        for key, _ in KEYS:
+        for key, _ in [] if dialogs_only else KEYS:
             spent: list[float] = times.setdefault(key, [])
             if key in ("enter", "backspace"):
                 continue
@@ -370,7 +375,7 @@ async def key_times(
                 wait = source_shown if key in ("n", "p", "]", "[", "j", "k") else None
                 spent.append(await timed(app, key, wait))
                 await pilot.pause()
-        for press in range(presses if linked else 0):  # enter on a reference, backspace back
+        for press in range(presses if linked and not dialogs_only else 0):  # enter, backspace
             await at(first(linked[press % len(linked)]))
             pane.focus()
             ids = [pane.row(i).id or "" for i in range(pane.row_count)]
@@ -388,10 +393,16 @@ async def key_times(
             )
             screen.records_pane.focus()
             await at(Location(*quotes[0]))  # a file open: `:` goes to a line of it
+            cpu_opened = times.setdefault(f"{key} open cpu", [])
+            cpu_closed = times.setdefault(f"{key} close cpu", [])
             for _ in range(presses):
+                cpu = time.process_time()
                 opened.append(await timed(app, key, shown(lambda: app.screen is not screen)))
+                cpu_opened.append(time.process_time() - cpu)
                 await pilot.pause()
+                cpu = time.process_time()
                 closed.append(await timed(app, "escape", shown(lambda: app.screen is screen)))
+                cpu_closed.append(time.process_time() - cpu)
                 await pilot.pause()
     app.close()
     return total, times
@@ -405,15 +416,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def key_table(echo: list[float], runs: list[tuple[int, dict[str, list[float]]]]) -> None:
+def key_table(
+    echo: list[float], runs: list[tuple[int, dict[str, list[float]]]], *, cpu: bool = False
+) -> None:
     ms = 1000
     header = "".join(f"   {f'{count:,} records':>22}" for count, _ in runs)
     print(f"{'key (median / p95 ms)':<38}{header}   goal")
     em, ep = statistics.median(echo) * ms, percentile(echo, 0.95) * ms
     print(f"{'empty app key echo (baseline)':<38}" + f"   {em:9.1f} / {ep:9.1f}" * len(runs))
-    names = dict(KEYS) | {
-        f"{k} {w}": f"{name} {w}" for k, name in DIALOGS for w in ("open", "close")
-    }
+    names = {} if cpu else dict(KEYS)
+    names |= {f"{k} {w}": f"{name} {w}" for k, name in DIALOGS for w in ("open", "close")}
     for key, name in names.items():
         cells, met = [], True
         for _count, times in runs:
@@ -425,6 +437,13 @@ def key_table(echo: list[float], runs: list[tuple[int, dict[str, list[float]]]])
         goal = KEY_GOAL if key in dict(KEYS) else DIALOG_GOAL
         label = f"{key if key in dict(KEYS) else key.split()[0]:<10}{name}"
         print(f"{label[:38]:<38}{''.join(cells)}   {goal} {'met' if met else 'NOT MET'}")
+        if cpu and key not in dict(KEYS):
+            cells = []
+            for _count, times in runs:
+                spent = times.get(f"{key} cpu") or [float("nan")]
+                median, p95 = statistics.median(spent) * ms, percentile(spent, 0.95) * ms
+                cells.append(f"   {median:9.1f} / {p95:9.1f}")
+            print(f"{'  (CPU time of the process)':<38}{''.join(cells)}")
     if len(runs) == 2:
         (small, a), (big, b) = runs
         grows = [
@@ -548,6 +567,7 @@ async def main(
     quick: bool = False,
     keys: bool = True,
     only_keys: bool = False,
+    only_dialogs: bool = False,
 ) -> None:
     print(f"assay review app benchmark ({rounds} rounds, medians; terminal {SIZE[0]}x{SIZE[1]})")
     with tempfile.TemporaryDirectory() as tmp_dir:
@@ -557,13 +577,14 @@ async def main(
             launch_figures(tmp, rounds)
         if keys:
             echo = await echo_times(presses)
-            runs = [await key_times(tmp / "sample", None, presses)]
+            only = {"dialogs_only": only_dialogs}
+            runs = [await key_times(tmp / "sample", None, presses, **only)]
             if records:
-                runs.append(await key_times(tmp / "synthetic", records, presses))
+                runs.append(await key_times(tmp / "synthetic", records, presses, **only))
             print(f"keys: {presses} presses each, from the key event posted to the painted frame")
             print("  (every widget's messages handled, then Screen.wait_for_refresh); n p ] [ j k")
             print("  enter backspace also wait for the source they show; dialogs: key, escape")
-            key_table(echo, runs)
+            key_table(echo, runs, cpu=only_dialogs)
     if only_keys:
         return
     path, lines = large_file()
@@ -595,6 +616,11 @@ if __name__ == "__main__":
     parser.add_argument(
         "--keys-only", action="store_true", help="keys only (no launches, no large file)"
     )
+    parser.add_argument(
+        "--dialogs-only",
+        action="store_true",
+        help="the dialogs' opens and closes only, with CPU time (no launches, no other keys)",
+    )
     args = parser.parse_args()
     asyncio.run(
         main(
@@ -603,6 +629,7 @@ if __name__ == "__main__":
             args.records,
             quick=args.quick,
             keys=not args.no_keys,
-            only_keys=args.keys_only,
+            only_keys=args.keys_only or args.dialogs_only,
+            only_dialogs=args.dialogs_only,
         )
     )

@@ -11,14 +11,15 @@ of every segment, so the lines are the ones Textual would draw.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Self, TypeVar, cast
 
 from cachetools import LRUCache
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
 from textual import events
+from textual.app import App
 from textual.color import Color
 from textual.css.styles import RulesMap
 from textual.geometry import Region
@@ -176,5 +177,63 @@ class TintedOnce(MixedInto):
         return self
 
 
+class Covered(MixedInto):
+    """Mixed into a screen that dialogs open over: it skips the repaint of itself that Textual's
+    `App.push_screen` asks of the screen it covers (the app sets `covering` while it pushes).
+    A dialog draws the screen beneath in full as it opens; that repaint, when it lands after
+    the dialog's first frame, made it draw the screen beneath a second time."""
+
+    covering = False
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if self.covering and not (regions or layout or recompose):
+            return self
+        super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        return self
+
+
 class Dialog(TintedOnce, ModalScreen[ResultType]):
-    """A modal screen whose tinted background is drawn once per change of the screen beneath."""
+    """A modal screen whose tinted background is drawn once per change of the screen beneath.
+
+    A dialog opened often is kept by the app (`kept`): it then implements `reopen`, which
+    takes its constructor's arguments and puts it back in the state a new one opens in.
+    """
+
+    def reopen(self, *args: Any, **options: Any) -> None:
+        """Be as a new dialog made with these arguments would be (for `kept`)."""
+        raise NotImplementedError(f"{type(self).__name__} is not kept: it cannot reopen")
+
+
+Kept = TypeVar("Kept", bound=Dialog[Any])
+Arguments = ParamSpec("Arguments")
+
+
+def kept(
+    app: App[Any],
+    dialog: Callable[Arguments, Kept],
+    *args: Arguments.args,
+    **options: Arguments.kwargs,
+) -> Kept:
+    """The app's one instance of the dialog class ``dialog``, made with these arguments, or
+    reopened with them (`Dialog.reopen`): composing and styling a dialog anew at each opening
+    cost more than everything else its opening draws. Installed in the app (`install_screen`),
+    it is kept when it closes. Push the dialog returned."""
+    name = f"kept-dialog-{dialog.__module__}.{dialog.__qualname__}"
+    if app.is_screen_installed(name):
+        screen = app.get_screen(name)
+        if screen in app.screen_stack:
+            return dialog(*args, **options)  # open already (under another dialog): a new one
+        if type(screen) is dialog and screen.is_mounted:
+            reopened = cast("Kept", screen)
+            reopened.reopen(*args, **options)
+            return reopened
+        app.uninstall_screen(name)  # made but never opened: made again
+    made = dialog(*args, **options)
+    app.install_screen(made, name)
+    return made

@@ -79,6 +79,8 @@ class FindScreen(Dialog[FindTarget | None]):
         self.query_text = query
         self.shown: list[FindTarget] = []
         self._wanted = query  # the query whose results the list should show
+        self._given = targets  # the targets as given (the list above is a copy)
+        self._listed: tuple[Sequence[FindTarget], str] | None = None  # (targets, query) shown
 
     def compose(self) -> ComposeResult:
         with Vertical(id="find-dialog") as dialog:
@@ -89,6 +91,27 @@ class FindScreen(Dialog[FindTarget | None]):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
         self._fill(self.query_text)
+
+    def reopen(self, targets: Sequence[FindTarget], query: str = "") -> None:
+        field = self.query_one(Input)
+        results = self.query_one(OptionList)
+        self.query_text = query
+        if self._listed is not None and self._listed[0] is targets and self._listed[1] == query:
+            # the list shows these targets ranked for this query already: only back to its top
+            self._wanted = query
+            field.value = query
+            results.highlighted = 0 if self.shown else None
+            results.scroll_home(animate=False, immediate=True)
+            field.focus()
+            return
+        self.targets, self._given = list(targets), targets
+        self.shown = []
+        field.value = query  # (its Changed, if any, asks for the ranking filled below)
+        results.clear_options()
+        results.scroll_home(animate=False, immediate=True)
+        self.query_one("#find-dialog").border_subtitle = ""
+        self._fill(query)
+        field.focus()
 
     def _fill(self, query: str) -> None:
         """Rank the targets for a query: at once when they are few, else in a thread."""
@@ -116,6 +139,7 @@ class FindScreen(Dialog[FindTarget | None]):
     def _show(self, shown: list[FindTarget]) -> None:
         results = self.query_one(OptionList)
         self.shown = shown
+        self._listed = (self._given, self._wanted)
         results.clear_options()
         results.add_options(
             Option(
@@ -133,7 +157,8 @@ class FindScreen(Dialog[FindTarget | None]):
 
     @on(Input.Changed, "#find-input")
     def _changed(self, event: Input.Changed) -> None:
-        self._fill(event.value)
+        if event.value != self._wanted:  # not the query already ranked (the one opened with)
+            self._fill(event.value)
 
     @on(Input.Submitted, "#find-input")
     def _submitted(self) -> None:

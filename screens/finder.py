@@ -24,6 +24,9 @@ from screens.workers import report_failure
 RESULTS = 20
 
 
+#: what the finder says until its first search is done
+INDEXING = Content("indexing the file list…")
+
 #: path lists whose index is kept, so that reopening the finder on a revision is instant
 KEEP_INDEXES = 2
 _INDEXES: LRUCache[int, tuple[tuple[str, ...], PathFinder]] = LRUCache(KEEP_INDEXES)
@@ -83,24 +86,59 @@ class FileFinder(Dialog[str | None]):
         self._title = title
         self.matches: list[FinderMatch] = []
         self.searched = ""  # the query the list currently shows
+        self._asked = query  # the query searched last
 
     def compose(self) -> ComposeResult:
         with Vertical(id="finder-box") as box:
             box.border_title = self._title
             yield Input(self._initial, placeholder="file name…", id="finder-query")
             yield OptionList(id="finder-results")
-            yield Label(Content("indexing the file list…"), id="finder-status")
+            yield Label(INDEXING, id="finder-status")
 
     def on_mount(self) -> None:
         self.query_one("#finder-query", Input).focus()
         self._search(self._initial)
 
+    def reopen(
+        self,
+        paths: Sequence[str] | PathFinder,
+        *,
+        query: str = "",
+        title: str = "Open file",
+    ) -> None:
+        field = self.query_one("#finder-query", Input)
+        results = self.query_one("#finder-results", OptionList)
+        self._initial, self._title = query, title
+        self.query_one("#finder-box").border_title = title
+        if self.searched == query and (paths is self._paths or paths == self._paths):
+            # the list shows these paths searched for this query already: only back to its top
+            self._asked = query
+            field.value = query
+            results.highlighted = 0 if self.matches else None
+            results.scroll_home(animate=False, immediate=True)
+            field.focus()
+            return
+        with self._index_lock:  # (the list's index is kept: `indexed` finds it again)
+            self.finder = paths if isinstance(paths, PathFinder) else None
+            self._paths = paths
+        self.matches, self.searched = [], ""
+        field.value = query  # (its Changed, if any, asks for the search started below)
+        results.clear_options()
+        self.query_one("#finder-status", Label).update(INDEXING)
+        self._search(query)
+        field.focus()
+
     @on(Input.Changed, "#finder-query")
     def _query_changed(self, event: Input.Changed) -> None:
-        self._search(event.value)
+        if event.value != self._asked:  # not the query searched already (the one opened with)
+            self._search(event.value)
+
+    def _search(self, query: str) -> None:
+        self._asked = query
+        self._searching(query)
 
     @work(thread=True, exclusive=True, group="finder", exit_on_error=False)
-    def _search(self, query: str) -> None:
+    def _searching(self, query: str) -> None:
         with self._index_lock:
             if self.finder is None and not isinstance(self._paths, PathFinder):
                 self.finder = indexed(self._paths)
@@ -120,6 +158,8 @@ class FileFinder(Dialog[str | None]):
             self.query_one("#finder-status", Label).update(Content(said))
 
     def _show(self, query: str, matches: list[FinderMatch], total: int) -> None:
+        if query != self._asked:  # a search overtaken by later typing (or a reopening)
+            return
         self.matches = matches
         self.searched = query
         results = self.query_one("#finder-results", OptionList)

@@ -61,11 +61,27 @@ class GotoLine(Dialog[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="lookup-dialog") as box:
             box.border_title = "Go to line"
-            yield Input(placeholder=f"1-{self.max_line}, A-B, +N, -N or $", id="goto-input")
-            yield Label(Content(f"line {self.current} of {self.max_line}"), id="goto-status")
+            yield Input(placeholder=self._hint(), id="goto-input")
+            yield Label(self._where(), id="goto-status")
+
+    def _hint(self) -> str:
+        return f"1-{self.max_line}, A-B, +N, -N or $"
+
+    def _where(self) -> Content:
+        return Content(f"line {self.current} of {self.max_line}")
 
     def on_mount(self) -> None:
         self.query_one("#goto-input", Input).focus()
+
+    def reopen(self, max_line: int, current: int = 1) -> None:
+        self.max_line, self.current, self.selected = max_line, current, None
+        field = self.query_one("#goto-input", Input)
+        field.value = ""
+        field.placeholder = self._hint()
+        status = self.query_one("#goto-status", Label)
+        status.update(self._where())
+        status.remove_class("-error")
+        field.focus()
 
     @on(Input.Submitted, "#goto-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -102,7 +102,7 @@ class GrepScreen(Dialog[GrepHit | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="grep-box") as box:
-            box.border_title = f"Grep at {self.revision.short}"
+            box.border_title = self._title()
             with Horizontal(id="grep-inputs"):
                 yield Input(self._initial_pattern, placeholder="pattern…", id="grep-pattern")
                 yield Input(self._initial_paths, placeholder="in paths…", id="grep-paths")
@@ -111,9 +111,39 @@ class GrepScreen(Dialog[GrepHit | None]):
             yield Label(RUN_HINT, id="grep-status")
         yield KeysBar()  # the toggles' keys, as the active keymap binds them
 
+    def _title(self) -> str:
+        return f"Grep at {self.revision.short}"
+
     def on_mount(self) -> None:
         self.query_one("#grep-pattern", Input).focus()
         if self._initial_pattern:
+            self.search()
+
+    def reopen(
+        self,
+        revision: Revision,
+        *,
+        pattern: str = "",
+        paths: str = "",
+        fixed: bool = False,
+        ignore_case: bool = False,
+    ) -> None:
+        self._stop_event.set()  # (a search is stopped as the dialog closes: never left running)
+        self._stop_event = threading.Event()
+        self.revision = revision
+        self._initial_pattern, self._initial_paths = pattern, paths
+        self.fixed, self.ignore_case = fixed, ignore_case
+        self.hits, self.count, self.files = [], 0, set()
+        self.running, self.error, self.elapsed = False, None, None
+        self._search = None
+        self.query_one("#grep-box").border_title = self._title()
+        self.query_one("#grep-pattern", Input).value = pattern
+        self.query_one("#grep-paths", Input).value = paths
+        self.query_one("#grep-flags", Label).update(self._flags())
+        self.query_one("#grep-results", OptionList).clear_options()
+        self._status(Content(RUN_HINT))
+        self.set_focus(self.query_one("#grep-pattern", Input))
+        if pattern:
             self.search()
 
     # --- toggles -------------------------------------------------------------------------------

@@ -99,5 +99,11 @@ class HelpScreen(Dialog[None]):
             dialog.border_subtitle = "escape close"
             yield Static(help_content(self.keymap), id="help-text")
 
+    def reopen(self, keymap: Keymap) -> None:
+        if keymap is not self.keymap:
+            self.keymap = keymap
+            self.query_one("#help-text", Static).update(help_content(keymap))
+        self.query_one("#help-dialog", VerticalScroll).scroll_home(animate=False, immediate=True)
+
     def action_close(self) -> None:
         self.dismiss(None)

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
-from screens.dialog import TintedOnce
+from screens.dialog import Covered, TintedOnce
 from screens.review.messages import Anchored, ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
 from tui import startup
@@ -122,6 +122,17 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         commands = getattr(screen, "palette_commands", None)
         if commands is not None:
             yield from commands()
+
+    def push_screen(self, *args: Any, **options: Any) -> Any:
+        # the screen covered skips the repaint Textual asks of it (screens.dialog.Covered)
+        covered = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(covered, Covered):
+            covered.covering = True
+        try:
+            return super().push_screen(*args, **options)
+        finally:
+            if isinstance(covered, Covered):
+                covered.covering = False
 
     def action_command_palette(self) -> None:
         # as Textual's own action, with the palette drawing the screen beneath once

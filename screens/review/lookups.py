@@ -14,6 +14,7 @@ from textual.app import SystemCommand
 from textual.markup import escape
 
 from keymaps import SPECS, Keymap, short_keys
+from screens.dialog import kept
 from screens.review.history import Location
 from screens.safe import visible
 
@@ -44,6 +45,7 @@ class Lookups:
         self.find_text = ""  # the last text of find in file
         # what `/` can find, for the revision it was listed with (None: not opened yet)
         self._targets: tuple[object, list[FindTarget]] | None = None
+        self._jumps: list[SystemCommand] | None = None  # the palette's record jumps, once made
 
     def notify(self, message: str, **options: Any) -> None:
         self.screen.notify(message, **options)
@@ -103,7 +105,8 @@ class Lookups:
             else:
                 self.moves.jump(Location(target.record, self.moves.first_quote(target.record)))
 
-        self.screen.app.push_screen(FindScreen(self.find_targets()), found)
+        dialog = kept(self.screen.app, FindScreen, self.find_targets())
+        self.screen.app.push_screen(dialog, found)
 
     # --- hooks for the lookup screens ---------------------------------------------------------
 
@@ -118,7 +121,8 @@ class Lookups:
             if path:
                 self.sources.open_path(path)
 
-        self.screen.app.push_screen(FileFinder(self.state.revision.paths()), chosen)
+        dialog = kept(self.screen.app, FileFinder, self.state.revision.paths())
+        self.screen.app.push_screen(dialog, chosen)
 
     def grep(self) -> None:
         """Push grep at the revision; open the chosen hit."""
@@ -131,7 +135,7 @@ class Lookups:
             if hit is not None:
                 self.sources.open_path(hit.path, hit.line)
 
-        self.screen.app.push_screen(GrepScreen(self.state.revision), chosen)
+        self.screen.app.push_screen(kept(self.screen.app, GrepScreen, self.state.revision), chosen)
 
     def goto_line(self) -> None:
         """Push go-to-line for the file in the source pane."""
@@ -141,7 +145,7 @@ class Lookups:
             return
         from screens.goto import GotoLine
 
-        dialog = GotoLine(view.line_count, view.cursor_line)
+        dialog = kept(self.screen.app, GotoLine, view.line_count, view.cursor_line)
 
         def chosen(line: int | None) -> None:
             if dialog.selected is not None:  # a range: selected, so that `y` cites it
@@ -235,7 +239,8 @@ class Lookups:
     # --- command palette -------------------------------------------------------------------------
 
     def palette_commands(self) -> Iterator[SystemCommand]:
-        """Every action of this screen, and a jump to every record (for the command palette)."""
+        """Every action of this screen, listed as the palette opens, and a jump to every record,
+        listed when typed for (for the command palette)."""
         for spec in SPECS:
             if spec.context != "review" or spec.id == "quit":
                 continue
@@ -246,11 +251,26 @@ class Lookups:
                 f"{spec.group} · {keys}",
                 lambda action=action: self.screen.run_action(action),
             )
+        yield from self._record_jumps()
+
+    def _record_jumps(self) -> list[SystemCommand]:
+        """A palette command going to each record: made once per session (the palette asks for
+        every command at each opening, and the records do not change during a review)."""
+        if self._jumps is not None:
+            return self._jumps
+        jumps = []
         for n, record in enumerate(self.session.records):
             label = f" · {record.label}" if record.label and record.label != record.id else ""
-            # the palette reads titles and help as markup: report text is escaped for it
-            yield SystemCommand(
-                escape(visible(f"Go to {record.id}{label}")),
-                escape(visible(f"{record.kind.value} in {record.section}")),
-                lambda n=n: self.moves.jump(Location(n, self.moves.first_quote(n))),
+            # the palette reads titles and help as markup: report text is escaped for it; the
+            # jumps are not listed before typing (discover): a list growing with the review
+            # would be parsed and drawn at every opening, and would bury the actions
+            jumps.append(
+                SystemCommand(
+                    escape(visible(f"Go to {record.id}{label}")),
+                    escape(visible(f"{record.kind.value} in {record.section}")),
+                    lambda n=n: self.moves.jump(Location(n, self.moves.first_quote(n))),
+                    discover=False,
+                )
             )
+        self._jumps = jumps
+        return jumps

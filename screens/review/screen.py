@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap
 from keymaps.bindings import bindings_for
+from screens.dialog import Covered, kept
 from screens.review.arrivals import Arrivals
 from screens.review.drift import DriftFailed, DriftPart
 from screens.review.header import Header
@@ -60,7 +61,7 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from screens.find import FindTarget
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(Covered, Screen[None]):
     """Review records and quotes of loaded reports against the revision they cite."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
@@ -251,7 +252,7 @@ class ReviewScreen(Screen[None]):
     def action_help(self) -> None:
         from screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.keymap))
+        self.app.push_screen(kept(self.app, HelpScreen, self.keymap))
 
     def action_toggle_theme(self) -> None:
         self.app.theme = other_theme(self.app.current_theme.dark)
