@@ -110,6 +110,7 @@ AFTER_THE_FIRST_FRAME = (
     "evidence.anchoring.explain",
     "evidence.anchoring.diff",
     "evidence.revision",
+    "screens.dialog",  # the dialogs and the command palette: on their keys
 )
 
 
