@@ -95,11 +95,24 @@ def save_theme(path: Path, name: str) -> None:
 
 
 def use_assay_themes(app: App[Any], theme: str, path: Path | None) -> None:
-    """Give ``app`` assay's themes and no other (the palette's theme list too) and choose the
-    one kept in ``path``, else ``theme``; the app saves a change with `save_theme`."""
+    """Give ``app`` (not running yet) assay's themes and no other (the palette's theme list too)
+    and choose the one kept in ``path``, else ``theme``; the app saves a change with
+    `save_theme`."""
+    from textual.app import App
+
+    default = app.current_theme  # Textual's, that the app's stylesheet and filters were made for
     for each in THEMES:
         app.register_theme(each)
     for name in list(app.available_themes):
         if name not in (DARK, LIGHT):
             app.unregister_theme(name)
-    app.theme = saved_theme(path) or theme
+    chosen = saved_theme(path) or theme
+    wanted = app.get_theme(chosen)
+    if wanted is None or (wanted.dark, wanted.ansi) != (default.dark, default.ansi):
+        app.theme = chosen
+        return
+    # As dark as Textual's default theme: its variables are all that changes. Setting `theme`
+    # would parse every stylesheet again and restyle every widget once the first screen is up.
+    app.set_reactive(App.theme, chosen)
+    app.stylesheet.set_variables(app.get_css_variables())
+    app.set_class(True, f"-theme-{chosen}", update=False)

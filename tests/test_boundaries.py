@@ -90,6 +90,42 @@ def test_the_review_commands_import_textual_only_after_pausing_the_collector() -
     assert loaded == "", f"imported before the pause: {loaded}"
 
 
+DEMO_PROBE = """
+import sys
+from pathlib import Path
+import tui.cli
+from tui.commands.review import demo_app
+demo_app(None, None, Path(sys.argv[1]))  # what `assay demo` runs, ready to run
+lazy = set(sys.argv[2:])
+print(','.join(sorted(m for m in sys.modules if m in lazy or m.split('.')[0] in lazy)))
+"""
+#: what the review app needs only after its first frame (anchoring, the revision, highlighting,
+#: the store), or only for a key: imported where it is used, never by the command itself
+AFTER_THE_FIRST_FRAME = (
+    "rapidfuzz",
+    "git",  # GitPython: the revision is opened in a worker
+    "pygments",
+    "sqlite_utils",
+    "db.store",
+    "evidence.anchoring.explain",
+    "evidence.anchoring.diff",
+    "evidence.revision",
+    "tui.palette",  # the command palette: on its key
+)
+
+
+def test_the_demo_command_leaves_the_later_modules_unimported(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", DEMO_PROBE, str(tmp_path), *AFTER_THE_FIRST_FRAME],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", f"imported before the app ran: {result.stdout.strip()}"
+
+
 # --- layers, cycles and Textual's private API (read from the sources, no import) -------------
 
 PACKAGES = ("evidence", "db", "screens", "tui", "keymaps")

@@ -17,18 +17,13 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
-from screens.dialog import Covered, TintedOnce
+from screens.dialog import Covered
 from screens.review.messages import Anchored, ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
 from tui import startup
 from tui.crash import CrashWatch, run_app
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
-
-
-class Palette(TintedOnce, CommandPalette):
-    """Textual's command palette over the screen beneath drawn once per change of it."""
-
 
 #: what the reviewer does: while it comes, the collector's older generations wait
 INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
@@ -137,6 +132,8 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
     def action_command_palette(self) -> None:
         # as Textual's own action, with the palette drawing the screen beneath once
         if self.use_command_palette and not CommandPalette.is_open(self):
+            from tui.palette import Palette
+
             self.push_screen(Palette(id="--command-palette"))
 
     def action_quit(self) -> None:  # type: ignore[override]

@@ -72,10 +72,11 @@ class Panes:
     def records_shown(self) -> bool:
         return not self.screen.has_class("-no-records")
 
-    def resized(self) -> None:
-        """Two panes below NARROW_WIDTH, three from it; the widths follow the terminal's."""
+    def resized(self, width: int | None = None) -> None:
+        """Two panes below NARROW_WIDTH, three from it; the widths follow the terminal's
+        (``width``: the screen's, before it is laid out)."""
         screen = self.screen
-        width = screen.size.width
+        width = screen.size.width if width is None else width
         narrow = width < NARROW_WIDTH
         if narrow != screen.has_class("-narrow"):
             screen.set_class(narrow, "-narrow")

@@ -139,6 +139,9 @@ class ReviewScreen(Covered, Screen[None]):
         self.records_pane.border_title, self.record_pane.border_title = "Records", "Record"
         self.source_view.show_message("opening the revision…", title="Source")
         self.moves.fill_records()
+        # the panes' widths before the first layout (not on its Resize): laid out and drawn
+        # once, at the widths they keep
+        self.panes.resized(self.app.size.width)
         self.moves.show_record()
         self.header.refresh()
         self.records_pane.focus()

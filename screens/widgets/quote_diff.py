@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from textual.content import Content
 from textual.widgets import Static
 
-from evidence.anchoring.explain import compare, normalized_away
 from evidence.model import Anchor, DiffPart, Elsewhere, Quote, Tier
 from screens.safe import visible
 from screens.session import tier_symbol
@@ -85,6 +84,10 @@ def quote_diff(
     """
     if quote is None or anchor is None:
         return Content.styled("no quote to compare", "$text-muted")
+    # here, not at the top: the review screen holds this pane from its first frame, and
+    # explain loads rapidfuzz, which nothing needs until a quote is anchored
+    from evidence.anchoring.explain import compare, normalized_away
+
     if place is None and anchor.elsewhere and not anchor.verified:
         place = anchor.elsewhere[0]  # compared with where it was found (once that file is read)
         passage = None

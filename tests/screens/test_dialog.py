@@ -16,7 +16,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, Static
 
 from screens.dialog import Dialog
-from tui.app import AssayApp, Palette
+from tui.app import AssayApp
+from tui.palette import Palette
 
 CSS = """
 Asked { align: center middle; background: $background 60%; }

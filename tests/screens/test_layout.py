@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.app import App
+from textual.message import Message
 from textual.pilot import Pilot
 
 from evidence.model import Kind
@@ -101,6 +103,32 @@ async def test_widths_follow_the_terminal_and_names_stay_apart(
             + (view.region.width if view.region.x > record.region.x else 0)
             == width
         )
+    app.close()
+
+
+@pytest.mark.parametrize("size", [(250, 50), (120, 40), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_panes_are_laid_out_once_at_their_widths(
+    tmp_path: Path, sample: Path, size: tuple[int, int]
+) -> None:
+    # the widths are set before the first layout: no pane is laid out (and drawn) first at the
+    # stylesheet's widths, then again at its own
+    resized: list[events.Resize] = []
+
+    def hook(message: Message) -> None:
+        if isinstance(message, events.Resize):
+            resized.append(message)
+
+    app = make_demo_app(tmp_path, reviewer="w", keymap=load_keymap(user=False))
+    async with app.run_test(size=size, message_hook=hook) as pilot:
+        screen = await opened(pilot, app, size)
+        records = screen.records_pane.region
+        # what spans the panes' whole height: the records list, the row beside it, the record
+        # beside the source (from 120 columns), and the row of all of them
+        kept = {records.width, size[0] - records.width, size[0]}
+        if size[0] >= 120:
+            kept.add(screen.record_pane.region.width)
+        widths = {event.size.width for event in resized if event.size.height == records.height}
+        assert records.width in widths and widths <= kept, (widths, kept)
     app.close()
 
 

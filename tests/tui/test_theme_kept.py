@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from textual.color import Color
 from textual.command import CommandPalette
 from textual.widgets import OptionList
 
-from screens.themes import DARK, LIGHT, THEME_FILE_NAME, theme_file
+from screens.themes import DARK, LIGHT, THEME_FILE_NAME, THEMES, theme_file
 from tui.commands.review import demo_app
 from tui.factory import make_browse_app
 
@@ -38,6 +40,31 @@ async def test_the_chosen_theme_is_kept_across_launches(
     app = demo_app("k", "default", tmp_path)
     async with app.run_test(size=(80, 24)):
         assert app.theme == DARK
+    app.close()
+
+
+@pytest.mark.parametrize("kept_theme", [None, DARK, LIGHT])
+async def test_the_first_frame_is_drawn_in_the_chosen_theme(
+    tmp_path: Path, sample: Path, user_config_home: Path, kept_theme: str | None
+) -> None:
+    # the dark theme is chosen before the app runs without Textual's theme watcher (it would
+    # parse every stylesheet again): its colours, classes and variables must still be the theme's
+    if kept_theme is not None:
+        kept = user_config_home / "assay" / THEME_FILE_NAME
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(kept_theme + "\n", encoding="utf-8")
+    chosen = kept_theme or DARK
+    theme = {each.name: each for each in THEMES}[chosen]
+    app = demo_app("k", "default", tmp_path)
+    async with app.run_test(size=(120, 40)):
+        assert app.theme == chosen and app.current_theme is theme
+        assert app.has_class(f"-theme-{chosen}")
+        assert app.has_class("-dark-mode") is theme.dark
+        assert app.has_class("-light-mode") is not theme.dark
+        assert app.theme_variables["border-blurred"] == theme.variables["border-blurred"]
+        record = app.screen.query_one("#record")  # not focused: its border is border-blurred
+        assert not record.has_focus
+        assert record.styles.border_top[1] == Color.parse(theme.variables["border-blurred"])
     app.close()
 
 
