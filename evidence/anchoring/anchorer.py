@@ -10,6 +10,7 @@ when the revision is large.
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -185,7 +186,25 @@ class Anchorer:
         its part of the revision once, anchors the quotes citing it, then indexes it. Stops
         early (returning the anchors done so far, in order, without `elsewhere`) when
         cancelled.
+
+        The cycle collector is paused meanwhile (as `load_sarif` does): anchoring makes many
+        short-lived containers and hardly any cycles, and each collection they set off walks
+        every object alive (in the app, the whole review).
         """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._anchor_all_of(quotes, cancel, progress)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _anchor_all_of(
+        self,
+        quotes: Sequence[Quote],
+        cancel: threading.Event | None,
+        progress: Callable[[int, int], None] | None,
+    ) -> list[Anchor]:
         total = len(quotes)
         workers: Workers | None = None
         self.used_workers = 0

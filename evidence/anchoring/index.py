@@ -205,6 +205,11 @@ class RevisionIndex:
             return len(numbers)
         return 1 if word in self._first else 0
 
+    def _rarity(self, word: bytes) -> tuple[float, bytes]:
+        """What the rarest words are chosen by: frequency, then the word itself (a set's order
+        changes with each process's hash seed, and so would the files of equally rare words)."""
+        return self.frequency(word), word
+
     def _files(self, word: bytes) -> list[int]:
         numbers = self._multi.get(word)
         if numbers is not None:
@@ -224,7 +229,7 @@ class RevisionIndex:
         # tier may still find the quote
         words = set(words)
         held = [word for word in words if self.frequency(word) > 0]
-        chosen = sorted(held, key=self.frequency)[:rarest]
+        chosen = sorted(held, key=self._rarity)[:rarest]
         chosen = [word for word in chosen if self.frequency(word) != float("inf")]
         if not chosen:
             if len(held) < len(words):
@@ -244,7 +249,7 @@ class RevisionIndex:
     ) -> list[str]:
         """Paths holding most of the least frequent words present, best first."""
         present = [w for w in words if 0 < self.frequency(w) < float("inf")]
-        chosen = sorted(present, key=self.frequency)[:rarest]
+        chosen = sorted(present, key=self._rarity)[:rarest]
         if not chosen:
             return []
         need = max(1, len(chosen) - 1)

@@ -11,6 +11,7 @@ which reads files and runs nothing. Nothing reads the work tree or the index.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import threading
@@ -63,6 +64,23 @@ def _read_reply(stdout: IO[bytes], oid: str) -> bytes:
     if len(data) != size:
         raise ValueError("short read from git cat-file")
     return data
+
+
+#: how many bytes of blobs git may write ahead of the reader (Linux's default limit for a pipe)
+STREAM_PIPE_BYTES = 1024 * 1024
+
+
+def widen_pipe(pipe: IO[bytes]) -> None:
+    """Let git inflate the next blobs while this process works on the last one: a default
+    64 KB pipe holds about one file, so git waits on every read."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    command = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    if command is not None:
+        with contextlib.suppress(OSError, ValueError):  # refused: the pipe stays as it is
+            fcntl.fcntl(pipe.fileno(), command, STREAM_PIPE_BYTES)
 
 
 def _missing(oid: str) -> str:
@@ -148,6 +166,7 @@ class RepoReader:
         process: subprocess.Popen[bytes] = started.proc
         assert process.stdin is not None and process.stdout is not None
         stdin = process.stdin
+        widen_pipe(process.stdout)
 
         def feed() -> None:
             try:

@@ -399,6 +399,26 @@ def test_anchor_many_agrees_with_anchor(revision: Revision) -> None:
     assert [a.elsewhere != () for a in one_by_one] == [True, True, True, False, False, False]
 
 
+def test_anchor_many_pauses_the_cycle_collector_and_leaves_it_as_it_was(
+    revision: Revision,
+) -> None:
+    import gc
+
+    quotes = [quote("return tokens.includes(token);", "src/gone.js")] * 3
+    collecting: list[bool] = []
+    anchorer = Anchorer(revision, workers=1)
+    assert gc.isenabled()
+    anchorer.anchor_many(quotes, progress=lambda d, t: collecting.append(gc.isenabled()))
+    assert collecting and not any(collecting)
+    assert gc.isenabled()
+    gc.disable()  # paused by someone else (the app's start): still paused afterwards
+    try:
+        anchorer.anchor_many(quotes)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_anchor_many_cancelled_while_streaming_returns_the_anchors_done_in_order(
     revision: Revision,
 ) -> None:

@@ -290,3 +290,29 @@ def test_closed_revision_refuses_reads(repo: tuple[Path, str]) -> None:
     revision.close()
     with pytest.raises(RevisionError, match="closed"):
         revision.read_blob(revision.entries()["src/util.py"].oid)
+
+
+def test_a_stream_of_large_blobs_arrives_whole_through_a_widened_pipe(tmp_path: Path) -> None:
+    import fcntl
+    import os
+
+    from evidence.git.reader import STREAM_PIPE_BYTES, widen_pipe
+
+    root = tmp_path / "large"
+    # 3 MB in all: git writes ahead of the reader by up to the pipe's size
+    lines = range(5000)
+    files = {f"f{i}.txt": "".join(f"line {n} of file {i}\n" for n in lines) for i in range(30)}
+    make_repo(root, files)
+    with Revision.open(root) as revision:
+        entries = revision.entries()
+        oids = [entries[name].oid for name in files]
+        streamed = list(revision.iter_blobs(oids))
+    assert [oid for oid, _ in streamed] == oids
+    assert [data.decode() for _, data in streamed] == list(files.values())
+    if not hasattr(fcntl, "F_GETPIPE_SZ"):
+        pytest.skip("no F_GETPIPE_SZ here: pipes keep the system's size")
+    read_end, write_end = os.pipe()
+    os.close(write_end)
+    with open(read_end, "rb") as pipe:
+        widen_pipe(pipe)
+        assert fcntl.fcntl(read_end, fcntl.F_GETPIPE_SZ) >= STREAM_PIPE_BYTES
