@@ -108,7 +108,9 @@ def use_assay_themes(app: App[Any], theme: str, path: Path | None) -> None:
             app.unregister_theme(name)
     chosen = saved_theme(path) or theme
     wanted = app.get_theme(chosen)
-    if wanted is None or (wanted.dark, wanted.ansi) != (default.dark, default.ansi):
+    # (`Theme.ansi` is newer than textual 8.2.0, whose themes are all truecolor)
+    ansi = getattr(wanted, "ansi", False), getattr(default, "ansi", False)
+    if wanted is None or wanted.dark != default.dark or ansi[0] != ansi[1]:
         app.theme = chosen
         return
     # As dark as Textual's default theme: its variables are all that changes. Setting `theme`
