@@ -129,6 +129,8 @@ def screen_beneath(screen: Screen[Any]) -> Screen[Any] | None:
 
 
 if TYPE_CHECKING:
+    from textual.widgets import Input, OptionList
+
     MixedInto = Screen[Any]
 else:
     # not a Textual class: Textual inherits CSS and component classes along the first base
@@ -237,3 +239,12 @@ def kept(
     made = dialog(*args, **options)
     app.install_screen(made, name)
     return made
+
+
+def back_to_top(field: Input, results: OptionList, query: str, listed: bool) -> None:
+    """A kept dialog reopened on the list it shows already: its query as given, its list from
+    the top (``listed``: it has options to highlight), the field focused; nothing searched."""
+    field.value = query
+    results.highlighted = 0 if listed else None
+    results.scroll_home(animate=False, immediate=True)
+    field.focus()

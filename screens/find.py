@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from keymaps.bindings import bindings_for
-from screens.dialog import Dialog
+from screens.dialog import Dialog, back_to_top
 from screens.safe import visible
 from screens.workers import report_failure
 
@@ -99,10 +99,7 @@ class FindScreen(Dialog[FindTarget | None]):
         if self._listed is not None and self._listed[0] is targets and self._listed[1] == query:
             # the list shows these targets ranked for this query already: only back to its top
             self._wanted = query
-            field.value = query
-            results.highlighted = 0 if self.shown else None
-            results.scroll_home(animate=False, immediate=True)
-            field.focus()
+            back_to_top(field, results, query, bool(self.shown))
             return
         self.targets, self._given = list(targets), targets
         self.shown = []

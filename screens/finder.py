@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
 from evidence.finder import FinderMatch, PathFinder
-from screens.dialog import Dialog
+from screens.dialog import Dialog, back_to_top
 from screens.safe import visible
 from screens.workers import report_failure
 
@@ -113,10 +113,7 @@ class FileFinder(Dialog[str | None]):
         if self.searched == query and (paths is self._paths or paths == self._paths):
             # the list shows these paths searched for this query already: only back to its top
             self._asked = query
-            field.value = query
-            results.highlighted = 0 if self.matches else None
-            results.scroll_home(animate=False, immediate=True)
-            field.focus()
+            back_to_top(field, results, query, bool(self.matches))
             return
         with self._index_lock:  # (the list's index is kept: `indexed` finds it again)
             self.finder = paths if isinstance(paths, PathFinder) else None
