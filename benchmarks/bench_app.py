@@ -330,6 +330,15 @@ async def key_times(
             while screen.sources.shown != screen.sources.request:
                 await asyncio.sleep(0.001)
 
+        async def cursor_record_shown() -> None:
+            # j and k move the records list's cursor: the record under it, and its source
+            records = screen.records_pane
+            while records.highlighted is None or (
+                screen.location.record != records.rows[records.highlighted]
+            ):
+                await asyncio.sleep(0.001)
+            await source_shown()
+
         async def at(location: Location) -> None:
             screen.go(location)
             await source_shown()
@@ -372,7 +381,8 @@ async def key_times(
                 if key == "pagedown" and pane.scroll_y >= pane.max_scroll_y:
                     pane.scroll_to(y=0, animate=False, immediate=True)
                     await pilot.pause()
-                wait = source_shown if key in ("n", "p", "]", "[", "j", "k") else None
+                wait = {"j": cursor_record_shown, "k": cursor_record_shown}.get(key)
+                wait = wait or (source_shown if key in ("n", "p", "]", "[") else None)
                 spent.append(await timed(app, key, wait))
                 await pilot.pause()
         for press in range(presses if linked and not dialogs_only else 0):  # enter, backspace
@@ -583,7 +593,8 @@ async def main(
                 runs.append(await key_times(tmp / "synthetic", records, presses, **only))
             print(f"keys: {presses} presses each, from the key event posted to the painted frame")
             print("  (every widget's messages handled, then Screen.wait_for_refresh); n p ] [ j k")
-            print("  enter backspace also wait for the source they show; dialogs: key, escape")
+            print("  enter backspace also wait for the source they show (j k: the record under")
+            print("  the records list's cursor shown first); dialogs: key, escape")
             key_table(echo, runs, cpu=only_dialogs)
     if only_keys:
         return

@@ -46,6 +46,7 @@ class Navigation:
         self.history: History[Place] = History()
         self.moved = False  # the reviewer moved (before the saved position was read, maybe)
         self.cleared = False  # the filter lists no record: the record and source panes are empty
+        self._followed: int | None = None  # the record pane's row a key moved onto, shown
         state.watch({"filter"}, self.fill_records)
 
     @property
@@ -267,7 +268,7 @@ class Navigation:
 
     def pane_moved(self, event: Message) -> None:
         """The cursor moved in the records or the record pane, or a row was chosen there."""
-        records = self.records_pane
+        records, pane = self.records_pane, self.record_pane
         if isinstance(event, RecordsPane.RecordHighlighted):
             if records.highlighted is None or records.rows[records.highlighted] != event.index:
                 return  # the pane was refilled since (e.g. the saved position was read): stale
@@ -275,12 +276,40 @@ class Navigation:
                 self.go(self.at(event.index))
         elif isinstance(event, RecordsPane.RecordSelected):
             self.screen.set_focus(self.record_pane)
-        elif isinstance(event, RecordPane.QuoteHighlighted):
-            self.select_quote(event.quote)
-        elif isinstance(event, RecordPane.RowHighlighted):
-            self.preview(event.row_id)
+        elif isinstance(event, (RecordPane.QuoteHighlighted, RecordPane.RowHighlighted)):
+            if isinstance(event, RecordPane.RowHighlighted):
+                row_id = event.row_id
+            else:
+                row_id = "record" if event.quote is None else f"quote-{event.quote}"
+            # the cursor has moved on since (a newer message follows), or a key's move was
+            # followed when it was made (`cursor_moved`)
+            if pane.highlighted_id != row_id or self._followed == pane.highlighted:
+                return
+            self._followed = None
+            self._show_row(row_id)
         elif isinstance(event, RecordPane.Followed):
             self.follow(event.target)
+
+    def cursor_moved(self, focused: object) -> None:
+        """A key moved the cursor of the focused pane: what it is on now is shown at once, in
+        the frame that paints the cursor, not a frame later when the pane's message arrives."""
+        records, pane = self.records_pane, self.record_pane
+        if focused is records and records.highlighted is not None:
+            index = records.rows[records.highlighted]
+            if index != self.state.location.record:
+                self.go(self.at(index))
+        elif focused is pane and pane.highlighted is not None:
+            self._followed = pane.highlighted
+            self._show_row(pane.highlighted_id)
+
+    def _show_row(self, row_id: str) -> None:
+        """What the record pane's cursor row shows: its quote, the record, or a search hit."""
+        if row_id.startswith("quote-"):
+            self.select_quote(int(row_id.removeprefix("quote-")))
+        elif row_id == "record":
+            self.select_quote(None)
+        else:
+            self.preview(row_id)
 
     def follow_focused(self) -> bool:
         """Follow the row under the cursor of the focused pane (records: choose it; record: the

@@ -41,6 +41,7 @@ from screens.review.writer import StoreHandle
 from screens.session import ReviewSession
 from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
+from screens.widgets.lists import RowList
 from screens.widgets.quote_diff import QuoteDiff
 from screens.widgets.quote_info import QuoteInfo
 from screens.widgets.record_pane import RecordPane
@@ -215,7 +216,11 @@ class ReviewScreen(Covered, Screen[None]):
         self.moves.step(what, step)
 
     def action_motion(self, what: str, step: int = 1) -> None:
-        self.motions.act(self.focused, what, step)
+        focused = self.focused
+        before = focused.highlighted if isinstance(focused, RowList) else None
+        self.motions.act(focused, what, step)
+        if isinstance(focused, RowList) and focused.highlighted != before:
+            self.moves.cursor_moved(focused)
 
     def action_lookup(self, name: str, step: int = 1) -> None:
         self.lookups.run(name, step)
