@@ -35,7 +35,8 @@ async def test_j_in_the_records_list_shows_the_record_before_its_message(
         shown = screen.location
         await pilot.pause()  # the list's messages arrive: nothing moves again
         assert screen.location == shown
-        assert screen.location.record == records.rows[records.highlighted]
+        cursor = records.highlighted
+        assert cursor is not None and screen.location.record == records.rows[cursor]
 
 
 async def test_j_in_the_record_pane_selects_the_quote_and_stale_moves_are_ignored(
