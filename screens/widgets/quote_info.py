@@ -111,3 +111,14 @@ class QuoteInfo(Static):
         # laid out again only when its height changes: most quotes take one line
         self.update(text, layout=lines != self._lines)
         self._lines = lines
+
+    def growth(self) -> int:
+        """How many lines taller (or, negative, shorter) the next layout makes it: its text
+        wraps to more or fewer lines than it is high now (at most its maximum height)."""
+        if not self.size.height:
+            return 0
+        most = self.styles.max_height
+        lines = self._lines
+        if most is not None and most.is_cells:
+            lines = min(lines, int(most.value))
+        return lines - self.size.height

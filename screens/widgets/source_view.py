@@ -27,6 +27,7 @@ from keymaps.bindings import bindings_for
 from screens.contrast import legible
 from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
+from screens.widgets.source_layout import rows_after, scrollbars_placed
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
 
 
@@ -106,6 +107,7 @@ class SourceView(ScrollView, can_focus=True):
         self.highlights = Highlights(self)
         self._gutter_width = 6
         self._height_seen = 0  # the height at the last resize (0: not laid out yet)
+        self._rows_next: int | None = None  # while a file is shown: its rows once laid out
         # (line, top): the view is where centring ``line`` put it, until something else moves it
         self._centred: tuple[int, int] | None = None
         #: counts what moved the view other than a resize (keys, clicks, a file or line shown)
@@ -150,11 +152,13 @@ class SourceView(ScrollView, can_focus=True):
         line: int | None = None,
         title: object | None = None,
         key: object | None = None,
+        rows: int | None = None,
     ) -> None:
         """Display ``lines`` of ``path``; centre on ``line`` (1-based) when given.
 
         ``key`` (e.g. the blob id) identifies the text: highlighting is kept per key, so showing
-        the same file again is highlighted at once.
+        the same file again is highlighted at once. ``rows``: the lines of code the view will
+        show once laid out again, when what is around it changes height with this file.
         """
         doc = (path, key) if key is not None else None
         if doc is None or doc != self._doc or self._message is not None:
@@ -180,8 +184,13 @@ class SourceView(ScrollView, can_focus=True):
         if title is not None:
             self.border_title = title  # type: ignore[assignment]
         self._gutter_width = len(str(max(1, len(self._lines)))) + 4
-        self.virtual_size = Size(self._width + self._gutter_width + 1, len(self._lines))
+        width = self._width + self._gutter_width + 1
+        # centred as the view will be laid out with this file, not as it is: else the layout
+        # that follows moves it again, a frame later (a jump, and the whole view drawn twice)
+        self._rows_next = rows_after(self, width, rows)
+        self.virtual_size = Size(width, len(self._lines))
         self.go_to_line(line or 1, center=line is not None)
+        self._rows_next = None
         if line is not None:
             # once laid out with the new size, a horizontal scrollbar may have taken the last
             # row: scroll again, or the end of a passage at the end of the file stays hidden
@@ -219,8 +228,8 @@ class SourceView(ScrollView, can_focus=True):
 
     def _centred_top(self, line: int) -> int:
         """The first line shown when ``line`` is centred (a third of the way down)."""
-        height = max(1, self.scrollable_content_region.height or self.size.height or 1)
-        return max(0, line - 1 - height // 3)
+        height = self._rows_next or self.scrollable_content_region.height or self.size.height
+        return max(0, line - 1 - max(1, height) // 3)
 
     def show_message(self, text: str, *, title: object | None = None) -> None:
         """Show a message (missing file, binary file, error) instead of a file."""
@@ -325,6 +334,7 @@ class SourceView(ScrollView, can_focus=True):
             self._keep_in_view()
         self._height_seen = self.scrollable_content_region.height
         self._request_highlight()
+        scrollbars_placed(self)
 
     def _keep_in_view(self) -> None:
         """After a resize: the matched passage (when the cursor is in it), else the cursor line,

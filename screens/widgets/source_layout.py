@@ -1,0 +1,31 @@
+"""The source view's layout to come: a file shown is centred as the view will be laid out with
+it, so that the layout which follows does not move it again a frame later (a jump, and the
+whole view drawn twice)."""
+
+from __future__ import annotations
+
+from textual.scroll_view import ScrollView
+
+
+def rows_after(view: ScrollView, width: int, rows: int | None) -> int | None:
+    """The lines of code ``view`` shows once laid out with a file ``width`` cells wide: the
+    ``rows`` it is given (or has now), less a horizontal scrollbar the file brings, or plus one
+    it takes away (None before the view's first layout)."""
+    region = view.scrollable_content_region
+    if not region.height:
+        return None
+    rows = region.height if rows is None else rows
+    if view.styles.overflow_x == "auto":
+        bar = view.styles.scrollbar_size_horizontal
+        had, will = view.show_horizontal_scrollbar, width > region.width
+        rows += (bar if had else 0) - (bar if will else 0)
+    return max(1, rows)
+
+
+def scrollbars_placed(view: ScrollView) -> None:
+    """Tell the view's scrollbars where it is: one that appeared after the view was scrolled
+    (a longer file) would show its thumb at the top, as Textual places a bar only on a scroll."""
+    if view.show_vertical_scrollbar:
+        view.vertical_scrollbar.position = view.scroll_y
+    if view.show_horizontal_scrollbar:
+        view.horizontal_scrollbar.position = view.scroll_x
