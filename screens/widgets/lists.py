@@ -24,6 +24,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from screens.widgets.virtual import set_virtual_size
+
 if TYPE_CHECKING:
     from rich.style import Style as RichStyle
     from textual.css.styles import RulesMap
@@ -270,7 +272,7 @@ class RowList(ScrollView, can_focus=True):
                 self._line_rows.extend([index] * self.row_height(index, width))
         height = len(self._line_rows)
         if self.virtual_size.height != height:
-            self.virtual_size = Size(0, height)
+            set_virtual_size(self, Size(0, height))
         if top is not None and top < len(self._first):
             kept = self._first[top] + min(offset, self._height(top) - 1)
             if kept != line:

@@ -28,6 +28,7 @@ from screens.contrast import legible
 from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
+from screens.widgets.virtual import set_virtual_size
 
 
 @lru_cache(maxsize=16)
@@ -180,7 +181,7 @@ class SourceView(ScrollView, can_focus=True):
         if title is not None:
             self.border_title = title  # type: ignore[assignment]
         self._gutter_width = len(str(max(1, len(self._lines)))) + 4
-        self.virtual_size = Size(self._width + self._gutter_width + 1, len(self._lines))
+        set_virtual_size(self, Size(self._width + self._gutter_width + 1, len(self._lines)))
         self.go_to_line(line or 1, center=line is not None)
         if line is not None:
             # once laid out with the new size, a horizontal scrollbar may have taken the last
@@ -233,7 +234,7 @@ class SourceView(ScrollView, can_focus=True):
         self.marks = SourceMarks()
         if title is not None:
             self.border_title = title  # type: ignore[assignment]
-        self.virtual_size = Size(0, 0)
+        set_virtual_size(self, Size(0, 0))
         self.moves += 1
         self._centred = None
         self.scroll_to(0, 0, animate=False, force=True)
