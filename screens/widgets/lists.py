@@ -216,10 +216,10 @@ class RowList(ScrollView, can_focus=True):
         """Measure rows a later `set_rows` shows from the top, and draw those on its first
         screen (``cursor``: the row the cursor will be on), into the lines kept by text: showing
         them then neither measures nor draws them. Only for rows drawn as their prompt (the
-        default `draw_row` and `row_height`), at the width the list is laid out at."""
-        width, height = self._width, self.scrollable_content_region.height
-        if not width or self.ONE_LINE_ROWS:
+        default `draw_row` and `row_height`), at the width `set_rows` would give them."""
+        if not self._width or self.ONE_LINE_ROWS:
             return
+        width, height = self._fitted_width(rows), self.scrollable_content_region.height
         styles: dict[str, Style] = {}
         lines = 0
         for index, row in enumerate(rows):
@@ -233,6 +233,18 @@ class RowList(ScrollView, can_focus=True):
                     )
                 self._prompt_lines(row.prompt, width, style)
             lines += self._prompt_height(row.prompt, width)
+
+    def _fitted_width(self, rows: list[Row]) -> int:
+        """The width `_fit` would measure these rows at (the scrollbar's column taken when they
+        overflow, unless the gutter keeps it either way)."""
+        width = self._width
+        bar = self.styles.scrollbar_size_vertical
+        stable = self.styles.scrollbar_gutter == "stable"
+        if not bar or self.styles.overflow_y != "auto" or stable:
+            return width
+        full = width + (bar if self.show_vertical_scrollbar else 0)
+        total = sum(self._prompt_height(row.prompt, full) for row in rows)
+        return full - bar if total > self.scrollable_content_region.height else full
 
     # --- measuring and drawing -------------------------------------------------------------------
 
