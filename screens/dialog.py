@@ -155,7 +155,7 @@ class TintedOnce(MixedInto):
             backdrop = self._backdrop = Backdrop(self, beneath, tint)
         return backdrop
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         # back on top (opened, or a dialog over it closed): the screen beneath may have changed
         # while another screen was on top and was refreshed instead of this one
         self._backdrop = None
