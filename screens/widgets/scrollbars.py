@@ -12,6 +12,7 @@ installs it (`ScrollBar.renderer`).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from cachetools import LRUCache
 from rich.color import Color
@@ -31,6 +32,8 @@ _BACK, _BAR = Color.parse("#555555"), Color.parse("bright_magenta")
 
 #: (geometry, position, styles) -> the bar's lines
 _DRAWN: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(256)
+#: scrollbar -> what it was drawn as last (the key of `_DRAWN`)
+_LAST: WeakKeyDictionary[object, tuple[object, ...]] = WeakKeyDictionary()
 
 
 class ScrollBarLines(ScrollBarRender, Visual):
@@ -45,10 +48,23 @@ class ScrollBarLines(ScrollBarRender, Visual):
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions
     ) -> list[Strip]:
+        key = self.key(width, height, style)
+        bar = getattr(options.rules, "node", None)  # the ScrollBar drawn (its styles' node)
+        if bar is not None:
+            _LAST[bar] = key
+        lines = _DRAWN.get(key)
+        if lines is None:
+            rich_style, base = key[-2:]
+            assert isinstance(rich_style, RichStyle) and isinstance(base, RichStyle)
+            lines = _DRAWN[key] = self._lines(width, height or 0, rich_style, base)
+        return lines
+
+    def key(self, width: int, height: int | None, style: Style) -> tuple[object, ...]:
+        """What decides the lines drawn: the bar's size, geometry and position, its colours
+        and the widget's style."""
         given = self.style
         rich_style = given if isinstance(given, RichStyle) else RichStyle.parse(given)
-        base = style.rich_style
-        key = (
+        return (
             width,
             height,
             self.virtual_size,
@@ -56,12 +72,8 @@ class ScrollBarLines(ScrollBarRender, Visual):
             self.position,
             self.vertical,
             rich_style,
-            base,
+            style.rich_style,
         )
-        lines = _DRAWN.get(key)
-        if lines is None:
-            lines = _DRAWN[key] = self._lines(width, height or 0, rich_style, base)
-        return lines
 
     def _lines(
         self, width: int, height: int, rich_style: RichStyle, base: RichStyle
@@ -92,6 +104,18 @@ class ScrollBarLines(ScrollBarRender, Visual):
                 segments, width, include_new_lines=False, pad=False
             )
         ][: height or None]
+
+
+def drawn_as_now(bar: ScrollBar) -> bool:
+    """The scrollbar was last drawn as it would be drawn now (a repaint shows the same cells)."""
+    last = _LAST.get(bar)
+    if last is None:
+        return False
+    visual = bar.render()
+    if not isinstance(visual, ScrollBarLines):
+        return False
+    width, height = bar.size
+    return visual.key(width, height, bar.visual_style) == last
 
 
 def install() -> None:

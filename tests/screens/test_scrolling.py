@@ -17,6 +17,7 @@ from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
+from screens.review.screen import ReviewScreen
 from screens.widgets.lists import Row, RowList
 from screens.widgets.scrollbars import ScrollBarLines
 from screens.widgets.source_view import SourceView
@@ -157,3 +158,45 @@ async def test_a_file_of_another_length_is_laid_out_only_when_a_scrollbar_comes_
             fresh.query_one(SourceView).show(after, files[after], line=5)
             await pilot.pause()
             assert cells(fresh) == seen, (before, after)
+
+
+async def test_a_focus_change_paints_a_panes_scrollbar_once_and_a_scroll_moves_it(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    # the pane's restyle refreshes its bar (Textual refreshes a widget's bars whenever their
+    # colours are set); that repaint reached the screen after the frame that drew the bar
+    painted: list[list[str]] = []
+    render_lines = ScrollBar.render_lines
+    watched: list[ScrollBar] = []
+
+    def counted(self: ScrollBar, crop: Any) -> Any:
+        lines = render_lines(self, crop)
+        if self in watched:
+            painted.append([str(line) for line in lines])
+        return lines
+
+    monkeypatch.setattr(ScrollBar, "render_lines", counted)
+    app = make_demo_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.press(*["n"] * 7)  # a record longer than its pane: its bar shows
+        await pilot.pause(0.2)
+        pane = screen.record_pane
+        assert pane.show_vertical_scrollbar
+        watched.append(pane.vertical_scrollbar)
+        for lap in ("first", "again"):  # into the record pane, out, round to the records
+            for _ in range(3):
+                painted.clear()
+                await pilot.press("tab")
+                await pilot.pause(0.2)
+                # (the first round styles the panes in states not drawn before)
+                assert lap == "first" or len(painted) <= 1, app.focused
+        pane.focus()
+        await pilot.pause(0.2)
+        before = painted[-1] if painted else None
+        painted.clear()
+        await pilot.press("pagedown")
+        await pilot.pause(0.2)
+        assert painted and painted[-1] != before  # the thumb moved
