@@ -2,9 +2,9 @@
 
 Textual lays the whole screen out whenever a widget's virtual size changes (`virtual_size` is a
 layout reactive), to show or hide its scrollbars and size their thumbs. A pane that shows
-another record or file changes it at every key; the layout that follows is most of what the key
-costs beside drawing. When no scrollbar appears or goes, the bars are told the new size here,
-as Textual's layout would tell them, and only what changed is drawn.
+another record or file changes it at every key, and each layout arranges the whole screen
+again. When no scrollbar appears or goes, the bars are told the new size here, as Textual's
+layout would tell them, and only what changed is drawn.
 """
 
 from __future__ import annotations
