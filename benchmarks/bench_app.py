@@ -11,6 +11,8 @@
   painted (call_later on every widget of the screen, then Screen.wait_for_refresh: public API
   only), on the sample and on a 2,000-record review (copies of the sample reports), beside an
   empty app's key echo measured the same way;
+- the floor of a dialog's opening and closing: Textual's own `ModalScreen` of one label, made
+  once and pushed, in an empty app (by a key) and over the review screen (`push_screen`);
 - opening the 20,000+ line sample file at a quote near its end: SourceView vs a Static holding
   the whole highlighted file (what mounting a file in a Static costs).
 
@@ -44,7 +46,8 @@ from textual.app import App, ComposeResult  # noqa: E402
 from textual.containers import VerticalScroll  # noqa: E402
 from textual.message_pump import MessagePump  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
-from textual.widgets import Static  # noqa: E402
+from textual.screen import ModalScreen  # noqa: E402
+from textual.widgets import Label, Static  # noqa: E402
 
 from evidence.revision import Revision  # noqa: E402
 from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
@@ -210,6 +213,30 @@ class EchoApp(App[None]):
         self.query_one("#echo", Static).update(str(self.presses))
 
 
+class TrivialModal(ModalScreen[None]):
+    """The floor of a dialog's opening: a modal screen of one label, made once and pushed
+    (Textual's own `ModalScreen`: its background tints the screen beneath)."""
+
+    DEFAULT_CSS = "TrivialModal { align: center middle; } TrivialModal > Label { border: round; }"
+    BINDINGS = [("escape", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        yield Label("a trivial dialog")
+
+
+class ModalApp(EchoApp):
+    """An empty app whose key pushes a `TrivialModal`, installed once (as assay keeps its
+    dialogs), so the opening pays neither compose nor styling."""
+
+    BINDINGS = [("o", "open", "Open")]
+
+    def on_mount(self) -> None:
+        self.install_screen(TrivialModal(), "trivial")
+
+    def action_open(self) -> None:
+        self.push_screen("trivial")
+
+
 #: key names of the characters the keys above are typed with (Textual's names)
 _NAMES = {"]": "right_square_bracket", "[": "left_square_bracket", "/": "slash", ":": "colon"}
 _NAMES["?"] = "question_mark"
@@ -270,6 +297,48 @@ async def echo_times(presses: int) -> list[float]:
             times.append(await timed(app, "n"))
             await pilot.pause()
     return times
+
+
+async def modal_times(
+    app: App[None], presses: int, *, push: Callable[[], object] | None = None
+) -> tuple[list[float], list[float]]:
+    """Opens and closes of a `TrivialModal` over the app's screen: by the key `o` (ModalApp) or
+    by ``push`` (over the review screen). Seconds, key (or push) to frame painted."""
+    base = app.screen
+    opened, closed = [], []
+    for _ in range(presses):
+        if push is None:
+            opened.append(await timed(app, "o", until(lambda: app.screen is not base)))
+        else:
+            start = time.perf_counter()
+            push()
+            await until(lambda: app.screen is not base)()
+            await frame(app)
+            opened.append(time.perf_counter() - start)
+        await asyncio.sleep(0.01)
+        closed.append(await timed(app, "escape", until(lambda: app.screen is base)))
+        await asyncio.sleep(0.01)
+    return opened, closed
+
+
+def until(ready: Callable[[], bool]) -> Callable[[], Awaitable[None]]:
+    """A wait until ``ready()`` (the screen pushed or popped before its frame)."""
+
+    async def wait() -> None:
+        for _ in range(5000):
+            if ready():
+                return
+            await asyncio.sleep(0.001)
+        raise AssertionError("the screen did not open or close")
+
+    return wait
+
+
+async def empty_modal_times(presses: int) -> tuple[list[float], list[float]]:
+    app = ModalApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        return await modal_times(app, presses)
 
 
 def synthetic_reports(folder: Path, records: int) -> Path:
@@ -344,16 +413,6 @@ async def key_times(
             await source_shown()
             await pilot.pause()
 
-        def shown(ready: Callable[[], bool]) -> Callable[[], Awaitable[None]]:
-            async def wait() -> None:  # (the screen pushed or popped before its frame)
-                for _ in range(5000):
-                    if ready():
-                        return
-                    await asyncio.sleep(0.001)
-                raise AssertionError("the dialog did not open or close")
-
-            return wait
-
         def first(record: int) -> Location:
             return Location(record, 0 if screen.session.records[record].quotes else None)
 
@@ -407,13 +466,19 @@ async def key_times(
             cpu_closed = times.setdefault(f"{key} close cpu", [])
             for _ in range(presses):
                 cpu = time.process_time()
-                opened.append(await timed(app, key, shown(lambda: app.screen is not screen)))
+                opened.append(await timed(app, key, until(lambda: app.screen is not screen)))
                 cpu_opened.append(time.process_time() - cpu)
                 await pilot.pause()
                 cpu = time.process_time()
-                closed.append(await timed(app, "escape", shown(lambda: app.screen is screen)))
+                closed.append(await timed(app, "escape", until(lambda: app.screen is screen)))
                 cpu_closed.append(time.process_time() - cpu)
                 await pilot.pause()
+        # the floor over this screen: Textual's ModalScreen of one label, pushed (not a key)
+        screen.records_pane.focus()
+        await at(Location(*quotes[0]))
+        app.install_screen(TrivialModal(), "bench-trivial")
+        pushed = await modal_times(app, presses, push=lambda: app.push_screen("bench-trivial"))
+        times["modal open"], times["modal close"] = pushed
     app.close()
     return total, times
 
@@ -427,13 +492,26 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def key_table(
-    echo: list[float], runs: list[tuple[int, dict[str, list[float]]]], *, cpu: bool = False
+    echo: list[float],
+    runs: list[tuple[int, dict[str, list[float]]]],
+    *,
+    cpu: bool = False,
+    modal: tuple[list[float], list[float]] | None = None,
 ) -> None:
+    """The keys' and dialogs' medians and p95s beside their goals; ``modal``: an empty app's
+    `TrivialModal` opens and closes (the floor of a dialog's)."""
     ms = 1000
     header = "".join(f"   {f'{count:,} records':>22}" for count, _ in runs)
     print(f"{'key (median / p95 ms)':<38}{header}   goal")
-    em, ep = statistics.median(echo) * ms, percentile(echo, 0.95) * ms
-    print(f"{'empty app key echo (baseline)':<38}" + f"   {em:9.1f} / {ep:9.1f}" * len(runs))
+    baselines = [("empty app key echo (baseline)", echo)]
+    if modal is not None:
+        baselines += [
+            ("empty app ModalScreen open (floor)", modal[0]),
+            ("empty app ModalScreen close (floor)", modal[1]),
+        ]
+    for name, spent in baselines:
+        em, ep = statistics.median(spent) * ms, percentile(spent, 0.95) * ms
+        print(f"{name:<38}" + f"   {em:9.1f} / {ep:9.1f}" * len(runs))
     names = {} if cpu else dict(KEYS)
     names |= {f"{k} {w}": f"{name} {w}" for k, name in DIALOGS for w in ("open", "close")}
     for key, name in names.items():
@@ -454,6 +532,13 @@ def key_table(
                 median, p95 = statistics.median(spent) * ms, percentile(spent, 0.95) * ms
                 cells.append(f"   {median:9.1f} / {p95:9.1f}")
             print(f"{'  (CPU time of the process)':<38}{''.join(cells)}")
+    for which in ("open", "close"):
+        cells = []
+        for _count, times in runs:
+            spent = times.get(f"modal {which}") or [float("nan")]
+            median, p95 = statistics.median(spent) * ms, percentile(spent, 0.95) * ms
+            cells.append(f"   {median:9.1f} / {p95:9.1f}")
+        print(f"{f'ModalScreen {which} over it (floor)':<38}{''.join(cells)}")
     if len(runs) == 2:
         (small, a), (big, b) = runs
         grows = [
@@ -587,6 +672,7 @@ async def main(
             launch_figures(tmp, rounds)
         if keys:
             echo = await echo_times(presses)
+            modal = await empty_modal_times(presses)
             only = {"dialogs_only": only_dialogs}
             runs = [await key_times(tmp / "sample", None, presses, **only)]
             if records:
@@ -595,7 +681,7 @@ async def main(
             print("  (every widget's messages handled, then Screen.wait_for_refresh); n p ] [ j k")
             print("  enter backspace also wait for the source they show (j k: the record under")
             print("  the records list's cursor shown first); dialogs: key, escape")
-            key_table(echo, runs, cpu=only_dialogs)
+            key_table(echo, runs, cpu=only_dialogs, modal=modal)
     if only_keys:
         return
     path, lines = large_file()

@@ -155,7 +155,7 @@ class TintedOnce(MixedInto):
             backdrop = self._backdrop = Backdrop(self, beneath, tint)
         return backdrop
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         # back on top (opened, or a dialog over it closed): the screen beneath may have changed
         # while another screen was on top and was refreshed instead of this one
         self._backdrop = None
@@ -207,9 +207,24 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
     takes its constructor's arguments and puts it back in the state a new one opens in.
     """
 
+    #: what the dialog's widgets were last styled for (theme, ANSI colours, terminal size)
+    _styled_for: tuple[object, ...] | None = None
+
     def reopen(self, *args: Any, **options: Any) -> None:
         """Be as a new dialog made with these arguments would be (for `kept`)."""
         raise NotImplementedError(f"{type(self).__name__} is not kept: it cannot reopen")
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual's own handler (the Screen class's, run after this one) restyles every widget
+        # of a screen that comes back on top. A kept dialog reopened as it was styled last
+        # would get the same styles, but every scrollbar in it would be refreshed anyway
+        # (Textual refreshes a widget's scrollbars whenever their colours are set): a second
+        # frame, one tick after the first.
+        app = self.app
+        styled_for = (app.theme, app.ansi_color, app.size)
+        if styled_for == self._styled_for:
+            event.refresh_styles = False
+        self._styled_for = styled_for
 
 
 Kept = TypeVar("Kept", bound=Dialog[Any])

@@ -20,6 +20,7 @@ from keymaps import Keymap, load_keymap, short_key
 from screens.dialog import Covered
 from screens.review.messages import Anchored, ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
+from screens.widgets import scrollbars
 from tui import startup
 from tui.crash import CrashWatch, run_app
 from tui.interrupt import InterruptQuit
@@ -59,6 +60,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         # the theme chosen last (kept in theme_file), else ``theme``
         self._theme_file = theme_file
         use_assay_themes(self, theme, theme_file)
+        scrollbars.install()  # the same bars, not drawn through Rich's console
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
         self._done = False  # unmounted or closed: the collector is left as `startup.closed` put it

@@ -7,6 +7,7 @@ review's position (`Verdicts.save_position`, watching the location).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from screens.result_groups import GROUPING_NOTICES
@@ -21,11 +22,16 @@ from screens.widgets.source_view import SourceView
 if TYPE_CHECKING:
     from textual.message import Message
     from textual.screen import Screen
+    from textual.timer import Timer
 
     from evidence.model import Quote
     from screens.review.drift import DriftPart
     from screens.review.source import SourcePane
     from screens.review.state import ReviewState
+
+
+#: seconds after a record is shown that the next one is prepared (after its frame is painted)
+PREPARE_AFTER = 0.01
 
 
 class Navigation:
@@ -47,6 +53,8 @@ class Navigation:
         self.moved = False  # the reviewer moved (before the saved position was read, maybe)
         self.cleared = False  # the filter lists no record: the record and source panes are empty
         self._followed: int | None = None  # the record pane's row a key moved onto, shown
+        self.direction = 1  # the last step between records (1: next, -1: previous)
+        self._prepare_timer: Timer | None = None
         state.watch({"filter"}, self.fill_records)
 
     @property
@@ -81,6 +89,22 @@ class Navigation:
             return
         self.records_pane.show(state.location.record)
         self.sources.show_quote()
+        if self._prepare_timer is not None:
+            self._prepare_timer.stop()
+        self._prepare_timer = self.screen.set_timer(
+            PREPARE_AFTER, partial(self.prepare_next, state.location.record)
+        )
+
+    def prepare_next(self, shown: int) -> None:
+        """After the record's frame, measure and draw the one the last move leads to, so that
+        the next press of the same key finds it drawn (a held key: the work moves from its frame
+        to the pause before it)."""
+        self._prepare_timer = None
+        if shown != self.state.location.record or not self.session.records:
+            return  # moved on since
+        after = self.session.next_index(shown, self.direction, self.state.filter)
+        if after is not None and after != shown:
+            self.record_pane.prepare_record(self.session.records[after], None)  # as `go` shows
 
     def fill_records(self) -> None:
         """List the records of the filter, the cursor on the record shown."""
@@ -125,6 +149,7 @@ class Navigation:
         if not self.session.records:
             return
         wanted = filter_name or state.filter
+        self.direction = step
         target = self.session.next_index(state.location.record, step, wanted)
         if target is not None:
             self.go(self.at(target))

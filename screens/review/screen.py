@@ -13,12 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import events, on
+from textual import events, messages, on
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.worker import Worker, WorkerState
 
 from keymaps import Keymap
@@ -46,6 +47,7 @@ from screens.widgets.quote_diff import QuoteDiff
 from screens.widgets.quote_info import QuoteInfo
 from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
+from screens.widgets.scrollbars import drawn_as_now
 from screens.widgets.source_view import SourceView
 from screens.widgets.target_line import TargetLine
 from screens.workers import report_failure
@@ -154,6 +156,14 @@ class ReviewScreen(Covered, Screen[None]):
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+
+    def on_update(self, message: messages.Update) -> None:
+        # A pane's restyle (a focus change) refreshes its scrollbars whether their colours
+        # changed or not, and their repaint reaches the screen after the frame that already
+        # drew them: Textual's handler would paint the same cells again a tick later.
+        if isinstance(message.widget, ScrollBar) and drawn_as_now(message.widget):
+            message.prevent_default()
+            message.stop()
 
     def on_resize(self, event: events.Resize) -> None:
         self.panes.resized()

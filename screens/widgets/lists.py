@@ -24,6 +24,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from screens.widgets.virtual import set_virtual_size
+
 if TYPE_CHECKING:
     from rich.style import Style as RichStyle
     from textual.css.styles import RulesMap
@@ -185,7 +187,9 @@ class RowList(ScrollView, can_focus=True):
 
         A subclass that draws rows of its own, of more than one line, gives `row_height` too.
         """
-        prompt = self._rows[index].prompt
+        return self._prompt_lines(self._rows[index].prompt, width, style)
+
+    def _prompt_lines(self, prompt: Content, width: int, style: Style) -> list[Strip]:
         styles = self.styles
         rules = (styles.text_wrap, styles.text_overflow, styles.line_pad, styles.text_align)
         key = (prompt.plain, tuple(prompt.spans), width, style, self.app.theme, rules)
@@ -196,8 +200,10 @@ class RowList(ScrollView, can_focus=True):
 
     def row_height(self, index: int, width: int) -> int:
         """How many lines `draw_row` gives a row at a width (the text wrapped, not drawn)."""
+        return self._prompt_height(self._rows[index].prompt, width)
+
+    def _prompt_height(self, prompt: Content, width: int) -> int:
         styles = self.styles
-        prompt = self._rows[index].prompt
         wrap, overflow, pad = styles.text_wrap, styles.text_overflow, styles.line_pad
         key = (prompt.plain, width, wrap, overflow, pad)
         height = HEIGHTS.get(key)
@@ -205,6 +211,40 @@ class RowList(ScrollView, can_focus=True):
             rules: RulesMap = {"text_wrap": wrap, "text_overflow": overflow, "line_pad": pad}
             height = HEIGHTS[key] = max(1, prompt.get_height(rules, width))
         return height
+
+    def prepare(self, rows: list[Row], cursor: int | None = None) -> None:
+        """Measure rows a later `set_rows` shows from the top, and draw those on its first
+        screen (``cursor``: the row the cursor will be on), into the lines kept by text: showing
+        them then neither measures nor draws them. Only for rows drawn as their prompt (the
+        default `draw_row` and `row_height`), at the width `set_rows` would give them."""
+        if not self._width or self.ONE_LINE_ROWS:
+            return
+        width, height = self._fitted_width(rows), self.scrollable_content_region.height
+        styles: dict[str, Style] = {}
+        lines = 0
+        for index, row in enumerate(rows):
+            if lines < height:  # on the first screen: drawn
+                kind = "cursor" if index == cursor else "disabled" if row.disabled else ""
+                style = styles.get(kind)
+                if style is None:
+                    name = f"row-list--{kind}"
+                    style = styles[kind] = (
+                        self.get_visual_style(name) if kind else self.get_visual_style()
+                    )
+                self._prompt_lines(row.prompt, width, style)
+            lines += self._prompt_height(row.prompt, width)
+
+    def _fitted_width(self, rows: list[Row]) -> int:
+        """The width `_fit` would measure these rows at (the scrollbar's column taken when they
+        overflow, unless the gutter keeps it either way)."""
+        width = self._width
+        bar = self.styles.scrollbar_size_vertical
+        stable = self.styles.scrollbar_gutter == "stable"
+        if not bar or self.styles.overflow_y != "auto" or stable:
+            return width
+        full = width + (bar if self.show_vertical_scrollbar else 0)
+        total = sum(self._prompt_height(row.prompt, full) for row in rows)
+        return full - bar if total > self.scrollable_content_region.height else full
 
     # --- measuring and drawing -------------------------------------------------------------------
 
@@ -244,7 +284,7 @@ class RowList(ScrollView, can_focus=True):
                 self._line_rows.extend([index] * self.row_height(index, width))
         height = len(self._line_rows)
         if self.virtual_size.height != height:
-            self.virtual_size = Size(0, height)
+            set_virtual_size(self, Size(0, height))
         if top is not None and top < len(self._first):
             kept = self._first[top] + min(offset, self._height(top) - 1)
             if kept != line:

@@ -306,6 +306,13 @@ class RecordPane(RowList):
         report = self.session.report_of(record)
         self.border_subtitle = safe_content(report.title or report.file)
 
+    def prepare_record(self, record: Record, quote: int | None) -> None:
+        """Measure and draw ahead what `show` would show of this record (see `RowList.prepare`)."""
+        rows = list(self._rows_of(record))
+        wanted = "record" if quote is None else f"quote-{quote}"
+        cursor = next((n for n, row in enumerate(rows) if row.id == wanted), None)
+        self.prepare(rows, cursor)
+
     def refresh_record(self) -> None:
         """Rebuild the rows of the record shown (a verdict or note changed), keeping the view."""
         if self.record is None:

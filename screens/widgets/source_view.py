@@ -29,6 +29,7 @@ from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_layout import rows_after, scrollbars_placed
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
+from screens.widgets.virtual import set_virtual_size
 
 
 @lru_cache(maxsize=16)
@@ -188,7 +189,7 @@ class SourceView(ScrollView, can_focus=True):
         # centred as the view will be laid out with this file, not as it is: else the layout
         # that follows moves it again, a frame later (a jump, and the whole view drawn twice)
         self._rows_next = rows_after(self, width, rows)
-        self.virtual_size = Size(width, len(self._lines))
+        set_virtual_size(self, Size(width, len(self._lines)))
         self.go_to_line(line or 1, center=line is not None)
         self._rows_next = None
         if line is not None:
@@ -242,7 +243,7 @@ class SourceView(ScrollView, can_focus=True):
         self.marks = SourceMarks()
         if title is not None:
             self.border_title = title  # type: ignore[assignment]
-        self.virtual_size = Size(0, 0)
+        set_virtual_size(self, Size(0, 0))
         self.moves += 1
         self._centred = None
         self.scroll_to(0, 0, animate=False, force=True)

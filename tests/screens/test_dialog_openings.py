@@ -16,6 +16,7 @@ from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input
 
 from evidence.revision import Revision
@@ -203,4 +204,41 @@ async def test_a_dialog_draws_the_review_screen_beneath_once_as_it_opens(
         screen.refresh()
         await drawn(pilot)
         assert len(draws) == 1
+    app.close()
+
+
+async def test_a_dialog_reopened_as_it_was_styled_is_not_styled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # restyled, every scrollbar in it is refreshed (Textual refreshes a widget's bars whenever
+    # their colours are set): a second frame a tick after the dialog's first
+    styled: list[object] = []
+    notify = Widget.notify_style_update
+
+    def counted(self: Widget) -> None:
+        styled.append(self)
+        notify(self)
+
+    monkeypatch.setattr(Widget, "notify_style_update", counted)
+    app = make_demo_app(tmp_path, reviewer="p")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, app)
+        for key in ("question_mark", "o"):
+            await pilot.press(key)
+            await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened")
+            dialog = on_top(app)
+            await drawn(pilot)
+            await close(pilot, screen)
+            for theme_changed in (False, True):
+                if theme_changed:
+                    await pilot.press("ctrl+t")
+                    await pilot.pause()
+                styled.clear()
+                await pilot.press(key)
+                await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened again")
+                assert on_top(app) is dialog
+                await drawn(pilot)
+                restyled = [node for node in styled if node in dialog.walk_children()]
+                assert bool(restyled) == theme_changed, (key, restyled)
+                await close(pilot, screen)
     app.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from screenkit import Refreshes
 from textual.app import App, ComposeResult
 from textual.content import Content
@@ -249,3 +251,35 @@ async def test_heights_are_kept_per_text_width_and_wrapping() -> None:
         assert cut.row_height(0, 30) == len(cut.draw_row(0, 30, Style())) == 1
         assert wrapped.row_height(0, 60) == len(wrapped.draw_row(0, 60, Style())) > 1
         assert wrapped.row_height(0, 60) < wrapped.row_height(0, 30)
+
+
+class Counted(Content):
+    """Content that counts how often it is drawn (Textual draws a Visual through render_strips)."""
+
+    drawn = 0
+
+    def render_strips(self, *args: Any, **options: Any) -> list[Strip]:
+        Counted.drawn += 1
+        return super().render_strips(*args, **options)
+
+
+async def test_rows_prepared_ahead_are_shown_without_being_measured_or_drawn_again() -> None:
+    app = TwoLists()
+    async with app.run_test(size=(40, 24)) as pilot:
+        pane, other = app.query_one("#a", RowList), app.query_one("#b", RowList)
+        app.set_focus(None)  # both drawn blurred
+        pane.set_rows(rows(3), cursor=0)
+        await pilot.pause()
+        coming = [Row(Counted(f"coming row {n} " * 3), f"c{n}", n == 1) for n in range(40)]
+        Counted.drawn = 0
+        pane.prepare(coming, cursor=2)
+        ahead = Counted.drawn
+        assert 0 < ahead <= pane.size.height  # the first screen only
+        pane.set_rows(coming, cursor=2)
+        await pilot.pause()
+        assert Counted.drawn == ahead  # shown: nothing drawn again
+        other.set_rows([Row(Content(row.prompt.plain), row.id, row.disabled) for row in coming], 2)
+        await pilot.pause()
+        assert [str(pane.render_line(y)) for y in range(pane.size.height)] == [
+            str(other.render_line(y)) for y in range(other.size.height)
+        ]  # what a list not prepared draws

@@ -1,0 +1,202 @@
+"""Scrollbars drawn as a Textual Visual, and panes given a new length without a layout: both draw
+what Textual's own way draws, cell for cell."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from rich.style import Style as RichStyle
+from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.pilot import Pilot
+from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.visual import Visual, visualize
+from textual.widget import Widget
+from textual.widgets import Static
+
+from screens.review.screen import ReviewScreen
+from screens.widgets.lists import Row, RowList
+from screens.widgets.scrollbars import ScrollBarLines
+from screens.widgets.source_view import SourceView
+from tui.factory import make_demo_app
+
+# --- scrollbars ---------------------------------------------------------------------------------
+
+
+class Scrolled(App[None]):
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static("line\n" * 100)
+
+
+async def test_scrollbar_lines_are_textuals_bars_cell_for_cell() -> None:
+    app = Scrolled()
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        bar = app.query_one(VerticalScroll).vertical_scrollbar
+        style = bar.visual_style
+        colours = (RichStyle(color="red", bgcolor="#101010"), RichStyle(), RichStyle.parse("blue"))
+        cases = itertools.product(
+            (True, False),
+            ((1, 28), (2, 35), (60, 1), (40, 2), (1, 3)),
+            (0, 10, 50, 3000),  # lines (or columns) of the pane
+            (0, 5, 28, 40),  # of them shown
+            (0, 0.125, 3.5, 17, 2000),  # where
+            colours,
+        )
+        for vertical, (width, height), virtual, window, position, colour in cases:
+            bar_of: dict[str, Any] = {
+                "virtual_size": virtual,
+                "window_size": window,
+                "position": position,
+                "thickness": width if vertical else height,
+                "vertical": vertical,
+                "style": colour,
+            }
+            rich = visualize(bar, ScrollBarRender(**bar_of))
+            textual = Visual.to_strips(bar, rich, width, height, style)
+            ours = Visual.to_strips(bar, ScrollBarLines(**bar_of), width, height, style)
+            # segments: text, colours and the mouse actions (meta) of each part of the bar
+            assert [list(line) for line in ours] == [list(line) for line in textual], bar_of
+
+
+async def test_the_app_draws_its_scrollbars_as_scrollbar_lines(tmp_path: Any) -> None:
+    app = make_demo_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert ScrollBar.renderer is ScrollBarLines
+
+
+# --- a new length without a layout --------------------------------------------------------------
+
+
+class Layouts:
+    """Whether a widget asked for a layout from now on."""
+
+    def __init__(self, widget: Widget) -> None:
+        self.asked = False
+        original = widget.refresh
+
+        def refresh(*regions: Any, **options: Any) -> Widget:
+            self.asked = self.asked or bool(options.get("layout"))
+            return original(*regions, **options)
+
+        widget.refresh = refresh  # type: ignore[method-assign]
+
+
+def cells(app: App[Any]) -> str:
+    """The screen as drawn (characters and colours): Rich's SVG export, its ids made equal."""
+    return re.sub(r"terminal-\d+", "terminal", app.export_screenshot(title="t"))
+
+
+class OneList(App[None]):
+    CSS = "RowList { height: 12; }"
+
+    def compose(self) -> ComposeResult:
+        yield RowList()
+
+
+def rows(count: int) -> list[Row]:
+    return [Row(Content(f"row {n}"), f"r{n}") for n in range(count)]
+
+
+async def drawn_list(counts: tuple[int, ...], pilot: Pilot[None], app: OneList) -> bool:
+    """Show rows of these counts in turn; whether the last asked for a layout."""
+    pane = app.query_one(RowList)
+    layouts = None
+    for count in counts:
+        layouts = Layouts(pane)
+        pane.set_rows(rows(count), cursor=0)
+        await pilot.pause()
+    assert layouts is not None
+    return layouts.asked
+
+
+async def test_a_list_of_another_length_is_laid_out_only_when_its_scrollbar_comes_or_goes() -> None:
+    for before, after, laid_out in ((40, 60, False), (60, 20, False), (5, 40, True), (40, 5, True)):
+        changed, fresh = OneList(), OneList()
+        async with changed.run_test(size=(40, 20)) as pilot:
+            assert await drawn_list((before, after), pilot, changed) == laid_out
+            seen = cells(changed)
+        async with fresh.run_test(size=(40, 20)) as pilot:
+            await drawn_list((after,), pilot, fresh)
+            assert cells(fresh) == seen, (before, after)  # the thumb's size too
+
+
+class OneView(App[None]):
+    def compose(self) -> ComposeResult:
+        yield SourceView()
+
+
+def source(count: int, width: int = 20) -> list[str]:
+    return [f"{n:>{width}}" for n in range(count)]
+
+
+async def test_a_file_of_another_length_is_laid_out_only_when_a_scrollbar_comes_or_goes() -> None:
+    files = {"short": source(10), "long": source(300), "longer": source(900)}
+    files["wide"] = source(300, 90)
+    for before, after, laid_out in (
+        ("long", "longer", False),
+        ("longer", "long", False),
+        ("short", "long", True),
+        ("long", "wide", True),  # its lines need the horizontal bar
+    ):
+        changed, fresh = OneView(), OneView()
+        async with changed.run_test(size=(60, 20)) as pilot:
+            view = changed.query_one(SourceView)
+            view.show(before, files[before], line=5)
+            await pilot.pause()
+            layouts = Layouts(view)
+            view.show(after, files[after], line=5)
+            await pilot.pause()
+            assert layouts.asked == laid_out, (before, after)
+            seen = cells(changed)
+        async with fresh.run_test(size=(60, 20)) as pilot:
+            fresh.query_one(SourceView).show(after, files[after], line=5)
+            await pilot.pause()
+            assert cells(fresh) == seen, (before, after)
+
+
+async def test_a_focus_change_paints_a_panes_scrollbar_once_and_a_scroll_moves_it(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    # the pane's restyle refreshes its bar (Textual refreshes a widget's bars whenever their
+    # colours are set); that repaint reached the screen after the frame that drew the bar
+    painted: list[list[str]] = []
+    render_lines = ScrollBar.render_lines
+    watched: list[ScrollBar] = []
+
+    def counted(self: ScrollBar, crop: Any) -> Any:
+        lines = render_lines(self, crop)
+        if self in watched:
+            painted.append([str(line) for line in lines])
+        return lines
+
+    monkeypatch.setattr(ScrollBar, "render_lines", counted)
+    app = make_demo_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.press(*["n"] * 7)  # a record longer than its pane: its bar shows
+        await pilot.pause(0.2)
+        pane = screen.record_pane
+        assert pane.show_vertical_scrollbar
+        watched.append(pane.vertical_scrollbar)
+        for lap in ("first", "again"):  # into the record pane, out, round to the records
+            for _ in range(3):
+                painted.clear()
+                await pilot.press("tab")
+                await pilot.pause(0.2)
+                # (the first round styles the panes in states not drawn before)
+                assert lap == "first" or len(painted) <= 1, app.focused
+        pane.focus()
+        await pilot.pause(0.2)
+        before = painted[-1] if painted else None
+        painted.clear()
+        await pilot.press("pagedown")
+        await pilot.pause(0.2)
+        assert painted and painted[-1] != before  # the thumb moved
