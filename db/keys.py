@@ -78,6 +78,12 @@ class ItemRef(NamedTuple):
         return cls(report.identity, record.id, record_quote_hashes(record)[position])
 
 
+def quote_items(report: Report, record: Record) -> list[ItemRef]:
+    """The items of every quote of a record, in order (``ItemRef.for_quote`` of each, the
+    record's quotes hashed once, not once per quote)."""
+    return [ItemRef(report.identity, record.id, hashed) for hashed in record_quote_hashes(record)]
+
+
 def record_quote_hashes(record: Record) -> list[str]:
     """The quote hash of every quote of a record, in order."""
     return quote_hashes(quote.text for quote in record.quotes)

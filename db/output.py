@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +52,8 @@ def _mode_for(path: Path) -> int:
 def write_atomically(path: Path, produce: Callable[[TextIO], object]) -> None:
     """Write ``path`` with what ``produce(handle)`` writes (UTF-8), atomically; OSError if not."""
     directory = path.parent if str(path.parent) else Path(".")
+    import secrets  # here: the review app imports this module before its first frame
+
     mode = _mode_for(path)
     while True:
         temporary = directory / f".{path.name[:100]}.{secrets.token_hex(8)}.tmp"

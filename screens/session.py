@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from db.keys import ItemRef, Verdict, review_key
+from db.keys import ItemRef, Verdict, quote_items, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
 from evidence.sarif.facts import baseline_state, suppression_state
 from evidence.sarif.triage import only_location
@@ -206,10 +206,13 @@ class ReviewSession:
     def quote_item(self, record: Record, quote: Quote) -> ItemRef:
         """The store item of one quote of a record (kept: its key hashes the quote's text)."""
         item = self._quote_items.get(quote)
-        if item is None:
-            item = self._quote_items[quote] = ItemRef.for_quote(
-                self.report_of(record), record, quote
-            )
+        if item is None:  # the record's quotes are hashed together: every one kept at once
+            report = self.report_of(record)
+            for each, made in zip(record.quotes, quote_items(report, record), strict=True):
+                self._quote_items.setdefault(each, made)
+            item = self._quote_items.get(quote)
+            if item is None:  # not one of the record's quotes
+                item = self._quote_items[quote] = ItemRef.for_quote(report, record, quote)
         return item
 
     # --- verdicts ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from textual.theme import BUILTIN_THEMES, Theme
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.filter import LineFilter
 
 DARK, LIGHT = "assay-dark", "assay-light"
 #: the file in the user config directory (beside keymap.toml) that keeps the chosen theme
@@ -94,10 +95,14 @@ def save_theme(path: Path, name: str) -> None:
         pass
 
 
-def use_assay_themes(app: App[Any], theme: str, path: Path | None) -> None:
+def use_assay_themes(app: App[Any], theme: str, path: Path | None) -> LineFilter | None:
     """Give ``app`` (not running yet) assay's themes and no other (the palette's theme list too)
     and choose the one kept in ``path``, else ``theme``; the app saves a change with
-    `save_theme`."""
+    `save_theme`.
+
+    Returns the ANSI colour filter to draw with in place of Textual's while the chosen theme is
+    the app's, when that theme is not as dark as Textual's default (None: Textual's is right).
+    """
     from textual.app import App
 
     default = app.current_theme  # Textual's, that the app's stylesheet and filters were made for
@@ -110,11 +115,19 @@ def use_assay_themes(app: App[Any], theme: str, path: Path | None) -> None:
     wanted = app.get_theme(chosen)
     # (`Theme.ansi` is newer than textual 8.2.0, whose themes are all truecolor)
     ansi = getattr(wanted, "ansi", False), getattr(default, "ansi", False)
-    if wanted is None or wanted.dark != default.dark or ansi[0] != ansi[1]:
+    if wanted is None or ansi[0] != ansi[1]:
         app.theme = chosen
-        return
-    # As dark as Textual's default theme: its variables are all that changes. Setting `theme`
-    # would parse every stylesheet again and restyle every widget once the first screen is up.
+        return None
+    # Chosen by its variables: setting `theme` would parse every stylesheet again and restyle
+    # every widget once the first screen is up.
     app.set_reactive(App.theme, chosen)
     app.stylesheet.set_variables(app.get_css_variables())
     app.set_class(True, f"-theme-{chosen}", update=False)
+    if wanted.dark == default.dark:
+        return None
+    # Textual set the mode classes and made its ANSI colour filter for its default's darkness
+    app.set_class(wanted.dark, "-dark-mode", update=False)
+    app.set_class(not wanted.dark, "-light-mode", update=False)
+    from textual.filter import ANSIToTruecolor
+
+    return ANSIToTruecolor(app.ansi_theme_dark if wanted.dark else app.ansi_theme_light)

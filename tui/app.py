@@ -13,6 +13,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
+from textual.filter import ANSIToTruecolor, LineFilter
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -59,7 +60,9 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         self._closers = list(closers)
         # the theme chosen last (kept in theme_file), else ``theme``
         self._theme_file = theme_file
-        use_assay_themes(self, theme, theme_file)
+        # (the theme it was made for, the filter): the chosen theme's ANSI colour filter
+        filter_made = use_assay_themes(self, theme, theme_file)
+        self._theme_filter = None if filter_made is None else (self.theme, filter_made)
         scrollbars.install()  # the same bars, not drawn through Rich's console
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
@@ -109,6 +112,16 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         self._done = True
         self.startup_done()
         startup.closed()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        if self._theme_filter is None:
+            return filters
+        theme, own = self._theme_filter
+        if theme != self.theme:  # another theme chosen since: Textual made its filter for it
+            self._theme_filter = None
+            return filters
+        return [own if isinstance(each, ANSIToTruecolor) else each for each in filters]
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys in the short form the help screen uses too (``ctrl+]``, not ``^]``)."""

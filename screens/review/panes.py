@@ -87,6 +87,8 @@ class Panes:
         records.styles.width = listed
         # side by side the record has its width; above the source the stylesheet's (all of it)
         self.record_pane.styles.width = record
+        shown = listed if self.records_shown else 0
+        self.record_pane.expect_width(record if record is not None else width - shown)
         self.place_diff()
 
     def toggle_diff(self) -> None:

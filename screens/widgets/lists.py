@@ -109,6 +109,7 @@ class RowList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self._rows: list[Row] = []
         self._width = 0  # the content width the rows were measured and drawn at (0: not yet)
+        self._expected = 0  # the content width the first layout will give (0: not known)
         self._first: list[int] = []  # row -> its first line
         self._line_rows: list[int] = []  # line -> its row
         # (row, "cursor"/"hover"/"", the style drawn in, the theme) -> its lines: a row drawn
@@ -148,7 +149,7 @@ class RowList(ScrollView, can_focus=True):
         self._first, self._line_rows = [], []
         self.set_reactive(RowList.highlighted, None)
         self.set_reactive(RowList.hovered, None)
-        width = self.scrollable_content_region.width
+        width = self.scrollable_content_region.width or self._expected
         if self.ONE_LINE_ROWS or width:
             self._fit(width)
         else:  # measured once laid out (by the first draw)
@@ -248,6 +249,17 @@ class RowList(ScrollView, can_focus=True):
 
     # --- measuring and drawing -------------------------------------------------------------------
 
+    def expect_width(self, outer: int) -> None:
+        """The list's width in the layout to come (its borders and padding in), when it has not
+        been laid out yet: rows given before it are measured at that content width, and the
+        first layout places the scrollbar they need, instead of a second layout after the first
+        draw measured them."""
+        styles = self.styles
+        width = outer - styles.gutter.width
+        if styles.scrollbar_gutter == "stable" and styles.overflow_y != "hidden":
+            width -= styles.scrollbar_size_vertical
+        self._expected = max(0, width)
+
     def _fit(self, width: int) -> None:
         """Measure the rows at the width the next layout will give them.
 
@@ -326,6 +338,7 @@ class RowList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if width != self._width:
             self._measure(width)
+        self._expected = 0  # laid out: the widths are the layout's
         line = int(self.scroll_y) + y
         if line >= len(self._line_rows):
             return self._blank(width)

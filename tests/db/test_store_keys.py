@@ -6,7 +6,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from storekit import make_record, make_report
 
-from db.keys import ItemRef, make_key, normalize_quote, quote_hash, record_quote_hashes
+from db.keys import (
+    ItemRef,
+    make_key,
+    normalize_quote,
+    quote_hash,
+    quote_items,
+    record_quote_hashes,
+)
 
 
 def test_record_key_uses_identity_not_file() -> None:
@@ -51,6 +58,7 @@ def test_identical_quotes_of_one_record_get_distinct_keys() -> None:
     assert len({ref.key for ref in refs}) == 3
     assert refs[0].quote == quote_hash("x = 1")
     assert [ref.quote for ref in refs] == record_quote_hashes(record)
+    assert quote_items(report, record) == refs  # all of them at once: the same items
 
 
 def test_quote_key_shape() -> None:

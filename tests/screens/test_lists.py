@@ -229,6 +229,40 @@ async def test_rows_under_a_stable_scrollbar_gutter_are_measured_once() -> None:
             assert pane.line_count == count
 
 
+WORDS = [Row(Content(" ".join(["word"] * 12)), f"r{n}") for n in range(6)]  # 59 cells each
+
+
+class ExpectingList(MeasuredList):
+    """Given its rows on mount, before its first layout, as the review screen gives the record's."""
+
+    lines_on_mount = 0
+
+    def on_mount(self) -> None:
+        self.expect_width(self.app.size.width)
+        self.set_rows(WORDS, cursor=0)
+        self.lines_on_mount = self.line_count
+
+
+class ExpectingApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ExpectingList(id="a")
+
+
+async def test_rows_given_with_the_width_to_come_are_measured_before_the_layout() -> None:
+    # the review screen tells the record pane its width before the first layout: the rows are
+    # measured then (the layout places the scrollbar they need), at the content width that
+    # layout gives, and not again when first drawn
+    app = ExpectingApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        pane = app.query_one(ExpectingList)
+        await pilot.pause()
+        assert pane.lines_on_mount == 12  # measured on mount: two lines each
+        # 40 columns less the padding (1 each side) and the stable gutter (2): 36
+        assert pane.scrollable_content_region.width == 36
+        assert pane.render_line(1).text.strip() == " ".join(["word"] * 5)  # 7 fit in 36
+        assert (pane.measured, pane.line_count) == (6, 12)  # not measured again
+
+
 class WrappedAndCut(App[None]):
     CSS = "#b { text-wrap: nowrap; text-overflow: ellipsis; }"
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.color import Color as RichColor
+from rich.style import Style
 from textual.color import Color
 from textual.command import CommandPalette
+from textual.filter import ANSIToTruecolor
 from textual.widgets import OptionList
 
 from screens.themes import DARK, LIGHT, THEME_FILE_NAME, THEMES, theme_file
@@ -47,8 +50,9 @@ async def test_the_chosen_theme_is_kept_across_launches(
 async def test_the_first_frame_is_drawn_in_the_chosen_theme(
     tmp_path: Path, sample: Path, user_config_home: Path, kept_theme: str | None
 ) -> None:
-    # the dark theme is chosen before the app runs without Textual's theme watcher (it would
-    # parse every stylesheet again): its colours, classes and variables must still be the theme's
+    # either theme is chosen before the app runs without Textual's theme watcher (it would parse
+    # every stylesheet again): its colours, classes, variables and ANSI colours must still be
+    # the theme's
     if kept_theme is not None:
         kept = user_config_home / "assay" / THEME_FILE_NAME
         kept.parent.mkdir(parents=True, exist_ok=True)
@@ -56,11 +60,23 @@ async def test_the_first_frame_is_drawn_in_the_chosen_theme(
     chosen = kept_theme or DARK
     theme = {each.name: each for each in THEMES}[chosen]
     app = demo_app("k", "default", tmp_path)
-    async with app.run_test(size=(120, 40)):
+    reparsed: list[str] = []
+    reparse = app.stylesheet.reparse
+
+    def counted() -> None:
+        reparsed.append(app.theme)
+        reparse()
+
+    app.stylesheet.reparse = counted  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert reparsed == []  # not parsed again for the theme
         assert app.theme == chosen and app.current_theme is theme
-        if theme.dark:  # chosen by its variables; the light theme through Textual's watcher,
-            # which gives no such class before textual 8.2.8 (test-oldest runs 8.2.0)
-            assert app.has_class(f"-theme-{chosen}")
+        assert app.has_class(f"-theme-{chosen}")
+        (ansi,) = [each for each in app.get_line_filters() if isinstance(each, ANSIToTruecolor)]
+        terminal = app.ansi_theme_dark if theme.dark else app.ansi_theme_light
+        red = ansi.truecolor_style(Style(color="red"), RichColor.parse("black")).color
+        assert red is not None and red.triplet == terminal.ansi_colors[1]
         assert app.has_class("-dark-mode") is theme.dark
         assert app.has_class("-light-mode") is not theme.dark
         assert app.theme_variables["border-blurred"] == theme.variables["border-blurred"]

@@ -6,7 +6,6 @@ command is given no REPORT. Each command keeps its own module; this one holds th
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -81,6 +80,8 @@ def check_audit_command(
         found, cache=report_cache(), against=against, anchor_cache=default_directory()
     )
     if output == "json":
+        import json  # here: `assay review` and `demo` import this module and never need it
+
         click.echo(json.dumps(audit_json(result), indent=2, ensure_ascii=False))
     else:
         click.echo(audit_text(result))
@@ -222,6 +223,8 @@ def audit_stats(
         store.close()
     if fmt == "json":
         data = {"audit": str(found.path), "systems": [count.as_json() for count in counts]}
+        import json
+
         from evidence.text import json_escaped
 
         click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
