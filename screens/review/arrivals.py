@@ -120,7 +120,8 @@ class Arrivals(Part):
         session.anchors = message.anchors
         session.set_replays(message.replays)
         session.citations = message.citations
-        self.sources.keep(message.sources)
+        links = message.backlinks
+        self.sources.keep(message.sources, None if links is None else (message.anchors, links))
         session.anchored = True
         self.moves.fill_records()
         self.moves.show_record()

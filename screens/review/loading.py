@@ -123,7 +123,12 @@ def anchor_review(
         for record in session.records
         if record.citations
     }
-    return Anchored(anchors, replays, sources, citations)
+    # what cites each file, worked out here: on the event loop it held up the first file shown
+    # (a pass over every quote and citation of the review)
+    from evidence.backlinks import backlinks_by_path
+
+    backlinks = backlinks_by_path(anchors, session.reportset)
+    return Anchored(anchors, replays, sources, citations, backlinks)
 
 
 class Loading:

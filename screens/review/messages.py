@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from evidence.backlinks import Backlink
     from evidence.citations import CitedPath
     from evidence.model import Anchor, Quote
     from evidence.revision import CommitSummary, GrepHit, Revision, SourceFile
@@ -56,12 +57,14 @@ class Anchored(Message):
         replays: dict[tuple[str, int], list[GrepHit]],
         sources: dict[str, SourceFile],
         citations: dict[tuple[str, str], tuple[CitedPath, ...]] | None = None,
+        backlinks: dict[str, list[Backlink]] | None = None,
     ) -> None:
         super().__init__()
         self.anchors = anchors
         self.replays = replays
         self.sources = sources
         self.citations = citations or {}  # (report file, record id) -> its cited paths
+        self.backlinks = backlinks  # normalized path -> the quotes and records citing it
 
 
 class SourceLoaded(Message, bubble=False):

@@ -160,9 +160,16 @@ class SourcePane(Part):
         anchor = self.session.anchor(quote) if quote is not None else None
         return anchor is not None and not anchor.verified and bool(anchor.elsewhere)
 
-    def keep(self, sources: dict[str, SourceFile]) -> None:
-        """Files read elsewhere (by the anchorer), to show without reading them again."""
+    def keep(
+        self,
+        sources: dict[str, SourceFile],
+        backlinks: tuple[object, dict[str, list[Backlink]]] | None = None,
+    ) -> None:
+        """Files read elsewhere (by the anchorer), to show without reading them again; and
+        (anchors, what cites each path) worked out with them, for `backlinks_of`."""
         self._kept.update(sources)
+        if backlinks is not None:
+            self._backlinks = backlinks
 
     def show_quote(self) -> None:
         """Show the current quote's file (unless a file opened by path is shown)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from screenkit import review_screen, watch_notices
 
 from db import VerdictStore
@@ -156,4 +157,34 @@ async def test_every_path_s_backlinks_at_once_are_each_path_s_backlinks(
             assert screen.backlinks_of(path) == backlinks(anchors, path, reportset), path
             assert screen.backlinks_of("./" + path) == backlinks(anchors, path, reportset)
         assert screen.backlinks_of("no/such/file.py") == []
+    app.close()
+
+
+async def test_backlinks_are_worked_out_with_the_anchors_not_when_a_file_is_shown(
+    tmp_path: Path, sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a pass over every quote and citation of the review: on a large review it held up the
+    # first file shown, so the anchoring worker does it and the screen only looks links up
+    import evidence.backlinks
+    from evidence.backlinks import backlinks
+    from tui.factory import make_demo_app
+
+    app = make_demo_app(tmp_path, reviewer="b", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = review_screen(app)
+        await screen.settle()
+        await pilot.pause()
+
+        def not_here(*args: object, **kwargs: object) -> None:
+            raise AssertionError("backlinks worked out on the event loop")
+
+        monkeypatch.setattr(evidence.backlinks, "backlinks_by_path", not_here)
+        anchors, reportset = screen.session.anchors, screen.session.reportset
+        for quote in list(anchors)[:10]:
+            assert screen.backlinks_of(quote.path) == backlinks(anchors, quote.path, reportset)
+        for _ in range(6):  # records and their files shown: their gutters' backlinks looked up
+            await pilot.press("n")
+        await screen.settle()
+        await pilot.pause()
+        assert screen.source is not None
     app.close()
