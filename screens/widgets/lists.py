@@ -11,7 +11,7 @@ into messages of their own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 from cachetools import LRUCache
 from textual import events
@@ -24,25 +24,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from screens.widgets.rows import Row as Row
+from screens.widgets.rows import text_height
 from screens.widgets.virtual import set_virtual_size
 
 if TYPE_CHECKING:
     from rich.style import Style as RichStyle
-    from textual.css.styles import RulesMap
     from textual.style import Style
-
-
-#: (text, width, text_wrap, text_overflow, line_pad) -> lines: a row's height depends on its
-#: text alone, and the rows of a record shown again (p after n, back) are rebuilt as new Contents
-HEIGHTS: LRUCache[tuple[str, int, object, object, object], int] = LRUCache(4096)
-
-
-class Row(NamedTuple):
-    """One row: what it shows, an id to act on, and whether the cursor can rest on it."""
-
-    prompt: Content
-    id: str | None = None
-    disabled: bool = False
 
 
 class RowList(ScrollView, can_focus=True):
@@ -204,14 +192,7 @@ class RowList(ScrollView, can_focus=True):
         return self._prompt_height(self._rows[index].prompt, width)
 
     def _prompt_height(self, prompt: Content, width: int) -> int:
-        styles = self.styles
-        wrap, overflow, pad = styles.text_wrap, styles.text_overflow, styles.line_pad
-        key = (prompt.plain, width, wrap, overflow, pad)
-        height = HEIGHTS.get(key)
-        if height is None:
-            rules: RulesMap = {"text_wrap": wrap, "text_overflow": overflow, "line_pad": pad}
-            height = HEIGHTS[key] = max(1, prompt.get_height(rules, width))
-        return height
+        return text_height(prompt, width, self.styles)
 
     def prepare(self, rows: list[Row], cursor: int | None = None) -> None:
         """Measure rows a later `set_rows` shows from the top, and draw those on its first
