@@ -86,18 +86,22 @@ class GrepScreen(Dialog[GrepHit | None]):
         ignore_case: bool = False,
     ) -> None:
         super().__init__()
+        self._stop_event = threading.Event()
+        self._start(revision, pattern, paths, fixed, ignore_case)
+
+    def _start(
+        self, revision: Revision, pattern: str, paths: str, fixed: bool, ignore_case: bool
+    ) -> None:
+        """The state of a dialog opened with these arguments, nothing searched yet."""
         self.revision = revision
-        self._initial_pattern = pattern
-        self._initial_paths = paths
-        self.fixed = fixed
-        self.ignore_case = ignore_case
+        self._initial_pattern, self._initial_paths = pattern, paths
+        self.fixed, self.ignore_case = fixed, ignore_case
         self.hits: list[GrepHit] = []
         self.count = 0
         self.files: set[str] = set()
         self.running = False
         self.error: str | None = None
         self.elapsed: float | None = None  # seconds the last finished search took
-        self._stop_event = threading.Event()
         self._search: Worker[None] | None = None  # the search running or last run
 
     def compose(self) -> ComposeResult:
@@ -130,12 +134,7 @@ class GrepScreen(Dialog[GrepHit | None]):
     ) -> None:
         self._stop_event.set()  # (a search is stopped as the dialog closes: never left running)
         self._stop_event = threading.Event()
-        self.revision = revision
-        self._initial_pattern, self._initial_paths = pattern, paths
-        self.fixed, self.ignore_case = fixed, ignore_case
-        self.hits, self.count, self.files = [], 0, set()
-        self.running, self.error, self.elapsed = False, None, None
-        self._search = None
+        self._start(revision, pattern, paths, fixed, ignore_case)
         self.query_one("#grep-box").border_title = self._title()
         self.query_one("#grep-pattern", Input).value = pattern
         self.query_one("#grep-paths", Input).value = paths
