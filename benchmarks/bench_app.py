@@ -491,6 +491,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def cells_of(runs: list[tuple[int, dict[str, list[float]]]], key: str) -> str:
+    """The median / p95 (ms) of ``key`` in each run, side by side."""
+    cells = []
+    for _count, times in runs:
+        spent = times.get(key) or [float("nan")]
+        median, p95 = statistics.median(spent) * 1000, percentile(spent, 0.95) * 1000
+        cells.append(f"   {median:9.1f} / {p95:9.1f}")
+    return "".join(cells)
+
+
 def key_table(
     echo: list[float],
     runs: list[tuple[int, dict[str, list[float]]]],
@@ -526,19 +536,9 @@ def key_table(
         label = f"{key if key in dict(KEYS) else key.split()[0]:<10}{name}"
         print(f"{label[:38]:<38}{''.join(cells)}   {goal} {'met' if met else 'NOT MET'}")
         if cpu and key not in dict(KEYS):
-            cells = []
-            for _count, times in runs:
-                spent = times.get(f"{key} cpu") or [float("nan")]
-                median, p95 = statistics.median(spent) * ms, percentile(spent, 0.95) * ms
-                cells.append(f"   {median:9.1f} / {p95:9.1f}")
-            print(f"{'  (CPU time of the process)':<38}{''.join(cells)}")
+            print(f"{'  (CPU time of the process)':<38}{cells_of(runs, f'{key} cpu')}")
     for which in ("open", "close"):
-        cells = []
-        for _count, times in runs:
-            spent = times.get(f"modal {which}") or [float("nan")]
-            median, p95 = statistics.median(spent) * ms, percentile(spent, 0.95) * ms
-            cells.append(f"   {median:9.1f} / {p95:9.1f}")
-        print(f"{f'ModalScreen {which} over it (floor)':<38}{''.join(cells)}")
+        print(f"{f'ModalScreen {which} over it (floor)':<38}{cells_of(runs, f'modal {which}')}")
     if len(runs) == 2:
         (small, a), (big, b) = runs
         grows = [
