@@ -21,6 +21,7 @@ from rich.segment import Segment
 from textual import events
 from textual.app import App
 from textual.color import Color
+from textual.content import Content
 from textual.css.styles import RulesMap
 from textual.geometry import Region
 from textual.renderables.background_screen import BackgroundScreen
@@ -129,7 +130,7 @@ def screen_beneath(screen: Screen[Any]) -> Screen[Any] | None:
 
 
 if TYPE_CHECKING:
-    from textual.widgets import Input, OptionList
+    from textual.widgets import Input, Label, OptionList
 
     MixedInto = Screen[Any]
 else:
@@ -263,3 +264,16 @@ def back_to_top(field: Input, results: OptionList, query: str, listed: bool) -> 
     results.highlighted = 0 if listed else None
     results.scroll_home(animate=False, immediate=True)
     field.focus()
+
+
+def relabel(label: Label, text: Content) -> None:
+    """Show ``text`` in ``label``, a line of a dialog (a status, a hint), laid out again only
+    when its size may change: a label the width of its box keeps its one line for any text
+    that fits there. Laying the dialog out again was most of a kept dialog's reopening."""
+    old = label.content
+    if old == text:
+        return
+    width = label.content_region.width
+    before = old if isinstance(old, Content) else Content(str(old))
+    fits = all("\n" not in t.plain and t.cell_length <= width for t in (before, text))
+    label.update(text, layout=not fits)

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
 from evidence.finder import FinderMatch, PathFinder
-from screens.dialog import Dialog, back_to_top
+from screens.dialog import Dialog, back_to_top, relabel
 from screens.safe import visible
 from screens.workers import report_failure
 
@@ -121,7 +121,7 @@ class FileFinder(Dialog[str | None]):
         self.matches, self.searched = [], ""
         field.value = query  # (its Changed, if any, asks for the search started below)
         results.clear_options()
-        self.query_one("#finder-status", Label).update(INDEXING)
+        relabel(self.query_one("#finder-status", Label), INDEXING)
         self._search(query)
         field.focus()
 
@@ -152,7 +152,7 @@ class FileFinder(Dialog[str | None]):
     def _worker_changed(self, event: Worker.StateChanged) -> None:
         said = report_failure(self, event)
         if said is not None:
-            self.query_one("#finder-status", Label).update(Content(said))
+            relabel(self.query_one("#finder-status", Label), Content(said))
 
     def _show(self, query: str, matches: list[FinderMatch], total: int) -> None:
         if query != self._asked:  # a search overtaken by later typing (or a reopening)
@@ -169,7 +169,7 @@ class FileFinder(Dialog[str | None]):
             status = f"best {len(matches)} of {total:,} files"
         else:
             status = f"no file matches among {total:,}"
-        self.query_one("#finder-status", Label).update(Content(status))
+        relabel(self.query_one("#finder-status", Label), Content(status))
 
     def action_move(self, delta: int) -> None:
         results = self.query_one("#finder-results", OptionList)

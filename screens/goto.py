@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label
 
-from screens.dialog import Dialog
+from screens.dialog import Dialog, relabel
 
 
 def parse_line(text: str, *, current: int, max_line: int) -> int | None:
@@ -79,7 +79,7 @@ class GotoLine(Dialog[int | None]):
         field.value = ""
         field.placeholder = self._hint()
         status = self.query_one("#goto-status", Label)
-        status.update(self._where())
+        relabel(status, self._where())
         status.remove_class("-error")
         field.focus()
 
@@ -92,7 +92,7 @@ class GotoLine(Dialog[int | None]):
         target = parse_line(event.value, current=self.current, max_line=self.max_line)
         if target is None:
             status = self.query_one("#goto-status", Label)
-            status.update(Content(f"not a line of this file (1-{self.max_line})"))
+            relabel(status, Content(f"not a line of this file (1-{self.max_line})"))
             status.add_class("-error")
             return
         self.dismiss(target)
@@ -174,7 +174,7 @@ class FindInFile(Dialog[int | None]):
         line = find_in_lines(self.lines, event.value, after=self.current)
         if line is None:
             status = self.query_one("#find-status", Label)
-            status.update(Content("not found in this file"))
+            relabel(status, Content("not found in this file"))
             status.add_class("-error")
             return
         self.notice = match_notice(self.lines, event.value, line=line, after=self.current)

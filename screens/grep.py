@@ -21,7 +21,7 @@ from textual.worker import Worker
 
 from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
-from screens.dialog import Dialog
+from screens.dialog import Dialog, relabel
 from screens.safe import visible
 from screens.widgets.footer import KeysBar
 from screens.workers import report_failure
@@ -138,7 +138,7 @@ class GrepScreen(Dialog[GrepHit | None]):
         self.query_one("#grep-box").border_title = self._title()
         self.query_one("#grep-pattern", Input).value = pattern
         self.query_one("#grep-paths", Input).value = paths
-        self.query_one("#grep-flags", Label).update(self._flags())
+        relabel(self.query_one("#grep-flags", Label), self._flags())
         self.query_one("#grep-results", OptionList).clear_options()
         self._status(Content(RUN_HINT))
         self.set_focus(self.query_one("#grep-pattern", Input))
@@ -154,12 +154,12 @@ class GrepScreen(Dialog[GrepHit | None]):
 
     def action_toggle_fixed(self) -> None:
         self.fixed = not self.fixed
-        self.query_one("#grep-flags", Label).update(self._flags())
+        relabel(self.query_one("#grep-flags", Label), self._flags())
         self._research()
 
     def action_toggle_case(self) -> None:
         self.ignore_case = not self.ignore_case
-        self.query_one("#grep-flags", Label).update(self._flags())
+        relabel(self.query_one("#grep-flags", Label), self._flags())
         self._research()
 
     def _research(self) -> None:
@@ -271,7 +271,7 @@ class GrepScreen(Dialog[GrepHit | None]):
 
     def _status(self, text: Content, *, error: bool = False) -> None:
         status = self.query_one("#grep-status", Label)
-        status.update(text)
+        relabel(status, text)
         status.set_class(error, "-error")
 
     # --- leaving -------------------------------------------------------------------------------

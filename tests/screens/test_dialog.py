@@ -8,14 +8,16 @@ from typing import Any
 import pytest
 from rendered import screen_cells
 from rich.console import Console, ConsoleOptions
+from textual import messages
 from textual.app import App, ComposeResult
 from textual.command import CommandPalette
 from textual.containers import Vertical
+from textual.content import Content
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, Static
 
-from screens.dialog import Dialog
+from screens.dialog import Dialog, relabel
 from tui.app import AssayApp
 from tui.palette import Palette
 
@@ -156,3 +158,39 @@ async def test_a_change_beneath_two_dialogs_shows_when_the_top_one_closes() -> N
         await app.screen.wait_for_refresh()
         cells = screen_cells(app)
         assert "".join(cells[x, 0].char for x in range(7) if (x, 0) in cells) == "changed"
+
+
+class Told(Dialog[None]):
+    """A dialog with a line of status the width of its box (as grep's, go to line's)."""
+
+    DEFAULT_CSS = CSS.replace("Asked", "Told") + "Told Label { width: 100%; }"
+    layouts = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Input("an answer")
+            yield Label("a status")
+
+    def on_layout(self, message: messages.Layout) -> None:
+        self.layouts += 1
+
+
+@pytest.mark.parametrize("text", ["another status", "a status too long for one line of its box"])
+async def test_a_dialog_line_told_a_text_that_fits_is_drawn_without_a_layout(text: str) -> None:
+    app = Beneath()
+    async with app.run_test(size=(90, 16)) as pilot:
+        dialog = Told()
+        await app.push_screen(dialog)
+        await pilot.pause()
+        await dialog.wait_for_refresh()
+        label = dialog.query_one(Label)
+        before = dialog.layouts
+        relabel(label, Content(text))
+        await pilot.pause()
+        await dialog.wait_for_refresh()
+        shown = "".join(cell.char for cell in screen_cells(app).values())
+        fits = len(text) <= label.content_region.width
+        # a text that fits is drawn in place; a longer one lays the dialog out (it wraps)
+        assert (dialog.layouts - before > 0) is not fits
+        assert label.size.height == (1 if fits else 2)
+        assert text.split()[-1] in shown
