@@ -11,6 +11,7 @@ from evidence.model import Anchor, DiffPart, Elsewhere, Quote, Tier
 from screens.safe import visible
 from screens.session import tier_symbol
 from screens.widgets.badges import lines_text
+from screens.widgets.truecolor import TruecolorOnly
 
 LEGEND = "underlined red: only in the quote · underlined green: only in the source"
 #: characters of unchanged text shown before each difference in the list of differences
@@ -136,7 +137,7 @@ def quote_diff(
     return Content("\n").join(lines)
 
 
-class QuoteDiff(Static):
+class QuoteDiff(TruecolorOnly, Static):
     """The diff of one quote against the source it was matched to."""
 
     def show(

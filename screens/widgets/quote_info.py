@@ -9,6 +9,7 @@ from evidence.model import Anchor, Elsewhere, Quote, Tier
 from screens.safe import visible
 from screens.session import tier_symbol
 from screens.widgets.badges import TIER_STYLES, lines_phrase, lines_text
+from screens.widgets.truecolor import TruecolorOnly
 
 
 def quote_info(
@@ -79,7 +80,7 @@ def found_elsewhere(anchor: Anchor, place: Elsewhere | None) -> Content:
     )
 
 
-class QuoteInfo(Static):
+class QuoteInfo(TruecolorOnly, Static):
     """One line: the anchor of the quote shown, or the path of a file opened by the finder."""
 
     _lines = 1  # the lines the text shown takes (it wraps rather than being cut)

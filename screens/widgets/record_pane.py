@@ -22,6 +22,7 @@ from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
 from screens.widgets.cited_rows import cited_rows
 from screens.widgets.drift_rows import drift_rows
 from screens.widgets.lists import Row, RowList
+from screens.widgets.truecolor import TruecolorOnly
 
 if TYPE_CHECKING:
     from db import Event, StaleVerdict
@@ -245,7 +246,7 @@ def record_rows(
         )
 
 
-class RecordPane(RowList):
+class RecordPane(TruecolorOnly, RowList):
     """One record, read line by line: the cursor rests on the record and on what can be followed.
 
     `j`/`k` move the cursor to the next row one can act on when it is on screen, else scroll a

@@ -25,6 +25,7 @@ from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
 from screens.widgets.drift_rows import DRIFT_STYLES, worst_drift
 from screens.widgets.lists import RowList
+from screens.widgets.truecolor import TruecolorOnly
 
 if TYPE_CHECKING:
     from textual.style import Style
@@ -210,7 +211,7 @@ class ResultRow(RecordRow):
         )
 
 
-class RecordsPane(RowList):
+class RecordsPane(TruecolorOnly, RowList):
     """The list of records passing a filter; the cursor is on one record's line."""
 
     ONE_LINE_ROWS: ClassVar[bool] = True

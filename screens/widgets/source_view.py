@@ -29,6 +29,7 @@ from screens.safe import safe_line, visible
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_layout import rows_after, scrollbars_placed
 from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
+from screens.widgets.truecolor import TruecolorOnly
 from screens.widgets.virtual import set_virtual_size
 
 
@@ -38,7 +39,7 @@ def message_lines(message: str, width: int) -> tuple[str, ...]:
     return tuple(textwrap.wrap(visible(message), max(10, width - 2))) or ("",)
 
 
-class SourceView(ScrollView, can_focus=True):
+class SourceView(TruecolorOnly, ScrollView, can_focus=True):
     """One file at a revision, rendered lazily, with a cursor line and gutter marks.
 
     Public API (also used by the lookup screens):

@@ -11,6 +11,7 @@ from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.badges import lines_text
 from screens.widgets.record_pane import verdict_word
+from screens.widgets.truecolor import TruecolorOnly
 
 
 def target_text(session: ReviewSession, record: Record | None, quote: Quote | None) -> Content:
@@ -50,7 +51,7 @@ def record_hint(quote: Quote | None, key: str) -> Content:
     return Content.styled(f"  ({key}: the record)", "$text-muted")
 
 
-class TargetLine(Static):
+class TargetLine(TruecolorOnly, Static):
     """One line naming the record or quote that `c` `r` `u` `s` and `e` act on."""
 
     _text = Content("")
