@@ -245,8 +245,7 @@ _CHARACTERS = {"tab": "\t", "enter": "\r", "backspace": "\x7f", "escape": "\x1b"
 
 async def processed(node: MessagePump) -> None:
     """Wait until `node` has handled every message posted to it so far (`call_later`), or has
-    stopped (a widget of a screen that closed meanwhile never runs the callback: the command
-    palette's, when its own escape handling closes it)."""
+    stopped (a widget of a screen that closed meanwhile never runs the callback)."""
     done = asyncio.Event()
     if not node.call_later(done.set):
         return

@@ -140,8 +140,8 @@ else:
 
 
 class TintedOnce(MixedInto):
-    """Mixed into a screen over others (before it: `Dialog`, the command palette): its tinted
-    background is drawn once per change of the screen beneath, not at every refresh."""
+    """Mixed into a screen over others (before it, as in `Dialog`): its tinted background is
+    drawn once per change of the screen beneath, not at every refresh."""
 
     _backdrop: Backdrop | None = None
 

@@ -110,7 +110,7 @@ AFTER_THE_FIRST_FRAME = (
     "evidence.anchoring.explain",
     "evidence.anchoring.diff",
     "evidence.revision",
-    "tui.palette",  # the command palette: on its key
+    "screens.palette",  # the command palette: on its key
     "json",  # `assay check --format json` and the exports: not the review app
     "secrets",  # an output file's temporary name (db/output.py): a write, not the launch
 )

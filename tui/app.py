@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
-from screens.dialog import Covered
+from screens.dialog import Covered, kept
 from screens.review.messages import Anchored, ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
 from screens.widgets import scrollbars
@@ -128,10 +128,11 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         return binding.key_display or short_key(binding.key)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # the screen's own first: the palette lists them in this order before anything is typed
         commands = getattr(screen, "palette_commands", None)
         if commands is not None:
             yield from commands()
+        yield from super().get_system_commands(screen)
 
     def push_screen(self, *args: Any, **options: Any) -> Any:
         # the screen covered skips the repaint Textual asks of it (screens.dialog.Covered)
@@ -145,11 +146,14 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
                 covered.covering = False
 
     def action_command_palette(self) -> None:
-        # as Textual's own action, with the palette drawing the screen beneath once
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            from tui.palette import Palette
+        # assay's palette, kept between openings (not over itself, nor over Textual's own
+        # palette: the theme picker)
+        if not self.use_command_palette or CommandPalette.is_open(self):
+            return
+        from screens.palette import Palette
 
-            self.push_screen(Palette(id="--command-palette"))
+        if not any(isinstance(screen, Palette) for screen in self.screen_stack):
+            self.push_screen(kept(self, Palette, self.screen))
 
     def action_quit(self) -> None:  # type: ignore[override]
         self.exit()

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rendered import screen_cells
+from rendered import Cell, screen_cells
 from rich.console import Console, ConsoleOptions
 from textual import messages
 from textual.app import App, ComposeResult
-from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.content import Content
 from textual.renderables.background_screen import BackgroundScreen
@@ -18,8 +17,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, Static
 
 from screens.dialog import Dialog, relabel
+from screens.palette import Palette
 from tui.app import AssayApp
-from tui.palette import Palette
 
 CSS = """
 Asked { align: center middle; background: $background 60%; }
@@ -124,24 +123,34 @@ class Reviewed(Screen[None]):
             yield Static(f"{n} {BENEATH}")
 
 
-async def test_the_command_palette_draws_the_screen_beneath_as_textuals_does() -> None:
+class PlainPalette(ModalScreen[None]):
+    """Textual's own modal screen with the palette's backdrop, for comparison."""
+
+    CSS = "PlainPalette { background: $background 60%; align: center middle; }"
+
+    def compose(self) -> ComposeResult:
+        yield Label("a command")
+
+
+async def test_the_command_palette_draws_the_screen_beneath_as_a_modal_screen_does() -> None:
     app = AssayApp(Reviewed)
     async with app.run_test(size=(90, 20)) as pilot:
-        drawn = {}
-        for palette in (CommandPalette, Palette):
-            if palette is CommandPalette:
-                app.push_screen(CommandPalette(id="--command-palette"))
+        await pilot.pause()
+        drawn: dict[type[Screen[Any]], dict[tuple[int, int], Cell]] = {}
+        for palette in (PlainPalette, Palette):
+            if palette is PlainPalette:
+                await app.push_screen(PlainPalette())
             else:
                 await pilot.press("ctrl+p")
-            while not app.screen.has_class("-ready"):
-                await pilot.pause()
+            await pilot.pause()
             await app.screen.wait_for_refresh()
             assert type(app.screen) is palette
             cells = screen_cells(app)
-            drawn[palette] = {xy: cell for xy, cell in cells.items() if xy[1] < 3}
-            await pilot.press("escape")
+            # the rows above the palette's box: the screen beneath only
+            drawn[palette] = {xy: cell for xy, cell in cells.items() if xy[1] < 2}
+            app.pop_screen()
             await pilot.pause()
-        assert drawn[Palette] == drawn[CommandPalette]
+        assert drawn[Palette] == drawn[PlainPalette]
         assert drawn[Palette][0, 0].char == "0"  # (the screen beneath is there to compare)
 
 

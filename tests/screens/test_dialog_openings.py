@@ -12,12 +12,11 @@ import pytest
 from rendered import Cell, screen_cells
 from rich.console import Console, ConsoleOptions
 from screenkit import on_top, opened, wait_until
-from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
 from evidence.revision import Revision
 from screens.find import FindScreen
@@ -25,6 +24,7 @@ from screens.finder import FileFinder
 from screens.goto import GotoLine
 from screens.grep import GrepScreen
 from screens.help import HelpScreen
+from screens.palette import Palette
 from screens.review.screen import ReviewScreen
 from screens.widgets.source_view import SourceView
 from tui.factory import make_demo_app
@@ -34,8 +34,8 @@ SIZE = (120, 40)
 
 def palette_prompts(app: Any) -> list[str]:
     palette = on_top(app)
-    assert isinstance(palette, CommandPalette)
-    options = palette.query_one(CommandList)
+    assert isinstance(palette, Palette)
+    options = palette.query_one(OptionList)
     return [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
 
 
@@ -87,6 +87,7 @@ MESSES: dict[str, tuple[tuple[str, ...], Callable[[ReviewScreen], Screen[Any]]]]
         lambda screen: GrepScreen(revision(screen)),
     ),
     "question_mark": (("end",), lambda screen: HelpScreen(screen.keymap)),
+    "ctrl+p": (("n", "e", "x", "down"), Palette),
 }
 
 

@@ -86,11 +86,16 @@ async def test_the_first_frame_is_drawn_in_the_chosen_theme(
     app.close()
 
 
-async def test_the_palette_offers_only_assays_themes(tmp_path: Path, sample: Path) -> None:
+async def test_the_palette_offers_only_assays_themes_and_keeps_the_one_chosen(
+    tmp_path: Path, sample: Path, user_config_home: Path
+) -> None:
     app = demo_app("k", "default", tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         assert set(app.available_themes) == {DARK, LIGHT}
-        app.action_change_theme()  # the palette's "Theme" entry
+        # assay's palette runs Textual's "Theme" command: Textual's own theme picker opens
+        await pilot.press("ctrl+p", *"theme")
+        await pilot.pause()
+        await pilot.press("enter")
         for _ in range(50):
             await pilot.pause()
             palettes = [s for s in app.screen_stack if isinstance(s, CommandPalette)]
@@ -99,7 +104,20 @@ async def test_the_palette_offers_only_assays_themes(tmp_path: Path, sample: Pat
         options = palettes[0].query_one(OptionList)
         offered = {str(options.get_option_at_index(n).prompt) for n in range(options.option_count)}
         assert offered == {DARK, LIGHT}, offered
+        await pilot.press(*"light")
+        for _ in range(50):
+            await pilot.pause()
+            if options.option_count == 1:
+                break
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause()
+            if not any(isinstance(s, CommandPalette) for s in app.screen_stack):
+                break
+        assert app.theme == LIGHT
     app.close()
+    kept = user_config_home / "assay" / THEME_FILE_NAME
+    assert kept.read_text(encoding="utf-8").strip() == LIGHT
 
 
 async def test_browse_uses_the_kept_theme(sample: Path, user_config_home: Path) -> None:
