@@ -381,8 +381,9 @@ class RowList(ScrollView, can_focus=True):
 
     # --- the cursor ------------------------------------------------------------------------------
 
-    def move_to(self, index: int | None) -> None:
-        """Put the cursor on a row that can take it, and show it (no message).
+    def move_to(self, index: int | None, *, centre: bool = False) -> None:
+        """Put the cursor on a row that can take it, and show it (no message); ``centre``: a
+        row out of view is shown in the middle of the view, not at its edge.
 
         A cursor already there is left alone, and so is the view (`show_top` may have moved it).
         """
@@ -390,10 +391,11 @@ class RowList(ScrollView, can_focus=True):
             return
         if index != self.highlighted:
             self.highlighted = index
-            self.scroll_to_cursor()
+            self.scroll_to_cursor(centre=centre)
 
-    def scroll_to_cursor(self) -> None:
-        """Scroll as little as shows the cursor's row (once laid out, if it is not yet)."""
+    def scroll_to_cursor(self, *, centre: bool = False) -> None:
+        """Scroll as little as shows the cursor's row (once laid out, if it is not yet), or
+        with ``centre`` put a row out of view in the middle of the view."""
         region = self.scrollable_content_region
         index = self.highlighted
         self._scroll_pending = not region.height or not self._width
@@ -404,7 +406,9 @@ class RowList(ScrollView, can_focus=True):
             top = 0  # the first row the cursor can take: the headings above it show too
         height = self._first[index] + min(self._height(index), region.height) - top
         cursor = Region(0, top, max(1, region.width), height)
-        self.scroll_to_region(cursor, animate=False, force=True, immediate=True)
+        view = Region(0, round(self.scroll_y), max(1, region.width), region.height)
+        centre = centre and not view.contains_region(cursor)
+        self.scroll_to_region(cursor, animate=False, force=True, immediate=True, center=centre)
 
     def top_line(self) -> tuple[int, int]:
         """Where the view starts: the row at its top and how many of that row's lines are above."""

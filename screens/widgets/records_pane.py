@@ -261,10 +261,13 @@ class RecordsPane(TruecolorOnly, RowList):
         self.border_subtitle = f"{shown}/{len(self.session.records)}"
 
     def show(self, record: int) -> None:
-        """Put the cursor on a record, if it is listed (no message: the caller knows)."""
+        """Put the cursor on a record, if it is listed (no message: the caller knows). A record
+        out of view comes to the middle of the list: going on with `n` then moves the cursor
+        down the rows already drawn for half a list, instead of scrolling (and drawing the
+        whole list again) at every press once it reached the bottom."""
         line = self._line_of.get(record) if record >= 0 else None
         if line is not None:
-            self.move_to(line)
+            self.move_to(line, centre=True)
 
     def show_heading(self) -> None:
         """Scroll the heading of the cursor's group (or section) to the top, when the cursor's

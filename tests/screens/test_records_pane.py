@@ -261,3 +261,35 @@ async def test_a_list_filled_again_draws_its_records_from_what_it_drew(
         after = pane.draw_row(pane.rows.index(3), 40, style)
         assert after is not before and after[0].text != before[0].text  # its badge changed
         assert pane.draw_row(pane.rows.index(3), 30, style)[0].cell_length <= 30
+
+
+async def test_a_record_shown_out_of_view_comes_to_the_middle_of_the_list(
+    tmp_path: Path,
+) -> None:
+    app = PaneApp(many_reports(tmp_path, 3))
+    async with app.run_test(size=(40, 20)) as pilot:
+        pane = app.query_one(RecordsPane)
+        records = [n for n in pane.rows if n >= 0]
+        height = pane.scrollable_content_region.height
+        scrolls, tops = 0, [round(pane.scroll_y)]
+        for record in records[1:]:  # as `n` goes through the review
+            pane.show(record)
+            await pilot.pause()
+            line = pane.rows.index(record)
+            top = round(pane.scroll_y)
+            assert top <= line < top + height  # shown
+            if top != tops[-1]:
+                scrolls += 1
+                # out of view at the bottom: brought to the middle (as far as the list goes),
+                # not to the bottom edge
+                end = top == round(pane.max_scroll_y)
+                assert end or abs(line - (top + height // 2)) <= 1, (line, top, height)
+            tops.append(top)
+        # about one scroll per half a list, not one per record past the first screen
+        assert 0 < scrolls <= 2 * len(pane.rows) // height + 1
+        pane.show(records[0])  # back to the top, a far jump: in the middle too (or at the top)
+        await pilot.pause()
+        assert round(pane.scroll_y) <= pane.rows.index(records[0])
+        await pilot.press("down", "down")  # the list's own cursor keys scroll as little as needed
+        await pilot.pause()
+        assert round(pane.scroll_y) == 0
