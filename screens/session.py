@@ -133,6 +133,10 @@ class ReviewSession:
         self._has_results = any(record.kind is Kind.RESULT for record in self.records)
         self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
         self._record_keys: dict[int, str] = {}  # id(record) -> its store item's key
+        #: id(record) -> the store keys of its item and its quotes' items (filters look them up)
+        self._item_keys: dict[int, tuple[str, ...]] = {}
+        #: the anchors each record's "failing" was worked out from, and the answers
+        self._failing: tuple[dict[Quote, Anchor], dict[int, bool]] = ({}, {})
         # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
         self._reports: dict[str, Report] = {}
         for report in reversed(reportset.reports):
@@ -330,10 +334,24 @@ class ReviewSession:
 
     def failing(self, record: Record) -> bool:
         """True when one of the record's quotes fails (missing, fuzzy, or claimed range wrong)."""
-        return any(
-            (anchor := self.anchors.get(quote)) is not None and anchor.failing
-            for quote in record.quotes
-        )
+        anchors, known = self._failing
+        if anchors is not self.anchors:  # anchored (again) since: the anchors are a new dict
+            anchors, known = self._failing = (self.anchors, {})
+        answer = known.get(id(record))
+        if answer is None:
+            answer = known[id(record)] = any(
+                (anchor := anchors.get(quote)) is not None and anchor.failing
+                for quote in record.quotes
+            )
+        return answer
+
+    def item_keys(self, record: Record) -> tuple[str, ...]:
+        """The store keys of the record's item and of its quotes' items, in order (made once)."""
+        keys = self._item_keys.get(id(record))
+        if keys is None:
+            items = [self.record_item(record)] + [self.quote_item(record, q) for q in record.quotes]
+            keys = self._item_keys[id(record)] = tuple(item.key for item in items)
+        return keys
 
     # --- lists and progress ------------------------------------------------------------------
 
@@ -342,10 +360,11 @@ class ReviewSession:
         if filter_name == "unreviewed":
             return self.record_verdict(record) is None
         if filter_name == "refuted":
-            item_verdicts = [self.verdict(self.record_item(record))] + [
-                self.verdict(self.quote_item(record, quote)) for quote in record.quotes
-            ]
-            return Verdict.REFUTED in item_verdicts
+            current = self._current
+            return any(
+                (event := current.get(key)) is not None and event.verdict is Verdict.REFUTED
+                for key in self.item_keys(record)
+            )
         if filter_name == "failing quotes":
             return self.failing(record)
         if filter_name == "new results":
