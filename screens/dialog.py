@@ -54,6 +54,16 @@ class OneSegment:
         yield from BackgroundScreen.process_segments([self.segment], self.tint)
 
 
+class AsDrawn(BackgroundScreen):
+    """The screen beneath as its widgets drew it, every segment as it is: `Backdrop` tints
+    each distinct style once (its probe clears links and meta as Textual's pass does), where
+    Textual's pass makes a new style for every segment."""
+
+    @classmethod
+    def process_segments(cls, segments: Iterable[Segment], color: Color) -> Iterable[Segment]:
+        return segments
+
+
 class Backdrop(Visual):
     """The screen beneath a dialog, tinted; its lines kept for one size."""
 
@@ -72,13 +82,27 @@ class Backdrop(Visual):
             console_options = app.console_options.update(
                 highlight=False, width=width, height=height
             ).update_width(width)
-            plain = app.console.render(BackgroundScreen(self.beneath, UNTINTED), console_options)
-            segments = self._restyled(plain, style, options)
-            split = Segment.split_and_crop_lines(
-                segments, width, include_new_lines=False, pad=False
+            plain = app.console.render(AsDrawn(self.beneath, UNTINTED), console_options)
+            drawn = list(islice(self._lines(self._restyled(plain, style, options)), height))
+            lines = self.lines = (
+                width,
+                height,
+                [each if each.cell_length <= width else each.crop(0, width) for each in drawn],
             )
-            lines = self.lines = (width, height, [Strip(line) for line in islice(split, height)])
         return lines[2]
+
+    @staticmethod
+    def _lines(segments: Iterable[Segment]) -> Iterator[Strip]:
+        """The screen's lines: it draws each whole, then a line end (a segment of its own)."""
+        line: list[Segment] = []
+        for segment in segments:
+            if segment.text == "\n" and not segment.control:
+                yield Strip(line)
+                line = []
+            else:
+                line.append(segment)
+        if line:
+            yield Strip(line)
 
     def _restyled(
         self, plain: Iterable[Segment], style: Style, options: RenderOptions
@@ -87,7 +111,11 @@ class Backdrop(Visual):
         # and link style (Textual's post-render applies them)
         drawn = (type(self.dialog), self.tint, style, self.dialog.link_style)
         styled: dict[tuple[object, bool], Segment | None] = {}
-        for text, segment_style, control in plain:
+        for segment in plain:
+            text, segment_style, control = segment
+            if text == "\n" and not control:  # a line's end (`_lines`)
+                yield segment
+                continue
             key = (segment_style, bool(control))
             done = styled.get(key, MISSING)
             if done is MISSING:
