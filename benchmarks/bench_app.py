@@ -436,6 +436,10 @@ async def key_times(
                     await at(first(0 if key in ("n", "j") else last))  # at an end: again
                 if key in "crus":  # a verdict on a quote of its own each time
                     await at(Location(*quotes[press % len(quotes)]))
+                if key == "[" and screen.location.quote == 0:
+                    # `[` stops at a record's first quote: from its last again, so that each
+                    # press shows another quote (as `]` goes round them)
+                    await at(Location(several, len(screen.session.records[several].quotes) - 1))
                 if key == "pagedown" and pane.scroll_y >= pane.max_scroll_y:
                     pane.scroll_to(y=0, animate=False, immediate=True)
                     await pilot.pause()
