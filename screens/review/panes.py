@@ -115,13 +115,15 @@ class Panes:
         screen = self.screen
         over = self.diff_over if self.diff_over is not None else screen.has_class("-narrow")
         over = over and screen.has_class("-diff")
-        if over != screen.has_class("-diff-over"):
+        moved = over != screen.has_class("-diff-over")
+        if moved:
             screen.set_class(over, "-diff-over", update=False)
-            restyle = True
-        if restyle:
-            # the -diff classes style the source pane's children only (screen.tcss): restyling
-            # them, not every widget of the screen, is most of d's frame saved
-            screen.query_one("#source-pane").update_node_styles()
+        if restyle or moved:
+            # the -diff classes style the diff, and -diff-over the source too (screen.tcss):
+            # restyling those, not every widget of the screen or of the source pane
+            screen.query_one("#diff").update_node_styles()
+        if moved:
+            self.source_view.update_node_styles()
         if over and screen.focused is self.source_view:
             screen.set_focus(screen.query_one("#diff"))
 
