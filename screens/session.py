@@ -133,24 +133,20 @@ class ReviewSession:
         self._has_results = any(record.kind is Kind.RESULT for record in self.records)
         self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
         self._record_keys: dict[int, str] = {}  # id(record) -> its store item's key
-        #: id(record) -> the store keys of its item and its quotes' items (filters look them up)
-        self._item_keys: dict[int, tuple[str, ...]] = {}
-        #: the anchors each record's "failing" was worked out from, and the answers
-        self._failing: tuple[dict[Quote, Anchor], dict[int, bool]] = ({}, {})
+        self._item_keys: dict[int, tuple[str, ...]] = {}  # id(record) -> `item_keys`
+        self._failing: tuple[dict[Quote, Anchor], dict[int, bool]] = ({}, {})  # see `failing`
         # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
-        self._reports: dict[str, Report] = {}
-        for report in reversed(reportset.reports):
-            self._reports[report.file] = report
+        self._reports = {report.file: report for report in reversed(reportset.reports)}
         #: report file -> its records, in list order (the list is grouped by report)
         self._of_report: dict[str, list[int]] = {}
         for n, record in enumerate(self.records):
             self._of_report.setdefault(record.report, []).append(n)
         #: the SARIF results, listed in groups (by rule, file or severity) after the reports
         self.results = ResultGroups(reportset, self.records)
-        self.order: list[int] = []  # record positions in the order the records pane lists them
         self._result_rows: list[Row] = []  # position -> its row, made once (for the results)
         self._all_rows: dict[str, list[Row]] = {}  # grouping -> the rows of the filter "all"
-        self.order = self.results.list_order(len(self.records))
+        #: record positions in the order the records pane lists them
+        self.order: list[int] = self.results.list_order(len(self.records))
         self._rank = {n: rank for rank, n in enumerate(self.order)}
 
     def cycle_grouping(self) -> str:
@@ -255,8 +251,8 @@ class ReviewSession:
             return False
         from db.events import find_disagreements
 
-        items = [self.record_item(record)] + [self.quote_item(record, q) for q in record.quotes]
-        mine = [event for item in items if (event := self.current.get(item.key)) is not None]
+        current = self.current
+        mine = [event for key in self.item_keys(record) if (event := current.get(key)) is not None]
         return bool(find_disagreements([*others, *mine]))
 
     def verdict(self, item: ItemRef) -> Verdict | None:
@@ -333,7 +329,8 @@ class ReviewSession:
         return quote_status(len(record.quotes), anchors, hits)
 
     def failing(self, record: Record) -> bool:
-        """True when one of the record's quotes fails (missing, fuzzy, or claimed range wrong)."""
+        """True when one of the record's quotes fails (missing, fuzzy, or claimed range wrong);
+        the answers are kept with the anchors they were worked out from."""
         anchors, known = self._failing
         if anchors is not self.anchors:  # anchored (again) since: the anchors are a new dict
             anchors, known = self._failing = (self.anchors, {})

@@ -251,15 +251,7 @@ class SourcePane(Part):
         view = self.view
         if message.request == self._against_request:  # at REV: not kept, marked at its new place
             title, marks, at = self.drift.against_view(source)
-            view.show(
-                source.path,
-                source.lines,
-                marks=marks,
-                line=at,
-                title=title,
-                key=source.oid,
-                rows=self._rows_after_info(),
-            )
+            self._show(source, marks, at, title)
             self.refresh_diff()
             return
         self._kept[source.path] = source
@@ -303,6 +295,19 @@ class SourcePane(Part):
             marks = SourceMarks(matched, claimed, others, marks.backlinks)
             target = matched or claimed
             line = target[0] if target else 1
+        self._show(source, marks, line, title)
+        self._pending_line = None
+        self._restored()
+        self.refresh_diff()
+
+    def _show(
+        self, source: SourceFile, marks: SourceMarks, line: int | None, title: object
+    ) -> None:
+        """Show a file read, centred for the rows the view has once the line under it is laid
+        out at its new height."""
+        view, growth = self.view, self.info.growth()
+        rows = view.scrollable_content_region.height
+        after = max(1, rows - growth) if growth and rows else None
         view.show(
             source.path,
             source.lines,
@@ -310,18 +315,8 @@ class SourcePane(Part):
             line=line,
             title=title,
             key=source.oid,
-            rows=self._rows_after_info(),
+            rows=after,
         )
-        self._pending_line = None
-        self._restored()
-        self.refresh_diff()
-
-    def _rows_after_info(self) -> int | None:
-        """The source view's rows once the line under it is laid out at its new height (None:
-        the same height as now)."""
-        growth = self.info.growth()
-        rows = self.view.scrollable_content_region.height
-        return max(1, rows - growth) if growth and rows else None
 
     def refresh_quote_info(self) -> None:
         """The line under the source (the quote's verdict and anchor), and what verdicts act on."""
