@@ -27,49 +27,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_app import child_code
+
 ROOT = Path(__file__).resolve().parent.parent
-
-CHILD = """
-import os, sys
-sys.path.insert(0, {root!r})
-import asyncio
-
-async def main(kind):
-    if kind == "empty":
-        from textual.app import App
-        from textual.widgets import Static
-
-        class Empty(App):
-            def compose(self):
-                yield Static("ready")
-        app = Empty()
-    else:  # as `assay demo` starts (bench_app.py's launch), the reads not started
-        from pathlib import Path
-        import tui.cli
-        from screens.review.loading import Loading
-        from tui.commands.review import demo_app
-
-        Loading.start = lambda self: None
-        app = demo_app(None, None, Path(sys.argv[2]))
-    async with app.run_test(size=(120, 40)):
-        while kind != "empty" and type(app.screen).__name__ != "ReviewScreen":
-            await asyncio.sleep(0.001)
-        for _ in range(3):
-            await asyncio.sleep(0)
-        await app.screen.wait_for_refresh()
-        print("frame", flush=True)
-        if os.environ.get("ASSAY_COUNT_EXIT"):
-            os._exit(0)  # the count ends at the frame
-    if kind != "empty":
-        app.close()
-
-asyncio.run(main(sys.argv[1]))
-"""
 
 
 def count(kind: str, root: Path, tmp: Path) -> int:
     """Instructions of the main thread from the process's start to the first frame."""
-    code = CHILD.format(root=str(root))
+    code = child_code(root, counted=True)
     env = dict(os.environ, PYTHONPYCACHEPREFIX=str(tmp / "pyc"), XDG_CACHE_HOME=str(tmp / "cache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("ASSAY_COUNT_EXIT", None)
