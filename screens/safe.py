@@ -11,7 +11,7 @@ from textual.content import Content
 
 from evidence.text import visible
 
-__all__ = ["safe_content", "safe_line", "visible"]
+__all__ = ["as_markup", "safe_content", "safe_line", "visible"]
 
 
 def safe_content(text: str, style: str = "", *, multiline: bool = False) -> Content:
@@ -23,3 +23,10 @@ def safe_content(text: str, style: str = "", *, multiline: bool = False) -> Cont
 def safe_line(text: str, tab_size: int = 4) -> str:
     """One source line for display: tabs expanded, every other control made visible."""
     return visible(text).expandtabs(tab_size)
+
+
+def as_markup(text: str) -> str:
+    """Untrusted text (controls made visible) where an API reads markup (a palette command's
+    title): it reads back as exactly this text. Textual's `markup.escape` doubles every
+    backslash that precedes an escaped bracket or ends the text, which its parser keeps."""
+    return visible(text).replace("[", "\\[")

@@ -11,12 +11,11 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SystemCommand
-from textual.markup import escape
 
 from keymaps import SPECS, Keymap, short_keys
 from screens.dialog import kept
 from screens.review.history import Location
-from screens.safe import visible
+from screens.safe import as_markup, visible
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -266,8 +265,8 @@ class Lookups:
             # would be parsed and drawn at every opening, and would bury the actions
             jumps.append(
                 SystemCommand(
-                    escape(visible(f"Go to {record.id}{label}")),
-                    escape(visible(f"{record.kind.value} in {record.section}")),
+                    as_markup(f"Go to {record.id}{label}"),
+                    as_markup(f"{record.kind.value} in {record.section}"),
                     lambda n=n: self.moves.jump(Location(n, self.moves.first_quote(n))),
                     discover=False,
                 )

@@ -7,8 +7,9 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
+from textual.content import Content
 
-from screens.safe import safe_content, safe_line, visible
+from screens.safe import as_markup, safe_content, safe_line, visible
 
 DANGEROUS = (
     "\x1b[31mred\x1b[0m",
@@ -65,3 +66,13 @@ def test_rendered_output_has_no_raw_escape() -> None:
         out = capture.get()
         assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
         assert "\u202e" not in out and "\r" not in out
+
+
+@given(st.text("ab[]/\\=x \t\x1b", max_size=24))
+def test_text_made_markup_reads_back_as_itself(text: str) -> None:
+    # a record id like `KS-1\[b]` or a path ending in a backslash, in a palette title
+    assert Content.from_markup(as_markup(text)).plain == visible(text)
+
+
+def test_a_backslash_before_a_bracket_is_shown_once() -> None:
+    assert Content.from_markup(as_markup("Go to a\\[b] c\\")).plain == "Go to a\\[b] c\\"
