@@ -50,6 +50,7 @@ async def test_a_notice_leaves_the_review_status_line_readable(
         before, during = await shown_with_notice(pilot, *size)
         assert "verdict keys" in before[0]
         assert during == before
+    app.close()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -66,3 +67,4 @@ async def test_a_notice_leaves_the_audit_status_line_readable(
         before, during = await shown_with_notice(pilot, *size)
         assert before[0].strip() and before[1].strip()
         assert during == before
+    app.close()
