@@ -24,7 +24,9 @@ def row_text(app: Any, row: int, width: int) -> str:
     return "".join(cells[x, row].char if (x, row) in cells else " " for x in range(width))
 
 
-async def shown_with_notice(pilot: Pilot[Any], width: int, height: int) -> tuple[str, str]:
+async def shown_with_notice(
+    pilot: Pilot[Any], width: int, height: int
+) -> tuple[tuple[str, str], tuple[str, str]]:
     """The last two rows (status line, keys) drawn before and while a notice shows."""
     app = pilot.app
     before = row_text(app, height - 2, width), row_text(app, height - 1, width)
