@@ -37,11 +37,17 @@ def changed_by_the_filter(app: App[object], widget: Widget, lines: list[Strip]) 
 
 async def drawn(app: App[object], screen: ReviewScreen, pilot: Pilot[object]) -> list[str]:
     """What the filter would change in the lines of the screen's widgets that skip it, once
-    the source shown is highlighted."""
+    the source lines on screen are highlighted (the lines drawn are those: their blocks follow
+    a quarter of a second later, in the same colours)."""
+    view = screen.source_view
     for _ in range(200):
         await pilot.pause()
-        if not screen.source_view.highlighting:
+        top = int(view.scroll_y)
+        shown = range(top + 1, min(view.line_count, top + view.size.height) + 1)
+        if all(view.is_highlighted(line) for line in shown):
             break
+    else:
+        raise AssertionError("the source shown was never highlighted")
     changed = []
     for widget in screen.query(Widget):
         if isinstance(widget, TruecolorOnly) and widget.region.area:
