@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from cachetools import LRUCache
 from textual.message import Message
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from screens.widgets.source_lines import Piece, highlight_block
 
@@ -103,6 +103,9 @@ class Highlights:
         self._partial_key: tuple[object, str] | None = None
         self._window_asked: tuple[object, str, int, int] | None = None
         self._block_timer: Timer | None = None
+        #: running -> the document it lexes and its path
+        self._workers: dict[Worker[None], tuple[object, str]] = {}
+        self._failed: set[object] = set()  # documents the lexer failed on: shown plain
 
     def forget_pending(self) -> None:
         """Another document is shown: the blocks asked for were for the one before."""
@@ -126,7 +129,29 @@ class Highlights:
     @property
     def busy(self) -> bool:
         """True while lines or blocks on screen wait for their highlighting."""
+        if self.view.doc in self._failed:
+            return False
         return bool(self._pending) or bool(self._needed_blocks())
+
+    def owns(self, worker: Worker[None]) -> bool:
+        """True for a worker this view's highlighting started and that has not ended."""
+        return worker in self._workers
+
+    def ended(self, event: Worker.StateChanged) -> str | None:
+        """One of this view's workers changed state. When it failed, its document is shown plain
+        from then on (no lexing started for it again), and what to tell the reviewer is
+        returned, the first time only; None otherwise."""
+        worker = event.worker
+        if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            return None
+        doc, path = self._workers.pop(worker, (None, ""))
+        if event.state is not WorkerState.ERROR or doc is None or doc in self._failed:
+            return None
+        self._failed.add(doc)
+        if doc == self.view.doc:
+            self._pending = set()
+        error = worker.error
+        return f"{path}: syntax highlighting failed ({type(error).__name__}: {error}); shown plain"
 
     def done(self, line: int) -> bool:
         """True when ``line`` (1-based) has its syntax highlighting."""
@@ -159,7 +184,7 @@ class Highlights:
     def _window(self) -> None:
         self._asked = False
         view = self.view
-        if not view.is_mounted or view.path is None or not view.lines:
+        if not view.is_mounted or view.path is None or not view.lines or view.doc in self._failed:
             return
         top = int(view.scroll_y)
         height = max(view.size.height, 1)
@@ -184,7 +209,7 @@ class Highlights:
     def _request_blocks(self) -> None:
         self._block_timer = None
         view = self.view
-        if not view.is_mounted or view.path is None:
+        if not view.is_mounted or view.path is None or view.doc in self._failed:
             return
         needed = self._needed_blocks()
         if not needed:
@@ -207,14 +232,16 @@ class Highlights:
         self._in_thread(highlight_blocks, "highlight", path)
 
     def _in_thread(self, work: Callable[[], None], group: str, what: str) -> None:
-        """Run ``work`` in a thread worker of the view, in its own group of this view's workers."""
-        self.view.run_worker(
+        """Run ``work`` in a thread worker of the view, in its own group of this view's workers
+        (a failure comes back to `ended`)."""
+        worker = self.view.run_worker(
             work,
             thread=True,
             group=f"{group}-{id(self.view)}",
             exit_on_error=False,
             description=f"highlight {what}",
         )
+        self._workers[worker] = (self.view.doc, self.view.path or "")
 
     def arrived(self, message: Highlighted) -> None:
         """Highlighted lines or blocks came back from a worker: keep them, draw, ask for more."""

@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.worker import Worker
 
 from keymaps.bindings import bindings_for
 from screens.contrast import legible
@@ -398,6 +399,15 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
     def on_highlighted(self, message: Highlighted) -> None:
         message.stop()
         self.highlights.arrived(message)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # the highlighting's own workers: a lexer failing on a file is said once, the file plain
+        if not self.highlights.owns(event.worker):
+            return
+        event.stop()
+        said = self.highlights.ended(event)
+        if said is not None:
+            self.notify(visible(said), severity="warning", markup=False, timeout=6)
 
     @property
     def highlighting(self) -> bool:

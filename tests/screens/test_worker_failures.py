@@ -115,3 +115,33 @@ async def test_a_failed_anchoring_in_the_review_is_said_once_and_shown_in_the_pa
             assert app.return_code is None  # still running
     finally:
         app.close()
+
+
+async def test_a_lexer_that_fails_on_a_file_is_said_once_and_the_file_shown_plain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from screens.widgets import source_highlight
+
+    monkeypatch.setattr(source_highlight, "highlight_block", bug)
+    app = make_browse_app(
+        Revision.open(sample_repo()), path="README.md", keymap=load_keymap(user=False)
+    )
+    notices = watch_notices(app)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: bool(notices), "the failure said")
+            view = app.screen.query_one(SourceView)
+            # scrolled to the end and back: more lines to lex, none asked for, nothing said again
+            view.focus()
+            await pilot.press("end", "home")
+            for _ in range(3):
+                await pilot.pause(0.3)  # the 200-line blocks are asked for once the view rests
+            said = (
+                "README.md: syntax highlighting failed (RuntimeError: a bug ␛[31mhere); shown plain"
+            )
+            assert [(n.message, n.severity) for n in notices] == [(said, "warning")]
+            assert view.message is None and view.line_count > 0  # the file, plain
+            assert not view.highlighting and not view.is_highlighted(1)
+            assert app.return_code is None
+    finally:
+        app.close()
