@@ -12,8 +12,8 @@ runs code.
 
 The cache never fails its caller: an entry that is missing, damaged or of another version is a
 miss, and a directory that cannot be written (read-only home, full disk) is just not written.
-Deleting the directory is always safe. After each write at most MAX_ENTRIES entries (and
-MAX_BYTES) are kept, the least recently used go first.
+Deleting the directory is always safe. After each write (or each `load_reports` that wrote) at
+most MAX_ENTRIES entries (and MAX_BYTES) are kept, the least recently used go first.
 
 Standard library, evidence.model and evidence.cache_files only (platformdirs for
 `default_directory`): this module must not import the parser.
@@ -216,10 +216,14 @@ def get(directory: Path, key: str) -> Report | None:
     return cache_files.read(entry_path(directory, key), _MAGIC, FORMAT, key, decode)
 
 
-def put(directory: Path, key: str, report: Report) -> None:
-    """Store ``report`` under ``key`` (atomically), then prune; never raises for I/O problems."""
-    if cache_files.write(entry_path(directory, key), _MAGIC, FORMAT, key, encode(report)):
+def put(directory: Path, key: str, report: Report, *, then_prune: bool = True) -> bool:
+    """Store ``report`` under ``key`` (atomically), then prune unless told not to (a caller
+    storing many prunes once after them: pruning reads the whole directory); never raises for
+    I/O problems. True when it was stored."""
+    stored = cache_files.write(entry_path(directory, key), _MAGIC, FORMAT, key, encode(report))
+    if stored and then_prune:
         prune(directory)
+    return stored
 
 
 def prune(directory: Path, keep: int | None = None, max_bytes: int | None = None) -> None:

@@ -121,6 +121,7 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
     reports: list[Report] = []
     seen: set[str] = set()
     problems: list[str] = []  # every unreadable path is named, in order, not only the first
+    stored: list[str] = []  # keys written to the cache: pruned once, after them all
     for given in paths:
         path = Path(given)
         shown = str(given)
@@ -138,15 +139,19 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
                 continue
             seen.add(key)
             try:
-                reports.extend(_load_file(file, file_shown, cache))
+                reports.extend(_load_file(file, file_shown, cache, stored))
             except ReportError as error:
                 problems.append(str(error))
+    if cache is not None and stored:
+        from evidence.reports import cache as report_cache
+
+        report_cache.prune(cache)
     if problems:
         raise ReportError("\n".join(problems))
     return ReportSet(reports=tuple(reports), diagnostics=cross_check(reports))
 
 
-def _load_file(path: Path, shown: str, cache: Path | None) -> list[Report]:
+def _load_file(path: Path, shown: str, cache: Path | None, stored: list[str]) -> list[Report]:
     """The reports of one file: SARIF runs, a bundle's reports or the one report it holds."""
     data = _read(path, shown)
     if is_sarif_name(path.name):
@@ -163,7 +168,7 @@ def _load_file(path: Path, shown: str, cache: Path | None) -> list[Report]:
         from evidence.reports.bundle import load_bundle  # here: it imports the vocabulary
 
         return list(load_bundle(bundle, shown).reports)
-    return [_parse(data, shown, cache)]
+    return [_parse(data, shown, cache, stored)]
 
 
 def _load_sarif(data: bytes, shown: str) -> list[Report]:
@@ -176,8 +181,9 @@ def _load_sarif(data: bytes, shown: str) -> list[Report]:
         raise ReportError(str(error)) from None
 
 
-def _parse(data: bytes, shown: str, cache: Path | None) -> Report:
-    """The report in ``data``: from the cache when it holds it, else parsed (and stored there)."""
+def _parse(data: bytes, shown: str, cache: Path | None, stored: list[str]) -> Report:
+    """The report in ``data``: from the cache when it holds it, else parsed (and stored there,
+    its key added to ``stored``; the caller prunes the cache)."""
     key = None
     if cache is not None:
         from evidence.reports import cache as report_cache
@@ -189,8 +195,12 @@ def _parse(data: bytes, shown: str, cache: Path | None) -> Report:
     from evidence.reports.parser import parse_report  # here: a hit must not import the parser
 
     report = parse_report(data, shown)
-    if cache is not None and key is not None:
-        report_cache.put(cache, key, report)
+    if (
+        cache is not None
+        and key is not None
+        and report_cache.put(cache, key, report, then_prune=False)
+    ):
+        stored.append(key)
     return report
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from evidencekit import RUNTIME, WORKFLOW
 
+from evidence import cache_files
 from evidence.model import Report
 from evidence.reports import cache as report_cache
 from evidence.reports.bundle import dump_bundle
@@ -281,6 +282,34 @@ def test_at_most_max_entries_are_kept_least_recently_used_first(
     for key in keys[1:7]:
         assert not report_cache.entry_path(cache, key).exists()
     assert report_cache.entry_path(cache, keys[7]).is_file()
+
+
+def test_a_load_of_many_reports_reads_the_cache_directory_once_and_keeps_its_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an audit stores a thousand reports in one load: pruning after each one read the whole
+    # directory each time (quadratic: 500,000 stat calls at 1,000 reports)
+    monkeypatch.setattr(report_cache, "MAX_ENTRIES", 4)
+    scans: list[Path] = []
+    real_prune = cache_files.prune
+
+    def prune(directory: Path, keep: int, max_bytes: int) -> None:
+        scans.append(directory)
+        real_prune(directory, keep, max_bytes)
+
+    monkeypatch.setattr(cache_files, "prune", prune)
+    folder, cache = tmp_path / "reports", tmp_path / "cache"
+    folder.mkdir()
+    for number in range(10):
+        (folder / f"r{number:02}.txt").write_text(RUNTIME, encoding="utf-8")
+    first = load_reports([folder], cache=cache)
+    assert len(first.reports) == 10
+    assert scans == [cache] and len(entries(cache)) == report_cache.MAX_ENTRIES
+    again = load_reports([folder], cache=cache)  # six misses stored again, four hits
+    assert scans == [cache, cache] and len(entries(cache)) == report_cache.MAX_ENTRIES
+    assert_same(again.reports, first.reports)
+    load_reports([folder / "r09.txt"], cache=cache)  # the last stored: a hit, nothing pruned
+    assert len(scans) == 2
 
 
 def test_pruning_keeps_the_total_size_bounded_and_clears_old_scratch_files(tmp_path: Path) -> None:
