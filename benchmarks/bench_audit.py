@@ -4,8 +4,9 @@ The audit: N systems (default 50, the issue's scale), each with its own reposito
 120 lines, one commit, built with `git fast-import`) and 20 reports of 50 quotes each (1,000
 reports and 50,000 quotes at 50 systems; one quote in ten misquoted).
 
-- first `assay check` of the whole audit (evidence.audit.check.check_audit, nothing cached) vs
-  the sum of checking each system apart as `assay check REPORT --repo R` does (goal <= 1x);
+- first `assay check` of the whole audit (evidence.audit.check.check_audit, nothing cached; two
+  systems at a time in forked processes on two cores) vs the sum of checking each system apart
+  as `assay check REPORT --repo R` does (goal <= 1x);
 - the audit screen's first frame with its counts, from the anchoring cache and the database
   (goal < 1 s), beside an empty Textual app's first frame;
 - opening one system from the audit screen until its review is anchored (from the cache; goal

@@ -131,13 +131,25 @@ def check_audit(
     against: str | None = None,
     anchor_cache: Path | None = None,
     progress: Callable[[AuditSystem], None] | None = None,
+    processes: int | None = None,
 ) -> AuditCheck:
-    """Check every system of the audit, in file order."""
+    """Check every system of the audit; the results in file order. ``processes``: how many
+    processes check them (evidence/audit/processes.py; None: two when there are two cores and
+    two systems to check, 1: this one). ``progress`` is told of each system as it starts, in
+    this process only."""
+    from evidence.audit.processes import check_in_processes, processes_for
+
+    def check(system: AuditSystem) -> SystemCheck:
+        return check_system(system, cache=cache, against=against, anchor_cache=anchor_cache)
+
+    count = processes_for(audit.systems) if processes is None else processes
+    if count > 1 and progress is None:
+        return AuditCheck(audit, tuple(check_in_processes(audit.systems, check, count)))
     done = []
     for system in audit.systems:
         if progress is not None:
             progress(system)
-        done.append(check_system(system, cache=cache, against=against, anchor_cache=anchor_cache))
+        done.append(check(system))
     return AuditCheck(audit, tuple(done))
 
 

@@ -5,12 +5,19 @@ result as `check` gives it for its reports alone."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from auditkit import make_audit
 from click.testing import CliRunner
 
+from evidence.audit import check as audit_check
+from evidence.audit.check import audit_json, check_audit
+from evidence.audit.file import AuditSystem, load_audit
+from evidence.audit.processes import processes_for
 from tui.cli import cli
 
 
@@ -98,3 +105,35 @@ def test_parse_reads_each_system(audit: Path) -> None:
     assert [s["system"] for s in systems] == ["Alpha", "Beta", "Gamma"]
     text = CliRunner().invoke(cli, ["parse", "--audit", str(audit)]).stdout
     assert text.index("== Alpha") < text.index("alpha-runtime-report.txt") < text.index("== Beta")
+
+
+def test_systems_checked_in_two_processes_give_what_one_process_gives(
+    audit: Path, tmp_path: Path
+) -> None:
+    # two cores: each system checked in a forked process, the next one taken when one is done
+    loaded = load_audit(audit)
+    assert processes_for(loaded.systems) == min(2, os.cpu_count() or 1)  # Gamma has no repository
+    one = check_audit(loaded, cache=tmp_path / "r1", anchor_cache=tmp_path / "a1", processes=1)
+    two = check_audit(loaded, cache=tmp_path / "r2", anchor_cache=tmp_path / "a2", processes=2)
+    assert audit_json(two) == audit_json(one)
+    assert [s.system.name for s in two.systems] == ["Alpha", "Beta", "Gamma"]
+    assert sorted(p.name for p in (tmp_path / "a2").iterdir()) == sorted(
+        p.name for p in (tmp_path / "a1").iterdir()
+    )  # the anchors' cache written by the processes as by one
+    assert multiprocessing.active_children() == []
+
+
+def test_a_failure_in_a_checking_process_reaches_the_caller(
+    audit: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = audit_check.check_system
+
+    def check_system(system: AuditSystem, **options: Any) -> Any:
+        if system.name == "Beta":
+            raise RuntimeError("a bug while checking Beta")
+        return real(system, **options)
+
+    monkeypatch.setattr(audit_check, "check_system", check_system)  # inherited by the fork
+    with pytest.raises(RuntimeError, match="a bug while checking Beta"):
+        check_audit(load_audit(audit), processes=2)
+    assert multiprocessing.active_children() == []
