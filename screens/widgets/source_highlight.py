@@ -14,6 +14,7 @@ from cachetools import LRUCache
 from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from screens.safe import visible
 from screens.widgets.source_lines import Piece, highlight_block
 
 if TYPE_CHECKING:
@@ -71,6 +72,16 @@ class View(Protocol):
     def display_text(self, index: int) -> str: ...
 
     def refresh(self) -> Any: ...
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = ...,
+        severity: Any = ...,
+        timeout: float | None = ...,
+        markup: bool = ...,
+    ) -> None: ...
 
     def post_message(self, message: Message) -> bool: ...
 
@@ -133,25 +144,25 @@ class Highlights:
             return False
         return bool(self._pending) or bool(self._needed_blocks())
 
-    def owns(self, worker: Worker[None]) -> bool:
-        """True for a worker this view's highlighting started and that has not ended."""
-        return worker in self._workers
-
-    def ended(self, event: Worker.StateChanged) -> str | None:
-        """One of this view's workers changed state. When it failed, its document is shown plain
-        from then on (no lexing started for it again), and what to tell the reviewer is
-        returned, the first time only; None otherwise."""
+    def worker_changed(self, event: Worker.StateChanged) -> None:
+        """A worker of the view changed state. When it is one of the highlighting's own and it
+        failed, its document is shown plain from then on (no lexing started for it again) and
+        the reviewer is told, once per document."""
         worker = event.worker
+        if worker not in self._workers:
+            return
+        event.stop()  # the highlighting's affair, not the screen's
         if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
-            return None
-        doc, path = self._workers.pop(worker, (None, ""))
-        if event.state is not WorkerState.ERROR or doc is None or doc in self._failed:
-            return None
+            return
+        doc, path = self._workers.pop(worker)
+        if event.state is not WorkerState.ERROR or doc in self._failed:
+            return
         self._failed.add(doc)
         if doc == self.view.doc:
             self._pending = set()
         error = worker.error
-        return f"{path}: syntax highlighting failed ({type(error).__name__}: {error}); shown plain"
+        said = f"{path}: syntax highlighting failed ({type(error).__name__}: {error}); shown plain"
+        self.view.notify(visible(said), severity="warning", markup=False, timeout=6)
 
     def done(self, line: int) -> bool:
         """True when ``line`` (1-based) has its syntax highlighting."""
@@ -233,7 +244,7 @@ class Highlights:
 
     def _in_thread(self, work: Callable[[], None], group: str, what: str) -> None:
         """Run ``work`` in a thread worker of the view, in its own group of this view's workers
-        (a failure comes back to `ended`)."""
+        (its state comes back to `worker_changed`)."""
         worker = self.view.run_worker(
             work,
             thread=True,

@@ -4,6 +4,7 @@ lines, and the syntax highlighting of display lines (run in the highlighting wor
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rich.style import Style
 
 from evidence.syntax import lexer_for
+from evidence.text import visible
 
 if TYPE_CHECKING:  # pygments is imported by the highlighting worker
     from rich.syntax import PygmentsSyntaxTheme
@@ -22,6 +24,12 @@ Piece = tuple[str, Style]
 
 #: syntax style per app theme kind, chosen to read well on the theme's background
 SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
+
+
+@lru_cache(maxsize=16)
+def message_lines(message: str, width: int) -> tuple[str, ...]:
+    """A message wrapped to a pane's width, once per message and width (not once per line)."""
+    return tuple(textwrap.wrap(visible(message), max(10, width - 2))) or ("",)
 
 
 def file_message(source: SourceFile) -> str | None:

@@ -7,9 +7,7 @@ in plain text, and the highlighting follows.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import Any
 
 from cachetools import LRUCache
@@ -26,18 +24,12 @@ from textual.worker import Worker
 
 from keymaps.bindings import bindings_for
 from screens.contrast import legible
-from screens.safe import safe_line, visible
+from screens.safe import safe_line
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_layout import rows_after, scrollbars_placed
-from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks
+from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks, message_lines
 from screens.widgets.truecolor import TruecolorOnly
 from screens.widgets.virtual import set_virtual_size
-
-
-@lru_cache(maxsize=16)
-def message_lines(message: str, width: int) -> tuple[str, ...]:
-    """A message wrapped to a pane's width, once per message and width (not once per line)."""
-    return tuple(textwrap.wrap(visible(message), max(10, width - 2))) or ("",)
 
 
 class SourceView(TruecolorOnly, ScrollView, can_focus=True):
@@ -401,13 +393,7 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
         self.highlights.arrived(message)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # the highlighting's own workers: a lexer failing on a file is said once, the file plain
-        if not self.highlights.owns(event.worker):
-            return
-        event.stop()
-        said = self.highlights.ended(event)
-        if said is not None:
-            self.notify(visible(said), severity="warning", markup=False, timeout=6)
+        self.highlights.worker_changed(event)  # a lexer failing on a file: said once, file plain
 
     @property
     def highlighting(self) -> bool:
