@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from screens.widgets.drawn_bar import BarPointer, DrawnBar
 from screens.widgets.rows import Row as Row
 from screens.widgets.rows import text_height
 from screens.widgets.virtual import set_virtual_size
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from textual.style import Style
 
 
-class RowList(ScrollView, can_focus=True):
+class RowList(BarPointer, ScrollView, can_focus=True):
     """Rows of one or more lines; the cursor (`highlighted`) is on a row that is not disabled."""
 
     DEFAULT_CSS = """
@@ -42,6 +43,7 @@ class RowList(ScrollView, can_focus=True):
         color: $foreground;
         padding: 0 1;
         overflow-x: hidden;
+        scrollbar-size-vertical: 0;  /* the bar is drawn in the rows' lines (drawn_bar.py) */
         &:focus { background-tint: $foreground 5%; }
         /* rows the cursor skips (a record's text, headings) are read as much as the others */
         & > .row-list--disabled { color: $foreground; }
@@ -73,6 +75,8 @@ class RowList(ScrollView, can_focus=True):
     ]
     #: every row is one line: the list's height is known before it is laid out or drawn
     ONE_LINE_ROWS: ClassVar[bool] = False
+    #: the scrollbar's width in cells (Textual's default), drawn by the list (drawn_bar.py)
+    BAR: ClassVar[int] = 2
 
     #: the row under the cursor, or None
     highlighted: reactive[int | None] = reactive(None, repaint=False)
@@ -97,6 +101,8 @@ class RowList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self._rows: list[Row] = []
         self._width = 0  # the content width the rows were measured and drawn at (0: not yet)
+        self._bar = 0  # the columns the scrollbar took at that width (0 or BAR)
+        self.bar = DrawnBar(self, self.BAR)
         self._expected = 0  # the content width the first layout will give (0: not known)
         self._first: list[int] = []  # row -> its first line
         self._line_rows: list[int] = []  # line -> its row
@@ -122,10 +128,7 @@ class RowList(ScrollView, can_focus=True):
 
     def row_index(self, row_id: str) -> int | None:
         """The index of the row with this id, or None."""
-        for index, row in enumerate(self._rows):
-            if row.id == row_id:
-                return index
-        return None
+        return next((n for n, row in enumerate(self._rows) if row.id == row_id), None)
 
     def set_rows(self, rows: list[Row], cursor: int | None = None) -> None:
         """Show these rows, the cursor on ``cursor`` (no message: the caller knows)."""
@@ -150,6 +153,11 @@ class RowList(ScrollView, can_focus=True):
         if index >= len(self._first):
             return 0, -1
         return self._first[index], self._first[index] + self._height(index) - 1
+
+    @property
+    def row_width(self) -> int:
+        """The width rows are drawn at: the content's, less a scrollbar's columns."""
+        return self._width
 
     @property
     def line_count(self) -> int:
@@ -207,26 +215,19 @@ class RowList(ScrollView, can_focus=True):
         for index, row in enumerate(rows):
             if lines < height:  # on the first screen: drawn
                 kind = "cursor" if index == cursor else "disabled" if row.disabled else ""
-                style = styles.get(kind)
-                if style is None:
-                    name = f"row-list--{kind}"
-                    style = styles[kind] = (
-                        self.get_visual_style(name) if kind else self.get_visual_style()
-                    )
-                self._prompt_lines(row.prompt, width, style)
+                if kind not in styles:
+                    styles[kind] = self.get_visual_style(*[f"row-list--{kind}"] * bool(kind))
+                self._prompt_lines(row.prompt, width, styles[kind])
             lines += self._prompt_height(row.prompt, width)
 
     def _fitted_width(self, rows: list[Row]) -> int:
         """The width `_fit` would measure these rows at (the scrollbar's column taken when they
         overflow, unless the gutter keeps it either way)."""
-        width = self._width
-        bar = self.styles.scrollbar_size_vertical
-        stable = self.styles.scrollbar_gutter == "stable"
-        if not bar or self.styles.overflow_y != "auto" or stable:
-            return width
-        full = width + (bar if self.show_vertical_scrollbar else 0)
+        if self.styles.scrollbar_gutter == "stable":
+            return self._width
+        full = self._width + self._bar
         total = sum(self._prompt_height(row.prompt, full) for row in rows)
-        return full - bar if total > self.scrollable_content_region.height else full
+        return full - self.BAR if total > self.scrollable_content_region.height else full
 
     # --- measuring and drawing -------------------------------------------------------------------
 
@@ -235,36 +236,37 @@ class RowList(ScrollView, can_focus=True):
         been laid out yet: rows given before it are measured at that content width, and the
         first layout places the scrollbar they need, instead of a second layout after the first
         draw measured them."""
-        styles = self.styles
-        width = outer - styles.gutter.width
-        if styles.scrollbar_gutter == "stable" and styles.overflow_y != "hidden":
-            width -= styles.scrollbar_size_vertical
-        self._expected = max(0, width)
+        self._expected = max(0, outer - self.styles.gutter.width)
 
-    def _fit(self, width: int) -> None:
-        """Measure the rows at the width the next layout will give them.
+    def _fit(self, full: int) -> None:
+        """Measure the rows at the width they are drawn at: the pane's less the scrollbar's
+        column when the rows overflow its height, or always when the column is kept
+        (`scrollbar-gutter: stable`: the rows keep their width when a long record brings it)."""
+        height = self.scrollable_content_region.height
+        if self.styles.scrollbar_gutter == "stable":
+            self._measure(full - self.BAR, self.BAR)
+        elif self.ONE_LINE_ROWS:
+            bar = self.BAR if self._row_total() > height else 0
+            self._measure(full - bar, bar)
+        else:
+            self._measure(full)
+            if len(self._line_rows) > height:
+                self._measure(full - self.BAR, self.BAR)
 
-        ``width`` is the content width now; rows that overflow the height get a vertical
-        scrollbar, rows that fit lose it: measured at the width that leaves, the layout that
-        follows keeps it, and the rows are not measured (nor the list laid out) again.
-        """
-        bar = self.styles.scrollbar_size_vertical
-        stable = self.styles.scrollbar_gutter == "stable"  # the bar's column kept either way
-        if self.ONE_LINE_ROWS or not bar or self.styles.overflow_y != "auto" or stable:
-            self._measure(width)
-            return
-        full = width + (bar if self.show_vertical_scrollbar else 0)
-        self._measure(full)
-        if len(self._line_rows) > self.scrollable_content_region.height:
-            self._measure(full - bar)
+    def _fitted(self, full: int, height: int) -> bool:
+        """The rows were measured for a pane of this width and height."""
+        overflow = len(self._line_rows) > height
+        stable = self.styles.scrollbar_gutter == "stable"
+        return full == self._width + self._bar and (stable or overflow == (self._bar > 0))
 
-    def _measure(self, width: int) -> None:
+    def _measure(self, width: int, bar: int = 0) -> None:
         """Lay the rows out in lines at a width; the height is the list's virtual size."""
         # rows wrapped again at another width: the row at the top of the view stays at the top
         line = int(self.scroll_y)
         top = self._line_rows[line] if self._width and line < len(self._line_rows) else None
         offset = line - self._first[top] if top is not None else 0  # lines of it above the view
         self._width = width
+        self._bar = bar
         self._drawn.clear()
         total = self._row_total()
         if self.ONE_LINE_ROWS:
@@ -293,7 +295,7 @@ class RowList(ScrollView, can_focus=True):
         styles = self._pass_styles
         style = styles.get(kind) if styles is not None else None
         if style is None:
-            style = self.get_visual_style(f"row-list--{kind}") if kind else self.get_visual_style()
+            style = self.get_visual_style(*[f"row-list--{kind}"] * bool(kind))
             if styles is not None:
                 styles[kind] = style
         key = (index, state, style, self.app.theme)
@@ -310,24 +312,26 @@ class RowList(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         # the rows' styles looked up once per render, not once per line
         self._pass_styles, self._pass_blank = {}, None
+        self.bar.start_pass()
         try:
             return super().render_lines(crop)
         finally:
             self._pass_styles = self._pass_blank = None
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        if width != self._width:
-            self._measure(width)
+        region = self.scrollable_content_region
+        if not self._fitted(region.width, region.height):
+            self._fit(region.width)
         self._expected = 0  # laid out: the widths are the layout's
         line = int(self.scroll_y) + y
-        if line >= len(self._line_rows):
-            return self._blank(width)
-        index = self._line_rows[line]
-        state = "cursor" if index == self.highlighted else "hover" if index == self.hovered else ""
-        lines = self._draw(index, state)
-        offset = line - self._first[index]
-        return lines[offset] if offset < len(lines) else self._blank(width)
+        strip = self._blank(self._width)
+        if line < len(self._line_rows):
+            index = self._line_rows[line]
+            hover = index == self.hovered
+            lines = self._draw(index, "cursor" if index == self.highlighted else "hover" * hover)
+            offset = line - self._first[index]
+            strip = lines[offset] if offset < len(lines) else strip
+        return self.bar.line(strip, y) if self.bar.shown() else strip
 
     def _blank(self, width: int) -> Strip:
         """An empty line (below the rows), its style looked up once per render pass (the
@@ -371,7 +375,7 @@ class RowList(ScrollView, can_focus=True):
     def _row_at(self, event: events.MouseEvent) -> int | None:
         """The row under the pointer, if the cursor can take it."""
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or self.bar.over(event):
             return None
         line = int(self.scroll_y) + offset.y
         if not 0 <= line < len(self._line_rows):
@@ -431,12 +435,10 @@ class RowList(ScrollView, can_focus=True):
         self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     def on_resize(self, event: events.Resize) -> None:
-        width = self.scrollable_content_region.width
-        if width and width != self._width and not self.ONE_LINE_ROWS:
-            self._fit(width)  # now, not when next drawn: the next layout knows the height
+        region = self.scrollable_content_region
+        if region.width and not self._fitted(region.width, region.height):
+            self._fit(region.width)  # now, not when next drawn: the next layout knows the height
         if self._scroll_pending:
-            if not self._width:
-                self._measure(width)
             self.scroll_to_cursor()
 
     def _next(self, start: int, step: int) -> int | None:
@@ -494,6 +496,8 @@ class RowList(ScrollView, can_focus=True):
             self.post_message(self.Chosen(self, index))
 
     def on_click(self, event: events.Click) -> None:
+        if self.bar.took_click():
+            return
         index = self._row_at(event)
         if index is not None:
             self._user_move(index)

@@ -7,7 +7,7 @@ Attributes down (`session`, `stale`, `revision_open`, then `show(record, quote)`
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.content import Content
@@ -256,6 +256,7 @@ class RecordPane(TruecolorOnly, RowList):
     """
 
     BINDINGS = bindings_for("record")
+    BAR: ClassVar[int] = 1
 
     class QuoteHighlighted(Message):
         """The cursor moved onto a quote, or onto the record (``quote`` None), by key or mouse."""

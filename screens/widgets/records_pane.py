@@ -215,6 +215,7 @@ class RecordsPane(TruecolorOnly, RowList):
     """The list of records passing a filter; the cursor is on one record's line."""
 
     ONE_LINE_ROWS: ClassVar[bool] = True
+    BAR: ClassVar[int] = 1
 
     class RecordHighlighted(Message):
         """The cursor moved onto a record (by key or mouse, not by `fill` or `show`)."""

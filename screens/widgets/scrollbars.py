@@ -11,6 +11,7 @@ installs it (`ScrollBar.renderer`).
 
 from __future__ import annotations
 
+from math import ceil
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -60,20 +61,32 @@ class ScrollBarLines(ScrollBarRender, Visual):
         return lines
 
     def key(self, width: int, height: int | None, style: Style) -> tuple[object, ...]:
-        """What decides the lines drawn: the bar's size, geometry and position, its colours
-        and the widget's style."""
+        """What decides the lines drawn: the bar's size, where its thumb starts and ends (in
+        eighths of a cell), its colours and the widget's style. A pane scrolled by a line
+        seldom moves its thumb by an eighth: the bar is drawn as it was."""
         given = self.style
         rich_style = given if isinstance(given, RichStyle) else RichStyle.parse(given)
+        length = (height if self.vertical else width) or 0
         return (
             width,
             height,
-            self.virtual_size,
-            self.window_size,
-            self.position,
+            self.thumb(length),
             self.vertical,
             rich_style,
             style.rich_style,
         )
+
+    def thumb(self, length: int) -> tuple[int, int] | None:
+        """Where `render_bar` starts and ends the thumb on a bar `length` cells long, in
+        eighths (its arithmetic, step for step); None for a bar without one."""
+        virtual, window = self.virtual_size, self.window_size
+        if not (window and length and virtual and length != virtual):
+            return None
+        bars = len(self.VERTICAL_BARS if self.vertical else self.HORIZONTAL_BARS)
+        thumb_size = max(1, window / (virtual / length))
+        position = (length - thumb_size) * (self.position / (virtual - window))
+        start = int(position * bars)
+        return start, start + ceil(thumb_size * bars)
 
     def _lines(
         self, width: int, height: int, rich_style: RichStyle, base: RichStyle
@@ -104,6 +117,31 @@ class ScrollBarLines(ScrollBarRender, Visual):
                 segments, width, include_new_lines=False, pad=False
             )
         ][: height or None]
+
+
+def bar_lines(
+    width: int, height: int, virtual: int, window: int, position: float, style: RichStyle
+) -> list[Strip]:
+    """The lines of a vertical bar ``width`` cells wide, as Textual's `ScrollBar` draws them for
+    a pane `virtual` lines long showing `window` of them from `position` (its mouse actions left
+    out: the pane that draws it takes the pointer itself)."""
+    bar = ScrollBarLines(
+        virtual_size=virtual,
+        window_size=window,
+        position=position,
+        thickness=width,
+        vertical=True,
+        style=style,
+    )
+    key = (width, height, bar.thumb(height), True, style, None)
+    lines = _DRAWN.get(key)
+    if lines is None:
+        drawn = bar._lines(width, height, style, RichStyle())
+        lines = _DRAWN[key] = [
+            Strip([Segment(text, cell and cell.clear_meta_and_links()) for text, cell, _ in line])
+            for line in drawn
+        ]
+    return lines
 
 
 def drawn_as_now(bar: ScrollBar) -> bool:

@@ -9,12 +9,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from rich.segment import Segment
 from rich.style import Style
 
 from evidence.syntax import lexer_for
 from evidence.text import visible
 
 if TYPE_CHECKING:  # pygments is imported by the highlighting worker
+    from collections.abc import Callable
+
     from rich.syntax import PygmentsSyntaxTheme
 
     from evidence.revision import SourceFile
@@ -91,3 +94,39 @@ def highlight_block(path: str, lines: Sequence[str], theme: str) -> list[list[Pi
     while len(result) < len(lines):
         result.append([])
     return result
+
+
+#: the mark drawn for each kind of passage, and the component style it is drawn in
+_MARKS = {
+    "selected": ("▐", "source-view--selected"),
+    "matched": ("▐", "source-view--matched"),
+    "claimed": ("▐", "source-view--claimed"),
+    "other": ("┆", "source-view--other"),
+}
+
+
+def gutter_segments(
+    line: int,
+    marks: SourceMarks,
+    cursor: bool,
+    digits: int,
+    base: Style,
+    style: Callable[[str], Style],
+) -> tuple[Segment, ...]:
+    """The gutter of one line (1-based; ``cursor``: the cursor's): a backlink dot, the line's
+    number in ``digits`` and its passage's mark, in the view's component ``style``s."""
+    number_style = base + style("source-view--gutter")
+    if cursor:
+        number_style += style("source-view--cursor")
+    backlink = "•" if line in marks.backlinks else " "
+    mark, mark_style = " ", base
+    kind = marks.mark(line)
+    if kind in _MARKS:
+        mark, name = _MARKS[kind]
+        mark_style = base + style(name)
+    return (
+        Segment(backlink, base + style("source-view--backlink")),
+        Segment(f"{line:>{digits}} ", number_style),
+        Segment(mark, mark_style),
+        Segment(" ", base),
+    )

@@ -7,7 +7,7 @@ in plain text, and the highlighting follows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cachetools import LRUCache
@@ -25,14 +25,21 @@ from textual.worker import Worker
 from keymaps.bindings import bindings_for
 from screens.contrast import legible
 from screens.safe import safe_line
+from screens.widgets.drawn_bar import BarPointer, DrawnBar
 from screens.widgets.source_highlight import Highlighted, Highlights
 from screens.widgets.source_layout import rows_after, scrollbars_placed
-from screens.widgets.source_lines import SYNTAX_STYLES, LineRange, SourceMarks, message_lines
+from screens.widgets.source_lines import (
+    SYNTAX_STYLES,
+    LineRange,
+    SourceMarks,
+    gutter_segments,
+    message_lines,
+)
 from screens.widgets.truecolor import TruecolorOnly
 from screens.widgets.virtual import set_virtual_size
 
 
-class SourceView(TruecolorOnly, ScrollView, can_focus=True):
+class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
     """One file at a revision, rendered lazily, with a cursor line and gutter marks.
 
     Public API (also used by the lookup screens):
@@ -56,7 +63,8 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
         "source-view--message",
     }
     DEFAULT_CSS = """
-    SourceView { background: $surface; }
+    /* the vertical bar is drawn in the view's own lines (drawn_bar.py) */
+    SourceView { background: $surface; scrollbar-size-vertical: 0; }
     SourceView > .source-view--gutter { color: $text-muted; }
     SourceView > .source-view--cursor { background: $boost; }
     SourceView:focus > .source-view--cursor { background: $primary 25%; }
@@ -100,6 +108,7 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
         self._generation = 0
         self._doc: object = 0  # cache key of the document shown (a blob id when given)
         self.highlights = Highlights(self)
+        self.bar = DrawnBar(self, 2)  # Textual's default width
         self._gutter_width = 6
         self._height_seen = 0  # the height at the last resize (0: not laid out yet)
         self._rows_next: int | None = None  # while a file is shown: its rows once laid out
@@ -183,6 +192,9 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
         # centred as the view will be laid out with this file, not as it is: else the layout
         # that follows moves it again, a frame later (a jump, and the whole view drawn twice)
         self._rows_next = rows_after(self, width, rows)
+        if self._rows_next is None or len(self._lines) > self._rows_next:
+            width += self.bar.width  # the vertical bar's columns: scrolled past, not covered
+            self._rows_next = rows_after(self, width, rows)
         set_virtual_size(self, Size(width, len(self._lines)))
         self.go_to_line(line or 1, center=line is not None)
         self._rows_next = None
@@ -279,7 +291,8 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
     def action_scroll_code(self, step: int) -> None:
         """Scroll the code sideways by half its width (``step`` 1 or -1), or back to column 1
         (0); the line numbers and marks stay."""
-        half = max(4, (self.scrollable_content_region.width - self._gutter_width) // 2)
+        width = self.scrollable_content_region.width - (self.bar.width if self.bar.shown() else 0)
+        half = max(4, (width - self._gutter_width) // 2)
         x = 0 if step == 0 else max(0, round(self.scroll_x) + step * half)
         self.moves += 1
         self.scroll_to(x=x, animate=False, force=True, immediate=True)
@@ -311,6 +324,8 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
         self.post_message(self.CursorMoved(self, line))
 
     def on_click(self, event: events.Click) -> None:
+        if self.bar.took_click():
+            return
         if self._lines and event.y >= 0:
             self.moves += 1
             self.cursor_line = min(len(self._lines), int(self.scroll_y) + event.y + 1)
@@ -410,6 +425,7 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
         # the widget's own style, looked up once per render rather than once per line (it walks
         # the ancestors' backgrounds)
         self._base_style = self.rich_style
+        self.bar.start_pass()
         try:
             return super().render_lines(crop)
         finally:
@@ -425,15 +441,24 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
                 style = self._style("source-view--message")
                 return Strip([Segment(" " + lines[y], base + style)]).crop_extend(0, width, base)
             return Strip.blank(width, base)
+        bar = self.bar.shown()
+        if bar:
+            width -= self.bar.width
         index = int(self.scroll_y) + y
         if index >= len(self._lines):
-            return Strip.blank(width, base)
-        gutter = self._gutter(index + 1, base)
-        code = self._code(index, base)
-        code_width = max(0, width - self._gutter_width)
-        scroll_x = int(self.scroll_x)
-        code = code.crop_extend(scroll_x, scroll_x + code_width, self._line_style(index + 1, base))
-        return Strip([*gutter, *code], width)
+            line = Strip.blank(width, base)
+        else:
+            line_number = index + 1
+            cursor = line_number == self.cursor_line
+            digits = self._gutter_width - 4
+            gutter = gutter_segments(line_number, self.marks, cursor, digits, base, self._style)
+            code = self._code(index, base)
+            code_width = max(0, width - self._gutter_width)
+            scroll_x = int(self.scroll_x)
+            line_style = self._line_style(index + 1, base)
+            code = code.crop_extend(scroll_x, scroll_x + code_width, line_style)
+            line = Strip([*gutter, *code], width)
+        return self.bar.line(line, y) if bar else line
 
     def _style(self, name: str) -> Style:
         """A component style, cached per theme and focus (looking one up is slow)."""
@@ -451,30 +476,6 @@ class SourceView(TruecolorOnly, ScrollView, can_focus=True):
         if line == self.cursor_line:
             return base + self._style("source-view--cursor")
         return base
-
-    def _gutter(self, line: int, base: Style) -> Iterable[Segment]:
-        kind = self.marks.mark(line)
-        number_style = base + self._style("source-view--gutter")
-        if line == self.cursor_line:
-            number_style += self._style("source-view--cursor")
-        backlink = "•" if line in self.marks.backlinks else " "
-        backlink_style = base + self._style("source-view--backlink")
-        mark, mark_style = " ", base
-        if kind == "selected":
-            mark, mark_style = "▐", base + self._style("source-view--selected")
-        elif kind == "matched":
-            mark, mark_style = "▐", base + self._style("source-view--matched")
-        elif kind == "claimed":
-            mark, mark_style = "▐", base + self._style("source-view--claimed")
-        elif kind == "other":
-            mark, mark_style = "┆", base + self._style("source-view--other")
-        digits = self._gutter_width - 4
-        return (
-            Segment(backlink, backlink_style),
-            Segment(f"{line:>{digits}} ", number_style),
-            Segment(mark, mark_style),
-            Segment(" ", base),
-        )
 
     def _code(self, index: int, base: Style) -> Strip:
         line_style = self._line_style(index + 1, base)

@@ -19,6 +19,7 @@ from keymaps import load_keymap
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
 from screens.themes import DARK, LIGHT
+from screens.widgets.drawn_bar import DrawnBar
 from screens.widgets.footer import KeysBar
 from tui.factory import make_demo_app
 
@@ -43,6 +44,9 @@ def areas(screen: ReviewScreen) -> dict[str, list[Region]]:
         if not region.area:
             continue
         content = widget.scrollable_content_region
+        bar = getattr(widget, "bar", None)  # a scrollbar the pane draws in its own lines
+        if isinstance(bar, DrawnBar):
+            content = Region(content.x, content.y, content.width - bar.width, content.height)
         found[name] = [content]
         if widget.styles.border_top[0]:
             found[name] += [region.crop_size((region.width, 1))]

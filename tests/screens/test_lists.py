@@ -257,9 +257,10 @@ async def test_rows_given_with_the_width_to_come_are_measured_before_the_layout(
         pane = app.query_one(ExpectingList)
         await pilot.pause()
         assert pane.lines_on_mount == 12  # measured on mount: two lines each
-        # 40 columns less the padding (1 each side) and the stable gutter (2): 36
-        assert pane.scrollable_content_region.width == 36
-        assert pane.render_line(1).text.strip() == " ".join(["word"] * 5)  # 7 fit in 36
+        # 40 columns less the padding (1 each side) and the scrollbar's kept column (2): 36
+        line = pane.render_line(1)
+        assert pane.row_width == 36 and line.cell_length == 38
+        assert line.text[:36].strip() == " ".join(["word"] * 5)  # 7 fit in 36
         assert (pane.measured, pane.line_count) == (6, 12)  # not measured again
 
 

@@ -7,6 +7,7 @@ import itertools
 import re
 from typing import Any
 
+from rich.color import Color as RichColor
 from rich.style import Style as RichStyle
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
@@ -19,7 +20,7 @@ from textual.widgets import Static
 
 from screens.review.screen import ReviewScreen
 from screens.widgets.lists import Row, RowList
-from screens.widgets.scrollbars import ScrollBarLines
+from screens.widgets.scrollbars import ScrollBarLines, bar_lines
 from screens.widgets.source_view import SourceView
 from tui.factory import make_demo_app
 
@@ -160,43 +161,101 @@ async def test_a_file_of_another_length_is_laid_out_only_when_a_scrollbar_comes_
             assert cells(fresh) == seen, (before, after)
 
 
-async def test_a_focus_change_paints_a_panes_scrollbar_once_and_a_scroll_moves_it(
+def bar_column(pane: Any) -> list[str]:
+    """The pane's scrollbar as drawn in its lines: each row's last cells (text and colours)."""
+    width = pane.scrollable_content_region.width
+    height = pane.scrollable_content_region.height
+    return [str(pane.render_line(y).crop(width - pane.bar.width, width)) for y in range(height)]
+
+
+async def long_record(tmp_path: Any, pilot: Pilot[Any]) -> Any:
+    screen = pilot.app.screen
+    assert isinstance(screen, ReviewScreen)
+    await screen.settle()
+    await pilot.press(*["n"] * 7)  # a record longer than its pane: its bar shows
+    await pilot.pause(0.2)
+    pane = screen.record_pane
+    assert pane.line_count > pane.scrollable_content_region.height
+    return pane
+
+
+async def test_a_panes_scrollbar_is_drawn_in_its_lines_and_a_scroll_moves_its_thumb(
     tmp_path: Any, monkeypatch: Any
 ) -> None:
-    # the pane's restyle refreshes its bar (Textual refreshes a widget's bars whenever their
-    # colours are set); that repaint reached the screen after the frame that drew the bar
-    painted: list[list[str]] = []
+    # the three panes draw their vertical bars as the last cells of their lines: Textual's
+    # ScrollBar widget (a line of per-line styling per row, repainted whole at each move)
+    # draws nothing for them
+    painted: list[ScrollBar] = []
     render_lines = ScrollBar.render_lines
-    watched: list[ScrollBar] = []
 
     def counted(self: ScrollBar, crop: Any) -> Any:
-        lines = render_lines(self, crop)
-        if self in watched:
-            painted.append([str(line) for line in lines])
-        return lines
+        if self.vertical:
+            painted.append(self)
+        return render_lines(self, crop)
 
     monkeypatch.setattr(ScrollBar, "render_lines", counted)
     app = make_demo_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await pilot.press(*["n"] * 7)  # a record longer than its pane: its bar shows
-        await pilot.pause(0.2)
-        pane = screen.record_pane
-        assert pane.show_vertical_scrollbar
-        watched.append(pane.vertical_scrollbar)
-        for lap in ("first", "again"):  # into the record pane, out, round to the records
-            for _ in range(3):
-                painted.clear()
-                await pilot.press("tab")
-                await pilot.pause(0.2)
-                # (the first round styles the panes in states not drawn before)
-                assert lap == "first" or len(painted) <= 1, app.focused
+        pane = await long_record(tmp_path, pilot)
         pane.focus()
         await pilot.pause(0.2)
-        before = painted[-1] if painted else None
-        painted.clear()
+        before = bar_column(pane)
+        thumb = [n for n, cell in enumerate(before) if cell != before[-1]]
+        assert thumb and thumb[0] == 0  # at the top
         await pilot.press("pagedown")
         await pilot.pause(0.2)
-        assert painted and painted[-1] != before  # the thumb moved
+        assert bar_column(pane) != before  # the thumb moved
+        for _ in range(3):
+            await pilot.press("tab")
+            await pilot.pause(0.1)
+        assert painted == []
+
+
+async def test_a_press_on_a_panes_scrollbar_pages_and_a_drag_scrolls(tmp_path: Any) -> None:
+    app = make_demo_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await long_record(tmp_path, pilot)
+        region = pane.scrollable_content_region
+        x = region.right - 1 - pane.region.x  # the bar's column, in the pane's coordinates
+        y = region.bottom - 1 - pane.region.y  # below the thumb
+        cursor = pane.highlighted
+        await pilot.click(pane, offset=(x, y))
+        await pilot.pause(0.1)
+        assert pane.scroll_y == region.height  # a page down, as Textual's bar does
+        assert pane.highlighted == cursor  # no row chosen by the press
+        await pilot.click(pane, offset=(x, region.y - pane.region.y))  # above the thumb
+        await pilot.pause(0.1)
+        assert pane.scroll_y == 0
+        # the thumb taken and pulled down two rows: the view follows, as far as it is longer
+        top = region.y - pane.region.y
+        await pilot.mouse_down(pane, offset=(x, top))
+        await pilot.hover(pane, offset=(x, top + 2))
+        await pilot.mouse_up(pane, offset=(x, top + 2))
+        await pilot.pause(0.1)
+        expected = 2 * pane.virtual_size.height / region.height
+        assert abs(pane.scroll_y - min(pane.max_scroll_y, expected)) <= 1
+        assert pane.highlighted == cursor
+
+
+def test_a_drawn_bar_is_textuals_bar_cell_for_cell() -> None:
+    # the cells the panes draw are those of Textual's own renderer (mouse actions left out)
+    for width, height, virtual, window, position in itertools.product(
+        (1, 2), (1, 5, 33), (0, 10, 50, 3000), (0, 5, 33), (0, 0.5, 7, 17, 2000)
+    ):
+        style = RichStyle(color="red", bgcolor="#101010")
+        ours = bar_lines(width, height, virtual, window, position, style)
+        theirs = ScrollBarRender.render_bar(
+            size=height,
+            virtual_size=virtual,
+            window_size=window,
+            position=position,
+            thickness=width,
+            vertical=True,
+            back_color=RichColor.parse("#101010"),
+            bar_color=RichColor.parse("red"),
+        )
+        cells = [  # one segment a row (the renderer may give more than the bar's rows)
+            (segment.text, segment.style and segment.style.clear_meta_and_links())
+            for segment in theirs.segments[:height]
+        ]
+        assert [(s.text, s.style) for line in ours for s in line] == cells
