@@ -36,13 +36,16 @@ class DrawnBar:
         #: (the pointer's screen row when the thumb was taken, the scroll then), while dragged
         self.grabbed: tuple[int, float] | None = None
         self._pressed = False  # the last press was the bar's: its click is not the pane's
+        self.drawn = False  # a bar is drawn in this render pass
         self._pass: list[Strip] | None = None
 
     # --- drawing -----------------------------------------------------------------------------
 
     def start_pass(self) -> None:
-        """A render pass begins: the bar's lines are made once for it, when first needed."""
+        """A render pass begins: whether a bar is drawn is decided once for it (`drawn`), and
+        its lines are made once, when first needed."""
         self._pass = None
+        self.drawn = self.shown()
 
     def line(self, content: Strip, y: int) -> Strip:
         """``content`` (one cell short of the pane) with the bar's cell for row ``y`` after it."""

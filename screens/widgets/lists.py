@@ -43,7 +43,9 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         color: $foreground;
         padding: 0 1;
         overflow-x: hidden;
-        scrollbar-size-vertical: 0;  /* the bar is drawn in the rows' lines (drawn_bar.py) */
+        /* the bar is drawn in the rows' lines (drawn_bar.py); Textual's, of no width, is
+           always there: one coming or going would lay the screen out for nothing */
+        scrollbar-size-vertical: 0; overflow-y: scroll;
         &:focus { background-tint: $foreground 5%; }
         /* rows the cursor skips (a record's text, headings) are read as much as the others */
         & > .row-list--disabled { color: $foreground; }
@@ -115,6 +117,7 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         self._scroll_pending = False  # the cursor moved before the list was laid out
         self._pass_styles: dict[str, Style] | None = None  # while render_lines runs
         self._pass_blank: RichStyle | None = None  # the style of an empty line, the same
+        self._top = 0  # the first line shown, the same
 
     # --- rows ------------------------------------------------------------------------------------
 
@@ -310,28 +313,37 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         return lines
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # the rows' styles looked up once per render, not once per line
+        # the rows' styles, the pane's size and its bar looked up once per render, not per line
         self._pass_styles, self._pass_blank = {}, None
-        self.bar.start_pass()
+        self._ready()
         try:
             return super().render_lines(crop)
         finally:
             self._pass_styles = self._pass_blank = None
 
-    def render_line(self, y: int) -> Strip:
+    def _ready(self) -> None:
+        """The rows measured for the pane as it is laid out now, and its bar decided."""
         region = self.scrollable_content_region
         if not self._fitted(region.width, region.height):
             self._fit(region.width)
         self._expected = 0  # laid out: the widths are the layout's
-        line = int(self.scroll_y) + y
-        strip = self._blank(self._width)
+        self._top = int(self.scroll_y)
+        self.bar.start_pass()
+
+    def render_line(self, y: int) -> Strip:
+        if self._pass_styles is None:  # drawn alone, not in a render pass
+            self._ready()
+        line = self._top + y
+        strip = None
         if line < len(self._line_rows):
             index = self._line_rows[line]
             hover = index == self.hovered
             lines = self._draw(index, "cursor" if index == self.highlighted else "hover" * hover)
             offset = line - self._first[index]
-            strip = lines[offset] if offset < len(lines) else strip
-        return self.bar.line(strip, y) if self.bar.shown() else strip
+            strip = lines[offset] if offset < len(lines) else None
+        if strip is None:
+            strip = self._blank(self._width)
+        return self.bar.line(strip, y) if self.bar.drawn else strip
 
     def _blank(self, width: int) -> Strip:
         """An empty line (below the rows), its style looked up once per render pass (the

@@ -64,7 +64,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
     }
     DEFAULT_CSS = """
     /* the vertical bar is drawn in the view's own lines (drawn_bar.py) */
-    SourceView { background: $surface; scrollbar-size-vertical: 0; }
+    SourceView { background: $surface; scrollbar-size-vertical: 0; overflow-y: scroll; }
     SourceView > .source-view--gutter { color: $text-muted; }
     SourceView > .source-view--cursor { background: $boost; }
     SourceView:focus > .source-view--cursor { background: $primary 25%; }
@@ -108,6 +108,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         self._generation = 0
         self._doc: object = 0  # cache key of the document shown (a blob id when given)
         self.highlights = Highlights(self)
+        self._syntax = ("", "")  # (the app's theme, its syntax style)
         self.bar = DrawnBar(self, 2)  # Textual's default width
         self._gutter_width = 6
         self._height_seen = 0  # the height at the last resize (0: not laid out yet)
@@ -380,8 +381,13 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
 
     @property
     def syntax_name(self) -> str:
-        """The pygments style of the app's theme (dark or light)."""
-        return SYNTAX_STYLES["dark" if self.app.current_theme.dark else "light"]
+        """The pygments style of the app's theme (dark or light), looked up once per theme
+        (the highlighting asks for each line drawn)."""
+        theme = self.app.theme
+        if self._syntax[0] != theme:
+            kind = "dark" if self.app.current_theme.dark else "light"
+            self._syntax = (theme, SYNTAX_STYLES[kind])
+        return self._syntax[1]
 
     @property
     def doc(self) -> object:
@@ -441,7 +447,9 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
                 style = self._style("source-view--message")
                 return Strip([Segment(" " + lines[y], base + style)]).crop_extend(0, width, base)
             return Strip.blank(width, base)
-        bar = self.bar.shown()
+        if self._base_style is None:  # drawn alone, not in a render pass
+            self.bar.start_pass()
+        bar = self.bar.drawn
         if bar:
             width -= self.bar.width
         index = int(self.scroll_y) + y
