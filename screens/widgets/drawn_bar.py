@@ -16,6 +16,7 @@ from __future__ import annotations
 from math import ceil
 from typing import TYPE_CHECKING
 
+from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
 from textual.strip import Strip
@@ -37,7 +38,7 @@ class DrawnBar:
         self.grabbed: tuple[int, float] | None = None
         self._pressed = False  # the last press was the bar's: its click is not the pane's
         self.drawn = False  # a bar is drawn in this render pass
-        self._pass: list[Strip] | None = None
+        self._pass: list[list[Segment]] | None = None
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -49,11 +50,14 @@ class DrawnBar:
 
     def line(self, content: Strip, y: int) -> Strip:
         """``content`` (one cell short of the pane) with the bar's cell for row ``y`` after it."""
+        return Strip([*content, *self.cells(y)], content.cell_length + self.width)
+
+    def cells(self, y: int) -> list[Segment]:
+        """The segments of the bar's row ``y``, for a pane that makes its lines itself."""
         lines = self._pass
         if lines is None:
-            lines = self._pass = self._lines()
-        cell = lines[y] if y < len(lines) else Strip.blank(self.width)
-        return Strip([*content, *cell], content.cell_length + self.width)
+            lines = self._pass = [list(line) for line in self._lines()]
+        return lines[y] if y < len(lines) else [Segment(" " * self.width)]
 
     def _lines(self) -> list[Strip]:
         pane = self.pane

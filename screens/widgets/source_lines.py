@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.strip import Strip
 
 from evidence.syntax import lexer_for
 from evidence.text import visible
+from screens.contrast import legible
 
 if TYPE_CHECKING:  # pygments is imported by the highlighting worker
     from collections.abc import Callable
@@ -27,6 +29,26 @@ Piece = tuple[str, Style]
 
 #: syntax style per app theme kind, chosen to read well on the theme's background
 SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
+
+
+def message_strip(message: str, y: int, width: int, style: Style, base: Style) -> Strip:
+    """Row ``y`` of a message shown instead of a file, wrapped to the pane (it names paths a
+    reviewer needs to read whole)."""
+    lines = message_lines(message, width)
+    if y < len(lines):
+        return Strip([Segment(" " + lines[y], style)]).crop_extend(0, width, base)
+    return Strip.blank(width, base)
+
+
+def legible_on(cache: dict[tuple[Style, Style], Style], token: Style, line: Style) -> Style:
+    """A syntax style on a line's style, its colour made legible on the line's background (a
+    syntax theme's comments and numbers read poorly on some backgrounds); kept in ``cache``."""
+    key = (token, line)
+    style = cache.get(key)
+    if style is None:
+        background = line.bgcolor.get_truecolor() if line.bgcolor else None
+        style = cache[key] = legible(line + token, background)
+    return style
 
 
 @lru_cache(maxsize=16)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cachetools import LRUCache
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -23,7 +24,6 @@ from textual.strip import Strip
 from textual.worker import Worker
 
 from keymaps.bindings import bindings_for
-from screens.contrast import legible
 from screens.safe import safe_line
 from screens.widgets.drawn_bar import BarPointer, DrawnBar
 from screens.widgets.source_highlight import Highlighted, Highlights
@@ -33,7 +33,8 @@ from screens.widgets.source_lines import (
     LineRange,
     SourceMarks,
     gutter_segments,
-    message_lines,
+    legible_on,
+    message_strip,
 )
 from screens.widgets.truecolor import TruecolorOnly
 from screens.widgets.virtual import set_virtual_size
@@ -102,6 +103,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         self.path: str | None = None
         self._lines: list[str] = []
         self._display: dict[int, str] = {}  # safe display text per 0-based line, filled lazily
+        self._cells: dict[int, int] = {}  # the display text's width in cells, the same
         self._width = 0  # display width of the widest line
         self._message: str | None = None
         self.marks = SourceMarks()
@@ -170,7 +172,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
             self._generation += 1
             self._doc = doc if doc is not None else ("generation", self._generation)
             self._lines = list(lines)
-            self._display = {}
+            self._display, self._cells = {}, {}
             self.scroll_to(x=0, animate=False, force=True, immediate=True)  # another file
             self.highlights.forget_pending()
             # as wide as the widest line is drawn: tabs expand and controls become symbols
@@ -245,7 +247,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         self._doc = ("generation", self._generation)
         self.path = None
         self._lines = []
-        self._display = {}
+        self._display, self._cells = {}, {}
         self._message = text
         self.marks = SourceMarks()
         if title is not None:
@@ -441,32 +443,29 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         width = self.size.width
         base = self._base_style or self.rich_style
         if self._message is not None:
-            # wrapped to the pane: a message names paths a reviewer needs to read whole
-            lines = message_lines(self._message, width)
-            if y < len(lines):
-                style = self._style("source-view--message")
-                return Strip([Segment(" " + lines[y], base + style)]).crop_extend(0, width, base)
-            return Strip.blank(width, base)
+            style = self._style("source-view--message")
+            return message_strip(self._message, y, width, base + style, base)
         if self._base_style is None:  # drawn alone, not in a render pass
             self.bar.start_pass()
-        bar = self.bar.drawn
-        if bar:
-            width -= self.bar.width
+        bar = self.bar.cells(y) if self.bar.drawn else []
+        text_width = width - self.bar.width if bar else width
         index = int(self.scroll_y) + y
         if index >= len(self._lines):
-            line = Strip.blank(width, base)
-        else:
-            line_number = index + 1
-            cursor = line_number == self.cursor_line
-            digits = self._gutter_width - 4
-            gutter = gutter_segments(line_number, self.marks, cursor, digits, base, self._style)
-            code = self._code(index, base)
-            code_width = max(0, width - self._gutter_width)
-            scroll_x = int(self.scroll_x)
-            line_style = self._line_style(index + 1, base)
-            code = code.crop_extend(scroll_x, scroll_x + code_width, line_style)
-            line = Strip([*gutter, *code], width)
-        return self.bar.line(line, y) if bar else line
+            return Strip([Segment(" " * text_width, base), *bar], width)
+        line = index + 1
+        digits = self._gutter_width - 4
+        gutter = gutter_segments(
+            line, self.marks, line == self.cursor_line, digits, base, self._style
+        )
+        code, cells = self._code(index, base)
+        code_width = max(0, text_width - self._gutter_width)
+        scroll_x = int(self.scroll_x)
+        line_style = self._line_style(line, base)
+        if scroll_x or cells > code_width:  # cut to the view (one Strip made per line otherwise)
+            code = list(Strip(code, cells).crop_extend(scroll_x, scroll_x + code_width, line_style))
+        elif cells < code_width:
+            code.append(Segment(" " * (code_width - cells), line_style))
+        return Strip([*gutter, *code, *bar], width)
 
     def _style(self, name: str) -> Style:
         """A component style, cached per theme and focus (looking one up is slow)."""
@@ -485,19 +484,17 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
             return base + self._style("source-view--cursor")
         return base
 
-    def _code(self, index: int, base: Style) -> Strip:
+    def _code(self, index: int, base: Style) -> tuple[list[Segment], int]:
+        """The segments of a line's code, highlighted when it is, and its width in cells."""
         line_style = self._line_style(index + 1, base)
+        text = self.display_text(index)
+        cells = self._cells.get(index)
+        if cells is None:
+            cells = self._cells[index] = cell_len(text)
         pieces = self.highlights.pieces(index)
         if pieces is None:
-            return Strip([Segment(self.display_text(index), line_style)])
-        return Strip([Segment(part, self._legible_on(style, line_style)) for part, style in pieces])
-
-    def _legible_on(self, token: Style, line: Style) -> Style:
-        """A syntax style on a line's style, its colour made legible on the line's background
-        (a syntax theme's comments and numbers read poorly on some backgrounds)."""
-        key = (token, line)
-        style = self._legible.get(key)
-        if style is None:
-            background = line.bgcolor.get_truecolor() if line.bgcolor else None
-            style = self._legible[key] = legible(line + token, background)
-        return style
+            return ([Segment(text, line_style)] if text else []), cells
+        known = self._legible
+        return [
+            Segment(part, legible_on(known, style, line_style)) for part, style in pieces
+        ], cells
