@@ -5,10 +5,11 @@ Textual's per-line styling: a pane that scrolls or shows another record repaints
 one styled line per row (about 70 of the 150 lines an `n` drew, and a records list's bar at
 each cursor move). Drawn by the pane, the bar is one more segment on lines it draws anyway.
 
-The panes set `scrollbar-size-vertical: 0` (Textual still scrolls them by wheel and keys, and
-gives them the whole width) and keep the column themselves. The cells are those Textual's bar
-draws (`ScrollBarRender.render_bar` through `ScrollBarLines`, in the pane's scrollbar colours,
-hover and drag included), and a press on them pages or drags as on Textual's bar.
+The panes hide Textual's bar (`overflow-y: hidden`, with `allow_vertical_scroll` saying they
+scroll when their lines overflow, so the wheel and the keys still scroll them) and keep the
+column themselves. The cells are those Textual's bar draws (`ScrollBarRender.render_bar`
+through `ScrollBarLines`, in the pane's scrollbar colours, hover and drag included), and a
+press on them pages or drags as on Textual's bar.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class DrawnBar:
 
     def __init__(self, pane: ScrollView, width: int) -> None:
         self.pane = pane
-        self.width = width  # in cells, as `scrollbar-size-vertical` gave it
+        self.width = width  # in cells (`scrollbar-size-vertical` for Textual's bars)
         self.hover = False
         #: (the pointer's screen row when the thumb was taken, the scroll then), while dragged
         self.grabbed: tuple[int, float] | None = None
@@ -110,9 +111,9 @@ class DrawnBar:
         thumb = max(1, height * height / virtual)
         top = (height - thumb) * (pane.scroll_y / max(1, pane.max_scroll_y))
         if offset.y < int(top):
-            pane.scroll_page_up(animate=False)
+            pane.scroll_page_up(animate=False, force=True)
         elif offset.y >= ceil(top + thumb):
-            pane.scroll_page_down(animate=False)
+            pane.scroll_page_down(animate=False, force=True)
         else:
             self.grabbed = (event.screen_y, pane.scroll_y)
             pane.capture_mouse()
@@ -127,7 +128,7 @@ class DrawnBar:
             start, scroll = self.grabbed
             height = max(1, pane.scrollable_content_region.height)
             y = scroll + (event.screen_y - start) * (pane.virtual_size.height / height)
-            pane.scroll_to(y=y, animate=False)
+            pane.scroll_to(y=y, animate=False, force=True)
             event.stop()
             return True
         over = self.shown() and self.on_bar(event)
@@ -162,6 +163,12 @@ class BarPointer:
     leave the pointer to the bar where `bar.over` or `bar.took_click` says so.)"""
 
     bar: DrawnBar
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        # Textual's vertical bar is hidden (`overflow-y: hidden`), which would stop the wheel
+        # and the scroll keys: the pane scrolls when its lines overflow it, as with its bar
+        return not self.bar.pane.is_disabled and self.bar.shown()
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         self.bar.mouse_down(event)

@@ -43,9 +43,9 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         color: $foreground;
         padding: 0 1;
         overflow-x: hidden;
-        /* the bar is drawn in the rows' lines (drawn_bar.py); Textual's, of no width, is
-           always there: one coming or going would lay the screen out for nothing */
-        scrollbar-size-vertical: 0; overflow-y: scroll;
+        /* the bar is drawn in the rows' lines (drawn_bar.py), Textual's never: no widget of
+           its own to restyle, place or lay the screen out for */
+        overflow-y: hidden;
         &:focus { background-tint: $foreground 5%; }
         /* rows the cursor skips (a record's text, headings) are read as much as the others */
         & > .row-list--disabled { color: $foreground; }

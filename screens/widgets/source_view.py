@@ -65,7 +65,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
     }
     DEFAULT_CSS = """
     /* the vertical bar is drawn in the view's own lines (drawn_bar.py) */
-    SourceView { background: $surface; scrollbar-size-vertical: 0; overflow-y: scroll; }
+    SourceView { background: $surface; overflow-y: hidden; }
     SourceView > .source-view--gutter { color: $text-muted; }
     SourceView > .source-view--cursor { background: $boost; }
     SourceView:focus > .source-view--cursor { background: $primary 25%; }

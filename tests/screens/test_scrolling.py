@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.color import Color as RichColor
 from rich.style import Style as RichStyle
+from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -267,3 +268,16 @@ def test_a_drawn_bar_is_textuals_bar_cell_for_cell() -> None:
             for segment in theirs.segments[:height]
         ]
         assert [(s.text, s.style) for line in ours for s in line] == cells
+
+
+async def test_the_wheel_scrolls_a_pane_whose_lines_overflow_it(tmp_path: Any) -> None:
+    # Textual's own bar is hidden (the pane draws one): the wheel still scrolls the pane
+    app = make_demo_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await long_record(tmp_path, pilot)
+        x, y = pane.content_region.x + 2, pane.content_region.y + 2
+        for _ in range(3):
+            wheel = events.MouseScrollDown(pane, 2, 2, 0, 1, 0, False, False, False, x, y)
+            pane.post_message(wheel)
+        await pilot.pause(0.1)
+        assert pane.scroll_y > 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from screenkit import reviewing
+from textual.scrollbar import ScrollBarRender
 
 from keymaps import Keymap
 from screens.review.history import Location
@@ -32,6 +33,17 @@ async def test_the_view_is_centred_once_when_the_line_under_it_grows(
         await pilot.pause()
         assert info.size.height == 2
         assert round(view.scroll_y) == shown  # the layout that followed did not move it
-        # the scrollbar that came with the longer file shows where the view is
-        assert view.show_vertical_scrollbar
-        assert view.vertical_scrollbar.position == view.scroll_y
+        # the scrollbar that came with the longer file shows where the view is: its thumb
+        # (drawn in the view's lines) starts a third of the way down the bar, as the view does
+        width, height = view.scrollable_content_region.size
+        drawn = [list(view.render_line(y).crop(width - 2, width)) for y in range(height)]
+        bar = [(cells[0].text, bool(cells[0].style and cells[0].style.reverse)) for cells in drawn]
+        at_view = ScrollBarRender.render_bar(
+            size=height,
+            virtual_size=view.virtual_size.height,
+            window_size=height,
+            position=view.scroll_y,
+            thickness=2,
+        )
+        cells = at_view.segments[:height]
+        assert bar == [(cell.text, bool(cell.style and cell.style.reverse)) for cell in cells]
