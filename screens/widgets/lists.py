@@ -205,33 +205,6 @@ class RowList(BarPointer, ScrollView, can_focus=True):
     def _prompt_height(self, prompt: Content, width: int) -> int:
         return text_height(prompt, width, self.styles)
 
-    def prepare(self, rows: list[Row], cursor: int | None = None) -> None:
-        """Measure rows a later `set_rows` shows from the top, and draw those on its first
-        screen (``cursor``: the row the cursor will be on), into the lines kept by text: showing
-        them then neither measures nor draws them. Only for rows drawn as their prompt (the
-        default `draw_row` and `row_height`), at the width `set_rows` would give them."""
-        if not self._width or self.ONE_LINE_ROWS:
-            return
-        width, height = self._fitted_width(rows), self.scrollable_content_region.height
-        styles: dict[str, Style] = {}
-        lines = 0
-        for index, row in enumerate(rows):
-            if lines < height:  # on the first screen: drawn
-                kind = "cursor" if index == cursor else "disabled" if row.disabled else ""
-                if kind not in styles:
-                    styles[kind] = self.get_visual_style(*[f"row-list--{kind}"] * bool(kind))
-                self._prompt_lines(row.prompt, width, styles[kind])
-            lines += self._prompt_height(row.prompt, width)
-
-    def _fitted_width(self, rows: list[Row]) -> int:
-        """The width `_fit` would measure these rows at (the scrollbar's column taken when they
-        overflow, unless the gutter keeps it either way)."""
-        if self.styles.scrollbar_gutter == "stable":
-            return self._width
-        full = self._width + self._bar
-        total = sum(self._prompt_height(row.prompt, full) for row in rows)
-        return full - self.BAR if total > self.scrollable_content_region.height else full
-
     # --- measuring and drawing -------------------------------------------------------------------
 
     def expect_width(self, outer: int) -> None:

@@ -22,6 +22,7 @@ from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
 from screens.widgets.cited_rows import cited_rows
 from screens.widgets.drift_rows import drift_rows
 from screens.widgets.lists import Row, RowList
+from screens.widgets.prepared_list import PreparedList
 from screens.widgets.truecolor import TruecolorOnly
 
 if TYPE_CHECKING:
@@ -246,7 +247,7 @@ def record_rows(
         )
 
 
-class RecordPane(TruecolorOnly, RowList):
+class RecordPane(TruecolorOnly, PreparedList):
     """One record, read line by line: the cursor rests on the record and on what can be followed.
 
     `j`/`k` move the cursor to the next row one can act on when it is on screen, else scroll a
@@ -309,7 +310,7 @@ class RecordPane(TruecolorOnly, RowList):
         self.border_subtitle = safe_content(report.title or report.file)
 
     def prepare_record(self, record: Record, quote: int | None) -> None:
-        """Measure and draw ahead what `show` would show of this record (see `RowList.prepare`)."""
+        """Measure and draw ahead what `show` would show of this record (`PreparedList`)."""
         rows = list(self._rows_of(record))
         wanted = "record" if quote is None else f"quote-{quote}"
         cursor = next((n for n, row in enumerate(rows) if row.id == wanted), None)

@@ -11,6 +11,7 @@ from textual.strip import Strip
 from textual.style import Style
 
 from screens.widgets.lists import Row, RowList
+from screens.widgets.prepared_list import PreparedList
 
 
 class TwoLists(App[None]):
@@ -19,7 +20,7 @@ class TwoLists(App[None]):
         self.seen: list[tuple[str, str, int]] = []
 
     def compose(self) -> ComposeResult:
-        yield RowList(id="a")
+        yield PreparedList(id="a")
         yield RowList(id="b")
 
     def on_row_list_moved(self, event: RowList.Moved) -> None:
@@ -301,7 +302,7 @@ class Counted(Content):
 async def test_rows_prepared_ahead_are_shown_without_being_measured_or_drawn_again() -> None:
     app = TwoLists()
     async with app.run_test(size=(40, 24)) as pilot:
-        pane, other = app.query_one("#a", RowList), app.query_one("#b", RowList)
+        pane, other = app.query_one("#a", PreparedList), app.query_one("#b", RowList)
         app.set_focus(None)  # both drawn blurred
         pane.set_rows(rows(3), cursor=0)
         await pilot.pause()
