@@ -281,3 +281,21 @@ async def test_the_wheel_scrolls_a_pane_whose_lines_overflow_it(tmp_path: Any) -
             pane.post_message(wheel)
         await pilot.pause(0.1)
         assert pane.scroll_y > 0
+
+
+async def test_a_press_on_the_source_views_bar_pages_and_leaves_its_cursor() -> None:
+    app = OneView()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("long", source(300), line=1)
+        await pilot.pause()
+        region = view.scrollable_content_region
+        x, y = region.right - 1 - view.region.x, region.bottom - 1 - view.region.y
+        cursor = view.cursor_line
+        await pilot.click(view, offset=(x, y))  # below the thumb
+        await pilot.pause()
+        assert view.scroll_y == region.height  # a page, as Textual's bar scrolls
+        assert view.cursor_line == cursor  # the press was the bar's, not a line's
+        await pilot.click(view, offset=(2, 3))  # on a line: the cursor goes there
+        await pilot.pause()
+        assert view.cursor_line == region.height + 3 + 1 - (region.y - view.region.y)
