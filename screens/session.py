@@ -7,6 +7,7 @@ screen's writer thread, which hands the resulting events back through `apply()`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -28,16 +29,6 @@ FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
 #: record but the results a suppression (accepted) hides
 SARIF_FILTERS: tuple[str, ...] = ("new results", "unsuppressed")
 
-#: what each filter shows, in words (the notice when it is chosen, the empty list's message)
-FILTER_NOTICES: dict[str, str] = {
-    "all": "showing all records",
-    "unreviewed": "showing records without a verdict",
-    "refuted": "showing refuted records and records with a refuted quote",
-    "failing quotes": "showing records with failing quotes",
-    "new results": "showing SARIF results new since the baseline (and every other record)",
-    "unsuppressed": "showing records but the SARIF results a suppression accepts",
-    "drifted": "showing records with a quote changed or deleted since the cited revision",
-}
 #: the filter added once drift against a newer revision is known (screens/review/drift.py)
 DRIFT_FILTER = "drifted"
 
@@ -144,7 +135,9 @@ class ReviewSession:
         #: the SARIF results, listed in groups (by rule, file or severity) after the reports
         self.results = ResultGroups(reportset, self.records)
         self._result_rows: list[Row] = []  # position -> its row, made once (for the results)
-        self._all_rows: dict[str, list[Row]] = {}  # grouping -> the rows of the filter "all"
+        #: filter -> (what its rows were made from, the rows): `rows` again is a lookup
+        self._filtered: dict[str, tuple[tuple[object, ...], tuple[object, ...], list[Row]]] = {}
+        self._verdicts_seen = 0  # counts the changes of `current` (the filters depend on it)
         #: record positions in the order the records pane lists them
         self.order: list[int] = self.results.list_order(len(self.records))
         self._rank = {n: rank for rank, n in enumerate(self.order)}
@@ -274,6 +267,7 @@ class ReviewSession:
     def current(self, events: dict[str, Event]) -> None:
         self._current = events
         self._shares = None  # every record counted again
+        self._verdicts_seen += 1
 
     def apply(self, event: Event) -> None:
         """Take a stored event into the cache of current verdicts."""
@@ -281,6 +275,7 @@ class ReviewSession:
             self._current.pop(event.item, None)
         else:
             self._current[event.item] = event
+        self._verdicts_seen += 1
         if self._shares is not None:
             for n in self.records_with_key(event.ref.record_key):
                 self._count(n)
@@ -399,9 +394,15 @@ class ReviewSession:
     def rows(self, filter_name: str = "all") -> list[Row]:
         """The records pane: reports, sections and the records passing the filter; then the
         SARIF results in groups (`results`), under their runs' titles."""
-        cached = self._all_rows.get(self.results.grouping) if filter_name == "all" else None
-        if cached is not None:  # "all" lists the same rows until the grouping changes
-            return cached
+        # "all" lists the same rows until the grouping changes; a filter, until the verdicts,
+        # the anchors or the drifts do too (each a new dict when it changes: compared by `is`)
+        key: tuple[object, ...] = (self.results.grouping,)
+        dicts: tuple[object, ...] = ()
+        if filter_name != "all":
+            key, dicts = (key[0], self._verdicts_seen), (self.anchors, self.drifts)
+        cached = self._filtered.get(filter_name)
+        if cached is not None and cached[0] == key and all(map(operator.is_, cached[1], dicts)):
+            return cached[2]
         rows: list[Row] = []
         records, visible, record_rows = self.records, self.visible, self._record_rows()
         for report in self.reportset.reports:
@@ -428,8 +429,7 @@ class ReviewSession:
                 label, detail = self.results.heading(group, len(shown))
                 rows.append(Row("group", label, detail=detail))
                 rows.extend(map(self._record_rows().__getitem__, shown))
-        if filter_name == "all":
-            self._all_rows[self.results.grouping] = rows
+        self._filtered[filter_name] = (key, dicts, rows)
         return rows
 
     def _record_rows(self) -> list[Row]:

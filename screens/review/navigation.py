@@ -13,11 +13,21 @@ from typing import TYPE_CHECKING, Any
 from screens.result_groups import GROUPING_NOTICES
 from screens.review.history import History, Location, Place
 from screens.safe import visible
-from screens.session import FILTER_NOTICES
 from screens.widgets.cited_rows import cited_target
 from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.source_view import SourceView
+
+#: what each filter shows, in words (the notice when it is chosen, the empty list's message)
+FILTER_NOTICES: dict[str, str] = {
+    "all": "showing all records",
+    "unreviewed": "showing records without a verdict",
+    "refuted": "showing refuted records and records with a refuted quote",
+    "failing quotes": "showing records with failing quotes",
+    "new results": "showing SARIF results new since the baseline (and every other record)",
+    "unsuppressed": "showing records but the SARIF results a suppression accepts",
+    "drifted": "showing records with a quote changed or deleted since the cited revision",
+}
 
 if TYPE_CHECKING:
     from textual.message import Message

@@ -224,6 +224,39 @@ def test_progress_kept_per_record_is_a_whole_recount(tmp_path: Path) -> None:
     assert session.progress() == recount(kept)
 
 
+def test_a_filters_rows_are_kept_until_what_it_depends_on_changes(tmp_path: Path) -> None:
+    # `f` on a large review listed every record through the filter at each press: its rows are
+    # kept, and made again after a verdict, new anchors or new drifts; always as a scan lists
+    from db.events import Event
+    from db.keys import Verdict
+    from evidence.model import Anchor, FileState, Tier
+
+    session = many_reports(tmp_path, 2)
+
+    def scanned(name: str) -> list[object]:
+        return [r for r in session.records if session.visible(r, name)]
+
+    def listed(name: str) -> list[object]:
+        return [row.record for row in session.rows(name) if row.record is not None]
+
+    first = session.rows("unreviewed")
+    assert session.rows("unreviewed") is first  # nothing changed: the same rows
+    record = next(r for r in session.records if r.quotes)
+    ref = session.record_item(record)
+    done = Event("e1", ref.key, ref.report, ref.record, None, "t", Verdict.REFUTED, None, "", None)
+    session.apply(done)
+    assert record not in listed("unreviewed") and record in listed("refuted")
+    assert listed("unreviewed") == scanned("unreviewed")
+    quote = record.quotes[0]
+    assert record not in listed("failing quotes")
+    missing = Anchor(quote, FileState.OK, Tier.MISSING, 0.0, None)
+    session.anchors = {quote: missing}  # anchored again: a new dict
+    assert record in listed("failing quotes")
+    assert listed("failing quotes") == scanned("failing quotes")
+    session.current = {}
+    assert listed("refuted") == [] and listed("unreviewed") == scanned("unreviewed")
+
+
 def test_records_found_by_id_as_by_a_scan(tmp_path: Path) -> None:
     session = many_reports(tmp_path, 2)
     ids = {record.id for record in session.records} | {"no-such-record"}
