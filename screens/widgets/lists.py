@@ -209,9 +209,8 @@ class RowList(BarPointer, ScrollView, can_focus=True):
 
     def expect_width(self, outer: int) -> None:
         """The list's width in the layout to come (its borders and padding in), when it has not
-        been laid out yet: rows given before it are measured at that content width, and the
-        first layout places the scrollbar they need, instead of a second layout after the first
-        draw measured them."""
+        been laid out yet: rows given before it are measured for that width (less the bar's
+        column where it is drawn), not again at the first draw."""
         self._expected = max(0, outer - self.styles.gutter.width)
 
     def _fit(self, full: int) -> None:
