@@ -23,7 +23,10 @@ from rich.style import Style as RichStyle
 from textual import events
 from textual.strip import Strip
 
-from screens.widgets.scrollbars import bar_lines
+from screens.widgets.scrollbars import ScrollBarLines, bar_lines
+
+#: the steps of a bar's thumb in one row (ScrollBarRender's VERTICAL_BARS)
+EIGHTHS = len(ScrollBarLines.VERTICAL_BARS)
 
 if TYPE_CHECKING:
     from textual.scroll_view import ScrollView
@@ -75,10 +78,15 @@ class DrawnBar:
             background = base_background + background
         color = background + color
         style = RichStyle.from_color(color.rich_color, background.rich_color)
+        height, virtual, window = self._geometry()
+        return bar_lines(self.width, height, virtual, window, self.pane.scroll_y, style)
+
+    def _geometry(self) -> tuple[int, int, int]:
+        """The bar's height, the pane's lines and those shown, as Textual's bar is given them."""
+        pane = self.pane
         height = pane.scrollable_content_region.height
-        virtual = pane.virtual_size.height
-        window = height if height < virtual else 0
-        return bar_lines(self.width, height, ceil(virtual), ceil(window), pane.scroll_y, style)
+        virtual = ceil(pane.virtual_size.height)
+        return height, virtual, height if height < virtual else 0
 
     # --- the pointer --------------------------------------------------------------------------
 
@@ -107,13 +115,13 @@ class DrawnBar:
         pane = self.pane
         offset = event.get_content_offset(pane)
         assert offset is not None
-        height = pane.scrollable_content_region.height
-        virtual = max(1, pane.virtual_size.height)
-        thumb = max(1, height * height / virtual)
-        top = (height - thumb) * (pane.scroll_y / max(1, pane.max_scroll_y))
-        if offset.y < int(top):
+        # the thumb's first and last rows as drawn (its ends in eighths of a row)
+        height, virtual, window = self._geometry()
+        bar = ScrollBarLines(virtual_size=virtual, window_size=window, position=pane.scroll_y)
+        start, end = bar.thumb(height) or (0, height * EIGHTHS)
+        if offset.y < start // EIGHTHS:
             pane.scroll_page_up(animate=False, force=True)
-        elif offset.y >= ceil(top + thumb):
+        elif offset.y > (end - 1) // EIGHTHS:
             pane.scroll_page_down(animate=False, force=True)
         else:
             self.grabbed = (event.screen_y, pane.scroll_y)
