@@ -270,7 +270,7 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         styles = self._pass_styles
         style = styles.get(kind) if styles is not None else None
         if style is None:
-            style = self.get_visual_style(*[f"row-list--{kind}"] * bool(kind))
+            style = self.get_visual_style(f"row-list--{kind}") if kind else self.get_visual_style()
             if styles is not None:
                 styles[kind] = style
         key = (index, state, style, self.app.theme)
@@ -309,8 +309,9 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         strip = None
         if line < len(self._line_rows):
             index = self._line_rows[line]
-            hover = index == self.hovered
-            lines = self._draw(index, "cursor" if index == self.highlighted else "hover" * hover)
+            hovered = index == self.hovered
+            state = "cursor" if index == self.highlighted else "hover" if hovered else ""
+            lines = self._draw(index, state)
             offset = line - self._first[index]
             strip = lines[offset] if offset < len(lines) else None
         if strip is None:

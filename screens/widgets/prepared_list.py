@@ -32,7 +32,8 @@ class PreparedList(RowList):
             if lines < height:  # on the first screen: drawn
                 kind = "cursor" if index == cursor else "disabled" if row.disabled else ""
                 if kind not in styles:
-                    styles[kind] = self.get_visual_style(*[f"row-list--{kind}"] * bool(kind))
+                    name = f"row-list--{kind}"
+                    styles[kind] = self.get_visual_style(name) if kind else self.get_visual_style()
                 self._prompt_lines(row.prompt, width, styles[kind])
             lines += self._prompt_height(row.prompt, width)
 
