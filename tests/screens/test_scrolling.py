@@ -177,7 +177,7 @@ def bar_column(pane: Any) -> list[str]:
     return [str(pane.render_line(y).crop(width - pane.bar.width, width)) for y in range(height)]
 
 
-async def long_record(tmp_path: Any, pilot: Pilot[Any]) -> Any:
+async def long_record(pilot: Pilot[Any]) -> Any:
     screen = pilot.app.screen
     assert isinstance(screen, ReviewScreen)
     await screen.settle()
@@ -205,7 +205,7 @@ async def test_a_panes_scrollbar_is_drawn_in_its_lines_and_a_scroll_moves_its_th
     monkeypatch.setattr(ScrollBar, "render_lines", counted)
     app = make_demo_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await long_record(tmp_path, pilot)
+        pane = await long_record(pilot)
         pane.focus()
         await pilot.pause(0.2)
         before = bar_column(pane)
@@ -223,7 +223,7 @@ async def test_a_panes_scrollbar_is_drawn_in_its_lines_and_a_scroll_moves_its_th
 async def test_a_press_on_a_panes_scrollbar_pages_and_a_drag_scrolls(tmp_path: Any) -> None:
     app = make_demo_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await long_record(tmp_path, pilot)
+        pane = await long_record(pilot)
         region = pane.scrollable_content_region
         x = region.right - 1 - pane.region.x  # the bar's column, in the pane's coordinates
         y = region.bottom - 1 - pane.region.y  # below the thumb
@@ -274,7 +274,7 @@ async def test_the_wheel_scrolls_a_pane_whose_lines_overflow_it(tmp_path: Any) -
     # Textual's own bar is hidden (the pane draws one): the wheel still scrolls the pane
     app = make_demo_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        pane = await long_record(tmp_path, pilot)
+        pane = await long_record(pilot)
         x, y = pane.content_region.x + 2, pane.content_region.y + 2
         for _ in range(3):
             wheel = events.MouseScrollDown(pane, 2, 2, 0, 1, 0, False, False, False, x, y)
