@@ -81,7 +81,8 @@ def found_elsewhere(anchor: Anchor, place: Elsewhere | None) -> Content:
 
 
 class QuoteInfo(TruecolorOnly, Static):
-    """One line: the anchor of the quote shown, or the path of a file opened by the finder."""
+    """Under the source: the anchor of the quote shown, or the path of a file opened by the
+    finder (two lines kept, three when the text needs them)."""
 
     _lines = 1  # the lines the text shown takes (it wraps rather than being cut)
 
@@ -109,17 +110,23 @@ class QuoteInfo(TruecolorOnly, Static):
             text = quote_info(quote, anchor, verdict, place)
         width = self.content_region.width
         lines = len(text.wrap(width)) if width and text.cell_length > width else 1
-        # laid out again only when its height changes: most quotes take one line
-        self.update(text, layout=lines != self._lines)
+        # laid out again only when its height changes: most quotes take one or two lines, and
+        # it keeps two (min-height), so moving between them lays nothing out
+        self.update(text, layout=self._clamp(lines) != self._clamp(self._lines))
         self._lines = lines
+
+    def _clamp(self, lines: int) -> int:
+        """The height ``lines`` of text take: within its least and most height."""
+        least, most = self.styles.min_height, self.styles.max_height
+        if least is not None and least.is_cells:
+            lines = max(lines, int(least.value))
+        if most is not None and most.is_cells:
+            lines = min(lines, int(most.value))
+        return lines
 
     def growth(self) -> int:
         """How many lines taller (or, negative, shorter) the next layout makes it: its text
-        wraps to more or fewer lines than it is high now (at most its maximum height)."""
+        wraps to more or fewer lines than it is high now (within its least and most height)."""
         if not self.size.height:
             return 0
-        most = self.styles.max_height
-        lines = self._lines
-        if most is not None and most.is_cells:
-            lines = min(lines, int(most.value))
-        return lines - self.size.height
+        return self._clamp(self._lines) - self.size.height

@@ -7,19 +7,14 @@ from __future__ import annotations
 from textual.scroll_view import ScrollView
 
 
-def rows_after(view: ScrollView, width: int, rows: int | None) -> int | None:
-    """The lines of code ``view`` shows once laid out with a file ``width`` cells wide: the
-    ``rows`` it is given (or has now), less a horizontal scrollbar the file brings, or plus one
-    it takes away (None before the view's first layout)."""
+def rows_after(view: ScrollView, rows: int | None) -> int | None:
+    """The lines of code ``view`` shows once laid out again: the ``rows`` it is given (the line
+    under it changing height), or those it has now (its horizontal bar's row is always kept);
+    None before the view's first layout."""
     region = view.scrollable_content_region
     if not region.height:
         return None
-    rows = region.height if rows is None else rows
-    if view.styles.overflow_x == "auto":
-        bar = view.styles.scrollbar_size_horizontal
-        had, will = view.show_horizontal_scrollbar, width > region.width
-        rows += (bar if had else 0) - (bar if will else 0)
-    return max(1, rows)
+    return max(1, region.height if rows is None else rows)
 
 
 def scrollbars_placed(view: ScrollView) -> None:

@@ -16,6 +16,7 @@ from textual.strip import Strip
 from evidence.syntax import lexer_for
 from evidence.text import visible
 from screens.contrast import legible
+from screens.safe import safe_line
 
 if TYPE_CHECKING:  # pygments is imported by the highlighting worker
     from collections.abc import Callable
@@ -29,6 +30,11 @@ Piece = tuple[str, Style]
 
 #: syntax style per app theme kind, chosen to read well on the theme's background
 SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
+
+
+def widest_line(lines: Sequence[str]) -> int:
+    """The width of the widest line as drawn: tabs expanded, controls made symbols."""
+    return max((len(t) if t.isprintable() else len(safe_line(t)) for t in lines), default=0)
 
 
 def message_strip(message: str, y: int, width: int, style: Style, base: Style) -> Strip:

@@ -35,6 +35,7 @@ from screens.widgets.source_lines import (
     gutter_segments,
     legible_on,
     message_strip,
+    widest_line,
 )
 from screens.widgets.truecolor import TruecolorOnly
 from screens.widgets.virtual import set_virtual_size
@@ -64,8 +65,9 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         "source-view--message",
     }
     DEFAULT_CSS = """
-    /* the vertical bar is drawn in the view's own lines (drawn_bar.py) */
-    SourceView { background: $surface; overflow-y: hidden; }
+    /* the vertical bar drawn in the view's lines (drawn_bar.py); the horizontal bar's row
+       kept whether a file needs it or not (no layout for a file) */
+    SourceView { background: $surface; overflow-y: hidden; overflow-x: scroll; }
     SourceView > .source-view--gutter { color: $text-muted; }
     SourceView > .source-view--cursor { background: $boost; }
     SourceView:focus > .source-view--cursor { background: $primary 25%; }
@@ -163,9 +165,8 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
     ) -> None:
         """Display ``lines`` of ``path``; centre on ``line`` (1-based) when given.
 
-        ``key`` (e.g. the blob id) identifies the text: highlighting is kept per key, so showing
-        the same file again is highlighted at once. ``rows``: the lines of code the view will
-        show once laid out again, when what is around it changes height with this file.
+        ``key`` (e.g. the blob id) identifies the text: highlighting is kept per key. ``rows``:
+        the lines of code shown once laid out again, when what is around it changes height.
         """
         doc = (path, key) if key is not None else None
         if doc is None or doc != self._doc or self._message is not None:
@@ -175,13 +176,9 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
             self._display, self._cells = {}, {}
             self.scroll_to(x=0, animate=False, force=True, immediate=True)  # another file
             self.highlights.forget_pending()
-            # as wide as the widest line is drawn: tabs expand and controls become symbols
             width = self._widths.get(doc) if doc is not None else None
             if width is None:
-                width = max(
-                    (len(t) if t.isprintable() else len(safe_line(t)) for t in self._lines),
-                    default=0,
-                )
+                width = widest_line(self._lines)
                 if doc is not None:
                     self._widths[doc] = width
             self._width = width
@@ -192,18 +189,14 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
             self.border_title = title  # type: ignore[assignment]
         self._gutter_width = len(str(max(1, len(self._lines)))) + 4
         width = self._width + self._gutter_width + 1
-        # centred as the view will be laid out with this file, not as it is: else the layout
-        # that follows moves it again, a frame later (a jump, and the whole view drawn twice)
-        self._rows_next = rows_after(self, width, rows)
+        # centred as laid out with this file, not as now: else moved again a frame later
+        self._rows_next = rows_after(self, rows)
         if self._rows_next is None or len(self._lines) > self._rows_next:
             width += self.bar.width  # the vertical bar's columns: scrolled past, not covered
-            self._rows_next = rows_after(self, width, rows)
         set_virtual_size(self, Size(width, len(self._lines)))
         self.go_to_line(line or 1, center=line is not None)
         self._rows_next = None
-        if line is not None:
-            # once laid out with the new size, a horizontal scrollbar may have taken the last
-            # row: scroll again, or the end of a passage at the end of the file stays hidden
+        if line is not None:  # shown before its first layout: centred again once laid out
             self.call_after_refresh(self._recenter, self._generation, line)
         self.refresh()
 
@@ -235,6 +228,13 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         if y is not None:
             self._centred = None
         super().scroll_to(x, y, **options)
+
+    @property
+    def max_scroll_y(self) -> int:
+        # while a file is shown, as laid out next: a line under it that grows scrolls it further
+        if self._rows_next is not None:
+            return max(0, self.virtual_size.height - self._rows_next)
+        return super().max_scroll_y
 
     def _centred_top(self, line: int) -> int:
         """The first line shown when ``line`` is centred (a third of the way down)."""

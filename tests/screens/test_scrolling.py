@@ -143,8 +143,9 @@ def source(count: int, width: int = 20) -> list[str]:
     return [f"{n:>{width}}" for n in range(count)]
 
 
-async def test_a_file_of_another_length_is_laid_out_only_when_a_horizontal_bar_comes() -> None:
-    # the vertical bar is drawn in the view's lines: it coming or going lays nothing out
+async def test_a_file_of_another_length_or_width_is_shown_without_a_layout() -> None:
+    # the vertical bar is drawn in the view's lines: it coming or going lays nothing out; the
+    # horizontal bar's row is always kept, whether a file's lines need it or not
     files = {"short": source(10), "long": source(300), "longer": source(900)}
     files["wide"] = source(300, 90)
     for before, after, laid_out in (
@@ -152,7 +153,8 @@ async def test_a_file_of_another_length_is_laid_out_only_when_a_horizontal_bar_c
         ("longer", "long", False),
         ("short", "long", False),
         ("long", "short", False),
-        ("long", "wide", True),  # its lines need the horizontal bar (Textual's)
+        ("long", "wide", False),  # its lines need the horizontal bar (Textual's)
+        ("wide", "short", False),
     ):
         changed, fresh = OneView(), OneView()
         async with changed.run_test(size=(60, 20)) as pilot:
