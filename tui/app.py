@@ -27,6 +27,10 @@ from tui.crash import CrashWatch, run_app
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
 
+#: seconds a background thread (lexing, reading, anchoring) may hold the GIL while the UI
+#: waits for it: Python's default is 5 ms, a third of a frame
+UI_SWITCH_INTERVAL = 0.001
+
 #: what the reviewer does: while it comes, the collector's older generations wait
 INPUT = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
@@ -67,6 +71,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
         self._done = False  # unmounted or closed: the collector is left as `startup.closed` put it
+        self._switch_interval = sys.getswitchinterval()  # the process's, given back at unmount
 
     def get_default_screen(self) -> Screen[None]:
         # The screen is the app's first screen, not pushed over Textual's blank default one
@@ -77,6 +82,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
     def on_mount(self) -> None:
         # the review screen says when its first frame is whole; this is for screens that do not
         self.set_timer(1.0, self.startup_done)
+        sys.setswitchinterval(UI_SWITCH_INTERVAL)
         exit_when_terminal_gone(self)
         if self._theme_file is not None:
             self.theme_changed_signal.subscribe(self, self._theme_chosen)
@@ -109,6 +115,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         await super().on_event(event)
 
     def on_unmount(self) -> None:
+        sys.setswitchinterval(self._switch_interval)
         self._done = True
         self.startup_done()
         startup.closed()
