@@ -115,6 +115,7 @@ class Navigation:
         after = self.session.next_index(shown, self.direction, self.state.filter)
         if after is not None and after != shown:
             self.record_pane.prepare_record(self.session.records[after], None)  # as `go` shows
+            self.sources.prepare(self.session.records[after])
 
     def fill_records(self) -> None:
         """List the records of the filter, the cursor on the record shown."""

@@ -206,6 +206,20 @@ class SourcePane(Part):
             return
         self._open(place.path if place is not None else quote.path)
 
+    def prepare(self, record: Record) -> None:
+        """Highlight, ahead, the lines the record's first quote will show when its file was read
+        before (a quote found elsewhere, or a file at another revision, is left to its frame)."""
+        quote = record.quotes[0] if record.quotes else None
+        anchor = self.session.anchor(quote) if quote is not None else None
+        source = self._kept.get(quote.path) if quote is not None else None
+        if quote is None or anchor is None or source is None or self.state.opened is not None:
+            return
+        if file_message(source) is not None or (anchor.elsewhere and not anchor.verified):
+            return
+        target = anchor.lines or quote.claimed
+        line = target[0] if target else 1
+        self.view.highlights.ahead(source.path, source.oid, source.lines, line)
+
     def open_path(self, path: str, line: int | None = None) -> None:
         """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
         if self.state.revision is None:

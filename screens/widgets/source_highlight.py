@@ -2,29 +2,31 @@
 
 Lexing runs in worker threads that share the GIL with the UI: the visible lines are lexed once
 the frame showing them plain is painted, and whole blocks (correct across multi-line strings,
-cached per document, theme and block) follow when the view rests.
+cached per document, theme and block) follow when the view rests. The lines a file shown next
+will show (the record `n` leads to) are lexed ahead, so its first frame is in colour.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cachetools import LRUCache
 from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from screens.safe import visible
+from screens.safe import safe_line, visible
 from screens.widgets.source_lines import Piece, highlight_block
 
 if TYPE_CHECKING:
-    from textual.geometry import Size
+    from textual.geometry import Region, Size
     from textual.timer import Timer
 
 BLOCK = 200  # lines highlighted together
 MARGIN = 30  # lines above and below the screen highlighted ahead of scrolling
 BLOCK_DELAY = 0.25  # seconds the view rests before whole blocks are highlighted
 CACHE_BLOCKS = 64
+CACHE_DOCS = 64  # documents whose lines highlighted ahead of their blocks are kept
 
 
 class Highlighted(Message):
@@ -46,6 +48,11 @@ class Highlighted(Message):
         self.blocks = blocks
 
 
+def document(path: str, key: object) -> object:
+    """What highlighting is kept by: a file's path and its key (the blob id)."""
+    return (path, key)
+
+
 class View(Protocol):
     """What the highlighting needs of the source view."""
 
@@ -65,6 +72,9 @@ class View(Protocol):
 
     @property
     def size(self) -> Size: ...
+
+    @property
+    def scrollable_content_region(self) -> Region: ...
 
     @property
     def is_mounted(self) -> bool: ...
@@ -110,8 +120,9 @@ class Highlights:
         self._blocks: LRUCache[tuple[object, str, int], list[list[Piece]]] = LRUCache(CACHE_BLOCKS)
         self._pending: set[int] = set()
         self._asked = False  # a window highlight waits for the next frame
-        self._partial: dict[int, list[Piece]] = {}
-        self._partial_key: tuple[object, str] | None = None
+        #: (document, theme) -> lines (0-based) highlighted ahead of their block: those on
+        #: screen, or those a file shown next will show (`ahead`)
+        self._partial: LRUCache[tuple[object, str], dict[int, list[Piece]]] = LRUCache(CACHE_DOCS)
         self._window_asked: tuple[object, str, int, int] | None = None
         self._block_timer: Timer | None = None
         #: running -> the document it lexes and its path
@@ -133,9 +144,8 @@ class Highlights:
         block = self._blocks.get((view.doc, view.syntax_name, index // BLOCK))
         if block is not None:
             return block[index % BLOCK]
-        if self._partial_key == (view.doc, view.syntax_name):
-            return self._partial.get(index)
-        return None
+        lines = self._partial.get((view.doc, view.syntax_name))
+        return None if lines is None else lines.get(index)
 
     @property
     def busy(self) -> bool:
@@ -169,7 +179,7 @@ class Highlights:
         view = self.view
         if (view.doc, view.syntax_name, (line - 1) // BLOCK) in self._blocks:
             return True
-        return self._partial_key == (view.doc, view.syntax_name) and line - 1 in self._partial
+        return line - 1 in self._partial.get((view.doc, view.syntax_name), ())
 
     def _needed_blocks(self) -> list[int]:
         view = self.view
@@ -217,6 +227,29 @@ class Highlights:
             self._block_timer.stop()
         self._block_timer = view.set_timer(BLOCK_DELAY, self._request_blocks)
 
+    def ahead(self, path: str, key: object, lines: Sequence[str], line: int) -> None:
+        """Highlight, in a worker, the lines ``view.show(path, lines, line=line, key=key)`` will
+        show, centred as it centres them, before it is called: its first frame draws them
+        highlighted."""
+        view, doc, theme = self.view, document(path, key), self.view.syntax_name
+        rows = view.scrollable_content_region.height
+        if not rows or not lines or doc in self._failed:
+            return
+        top = max(0, min(line - 1 - rows // 3, len(lines) - rows))
+        done = self._partial.get((doc, theme), {})
+        shown = range(top, min(len(lines), top + max(view.size.height, 1)))
+        if all(index in done for index in shown):
+            return
+        window = [safe_line(lines[index]) for index in shown]
+
+        def highlight_ahead() -> None:
+            pieces = highlight_block(path, window, theme)
+            found = {top + n: piece for n, piece in enumerate(pieces)}
+            self.view.post_message(Highlighted(doc, theme, {}, (), found))
+
+        what = f"{path} {top + 1}-{top + len(window)}"
+        self._in_thread(highlight_ahead, "highlight-ahead", what, doc, path)
+
     def _request_blocks(self) -> None:
         self._block_timer = None
         view = self.view
@@ -242,9 +275,11 @@ class Highlights:
 
         self._in_thread(highlight_blocks, "highlight", path)
 
-    def _in_thread(self, work: Callable[[], None], group: str, what: str) -> None:
+    def _in_thread(
+        self, work: Callable[[], None], group: str, what: str, doc: object = None, path: str = ""
+    ) -> None:
         """Run ``work`` in a thread worker of the view, in its own group of this view's workers
-        (its state comes back to `worker_changed`)."""
+        (its state comes back to `worker_changed`), for ``doc`` at ``path`` (else the view's)."""
         worker = self.view.run_worker(
             work,
             thread=True,
@@ -252,17 +287,20 @@ class Highlights:
             exit_on_error=False,
             description=f"highlight {what}",
         )
-        self._workers[worker] = (self.view.doc, self.view.path or "")
+        if doc is None:
+            doc, path = self.view.doc, self.view.path or ""
+        self._workers[worker] = (doc, path)
 
     def arrived(self, message: Highlighted) -> None:
         """Highlighted lines or blocks came back from a worker: keep them, draw, ask for more."""
+        if message.lines:  # kept for their document, shown now or next
+            key = (message.generation, message.theme)
+            lines = self._partial.get(key)
+            if lines is None:
+                lines = self._partial[key] = {}
+            lines.update(message.lines)
         if message.generation != self.view.doc:
             return
-        if message.lines:
-            if self._partial_key != (message.generation, message.theme):
-                self._partial_key = (message.generation, message.theme)
-                self._partial = {}
-            self._partial.update(message.lines)
         self._pending.difference_update(message.requested)
         for block, pieces in message.blocks.items():
             self._blocks[(message.generation, message.theme, block)] = pieces

@@ -26,7 +26,7 @@ from textual.worker import Worker
 from keymaps.bindings import bindings_for
 from screens.safe import safe_line
 from screens.widgets.drawn_bar import BarPointer, DrawnBar
-from screens.widgets.source_highlight import Highlighted, Highlights
+from screens.widgets.source_highlight import Highlighted, Highlights, document
 from screens.widgets.source_layout import rows_after, scrollbars_placed
 from screens.widgets.source_lines import (
     SYNTAX_STYLES,
@@ -168,7 +168,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         ``key`` (e.g. the blob id) identifies the text: highlighting is kept per key. ``rows``:
         the lines of code shown once laid out again, when what is around it changes height.
         """
-        doc = (path, key) if key is not None else None
+        doc = document(path, key) if key is not None else None
         if doc is None or doc != self._doc or self._message is not None:
             self._generation += 1
             self._doc = doc if doc is not None else ("generation", self._generation)
