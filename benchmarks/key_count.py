@@ -3,8 +3,11 @@
 bench_app's key times move by 1.2-1.5x from one run to the next on a shared machine (`n` 13.3
 and 19.6 ms on the same code); a change of 1-2 ms per key is lost in that. The count of the
 instructions the main thread runs for a key and all it causes (the frame, and what follows it:
-a second layout, the highlighting drawn) moves by about 2%: it tells apart changes of 5%. It is
-not the key's latency: work after the frame counts, and waits (a thread holding the GIL) do not.
+a second layout, the highlighting drawn) moves by about 2% between runs in the same minutes: it
+tells apart changes of 5%. It also counts what the main thread does while idle between presses,
+which depends on the machine's load (the echo counted 5.7M and 10.3M in two runs an hour apart):
+compare the counts of one run. It is not the key's latency: work after the frame counts, and
+waits (a thread holding the GIL) do not.
 
 Each key is pressed (Pilot) as many times as asked, each press followed by a rest long enough
 for everything it caused (valgrind runs the app some fifty times slower), on the sample review
