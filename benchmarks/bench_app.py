@@ -289,15 +289,18 @@ async def frame(app: App[None]) -> None:
     await screen.wait_for_refresh()
 
 
+def key_event(key: str) -> events.Key:
+    """The event of ``key`` as the terminal driver posts it."""
+    return events.Key(_NAMES.get(key, key), key if len(key) == 1 else _CHARACTERS.get(key))
+
+
 async def timed(
     app: App[None], key: str, wait: Callable[[], Awaitable[None]] | None = None
 ) -> float:
     """Seconds from a key arriving (as the terminal driver posts it) to its frame painted
     (`wait` done first, when given)."""
-    name = _NAMES.get(key, key)
-    character = key if len(key) == 1 else _CHARACTERS.get(key)
     start = time.perf_counter()
-    app.post_message(events.Key(name, character))
+    app.post_message(key_event(key))
     await processed(app)  # the binding ran
     if wait is not None:
         await wait()
