@@ -3,9 +3,10 @@
 bench_app's key times move by 1.2-1.5x from one run to the next on a shared machine (`n` 13.3
 and 19.6 ms on the same code); a change of 1-2 ms per key is lost in that. The count of the
 instructions the main thread runs for a key and all it causes (the frame, and what follows it:
-a second layout, the highlighting drawn) moved by 1.5% between a run alone and two runs side by
-side: it tells apart changes of 5%. It is not the key's latency: work after the frame counts,
-and waits (a thread holding the GIL) do not.
+a second layout, the highlighting drawn) moved by 1% between three runs of `n` (79.3M, 79.7M,
+80.1M), each beside another count: it tells apart changes of 5%. The rest after each press must
+outlast all the press causes, or presses overlap and the count drops. It is not the key's
+latency: work after the frame counts, and waits (a thread holding the GIL) do not.
 
 Each key is posted to the app as the terminal driver posts it (not `Pilot.press`, whose wait
 for idle polls, more often the slower the machine), as many times as asked, each followed by a
