@@ -212,7 +212,7 @@ class SourcePane(Part):
         quote = record.quotes[0] if record.quotes else None
         anchor = self.session.anchor(quote) if quote is not None else None
         source = self._kept.get(quote.path) if quote is not None else None
-        if quote is None or anchor is None or source is None or self.state.opened is not None:
+        if quote is None or anchor is None or source is None or self.drift.showing_against:
             return
         if file_message(source) is not None or (anchor.elsewhere and not anchor.verified):
             return

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from screens.safe import safe_line, visible
+from screens.widgets.source_layout import centred_top
 from screens.widgets.source_lines import Piece, highlight_block
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ class Highlights:
         rows = view.scrollable_content_region.height
         if not rows or not lines or doc in self._failed:
             return
-        top = max(0, min(line - 1 - rows // 3, len(lines) - rows))
+        top = max(0, min(centred_top(line, rows), len(lines) - rows))  # as scrolled there
         done = self._partial.get((doc, theme), {})
         shown = range(top, min(len(lines), top + max(view.size.height, 1)))
         if all(index in done for index in shown):

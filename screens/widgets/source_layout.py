@@ -17,6 +17,12 @@ def rows_after(view: ScrollView, rows: int | None) -> int | None:
     return max(1, region.height if rows is None else rows)
 
 
+def centred_top(line: int, rows: int) -> int:
+    """The first line (0-based) shown when ``line`` (1-based) is centred in ``rows`` rows: a
+    third of the way down."""
+    return max(0, line - 1 - max(1, rows) // 3)
+
+
 def scrollbars_placed(view: ScrollView) -> None:
     """Tell the view's scrollbars where it is: one that appeared after the view was scrolled
     (a longer file) would show its thumb at the top, as Textual places a bar only on a scroll."""

@@ -27,7 +27,7 @@ from keymaps.bindings import bindings_for
 from screens.safe import safe_line
 from screens.widgets.drawn_bar import BarPointer, DrawnBar
 from screens.widgets.source_highlight import Highlighted, Highlights, document
-from screens.widgets.source_layout import rows_after, scrollbars_placed
+from screens.widgets.source_layout import centred_top, rows_after, scrollbars_placed
 from screens.widgets.source_lines import (
     SYNTAX_STYLES,
     LineRange,
@@ -239,7 +239,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
     def _centred_top(self, line: int) -> int:
         """The first line shown when ``line`` is centred (a third of the way down)."""
         height = self._rows_next or self.scrollable_content_region.height or self.size.height
-        return max(0, line - 1 - max(1, height) // 3)
+        return centred_top(line, height)
 
     def show_message(self, text: str, *, title: object | None = None) -> None:
         """Show a message (missing file, binary file, error) instead of a file."""
