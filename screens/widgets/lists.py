@@ -264,13 +264,17 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         end = self._first[index + 1] if index + 1 < len(self._first) else len(self._line_rows)
         return end - self._first[index]
 
+    def row_style(self, kind: str) -> Style:
+        """The style a row is drawn in: "cursor", "hover", "disabled" or "" (a plain row)."""
+        return self.get_visual_style(f"row-list--{kind}") if kind else self.get_visual_style()
+
     def _draw(self, index: int, state: str) -> list[Strip]:
         """One row's lines in a state: "cursor", "hover" (the mouse is over it) or ""."""
         kind = state or ("disabled" if self._row_disabled(index) else "")
         styles = self._pass_styles
         style = styles.get(kind) if styles is not None else None
         if style is None:
-            style = self.get_visual_style(f"row-list--{kind}") if kind else self.get_visual_style()
+            style = self.row_style(kind)
             if styles is not None:
                 styles[kind] = style
         key = (index, state, style, self.app.theme)

@@ -32,8 +32,7 @@ class PreparedList(RowList):
             if lines < height:  # on the first screen: drawn
                 kind = "cursor" if index == cursor else "disabled" if row.disabled else ""
                 if kind not in styles:
-                    name = f"row-list--{kind}"
-                    styles[kind] = self.get_visual_style(name) if kind else self.get_visual_style()
+                    styles[kind] = self.row_style(kind)
                 self._prompt_lines(row.prompt, width, styles[kind])
             lines += self._prompt_height(row.prompt, width)
 
