@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 # editable install does not), so that no launch compiles them: PYTHONDONTWRITEBYTECODE stops
 # Python writing .pyc files, not reading them
 PACKAGES := evidence db tui screens keymaps
+# an editable install compiles the index scan beside its source (hatch_build.py): installed
+# again when it changes
+BUILT := pyproject.toml hatch_build.py evidence/anchoring/_wordscan.c
 
 .PHONY: demo test test-oldest lint typecheck bench clean
 
@@ -14,13 +17,13 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # `make demo`: assay and its runtime dependencies only
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: $(BUILT) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python -m compileall -q $(PACKAGES)
 	touch $@
 
 # `make test`, `make lint`: with the test and dev extras
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: $(BUILT) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	$(BIN)/python -m compileall -q $(PACKAGES)
 	touch $@
@@ -46,7 +49,7 @@ lint: $(VENV)/.installed-test
 # screens' keys (the whole suite twice would not fit CI's five minutes on two cores)
 TEXTUAL_OLDEST := 8.2.0
 OLDEST := .venv-oldest
-$(OLDEST)/.installed: pyproject.toml
+$(OLDEST)/.installed: $(BUILT)
 	$(PYTHON) -m venv $(OLDEST)
 	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
 	$(OLDEST)/bin/python -m pip install --quiet -e '.[test]' 'textual==$(TEXTUAL_OLDEST)'

@@ -9,12 +9,20 @@ import each other by those names. A site-packages must not hold packages called 
 An editable install (``pip install -e .``, what `make` does) keeps the checkout's names on the path
 and adds only an ``assay`` package that hands out the checkout's modules under their installed
 names, so that the ``assay`` command's entry point, ``assay.tui.cli:main``, is the same in both.
+
+Both also compile the revision index's scan (evidence/anchoring/_wordscan.c) with the C compiler
+Python was built with: into the wheel, or beside its source for an editable install. Without a
+compiler the build goes on and assay uses the same scan written in Python (wordset.py), slower.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 import shutil
+import subprocess
+import sysconfig
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -28,6 +36,11 @@ LAYER_IMPORT = re.compile(rf"^(\s*)(from|import)(\s+)({'|'.join(LAYERS)})(?=[.\s
 
 #: files the build leaves out (an editable checkout's compiled files)
 LEFT_OUT = {"__pycache__"}
+#: compiled modules: a checkout's were built for its own Python, the wheel's are built afresh
+COMPILED_SUFFIXES = {".so", ".pyd"}
+
+#: the C extension: its source, and its module's path within the layers
+EXTENSION = "evidence/anchoring/_wordscan.c"
 
 PACKAGE_INIT = '"""assay: review written evidence reports against the git revision they cite."""\n'
 
@@ -86,6 +99,7 @@ class InstalledLayout(BuildHookInterface):
         if version == "editable":
             init.write_text(EDITABLE_INIT.replace("{LAYERS!r}", repr(LAYERS)), encoding="utf-8")
             include[str(init)] = "assay/__init__.py"
+            self.compile(Path(self.root) / EXTENSION, build_data, None)
             return
         init.write_text(PACKAGE_INIT, encoding="utf-8")
         include[str(init)] = "assay/__init__.py"
@@ -93,7 +107,12 @@ class InstalledLayout(BuildHookInterface):
         for layer in LAYERS:
             for path in sorted((root / layer).rglob("*")):
                 relative = path.relative_to(root)
-                if not path.is_file() or LEFT_OUT & set(relative.parts) or path.suffix == ".pyc":
+                if (
+                    not path.is_file()
+                    or LEFT_OUT & set(relative.parts)
+                    or path.suffix == ".pyc"
+                    or path.suffix in COMPILED_SUFFIXES
+                ):
                     continue
                 target = f"assay/{relative.as_posix()}"
                 if path.suffix == ".py":
@@ -104,8 +123,55 @@ class InstalledLayout(BuildHookInterface):
                     include[str(staged)] = target
                 else:
                     include[str(path)] = target
+        self.compile(root / EXTENSION, build_data, include)
+
+    def compile(
+        self, source: Path, build_data: dict[str, Any], include: dict[str, str] | None
+    ) -> None:
+        """Compile `source` beside itself (`include` None: editable) or into the wheel."""
+        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        module = source.with_suffix("").name + suffix
+        target = source.parent / module if include is None else self.staging / module
+        error = compile_extension(source, target)
+        if error is not None:
+            self.app.display_warning(
+                f"assay: {source.name} not compiled, the index scan runs in Python: {error}"
+            )
+            return
+        if include is not None:
+            relative = source.parent.relative_to(Path(self.root)).as_posix()
+            include[str(target)] = f"assay/{relative}/{module}"
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         staging = getattr(self, "staging", None)
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def compile_extension(source: Path, target: Path) -> str | None:
+    """Build one C file into a Python extension module as Python's own build settings say
+    (LDSHARED and CFLAGS from the environment first, as setuptools takes them); the error,
+    or None when built."""
+    config = sysconfig.get_config_vars()
+    link = os.environ.get("LDSHARED") or config.get("LDSHARED") or ""
+    flags = f"{config.get('CFLAGS') or ''} {os.environ.get('CFLAGS', '')}"
+    if not link:
+        return "this Python names no compiler (sysconfig LDSHARED)"
+    command = [
+        *shlex.split(link),
+        *shlex.split(flags),
+        *shlex.split(config.get("CCSHARED") or ""),
+        f"-I{sysconfig.get_paths()['include']}",
+        str(source),
+        "-o",
+        str(target),
+    ]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    except (OSError, subprocess.SubprocessError) as error:
+        return str(error)
+    if done.returncode != 0:
+        return (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+    return None

@@ -14,12 +14,13 @@ PACKAGES = ("evidence", "db", "tui", "screens", "keymaps")
 
 
 def module_files() -> dict[str, Path]:
-    """Every module of the packages by dotted name (a package by its own name)."""
-    found = {}
+    """Every module of the packages by dotted name (a package by its own name); a compiled
+    module by its stub (it imports none of assay's)."""
+    found: dict[str, Path] = {}
     for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
+        for path in [*(ROOT / package).rglob("*.py"), *(ROOT / package).rglob("*.pyi")]:
             name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            found[name.removesuffix(".__init__")] = path
+            found.setdefault(name.removesuffix(".__init__"), path)
     return found
 
 

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from terminal import Terminal
 
+from evidence.anchoring.wordset import COMPILED
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: where the installed assay finds the sample reports, and the sample repository it builds
@@ -26,6 +28,13 @@ LOCATE = (
     "from assay.evidence.sample import SAMPLE_REPORTS, sample_repo\n"
     "print(SAMPLE_REPORTS)\n"
     "print(sample_repo())\n"
+)
+
+#: whether the installed assay has the compiled index scan, and that it is the wheel's
+SCAN = (
+    "from assay.evidence.anchoring import wordset\n"
+    "print(wordset.COMPILED)\n"
+    "print(wordset.__file__.startswith(__import__('sys').prefix))\n"
 )
 
 
@@ -86,6 +95,10 @@ def test_the_wheel_installs_an_assay_that_checks_and_opens_the_sample(tmp_path: 
     reports, repo = located.stdout.split()
     assert Path(reports).is_relative_to(venv)  # the wheel's copy, not the checkout's
     assert Path(repo).is_relative_to(home / "cache")
+    # the index scan compiled into the wheel, for the installed Python (a C compiler is there
+    # wherever the checkout's own install compiled it)
+    scan = run([str(python), "-c", SCAN], env=env, cwd=home.parent)
+    assert scan.stdout.split() == [str(COMPILED), "True"], scan.stderr
 
     assay = str(venv / "bin" / "assay")
     checked = run([assay, "check", reports, "--repo", repo], env=env, cwd=home.parent)

@@ -7,10 +7,11 @@ worker processes, from the same postings).
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import compress, repeat
+from itertools import repeat
 
+from evidence.anchoring.wordset import blanked, word_set
 from evidence.revision import BINARY_PROBE, Revision
 
 #: one file of the corpus: (path, its text if already read, blob id)
@@ -21,29 +22,10 @@ PlanEntry = tuple[str, str | None, str]
 #: file is looked for in every file of a revision of at most this many files
 SEARCH_ALL_UP_TO = 4096
 
-_IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-#: bytes.translate table keeping identifier characters (and non-ASCII bytes), blanking the rest
-_WORDS_ONLY = bytes(b if b in _IDENTIFIER_BYTES or b >= 128 else 32 for b in range(256))
-
-
-#: typographic quotes (UTF-8) part words as ASCII quotes do: `“early”` is indexed as `early`,
-#: the word a quote normalized to ASCII quotes is looked up by
-_TYPOGRAPHIC = tuple(
-    mark.encode("utf-8") for mark in "\u201c\u201d\u201e\u201f\u2033\u2018\u2019\u201a\u201b"
-)
-
-
-def _blanked(data: bytes) -> bytes:
-    """``data`` with every byte that is not part of a word turned into a blank."""
-    if not data.isascii() and b"\xe2\x80" in data:  # most files hold no typographic quote
-        for mark in _TYPOGRAPHIC:
-            data = data.replace(mark, b" ")
-    return data.translate(_WORDS_ONLY)
-
 
 def index_words(data: bytes) -> set[bytes]:
     """The distinct words of a text as the revision index records them."""
-    return set(_blanked(data).split())
+    return set(blanked(data).split())
 
 
 def corpus_plan(revision: Revision) -> list[PlanEntry]:
@@ -93,19 +75,11 @@ def postings(
     """The files (by plan number, `part` numbered from `start`) holding each wanted word, at
     most `cap` numbers per word: a word in that many files is a stop word, no longer looked
     for (nor is a set of every word of a file ever made)."""
-    found: defaultdict[bytes, list[int]] = defaultdict(list)
-    looking = set(wanted)
+    looking = word_set(wanted, cap)
     for number, data in enumerate(corpus_bytes(revision, part, remember=remember), start):
-        if data.find(b"\0", 0, BINARY_PROBE) >= 0:
-            continue
-        hits = list(looking.intersection(_blanked(data).split()))
-        # the same work as a loop over the hits, at C speed: a word's list grows by this
-        # file's number, and the words whose lists reach `cap` are looked for no more
-        numbers = list(map(found.__getitem__, hits))
-        deque(map(list.append, numbers, repeat(number)), 0)
-        for word in compress(hits, map(cap.__le__, map(len, numbers))):
-            looking.discard(word)
-    return dict(found)
+        if data.find(b"\0", 0, BINARY_PROBE) < 0:
+            looking.record(data, number)
+    return looking.postings()
 
 
 def stop_limit(revision: Revision, common: int | None) -> int:
