@@ -292,11 +292,11 @@ class Anchorer:
         for number, found in enumerate(workers.anchors(cancel, progress)):
             if found is None:
                 return anchors
-            anchor, cited, needs = found
+            anchor, cited, needed = found
             anchors.append(anchor)
-            if needs:
+            if needed:
                 pending.append((number, cited, not anchor.occurrences))
-                words.update(quote_forms(quotes[number].text).index_words)
+                words.update(needed)
         if pending:
             wanted = frozenset(words)
             with self._lock:

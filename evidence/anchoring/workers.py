@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     import multiprocessing.process
     from multiprocessing.connection import Connection
 
-_Anchored = tuple[int, Anchor, str, bool]  # quote number, anchor, cited path, needs elsewhere
+#: quote number, anchor, cited path, the words to index when it needs `elsewhere` (else none):
+#: the worker made the quote's forms, which the parent would otherwise make again, alone
+_Anchored = tuple[int, Anchor, str, frozenset[bytes]]
 
 
 class WorkerAnchorer(Protocol):
@@ -124,7 +126,7 @@ def _worker_anchors(job: _Job, me: int, conn: Connection) -> list[_Anchored]:
         for number in numbers:
             result, forms, cited = anchorer.anchor_here(quotes[number])
             needs = not result.verified and bool(forms.exact) and bool(forms.index_words)
-            found.append((number, result, cited, needs))
+            found.append((number, result, cited, forms.index_words if needs else frozenset()))
         if len(found) - told >= 64:
             conn.send(("progress", len(found) - told))
             told = len(found)
@@ -190,6 +192,7 @@ class Workers:
 
         revision = anchorer.revision
         self.quotes = quotes
+        self._words: dict[int, frozenset[bytes]] = {}  # the index words of quotes needing elsewhere
         self.workers = max(1, workers)
         self.plan = corpus_plan(revision)
         self.limit = stop_limit(revision, None)
@@ -261,11 +264,12 @@ class Workers:
         self,
         cancel: threading.Event | None,
         progress: Callable[[int, int], None] | None,
-    ) -> list[tuple[Anchor, str, bool] | None]:
-        """Every quote's anchor in its cited file, cited path and whether it needs `elsewhere`,
-        in quote order (None for the quotes not done when `cancel` was set)."""
+    ) -> list[tuple[Anchor, str, frozenset[bytes]] | None]:
+        """Every quote's anchor in its cited file, cited path and, when it needs `elsewhere`,
+        its words to index (else none), in quote order (None for the quotes not done when
+        `cancel` was set)."""
         total = len(self.quotes)
-        found: list[tuple[Anchor, str, bool] | None] = [None] * total
+        found: list[tuple[Anchor, str, frozenset[bytes]] | None] = [None] * total
         done = 0
 
         def told(count: int) -> None:
@@ -278,13 +282,11 @@ class Workers:
         if parts is None:
             return found
         for part in parts:
-            for number, anchor, cited, needs in part:
+            for number, anchor, cited, words in part:
                 # the parent's own quote object, not the worker's copy of it
-                found[number] = (
-                    anchor._replace(quote=self.quotes[number]),
-                    cited,
-                    needs,
-                )
+                found[number] = (anchor._replace(quote=self.quotes[number]), cited, words)
+                if words:
+                    self._words[number] = words
         return found
 
     def index(
@@ -317,7 +319,7 @@ class Workers:
         read it."""
         verified: dict[int, list[str]] = {}
         for number, _cited, nowhere in pending:
-            words = quote_forms(self.quotes[number].text).index_words
+            words = self._words_of(number)
             if words:
                 candidates = index.files_with_all(words, everywhere=nowhere)
                 if candidates is not None:
@@ -333,7 +335,7 @@ class Workers:
             )
             places[number] = tuple(merged[:MAX_ELSEWHERE])
         fuzzy = {
-            number: index.files_with_most(quote_forms(self.quotes[number].text).index_words)
+            number: index.files_with_most(self._words_of(number))
             for number, _cited, wanted in pending
             if wanted and number in verified and number not in places
         }
@@ -345,6 +347,11 @@ class Workers:
             if best:
                 places[number] = best
         return sorted(places.items())
+
+    def _words_of(self, number: int) -> frozenset[bytes]:
+        """A quote's index words, as its worker sent them (made here for any other)."""
+        words = self._words.get(number)
+        return quote_forms(self.quotes[number].text).index_words if words is None else words
 
     def _places(
         self,
