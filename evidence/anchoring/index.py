@@ -8,7 +8,7 @@ worker processes, from the same postings).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import repeat
 
 from evidence.anchoring.wordset import blanked, word_set
@@ -132,7 +132,7 @@ class RevisionIndex:
                 else:
                     numbers.append(number)
         self._first = first
-        self._multi = multi
+        self._multi: Mapping[bytes, Sequence[int]] = multi
         self._stop = stop
         self.words = len(first)
         self.only: frozenset[bytes] | None = None
@@ -141,7 +141,7 @@ class RevisionIndex:
     def from_files(
         cls,
         paths: list[str],
-        files: dict[bytes, list[int]],
+        files: Mapping[bytes, Sequence[int]],
         only: frozenset[bytes] | None,
         limit: int,
     ) -> RevisionIndex:
@@ -152,17 +152,18 @@ class RevisionIndex:
         return index
 
     def _set_files(
-        self, files: dict[bytes, list[int]], only: frozenset[bytes] | None, limit: int
+        self, files: Mapping[bytes, Sequence[int]], only: frozenset[bytes] | None, limit: int
     ) -> None:
         self._first = {word: numbers[0] for word, numbers in files.items()}
-        self._multi = {}
+        multi: dict[bytes, Sequence[int]] = {}
         self._stop = set()
         for word, numbers in files.items():
             # the streaming pass stops recording a word at its (limit + 1)th file (never 2nd)
             if len(numbers) >= max(3, limit + 1):
                 self._stop.add(word)
             elif len(numbers) >= 2:
-                self._multi[word] = numbers
+                multi[word] = numbers
+        self._multi = multi
         self.words = len(self._first)
         self.only = only
 
@@ -184,7 +185,7 @@ class RevisionIndex:
         changes with each process's hash seed, and so would the files of equally rare words)."""
         return self.frequency(word), word
 
-    def _files(self, word: bytes) -> list[int]:
+    def _files(self, word: bytes) -> Sequence[int]:
         numbers = self._multi.get(word)
         if numbers is not None:
             return numbers
@@ -201,12 +202,12 @@ class RevisionIndex:
         # a word no file holds may be two joined where a backtick or an asterisk was lost
         # ("say`Removed" quoted as "sayRemoved"): the other words say where the normalized
         # tier may still find the quote
-        words = set(words)
-        held = [word for word in words if self.frequency(word) > 0]
-        chosen = sorted(held, key=self._rarity)[:rarest]
-        chosen = [word for word in chosen if self.frequency(word) != float("inf")]
+        counts = {word: self.frequency(word) for word in words}  # each word's looked up once
+        held = [word for word, count in counts.items() if count > 0]
+        chosen = sorted(held, key=lambda word: (counts[word], word))[:rarest]  # as `_rarity`
+        chosen = [word for word in chosen if counts[word] != float("inf")]
         if not chosen:
-            if len(held) < len(words):
+            if len(held) < len(counts):
                 return []  # a word held nowhere, and nothing else narrows the search
             if everywhere and len(self.paths) <= SEARCH_ALL_UP_TO:
                 return sorted(self.paths)
