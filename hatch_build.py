@@ -39,7 +39,7 @@ LEFT_OUT = {"__pycache__"}
 #: compiled modules: a checkout's were built for its own Python, the wheel's are built afresh
 COMPILED_SUFFIXES = {".so", ".pyd"}
 
-#: the C extension: its source, and its module's path within the layers
+#: the C extension's source: its module is built beside it, or at the same place in the wheel
 EXTENSION = "evidence/anchoring/_wordscan.c"
 
 PACKAGE_INIT = '"""assay: review written evidence reports against the git revision they cite."""\n'
@@ -132,6 +132,7 @@ class InstalledLayout(BuildHookInterface):
         suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
         module = source.with_suffix("").name + suffix
         target = source.parent / module if include is None else self.staging / module
+        target.unlink(missing_ok=True)  # a failed build leaves no module of an older source
         error = compile_extension(source, target)
         if error is not None:
             self.app.display_warning(

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 #: make again, alone
 _Anchored = tuple[int, tuple[Any, ...], str, frozenset[bytes]]
 
-#: array type code of a file number: four bytes where an int is (any platform holds 2**32 files)
+#: the array type code of file numbers: an unsigned int, of at least four bytes
 NUMBERS = "I" if array("I").itemsize >= 4 else "L"
 
 
