@@ -112,3 +112,19 @@ def test_the_wheel_installs_an_assay_that_checks_and_opens_the_sample(tmp_path: 
         assert terminal.wait(30.0) == 0, terminal.output[-2000:]
     finally:
         terminal.close()
+
+
+@pytest.mark.slow
+def test_without_a_compiler_the_wheel_is_built_with_the_python_scan(tmp_path: Path) -> None:
+    # a compiler that is not there (as on a machine without one): the build goes on, and the
+    # wheel, for any platform, has no compiled module
+    env = dict(os.environ, LDSHARED=str(tmp_path / "no-such-cc"))
+    argv = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path), str(ROOT)]
+    built = run(argv, env)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("assay-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert "assay/evidence/anchoring/wordset.py" in names
+    assert not [name for name in names if name.endswith((".so", ".pyd"))]
