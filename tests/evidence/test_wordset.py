@@ -52,7 +52,7 @@ def both(words: list[bytes], cap: int = 2**32 - 1) -> tuple[WordFinder, WordFind
 
 
 @compiled
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     texts=st.lists(st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join), max_size=6),
     wanted=st.lists(st.sampled_from(WANTED), max_size=len(WANTED)),
@@ -78,7 +78,7 @@ UNMARKED = [piece for piece in PIECES if b"\xe2" not in piece] + [b"w" * 17, b"_
 
 
 @compiled
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     texts=st.lists(st.lists(st.sampled_from(UNMARKED), max_size=80).map(b"".join), max_size=4),
     wanted=st.lists(st.sampled_from([*WANTED, b"w" * 17, b"_" * 9]), max_size=len(WANTED)),
@@ -92,7 +92,7 @@ def test_the_compiled_scan_reads_unmarked_texts_in_blocks_as_python_does(
 
 
 @compiled
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     texts=st.lists(st.lists(st.sampled_from(PIECES), max_size=30).map(b"".join), max_size=12),
     wanted=st.lists(st.sampled_from(WANTED), max_size=len(WANTED)),
