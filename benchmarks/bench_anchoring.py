@@ -169,6 +169,36 @@ def git_reading(repo: Path) -> tuple[float, int, int]:
     return min(times), len(oids), size
 
 
+def scan_figures(revision: Revision, words: frozenset[bytes]) -> tuple[float | None, float, int]:
+    """CPU seconds of the index's scan over every file of the revision, their bytes in memory:
+    compiled (None when it was not built) and the Python scan it replaced, which must give the
+    same postings; and the bytes scanned."""
+    from evidence.anchoring.index import corpus_bytes, corpus_plan, stop_limit
+    from evidence.anchoring.wordset import COMPILED, PyWordSet, WordFinder, word_set
+    from evidence.revision import BINARY_PROBE
+
+    plan = corpus_plan(revision)
+    texts = [
+        data
+        for data in corpus_bytes(revision, plan, remember=False)
+        if data.find(b"\0", 0, BINARY_PROBE) < 0  # as `postings` leaves binary files out
+    ]
+    cap = max(3, stop_limit(revision, None) + 1)
+
+    def scan(finder: WordFinder) -> tuple[float, dict[bytes, list[int]]]:
+        start = time.process_time()
+        for number, data in enumerate(texts):
+            finder.record(data, number)
+        return time.process_time() - start, finder.postings()
+
+    python_time, python_postings = scan(PyWordSet(words, cap))
+    if not COMPILED:
+        return None, python_time, sum(map(len, texts))
+    compiled_time, compiled_postings = scan(word_set(words, cap))
+    assert compiled_postings == python_postings, "the compiled scan's postings differ"
+    return compiled_time, python_time, sum(map(len, texts))
+
+
 def end_to_end() -> tuple[float, float]:
     """(assay check on the sample reports, bare interpreter start), process start to exit."""
     from evidence.sample import SAMPLE_REPORTS, sample_repo
@@ -251,6 +281,7 @@ def main() -> None:
             workers.close()
         workers_time = time.perf_counter() - start
         assert in_workers is not None and in_workers.words == index.words
+        compiled_scan, python_scan, scanned = scan_figures(revision, words)
         elsewhere_times: dict[int, float] = {}
         for number, forms, cited, fuzzy in pending:
             start = time.perf_counter()
@@ -294,6 +325,14 @@ def main() -> None:
         f"(in 2 worker processes: {workers_time:.2f} s; "
         f"a full index of all {full.words} words: {full_time:.2f} s)"
     )
+    if compiled_scan is None:
+        print(f"the index's scan: built without a C compiler, the Python scan {python_scan:.2f} s")
+    else:
+        print(
+            f"the index's scan of {scanned / 1e6:.0f} MB in memory (CPU): compiled "
+            f"{compiled_scan:.2f} s vs the Python scan {python_scan:.2f} s, "
+            f"{python_scan / compiled_scan:.1f}x faster (the same postings)"
+        )
     print(
         f"assay:    {len(times) / sum(times):8.0f} quotes/s"
         f"  p50 {percentile(times, 0.5) * ms:6.2f} ms"
