@@ -9,9 +9,11 @@ The limit is git itself: `git cat-file --batch` reading the same blobs is timed 
 and each whole-report time is printed beside it as a ratio (goal: 2x with two cores, 3x in one
 process).
 
-The whole report is timed twice: as `assay check` runs it (worker processes anchoring, indexing
+The whole report is timed both as `assay check` runs it (worker processes anchoring, indexing
 and searching elsewhere when the revision is large and there are two cores) and in one process
-(`Anchorer(workers=1)`), and the two runs must give the same anchors.
+(`Anchorer(workers=1)`), three times each, alternated; each figure is the fastest of its three
+(as git's reading is the fastest of three), all three printed beside it, and every run must give
+the same anchors.
 
 Usage: .venv/bin/python benchmarks/bench_anchoring.py [N_QUOTES] [N_FILES] [TARGET_MB]
 """
@@ -44,6 +46,14 @@ KINDS = ("exact", "whitespace", "damaged", "misquoted", "misattributed")
 WEIGHTS = (30, 25, 15, 15, 15)
 _NUMBER = re.compile(r"\b\d{2,}\b")
 _WORDY = re.compile(r"[A-Za-z_]{4,}")
+
+
+#: runs of the whole report in each mode (its figure: the fastest, as git's reading is)
+ROUNDS = 3
+
+
+def each_run(times: list[float]) -> str:
+    return ", ".join(f"{run:.2f}" for run in times)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -236,16 +246,25 @@ def main() -> None:
     print(f"git cat-file --batch reading the {blobs} blobs ({size / 1e6:.0f} MB): {git_time:.2f} s")
 
     # --- assay, end to end: a fresh revision and anchorer, as `assay check` runs them --------
-    wall = time.perf_counter()
-    with Revision.open(repo) as revision:
-        anchorer = Anchorer(revision)
-        anchors = anchorer.anchor_many([quote for _, quote, _, _ in quotes])
-    total = time.perf_counter() - wall
-    used = anchorer.used_workers
-    wall = time.perf_counter()
-    with Revision.open(repo) as revision:
-        alone = Anchorer(revision, workers=1).anchor_many([quote for _, quote, _, _ in quotes])
-    total_alone = time.perf_counter() - wall
+    # the fastest of three runs of each, alternated, as git's reading is the fastest of three;
+    # each run's anchors compared with the first run's, then dropped (not kept alive by later runs)
+    runs: dict[int | None, list[float]] = {None: [], 1: []}
+    anchors: list[Anchor] | None = None
+    steady = True
+    used = 0
+    for _ in range(ROUNDS):
+        for mode in (None, 1):  # as `assay check` chooses, then one process
+            wall = time.perf_counter()
+            with Revision.open(repo) as revision:
+                anchorer = Anchorer(revision) if mode is None else Anchorer(revision, workers=1)
+                found = anchorer.anchor_many([quote for _, quote, _, _ in quotes])
+            runs[mode].append(time.perf_counter() - wall)
+            if anchors is None:
+                anchors, used = found, anchorer.used_workers
+            steady = steady and found == anchors
+            del found, anchorer
+    assert anchors is not None
+    total, total_alone = min(runs[None]), min(runs[1])
     right: Counter[str] = Counter()
     for (kind, _quote, path, span), anchor in zip(quotes, anchors, strict=True):
         right[kind] += correct(kind, anchor, path, span)
@@ -358,9 +377,10 @@ def main() -> None:
     base_report = read_time + len(times) * full_mean
     print(
         f"whole report: {total:.2f} s wall for {len(times)} quotes "
-        f"(index build and every file read included; {used or 'no'} worker processes); "
-        f"in one process: {total_alone:.2f} s (ratio {total_alone / total:.2f}x, "
-        f"same anchors: {alone == anchors})"
+        f"(index build and every file read included; {used or 'no'} worker processes; the "
+        f"fastest of {each_run(runs[None])}); in one process: {total_alone:.2f} s (of "
+        f"{each_run(runs[1])}; ratio {total_alone / total:.2f}x, same anchors in every run: "
+        f"{steady})"
     )
     for name, seconds in (
         (f"{used or 'no'} worker processes", total),
@@ -402,7 +422,7 @@ def main() -> None:
         f"(bare interpreter start {bare:.2f} s, ratio {e2e / bare:.1f}x)"
     )
     elsewhere_median = statistics.median(misattributed) if misattributed else float("nan")
-    same = alone == anchors
+    same = steady
     goals = [
         (
             "whole report within 2x git reading the same blobs (2 cores)",
@@ -414,7 +434,7 @@ def main() -> None:
             f"{total_alone / git_time:.2f}x",
             total_alone / git_time <= 3.0,
         ),
-        ("the same anchors with workers and in one process", str(same), same),
+        ("the same anchors with workers and in one process, every run", str(same), same),
         ("whole report under 10 s on 2 cores", f"{total:.2f} s", total < 10),
         (
             "whole report at least 10x faster than the naive baseline",
