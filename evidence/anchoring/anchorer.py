@@ -25,7 +25,7 @@ from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
-from evidence.anchoring.workers import Workers, use_processes
+from evidence.anchoring.workers import Pending, Workers, use_processes
 from evidence.model import (
     Anchor,
     Candidate,
@@ -287,7 +287,7 @@ class Anchorer:
     ) -> list[Anchor]:
         """`anchor_many` with the work done by worker processes (the same results)."""
         anchors: list[Anchor] = []
-        pending: list[tuple[int, str, bool]] = []
+        pending: list[Pending] = []
         words: set[bytes] = set()
         for number, found in enumerate(workers.anchors(cancel, progress)):
             if found is None:
@@ -295,7 +295,7 @@ class Anchorer:
             anchor, cited, needed = found
             anchors.append(anchor)
             if needed:
-                pending.append((number, cited, not anchor.occurrences))
+                pending.append((number, cited, not anchor.occurrences, needed))
                 words.update(needed)
         if pending:
             wanted = frozenset(words)

@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 #: make again, alone
 _Anchored = tuple[int, tuple[Any, ...], str, frozenset[bytes]]
 
+#: a quote needing `elsewhere`: its number, cited path, whether it is in no passage of its cited
+#: file (then fuzzy places are looked for too) and its index words
+Pending = tuple[int, str, bool, frozenset[bytes]]
+
 #: the array type code of file numbers: an unsigned int, of at least four bytes
 NUMBERS = "I" if array("I").itemsize >= 4 else "L"
 
@@ -203,7 +207,6 @@ class Workers:
 
         revision = anchorer.revision
         self.quotes = quotes
-        self._words: dict[int, frozenset[bytes]] = {}  # the index words of quotes needing elsewhere
         self.workers = max(1, workers)
         self.plan = corpus_plan(revision)
         self.limit = stop_limit(revision, None)
@@ -295,8 +298,6 @@ class Workers:
         for part in parts:
             for number, fields, cited, words in part:
                 found[number] = (Anchor(self.quotes[number], *fields), cited, words)
-                if words:
-                    self._words[number] = words
         return found
 
     def index(
@@ -321,15 +322,14 @@ class Workers:
     def elsewhere(
         self,
         index: RevisionIndex,
-        pending: list[tuple[int, str, bool]],
+        pending: list[Pending],
         cancel: threading.Event | None,
     ) -> list[tuple[int, tuple[Elsewhere, ...]]] | None:
         """The `elsewhere` places of the pending quotes (None when cancelled): what
         `Anchorer._elsewhere` finds, with each candidate file searched by the worker that has
         read it."""
         verified: dict[int, list[str]] = {}
-        for number, _cited, nowhere in pending:
-            words = self._words_of(number)
+        for number, _cited, nowhere, words in pending:
             if words:
                 candidates = index.files_with_all(words, everywhere=nowhere)
                 if candidates is not None:
@@ -345,8 +345,8 @@ class Workers:
             )
             places[number] = tuple(merged[:MAX_ELSEWHERE])
         fuzzy = {
-            number: index.files_with_most(self._words_of(number))
-            for number, _cited, wanted in pending
+            number: index.files_with_most(words)
+            for number, _cited, wanted, words in pending
             if wanted and number in verified and number not in places
         }
         scored = self._places("fuzzy", pending, fuzzy, cancel)
@@ -358,22 +358,17 @@ class Workers:
                 places[number] = best
         return sorted(places.items())
 
-    def _words_of(self, number: int) -> frozenset[bytes]:
-        """A quote's index words, as its worker sent them (made here for any other)."""
-        words = self._words.get(number)
-        return quote_forms(self.quotes[number].text).index_words if words is None else words
-
     def _places(
         self,
         kind: str,
-        pending: list[tuple[int, str, bool]],
+        pending: list[Pending],
         paths: dict[int, list[str]],
         cancel: threading.Event | None,
     ) -> dict[int, list[list[Any]]] | None:
         """Ask each worker for the `kind` places of the quotes in the paths it has read."""
         count = len(self._conns)
         shares: list[list[tuple[int, str, list[str]]]] = [[] for _ in range(count)]
-        for number, cited, _fuzzy in pending:
+        for number, cited, _fuzzy, _words in pending:
             wanted = paths.get(number)
             if not wanted:
                 continue
