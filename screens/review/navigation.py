@@ -99,10 +99,15 @@ class Navigation:
             return
         self.records_pane.show(state.location.record)
         self.sources.show_quote()
+        # the timer starts once the frame is painted: at launch the first frame takes longer
+        # than PREPARE_AFTER, and the next record would be drawn before it
+        self.screen.call_after_refresh(self._prepare_later, state.location.record)
+
+    def _prepare_later(self, shown: int) -> None:
         if self._prepare_timer is not None:
             self._prepare_timer.stop()
         self._prepare_timer = self.screen.set_timer(
-            PREPARE_AFTER, partial(self.prepare_next, state.location.record)
+            PREPARE_AFTER, partial(self.prepare_next, shown)
         )
 
     def prepare_next(self, shown: int) -> None:
