@@ -101,12 +101,14 @@ async def main(kind):
 
 asyncio.run(main(sys.argv[1]))
 """
-#: for launch_count.py: the review's reads not started (they start after the frame at full
-#: speed, but under valgrind their timer could fire first) and, once the bytecode is written,
-#: the process ended at its frame
+#: for launch_count.py: the review's reads not started, nor the next record prepared (both
+#: start after the frame at full speed, but under valgrind their timers could fire first) and,
+#: once the bytecode is written, the process ended at its frame
 COUNTED = {
     "before_app": "        from screens.review.loading import Loading\n"
-    "        Loading.start = lambda self: None\n",
+    "        Loading.start = lambda self: None\n"
+    "        from screens.review.navigation import Navigation\n"
+    "        Navigation.prepare_next = lambda self, shown: None\n",
     "at_frame": '        if os.environ.get("ASSAY_COUNT_EXIT"):\n'
     "            os._exit(0)  # the count ends at the frame\n",
 }

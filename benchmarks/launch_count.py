@@ -9,8 +9,10 @@ painted); the process ends there.
 The review screen starts its reads (the store, the revision, then anchoring) after its first
 frame: under valgrind, which runs the app some fifty times slower, their timer could fire first,
 and their threads would take the GIL from the frame at moments that change from run to run.
-They are not started here (`Loading.start` does nothing): the count is the main thread's work
-to the frame, as in a launch at full speed.
+They are not started here (`Loading.start` does nothing), nor is the next record prepared
+(`Navigation.prepare_next`, 10 ms after the frame at full speed, before it under valgrind in
+some runs: 1,339M to 1,391M instructions for the same code): the count is the main thread's
+work to the frame, as in a launch at full speed.
 
 Run: .venv/bin/python benchmarks/launch_count.py [--root CHECKOUT] [--runs 2] [--theme NAME]
 (``--root``: count another checkout of assay, e.g. main's, with this venv; needs valgrind).
