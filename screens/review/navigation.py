@@ -99,8 +99,8 @@ class Navigation:
             return
         self.records_pane.show(state.location.record)
         self.sources.show_quote()
-        # the timer starts once the frame is painted: at launch the first frame takes longer
-        # than PREPARE_AFTER, and the next record would be drawn before it
+        # counted from the painted frame, not from the show: a frame can take longer than
+        # PREPARE_AFTER (the launch's does), and the preparation would follow it at once
         self.screen.call_after_refresh(self._prepare_later, state.location.record)
 
     def _prepare_later(self, shown: int) -> None:
