@@ -422,7 +422,6 @@ def main() -> None:
         f"(bare interpreter start {bare:.2f} s, ratio {e2e / bare:.1f}x)"
     )
     elsewhere_median = statistics.median(misattributed) if misattributed else float("nan")
-    same = steady
     goals = [
         (
             "whole report within 2x git reading the same blobs (2 cores)",
@@ -434,7 +433,7 @@ def main() -> None:
             f"{total_alone / git_time:.2f}x",
             total_alone / git_time <= 3.0,
         ),
-        ("the same anchors with workers and in one process, every run", str(same), same),
+        ("the same anchors with workers and in one process, every run", str(steady), steady),
         ("whole report under 10 s on 2 cores", f"{total:.2f} s", total < 10),
         (
             "whole report at least 10x faster than the naive baseline",
