@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
+from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from db.keys import ItemRef, Verdict, quote_items, review_key
@@ -159,9 +160,9 @@ class ReviewSession:
 
     # --- identities --------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def review_key(self) -> str:
-        """The key under which the store keeps this review's position."""
+        """The key the store keeps this review's position under (made once: every move asks)."""
         return review_key(self.reviewer, (report.identity for report in self.reportset.reports))
 
     def report_of(self, record: Record) -> Report:
