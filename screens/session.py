@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from db.keys import ItemRef, Verdict, quote_items, review_key
@@ -101,6 +100,8 @@ class ReviewSession:
     def __init__(self, reportset: ReportSet, reviewer: str) -> None:
         self.reportset = reportset
         self.reviewer = reviewer
+        #: the key the store keeps this review's position under (made once: every move asks)
+        self.review_key = review_key(reviewer, (report.identity for report in reportset.reports))
         self.anchors: dict[Quote, Anchor] = {}
         self.replays: dict[tuple[str, int], list[GrepHit]] = {}
         #: (report file, record id) -> the record's cited paths and their state, once checked
@@ -159,11 +160,6 @@ class ReviewSession:
         return ordered
 
     # --- identities --------------------------------------------------------------------------
-
-    @cached_property
-    def review_key(self) -> str:
-        """The key the store keeps this review's position under (made once: every move asks)."""
-        return review_key(self.reviewer, (report.identity for report in self.reportset.reports))
 
     def report_of(self, record: Record) -> Report:
         """The report holding a record."""
