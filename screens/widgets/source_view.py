@@ -377,6 +377,9 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
 
     def on_mount(self) -> None:
         super().on_mount()  # type: ignore[no-untyped-call]
+        # Textual styles a view's scrollbar only when the view's styles next change (its first
+        # focus): styled now, that focus needs no layout and the bar has its theme's colours
+        self.horizontal_scrollbar.update_node_styles(animate=False)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._theme_changed())
 
     # --- highlighting (screens/widgets/source_highlight.py) ----------------------------------

@@ -536,3 +536,25 @@ async def test_d_restyles_the_source_pane_only(
             assert screen.source_view.display is not over  # narrow: the diff over the source
         assert "records" not in restyled and "record" not in restyled
     app.close()
+
+
+async def test_the_first_tab_into_the_source_changes_none_of_its_scrollbars_styles(
+    tmp_path: Path, sample: Path
+) -> None:
+    # Textual styles a view's scrollbar when the view's styles next change: left to the first
+    # focus, that focus set every rule of the bar and laid the screen out again a frame later
+    # (the first tab into the source pane took 30-50 ms, every later one 10)
+    app = make_demo_app(tmp_path, reviewer="t", keymap=load_keymap(user=False))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        view = screen.query_one(SourceView)
+        assert not view.has_focus
+        bar = view.horizontal_scrollbar
+        before = dict(bar.styles.get_rules())
+        assert before.get("scrollbar_size_horizontal") == 1
+        while not view.has_focus:
+            await pilot.press("tab")
+            await settle(pilot, screen)
+        assert dict(bar.styles.get_rules()) == before
+    app.close()
