@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
 
@@ -21,21 +21,7 @@ if TYPE_CHECKING:
     from db.store import VerdictStore
     from evidence.audit.file import Audit
 
-__all__ = ["audit", "audit_option", "check_audit_command", "resolve_audit"]
-
-
-F = TypeVar("F", bound=Callable[..., object])
-
-
-def audit_option(function: F) -> F:
-    """``--audit FILE``: the audit file (default: assay.toml here, when no REPORT is given)."""
-    return click.option(
-        "--audit",
-        "audit_file",
-        default=None,
-        type=click.Path(dir_okay=False),
-        help="The audit file naming the systems (default, without REPORT: ./assay.toml).",
-    )(function)
+__all__ = ["audit", "check_audit_command", "resolve_audit"]
 
 
 def resolve_audit(command: str, audit_file: str | None, reports: Sequence[str]) -> Audit | None:

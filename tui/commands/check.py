@@ -18,9 +18,9 @@ from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.reports.loading import ReportError, load_reports
 from evidence.revision import Revision, RevisionError
 from evidence.text import json_escaped
-from tui.commands.audit import audit_option, check_audit_command
+from tui.commands.audit import check_audit_command
 from tui.commands.errors import InputError
-from tui.commands.options import text_or_json_option
+from tui.commands.options import audit_option, text_or_json_option
 from tui.commands.repository import repo_option, repository
 
 

@@ -24,6 +24,17 @@ def keymap_option(function: F) -> F:
     )(function)
 
 
+def audit_option(function: F) -> F:
+    """``--audit FILE``: the audit file (default: assay.toml here, when no REPORT is given)."""
+    return click.option(
+        "--audit",
+        "audit_file",
+        default=None,
+        type=click.Path(dir_okay=False),
+        help="The audit file naming the systems (default, without REPORT: ./assay.toml).",
+    )(function)
+
+
 def reviewer_option(function: F) -> F:
     """``--reviewer NAME``."""
     return click.option(

@@ -11,9 +11,9 @@ from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
 from evidence.reports.bundle import dump_bundle
 from evidence.reports.loading import ReportError, load_reports
 from evidence.text import escaped, json_escaped
-from tui.commands.audit import audit_option, resolve_audit
+from tui.commands.audit import resolve_audit
 from tui.commands.errors import InputError
-from tui.commands.options import text_or_json_option
+from tui.commands.options import audit_option, text_or_json_option
 
 
 def _plural(count: int, word: str) -> str:

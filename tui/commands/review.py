@@ -10,9 +10,14 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from tui import startup
-from tui.commands.audit import audit_option
 from tui.commands.errors import InputError
-from tui.commands.options import against_option, db_option, keymap_option, reviewer_option
+from tui.commands.options import (
+    against_option,
+    audit_option,
+    db_option,
+    keymap_option,
+    reviewer_option,
+)
 from tui.commands.repository import repo_option, repository
 
 if TYPE_CHECKING:

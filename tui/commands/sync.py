@@ -10,9 +10,8 @@ import click
 from db.store import StoreError, VerdictStore, default_path
 from db.sync.engine import SyncError, SyncResult, sync
 from evidence.text import escaped
-from tui.commands.audit import audit_option
 from tui.commands.errors import InputError
-from tui.commands.options import db_option
+from tui.commands.options import audit_option, db_option
 
 #: exit statuses besides 0 (synced) and 2 (bad input or an unusable database or clone)
 OFFLINE = 4  # the remote could not be reached: everything kept, sent by the next sync

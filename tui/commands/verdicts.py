@@ -15,9 +15,8 @@ from db.output import database_files, write_atomically
 from db.stats import summary
 from db.store import StoreError, VerdictStore, default_path
 from evidence.text import escaped, json_escaped
-from tui.commands.audit import audit_option
 from tui.commands.errors import InputError
-from tui.commands.options import db_option, text_or_json_option
+from tui.commands.options import audit_option, db_option, text_or_json_option
 
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
