@@ -71,6 +71,7 @@ async def paint(pilot: Pilot[None]) -> None:
 
 CHILD = """
 import os, sys, time
+MARKS = [("start", time.perf_counter())]  # launch_phases.py's phases (printed when asked)
 sys.path.insert(0, {root!r})
 import asyncio
 
@@ -82,20 +83,27 @@ async def main(kind):
         class Empty(App):
             def compose(self):
                 yield Static("ready")
+        MARKS.append(("imported", time.perf_counter()))
         app = Empty()
     else:  # as `assay demo` starts: its entry point (click), then the command's own steps
         from pathlib import Path
         import tui.cli
+        MARKS.append(("cli", time.perf_counter()))
         from tui.commands.review import demo_app
+        MARKS.append(("imported", time.perf_counter()))
 {before_app}        app = demo_app(None, None, Path(sys.argv[2]))
+    MARKS.append(("app", time.perf_counter()))
     async with app.run_test(size=(120, 40)) as pilot:
         # the first frame of the real screen, without waiting for background work (anchoring)
         while kind != "empty" and type(app.screen).__name__ != "ReviewScreen":
             await asyncio.sleep(0.001)
+        MARKS.append(("ready", time.perf_counter()))
         for _ in range(3):
             await asyncio.sleep(0)
         await app.screen.wait_for_refresh()
-        print("frame", flush=True)
+        MARKS.append(("frame", time.perf_counter()))
+        marks = " ".join(f"{{name}}={{at - MARKS[0][1]:.6f}}" for name, at in MARKS[1:])
+        print("frame", marks if os.environ.get("ASSAY_LAUNCH_MARKS") else "", flush=True)
 {at_frame}    if kind != "empty":
         app.close()
 
