@@ -28,7 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_app import ROOT, bytecode_caches, child_code, sample_repo
+from bench_app import ROOT, bytecode_caches, child_code
+
+from evidence.sample import sample_repo
 
 #: (label, first mark, last mark, kinds it is shown for)
 PHASES = [
