@@ -4,7 +4,8 @@
   entry point, the keymap and database checks, the reviewer's name, the app) vs an empty Textual
   app, both with their modules' bytecode compiled (as installed) and the reports parsed at an
   earlier launch (assay's report cache); then, for information, a first launch on the reports
-  (parsed) and a launch compiling assay from source;
+  (parsed), a launch compiling assay from source and one whose verdict database holds 100,000
+  events (the database check reads it all);
 - keys: `n` `p` `]` `[` `j` `k` pagedown `c` `r` `u` `s` `f` `d` tab, enter on a reference and
   backspace, and opening and closing `o` `/` `:` ctrl+g `?` ctrl+p: median and p95 of 40 presses
   each, from the key event posted to the app (as the terminal driver posts it) to the frame
@@ -130,14 +131,21 @@ def child_code(root: Path, *, counted: bool = False) -> str:
 
 
 def launch(
-    kind: str, tmp: Path, pycache: Path, *, write: bool = False, cold: bool = False
+    kind: str,
+    tmp: Path,
+    pycache: Path,
+    *,
+    write: bool = False,
+    cold: bool = False,
+    data: Path | None = None,
 ) -> float:
     """Seconds from starting a Python process to the app's first painted frame.
 
     Bytecode is read from the private cache ``pycache`` (PYTHONPYCACHEPREFIX), written there only
     when ``write`` (the launches that prepare it, outside the timings). assay's user cache (the
     sample repository, parsed reports) is ``tmp/cache``; ``cold`` empties its parsed reports first,
-    as on the first launch on new or changed reports.
+    as on the first launch on new or changed reports. The demo keeps its verdicts in ``data``
+    (default ``tmp``).
     """
     import subprocess
 
@@ -152,7 +160,10 @@ def launch(
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-c", code, kind, str(tmp)], stdout=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", code, kind, str(data or tmp)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -179,18 +190,35 @@ def bytecode_caches(tmp: Path) -> tuple[Path, Path]:
 
 
 def launches(
-    tmp: Path, pycache: Path, rounds: int, *, cold: bool = False
+    tmp: Path, pycache: Path, rounds: int, *, cold: bool = False, data: Path | None = None
 ) -> tuple[list[float], list[float]]:
     """Launch seconds of the review app and of the empty app, launched in turn (``cold``: no
-    parsed reports cached)."""
-    launch("review", tmp, pycache)  # warm the file system cache
+    parsed reports cached; ``data``: the demo's verdicts there)."""
+    launch("review", tmp, pycache, data=data)  # warm the file system cache
     launch("empty", tmp, pycache)
     empty: list[float] = []
     review: list[float] = []
     for _ in range(rounds):  # alternated, so a busy moment of the machine falls on both
         empty.append(launch("empty", tmp, pycache))
-        review.append(launch("review", tmp, pycache, cold=cold))
+        review.append(launch("review", tmp, pycache, cold=cold, data=data))
     return review, empty
+
+
+#: the verdict database of a long review: quick_check reads all of it before the first frame
+BIG_DATABASE_EVENTS = 100_000
+
+
+def big_database(tmp: Path) -> Path:
+    """A data directory whose demo database holds BIG_DATABASE_EVENTS events (66 MB)."""
+    from bench_store import synthetic_events
+
+    from db import VerdictStore
+
+    data = tmp / "big-database"
+    data.mkdir()
+    with VerdictStore.open(data / "demo.db") as store:
+        store.import_events(synthetic_events(BIG_DATABASE_EVENTS))
+    return data
 
 
 # --- keys: each press handled and its frame painted, beside an empty app's key echo ----------
@@ -702,10 +730,21 @@ def launch_figures(tmp: Path, rounds: int) -> None:
         "empty Textual app",
         "(information)",
     )
+    data = big_database(tmp)
+    reviews, empties = launches(tmp, compiled, few, data=data)
+    megabytes = (data / "demo.db").stat().st_size / 1e6
+    report(
+        f"  with {BIG_DATABASE_EVENTS:,} verdict events ({megabytes:.0f} MB, {few})",
+        statistics.median(reviews),
+        statistics.median(empties),
+        "empty Textual app",
+        "(information)",
+    )
     print(
         "  (goal: a relaunch as installed, both apps' bytecode compiled (pip compiles what it"
-        " installs, `make` assay) and the reports parsed at an earlier launch; the two lines"
-        " above parse the reports, or compile assay from source, every launch)"
+        " installs, `make` assay) and the reports parsed at an earlier launch; the three lines"
+        " above parse the reports, compile assay from source every launch, or check a long"
+        " review's verdict database)"
     )
 
 

@@ -2,8 +2,9 @@
 
 Every name below is importable from `db`; the store and its records (db/store.py, db/events.py)
 are imported on first use of one of their names, so that code needing only the keys does not
-load them. `check_database`, `StoreError` and `default_path` come from db/check.py (stdlib
-sqlite3 only), so checking a database before the app starts does not import the store either.
+load them. `check_database`, `database_check`, `StoreError` and `default_path` come from
+db/check.py (stdlib sqlite3 only), so checking a database before the app starts does not
+import the store either.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from db.keys import ItemRef, Verdict, make_key, normalize_quote, quote_hash, rev
 from db.reviewer import reviewer_lookup, reviewer_name
 
 if TYPE_CHECKING:
-    from db.check import LockedOut, StoreError, check_database, default_path
+    from db.check import LockedOut, StoreError, check_database, database_check, default_path
     from db.events import Disagreement, Event, ImportResult, StaleVerdict
     from db.store import VerdictStore
 
@@ -29,6 +30,7 @@ _LAZY = {
     "StoreError": ".check",
     "LockedOut": ".check",
     "check_database": ".check",
+    "database_check": ".check",
     "default_path": ".check",
 }
 
@@ -50,6 +52,7 @@ __all__ = [
     "Verdict",
     "VerdictStore",
     "check_database",
+    "database_check",
     "default_path",
     "make_key",
     "normalize_quote",

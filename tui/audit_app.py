@@ -94,10 +94,10 @@ def make_demo_audit_app(
     """The audit app on the sample audit (evidence/sample_audit.py); verdicts in ``tmp``'s
     demo database (else the user data directory's), as `assay demo` keeps them."""
     from db import reviewer_name
+    from db.check import demo_db_path
     from evidence.audit.file import AUDIT_NAME, load_audit
     from evidence.reports.cache import default_directory
     from evidence.sample_audit import sample_audit
-    from tui.factory import demo_db_path
 
     audit = load_audit(sample_audit(cache_dir) / AUDIT_NAME)
     db = demo_db_path(tmp)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from db.check import demo_db_path
 from evidence.inputs import revision_origin
 from evidence.model import ReportSet
 from keymaps import Keymap, load_keymap
@@ -17,8 +18,6 @@ from tui.app import AssayApp
 if TYPE_CHECKING:
     from db import VerdictStore
     from evidence.revision import Revision
-
-DEMO_DB_NAME = "demo.db"
 
 
 def make_app(
@@ -110,15 +109,6 @@ def make_browse_app(
     )
     app.title = "assay browse"
     return app
-
-
-def demo_db_path(data_dir: Path | None = None) -> Path:
-    """Where `assay demo` keeps its verdicts: in ``data_dir``, else the user data directory."""
-    if data_dir is not None:
-        return data_dir / DEMO_DB_NAME
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("assay")) / DEMO_DB_NAME
 
 
 def make_demo_app(

@@ -43,7 +43,9 @@ def audit_app(
     against: str | None = None,
 ) -> AssayApp:
     """The audit app, ready to run; exits 2 when the keymap or the database cannot be used."""
-    from db import StoreError, check_database, reviewer_name
+    from db import StoreError, database_check, reviewer_name
+
+    checked = database_check(audit_database(found, db))  # read while the app is imported
     from evidence.reports.cache import default_directory
     from keymaps import KeymapError, load_keymap
     from tui.audit_app import load_state, make_audit_app
@@ -53,7 +55,7 @@ def audit_app(
     except KeymapError as error:
         raise InputError(str(error)) from None
     try:
-        db_path = check_database(audit_database(found, db))
+        db_path = checked()
     except StoreError as error:
         raise InputError(str(error)) from None
     from screens.themes import theme_file
@@ -71,17 +73,19 @@ def audit_app(
 
 def demo_audit(reviewer: str | None, preset: str | None) -> AssayApp:
     """What `assay demo --audit` runs: the audit screen on the sample audit."""
-    from db import StoreError, check_database
+    from db import StoreError, database_check
+    from db.check import demo_db_path
+
+    checked = database_check(demo_db_path())  # read while the app is imported
     from evidence.sample import SampleError
     from keymaps import KeymapError, load_keymap
     from tui.audit_app import make_demo_audit_app
-    from tui.factory import demo_db_path
 
     try:
         keymap = load_keymap(preset or "default")
-        check_database(demo_db_path())
         from screens.themes import theme_file
 
+        checked()  # a bad database: a one-line error, no app made
         app = make_demo_audit_app(reviewer=reviewer, keymap=keymap, theme_file=theme_file())
     except (SampleError, StoreError, KeymapError, OSError) as error:
         raise InputError(str(error)) from None

@@ -109,9 +109,11 @@ def _review_app(
     preset: str | None,
     against: str | None,
 ) -> AssayApp:
-    from db import StoreError, check_database, reviewer_lookup
+    from db import StoreError, database_check, reviewer_lookup
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
+    # a read-only check, read meanwhile too: the app opens the store after its first frame
+    checked = database_check(db)
     try:
         from evidence.git.process import RevisionError
         from evidence.reports.cache import default_directory
@@ -132,12 +134,13 @@ def _review_app(
         keymap = _keymap(preset)
         reportset, commit, origin = _resolve(reportset, repo, rev)
         against_commit = _resolve_against(repo, against) if against else None
-        try:  # a quick read-only check: the app opens the store after its first frame
-            db_path = check_database(db)
-        except StoreError as error:
-            raise InputError(str(error)) from None
         from screens.themes import theme_file
         from tui.factory import make_app
+
+        try:
+            db_path = checked()
+        except StoreError as error:
+            raise InputError(str(error)) from None
 
         return make_app(
             reportset,
@@ -226,22 +229,25 @@ def demo_app(
 def _demo_app(
     reviewer: str | None, preset: str | None, data_dir: Path | None, against: str | None
 ) -> AssayApp:
-    from db import StoreError, check_database, reviewer_lookup
+    from db import StoreError, database_check, reviewer_lookup
+    from db.check import demo_db_path
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
+    # a read-only check, read while the rest is imported: the app opens the store after its
+    # first frame
+    checked = database_check(demo_db_path(data_dir))
     from evidence.sample import SampleError
-    from tui.factory import demo_db_path, make_demo_app
+    from tui.factory import make_demo_app
 
     try:
         keymap = _keymap(preset)
-        # a quick read-only check: the app opens the store after its first frame
-        check_database(demo_db_path(data_dir))
         if against:
             from evidence.sample import sample_repo
 
             against = _resolve_against(str(sample_repo()), against)
         from screens.themes import theme_file
 
+        checked()  # a bad database: a one-line error, no app made
         return make_demo_app(
             data_dir,
             reviewer=reviewer_found(),
