@@ -147,20 +147,36 @@ def launch(
     as on the first launch on new or changed reports. The demo keeps its verdicts in ``data``
     (default ``tmp``).
     """
+    if cold:
+        shutil.rmtree(tmp / "cache" / "assay" / "reports", ignore_errors=True)
+    elapsed, line = launched(kind, tmp, pycache, write=write, data=data)
+    assert line.strip() == "frame", line
+    return elapsed
+
+
+def launched(
+    kind: str,
+    tmp: Path,
+    pycache: Path,
+    *,
+    write: bool = False,
+    data: Path | None = None,
+    marks: bool = False,
+) -> tuple[float, str]:
+    """`launch`'s process: the seconds to its frame and the line it printed there (with
+    ``marks``, the time of each phase: launch_phases.py)."""
     import subprocess
 
-    code = child_code(ROOT)
-    cache = tmp / "cache"
-    if cold:
-        shutil.rmtree(cache / "assay" / "reports", ignore_errors=True)
-    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(pycache), XDG_CACHE_HOME=str(cache))
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(pycache), XDG_CACHE_HOME=str(tmp / "cache"))
     if write:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     else:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if marks:
+        env["ASSAY_LAUNCH_MARKS"] = "1"
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-c", code, kind, str(data or tmp)],
+        [sys.executable, "-c", child_code(ROOT), kind, str(data or tmp)],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
@@ -169,8 +185,7 @@ def launch(
     line = process.stdout.readline()
     elapsed = time.perf_counter() - start
     process.wait()
-    assert line.strip() == "frame", line
-    return elapsed
+    return elapsed, line
 
 
 def bytecode_caches(tmp: Path) -> tuple[Path, Path]:

@@ -20,15 +20,12 @@ Run: .venv/bin/python benchmarks/launch_phases.py [--rounds 15]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench_app import ROOT, bytecode_caches, child_code
+from bench_app import bytecode_caches, launched
 
 from evidence.sample import sample_repo
 
@@ -47,24 +44,7 @@ PHASES = [
 
 def marked_launch(kind: str, tmp: Path, pycache: Path) -> dict[str, float]:
     """Seconds from the process's start to each mark (``start``: the child's first line)."""
-    env = dict(
-        os.environ,
-        PYTHONPYCACHEPREFIX=str(pycache),
-        XDG_CACHE_HOME=str(tmp / "cache"),
-        PYTHONDONTWRITEBYTECODE="1",
-        ASSAY_LAUNCH_MARKS="1",
-    )
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-c", child_code(ROOT), kind, str(tmp)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    elapsed = time.perf_counter() - start
-    process.wait()
+    elapsed, line = launched(kind, tmp, pycache, marks=True)
     word, *marks = line.split()
     assert word == "frame" and marks, line
     since_start = {name: float(value) for name, value in (mark.split("=") for mark in marks)}
