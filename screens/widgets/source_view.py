@@ -275,7 +275,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         else:
             self._centred = None
             self._scroll_cursor_into_view()
-        self._request_highlight()
+        self.highlights.request()
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -335,7 +335,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        self._request_highlight()
+        self.highlights.request()
 
     def on_resize(self) -> None:
         # a view centred on a line stays centred (the line below it may have taken its height
@@ -346,7 +346,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
             self._centred = None
             self._keep_in_view()
         self._height_seen = self.scrollable_content_region.height
-        self._request_highlight()
+        self.highlights.request()
         scrollbars_placed(self)
 
     def _keep_in_view(self) -> None:
@@ -372,13 +372,12 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
 
     def _theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
         self.highlights.clear()
-        self._request_highlight()
+        self.highlights.request()
         self.refresh()
 
     def on_mount(self) -> None:
         super().on_mount()  # type: ignore[no-untyped-call]
-        # Textual styles a view's scrollbar only when the view's styles next change (its first
-        # focus): styled now, that focus needs no layout and the bar has its theme's colours
+        # styled now, not when Textual would (the first focus, which then laid the screen out)
         self.horizontal_scrollbar.update_node_styles(animate=False)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._theme_changed())
 
@@ -410,9 +409,6 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         if text is None:
             text = self._display[index] = safe_line(self._lines[index])
         return text
-
-    def _request_highlight(self) -> None:
-        self.highlights.request()
 
     def on_highlighted(self, message: Highlighted) -> None:
         message.stop()

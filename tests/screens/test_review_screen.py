@@ -548,7 +548,7 @@ async def test_the_first_tab_into_the_source_changes_none_of_its_scrollbars_styl
     async with app.run_test(size=SIZE) as pilot:
         screen = review_screen(app)
         await settle(pilot, screen)
-        view = screen.query_one(SourceView)
+        view = screen.source_view
         assert not view.has_focus
         bar = view.horizontal_scrollbar
         before = dict(bar.styles.get_rules())
