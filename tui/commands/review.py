@@ -112,9 +112,9 @@ def _review_app(
     from db import StoreError, database_check, reviewer_lookup
 
     reviewer_found = reviewer_lookup(reviewer)  # git answers while the rest is imported
-    # a read-only check, read meanwhile too: the app opens the store after its first frame
-    checked = database_check(db)
     try:
+        # a read-only check, read meanwhile too: the app opens the store after its first frame
+        checked = database_check(db)
         from evidence.git.process import RevisionError
         from evidence.reports.cache import default_directory
         from evidence.reports.loading import ReportError, load_reports  # cache hits skip the parser
