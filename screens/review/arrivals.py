@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.messages import Written
-from screens.review.state import Part, ReviewState
+from screens.review.state import Part, ReviewState, while_shown
 from screens.review.verdicts import ReadStored
 from screens.safe import visible
 
@@ -40,6 +40,7 @@ class Arrivals(Part):
         self.header = header
         self.reads = Loading(self, self.read_store, repo=repo, rev=rev, revision=state.revision)
 
+    @while_shown
     def on_loaded(self, message: Loaded) -> None:
         """The revision is open, or could not be: anchoring starts, or the source pane says why."""
         state, session = self.state, self.session
@@ -68,6 +69,7 @@ class Arrivals(Part):
         session = self.session
         self.verdicts.writer.submit(lambda store: read_verdicts(store, session), ReadStored(), self)
 
+    @while_shown
     def on_written(self, message: Written) -> None:
         """The store's first work (`read_store`) is done."""
         if message.error is None:
@@ -109,10 +111,12 @@ class Arrivals(Part):
         self.verdicts.done_reading()
         self.header.refresh()  # after: the header says "reading verdicts…" until they are
 
+    @while_shown
     def on_anchor_progress(self, message: AnchorProgress) -> None:
         # here, not on the screen: after the last progress, never after `Anchored` (one queue)
         self.header.refresh(anchoring=(message.done, message.total))
 
+    @while_shown
     def on_anchored(self, message: Anchored) -> None:
         """Every quote anchored: the panes show it, the store registers the review, and the
         drift asked for is computed."""

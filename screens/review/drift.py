@@ -18,7 +18,7 @@ from textual.content import Content
 from textual.message import Message
 
 from screens.review.messages import Redraw
-from screens.review.state import Part, ReviewState
+from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.widgets.drift_rows import commit_content, drift_diff_content, drift_summary
 
@@ -164,7 +164,7 @@ class DriftPart(Part):
         self.post_message(Redraw(header=True))
 
     def on_drift_computed(self, message: DriftComputed) -> None:
-        if message.rev != self.wanted:  # an earlier REV's thread ended after another was asked
+        if message.rev != self.wanted or not self.screen_up:  # an earlier REV's, or too late
             message.against.close()
             return
         self.computing = False
@@ -293,6 +293,7 @@ class DriftPart(Part):
             read, thread=True, exclusive=True, group="commit", exit_on_error=False
         )
 
+    @while_shown
     def on_commit_read(self, message: CommitRead) -> None:
         from screens.drift_dialogs import CommitScreen
 

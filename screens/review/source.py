@@ -15,7 +15,7 @@ from textual.content import Content
 
 from keymaps import Keymap, short_key
 from screens.review.messages import SourceLoaded
-from screens.review.state import Part, ReviewState
+from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.cited_rows import cited_summary
@@ -256,6 +256,7 @@ class SourcePane(Part):
         view.go_to_line(line, center=False)
         view.scroll_to(y=top, animate=False, force=True, immediate=True)
 
+    @while_shown
     def on_source_loaded(self, message: SourceLoaded) -> None:
         """A file was read: show it, unless another was asked for since."""
         if message.request != self.request:

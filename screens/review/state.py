@@ -9,8 +9,10 @@ the screen, so that what their workers and the store's writer post comes back to
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 
+from textual.message import Message
 from textual.widget import Widget
 
 from screens.review.history import Location
@@ -95,6 +97,28 @@ class Part(Widget):
     """A part of the review screen that handles the messages its work posts back to it."""
 
     DEFAULT_CSS: ClassVar[str] = "Part { display: none; }"
+
+    @property
+    def screen_up(self) -> bool:
+        """Whether the part's screen is still up. Work can come back after the reviewer quit or
+        closed the screen, while its panes are being taken down: it must not draw them."""
+        return self.is_attached and self.screen.is_running
+
+
+P = TypeVar("P", bound=Part)
+M = TypeVar("M", bound=Message)
+
+
+def while_shown(handler: Callable[[P, M], None]) -> Callable[[P, M], None]:
+    """A part's handler of what its work brings back, skipped once the screen is going
+    (`Part.screen_up`)."""
+
+    @wraps(handler)  # Textual reads the handler's parameters through this
+    def guarded(part: P, message: M) -> None:
+        if part.screen_up:
+            handler(part, message)
+
+    return guarded
 
 
 class StateView(Generic[T]):

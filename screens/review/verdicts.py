@@ -17,7 +17,7 @@ from db.output import write_atomically
 from screens.review.changes import Change, Changes, Redone, Undone
 from screens.review.history import Location
 from screens.review.messages import Written
-from screens.review.state import Part, ReviewState
+from screens.review.state import Part, ReviewState, while_shown
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
 
@@ -192,6 +192,7 @@ class Verdicts(Part):
         if reading:
             self.done_reading()
 
+    @while_shown
     def on_written(self, message: Written) -> None:
         """A work of the writer finished: show what it changed, or say its error."""
         reply = message.reply
