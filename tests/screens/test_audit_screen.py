@@ -17,6 +17,7 @@ from screens.audit.screen import AuditScreen, SystemsList
 from screens.audit.system_review import SystemReviewScreen
 from screens.find import FindScreen
 from screens.help import HelpScreen
+from screens.review.messages import AnchorProgress
 from tui.audit_app import make_demo_audit_app
 
 SIZES = [(120, 40), (80, 24)]
@@ -87,6 +88,29 @@ async def test_the_systems_what_needs_attention_first(
         assert "Osprey: repository not on this machine" in status
         footer = str(screen.query_one("KeysBar").render())
         assert "Open" in footer and "Quit" in footer
+
+
+async def test_a_system_left_still_takes_in_what_its_work_brings(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    """A system's review left for the audit is kept, not taken down: work that comes back while
+    it is away (reads, anchoring, writes) is still taken in (`Part.screen_up`), and it shows
+    it when opened again."""
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        review = await open_system(pilot, "Heron")
+        await pilot.press("escape")
+        assert current(app) is audit
+        parts = (review.arrivals, review.verdicts, review.sources, review.drift)
+        assert all(part.screen_up for part in parts)
+        review.arrivals.post_message(AnchorProgress(1, 2))  # taken in while away
+        await pilot.pause()
+        assert "1/2" in str(review.header.widget.render())
+        await pilot.press("enter")
+        assert current(app) is review
 
 
 @pytest.mark.parametrize("size", SIZES)
