@@ -1,4 +1,7 @@
-"""The note editor: a modal TextArea; ctrl+s saves, escape asks before discarding a change."""
+"""The note editor: a modal TextArea; ctrl+s saves, escape asks before discarding a change.
+
+It covers the review's status line and keys with its own: what typing goes to, and its keys as
+the active keymap binds them (the review's `c` or `n` would only type a letter here)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
 from screens.dialog import Dialog
 from screens.safe import safe_content
+from screens.widgets.footer import KeysBar
 
 
 class NoteScreen(Dialog[str | None]):
@@ -21,21 +25,17 @@ class NoteScreen(Dialog[str | None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS = bindings_for("note")
 
-    def __init__(
-        self, title: str, text: str = "", *, hint: str = "", place: Region | None = None
-    ) -> None:
+    def __init__(self, title: str, text: str = "", *, place: Region | None = None) -> None:
         """``place``: the part of the screen the editor covers (else a band at the bottom), so
         that the claim and the code it is about stay in sight."""
         super().__init__()
         self.title_text = title
         self.original = text
-        self.hint = hint or "ctrl+s save · escape cancel"
         self.place = place
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog") as dialog:
             dialog.border_title = safe_content(self.title_text)
-            dialog.border_subtitle = safe_content(self.hint)
             yield TextArea(
                 self.original,
                 id="note-text",
@@ -43,7 +43,10 @@ class NoteScreen(Dialog[str | None]):
                 show_line_numbers=False,
                 tab_behavior="focus",
             )
-            yield Static("", id="note-status")
+        with Vertical(id="note-lines"):
+            # in full, where the title may be cut: which record or quote the note is written on
+            yield Static(safe_content(f"typing → {self.title_text}"), id="note-status")
+            yield KeysBar()
 
     def on_mount(self) -> None:
         if self.place is not None:

@@ -20,6 +20,7 @@ from screens.review.messages import Written
 from screens.review.state import Part, ReviewState, while_shown
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.safe import visible
+from screens.widgets.record_pane import verdict_word
 
 if TYPE_CHECKING:
     from textual.geometry import Region
@@ -358,7 +359,8 @@ class Verdicts(Part):
         verdict = session.verdict(item)
         from screens.note import NoteScreen
 
-        title = f"Note on {target.label} · {verdict.value if verdict else 'not reviewed'}"
+        # the verdict in the record pane's words ("open", "skipped")
+        title = f"Note on {target.label} · {verdict_word(verdict).plain}"
         reviewer, revision = session.reviewer, self.revision_id()
 
         def edited(text: str | None) -> None:

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 from screenkit import LONG, opened, press
+from textual.widgets import Static
 
 from keymaps import load_keymap
 from screens.note import NoteScreen
+from screens.widgets.footer import KeysBar
 from tui.factory import make_demo_app
 
 
@@ -107,6 +109,39 @@ async def test_note_editor_leaves_the_claim_and_the_code_in_sight(
         for pane in (screen.record_pane, screen.source_view):
             assert not dialog.overlaps(pane.region), (pane.id, dialog, pane.region)
         assert "quote [1] of KS-RTE-ticket-escalation" in editor.title_text
+    app.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_note_editor_says_what_typing_goes_to_and_its_own_keys(
+    tmp_path: Path, sample: Path, size: tuple[int, int]
+) -> None:
+    # beneath, the review's lines say `c` confirms; in the editor `c` types a letter: the editor
+    # covers them with its own, its keys as the reviewer's keymap binds them
+    user_file = tmp_path / "keymap.toml"
+    user_file.write_text('note_save = "f2"\n', encoding="utf-8")
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user_file=user_file))
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "right_square_bracket", "e")
+        editor = app.screen
+        assert isinstance(editor, NoteScreen)
+        await pilot.pause()
+        status, keys = editor.query_one("#note-status", Static), editor.query_one(KeysBar)
+        assert (status.region.y, keys.region.y) == (size[1] - 2, size[1] - 1)
+        said = str(status.render())
+        # in full where the dialog's title is cut: which quote of which record, its verdict
+        assert said == "typing → Note on quote [1] of KS-RTE-ticket-escalation · open", said
+        shown = str(keys.render())
+        assert "f2 Save note" in shown and "esc Cancel" in shown, shown
+        assert "ctrl+s" not in shown and "Confirm" not in shown, shown
+        await pilot.press(*"cr")  # letters, not verdicts
+        await press(pilot, screen, "f2")
+        assert app.screen is screen
+        session, quote = screen.session, screen.moves.target_quote()
+        assert quote is not None
+        item = session.quote_item(session.records[screen.location.record], quote)
+        assert (session.note(item), session.verdict(item)) == ("cr", None)
     app.close()
 
 
