@@ -22,8 +22,10 @@ from evidence.finder import PathFinder
 from evidence.model import Anchor, LineRange, Quote, ReportSet
 from evidence.permalink import Link, link_for
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
+from keymaps import Keymap, load_keymap
 from keymaps.bindings import bindings
 from screens.backlinks import BacklinksScreen
+from screens.dialog import kept
 from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine, find_again
 from screens.grep import GrepScreen
@@ -42,6 +44,7 @@ BROWSE_BINDINGS: tuple[str, ...] = (
     "find_in_file",
     "permalink",
     "backlinks",
+    "help",
     "quit",
 )
 
@@ -68,9 +71,12 @@ class BrowseScreen(Screen[None]):
         line: int | None = None,
         anchors: Mapping[Quote, Anchor] | None = None,
         reportset: ReportSet | None = None,
+        keymap: Keymap | None = None,
     ) -> None:
+        """``keymap``: the one the app runs with, for the help screen (None: the default)."""
         super().__init__()
         self.revision = revision
+        self.keymap = keymap
         self.anchors = anchors or {}
         self.reportset = reportset
         self.finder: PathFinder | None = None
@@ -283,6 +289,13 @@ class BrowseScreen(Screen[None]):
         view = self.query_one(SourceView)
         view.set_marks(SourceMarks(matched=link.lines, backlinks=backlink_lines(self.links)))
         view.go_to_line(link.lines[0])
+
+    def action_help(self) -> None:
+        from screens.help import HelpScreen
+
+        keymap = self.keymap or load_keymap(user=False)
+        ids = (*BROWSE_BINDINGS[:-2], "find_next", "find_prev", *BROWSE_BINDINGS[-2:])
+        self.app.push_screen(kept(self.app, HelpScreen, keymap, ("Browsing a revision", ids)))
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -1,4 +1,5 @@
-"""The help screen: every binding of the active keymap, by group."""
+"""The help screen: every binding of the active keymap, by group; first, on a screen that answers
+only some of them (the audit, browsing a revision), the keys that act there."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from keymaps import GROUPS, SPECS, Keymap, short_keys
+from keymaps import BY_ID, GROUPS, SPECS, BindingSpec, Keymap, short_keys
 from keymaps.bindings import bindings_for
 from screens.dialog import Dialog
 
@@ -46,27 +47,40 @@ def key_names(keys: tuple[str, ...]) -> str:
     return short_keys(keys)
 
 
-def help_content(keymap: Keymap) -> Content:
-    """The help text for a keymap (plain data, no markup parsed)."""
+#: a screen's own keys, listed first: (title, the catalog ids the screen answers)
+Here = tuple[str, tuple[str, ...]]
+
+
+def help_content(keymap: Keymap, here: Here | None = None) -> Content:
+    """The help text for a keymap (plain data, no markup parsed); ``here``: a screen's keys,
+    before the whole list (which is every screen's, the review's for the most part)."""
     parts: list[Content] = []
     width = max(len(key_names(keymap.keys_for(spec.id))) for spec in SPECS) + 2
     width = min(width, 24)
+
+    def line(spec: BindingSpec, *, noted: bool = True) -> Content:
+        keys = key_names(keymap.keys_for(spec.id)) or "(unbound)"
+        note = _CONTEXT_NOTES.get(spec.context, "") if noted else ""
+        gap = max(2, width - len(keys))  # never run into the description
+        return Content.assemble(
+            ("  " + keys + " " * gap, "$text-primary"),
+            spec.description,
+            (f"  {note}" if note else "", "$text-muted"),
+            (f"  [{spec.id}]", "$text-muted"),
+        )
+
+    if here is not None:
+        title, ids = here
+        parts.append(Content.styled(title, "bold $text-accent"))
+        parts.extend(line(BY_ID[binding_id], noted=False) for binding_id in ids)
+        parts += [Content(""), Content.styled("Every key, on every screen", "bold $text-accent")]
+        parts.append(Content(""))
     for group in GROUPS:
         specs = [spec for spec in SPECS if spec.group == group]
         if not specs:
             continue
         parts.append(Content.styled(group, "bold $text-accent"))
-        for spec in specs:
-            keys = key_names(keymap.keys_for(spec.id)) or "(unbound)"
-            note = _CONTEXT_NOTES.get(spec.context, "")
-            gap = max(2, width - len(keys))  # never run into the description
-            line = Content.assemble(
-                ("  " + keys + " " * gap, "$text-primary"),
-                spec.description,
-                (f"  {note}" if note else "", "$text-muted"),
-                (f"  [{spec.id}]", "$text-muted"),
-            )
-            parts.append(line)
+        parts.extend(line(spec) for spec in specs)
         parts.append(Content(""))
     for title, text in _TOPICS:
         parts.append(Content.styled(title, "bold $text-accent"))
@@ -89,20 +103,22 @@ class HelpScreen(Dialog[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS = bindings_for("dialog")
 
-    def __init__(self, keymap: Keymap) -> None:
+    def __init__(self, keymap: Keymap, here: Here | None = None) -> None:
+        """``here``: the keys of the screen it is opened on, listed first (None: the review's,
+        which the whole list is laid out for)."""
         super().__init__()
-        self.keymap = keymap
+        self.keymap, self.here = keymap, here
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog") as dialog:
             dialog.border_title = "Keys"
             dialog.border_subtitle = "escape close"
-            yield Static(help_content(self.keymap), id="help-text")
+            yield Static(help_content(self.keymap, self.here), id="help-text")
 
-    def reopen(self, keymap: Keymap) -> None:
-        if keymap is not self.keymap:
-            self.keymap = keymap
-            self.query_one("#help-text", Static).update(help_content(keymap))
+    def reopen(self, keymap: Keymap, here: Here | None = None) -> None:
+        if keymap is not self.keymap or here != self.here:
+            self.keymap, self.here = keymap, here
+            self.query_one("#help-text", Static).update(help_content(keymap, here))
         self.query_one("#help-dialog", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def action_close(self) -> None:

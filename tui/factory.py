@@ -99,9 +99,10 @@ def make_browse_app(
     ``line`` when given). ``app.close()`` closes the revision."""
     from screens.browse import BrowseScreen
 
+    keymap = keymap or load_keymap()
     app = AssayApp(
-        lambda: BrowseScreen(revision, path=path, line=line),
-        keymap=keymap or load_keymap(),
+        lambda: BrowseScreen(revision, path=path, line=line, keymap=keymap),
+        keymap=keymap,
         theme=theme,
         closers=[revision.close],
         screen_css=[BrowseScreen.CSS_PATH],

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 #: the audit screen's keys shown in the footer, in order, then those it does not show
 AUDIT_SHOWN = ("open_system", "find", "filter", "help", "quit")
 AUDIT_HIDDEN = ("move_down", "move_up", "toggle_theme")
+#: what the help lists first on this screen: its keys, moving first
+AUDIT_KEYS = ("move_down", "move_up", *AUDIT_SHOWN, "toggle_theme")
 #: a cell's style on the audit screen, by column
 STYLES = {
     "mark": "$text-muted",
@@ -296,7 +298,7 @@ class AuditScreen(Screen[None]):
     def action_help(self) -> None:
         from screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.keymap))
+        self.app.push_screen(HelpScreen(self.keymap, ("The audit screen", AUDIT_KEYS)))
 
     def action_toggle_theme(self) -> None:
         self.app.theme = other_theme(self.app.current_theme.dark)

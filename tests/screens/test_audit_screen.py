@@ -246,6 +246,10 @@ async def test_keys_are_bindings_with_ids_in_both_presets(
         assert isinstance(app.screen, HelpScreen)
         text = str(app.screen.query_one("#help-text").render())
         assert "Open the system" in text and "[open_system]" in text
+        # the audit screen's own keys first, the review's after them
+        here, _, rest = text.partition("Every key, on every screen")
+        assert here.startswith("The audit screen") and "Open the system" in here
+        assert "Filter" in here and "Next record" not in here and "Next record" in rest
         assert "Back to the audit" in text and "[audit_return]" in text
 
 

@@ -13,10 +13,12 @@ from textual.app import App
 from evidence.backlinks import Backlink
 from evidence.model import Anchor, FileState, Quote, Tier
 from evidence.revision import Revision
+from keymaps import load_keymap
 from screens.backlinks import BacklinksScreen
 from screens.browse import BrowseScreen
 from screens.finder import FileFinder
 from screens.grep import GrepScreen
+from screens.help import HelpScreen
 from screens.widgets.footer import KeysBar
 from screens.widgets.source_view import SourceView
 from tui.factory import make_browse_app
@@ -91,6 +93,35 @@ async def test_browse_find_open_goto_and_permalink(github_repo: tuple[Path, str]
             expected = f"https://github.com/acme/widget/blob/{commit}/src/util.py#L2"
             assert app.clipboard == expected
             assert any(expected in str(n.message) for n in notices)
+
+
+async def test_browse_help_lists_its_own_keys_first_as_the_keymap_binds_them(
+    github_repo: tuple[Path, str], tmp_path: Path
+) -> None:
+    repo, _commit = github_repo
+    user_file = tmp_path / "keymap.toml"
+    user_file.write_text('permalink = "Y"\n', encoding="utf-8")
+    with Revision.open(repo) as revision:
+        app = make_browse_app(revision, keymap=load_keymap(user_file=user_file))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, BrowseScreen)
+            assert "? Help" in str(screen.query_one(KeysBar).render())
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            text = str(app.screen.query_one("#help-text").render())
+            here, _, rest = text.partition("Every key, on every screen")
+            assert here.startswith("Browsing a revision") and rest, text[:400]
+            for key, doing in (("o", "Open file"), ("Y", "Copy permalink"), ("?", "Help")):
+                assert any(
+                    line.split()[:1] == [key] and doing in line for line in here.splitlines()
+                ), (key, here)
+            assert "Next record" not in here and "Next record" in rest  # the review's, after
+            await pilot.press("escape")
+            await pilot.pause()
+            assert screen.is_current
 
 
 async def test_browse_grep_and_open_a_hit(github_repo: tuple[Path, str]) -> None:

@@ -241,7 +241,8 @@ def _pieces(text: str, spans: tuple[tuple[int, int], ...]) -> Iterator[tuple[str
 def browse(file: str | None, repo: str | None, rev: str | None, preset: str | None) -> None:
     """Browse a revision without reports: file finder, grep, go to line, permalinks.
 
-    Keys: o open a file, G grep, : or g go to line, / find in file, y copy permalink, q quit.
+    Keys (default keymap): o or / open a file by name, ctrl+f find in the file, G grep, : or g
+    go to line, y copy permalink, b what cites the file, ? every key, q quit.
     """
     from keymaps.loader import KeymapError, load_keymap
 
