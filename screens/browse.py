@@ -49,11 +49,14 @@ BROWSE_BINDINGS: tuple[str, ...] = (
 )
 
 
+#: `find` (`/`) means "find by name" on every screen: records, quotes and files in review, the
+#: files here; find in file is `find_in_file` (ctrl+f) on both
+BROWSE_DESCRIPTIONS = {"find": "Find file"}
+
+
 def browse_bindings() -> list[BindingType]:
     """The browse screen's bindings (all shown), keyed by the catalog ids."""
-    # `find` (`/`) means "find by name" on every screen: records, quotes and files in review, the
-    # files here; find in file is `find_in_file` (ctrl+f) on both
-    shown = bindings(BROWSE_BINDINGS, shown=True, descriptions={"find": "Find file"})
+    shown = bindings(BROWSE_BINDINGS, shown=True, descriptions=BROWSE_DESCRIPTIONS)
     return shown + bindings(("find_next", "find_prev"), shown=False)
 
 
@@ -291,11 +294,12 @@ class BrowseScreen(Screen[None]):
         view.go_to_line(link.lines[0])
 
     def action_help(self) -> None:
-        from screens.help import HelpScreen
+        from screens.help import HelpScreen, Here
 
         keymap = self.keymap or load_keymap(user=False)
         ids = (*BROWSE_BINDINGS[:-2], "find_next", "find_prev", *BROWSE_BINDINGS[-2:])
-        self.app.push_screen(kept(self.app, HelpScreen, keymap, ("Browsing a revision", ids)))
+        here = Here("Browsing a revision", ids, BROWSE_DESCRIPTIONS)
+        self.app.push_screen(kept(self.app, HelpScreen, keymap, here))
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -3,7 +3,9 @@ only some of them (the audit, browsing a revision), the keys that act there."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -47,8 +49,13 @@ def key_names(keys: tuple[str, ...]) -> str:
     return short_keys(keys)
 
 
-#: a screen's own keys, listed first: (title, the catalog ids the screen answers)
-Here = tuple[str, tuple[str, ...]]
+class Here(NamedTuple):
+    """A screen's own keys, listed first: the catalog ids it answers, in its own words where
+    they differ from the catalog's (browse's `/` finds a file)."""
+
+    title: str
+    ids: tuple[str, ...]
+    descriptions: Mapping[str, str] = {}
 
 
 def help_content(keymap: Keymap, here: Here | None = None) -> Content:
@@ -58,21 +65,22 @@ def help_content(keymap: Keymap, here: Here | None = None) -> Content:
     width = max(len(key_names(keymap.keys_for(spec.id))) for spec in SPECS) + 2
     width = min(width, 24)
 
-    def line(spec: BindingSpec, *, noted: bool = True) -> Content:
+    def line(spec: BindingSpec, *, description: str = "", noted: bool = True) -> Content:
         keys = key_names(keymap.keys_for(spec.id)) or "(unbound)"
         note = _CONTEXT_NOTES.get(spec.context, "") if noted else ""
         gap = max(2, width - len(keys))  # never run into the description
         return Content.assemble(
             ("  " + keys + " " * gap, "$text-primary"),
-            spec.description,
+            description or spec.description,
             (f"  {note}" if note else "", "$text-muted"),
             (f"  [{spec.id}]", "$text-muted"),
         )
 
     if here is not None:
-        title, ids = here
-        parts.append(Content.styled(title, "bold $text-accent"))
-        parts.extend(line(BY_ID[binding_id], noted=False) for binding_id in ids)
+        parts.append(Content.styled(here.title, "bold $text-accent"))
+        for binding_id in here.ids:
+            said = here.descriptions.get(binding_id, "")
+            parts.append(line(BY_ID[binding_id], description=said, noted=False))
         parts += [Content(""), Content.styled("Every key, on every screen", "bold $text-accent")]
         parts.append(Content(""))
     for group in GROUPS:

@@ -296,9 +296,9 @@ class AuditScreen(Screen[None]):
         self.app.push_screen(FindScreen(found), chosen)
 
     def action_help(self) -> None:
-        from screens.help import HelpScreen
+        from screens.help import HelpScreen, Here
 
-        self.app.push_screen(HelpScreen(self.keymap, ("The audit screen", AUDIT_KEYS)))
+        self.app.push_screen(HelpScreen(self.keymap, Here("The audit screen", AUDIT_KEYS)))
 
     def action_toggle_theme(self) -> None:
         self.app.theme = other_theme(self.app.current_theme.dark)

@@ -114,7 +114,7 @@ async def test_browse_help_lists_its_own_keys_first_as_the_keymap_binds_them(
             text = str(app.screen.query_one("#help-text").render())
             here, _, rest = text.partition("Every key, on every screen")
             assert here.startswith("Browsing a revision") and rest, text[:400]
-            for key, doing in (("o", "Open file"), ("Y", "Copy permalink"), ("?", "Help")):
+            for key, doing in (("/", "Find file"), ("Y", "Copy permalink"), ("?", "Help")):
                 assert any(
                     line.split()[:1] == [key] and doing in line for line in here.splitlines()
                 ), (key, here)
