@@ -209,10 +209,11 @@ class AuditScreen(Screen[None]):
         totals = self.state.totals()
         audit = self.state.audit
         percent = 100 * totals["reviewed"] // totals["items"] if totals["items"] else 100
+        # what the review stands at first: a narrow header cuts the audit's directory, not it
         text = Content.from_markup(
-            " [b]assay audit[/b]  $path  $systems systems · $unavailable without a repository"
-            " · reviewed $percent% ($reviewed/$items) · $failing failing · $missing no path"
-            " · $reviewer",
+            " [b]assay audit[/b]  reviewed $percent% ($reviewed/$items) · $failing failing"
+            " · $missing no path$unchecked · $systems systems · $unavailable without a"
+            " repository · $reviewer · $path",
             path=visible(_shown_path(audit.path)),
             systems=str(totals["systems"]),
             unavailable=str(totals["unavailable"]),
@@ -221,6 +222,8 @@ class AuditScreen(Screen[None]):
             items=str(totals["items"]),
             failing=str(totals["failing"]),
             missing=str(totals["missing"]),
+            # the sums leave out what is not known: "0 failing" is not "none fail"
+            unchecked=f" ({totals['unchecked']} not checked)" if totals["unchecked"] else "",
             reviewer=visible(self.reviewer),
         )
         self.query_one("#audit-header", Static).update(text)
@@ -238,6 +241,11 @@ class AuditScreen(Screen[None]):
                 status = (
                     f"{entry.name}: repository not on this machine ({where}); "
                     "its records and quotes are readable, not checked"
+                )
+            elif entry.unchecked:
+                status = (
+                    f"{entry.name}: not checked yet (enter checks it; `assay check` checks"
+                    f" every system)  ·  {entry.system.repository}  ·  {status}"
                 )
             else:
                 status = f"{entry.name}: {entry.system.repository}  ·  {status}"

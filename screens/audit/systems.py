@@ -81,6 +81,11 @@ class AuditEntry:
         return self._available
 
     @property
+    def unchecked(self) -> bool:
+        """Readable, and its quotes not anchored yet: how many fail is not known."""
+        return self.available and self.reportset is not None and self.failing is None
+
+    @property
     def reports(self) -> int:
         return len(self.reportset.reports) if self.reportset else 0
 
@@ -210,6 +215,8 @@ class AuditState:
             "reviewed": sum(e.reviewed for e in self.entries),
             "failing": sum(e.failing or 0 for e in self.entries),
             "missing": sum(e.citations_missing or 0 for e in self.entries),
+            # readable systems whose failing quotes are not known yet (not anchored)
+            "unchecked": sum(1 for e in self.entries if e.unchecked),
         }
 
     def targets(self) -> list[SystemTarget]:

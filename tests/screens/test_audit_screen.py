@@ -62,6 +62,10 @@ async def open_system(pilot: Pilot[Any], name: str) -> SystemReviewScreen:
     return review
 
 
+def header_of(audit: AuditScreen) -> str:
+    return str(audit.query_one("#audit-header").render())
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_systems_what_needs_attention_first(
     tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
@@ -78,6 +82,13 @@ async def test_the_systems_what_needs_attention_first(
         assert "0% 0/56" in shown[0]
         header = str(screen.query_one("#audit-header").render())
         assert "3 systems · 1 without a repository" in header
+        # the counts first, within the narrowest screen's width; the audit's directory last
+        assert header.index("failing") < header.index("no path") < 80 - 4
+        # nothing anchored yet: "0 failing" would say none fail; it says how many are unknown
+        assert "0 failing · 0 no path (2 not checked)" in header
+        status = str(screen.query_one("#audit-status").render())
+        assert status.startswith("Kestrel: not checked yet (enter checks it")
+        assert header.rstrip().endswith(screen.state.audit.path.parent.name)
         columns = str(screen.query_one("#audit-columns").render())
         assert "failing" in columns and "reviewed" in columns
         if size[0] >= 120:
@@ -136,6 +147,7 @@ async def test_open_a_system_give_verdicts_and_come_back(
         assert (heron.failing, heron.citations_missing) == (3, 1)
         assert rows(audit)[0].split()[1] == "Heron"
         assert "1/13" in rows(audit)[0]
+        assert "3 failing · 1 no path (1 not checked) ·" in header_of(audit)  # Kestrel's unknown
         # the verdict is in the audit's database
         with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
             assert [e.record for e in store.current("tester").values()] == ["HR-CMP-gauge-reader"]
@@ -271,7 +283,7 @@ async def test_counts_from_the_anchoring_cache_without_opening(
         assert found == {"Kestrel": (7, 0), "Heron": (3, 1), "Osprey": (None, None)}
         assert audit.reviews == {}  # nothing opened, nothing anchored
         assert [row.split()[1] for row in rows(audit)] == ["Kestrel", "Heron", "Osprey"]
-        assert "10 failing · 1 no path" in str(audit.query_one("#audit-header").render())
+        assert "10 failing · 1 no path · 3 systems" in header_of(audit)  # every readable one
         # reopening a system takes its anchors from the cache
         review = await open_system(pilot, "Heron")
         assert review.session.anchored
