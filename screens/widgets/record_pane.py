@@ -139,6 +139,10 @@ def record_rows(
     for name, value in record.fields:
         details.append(Content.assemble((visible(name) + ": ", "$text-secondary"), visible(value)))
     for name, value in record.statuses:
+        # a SARIF result's level and baseline state are fields too (the statuses drive triage):
+        # said once
+        if any(value == said and field.startswith(name) for field, said in record.fields):
+            continue
         details.append(
             Content.assemble((visible(name) + ": ", "$text-secondary"), (visible(value), "b"))
         )

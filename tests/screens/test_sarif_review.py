@@ -36,6 +36,10 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
         assert screen.record.id.startswith("py/token-scope-bypass:")
         await press(pilot, screen, "n")
         assert screen.record.id.startswith("py/weak-sensitive-data-hashing:")
+        # its level and baseline state are fields and statuses both: each said once
+        details = str(screen.record_pane.row(1).prompt)
+        assert details.count("level: warning") == 1, details
+        assert details.count("unchanged") == 1 and "precision: high" in details, details
 
         # refute the result with a note: it becomes a suppression on export
         await press(pilot, screen, "r", "e")
