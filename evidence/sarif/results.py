@@ -367,9 +367,13 @@ def read_result(
         states = {_text(s.get("status")) or "accepted" for s in suppressions}
         state = next((s for s in ("rejected", "underReview") if s in states), "accepted")
         statuses.append(("suppressed", state))
-    label = message.split("\n", 1)[0].strip() or rule_id
+    headline, _, rest = message.partition("\n")
+    label = headline.strip() or rule_id
     from_rule, rule_body = _rule_fields(result, rule, context)
-    body = "\n\n".join(part for part in (message, rule_body) if part)
+    # the message's first line is the label: the body goes on from there (not said twice)
+    body = "\n\n".join(
+        part for part in ((rest if headline.strip() else message).strip(), rule_body) if part
+    )
     fields = (*_fields(result, rule, rule_id, level, from_rule), ("id from", described))
     record = Record(
         record_id,

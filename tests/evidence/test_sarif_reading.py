@@ -90,6 +90,23 @@ def test_labels_bodies_and_fields() -> None:
     assert fields(python.records[1], "level") == ["error"]
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "body"),
+    [
+        ("Token compared in a loop", "Token compared in a loop", ""),
+        ("Token compared\nin a loop, twice", "Token compared", "in a loop, twice"),
+        ("\nonly a second line", "R", "only a second line"),
+    ],
+)
+def test_the_message_s_first_line_is_the_label_not_said_again(
+    text: str, label: str, body: str
+) -> None:
+    result = {"ruleId": "R", "message": {"text": text}}
+    (report,) = load_sarif(json.dumps(log(run(result))).encode(), "s.sarif")
+    (record,) = report.records
+    assert (record.label, record.body) == (label, body)
+
+
 def test_message_strings_with_arguments_and_markdown() -> None:
     contoso = load_reports([OTHER]).reports[1]
     batch, scope = contoso.records
