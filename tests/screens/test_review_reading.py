@@ -4,13 +4,17 @@ beside the claim and the code (the review app on the sample, under Pilot)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from screenkit import LONG, opened, press
+from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from keymaps import load_keymap
 from screens.note import NoteScreen
+from screens.review.screen import ReviewScreen
 from screens.widgets.footer import KeysBar
 from tui.factory import make_demo_app
 
@@ -94,17 +98,23 @@ async def test_note_shows_under_the_verdict_and_in_the_records_list(
     app.close()
 
 
+async def note_on_first_quote(pilot: Pilot[Any], app: App[Any]) -> tuple[ReviewScreen, NoteScreen]:
+    """The review opened, its first record's first quote selected and its note editor open."""
+    screen = await opened(pilot, app)
+    await press(pilot, screen, "right_square_bracket", "e")
+    editor = app.screen
+    assert isinstance(editor, NoteScreen)
+    await pilot.pause()
+    return screen, editor
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_note_editor_leaves_the_claim_and_the_code_in_sight(
     tmp_path: Path, sample: Path, size: tuple[int, int]
 ) -> None:
     app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
     async with app.run_test(size=size) as pilot:
-        screen = await opened(pilot, app)
-        await press(pilot, screen, "right_square_bracket", "e")
-        editor = app.screen
-        assert isinstance(editor, NoteScreen)
-        await pilot.pause()
+        screen, editor = await note_on_first_quote(pilot, app)
         dialog = editor.query_one("#note-dialog").region
         for pane in (screen.record_pane, screen.source_view):
             assert not dialog.overlaps(pane.region), (pane.id, dialog, pane.region)
@@ -122,11 +132,7 @@ async def test_note_editor_says_what_typing_goes_to_and_its_own_keys(
     user_file.write_text('note_save = "f2"\n', encoding="utf-8")
     app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user_file=user_file))
     async with app.run_test(size=size) as pilot:
-        screen = await opened(pilot, app)
-        await press(pilot, screen, "right_square_bracket", "e")
-        editor = app.screen
-        assert isinstance(editor, NoteScreen)
-        await pilot.pause()
+        screen, editor = await note_on_first_quote(pilot, app)
         status, keys = editor.query_one("#note-status", Static), editor.query_one(KeysBar)
         assert (status.region.y, keys.region.y) == (size[1] - 2, size[1] - 1)
         said = str(status.render())
