@@ -24,6 +24,15 @@ def test_help_lists_every_command() -> None:
         assert f"  {name} " in result.output
 
 
+@pytest.mark.parametrize("args", [["--help"], ["audit", "--help"]])
+def test_help_says_what_each_command_does_uncut_in_80_columns(args: list[str]) -> None:
+    # click cuts a description longer than the line leaves it with "..."
+    result = CliRunner().invoke(cli, args, terminal_width=80)
+    assert result.exit_code == 0
+    listed = result.output.split("Commands:\n", 1)[1].splitlines()
+    assert listed and not any(line.rstrip().endswith("...") for line in listed), listed
+
+
 def test_a_missing_command_module_is_an_error_not_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(COMMANDS, "gone", ".commands.not_there:gone")
     with pytest.raises(ModuleNotFoundError):

@@ -74,12 +74,12 @@ def check_audit_command(
     sys.exit(result.exit_code)
 
 
-@click.group()
+@click.group(short_help="Audits: many systems, each at its own repository.")
 def audit() -> None:
     """Audits: many systems, each at its own repository, named in assay.toml."""
 
 
-@audit.command()
+@audit.command(short_help="Write an assay.toml naming the systems of a folder's reports.")
 @click.argument("directory", default=".", type=click.Path(file_okay=False))
 @click.option(
     "--search",

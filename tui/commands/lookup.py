@@ -111,7 +111,7 @@ def _paint(formatter: object, token_type: object, text: str) -> str:
     return f"{style[0]}{text}{style[1]}"
 
 
-@click.command()
+@click.command(short_help="Print lines of a file at a revision, numbered.")
 @click.argument("target", metavar="REV:PATH[:A-B]")
 @repo_option()
 @click.option("--context", "-C", type=click.IntRange(min=0), default=0, help="Lines around A-B.")
@@ -172,7 +172,7 @@ def _print_permalink(
         click.echo(f"assay show: no web link ({link.reason}); printed a local reference", err=True)
 
 
-@click.command()
+@click.command(short_help="Print path:line:text of each match at a revision.")
 @click.argument("pattern")
 @click.argument("paths", nargs=-1, metavar="[-- PATHS...]")
 @repo_option()
@@ -233,7 +233,7 @@ def _pieces(text: str, spans: tuple[tuple[int, int], ...]) -> Iterator[tuple[str
     yield text[at:], False
 
 
-@click.command()
+@click.command(short_help="Browse a revision: find files, grep, go to line, links.")
 @click.argument("file", required=False, metavar="[PATH[:LINE]]")
 @repo_option()
 @click.option("--rev", default=None, help="Revision to browse (default HEAD).")

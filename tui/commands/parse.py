@@ -81,7 +81,7 @@ def render_text(reportset: ReportSet) -> str:
     return "\n\n".join(blocks)
 
 
-@click.command()
+@click.command(short_help="Show what assay reads in reports and SARIF files.")
 @click.argument("reports", nargs=-1, metavar="REPORT...")
 @audit_option
 @text_or_json_option(

@@ -46,7 +46,7 @@ def _keymap(preset: str | None) -> Keymap:
         raise InputError(str(error)) from None
 
 
-@click.command()
+@click.command(short_help="Review reports against the revision they cite.")
 @click.argument("reports", nargs=-1, metavar="REPORT...")
 @audit_option
 @repo_option(

@@ -132,7 +132,7 @@ def _resolved(path: Path) -> Path:
         return path.expanduser().absolute()
 
 
-@click.command("import")
+@click.command("import", short_help="Merge jsonl verdict files from other reviewers.")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @db_option
 def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
@@ -183,7 +183,7 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
             click.echo(f"  {escaped(found.item)}: {verdicts}")
 
 
-@click.command()
+@click.command(short_help="Show progress, verdicts, disagreements, agreement.")
 @db_option
 @audit_option
 @text_or_json_option("fmt")
