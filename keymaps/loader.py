@@ -133,4 +133,38 @@ def load_keymap(
     missing = [spec.id for spec in SPECS if spec.id not in keys]
     if missing:  # a preset file lost a line: say so rather than leave an action unreachable
         raise KeymapError(f"keymap preset {preset!r} does not bind: {', '.join(missing)}")
+    _check_clashes(keys, str(path))
     return Keymap(preset=preset, keys=keys, sources=(f"preset:{preset}", *sources))
+
+
+#: where the bindings of a context act, for the message naming a clash
+_WHERE = {
+    "review": "on the review screen",
+    "record": "in the record pane",
+    "source": "in the source pane",
+    "note": "in the note editor",
+    "confirm": "in a question",
+    "dialog": "in a dialog",
+    "grep": "in the grep dialog",
+    "audit": "on the audit screen",
+    "audit_review": "in a system opened from the audit",
+}
+
+
+def _check_clashes(keys: Mapping[str, str], where: str) -> None:
+    """Two ids of one context on one key: Textual would run only one of them, and the other
+    would be out of reach with nothing said (``next_record = "c"`` took confirm's key). Keys
+    are compared as written: ``?`` and ``question_mark`` are not told apart here. Ids of
+    different contexts may share a key: the focused pane's binding comes first by design."""
+    holders: dict[tuple[str, str], str] = {}
+    for spec in SPECS:
+        for key in keys.get(spec.id, "").split(","):
+            if not key:
+                continue
+            other = holders.setdefault((spec.context, key), spec.id)
+            if other != spec.id:
+                raise KeymapError(
+                    f"{where}: {key} is bound to both {other} and {spec.id}"
+                    f" ({_WHERE.get(spec.context, spec.context)}): give one of them another"
+                    ' key, or "" to leave it unbound'
+                )

@@ -46,8 +46,8 @@ def test_review_screen_keys_do_not_clash_in_default() -> None:
 
 
 def test_user_override_replaces_keys(tmp_path: Path) -> None:
-    keymap = load_keymap(user_file=_write(tmp_path, 'next_record = "N,ctrl+n"\n'))
-    assert keymap.keys_for("next_record") == ("N", "ctrl+n")
+    keymap = load_keymap(user_file=_write(tmp_path, 'next_record = "J,ctrl+n"\n'))
+    assert keymap.keys_for("next_record") == ("J", "ctrl+n")
     assert keymap.keys["prev_record"] == "p"
     assert str(tmp_path / "keymap.toml") in keymap.sources
 
@@ -59,8 +59,8 @@ def test_changes_are_the_ids_bound_unlike_the_default_preset(tmp_path: Path) -> 
     default = load_preset("default")
     assert vim.changes() == {i: k for i, k in vim.keys.items() if k != default[i]}
     assert vim.changes()["back"] == "ctrl+o,backspace"
-    keymap = load_keymap(user_file=_write(tmp_path, 'next_record = "N"\nquit = "q"\n'))
-    assert keymap.changes() == {"next_record": "N"}  # quit = "q" is the default
+    keymap = load_keymap(user_file=_write(tmp_path, 'next_record = "J"\nquit = "q"\n'))
+    assert keymap.changes() == {"next_record": "J"}  # quit = "q" is the default
     unbound = load_keymap(user_file=_write(tmp_path, 'quit = ""\n'))
     assert unbound.keys_for("quit") == ()
     assert unbound.changes() == {"quit": UNBOUND_KEY}  # Textual would keep "q" for ""
@@ -93,6 +93,21 @@ def test_unknown_id_is_a_clear_error(tmp_path: Path) -> None:
 def test_bad_user_files(tmp_path: Path, text: str, fragment: str) -> None:
     with pytest.raises(KeymapError, match=fragment):
         load_keymap(user_file=_write(tmp_path, text))
+
+
+def test_two_actions_of_one_screen_on_one_key_is_a_clear_error(tmp_path: Path) -> None:
+    # Textual would run one of them and leave the other out of reach, with nothing said
+    path = _write(tmp_path, 'next_record = "c"\n')
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=path)
+    message = str(info.value)
+    assert str(path) in message and "next_record" in message and "confirm" in message
+    # moved together, or the other one unbound: no clash
+    load_keymap(user_file=_write(tmp_path, 'next_record = "c"\nconfirm = "C"\n'))
+    load_keymap(user_file=_write(tmp_path, 'next_record = "c"\nconfirm = ""\n'))
+    # one key in two contexts (the focused record pane's binding first) is by design
+    assert load_keymap(user=False).keys_for("to_top") == ("home",)
+    assert load_keymap(user=False).keys_for("record_top") == ("home",)
 
 
 def test_missing_explicit_file(tmp_path: Path) -> None:

@@ -52,9 +52,10 @@ SHELLS["browse"] = (browse, BrowseScreen)
 def shell(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[tuple[Callable[[], AssayApp], type]]:
-    """Makes each app (closed after the test), with a user keymap that moves `quit` to x."""
+    """Makes each app (closed after the test), with a user keymap that moves `quit` to X (a key
+    no preset binds)."""
     user_file = tmp_path / "keymap.toml"
-    user_file.write_text('quit = "x"\n', encoding="utf-8")
+    user_file.write_text('quit = "X"\n', encoding="utf-8")
     factory, screen = SHELLS[request.param]
     made: list[AssayApp] = []
 
@@ -81,7 +82,7 @@ async def test_each_app_is_the_one_shell_with_the_user_keymap(
         await pilot.press("q")  # the preset's quit key, moved by the user's keymap
         await pilot.pause()
         assert app.return_code is None
-        await pilot.press("x")
+        await pilot.press("X")
         await pilot.pause()
         assert app.return_code == 0
 

@@ -60,7 +60,7 @@ async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: 
 
 async def test_user_override_moves_a_binding_to_another_key(tmp_path: Path, sample: Path) -> None:
     user = tmp_path / "keymap.toml"
-    user.write_text('next_record = "x"\nquit = ""\n', encoding="utf-8")
+    user.write_text('next_record = "X"\nquit = ""\n', encoding="utf-8")
     app = make_demo_app(tmp_path, reviewer="o", keymap=load_keymap(user_file=user))
     async with app.run_test(size=SIZE) as pilot:
         screen = review_screen(app)
@@ -69,14 +69,14 @@ async def test_user_override_moves_a_binding_to_another_key(tmp_path: Path, samp
         await pilot.press("n")  # no longer bound
         await settle(pilot, screen)
         assert screen.location.record == start
-        await pilot.press("x")
+        await pilot.press("X")
         await settle(pilot, screen)
         assert screen.location.record > start
         await pilot.press("q")  # unbound: Textual alone would have kept it on q
         await pilot.pause()
         assert app.is_running and app.screen is screen
         shown = str(screen.query_one("KeysBar").render())
-        assert " x Next record " in shown and "Quit" not in shown
+        assert " X Next record " in shown and "Quit" not in shown
     app.close()
 
 

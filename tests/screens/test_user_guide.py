@@ -35,3 +35,14 @@ def test_guide_lists_every_default_key_binding_group() -> None:
     guide = (ROOT / "docs" / "user-guide.md").read_text(encoding="utf-8")
     for key in ("`c` `r` `u` `s`", "`space`", "`/`", "`z`", "`d`", "`f`", "ctrl+p"):
         assert key in guide
+
+
+def test_guide_keymap_example_is_a_keymap_assay_loads(tmp_path: Path) -> None:
+    from keymaps import load_keymap
+
+    guide = (ROOT / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"```toml\n(.*?)```", guide, re.DOTALL)
+    path = tmp_path / "keymap.toml"
+    path.write_text(example, encoding="utf-8")
+    keymap = load_keymap(user_file=path)  # no unknown id, no key given to two actions
+    assert keymap.preset == "vim" and keymap.keys_for("quit") == ()
