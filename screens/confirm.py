@@ -6,6 +6,7 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, Static
 
 from keymaps.bindings import bindings_for
@@ -34,6 +35,10 @@ class ConfirmScreen(Dialog[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()
+
+    def status(self) -> Content:
+        first = self.question.strip().splitlines()[0] if self.question.strip() else "a question"
+        return Content.assemble("keys → ", safe_content(first))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm-yes")

@@ -30,6 +30,9 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, RichVisual, Visual
 from textual.widget import Widget
+from textual.widgets import Input, TextArea
+
+from screens.widgets.dialog_lines import DialogLines
 
 ResultType = TypeVar("ResultType")
 
@@ -158,7 +161,7 @@ def screen_beneath(screen: Screen[Any]) -> Screen[Any] | None:
 
 
 if TYPE_CHECKING:
-    from textual.widgets import Input, Label, OptionList
+    from textual.widgets import Label, OptionList
 
     MixedInto = Screen[Any]
 else:
@@ -234,10 +237,26 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
 
     A dialog opened often is kept by the app (`kept`): it then implements `reopen`, which
     takes its constructor's arguments and puts it back in the state a new one opens in.
+
+    Its own status line and keys (`DialogLines`) cover the screen beneath's, which say what the
+    keys do there (`c` confirms), not here.
     """
 
     #: what the dialog's widgets were last styled for (theme, ANSI colours, terminal size)
     _styled_for: tuple[object, ...] | None = None
+
+    def status(self) -> Content:
+        """What typing or a key acts on while the dialog is open: its title, after "typing" when
+        a text field has the focus."""
+        title = next((w.border_title for w in self.walk_children(Widget) if w.border_title), None)
+        named = title if title is not None else "this dialog"
+        field = isinstance(self.focused, (Input, TextArea))
+        return Content.assemble("typing → " if field else "keys → ", named)
+
+    def on_mount(self) -> None:
+        # after the dialog's own handler (Textual runs the subclass's first): its focus is set
+        if not self.query(DialogLines):
+            self.mount(DialogLines(self.status()))
 
     def reopen(self, *args: Any, **options: Any) -> None:
         """Be as a new dialog made with these arguments would be (for `kept`)."""
@@ -254,6 +273,8 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
         if styled_for == self._styled_for:
             event.refresh_styles = False
         self._styled_for = styled_for
+        for lines in self.query(DialogLines):  # kept and opened again: on what, now
+            lines.say(self.status())
 
 
 Kept = TypeVar("Kept", bound=Dialog[Any])

@@ -23,7 +23,6 @@ from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
 from screens.dialog import Dialog, relabel
 from screens.safe import visible
-from screens.widgets.footer import KeysBar
 from screens.workers import report_failure
 
 if TYPE_CHECKING:
@@ -113,7 +112,6 @@ class GrepScreen(Dialog[GrepHit | None]):
             yield Label(self._flags(), id="grep-flags")
             yield OptionList(id="grep-results")
             yield Label(RUN_HINT, id="grep-status")
-        yield KeysBar()  # the toggles' keys, as the active keymap binds them
 
     def _title(self) -> str:
         return f"Grep at {self.revision.short}"

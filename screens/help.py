@@ -123,6 +123,9 @@ class HelpScreen(Dialog[None]):
             dialog.border_subtitle = "escape close"
             yield Static(help_content(self.keymap, self.here), id="help-text")
 
+    def status(self) -> Content:
+        return Content("keys → this list of keys")
+
     def reopen(self, keymap: Keymap, here: Here | None = None) -> None:
         if keymap is not self.keymap or here != self.here:
             self.keymap, self.here = keymap, here

@@ -1,7 +1,6 @@
 """The note editor: a modal TextArea; ctrl+s saves, escape asks before discarding a change.
 
-It covers the review's status line and keys with its own: what typing goes to, and its keys as
-the active keymap binds them (the review's `c` or `n` would only type a letter here)."""
+Its status line names the record or quote in full (the dialog's title may be cut)."""
 
 from __future__ import annotations
 
@@ -10,13 +9,13 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.geometry import Region
-from textual.widgets import Static, TextArea
+from textual.widgets import TextArea
 
 from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
 from screens.dialog import Dialog
 from screens.safe import safe_content
-from screens.widgets.footer import KeysBar
+from screens.widgets.dialog_lines import DialogLines
 
 
 class NoteScreen(Dialog[str | None]):
@@ -43,10 +42,8 @@ class NoteScreen(Dialog[str | None]):
                 show_line_numbers=False,
                 tab_behavior="focus",
             )
-        with Vertical(id="note-lines"):
-            # in full, where the title may be cut: which record or quote the note is written on
-            yield Static(safe_content(f"typing → {self.title_text}"), id="note-status")
-            yield KeysBar()
+        # in full, where the title may be cut: which record or quote the note is written on
+        yield DialogLines(safe_content(f"typing → {self.title_text}"))
 
     def on_mount(self) -> None:
         if self.place is not None:

@@ -3,11 +3,13 @@ changes, and only then (screens/dialog.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from rendered import Cell, screen_cells
 from rich.console import Console, ConsoleOptions
+from screenkit import opened, press
 from textual import messages
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
@@ -16,9 +18,13 @@ from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label, Static
 
+from keymaps import load_keymap
 from screens.dialog import Dialog, relabel
 from screens.palette import Palette
+from screens.widgets.dialog_lines import DialogLines
+from screens.widgets.footer import KeysBar
 from tui.app import AssayApp
+from tui.factory import make_demo_app
 
 CSS = """
 Asked { align: center middle; background: $background 60%; }
@@ -32,7 +38,7 @@ BENEATH = (
 
 
 class Plain(ModalScreen[None]):
-    """Textual's own modal screen, for comparison."""
+    """Textual's own modal screen, for comparison (with the lines a dialog adds)."""
 
     DEFAULT_CSS = CSS.replace("Asked", "Plain")
 
@@ -40,6 +46,7 @@ class Plain(ModalScreen[None]):
         with Vertical():
             yield Input("an answer")
             yield Label("a question")
+        yield DialogLines(Content("typing → this dialog"))
 
 
 class Asked(Dialog[None]):
@@ -67,8 +74,12 @@ async def test_a_dialog_draws_the_screen_beneath_as_a_modal_screen_does() -> Non
         await pilot.pause()
         await app.push_screen(Asked())
         await pilot.pause()
-        assert screen_cells(app) == textual
+        asked = screen_cells(app)
+        assert asked == textual
         assert textual[0, 0].char == "0"  # (the screen beneath is there to compare)
+        # the last lines are the dialog's own (DialogLines), not the screen beneath's
+        rows = ["".join(asked[x, y].char for x in range(90) if (x, y) in asked) for y in range(16)]
+        assert "typing→thisdialog" in rows[-3:], rows  # (the cells hold no spaces)
 
 
 async def test_a_change_beneath_an_open_dialog_shows_through_it() -> None:
@@ -203,3 +214,39 @@ async def test_a_dialog_line_told_a_text_that_fits_is_drawn_without_a_layout(tex
         assert (dialog.layouts - before > 0) is not fits
         assert label.size.height == (1 if fits else 2)
         assert text.split()[-1] in shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_each_dialog_says_what_its_keys_act_on_not_the_review(
+    tmp_path: Path, sample: Path, size: tuple[int, int]
+) -> None:
+    # beneath, the review's lines say `c` confirms; in a dialog `c` types or does nothing
+    app = make_demo_app(tmp_path, reviewer="d", keymap=load_keymap(user=False))
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot, app)
+        said = {}
+        for key in ("slash", "o", "question_mark", "ctrl+g", "ctrl+p", "e"):
+            await press(pilot, screen, key)
+            dialog = app.screen
+            assert isinstance(dialog, Dialog), key
+            lines = dialog.query_one(DialogLines)
+            assert lines.region.y == size[1] - 2 and lines.region.height == 2, key
+            status = str(dialog.query_one(".dialog-status", Static).render())
+            keys = str(dialog.query_one(KeysBar).render())
+            assert "esc " in keys, (key, keys)  # the way out
+            assert "Confirm" not in keys and "verdict keys" not in status, (key, status)
+            said[key] = status
+            await press(pilot, screen, "escape")
+            assert app.screen is screen, key
+        assert said["slash"] == "typing → Find records, quotes and files"
+        assert said["question_mark"] == "keys → this list of keys"
+        assert said["e"].startswith("typing → Note on record ")
+        # a question over the note editor says which one
+        await press(pilot, screen, "e")
+        await pilot.press("x")
+        await press(pilot, screen, "escape")
+        question = app.screen
+        assert isinstance(question, Dialog)
+        status = str(question.query_one(".dialog-status", Static).render())
+        assert status == "keys → Discard the changes to this note?", status
+    app.close()

@@ -133,7 +133,7 @@ async def test_note_editor_says_what_typing_goes_to_and_its_own_keys(
     app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user_file=user_file))
     async with app.run_test(size=size) as pilot:
         screen, editor = await note_on_first_quote(pilot, app)
-        status, keys = editor.query_one("#note-status", Static), editor.query_one(KeysBar)
+        status, keys = editor.query_one(".dialog-status", Static), editor.query_one(KeysBar)
         assert (status.region.y, keys.region.y) == (size[1] - 2, size[1] - 1)
         said = str(status.render())
         # in full where the dialog's title is cut: which quote of which record, its verdict
