@@ -83,8 +83,26 @@ def _validate(data: Mapping[str, object], where: str) -> dict[str, str]:
         parts = [part.strip() for part in value.split(",")]
         if value.strip() and any(not part or " " in part for part in parts):
             raise KeymapError(f"{where}: {binding_id} = {value!r} is not a list of keys")
-        keys[binding_id] = ",".join(part for part in parts if part)
+        keys[binding_id] = ",".join(key_name(part) for part in parts if part)
     return keys
+
+
+def key_name(key: str) -> str:
+    """A key as Textual names it: ``?`` is ``question_mark``, as Textual reads the characters of
+    BINDINGS and of a keymap. The clash check compares these names (``next_record = "?"`` takes
+    help's key) and the help shows them."""
+    if len(key) != 1 or key.isalnum():
+        return key
+    # imported here: keymaps are read before the commands import Textual (tui.startup)
+    import unicodedata
+
+    from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
+
+    try:
+        name = unicodedata.name(key).lower().replace("-", "_").replace(" ", "_")
+    except ValueError:  # a control character
+        name = ASCII_KEY_NAMES.get(key, key)
+    return KEY_NAME_REPLACEMENTS.get(name, name)
 
 
 def load_preset(name: str) -> dict[str, str]:
@@ -154,8 +172,8 @@ _WHERE = {
 def _check_clashes(keys: Mapping[str, str], where: str) -> None:
     """Two ids of one context on one key: Textual would run only one of them, and the other
     would be out of reach with nothing said (``next_record = "c"`` took confirm's key). Keys
-    are compared as written: ``?`` and ``question_mark`` are not told apart here. Ids of
-    different contexts may share a key: the focused pane's binding comes first by design."""
+    are compared by Textual's names (`key_name`). Ids of different contexts may share a key:
+    the focused pane's binding comes first by design."""
     holders: dict[tuple[str, str], str] = {}
     for spec in SPECS:
         for key in keys.get(spec.id, "").split(","):

@@ -110,6 +110,21 @@ def test_two_actions_of_one_screen_on_one_key_is_a_clear_error(tmp_path: Path) -
     assert load_keymap(user=False).keys_for("record_top") == ("home",)
 
 
+@pytest.mark.parametrize(
+    ("written", "named"),
+    [("!", "exclamation_mark"), ("/", "slash"), ("@", "at"), ("-", "minus"), ("ctrl+x", "ctrl+x")],
+)
+def test_a_character_is_the_key_textual_names_it(tmp_path: Path, written: str, named: str) -> None:
+    # as Textual reads it (set_keymap names a character so): compared, and shown, by that name
+    keymap = load_keymap(user_file=_write(tmp_path, f'next_record = "{written},J"\nfind = ""\n'))
+    assert keymap.keys_for("next_record") == (named, "J")
+
+
+def test_a_character_clashes_as_the_key_it_names(tmp_path: Path) -> None:
+    with pytest.raises(KeymapError, match="question_mark is bound to both next_record and help"):
+        load_keymap(user_file=_write(tmp_path, 'next_record = "?"\n'))
+
+
 def test_missing_explicit_file(tmp_path: Path) -> None:
     with pytest.raises(KeymapError, match="does not exist"):
         load_keymap(user_file=tmp_path / "nope.toml")

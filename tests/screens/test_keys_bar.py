@@ -46,3 +46,22 @@ async def test_keys_bar_shows_the_reviewers_own_keys(tmp_path: Path, sample: Pat
         await pilot.pause()
         assert str(screen.query_one(KeysBar).render()).startswith(" ctrl+n Next record ")
     app.close()
+
+
+async def test_a_key_written_as_its_character_runs_and_shows(tmp_path: Path, sample: Path) -> None:
+    # keymap.toml says "!": the key whose event Textual names exclamation_mark
+    user_file = tmp_path / "keymap.toml"
+    user_file.write_text('next_record = "!"\n', encoding="utf-8")
+    app = make_demo_app(tmp_path, reviewer="v", keymap=load_keymap(user_file=user_file))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        assert str(screen.query_one(KeysBar).render()).startswith(" ! Next record ")
+        start = screen.location.record
+        await pilot.press("exclamation_mark")
+        await screen.settle()
+        await pilot.pause()
+        assert screen.location.record == start + 1
+    app.close()
