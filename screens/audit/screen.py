@@ -232,7 +232,15 @@ class AuditScreen(Screen[None]):
     def refresh_status(self) -> None:
         index = self.current_index()
         status = f"filter: {self.state.filter} ({FILTERS[self.state.filter]})"
-        if index is not None:
+        if not self.order:  # the filter leaves nothing: say so, and what it cannot know yet
+            unchecked = self.state.totals()["unchecked"]
+            unknown = (
+                f"; {unchecked} not checked yet, not known to fail"
+                if unchecked and self.state.filter == "failing"
+                else ""
+            )
+            status = f"no system shown · {status}{unknown} · f: the next filter"
+        elif index is not None:
             entry = self.state.entries[index]
             if entry.error:
                 status = f"{entry.name}: {entry.error}"

@@ -220,6 +220,12 @@ async def test_filters(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
         audit = app.screen
         assert isinstance(audit, AuditScreen)
         await counted(pilot, audit)
+        await pilot.press("f")  # failing, before anything is checked: an empty list, explained
+        assert audit.state.filter == "failing" and rows(audit) == []
+        status = str(audit.query_one("#audit-status").render())
+        assert status.startswith("no system shown · filter: failing"), status
+        assert "2 not checked yet, not known to fail" in status
+        await pilot.press("f", "f", "f", "f")  # all again
         await open_system(pilot, "Heron")
         await pilot.press("escape")
         await counted(pilot, audit)
