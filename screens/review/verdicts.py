@@ -58,6 +58,10 @@ class Noted(NamedTuple):
     target: Target
 
 
+#: the replies of store work that changes a verdict or a note (undo and redo follow them)
+CHANGES = (Gave, Noted, Undone, Redone)
+
+
 class Exported(NamedTuple):
     """The reply of the write-up's store work (its result is the notice to show)."""
 
@@ -88,6 +92,10 @@ class Verdicts(Part):
         self.ready = asyncio.Event()  # the reviewer's verdicts are read (or failed)
         self.waiting: list[Callable[[], object]] = []  # actions waiting for them
         self.changes = Changes(state.session)  # this session's, for undo and redo
+        # changes sent to the writer and not back yet: an undo or redo pressed meanwhile waits
+        # for them (`z` right after `r` undid the change before the refute)
+        self._in_flight = 0
+        self._after_changes: list[Callable[[], object]] = []
         self.record_shown = state.location.record  # to tell when the location leaves it
         self._position: tuple[str, str] | None = None  # (review key, record id) not yet written
         self._position_timer: Timer | None = None
@@ -141,6 +149,8 @@ class Verdicts(Part):
         """
         if self.refuse_unusable_store():
             return False
+        if isinstance(reply, CHANGES):
+            self._in_flight += 1
         self.writer.submit(work, reply)
         return True
 
@@ -197,6 +207,10 @@ class Verdicts(Part):
     def on_written(self, message: Written) -> None:
         """A work of the writer finished: show what it changed, or say its error."""
         reply = message.reply
+        if isinstance(reply, CHANGES):
+            self._in_flight -= 1
+            if not self._in_flight:  # after this reply is taken in: run what waited for it
+                self.call_later(self._run_after_changes)
         if message.error is not None:
             self.failed(message.error, reading=False)
             return
@@ -299,8 +313,16 @@ class Verdicts(Part):
         self.changes.made(Change(target.item, target.location, target.label, before, event))
         self.show_change(event)
 
+    def _run_after_changes(self) -> None:
+        waiting, self._after_changes = self._after_changes, []
+        for action in waiting:
+            action()
+
     def undo(self) -> None:
         """Undo the reviewer's last change of this session (shown first, then named)."""
+        if self._in_flight:  # the last change is not stored yet: undo it once it is
+            self._after_changes.append(self.undo)
+            return
         step = self.changes.undo()
         if step is None:
             self.notify(
@@ -314,6 +336,9 @@ class Verdicts(Part):
 
     def redo(self) -> None:
         """Make the last change undone again."""
+        if self._in_flight:
+            self._after_changes.append(self.redo)
+            return
         step = self.changes.redo()
         if step is None:
             self.notify("nothing to redo")

@@ -3,6 +3,7 @@ session's; redo makes it again; both are events of the history."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from screenkit import press, watch_notices
@@ -80,3 +81,44 @@ async def test_undo_names_the_change_shows_it_and_redo_makes_it_again(
     again.close()
     with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
         assert len(store.history(quote.key)) == 4
+
+
+async def test_z_right_after_a_verdict_undoes_that_verdict(tmp_path: Path, sample: Path) -> None:
+    # the verdict is on the writer thread when z comes: z waited for nothing and undid the
+    # change before it (here the confirm on another record), leaving the refute in place
+    app = make_demo_app(tmp_path, reviewer="u", keymap=load_keymap(user=False))
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await press(pilot, screen, "c", "n")
+        confirmed, refuted = screen.session.records[0], screen.session.records[1]
+        assert screen.record is refuted
+        gate = threading.Event()
+        # the writer busy with other work (as with a slow disk) while r and z come
+        screen.verdicts.writer.submit(lambda store: gate.wait(10))
+        await pilot.press("r", "z")
+        assert screen.session.verdict(screen.session.record_item(refuted)) is None  # not yet
+        gate.set()
+        await screen.settle()
+        await pilot.pause()
+        await screen.settle()
+        session = screen.session
+        assert session.verdict(session.record_item(refuted)) is None  # the refute undone
+        assert session.verdict(session.record_item(confirmed)) is not None  # the confirm kept
+        assert any("undone: refuted on record" in str(n.message) for n in notices)
+        with VerdictStore.open(tmp_path / "demo.db", readonly=True) as store:
+            now = store.current("u")
+        assert [e.verdict.value for e in now.values() if e.verdict] == ["confirmed"]
+        # u, z and Z at once: the redo waits for the undo, which waits for the verdict
+        gate = threading.Event()
+        screen.verdicts.writer.submit(lambda store: gate.wait(10))
+        await pilot.press("u", "z", "Z")
+        gate.set()
+        for _ in range(3):
+            await screen.settle()
+            await pilot.pause()
+        again = session.verdict(session.record_item(refuted))
+        assert again is not None and again.value == "unclear"
+    app.close()
