@@ -314,9 +314,9 @@ class Verdicts(Part):
         self.show_change(event)
 
     def _run_after_changes(self) -> None:
-        waiting, self._after_changes = self._after_changes, []
-        for action in waiting:
-            action()
+        # one at a time: an undo run here sends a change, and what follows waits for it too
+        while self._after_changes and not self._in_flight:
+            self._after_changes.pop(0)()
 
     def undo(self) -> None:
         """Undo the reviewer's last change of this session (shown first, then named)."""
@@ -353,8 +353,15 @@ class Verdicts(Part):
         target = self.target()
         if target is None or self.refuse_unusable_store():
             return
+        self._append_note(target, line)
+
+    def _append_note(self, target: Target, line: str) -> None:
+        # onto the note as stored: read, and no change of it still on its way (a line lost)
         if not self.ready.is_set():
-            self.waiting.append(lambda: self.append_note(line))
+            self.waiting.append(lambda: self._append_note(target, line))
+            return
+        if self._in_flight:
+            self._after_changes.append(lambda: self._append_note(target, line))
             return
         session = self.session
         note = session.note(target.item).rstrip()
@@ -373,6 +380,9 @@ class Verdicts(Part):
             return
         if not self.ready.is_set():
             self.waiting.append(lambda: self._edit_note(target))
+            return
+        if self._in_flight:  # a note just saved would open with its text before
+            self._after_changes.append(lambda: self._edit_note(target))
             return
         self._edit_note(target)
 

@@ -10,6 +10,7 @@ from screenkit import press, watch_notices
 
 from db import VerdictStore
 from keymaps import load_keymap
+from screens.note import NoteScreen
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
 from screens.widgets.target_line import TargetLine
@@ -121,4 +122,31 @@ async def test_z_right_after_a_verdict_undoes_that_verdict(tmp_path: Path, sampl
             await pilot.pause()
         again = session.verdict(session.record_item(refuted))
         assert again is not None and again.value == "unclear"
+    app.close()
+
+
+async def test_e_right_after_a_note_is_saved_opens_it_as_saved(
+    tmp_path: Path, sample: Path
+) -> None:
+    # the note on its way to the store: the editor opened with the text before it, and saving
+    # again would have written over it
+    app = make_demo_app(tmp_path, reviewer="u", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        gate = threading.Event()
+        screen.verdicts.writer.submit(lambda store: gate.wait(10))
+        await pilot.press("e", *"first", "ctrl+s", "e")
+        assert not isinstance(app.screen, NoteScreen)  # waits for the note to be stored
+        gate.set()
+        for _ in range(3):
+            await screen.settle()
+            await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, NoteScreen) and editor.text == "first"
+        await pilot.press(*" and second", "ctrl+s")
+        await screen.settle()
+        item = screen.session.record_item(screen.session.records[0])
+        assert screen.session.note(item) == "first and second"
     app.close()
