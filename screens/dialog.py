@@ -20,6 +20,7 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
 from textual import events
 from textual.app import App
+from textual.binding import Binding
 from textual.color import Color
 from textual.content import Content
 from textual.css.styles import RulesMap
@@ -32,6 +33,7 @@ from textual.visual import RenderOptions, RichVisual, Visual
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
+from keymaps import Keymap
 from screens.widgets.dialog_lines import DialogLines
 
 ResultType = TypeVar("ResultType")
@@ -257,6 +259,28 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
         # after the dialog's own handler (Textual runs the subclass's first): its focus is set
         if not self.query(DialogLines):
             self.mount(DialogLines(self.status()))
+        self.call_after_refresh(self._say_unreached)
+
+    def _say_unreached(self) -> None:
+        """Say which of the dialog's own actions no key reaches: a keymap gave them only keys
+        the focused field binds itself (`note_save = "ctrl+w"`: the editor deletes a word), and
+        Textual runs the field's binding."""
+        reached = {a.binding.id for a in self.active_bindings.values() if a.node is self}
+        keymap = getattr(self.app, "keymap", None)
+        for binding in type(self).BINDINGS:
+            if not isinstance(binding, Binding) or not binding.id or binding.id in reached:
+                continue
+            keys = keymap.keys_for(binding.id) if isinstance(keymap, Keymap) else ()
+            if not keys:
+                continue  # left unbound on purpose
+            self.notify(
+                f"{binding.description} has no key here: {', '.join(keys)}"
+                f" {'is' if len(keys) == 1 else 'are'} the field's own."
+                f" Give {binding.id} another key in keymap.toml",
+                severity="warning",
+                markup=False,
+                timeout=8,
+            )
 
     def reopen(self, *args: Any, **options: Any) -> None:
         """Be as a new dialog made with these arguments would be (for `kept`)."""

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rendered import Cell, screen_cells
 from rich.console import Console, ConsoleOptions
-from screenkit import opened, press
+from screenkit import opened, press, watch_notices
 from textual import messages
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
@@ -222,6 +222,7 @@ async def test_each_dialog_says_what_its_keys_act_on_not_the_review(
 ) -> None:
     # beneath, the review's lines say `c` confirms; in a dialog `c` types or does nothing
     app = make_demo_app(tmp_path, reviewer="d", keymap=load_keymap(user=False))
+    notices = watch_notices(app)
     async with app.run_test(size=size) as pilot:
         screen = await opened(pilot, app)
         said = {}
@@ -241,6 +242,8 @@ async def test_each_dialog_says_what_its_keys_act_on_not_the_review(
         assert said["slash"] == "typing → Find records, quotes and files"
         assert said["question_mark"] == "keys → this list of keys"
         assert said["e"].startswith("typing → Note on record ")
+        # with the presets every dialog's own action has a key that reaches it
+        assert not [n for n in notices if "has no key here" in str(n.message)]
         # a question over the note editor says which one
         await press(pilot, screen, "e")
         await pilot.press("x")
@@ -249,4 +252,24 @@ async def test_each_dialog_says_what_its_keys_act_on_not_the_review(
         assert isinstance(question, Dialog)
         status = str(question.query_one(".dialog-status", Static).render())
         assert status == "keys → Discard the changes to this note?", status
+    app.close()
+
+
+async def test_a_dialog_says_which_action_a_field_s_own_key_takes(
+    tmp_path: Path, sample: Path
+) -> None:
+    # the editor deletes a word on ctrl+w: a note saved on ctrl+w only would never be saved
+    user_file = tmp_path / "keymap.toml"
+    user_file.write_text('note_save = "ctrl+w"\n', encoding="utf-8")
+    app = make_demo_app(tmp_path, reviewer="d", keymap=load_keymap(user_file=user_file))
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "e")
+        await pilot.pause()
+        said = [str(n.message) for n in notices if "has no key here" in str(n.message)]
+        assert said == [
+            "Save note has no key here: ctrl+w is the field's own."
+            " Give note_save another key in keymap.toml"
+        ], said
     app.close()
