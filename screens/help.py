@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from keymaps import BY_ID, GROUPS, SPECS, BindingSpec, Keymap, short_keys
 from keymaps.bindings import bindings_for
+from keymaps.display import UNBOUND_TEXT
 from screens.dialog import Dialog
 
 _CONTEXT_NOTES = {
@@ -66,7 +67,7 @@ def help_content(keymap: Keymap, here: Here | None = None) -> Content:
     width = min(width, 24)
 
     def line(spec: BindingSpec, *, description: str = "", noted: bool = True) -> Content:
-        keys = key_names(keymap.keys_for(spec.id)) or "(unbound)"
+        keys = key_names(keymap.keys_for(spec.id)) or UNBOUND_TEXT
         note = _CONTEXT_NOTES.get(spec.context, "") if noted else ""
         gap = max(2, width - len(keys))  # never run into the description
         return Content.assemble(

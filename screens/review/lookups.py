@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import SystemCommand
 
 from keymaps import SPECS, Keymap, short_keys
+from keymaps.display import UNBOUND_TEXT
 from screens.dialog import kept
 from screens.review.history import Location
 from screens.safe import as_markup, visible
@@ -243,7 +244,7 @@ class Lookups:
         for spec in SPECS:
             if spec.context != "review" or spec.id == "quit":
                 continue
-            keys = short_keys(self.keymap.keys_for(spec.id), ", ")
+            keys = short_keys(self.keymap.keys_for(spec.id), ", ") or UNBOUND_TEXT
             action = self.actions.get(spec.id, spec.action)
             yield SystemCommand(
                 spec.description,

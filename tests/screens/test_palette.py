@@ -112,6 +112,10 @@ async def test_the_screens_actions_come_first_then_textuals(tmp_path: Path) -> N
         assert {"Theme", "Quit"} <= set(before[len(actions) :])
         jumps = [f"Go to {record.id}" for record in screen.session.records]
         assert not any(title.startswith(jump) for title in before for jump in jumps)
+        # an action the keymap leaves without a key says so (vim's `gg` in the default preset)
+        helps = {c.title: c.help for c in screen.palette_commands() if c.discover}
+        assert helps["Top of the pane (pressed twice)"] == "Move · (unbound)"
+        assert helps["Next record"] == "Move · n"
     app.close()
 
 
