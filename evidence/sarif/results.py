@@ -329,6 +329,15 @@ def _rule_body(rule: Mapping[str, Any] | None) -> str:
     return "\n\n".join(parts)
 
 
+#: fields of a result read only when of this type
+SHAPES: dict[str, type] = {
+    "ruleId": str,
+    "locations": list,
+    "codeFlows": list,
+    "relatedLocations": list,
+}
+
+
 def read_result(
     result: Mapping[str, Any], number: int, context: RunContext
 ) -> tuple[Record, list[str]]:
@@ -339,6 +348,11 @@ def read_result(
     rule_id, rule, problem = rule_for(result, context)
     if problem:
         problems.append(problem)
+    # a field of the wrong shape is read as absent: said, so that a result shown with no
+    # location is not taken for one the tool gave none
+    for key, kind in SHAPES.items():
+        if key in result and type(result[key]) is not kind:
+            problems.append(f"{key} is not a {'string' if kind is str else 'list'}: not read")
     locations = _sequence(result.get("locations"))
 
     def first() -> str:

@@ -263,6 +263,15 @@ def test_malformed_results_never_raise(result: object) -> None:
     assert len(report.records) <= 1
 
 
+def test_a_field_of_the_wrong_shape_is_said_not_silently_dropped() -> None:
+    result = {"ruleId": 7, "locations": "nope", "codeFlows": {}, "relatedLocations": 3}
+    (report,) = load_sarif(json.dumps(log(run(result))).encode(), "odd.sarif")
+    said = " ".join(diagnostic.message for diagnostic in report.diagnostics)
+    for field in ("ruleId is not a string", "locations is not a list", "codeFlows is not a list"):
+        assert field in said, said
+    assert "relatedLocations is not a list" in said
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
