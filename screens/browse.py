@@ -49,6 +49,8 @@ BROWSE_BINDINGS: tuple[str, ...] = (
 )
 
 
+#: the next and previous match of find in file: answered, not shown in the keys bar
+FIND_AGAIN = ("find_next", "find_prev")
 #: `find` (`/`) means "find by name" on every screen: records, quotes and files in review, the
 #: files here; find in file is `find_in_file` (ctrl+f) on both
 BROWSE_DESCRIPTIONS = {"find": "Find file"}
@@ -57,7 +59,7 @@ BROWSE_DESCRIPTIONS = {"find": "Find file"}
 def browse_bindings() -> list[BindingType]:
     """The browse screen's bindings (all shown), keyed by the catalog ids."""
     shown = bindings(BROWSE_BINDINGS, shown=True, descriptions=BROWSE_DESCRIPTIONS)
-    return shown + bindings(("find_next", "find_prev"), shown=False)
+    return shown + bindings(FIND_AGAIN, shown=False)
 
 
 class BrowseScreen(Screen[None]):
@@ -297,7 +299,7 @@ class BrowseScreen(Screen[None]):
         from screens.help import HelpScreen, Here
 
         keymap = self.keymap or load_keymap(user=False)
-        ids = (*BROWSE_BINDINGS[:-2], "find_next", "find_prev", *BROWSE_BINDINGS[-2:])
+        ids = (*BROWSE_BINDINGS[:-2], *FIND_AGAIN, *BROWSE_BINDINGS[-2:])  # help, quit last
         here = Here("Browsing a revision", ids, BROWSE_DESCRIPTIONS)
         self.app.push_screen(kept(self.app, HelpScreen, keymap, here))
 

@@ -257,8 +257,7 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
 
     def on_mount(self) -> None:
         # after the dialog's own handler (Textual runs the subclass's first): its focus is set
-        if not self.query(DialogLines):
-            self.mount(DialogLines(self.status()))
+        self.mount(DialogLines(self.status()))
         self.call_after_refresh(self._say_unreached)
 
     def _say_unreached(self) -> None:

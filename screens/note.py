@@ -8,6 +8,7 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import TextArea
 
@@ -15,7 +16,6 @@ from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
 from screens.dialog import Dialog
 from screens.safe import safe_content
-from screens.widgets.dialog_lines import DialogLines
 
 
 class NoteScreen(Dialog[str | None]):
@@ -42,8 +42,10 @@ class NoteScreen(Dialog[str | None]):
                 show_line_numbers=False,
                 tab_behavior="focus",
             )
+
+    def status(self) -> Content:
         # in full, where the title may be cut: which record or quote the note is written on
-        yield DialogLines(safe_content(f"typing → {self.title_text}"))
+        return safe_content(f"typing → {self.title_text}")
 
     def on_mount(self) -> None:
         if self.place is not None:
