@@ -19,6 +19,7 @@ from keymaps import load_keymap
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
 from screens.themes import DARK, LIGHT
+from screens.widgets.dialog_lines import DialogLines
 from screens.widgets.drawn_bar import DrawnBar
 from screens.widgets.footer import KeysBar
 from tui.factory import make_demo_app
@@ -132,4 +133,7 @@ async def test_the_dialogs_read_at_aa(
         assert text_count(cells, region) > 20  # its title, hint or text at least
         # text at 4.5:1; not its scrollbars (borders and marks are checked on the panes)
         assert low_contrast(cells, region, drawing=1.0) == []
+        # and its own status line and keys, over the review's
+        lines = app.screen.query_one(DialogLines).region
+        assert text_count(cells, lines) > 10 and low_contrast(cells, lines, drawing=1.0) == []
     app.close()
