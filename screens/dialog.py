@@ -31,7 +31,7 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, RichVisual, Visual
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 from keymaps import Keymap
 from screens.widgets.dialog_lines import DialogLines
@@ -252,7 +252,7 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
         a text field has the focus."""
         title = next((w.border_title for w in self.walk_children(Widget) if w.border_title), None)
         named = title if title is not None else "this dialog"
-        field = isinstance(self.focused, (Input, TextArea))
+        field = isinstance(self.focused, Input)  # the note editor's TextArea: NoteScreen.status
         return Content.assemble("typing → " if field else "keys → ", named)
 
     def on_mount(self) -> None:
