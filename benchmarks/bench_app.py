@@ -75,6 +75,18 @@ import os, sys, time
 MARKS = [("start", time.perf_counter())]  # launch_phases.py's phases (printed when asked)
 sys.path.insert(0, {root!r})
 import asyncio
+IDLE = [0.0]  # seconds the event loop waited (launch_phases.py), counted when marks are asked
+if os.environ.get("ASSAY_LAUNCH_MARKS"):
+    import selectors
+    _select = selectors.DefaultSelector.select
+
+    def select(self, timeout=None):
+        began = time.perf_counter()
+        try:
+            return _select(self, timeout)
+        finally:
+            IDLE[0] += time.perf_counter() - began
+    selectors.DefaultSelector.select = select
 
 async def main(kind):
     if kind == "empty":
@@ -104,6 +116,7 @@ async def main(kind):
         await app.screen.wait_for_refresh()
         MARKS.append(("frame", time.perf_counter()))
         marks = " ".join(f"{{name}}={{at - MARKS[0][1]:.6f}}" for name, at in MARKS[1:])
+        marks += f" idle={{IDLE[0]:.6f}}"
         print("frame", marks if os.environ.get("ASSAY_LAUNCH_MARKS") else "", flush=True)
 {at_frame}    if kind != "empty":
         app.close()

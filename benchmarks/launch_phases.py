@@ -10,7 +10,9 @@ phase (its `MARKS`) and prints them with its frame. Medians of each phase:
   in `demo_app`: Textual, the screens, and runs the command's steps: the keymap, the database
   check, the reviewer's name, the reports from their cache);
 - `run_test` until the first screen is composed, mounted, styled and painted once (`ready`);
-- from there to the frame `wait_for_refresh` waits for (the same in both).
+- from there to the frame `wait_for_refresh` waits for (the same in both);
+- of the run (from the app built to the frame), the time the event loop waited, mostly for
+  Textual's next refresh (its frame timer: up to 1/60 s in both apps), and the rest: the work.
 
 launch_count.py counts the same launches in instructions (steadier; this says where in time).
 
@@ -40,6 +42,11 @@ PHASES = [
     ("to the frame (the next refresh)", "ready", "frame", ("review", "empty")),
     ("launch (the process)", "", "frame", ("review", "empty")),
 ]
+#: (label, duration): the run split, from the `idle` the child counted (not marks)
+RUN_SPLIT = [
+    ("the run: the event loop waiting", "idle"),
+    ("the run: working", "work"),
+]
 
 
 def marked_launch(kind: str, tmp: Path, pycache: Path) -> dict[str, float]:
@@ -48,10 +55,12 @@ def marked_launch(kind: str, tmp: Path, pycache: Path) -> dict[str, float]:
     word, *marks = line.split()
     assert word == "frame" and marks, line
     since_start = {name: float(value) for name, value in (mark.split("=") for mark in marks)}
+    idle = since_start.pop("idle")
     first_line = elapsed - since_start["frame"]
-    return {"": 0.0, "start": first_line} | {
+    at = {"": 0.0, "start": first_line} | {
         name: first_line + value for name, value in since_start.items()
     }
+    return at | {"idle": idle, "work": at["frame"] - at["app"] - idle}
 
 
 def main() -> int:
@@ -79,6 +88,12 @@ def main() -> int:
             print(f"{label:46} {review} {spent['empty']:10.1f} {more:+8.1f}")
         else:
             print(f"{label:46} {review}")
+    for label, duration in RUN_SPLIT:
+        spent = {
+            kind: statistics.median(run[duration] * 1000 for run in runs[kind]) for kind in runs
+        }
+        more = spent["review"] - spent["empty"]
+        print(f"{label:46} {spent['review']:10.1f} {spent['empty']:10.1f} {more:+8.1f}")
     review_total = statistics.median(run["frame"] for run in runs["review"])
     empty_total = statistics.median(run["frame"] for run in runs["empty"])
     print(f"launch ratio {review_total / empty_total:.2f} (goal: <= 1.25x the empty app)")
