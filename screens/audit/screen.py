@@ -47,6 +47,8 @@ STYLES = {
     "no path": "$text-warning",
     "drift": "$text-warning",
 }
+#: a system's mark (screens.audit.table.mark) in the colour of what it says
+MARK_STYLES = {"✗": "$text-error", "!": "$text-error", "∅": "$text-warning"}
 
 
 class SystemsList(RowList, inherit_bindings=False):
@@ -196,8 +198,8 @@ class AuditScreen(Screen[None]):
                 style = STYLES.get(column, "")
                 if column == "failing" and text.strip() in ("0", "–"):
                     style = ""
-                if column == "mark" and not entry.available:
-                    style = "$text-warning"
+                if column == "mark":
+                    style = MARK_STYLES.get(text.strip(), style)
                 parts.append((visible(text), style))
             rows.append(Row(Content.assemble(*parts), id=f"system-{index}"))
         cursor = self.order.index(current) if current in self.order else (0 if rows else None)

@@ -77,11 +77,24 @@ def header_line(width: int, *, drift: bool) -> str:
     return (" " * GAP).join(parts)
 
 
+def mark(entry: AuditEntry) -> str:
+    """What a system's first cell says of it, in the review's words for quotes: ``!`` its
+    reports cannot be used, ``∅`` its repository is not on this machine, ``·`` not checked
+    yet, ``✗`` failing quotes or missing cited paths, ``✓`` checked with neither. (A ``✓`` for
+    any repository present read as checked and holding beside a system never anchored.)"""
+    if entry.error:
+        return "!"
+    if not entry.available:
+        return "∅"
+    if entry.failing is None or entry.citations_missing is None:
+        return "·"
+    return "✗" if entry.failing or entry.citations_missing else "✓"
+
+
 def row_cells(entry: AuditEntry, width: int, *, drift: bool) -> list[tuple[str, str]]:
     """A system's cells as (column title, text), the mark and name first."""
     name, columns = columns_for(width, drift=drift)
-    mark = "!" if entry.error else ("✓" if entry.available else "∅")
-    cells = [("mark", mark + " "), ("system", cell(entry.name, name, False))]
+    cells = [("mark", mark(entry) + " "), ("system", cell(entry.name, name, False))]
     for column in columns:
         cells.append((" ", " " * GAP))
         cells.append((column.title, cell(column.cell(entry), column.width, column.right)))

@@ -78,7 +78,8 @@ async def test_the_systems_what_needs_attention_first(
         shown = rows(screen)
         # nothing anchored nor reviewed yet: the most unreviewed first; no repository last
         assert [row.split()[1] for row in shown] == ["Kestrel", "Heron", "Osprey"]
-        assert shown[0].startswith("✓ Kestrel") and shown[2].startswith("∅ Osprey")
+        # not anchored: not checked (`·`), not a ✓ that reads as checked and holding
+        assert shown[0].startswith("· Kestrel") and shown[2].startswith("∅ Osprey")
         assert "0% 0/56" in shown[0]
         header = str(screen.query_one("#audit-header").render())
         assert "3 systems · 1 without a repository" in header
@@ -145,7 +146,8 @@ async def test_open_a_system_give_verdicts_and_come_back(
         assert heron.reviewed == 1 and heron.reviewers == ("tester",)
         # anchoring found 3 failing quotes and 1 missing cited path: Heron needs attention first
         assert (heron.failing, heron.citations_missing) == (3, 1)
-        assert rows(audit)[0].split()[1] == "Heron"
+        assert rows(audit)[0].startswith("✗ Heron")  # checked: failing quotes
+        assert rows(audit)[1].startswith("· Kestrel")  # still not checked
         assert "1/13" in rows(audit)[0]
         assert "3 failing · 1 no path (1 not checked) ·" in header_of(audit)  # Kestrel's unknown
         # the verdict is in the audit's database
@@ -321,3 +323,22 @@ async def test_drift_when_asked(tmp_path: Path, sample: Path, keymap: Keymap) ->
             await pilot.press("f")
         assert audit.state.filter == "drifted"
         assert [row.split()[1] for row in rows(audit)] == ["Kestrel", "Heron"]
+
+
+def test_a_systems_mark_says_what_is_known_of_it(tmp_path: Path) -> None:
+    from evidence.audit.file import AuditSystem
+    from screens.audit.systems import AuditEntry
+    from screens.audit.table import mark
+
+    here = AuditSystem("here", tmp_path, ())
+    away = AuditSystem("away", tmp_path / "not-cloned", ())
+
+    def entry(system: AuditSystem, **known: Any) -> AuditEntry:
+        return AuditEntry(system, None, **known)
+
+    assert mark(entry(here)) == "·"  # readable, never anchored
+    assert mark(entry(here, failing=0, citations_missing=0)) == "✓"
+    assert mark(entry(here, failing=2, citations_missing=0)) == "✗"
+    assert mark(entry(here, failing=0, citations_missing=1)) == "✗"
+    assert mark(entry(away)) == "∅"
+    assert mark(entry(here, error="reports unreadable", failing=0, citations_missing=0)) == "!"
