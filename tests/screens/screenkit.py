@@ -86,13 +86,26 @@ def review_screen(app: App[Any]) -> ReviewScreen:
     return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
 
 
+def index_of(screen: ReviewScreen, record_id: str) -> int:
+    """The index of the record `record_id` in the review."""
+    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
+
+
+async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
+    """What is pending handled, the review settled (its reads and the source shown), and what
+    that posted handled."""
+    await pilot.pause()
+    await screen.settle()
+    await pilot.pause()
+
+
 async def opened(pilot: Pilot[Any], app: App[Any], record_id: str = LONG) -> ReviewScreen:
     """The review screen, settled, on the record `record_id`."""
     screen = app.screen
     assert isinstance(screen, ReviewScreen)
     await screen.settle()
     await pilot.pause()
-    index = next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
+    index = index_of(screen, record_id)
     screen.go(Location(index, 0))
     await screen.settle()
     await pilot.pause()

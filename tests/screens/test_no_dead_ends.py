@@ -5,10 +5,8 @@ record is listed, grep's results are reached from its pattern and find in file c
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from screenkit import focused, review_screen, watch_notices
-from textual.pilot import Pilot
+from screenkit import focused, index_of, review_screen, settle, watch_notices
 from textual.widget import Widget
 from textual.widgets import Input, OptionList
 
@@ -19,23 +17,12 @@ from keymaps import Keymap, load_keymap
 from screens.goto import FindInFile, match_notice
 from screens.grep import GrepScreen
 from screens.review.history import Location
-from screens.review.screen import ReviewScreen
 from screens.widgets.quote_diff import QuoteDiff
 from screens.widgets.quote_info import QuoteInfo
 from screens.widgets.source_view import SourceView
 from tui.factory import make_app, make_demo_app
 
 SIZE = (120, 40)
-
-
-async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
-    await pilot.pause()
-    await screen.settle()
-    await pilot.pause()
-
-
-def index_of(screen: ReviewScreen, record_id: str) -> int:
-    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
 def shown_text(widget: Widget) -> str:

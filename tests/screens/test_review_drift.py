@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from screenkit import on_top, press, watch_notices
+from screenkit import index_of, on_top, press, watch_notices
 from textual.app import App
 from textual.content import Content
 from textual.pilot import Pilot
@@ -38,10 +38,6 @@ async def opened(pilot: Pilot[Any], app: App[Any], record_id: str | None = None)
         await screen.settle()
         await pilot.pause()
     return screen
-
-
-def index_of(screen: ReviewScreen, record_id: str) -> int:
-    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
 def demo(tmp_path: Path, against: str | None = TIP_REVISION) -> AssayApp:

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from screenkit import review_screen
-from textual.pilot import Pilot
+from screenkit import index_of, review_screen, settle
 
 from keymaps import load_keymap
 from screens.review.history import Location
@@ -16,16 +15,6 @@ from screens.review.screen import ReviewScreen
 from tui.factory import make_demo_app
 
 SIZE = (120, 40)
-
-
-async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
-    await pilot.pause()
-    await screen.settle()
-    await pilot.pause()
-
-
-def index_of(screen: ReviewScreen, record_id: str) -> int:
-    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
 def _styles(screen: ReviewScreen) -> list[tuple[str, ...]]:

@@ -4,12 +4,10 @@ redraws are in test_review_redraws.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from screenkit import on_top, review_screen, watch_notices
-from textual.pilot import Pilot
+from screenkit import index_of, on_top, review_screen, settle, watch_notices
 
 from db import VerdictStore
 from evidence.model import ReportSet
@@ -19,22 +17,11 @@ from screens.find import FindScreen
 from screens.help import HelpScreen, help_content
 from screens.note import NoteScreen
 from screens.review.history import Location
-from screens.review.screen import ReviewScreen
 from screens.widgets.source_view import SourceView
 from tui.cli import cli
 from tui.factory import make_app, make_demo_app
 
 SIZE = (120, 40)
-
-
-async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
-    await pilot.pause()
-    await screen.settle()
-    await pilot.pause()
-
-
-def index_of(screen: ReviewScreen, record_id: str) -> int:
-    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
 async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from screenkit import review_screen
+from screenkit import index_of, review_screen
 from textual.pilot import Pilot
 
 from keymaps import load_keymap
@@ -25,10 +25,6 @@ async def settle(pilot: Pilot[Any], screen: ReviewScreen) -> None:
     await screen.settle()
     await pilot.pause()
     await pilot.pause()
-
-
-def index_of(screen: ReviewScreen, record_id: str) -> int:
-    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
 def code_width(view: SourceView) -> int:

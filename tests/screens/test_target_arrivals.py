@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from screenkit import press
+from screenkit import index_of, press
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -31,10 +31,6 @@ async def opened(pilot: Pilot[Any], app: App[Any]) -> ReviewScreen:
     await screen.settle()
     await pilot.pause()
     return screen
-
-
-def index_of(screen: ReviewScreen, record_id: str) -> int:
-    return next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
 
 
 def status(screen: ReviewScreen) -> str:
