@@ -26,7 +26,7 @@ from evidence.git.blobs import (
     TextCache,
     decode_blob,
 )
-from evidence.git.grep import GrepHit, Syntax
+from evidence.git.grep import BadPattern, GrepHit, Syntax
 from evidence.git.process import (
     OBJECT_ID,
     SAFE_CONFIG,
@@ -42,6 +42,7 @@ from evidence.model import FileState
 
 __all__ = [
     "BINARY_PROBE",
+    "BadPattern",
     "DEFAULT_CACHE_CHARS",
     "DEFAULT_MAX_SIZE",
     "SAFE_CONFIG",

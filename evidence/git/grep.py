@@ -17,9 +17,14 @@ from typing import Literal
 from evidence.git.process import RevisionError, error_line, git_command, safe_environment, stop
 from evidence.git.tree import decode_path, normalize_path
 
-__all__ = ["GrepHit", "Syntax", "grep"]
+__all__ = ["BadPattern", "GrepHit", "Syntax", "grep"]
 
 Syntax = Literal["basic", "extended", "perl"]
+
+
+class BadPattern(RevisionError):
+    """git could not read the search pattern as a regular expression (a fixed string is
+    searched as written)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,11 @@ def grep(
             return
         if process.returncode not in (0, 1):
             message = error_line(process.stderr.read())
+            # git names a pattern it cannot read by its argument ("-e option, 'def main(':
+            # missing closing parenthesis"): the reason alone, the pattern named once
+            reason = message.removeprefix(f"-e option, '{pattern}': ")
+            if reason != message:
+                raise BadPattern(f"{pattern!r} is not a valid regular expression: {reason}")
             raise RevisionError(f"search for {pattern!r} failed: {message}")
     finally:
         done.set()

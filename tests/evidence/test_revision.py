@@ -9,7 +9,7 @@ import pytest
 from evidencekit import git, make_repo
 
 from evidence.model import FileState
-from evidence.revision import GrepHit, Revision, RevisionError
+from evidence.revision import BadPattern, GrepHit, Revision, RevisionError
 
 
 @pytest.fixture
@@ -195,8 +195,14 @@ def test_grep_regex_fixed_case_and_spans(repo: tuple[Path, str]) -> None:
         assert list(revision.grep("a.b", fixed=True)) == []
         assert [hit.line for hit in revision.grep("re(turn|ad)", syntax="extended")] == [2]
         assert [hit.line for hit in revision.grep(r"re\(turn\)", syntax="basic")] == [2]
-        with pytest.raises(RevisionError, match="search for"):
+        # the reason, without git's naming of its argument ("-e option, '(unclosed': ...")
+        with pytest.raises(
+            BadPattern, match=r"^'\(unclosed' is not a valid regular expression: \w"
+        ):
             list(revision.grep("(unclosed"))
+        with pytest.raises(BadPattern, match="it's"):  # a quote in the pattern
+            list(revision.grep("it's ("))
+        assert list(revision.grep("(unclosed", fixed=True)) == []  # as written: found nowhere
 
 
 def test_grep_paths_are_literal_pathspecs(repo: tuple[Path, str]) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import click
 
-from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
+from evidence.revision import BadPattern, GrepHit, Revision, RevisionError, SourceFile
 from evidence.text import visible
 from tui.commands.errors import InputError
 from tui.commands.options import keymap_option
@@ -201,6 +201,8 @@ def grep(
             for hit in revision.grep(pattern, fixed=fixed, ignore_case=ignore_case, paths=paths):
                 found += 1
                 click.echo(format_hit(hit, color=use_color), color=use_color)
+        except BadPattern as error:
+            raise InputError(f"{error} (-F searches for PATTERN as written)") from None
         except RevisionError as error:
             raise InputError(str(error)) from None
     raise SystemExit(0 if found else 1)
