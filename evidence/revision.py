@@ -153,7 +153,10 @@ class Revision:
             message = error_line(found.stderr)
             if "safe.directory" in message:  # a repository, but not one git will read
                 raise RevisionError(message)
-            raise RevisionError(f"{repo_path} is not a git repository ({message})")
+            # git's own "not a git repository (or any of the parent directories): .git" would
+            # say it twice; any other reason (a permission, a damaged .git) is given
+            why = "" if message.startswith("not a git repository") else f" ({message})"
+            raise RevisionError(f"{repo_path} is not a git repository{why}")
         git_dir = Path(os.fsdecode(found.stdout.rstrip(b"\n")))
         commit = cls._resolve(git_dir, repo_path, rev)
         return cls(repo_path.resolve(), git_dir, commit, max_size=max_size, cache_chars=cache_chars)

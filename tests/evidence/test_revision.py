@@ -104,8 +104,9 @@ def test_option_like_revision_is_never_an_option(repo: tuple[Path, str]) -> None
 def test_not_a_repository(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
-    with pytest.raises(RevisionError, match="not a git repository"):
+    with pytest.raises(RevisionError) as raised:
         Revision.open(plain)
+    assert str(raised.value) == f"{plain} is not a git repository"  # said once, not git's twice
     with pytest.raises(RevisionError, match="does not exist"):
         Revision.open(tmp_path / "absent")
 
