@@ -225,10 +225,13 @@ def to_text(result: CheckResult) -> str:
         + "; "
         f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} quoted file(s) "
         f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
-        f"{'FAIL' if result.exit_code else 'OK'}"
+        # this line's verdict is the check's alone: with --against, the drift's is on its own
+        # line (every quote verified read "FAIL" here when a passage had changed since)
+        f"{'FAIL' if result.failing or result.missing_citations else 'OK'}"
     )
     if result.against is not None:
         labels = [quote_line(quote) for quote in result.quotes]
         out.append("")
         out.extend(drift_text(result.against, labels, result.drifts, result.relation))
+        out[-1] += "; FAIL" if result.drifted else "; OK"
     return "\n".join(out)

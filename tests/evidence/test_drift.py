@@ -118,6 +118,34 @@ def test_identical_revisions_drift_nothing(kestrel: Path) -> None:
     assert out.splitlines()[-1].startswith("drift: 31 unchanged, 0 moved, 0 changed")
 
 
+def test_the_check_and_the_drift_each_say_their_own_verdict(tmp_path: Path) -> None:
+    # every quote verified at the cited revision, one passage changed since: the check's line
+    # said FAIL beside "0 missing" (the drift's failure); each line now gives its own
+    root = tmp_path / "r"
+    cited = make_repo(root, {"gate.py": "def gate(token):\n    return token == SECRET\n"})
+    (root / "gate.py").write_text("def gate(token):\n    return compare(token, SECRET)\n")
+    git(root, "commit", "-qam", "constant time")
+    report = tmp_path / "gate-runtime-report.md"
+    report.write_text(
+        "Gate runtime report\n\nType: agentic-system-analyses/types/runtime-report.md\n\n"
+        f"Evidence is SRC-1 at revision {cited}.\n\nShared records\n\nComponents\n\n"
+        "GT-CMP-gate\n\nLabel: the gate\n\n    return token == SECRET\n\n--- gate.py:2\n"
+    )
+    code, out, _ = run(str(report), "--repo", str(root), "--rev", cited)
+    assert code == 0 and out.splitlines()[-1].endswith(
+        "0 missing; 0 wrong range(s), 0 quoted file(s) missing; 0 of 0 cited path(s) missing; OK"
+    )
+    code, out, _ = run(str(report), "--repo", str(root), "--rev", cited, "--against", "main")
+    lines = out.splitlines()
+    check_line = next(line for line in lines if line.startswith("1 quotes: 1 exact"))
+    assert code == 1  # the drift fails the command
+    assert check_line.endswith("; OK")  # every quote verified
+    assert lines[-1].startswith("drift: 0 unchanged, 0 moved, 1 changed")
+    assert lines[-1].endswith("; FAIL")
+    code, out, _ = run(str(report), "--repo", str(root), "--rev", cited, "--against", cited)
+    assert code == 0 and out.splitlines()[-1].endswith("; OK")
+
+
 def _anchor(path: str, lines: tuple[int, int]) -> Anchor:
     quote = Quote("", path, None, 1, 1, "R", 0)
     return Anchor(quote, FileState.OK, Tier.EXACT, 100.0, lines)
