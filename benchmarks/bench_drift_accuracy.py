@@ -22,7 +22,7 @@ the places holding the passage (changed: its file). "False same" counts passages
 unchanged or moved whose text at the lines it names is not the passage: it must be zero. The
 commit lists of a sample of passages still there are compared with ``git log -L a,b:path
 OLD..NEW`` at the lines drift names, and the time of one git log -L per quote is set beside
-drift's time for all of them.
+drift's time for all of them: drift must be no slower than that (goal >= 1x).
 
 Drift is called as `assay check --against` calls it (evidence.drift.follow_anchors) on anchors at
 the drawn lines, so that anchoring at OLD (measured by bench_accuracy.py) does not blur it.
@@ -302,10 +302,13 @@ def run(repo: Path, old_rev: str, new_rev: str, n: int, seed: int, sample: int, 
         share = 100 * equal / max(1, len(probe))
         print(f"  commit lists equal to git log -L: {equal}/{len(probe)} ({share:.1f}%)")
         naive = per_quote * len(anchors)
+        # goal: never slower than asking git once per quote (a quadratic parse of git's log made
+        # drift 3x slower than that on this repository's own history, 0.3x, unflagged)
+        faster = naive / max(elapsed, 1e-9)
         print(f"  git log -L: {per_quote * 1000:.0f} ms a quote, {naive:.1f} s for "
               f"{len(anchors)} (extrapolated); drift {elapsed:.2f} s, "
-              f"{naive / max(elapsed, 1e-9):.0f}x faster")  # fmt: skip
-        return ok and false_same == 0 and share >= 99.0
+              f"{faster:.1f}x faster (goal: >= 1x)")  # fmt: skip
+        return ok and false_same == 0 and share >= 99.0 and faster >= 1.0
 
 
 def own_history() -> tuple[Path, str, str]:
