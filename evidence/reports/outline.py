@@ -178,6 +178,18 @@ class _Outliner:
         low = text.lower().rstrip(":")
         state = self.state
         listed = state in (_State.SHARED, _State.ANNOTATIONS)
+        # an indented line is quoted text (code, a document), never the report's structure: a
+        # quoted "Shared records" or record id ended the section or opened a record
+        if lines[index][:1].isspace():
+            if self.current is not None:
+                return
+            if not listed:
+                self.state = _State.ACCOUNT
+                self.narrative(index, None)
+            elif low not in NONE_MARKERS:
+                where = "record" if state is _State.SHARED else "annotation"
+                self.diagnose(index, f"text outside any {where}")
+            return
 
         if low == "shared records":
             self.close(index)

@@ -454,3 +454,26 @@ def test_indented_block_with_blank_lines_inside() -> None:
         .quotes[0]
         .text
     )
+
+
+def test_quoted_lines_are_never_the_reports_structure() -> None:
+    # a quote of a document or of code holding "Shared records", a kind heading, "Annotations"
+    # or a record id, indented as quoted text is: the records after it stay where they are
+    text = (
+        "T runtime report\n\nType: agentic-system-analyses/types/t-runtime-report.md\n\n"
+        "Shared records\n\nComponents\n\nTT-CMP-kit\n\nLabel: the kit\n\n"
+        "    Shared records\n\n    Claims\n\n    TT-CLM-fake\n\n    Annotations\n\n"
+        "    On TT-CMP-kit\n\n--- kit.md:3-11\n\n"
+        "TT-CMP-next\n\nLabel: the next one\n\nIt follows.\n"
+    )
+    report = parse_report(text, "t.txt")
+    assert [(r.id, r.kind) for r in report.records] == [
+        ("TT-CMP-kit", Kind.COMPONENT),
+        ("TT-CMP-next", Kind.COMPONENT),
+    ]
+    (quote,) = report.records[0].quotes
+    assert quote.text.split() == [
+        "Shared", "records", "Claims", "TT-CLM-fake", "Annotations", "On", "TT-CMP-kit"
+    ]  # fmt: skip
+    assert (quote.path, quote.claimed) == ("kit.md", (3, 11))
+    assert report.diagnostics == ()
