@@ -236,7 +236,8 @@ def _is_code_line(line: str) -> bool:
 
 
 def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[int]) -> int:
-    """Extend an indented block upward over single blank lines between indented code paragraphs.
+    """Extend an indented block upward over the blank lines between indented code paragraphs
+    (one empty line at most; any number kept indented).
 
     ``above`` is the line just above the block, ``last`` its last line; the result is the new
     ``above``. Code blocks keep their blank lines when a report is rendered, so a quoted function
@@ -244,15 +245,23 @@ def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[
     """
     if not all(_is_code_line(lines[i]) for i in range(above + 1, last + 1)):
         return above
-    while (
-        above - 1 >= first
-        and not lines[above].strip()
-        and above not in taken
-        and _is_code_line(lines[above - 1])
-        and above - 1 not in taken
-        and _marker(lines[above - 1]) is None
-    ):
-        top = above - 1
+    while True:
+        # the blank lines between two paragraphs of the block: one empty line at most (one is
+        # a paragraph break of prose too), and any kept indented as the block's own
+        gap, empty = above, 0
+        while gap >= first and not lines[gap].strip() and gap not in taken:
+            empty += not lines[gap][:1].isspace()
+            gap -= 1
+        if (
+            gap == above
+            or empty > 1
+            or gap < first
+            or gap in taken
+            or not _is_code_line(lines[gap])
+            or _marker(lines[gap]) is not None
+        ):
+            break
+        top = gap
         while (
             top >= first
             and top not in taken
@@ -293,8 +302,13 @@ def _quotes(
         text_part = line[:position].rstrip(" \t")
         if not text_part.strip():
             # a `--- path` line alone: the quote is the block above it, maybe past a blank line
-            above = index - 1
-            while above >= first and not lines[above].strip() and index - above <= 2:
+            # and past the block's own trailing blank lines, kept indented as the block is
+            above, gap = index - 1, 0
+            while above >= first and not lines[above].strip():
+                if not lines[above][:1].isspace():  # an empty line, not the block's own
+                    gap += 1
+                    if gap > 1:
+                        break
                 above -= 1
             block_end = above
             while above >= first and lines[above].strip() and above not in taken:

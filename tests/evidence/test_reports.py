@@ -477,3 +477,36 @@ def test_quoted_lines_are_never_the_reports_structure() -> None:
     ]  # fmt: skip
     assert (quote.path, quote.claimed) == ("kit.md", (3, 11))
     assert report.diagnostics == ()
+
+
+def test_a_blocks_own_trailing_blank_lines_do_not_part_it_from_its_marker() -> None:
+    # blank lines of a quoted block kept indented (as an editor copies them) then one empty
+    # line: the marker is the block's; two empty lines still part them (a marker with no quote)
+    head = "T runtime report\n\nType: t-runtime-report.md\n\nShared records\n\nComponents\n\n"
+    block = "TT-CMP-a\n\nLabel: a\n\n    def a():\n        return 1\n    \n    \n"
+    report = parse_report(head + block + "\n--- a.py:1-2\n", "t.txt")
+    (quote,) = report.records[0].quotes
+    assert quote.text.splitlines() == ["    def a():", "        return 1"]
+    assert (quote.path, quote.claimed) == ("a.py", (1, 2))
+    assert report.diagnostics == ()
+    # two paragraphs of one block (Python's two blank lines between functions, kept indented)
+    two = "TT-CMP-a\n\nLabel: a\n\n    def a():\n        return 1\n    \n    \n    def b():\n"
+    (both,) = parse_report(head + two + "        return 2\n\n--- a.py:1-5\n", "t.txt").records
+    assert both.quotes[0].text.split() == [
+        "def",
+        "a():",
+        "return",
+        "1",
+        "def",
+        "b():",
+        "return",
+        "2",
+    ]
+    # two empty lines between them: two blocks, the upper one not this marker's (as before)
+    apart = two.replace("    \n    \n", "\n\n")
+    report = parse_report(head + apart + "        return 2\n\n--- a.py:4-5\n", "t.txt")
+    assert report.records[0].quotes[0].text.split() == ["def", "b():", "return", "2"]
+    assert any("unattributed" in d.message for d in report.diagnostics)
+    parted = parse_report(head + block + "\n\n--- a.py:1-2\n", "t.txt")
+    assert parted.records[0].quotes == ()
+    assert {d.message for d in parted.diagnostics} >= {"'--- path' marker with no quoted text"}
