@@ -458,7 +458,9 @@ def _window(
             run = lines[start - 1 : start - 1 + length]
             if all(line in known for line in run) or (own is not None and own.isdisjoint(run)):
                 continue
-            score = float(fuzz.ratio(text, "\n".join(run)))
+            # below the best so far rapidfuzz stops early and says 0: the same choice, sooner
+            cutoff = best[0] if best is not None else 0.0
+            score = float(fuzz.ratio(text, "\n".join(run), score_cutoff=cutoff))
             key = (score, -abs(start - at), (start, start + length - 1))
             if best is None or key[:2] > best[:2]:
                 best = key
