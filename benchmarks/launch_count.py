@@ -29,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_app import child_code
+from launches import child_code
 
 ROOT = Path(__file__).resolve().parent.parent
 

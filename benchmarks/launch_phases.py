@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_app import bytecode_caches, launched
+from launches import bytecode_caches, launched
 
 from evidence.sample import sample_repo
 
