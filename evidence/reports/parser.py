@@ -10,6 +10,8 @@ on text: whatever it cannot make sense of becomes a Diagnostic with a report lin
 
 from __future__ import annotations
 
+import os
+
 from evidence.model import Diagnostic, Kind, Record, Report, RevisionMention
 from evidence.reports.contents import read_contents
 from evidence.reports.files import split_lines
@@ -43,10 +45,20 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
     return text, diagnostics
 
 
+def _without_margin(lines: list[str]) -> list[str]:
+    """The lines less the indentation every non-blank one shares: a report pasted or exported
+    with a left margin is read as written flush (its structure at column 0, quotes past it)."""
+    margins = [line[: len(line) - len(line.lstrip())] for line in lines if line.strip()]
+    margin = os.path.commonprefix(margins) if margins else ""
+    if not margin:
+        return lines
+    return [line[len(margin) :] if line.strip() else line for line in lines]
+
+
 def parse_report(text: str | bytes, file: str) -> Report:
     """Parse one report's text (or bytes); never raises, oddities become diagnostics."""
     decoded, diagnostics = decode(text)
-    lines = split_lines(decoded)
+    lines = _without_margin(split_lines(decoded))
     outline = read_outline(lines)
     diagnostics.extend(outline.diagnostics)
 

@@ -510,3 +510,24 @@ def test_a_blocks_own_trailing_blank_lines_do_not_part_it_from_its_marker() -> N
     parted = parse_report(head + block + "\n\n--- a.py:1-2\n", "t.txt")
     assert parted.records[0].quotes == ()
     assert {d.message for d in parted.diagnostics} >= {"'--- path' marker with no quoted text"}
+
+
+def test_a_report_indented_as_a_whole_keeps_its_records() -> None:
+    # every line indented (a report pasted or exported with a margin): its structure is at the
+    # margin, its quoted text past it
+    text = (
+        "T runtime report\n\nType: agentic-system-analyses/types/t-runtime-report.md\n\n"
+        "Shared records\n\nComponents\n\nTT-CMP-kit\n\nLabel: the kit\n\n"
+        "    Shared records\n\n--- kit.md:3\n\nTT-CMP-next\n\nLabel: the next one\n"
+    )
+    flush = parse_report(text, "t.txt")
+    margin = parse_report(
+        "\n".join("  " + line if line else "" for line in text.split("\n")), "t.txt"
+    )
+    assert [r.id for r in margin.records] == [r.id for r in flush.records]
+    assert [r.id for r in flush.records] == ["TT-CMP-kit", "TT-CMP-next"]
+    assert [(r.label, r.quotes) for r in margin.records] == [
+        (r.label, r.quotes) for r in flush.records
+    ]
+    assert [q.text.strip() for q in margin.records[0].quotes] == ["Shared records"]
+    assert margin.diagnostics == flush.diagnostics == ()
