@@ -81,10 +81,15 @@ class CheckResult:
         return tuple(result for result in self.quotes if result.anchor.failing)
 
     @property
+    def holds(self) -> bool:
+        """Every quote verified, no claimed range wrong, every cited path there (drift aside)."""
+        return not (self.failing or self.missing_citations)
+
+    @property
     def exit_code(self) -> int:
-        """0 when every quote is verified, no claimed range is wrong, every cited path exists
-        and (with `against`) no quoted passage changed or was deleted, else 1."""
-        return 1 if self.failing or self.missing_citations or self.drifted else 0
+        """0 when the check holds and (with `against`) no quoted passage changed or was
+        deleted, else 1."""
+        return 0 if self.holds and not self.drifted else 1
 
     def summary(self) -> dict[str, int]:
         """Counts by tier and by kind of failure."""

@@ -227,7 +227,7 @@ def to_text(result: CheckResult) -> str:
         f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
         # this line's verdict is the check's alone: with --against, the drift's is on its own
         # line (every quote verified read "FAIL" here when a passage had changed since)
-        f"{'FAIL' if result.failing or result.missing_citations else 'OK'}"
+        f"{'OK' if result.holds else 'FAIL'}"
     )
     if result.against is not None:
         labels = [quote_line(quote) for quote in result.quotes]
