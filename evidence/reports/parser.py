@@ -52,7 +52,9 @@ def _without_margin(lines: list[str]) -> list[str]:
     margin = os.path.commonprefix(margins) if margins else ""
     if not margin:
         return lines
-    return [line[len(margin) :] if line.strip() else line for line in lines]
+    # every non-blank line starts with the margin; a blank one holding no more than it is empty
+    # (left as spaces, it read as a quoted block's own blank line, kept indented)
+    return [line[len(margin) :] if line.startswith(margin) else "" for line in lines]
 
 
 def parse_report(text: str | bytes, file: str) -> Report:

@@ -531,3 +531,9 @@ def test_a_report_indented_as_a_whole_keeps_its_records() -> None:
     ]
     assert [q.text.strip() for q in margin.records[0].quotes] == ["Shared records"]
     assert margin.diagnostics == flush.diagnostics == ()
+    # its blank lines carry the margin: two of them still part a paragraph from a marker
+    parted = "T runtime report\n\nType: t\n\nShared records\n\nComponents\n\nTT-CMP-a\n\n"
+    parted += "Label: a\n\nProse, not a quote\n\n\n--- a.py:1\n"
+    indented = "\n".join("  " + line for line in parted.split("\n"))
+    assert parse_report(indented, "t.txt").records[0].quotes == ()
+    assert parse_report(parted, "t.txt").records[0].quotes == ()
