@@ -235,6 +235,11 @@ def _is_code_line(line: str) -> bool:
     return stripped != line and bool(stripped) and not BULLET_RE.match(stripped)
 
 
+def _paragraph_break(line: str) -> bool:
+    """A blank line that is empty, not one kept indented as a quoted block's own."""
+    return not line[:1].isspace()
+
+
 def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[int]) -> int:
     """Extend an indented block upward over the blank lines between indented code paragraphs
     (one empty line at most; any number kept indented).
@@ -250,7 +255,7 @@ def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[
         # a paragraph break of prose too), and any kept indented as the block's own
         gap, empty = above, 0
         while gap >= first and not lines[gap].strip() and gap not in taken:
-            empty += not lines[gap][:1].isspace()
+            empty += _paragraph_break(lines[gap])
             gap -= 1
         if (
             gap == above
@@ -305,7 +310,7 @@ def _quotes(
             # and past the block's own trailing blank lines, kept indented as the block is
             above, gap = index - 1, 0
             while above >= first and not lines[above].strip():
-                if not lines[above][:1].isspace():  # an empty line, not the block's own
+                if _paragraph_break(lines[above]):
                     gap += 1
                     if gap > 1:
                         break
