@@ -342,3 +342,34 @@ def test_a_systems_mark_says_what_is_known_of_it(tmp_path: Path) -> None:
     assert mark(entry(here, failing=0, citations_missing=1)) == "✗"
     assert mark(entry(away)) == "∅"
     assert mark(entry(here, error="reports unreadable", failing=0, citations_missing=0)) == "!"
+
+
+@pytest.mark.parametrize("theme", ["assay-dark", "assay-light"])
+async def test_the_systems_read_at_aa_marks_included(
+    tmp_path: Path, sample: Path, keymap: Keymap, theme: str
+) -> None:
+    # measured as drawn: two systems checked (their ✗ in the error colour), one unchecked (·)
+    # and one without a repository (∅, in the warning colour)
+    from rendered import low_contrast, screen_cells
+
+    from evidence.audit.check import check_audit
+    from evidence.audit.file import load_audit
+    from evidence.sample_audit import sample_audit
+
+    anchors = tmp_path / "anchors"
+    check_audit(load_audit(sample_audit() / "assay.toml"), anchor_cache=anchors)
+    app = make_demo_audit_app(
+        tmp_path, reviewer="tester", keymap=keymap, anchor_cache=anchors, theme=theme
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        assert [row[0] for row in rows(audit)] == ["✗", "✗", "∅"]
+        systems = audit.query_one(SystemsList)
+        for cursor in (0, 2):  # the cursor row's colours too
+            systems.move_to(cursor)
+            await pilot.pause()
+            await pilot.pause()
+            assert low_contrast(screen_cells(app), systems.region) == []
+    app.close()

@@ -137,3 +137,25 @@ async def test_the_dialogs_read_at_aa(
         lines = app.screen.query_one(DialogLines).region
         assert text_count(cells, lines) > 10 and low_contrast(cells, lines, drawing=1.0) == []
     app.close()
+
+
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_a_verdict_under_the_cursor_reads_at_aa(
+    tmp_path: Path, sample: Path, theme: str
+) -> None:
+    # the badge's colour is picked for the pane's background: a refuted record's ✗ read at
+    # 2.1:1 (dark) and 1.0:1 (light) on the cursor's, the one row the reviewer is looking at
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == "KS-OBJ-station-db")
+        screen.go(Location(index, 0))
+        await screen.settle()
+        screen.records_pane.focus()
+        await pilot.press("r")
+        await screen.settle()
+        low, counts = await measured(screen, pilot, app)
+        assert counts["records"] > 150
+        assert [line for line in low if line.startswith("records")] == []
+    app.close()
