@@ -16,7 +16,7 @@ from evidence.drift import Drift, follow_anchors, relation_of
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
-from evidence.sarif.rebase import has_sarif_quotes, rebase_paths
+from evidence.sarif.rebase import has_sarif_quotes, is_sarif_report, rebase_paths
 
 __all__ = ["CheckResult", "QuoteResult", "SearchResult", "run_check"]
 
@@ -158,11 +158,12 @@ def run_check(
                 else:
                     searches.append(SearchResult(report, search, hits, None, ignored))
     # what the parser noted in each report (an unattributed passage, ...), then across reports
-    found = [(report.file, d) for report in reportset.reports for d in report.diagnostics]
-    diagnostics = tuple(
-        f"{file}:{diagnostic.line}: {diagnostic.message}"
-        for file, diagnostic in (*found, *reportset.diagnostics)
-    )
+    found = [
+        d.shown(report.file, results=is_sarif_report(report))
+        for report in reportset.reports
+        for d in report.diagnostics
+    ]
+    diagnostics = (*found, *(d.shown(file) for file, d in reportset.diagnostics))
     citations = check_citations(reportset, PathIndex(revision.paths()))
     drifts: tuple[Drift | None, ...] = ()
     how = None

@@ -46,7 +46,7 @@ def refuse_unusable(reportset: ReportSet) -> None:
             lines.append(f"{report.file}: {missing}")
         elif not report.records:
             lines.append(f"{report.file}: no records and no quotes; is it a report?")
-            lines += [f"  {report.file}:{d.line}: {d.message}" for d in report.diagnostics]
+            lines += [f"  {d.shown(report.file)}" for d in report.diagnostics]
     if lines:
         raise CheckError("\n".join(lines))
     systems = list(dict.fromkeys(report.system for report in reports if report.system))

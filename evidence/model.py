@@ -45,10 +45,20 @@ DECLARED_KINDS: tuple[Kind, ...] = (
 
 
 class Diagnostic(NamedTuple):
-    """Something odd about a report's text, at a report line."""
+    """Something odd about a report's text, at a report line (a SARIF log's: the result's number,
+    which its message names; 0: no one place)."""
 
     line: int
     message: str
+
+    def shown(self, file: str = "", *, results: bool = False) -> str:
+        """``file:12: message`` (``line 12: message`` without a file). A SARIF log's number
+        (``results``) counts results, not lines: an editor sent to ``scan.sarif:715`` lands in
+        the middle of another result, so the file alone, as for a diagnostic of no line."""
+        if results or self.line <= 0:
+            return f"{file}: {self.message}" if file else self.message
+        where = f"{file}:{self.line}" if file else f"line {self.line}"
+        return f"{where}: {self.message}"
 
 
 class RevisionMention(NamedTuple):

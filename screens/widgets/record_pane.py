@@ -156,7 +156,9 @@ def record_rows(
     if noted:
         yield Row(
             Content("\n").join(
-                Content.styled(visible(f"! line {d.line}: {d.message}"), "$text-warning")
+                Content.styled(
+                    visible(f"! {d.shown(results=record.kind is Kind.RESULT)}"), "$text-warning"
+                )
                 for d in noted
             ),
             disabled=True,

@@ -123,6 +123,20 @@ def test_text_output_names_located_regions(kestrel: Path) -> None:
     assert "codeql-kestrel.sarif#1: result 4, location" in out
 
 
+def test_a_sarif_logs_notes_name_the_result_not_a_line(kestrel: Path) -> None:
+    # a result's number is no line of the log: `scan.sarif:9:` sent an editor to line 9 of a
+    # pretty-printed log, the middle of another result
+    _code, out, _err = check(str(CODEQL), "--repo", str(kestrel))
+    notes = [line for line in out.splitlines() if line.startswith("note:")]
+    assert [note.split("codeql-kestrel.sarif#1")[1] for note in notes] == [
+        ": result 7: ruleIndex 9 names no rule of the tool",
+        ": result 9 repeats py/stack-trace-exposure:54dbb09e86e0 (shown as (2))",
+    ]
+    parsed = CliRunner().invoke(cli, ["parse", str(CODEQL)], catch_exceptions=False).stdout
+    assert "  ! result 9 repeats py/stack-trace-exposure:54dbb09e86e0 (shown as (2))" in parsed
+    assert "line 9" not in parsed and "line 7" not in parsed
+
+
 def _misquote(text: str) -> str:
     """The snippet with one letter changed (a different word, not formatting damage)."""
     match = re.search(r"[a-z]", text)

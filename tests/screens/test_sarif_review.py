@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonschema
 from click.testing import CliRunner
-from screenkit import on_top, press, reviewing
+from screenkit import on_top, opened, press, reviewing
 
 from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION
@@ -121,3 +121,15 @@ async def test_sarif_triage_session(tmp_path: Path, sample: Path, keymap: Keymap
     assert lookup["properties"]["assay"]["verdicts"][0]["verdict"] == "confirmed"
     (step,) = lookup["properties"]["assay"]["locations"]
     assert step["role"] == "step" and step["verdict"] == "confirmed"
+
+
+async def test_a_results_note_names_it(tmp_path: Path, sample: Path, keymap: Keymap) -> None:
+    # the record pane said "! line 9: result 9 repeats ...": a SARIF log's numbers count results
+    reportset = load_reports([CODEQL])
+    repeated = next(r for r in reportset.reports[0].records if r.id.endswith(" (2)"))
+    app = make_app(reportset, sample, CITED_REVISION, tmp_path / "t.db", "tester", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, app, repeated.id)
+        shown = [str(screen.record_pane.row(n).prompt) for n in range(screen.record_pane.row_count)]
+        notes = [text for text in shown if text.startswith("! ")]
+        assert notes == [f"! result 9 repeats {repeated.id.removesuffix(' (2)')} (shown as (2))"]

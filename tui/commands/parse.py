@@ -10,6 +10,7 @@ import click
 from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
 from evidence.reports.bundle import dump_bundle
 from evidence.reports.loading import ReportError, load_reports
+from evidence.sarif.rebase import is_sarif_report
 from evidence.text import escaped, json_escaped
 from tui.commands.audit import resolve_audit
 from tui.commands.errors import InputError
@@ -63,8 +64,8 @@ def outline(report: Report) -> list[str]:
         f"{_plural(quotes, 'quote')}, {_plural(citations, 'citation')}, "
         f"{_plural(len(report.diagnostics), 'diagnostic')}"
     )
-    for diagnostic in report.diagnostics:
-        lines.append(f"  ! line {diagnostic.line}: {diagnostic.message}")
+    results = is_sarif_report(report)
+    lines += [f"  ! {diagnostic.shown(results=results)}" for diagnostic in report.diagnostics]
     return [escaped(line) for line in lines]
 
 
@@ -74,8 +75,7 @@ def render_text(reportset: ReportSet) -> str:
     if reportset.diagnostics:
         across = [f"across reports: {_plural(len(reportset.diagnostics), 'diagnostic')}"]
         across += [
-            escaped(f"  ! {file}:{diagnostic.line}: {diagnostic.message}")
-            for file, diagnostic in reportset.diagnostics
+            escaped(f"  ! {diagnostic.shown(file)}") for file, diagnostic in reportset.diagnostics
         ]
         blocks.append("\n".join(across))
     return "\n\n".join(blocks)
