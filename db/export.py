@@ -248,7 +248,7 @@ def sarif(
             )
     if not files:
         return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [_assay_run(store, reviewer)]}
-    document, identities = runs_with_verdicts(store, files, reviewer=reviewer)
+    document, identities = runs_with_verdicts(store, files, reviewer=reviewer, items=registered)
     own = _assay_run(store, reviewer, skip=identities, items=registered)
     if own["results"]:
         document["runs"].append(own)

@@ -83,10 +83,22 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def runs_with_verdicts(
-    store: VerdictStore, files: Sequence[Path], *, reviewer: str | None = None
+    store: VerdictStore,
+    files: Sequence[Path],
+    *,
+    reviewer: str | None = None,
+    items: Iterable[Mapping[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], set[str]]:
     """(the SARIF log of the files' runs with the store's verdicts, the report identities they
-    hold). The log keeps the first file's top-level members; StoreError for an unreadable file."""
+    hold). The log keeps the first file's top-level members; StoreError for an unreadable file.
+
+    A run is matched under the identity the store registered it with (``items``, default the
+    store's): in an audit, a run's identity holds its system (evidence/sarif/rebase.py
+    `for_system`), which the file alone does not say."""
+    registered: dict[str, set[str]] = {}
+    for item in store.items() if items is None else items:
+        if item.get("kind") == "result" and item.get("report_file"):
+            registered.setdefault(str(item["report_file"]), set()).add(str(item["report"]))
     current: dict[str, list[Event]] = {}
     for event in store.current_all():
         if reviewer is None or event.reviewer == reviewer:
@@ -100,18 +112,22 @@ def runs_with_verdicts(
             document = {key: value for key, value in original.items() if key != "runs"}
         runs_read = read_runs(original, str(path))
         for (report, positions), run in zip(runs_read, original["runs"], strict=True):
-            identities.add(report.identity)
+            identity = report.identity
+            held = registered.get(report.file, set())
+            if held and identity not in held:  # registered in an audit, under its system
+                identity = min(held)
+            identities.add(identity)
             results = run.get("results") if isinstance(run, dict) else None
             for record, position in zip(report.records, positions, strict=True):
                 result = results[position] if isinstance(results, list) else None
                 if not isinstance(result, dict):
                     continue
-                events = current.get(make_key(report.identity, record.id), [])
+                events = current.get(make_key(identity, record.id), [])
                 hashes = record_quote_hashes(record)
                 located = [
                     (quote, event)
                     for quote, digest in zip(record.quotes, hashes, strict=True)
-                    for event in current.get(make_key(report.identity, record.id, digest), [])
+                    for event in current.get(make_key(identity, record.id, digest), [])
                 ]
                 if only_location(record) is not None:
                     # a verdict on a result's only location is the result's (when the reviewer

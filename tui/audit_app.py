@@ -22,13 +22,14 @@ if TYPE_CHECKING:
 def load_state(audit: Audit, *, cache: Path | None = None) -> AuditState:
     """Every system's reports (from the parsed-report cache when given); a system whose reports
     cannot be read or used carries the reason."""
+    from evidence.audit.loading import system_reports
     from evidence.inputs import CheckError, refuse_unusable
-    from evidence.reports.loading import ReportError, load_reports
+    from evidence.reports.loading import ReportError
 
     entries = []
     for system in audit.systems:
         try:
-            reportset = load_reports(system.report_paths, cache=cache)
+            reportset = system_reports(system, cache=cache)
         except ReportError as error:
             entries.append(AuditEntry(system, None, str(error)))
             continue

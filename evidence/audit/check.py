@@ -15,11 +15,12 @@ from typing import Any
 
 from evidence.anchor_cache import CachingAnchorer, key_for, put
 from evidence.audit.file import Audit, AuditSystem
+from evidence.audit.loading import system_reports
 from evidence.check import CheckResult, run_check
 from evidence.check_output import to_json, to_text
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import ReportSet
-from evidence.reports.loading import ReportError, load_reports
+from evidence.reports.loading import ReportError
 from evidence.revision import Revision, RevisionError
 from evidence.text import escaped
 
@@ -95,7 +96,7 @@ def check_system(
     """Check one system of an audit (``against`` overrides the system's own); with
     ``anchor_cache``, anchors unchanged since they were last computed come from there."""
     try:
-        reportset = load_reports(system.report_paths, cache=cache)
+        reportset = system_reports(system, cache=cache)
     except ReportError as error:
         return SystemCheck(system, ERROR, error=str(error))
     if not system.available:

@@ -4,19 +4,30 @@ A scanner run on another machine writes absolute paths of its checkout (``/home/
 api/server.py``), or paths relative to a directory above or below the repository's root. Once the
 revision is known, each such path is replaced by its longest suffix that is a file of the revision
 (``api/server.py``); a path with no such suffix is kept (it reads as missing). Report quotes are
-never touched: only quotes read from SARIF (those with a ``role``).
+never touched: only quotes read from SARIF (those with a ``role``). In an audit, a run is also
+kept under the system it was run over (`for_system`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container
 
 from evidence.model import Quote, Record, Report, ReportSet
 
-__all__ = ["TYPE_PREFIX", "has_sarif_quotes", "is_sarif_report", "rebase_paths", "repository_path"]
+__all__ = [
+    "TYPE_PREFIX",
+    "for_system",
+    "has_sarif_quotes",
+    "is_sarif_report",
+    "rebase_paths",
+    "repository_path",
+]
 
-#: how the type line of a report read from SARIF starts (``sarif/<tool>-<category>``)
+#: how the type line of a report read from SARIF starts (``sarif/<tool>-<category>``, then
+#: ``@<system>`` in an audit)
 TYPE_PREFIX = "sarif/"
+_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def is_sarif_report(report: Report) -> bool:
@@ -64,3 +75,21 @@ def rebase_paths(reportset: ReportSet, paths: Container[str]) -> ReportSet:
         return value._replace(records=records) if changed else value
 
     return reportset._replace(reports=tuple(report(item) for item in reportset.reports))
+
+
+def for_system(reportset: ReportSet, system: str) -> ReportSet:
+    """``reportset`` with each SARIF run's results kept under ``system`` (an audit's system).
+
+    A run is known by its tool and category (`Report.identity`), which stay the same when one
+    scanner runs over several systems: in an audit they were one report, whose items each
+    system's review registered in turn, marking the other systems' results gone, and whose
+    verdicts, failing quotes and reviewers every such system counted. The category is where
+    SARIF tells runs over different code apart; the system's name is added to it."""
+    scope = _SLUG.sub("-", system.lower()).strip("-") or "system"
+
+    def scoped(report: Report) -> Report:
+        if not is_sarif_report(report) or report.type_line.endswith(f"@{scope}"):
+            return report
+        return report._replace(type_line=f"{report.type_line}@{scope}")
+
+    return reportset._replace(reports=tuple(scoped(report) for report in reportset.reports))

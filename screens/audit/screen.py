@@ -31,7 +31,7 @@ from screens.workers import report_failure
 
 if TYPE_CHECKING:
     from db.audit import SystemCounts
-    from evidence.model import Anchor
+    from evidence.model import Anchor, ReportSet
     from evidence.revision import Revision
 
 #: the audit screen's keys shown in the footer, in order, then those it does not show
@@ -132,6 +132,7 @@ class AuditScreen(Screen[None]):
         `against`) drifted quotes of the systems anchored before (the anchoring cache), read on
         a thread: (system, failing, missing or None, drifted or None)."""
         from evidence.anchor_cache import get, key_for
+        from evidence.audit.loading import at_revision
         from evidence.inputs import CheckError, choose_revision
         from evidence.revision import Revision, RevisionError
 
@@ -140,11 +141,13 @@ class AuditScreen(Screen[None]):
             if entry.reportset is None or entry.error or not entry.available:
                 continue
             assert entry.system.repository is not None
-            quotes = [q for record in entry.reportset.records() for q in record.quotes]
             against = self.against or entry.system.against
             try:
                 wanted = choose_revision(entry.reportset, entry.system.rev)
                 with Revision.open(entry.system.repository, wanted) as revision:
+                    # the quotes as `assay check` anchored them: SARIF paths found in the revision
+                    reportset = at_revision(entry.reportset, revision)
+                    quotes = [q for record in reportset.records() for q in record.quotes]
                     key = key_for(quotes, revision.commit)
                     cached = None if key is None else get(directory, key, quotes)
                     if cached is None:
@@ -366,8 +369,11 @@ class AuditScreen(Screen[None]):
             assert system.repository is not None
             repo = system.repository
         against = self.against or system.against
+        reportset = entry.reportset
+        if rev is not None:
+            reportset = self._at_revision(reportset, repo, rev)
         return SystemReviewScreen(
-            ReviewSession(entry.reportset, self.reviewer),
+            ReviewSession(reportset, self.reviewer),
             self.store,
             repo=repo,
             rev=rev or "(not checked)",
@@ -377,6 +383,23 @@ class AuditScreen(Screen[None]):
             system=index,
             anchor_cache=self.anchor_cache,
         )
+
+    def _at_revision(self, reportset: ReportSet, repo: Path, rev: str) -> ReportSet:
+        """The reports with SARIF paths of another checkout found at ``rev``, as `assay review`
+        reads them before its app opens (else each such quote reads as a file that does not
+        exist)."""
+        from evidence.audit.loading import at_revision
+        from evidence.revision import Revision, RevisionError
+        from evidence.sarif.rebase import has_sarif_quotes
+
+        if not has_sarif_quotes(reportset):
+            return reportset
+        try:
+            with Revision.open(repo, rev) as revision:
+                return at_revision(reportset, revision)
+        except RevisionError as error:  # the review says what cannot be read
+            self.notify(visible(str(error)), severity="error", markup=False)
+            return reportset
 
     def _returned(self, index: int) -> None:
         """Back from a system: its anchoring's counts, then the database's again."""

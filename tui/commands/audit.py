@@ -141,13 +141,14 @@ def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
     """The audit's systems as the store knows them (their reports' identities); exits 2 when a
     system's reports cannot be read."""
     from db.audit import AuditSystemRef
+    from evidence.audit.loading import system_reports
     from evidence.reports.cache import default_directory
-    from evidence.reports.loading import ReportError, load_reports
+    from evidence.reports.loading import ReportError
 
     systems = []
     for system in found.systems:
         try:
-            reportset = load_reports(system.report_paths, cache=default_directory())
+            reportset = system_reports(system, cache=default_directory())
         except ReportError as error:
             raise InputError(f"{system.name}: {error}") from None
         systems.append(

@@ -7,6 +7,7 @@ from collections import Counter
 
 import click
 
+from evidence.audit.loading import system_reports
 from evidence.model import DECLARED_KINDS, Kind, Record, Report, ReportSet
 from evidence.reports.bundle import dump_bundle
 from evidence.reports.loading import ReportError, load_reports
@@ -114,7 +115,7 @@ def parse_audit(audit_file: str | None, output_format: str) -> None:
     systems = []
     for system in found.systems:
         try:
-            systems.append((system.name, load_reports(system.report_paths)))
+            systems.append((system.name, system_reports(system)))
         except ReportError as error:
             raise InputError(f"{system.name}: {error}") from None
     if output_format == "json":

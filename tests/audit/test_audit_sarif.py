@@ -1,0 +1,179 @@
+"""One scanner run over two systems of an audit, as CI writes it: the same tool, no category, no
+revision, absolute paths of the CI's checkouts. Each system keeps its own results (registered,
+counted, exported apart), and each system's paths are found in its own revision by `assay
+check`, by the audit screen's counts from the anchoring cache and by a system's review."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from auditkit import make_repo
+from click.testing import CliRunner
+from textual.pilot import Pilot
+
+from db import VerdictStore
+from db.audit import AuditSystemRef, system_counts
+from evidence.audit.check import check_audit
+from evidence.audit.file import load_audit
+from evidence.audit.loading import system_reports
+from keymaps import load_keymap
+from screens.audit.screen import AuditScreen, SystemsList
+from screens.audit.system_review import SystemReviewScreen
+from tui.audit_app import load_state, make_audit_app
+from tui.cli import cli
+
+SOURCES = {
+    "Alpha": "def handler():\n    return compute(42)\n\nLIMIT = 12\n",
+    "Beta": "import os\n\nTOKEN = os.environ['TOKEN']\nprint(TOKEN)\n",
+}
+#: (line, snippet, message) of each system's one result, the same rule
+FINDINGS = {
+    "Alpha": (4, "LIMIT = 12", "Magic number"),
+    "Beta": (3, "TOKEN = os.environ['TOKEN']", "Secret read from the environment"),
+}
+
+
+def scan(name: str) -> dict[str, Any]:
+    """What the scanner wrote for one system in CI: its checkout's absolute paths."""
+    line, snippet, message = FINDINGS[name]
+    location = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": f"file:///builds/ci/{name.lower()}/src/app.py"},
+            "region": {"startLine": line, "snippet": {"text": snippet}},
+        }
+    }
+    result = {"ruleId": "X100", "message": {"text": message}, "locations": [location]}
+    run = {"tool": {"driver": {"name": "scanner"}}, "results": [result]}
+    return {"version": "2.1.0", "runs": [run]}
+
+
+def make_scanned_audit(root: Path) -> Path:
+    """Alpha's and Beta's repositories, each one's scan, the audit file naming both."""
+    lines = ['database = "verdicts.db"', ""]
+    for name, source in SOURCES.items():
+        make_repo(root / "repos" / name.lower(), {"src/app.py": source})
+        scans = root / "scans"
+        scans.mkdir(parents=True, exist_ok=True)
+        (scans / f"{name.lower()}.sarif").write_text(json.dumps(scan(name)), encoding="utf-8")
+        lines += [
+            "[[system]]",
+            f'name = "{name}"',
+            f'repository = "repos/{name.lower()}"',
+            f'reports = ["scans/{name.lower()}.sarif"]',
+            'rev = "HEAD"',
+            "",
+        ]
+    path = root / "assay.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def test_each_system_keeps_its_own_results(tmp_path: Path) -> None:
+    audit = load_audit(make_scanned_audit(tmp_path))
+    loaded = {system.name: system_reports(system) for system in audit.systems}
+    identities = {name: reportset.reports[0].identity for name, reportset in loaded.items()}
+    assert identities["Alpha"] != identities["Beta"]  # one tool, no category: one report before
+    refs = [AuditSystemRef(name, frozenset([identity])) for name, identity in identities.items()]
+    with VerdictStore.open(tmp_path / "verdicts.db") as store:
+        for reportset in loaded.values():  # as each system's review registers it, in turn
+            store.register(reportset, {}, revision="0" * 40)
+        counts = {each.name: each.records for each in system_counts(store, refs)}
+    # Beta's registration left Alpha's result present: each system counts its own one
+    assert counts == {"Alpha": 1, "Beta": 1}
+
+
+def test_check_finds_each_systems_paths_in_its_revision(tmp_path: Path) -> None:
+    path = make_scanned_audit(tmp_path)
+    result = CliRunner().invoke(cli, ["check", "--audit", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    systems = json.loads(result.stdout)["systems"]
+    assert [(s["system"], s["quotes"][0]["path"], s["quotes"][0]["match"]) for s in systems] == [
+        ("Alpha", "src/app.py", "exact"),
+        ("Beta", "src/app.py", "exact"),
+    ]
+
+
+def rows(screen: AuditScreen) -> list[str]:
+    systems = screen.query_one(SystemsList)
+    return [str(systems.row(n).prompt) for n in range(systems.row_count)]
+
+
+async def settled(pilot: Pilot[Any]) -> None:
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def test_the_audit_screen_and_a_systems_review(tmp_path: Path) -> None:
+    path = make_scanned_audit(tmp_path)
+    anchors = tmp_path / "anchors"
+    audit = load_audit(path)
+    check_audit(audit, anchor_cache=anchors)  # `assay check` in the audit's directory
+    keymap = load_keymap(user=False)
+    app = make_audit_app(load_state(audit), audit.database, "ada", keymap, anchor_cache=anchors)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, AuditScreen)
+        await settled(pilot)
+        # the counts `assay check` left in the cache are found: both checked, none failing
+        found = {entry.name: entry.failing for entry in screen.state.entries}
+        assert found == {"Alpha": 0, "Beta": 0}
+        assert [row.split()[0] for row in rows(screen)] == ["✓", "✓"]
+        # each system's review reads its result in its own revision (not /builds/ci/...)
+        for name in ("Alpha", "Beta"):
+            review = await open_system(pilot, screen, name)
+            quote = review.session.reportset.records()[0].quotes[0]
+            assert quote.path == "src/app.py"
+            assert not review.session.anchors[quote].failing
+            if name == "Beta":
+                await pilot.press("r")  # refuted: Beta's, not Alpha's
+            await pilot.press("escape")
+            await settled(pilot)
+            assert isinstance(app.screen, AuditScreen)
+        after = {entry.name: (entry.failing, entry.reviewed) for entry in screen.state.entries}
+        assert after == {"Alpha": (0, 0), "Beta": (0, 1)}
+        # both registered in the audit's database, Beta's after Alpha's: each counts its own
+        counts = {
+            entry.name: (entry.counts.records, entry.counts.records_reviewed)
+            for entry in screen.state.entries
+            if entry.counts is not None
+        }
+        assert counts == {"Alpha": (1, 0), "Beta": (1, 1)}
+
+
+async def open_system(pilot: Pilot[Any], screen: AuditScreen, name: str) -> SystemReviewScreen:
+    names = [screen.state.entries[index].name for index in screen.order]
+    screen.query_one(SystemsList).move_to(0)
+    await pilot.press(*["j"] * names.index(name), "enter")
+    review = pilot.app.screen
+    assert isinstance(review, SystemReviewScreen)
+    await review.settle()
+    await pilot.pause()
+    return review
+
+
+async def test_the_audits_verdicts_go_back_into_each_scan(tmp_path: Path) -> None:
+    path = make_scanned_audit(tmp_path)
+    audit = load_audit(path)
+    keymap = load_keymap(user=False)
+    app = make_audit_app(load_state(audit), audit.database, "ada", keymap, anchor_cache=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, AuditScreen)
+        await settled(pilot)
+        for name in ("Alpha", "Beta"):  # each registers its scan in the audit's database
+            await open_system(pilot, screen, name)
+            if name == "Beta":
+                await pilot.press("r")
+            await pilot.press("escape")
+            await settled(pilot)
+    exported = CliRunner().invoke(
+        cli, ["export", "--db", str(audit.database), "--format", "sarif"], catch_exceptions=False
+    )
+    assert exported.exit_code == 0, exported.output
+    runs = json.loads(exported.stdout)["runs"]
+    # Beta's result refuted under Beta's system: found in Beta's scan, written back into it
+    suppressed = [[result.get("suppressions", []) for result in run["results"]] for run in runs[:2]]
+    assert [bool(each[0]) for each in suppressed] == [False, True]
