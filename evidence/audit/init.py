@@ -4,6 +4,10 @@ Reports are grouped by the system they are about; each system's repository is lo
 the search directories: a repository holding the revision its reports state, else one whose
 remote or directory is named after the system. A system whose repository was not found gets a
 commented ``repository`` line to fill in.
+
+A SARIF file names its scanner, not the system: it goes to the repository that holds the files
+its results name (`place_scans`), with the system of that repository's reports, else as a system
+named after the repository; a scan no repository holds is grouped by its scanner's name.
 """
 
 from __future__ import annotations
@@ -12,16 +16,29 @@ import json
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evidence.model import Report
 from evidence.revision import Revision, RevisionError
+from evidence.sarif.rebase import is_sarif_report, repository_path
 
-__all__ = ["Found", "SystemReports", "find_repositories", "group_reports", "match", "render"]
+__all__ = [
+    "Found",
+    "SystemReports",
+    "find_repositories",
+    "group_reports",
+    "match",
+    "place_scans",
+    "render",
+]
 
 #: how deep below a search directory repositories are looked for
 SEARCH_DEPTH = 2
+#: a scan's repository holds more than this share of the files its results name (paths of the
+#: scanner's checkout are read by their longest suffix, so a file such as ``__init__.py`` at the
+#: root is in most repositories: one file named is no evidence)
+SCAN_SHARE = 0.5
 _WORD = re.compile(r"[^a-z0-9]+")
 
 
@@ -43,7 +60,8 @@ class Found:
 
 
 def group_reports(reports: Iterable[Report]) -> list[SystemReports]:
-    """The reports by system (SARIF runs under their scanner's name), in order of appearance."""
+    """The reports by system (SARIF runs under their scanner's name; `place_scans` finds their
+    systems), in order of appearance."""
     files: dict[str, list[Path]] = {}
     revisions: dict[str, list[str]] = {}
     for report in reports:
@@ -126,6 +144,84 @@ def match(system: SystemReports, repositories: Sequence[Path]) -> Found:
         if _plain(repository.name) == wanted:
             return Found(repository, "named after the system")
     return Found(None, "")
+
+
+def _scans(reports: Iterable[Report]) -> dict[Path, tuple[set[str], list[str]]]:
+    """The files each SARIF file's results name and the revisions its runs state, by file."""
+    found: dict[Path, tuple[set[str], list[str]]] = {}
+    for report in reports:
+        if is_sarif_report(report):
+            paths, revisions = found.setdefault(Path(report.file.split("#", 1)[0]), (set(), []))
+            paths.update(q.path for record in report.records for q in record.quotes if q.path)
+            revisions += [m.sha for m in report.revisions if m.sha not in revisions]
+    return found
+
+
+def _scanned(paths: set[str], trees: dict[Path, set[str]]) -> Path | None:
+    """The one repository that holds more than SCAN_SHARE of ``paths``, and more than any other."""
+    held = sorted(
+        ((sum(1 for p in paths if repository_path(p, tree)), repo) for repo, tree in trees.items()),
+        key=lambda pair: -pair[0],
+    )
+    if not paths or not held or held[0][0] <= SCAN_SHARE * len(paths):
+        return None
+    if len(held) > 1 and held[1][0] == held[0][0]:
+        return None  # as much in two repositories: not for init to choose
+    return held[0][1]
+
+
+def _tree(repository: Path, revisions: Sequence[str]) -> set[str]:
+    """The files of ``repository`` at the first of ``revisions`` it holds, else at HEAD."""
+    for rev in (*revisions, None):
+        try:
+            with Revision.open(repository, rev) as revision:
+                return set(revision.entries())
+        except RevisionError:
+            continue
+    return set()
+
+
+def place_scans(
+    matched: list[tuple[SystemReports, Found]],
+    reports: Sequence[Report],
+    repositories: Sequence[Path],
+) -> list[tuple[SystemReports, Found]]:
+    """``matched`` (every report grouped, SARIF runs under their scanner) with each SARIF file
+    moved to the system of the repository that holds the files its results name: the one whose
+    reports were matched to that repository, else a new system named after it. A scan no
+    repository holds stays under its scanner's name."""
+    scans = _scans(reports)
+    if not scans or not repositories:
+        return matched
+    placed: dict[Path, Path] = {}
+    for scan, (paths, revisions) in scans.items():
+        repository = _scanned(paths, {repo: _tree(repo, revisions) for repo in repositories})
+        if repository is not None:
+            placed[scan] = repository
+    if not placed:
+        return matched
+    out: list[tuple[SystemReports, Found]] = []
+    for system, found in matched:
+        files = tuple(path for path in system.files if path not in placed)
+        if files == system.files:
+            out.append((system, found))
+        elif files and all(path in scans for path in files):  # the scanner's other scans
+            stated = tuple(dict.fromkeys(r for path in files for r in scans[path][1]))
+            out.append((replace(system, files=files, revisions=stated), found))
+        elif files:
+            out.append((replace(system, files=files), found))
+    for scan, repository in placed.items():
+        stated_by_scan = tuple(scans[scan][1])
+        index = next((n for n, (_, f) in enumerate(out) if f.repository == repository), None)
+        if index is None:
+            name = _remote_name(repository) or repository.name
+            system = SystemReports(name, (scan,), stated_by_scan)
+            out.append((system, Found(repository, "holds the files its scan names")))
+        else:
+            system, found = out[index]
+            stated = (*system.revisions, *(r for r in stated_by_scan if r not in system.revisions))
+            out[index] = (replace(system, files=(*system.files, scan), revisions=stated), found)
+    return out
 
 
 def _string(text: str) -> str:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -109,3 +110,28 @@ def make_audit(root: Path) -> Path:
     audit = root / "assay.toml"
     audit.write_text(AUDIT, encoding="utf-8")
     return audit
+
+
+def write_scan(path: Path, checkout: str, findings: list[tuple[str, int, str]]) -> Path:
+    """A SARIF file as a scanner in CI writes it: one tool (``scanner``), no category, no
+    revision, paths under its checkout ``checkout`` (``/builds/ci/alpha``); one result of rule
+    X100 per (path, line, snippet)."""
+    results = [
+        {
+            "ruleId": "X100",
+            "message": {"text": f"finding in {name}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f"file://{checkout}/{name}"},
+                        "region": {"startLine": line, "snippet": {"text": snippet}},
+                    }
+                }
+            ],
+        }
+        for name, line, snippet in findings
+    ]
+    run = {"tool": {"driver": {"name": "scanner"}}, "results": results}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    return path

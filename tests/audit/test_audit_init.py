@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from auditkit import git, make_repo, write_report
+from auditkit import git, make_repo, write_report, write_scan
 from click.testing import CliRunner
 
 from evidence.audit.file import load_audit
@@ -70,3 +70,35 @@ def test_init_on_the_reference_reports(shared_reports: Path, tmp_path: Path) -> 
     assert len(audit.system("ATLAS").reports) == 2  # type: ignore[union-attr]
     assert [s.available for s in audit.systems] == [False, True, False, False]
     assert audit.system("Echel").rev == "HEAD"  # type: ignore[union-attr]
+
+
+def test_init_finds_each_scans_repository_by_the_files_it_names(tmp_path: Path) -> None:
+    repos = tmp_path / "src"
+    alpha = make_repo(repos / "alpha", {"src/app.py": "LIMIT = 12\n", "src/db.py": "x = 1\n"})
+    make_repo(repos / "beta-service", {"api/main.py": "run()\n", "api/auth.py": "y = 2\n"})
+    make_repo(repos / "gamma", {"__init__.py": "", "lib/gamma.py": "z = 3\n"})
+    reports = tmp_path / "reports"
+    write_report(reports, "Alpha", "AL", alpha)
+    # one scanner over three checkouts in CI: Alpha's (its reports' system), Beta's (no
+    # reports), and one no repository here holds (a root __init__.py alone is no evidence)
+    write_scan(reports / "a.sarif", "/ci/alpha", [("src/app.py", 1, "LIMIT = 12")])
+    write_scan(reports / "b.sarif", "/ci/beta", [("api/main.py", 1, "run()")])
+    write_scan(reports / "c.sarif", "/ci/other", [("__init__.py", 1, ""), ("x/y.py", 1, "q")])
+    result = CliRunner().invoke(cli, ["audit", "init", str(reports), "--search", str(repos)])
+    assert result.exit_code == 0, result.output
+    audit = load_audit(reports / "assay.toml")
+    found = {
+        system.name: (
+            system.repository.name if system.repository else None,
+            sorted(path.name for path in system.reports),
+        )
+        for system in audit.systems
+    }
+    assert found == {
+        "Alpha": ("alpha", ["a.sarif", "alpha-runtime-report.txt"]),
+        "beta-service": ("beta-service", ["b.sarif"]),
+        "scanner": (None, ["c.sarif"]),
+    }
+    assert 'repository = "../src/beta-service"  # holds the files its scan names' in (
+        (reports / "assay.toml").read_text()
+    )

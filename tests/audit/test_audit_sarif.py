@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from auditkit import make_repo
+from auditkit import make_repo, write_scan
 from click.testing import CliRunner
 from textual.pilot import Pilot
 
@@ -28,25 +28,8 @@ SOURCES = {
     "Alpha": "def handler():\n    return compute(42)\n\nLIMIT = 12\n",
     "Beta": "import os\n\nTOKEN = os.environ['TOKEN']\nprint(TOKEN)\n",
 }
-#: (line, snippet, message) of each system's one result, the same rule
-FINDINGS = {
-    "Alpha": (4, "LIMIT = 12", "Magic number"),
-    "Beta": (3, "TOKEN = os.environ['TOKEN']", "Secret read from the environment"),
-}
-
-
-def scan(name: str) -> dict[str, Any]:
-    """What the scanner wrote for one system in CI: its checkout's absolute paths."""
-    line, snippet, message = FINDINGS[name]
-    location = {
-        "physicalLocation": {
-            "artifactLocation": {"uri": f"file:///builds/ci/{name.lower()}/src/app.py"},
-            "region": {"startLine": line, "snippet": {"text": snippet}},
-        }
-    }
-    result = {"ruleId": "X100", "message": {"text": message}, "locations": [location]}
-    run = {"tool": {"driver": {"name": "scanner"}}, "results": [result]}
-    return {"version": "2.1.0", "runs": [run]}
+#: (line, snippet) of each system's one result, the same rule
+FINDINGS = {"Alpha": (4, "LIMIT = 12"), "Beta": (3, "TOKEN = os.environ['TOKEN']")}
 
 
 def make_scanned_audit(root: Path) -> Path:
@@ -54,9 +37,9 @@ def make_scanned_audit(root: Path) -> Path:
     lines = ['database = "verdicts.db"', ""]
     for name, source in SOURCES.items():
         make_repo(root / "repos" / name.lower(), {"src/app.py": source})
-        scans = root / "scans"
-        scans.mkdir(parents=True, exist_ok=True)
-        (scans / f"{name.lower()}.sarif").write_text(json.dumps(scan(name)), encoding="utf-8")
+        line, snippet = FINDINGS[name]
+        scan = root / "scans" / f"{name.lower()}.sarif"
+        write_scan(scan, f"/builds/ci/{name.lower()}", [("src/app.py", line, snippet)])
         lines += [
             "[[system]]",
             f'name = "{name}"',

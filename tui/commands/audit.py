@@ -101,10 +101,11 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
 
     Reports are grouped by system; each system's repository is looked for under --search: one
     holding the revision its reports state, else one whose remote or directory is named after
-    it. A system whose repository was not found gets a commented `repository` line.
+    it. A system whose repository was not found gets a commented `repository` line. A SARIF
+    file goes to the repository holding most of the files its results name.
     """
     from evidence.audit.file import AUDIT_NAME
-    from evidence.audit.init import find_repositories, group_reports, match, render
+    from evidence.audit.init import find_repositories, group_reports, match, place_scans, render
     from evidence.reports.cache import default_directory
     from evidence.reports.loading import ReportError, load_reports
 
@@ -126,6 +127,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
         raise InputError(f"no reports found in {directory}")
     repositories = find_repositories(search)
     matched = [(system, match(system, repositories)) for system in systems]
+    matched = place_scans(matched, reportset.reports, repositories)
     text = render(matched, target.resolve().parent, search)
     try:
         target.write_text(text, encoding="utf-8")
