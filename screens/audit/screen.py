@@ -381,6 +381,7 @@ class AuditScreen(Screen[None]):
             rev_origin=f"{origin} {system.rev}" if system.rev else origin,
             against=None if rev is None or against is None else _full(repo, against),
             system=index,
+            name=system.name,
             anchor_cache=self.anchor_cache,
         )
 

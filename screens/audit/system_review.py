@@ -19,10 +19,17 @@ class SystemReviewScreen(ReviewScreen):
     ]
 
     def __init__(
-        self, *args: object, system: int, anchor_cache: Path | None = None, **options: object
+        self,
+        *args: object,
+        system: int,
+        name: str | None = None,
+        anchor_cache: Path | None = None,
+        **options: object,
     ) -> None:
         super().__init__(*args, **options)  # type: ignore[arg-type]
         self.system_index = system
+        # the header names the audit's system: a scan's runs name only their scanner ("ruff")
+        self.header.system = name
         self.reads.anchor_cache = anchor_cache  # reopened, nothing unchanged is anchored again
 
     def action_audit_return(self) -> None:

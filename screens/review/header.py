@@ -26,6 +26,8 @@ class Header:
         self.widget = ReviewHeader(id="review-header")
         self.state, self.drift = state, drift
         self.rev, self.rev_origin = rev, rev_origin  # as the command named the revision
+        #: an audit's system: named first, as its scanner runs do not name it
+        self.system: str | None = None
 
     def refresh(self, anchoring: tuple[int, int] | None = None) -> None:
         """Show the header again (``anchoring``: quotes anchored so far, of all)."""
@@ -40,9 +42,12 @@ class Header:
             store_error=state.store_error,
         )
         progress, *shorter = self.drift.decorate(forms)
+        # every system (a tool, for SARIF runs) loaded, each once: "ruff + Bandit"
+        loaded = " + ".join(dict.fromkeys(r.system for r in reports))
+        if self.system is not None and loaded != self.system:
+            loaded = f"{self.system} · {loaded}" if loaded else self.system
         self.widget.show(
-            # every system (a tool, for SARIF runs) loaded, each once: "ruff + Bandit"
-            system=" + ".join(dict.fromkeys(r.system for r in reports)) or "no reports",
+            system=loaded or "no reports",
             revision=revision_label(
                 state.revision, state.revision_error, self.rev, self.rev_origin
             ),

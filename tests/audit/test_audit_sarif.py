@@ -110,6 +110,8 @@ async def test_the_audit_screen_and_a_systems_review(tmp_path: Path) -> None:
             quote = review.session.reportset.records()[0].quotes[0]
             assert quote.path == "src/app.py"
             assert not review.session.anchors[quote].failing
+            # which system this is, beside the scanner its runs name
+            assert f"  {name} · scanner  @" in str(review.header.widget.render())
             if name == "Beta":
                 await pilot.press("r")  # refuted: Beta's, not Alpha's
             await pilot.press("escape")
