@@ -332,7 +332,7 @@ class Anchorer:
         path = normalize_path(quote.path)
         source, notes = self._source(path)
         if quote.located:
-            return locate(quote, source, notes), forms, source.path
+            return locate(quote, source, self._view(source), notes), forms, source.path
         state = source.state
         if state is FileState.OK and source.text:
             found = self.find_in(source, quote.text, quote.claimed)

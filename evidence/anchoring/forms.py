@@ -85,6 +85,21 @@ class FileView:
         return list(accumulate(lengths, initial=0))[:-1]
 
     @cached_property
+    def line_count(self) -> int:
+        """How many lines the text has, as `SourceFile.lines` splits it (a final newline ends
+        the last line)."""
+        if not self.text:
+            return 0
+        return len(self.line_starts) - (1 if self.text.endswith("\n") else 0)
+
+    def line_width(self, number: int) -> int:
+        """The length of line ``number`` (1-based, at most `line_count`) without its "\r\n"."""
+        starts = self.line_starts
+        start = starts[number - 1]
+        end = starts[number] - 1 if number < len(starts) else len(self.text)
+        return end - start - (1 if end > start and self.text[end - 1] == "\r" else 0)
+
+    @cached_property
     def indent_sums(self) -> list[int]:
         """How much indentation lines 1 to n hold together (at index n - 1)."""
         lines = self.text.split("\n")

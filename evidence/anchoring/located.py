@@ -6,6 +6,7 @@ There is nothing to compare, so such a location is never verified nor misquoted:
 
 from __future__ import annotations
 
+from evidence.anchoring.forms import FileView
 from evidence.model import Anchor, FileState, LineRange, Quote, Tier
 from evidence.revision import SourceFile
 
@@ -22,8 +23,10 @@ def _lines_of_offsets(text: str, offsets: LineRange) -> LineRange | None:
     return first_line, max(first_line, last_line)
 
 
-def locate(quote: Quote, source: SourceFile, notes: list[str]) -> Anchor:
-    """The anchor of a located quote in its (already read) cited file."""
+def locate(quote: Quote, source: SourceFile, view: FileView, notes: list[str]) -> Anchor:
+    """The anchor of a located quote in its (already read) cited file, whose lines ``view``
+    counts (kept by the anchorer per file: a scan names one file in thousands of results, and
+    splitting it into lines for each one was most of the time `assay check` took on them)."""
     state = source.state
     missing = Anchor(quote, state, Tier.MISSING, 0.0, None, notes=tuple(notes))
     if state is FileState.MISSING:
@@ -32,7 +35,7 @@ def locate(quote: Quote, source: SourceFile, notes: list[str]) -> Anchor:
         notes.append(f"a {state.value.replace('_', ' ')} file: its lines are not checked")
         return Anchor(quote, state, Tier.LOCATED, 0.0, quote.claimed, notes=tuple(notes))
     claimed = quote.claimed
-    total = len(source.lines)
+    total = view.line_count
     if claimed is None and quote.offsets is not None:
         claimed = _lines_of_offsets(source.text, quote.offsets)
         if claimed is None:
@@ -51,7 +54,7 @@ def locate(quote: Quote, source: SourceFile, notes: list[str]) -> Anchor:
         notes.append(f"{where} past the end of the file ({total} lines)")
         return missing._replace(range_ok=False, notes=tuple(notes))
     if quote.columns is not None and first == last:
-        width = len(source.lines[first - 1])
+        width = view.line_width(first)
         if quote.columns[0] > width + 1:
             notes.append(f"column {quote.columns[0]} is past the end of line {first} ({width})")
     lines = (first, last)

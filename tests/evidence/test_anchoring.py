@@ -25,7 +25,7 @@ from evidence.model import (
     ReportSet,
     Tier,
 )
-from evidence.revision import Revision
+from evidence.revision import Revision, SourceFile
 
 SERVER = """\
 // Server entry point
@@ -472,3 +472,12 @@ def test_a_view_cache_smaller_than_the_files_gives_the_same_anchors(revision: Re
     nothing = Anchorer(revision, view_cache_chars=0)  # no file is small enough to keep
     assert [one_file.anchor(q) for q in quotes] == roomy
     assert [nothing.anchor(q) for q in quotes] == roomy
+
+
+@given(st.text(alphabet="ab \r\n", max_size=40))
+def test_a_files_lines_counted_once_as_a_source_file_splits_them(text: str) -> None:
+    # a located SARIF region is checked against these (kept per file, not split per result)
+    lines = SourceFile("f", FileState.OK, text).lines
+    view = FileView(text)
+    assert view.line_count == len(lines)
+    assert [view.line_width(n) for n in range(1, len(lines) + 1)] == [len(x) for x in lines]
