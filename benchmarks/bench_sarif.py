@@ -217,6 +217,20 @@ def main() -> int:
             f"load_reports (.gz): {gzip_time:6.2f} s  (CPU {gzip_cpu:.2f} s; "
             f"{packed.stat().st_size / 1e6:.1f} MB)"
         )
+        # a message quoting a lone surrogate (ruff's over pygments' Unicode tables do): until
+        # 2026-12-04 the decoded log was walked whole for it, 1.5x json.load here and 4.5x on
+        # ruff's 190 MB scan of pygments (whose escapes were all a backslash's: nothing to do)
+        lone = path.with_name("lone-surrogate.sarif")
+        lone.write_text(
+            path.read_text(encoding="utf-8").replace('"text": "', '"text": "\\ud800 ', 1),
+            encoding="utf-8",
+        )
+        lone_time, _, _ = best_of(3, lambda: load_reports([lone]))
+        lone_ratio = lone_time / json_time
+        print(
+            f"load_reports (a lone surrogate escaped): {lone_time:6.2f} s  ratio "
+            f"{lone_ratio:.2f}x json.load"
+        )
         start = time.perf_counter()
         result = run_check(reportset, revision)
         anchor_time = time.perf_counter() - start
@@ -228,9 +242,12 @@ def main() -> int:
             + ")"
         )
     scanned = real_scan()
-    fast, close = load_time < LIMIT_SECONDS, ratio <= LIMIT_RATIO
+    fast, close = load_time < LIMIT_SECONDS, max(ratio, lone_ratio) <= LIMIT_RATIO
     print(f"{'PASS' if fast else 'FAIL'}: load under {LIMIT_SECONDS:.0f} s")
-    print(f"{'PASS' if close else 'FAIL'}: load within {LIMIT_RATIO:.0f}x json.load")
+    print(
+        f"{'PASS' if close else 'FAIL'}: load within {LIMIT_RATIO:.0f}x json.load (a lone "
+        "surrogate escaped too)"
+    )
     print(f"{'PASS' if scanned else 'FAIL'}: a real scan within {REAL_SCAN_RATIO:.0f}x the floor")
     print(f"(load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}, {os.cpu_count()} cores)")
     return 0 if fast and close and scanned else 1

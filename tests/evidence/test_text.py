@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
 import unicodedata
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evidence.text import UNSAFE_CATEGORIES, escaped, visible
+from evidence.text import UNSAFE_CATEGORIES, escaped, json_without_surrogates, visible
 
 
 def test_format_characters_no_table_names_are_shown_too() -> None:
@@ -31,3 +34,30 @@ def test_both_renderings_leave_no_unsafe_character(text: str) -> None:
             for char in shown
             if char not in keep and unicodedata.category(char) in UNSAFE_CATEGORIES
         ]
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _walked(value: Any) -> Any:
+    """Every lone surrogate in the decoded value's strings replaced: what the text must give."""
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_walked(item) for item in value]
+    if isinstance(value, dict):
+        return {_walked(key): _walked(item) for key, item in value.items()}
+    return value
+
+
+PIECES = ["a", "u", "\\", "d800", "\\ud800", "\\u", "\ud800", "\udbff", "\udc00", "\udfff", "😀"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join), st.booleans())
+def test_lone_surrogates_are_replaced_in_the_text_as_in_the_value(text: str, upper: bool) -> None:
+    # escaped as JSON writes them (pairs, lone ones, backslashes before a plain "u"), in either
+    # case of hex digits
+    encoded = json.dumps({text: [text, {"k": text}]})
+    if upper:
+        encoded = re.sub(r"\\u([0-9a-f]{4})", lambda m: "\\u" + m.group(1).upper(), encoded)
+    assert json.loads(json_without_surrogates(encoded)) == _walked(json.loads(encoded))
