@@ -154,6 +154,10 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
 def _load_file(path: Path, shown: str, cache: Path | None, stored: list[str]) -> list[Report]:
     """The reports of one file: SARIF runs, a bundle's reports or the one report it holds."""
     data = _read(path, shown)
+    if not data.strip() and (is_sarif_name(path.name) or path.suffix.lower() == ".json"):
+        # a scanner or an export that failed leaves an empty file ("not valid JSON (Expecting
+        # value: line 1 column 1 (char 0))" said it less plainly)
+        raise ReportError(f"{shown}: the file is empty")
     if is_sarif_name(path.name):
         return _load_sarif(data, shown)
     if looks_like_sarif(data[:4096]):

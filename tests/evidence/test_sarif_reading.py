@@ -281,6 +281,8 @@ def test_a_field_of_the_wrong_shape_is_said_not_silently_dropped() -> None:
         (b"[1, 2]", "the JSON is not an object"),
         (b"\x1f\x8b\x08garbage", "not readable gzip data"),
         (b"\xff\xfe{}", "must be UTF-8"),
+        (b"", "the file is empty"),  # what a scanner that failed leaves (bandit over rich)
+        (b" \n", "the file is empty"),
     ],
 )
 def test_unreadable_sarif_is_one_clear_error(tmp_path: Path, content: bytes, message: str) -> None:
