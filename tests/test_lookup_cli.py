@@ -68,6 +68,13 @@ def test_show_reads_head_not_the_work_tree(repo: Repo) -> None:
     assert out.splitlines()[-1] == "8 | SECOND = 2"
 
 
+def test_show_a_path_alone_reads_it_at_head(repo: Repo) -> None:
+    # as one asks `bat`: no REV, the file at HEAD (never the work tree)
+    assert repo.run("show", "src/app.py:8") == (0, "8 | SECOND = 2\n", "")
+    code, out, _ = repo.run("show", "src/app.py")
+    assert code == 0 and out.splitlines()[-1] == "8 | SECOND = 2"
+
+
 def test_show_reads_an_older_revision(repo: Repo) -> None:
     code, out, _ = repo.run("show", f"{repo.first}:src/app.py:8")
     assert (code, out) == (0, "8 | FIRST = 1\n")
@@ -117,7 +124,8 @@ def test_show_permalink_without_remote_prints_local_reference(repo: Repo) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("show", "src/app.py"), "expected REV:PATH"),
+        (("show", "gone.py"), "got 'gone.py' (nor is gone.py a file at HEAD)"),
+        (("show", "gone.py:3"), "revision gone.py not found"),
         (("show", "HEAD:"), "expected REV:PATH"),
         (("show", "HEAD:src/app.py:9-2"), "bad line range"),
         (("show", "HEAD:src/app.py:0"), "bad line range"),

@@ -121,13 +121,11 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
     """Print lines of a file at a revision with line numbers, like `bat` at REV.
 
     REV:PATH prints the whole file, REV:PATH:A-B (or :A) only those lines; the file is read from
-    the revision, never from the work tree. An empty REV (":PATH") means HEAD.
+    the revision, never from the work tree. An empty REV (":PATH"), or none (PATH[:A-B] naming a
+    file at HEAD), means HEAD.
     """
-    try:
-        wanted = parse_target(target)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    with open_revision(repo, wanted.rev) as revision:
+    wanted, revision = _shown(target, repo)
+    with revision:
         source = revision.read(wanted.path)
         problem = file_problem(source, revision.short)
         if problem is not None:
@@ -157,6 +155,30 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
                 gutter = click.style(gutter, dim=not (marking and mark == ">"))
             out.append(gutter + text)
         click.echo("\n".join(out), color=color)
+
+
+def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
+    """What `assay show` reads and at which revision: REV:PATH[:A-B], else PATH[:A-B] at HEAD
+    (`assay show src/app.py:10-20`, as one asks `bat`) when PATH is a file there; exits 2 with
+    the reason the first reading failed when neither holds."""
+    try:
+        wanted: Target | None = parse_target(target)
+    except ValueError as error:
+        wanted, failure = None, str(error)
+    if wanted is not None:
+        try:
+            return wanted, Revision.open(repository(repo), wanted.rev)
+        except RevisionError as error:
+            failure = str(error)
+    try:
+        at_head = parse_target(":" + target)
+        revision = Revision.open(repository(repo))
+    except (ValueError, RevisionError):
+        raise InputError(failure) from None
+    if not revision.exists(at_head.path):
+        revision.close()
+        raise InputError(f"{failure} (nor is {at_head.path} a file at HEAD)")
+    return at_head, revision
 
 
 def _print_permalink(
