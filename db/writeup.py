@@ -237,7 +237,8 @@ def _quote_lines(item: dict[str, Any]) -> list[str]:
     lines = quote_lines(item)
     head = f"- quote {item['quote_index'] + 1}: {where}" + (f" {lines}" if lines else "")
     head += f": {anchor_state(item)}"
-    text = item["quote_text"] or ""
+    # a scanner's snippet of whole lines ends with the last one's newline: not a line of its own
+    text = (item["quote_text"] or "").removesuffix("\n")
     if not text:
         return [head]
     code = md_code(text, "  ")

@@ -116,7 +116,7 @@ BLOCK = "def f():\n    return `x`\n```\nnot a fence"
 
 
 def test_md_shows_each_quote_whole_and_literal(store: VerdictStore) -> None:
-    report = make_report([make_record("R1", [LONG, TICKS, BLOCK, "`tick`"])])
+    report = make_report([make_record("R1", [LONG, TICKS, BLOCK, "`tick`", "    x = 1\n"])])
     store.register(reportset(report))
     text = render(store, "md")
     # one line: a code span, whole (no cut at 60 characters), nothing Markdown-escaped
@@ -129,6 +129,8 @@ def test_md_shows_each_quote_whole_and_literal(store: VerdictStore) -> None:
         f"  {line}\n" for line in BLOCK.split("\n")
     )
     assert fenced + "  ````\n" in text
+    # a SARIF snippet's final newline ends its line: one line, no empty one fenced after it
+    assert "- quote 5: src/app.py: not anchored — `     x = 1 `\n" in text
 
 
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised(store: VerdictStore) -> None:
