@@ -36,6 +36,18 @@ class AuditSystemRef:
     name: str
     reports: frozenset[str]
     repository: str | None = None
+    #: records and quotes its reports hold, when they were read: a system never opened has
+    #: none registered in the database, and "0/0 reviewed, 0 failing" said nothing was there
+    records: int | None = None
+    quotes: int | None = None
+
+    def totals(self, count: SystemCounts) -> tuple[int, int, bool]:
+        """(records, quotes, registered): the reports' counts when known, and whether the
+        database holds the system's items (else its failing quotes and paths are unknown)."""
+        registered = count.records + count.quotes > 0 or not (self.records or self.quotes)
+        records = count.records if self.records is None else max(self.records, count.records)
+        quotes = count.quotes if self.quotes is None else max(self.quotes, count.quotes)
+        return records, quotes, registered
 
 
 @dataclass(frozen=True)
@@ -145,13 +157,16 @@ def audit_markdown(
     lines.append("|---" * 7 + "|")
     for system, count in zip(systems, counts, strict=True):
         where = md_text(system.repository) if system.repository else "not on this machine"
+        records, quotes, registered = system.totals(count)
+        # never opened nor registered: how many fail is not known
+        failing, missing = (count.failing, count.citations_missing) if registered else ("–", "–")
         lines.append(
             f"| {md_text(system.name)} | {where} "
-            f"| {count.records_reviewed}/{count.records} "
-            f"({_percent(count.records_reviewed, count.records)}) "
-            f"| {count.quotes_reviewed}/{count.quotes} "
-            f"({_percent(count.quotes_reviewed, count.quotes)}) "
-            f"| {count.failing} | {count.citations_missing} "
+            f"| {count.records_reviewed}/{records} "
+            f"({_percent(count.records_reviewed, records)}) "
+            f"| {count.quotes_reviewed}/{quotes} "
+            f"({_percent(count.quotes_reviewed, quotes)}) "
+            f"| {failing} | {missing} "
             f"| {', '.join(md_text(r) for r in count.reviewers) or '-'} |"
         )
     for system in systems:

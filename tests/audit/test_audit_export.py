@@ -69,7 +69,9 @@ def test_one_write_up_a_table_then_each_system(audit: Path) -> None:
     assert text.startswith("# assay audit write-up\n")
     table = text[text.index("## Summary") : text.index("## System: Alpha")]
     assert "| Alpha | " in table and "| 1/3 (33%) | 1/2 (50%) | 1 | 1 | ada, ben |" in table
-    assert "| Gamma | not on this machine | 0/0 (-) | 0/0 (-) | 0 | 0 | - |" in table
+    # never registered (its repository is not here): its reports' records and quotes, failing
+    # ones not known (it read "0/0 (-) | 0/0 (-) | 0 | 0")
+    assert "| Gamma | not on this machine | 0/3 (0%) | 0/2 (0%) | – | – | - |" in table
     assert text.index("## System: Alpha") < text.index("## System: Beta")
     alpha = text[text.index("## System: Alpha") : text.index("## System: Beta")]
     assert "### Summary" in alpha and "BE-CLM" not in alpha
@@ -104,10 +106,16 @@ def test_stats_per_system(audit: Path) -> None:
     assert (alpha["records_reviewed"], alpha["quotes_reviewed"]) == (1, 1)
     assert alpha["reviewers"] == ["ada", "ben"] and alpha["failing_quotes"] == 1
     assert beta["reviewers"] == ["ada"] and beta["citations_missing"] == 0
-    assert gamma["records"] == 0 and gamma["last_activity"] is None
+    # never registered: its reports' counts, how many fail not known
+    assert (gamma["records"], gamma["quotes"], gamma["failing_quotes"]) == (3, 2, None)
+    assert gamma["last_activity"] is None
     text = run("stats", "--audit", str(audit))
     assert "Gamma  (repository not on this machine)" in text
     assert "records 1/3 reviewed, quotes 1/2 reviewed; 1 failing quote(s)" in text
+    assert (
+        "records 0/3 reviewed, quotes 0/2 reviewed; not opened yet: failing quotes not known"
+        in (text)
+    )
 
 
 def test_export_of_an_audit_refuses_other_formats(audit: Path) -> None:

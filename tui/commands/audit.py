@@ -17,7 +17,7 @@ from evidence.text import escaped
 from tui.commands.errors import InputError
 
 if TYPE_CHECKING:
-    from db.audit import AuditSystemRef
+    from db.audit import AuditSystemRef, SystemCounts
     from db.store import VerdictStore
     from evidence.audit.file import Audit
 
@@ -153,11 +153,14 @@ def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
             reportset = system_reports(system, cache=default_directory())
         except ReportError as error:
             raise InputError(f"{system.name}: {error}") from None
+        records = reportset.records()
         systems.append(
             AuditSystemRef(
                 system.name,
                 frozenset(report.identity for report in reportset.reports),
                 None if system.repository is None else str(system.repository),
+                records=len(records),
+                quotes=sum(len(record.quotes) for record in records),
             )
         )
     return systems
@@ -193,6 +196,17 @@ def audit_exporter(
     return audit_database(found, db_path), produce
 
 
+def _stats_json(ref: AuditSystemRef, count: SystemCounts) -> dict[str, object]:
+    """One system's `assay stats --audit --format json`: its reports' records and quotes; the
+    failing ones null until its items are registered (opened, or `assay check`ed in the app)."""
+    data: dict[str, object] = dict(count.as_json())
+    records, quotes, registered = ref.totals(count)
+    data.update(records=records, quotes=quotes)
+    if not registered:
+        data.update(failing_quotes=None, citations_missing=None)
+    return data
+
+
 def audit_stats(
     audit_file: str, db_path: Path | None, fmt: str, open_store: Callable[..., VerdictStore]
 ) -> None:
@@ -211,7 +225,12 @@ def audit_stats(
     finally:
         store.close()
     if fmt == "json":
-        data = {"audit": str(found.path), "systems": [count.as_json() for count in counts]}
+        data = {
+            "audit": str(found.path),
+            "systems": [
+                _stats_json(ref, count) for ref, count in zip(systems, counts, strict=True)
+            ],
+        }
         import json
 
         from evidence.text import json_escaped
@@ -219,13 +238,18 @@ def audit_stats(
         click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
         return
     click.echo(escaped(f"audit {found.path}: {len(counts)} systems"))
-    for system, count in zip(found.systems, counts, strict=True):
+    for system, ref, count in zip(found.systems, systems, counts, strict=True):
         where = "" if system.available else "  (repository not on this machine)"
         click.echo(escaped(f"{count.name}{where}"))
-        click.echo(
-            f"  records {count.records_reviewed}/{count.records} reviewed, "
-            f"quotes {count.quotes_reviewed}/{count.quotes} reviewed; "
+        records, quotes, registered = ref.totals(count)
+        checked = (
             f"{count.failing} failing quote(s), {count.citations_missing} cited path(s) missing"
+            if registered
+            else "not opened yet: failing quotes not known"
+        )
+        click.echo(
+            f"  records {count.records_reviewed}/{records} reviewed, "
+            f"quotes {count.quotes_reviewed}/{quotes} reviewed; {checked}"
         )
         reviewers = ", ".join(count.reviewers) or "none yet"
         last = count.last_activity[:16].replace("T", " ") if count.last_activity else "never"
