@@ -259,10 +259,10 @@ class RecordsPane(TruecolorOnly, RowList):
             title += f" by {self.session.results.grouping}"  # the SARIF results' grouping
         self.border_title = title
         shown = len(self.rows) - self.rows.count(-1)  # 0: the one row says no record matches
-        # the filter beside the count it gives, not after the title: a SARIF review's title
-        # ("Records by severity") left no room for it in a pane 30 columns wide
+        # the filter beside the count it gives ("7/22 failing quotes"), not after the title: a
+        # SARIF review's title ("Records by severity") left no room for it, 30 columns wide
         counted = f"{shown}/{len(self.session.records)}"
-        self.border_subtitle = counted if filter_name == "all" else f"{counted} · f: {filter_name}"
+        self.border_subtitle = counted if filter_name == "all" else f"{counted} {filter_name}"
 
     def show(self, record: int) -> None:
         """Put the cursor on a record, if it is listed (no message: the caller knows). A record

@@ -200,7 +200,7 @@ async def test_a_verdict_on_the_only_location_is_the_results(
         assert screen.filter == "unreviewed"
         assert groups(screen)[0] == "UP045  2/3 · error · ruff"
         assert screen.records_pane.border_title == "Records by rule"
-        assert screen.records_pane.border_subtitle == "10/11 · f: unreviewed"
+        assert screen.records_pane.border_subtitle == "10/11 unreviewed"
         await press(pilot, screen, "q")
     app.close()
 
