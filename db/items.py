@@ -4,7 +4,7 @@ and SARIF exports work from the database alone. Written and read through sqlite_
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from db.keys import make_key, record_quote_hashes
@@ -23,6 +23,7 @@ __all__ = [
     "read_sources",
     "register_context",
     "register_items",
+    "registered_elsewhere",
     "source_rows",
 ]
 
@@ -169,3 +170,24 @@ def read_citations(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
             "SELECT * FROM citations WHERE present = 1 ORDER BY report, record, report_line, path"
         )
     )
+
+
+def registered_elsewhere(
+    sources: Iterable[Mapping[str, Any]],
+    identities: Collection[str],
+    repository: str | None,
+    remote: str | None,
+) -> dict[str, str]:
+    """Of ``identities`` (SARIF runs: a tool and category, no system), those the database last
+    registered from another repository (no remote in common): identity -> that repository.
+    One scanner's runs over two code bases reviewed into one database share a report there:
+    each registration marks the other's results gone, and counts and write-ups mix them."""
+    found: dict[str, str] = {}
+    for row in sources:
+        identity, there = row.get("report"), row.get("repository")
+        if identity not in identities or not there or there == repository:
+            continue
+        if remote is not None and row.get("remote") == remote:
+            continue  # another clone of the same code
+        found[str(identity)] = str(there)
+    return found

@@ -11,10 +11,11 @@ from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.messages import Written
 from screens.review.state import Part, ReviewState, while_shown
-from screens.review.verdicts import ReadStored
+from screens.review.verdicts import ReadStored, Registered
 from screens.safe import visible
 
 if TYPE_CHECKING:
+    from db.store import VerdictStore
     from screens.review.header import Header
     from screens.review.loading import StoredState
     from screens.review.messages import Anchored, AnchorProgress, Loaded
@@ -134,8 +135,15 @@ class Arrivals(Part):
         reportset, anchors = session.reportset, message.anchors
         repository, remote = str(self.repo.resolve()), self.state.remote
         citations = [cited for each in message.citations.values() for cited in each]
-        self.verdicts.write(
-            lambda store: store.register(
+        # here: once anchored, not before the first frame
+        from db.items import registered_elsewhere
+        from evidence.sarif.rebase import is_sarif_report
+
+        scans = {report.identity for report in reportset.reports if is_sarif_report(report)}
+
+        def register(store: VerdictStore) -> dict[str, str]:
+            elsewhere = registered_elsewhere(store.sources(), scans, repository, remote)
+            store.register(
                 reportset,
                 anchors,
                 revision=commit,
@@ -143,5 +151,7 @@ class Arrivals(Part):
                 remote=remote,
                 citations=citations,
             )
-        )
+            return elsewhere
+
+        self.verdicts.write(register, Registered())
         self.drift.anchored()

@@ -68,6 +68,11 @@ class Exported(NamedTuple):
     name: str
 
 
+class Registered(NamedTuple):
+    """The reply of the review's registration: its result, the SARIF runs the database last
+    registered from another repository (`db.items.registered_elsewhere`)."""
+
+
 class ReadStored(NamedTuple):
     """The reply of the store's first work: the reviewer's state read (`loading.StoredState`)."""
 
@@ -231,6 +236,20 @@ class Verdicts(Part):
             said = self.changes.stored(reply, event)
             self.show_change(event)
             self.notify(visible(said), markup=False, timeout=4)
+        elif isinstance(reply, Registered) and message.result:
+            elsewhere = cast("dict[str, str]", message.result)
+            tools = ", ".join(sorted({identity.split("/", 1)[0] for identity in elsewhere}))
+            there = ", ".join(sorted(set(elsewhere.values())))
+            self.notify(
+                visible(
+                    f"{tools}: this database also holds results of the same run name from "
+                    f"{there}: reviewed together here, the two code bases' results mix in counts "
+                    "and write-ups. Review each with its own --db, or both in an audit."
+                ),
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
         elif isinstance(reply, Exported):
             notice = cast(str, message.result)
             failed = notice.startswith("write-up not saved")
