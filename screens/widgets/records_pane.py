@@ -248,7 +248,10 @@ class RecordsPane(TruecolorOnly, RowList):
         self.filter_name = filter_name
         self._lines = self.session.rows(filter_name)
         if not any(row.kind == "record" for row in self._lines):
-            self._lines = [Row("empty", f'no "{filter_name}" records')]
+            empty = f'no "{filter_name}" records'
+            if not self.session.records:  # 'no "all" records' said it as if a filter hid them
+                empty = "no records to review"
+            self._lines = [Row("empty", empty)]
         self.rows = [row.position for row in self._lines]  # -1 but for records
         self._line_of = {}
         for line, position in enumerate(self.rows):

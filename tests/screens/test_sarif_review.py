@@ -133,3 +133,19 @@ async def test_a_results_note_names_it(tmp_path: Path, sample: Path, keymap: Key
         shown = [str(screen.record_pane.row(n).prompt) for n in range(screen.record_pane.row_count)]
         notes = [text for text in shown if text.startswith("! ")]
         assert notes == [f"! result 9 repeats {repeated.id.removesuffix(' (2)')} (shown as (2))"]
+
+
+async def test_a_clean_scan_says_there_is_no_record(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    clean = tmp_path / "clean.sarif"
+    run = {"tool": {"driver": {"name": "scanner"}}, "results": []}
+    clean.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    app = make_app(load_reports([clean]), sample, CITED_REVISION, tmp_path / "t.db", "t", keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = reviewing(app)
+        await screen.settle()
+        await pilot.pause()
+        # it said 'no "all" records', as if a filter hid them
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "no records to review" in shown and 'no "all" records' not in shown
