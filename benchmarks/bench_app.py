@@ -40,16 +40,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from collections.abc import Awaitable, Callable  # noqa: E402
 
+from frames import (  # noqa: E402
+    SIZE,
+    TrivialModal,
+    echo_times,
+    empty_modal_times,
+    frame,
+    modal_times,
+    timed,
+    until,
+)
 from launches import launch_figures, report  # noqa: E402
-from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.containers import VerticalScroll  # noqa: E402
-from textual.message_pump import MessagePump  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
-from textual.screen import ModalScreen  # noqa: E402
-from textual.widgets import Label, Static  # noqa: E402
+from textual.widgets import Static  # noqa: E402
 
 from evidence.revision import Revision  # noqa: E402
 from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
@@ -58,8 +64,6 @@ from screens.widgets.source_lines import SourceMarks  # noqa: E402
 from screens.widgets.source_view import SourceView  # noqa: E402
 from tui.app import AssayApp  # noqa: E402
 from tui.factory import make_demo_app  # noqa: E402
-
-SIZE = (120, 40)
 
 
 async def paint(pilot: Pilot[None]) -> None:
@@ -100,150 +104,6 @@ DIALOGS = [
 ]
 KEY_GOAL = "median < 16.7 ms, p95 < 33 ms"
 DIALOG_GOAL = "< 33 ms"
-
-
-class EchoApp(App[None]):
-    """The baseline: a key that changes one line of text, painted."""
-
-    BINDINGS = [("n", "echo", "Echo")]
-    presses = 0
-
-    def compose(self) -> ComposeResult:
-        yield Static("0", id="echo")
-
-    def action_echo(self) -> None:
-        self.presses += 1
-        self.query_one("#echo", Static).update(str(self.presses))
-
-
-class TrivialModal(ModalScreen[None]):
-    """The floor of a dialog's opening: a modal screen of one label, made once and pushed
-    (Textual's own `ModalScreen`: its background tints the screen beneath)."""
-
-    DEFAULT_CSS = "TrivialModal { align: center middle; } TrivialModal > Label { border: round; }"
-    BINDINGS = [("escape", "dismiss", "Close")]
-
-    def compose(self) -> ComposeResult:
-        yield Label("a trivial dialog")
-
-
-class ModalApp(EchoApp):
-    """An empty app whose key pushes a `TrivialModal`, installed once (as assay keeps its
-    dialogs), so the opening pays neither compose nor styling."""
-
-    BINDINGS = [("o", "open", "Open")]
-
-    def on_mount(self) -> None:
-        self.install_screen(TrivialModal(), "trivial")
-
-    def action_open(self) -> None:
-        self.push_screen("trivial")
-
-
-#: key names of the characters the keys above are typed with (Textual's names)
-_NAMES = {"]": "right_square_bracket", "[": "left_square_bracket", "/": "slash", ":": "colon"}
-_NAMES["?"] = "question_mark"
-_CHARACTERS = {"tab": "\t", "enter": "\r", "backspace": "\x7f", "escape": "\x1b"}
-
-
-async def processed(node: MessagePump) -> None:
-    """Wait until `node` has handled every message posted to it so far (`call_later`), or has
-    stopped (a widget of a screen that closed meanwhile never runs the callback)."""
-    done = asyncio.Event()
-    if not node.call_later(done.set):
-        return
-    loop = asyncio.get_running_loop()
-
-    def stopped() -> None:
-        # a timer, not a task polling beside the wait: extra tasks woke the loop between the key
-        # and its frame and doubled the medians measured
-        if not node.is_running:
-            done.set()
-        elif not done.is_set():
-            loop.call_later(0.05, stopped)
-
-    loop.call_later(0.05, stopped)
-    await done.wait()
-
-
-async def frame(app: App[None]) -> None:
-    """Wait until every widget of the current screen has handled what it was sent, and the
-    screen has painted the result (public API: `call_later`, `Screen.wait_for_refresh`)."""
-    screen = app.screen
-    await asyncio.gather(*(processed(node) for node in [screen, *screen.walk_children()]))
-    await screen.wait_for_refresh()
-
-
-def key_event(key: str) -> events.Key:
-    """The event of ``key`` as the terminal driver posts it."""
-    return events.Key(_NAMES.get(key, key), key if len(key) == 1 else _CHARACTERS.get(key))
-
-
-async def timed(
-    app: App[None], key: str, wait: Callable[[], Awaitable[None]] | None = None
-) -> float:
-    """Seconds from a key arriving (as the terminal driver posts it) to its frame painted
-    (`wait` done first, when given)."""
-    start = time.perf_counter()
-    app.post_message(key_event(key))
-    await processed(app)  # the binding ran
-    if wait is not None:
-        await wait()
-    await frame(app)
-    return time.perf_counter() - start
-
-
-async def echo_times(presses: int) -> list[float]:
-    app = EchoApp()
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        times = []
-        for _ in range(presses):
-            times.append(await timed(app, "n"))
-            await pilot.pause()
-    return times
-
-
-async def modal_times(
-    app: App[None], presses: int, *, push: Callable[[], object] | None = None
-) -> tuple[list[float], list[float]]:
-    """Opens and closes of a `TrivialModal` over the app's screen: by the key `o` (ModalApp) or
-    by ``push`` (over the review screen). Seconds, key (or push) to frame painted."""
-    base = app.screen
-    opened, closed = [], []
-    for _ in range(presses):
-        if push is None:
-            opened.append(await timed(app, "o", until(lambda: app.screen is not base)))
-        else:
-            start = time.perf_counter()
-            push()
-            await until(lambda: app.screen is not base)()
-            await frame(app)
-            opened.append(time.perf_counter() - start)
-        await asyncio.sleep(0.01)
-        closed.append(await timed(app, "escape", until(lambda: app.screen is base)))
-        await asyncio.sleep(0.01)
-    return opened, closed
-
-
-def until(ready: Callable[[], bool]) -> Callable[[], Awaitable[None]]:
-    """A wait until ``ready()`` (the screen pushed or popped before its frame)."""
-
-    async def wait() -> None:
-        for _ in range(5000):
-            if ready():
-                return
-            await asyncio.sleep(0.001)
-        raise AssertionError("the screen did not open or close")
-
-    return wait
-
-
-async def empty_modal_times(presses: int) -> tuple[list[float], list[float]]:
-    app = ModalApp()
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        return await modal_times(app, presses)
 
 
 def synthetic_reports(folder: Path, records: int) -> Path:

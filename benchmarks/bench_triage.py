@@ -36,7 +36,7 @@ from textual.pilot import Pilot
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_app import frame  # noqa: E402
+from frames import frame  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import OptionList  # noqa: E402
 from textual.widgets.option_list import Option  # noqa: E402

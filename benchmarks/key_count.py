@@ -38,6 +38,7 @@ from pathlib import Path
 root, key, presses = sys.argv[1], sys.argv[2], int(sys.argv[3])
 sys.path[:0] = [root, root + "/benchmarks"]
 import bench_app
+import frames
 
 REST = 2.0  # seconds after each press: under valgrind (fifty times slower) all it caused is done
 
@@ -53,8 +54,8 @@ def event(key):
 
 
 async def echo() -> None:
-    app = bench_app.EchoApp()
-    async with app.run_test(size=bench_app.SIZE) as pilot:
+    app = frames.EchoApp()
+    async with app.run_test(size=frames.SIZE) as pilot:
         await pilot.pause()
         for _ in range(8):
             app.post_message(event("n"))
@@ -70,7 +71,7 @@ async def review() -> None:
     from screens.review.history import Location
 
     app = bench_app.review_app(Path(tempfile.mkdtemp()), None)
-    async with app.run_test(size=bench_app.SIZE) as pilot:
+    async with app.run_test(size=frames.SIZE) as pilot:
         screen = app.screen
         await screen.settle()
         await pilot.pause()
