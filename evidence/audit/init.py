@@ -194,8 +194,13 @@ def place_scans(
     if not scans or not repositories:
         return matched
     placed: dict[Path, Path] = {}
+    trees: dict[tuple[Path, tuple[str, ...]], set[str]] = {}  # each read once: scans x repos
     for scan, (paths, revisions) in scans.items():
-        repository = _scanned(paths, {repo: _tree(repo, revisions) for repo in repositories})
+        for repo in repositories:
+            if (repo, tuple(revisions)) not in trees:
+                trees[repo, tuple(revisions)] = _tree(repo, revisions)
+        held = {repo: trees[repo, tuple(revisions)] for repo in repositories}
+        repository = _scanned(paths, held)
         if repository is not None:
             placed[scan] = repository
     if not placed:
