@@ -5,7 +5,7 @@ with the counts read again."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -60,6 +60,16 @@ class SystemsList(RowList, inherit_bindings=False):
         if not isinstance(binding, Binding) or binding.action != "select"
     ]
     ONE_LINE_ROWS = True
+
+
+class Cached(NamedTuple):
+    """What `AuditScreen.read_cache` found for one system (None: not in the anchoring cache)."""
+
+    system: int  # its index in the audit's entries
+    failing: int | None
+    missing: int | None
+    drifted: int | None
+    reportset: ReportSet
 
 
 class AuditScreen(Screen[None]):
@@ -127,10 +137,11 @@ class AuditScreen(Screen[None]):
         return system_counts(self.store.get(), self.state.refs)
 
     @work(thread=True, group="audit-cache", exit_on_error=False)
-    def read_cache(self, directory: Path) -> list[tuple[int, int, int | None, int | None]]:
+    def read_cache(self, directory: Path) -> list[Cached]:
         """Failing quotes, missing cited paths and (when asked: --against, or the system's
         `against`) drifted quotes of the systems anchored before (the anchoring cache), read on
-        a thread: (system, failing, missing or None, drifted or None)."""
+        a thread; and each readable system's reports with SARIF paths found in its revision
+        (`/` lists them as its review does, not as the scanner's checkout had them)."""
         from evidence.anchor_cache import get, key_for
         from evidence.audit.loading import at_revision
         from evidence.inputs import CheckError, choose_revision
@@ -151,13 +162,16 @@ class AuditScreen(Screen[None]):
                     key = key_for(quotes, revision.commit)
                     cached = None if key is None else get(directory, key, quotes)
                     if cached is None:
+                        found.append(Cached(index, None, None, None, reportset))
                         continue
                     drifted = None
                     if against is not None:
                         drifted = _drifted(cached.anchors, revision, against)
             except (CheckError, RevisionError):
                 continue
-            found.append((index, cached.failing, cached.citations_missing, drifted))
+            found.append(
+                Cached(index, cached.failing, cached.citations_missing, drifted, reportset)
+            )
         return found
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -167,8 +181,11 @@ class AuditScreen(Screen[None]):
                 self.counted = True  # read again on the way back from a system
             return
         if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
-            for index, failing, missing, drifted in worker.result:  # type: ignore[union-attr]
+            for index, failing, missing, drifted, reportset in worker.result:  # type: ignore[union-attr]
                 entry = self.state.entries[index]
+                entry.reportset = reportset  # the same records, their paths as the review has them
+                if failing is None:  # not in the cache: nothing known yet
+                    continue
                 entry.failing, entry.drift = failing, drifted
                 if missing is not None:
                     entry.citations_missing = missing

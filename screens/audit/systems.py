@@ -233,12 +233,14 @@ class AuditState:
                 found.append(SystemTarget(n, "record", label, text, record.report, record.id))
                 for quote in record.quotes:
                     first = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
+                    # a region without a snippet (a scanner's) says its line, not ": "
+                    where = f"{quote.path}:{quote.claimed[0]}" if quote.claimed else quote.path
                     found.append(
                         SystemTarget(
                             n,
                             "quote",
-                            f"{entry.name}  {record.id} [{quote.index + 1}] {quote.path}: "
-                            f"{first[:60]}",
+                            f"{entry.name}  {record.id} [{quote.index + 1}] {where}"
+                            + (f": {first[:60]}" if first else ""),
                             f"{quote.path} {quote.text[:300]}",
                             record.report,
                             record.id,

@@ -104,6 +104,12 @@ async def test_the_audit_screen_and_a_systems_review(tmp_path: Path) -> None:
         found = {entry.name: entry.failing for entry in screen.state.entries}
         assert found == {"Alpha": 0, "Beta": 0}
         assert [row.split()[0] for row in rows(screen)] == ["✓", "✓"]
+        # `/` lists each result where its review shows it, at its line (not the CI's path)
+        quotes = sorted(t.label for t in screen.state.targets() if t.kind == "quote")
+        assert [label.split("] ", 1)[1] for label in quotes] == [
+            "src/app.py:4: LIMIT = 12",
+            "src/app.py:3: TOKEN = os.environ['TOKEN']",
+        ]
         # each system's review reads its result in its own revision (not /builds/ci/...)
         for name in ("Alpha", "Beta"):
             review = await open_system(pilot, screen, name)
