@@ -7,7 +7,9 @@ from functools import lru_cache
 
 from rich.color import Color
 from rich.color_triplet import ColorTriplet
+from rich.segment import Segment
 from rich.style import Style
+from textual.strip import Strip
 
 #: WCAG AA for text
 TEXT_RATIO = 4.5
@@ -61,3 +63,17 @@ def legible(style: Style, background: ColorTriplet | None) -> Style:
     if fixed == triplet:
         return style
     return style + Style(color=Color.from_triplet(fixed))
+
+
+def legible_strip(strip: Strip, row: Style) -> Strip:
+    """A list row's line with each coloured part readable on the background it is drawn on
+    (its own, else the row's ``row`` style): a status colour picked for the pane's background
+    (a refuted record's ✗) read at 1-2:1 on the cursor's."""
+    default = row.bgcolor.get_truecolor() if row.bgcolor else None
+    parts = []
+    for text, style, control in strip:
+        if style is not None and style.color is not None and not control:
+            background = style.bgcolor.get_truecolor() if style.bgcolor else default
+            style = legible(style, background)
+        parts.append(Segment(text, style, control))
+    return Strip(parts, strip.cell_length)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from cachetools import LRUCache
-from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -25,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
-from screens.contrast import legible
+from screens.contrast import legible_strip
 from screens.widgets.drawn_bar import BarPointer, DrawnBar
 from screens.widgets.rows import Row as Row
 from screens.widgets.rows import text_height
@@ -285,7 +284,9 @@ class RowList(BarPointer, ScrollView, can_focus=True):
             width = self._width
             rich_style = style.rich_style
             lines = self._drawn[key] = [
-                _legible(strip.extend_cell_length(width, rich_style).crop(0, width), rich_style)
+                legible_strip(
+                    strip.extend_cell_length(width, rich_style).crop(0, width), rich_style
+                )
                 for strip in self.draw_row(index, width, style)
             ] or [Strip.blank(width, rich_style)]
         return lines
@@ -493,17 +494,3 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         if index is not None:
             self._user_move(index)
             self.action_select()
-
-
-def _legible(strip: Strip, row: RichStyle) -> Strip:
-    """A row's line with each coloured part readable on the background it is drawn on: a
-    status colour picked for the pane's background (a refuted record's ✗) read at 1-2:1 on the
-    cursor's (screens.contrast moves it towards white or black, keeping its hue)."""
-    default = row.bgcolor.get_truecolor() if row.bgcolor else None
-    parts = []
-    for text, style, control in strip:
-        if style is not None and style.color is not None and not control:
-            background = style.bgcolor.get_truecolor() if style.bgcolor else default
-            style = legible(style, background)
-        parts.append(Segment(text, style, control))
-    return Strip(parts, strip.cell_length)
