@@ -154,7 +154,8 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
 def _load_file(path: Path, shown: str, cache: Path | None, stored: list[str]) -> list[Report]:
     """The reports of one file: SARIF runs, a bundle's reports or the one report it holds."""
     data = _read(path, shown)
-    if not data.strip() and (is_sarif_name(path.name) or path.suffix.lower() == ".json"):
+    json_named = is_sarif_name(path.name) or path.suffix.lower() == ".json"
+    if json_named and (not data or data.isspace()):  # not strip(): it copies the whole file
         # a scanner or an export that failed leaves an empty file ("not valid JSON (Expecting
         # value: line 1 column 1 (char 0))" said it less plainly)
         raise ReportError(f"{shown}: the file is empty")
