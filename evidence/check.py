@@ -16,7 +16,7 @@ from evidence.drift import Drift, follow_anchors, relation_of
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
-from evidence.sarif.rebase import has_sarif_quotes, is_sarif_report, rebase_paths
+from evidence.sarif.rebase import at_revision, is_sarif_report
 
 __all__ = ["CheckResult", "QuoteResult", "SearchResult", "run_check"]
 
@@ -130,8 +130,7 @@ def run_check(
 
     Paths that SARIF files give from another checkout are first found in the revision
     (evidence/sarif/rebase.py)."""
-    if has_sarif_quotes(reportset):
-        reportset = rebase_paths(reportset, revision.entries())
+    reportset = at_revision(reportset, revision)
     anchorer = anchorer or Anchorer(revision)
     work = [
         (report, record, quote)

@@ -15,14 +15,13 @@ from typing import Any, NamedTuple
 
 from evidence.model import Diagnostic, Record, Report, RevisionMention
 from evidence.sarif.document import read_document
-from evidence.sarif.rebase import TYPE_PREFIX
+from evidence.sarif.rebase import TYPE_PREFIX, slug
 from evidence.sarif.results import RunContext, read_result
 from evidence.sarif.uris import UriResolver
 
 __all__ = ["ResultId", "load_sarif", "read_runs", "reports_of", "result_ids"]
 
 _SHA = re.compile(r"[0-9a-fA-F]{40}")
-_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 class ResultId(NamedTuple):
@@ -40,10 +39,6 @@ def _mapping(value: object) -> Mapping[str, Any]:
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
-
-
-def _slug(text: str) -> str:
-    return _SLUG.sub("-", text.lower()).strip("-")
 
 
 def load_sarif(data: bytes, shown: str) -> list[Report]:
@@ -127,7 +122,7 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
     category = _text(_mapping(run.get("automationDetails")).get("id"))
     if "/" in category:
         category = category.rsplit("/", 1)[0]  # "category/instance": the instance changes
-    slug = _slug(f"{name} {category}") or "run"
+    run_slug = slug(f"{name} {category}") or "run"
     mentions, mapped, problems = _provenance(run)
     context = RunContext.for_run(run, file, UriResolver(run, mapped))
     records: list[Record] = []
@@ -156,7 +151,7 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
     report = Report(
         file=file,
         title=title,
-        type_line=TYPE_PREFIX + slug,
+        type_line=TYPE_PREFIX + run_slug,
         system=name,
         revisions=tuple(mentions),
         records=tuple(records),

@@ -12,22 +12,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container
+from typing import TYPE_CHECKING
 
 from evidence.model import Quote, Record, Report, ReportSet
 
+if TYPE_CHECKING:
+    from evidence.revision import Revision
+
 __all__ = [
     "TYPE_PREFIX",
+    "at_revision",
     "for_system",
     "has_sarif_quotes",
     "is_sarif_report",
     "rebase_paths",
     "repository_path",
+    "slug",
 ]
 
 #: how the type line of a report read from SARIF starts (``sarif/<tool>-<category>``, then
 #: ``@<system>`` in an audit)
 TYPE_PREFIX = "sarif/"
 _SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str) -> str:
+    """``text`` in lower case, each run of other characters than letters and digits one "-"
+    (a run's tool and category in its type line; an audit's system after it)."""
+    return _SLUG.sub("-", text.lower()).strip("-")
 
 
 def is_sarif_report(report: Report) -> bool:
@@ -77,6 +89,15 @@ def rebase_paths(reportset: ReportSet, paths: Container[str]) -> ReportSet:
     return reportset._replace(reports=tuple(report(item) for item in reportset.reports))
 
 
+def at_revision(reportset: ReportSet, revision: Revision) -> ReportSet:
+    """`rebase_paths` with the paths of ``revision``, for reports that hold SARIF quotes (the
+    others as they are): what `assay check`, `assay review` and an audit anchor, and the anchors
+    kept on disk are keyed by."""
+    if not has_sarif_quotes(reportset):
+        return reportset
+    return rebase_paths(reportset, revision.entries())
+
+
 def for_system(reportset: ReportSet, system: str) -> ReportSet:
     """``reportset`` with each SARIF run's results kept under ``system`` (an audit's system).
 
@@ -85,7 +106,7 @@ def for_system(reportset: ReportSet, system: str) -> ReportSet:
     system's review registered in turn, marking the other systems' results gone, and whose
     verdicts, failing quotes and reviewers every such system counted. The category is where
     SARIF tells runs over different code apart; the system's name is added to it."""
-    scope = _SLUG.sub("-", system.lower()).strip("-") or "system"
+    scope = slug(system) or "system"
 
     def scoped(report: Report) -> Report:
         if not is_sarif_report(report) or report.type_line.endswith(f"@{scope}"):

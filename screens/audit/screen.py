@@ -143,9 +143,9 @@ class AuditScreen(Screen[None]):
         a thread; and each readable system's reports with SARIF paths found in its revision
         (`/` lists them as its review does, not as the scanner's checkout had them)."""
         from evidence.anchor_cache import get, key_for
-        from evidence.audit.loading import at_revision
         from evidence.inputs import CheckError, choose_revision
         from evidence.revision import Revision, RevisionError
+        from evidence.sarif.rebase import at_revision
 
         found = []
         for index, entry in enumerate(self.state.entries):
@@ -183,7 +183,8 @@ class AuditScreen(Screen[None]):
         if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
             for index, failing, missing, drifted, reportset in worker.result:  # type: ignore[union-attr]
                 entry = self.state.entries[index]
-                entry.reportset = reportset  # the same records, their paths as the review has them
+                # the same records, their paths as the review has them
+                entry.reportset, entry.paths_found = reportset, True
                 if failing is None:  # not in the cache: nothing known yet
                     continue
                 entry.failing, entry.drift = failing, drifted
@@ -386,11 +387,11 @@ class AuditScreen(Screen[None]):
             assert system.repository is not None
             repo = system.repository
         against = self.against or system.against
-        reportset = entry.reportset
-        if rev is not None:
-            reportset = self._at_revision(reportset, repo, rev)
+        if rev is not None and not entry.paths_found:  # read_cache has not done it yet
+            entry.reportset = self._at_revision(entry.reportset, repo, rev)
+            entry.paths_found = True
         return SystemReviewScreen(
-            ReviewSession(reportset, self.reviewer),
+            ReviewSession(entry.reportset, self.reviewer),
             self.store,
             repo=repo,
             rev=rev or "(not checked)",
@@ -405,10 +406,9 @@ class AuditScreen(Screen[None]):
     def _at_revision(self, reportset: ReportSet, repo: Path, rev: str) -> ReportSet:
         """The reports with SARIF paths of another checkout found at ``rev``, as `assay review`
         reads them before its app opens (else each such quote reads as a file that does not
-        exist)."""
-        from evidence.audit.loading import at_revision
+        exist). On the event loop: only when the counts' worker has not done it yet."""
         from evidence.revision import Revision, RevisionError
-        from evidence.sarif.rebase import has_sarif_quotes
+        from evidence.sarif.rebase import at_revision, has_sarif_quotes
 
         if not has_sarif_quotes(reportset):
             return reportset

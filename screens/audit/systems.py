@@ -49,6 +49,7 @@ class AuditEntry:
     citations_missing: int | None = None
     drift: int | None = None  # quotes changed or deleted at `against`; None: not asked
     keys: frozenset[str] | None = None  # item keys of its records and quotes, once computed
+    paths_found: bool = False  # its SARIF paths found in its revision (`reportset` has them)
 
     def __post_init__(self) -> None:
         # asked once: rows are drawn and sorted by these on every fill

@@ -163,15 +163,13 @@ def _resolve(reportset: ReportSet, repo: str, rev: str | None) -> tuple[ReportSe
     2 on input that is not a report, reports of several systems or a revision git does not know."""
     from evidence.inputs import CheckError, choose_revision, refuse_unusable, revision_origin
     from evidence.revision import Revision, RevisionError
-    from evidence.sarif.rebase import has_sarif_quotes, rebase_paths
+    from evidence.sarif.rebase import at_revision
 
     try:
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)
         with Revision.open(repo, wanted) as revision:
-            if has_sarif_quotes(reportset):
-                reportset = rebase_paths(reportset, revision.entries())
-            return reportset, revision.commit, revision_origin(rev)
+            return at_revision(reportset, revision), revision.commit, revision_origin(rev)
     except (CheckError, RevisionError) as error:
         raise InputError(str(error)) from None
 
