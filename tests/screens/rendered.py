@@ -32,16 +32,26 @@ class Cell(NamedTuple):
     bg: str
 
 
-def screen_cells(app: App[object]) -> dict[tuple[int, int], Cell]:
-    """(x, y) -> the cell drawn there, for every cell holding a visible character."""
-    svg = app.export_screenshot()
-    fills = dict(_CLASS.findall(svg))
+def _backgrounds(svg: str) -> dict[tuple[int, int], str]:
     backgrounds: dict[tuple[int, int], str] = {}
     for fill, x, y, width in _RECT.findall(svg):
         row = round((float(y) - TOP) / LINE_HEIGHT)
         first = round(float(x) / CELL_WIDTH)
         for column in range(first, first + round(float(width) / CELL_WIDTH)):
             backgrounds[column, row] = fill
+    return backgrounds
+
+
+def screen_backgrounds(app: App[object]) -> dict[tuple[int, int], str]:
+    """(x, y) -> the background painted there, for every cell (blank ones too)."""
+    return _backgrounds(app.export_screenshot())
+
+
+def screen_cells(app: App[object]) -> dict[tuple[int, int], Cell]:
+    """(x, y) -> the cell drawn there, for every cell holding a visible character."""
+    svg = app.export_screenshot()
+    fills = dict(_CLASS.findall(svg))
+    backgrounds = _backgrounds(svg)
     cells: dict[tuple[int, int], Cell] = {}
     for name, x, line, text in _TEXT.findall(svg):
         column, row = round(float(x) / CELL_WIDTH), int(line)

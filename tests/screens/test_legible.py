@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rendered import DRAWING, Cell, low_contrast, screen_cells
+from rendered import DRAWING, Cell, contrast, low_contrast, screen_backgrounds, screen_cells
 from textual.app import App
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -158,4 +158,54 @@ async def test_a_verdict_under_the_cursor_reads_at_aa(
         low, counts = await measured(screen, pilot, app)
         assert counts["records"] > 150
         assert [line for line in low if line.startswith("records")] == []
+    app.close()
+
+
+def bar_columns(widget: Widget) -> Region:
+    """The columns of a pane's vertical scrollbar: drawn in its own lines, or Textual's."""
+    content = widget.scrollable_content_region
+    bar = getattr(widget, "bar", None)
+    if isinstance(bar, DrawnBar):
+        return Region(content.right - bar.width, content.y, bar.width, content.height)
+    return Region(content.right, content.y, widget.scrollbar_size_vertical, content.height)
+
+
+def thumb_and_track(app: App[Any], widget: Widget) -> set[str]:
+    """The colours a pane's scrollbar is painted in (its thumb's and its track's)."""
+    painted = screen_backgrounds(app)
+    columns = bar_columns(widget)
+    rows = range(columns.y, columns.bottom)
+    return {painted[x, y] for x in range(columns.x, columns.right) for y in rows}
+
+
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_a_scrollbar_thumb_is_told_from_its_track(
+    tmp_path: Path, sample: Path, theme: str
+) -> None:
+    # where the reviewer is in a pane: its thumb read at 1.55:1 (dark) and 1.93:1 (light)
+    # against the track, Textual's default colours; WCAG 1.4.11 asks 3:1 of such a part
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == "KS-RTE-note-sync")
+        screen.go(Location(index, 1), on_quote=True)
+        await screen.settle()
+        for _ in range(5):
+            await pilot.pause()
+        panes = (screen.records_pane, screen.record_pane)
+        measured: list[tuple[str, str, float]] = []
+        for pane in panes:
+            colours = thumb_and_track(app, pane)
+            assert len(colours) == 2, (pane.id, colours)  # a thumb on its track
+            first, second = colours
+            measured.append((first, second, contrast(first, second)))
+            # and under the pointer (the hover colours)
+            bar = bar_columns(pane)
+            await pilot.hover(pane, offset=(bar.x - pane.region.x, bar.bottom - pane.region.y - 1))
+            await pilot.pause()
+            await pilot.pause()
+            first, second = thumb_and_track(app, pane)
+            measured.append((first, second, contrast(first, second)))
+        assert [m for m in measured if m[2] < 3.0] == []
     app.close()
