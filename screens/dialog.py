@@ -260,6 +260,11 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
         self.mount(DialogLines(self.status()))
         self.call_after_refresh(self._say_unreached)
 
+    def on_descendant_focus(self) -> None:
+        # from a field to a list (grep's `down`): typing no longer goes where it went
+        for lines in self.query(DialogLines):
+            lines.say(self.status())
+
     def _say_unreached(self) -> None:
         """Say which of the dialog's own actions no key reaches: a keymap gave them only keys
         the focused field binds itself (`note_save = "ctrl+w"`: the editor deletes a word), and

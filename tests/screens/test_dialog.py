@@ -16,10 +16,11 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Label, OptionList, Static
 
 from keymaps import load_keymap
 from screens.dialog import Dialog, relabel
+from screens.grep import GrepScreen
 from screens.palette import Palette
 from screens.widgets.dialog_lines import DialogLines
 from screens.widgets.footer import KeysBar
@@ -252,6 +253,36 @@ async def test_each_dialog_says_what_its_keys_act_on_not_the_review(
         assert isinstance(question, Dialog)
         status = str(question.query_one(".dialog-status", Static).render())
         assert status == "keys → Discard the changes to this note?", status
+    app.close()
+
+
+async def test_a_dialog_s_status_follows_its_focus(tmp_path: Path, sample: Path) -> None:
+    # grep's results take the focus on `down`: the status went on saying "typing →" though
+    # typing no longer went to the pattern
+    app = make_demo_app(tmp_path, reviewer="d", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "ctrl+g")
+        dialog = app.screen
+        assert isinstance(dialog, GrepScreen)
+
+        def status() -> str:
+            return str(dialog.query_one(".dialog-status", Static).render())
+
+        await pilot.press(*"token", "enter")
+        for _ in range(100):
+            await pilot.pause()
+            if dialog.hits and not dialog.running:
+                break
+        assert dialog.hits and status().startswith("typing → Grep at "), status()
+        await pilot.press("down")
+        await pilot.pause()
+        assert isinstance(dialog.focused, OptionList)
+        assert status().startswith("keys → Grep at "), status()
+        await pilot.press("shift+tab")
+        await pilot.pause()
+        assert isinstance(dialog.focused, Input)
+        assert status().startswith("typing → Grep at "), status()
     app.close()
 
 
