@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from db.events import Event
 from db.export import event_line
 from db.keys import Verdict
+from db.stats import percent_done
 from db.store import VerdictStore
 from db.writeup import csv_cell, current_csv, failing, markdown, md_text
 from evidence.text import json_escaped
@@ -134,7 +135,7 @@ def system_counts(
 
 
 def _percent(done: int, total: int) -> str:
-    return f"{100 * done // total}%" if total else "-"
+    return percent_done(done, total) if total else "-"
 
 
 def audit_markdown(

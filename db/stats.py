@@ -15,6 +15,16 @@ from db.store import VerdictStore
 JUDGEMENTS = (Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNCLEAR)
 
 
+def percent_done(done: int, total: int) -> str:
+    """How much of ``total`` is done, as a reviewer reads it: rounded down, so "100%" only when
+    all is (1,096 of 1,097 is "99%"), and "<1%" once anything is (1 of 1,097 is not "0%")."""
+    if total <= 0:
+        return "100%"
+    if done > 0 and 100 * done < total:
+        return "<1%"
+    return f"{100 * done // total}%"
+
+
 @dataclass(frozen=True)
 class Agreement:
     """How two reviewers agree on the items both judged."""

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from db.stats import percent_done
 from keymaps import Keymap
 from keymaps.bindings import bindings
 from screens.audit.system_review import SystemReviewScreen
@@ -231,16 +232,16 @@ class AuditScreen(Screen[None]):
     def refresh_header(self) -> None:
         totals = self.state.totals()
         audit = self.state.audit
-        percent = 100 * totals["reviewed"] // totals["items"] if totals["items"] else 100
+        percent = percent_done(totals["reviewed"], totals["items"])
         # what the review stands at first: a narrow header cuts the audit's directory, not it
         text = Content.from_markup(
-            " [b]assay audit[/b]  reviewed $percent% ($reviewed/$items) · $failing failing"
+            " [b]assay audit[/b]  reviewed $percent ($reviewed/$items) · $failing failing"
             " · $missing no path$unchecked · $systems systems · $unavailable without a"
             " repository · $reviewer · $path",
             path=visible(_shown_path(audit.path)),
             systems=str(totals["systems"]),
             unavailable=str(totals["unavailable"]),
-            percent=str(percent),
+            percent=percent,
             reviewed=str(totals["reviewed"]),
             items=str(totals["items"]),
             failing=str(totals["failing"]),

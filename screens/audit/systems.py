@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from db.audit import AuditSystemRef, SystemCounts
 from db.keys import make_key, record_quote_hashes
+from db.stats import percent_done
 from evidence.audit.file import Audit, AuditSystem
 from evidence.model import ReportSet
 
@@ -115,9 +116,9 @@ class AuditEntry:
         return self.items - self.reviewed
 
     @property
-    def percent(self) -> int:
-        """Reviewed records and quotes, in percent (100 for a system with none)."""
-        return 100 * self.reviewed // self.items if self.items else 100
+    def percent(self) -> str:
+        """Reviewed records and quotes, in percent ("100%" for a system with none)."""
+        return percent_done(self.reviewed, self.items)
 
     @property
     def reviewers(self) -> tuple[str, ...]:

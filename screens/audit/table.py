@@ -25,7 +25,7 @@ def _last(entry: AuditEntry) -> str:
 
 
 def _reviewed(entry: AuditEntry) -> str:
-    return f"{entry.percent}% {entry.reviewed}/{entry.items}"
+    return f"{entry.percent} {entry.reviewed}/{entry.items}"
 
 
 #: every column, the system's name first; later ones are dropped first on narrow terminals

@@ -6,7 +6,7 @@ import pytest
 from storekit import make_record, make_report, reportset
 
 from db.keys import ItemRef
-from db.stats import agreement, cohen_kappa, summary
+from db.stats import agreement, cohen_kappa, percent_done, summary
 from db.store import VerdictStore
 from evidence.model import Kind
 
@@ -83,3 +83,15 @@ def test_summary(store: VerdictStore) -> None:
         ("bob", identity): (3, 5),
         ("bob", "OSPREY/agentic-system-workflow-report"): (1, None),
     }
+
+
+@pytest.mark.parametrize(
+    ("done", "total", "shown"),
+    [(0, 5, "0%"), (1, 1097, "<1%"), (11, 1097, "1%"), (1096, 1097, "99%"), (5, 5, "100%")],
+)
+def test_progress_never_reads_done_before_it_is_nor_nothing_after_a_verdict(
+    done: int, total: int, shown: str
+) -> None:
+    # `assay stats` rounded: one item of 1,097 left read "100%", and the audit's floor read
+    # one reviewed as "0%"
+    assert percent_done(done, total) == shown

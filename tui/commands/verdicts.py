@@ -12,7 +12,7 @@ import click
 from db.events import MAX_AHEAD, latest_acceptable
 from db.export import FORMATS, parse_events, write
 from db.output import database_files, write_atomically
-from db.stats import summary
+from db.stats import percent_done, summary
 from db.store import StoreError, VerdictStore, default_path
 from evidence.text import escaped, json_escaped
 from tui.commands.errors import InputError
@@ -227,10 +227,8 @@ def _text(data: dict[str, Any]) -> list[str]:
             if row["total"] is None:
                 lines.append(f"    {row['kind']:<12} {row['reviewed']} reviewed (not registered)")
             else:
-                percent = 100.0 * row["reviewed"] / row["total"] if row["total"] else 100.0
-                lines.append(
-                    f"    {row['kind']:<12} {row['reviewed']}/{row['total']} ({percent:.0f}%)"
-                )
+                percent = percent_done(row["reviewed"], row["total"])
+                lines.append(f"    {row['kind']:<12} {row['reviewed']}/{row['total']} ({percent})")
     if data["reviewer_progress"]:
         lines += ["", "Progress per reviewer (items with their verdict)"]
         width = max(len(row["reviewer"]) for row in data["reviewer_progress"])
@@ -238,8 +236,8 @@ def _text(data: dict[str, Any]) -> list[str]:
             if row["total"] is None:
                 done = f"{row['reviewed']} reviewed (not registered)"
             else:
-                percent = 100.0 * row["reviewed"] / row["total"] if row["total"] else 100.0
-                done = f"{row['reviewed']}/{row['total']} ({percent:.0f}%)"
+                percent = percent_done(row["reviewed"], row["total"])
+                done = f"{row['reviewed']}/{row['total']} ({percent})"
             lines.append(f"  {row['reviewer']:<{width}}  {row['report']}: {done}")
     if data["verdicts"]:
         lines += ["", "Current verdicts"]
