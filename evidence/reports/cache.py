@@ -1,5 +1,8 @@
 """A persistent cache of parsed reports: a relaunch on unchanged reports does not parse them.
 
+SARIF files are kept too, an entry per file holding its runs' reports (`get_reports`,
+`put_reports`): a relaunch on a large scan reads neither its JSON nor its results again.
+
 One file per report, ``<directory>/<key>.marshal``. The key is a BLAKE2b hash of everything the
 parsed Report depends on: this cache's format version, the Python version (the parser's Unicode
 tables and the marshal format come with it), the parser's own source files, the report's name as
@@ -22,8 +25,10 @@ Standard library, evidence.model and evidence.cache_files only (platformdirs for
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +46,12 @@ __all__ = [
     "encode",
     "entry_path",
     "get",
+    "get_reports",
     "key_for",
     "parser_digest",
     "prune",
     "put",
+    "put_reports",
 ]
 
 #: version of the entry layout; change it whenever `encode` changes
@@ -67,17 +74,38 @@ PARSER_SOURCES = (
     "cache_files.py",
     "model.py",
 )
+#: the same for a SARIF file's reports: the SARIF reader and what it imports from evidence/
+#: (tests/evidence/test_report_cache.py checks this list too)
+SARIF_SOURCES = (
+    "sarif/__init__.py",
+    "sarif/reader.py",
+    "sarif/document.py",
+    "sarif/results.py",
+    "sarif/messages.py",
+    "sarif/uris.py",
+    "sarif/rebase.py",
+    "text.py",
+    "reports/files.py",
+    "reports/loading.py",
+    "reports/cache.py",
+    "cache_files.py",
+    "model.py",
+)
 _MAGIC = b"assay-report-cache\n"
 
 _KINDS: dict[str, model.Kind] = {kind.value: kind for kind in model.Kind}
 
 
-@functools.cache
 def parser_digest() -> bytes | None:
     """A digest of the parser's source files (None when one cannot be read: no caching)."""
+    return _sources_digest(PARSER_SOURCES)
+
+
+@functools.cache
+def _sources_digest(names: tuple[str, ...]) -> bytes | None:
     digest = hashlib.blake2b(digest_size=32)
     evidence = Path(__file__).parent.parent
-    for name in PARSER_SOURCES:
+    for name in names:
         try:
             data = (evidence / name).read_bytes()
         except OSError:
@@ -86,14 +114,20 @@ def parser_digest() -> bytes | None:
     return digest.digest()
 
 
-def key_for(shown: str, data: bytes) -> str | None:
-    """The cache key (hex) of report ``data`` loaded under the name ``shown``; None: no cache."""
-    parser = parser_digest()
+def key_for(shown: str, data: bytes, *, sarif_limit: int | None = None) -> str | None:
+    """The cache key (hex) of report ``data`` loaded under the name ``shown``; None: no cache.
+
+    ``sarif_limit``: the key of a SARIF file read with that limit on its expanded size (the
+    SARIF reader's sources in place of the parser's)."""
+    sarif = sarif_limit is not None
+    parser = _sources_digest(SARIF_SOURCES if sarif else PARSER_SOURCES)
     if parser is None:
         return None
     name = shown.encode("utf-8", "surrogatepass")  # a path may hold undecodable bytes
     digest = hashlib.blake2b(digest_size=32)
     digest.update(f"{FORMAT}\0{sys.version}\0".encode("utf-8", "surrogatepass"))
+    if sarif:
+        digest.update(f"sarif\0{sarif_limit}\0".encode())
     digest.update(parser)
     digest.update(len(name).to_bytes(8, "little") + name)
     digest.update(data)
@@ -224,6 +258,37 @@ def put(directory: Path, key: str, report: Report, *, then_prune: bool = True) -
     if stored and then_prune:
         prune(directory)
     return stored
+
+
+def get_reports(directory: Path, key: str) -> list[Report] | None:
+    """The cached reports of a SARIF file for ``key``, or None (a miss).
+
+    The cycle collector is paused meanwhile, as the SARIF reader pauses it: a large scan is
+    millions of new tuples, none in a cycle."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return cache_files.read(entry_path(directory, key), _MAGIC, FORMAT, key, _decode_all)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def put_reports(
+    directory: Path, key: str, reports: Sequence[Report], *, then_prune: bool = True
+) -> bool:
+    """Store a SARIF file's ``reports`` under ``key``, as `put` stores a report."""
+    payload = tuple(encode(report) for report in reports)
+    stored = cache_files.write(entry_path(directory, key), _MAGIC, FORMAT, key, payload)
+    if stored and then_prune:
+        prune(directory)
+    return stored
+
+
+def _decode_all(payload: Any) -> list[Report]:
+    if not isinstance(payload, tuple) or not payload:
+        raise ValueError("not a SARIF file's reports")
+    return [decode(item) for item in payload]
 
 
 def prune(directory: Path, keep: int | None = None, max_bytes: int | None = None) -> None:

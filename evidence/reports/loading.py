@@ -111,9 +111,9 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
     """Load report files, directories of reports, JSON bundles and SARIF 2.1.0 files (plain or
     gzip; one report per run, evidence/sarif/) together, cross-checked.
 
-    ``cache``: a directory of parsed reports (evidence/reports/cache.py). Each report file (not a
-    bundle) is looked up there before it is parsed and stored there after; a cache that cannot be
-    read or written is not used. None (the default): every report is parsed.
+    ``cache``: a directory of parsed reports (evidence/reports/cache.py). Each report file and
+    SARIF file (not a bundle) is looked up there before it is read and stored there after; a cache
+    that cannot be read or written is not used. None (the default): every report is parsed.
 
     A path that cannot be read raises ReportError once every path was tried: its message has a
     line per unreadable path.
@@ -160,10 +160,10 @@ def _load_file(path: Path, shown: str, cache: Path | None, stored: list[str]) ->
         # value: line 1 column 1 (char 0))" said it less plainly)
         raise ReportError(f"{shown}: the file is empty")
     if is_sarif_name(path.name):
-        return _load_sarif(data, shown)
+        return _load_sarif(data, shown, cache, stored)
     if looks_like_sarif(data[:4096]):
         try:
-            return _load_sarif(data, shown)
+            return _load_sarif(data, shown, cache, stored)
         except ReportError:
             pass  # only looked like SARIF: read as the file's name says
     if path.suffix.lower() == ".json":
@@ -176,14 +176,32 @@ def _load_file(path: Path, shown: str, cache: Path | None, stored: list[str]) ->
     return [_parse(data, shown, cache, stored)]
 
 
-def _load_sarif(data: bytes, shown: str) -> list[Report]:
-    from evidence.sarif.document import SarifError  # here: only SARIF files need them
+def _load_sarif(data: bytes, shown: str, cache: Path | None, stored: list[str]) -> list[Report]:
+    """The reports of a SARIF file: from the cache when it holds them, else read (and stored)."""
+    from evidence.sarif.document import SarifError, expanded_limit  # here: SARIF files only
+
+    key = None
+    if cache is not None:
+        from evidence.reports import cache as report_cache
+
+        key = report_cache.key_for(shown, data, sarif_limit=expanded_limit())
+        cached = report_cache.get_reports(cache, key) if key is not None else None
+        if cached is not None:
+            return cached
     from evidence.sarif.reader import load_sarif
 
     try:
-        return load_sarif(data, shown)
+        reports = load_sarif(data, shown)
     except SarifError as error:
         raise ReportError(str(error)) from None
+    if (
+        cache is not None
+        and key is not None
+        and reports
+        and report_cache.put_reports(cache, key, reports, then_prune=False)
+    ):
+        stored.append(key)
+    return reports
 
 
 def _parse(data: bytes, shown: str, cache: Path | None, stored: list[str]) -> Report:

@@ -17,15 +17,18 @@ import sys
 from pathlib import Path
 
 import pytest
+import sarifkit
 from evidencekit import RUNTIME, WORKFLOW
+from sarifkit import CODEQL
 
 from evidence import cache_files
 from evidence.model import Report
 from evidence.reports import cache as report_cache
 from evidence.reports.bundle import dump_bundle
-from evidence.reports.loading import load_reports
+from evidence.reports.loading import ReportError, load_reports
 from evidence.reports.parser import parse_report
 from evidence.sample import SAMPLE_REPORTS
+from evidence.sarif.document import expanded_limit
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_FILES = sorted(SAMPLE_REPORTS.glob("*.txt"))
@@ -125,6 +128,46 @@ def test_parser_sources_list_every_evidence_module_the_parser_imports() -> None:
         assert (evidence / name).is_file(), name
 
 
+def _evidence_imports(tree: ast.Module) -> list[str]:
+    """The evidence modules a module imports, at its top or in its functions (not the ones only
+    a type checker reads)."""
+    found: list[str] = []
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+                continue
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith(
+                    "evidence."
+                ):
+                    found.append(inner.module.split(".", 1)[1])  # type: ignore[union-attr]
+
+    visit(tree.body)
+    return found
+
+
+def test_sarif_sources_list_every_evidence_module_the_sarif_reader_imports() -> None:
+    """A SARIF entry's key hashes SARIF_SOURCES: the reader's modules, lazy imports too."""
+    evidence = ROOT / "evidence"
+    wanted, seen = ["sarif/reader.py", "sarif/document.py"], set()
+    while wanted:
+        name = wanted.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        tree = ast.parse((evidence / name).read_text(encoding="utf-8"))
+        for module in _evidence_imports(tree):
+            path = module.replace(".", "/")
+            package = evidence / path / "__init__.py"
+            wanted.append(f"{path}/__init__.py" if package.is_file() else f"{path}.py")
+    assert seen <= set(report_cache.SARIF_SOURCES)
+    assert {"reports/cache.py", "reports/loading.py"} <= set(report_cache.SARIF_SOURCES)
+    for name in report_cache.SARIF_SOURCES:
+        assert (evidence / name).is_file(), name
+
+
 def test_the_key_depends_on_name_and_bytes() -> None:
     key = report_cache.key_for("a.txt", b"text")
     assert key is not None and len(key) == 64
@@ -189,6 +232,46 @@ def test_bundles_are_not_cached(tmp_path: Path) -> None:
     assert len(first.reports) == len(SAMPLE_FILES)
     assert len(entries(cache)) == len(SAMPLE_FILES) - 1
     assert_same(load_reports([reports], cache=cache), first)
+
+
+def test_a_sarif_file_is_cached_with_all_its_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a relaunch on a large scan read its JSON and every result again (the 192 MB scan of
+    # benchmarks/README.md: 4 s before the first screen, every time)
+    path = tmp_path / "codeql.sarif"
+    shutil.copyfile(CODEQL, path)
+    cache = tmp_path / "cache"
+    original = load_reports([path], cache=cache)
+    assert len(original.reports) == 2 and len(entries(cache)) == 1
+    assert_same(load_reports([path], cache=cache), original)
+    assert_same(load_reports([path]), original)
+
+    # the entry is what is read: doctored, it comes back
+    key = report_cache.key_for(str(path), path.read_bytes(), sarif_limit=expanded_limit())
+    assert key is not None and report_cache.entry_path(cache, key).is_file()
+    doctored = [report._replace(title="Doctored") for report in original.reports]
+    assert report_cache.put_reports(cache, key, doctored)
+    assert [r.title for r in load_reports([path], cache=cache).reports] == ["Doctored"] * 2
+
+    # another limit on a compressed log's size, or the same log compressed: read again
+    monkeypatch.setenv("ASSAY_SARIF_MAX_BYTES", "1000000")
+    assert_same(load_reports([path], cache=cache), original)
+    packed = sarifkit.write(
+        tmp_path / "codeql.sarif.gz", json.loads(path.read_bytes()), compress=True
+    )
+    assert len(load_reports([packed], cache=cache).reports) == 2
+    assert len(entries(cache)) == 3
+    # a report and a SARIF file of the same bytes and name are different entries
+    assert report_cache.key_for(str(path), path.read_bytes()) != key
+
+
+def test_a_sarif_file_that_cannot_be_read_is_not_cached(tmp_path: Path) -> None:
+    path = sarifkit.write(tmp_path / "bad.sarif", {"version": "2.0.0", "runs": []})
+    cache = tmp_path / "cache"
+    with pytest.raises(ReportError, match="not SARIF 2.1.0"):
+        load_reports([path], cache=cache)
+    assert entries(cache) == []
 
 
 def damage(path: Path, how: str) -> None:
@@ -351,7 +434,7 @@ def test_pruning_a_missing_directory_does_nothing(tmp_path: Path) -> None:
 PROBE = """
 import sys
 from pathlib import Path
-from evidence.reports.loading import load_reports
+from evidence.reports.loading import ReportError, load_reports
 reports = load_reports([sys.argv[1]], cache=Path(sys.argv[2]))
 parser = ("parser", "vocabulary", "outline", "contents")
 parsed = any(f"evidence.reports.{name}" in sys.modules for name in parser)
