@@ -62,9 +62,7 @@ def key_for(quotes: Sequence[Quote], commit: str) -> str | None:
 
 def default_directory() -> Path:
     """``user_cache_dir("assay")/anchors``."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("assay")) / "anchors"
+    return cache_files.user_cache(cache_files.ANCHORS)
 
 
 def _encode(anchor: Anchor) -> tuple[Any, ...]:

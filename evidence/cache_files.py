@@ -6,7 +6,8 @@ keeps damaged bytes from ever reaching `marshal.loads`, which is not meant for e
 missing, damaged or foreign entry is a miss; writes are atomic and never fail the caller; the
 least recently used entries (by modification time, which a hit refreshes) are pruned first.
 
-Standard library only: the report cache imports it on the way to a hit, without the parser.
+Standard library only (platformdirs when `user_cache` is asked where the caches are): the report
+cache imports it on the way to a hit, without the parser.
 """
 
 from __future__ import annotations
@@ -20,13 +21,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["SUFFIX", "prune", "read", "write"]
+__all__ = ["ANCHORS", "REPORTS", "SUFFIX", "prune", "read", "user_cache", "write"]
 
 T = TypeVar("T")
 
 SUFFIX = ".marshal"
+#: the caches' directories in the user cache directory (`user_cache`)
+REPORTS, ANCHORS = "reports", "anchors"
 _CHECK_SIZE = 16  # bytes of the BLAKE2b checksum after the magic
 _STALE_SCRATCH = 3600.0  # seconds after which a left-over temporary file is removed
+
+
+def user_cache(name: str) -> Path:
+    """The cache ``name`` of assay in the user cache directory (``~/.cache/assay/<name>``)."""
+    import platformdirs  # here: only the app's commands ask
+
+    return Path(platformdirs.user_cache_dir("assay")) / name
 
 
 def read(path: Path, magic: bytes, version: int, key: str, decode: Callable[..., T]) -> T | None:

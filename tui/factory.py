@@ -33,6 +33,7 @@ def make_app(
     rev_origin: str | None = None,
     against: str | None = None,
     theme_file: Path | None = None,
+    anchor_cache: Path | None = None,
 ) -> AssayApp:
     """The review app on loaded reports; the revision is opened (and anchored) in workers.
 
@@ -40,6 +41,9 @@ def make_app(
     None: ``stated`` when the reports state ``rev``, else ``--rev <rev or HEAD>``).
 
     ``theme_file``: the theme kept there is used (else ``theme``), and a change is kept there.
+
+    ``anchor_cache``: anchors kept on disk there (evidence/anchor_cache.py): a relaunch on the
+    same quotes at the same commit anchors nothing again.
 
     ``db`` is an open store (left open), or a path (None: the default database) that the review
     screen opens after its first frame (on its writer thread) and ``app.close()`` closes. A path
@@ -72,6 +76,7 @@ def make_app(
             revision=revision,
             rev_origin=rev_origin,
             against=against,
+            anchor_cache=anchor_cache,
         )
 
     app = AssayApp(

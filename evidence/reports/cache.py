@@ -136,9 +136,7 @@ def key_for(shown: str, data: bytes, *, sarif_limit: int | None = None) -> str |
 
 def default_directory() -> Path:
     """The cache the review app uses: ``reports`` in the user cache directory of assay."""
-    import platformdirs  # here: only the app's commands need it
-
-    return Path(platformdirs.user_cache_dir("assay")) / "reports"
+    return cache_files.user_cache(cache_files.REPORTS)
 
 
 def entry_path(directory: Path, key: str) -> Path:

@@ -26,11 +26,10 @@ class SystemReviewScreen(ReviewScreen):
         anchor_cache: Path | None = None,
         **options: object,
     ) -> None:
-        super().__init__(*args, **options)  # type: ignore[arg-type]
+        super().__init__(*args, anchor_cache=anchor_cache, **options)  # type: ignore[arg-type]
         self.system_index = system
         # the header names the audit's system: a scan's runs name only their scanner ("ruff")
         self.header.system = name
-        self.reads.anchor_cache = anchor_cache  # reopened, nothing unchanged is anchored again
 
     def action_audit_return(self) -> None:
         """Back to the audit (which reads its counts once this screen's writes are stored); when

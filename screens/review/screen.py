@@ -95,6 +95,7 @@ class ReviewScreen(Covered, Screen[None]):
         revision: Revision | None = None,
         rev_origin: str | None = None,
         against: str | None = None,
+        anchor_cache: Path | None = None,
     ) -> None:
         super().__init__()
         self.session, self.repo, self.rev, self.keymap = session, repo, rev, keymap
@@ -119,6 +120,7 @@ class ReviewScreen(Covered, Screen[None]):
         self.verdicts = Verdicts(state, self.store, self.moves, header, rev)
         self.arrivals = Arrivals(state, self.verdicts, header, repo=repo, rev=rev)
         self.reads = self.arrivals.reads
+        self.reads.anchor_cache = anchor_cache  # anchors kept on disk: a relaunch reads them
         self.lookups = Lookups(state, self, self.moves, keymap, ACTIONS)
         self.panes = Panes(self, (*panes, self.source_view))
         self.motions = Motions()

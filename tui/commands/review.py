@@ -134,6 +134,7 @@ def _review_app(
         keymap = _keymap(preset)
         reportset, commit, origin = _resolve(reportset, repo, rev)
         against_commit = _resolve_against(repo, against) if against else None
+        from evidence.cache_files import ANCHORS, user_cache
         from screens.themes import theme_file
         from tui.factory import make_app
 
@@ -152,6 +153,7 @@ def _review_app(
             rev_origin=origin,
             against=against_commit,
             theme_file=theme_file(),
+            anchor_cache=user_cache(ANCHORS),  # evidence.anchor_cache's, not imported here
         )
     finally:
         reviewer_found.close()  # stops git if the command failed first
