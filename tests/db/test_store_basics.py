@@ -184,10 +184,15 @@ def test_register_keeps_labels_and_marks_vanished_items(store: VerdictStore) -> 
     assert store.register(reportset(report)) == 3
     labels = {row["item"]: row["label"] for row in store.items()}
     assert labels[ItemRef.for_record(report, record).key] == "One claim"
-    edited = make_report([make_record("RT-CLM-one", ["a = 1", "b = 3"], label="One claim")])
+    edited = make_report([make_record("RT-CLM-one", ["a = 1", "b = 3"], label="The claim")])
     store.register(reportset(edited))
     present = {row["quote_text"]: row["present"] for row in store.items() if row["quote"]}
     assert present == {"a = 1": 1, "b = 2": 0, "b = 3": 1}
+    # a registered item takes what the reports say now (the label, each quote's place)
+    items = {row["item"]: row for row in store.items()}
+    assert items[ItemRef.for_record(report, record).key]["label"] == "The claim"
+    held = sorted((row for row in items.values() if row["present"]), key=lambda r: r["ord"])
+    assert [row["quote_text"] for row in held] == [None, "a = 1", "b = 3"]
 
 
 def _git(home: Path, *args: str) -> None:
