@@ -71,11 +71,14 @@ def backlinks_by_path(
 
     records = _records_by_quote(reportset) if reportset is not None else {}
     index: dict[str, list[Backlink]] = {}
+    normalized: dict[str, str] = {}  # a scan's results name a few hundred files many times
     for quote, anchor in anchors.items():
         record = records.get(quote)
         report = record.report if record is not None else None
         label = record.label if record is not None else ""
-        cited = normalize(quote.path)
+        cited = normalized.get(quote.path)
+        if cited is None:
+            cited = normalized[quote.path] = normalize(quote.path)
         index.setdefault(cited, []).append(
             Backlink(quote.record, report, quote, anchor.lines, anchor.match, True, label)
         )

@@ -128,6 +128,7 @@ class ReviewSession:
         self._record_keys: dict[int, str] = {}  # id(record) -> its store item's key
         self._item_keys: dict[int, tuple[str, ...]] = {}  # id(record) -> `item_keys`
         self._failing: tuple[dict[Quote, Anchor], dict[int, bool]] = ({}, {})  # see `failing`
+        self._failing_total: tuple[dict[Quote, Anchor], int] = ({}, 0)  # counted per anchors
         # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
         self._reports = {report.file: report for report in reversed(reportset.reports)}
         #: report file -> its records, in list order (the list is grouped by report)
@@ -443,17 +444,18 @@ class ReviewSession:
             self._shares, self._totals = {}, [0] * 6
             for n in range(len(self.records)):
                 self._count(n)
-        quotes = self._quote_count
-        failing = sum(1 for anchor in self.anchors.values() if anchor.failing)
-        return Progress(len(self.records), quotes, failing, *self._totals)
+        if self._failing_total[0] is not self.anchors:  # a new dict each time it changes
+            self._failing_total = (self.anchors, sum(a.failing for a in self.anchors.values()))
+        return Progress(len(self.records), self._quote_count, self._failing_total[1], *self._totals)
 
     def _count(self, n: int) -> None:
         """Count a record's verdicts and its quotes' into the totals again."""
         assert self._shares is not None
         record = self.records[n]
-        counts = [0] * 6
+        counts, current = [0] * 6, self._current
         verdicts = [(0, self.record_verdict(record))]
-        verdicts += [(3, self.verdict(self.quote_item(record, q))) for q in record.quotes]
+        events = map(current.get, self.item_keys(record)[1:])  # the quotes' keys, made once
+        verdicts += [(3, event.verdict if event is not None else None) for event in events]
         for base, verdict in verdicts:
             if verdict is Verdict.SKIP:
                 counts[base + 2] += 1

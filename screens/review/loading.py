@@ -109,6 +109,10 @@ def anchor_review(
                 replays[(search.record, search.line)] = replay(search, revision)
             except Exception:  # a search that cannot run shows no hits
                 replays[(search.record, search.line)] = []
+    # every store item hashed here (a quote's key hashes its text), not on the event loop when
+    # the header first counts the review's progress
+    for record in session.records:
+        session.item_keys(record)
     # the anchorer read every quoted file: keep them so moving between records needs no read
     sources: dict[str, SourceFile] = {}
     for quote in anchors:
