@@ -440,9 +440,10 @@ class ReviewSession:
     def progress(self) -> Progress:
         """Records and quotes reviewed (a verdict other than skip), refuted and skipped; a
         result's verdict on its only location is the result's."""
-        if self._shares is None:
+        if self._shares is None:  # the records a verdict or note is on: the others count nothing
             self._shares, self._totals = {}, [0] * 6
-            for n in range(len(self.records)):
+            keys = {event.ref.record_key for event in self._current.values()}
+            for n in sorted({n for key in keys for n in self.records_with_key(key)}):
                 self._count(n)
         if self._failing_total[0] is not self.anchors:  # a new dict each time it changes
             self._failing_total = (self.anchors, sum(a.failing for a in self.anchors.values()))

@@ -113,6 +113,7 @@ def anchor_review(
     # the header first counts the review's progress
     for record in session.records:
         session.item_keys(record)
+    session.records_with_key("")  # and the records by key, which the first count looks up
     # the anchorer read every quoted file: keep them so moving between records needs no read
     sources: dict[str, SourceFile] = {}
     for quote in anchors:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from screenkit import Refreshes
 from textual.app import App, ComposeResult
 
@@ -222,6 +223,54 @@ def test_progress_kept_per_record_is_a_whole_recount(tmp_path: Path) -> None:
     assert session.progress() == recount({})
     session.current = kept
     assert session.progress() == recount(kept)
+
+
+def counted_one_by_one(session: ReviewSession) -> tuple[int, ...]:
+    """The six totals of `progress`, from every record's verdict and its quotes' in turn."""
+    from db.keys import Verdict
+
+    totals = [0] * 6
+    for record in session.records:
+        verdicts = [(0, session.record_verdict(record))]
+        verdicts += [(3, session.verdict(session.quote_item(record, q))) for q in record.quotes]
+        for base, verdict in verdicts:
+            if verdict is Verdict.SKIP:
+                totals[base + 2] += 1
+            elif verdict is not None:
+                totals[base] += 1
+                totals[base + 1] += verdict is Verdict.REFUTED
+    return tuple(totals)
+
+
+@pytest.mark.parametrize("shape", ["reports", "sarif"])
+def test_the_first_count_visits_the_records_with_verdicts_only_and_misses_none(
+    tmp_path: Path, shape: str
+) -> None:
+    # a scan of 135,130 results counted every record when its verdicts were read or it was
+    # anchored (0.5 s on the event loop): a record nothing is given on counts nothing
+    from db.events import Event
+    from db.keys import Verdict
+
+    if shape == "sarif":
+        logs = Path(__file__).parents[1] / "evidence" / "sarif"
+        scans = [logs / "codeql-kestrel.sarif", logs / "semgrep-kestrel.sarif"]
+        session = ReviewSession(load_reports(scans), "t")
+    else:
+        session = many_reports(tmp_path, 2)
+    marks = [Verdict.CONFIRMED, Verdict.REFUTED, Verdict.SKIP, Verdict.UNCLEAR, None]
+    events: dict[str, Event] = {}
+    for n, record in enumerate(session.records[:: 1 if shape == "sarif" else 3]):
+        # the record itself, or one of its quotes (a result's only location: the result's)
+        items = [session.record_item(record)]
+        items += [session.quote_item(record, quote) for quote in record.quotes[n % 2 :][:1]]
+        ref = items[n % len(items)]
+        verdict, note = marks[n % len(marks)], None if n % 5 else "a note alone"
+        events[ref.key] = Event(
+            f"e{n}", ref.key, ref.report, ref.record, ref.quote, "t", verdict, note, "", None
+        )
+    session.current = events
+    assert session.progress()[3:] == counted_one_by_one(session)
+    assert sum(session.progress()[3:]) >= 5
 
 
 def test_a_filters_rows_are_kept_until_what_it_depends_on_changes(tmp_path: Path) -> None:
