@@ -107,30 +107,9 @@ def test_decode_refuses_a_wrong_shape() -> None:
             report_cache.decode(wrong)
 
 
-def test_parser_sources_list_every_evidence_module_the_parser_imports() -> None:
-    """The key hashes PARSER_SOURCES: every evidence module the parser loads must be in it."""
-    evidence = ROOT / "evidence"
-    wanted, seen = ["reports/parser.py"], set()
-    while wanted:
-        name = wanted.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        tree = ast.parse((evidence / name).read_text(encoding="utf-8"))
-        for node in tree.body:  # module level: what importing it loads
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("evidence."):
-                module = node.module.split(".", 1)[1].replace(".", "/")  # type: ignore[union-attr]
-                package = evidence / module / "__init__.py"
-                wanted.append(f"{module}/__init__.py" if package.is_file() else f"{module}.py")
-    assert seen <= set(report_cache.PARSER_SOURCES)
-    assert {"reports/cache.py", "reports/loading.py"} <= set(report_cache.PARSER_SOURCES)
-    for name in report_cache.PARSER_SOURCES:
-        assert (evidence / name).is_file(), name
-
-
-def _evidence_imports(tree: ast.Module) -> list[str]:
-    """The evidence modules a module imports, at its top or in its functions (not the ones only
-    a type checker reads)."""
+def _evidence_imports(tree: ast.Module, *, lazy: bool) -> list[str]:
+    """The evidence modules a module imports at its top (``lazy``: in its functions too, not
+    the ones only a type checker reads)."""
     found: list[str] = []
 
     def visit(nodes: list[ast.stmt]) -> None:
@@ -138,7 +117,7 @@ def _evidence_imports(tree: ast.Module) -> list[str]:
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
                 visit(node.orelse)
                 continue
-            for inner in ast.walk(node):
+            for inner in ast.walk(node) if lazy else [node]:
                 if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith(
                     "evidence."
                 ):
@@ -148,24 +127,41 @@ def _evidence_imports(tree: ast.Module) -> list[str]:
     return found
 
 
-def test_sarif_sources_list_every_evidence_module_the_sarif_reader_imports() -> None:
-    """A SARIF entry's key hashes SARIF_SOURCES: the reader's modules, lazy imports too."""
+def _loaded(starts: list[str], *, lazy: bool) -> set[str]:
+    """The files under evidence/ that loading ``starts`` reads (``lazy``: when their functions
+    run too)."""
     evidence = ROOT / "evidence"
-    wanted, seen = ["sarif/reader.py", "sarif/document.py"], set()
+    wanted, seen = list(starts), set()
     while wanted:
         name = wanted.pop()
         if name in seen:
             continue
         seen.add(name)
         tree = ast.parse((evidence / name).read_text(encoding="utf-8"))
-        for module in _evidence_imports(tree):
+        for module in _evidence_imports(tree, lazy=lazy):
             path = module.replace(".", "/")
             package = evidence / path / "__init__.py"
             wanted.append(f"{path}/__init__.py" if package.is_file() else f"{path}.py")
-    assert seen <= set(report_cache.SARIF_SOURCES)
-    assert {"reports/cache.py", "reports/loading.py"} <= set(report_cache.SARIF_SOURCES)
-    for name in report_cache.SARIF_SOURCES:
-        assert (evidence / name).is_file(), name
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("sources", "starts", "lazy"),
+    [
+        # the parser's module-level imports (loading.py imports it only on a miss)
+        (report_cache.PARSER_SOURCES, ["reports/parser.py"], False),
+        # the SARIF reader's, lazy ones too
+        (report_cache.SARIF_SOURCES, ["sarif/reader.py", "sarif/document.py"], True),
+    ],
+    ids=["parser", "sarif"],
+)
+def test_the_sources_a_key_hashes_list_every_evidence_module_loaded(
+    sources: tuple[str, ...], starts: list[str], lazy: bool
+) -> None:
+    assert _loaded(starts, lazy=lazy) <= set(sources)
+    assert {"reports/cache.py", "reports/loading.py"} <= set(sources)
+    for name in sources:
+        assert (ROOT / "evidence" / name).is_file(), name
 
 
 def test_the_key_depends_on_name_and_bytes() -> None:

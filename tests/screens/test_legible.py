@@ -78,6 +78,16 @@ async def measured(
     return low, counts
 
 
+async def reviewing_record(app: App[Any], record_id: str, quote: int | None = None) -> ReviewScreen:
+    """The demo's review screen, settled, on a record (``quote``: on that quote of it)."""
+    screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+    await screen.settle()
+    index = next(n for n, r in enumerate(screen.session.records) if r.id == record_id)
+    screen.go(Location(index, quote if quote is not None else 0), on_quote=quote is not None)
+    await screen.settle()
+    return screen
+
+
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("theme", [DARK, LIGHT])
 async def test_every_text_read_meets_aa(
@@ -85,11 +95,7 @@ async def test_every_text_read_meets_aa(
 ) -> None:
     app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
     async with app.run_test(size=size) as pilot:
-        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
-        await screen.settle()
-        index = next(n for n, r in enumerate(screen.session.records) if r.id == "KS-RTE-note-sync")
-        screen.go(Location(index, 1), on_quote=True)
-        await screen.settle()
+        screen = await reviewing_record(app, "KS-RTE-note-sync", quote=1)
         for _ in range(100):
             await pilot.pause()
             view = screen.source_view
@@ -147,11 +153,7 @@ async def test_a_verdict_under_the_cursor_reads_at_aa(
     # 2.1:1 (dark) and 1.0:1 (light) on the cursor's, the one row the reviewer is looking at
     app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
-        await screen.settle()
-        index = next(n for n, r in enumerate(screen.session.records) if r.id == "KS-OBJ-station-db")
-        screen.go(Location(index, 0))
-        await screen.settle()
+        screen = await reviewing_record(app, "KS-OBJ-station-db")
         screen.records_pane.focus()
         await pilot.press("r")
         await screen.settle()
@@ -186,11 +188,7 @@ async def test_a_scrollbar_thumb_is_told_from_its_track(
     # against the track, Textual's default colours; WCAG 1.4.11 asks 3:1 of such a part
     app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
-        await screen.settle()
-        index = next(n for n, r in enumerate(screen.session.records) if r.id == "KS-RTE-note-sync")
-        screen.go(Location(index, 1), on_quote=True)
-        await screen.settle()
+        screen = await reviewing_record(app, "KS-RTE-note-sync", quote=1)
         for _ in range(5):
             await pilot.pause()
         panes = (screen.records_pane, screen.record_pane)
