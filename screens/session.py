@@ -279,11 +279,13 @@ class ReviewSession:
                 self._count(n)
 
     def records_with_key(self, record_key: str) -> list[int]:
-        """The records whose store item (or whose quotes' items) have this record key."""
+        """The records whose store item (or whose quotes' items) have this record key (the
+        index made whole before it is kept: the anchoring worker makes it too)."""
         if self._by_key is None:
-            self._by_key = {}
+            by_key: dict[str, list[int]] = {}
             for n, record in enumerate(self.records):
-                self._by_key.setdefault(self.record_item(record).record_key, []).append(n)
+                by_key.setdefault(self.record_item(record).record_key, []).append(n)
+            self._by_key = by_key
         return self._by_key.get(record_key, [])
 
     def badge(self, record: Record) -> str:
@@ -452,10 +454,9 @@ class ReviewSession:
     def _count(self, n: int) -> None:
         """Count a record's verdicts and its quotes' into the totals again."""
         assert self._shares is not None
-        record = self.records[n]
-        counts, current = [0] * 6, self._current
+        record, counts = self.records[n], [0] * 6
         verdicts = [(0, self.record_verdict(record))]
-        events = map(current.get, self.item_keys(record)[1:])  # the quotes' keys, made once
+        events = map(self._current.get, self.item_keys(record)[1:])  # the quotes', made once
         verdicts += [(3, event.verdict if event is not None else None) for event in events]
         for base, verdict in verdicts:
             if verdict is Verdict.SKIP:
@@ -463,8 +464,7 @@ class ReviewSession:
             elif verdict is not None:
                 counts[base] += 1
                 counts[base + 1] += verdict is Verdict.REFUTED
-        before = self._shares.get(n, (0,) * 6)
-        self._shares[n] = tuple(counts)
+        before, self._shares[n] = self._shares.get(n, (0,) * 6), tuple(counts)
         for k in range(6):
             self._totals[k] += counts[k] - before[k]
 
