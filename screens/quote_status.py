@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from evidence.model import Anchor, Tier
+from evidence.model import Anchor, Quote, Tier
 
 if TYPE_CHECKING:
     from evidence.revision import GrepHit
@@ -42,3 +42,13 @@ def quote_status(
     for found in hits:
         parts.append(f"⌕ {len(found)}" if found is not None else "⌕ …")
     return " ".join(parts)
+
+
+def found_label(record_id: str, quote: Quote, width: int) -> str:
+    """``KS-RTE-x [2] api/server.py:63: if not token:`` (``width`` characters of the quote's
+    first line at most): a quote as `/` lists it, at its claimed line when it claims one (a
+    scanner's region without a snippet has nothing else to say)."""
+    text = quote.text.strip()
+    first = text.splitlines()[0][:width] if text else ""
+    where = f"{quote.path}:{quote.claimed[0]}" if quote.claimed else quote.path
+    return f"{record_id} [{quote.index + 1}] {where}" + (f": {first}" if first else "")

@@ -11,6 +11,7 @@ from db.keys import make_key, record_quote_hashes
 from db.stats import percent_done
 from evidence.audit.file import Audit, AuditSystem
 from evidence.model import ReportSet
+from screens.quote_status import found_label
 
 __all__ = ["FILTERS", "AuditEntry", "AuditState", "SystemTarget"]
 
@@ -234,15 +235,11 @@ class AuditState:
                 text = f"{record.id} {record.label}"
                 found.append(SystemTarget(n, "record", label, text, record.report, record.id))
                 for quote in record.quotes:
-                    first = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
-                    # a region without a snippet (a scanner's) says its line, not ": "
-                    where = f"{quote.path}:{quote.claimed[0]}" if quote.claimed else quote.path
                     found.append(
                         SystemTarget(
                             n,
                             "quote",
-                            f"{entry.name}  {record.id} [{quote.index + 1}] {where}"
-                            + (f": {first[:60]}" if first else ""),
+                            f"{entry.name}  {found_label(record.id, quote, 60)}",
                             f"{quote.path} {quote.text[:300]}",
                             record.report,
                             record.id,

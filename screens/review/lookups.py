@@ -76,6 +76,7 @@ class Lookups:
 
     def _list_find_targets(self) -> list[FindTarget]:
         from screens.find import FindTarget
+        from screens.quote_status import found_label
 
         targets: list[FindTarget] = []
         for n, record in enumerate(self.session.records):
@@ -83,8 +84,7 @@ class Lookups:
             targets.append(FindTarget("record", label, f"{record.id} {record.label}", n))
         for n, record in enumerate(self.session.records):
             for quote in record.quotes:
-                first = quote.text.strip().splitlines()[0] if quote.text.strip() else ""
-                label = f"{record.id} [{quote.index + 1}] {quote.path}: {first[:80]}"
+                label = found_label(record.id, quote, 80)
                 text = f"{quote.path} {quote.text[:300]}"
                 targets.append(FindTarget("quote", label, text, n, quote.index))
         if self.state.revision is not None:

@@ -149,3 +149,23 @@ async def test_a_clean_scan_says_there_is_no_record(
         # it said 'no "all" records', as if a filter hid them
         shown = app.export_screenshot().replace("&#160;", " ")
         assert "no records to review" in shown and 'no "all" records' not in shown
+
+
+async def test_find_lists_a_region_without_a_snippet_at_its_line(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    # `/` listed ruff's results as "F401:… [1] api/server.py: " with nothing after the colon:
+    # a region without a snippet has its line to say (the audit's `/` said it already)
+    reportset = load_reports([TESTS / "evidence" / "sarif" / "ruff-kestrel.sarif"])
+    app = make_app(reportset, sample, CITED_REVISION, tmp_path / "t.db", "tester", keymap)
+    async with app.run_test(size=SIZE):
+        screen = reviewing(app)
+        await screen.settle()
+        quotes = [t.label for t in screen.find_targets() if t.kind == "quote"]
+        assert quotes and not [label for label in quotes if label.endswith(": ")]
+        located = [q for r in reportset.records() for q in r.quotes if not q.text.strip()]
+        assert located and all(q.claimed for q in located)
+        for quote in located:
+            place = f"[{quote.index + 1}] {quote.path}:{quote.claimed[0]}"  # type: ignore[index]
+            assert any(label.endswith(place) for label in quotes), place
+    app.close()
