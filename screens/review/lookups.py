@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from screens.review.state import ReviewState
 
 
+#: the palette goes to each record of a review up to this many (it gathers every command at
+#: each opening: a scan's hundred thousand results made it slow); past it, `/` finds records
+MAX_RECORD_JUMPS = 10_000
+
+
 class Lookups:
     """Lookups in the reports and the revision, for the review screen."""
 
@@ -255,11 +260,13 @@ class Lookups:
 
     def _record_jumps(self) -> list[SystemCommand]:
         """A palette command going to each record: made once per session (the palette asks for
-        every command at each opening, and the records do not change during a review)."""
+        every command at each opening, and the records do not change during a review); none past
+        MAX_RECORD_JUMPS records, where `/` finds them."""
         if self._jumps is not None:
             return self._jumps
         jumps = []
-        for n, record in enumerate(self.session.records):
+        records = self.session.records
+        for n, record in enumerate(records if len(records) <= MAX_RECORD_JUMPS else ()):
             label = f" · {record.label}" if record.label and record.label != record.id else ""
             # the palette reads titles and help as markup: report text is escaped for it; the
             # jumps are not listed before typing (discover): a list growing with the review

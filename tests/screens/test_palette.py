@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from screenkit import on_top, opened, wait_until
@@ -231,4 +232,23 @@ async def test_many_matches_are_listed_best_first_up_to_a_limit(tmp_path: Path) 
         assert prompts(palette) == ["No matches found"]
         await pilot.press("enter")  # nothing to run
         assert on_top(app) is palette
+    app.close()
+
+
+@pytest.mark.parametrize("most", [22, 21])
+async def test_the_palette_goes_to_each_record_up_to_so_many(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most: int
+) -> None:
+    # 135,130 "Go to" commands made the palette's first opening take 1.1 s and each later one
+    # 93 ms: past MAX_RECORD_JUMPS records, `/` (listed in the palette) finds them
+    from screens.review import lookups
+
+    monkeypatch.setattr(lookups, "MAX_RECORD_JUMPS", most)
+    app = make_demo_app(tmp_path, reviewer="p")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, app)
+        assert len(screen.session.records) == 22
+        jumps = [c for c in screen.palette_commands() if not c.discover]
+        assert len(jumps) == (22 if most == 22 else 0)
+        assert any(c.title == "Find" for c in screen.palette_commands())
     app.close()

@@ -98,7 +98,7 @@ def check(
     if audit_file is not None or not reports:  # an audit: each system at its own repository
         check_audit_command(audit_file, against, output, repo=repo, rev=rev)
     # The reports, anchors and output live until the command ends: a collection would walk them
-    # all for no garbage (a 135,130-result scan: 9.0 s -> 6.3 s cold, 4.4 s -> 2.3 s cached)
+    # all for no garbage (benchmarks/README.md, "SARIF files in the reports cache")
     startup.pause()
     try:
         result = _checked(reports, repo, rev, against)
