@@ -39,7 +39,7 @@ def register_items(
     if not rows:
         return 0
     # one statement a row (sqlite-utils' upsert_all takes two, and builds them in Python):
-    # a relaunch on a scan of 135,130 results registers 270,260 items again
+    # each launch registers every item again, a large scan's hundreds of thousands
     columns = tuple(rows[0])
     updated = ", ".join(f"{column} = excluded.{column}" for column in columns if column != "item")
     conn.executemany(
