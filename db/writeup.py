@@ -164,7 +164,8 @@ def markdown(
     store: VerdictStore, *, reviewer: str | None = None, reports: Collection[str] | None = None
 ) -> str:
     """The write-up: where and by whom, summary counts, then per report and record its
-    verdicts, notes, quotes (path, lines, anchor state, verdicts) and missing citations.
+    verdicts, notes, quotes (path, lines, anchor state, verdicts) and missing citations; a
+    scanner's results with nothing of that to say are counted, not listed.
 
     ``reports`` (report identities) limits it to those reports (one system of an audit)."""
     current = _current(store, reviewer)
@@ -192,6 +193,8 @@ def markdown(
     shown: set[str] = set()
     report = None
     stale: list[tuple[dict[str, Any], list[Event]]] = []
+    quiet = _quiet_results(present, current, cited_by)
+    unlisted = 0  # the report's quiet results
     for item in items:
         shown.add(item["item"])
         if not item["present"]:
@@ -199,8 +202,12 @@ def markdown(
                 stale.append((item, current[item["item"]]))
             continue
         if item["report"] != report:
-            report = item["report"]
+            lines += _unlisted(unlisted)
+            report, unlisted = item["report"], 0
             lines += ["", f"## {md_text(report)}", "", f"File: {md_text(item['report_file'])}"]
+        if (item["report"], item["record"]) in quiet:
+            unlisted += item["quote"] is None
+            continue
         events = current.get(item["item"], [])
         if item["quote"] is None:
             label = f" — {md_text(item['label'])}" if item["label"] else ""
@@ -215,6 +222,7 @@ def markdown(
         else:
             lines += _quote_lines(item)
             lines += list(_verdict_lines(events, "  ")) or ["  - not reviewed"]
+    lines += _unlisted(unlisted)
     if stale:
         lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
         for item, events in stale:
@@ -228,6 +236,35 @@ def markdown(
             lines.append(f"- {md_text(key)}")
             lines += list(_verdict_lines(current[key], "  "))
     return "\n".join(lines) + "\n"
+
+
+def _quiet_results(
+    present: list[dict[str, Any]],
+    current: dict[str, list[Event]],
+    cited_by: dict[tuple[str, str], list[dict[str, Any]]],
+) -> set[tuple[str, str]]:
+    """The scanners' results with nothing to say: no verdict or note on them or their
+    locations, none failing, no cited path missing. A scan's hundred thousand of them listed
+    one by one buried the few a reviewer judged."""
+    said = {(item["report"], item["record"]) for item in present if item["item"] in current}
+    said |= {(i["report"], i["record"]) for i in present if i["quote"] is not None and failing(i)}
+    said |= set(cited_by)
+    return {
+        (item["report"], item["record"])
+        for item in present
+        if item["kind"] == "result" and (item["report"], item["record"]) not in said
+    }
+
+
+def _unlisted(count: int) -> list[str]:
+    if not count:
+        return []
+    results = "result" if count == 1 else "results"
+    return [
+        "",
+        f"{count:,} {results} not reviewed, none failing: not listed here (`assay export "
+        "--format csv` lists every one).",
+    ]
 
 
 def _quote_lines(item: dict[str, Any]) -> list[str]:

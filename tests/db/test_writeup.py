@@ -189,3 +189,37 @@ def test_stats_lists_each_disagreement_with_both_notes(tmp_path: Path) -> None:
     data = CliRunner().invoke(cli, ["stats", "--db", str(tmp_path / "v.db"), "--format", "json"])
     (found,) = json.loads(data.stdout)["disagreements"]
     assert found["notes"] == {"ann": None, "bob": "ünïcode — and\ntwo lines"}
+
+
+def test_md_lists_the_results_a_reviewer_judged_or_that_fail_and_counts_the_rest(
+    tmp_path: Path, sample: Path
+) -> None:
+    # a scan's 135,130 results were each a heading "not reviewed" (a write-up of 800,000 lines)
+    from evidence.anchoring import anchor_all
+    from evidence.reports.loading import load_reports
+    from evidence.revision import Revision
+    from evidence.sample import CITED_REVISION
+    from evidence.sarif.rebase import at_revision
+
+    scan = Path(__file__).resolve().parents[1] / "evidence" / "sarif" / "codeql-kestrel.sarif"
+    with Revision.open(sample, CITED_REVISION) as revision:
+        loaded = at_revision(load_reports([scan]), revision)
+        found = anchor_all(loaded, revision)
+    results = [r for r in loaded.records() if r.kind.value == "result"]
+    failing = {r.id for r in results if any(found[q].failing for q in r.quotes)}
+    judged = next(r for r in results if r.id not in failing)
+    noted = next(r for r in results if r.id not in failing and r is not judged)
+    with VerdictStore.open(tmp_path / "v.db") as store:
+        store.register(loaded, found, revision=CITED_REVISION)
+        report = next(rep for rep in loaded.reports if judged in rep.records)
+        store.give(ItemRef.for_record(report, judged), "refuted", reviewer="ann")
+        other = next(rep for rep in loaded.reports if noted in rep.records)
+        quote = noted.quotes[0]
+        store.note(ItemRef.for_quote(other, noted, quote), "seen", reviewer="ann")
+        text = render(store, "md")
+    listed = {r.id for r in results if f"### {r.id} " in text}
+    assert failing and listed == failing | {judged.id, noted.id}
+    quiet = len(results) - len(listed)
+    assert quiet > 0
+    counted = [line for line in text.splitlines() if "not reviewed, none failing" in line]
+    assert sum(int(line.split()[0].replace(",", "")) for line in counted) == quiet

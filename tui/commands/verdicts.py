@@ -36,7 +36,8 @@ def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
     default="jsonl",
     show_default=True,
     help="jsonl: one event per line (for git and `assay import`); md: the write-up (where, "
-    "who, counts, every record and quote); csv: the current state, a row per record and per "
+    "who, counts, every record and quote; a scanner's results only when judged, noted or "
+    "failing, the others counted); csv: the current state, a row per record and per "
     "quote (--history: a row per event); json: events and current state; sarif: SARIF 2.1.0 "
     "with verdicts as suppressions",
 )
