@@ -44,11 +44,16 @@ def quote_status(
     return " ".join(parts)
 
 
+def claimed_place(quote: Quote) -> str:
+    """``api/server.py:63``: the quote's path at the first line it claims (alone without one)."""
+    return f"{quote.path}:{quote.claimed[0]}" if quote.claimed else quote.path
+
+
 def found_label(record_id: str, quote: Quote, width: int) -> str:
     """``KS-RTE-x [2] api/server.py:63: if not token:`` (``width`` characters of the quote's
     first line at most): a quote as `/` lists it, at its claimed line when it claims one (a
     scanner's region without a snippet has nothing else to say)."""
     text = quote.text.strip()
     first = text.splitlines()[0][:width] if text else ""
-    where = f"{quote.path}:{quote.claimed[0]}" if quote.claimed else quote.path
+    where = claimed_place(quote)
     return f"{record_id} [{quote.index + 1}] {where}" + (f": {first}" if first else "")

@@ -20,6 +20,7 @@ from textual.strip import Strip
 
 from evidence.model import Kind, Record
 from evidence.sarif.triage import only_location
+from screens.quote_status import claimed_place
 from screens.safe import visible
 from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
@@ -331,10 +332,7 @@ class RecordsPane(TruecolorOnly, RowList):
         its only location is the result's badge)."""
         session = self.session
         only = only_location(record)
-        first = record.quotes[0] if record.quotes else None
-        place = ""
-        if first is not None:
-            place = first.path + (f":{first.claimed[0]}" if first.claimed else "")
+        place = claimed_place(record.quotes[0]) if record.quotes else ""
         status = " ".join(p for p in session.quote_status(record).split() if p[0] in "≈✗!")
         noted = session.note(session.record_item(record))
         if not noted and only is not None:
