@@ -5,7 +5,7 @@ with the counts read again."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -18,6 +18,7 @@ from textual.worker import Worker, WorkerState
 from db.stats import percent_done
 from keymaps import Keymap
 from keymaps.bindings import bindings
+from screens.audit.anchors import Cached, keep_citations, read_cached
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import FILTERS, AuditState, SystemTarget
 from screens.audit.table import header_line, row_cells
@@ -32,8 +33,7 @@ from screens.workers import report_failure
 
 if TYPE_CHECKING:
     from db.audit import SystemCounts
-    from evidence.model import Anchor, ReportSet
-    from evidence.revision import Revision
+    from evidence.model import ReportSet
 
 #: the audit screen's keys shown in the footer, in order, then those it does not show
 AUDIT_SHOWN = ("open_system", "find", "filter", "help", "quit")
@@ -61,16 +61,6 @@ class SystemsList(RowList, inherit_bindings=False):
         if not isinstance(binding, Binding) or binding.action != "select"
     ]
     ONE_LINE_ROWS = True
-
-
-class Cached(NamedTuple):
-    """What `AuditScreen.read_cache` found for one system (None: not in the anchoring cache)."""
-
-    system: int  # its index in the audit's entries
-    failing: int | None
-    missing: int | None
-    drifted: int | None
-    reportset: ReportSet
 
 
 class AuditScreen(Screen[None]):
@@ -139,41 +129,8 @@ class AuditScreen(Screen[None]):
 
     @work(thread=True, group="audit-cache", exit_on_error=False)
     def read_cache(self, directory: Path) -> list[Cached]:
-        """Failing quotes, missing cited paths and (when asked: --against, or the system's
-        `against`) drifted quotes of the systems anchored before (the anchoring cache), read on
-        a thread; and each readable system's reports with SARIF paths found in its revision
-        (`/` lists them as its review does, not as the scanner's checkout had them)."""
-        from evidence.anchor_cache import get, key_for
-        from evidence.inputs import CheckError, choose_revision
-        from evidence.revision import Revision, RevisionError
-        from evidence.sarif.rebase import at_revision
-
-        found = []
-        for index, entry in enumerate(self.state.entries):
-            if entry.reportset is None or entry.error or not entry.available:
-                continue
-            assert entry.system.repository is not None
-            against = self.against or entry.system.against
-            try:
-                wanted = choose_revision(entry.reportset, entry.system.rev)
-                with Revision.open(entry.system.repository, wanted) as revision:
-                    # the quotes as `assay check` anchored them: SARIF paths found in the revision
-                    reportset = at_revision(entry.reportset, revision)
-                    quotes = [q for record in reportset.records() for q in record.quotes]
-                    key = key_for(quotes, revision.commit)
-                    cached = None if key is None else get(directory, key, quotes)
-                    if cached is None:
-                        found.append(Cached(index, None, None, None, reportset))
-                        continue
-                    drifted = None
-                    if against is not None:
-                        drifted = _drifted(cached.anchors, revision, against)
-            except (CheckError, RevisionError):
-                continue
-            found.append(
-                Cached(index, cached.failing, cached.citations_missing, drifted, reportset)
-            )
-        return found
+        """The systems' counts from the anchoring cache, read on a thread (`read_cached`)."""
+        return read_cached(self.state.entries, directory, self.against)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -437,7 +394,7 @@ class AuditScreen(Screen[None]):
                 drifts = screen.session.drifts.values()
                 self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks)
             if self.anchor_cache is not None and screen.revision is not None:
-                self._keep_citations(screen, self.anchor_cache)
+                keep_citations(screen.session, screen.revision.commit, self.anchor_cache)
         self.fill()
         if screen is not None:
             self.run_worker(self._count_after(screen), group="audit-flush", exit_on_error=False)
@@ -446,32 +403,6 @@ class AuditScreen(Screen[None]):
         """The counts, once every verdict given in ``screen`` is stored."""
         await screen.verdicts.writer.flush()
         self.read_counts()
-
-    @staticmethod
-    def _keep_citations(screen: SystemReviewScreen, directory: Path) -> None:
-        """The system's cited paths beside its anchors in the cache (the counts next time)."""
-        from evidence.anchor_cache import key_for, put
-
-        assert screen.revision is not None
-        session = screen.session
-        quotes = [q for record in session.reportset.records() for q in record.quotes]
-        key = key_for(quotes, screen.revision.commit)
-        if key is not None and all(quote in session.anchors for quote in quotes):
-            cited = [path for paths in session.citations.values() for path in paths]
-            put(directory, key, [session.anchors[quote] for quote in quotes], cited)
-
-
-def _drifted(anchors: list[Anchor], revision: Revision, against: str) -> int | None:
-    """Quotes whose passage changed or went at ``against`` (None: git does not know it)."""
-    from evidence.drift import follow_anchors
-    from evidence.revision import Revision, RevisionError
-
-    try:
-        with Revision.open(revision.repo_path, against) as newer:
-            drifts = follow_anchors(anchors, revision, newer)
-    except RevisionError:
-        return None
-    return sum(1 for drift in drifts if drift is not None and drift.status.breaks)
 
 
 def _location(session: ReviewSession, target: SystemTarget) -> Location | None:

@@ -1,0 +1,84 @@
+"""The audit screen's use of the anchoring cache (evidence/anchor_cache.py), without Textual:
+each system's counts read from the anchors `assay check` or its review kept, and a review's cited
+paths kept beside its anchors for the next time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from evidence.model import ReportSet
+
+if TYPE_CHECKING:
+    from evidence.model import Anchor
+    from evidence.revision import Revision
+    from screens.audit.systems import AuditEntry
+    from screens.session import ReviewSession
+
+
+class Cached(NamedTuple):
+    """What `read_cached` found for one system (None: not in the anchoring cache)."""
+
+    system: int  # its index in the audit's entries
+    failing: int | None
+    missing: int | None
+    drifted: int | None
+    reportset: ReportSet
+
+
+def read_cached(entries: list[AuditEntry], directory: Path, against: str | None) -> list[Cached]:
+    """Failing quotes, missing cited paths and (when asked: ``against``, or the system's own)
+    drifted quotes of the systems anchored before; and each readable system's reports with
+    SARIF paths found in its revision (`/` lists them as its review does, not as the scanner's
+    checkout had them). Reads git and the disk: for a worker."""
+    from evidence.anchor_cache import get, key_for
+    from evidence.inputs import CheckError, choose_revision
+    from evidence.revision import Revision, RevisionError
+    from evidence.sarif.rebase import at_revision
+
+    found = []
+    for index, entry in enumerate(entries):
+        if entry.reportset is None or entry.error or not entry.available:
+            continue
+        assert entry.system.repository is not None
+        newer = against or entry.system.against
+        try:
+            wanted = choose_revision(entry.reportset, entry.system.rev)
+            with Revision.open(entry.system.repository, wanted) as revision:
+                # the quotes as `assay check` anchored them: SARIF paths found in the revision
+                reportset = at_revision(entry.reportset, revision)
+                quotes = [q for record in reportset.records() for q in record.quotes]
+                key = key_for(quotes, revision.commit)
+                cached = None if key is None else get(directory, key, quotes)
+                if cached is None:
+                    found.append(Cached(index, None, None, None, reportset))
+                    continue
+                drifted = None if newer is None else _drifted(cached.anchors, revision, newer)
+        except (CheckError, RevisionError):
+            continue
+        found.append(Cached(index, cached.failing, cached.citations_missing, drifted, reportset))
+    return found
+
+
+def keep_citations(session: ReviewSession, commit: str, directory: Path) -> None:
+    """A system's cited paths beside its anchors in the cache (the counts next time)."""
+    from evidence.anchor_cache import key_for, put
+
+    quotes = [q for record in session.reportset.records() for q in record.quotes]
+    key = key_for(quotes, commit)
+    if key is not None and all(quote in session.anchors for quote in quotes):
+        cited = [path for paths in session.citations.values() for path in paths]
+        put(directory, key, [session.anchors[quote] for quote in quotes], cited)
+
+
+def _drifted(anchors: list[Anchor], revision: Revision, against: str) -> int | None:
+    """Quotes whose passage changed or went at ``against`` (None: git does not know it)."""
+    from evidence.drift import follow_anchors
+    from evidence.revision import Revision, RevisionError
+
+    try:
+        with Revision.open(revision.repo_path, against) as newer:
+            drifts = follow_anchors(anchors, revision, newer)
+    except RevisionError:
+        return None
+    return sum(1 for drift in drifts if drift is not None and drift.status.breaks)
