@@ -109,14 +109,28 @@ class VerdictStore:
         revision: str | None = None,
     ) -> Event:
         """Record a verdict (note None keeps the current note); durable when it returns."""
-        try:
-            value = Verdict(verdict)
-        except ValueError:
-            choices = ", ".join(v.value for v in Verdict)
-            raise StoreError(f"unknown verdict {verdict!r} (expected one of {choices})") from None
+        value = _verdict(verdict)
         return self._database.run(
             "saving a verdict",
             lambda conn: writes.give(conn, item, value, note, reviewer, revision),
+            write=True,
+        )
+
+    def give_many(
+        self,
+        items: Iterable[ItemRef],
+        verdict: Verdict | str,
+        *,
+        reviewer: str,
+        revision: str | None = None,
+    ) -> list[Event]:
+        """One verdict on many items in one transaction (each keeps its note): all of them
+        durable when it returns, or none."""
+        value = _verdict(verdict)
+        wanted = list(items)
+        return self._database.run(
+            "saving verdicts",
+            lambda conn: writes.give_many(conn, wanted, value, reviewer, revision),
             write=True,
         )
 
@@ -138,6 +152,14 @@ class VerdictStore:
         """
         return self._database.run(
             "undoing", lambda conn: writes.undo(conn, reviewer, event), write=True
+        )
+
+    def undo_many(self, reviewer: str, events: Iterable[str]) -> list[Event]:
+        """Revert these changes (event ids) in one transaction, each one not undone yet whose item
+        is still as it left it; the events appended (the changes skipped have none)."""
+        wanted = list(events)
+        return self._database.run(
+            "undoing", lambda conn: writes.undo_many(conn, reviewer, wanted), write=True
         )
 
     # --- reading -------------------------------------------------------------------------------
@@ -350,3 +372,11 @@ class VerdictStore:
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events())
+
+
+def _verdict(verdict: Verdict | str) -> Verdict:
+    try:
+        return Verdict(verdict)
+    except ValueError:
+        choices = ", ".join(v.value for v in Verdict)
+        raise StoreError(f"unknown verdict {verdict!r} (expected one of {choices})") from None

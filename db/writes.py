@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from typing import NamedTuple
 
 from db.check import StoreError
 from db.events import (
@@ -22,13 +23,18 @@ from db.keys import ItemRef, Verdict
 __all__ = [
     "append",
     "give",
+    "give_many",
     "import_chunk",
     "latest",
     "set_note",
     "set_position",
     "set_sync_state",
     "undo",
+    "undo_many",
 ]
+
+#: item keys (or event ids) asked for in one statement (SQLite's default limit is 32,766)
+CHUNK = 500
 
 
 def latest(conn: sqlite3.Connection, item_key: str, reviewer: str) -> Event | None:
@@ -54,15 +60,6 @@ def append(
     """Append the item's new state for the reviewer, timed after their latest event."""
     if not reviewer.strip():
         raise StoreError("a verdict needs a reviewer name")
-    # after the reviewer's latest event written here; a received one (maybe stamped in 2099)
-    # never sets this database's clock
-    row = conn.execute(
-        """SELECT at FROM events AS e WHERE reviewer = ?
-        AND NOT EXISTS (SELECT 1 FROM imported_events AS i WHERE i.event = e.event)
-        ORDER BY at DESC, event DESC LIMIT 1""",
-        (reviewer,),
-    ).fetchone()
-    floor = row[0] if row else None
     event = Event(
         event=uuid.uuid4().hex,
         item=item.key,
@@ -72,7 +69,7 @@ def append(
         reviewer=reviewer,
         verdict=verdict,
         note=note,
-        at=later_than(now_at(), floor),
+        at=later_than(now_at(), _floor(conn, reviewer)),
         revision=revision,
         undoes=undoes,
     )
@@ -136,6 +133,126 @@ def undo(conn: sqlite3.Connection, reviewer: str, event: str | None = None) -> E
         target.revision,
         undoes=target.event,
     )
+
+
+class State(NamedTuple):
+    """One event of an item's history, as much as a group's verdict or undo needs of it."""
+
+    event: str
+    verdict: Verdict | None
+    note: str | None
+
+
+def histories(conn: sqlite3.Connection, keys: list[str], reviewer: str) -> dict[str, list[State]]:
+    """The reviewer's events on each of these items, oldest first (items without any left out)."""
+    found: dict[str, list[State]] = {}
+    for start in range(0, len(keys), CHUNK):
+        part = keys[start : start + CHUNK]
+        rows = conn.execute(
+            # by item first: ordered by time alone, SQLite walks every event of the reviewer
+            # (their index) for each chunk
+            f"""SELECT item, event, verdict, note FROM events
+            WHERE reviewer = ? AND item IN ({", ".join("?" * len(part))})
+            ORDER BY item, at, event""",
+            (reviewer, *part),
+        )
+        for item, event, verdict, note in rows:
+            state = State(event, Verdict(verdict) if verdict is not None else None, note)
+            found.setdefault(item, []).append(state)
+    return found
+
+
+def _floor(conn: sqlite3.Connection, reviewer: str) -> str | None:
+    # the reviewer's latest event written here; a received one (maybe stamped in 2099) never
+    # sets this database's clock
+    row = conn.execute(
+        """SELECT at FROM events AS e WHERE reviewer = ?
+        AND NOT EXISTS (SELECT 1 FROM imported_events AS i WHERE i.event = e.event)
+        ORDER BY at DESC, event DESC LIMIT 1""",
+        (reviewer,),
+    ).fetchone()
+    return row[0] if row else None
+
+
+def _append_all(conn: sqlite3.Connection, events: list[Event]) -> list[Event]:
+    conn.executemany(INSERT, map(row_values, events))
+    return events
+
+
+def give_many(
+    conn: sqlite3.Connection,
+    items: list[ItemRef],
+    verdict: Verdict,
+    reviewer: str,
+    revision: str | None,
+) -> list[Event]:
+    """One verdict on many items at once (each keeps its note), stamped alike: one event each."""
+    if not reviewer.strip():
+        raise StoreError("a verdict needs a reviewer name")
+    unique = list({item.key: item for item in items}.values())
+    before = histories(conn, [item.key for item in unique], reviewer)
+    at = later_than(now_at(), _floor(conn, reviewer))
+    return _append_all(
+        conn,
+        [
+            Event(
+                event=uuid.uuid4().hex,
+                item=item.key,
+                report=item.report,
+                record=item.record,
+                quote=item.quote,
+                reviewer=reviewer,
+                verdict=verdict,
+                note=(before[item.key][-1].note if item.key in before else None) or None,
+                at=at,
+                revision=revision,
+            )
+            for item in unique
+        ],
+    )
+
+
+def undo_many(conn: sqlite3.Connection, reviewer: str, events: list[str]) -> list[Event]:
+    """Revert these changes of the reviewer at once, each one not undone yet whose item is still
+    as it left it (the others are left as they are); the events appended, one per change."""
+    targets: list[Event] = []
+    for start in range(0, len(events), CHUNK):
+        part = events[start : start + CHUNK]
+        # found by id: `+` keeps SQLite off the reviewer's and undoes' indexes, which walk
+        # every event of the reviewer for each chunk
+        rows = conn.execute(
+            f"""{SELECT} events AS e WHERE event IN ({", ".join("?" * len(part))})
+            AND +reviewer = ? AND +undoes IS NULL
+            AND NOT EXISTS (SELECT 1 FROM events AS u WHERE u.undoes = e.event)""",
+            (*part, reviewer),
+        )
+        targets.extend(map(event_from_row, rows))
+    history = histories(conn, list({target.item for target in targets}), reviewer)
+    at = later_than(now_at(), _floor(conn, reviewer))
+    reverted: list[Event] = []
+    for target in targets:
+        states = history[target.item]
+        now = states[-1]
+        if (now.verdict, now.note) != (target.verdict, target.note):
+            continue  # changed again since: reverting would undo that too
+        at_target = next(n for n, state in enumerate(states) if state.event == target.event)
+        previous = states[at_target - 1] if at_target else None
+        reverted.append(
+            Event(
+                event=uuid.uuid4().hex,
+                item=target.item,
+                report=target.report,
+                record=target.record,
+                quote=target.quote,
+                reviewer=reviewer,
+                verdict=previous.verdict if previous else None,
+                note=previous.note if previous else None,
+                at=at,
+                revision=target.revision,
+                undoes=target.event,
+            )
+        )
+    return _append_all(conn, reverted)
 
 
 def import_chunk(
