@@ -58,6 +58,21 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("refute", "verdict('refuted')", "Refute", "Verdicts"),
     BindingSpec("unclear", "verdict('unclear')", "Unclear", "Verdicts"),
     BindingSpec("skip", "verdict('skip')", "Skip", "Verdicts"),
+    # the same on every result of the record's group (as the filter shows it), asked first
+    BindingSpec(
+        "confirm_group",
+        "verdict('confirmed', 'group')",
+        "Confirm the group",
+        "Verdicts",
+        show=False,
+    ),
+    BindingSpec(
+        "refute_group", "verdict('refuted', 'group')", "Refute the group", "Verdicts", show=False
+    ),
+    BindingSpec(
+        "unclear_group", "verdict('unclear', 'group')", "Unclear: the group", "Verdicts", show=False
+    ),
+    BindingSpec("skip_group", "verdict('skip', 'group')", "Skip the group", "Verdicts", show=False),
     BindingSpec("note", "note", "Note", "Verdicts"),
     BindingSpec("record_target", "target_record", "Verdicts on the record", "Verdicts", show=False),
     BindingSpec("undo", "undo", "Undo your last change", "Verdicts", show=False),

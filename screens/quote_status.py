@@ -11,6 +11,18 @@ if TYPE_CHECKING:
     from evidence.revision import GrepHit
 
 
+def tier_symbol(anchor: Anchor | None) -> str:
+    """One character for a quote's anchor: ✓ verified, ≈ fuzzy, ✗ missing, ◦ located (a SARIF
+    region without a snippet), … not yet known."""
+    if anchor is None:
+        return "…"
+    if anchor.match is Tier.LOCATED:
+        return "◦"
+    if anchor.match.verified:
+        return "✓" if anchor.range_ok is not False else "!"
+    return "≈" if anchor.match is Tier.FUZZY else "✗"
+
+
 def quote_status(
     quotes: int,
     anchors: Sequence[Anchor | None] | None,

@@ -53,6 +53,7 @@ class ResultGroups:
             grouping: group_results(self.facts, grouping, by_place=True) for grouping in GROUPINGS
         }
         self._records = records
+        self._group_of: dict[str, dict[int, Group]] = {}  # grouping -> position -> its group
 
     def __bool__(self) -> bool:
         return bool(self.facts)
@@ -60,6 +61,14 @@ class ResultGroups:
     def groups(self) -> list[Group]:
         """The groups of the current grouping, in the order listed."""
         return self._groups[self.grouping]
+
+    def group_of(self, position: int) -> Group | None:
+        """The group of the current grouping a result is listed in (None: not a result)."""
+        found = self._group_of.get(self.grouping)
+        if found is None:  # made at the first group verdict of each grouping, not at the load
+            found = {n: group for group in self.groups() for n in group.members}
+            self._group_of[self.grouping] = found
+        return found.get(position)
 
     def list_order(self, count: int) -> list[int]:
         """The positions of ``count`` records in the order listed: the reports' records as

@@ -11,8 +11,8 @@ import operator
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from db.keys import ItemRef, Verdict, quote_items, review_key
-from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet, Tier
+from db.keys import ItemRef, Verdict, make_key, quote_items, review_key
+from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet
 from evidence.sarif.facts import baseline_state, suppression_state
 from evidence.sarif.triage import only_location
 from screens.quote_status import quote_status
@@ -51,18 +51,6 @@ KIND_ORDER: dict[Kind, int] = {
     Kind.AUTHORITY: 6,
     Kind.ANNOTATION: 7,
 }
-
-
-def tier_symbol(anchor: Anchor | None) -> str:
-    """One character for a quote's anchor: ✓ verified, ≈ fuzzy, ✗ missing, ◦ located (a SARIF
-    region without a snippet), … not yet known."""
-    if anchor is None:
-        return "…"
-    if anchor.match is Tier.LOCATED:
-        return "◦"
-    if anchor.match.verified:
-        return "✓" if anchor.range_ok is not False else "!"
-    return "≈" if anchor.match is Tier.FUZZY else "✗"
 
 
 def quote_numbers(quotes: list[Quote]) -> str:
@@ -267,15 +255,18 @@ class ReviewSession:
         self._shares = None  # every record counted again
         self._verdicts_seen += 1
 
-    def apply(self, event: Event) -> None:
-        """Take a stored event into the cache of current verdicts."""
-        if event.verdict is None and not event.note:
-            self._current.pop(event.item, None)
-        else:
-            self._current[event.item] = event
+    def apply(self, *events: Event) -> None:
+        """Take stored events into the cache of current verdicts (a group verdict's at once)."""
+        current = self._current
+        for event in events:
+            if event.verdict is None and not event.note:
+                current.pop(event.item, None)
+            else:
+                current[event.item] = event
         self._verdicts_seen += 1
-        if self._shares is not None:
-            for n in self.records_with_key(event.ref.record_key):
+        if self._shares is not None:  # each record recounted once
+            keys = {make_key(event.report, event.record) for event in events}
+            for n in {n for key in keys for n in self.records_with_key(key)}:
                 self._count(n)
 
     def records_with_key(self, record_key: str) -> list[int]:

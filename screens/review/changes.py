@@ -15,7 +15,7 @@ from screens.review.history import Location
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from db import Event, ItemRef, VerdictStore
+    from db import Event, ItemRef, Verdict, VerdictStore
     from screens.session import ReviewSession
 
 
@@ -27,6 +27,16 @@ class Change(NamedTuple):
     label: str  # "quote [2] of KS-RTE-x" or "record KS-RTE-x"
     before: Event | None  # the item's state before the change (None: nothing)
     after: Event  # the event that made it
+
+
+class GroupChange(NamedTuple):
+    """One verdict given to a group of results at once (screens/review/groups.py): one change."""
+
+    items: tuple[ItemRef, ...]
+    location: Location  # the record shown when it was given
+    label: str  # "12 results of rule B608"
+    verdict: Verdict
+    after: tuple[Event, ...]  # the events that made it, one per result
 
 
 def _state(event: Event | None) -> tuple[str | None, str]:
@@ -54,16 +64,25 @@ def describe(change: Change, *, undone: bool) -> str:
     return f"{'undone' if undone else 'redone'}: {label} unchanged ({now or 'no verdict'})"
 
 
+def describe_group(change: GroupChange, made: int, *, undone: bool) -> str:
+    """What undoing (or redoing) a group verdict did (``made``: of its results, those changed)."""
+    if not undone:
+        return f"redone: {change.label} {change.verdict.value}"
+    said = f"undone: {change.verdict.value} on {change.label}"
+    left = len(change.after) - made
+    return said + (f" ({left:,} changed since, left as they are)" if left else "")
+
+
 class Undone(NamedTuple):
     """The reply of an undo's store work (`Written.reply`): the change it reverts."""
 
-    change: Change
+    change: Change | GroupChange
 
 
 class Redone(NamedTuple):
     """The reply of a redo's store work: the change it makes again."""
 
-    change: Change
+    change: Change | GroupChange
 
 
 class Changes:
@@ -71,28 +90,40 @@ class Changes:
 
     def __init__(self, session: ReviewSession) -> None:
         self.session = session
-        self.done: list[Change] = []
-        self.undone: list[Change] = []
+        self.done: list[Change | GroupChange] = []
+        self.undone: list[Change | GroupChange] = []
 
-    def made(self, change: Change) -> None:
+    def made(self, change: Change | GroupChange) -> None:
         """A new change was stored: it can be undone; what was undone can no longer be redone."""
         self.done.append(change)
         self.undone.clear()
 
-    def undo(self) -> tuple[Change, Callable[[VerdictStore], Event | None]] | None:
-        """The last change of this session and the store work that reverts it (None: none)."""
+    def undo(self) -> tuple[Change | GroupChange, Callable[[VerdictStore], object]] | None:
+        """The last change of this session and the store work that reverts it (None: none; the
+        work returns the event made, None when the item changed since; a group's, a list)."""
         if not self.done:
             return None
         change = self.done.pop()
-        reviewer, event_id = self.session.reviewer, change.after.event
+        reviewer = self.session.reviewer
+        if isinstance(change, GroupChange):
+            ids = [event.event for event in change.after]
+            return change, lambda store: store.undo_many(reviewer, ids)
+        event_id = change.after.event
         return change, lambda store: store.undo(reviewer, event=event_id)
 
-    def redo(self) -> tuple[Change, Callable[[VerdictStore], Event]] | None:
+    def redo(self) -> tuple[Change | GroupChange, Callable[[VerdictStore], object]] | None:
         """The last change undone and the store work that makes it again (None: none)."""
         if not self.undone:
             return None
         change = self.undone.pop()
-        reviewer, item, after = self.session.reviewer, change.item, change.after
+        reviewer = self.session.reviewer
+        if isinstance(change, GroupChange):
+            items, verdict = change.items, change.verdict
+            revision = change.after[0].revision if change.after else None
+            return change, lambda store: store.give_many(
+                items, verdict, reviewer=reviewer, revision=revision
+            )
+        item, after = change.item, change.after
         verdict_changed = _state(change.before)[0] != _state(after)[0]
 
         def again(store: VerdictStore) -> Event:
@@ -109,11 +140,18 @@ class Changes:
         else:
             self.undone.append(reply.change)
 
-    def stored(self, reply: Undone | Redone, event: Event) -> str:
-        """An undo or redo was stored: what it did, in words."""
+    def stored(self, reply: Undone | Redone, events: list[Event]) -> str:
+        """An undo or redo was stored (its events: one, or a group's): what it did, in words."""
         change = reply.change
+        if isinstance(change, GroupChange):
+            if isinstance(reply, Undone):
+                self.undone.append(change)
+            else:
+                self.done.append(change._replace(after=tuple(events)))
+            return describe_group(change, len(events), undone=isinstance(reply, Undone))
         if isinstance(reply, Undone):
             self.undone.append(change)
             return describe(change, undone=True)
-        self.done.append(change._replace(before=self.session.event(change.item), after=event))
+        before = self.session.event(change.item)
+        self.done.append(change._replace(before=before, after=events[0]))
         return describe(change, undone=False)

@@ -237,8 +237,8 @@ class ReviewScreen(Covered, Screen[None]):
     def action_lookup(self, name: str, step: int = 1) -> None:
         self.lookups.run(name, step)
 
-    def action_verdict(self, what: str) -> None:
-        self.verdicts.act(what)
+    def action_verdict(self, what: str, on: str = "target") -> None:
+        self.verdicts.act(what, on)
 
     def action_drift(self, what: str) -> None:
         self.sources.drift_action(what)
@@ -259,8 +259,11 @@ class ReviewScreen(Covered, Screen[None]):
             self.action_view("diff")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # grouping is for SARIF results: without them the key is neither active nor shown
-        return action != "view" or parameters != ("grouping",) or bool(self.session.results)
+        # grouping and group verdicts are for SARIF results: without them neither is active
+        for_results = (action == "view" and parameters == ("grouping",)) or (
+            action == "verdict" and parameters[1:] == ("group",)
+        )
+        return not for_results or bool(self.session.results)
 
     def action_follow(self) -> None:
         if not self.moves.follow_focused():  # the source pane: the quotes that cite its file

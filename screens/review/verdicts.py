@@ -13,12 +13,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from db.output import write_atomically
-from screens.review.changes import Change, Changes, Redone, Undone
+from screens.review.changes import Change, Changes, GroupChange, Redone, Undone
+from screens.review.groups import (
+    GaveGroup,
+    give_work,
+    group_target,
+    question,
+    saving,
+    yes_label,
+)
 from screens.review.history import Location
 from screens.review.messages import Written
 from screens.review.state import Part, ReviewState, while_shown
 from screens.review.writer import StoreHandle, StoreWriter
+from screens.review.writeup import save_writeup, writeup_name
 from screens.safe import visible
 from screens.widgets.record_pane import verdict_word
 
@@ -59,7 +67,7 @@ class Noted(NamedTuple):
 
 
 #: the replies of store work that changes a verdict or a note (undo and redo follow them)
-CHANGES = (Gave, Noted, Undone, Redone)
+CHANGES = (Gave, GaveGroup, Noted, Undone, Redone)
 
 
 class Exported(NamedTuple):
@@ -156,6 +164,9 @@ class Verdicts(Part):
             return False
         if isinstance(reply, CHANGES):
             self._in_flight += 1
+            said = saving(reply)  # a large group's: the writer takes seconds
+            if said:
+                self.notify(visible(said), markup=False, timeout=10)
         self.writer.submit(work, reply)
         return True
 
@@ -225,16 +236,21 @@ class Verdicts(Part):
             self.notify(visible(f"{reply.target.label}: {reply.verdict}"), markup=False, timeout=2)
         elif isinstance(reply, Noted):
             self._changed(reply.target, event)
+        elif isinstance(reply, GaveGroup):
+            self._changed_group(reply, cast("list[Event]", message.result))
         elif isinstance(reply, (Undone, Redone)):
-            if isinstance(reply, Undone) and message.result is None:
+            # one event, or a group's list (None or empty: the change was changed elsewhere)
+            result = cast("Event | list[Event] | None", message.result)
+            events = [] if result is None else result if isinstance(result, list) else [result]
+            if isinstance(reply, Undone) and not events:
                 self.notify(
                     visible(f"not undone: {reply.change.label} was changed elsewhere since"),
                     severity="warning",
                     markup=False,
                 )
                 return
-            said = self.changes.stored(reply, event)
-            self.show_change(event)
+            said = self.changes.stored(reply, events)
+            self.show_changes(events)
             self.notify(visible(said), markup=False, timeout=4)
         elif isinstance(reply, Registered) and message.result:
             elsewhere = cast("dict[str, str]", message.result)
@@ -260,13 +276,13 @@ class Verdicts(Part):
                 severity="error" if failed else "information",
             )
 
-    def show_change(self, event: Event) -> None:
-        """A stored event changed a verdict or a note: show it."""
-        self.session.apply(event)
-        record_key = event.ref.record_key
-        self.moves.records_pane.update_records({record_key})
+    def show_changes(self, events: list[Event]) -> None:
+        """Stored events changed verdicts or notes: show them."""
+        self.session.apply(*events)
+        record_keys = {event.ref.record_key for event in events}
+        self.moves.records_pane.update_records(record_keys)
         record = self.state.record
-        if record is not None and self.session.record_item(record).key == record_key:
+        if record is not None and self.session.record_item(record).key in record_keys:
             self.moves.record_pane.refresh_record()
         self.sources.refresh_quote_info()
         self.header.refresh()
@@ -282,10 +298,12 @@ class Verdicts(Part):
             return rev
         return None
 
-    def act(self, what: str) -> None:
-        """A verdict key: give a verdict (a `db.Verdict` value), or the note, undo, redo, the
-        drift noted, the export."""
-        if what in ("note", "note_drift"):
+    def act(self, what: str, on: str = "target") -> None:
+        """A verdict key: give a verdict (a `db.Verdict` value; ``on`` "group": to the results
+        of the record's group), or the note, undo, redo, the drift noted, the export."""
+        if on == "group":
+            self.give_group(what)
+        elif what in ("note", "note_drift"):
             if not self.moves.shows_a_record():
                 return
             if what == "note":
@@ -326,11 +344,50 @@ class Verdicts(Part):
             Gave(target, verdict.value),
         )
 
+    def give_group(self, value: str) -> None:
+        """Ask, then give a verdict to every result of the shown record's group the filter shows."""
+        if not self.moves.shows_a_record():
+            return
+        pane, index = self.moves.records_pane, self.state.location.record
+        target = group_target(self.session, index, pane.filter_name)
+        if target is None:
+            said = f"{self.session.records[index].id}: a group verdict is for scanner results"
+            self.notify(visible(said), severity="warning", markup=False, timeout=4)
+            return
+        from screens.confirm import ConfirmScreen
+
+        revision = self.revision_id()
+        if revision is None:
+            self.notify("no verdict saved: the revision is not open", severity="warning", timeout=4)
+            return
+        if self.refuse_unusable_store():
+            return
+        work = give_work(target, value, self.session.reviewer, revision)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.write(work, GaveGroup(target, value))
+
+        question_screen = ConfirmScreen(question(value, target), yes=yes_label(value, target))
+        self.app.push_screen(question_screen, answered)
+
     def _changed(self, target: Target, event: Event) -> None:
         """A change of this session was stored: remember it for undo, and show it."""
         before = self.session.event(target.item)
         self.changes.made(Change(target.item, target.location, target.label, before, event))
-        self.show_change(event)
+        self.show_changes([event])
+
+    def _changed_group(self, reply: GaveGroup, events: list[Event]) -> None:
+        """A group verdict was stored: one change for undo, shown, and said."""
+        from db import Verdict
+
+        target = reply.target
+        verdict = Verdict(reply.verdict)
+        self.changes.made(
+            GroupChange(target.items, target.location, target.label, verdict, tuple(events))
+        )
+        self.show_changes(events)
+        self.notify(visible(f"{target.label}: {reply.verdict}"), markup=False, timeout=4)
 
     def _run_after_changes(self) -> None:
         # one at a time: an undo run here sends a change, and what follows waits for it too
@@ -439,22 +496,3 @@ class Verdicts(Part):
         path = Path.cwd() / name
         shown = f"./{name} (in {Path.cwd()})"
         self.write(lambda store: save_writeup(store, path, shown), Exported(name))
-
-
-def writeup_name(system: str, commit: str | None) -> str:
-    """The file name of a write-up saved from the app: system and revision, as a file name."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", system).strip("-.")[:40] or "review"
-    return f"assay-writeup-{slug}-{(commit or 'unresolved')[:7]}.md"
-
-
-def save_writeup(store: VerdictStore, path: Path, shown: str) -> str:
-    """Write the md write-up of ``store`` to ``path`` atomically; the notice to show (naming the
-    file as ``shown``)."""
-    from db.writeup import markdown
-
-    text = markdown(store)
-    try:
-        write_atomically(path, lambda handle: handle.write(text))
-    except OSError as error:
-        return f"write-up not saved: {error.strerror or error} ({shown})"
-    return f"write-up saved to {shown} ({len(text.splitlines())} lines)"

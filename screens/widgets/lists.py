@@ -175,6 +175,11 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         if index < len(self._first):
             self.refresh_lines(self._first[index], self._height(index))
 
+    def redraw_rows(self) -> None:
+        """Draw every row again (what many show changed, not their heights)."""
+        self._drawn.clear()
+        self.refresh()
+
     # --- what subclasses may change --------------------------------------------------------------
 
     def _row_total(self) -> int:

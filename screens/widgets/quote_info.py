@@ -6,8 +6,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from evidence.model import Anchor, Elsewhere, Quote, Tier
+from screens.quote_status import tier_symbol
 from screens.safe import visible
-from screens.session import tier_symbol
 from screens.widgets.badges import TIER_STYLES, lines_phrase, lines_text
 from screens.widgets.truecolor import TruecolorOnly
 

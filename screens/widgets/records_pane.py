@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from textual.style import Style
 
 
+#: past this many records changed at once, the whole list is drawn again (not row by row)
+MANY_ROWS = 64
 #: records with more quotes than this show counts (``4✓ 1✗ 7·``) instead of one mark per quote
 MAX_QUOTE_MARKS = 6
 
@@ -290,6 +292,9 @@ class RecordsPane(TruecolorOnly, RowList):
 
     def update_records(self, record_keys: set[str]) -> None:
         """Redraw the rows of the records with these item keys (their badge changed)."""
+        if len(record_keys) > MANY_ROWS:  # a group verdict: every row drawn again, once
+            self.redraw_rows()
+            return
         for key in record_keys:
             for n in self.session.records_with_key(key):
                 self.update_row(n)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from synckit import give
 
 from db.store import VerdictStore
-from screens.review.verdicts import save_writeup, writeup_name
+from screens.review.writeup import save_writeup, writeup_name
 from tui.commands.verdicts import export
 
 

@@ -103,7 +103,7 @@ def test_two_actions_of_one_screen_on_one_key_is_a_clear_error(tmp_path: Path) -
     message = str(info.value)
     assert str(path) in message and "next_record" in message and "confirm" in message
     # moved together, or the other one unbound: no clash
-    load_keymap(user_file=_write(tmp_path, 'next_record = "c"\nconfirm = "C"\n'))
+    load_keymap(user_file=_write(tmp_path, 'next_record = "c"\nconfirm = "ctrl+k"\n'))
     load_keymap(user_file=_write(tmp_path, 'next_record = "c"\nconfirm = ""\n'))
     # one key in two contexts (the focused record pane's binding first) is by design
     assert load_keymap(user=False).keys_for("to_top") == ("home",)

@@ -1,0 +1,128 @@
+"""A verdict on a whole group of scanner results (`C R U S`): asked once, the results the filter
+shows written in one transaction (notes kept), undone and redone by one key, refused where there
+is no group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screenkit import press, watch_notices
+from test_sarif_triage import listed, scans
+
+from db import Verdict, VerdictStore
+from evidence.sample import CITED_REVISION
+from keymaps import Keymap
+from screens.confirm import ConfirmScreen
+from screens.review.screen import ReviewScreen
+from tui.factory import make_app, make_demo_app
+
+
+def results_of(screen: ReviewScreen, rule: str) -> list[int]:
+    return [n for n, r in enumerate(screen.session.records) if r.section == rule]
+
+
+def verdicts(screen: ReviewScreen, positions: list[int]) -> list[Verdict | None]:
+    session = screen.session
+    return [session.verdict(session.record_item(session.records[n])) for n in positions]
+
+
+async def test_a_group_is_refuted_at_once_and_undone_together(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    db = tmp_path / "t.db"
+    app = make_app(scans(sample), sample, CITED_REVISION, db, "t", keymap)
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        up045, f401 = results_of(screen, "UP045"), results_of(screen, "F401")
+        assert len(up045) == 3 and f401
+        await press(pilot, screen, "n", "e")  # a note on the group's second result
+        await pilot.press(*"annotations only")
+        await press(pilot, screen, "ctrl+s")
+        noted = screen.location.record
+
+        await press(pilot, screen, "R")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog.question.splitlines()[0] == "Refute 3 results of rule UP045?"
+        assert dialog.yes_label == "Refute 3"
+        await press(pilot, screen, "n")  # no: nothing is written
+        assert app.screen is screen and verdicts(screen, up045) == [None] * 3
+
+        await press(pilot, screen, "R", "y")
+        assert verdicts(screen, up045) == [Verdict.REFUTED] * 3
+        assert verdicts(screen, f401) == [None] * len(f401)  # the next rule's: untouched
+        session = screen.session
+        assert session.note(session.record_item(session.records[noted])) == "annotations only"
+        assert notices[-1].message == "3 results of rule UP045: refuted"
+        rows = screen.records_pane.rows
+        drawn = listed(screen)
+        assert all(drawn[rows.index(n)].lstrip().startswith("✗") for n in up045)
+        assert session.progress().records_refuted == 3
+        with VerdictStore.open(db, readonly=True) as store:  # in the database, one event each
+            stored = store.current("t")
+            assert len(stored) == 3
+            assert {event.verdict for event in stored.values()} == {Verdict.REFUTED}
+
+        await press(pilot, screen, "n", "n", "n")  # elsewhere: undo goes back to the group
+        await press(pilot, screen, "z")
+        assert screen.location.record == noted  # the record shown when it was given
+        assert notices[-1].message == "undone: refuted on 3 results of rule UP045"
+        assert verdicts(screen, up045) == [None] * 3
+        assert session.note(session.record_item(session.records[noted])) == "annotations only"
+        assert session.progress().records_refuted == 0
+        await press(pilot, screen, "Z")
+        assert notices[-1].message == "redone: 3 results of rule UP045 refuted"
+        assert verdicts(screen, up045) == [Verdict.REFUTED] * 3
+        await press(pilot, screen, "z")
+        assert verdicts(screen, up045) == [None] * 3
+        await press(pilot, screen, "q")
+    app.close()
+    with VerdictStore.open(db, readonly=True) as store:
+        assert set(store.current("t")) == {  # the note alone is left
+            session.record_item(session.records[noted]).key
+        }
+
+
+async def test_the_filter_decides_which_results_of_the_group(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    app = make_app(scans(sample), sample, CITED_REVISION, tmp_path / "t.db", "t", keymap)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        up045 = results_of(screen, "UP045")
+        await press(pilot, screen, "r", "f")  # the first refuted; only the unreviewed listed
+        assert screen.filter == "unreviewed"
+        assert screen.location.record in up045[1:]  # the next one the filter shows
+        await press(pilot, screen, "C")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog.question.splitlines()[:2] == [
+            "Confirm 2 results of rule UP045?",
+            "The filter (unreviewed) hides 1 result of the group: they are left as they are.",
+        ]
+        await press(pilot, screen, "y")
+        assert verdicts(screen, up045) == [Verdict.REFUTED, Verdict.CONFIRMED, Verdict.CONFIRMED]
+        await press(pilot, screen, "q")
+    app.close()
+
+
+async def test_no_group_verdict_without_scanner_results(tmp_path: Path, keymap: Keymap) -> None:
+    app = make_demo_app(tmp_path, reviewer="t", keymap=keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        assert not screen.check_action("verdict", ("refuted", "group"))
+        assert screen.check_action("verdict", ("refuted",))
+        await press(pilot, screen, "R", "S")
+        assert app.screen is screen  # nothing asked, nothing given
+        assert not screen.session.current
+        await press(pilot, screen, "q")
+    app.close()
