@@ -165,7 +165,8 @@ def markdown(
 ) -> str:
     """The write-up: where and by whom, summary counts, then per report and record its
     verdicts, notes, quotes (path, lines, anchor state, verdicts) and missing citations; a
-    scanner's results with nothing of that to say are counted, not listed.
+    scanner's results with nothing of that to say are counted, not listed, as are a rule's
+    results given one verdict and no note past LISTED_UP_TO (`_judged_alike`).
 
     ``reports`` (report identities) limits it to those reports (one system of an audit)."""
     current = _current(store, reviewer)
@@ -194,6 +195,7 @@ def markdown(
     report = None
     stale: list[tuple[dict[str, Any], list[Event]]] = []
     quiet = _quiet_results(present, current, cited_by)
+    alike = _judged_alike(present, current, cited_by)
     unlisted = 0  # the report's quiet results
     for item in items:
         shown.add(item["item"])
@@ -202,11 +204,13 @@ def markdown(
                 stale.append((item, current[item["item"]]))
             continue
         if item["report"] != report:
-            lines += _unlisted(unlisted)
+            lines += _unlisted(unlisted) + _alike_lines(alike, report)
             report, unlisted = item["report"], 0
             lines += ["", f"## {md_text(report)}", "", f"File: {md_text(item['report_file'])}"]
         if (item["report"], item["record"]) in quiet:
             unlisted += item["quote"] is None
+            continue
+        if (item["report"], item["record"]) in alike:
             continue
         events = current.get(item["item"], [])
         if item["quote"] is None:
@@ -222,7 +226,7 @@ def markdown(
         else:
             lines += _quote_lines(item)
             lines += list(_verdict_lines(events, "  ")) or ["  - not reviewed"]
-    lines += _unlisted(unlisted)
+    lines += _unlisted(unlisted) + _alike_lines(alike, report)
     if stale:
         lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
         for item, events in stale:
@@ -254,6 +258,65 @@ def _quiet_results(
         for item in present
         if item["kind"] == "result" and (item["report"], item["record"]) not in said
     }
+
+
+#: a rule's results given one verdict and no note are counted, not listed, past this many in a
+#: report (a verdict on a whole group wrote each of its 119,592 results as a heading)
+LISTED_UP_TO = 20
+
+
+def _judged_alike(
+    present: list[dict[str, Any]],
+    current: dict[str, list[Event]],
+    cited_by: dict[tuple[str, str], list[dict[str, Any]]],
+) -> dict[tuple[str, str], tuple[str, str]]:
+    """(report, record) -> (verdict, rule) of the scanners' results whose only word is one
+    verdict with no note (on the result or its locations, by every reviewer shown), none failing,
+    no cited path missing: those of a rule and verdict of more than LISTED_UP_TO in a report."""
+    words: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    rules: dict[tuple[str, str], str] = {}
+    spoiled: set[tuple[str, str]] = set(cited_by)
+    for item in present:
+        if item["kind"] != "result":
+            continue
+        key = (item["report"], item["record"])
+        rules[key] = item["section"] or ""
+        if item["quote"] is not None and failing(item):
+            spoiled.add(key)
+        for event in current.get(item["item"], []):
+            if event.note or event.verdict is None:
+                spoiled.add(key)
+            else:
+                words.setdefault(key, set()).add((event.reviewer, event.verdict.value))
+    plain: dict[tuple[str, str], tuple[str, str]] = {}
+    for key, said in words.items():
+        verdicts = {verdict for _reviewer, verdict in said}
+        if key not in spoiled and len(verdicts) == 1:
+            plain[key] = (verdicts.pop(), rules[key])
+    sizes = Counter((report, *word) for (report, _record), word in plain.items())
+    return {key: word for key, word in plain.items() if sizes[(key[0], *word)] > LISTED_UP_TO}
+
+
+def _alike_lines(alike: dict[tuple[str, str], tuple[str, str]], report: str | None) -> list[str]:
+    """A report's results counted by `_judged_alike`: a line per verdict, its rules by count."""
+    counts = Counter(word for (of, _record), word in alike.items() if of == report)
+    if not counts:
+        return []
+    lines = [
+        "",
+        "Results given a verdict and no note, counted by rule (`assay export --format csv` "
+        "lists every one):",
+    ]
+    for verdict in VERDICTS:
+        rules = sorted(
+            ((n, rule) for (said, rule), n in counts.items() if said == verdict),
+            key=lambda pair: (-pair[0], pair[1]),
+        )
+        if rules:
+            shown = ", ".join(f"{md_text(rule or '(no rule)')} {n:,}" for n, rule in rules[:10])
+            more = f", and {len(rules) - 10} more rules" if len(rules) > 10 else ""
+            lines.append(f"- {verdict}: {sum(n for n, _ in rules):,} ({shown}{more})")
+    return lines
 
 
 def _unlisted(count: int) -> list[str]:

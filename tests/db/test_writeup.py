@@ -14,8 +14,9 @@ from storekit import REPORT, REV, anchors, fill, make_record, make_report, repor
 from db.export import render
 from db.keys import ItemRef
 from db.store import VerdictStore
-from db.writeup import CSV_FIELDS, lines_words
+from db.writeup import CSV_FIELDS, lines_words, markdown
 from evidence.citations import CitedPath, CitedState
+from evidence.model import Kind, Record
 from tui.cli import cli
 
 MISSING = CitedPath("runtime.md", "RT-CLM-retries", "SRC-1", "src/gone.py", 9, CitedState.ABSENT)
@@ -223,3 +224,26 @@ def test_md_lists_the_results_a_reviewer_judged_or_that_fail_and_counts_the_rest
     assert quiet > 0
     counted = [line for line in text.splitlines() if "not reviewed, none failing" in line]
     assert sum(int(line.split()[0].replace(",", "")) for line in counted) == quiet
+
+
+def test_md_counts_a_rules_results_given_one_verdict_without_a_note(store: VerdictStore) -> None:
+    # a verdict on a rule's every result (`R` in the review) wrote each of them as a heading
+    def result(rule: str, n: int) -> Record:
+        return make_record(f"{rule}:{n:04d}", kind=Kind.RESULT)._replace(section=rule)
+
+    records = [result("Q000", n) for n in range(30)] + [result("B608", n) for n in range(3)]
+    scan = make_report(records, system="ruff", member="scan", file="scan.sarif")
+    store.register(reportset(scan), {}, revision=REV)
+    items = {record.id: ItemRef.for_record(scan, record) for record in records}
+    store.give_many([items[f"Q000:{n:04d}"] for n in range(25)], "refuted", reviewer="ann")
+    store.give(items["Q000:0025"], "refuted", note="a real one", reviewer="ann")
+    store.give_many([items[f"B608:{n:04d}"] for n in range(3)], "refuted", reviewer="ann")
+    store.give(items["Q000:0024"], "confirmed", reviewer="bob")  # reviewers differ: listed
+    text = render(store, "md")
+    headed = {record.id for record in records if f"### {record.id} " in text}
+    assert headed == {"Q000:0024", "Q000:0025", "B608:0000", "B608:0001", "B608:0002"}
+    assert "- refuted: 24 (Q000 24)" in text.splitlines()
+    assert "4 results not reviewed, none failing" in text
+    assert "| records | 1 | 29 | 0 | 0 | 4 |" in text  # the summary counts every one
+    only_ann = markdown(store, reviewer="ann")
+    assert "- refuted: 25 (Q000 25)" in only_ann.splitlines()  # bob's verdict not shown
