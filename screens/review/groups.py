@@ -98,11 +98,11 @@ def saving(reply: object) -> str | None:
     """What to say as a large group's verdict, undo or redo is sent to the writer (None: it is
     quick, its notice when done is enough)."""
     if isinstance(reply, GaveGroup):
-        count, said = len(reply.target.items), f"{reply.target.label}: {reply.verdict}"
+        count, said = len(reply.target.items), f"saving {reply.target.label}: {reply.verdict}"
     elif isinstance(reply, (Undone, Redone)) and isinstance(reply.change, GroupChange):
         change = reply.change
         doing = "undoing" if isinstance(reply, Undone) else "redoing"
         count, said = len(change.items), f"{doing} {change.verdict.value} on {change.label}"
     else:
         return None
-    return f"saving {said}…" if count >= SAY_SAVING else None
+    return f"{said}…" if count >= SAY_SAVING else None

@@ -126,3 +126,22 @@ async def test_no_group_verdict_without_scanner_results(tmp_path: Path, keymap: 
         assert not screen.session.current
         await press(pilot, screen, "q")
     app.close()
+
+
+def test_a_large_group_is_said_as_it_starts() -> None:
+    from db import ItemRef
+    from screens.review.changes import GroupChange, Redone, Undone
+    from screens.review.groups import SAY_SAVING, GaveGroup, GroupTarget, saving
+    from screens.review.history import Location
+
+    def target(count: int) -> GroupTarget:
+        items = tuple(ItemRef("ruff/ruff", f"Q000:{n}") for n in range(count))
+        label = f"{count:,} results of rule Q000"
+        return GroupTarget(items, label, Location(0, None), count, "all")
+
+    big, small = target(SAY_SAVING), target(SAY_SAVING - 1)
+    assert saving(GaveGroup(big, "refuted")) == "saving 5,000 results of rule Q000: refuted…"
+    assert saving(GaveGroup(small, "refuted")) is None  # its notice when done is enough
+    change = GroupChange(big.items, big.location, big.label, Verdict.SKIP, ())
+    assert saving(Undone(change)) == "undoing skip on 5,000 results of rule Q000…"
+    assert saving(Redone(change)) == "redoing skip on 5,000 results of rule Q000…"

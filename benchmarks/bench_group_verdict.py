@@ -1,0 +1,113 @@
+"""A verdict on a whole group of scanner results (`R` on a rule's results, then `z`), at the size
+of ruff's every-rule scan of pygments (119,592 Q000 results of 135,130).
+
+Prints, from one run:
+
+- the store's work on its writer thread: `VerdictStore.give_many` (one transaction, an event a
+  result, each result's note kept) and `undo_many` (each reverted to its state before), beside the
+  baseline of the same events appended by a bare `executemany` INSERT in one transaction into the
+  same schema, and beside one `give` a result (timed over the first 500, scaled);
+- the event loop's part: the events taken into the review session (its verdicts and progress
+  counts), what the review screen does before the next frame (`Verdicts.show_changes`; the
+  records list is then drawn again once, as a key's frame draws it).
+
+Usage: .venv/bin/python benchmarks/bench_group_verdict.py [N_RESULTS]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench_triage import WORK, generate  # noqa: E402
+
+from db.events import INSERT, row_values  # noqa: E402
+from db.keys import Verdict  # noqa: E402
+from db.store import VerdictStore  # noqa: E402
+from evidence.reports.loading import load_reports  # noqa: E402
+from evidence.revision import Revision  # noqa: E402
+from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
+from evidence.sarif.rebase import rebase_paths  # noqa: E402
+from screens.session import ReviewSession  # noqa: E402
+
+T = TypeVar("T")
+SINGLE = 500  # single verdicts timed for the per-result baseline
+
+
+def timed(work: Callable[[], T]) -> tuple[T, float]:
+    """What ``work`` returns, and the seconds it took."""
+    start = time.perf_counter()
+    result = work()
+    return result, time.perf_counter() - start
+
+
+def main() -> int:
+    n_results = int(sys.argv[1]) if len(sys.argv) > 1 else 120_000
+    repo = sample_repo(WORK / "sample")
+    path = WORK / f"triage-{n_results}.sarif"
+    with Revision.open(repo, CITED_REVISION) as revision:
+        if not path.exists():
+            generate(path, n_results, revision)
+        reportset = rebase_paths(load_reports([path]), revision.entries())
+    session = ReviewSession(reportset, "bench")
+    items = [session.record_item(record) for record in session.records]
+    print(f"{path.name}: {len(items):,} results, one verdict on all of them")
+    with tempfile.TemporaryDirectory() as tmp:
+        store = VerdictStore.open(Path(tmp) / "v.db")
+        note = store.note(items[1], "kept", reviewer="bench")
+        given, give_s = timed(lambda: store.give_many(items, Verdict.REFUTED, reviewer="bench"))
+        assert len(given) == len(items) and given[1].note == note.note
+        ids = [event.event for event in given]
+        undone, undo_s = timed(lambda: store.undo_many("bench", ids))
+        assert len(undone) == len(items) and store.current("bench") == {
+            items[1].key: store.current("bench")[items[1].key]
+        }
+        other = VerdictStore.open(Path(tmp) / "one.db")
+        _, one_s = timed(
+            lambda: [other.give(item, Verdict.REFUTED, reviewer="bench") for item in items[:SINGLE]]
+        )
+        other.close()
+        store.close()
+        # the baseline: the same rows appended by a bare INSERT, one transaction, same schema
+        import sqlite3
+
+        VerdictStore.open(Path(tmp) / "bare.db").close()
+        bare = sqlite3.connect(Path(tmp) / "bare.db", isolation_level=None)
+        bare.execute("BEGIN IMMEDIATE")
+        _, bare_s = timed(lambda: (bare.executemany(INSERT, map(row_values, given)),
+                                   bare.execute("COMMIT")))  # fmt: skip
+        bare.close()
+    per_result = one_s / SINGLE * len(items)
+    print(f"{'':44}{'seconds':>9}{'vs bare INSERT':>16}")
+    print(f"{'bare INSERT of the same events (baseline)':44}{bare_s:9.2f}{1:15.2f}x")
+    print(f"{'give_many (writer thread)':44}{give_s:9.2f}{give_s / bare_s:15.2f}x")
+    print(f"{'undo_many (writer thread)':44}{undo_s:9.2f}{undo_s / bare_s:15.2f}x")
+    one = "one give a result (500 timed, scaled)"
+    print(f"{one:44}{per_result:9.1f}{per_result / bare_s:15.1f}x")
+
+    def show() -> None:  # Verdicts.show_changes without the widgets: the session's part
+        session.apply(*given)
+        {event.ref.record_key for event in given}
+        session.progress()
+
+    for record in session.records:  # as the anchoring worker makes them (loading.py)
+        session.item_keys(record)
+    session.records_with_key("")
+    session.progress()  # counted once before, as the header has
+    _, shown_s = timed(show)
+    print(f"event loop: {len(given):,} events taken into the session: {shown_s * 1000:.0f} ms "
+          f"({shown_s / len(given) * 1e6:.1f} µs an event)")  # fmt: skip
+    print(f"(load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}, {os.cpu_count()} cores)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
