@@ -123,14 +123,15 @@ class VerdictStore:
         *,
         reviewer: str,
         revision: str | None = None,
+        note: str = "",
     ) -> list[Event]:
-        """One verdict on many items in one transaction (each keeps its note): all of them
-        durable when it returns, or none."""
+        """One verdict on many items in one transaction, each keeping its note (``note`` added
+        to each, on a line of its own): all of them durable when it returns, or none."""
         value = _verdict(verdict)
         wanted = list(items)
         return self._database.run(
             "saving verdicts",
-            lambda conn: writes.give_many(conn, wanted, value, reviewer, revision),
+            lambda conn: writes.give_many(conn, wanted, value, reviewer, revision, note),
             write=True,
         )
 

@@ -185,8 +185,10 @@ def give_many(
     verdict: Verdict,
     reviewer: str,
     revision: str | None,
+    note: str = "",
 ) -> list[Event]:
-    """One verdict on many items at once (each keeps its note), stamped alike: one event each."""
+    """One verdict on many items at once, stamped alike: one event each. Each keeps its note;
+    ``note`` is added to each (a line of its own after a note the item has)."""
     if not reviewer.strip():
         raise StoreError("a verdict needs a reviewer name")
     unique = list({item.key: item for item in items}.values())
@@ -203,13 +205,19 @@ def give_many(
                 quote=item.quote,
                 reviewer=reviewer,
                 verdict=verdict,
-                note=(before[item.key][-1].note if item.key in before else None) or None,
+                note=_joined(before[item.key][-1].note if item.key in before else None, note),
                 at=at,
                 revision=revision,
             )
             for item in unique
         ],
     )
+
+
+def _joined(kept: str | None, added: str) -> str | None:
+    if not added or (kept or "").splitlines()[-1:] == [added]:
+        return kept or None
+    return f"{kept.rstrip()}\n{added}" if kept and kept.strip() else added
 
 
 def undo_many(conn: sqlite3.Connection, reviewer: str, events: list[str]) -> list[Event]:

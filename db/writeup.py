@@ -260,19 +260,21 @@ def _quiet_results(
     }
 
 
-#: a rule's results given one verdict and no note are counted, not listed, past this many in a
-#: report (a verdict on a whole group wrote each of its 119,592 results as a heading)
+#: a rule's results given one verdict (and the same note, or none) are counted, not listed, past
+#: this many in a report (a verdict on a whole group wrote each of its 119,592 results)
 LISTED_UP_TO = 20
+
+Alike = dict[tuple[str, str], tuple[str, str, str]]  # (report, record) -> (verdict, note, rule)
 
 
 def _judged_alike(
     present: list[dict[str, Any]],
     current: dict[str, list[Event]],
     cited_by: dict[tuple[str, str], list[dict[str, Any]]],
-) -> dict[tuple[str, str], tuple[str, str]]:
-    """(report, record) -> (verdict, rule) of the scanners' results whose only word is one
-    verdict with no note (on the result or its locations, by every reviewer shown), none failing,
-    no cited path missing: those of a rule and verdict of more than LISTED_UP_TO in a report."""
+) -> Alike:
+    """The scanners' results whose only word is one verdict and one note (or none), on the result
+    itself, by every reviewer shown, none failing, no cited path missing: those of a rule, verdict
+    and note shared by more than LISTED_UP_TO results of a report."""
     words: dict[tuple[str, str], set[tuple[str, str]]] = {}
     rules: dict[tuple[str, str], str] = {}
     spoiled: set[tuple[str, str]] = set(cited_by)
@@ -284,38 +286,45 @@ def _judged_alike(
         if item["quote"] is not None and failing(item):
             spoiled.add(key)
         for event in current.get(item["item"], []):
-            if event.note or event.verdict is None:
-                spoiled.add(key)
+            if event.verdict is None or (event.note and item["quote"] is not None):
+                spoiled.add(key)  # a note alone, or one on a location: listed
             else:
-                words.setdefault(key, set()).add((event.reviewer, event.verdict.value))
-    plain: dict[tuple[str, str], tuple[str, str]] = {}
+                words.setdefault(key, set()).add((event.verdict.value, event.note or ""))
+    plain: Alike = {}
     for key, said in words.items():
-        verdicts = {verdict for _reviewer, verdict in said}
-        if key not in spoiled and len(verdicts) == 1:
-            plain[key] = (verdicts.pop(), rules[key])
+        if key not in spoiled and len(said) == 1:
+            plain[key] = (*said.pop(), rules[key])
     sizes = Counter((report, *word) for (report, _record), word in plain.items())
     return {key: word for key, word in plain.items() if sizes[(key[0], *word)] > LISTED_UP_TO}
 
 
-def _alike_lines(alike: dict[tuple[str, str], tuple[str, str]], report: str | None) -> list[str]:
-    """A report's results counted by `_judged_alike`: a line per verdict, its rules by count."""
+def _alike_lines(alike: Alike, report: str | None) -> list[str]:
+    """A report's results counted by `_judged_alike`: a line per verdict and note, its rules by
+    count (the note quoted beneath)."""
     counts = Counter(word for (of, _record), word in alike.items() if of == report)
     if not counts:
         return []
     lines = [
         "",
-        "Results given a verdict and no note, counted by rule (`assay export --format csv` "
-        "lists every one):",
+        "Results given one verdict and note (or none), counted by rule (`assay export --format "
+        "csv` lists every one):",
     ]
-    for verdict in VERDICTS:
+    notes = sorted({(VERDICTS.index(verdict), note) for verdict, note, _rule in counts})
+    for rank, note in notes:
+        verdict = VERDICTS[rank]
         rules = sorted(
-            ((n, rule) for (said, rule), n in counts.items() if said == verdict),
+            (
+                (n, rule)
+                for (said, noted, rule), n in counts.items()
+                if (said, noted) == (verdict, note)
+            ),
             key=lambda pair: (-pair[0], pair[1]),
         )
-        if rules:
-            shown = ", ".join(f"{md_text(rule or '(no rule)')} {n:,}" for n, rule in rules[:10])
-            more = f", and {len(rules) - 10} more rules" if len(rules) > 10 else ""
-            lines.append(f"- {verdict}: {sum(n for n, _ in rules):,} ({shown}{more})")
+        shown = ", ".join(f"{md_text(rule or '(no rule)')} {n:,}" for n, rule in rules[:10])
+        more = f", and {len(rules) - 10} more rules" if len(rules) > 10 else ""
+        noted = ", noted" if note else ""
+        lines.append(f"- {verdict}{noted}: {sum(n for n, _ in rules):,} ({shown}{more})")
+        lines += [f"  > {md_text(line)}" for line in note.splitlines()]
     return lines
 
 

@@ -37,6 +37,7 @@ class GroupChange(NamedTuple):
     label: str  # "12 results of rule B608"
     verdict: Verdict
     after: tuple[Event, ...]  # the events that made it, one per result
+    note: str = ""  # added to each result's note
 
 
 def _state(event: Event | None) -> tuple[str | None, str]:
@@ -118,10 +119,10 @@ class Changes:
         change = self.undone.pop()
         reviewer = self.session.reviewer
         if isinstance(change, GroupChange):
-            items, verdict = change.items, change.verdict
+            items, verdict, note = change.items, change.verdict, change.note
             revision = change.after[0].revision if change.after else None
             return change, lambda store: store.give_many(
-                items, verdict, reviewer=reviewer, revision=revision
+                items, verdict, reviewer=reviewer, revision=revision, note=note
             )
         item, after = change.item, change.after
         verdict_changed = _state(change.before)[0] != _state(after)[0]

@@ -41,6 +41,7 @@ class GaveGroup(NamedTuple):
 
     target: GroupTarget
     verdict: str
+    note: str = ""  # added to each result's note
 
 
 def results(count: int) -> str:
@@ -77,7 +78,7 @@ def question(verdict: str, target: GroupTarget) -> str:
     if hidden:
         lines.append(f"The filter ({target.filter_name}) hides {results(hidden)} of the group: ")
         lines[-1] += "they are left as they are."
-    lines.append("Each result keeps its note; z undoes them together.")
+    lines.append("Each keeps its note (a note typed below is added to each); z undoes them all.")
     return "\n".join(lines)
 
 
@@ -87,11 +88,19 @@ def yes_label(verdict: str, target: GroupTarget) -> str:
 
 
 def give_work(
-    target: GroupTarget, verdict: str, reviewer: str, revision: str
+    reply: GaveGroup, reviewer: str, revision: str
 ) -> Callable[[VerdictStore], list[Event]]:
     """The store work of a group verdict: one transaction, an event per result."""
-    items = target.items
-    return lambda store: store.give_many(items, verdict, reviewer=reviewer, revision=revision)
+    items, verdict, note = reply.target.items, reply.verdict, reply.note
+    return lambda store: store.give_many(
+        items, verdict, reviewer=reviewer, revision=revision, note=note
+    )
+
+
+def given(reply: GaveGroup) -> str:
+    """The notice once a group verdict is stored: ``12 results of rule B608: refuted``."""
+    said = f"{reply.target.label}: {reply.verdict}"
+    return f"{said}, noted: {reply.note}" if reply.note else said
 
 
 def saving(reply: object) -> str | None:
@@ -106,3 +115,14 @@ def saving(reply: object) -> str | None:
     else:
         return None
     return f"{said}…" if count >= SAY_SAVING else None
+
+
+def group_change(reply: GaveGroup, events: list[Event]) -> GroupChange:
+    """A stored group verdict as the session's one change, for undo and redo."""
+    from db import Verdict
+
+    target = reply.target
+    verdict = Verdict(reply.verdict)
+    return GroupChange(
+        target.items, target.location, target.label, verdict, tuple(events), reply.note
+    )

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from screens.review.changes import Change, Changes, GroupChange, Redone, Undone
+from screens.review.changes import Change, Changes, Redone, Undone
 from screens.review.groups import (
     GaveGroup,
     give_work,
+    given,
+    group_change,
     group_target,
     question,
     saving,
@@ -354,7 +356,7 @@ class Verdicts(Part):
             said = f"{self.session.records[index].id}: a group verdict is for scanner results"
             self.notify(visible(said), severity="warning", markup=False, timeout=4)
             return
-        from screens.confirm import ConfirmScreen
+        from screens.group_verdict import GroupVerdictScreen
 
         revision = self.revision_id()
         if revision is None:
@@ -362,14 +364,14 @@ class Verdicts(Part):
             return
         if self.refuse_unusable_store():
             return
-        work = give_work(target, value, self.session.reviewer, revision)
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.write(work, GaveGroup(target, value))
+        def answered(note: str | None) -> None:
+            if note is not None:
+                reply = GaveGroup(target, value, note)
+                self.write(give_work(reply, self.session.reviewer, revision), reply)
 
-        question_screen = ConfirmScreen(question(value, target), yes=yes_label(value, target))
-        self.app.push_screen(question_screen, answered)
+        asked = GroupVerdictScreen(question(value, target), yes=yes_label(value, target))
+        self.app.push_screen(asked, answered)
 
     def _changed(self, target: Target, event: Event) -> None:
         """A change of this session was stored: remember it for undo, and show it."""
@@ -379,15 +381,9 @@ class Verdicts(Part):
 
     def _changed_group(self, reply: GaveGroup, events: list[Event]) -> None:
         """A group verdict was stored: one change for undo, shown, and said."""
-        from db import Verdict
-
-        target = reply.target
-        verdict = Verdict(reply.verdict)
-        self.changes.made(
-            GroupChange(target.items, target.location, target.label, verdict, tuple(events))
-        )
+        self.changes.made(group_change(reply, events))
         self.show_changes(events)
-        self.notify(visible(f"{target.label}: {reply.verdict}"), markup=False, timeout=4)
+        self.notify(visible(given(reply)), markup=False, timeout=4)
 
     def _run_after_changes(self) -> None:
         # one at a time: an undo run here sends a change, and what follows waits for it too

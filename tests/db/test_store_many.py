@@ -71,3 +71,24 @@ def test_give_many_is_all_or_nothing(store: VerdictStore, db_path: Path) -> None
         assert reopened.current("ann") == {}
     finally:
         reopened.close()
+
+
+def test_a_group_note_is_added_to_each_note_and_undone_with_the_verdicts(
+    store: VerdictStore,
+) -> None:
+    store.note(ITEMS[0], "checked by hand", reviewer="ann")
+    store.note(ITEMS[1], "line one\nquote style only", reviewer="ann")
+    given = store.give_many(ITEMS[:3], "refuted", reviewer="ann", note="quote style only")
+    notes = [event.note for event in given]
+    assert notes == [
+        "checked by hand\nquote style only",
+        "line one\nquote style only",  # said already: not twice
+        "quote style only",
+    ]
+    store.undo_many("ann", [event.event for event in given])
+    current = store.current("ann")
+    assert [current[item.key].note for item in ITEMS[:2]] == [
+        "checked by hand",
+        "line one\nquote style only",
+    ]
+    assert ITEMS[2].key not in current

@@ -247,3 +247,13 @@ def test_md_counts_a_rules_results_given_one_verdict_without_a_note(store: Verdi
     assert "| records | 1 | 29 | 0 | 0 | 4 |" in text  # the summary counts every one
     only_ann = markdown(store, reviewer="ann")
     assert "- refuted: 25 (Q000 25)" in only_ann.splitlines()  # bob's verdict not shown
+    # a group given with a note: counted with it, the note quoted once
+    more = [result("E501", n) for n in range(22)]
+    longer = make_report(more, system="ruff", member="long", file="long.sarif")
+    store.register(reportset(scan, longer), {}, revision=REV)
+    lines = [ItemRef.for_record(longer, record) for record in more]
+    store.give_many(lines, "skip", reviewer="ann", note="line length: not in scope")
+    written = markdown(store, reviewer="ann").splitlines()
+    at = written.index("- skip, noted: 22 (E501 22)")
+    assert written[at + 1] == "  > line length: not in scope"
+    assert not any(line.startswith("### E501:") for line in written)

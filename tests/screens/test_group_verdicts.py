@@ -4,16 +4,23 @@ is no group."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+from rendered import low_contrast, screen_cells
 from screenkit import press, watch_notices
 from test_sarif_triage import listed, scans
 
 from db import Verdict, VerdictStore
 from evidence.sample import CITED_REVISION
 from keymaps import Keymap
-from screens.confirm import ConfirmScreen
+from screens.group_verdict import GroupVerdictScreen
 from screens.review.screen import ReviewScreen
+from screens.themes import DARK, LIGHT
+from screens.widgets.dialog_lines import DialogLines
+from tui.cli import cli
 from tui.factory import make_app, make_demo_app
 
 
@@ -46,13 +53,14 @@ async def test_a_group_is_refuted_at_once_and_undone_together(
 
         await press(pilot, screen, "R")
         dialog = app.screen
-        assert isinstance(dialog, ConfirmScreen)
+        assert isinstance(dialog, GroupVerdictScreen)
         assert dialog.question.splitlines()[0] == "Refute 3 results of rule UP045?"
         assert dialog.yes_label == "Refute 3"
-        await press(pilot, screen, "n")  # no: nothing is written
+        assert "typing → a note, then enter: Refute 3" in str(dialog.status())
+        await press(pilot, screen, "escape")  # not given: nothing is written
         assert app.screen is screen and verdicts(screen, up045) == [None] * 3
 
-        await press(pilot, screen, "R", "y")
+        await press(pilot, screen, "R", "enter")  # no note typed: each keeps its own
         assert verdicts(screen, up045) == [Verdict.REFUTED] * 3
         assert verdicts(screen, f401) == [None] * len(f401)  # the next rule's: untouched
         session = screen.session
@@ -102,12 +110,12 @@ async def test_the_filter_decides_which_results_of_the_group(
         assert screen.location.record in up045[1:]  # the next one the filter shows
         await press(pilot, screen, "C")
         dialog = app.screen
-        assert isinstance(dialog, ConfirmScreen)
+        assert isinstance(dialog, GroupVerdictScreen)
         assert dialog.question.splitlines()[:2] == [
             "Confirm 2 results of rule UP045?",
             "The filter (unreviewed) hides 1 result of the group: they are left as they are.",
         ]
-        await press(pilot, screen, "y")
+        await press(pilot, screen, "enter")
         assert verdicts(screen, up045) == [Verdict.REFUTED, Verdict.CONFIRMED, Verdict.CONFIRMED]
         await press(pilot, screen, "q")
     app.close()
@@ -145,3 +153,70 @@ def test_a_large_group_is_said_as_it_starts() -> None:
     change = GroupChange(big.items, big.location, big.label, Verdict.SKIP, ())
     assert saving(Undone(change)) == "undoing skip on 5,000 results of rule Q000…"
     assert saving(Redone(change)) == "redoing skip on 5,000 results of rule Q000…"
+
+
+async def test_a_note_typed_with_the_verdict_is_each_results_justification(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    db = tmp_path / "t.db"
+    app = make_app(scans(sample), sample, CITED_REVISION, db, "t", keymap)
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        up045 = results_of(screen, "UP045")
+        await press(pilot, screen, "R")
+        await pilot.press(*"annotations: 3.9 still supported")
+        await press(pilot, screen, "enter")
+        session = screen.session
+        notes = [session.note(session.record_item(session.records[n])) for n in up045]
+        assert notes == ["annotations: 3.9 still supported"] * 3
+        assert notices[-1].message == (
+            "3 results of rule UP045: refuted, noted: annotations: 3.9 still supported"
+        )
+        await press(pilot, screen, "q")
+    app.close()
+    out = tmp_path / "triaged.sarif"
+    result = CliRunner().invoke(
+        cli, ["export", "--db", str(db), "--format", "sarif", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    ruff = json.loads(out.read_text())["runs"][0]["results"]
+    suppressed = [r for r in ruff if "suppressions" in r]
+    assert {r["ruleId"] for r in suppressed} == {"UP045"} and len(suppressed) == 3
+    assert {r["suppressions"][0]["justification"] for r in suppressed} == {
+        "annotations: 3.9 still supported"
+    }
+
+
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_the_question_reads_at_aa(
+    tmp_path: Path, sample: Path, keymap: Keymap, theme: str
+) -> None:
+    # measured as drawn: Textual's buttons drew "No" at 3.78:1 and a warning border at 2.93:1
+    app = make_app(
+        scans(sample), sample, CITED_REVISION, tmp_path / "t.db", "t", keymap, theme=theme
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.press("R", *"quote style")
+        for _ in range(6):
+            await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, GroupVerdictScreen)
+        cells = screen_cells(app)
+        region = dialog.query_one("#group-dialog").region
+        text = "".join(
+            cell.char
+            for (x, y), cell in sorted(cells.items(), key=lambda c: c[0][::-1])
+            if region.contains(x, y)
+        )
+        assert "Refute3resultsofruleUP045?" in text and "enter:Refute3" in text
+        assert low_contrast(cells, region) == []  # text 4.5:1, borders 3:1
+        assert low_contrast(cells, dialog.query_one(DialogLines).region) == []
+        await press(pilot, screen, "escape")
+    app.close()

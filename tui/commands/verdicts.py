@@ -37,7 +37,7 @@ def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
     show_default=True,
     help="jsonl: one event per line (for git and `assay import`); md: the write-up (where, "
     "who, counts, every record and quote; a scanner's results only when judged, noted or "
-    "failing, the others counted, as are a rule's many given one verdict and no note); "
+    "failing, the others counted, as are a rule's many given one verdict and note); "
     "csv: the current state, a row per record and per quote (--history: a row per event); "
     "json: events and current state; sarif: SARIF 2.1.0 with verdicts as suppressions",
 )

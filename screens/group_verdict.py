@@ -1,0 +1,54 @@
+"""A verdict on a group of scanner results, asked first: the count, what the filter leaves, and an
+optional note for every one of them (a SARIF export's justification, `Refute 119,592`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from screens.dialog import Dialog
+from screens.safe import safe_content
+
+
+class GroupVerdictScreen(Dialog[str | None]):
+    """Ask before a group verdict; dismiss with the note typed ("" for none), or None: not given.
+
+    The note field has the focus: `enter` gives the verdict, `escape` does not (no buttons: the
+    keys are said in the dialog, and Textual's buttons drew their labels under 4.5:1).
+    """
+
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
+
+    def __init__(self, question: str, *, yes: str) -> None:
+        super().__init__()
+        self.question, self.yes_label = question, yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="group-dialog") as box:
+            box.border_title = "Group verdict"
+            yield Static(safe_content(self.question, multiline=True), id="group-question")
+            yield Input(placeholder="a note for each (optional): why", id="group-note")
+            yield Static(Content(f"enter: {self.yes_label} · escape: none given"), id="group-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#group-note", Input).focus()
+
+    def status(self) -> Content:
+        first = self.question.splitlines()[0]
+        typing = isinstance(self.focused, Input)
+        said = f"a note, then enter: {first}" if typing else first
+        return Content.assemble("typing → " if typing else "keys → ", safe_content(said))
+
+    @on(Input.Submitted, "#group-note")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_close(self) -> None:
+        self.dismiss(None)
