@@ -207,3 +207,26 @@ async def test_a_scrollbar_thumb_is_told_from_its_track(
             measured.append((first, second, contrast(first, second)))
         assert [m for m in measured if m[2] < 3.0] == []
     app.close()
+
+
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_a_question_and_its_keys_read_at_aa(tmp_path: Path, sample: Path, theme: str) -> None:
+    # the note's "discard?" drew Textual's buttons: the focused label at 3.62:1, bevels and the
+    # light theme's warning border under 3:1
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        await pilot.press("e", *"draft", "escape")
+        for _ in range(8):
+            await pilot.pause()
+        region = app.screen.query_one("#confirm-dialog").region
+        cells = screen_cells(app)
+        said = "".join(
+            c.char
+            for (x, y), c in sorted(cells.items(), key=lambda i: i[0][::-1])
+            if region.contains(x, y)
+        )
+        assert "y:Discard·n/esc:Keepediting" in said
+        assert low_contrast(cells, region) == []  # text 4.5:1, its border 3:1
+    app.close()
