@@ -9,7 +9,9 @@ Prints, from one run:
   same schema, and beside one `give` a result (timed over the first 500, scaled);
 - the event loop's part: the events taken into the review session (its verdicts and progress
   counts), what the review screen does before the next frame (`Verdicts.show_changes`; the
-  records list is then drawn again once, as a key's frame draws it).
+  records list is then drawn again once, as a key's frame draws it);
+- then what `f` lists: each filter's rows made after the verdict, and again after one more
+  verdict (the unfiltered list, "all", is the baseline in the same run).
 
 Usage: .venv/bin/python benchmarks/bench_group_verdict.py [N_RESULTS]
 """
@@ -105,6 +107,18 @@ def main() -> int:
     _, shown_s = timed(show)
     print(f"event loop: {len(given):,} events taken into the session: {shown_s * 1000:.0f} ms "
           f"({shown_s / len(given) * 1e6:.1f} µs an event)")  # fmt: skip
+
+    # then `f`: each filter's rows made again after the verdicts (the list's baseline: "all")
+    def rows_made(name: str) -> float:
+        return timed(lambda: session.rows(name))[1]
+
+    made = {name: rows_made(name) for name in session.filters()}
+    print("rows of each filter after it (what `f` lists), ms: " + ", ".join(
+        f"{name} {seconds * 1000:.0f}" for name, seconds in made.items()))  # fmt: skip
+    session.apply(*given[:1])  # one verdict more: the verdict filters' rows are made again
+    again = {name: rows_made(name) for name in made}
+    print("again after one more verdict, ms: " + ", ".join(
+        f"{name} {seconds * 1000:.1f}" for name, seconds in again.items()))  # fmt: skip
     print(f"(load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}, {os.cpu_count()} cores)")
     return 0
 

@@ -23,6 +23,11 @@ def tier_symbol(anchor: Anchor | None) -> str:
     return "≈" if anchor.match is Tier.FUZZY else "✗"
 
 
+def quote_numbers(quotes: list[Quote]) -> str:
+    """``[2]`` or ``[1,3]``: the numbers the record pane gives these quotes."""
+    return "[" + ",".join(str(quote.index + 1) for quote in quotes) + "]"
+
+
 def quote_status(
     quotes: int,
     anchors: Sequence[Anchor | None] | None,
