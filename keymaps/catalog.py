@@ -122,6 +122,9 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("confirm_yes", "yes", "Yes", "Dialogs", context="confirm"),
     BindingSpec("confirm_no", "no", "No", "Dialogs", context="confirm"),
     BindingSpec("close_dialog", "close", "Close", "Dialogs", context="dialog"),
+    # the help's list of keys (its arrows and page keys scroll it as any list does)
+    BindingSpec("help_down", "scroll_help(1)", "Scroll down", "Dialogs", "help", show=False),
+    BindingSpec("help_up", "scroll_help(-1)", "Scroll up", "Dialogs", "help", show=False),
     # the grep dialog (screens/grep.py)
     BindingSpec("grep_fixed", "toggle_fixed", "Regex/fixed string", "Dialogs", context="grep"),
     BindingSpec("grep_case", "toggle_case", "Match/ignore case", "Dialogs", context="grep"),

@@ -163,6 +163,7 @@ _WHERE = {
     "note": "in the note editor",
     "confirm": "in a question",
     "dialog": "in a dialog",
+    "help": "in the help",
     "grep": "in the grep dialog",
     "audit": "on the audit screen",
     "audit_review": "in a system opened from the audit",

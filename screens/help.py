@@ -23,6 +23,7 @@ _CONTEXT_NOTES = {
     "note": "in the note editor",
     "confirm": "in a question",
     "dialog": "in a dialog",
+    "help": "in the help",
     "audit": "on the audit screen",
     "audit_review": "in a system opened from the audit",
 }
@@ -110,7 +111,7 @@ class HelpScreen(Dialog[None]):
     """Lists every binding by group, with the keys of the active keymap."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
-    BINDINGS = bindings_for("dialog")
+    BINDINGS = [*bindings_for("dialog"), *bindings_for("help")]
 
     def __init__(self, keymap: Keymap, here: Here | None = None) -> None:
         """``here``: the keys of the screen it is opened on, listed first (None: the review's,
@@ -132,6 +133,12 @@ class HelpScreen(Dialog[None]):
             self.keymap, self.here = keymap, here
             self.query_one("#help-text", Static).update(help_content(keymap, here))
         self.query_one("#help-dialog", VerticalScroll).scroll_home(animate=False, immediate=True)
+
+    def action_scroll_help(self, lines: int) -> None:
+        """`j` and `k`: a line down or up, as the arrows scroll it."""
+        self.query_one("#help-dialog", VerticalScroll).scroll_relative(
+            y=lines, animate=False, immediate=True
+        )
 
     def action_close(self) -> None:
         self.dismiss(None)

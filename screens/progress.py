@@ -11,7 +11,8 @@ __all__ = ["header_progress", "progress_text", "sync_text"]
 def progress_text(
     session: ReviewSession, *, short: bool = False, progress: Progress | None = None
 ) -> str:
-    """``records 3/22 reviewed · 1 refuted · 1 skipped │ quotes 4/31 reviewed · 7 failing``.
+    """``records 3/22 reviewed · 1 refuted · 1 skipped │ quotes 4/31 reviewed · 7 failing`` (a
+    large review's counts with thousands separated: ``records 119,592/135,130``).
 
     ``short``: the same for a narrow header, ``records 3/22 ✗1 –1 · quotes 4/31 · 7 failing``.
     """
@@ -22,17 +23,17 @@ def progress_text(
         ("quotes", p.quotes_reviewed, p.quotes, p.quotes_refuted, p.quotes_skipped),
     ):
         if short:
-            text = f"{name} {done}/{total}"
-            text += f" ✗{refuted}" if refuted else ""
-            text += f" –{skipped}" if skipped else ""
+            text = f"{name} {done:,}/{total:,}"
+            text += f" ✗{refuted:,}" if refuted else ""
+            text += f" –{skipped:,}" if skipped else ""
         else:
-            text = f"{name} {done}/{total} reviewed"
-            text += f" · {refuted} refuted" if refuted else ""
-            text += f" · {skipped} skipped" if skipped else ""
+            text = f"{name} {done:,}/{total:,} reviewed"
+            text += f" · {refuted:,} refuted" if refuted else ""
+            text += f" · {skipped:,} skipped" if skipped else ""
         parts.append(text)
     text = (" · " if short else " │ ").join(parts)
     if session.anchored:
-        text += f" · {p.failing} failing"
+        text += f" · {p.failing:,} failing"
     return text
 
 
@@ -48,7 +49,7 @@ def header_progress(
     """The header's progress: anchoring, reading verdicts, or the review's progress; in
     words, in fewer words with the last sync, and in fewer words (narrower terminals)."""
     if anchoring is not None:
-        texts = [f"anchoring quotes {anchoring[0]}/{anchoring[1]}…"] * 3
+        texts = [f"anchoring quotes {anchoring[0]:,}/{anchoring[1]:,}…"] * 3
     elif revision_open and not session.anchored:
         texts = ["anchoring quotes…"] * 3
     elif reading:
@@ -61,7 +62,7 @@ def header_progress(
             progress_text(session, short=True, progress=counts),
         ]
     if stale:
-        texts = [text + f" · {stale} stale" for text in texts]
+        texts = [text + f" · {stale:,} stale" for text in texts]
     synced = sync_text(session)
     if synced and not reading and anchoring is None:
         texts[0] += f" · {synced}"

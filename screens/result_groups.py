@@ -88,7 +88,7 @@ class ResultGroups:
         """``B608  5 · warning · hardcoded_sql_expressions``: the count (``2/5`` when a filter
         shows only some), the worst severity (rule and file groups), the rule's name and tool."""
         total = len(group.members)
-        parts = [f"{shown}/{total}" if shown != total else str(total)]
+        parts = [f"{shown:,}/{total:,}" if shown != total else f"{total:,}"]
         if self.grouping != "severity":
             parts.append(group.severity)
         if self.grouping == "rule":

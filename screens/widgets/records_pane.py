@@ -267,7 +267,7 @@ class RecordsPane(TruecolorOnly, RowList):
         shown = len(self.rows) - self.rows.count(-1)  # 0: the one row says no record matches
         # the filter beside the count it gives ("7/22 failing quotes"), not after the title: a
         # SARIF review's title ("Records by severity") left no room for it, 30 columns wide
-        counted = f"{shown}/{len(self.session.records)}"
+        counted = f"{shown:,}/{len(self.session.records):,}"
         self.border_subtitle = counted if filter_name == "all" else f"{counted} {filter_name}"
 
     def show(self, record: int) -> None:

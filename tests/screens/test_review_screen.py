@@ -40,6 +40,13 @@ async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: 
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert "ctrl+o" in help_content(keymap).plain
+        listed = app.screen.query_one("#help-dialog")
+        await pilot.press("j", "j", "j")  # the list scrolls by the keys that move the review
+        await pilot.pause()
+        assert listed.scroll_y == 3
+        await pilot.press("k")
+        await pilot.pause()
+        assert listed.scroll_y == 2
         await pilot.press("escape")
         await pilot.pause()
         assert on_top(app) is screen
