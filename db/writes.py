@@ -60,21 +60,26 @@ def append(
     """Append the item's new state for the reviewer, timed after their latest event."""
     if not reviewer.strip():
         raise StoreError("a verdict needs a reviewer name")
-    event = Event(
-        event=uuid.uuid4().hex,
-        item=item.key,
-        report=item.report,
-        record=item.record,
-        quote=item.quote,
-        reviewer=reviewer,
-        verdict=verdict,
-        note=note,
-        at=later_than(now_at(), _floor(conn, reviewer)),
-        revision=revision,
-        undoes=undoes,
-    )
+    at = later_than(now_at(), _floor(conn, reviewer))
+    event = _new(item, reviewer, verdict, note, at, revision, undoes)
     conn.execute(INSERT, row_values(event))
     return event
+
+
+def _new(
+    item: ItemRef,
+    reviewer: str,
+    verdict: Verdict | None,
+    note: str | None,
+    at: str,
+    revision: str | None,
+    undoes: str | None = None,
+) -> Event:
+    """A new event: the item's state for the reviewer from ``at`` on."""
+    return Event(
+        uuid.uuid4().hex, item.key, item.report, item.record, item.quote, reviewer, verdict,
+        note, at, revision, undoes,
+    )  # fmt: skip
 
 
 def give(
@@ -194,21 +199,11 @@ def give_many(
     unique = list({item.key: item for item in items}.values())
     before = histories(conn, [item.key for item in unique], reviewer)
     at = later_than(now_at(), _floor(conn, reviewer))
+    kept = {key: states[-1].note for key, states in before.items()}
     return _append_all(
         conn,
         [
-            Event(
-                event=uuid.uuid4().hex,
-                item=item.key,
-                report=item.report,
-                record=item.record,
-                quote=item.quote,
-                reviewer=reviewer,
-                verdict=verdict,
-                note=_joined(before[item.key][-1].note if item.key in before else None, note),
-                at=at,
-                revision=revision,
-            )
+            _new(item, reviewer, verdict, _joined(kept.get(item.key), note), at, revision)
             for item in unique
         ],
     )
@@ -245,20 +240,9 @@ def undo_many(conn: sqlite3.Connection, reviewer: str, events: list[str]) -> lis
             continue  # changed again since: reverting would undo that too
         at_target = next(n for n, state in enumerate(states) if state.event == target.event)
         previous = states[at_target - 1] if at_target else None
+        verdict, note = (previous.verdict, previous.note) if previous else (None, None)
         reverted.append(
-            Event(
-                event=uuid.uuid4().hex,
-                item=target.item,
-                report=target.report,
-                record=target.record,
-                quote=target.quote,
-                reviewer=reviewer,
-                verdict=previous.verdict if previous else None,
-                note=previous.note if previous else None,
-                at=at,
-                revision=target.revision,
-                undoes=target.event,
-            )
+            _new(target.ref, reviewer, verdict, note, at, target.revision, target.event)
         )
     return _append_all(conn, reverted)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rendered import low_contrast, screen_cells
-from screenkit import press, watch_notices
+from screenkit import press, reviewing, settle, watch_notices
 from test_sarif_triage import listed, scans
 
 from db import Verdict, VerdictStore
@@ -20,8 +20,14 @@ from screens.group_verdict import GroupVerdictScreen
 from screens.review.screen import ReviewScreen
 from screens.themes import DARK, LIGHT
 from screens.widgets.dialog_lines import DialogLines
+from tui.app import AssayApp
 from tui.cli import cli
 from tui.factory import make_app, make_demo_app
+
+
+def scans_app(db: Path, sample: Path, keymap: Keymap, theme: str = DARK) -> AssayApp:
+    """The review of ruff's and Bandit's results of the sample, reviewer "t"."""
+    return make_app(scans(sample), sample, CITED_REVISION, db, "t", keymap, theme=theme)
 
 
 def results_of(screen: ReviewScreen, rule: str) -> list[int]:
@@ -37,13 +43,11 @@ async def test_a_group_is_refuted_at_once_and_undone_together(
     tmp_path: Path, sample: Path, keymap: Keymap
 ) -> None:
     db = tmp_path / "t.db"
-    app = make_app(scans(sample), sample, CITED_REVISION, db, "t", keymap)
+    app = scans_app(db, sample, keymap)
     notices = watch_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await pilot.pause()
+        screen = reviewing(app)
+        await settle(pilot, screen)
         up045, f401 = results_of(screen, "UP045"), results_of(screen, "F401")
         assert len(up045) == 3 and f401
         await press(pilot, screen, "n", "e")  # a note on the group's second result
@@ -98,12 +102,10 @@ async def test_a_group_is_refuted_at_once_and_undone_together(
 async def test_the_filter_decides_which_results_of_the_group(
     tmp_path: Path, sample: Path, keymap: Keymap
 ) -> None:
-    app = make_app(scans(sample), sample, CITED_REVISION, tmp_path / "t.db", "t", keymap)
+    app = scans_app(tmp_path / "t.db", sample, keymap)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await pilot.pause()
+        screen = reviewing(app)
+        await settle(pilot, screen)
         up045 = results_of(screen, "UP045")
         await press(pilot, screen, "r", "f")  # the first refuted; only the unreviewed listed
         assert screen.filter == "unreviewed"
@@ -124,9 +126,8 @@ async def test_the_filter_decides_which_results_of_the_group(
 async def test_no_group_verdict_without_scanner_results(tmp_path: Path, keymap: Keymap) -> None:
     app = make_demo_app(tmp_path, reviewer="t", keymap=keymap)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
+        screen = reviewing(app)
+        await settle(pilot, screen)
         assert not screen.check_action("verdict", ("refuted", "group"))
         assert screen.check_action("verdict", ("refuted",))
         await press(pilot, screen, "R", "S")
@@ -159,13 +160,11 @@ async def test_a_note_typed_with_the_verdict_is_each_results_justification(
     tmp_path: Path, sample: Path, keymap: Keymap
 ) -> None:
     db = tmp_path / "t.db"
-    app = make_app(scans(sample), sample, CITED_REVISION, db, "t", keymap)
+    app = scans_app(db, sample, keymap)
     notices = watch_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await pilot.pause()
+        screen = reviewing(app)
+        await settle(pilot, screen)
         up045 = results_of(screen, "UP045")
         await press(pilot, screen, "R")
         await pilot.press(*"annotations: 3.9 still supported")
@@ -196,13 +195,10 @@ async def test_the_question_reads_at_aa(
     tmp_path: Path, sample: Path, keymap: Keymap, theme: str
 ) -> None:
     # measured as drawn: Textual's buttons drew "No" at 3.78:1 and a warning border at 2.93:1
-    app = make_app(
-        scans(sample), sample, CITED_REVISION, tmp_path / "t.db", "t", keymap, theme=theme
-    )
+    app = scans_app(tmp_path / "t.db", sample, keymap, theme=theme)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
+        screen = reviewing(app)
+        await settle(pilot, screen)
         await pilot.press("R", *"quote style")
         for _ in range(6):
             await pilot.pause()
