@@ -126,6 +126,24 @@ class Navigation:
         """List the records of the filter, the cursor on the record shown."""
         self.records_pane.fill(self.state.filter, self.state.location.record)
 
+    def refilter(self) -> None:
+        """List the filter's records again after many changed at once (a group verdict): one
+        by one they stay listed until `f`, a group given its verdict under "unreviewed" leaves
+        (the next group is what is left to do); the record shown, once not listed, gives way
+        to the next one listed."""
+        state = self.state
+        if state.filter == "all":
+            return
+        self.fill_records()
+        record = state.record
+        if record is None or self.session.visible(record, state.filter):
+            return
+        following = self.session.next_index(state.location.record, 1, state.filter)
+        if following is None:
+            self.clear(f'no records match "{state.filter}"')
+        else:
+            self.go(self.at(following))
+
     def go(self, location: Location, *, remember: bool = False, on_quote: bool = False) -> None:
         """Show a record (and quote); with ``remember`` the jump can be undone with back.
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from screens.review.changes import Change, Changes, Redone, Undone
+from screens.review.changes import Change, Changes, GroupChange, Redone, Undone
 from screens.review.groups import (
     GaveGroup,
     give_work,
@@ -253,6 +253,8 @@ class Verdicts(Part):
                 return
             said = self.changes.stored(reply, events)
             self.show_changes(events)
+            if isinstance(reply.change, GroupChange):  # listed again, or no longer
+                self.moves.refilter()
             self.notify(visible(said), markup=False, timeout=4)
         elif isinstance(reply, Registered) and message.result:
             elsewhere = cast("dict[str, str]", message.result)
@@ -383,6 +385,7 @@ class Verdicts(Part):
         """A group verdict was stored: one change for undo, shown, and said."""
         self.changes.made(group_change(reply, events))
         self.show_changes(events)
+        self.moves.refilter()
         self.notify(visible(given(reply)), markup=False, timeout=4)
 
     def _run_after_changes(self) -> None:

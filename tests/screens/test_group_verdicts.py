@@ -117,8 +117,18 @@ async def test_the_filter_decides_which_results_of_the_group(
             "Confirm 2 results of rule UP045?",
             "The filter (unreviewed) hides 1 result of the group: they are left as they are.",
         ]
+        given_on = screen.location.record
         await press(pilot, screen, "enter")
         assert verdicts(screen, up045) == [Verdict.REFUTED, Verdict.CONFIRMED, Verdict.CONFIRMED]
+        # what is left to do: the group no longer listed, the next group's first result shown
+        pane = screen.records_pane
+        assert not set(up045) & set(pane.rows)
+        assert screen.record is not None and screen.record.section == "F401"
+        assert pane.rows[pane.highlighted] == screen.location.record
+        assert pane.border_subtitle == "8/11 unreviewed"
+        await press(pilot, screen, "z")  # undone: listed again, shown where it was given
+        assert set(up045[1:]) <= set(pane.rows) and screen.location.record == given_on
+        assert pane.border_subtitle == "10/11 unreviewed"
         await press(pilot, screen, "q")
     app.close()
 
