@@ -4,7 +4,8 @@ of ruff's every-rule scan of pygments (119,592 Q000 results of 135,130).
 Prints, from one run:
 
 - the store's work on its writer thread: `VerdictStore.give_many` (one transaction, an event a
-  result, each result's note kept) and `undo_many` (each reverted to its state before), beside the
+  result, each result's note kept), what a relaunch reads of them (the current verdicts, and
+  those the reports no longer hold: `stale`) and `undo_many` (each reverted), beside the
   baseline of the same events appended by a bare `executemany` INSERT in one transaction into the
   same schema, and beside one `give` a result (timed over the first 500, scaled);
 - the event loop's part: the events taken into the review session (its verdicts and progress
@@ -68,6 +69,10 @@ def main() -> int:
         given, give_s = timed(lambda: store.give_many(items, Verdict.REFUTED, reviewer="bench"))
         assert len(given) == len(items) and given[1].note == note.note
         ids = [event.event for event in given]
+        # a relaunch reads them back: the current verdicts, then those the reports no longer hold
+        read, read_s = timed(lambda: store.current("bench"))
+        stale, stale_s = timed(lambda: store.stale(reportset, "bench"))
+        assert len(read) == len(items) and not stale
         undone, undo_s = timed(lambda: store.undo_many("bench", ids))
         assert len(undone) == len(items) and store.current("bench") == {
             items[1].key: store.current("bench")[items[1].key]
@@ -92,6 +97,8 @@ def main() -> int:
     print(f"{'bare INSERT of the same events (baseline)':44}{bare_s:9.2f}{1:15.2f}x")
     print(f"{'give_many (writer thread)':44}{give_s:9.2f}{give_s / bare_s:15.2f}x")
     print(f"{'undo_many (writer thread)':44}{undo_s:9.2f}{undo_s / bare_s:15.2f}x")
+    print(f"{'relaunch: current verdicts read':44}{read_s:9.2f}{read_s / bare_s:15.2f}x")
+    print(f"{'relaunch: stale verdicts looked for':44}{stale_s:9.2f}{stale_s / bare_s:15.2f}x")
     one = "one give a result (500 timed, scaled)"
     print(f"{one:44}{per_result:9.1f}{per_result / bare_s:15.1f}x")
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from db.keys import ItemRef, Verdict, record_quote_hashes
-from evidence.model import ReportSet
+from evidence.model import Record, ReportSet
 
 __all__ = [
     "AT_FORMAT",
@@ -179,6 +179,10 @@ def find_stale(
 ) -> list[StaleVerdict]:
     """Current verdicts on quotes or records that the loaded reports no longer hold."""
     reports = {report.identity: report for report in reportset.reports}
+    # each report's records by id, made at its first verdict: `Report.record` scans them, and a
+    # verdict on each of a scan's 119,592 results scanned 135,130 records for each (minutes)
+    by_id: dict[str, dict[str, Record]] = {}
+    hashes: dict[int, set[str]] = {}  # id(record) -> its quotes' hashes, made once
     found = []
     for event in current:
         if reviewer is not None and event.reviewer != reviewer:
@@ -186,9 +190,18 @@ def find_stale(
         report = reports.get(event.report)
         if report is None:
             continue  # a report that is not loaded says nothing about its verdicts
-        record = report.record(event.record)
+        records = by_id.get(event.report)
+        if records is None:
+            records = by_id[event.report] = {}
+            for each in report.records:  # the first of an id, as `Report.record` finds it
+                records.setdefault(each.id, each)
+        record = records.get(event.record)
         if record is None:
             found.append(StaleVerdict(event, "record missing"))
-        elif event.quote is not None and event.quote not in record_quote_hashes(record):
-            found.append(StaleVerdict(event, "quote changed"))
+        elif event.quote is not None:
+            known = hashes.get(id(record))
+            if known is None:
+                known = hashes[id(record)] = set(record_quote_hashes(record))
+            if event.quote not in known:
+                found.append(StaleVerdict(event, "quote changed"))
     return found
