@@ -124,6 +124,7 @@ async def test_the_filter_decides_which_results_of_the_group(
         pane = screen.records_pane
         assert not set(up045) & set(pane.rows)
         assert screen.record is not None and screen.record.section == "F401"
+        assert pane.highlighted is not None
         assert pane.rows[pane.highlighted] == screen.location.record
         assert pane.border_subtitle == "8/11 unreviewed"
         await press(pilot, screen, "z")  # undone: listed again, shown where it was given
