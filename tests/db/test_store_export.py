@@ -257,3 +257,25 @@ def test_every_format_reports_how_many_events_it_covers(filled: VerdictStore) ->
         for fmt in FORMATS:  # md and sarif count the history without reading it
             assert write(filled, fmt, io.StringIO(), reviewer=reviewer) == expected, fmt
     assert filled.count("nobody") == 0
+
+
+def test_a_large_document_is_written_compact_and_reads_back_the_same(tmp_path: Path) -> None:
+    # json's indenting encoder is pure Python: a 135,130-result SARIF log took 40 s to indent
+    from db.export import INDENTED_UP_TO
+
+    with VerdictStore.open(tmp_path / "v.db") as store:
+        items = [ItemRef("ruff/ruff", f"Q000:{n}") for n in range(INDENTED_UP_TO + 1)]
+        store.give_many(items, "refuted", reviewer="ann", note="quote style\x1b[2J")
+        text = render(store, "json")
+        store.give(items[0], "confirmed", reviewer="bob")
+    assert text.count("\n") == 1  # one line: not indented
+    assert "\x1b" not in text  # escaped as the indented form is
+    document = json.loads(text)
+    assert len(document["events"]) == INDENTED_UP_TO + 1
+    assert document["current"][0]["note"] == "quote style\x1b[2J"
+    assert parse_events(text, "export.json") == store_events(tmp_path / "v.db")[:-1]
+
+
+def store_events(path: Path) -> list[Event]:
+    with VerdictStore.open(path, readonly=True) as store:
+        return store.events()
