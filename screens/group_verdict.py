@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Static
 
+from keymaps.display import short_keys
 from screens.dialog import Dialog
 from screens.safe import safe_content
 
@@ -35,7 +36,13 @@ class GroupVerdictScreen(Dialog[str | None]):
             box.border_title = "Group verdict"
             yield Static(safe_content(self.question, multiline=True), id="group-question")
             yield Input(placeholder="a note for each (optional): why", id="group-note")
-            yield Static(Content(f"enter: {self.yes_label} · escape: none given"), id="group-keys")
+            yield Static(self._keys(), id="group-keys")
+
+    def _keys(self) -> Content:
+        keymap = getattr(self.app, "keymap", None)
+        closing = keymap.keys_for("close_dialog") if keymap is not None else ()
+        close = short_keys(closing[:1] or ("escape",))  # the field takes `q`: its first key
+        return Content(f"enter: {self.yes_label} · {close}: none given")
 
     def on_mount(self) -> None:
         self.query_one("#group-note", Input).focus()

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 #: a group verdict (or its undo) of this many results or more is said as it starts: it takes
 #: the writer a second or more (bench_group_verdict.py: 120,000 results in 2.5 s, undone in 5)
 SAY_SAVING = 5_000
-#: what the question's button and the notice say for each verdict
+#: what the question and its yes (``Refute 3``) say for each verdict
 VERBS = {"confirmed": "Confirm", "refuted": "Refute", "unclear": "Mark unclear", "skip": "Skip"}
 
 
