@@ -59,6 +59,8 @@ class SyncResult:
     error: str | None = None  # why the push failed (the remote was reached)
     attempts: int = 0
     problems: list[str] = field(default_factory=list)  # input reported and skipped
+    #: what this sync sent that a teammate's will not read (a verdict file over MAX_FILE_BYTES)
+    warnings: list[str] = field(default_factory=list)
     foreign: list[Foreign] = field(default_factory=list)  # kept aside by this sync
     aside: int = 0  # events kept aside, by this sync and earlier ones, not accepted
     accepted: int = 0  # events kept aside that --accept-foreign imported
@@ -209,6 +211,12 @@ def _run(
         result.aside = len(aside)
         store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
         changes, new = _own_files(store, exchange, result.reviewer, files)
+        result.warnings = [
+            f"{path}: {len(data):,} bytes, more than assay reads from a verdict file "
+            f"({MAX_FILE_BYTES:,}): your teammates' syncs will skip it"
+            for path, data in changes.items()
+            if len(data) > MAX_FILE_BYTES
+        ]
         result.pending = new
         result.commit = theirs
         if result.offline is not None or not changes:

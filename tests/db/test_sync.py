@@ -173,3 +173,31 @@ def test_other_files_of_the_repository_are_kept(
     assert run_sync(ada, remote, "ada", tmp_path / "a").sent == 1
     assert set(remote_files(remote)) == {"README.md", f"verdicts/{REPORT}/ada.jsonl"}
     assert len(git("rev-list", "main", cwd=remote).split()) == 2
+
+
+def test_a_verdict_file_too_large_for_a_teammate_is_said_as_it_is_sent(
+    remote: Path,
+    ada: VerdictStore,
+    ben: VerdictStore,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a group verdict on a scan's 119,592 results (and its undo) made a 197 MB file: sent with
+    # "600304 sent", and every teammate's sync skipped it (the reading side's limit is 64 MB)
+    from db.keys import ItemRef
+    from db.sync import engine
+
+    monkeypatch.setattr(engine, "MAX_FILE_BYTES", 10_000)  # the limit, small: 60 events pass it
+    ada.give_many([ItemRef(REPORT, f"Q000:{n}") for n in range(60)], "refuted", reviewer="ada")
+    sent = run_sync(ada, remote, "ada", tmp_path / "a")
+    assert sent.ok and sent.sent == 60
+    size = len(git("show", f"main:verdicts/{REPORT}/ada.jsonl", cwd=remote).encode())
+    assert sent.warnings == [
+        f"verdicts/{REPORT}/ada.jsonl: {size:,} bytes, more than assay reads from a verdict file "
+        "(10,000): your teammates' syncs will skip it"
+    ]
+    received = run_sync(ben, remote, "ben", tmp_path / "b")
+    assert received.received == 0 and "more than a verdict file may hold" in received.problems[0]
+    give(ada, "ada", {"R-1": "confirmed"})
+    again = run_sync(ada, remote, "ada", tmp_path / "a")
+    assert len(again.warnings) == 1  # said again while the file stays too large
