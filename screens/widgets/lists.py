@@ -168,17 +168,16 @@ class RowList(BarPointer, ScrollView, can_focus=True):
         """The lines of every row, as measured (0 before the list is laid out)."""
         return len(self._line_rows)
 
-    def redraw_row(self, index: int) -> None:
-        """Draw one row again (what it shows changed, not its height)."""
+    def redraw_row(self, index: int | None = None) -> None:
+        """Draw one row again, or every row (None): what it shows changed, not its height."""
+        if index is None:
+            self._drawn.clear()
+            self.refresh()
+            return
         for key in [key for key in self._drawn if key[0] == index]:
             del self._drawn[key]
         if index < len(self._first):
             self.refresh_lines(self._first[index], self._height(index))
-
-    def redraw_rows(self) -> None:
-        """Draw every row again (what many show changed, not their heights)."""
-        self._drawn.clear()
-        self.refresh()
 
     # --- what subclasses may change --------------------------------------------------------------
 

@@ -293,7 +293,7 @@ class RecordsPane(TruecolorOnly, RowList):
     def update_records(self, record_keys: set[str]) -> None:
         """Redraw the rows of the records with these item keys (their badge changed)."""
         if len(record_keys) > MANY_ROWS:  # a group verdict: every row drawn again, once
-            self.redraw_rows()
+            self.redraw_row()
             return
         for key in record_keys:
             for n in self.session.records_with_key(key):
