@@ -31,6 +31,9 @@ SARIF_FILTERS: tuple[str, ...] = ("new results", "unsuppressed")
 
 #: the filter added once drift against a newer revision is known (screens/review/drift.py)
 DRIFT_FILTER = "drifted"
+#: the filters read from a record's counts (`_count`: reviewed, refuted, skipped, then its quotes')
+BY_COUNTS = {"unreviewed": lambda c: not (c[0] or c[2]), "refuted": lambda c: bool(c[1] or c[4])}
+NOTHING = (0,) * 6  # the counts of a record nothing is on
 
 BADGES: dict[Verdict | None, str] = {
     Verdict.CONFIRMED: "✓",
@@ -41,16 +44,9 @@ BADGES: dict[Verdict | None, str] = {
 }
 
 #: section order within a report (the rest keep their order of appearance)
-KIND_ORDER: dict[Kind, int] = {
-    Kind.NARRATIVE: 0,
-    Kind.COMPONENT: 1,
-    Kind.OBJECT: 2,
-    Kind.ROUTE: 3,
-    Kind.CLAIM: 4,
-    Kind.ABSENCE: 5,
-    Kind.AUTHORITY: 6,
-    Kind.ANNOTATION: 7,
-}
+KIND_ORDER: dict[Kind, int] = {kind: n for n, kind in enumerate((
+    Kind.NARRATIVE, Kind.COMPONENT, Kind.OBJECT, Kind.ROUTE, Kind.CLAIM, Kind.ABSENCE,
+    Kind.AUTHORITY, Kind.ANNOTATION))}  # fmt: skip
 
 
 class Row(NamedTuple):
@@ -335,14 +331,9 @@ class ReviewSession:
 
     def visible(self, record: Record, filter_name: str) -> bool:
         """Whether a record passes a filter of FILTERS."""
-        if filter_name in ("unreviewed", "refuted"):  # from each record's counts, kept
-            if self._shares is None:
-                self.progress()
-            assert self._shares is not None
-            counts = self._shares.get(self._index[id(record)])  # none: nothing on it
-            if filter_name == "unreviewed":  # no verdict, nor a skip
-                return counts is None or not (counts[0] or counts[2])
-            return counts is not None and bool(counts[1] or counts[4])  # it or a quote
+        if filter_name in BY_COUNTS:  # each record's counts, kept
+            counts = self._counts().get(self._index[id(record)], NOTHING)
+            return BY_COUNTS[filter_name](counts)
         if filter_name == "failing quotes":
             return self.failing(record)
         if filter_name == "new results":
@@ -383,7 +374,7 @@ class ReviewSession:
         # the same rows until the grouping changes, or what the filter reads: the verdicts, the
         # anchors or the drifts (each a new dict when it changes: compared by `is`)
         key: tuple[object, ...] = (self.results.grouping,)
-        if filter_name in ("unreviewed", "refuted"):
+        if filter_name in BY_COUNTS:
             key += (self._verdicts_seen,)
         dicts = {"failing quotes": (self.anchors,), DRIFT_FILTER: (self.drifts,)}.get(
             filter_name, ()
@@ -423,14 +414,14 @@ class ReviewSession:
     def _passes(self, filter_name: str) -> Callable[[int], bool]:
         """`visible` of the record at a position, for every record of a list at once: the
         verdict filters read a set of the records counted (a lookup each, 120,000 in ms)."""
-        if filter_name not in ("unreviewed", "refuted"):
+        test = BY_COUNTS.get(filter_name)
+        if test is None:
             return lambda n: self.visible(self.records[n], filter_name)
-        self.progress()  # each record's counts, kept (made here if a verdict reset them)
-        shares = self._shares or {}
-        if filter_name == "unreviewed":
-            reviewed = {n for n, counts in shares.items() if counts[0] or counts[2]}
-            return lambda n: n not in reviewed
-        return {n for n, counts in shares.items() if counts[1] or counts[4]}.__contains__
+        shares = self._counts()
+        if test(NOTHING):  # the records nothing is on pass: those counted that do not are fewer
+            failing = {n for n, counts in shares.items() if not test(counts)}
+            return lambda n: n not in failing
+        return {n for n, counts in shares.items() if test(counts)}.__contains__
 
     def _record_rows(self) -> list[Row]:
         """Every record's row, made once: a regrouping lists every one of them again."""
@@ -442,14 +433,20 @@ class ReviewSession:
     def progress(self) -> Progress:
         """Records and quotes reviewed (a verdict other than skip), refuted and skipped; a
         result's verdict on its only location is the result's."""
-        if self._shares is None:  # the records a verdict or note is on: the others count nothing
-            self._shares, self._totals = {}, [0] * 6
-            keys = {event.ref.record_key for event in self._current.values()}
-            for n in sorted({n for key in keys for n in self.records_with_key(key)}):
-                self._count(n)
+        self._counts()
         if self._failing_total[0] is not self.anchors:  # a new dict each time it changes
             self._failing_total = (self.anchors, sum(a.failing for a in self.anchors.values()))
         return Progress(len(self.records), self._quote_count, self._failing_total[1], *self._totals)
+
+    def _counts(self) -> dict[int, tuple[int, ...]]:
+        """Each record's share of `progress`, kept: counted again only after `current` is set,
+        and only the records a verdict or note is on (the others count nothing)."""
+        if self._shares is None:
+            self._shares, self._totals = {}, [0] * 6
+            keys = {make_key(event.report, event.record) for event in self._current.values()}
+            for n in sorted({n for key in keys for n in self.records_with_key(key)}):
+                self._count(n)
+        return self._shares
 
     def _count(self, n: int) -> None:
         """Count a record's verdicts and its quotes' into the totals again."""
@@ -464,7 +461,7 @@ class ReviewSession:
             elif verdict is not None:
                 counts[base] += 1
                 counts[base + 1] += verdict is Verdict.REFUTED
-        before, self._shares[n] = self._shares.get(n, (0,) * 6), tuple(counts)
+        before, self._shares[n] = self._shares.get(n, NOTHING), tuple(counts)
         for k in range(6):
             self._totals[k] += counts[k] - before[k]
 
