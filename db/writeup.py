@@ -166,7 +166,7 @@ def markdown(
     """The write-up: where and by whom, summary counts, then per report and record its
     verdicts, notes, quotes (path, lines, anchor state, verdicts) and missing citations; a
     scanner's results with nothing of that to say are counted, not listed, as are a rule's
-    results given one verdict and no note past LISTED_UP_TO (`_judged_alike`).
+    results given one verdict and the same note (or none) past LISTED_UP_TO (`_judged_alike`).
 
     ``reports`` (report identities) limits it to those reports (one system of an audit)."""
     current = _current(store, reviewer)
@@ -196,6 +196,9 @@ def markdown(
     stale: list[tuple[dict[str, Any], list[Event]]] = []
     quiet = _quiet_results(present, current, cited_by)
     alike = _judged_alike(present, current, cited_by)
+    counted: dict[str | None, Counter[tuple[str, str, str]]] = {}  # report -> alike's counts
+    for (of, _record), word in alike.items():
+        counted.setdefault(of, Counter())[word] += 1
     unlisted = 0  # the report's quiet results
     for item in items:
         shown.add(item["item"])
@@ -204,7 +207,7 @@ def markdown(
                 stale.append((item, current[item["item"]]))
             continue
         if item["report"] != report:
-            lines += _unlisted(unlisted) + _alike_lines(alike, report)
+            lines += _unlisted(unlisted) + _alike_lines(counted.get(report))
             report, unlisted = item["report"], 0
             lines += ["", f"## {md_text(report)}", "", f"File: {md_text(item['report_file'])}"]
         if (item["report"], item["record"]) in quiet:
@@ -226,7 +229,7 @@ def markdown(
         else:
             lines += _quote_lines(item)
             lines += list(_verdict_lines(events, "  ")) or ["  - not reviewed"]
-    lines += _unlisted(unlisted) + _alike_lines(alike, report)
+    lines += _unlisted(unlisted) + _alike_lines(counted.get(report))
     if stale:
         lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
         for item, events in stale:
@@ -298,10 +301,9 @@ def _judged_alike(
     return {key: word for key, word in plain.items() if sizes[(key[0], *word)] > LISTED_UP_TO}
 
 
-def _alike_lines(alike: Alike, report: str | None) -> list[str]:
-    """A report's results counted by `_judged_alike`: a line per verdict and note, its rules by
-    count (the note quoted beneath)."""
-    counts = Counter(word for (of, _record), word in alike.items() if of == report)
+def _alike_lines(counts: Counter[tuple[str, str, str]] | None) -> list[str]:
+    """A report's results counted by `_judged_alike` (by verdict, note and rule): a line per
+    verdict and note, its rules by count (the note quoted beneath)."""
     if not counts:
         return []
     lines = [
