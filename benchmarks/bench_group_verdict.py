@@ -30,15 +30,11 @@ from typing import TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_triage import WORK, generate  # noqa: E402
+from bench_triage import generated  # noqa: E402
 
 from db.events import INSERT, row_values  # noqa: E402
 from db.keys import Verdict  # noqa: E402
 from db.store import VerdictStore  # noqa: E402
-from evidence.reports.loading import load_reports  # noqa: E402
-from evidence.revision import Revision  # noqa: E402
-from evidence.sample import CITED_REVISION, sample_repo  # noqa: E402
-from evidence.sarif.rebase import rebase_paths  # noqa: E402
 from screens.session import ReviewSession  # noqa: E402
 
 T = TypeVar("T")
@@ -54,12 +50,7 @@ def timed(work: Callable[[], T]) -> tuple[T, float]:
 
 def main() -> int:
     n_results = int(sys.argv[1]) if len(sys.argv) > 1 else 120_000
-    repo = sample_repo(WORK / "sample")
-    path = WORK / f"triage-{n_results}.sarif"
-    with Revision.open(repo, CITED_REVISION) as revision:
-        if not path.exists():
-            generate(path, n_results, revision)
-        reportset = rebase_paths(load_reports([path]), revision.entries())
+    _repo, path, reportset = generated(n_results)
     session = ReviewSession(reportset, "bench")
     items = [session.record_item(record) for record in session.records]
     print(f"{path.name}: {len(items):,} results, one verdict on all of them")

@@ -228,16 +228,22 @@ def first_count(reportset: ReportSet) -> None:
     )
 
 
-def main() -> int:
+def generated(n_results: int) -> tuple[Path, Path, ReportSet]:
+    """The sample repository, the log of ``n_results`` results (written once) and its reports,
+    their paths found in the sample as `assay review` finds them."""
     from evidence.sarif.rebase import rebase_paths
 
-    n_results = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     repo = sample_repo(WORK / "sample")
     path = WORK / f"triage-{n_results}.sarif"
     with Revision.open(repo, CITED_REVISION) as revision:
         if not path.exists():
             generate(path, n_results, revision)
-        reportset = rebase_paths(load_reports([path]), revision.entries())
+        return repo, path, rebase_paths(load_reports([path]), revision.entries())
+
+
+def main() -> int:
+    n_results = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
+    repo, path, reportset = generated(n_results)
     start, cpu = time.perf_counter(), time.process_time()
     session = ReviewSession(reportset, "bench")
     made, made_cpu = (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
