@@ -383,7 +383,7 @@ class ReviewSession:
         if cached is not None and cached[0] == key and all(map(operator.is_, cached[1], dicts)):
             return cached[2]
         rows: list[Row] = []
-        records, passes, record_rows = self.records, self._passes(filter_name), self._record_rows()
+        records, passes, record_rows = self.records, self.passes(filter_name), self._record_rows()
         for report in self.reportset.reports:
             if report.file in self.results.files:
                 continue
@@ -411,7 +411,7 @@ class ReviewSession:
         self._filtered[filter_name] = (key, dicts, rows)
         return rows
 
-    def _passes(self, filter_name: str) -> Callable[[int], bool]:
+    def passes(self, filter_name: str) -> Callable[[int], bool]:
         """`visible` of the record at a position, for every record of a list at once: the
         verdict filters read a set of the records counted (a lookup each, 120,000 in ms)."""
         test = BY_COUNTS.get(filter_name)

@@ -56,13 +56,17 @@ def group_target(session: ReviewSession, index: int, filter_name: str) -> GroupT
     group = groups.group_of(index) if groups else None
     if group is None:
         return None
-    records = session.records
-    shown = [
-        n for n in group.members if filter_name == "all" or session.visible(records[n], filter_name)
-    ]
+    # at the key, on the event loop: the filter's set lookup and each record's item, made
+    # once (ruff's 119,592 Q000 results asked record by record took 0.8 s under a filter)
+    shown = (
+        group.members
+        if filter_name == "all"
+        else tuple(filter(session.passes(filter_name), group.members))
+    )
+    records, item = session.records, session.record_item
     name = group.label or ("(no file)" if groups.grouping == "file" else "(no rule)")
     return GroupTarget(
-        tuple(session.record_item(records[n]) for n in shown),
+        tuple(item(records[n]) for n in shown),
         f"{results(len(shown))} of {groups.grouping} {name}",
         Location(index, None),
         len(group.members),
