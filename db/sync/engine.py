@@ -22,7 +22,15 @@ from db.events import Event, now_at
 from db.export import FIELDS
 from db.reviewer import reviewer_name
 from db.store import VerdictStore
-from db.sync.files import MAX_FILE_BYTES, file_path, file_text, is_verdict_path, read_events
+from db.sync.files import (
+    MAX_FILE_BYTES,
+    file_parts,
+    file_path,
+    file_text,
+    first_part,
+    is_verdict_path,
+    read_events,
+)
 from db.sync.foreign import Foreign, aside_events, keep_aside, kept_aside, split_foreign
 from db.sync.state import json_object, last_sync
 from evidence.git.exchange import OFFLINE, Exchange, ExchangeError, blob_id
@@ -59,8 +67,6 @@ class SyncResult:
     error: str | None = None  # why the push failed (the remote was reached)
     attempts: int = 0
     problems: list[str] = field(default_factory=list)  # input reported and skipped
-    #: what this sync sent that a teammate's will not read (a verdict file over MAX_FILE_BYTES)
-    warnings: list[str] = field(default_factory=list)
     foreign: list[Foreign] = field(default_factory=list)  # kept aside by this sync
     aside: int = 0  # events kept aside, by this sync and earlier ones, not accepted
     accepted: int = 0  # events kept aside that --accept-foreign imported
@@ -211,12 +217,6 @@ def _run(
         result.aside = len(aside)
         store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
         changes, new = _own_files(store, exchange, result.reviewer, files)
-        result.warnings = [
-            f"{path}: {len(data):,} bytes, more than assay reads from a verdict file "
-            f"({MAX_FILE_BYTES:,}): your teammates' syncs will skip it"
-            for path, data in changes.items()
-            if len(data) > MAX_FILE_BYTES
-        ]
         result.pending = new
         result.commit = theirs
         if result.offline is not None or not changes:
@@ -232,7 +232,11 @@ def _run(
             result.sent += new
             result.pending = 0
             result.commit = commit
-            read.update({path: blob_id(data) for path, data in changes.items()})
+            for path, data in changes.items():
+                if data is None:
+                    read.pop(path, None)
+                else:
+                    read[path] = blob_id(data)
             store.set_sync_state({f"read {remote}": json.dumps(read, sort_keys=True)})
             return
         if not pushed.rejected:
@@ -278,11 +282,17 @@ def _accept(store: VerdictStore, events: list[Event]) -> int:
 
 
 def _set_aside(
-    store: VerdictStore, exchange: Exchange, reviewer: str, events: list[Event], found: _Found
+    store: VerdictStore,
+    exchange: Exchange,
+    reviewer: str,
+    events: list[tuple[str, Event]],
+    found: _Found,
 ) -> list[Event]:
-    """The events to import: the reviewer's that her database did not write are left out and
-    kept aside (or, accepting, imported now)."""
-    usual, foreign = split_foreign(store, reviewer, events)
+    """The events to import (``events``: each with the file it was read from): the reviewer's
+    that her database did not write are left out and kept aside (or, accepting, imported
+    now)."""
+    origin = {event.event: path for path, event in reversed(events)}  # the first file naming it
+    usual, foreign = split_foreign(store, reviewer, [event for _, event in events])
     if not foreign:
         return usual
     if found.accept:
@@ -290,7 +300,7 @@ def _set_aside(
         return usual
     by_file: dict[str, list[Event]] = {}
     for event in foreign:
-        by_file.setdefault(file_path(event.report, event.reviewer), []).append(event)
+        by_file.setdefault(origin[event.event], []).append(event)
     for path, kept in sorted(by_file.items()):
         change = exchange.last_change(found.commit, path) if found.commit else None
         commit, author = change if change else (found.commit, None)
@@ -320,7 +330,7 @@ def _import(
     reviewer: str,
 ) -> int:
     """Import the verdict files not read before; returns the number of events new here."""
-    events = []
+    events: list[tuple[str, Event]] = []  # with the file each was read from
     done = {}
     for path, entry in sorted(files.items()):
         if not is_verdict_path(path) or read.get(path) == entry.oid:
@@ -336,13 +346,15 @@ def _import(
                 f"({MAX_FILE_BYTES:,}) (skipped)"
             )
         else:
-            events += read_events(path, exchange.read(entry.oid), problems)
-    events = _set_aside(store, exchange, reviewer, events, found)
-    if not events:
+            events += (
+                (path, event) for event in read_events(path, exchange.read(entry.oid), problems)
+            )
+    imported_events = _set_aside(store, exchange, reviewer, events, found)
+    if not imported_events:
         read.update(done)
         return 0
     try:
-        imported = store.import_events(events, batch=IMPORT_BATCH)
+        imported = store.import_events(imported_events, batch=IMPORT_BATCH)
     except StoreError as error:
         raise SyncError(f"importing the verdicts failed: {error}") from None
     if imported.conflicts:
@@ -356,22 +368,48 @@ def _import(
 
 def _own_files(
     store: VerdictStore, exchange: Exchange, reviewer: str, files: dict[str, TreeEntry]
-) -> tuple[dict[str, bytes], int]:
-    """The reviewer's verdict files that differ from the remote's, and their new events."""
+) -> tuple[dict[str, bytes | None], int]:
+    """The reviewer's verdict files (each report's parts) that differ from the remote's, None
+    for a part no longer written, and the events the remote did not hold."""
     by_report: dict[str, list[str]] = {}
     for report, line in store.json_rows_by_report(FIELDS, reviewer):
         by_report.setdefault(report, []).append(line)
-    changes: dict[str, bytes] = {}
+    held: dict[str, list[str]] = {}  # the remote's files, by the path of their first part
+    for path in files:
+        if is_verdict_path(path):
+            held.setdefault(first_part(path), []).append(path)
+    changes: dict[str, bytes | None] = {}
     new = 0
     for report, lines in by_report.items():
-        path = file_path(report, reviewer)
-        data = file_text(lines)
-        entry = files.get(path)
-        if entry is not None and entry.oid == blob_id(data):
+        parts = {
+            file_path(report, reviewer, number): data
+            for number, data in enumerate(file_parts(file_text(lines)), start=1)
+        }
+        theirs = held.get(file_path(report, reviewer), [])
+        changed: dict[str, bytes | None] = {
+            path: data for path, data in parts.items() if _differs(files.get(path), data)
+        }
+        changed |= {path: None for path in theirs if path not in parts}
+        if not changed:
             continue
-        changes[path] = data
-        before = 0
-        if entry is not None and entry.kind == "blob" and entry.size <= MAX_FILE_BYTES:
-            before = exchange.read(entry.oid).count(b"\n")
+        changes |= changed
+        # the lines the remote held: a part it holds as written here counts as that part does
+        before = sum(
+            _lines(exchange, files[path], parts.get(path) if path not in changed else None)
+            for path in theirs
+        )
         new += max(len(lines) - before, 0)
     return changes, new
+
+
+def _differs(entry: TreeEntry | None, data: bytes) -> bool:
+    return entry is None or entry.oid != blob_id(data)
+
+
+def _lines(exchange: Exchange, entry: TreeEntry, same: bytes | None) -> int:
+    """The events a remote file holds (``same``: its bytes, known to be the remote's)."""
+    if same is not None:
+        return same.count(b"\n")
+    if entry.kind == "blob" and entry.size <= MAX_FILE_BYTES:
+        return exchange.read(entry.oid).count(b"\n")
+    return 0

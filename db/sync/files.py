@@ -1,11 +1,12 @@
 """The verdict files of a verdicts repository: where each one lives and reading one safely.
 
 Each reviewer's events on one report are one file, ``verdicts/<report identity>/<reviewer>.jsonl``,
-spelled exactly as ``assay export --format jsonl`` spells them. A file read from the repository
-is untrusted: a line that is not an event, an event that does not belong in that file (another
-reviewer's name, another report), a time more than a few minutes in the future, text with
-terminal control characters, or a file too large is reported and skipped; the events that pass
-are imported by the caller.
+spelled exactly as ``assay export --format jsonl`` spells them; past `PART_BYTES` they go on in
+parts, ``<reviewer>+2.jsonl``, ``<reviewer>+3.jsonl``... (a plain name never holds ``+``).
+A file read from the repository is untrusted: a line that is not an event, an event that does
+not belong in that file (another reviewer's name, another report), a time more than a few
+minutes in the future, text with terminal control characters, or a file too large is reported
+and skipped; the events that pass are imported by the caller.
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ from evidence.text import json_escaped
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "PART_BYTES",
     "VERDICTS",
+    "file_parts",
     "file_path",
+    "first_part",
     "file_text",
     "is_verdict_path",
     "read_events",
@@ -36,6 +40,11 @@ __all__ = [
 VERDICTS = "verdicts"
 #: a verdict file larger than this is skipped unread (100,000 events take about 40 MB)
 MAX_FILE_BYTES = 64 * 1024 * 1024
+#: a part of a reviewer's events on a report ends before this size (teammates read up to
+#: MAX_FILE_BYTES a file, so a part past it by one long note still reads)
+PART_BYTES = 32 * 1024 * 1024
+#: the end of a path of a later part: ``+N.jsonl``, N from 2 spelled without leading zeros
+_PART = re.compile(r"\+(?:[2-9]|[1-9][0-9]+)\.jsonl\Z")
 #: longest text accepted in an event's fields (a note may be longer)
 MAX_FIELD = 4096
 MAX_NOTE = 200_000
@@ -67,10 +76,17 @@ def _component(text: str) -> str:
     return name
 
 
-def file_path(report: str, reviewer: str) -> str:
-    """Where a reviewer's events on a report live in the repository."""
-    folders = "/".join(_component(part) for part in report.split("/"))
-    return f"{VERDICTS}/{folders}/{_component(reviewer)}.jsonl"
+def file_path(report: str, reviewer: str, part: int = 1) -> str:
+    """Where a reviewer's events on a report live in the repository (``part``: from its
+    second part on, where that part lives)."""
+    folders = "/".join(_component(piece) for piece in report.split("/"))
+    suffix = f"+{part}" if part > 1 else ""
+    return f"{VERDICTS}/{folders}/{_component(reviewer)}{suffix}.jsonl"
+
+
+def first_part(path: str) -> str:
+    """The path of the file a path is a part of (a first part's, or any other path: itself)."""
+    return _PART.sub(".jsonl", path)
 
 
 def is_verdict_path(path: str) -> bool:
@@ -81,6 +97,22 @@ def is_verdict_path(path: str) -> bool:
 def file_text(lines: Iterable[str]) -> bytes:
     """The bytes of a verdict file: its lines (compact JSON objects, in order) as export writes."""
     return json_escaped("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+
+
+def file_parts(data: bytes) -> list[bytes]:
+    """A verdict file's bytes (`file_text`) cut between lines into parts before PART_BYTES (a
+    line longer than that, which no event is, a part of its own)."""
+    parts = []
+    start = 0
+    while len(data) - start > PART_BYTES:
+        cut = data.rfind(b"\n", start, start + PART_BYTES)
+        if cut < 0:
+            cut = data.find(b"\n", start + PART_BYTES)
+        parts.append(data[start : cut + 1])
+        start = cut + 1
+    if start < len(data) or not parts:
+        parts.append(data[start:])
+    return parts
 
 
 def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:
@@ -120,7 +152,7 @@ def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:
         pair = (event.report, event.reviewer)
         fits = belongs.get(pair)
         if fits is None:
-            fits = belongs[pair] = file_path(*pair) == path
+            fits = belongs[pair] = file_path(*pair) == first_part(path)
         if not fits:
             problems.append(
                 f"{where}: an event of {event.reviewer!r} on {event.report!r} does not belong "

@@ -378,12 +378,13 @@ class Exchange:
     def commit(
         self,
         parent: str | None,
-        changes: Mapping[str, bytes],
+        changes: Mapping[str, bytes | None],
         *,
         author: tuple[str, str],
         message: str,
     ) -> str:
-        """A new commit: the parent's tree with ``changes`` (path -> content) written in."""
+        """A new commit: the parent's tree with ``changes`` (path -> content, None: removed)
+        written in."""
         from git import Actor, Commit, Tree
 
         files = {
@@ -391,7 +392,10 @@ class Exchange:
             for entry in self.files(parent).values()
         }
         for path, data in changes.items():
-            files[path] = (0o100644, self._store(b"blob", data))
+            if data is None:
+                files.pop(path, None)
+            else:
+                files[path] = (0o100644, self._store(b"blob", data))
         tree = Tree(self.repo, self._write_tree(files))
         actor = Actor(_header_text(author[0]) or "assay", _header_text(author[1]))
         stamp = f"{int(time.time())} +0000"

@@ -175,29 +175,104 @@ def test_other_files_of_the_repository_are_kept(
     assert len(git("rev-list", "main", cwd=remote).split()) == 2
 
 
-def test_a_verdict_file_too_large_for_a_teammate_is_said_as_it_is_sent(
+def _parts(remote: Path, reviewer: str) -> dict[str, int]:
+    """The remote's files of a reviewer's events on REPORT: path -> size in bytes."""
+    listing = git("ls-tree", "-r", "-l", "main", f"verdicts/{REPORT}/", cwd=remote)
+    sizes = {}
+    for line in listing.splitlines():
+        meta, path = line.split("\t")
+        if path.rpartition("/")[2].startswith((f"{reviewer}.", f"{reviewer}+")):
+            sizes[path] = int(meta.split()[3])
+    return sizes
+
+
+def _group(store: VerdictStore, reviewer: str, count: int, verdict: str = "refuted") -> None:
+    from db.keys import ItemRef
+
+    store.give_many(
+        [ItemRef(REPORT, f"Q000:{n}") for n in range(count)], verdict, reviewer=reviewer
+    )
+
+
+def test_a_file_past_a_part_goes_on_in_parts_every_teammate_reads(
     remote: Path,
     ada: VerdictStore,
     ben: VerdictStore,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # a group verdict on a scan's 119,592 results (and its undo) made a 197 MB file: sent with
-    # "600304 sent", and every teammate's sync skipped it (the reading side's limit is 64 MB)
-    from db.keys import ItemRef
-    from db.sync import engine
+    # a group verdict on a scan's 119,592 results (and its undo) made one 197 MB file, and every
+    # teammate's sync skipped it (a reader takes 64 MB a file): the limits, small, as they stand
+    from db.sync import engine, files
 
-    monkeypatch.setattr(engine, "MAX_FILE_BYTES", 10_000)  # the limit, small: 60 events pass it
-    ada.give_many([ItemRef(REPORT, f"Q000:{n}") for n in range(60)], "refuted", reviewer="ada")
+    monkeypatch.setattr(engine, "MAX_FILE_BYTES", 10_000)
+    monkeypatch.setattr(files, "PART_BYTES", 5_000)
+    _group(ada, "ada", 60)
     sent = run_sync(ada, remote, "ada", tmp_path / "a")
     assert sent.ok and sent.sent == 60
-    size = len(git("show", f"main:verdicts/{REPORT}/ada.jsonl", cwd=remote).encode())
-    assert sent.warnings == [
-        f"verdicts/{REPORT}/ada.jsonl: {size:,} bytes, more than assay reads from a verdict file "
-        "(10,000): your teammates' syncs will skip it"
-    ]
+    parts = _parts(remote, "ada")
+    names = {path.rpartition("/")[2] for path in parts}
+    assert len(parts) > 3
+    assert names == {"ada.jsonl"} | {f"ada+{n}.jsonl" for n in range(2, len(parts) + 1)}
+    assert all(size <= 5_000 for size in parts.values())
     received = run_sync(ben, remote, "ben", tmp_path / "b")
-    assert received.received == 0 and "more than a verdict file may hold" in received.problems[0]
+    assert received.received == 60 and received.problems == []
+    assert ids(ben) == ids(ada)
+    # one more verdict: counted as one, written into the last part only
     give(ada, "ada", {"R-1": "confirmed"})
     again = run_sync(ada, remote, "ada", tmp_path / "a")
-    assert len(again.warnings) == 1  # said again while the file stays too large
+    assert again.sent == 1
+    assert git("diff", "--name-only", "main~1", "main", cwd=remote).split() == [
+        f"verdicts/{REPORT}/ada+{len(parts)}.jsonl"
+    ]
+    assert run_sync(ben, remote, "ben", tmp_path / "b").received == 1
+    assert ids(ben) == ids(ada)
+
+
+def test_parts_no_longer_written_are_removed_and_nothing_is_lost(
+    remote: Path,
+    ada: VerdictStore,
+    ben: VerdictStore,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from db.sync import engine, files
+
+    monkeypatch.setattr(engine, "MAX_FILE_BYTES", 10_000)
+    monkeypatch.setattr(files, "PART_BYTES", 1_000_000)  # as a version before parts wrote it
+    _group(ada, "ada", 60)
+    run_sync(ada, remote, "ada", tmp_path / "a")
+    assert list(_parts(remote, "ada").values())[0] > 10_000  # one file no teammate reads
+    assert run_sync(ben, remote, "ben", tmp_path / "b").received == 0
+    monkeypatch.setattr(files, "PART_BYTES", 2_000)
+    _group(ada, "ada", 10, "confirmed")
+    run_sync(ada, remote, "ada", tmp_path / "a")
+    many = _parts(remote, "ada")
+    assert len(many) > 6 and all(size <= 2_000 for size in many.values())
+    monkeypatch.setattr(files, "PART_BYTES", 5_000)
+    give(ada, "ada", {"R-1": "confirmed"})
+    run_sync(ada, remote, "ada", tmp_path / "a")
+    fewer = _parts(remote, "ada")
+    assert 3 < len(fewer) < len(many) and all(size <= 5_000 for size in fewer.values())
+    received = run_sync(ben, remote, "ben", tmp_path / "b")
+    assert received.problems == [] and ids(ben) == ids(ada) and len(ids(ada)) == 71
+
+
+def test_foreign_events_are_named_by_the_part_that_holds_them(
+    remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from db.sync import files
+
+    monkeypatch.setattr(files, "PART_BYTES", 5_000)
+    laptop = VerdictStore.open(tmp_path / "laptop.sqlite3")
+    desktop = VerdictStore.open(tmp_path / "desktop.sqlite3")
+    try:
+        _group(laptop, "ada", 30)
+        run_sync(laptop, remote, "ada", tmp_path / "l")
+        parts = _parts(remote, "ada")
+        kept = run_sync(desktop, remote, "ada", tmp_path / "d")
+        assert kept.aside == 30 and {f.file for f in kept.foreign} == set(parts)
+        assert sum(f.events for f in kept.foreign) == 30
+    finally:
+        laptop.close()
+        desktop.close()

@@ -6,7 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner, Result
 from synckit import bare_remote, git, give, remote_files
 
@@ -106,16 +105,3 @@ def test_sync_pushes_to_the_default_branch_of_an_empty_remote(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     assert remote_files(remote, "trunk")  # where a clone of the remote looks
     assert git("-C", str(remote), "branch", "--list").split() == ["*", "trunk"]
-
-
-def test_a_file_too_large_for_teammates_is_warned_about(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from db.sync.engine import SyncResult
-    from tui.commands.sync import report
-
-    result = SyncResult("/srv/verdicts.git", "ada", sent=600_304)
-    result.warnings = ["verdicts/ruff/ruff/ada.jsonl: 197,507,048 bytes, more than … skip it"]
-    report(result, tmp_path / "v.db")
-    err = capsys.readouterr().err
-    assert "assay sync: warning: verdicts/ruff/ruff/ada.jsonl: 197,507,048 bytes" in err

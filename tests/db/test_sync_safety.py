@@ -7,6 +7,7 @@ import http.server
 import json
 import threading
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,43 @@ def test_hostile_files_are_reported_and_skipped(ada: VerdictStore, tmp_path: Pat
     # read once: the same files are not read (nor reported) again
     again = run_sync(ada, remote, "ada", tmp_path / "a")
     assert again.ok and again.problems == [] and again.received == 0
+
+
+def test_a_part_holds_only_its_reviewers_events_and_is_spelled_one_way(tmp_path: Path) -> None:
+    from db.sync.files import file_path, file_text, first_part, read_events
+
+    bob = VerdictStore.open(tmp_path / "bob.sqlite3")
+    try:
+        give(bob, "bob", {"R-1": "refuted", "R-2": "confirmed"})
+        lines = [event_line(e) for e in bob.events()]
+    finally:
+        bob.close()
+    data = file_text(lines)
+    folder = f"verdicts/{REPORT}"
+    assert file_path(REPORT, "bob", 2) == f"{folder}/bob+2.jsonl"
+    assert file_path(REPORT, "bob+2") == f"{folder}/bob%2B2.jsonl"  # a name never makes a part
+    for part in ("bob+2.jsonl", "bob+17.jsonl"):
+        problems: list[str] = []
+        assert len(read_events(f"{folder}/{part}", data, problems)) == 2 and problems == []
+        assert first_part(f"{folder}/{part}") == f"{folder}/bob.jsonl"
+    for other in ("bob+1.jsonl", "bob+02.jsonl", "bob+x.jsonl", "ada+2.jsonl", "bob+2.json"):
+        problems = []
+        assert read_events(f"{folder}/{other}", data, problems) == []
+        assert len(problems) == 2 and "does not belong in this file" in problems[0]
+
+
+def test_parts_cut_between_lines_and_join_to_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    from db.sync import files
+
+    monkeypatch.setattr(files, "PART_BYTES", 100)
+    lines = [json.dumps({"n": n, "pad": "x" * (n * 7 % 60)}) for n in range(200)]
+    lines.insert(50, json.dumps({"long": "y" * 250}))  # longer than a part: a part of its own
+    data = files.file_text(lines)
+    parts = files.file_parts(data)
+    assert b"".join(parts) == data
+    assert all(part.endswith(b"\n") for part in parts)
+    assert all(len(part) <= 100 or part.count(b"\n") == 1 for part in parts)
+    assert sum(len(part) > 100 for part in parts) == 1
+    # no part could have taken the next part's first line
+    assert all(len(a) + len(b.split(b"\n")[0]) + 1 > 100 for a, b in pairwise(parts))
+    assert files.file_parts(files.file_text(lines[:2])) == [files.file_text(lines[:2])]

@@ -118,8 +118,6 @@ def report(result: SyncResult, db_path: Path) -> None:
     if len(result.problems) > SHOWN_PROBLEMS:
         more = len(result.problems) - SHOWN_PROBLEMS
         click.echo(f"{NAME}: skipped: ... and {more} more", err=True)
-    for warning in result.warnings:
-        click.echo(f"{NAME}: warning: {escaped(warning)}", err=True)
     _report_foreign(result)
     received = f"{result.received} event(s) received"
     kept = f"Your verdicts are kept in {escaped(str(db_path))}" + (
