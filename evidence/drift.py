@@ -88,6 +88,10 @@ class Drift:
     #: moved out of its file: every place in other files where it stands verbatim (the first
     #: is `path` and `lines`)
     elsewhere: tuple[tuple[str, LineRange], ...] = ()
+    #: deleted: where to look in `path` for what took its place (what is left of its lines, the
+    #: two lines it stood between, or in a file that took over from its own the lines most
+    #: like it)
+    near: LineRange | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The ``drift`` entry of `assay check --against`'s JSON."""
@@ -100,6 +104,7 @@ class Drift:
             "diff": diff_json(self.diff),
             "commits": [commit.as_json() for commit in self.commits],
             "elsewhere": [{"path": path, "lines": list(span)} for path, span in self.elsewhere],
+            "near": None if self.near is None else list(self.near),
         }
 
 
@@ -276,7 +281,24 @@ class _Follower:
         passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
             return self._same(anchor.lines, now, span, renamed)
-        return self._refind(anchor.lines, passage, now, span, renamed, touched, successor)
+        drift = self._refind(anchor.lines, passage, now, span, renamed, touched, successor)
+        if drift.status is DriftStatus.DELETED and drift.near is None and not successor:
+            drift = replace(drift, near=self._cut_at(path, anchor.lines))
+        return drift
+
+    def _cut_at(self, path: str, cited: LineRange) -> LineRange | None:
+        """Where a passage whose every line was deleted stood at the newer revision: the lines
+        that were either side of it, carried there (one of them when the other is gone)."""
+        first, last = cited
+        neighbours = []
+        if first > 1:
+            _, above, _ = self.history.follow(path, ((first - 2, first - 1),))
+            neighbours.append(above[-1][1] if above else None)
+        if last < len(self._lines(self.cited, path)):
+            _, below, _ = self.history.follow(path, ((last, last + 1),))
+            neighbours.append(below[0][0] + 1 if below else None)
+        known = sorted(line for line in neighbours if line is not None)
+        return (known[0], known[-1]) if known else None
 
     def _successor(self, path: str) -> str | None:
         """The file added since the cited revision that holds most of the lines of `path` (a
@@ -376,7 +398,9 @@ class _Follower:
             near, score = _window(passage, self._lines(self.against, path), None, before)
             if near is not None and score >= self.anchorer.floor:
                 return self._changed(passage, path, near, renamed, score)
-            return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
+            return Drift(
+                DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=near
+            )
         if span is None:
             # every line of it was deleted: a passage merely like it is another one (a sibling
             # edited too); the same text but for whitespace or formatting (verified tiers) is it
@@ -411,7 +435,9 @@ class _Follower:
         # the lines are still there, edited past the anchorer's floor
         score = _similarity(passage, self._lines_at(self.against, path, span))
         if score < DELETED_BELOW:
-            return Drift(DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched))
+            return Drift(
+                DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
+            )
         return self._changed(passage, path, span, renamed, score)
 
     def _changed(

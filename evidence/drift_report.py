@@ -24,6 +24,8 @@ def _where(drift: Drift) -> str:
     where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
     if drift.status is DriftStatus.DELETED:
         where = f"{drift.path}: passage gone"
+        if drift.near is not None:
+            where += f" (its place: {_span(drift.near)})"
     if drift.elsewhere:
         others = [f"{path}:{_span(span)}" for path, span in drift.elsewhere[1:]]
         where += " (left its file" + "".join(f"; also {o}" for o in others) + ")"

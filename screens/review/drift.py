@@ -252,14 +252,18 @@ class DriftPart(Part):
         drift = self.drift_of_quote()
         assert self.against is not None
         lines = drift.lines if drift is not None else None
+        near = drift.near if drift is not None and lines is None else None
         status = drift.status.value.replace("_", " ") if drift is not None else "?"
+        if near is not None:  # deleted: what stands where it stood, in the warning colour
+            status += f" (its place: {near[0]}-{near[1]})"
         cited = self.state.revision.short if self.state.revision is not None else "?"
         title = Content.assemble(
             (visible(source.path), "bold"),
             (" " + visible(self.against_label()), "bold $text-warning"),
             (f"  {status}; cited @{cited}, t: back", "i"),
         )
-        return title, SourceMarks(lines, None, ()), lines[0] if lines else 1
+        shown = lines or near
+        return title, SourceMarks(lines, near, ()), shown[0] if shown else 1
 
     # --- commits and notes -------------------------------------------------------------------
 

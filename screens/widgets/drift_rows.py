@@ -61,6 +61,8 @@ def drift_summary(drift: Drift, short: str) -> str:
     text = f"at {short}: {status}"
     if drift.path and drift.status.value not in ("deleted", "file_deleted"):
         text += f", now {drift.path}{_span(drift)}"
+    elif drift.path and drift.near is not None:
+        text += f" (its place: {drift.path}:{drift.near[0]}-{drift.near[1]})"
     if drift.elsewhere:  # moved out of its file: every other file that holds it verbatim
         others = "".join(f"; also {path}:{a}-{b}" for path, (a, b) in drift.elsewhere[1:])
         text += f" (left its file{others})"

@@ -12,6 +12,7 @@ from evidencekit import git, make_repo
 
 from evidence.check import run_check
 from evidence.drift import DriftStatus, follow_anchors
+from evidence.drift_report import drift_details
 from evidence.model import Anchor, FileState, Quote, Tier
 from evidence.reports.loading import load_reports
 from evidence.revision import Revision
@@ -73,7 +74,17 @@ def test_check_against_json_and_exit_code(kestrel: Path) -> None:
     data = json.loads(out)
     assert data["against"] == TIP_REVISION and data["revision"] == CITED_REVISION
     assert data["relation"] == "descendant"
-    fields = {"status", "path", "lines", "renamed_from", "score", "diff", "commits", "elsewhere"}
+    fields = {
+        "status",
+        "path",
+        "lines",
+        "renamed_from",
+        "score",
+        "diff",
+        "commits",
+        "elsewhere",
+        "near",
+    }
     assert all(set(quote["drift"]) == fields for quote in data["quotes"])
     counts = data["summary"]["drift"]
     assert sum(counts.values()) == 34 and counts["file_deleted"] == 1
@@ -187,7 +198,37 @@ def test_each_status_on_a_small_repository(tmp_path: Path) -> None:
         DriftStatus.NOT_ANCHORED,
     ]
     assert [d.lines if d else None for d in drifts[:4]] == [(5, 6), None, (11, 12), (3, 4)]
+    # step_2's place: the lines it stood between (step_1's last, step_3's first), now 6 and 7
+    assert [d.near if d else None for d in drifts] == [None, (6, 7), None, None, None, None, None]
     assert drifts[2] is not None and drifts[2].diff is not None
     assert [(p.quote, p.source) for p in drifts[2].diff if p.op != "equal"] == [("5", "6")]
     assert all(d is not None and [c.id for c in d.commits] == [tip] for d in drifts[1:5])
     assert drifts[0] is not None and drifts[0].commits == ()
+
+
+def test_a_passage_rewritten_in_place_is_deleted_with_its_place_shown(tmp_path: Path) -> None:
+    # what a reviewer asks of a deleted passage: what stands where it stood now
+    root = tmp_path / "r"
+    head = [f"# line {n}" for n in range(1, 11)]
+    passage = [
+        "    before = 0",
+        "    if entry.size <= LIMIT:",
+        "        before = read(entry)",
+        "    total = before",
+    ]
+    cited = make_repo(root, {"sync.py": "\n".join([*head, *passage, "# end"]) + "\n"})
+    rewritten = [
+        "    parts_known = {path: blob for path, blob in held.items() if path in wanted}",
+        "        # what the remote holds, as written here",
+        "    )",
+        "    total = before",
+    ]
+    (root / "sync.py").write_text("\n".join(["# new", *head, *rewritten, "# end"]) + "\n")
+    git(root, "commit", "-qam", "rewrite")
+    tip = git(root, "rev-parse", "HEAD")
+    with Revision.open(root, cited) as old, Revision.open(root, tip) as now:
+        (drift,) = follow_anchors([_anchor("sync.py", (11, 14))], old, now)
+    assert drift is not None and drift.status is DriftStatus.DELETED
+    assert drift.lines is None and drift.near == (12, 15)
+    assert drift.as_json()["near"] == [12, 15] and [c.id for c in drift.commits] == [tip]
+    assert drift_details(drift)[0] == "    deleted: sync.py: passage gone (its place: 12-15)"

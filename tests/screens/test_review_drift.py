@@ -296,3 +296,95 @@ async def test_the_header_says_when_rev_does_not_descend_from_the_cited_one(
         screen = await opened(pilot, app)
         assert screen.session.drifts
         assert "(ancestor)" in header(screen)
+
+
+DELETED_REPORT = """\
+Sync runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Runtime account
+
+Evidence
+
+Evidence is SRC-1 at revision {rev}.
+
+Shared records
+
+Claims
+
+SY-CLM-count
+
+Label: The count
+
+The sync counts what the remote held:
+
+    before = 0
+    if entry.size <= LIMIT:
+        before = read(entry)
+    total = before
+
+--- sync.py:11-14
+"""
+
+
+async def test_t_on_a_deleted_passage_shows_what_stands_in_its_place(tmp_path: Path) -> None:
+    import subprocess
+
+    from evidence.reports.loading import load_reports
+    from tui.factory import make_app
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    head = [f"# line {n}" for n in range(1, 11)]
+    passage = [
+        "    before = 0",
+        "    if entry.size <= LIMIT:",
+        "        before = read(entry)",
+        "    total = before",
+    ]
+    rewritten = [
+        "    parts_known = {path: blob for path, blob in held.items() if path in wanted}",
+        "        # what the remote holds, as written here",
+        "    )",
+        "    total = before",
+    ]
+
+    def commit(lines: list[str]) -> str:
+        (repo / "sync.py").write_text("\n".join(lines) + "\n")
+        for args in (
+            ["add", "."],
+            ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c"],
+        ):
+            subprocess.run(["git", *args], cwd=repo, check=True)
+        return subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True
+        ).stdout.strip()
+
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    cited = commit([*head, *passage, "# end"])
+    tip = commit(["# new", *head, *rewritten, "# end"])
+    report = tmp_path / "sync-runtime-report.txt"
+    report.write_text(DELETED_REPORT.format(rev=cited), encoding="utf-8")
+    app = make_app(
+        load_reports([report]),
+        repo,
+        cited,
+        tmp_path / "v.db",
+        "r",
+        load_keymap(user=False),
+        against=tip,
+    )
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await opened(pilot, app, "SY-CLM-count")
+        (drift,) = screen.session.drifts.values()
+        assert drift.status.value == "deleted" and drift.near == (12, 15)
+        view = screen.source_view
+        await press(pilot, screen, "t")
+        assert f"@{tip[:7]}" in str(view.border_title)
+        assert "deleted (its place: 12-15)" in str(view.border_title)
+        assert view.marks.matched is None and view.marks.claimed == (12, 15)
+        assert view.cursor_line == 12 and view.path == "sync.py"
+        rows = screen.record_pane
+        pane = "\n".join(str(rows.row(n).prompt) for n in range(rows.row_count))
+        assert "deleted (its place: sync.py:12-15)" in pane
