@@ -20,7 +20,13 @@ from textual.message import Message
 from screens.review.messages import Redraw
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
-from screens.widgets.drift_rows import commit_content, drift_diff_content, drift_summary
+from screens.widgets.drift_rows import (
+    DRIFT_STYLES,
+    DRIFT_SYMBOLS,
+    commit_content,
+    drift_diff_content,
+    drift_summary,
+)
 
 if TYPE_CHECKING:
     from evidence.drift import Drift
@@ -217,6 +223,27 @@ class DriftPart(Part):
         if drift is None or drift.path is None or drift.status.value == "file_deleted":
             return None
         return self.against, drift.path
+
+    def quote_phrase(self, key: str) -> Content | None:
+        """What the line under the source says of the current quote's drift (``key``: the one
+        that shows REV); None without drift or for a passage unchanged."""
+        drift = self.drift_of_quote()
+        if self.against is None or drift is None:
+            return None
+        status = drift.status.value
+        if status in ("unchanged", "not_anchored"):
+            return None
+        symbol = DRIFT_SYMBOLS[status]
+        hint = ""
+        if key:
+            hint = f", {key}: back" if self.showing_against else f", {key}: see it"
+        return Content.assemble(
+            (
+                f"  {symbol} {status.replace('_', ' ')} at {self.against.short}",
+                DRIFT_STYLES[symbol],
+            ),
+            (hint, "$text-muted"),
+        )
 
     def against_label(self) -> str:
         """``@8df75ac (main)``: REV's short id and the name the reviewer gave (not an id)."""

@@ -118,7 +118,10 @@ class SourcePane(Part):
 
     def quotes_key(self) -> str:
         """The key that selects the record's quotes (``]``), as the keys bar shows it."""
-        keys = self.keymap.keys_for("next_quote")
+        return self._key("next_quote")
+
+    def _key(self, binding: str) -> str:
+        keys = self.keymap.keys_for(binding)
         return short_key(keys[0]) if keys else ""
 
     def show_target(self) -> None:
@@ -347,6 +350,7 @@ class SourcePane(Part):
             verdict=verdict,
             place=self.place(),
             back_to_quotes=self.quotes_key() if record is not None and record.quotes else "",
+            drift=self.drift.quote_phrase(self._key("source_against")),
         )
         self.show_target()
 

@@ -17,9 +17,11 @@ def quote_info(
     anchor: Anchor | None,
     verdict: Content | None = None,
     place: Elsewhere | None = None,
+    drift: Content | None = None,
 ) -> Content:
     """The reviewer's verdict, tier, score, lines, claimed range, other occurrences, where else
-    the quote was found (``place``: the one shown instead of the cited file), a hint at the diff."""
+    the quote was found (``place``: the one shown instead of the cited file), a hint at the diff,
+    and ``drift``: what became of the passage at a newer revision."""
     parts: list[Content | str | tuple[str, str]] = [f"[{quote.index + 1}] "]
     if verdict is not None:
         parts += [verdict, " · "]
@@ -56,6 +58,8 @@ def quote_info(
         parts.append(("  d: diff", "$text-muted"))
     elif anchor.match is Tier.NORMALIZED or (anchor.elsewhere and not anchor.verified):
         parts.append(("  d: what differs", "$text-muted"))
+    if drift is not None:
+        parts.append(drift)
     return Content.assemble(*parts)
 
 
@@ -95,6 +99,7 @@ class QuoteInfo(TruecolorOnly, Static):
         verdict: Content | None = None,
         place: Elsewhere | None = None,
         back_to_quotes: str = "",
+        drift: Content | None = None,
     ) -> None:
         """Describe ``quote`` (the reviewer's verdict on it, its anchor; ``place``: shown where it
         was found instead of its cited file), or ``opened`` when a file was opened instead
@@ -107,7 +112,7 @@ class QuoteInfo(TruecolorOnly, Static):
         elif quote is None:
             text = Content("")
         else:
-            text = quote_info(quote, anchor, verdict, place)
+            text = quote_info(quote, anchor, verdict, place, drift)
         width = self.content_region.width
         lines = len(text.wrap(width)) if width and text.cell_length > width else 1
         # laid out again only when its height changes: most quotes take one or two lines, and

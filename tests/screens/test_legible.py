@@ -119,6 +119,26 @@ async def test_every_text_read_meets_aa(
     app.close()
 
 
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_drift_reads_at_aa(tmp_path: Path, sample: Path, theme: str) -> None:
+    # the drift's colours: its rows under the quotes, the line under the source, REV's marks
+    from evidence.sample import TIP_REVISION
+
+    keymap = load_keymap(user=False)
+    app = make_demo_app(tmp_path, reviewer="k", keymap=keymap, theme=theme, against=TIP_REVISION)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await reviewing_record(app, "KS-OBJ-station-registry", quote=0)
+        assert screen.session.drifts
+        screen.record_pane.focus()
+        low, counts = await measured(screen, pilot, app)
+        assert "changed at" in str(screen.quote_info.render()) and counts["quote info"] > 60
+        await pilot.press("t")
+        screen.source_view.focus()
+        more, _ = await measured(screen, pilot, app)
+        assert low + more == []
+    app.close()
+
+
 @pytest.mark.parametrize(
     ("key", "dialog"),
     [("question_mark", "#help-dialog"), ("e", "#note-dialog"), ("slash", "#find-dialog")],

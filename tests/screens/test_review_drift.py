@@ -114,6 +114,23 @@ async def test_t_shows_the_passage_at_its_new_lines_at_rev_and_back(
         assert view.marks.matched == (20045, 20048)
 
 
+async def test_the_line_under_the_source_says_what_became_of_the_quote(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, REGISTRY)
+        line = screen.quote_info
+        assert str(line.render()).endswith("  Δ changed at 8df75ac, t: see it")
+        await press(pilot, screen, "t")
+        assert str(line.render()).endswith("  Δ changed at 8df75ac, t: back")
+        await press(pilot, screen, "t")
+        screen.go(Location(index_of(screen, SYNC), 0), on_quote=True)
+        await screen.settle()
+        await pilot.pause()
+        assert "at 8df75ac" not in str(line.render())  # unchanged: nothing to say
+
+
 async def test_t_on_a_quote_whose_file_was_deleted_says_so(tmp_path: Path, sample: Path) -> None:
     app = demo(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
