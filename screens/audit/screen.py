@@ -196,15 +196,15 @@ class AuditScreen(Screen[None]):
             " · $missing no path$unchecked · $systems systems · $unavailable without a"
             " repository · $reviewer · $path",
             path=visible(_shown_path(audit.path)),
-            systems=str(totals["systems"]),
-            unavailable=str(totals["unavailable"]),
+            systems=f"{totals['systems']:,}",
+            unavailable=f"{totals['unavailable']:,}",
             percent=percent,
-            reviewed=str(totals["reviewed"]),
-            items=str(totals["items"]),
-            failing=str(totals["failing"]),
-            missing=str(totals["missing"]),
+            reviewed=f"{totals['reviewed']:,}",
+            items=f"{totals['items']:,}",
+            failing=f"{totals['failing']:,}",
+            missing=f"{totals['missing']:,}",
             # the sums leave out what is not known: "0 failing" is not "none fail"
-            unchecked=f" ({totals['unchecked']} not checked)" if totals["unchecked"] else "",
+            unchecked=f" ({totals['unchecked']:,} not checked)" if totals["unchecked"] else "",
             reviewer=visible(self.reviewer),
         )
         self.query_one("#audit-header", Static).update(text)

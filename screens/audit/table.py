@@ -15,8 +15,21 @@ class Column(NamedTuple):
     right: bool = True  # numbers are right-aligned
 
 
-def _unknown(value: int | None) -> str:
-    return "–" if value is None else str(value)
+def count(value: int, width: int = 7) -> str:
+    """A count as the review's header writes it (``135,130``), shortened to fit ``width``
+    cells (``135k``, ``1.2M``) rather than cut."""
+    text = f"{value:,}"
+    if len(text) <= width:
+        return text
+    for size, unit in ((1_000_000, "M"), (1_000, "k")):
+        if value >= size:
+            short = f"{value / size:.1f}".removesuffix(".0")
+            return f"{short}{unit}" if len(short) + 1 <= width else f"{value // size:,}{unit}"
+    return text
+
+
+def _unknown(value: int | None, width: int) -> str:
+    return "–" if value is None else count(value, width)
 
 
 def _last(entry: AuditEntry) -> str:
@@ -24,19 +37,26 @@ def _last(entry: AuditEntry) -> str:
     return at[:16].replace("T", " ") if at else "never"
 
 
-def _reviewed(entry: AuditEntry) -> str:
-    return f"{entry.percent} {entry.reviewed}/{entry.items}"
+def reviewed_text(percent: str, reviewed: int, items: int) -> str:
+    """``50% 1,200/2,400``, or past the column's width ``50% 135k/270k``."""
+    text = f"{percent} {reviewed:,}/{items:,}"
+    if len(text) <= REVIEWED:
+        return text
+    return f"{percent} {count(reviewed, 4)}/{count(items, 4)}"
+
+
+REVIEWED = 14  # "100% 135k/270k"
 
 
 #: every column, the system's name first; later ones are dropped first on narrow terminals
 COLUMNS: tuple[Column, ...] = (
-    Column("reports", 7, lambda e: str(e.reports)),
-    Column("records", 7, lambda e: str(e.records)),
-    Column("quotes", 6, lambda e: str(e.quotes)),
-    Column("reviewed", 13, _reviewed),
-    Column("failing", 7, lambda e: _unknown(e.failing)),
-    Column("no path", 7, lambda e: _unknown(e.citations_missing)),
-    Column("drift", 5, lambda e: _unknown(e.drift)),
+    Column("reports", 7, lambda e: count(e.reports)),
+    Column("records", 7, lambda e: count(e.records)),
+    Column("quotes", 7, lambda e: count(e.quotes)),
+    Column("reviewed", REVIEWED, lambda e: reviewed_text(e.percent, e.reviewed, e.items)),
+    Column("failing", 7, lambda e: _unknown(e.failing, 7)),
+    Column("no path", 7, lambda e: _unknown(e.citations_missing, 7)),
+    Column("drift", 5, lambda e: _unknown(e.drift, 5)),
     Column("reviewers", 16, lambda e: ", ".join(e.reviewers) or "–", right=False),
     Column("last activity", 16, _last, right=False),
 )

@@ -373,3 +373,27 @@ async def test_the_systems_read_at_aa_marks_included(
             await pilot.pause()
             assert low_contrast(screen_cells(app), systems.region) == []
     app.close()
+
+
+def test_the_tables_counts_are_grouped_and_shortened_to_fit_never_cut() -> None:
+    from screens.audit.table import COLUMNS, count, reviewed_text
+
+    assert [count(n) for n in (7, 1_000, 135_130, 1_234_567, 12_345_678)] == [
+        "7",
+        "1,000",
+        "135,130",
+        "1.2M",
+        "12.3M",
+    ]
+    assert [count(n, 4) for n in (999, 1_000, 12_345, 135_130, 270_260)] == [
+        "999",
+        "1k",
+        "12k",
+        "135k",
+        "270k",
+    ]
+    assert reviewed_text("50%", 135_130, 270_260) == "50% 135k/270k"
+    assert reviewed_text("4%", 120, 3_000) == "4% 120/3,000"
+    assert reviewed_text("40%", 1_200, 3_000) == "40% 1.2k/3k"  # "40% 1,200/3,000" would be cut
+    width = next(c.width for c in COLUMNS if c.title == "reviewed")
+    assert len(reviewed_text("100%", 999_999, 999_999)) <= width
