@@ -286,6 +286,11 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
                 timeout=8,
             )
 
+    def keep_on_exit(self) -> str | None:
+        """The app is quitting with this dialog open: keep what would be lost with it (a note
+        being written); returns what to tell the user once the app is gone (None: nothing)."""
+        return None
+
     def reopen(self, *args: Any, **options: Any) -> None:
         """Be as a new dialog made with these arguments would be (for `kept`)."""
         raise NotImplementedError(f"{type(self).__name__} is not kept: it cannot reopen")

@@ -4,6 +4,7 @@ Its status line names the record or quote in full (the dialog's title may be cut
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -24,13 +25,22 @@ class NoteScreen(Dialog[str | None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS = bindings_for("note")
 
-    def __init__(self, title: str, text: str = "", *, place: Region | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        text: str = "",
+        *,
+        place: Region | None = None,
+        keep: Callable[[str], None] | None = None,
+    ) -> None:
         """``place``: the part of the screen the editor covers (else a band at the bottom), so
-        that the claim and the code it is about stay in sight."""
+        that the claim and the code it is about stay in sight. ``keep`` saves a changed note
+        when the app quits with the editor open (ctrl+q, the palette's quit, ctrl+c twice)."""
         super().__init__()
         self.title_text = title
         self.original = text
         self.place = place
+        self.keep = keep
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog") as dialog:
@@ -64,6 +74,16 @@ class NoteScreen(Dialog[str | None]):
     def text(self) -> str:
         """The text in the editor."""
         return self.query_one(TextArea).text
+
+    def keep_on_exit(self) -> str | None:
+        keep, self.keep = self.keep, None  # once, however many times the app is told to exit
+        if keep is None or not self.is_mounted or self.text == self.original:
+            return None
+        keep(self.text)
+        said = (
+            f"assay: the note you were writing ({self.title_text}) was saved as typed on quitting"
+        )
+        return said + ("; the note it replaced stays in its history" if self.original else "")
 
     def action_save(self) -> None:
         self.dismiss(self.text if self.text != self.original else None)

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from keymaps import Keymap, load_keymap, short_key
-from screens.dialog import Covered, kept
+from screens.dialog import Covered, Dialog, kept
 from screens.review.messages import Anchored, ReadsStarted
 from screens.themes import DARK, save_theme, use_assay_themes
 from screens.widgets import scrollbars
@@ -26,6 +26,9 @@ from tui import startup
 from tui.crash import CrashWatch, run_app
 from tui.interrupt import InterruptQuit
 from tui.terminal import exit_when_terminal_gone
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 #: seconds a background thread (lexing, reading, anchoring) may hold the GIL while the UI
 #: waits for it: Python's default is 5 ms, a third of a frame
@@ -71,6 +74,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
         self._done = False  # unmounted or closed: the collector is left as `startup.closed` put it
+        self._told: list[str] = []  # what quitting kept, said once the app is gone (`close`)
         self._switch_interval = sys.getswitchinterval()  # the process's, given back at unmount
 
     def get_default_screen(self) -> Screen[None]:
@@ -165,6 +169,18 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
     def action_quit(self) -> None:  # type: ignore[override]
         self.exit()
 
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        # every way out (q, ctrl+q, the palette, ctrl+c twice, the terminal gone) comes here:
+        # what an open dialog holds (a note being written) is kept, and said once the app is gone
+        for screen in self.screen_stack:
+            if isinstance(screen, Dialog):
+                said = screen.keep_on_exit()
+                if said is not None:
+                    self._told.append(said)
+        super().exit(result, return_code, message)
+
     def close(self) -> list[str]:
         """Release what the factory opened (the verdict store, the revision); call after run.
 
@@ -173,7 +189,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         self._done = True
         self.startup_done()
         startup.closed()
-        said = []
+        said, self._told = self._told, []
         while self._closers:
             result = self._closers.pop()()
             if isinstance(result, str):

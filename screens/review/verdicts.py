@@ -486,7 +486,8 @@ class Verdicts(Part):
         place: Region | None = self.moves.records_pane.region
         if place is not None and (place.width < 24 or place.height < 6):
             place = None
-        self.app.push_screen(NoteScreen(title, session.note(item), place=place), edited)
+        editor = NoteScreen(title, session.note(item), place=place, keep=edited)
+        self.app.push_screen(editor, edited)
 
     def export(self, system: str, commit: str | None) -> None:
         """Save the md write-up (db/writeup.py) in the current directory, on the writer thread,

@@ -173,3 +173,48 @@ async def test_the_position_is_written_once_the_reviewer_rests_and_on_quit(
         await pilot.press("q")
     app.close()
     assert stored_position(database) == moved.id
+
+
+async def test_quitting_while_a_note_is_written_keeps_the_note_and_says_so(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    # ctrl+q (Textual's quit, a priority key: the editor never sees it), also under the
+    # "discard?" question, and the palette's quit left the app with the note typed and lost
+    for how in ("ctrl+q", "escape ctrl+q", "palette"):
+        data = tmp_path / how.replace(" ", "-")
+        app = make_demo_app(data, reviewer="tester", keymap=keymap)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = reviewing(app)
+            await settle(pilot, screen)
+            record = screen.record
+            assert record is not None
+            await press(pilot, screen, "e")
+            assert isinstance(app.screen, NoteScreen)
+            await pilot.press(*"half written")
+            if how == "palette":
+                await pilot.press("ctrl+p", *"quit", "enter")
+            else:
+                await pilot.press(*how.split())
+            await pilot.pause()
+        told = app.close()
+        assert len(told) == 1 and told[0].startswith("assay: the note you were writing"), (
+            how,
+            told,
+        )
+        assert f"(Note on record {record.id} · open) was saved as typed on quitting" in told[0]
+        store = VerdictStore.open(data / "demo.db", readonly=True)
+        try:
+            notes = {e.record: e.note for e in store.current("tester").values()}
+        finally:
+            store.close()
+        assert notes == {record.id: "half written"}, how
+
+    # an editor left unchanged, or closed, keeps nothing and says nothing
+    app = make_demo_app(tmp_path / "unchanged", reviewer="tester", keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = reviewing(app)
+        await settle(pilot, screen)
+        await press(pilot, screen, "e")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.close() == []
