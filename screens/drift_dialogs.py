@@ -6,12 +6,13 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label, Static
 
 from screens.dialog import Dialog
 from screens.safe import safe_content
+from screens.widgets.instant_scroll import InstantScroll
 
 
 class AgainstDialog(Dialog[str | None]):
@@ -56,7 +57,7 @@ class CommitScreen(Dialog[None]):
         with Vertical(id="commit-dialog") as box:
             box.border_title = safe_content(self.title_text)
             box.border_subtitle = "escape close"
-            with VerticalScroll(id="commit-scroll"):
+            with InstantScroll(id="commit-scroll"):
                 yield Static(self.body, id="commit-text")
 
     def on_mount(self) -> None:

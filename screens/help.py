@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
@@ -16,6 +15,7 @@ from keymaps import BY_ID, GROUPS, SPECS, BindingSpec, Keymap, short_keys
 from keymaps.bindings import bindings_for
 from keymaps.display import UNBOUND_TEXT
 from screens.dialog import Dialog
+from screens.widgets.instant_scroll import InstantScroll
 
 _CONTEXT_NOTES = {
     "record": "in the record pane",
@@ -120,7 +120,7 @@ class HelpScreen(Dialog[None]):
         self.keymap, self.here = keymap, here
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-dialog") as dialog:
+        with InstantScroll(id="help-dialog") as dialog:
             dialog.border_title = "Keys"
             dialog.border_subtitle = "escape close"
             yield Static(help_content(self.keymap, self.here), id="help-text")
@@ -132,11 +132,11 @@ class HelpScreen(Dialog[None]):
         if keymap is not self.keymap or here != self.here:
             self.keymap, self.here = keymap, here
             self.query_one("#help-text", Static).update(help_content(keymap, here))
-        self.query_one("#help-dialog", VerticalScroll).scroll_home(animate=False, immediate=True)
+        self.query_one("#help-dialog", InstantScroll).scroll_home(animate=False, immediate=True)
 
     def action_scroll_help(self, lines: int) -> None:
         """`j` and `k`: a line down or up, as the arrows scroll it."""
-        self.query_one("#help-dialog", VerticalScroll).scroll_relative(
+        self.query_one("#help-dialog", InstantScroll).scroll_relative(
             y=lines, animate=False, immediate=True
         )
 

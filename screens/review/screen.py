@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual import events, messages, on
 from textual.app import ComposeResult, SystemCommand
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -42,6 +42,7 @@ from screens.review.writer import StoreHandle
 from screens.session import ReviewSession
 from screens.themes import other_theme
 from screens.widgets.footer import KeysBar
+from screens.widgets.instant_scroll import InstantScroll
 from screens.widgets.lists import RowList
 from screens.widgets.quote_diff import QuoteDiff
 from screens.widgets.quote_info import QuoteInfo
@@ -134,7 +135,7 @@ class ReviewScreen(Covered, Screen[None]):
                 with Vertical(id="source-pane"):
                     yield self.source_view
                     yield self.quote_info
-                    with VerticalScroll(id="diff"):
+                    with InstantScroll(id="diff"):
                         yield self.sources.diff
         yield self.sources.target_line
         yield KeysBar()

@@ -17,6 +17,7 @@ from screens.find import FindScreen
 from screens.help import HelpScreen, help_content
 from screens.note import NoteScreen
 from screens.review.history import Location
+from screens.widgets.instant_scroll import InstantScroll
 from screens.widgets.source_view import SourceView
 from tui.cli import cli
 from tui.factory import make_app, make_demo_app
@@ -47,6 +48,20 @@ async def test_vim_preset_and_help_show_the_active_keys(tmp_path: Path, sample: 
         await pilot.press("k")
         await pilot.pause()
         assert listed.scroll_y == 2
+        # home, end and the page keys move it at once: Textual animated them for up to a second
+        # (Pilot waits for animations, so the actions the keys run are asked directly)
+        assert isinstance(listed, InstantScroll)
+        listed.action_scroll_end()
+        assert listed.scroll_y == listed.max_scroll_y > 20
+        listed.action_scroll_home()
+        assert listed.scroll_y == 0
+        listed.action_page_down()
+        assert listed.scroll_y == listed.scrollable_content_region.height
+        listed.action_scroll_down()
+        assert listed.scroll_y == listed.scrollable_content_region.height + 1
+        await pilot.press("end")  # the key runs that action
+        await pilot.pause()
+        assert listed.scroll_y == listed.max_scroll_y
         await pilot.press("escape")
         await pilot.pause()
         assert on_top(app) is screen
