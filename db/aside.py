@@ -20,7 +20,8 @@ from pathlib import Path
 from db import reads
 from db.check import StoreError, connect, store_error
 from db.database import Database
-from db.events import INSERT, Event, row_values
+from db.events import INTO, Event, row_values
+from db.gathered import insert_rows
 
 __all__ = ["AsideDatabase", "aside_files", "take_aside"]
 
@@ -107,5 +108,5 @@ def _events_of(copy: Path) -> list[Event]:
 def _add_new(conn: sqlite3.Connection, events: list[Event]) -> int:
     known = reads.known(conn, [event.event for event in events])
     new = [event for event in events if event.event not in known]
-    conn.executemany(INSERT, map(row_values, new))
+    insert_rows(conn, INTO, [row_values(event) for event in new])
     return len(new)

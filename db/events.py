@@ -7,7 +7,7 @@ the database.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -75,6 +75,8 @@ COLUMNS = tuple(field.name for field in fields(Event))
 SELECT = f"SELECT {', '.join(COLUMNS)} FROM"
 #: the statement that appends one event (parameters: `row_values`)
 INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
+#: its head, for many at once (db/gathered.py `insert_rows`)
+INTO = f"INSERT INTO events ({', '.join(COLUMNS)})"
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ def row_values(event: Event) -> tuple[Any, ...]:
     )
 
 
-def event_from_row(row: tuple[Any, ...]) -> Event:
+def event_from_row(row: Sequence[Any]) -> Event:
     """The Event of a row selected with SELECT."""
     values = dict(zip(COLUMNS, row, strict=True))
     if values["verdict"] is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from db.gathered import insert_rows
 from db.keys import make_key, record_quote_hashes
 from evidence.model import Anchor, Quote, ReportSet
 
@@ -38,14 +39,16 @@ def register_items(
         conn.execute("UPDATE items SET present = 0 WHERE report = ?", (identity,))
     if not rows:
         return 0
-    # one statement a row (sqlite-utils' upsert_all takes two, and builds them in Python):
-    # each launch registers every item again, a large scan's hundreds of thousands
+    # an upsert, thousands of rows a statement (sqlite-utils' upsert_all takes two statements a
+    # row, and builds them in Python): each launch registers every item again, a large scan's
+    # hundreds of thousands, while the app is busy (db/gathered.py)
     columns = tuple(rows[0])
     updated = ", ".join(f"{column} = excluded.{column}" for column in columns if column != "item")
-    conn.executemany(
-        f"INSERT INTO items ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-        f" ON CONFLICT (item) DO UPDATE SET {updated}",
+    insert_rows(
+        conn,
+        f"INSERT INTO items ({', '.join(columns)})",
         [tuple(row[column] for column in columns) for row in rows],
+        tail=f"ON CONFLICT (item) DO UPDATE SET {updated}",
     )
     return len(rows)
 

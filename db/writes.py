@@ -4,6 +4,7 @@ review positions. Each function runs inside the caller's write transaction (db/d
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import uuid
 from typing import NamedTuple
@@ -11,6 +12,7 @@ from typing import NamedTuple
 from db.check import StoreError
 from db.events import (
     INSERT,
+    INTO,
     SELECT,
     Event,
     event_from_row,
@@ -18,6 +20,7 @@ from db.events import (
     now_at,
     row_values,
 )
+from db.gathered import insert_rows
 from db.keys import ItemRef, Verdict
 
 __all__ = [
@@ -153,15 +156,15 @@ def histories(conn: sqlite3.Connection, keys: list[str], reviewer: str) -> dict[
     found: dict[str, list[State]] = {}
     for start in range(0, len(keys), CHUNK):
         part = keys[start : start + CHUNK]
-        rows = conn.execute(
-            # by item first: ordered by time alone, SQLite walks every event of the reviewer
-            # (their index) for each chunk
-            f"""SELECT item, event, verdict, note FROM events
-            WHERE reviewer = ? AND item IN ({", ".join("?" * len(part))})
-            ORDER BY item, at, event""",
+        # gathered into one value (db/gathered.py: a step a row waits on a busy thread), in
+        # SQLite's order: sorted here; by item first in the index (by time alone, SQLite walks
+        # every event of the reviewer for each chunk)
+        (text,) = conn.execute(
+            f"""SELECT json_group_array(json_array(item, at, event, verdict, note)) FROM events
+            WHERE reviewer = ? AND item IN ({", ".join("?" * len(part))})""",
             (reviewer, *part),
-        )
-        for item, event, verdict, note in rows:
+        ).fetchone()
+        for item, _at, event, verdict, note in sorted(json.loads(text)):
             state = State(event, Verdict(verdict) if verdict is not None else None, note)
             found.setdefault(item, []).append(state)
     return found
@@ -180,7 +183,7 @@ def _floor(conn: sqlite3.Connection, reviewer: str) -> str | None:
 
 
 def _append_all(conn: sqlite3.Connection, events: list[Event]) -> list[Event]:
-    conn.executemany(INSERT, map(row_values, events))
+    insert_rows(conn, INTO, [row_values(event) for event in events])
     return events
 
 
@@ -273,10 +276,8 @@ def import_chunk(
             present += 1
         else:
             conflicts.append(event.event)
-    conn.executemany(INSERT, map(row_values, new))
-    conn.executemany(
-        "INSERT OR IGNORE INTO imported_events (event) VALUES (?)", [(e.event,) for e in new]
-    )
+    insert_rows(conn, INTO, [row_values(event) for event in new])
+    insert_rows(conn, "INSERT OR IGNORE INTO imported_events (event)", [(e.event,) for e in new])
     return new, present, conflicts
 
 

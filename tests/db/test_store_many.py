@@ -92,3 +92,32 @@ def test_a_group_note_is_added_to_each_note_and_undone_with_the_verdicts(
         "line one\nquote style only",
     ]
     assert ITEMS[2].key not in current
+
+
+def test_every_current_verdict_is_read_in_gathered_steps_as_the_view_gives_them(
+    store: VerdictStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the rows are gathered into one JSON value per step (a step a row let a busy thread hold
+    # the interpreter between rows): the same events, in the view's order, across the steps
+    import sqlite3
+
+    from db import reads
+    from db.events import SELECT, event_from_row
+
+    monkeypatch.setattr(reads, "GATHERED", 7)
+    notes = ['"quoted"', "line\nbreak", "tab\tand \\ backslash", "ünïcødé ✓ 𝄞", "", "\x7f"]
+    for n, item in enumerate(ITEMS[:40]):
+        for reviewer in ("ann", "bob", "b", "ann bob")[: 1 + n % 4]:
+            store.give(item, ("confirmed", "refuted")[n % 2], reviewer=reviewer)
+            if n % 3 == 0:
+                store.note(item, notes[n % len(notes)] + str(n), reviewer=reviewer)
+    store.give_many(ITEMS[10:30], "unclear", reviewer="bob")
+    store.undo_many("bob", [e.event for e in store.give_many(ITEMS[5:9], "skip", reviewer="bob")])
+    read = store.current_all()
+    conn = sqlite3.connect(store.path)
+    try:
+        rows = conn.execute(f"{SELECT} current_verdicts ORDER BY item, reviewer").fetchall()
+    finally:
+        conn.close()
+    expected = [event for event in map(event_from_row, rows) if not event.empty]
+    assert len(expected) > 7 * 10 and read == expected
