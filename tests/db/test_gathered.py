@@ -1,4 +1,4 @@
-"""Many rows a statement (db/gathered.py): what SQLite expands from one JSON array is what
+"""Many rows a statement (db/gathered.py): what one INSERT of many rows stores is what
 `executemany` binds, row for row, whatever the text holds."""
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ def _table(conn: sqlite3.Connection, name: str) -> None:
     )
 
 
-def test_rows_expanded_by_sqlite_are_the_rows_bound_one_by_one(
+def test_rows_inserted_many_at_once_are_the_rows_bound_one_by_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(gathered, "CHUNK", 4)  # several statements, one of them with a NUL
+    monkeypatch.setattr(gathered, "CHUNK", 4)  # several statements, and a last one shorter
     conn = sqlite3.connect(tmp_path / "t.db")
     _table(conn, "bound")
     _table(conn, "expanded")
@@ -51,6 +51,19 @@ def test_rows_expanded_by_sqlite_are_the_rows_bound_one_by_one(
     ).fetchall()
     assert expanded == bound and len(bound) == 30
     assert expanded[7][1] == "NUL \x00 inside"
+
+
+def test_sqlites_limit_on_parameters_makes_the_statements_smaller(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "t.db")
+    _table(conn, "t")
+    conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 12)  # two rows of five a statement
+    steps: list[str] = []
+    conn.set_trace_callback(steps.append)
+    rows = [(n, str(n), 1.5, n, None) for n in range(7)]
+    insert_rows(conn, "INSERT INTO t (id, word, score, n, maybe)", rows)
+    conn.set_trace_callback(None)
+    assert len([s for s in steps if s.startswith("INSERT")]) == 4
+    assert conn.execute("SELECT count(*), sum(n) FROM t").fetchone() == (7, 21)
 
 
 def test_an_upsert_tail_updates_what_is_there(tmp_path: Path) -> None:
