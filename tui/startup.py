@@ -62,7 +62,10 @@ def loaded() -> None:
     not walked by later collections (a full walk of it is a key's frame, or several); the young
     objects are collected less often. Undone by `closed()`."""
     global _thresholds
-    gc.collect()
+    # the young and middle generations only: a full collection walked the whole review on the
+    # event loop (0.53 s at 1.69 million objects, a 135,130-result scan) to free 2,444 of them,
+    # which the freeze now keeps until `closed()`
+    gc.collect(1)
     gc.freeze()
     if _thresholds is None:
         _thresholds = gc.get_threshold()
