@@ -24,6 +24,7 @@ from typing import Any
 
 from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
+from evidence.drift_windows import most_alike_run, same_runs, similarity
 from evidence.git.history import (
     CommitInfo,
     History,
@@ -384,7 +385,7 @@ class _Follower:
     ) -> Drift:
         """The passage looked for in its file at the newer revision, near where its lines went
         (`successor`: in the file that took over from its own, gone)."""
-        verbatim = _places(passage, self._lines(self.against, path))
+        verbatim = same_runs(passage, self._lines(self.against, path))
         if verbatim:  # the nearest place holding it, line for line
             at = span[0] if span is not None else cited[0]
             place = min(verbatim, key=lambda s: (abs(s[0] - at), s[0]))
@@ -395,7 +396,7 @@ class _Follower:
         before[cited[0] - 1 : cited[1]] = ["\0"] * (cited[1] - cited[0] + 1)
         if successor:
             # its file is gone: in the file that took over most of it, the most similar lines
-            near, score = _window(passage, self._lines(self.against, path), None, before)
+            near, score = most_alike_run(passage, self._lines(self.against, path), None, before)
             if near is not None and score >= self.anchorer.floor:
                 return self._changed(passage, path, near, renamed, score)
             return Drift(
@@ -416,11 +417,12 @@ class _Follower:
             # moved within the file and edited: lines like it, holding one of its own lines
             # that no other passage of the file had
             own = set(passage) - set(before)
-            near, score = _window(passage, self._lines(self.against, path), None, before, own)
+            lines = self._lines(self.against, path)
+            near, score = most_alike_run(passage, lines, None, before, own)
             if near is not None and score >= self.anchorer.floor:
                 return self._changed(passage, path, near, renamed, score)
             return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
-        near, score = _window(passage, self._lines(self.against, path), span, before)
+        near, score = most_alike_run(passage, self._lines(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             return self._changed(passage, path, near, renamed, score)
         anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
@@ -429,11 +431,11 @@ class _Follower:
             run = self._lines_at(self.against, path, found)
             if not set(run) <= set(before):  # not only other passages' lines
                 return self._changed(passage, path, found, renamed, anchored.score)
-        elsewhere, score = _window(passage, self._lines(self.against, path), None, before)
+        elsewhere, score = most_alike_run(passage, self._lines(self.against, path), None, before)
         if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
             return self._changed(passage, path, elsewhere, renamed, score)
         # the lines are still there, edited past the anchorer's floor
-        score = _similarity(passage, self._lines_at(self.against, path, span))
+        score = similarity(passage, self._lines_at(self.against, path, span))
         if score < DELETED_BELOW:
             return Drift(
                 DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
@@ -448,56 +450,5 @@ class _Follower:
         return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)
 
 
-def _places(passage: list[str], lines: list[str]) -> list[LineRange]:
-    """Every span of `lines` that is `passage`, line for line."""
-    size = len(passage)
-    return [
-        (k + 1, k + size)
-        for k in range(len(lines) - size + 1)
-        if lines[k] == passage[0] and lines[k : k + size] == passage
-    ]
-
-
-def _window(
-    passage: list[str],
-    lines: list[str],
-    span: LineRange | None,
-    before: list[str],
-    own: set[str] | None = None,
-) -> tuple[LineRange | None, float]:
-    """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
-    most like the passage, and its similarity (0-100); the nearest of equals. A run made only of
-    lines found in `before` (the rest of the file at the cited revision) is other passages; with
-    `own`, a run must hold one of those lines."""
-    from rapidfuzz import fuzz
-
-    text, size = "\n".join(passage), len(passage)
-    sizes = range(max(1, size - 2), size + 3)
-    known = set(before)
-    best: tuple[float, int, LineRange] | None = None
-    low, high = (1, len(lines)) if span is None else (span[0] - 2, span[1] + 2)
-    at = span[0] if span is not None else 1
-    for length in sizes:
-        for start in range(max(1, low), max(1, high + 1 - length) + 1):
-            if start + length - 1 > len(lines):
-                break
-            run = lines[start - 1 : start - 1 + length]
-            if all(line in known for line in run) or (own is not None and own.isdisjoint(run)):
-                continue
-            # below the best so far rapidfuzz stops early and says 0: the same choice, sooner
-            cutoff = best[0] if best is not None else 0.0
-            score = float(fuzz.ratio(text, "\n".join(run), score_cutoff=cutoff))
-            key = (score, -abs(start - at), (start, start + length - 1))
-            if best is None or key[:2] > best[:2]:
-                best = key
-    return (None, 0.0) if best is None else (best[2], best[0])
-
-
 def _ranges(span: LineRange) -> Ranges:
     return ((span[0] - 1, span[1]),)
-
-
-def _similarity(passage: list[str], counterpart: list[str]) -> float:
-    from rapidfuzz import fuzz
-
-    return float(fuzz.ratio("\n".join(passage), "\n".join(counterpart)))

@@ -1,0 +1,58 @@
+"""How alike a quoted passage and runs of a file's lines are (evidence/drift.py's measures)."""
+
+from __future__ import annotations
+
+from evidence.model import LineRange
+
+__all__ = ["most_alike_run", "same_runs", "similarity"]
+
+
+def same_runs(passage: list[str], lines: list[str]) -> list[LineRange]:
+    """Every span of `lines` that is `passage`, line for line."""
+    size = len(passage)
+    return [
+        (k + 1, k + size)
+        for k in range(len(lines) - size + 1)
+        if lines[k] == passage[0] and lines[k : k + size] == passage
+    ]
+
+
+def most_alike_run(
+    passage: list[str],
+    lines: list[str],
+    span: LineRange | None,
+    before: list[str],
+    own: set[str] | None = None,
+) -> tuple[LineRange | None, float]:
+    """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
+    most like the passage, and its similarity (0-100); the nearest of equals. A run made only of
+    lines found in `before` (the rest of the file at the cited revision) is other passages; with
+    `own`, a run must hold one of those lines."""
+    from rapidfuzz import fuzz
+
+    text, size = "\n".join(passage), len(passage)
+    sizes = range(max(1, size - 2), size + 3)
+    known = set(before)
+    best: tuple[float, int, LineRange] | None = None
+    low, high = (1, len(lines)) if span is None else (span[0] - 2, span[1] + 2)
+    at = span[0] if span is not None else 1
+    for length in sizes:
+        for start in range(max(1, low), max(1, high + 1 - length) + 1):
+            if start + length - 1 > len(lines):
+                break
+            run = lines[start - 1 : start - 1 + length]
+            if all(line in known for line in run) or (own is not None and own.isdisjoint(run)):
+                continue
+            # below the best so far rapidfuzz stops early and says 0: the same choice, sooner
+            cutoff = best[0] if best is not None else 0.0
+            score = float(fuzz.ratio(text, "\n".join(run), score_cutoff=cutoff))
+            key = (score, -abs(start - at), (start, start + length - 1))
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return (None, 0.0) if best is None else (best[2], best[0])
+
+
+def similarity(passage: list[str], counterpart: list[str]) -> float:
+    from rapidfuzz import fuzz
+
+    return float(fuzz.ratio("\n".join(passage), "\n".join(counterpart)))
