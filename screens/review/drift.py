@@ -234,16 +234,13 @@ class DriftPart(Part):
         if status in ("unchanged", "not_anchored"):
             return None
         symbol = DRIFT_SYMBOLS[status]
+        said = f"  {symbol} {status.replace('_', ' ')} at {self.against.short}"
+        if drift.near is not None and drift.lines is None:  # the pane's title may cut it
+            said += f" (its place: {drift.near[0]}-{drift.near[1]})"
         hint = ""
         if key:
             hint = f", {key}: back" if self.showing_against else f", {key}: see it"
-        return Content.assemble(
-            (
-                f"  {symbol} {status.replace('_', ' ')} at {self.against.short}",
-                DRIFT_STYLES[symbol],
-            ),
-            (hint, "$text-muted"),
-        )
+        return Content.assemble((said, DRIFT_STYLES[symbol]), (hint, "$text-muted"))
 
     def against_label(self) -> str:
         """``@8df75ac (main)``: REV's short id and the name the reviewer gave (not an id)."""

@@ -402,6 +402,9 @@ async def test_t_on_a_deleted_passage_shows_what_stands_in_its_place(tmp_path: P
         assert "deleted (its place: 12-15)" in str(view.border_title)
         assert view.marks.matched is None and view.marks.claimed == (12, 15)
         assert view.cursor_line == 12 and view.path == "sync.py"
+        assert str(screen.quote_info.render()).endswith(
+            f"  ⊘ deleted at {tip[:7]} (its place: 12-15), t: back"
+        )
         rows = screen.record_pane
         pane = "\n".join(str(rows.row(n).prompt) for n in range(rows.row_count))
         assert "deleted (its place: sync.py:12-15)" in pane
