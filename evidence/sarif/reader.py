@@ -16,7 +16,12 @@ from typing import Any, NamedTuple
 from evidence.model import Diagnostic, Record, Report, RevisionMention
 from evidence.sarif.document import read_document
 from evidence.sarif.rebase import TYPE_PREFIX, slug
-from evidence.sarif.results import RunContext, read_result
+from evidence.sarif.results import (
+    RunContext,
+    fingerprint_tables,
+    read_result,
+    shared_tables,
+)
 from evidence.sarif.uris import UriResolver
 
 __all__ = ["ResultId", "load_sarif", "read_runs", "reports_of", "result_ids"]
@@ -131,12 +136,23 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
     results = run.get("results")
     if results is not None and not isinstance(results, list):
         problems.append(Diagnostic(0, "'results' is not a list; no results read"))
-    for position, result in enumerate(results if isinstance(results, list) else []):
+    listed = results if isinstance(results, list) else []
+    tables = [fingerprint_tables(result) for result in listed]
+    shared, counts = shared_tables(listed, tables, context)
+    for key, count in counts.items():
+        problems.append(
+            Diagnostic(
+                0,
+                f"{count} results share their {key} with results elsewhere:"
+                " each is told apart by its rule and location instead",
+            )
+        )
+    for position, result in enumerate(listed):
         number = position + 1
         if not isinstance(result, Mapping):
             problems.append(Diagnostic(number, f"result {number} is not an object; skipped"))
             continue
-        record, odd = read_result(result, number, context)
+        record, odd = read_result(result, number, context, shared, tables[position])
         problems.extend(Diagnostic(number, f"result {number}: {text}") for text in odd)
         count = seen.get(record.id, 0) + 1
         seen[record.id] = count

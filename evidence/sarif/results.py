@@ -19,7 +19,14 @@ from evidence.model import Kind, LineRange, Quote, Record
 from evidence.sarif.messages import message_text, multiformat_text
 from evidence.sarif.uris import UriResolver
 
-__all__ = ["RunContext", "fingerprint", "read_result", "rule_for"]
+__all__ = [
+    "RunContext",
+    "fingerprint",
+    "fingerprint_tables",
+    "read_result",
+    "rule_for",
+    "shared_tables",
+]
 
 #: result and rule properties shown as fields (the rest stay in the file)
 PROPERTY_FIELDS = (
@@ -118,21 +125,86 @@ def rule_for(
     return rule_id or "(no rule)", rule, problem
 
 
-def fingerprint(
-    result: Mapping[str, Any], rule_id: str, where: Callable[[], str]
-) -> tuple[str, str]:
-    """(12 hex digits, what they hash): the result's partialFingerprints, else its fingerprints,
-    else its rule and first location (``where()``: its path and region)."""
-    for key in ("partialFingerprints", "fingerprints"):
+#: the keys a result's identity is read from, in order of preference
+FINGERPRINT_KEYS = ("partialFingerprints", "fingerprints")
+#: (key, what the key's table hashes) of a table that results at different places share
+SharedTable = tuple[str, str]
+#: (key, what it hashes, the names it holds) of each fingerprint table of a result, in order
+Tables = list[tuple[str, str, str]]
+
+
+def fingerprint_tables(result: object) -> Tables:
+    """The fingerprint tables of a result (none when it is not an object)."""
+    tables: Tables = []
+    if type(result) is not dict:
+        return tables
+    for key in FINGERPRINT_KEYS:
         table = _mapping(result.get(key))
         pairs = sorted((name, value) for name, value in table.items() if isinstance(value, str))
         if pairs:
             material = key + "\0" + "\0".join(f"{name}={value}" for name, value in pairs)
-            described = f"{key}: " + ", ".join(name for name, _ in pairs)
-            break
+            tables.append((key, material, ", ".join(name for name, _ in pairs)))
+    return tables
+
+
+def shared_tables(
+    results: Sequence[Any], tables: Sequence[Tables], context: RunContext
+) -> tuple[frozenset[SharedTable], dict[str, int]]:
+    """The fingerprint tables that stand on results at different places (Semgrep without a
+    login writes ``"matchBasedId/v1": "requires login"`` on every result, whatever its rule):
+    not an identity, as numbering the results by position would move a verdict to another
+    finding when a new scan reorders them. Also how many results hold such a table, per key.
+    ``tables``: each result's `fingerprint_tables`."""
+    first: dict[SharedTable, Mapping[str, Any]] = {}
+    places: dict[SharedTable, str] = {}
+    shared: set[SharedTable] = set()
+
+    def place(result: Mapping[str, Any]) -> str:
+        locations = _sequence(result.get("locations"))
+        return location_key(locations[0], context.resolver) if locations else ""
+
+    for result, own in zip(results, tables, strict=True):
+        for key, material, _names in own:
+            table = (key, material)
+            earlier = first.setdefault(table, result)
+            if earlier is result or table in shared:
+                continue
+            # computed only for a table seen twice: most results' tables are their own
+            if table not in places:
+                places[table] = place(earlier)
+            if place(result) != places[table]:
+                shared.add(table)
+    counts: dict[str, int] = {}
+    if shared:
+        for own in tables:
+            for key, material, _names in own:
+                if (key, material) in shared:
+                    counts[key] = counts.get(key, 0) + 1
+    return frozenset(shared), counts
+
+
+def fingerprint(
+    result: Mapping[str, Any],
+    rule_id: str,
+    where: Callable[[], str],
+    shared: frozenset[SharedTable] = frozenset(),
+    tables: Tables | None = None,
+) -> tuple[str, str]:
+    """(12 hex digits, what they hash): the result's partialFingerprints, else its fingerprints,
+    else its rule and first location (``where()``: its path and region); a table in ``shared``
+    (`shared_tables`) is passed over. ``tables``: its `fingerprint_tables`, when made already."""
+    passed = []
+    for key, material, names in fingerprint_tables(result) if tables is None else tables:
+        if (key, material) in shared:
+            passed.append(key)
+            continue
+        described = f"{key}: {names}"
+        break
     else:
         material = f"location\0{rule_id}\0{where()}"
         described = "rule and location"
+        if passed:
+            described += f" ({' and '.join(passed)} shared with results elsewhere)"
     digest = hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
     return digest[:FINGERPRINT_LENGTH], described
 
@@ -339,11 +411,16 @@ SHAPES: dict[str, type] = {
 
 
 def read_result(
-    result: Mapping[str, Any], number: int, context: RunContext
+    result: Mapping[str, Any],
+    number: int,
+    context: RunContext,
+    shared: frozenset[SharedTable] = frozenset(),
+    tables: Tables | None = None,
 ) -> tuple[Record, list[str]]:
     """The record of the ``number``-th result (1-based) of a run, and what was odd about it.
 
-    Its id is ``<rule id>:<12 hex>`` (`fingerprint`); the reader numbers duplicates."""
+    Its id is ``<rule id>:<12 hex>`` (`fingerprint`, passing over the ``shared`` tables); the
+    reader numbers duplicates."""
     problems: list[str] = []
     rule_id, rule, problem = rule_for(result, context)
     if problem:
@@ -358,7 +435,7 @@ def read_result(
     def first() -> str:
         return location_key(locations[0], context.resolver) if locations else ""
 
-    digest, described = fingerprint(result, rule_id, first)
+    digest, described = fingerprint(result, rule_id, first, shared, tables)
     record_id = f"{rule_id}:{digest}"
     message = message_text(result.get("message"), rule, context.strings)
     default_level = _text(_mapping(rule.get("defaultConfiguration")).get("level")) if rule else ""

@@ -375,3 +375,72 @@ def test_the_record_says_what_its_id_hashes() -> None:
     semgrep = load_reports([SEMGREP]).reports[0]
     assert fields(semgrep.records[0], "id from") == ["fingerprints: matchBasedId/v1"]
     assert fields(load_reports([OTHER]).reports[0].records[0], "id from") == ["rule and location"]
+
+
+# --- fingerprints that are no identity -------------------------------------------------------
+
+
+def _placeholder_result(rule: str, path: str, line: int, text: str) -> dict[str, object]:
+    """A result as Semgrep writes it without a login: the same fingerprint on every result."""
+    return {
+        "ruleId": rule,
+        "message": {"text": f"{rule} here"},
+        "fingerprints": {"matchBasedId/v1": "requires login"},
+        "locations": [located(path, line, endLine=line, snippet={"text": text})],
+    }
+
+
+def test_a_fingerprint_every_result_shares_is_no_identity() -> None:
+    results = [
+        _placeholder_result("assert-used", "api/a.py", 3, "assert x"),
+        _placeholder_result("assert-used", "api/a.py", 9, "assert y"),
+        _placeholder_result("assert-used", "api/b.py", 3, "assert z"),
+        _placeholder_result("broad-except", "api/b.py", 7, "except Exception:"),
+    ]
+    (report,) = load_sarif(json.dumps(log(run(*results))).encode(), "s.sarif")
+    ids = [record.id for record in report.records]
+    # told apart by their places, not numbered "(2)", "(3)" by their order in the file
+    assert len(set(ids)) == 4 and not any(" (" in record_id for record_id in ids)
+    messages = [diagnostic.message for diagnostic in report.diagnostics]
+    assert not any("repeats" in message for message in messages)
+    assert messages == [
+        "4 results share their fingerprints with results elsewhere:"
+        " each is told apart by its rule and location instead"
+    ]
+    assert fields(report.records[0], "id from") == [
+        "rule and location (fingerprints shared with results elsewhere)"
+    ]
+    # a new scan listing the same findings in another order gives each its own id again, so a
+    # verdict stays on its finding
+    (again,) = load_sarif(json.dumps(log(run(*reversed(results)))).encode(), "s.sarif")
+    place = {r.id: (r.quotes[0].path, r.quotes[0].claimed) for r in report.records}
+    assert {r.id: (r.quotes[0].path, r.quotes[0].claimed) for r in again.records} == place
+
+
+def test_a_shared_table_gives_way_to_the_next_and_real_duplicates_stay_numbered() -> None:
+    def result(line: int, partial: str, full: str) -> dict[str, object]:
+        return {
+            "ruleId": "py/rule",
+            "message": {"text": "m"},
+            "partialFingerprints": {"primaryLocationLineHash": partial},
+            "fingerprints": {"id/v1": full},
+            "locations": [located("api/a.py", line)],
+        }
+
+    # the same line hash at two places (identical lines): the full fingerprints tell them apart
+    shared = [result(3, "abc:1", "one"), result(8, "abc:1", "two")]
+    (report,) = load_sarif(json.dumps(log(run(*shared))).encode(), "s.sarif")
+    assert [fields(r, "id from") for r in report.records] == [["fingerprints: id/v1"]] * 2
+    assert len({r.id for r in report.records}) == 2
+    # one finding listed twice at its one place is a duplicate, numbered as before
+    twice = [result(3, "abc:1", "one"), result(3, "abc:1", "one")]
+    (report,) = load_sarif(json.dumps(log(run(*twice))).encode(), "s.sarif")
+    assert report.records[1].id == report.records[0].id + " (2)"
+    assert fields(report.records[0], "id from") == ["partialFingerprints: primaryLocationLineHash"]
+    # fingerprints of their own are kept whatever the places (the region may move)
+    own = [result(3, "abc:1", "one"), result(8, "def:1", "two")]
+    (report,) = load_sarif(json.dumps(log(run(*own))).encode(), "s.sarif")
+    assert [fields(r, "id from") for r in report.records] == [
+        ["partialFingerprints: primaryLocationLineHash"]
+    ] * 2
+    assert not report.diagnostics
