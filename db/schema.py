@@ -209,6 +209,20 @@ def _imported_events(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE imported_events (event TEXT PRIMARY KEY) STRICT, WITHOUT ROWID")
 
 
+def _result_moves(db: sqlite_utils.Database) -> None:
+    """Which result of a scan is the same finding as a result of the scan registered before it,
+    whose id moved with its lines (db/carry.py): each reviewer's verdicts follow it."""
+    db.execute(
+        "CREATE TABLE result_moves (report TEXT NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL,"
+        " at TEXT NOT NULL, PRIMARY KEY (report, old)) STRICT"
+    )
+    # the moves each reviewer's verdicts have followed, up to when (a launch looks no further)
+    db.execute(
+        "CREATE TABLE result_moves_followed (report TEXT NOT NULL, reviewer TEXT NOT NULL,"
+        " at TEXT NOT NULL, PRIMARY KEY (report, reviewer)) STRICT"
+    )
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
@@ -218,6 +232,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (3, "report_sources and citations, for the md write-up", _review_context),
     (4, "sync_state for assay sync", _sync_state),
     (5, "imported_events: events merged from elsewhere", _imported_events),
+    (6, "result_moves: a scan's findings whose ids moved", _result_moves),
 )
 
 

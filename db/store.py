@@ -38,7 +38,9 @@ from evidence.model import Anchor, Quote, ReportSet
 from evidence.permalink import without_credentials
 
 if TYPE_CHECKING:
+    from db.carry import Carried
     from evidence.citations import CitedPath
+    from evidence.model import Report
 
 __all__ = [
     "AT_FORMAT",
@@ -330,6 +332,20 @@ class VerdictStore:
             return count
 
         return self._database.run("registering report items", register, write=True)
+
+    def carry(
+        self, reports: Iterable[Report], *, reviewer: str, revision: str | None = None
+    ) -> Carried:
+        """Carry the reviewer's verdicts and notes on results these scans (registered) no
+        longer hold to the same findings they now hold (db/carry.py), in one transaction."""
+        from db.carry import carry
+
+        wanted = list(reports)
+        return self._database.run(
+            "carrying verdicts to the scan's findings",
+            lambda conn: carry(conn, wanted, reviewer, revision),
+            write=True,
+        )
 
     def items(self) -> list[dict[str, Any]]:
         """Registered items, by report then report order."""

@@ -29,6 +29,8 @@ __all__ = [
     "give_many",
     "import_chunk",
     "latest",
+    "new_event",
+    "next_at",
     "set_note",
     "set_position",
     "set_sync_state",
@@ -63,13 +65,18 @@ def append(
     """Append the item's new state for the reviewer, timed after their latest event."""
     if not reviewer.strip():
         raise StoreError("a verdict needs a reviewer name")
-    at = later_than(now_at(), _floor(conn, reviewer))
-    event = _new(item, reviewer, verdict, note, at, revision, undoes)
+    at = next_at(conn, reviewer)
+    event = new_event(item, reviewer, verdict, note, at, revision, undoes)
     conn.execute(INSERT, row_values(event))
     return event
 
 
-def _new(
+def next_at(conn: sqlite3.Connection, reviewer: str) -> str:
+    """When the reviewer's next events are stamped: now, or just after their latest one here."""
+    return later_than(now_at(), _floor(conn, reviewer))
+
+
+def new_event(
     item: ItemRef,
     reviewer: str,
     verdict: Verdict | None,
@@ -201,12 +208,12 @@ def give_many(
         raise StoreError("a verdict needs a reviewer name")
     unique = list({item.key: item for item in items}.values())
     before = histories(conn, [item.key for item in unique], reviewer)
-    at = later_than(now_at(), _floor(conn, reviewer))
+    at = next_at(conn, reviewer)
     kept = {key: states[-1].note for key, states in before.items()}
     return _append_all(
         conn,
         [
-            _new(item, reviewer, verdict, _joined(kept.get(item.key), note), at, revision)
+            new_event(item, reviewer, verdict, _joined(kept.get(item.key), note), at, revision)
             for item in unique
         ],
     )
@@ -234,7 +241,7 @@ def undo_many(conn: sqlite3.Connection, reviewer: str, events: list[str]) -> lis
         )
         targets.extend(map(event_from_row, rows))
     history = histories(conn, list({target.item for target in targets}), reviewer)
-    at = later_than(now_at(), _floor(conn, reviewer))
+    at = next_at(conn, reviewer)
     reverted: list[Event] = []
     for target in targets:
         states = history[target.item]
@@ -245,7 +252,7 @@ def undo_many(conn: sqlite3.Connection, reviewer: str, events: list[str]) -> lis
         previous = states[at_target - 1] if at_target else None
         verdict, note = (previous.verdict, previous.note) if previous else (None, None)
         reverted.append(
-            _new(target.ref, reviewer, verdict, note, at, target.revision, target.event)
+            new_event(target.ref, reviewer, verdict, note, at, target.revision, target.event)
         )
     return _append_all(conn, reverted)
 

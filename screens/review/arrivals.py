@@ -15,6 +15,7 @@ from screens.review.verdicts import ReadStored, Registered
 from screens.safe import visible
 
 if TYPE_CHECKING:
+    from db.carry import Carried
     from db.store import VerdictStore
     from screens.review.header import Header
     from screens.review.loading import StoredState
@@ -140,9 +141,20 @@ class Arrivals(Part):
         from evidence.sarif.rebase import is_sarif_report
 
         scans = {report.identity for report in reportset.reports if is_sarif_report(report)}
+        reviewer = session.reviewer
 
-        def register(store: VerdictStore) -> dict[str, str]:
+        def register(store: VerdictStore) -> tuple[dict[str, str], Carried | None]:
             elsewhere = registered_elsewhere(store.sources(), scans, repository, remote)
+            # before registering: the items are the last scan's until then; never from
+            # another repository's run of the same name
+            followed = [
+                report
+                for report in reportset.reports
+                if report.identity in scans and report.identity not in elsewhere
+            ]
+            carried = (
+                store.carry(followed, reviewer=reviewer, revision=commit) if followed else None
+            )
             store.register(
                 reportset,
                 anchors,
@@ -151,7 +163,7 @@ class Arrivals(Part):
                 remote=remote,
                 citations=citations,
             )
-            return elsewhere
+            return elsewhere, carried
 
         self.verdicts.write(register, Registered())
         self.drift.anchored()

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from db import Event, ItemRef, VerdictStore
+    from db.carry import Carried
     from screens.review.header import Header
     from screens.review.navigation import Navigation
 
@@ -257,19 +258,7 @@ class Verdicts(Part):
                 self.moves.refilter()
             self.notify(visible(said), markup=False, timeout=4)
         elif isinstance(reply, Registered) and message.result:
-            elsewhere = cast("dict[str, str]", message.result)
-            tools = ", ".join(sorted({identity.split("/", 1)[0] for identity in elsewhere}))
-            there = ", ".join(sorted(set(elsewhere.values())))
-            self.notify(
-                visible(
-                    f"{tools}: this database also holds results of the same run name from "
-                    f"{there}: reviewed together here, the two code bases' results mix in counts "
-                    "and write-ups. Review each with its own --db, or both in an audit."
-                ),
-                severity="warning",
-                markup=False,
-                timeout=15,
-            )
+            self._registered(*cast("tuple[dict[str, str], Carried | None]", message.result))
         elif isinstance(reply, Exported):
             notice = cast(str, message.result)
             failed = notice.startswith("write-up not saved")
@@ -279,6 +268,19 @@ class Verdicts(Part):
                 timeout=6,
                 severity="error" if failed else "information",
             )
+
+    def _registered(self, elsewhere: dict[str, str], carried: Carried | None) -> None:
+        from screens.review.scans import carried_notice, elsewhere_notice
+
+        if carried is not None and carried.events:
+            gone = {event.item for event in carried.closed}
+            self.state.stale = [s for s in self.state.stale if s.event.item not in gone]
+            self.show_changes([*carried.events, *carried.closed])
+            self.moves.refilter()
+            self.notify(carried_notice(carried), markup=False, timeout=10)
+        if elsewhere:
+            notice = elsewhere_notice(elsewhere)
+            self.notify(notice, severity="warning", markup=False, timeout=15)
 
     def show_changes(self, events: list[Event]) -> None:
         """Stored events changed verdicts or notes: show them."""

@@ -1,0 +1,233 @@
+"""Verdicts that follow their findings into a new scan.
+
+A SARIF result with no fingerprint of its own is known by its rule and location, so a scan of
+edited code (lines added above a finding) gives the same finding another id: its verdict would
+stay on the old id, stale, and the finding come back unreviewed. When a review registers a scan,
+each result of the scan registered before it that the new one no longer holds is paired with a
+result that came, when they are the same finding: the same rule, message, file and code (the
+first location's path and text), and as many of that finding went as came (paired in line
+order). The pairs are kept (``result_moves``), so that each reviewer's own review carries their
+verdicts and notes along them, through every scan since; never in another reviewer's name. The
+old items are left unreviewed by an event of their own: the history keeps both.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from db.events import COLUMNS, INTO, event_from_row, now_at, row_values
+from db.gathered import insert_rows
+from db.keys import ItemRef, normalize_quote, record_quote_hashes
+from db.writes import new_event, next_at
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from db.events import Event
+    from evidence.model import Record, Report
+
+__all__ = ["Carried", "carry", "finding_of"]
+
+#: what a finding is, whatever its id: (rule, message, path, code) of its first location
+Finding = tuple[str, str, str, str]
+#: scans followed at most from a verdict's result to the one held now
+MOST_MOVES = 1000
+
+
+class Carried(NamedTuple):
+    """What `carry` wrote: the events on the results held now, those that leave the old ones
+    unreviewed, and how many findings each report identity's verdicts followed."""
+
+    events: list[Event]
+    closed: list[Event]
+    findings: dict[str, int]
+
+
+def carry(
+    conn: sqlite3.Connection,
+    reports: Iterable[Report],
+    reviewer: str,
+    revision: str | None,
+) -> Carried:
+    """Pair the results of each scan in ``reports`` with those of the scan registered before
+    it, then carry ``reviewer``'s verdicts and notes along every pair kept. Called before the
+    reports are registered (their items are the last scan's until then)."""
+    events: list[Event] = []
+    closed: list[Event] = []
+    findings: dict[str, int] = {}
+    at = next_at(conn, reviewer)
+    for report in reports:
+        identity = report.identity
+        records = {record.id: record for record in report.records}
+        _pair(conn, identity, records)
+        (latest,) = conn.execute(
+            "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)
+        ).fetchone()
+        followed_to = conn.execute(
+            "SELECT at FROM result_moves_followed WHERE report = ? AND reviewer = ?",
+            (identity, reviewer),
+        ).fetchone()
+        if latest is None or (followed_to is not None and followed_to[0] >= latest):
+            continue  # no scan moved its results since this reviewer's verdicts followed
+        conn.execute(
+            "INSERT OR REPLACE INTO result_moves_followed VALUES (?, ?, ?)",
+            (identity, reviewer, latest),
+        )
+        moving, reviewed = _current(conn, reviewer, identity)
+        if not moving:
+            continue
+        moves = dict(
+            _gathered(
+                conn,
+                "SELECT json_group_array(json_array(old, new)) FROM result_moves WHERE report = ?",
+                (identity,),
+            )
+        )
+        for old_id, old_events in moving.items():
+            target = _followed(old_id, moves, records)
+            if target is None or target in reviewed:
+                continue  # not carried, or reviewed again already: the new verdict stands
+            followed = old_events
+            if any(event.quote is not None for event in old_events):
+                hashes = set(record_quote_hashes(records[target]))
+                followed = [  # on the locations it still has
+                    event for event in old_events if event.quote is None or event.quote in hashes
+                ]
+            for event in followed:
+                item = ItemRef(identity, target, event.quote)
+                verdict, note = event.verdict, event.note
+                events.append(new_event(item, reviewer, verdict, note, at, revision))
+                closed.append(new_event(event.ref, reviewer, None, None, at, revision))
+            if followed:
+                findings[identity] = findings.get(identity, 0) + 1
+                reviewed.add(target)  # once: two older results may have become it
+    if events:
+        insert_rows(conn, INTO, [row_values(event) for event in (*events, *closed)])
+    return Carried(events, closed, findings)
+
+
+def _followed(record: str, moves: dict[str, str], held: Collection[str]) -> str | None:
+    """The result held now that ``record`` became through the scans since, or None."""
+    if record in held:
+        return None
+    for _ in range(MOST_MOVES):
+        record_or_none = moves.get(record)
+        if record_or_none is None:
+            return None
+        record = record_or_none
+        if record in held:
+            return record
+    return None
+
+
+def _pair(conn: sqlite3.Connection, identity: str, records: dict[str, Record]) -> None:
+    """Keep which result of the scan registered last each one that went became."""
+    before = set(
+        _gathered(
+            conn,
+            "SELECT json_group_array(record) FROM items"
+            " WHERE report = ? AND present = 1 AND quote IS NULL",
+            (identity,),
+        )
+    )
+    went = [record for record in before if record not in records]
+    if not went:
+        return  # the scan registered last, again (or the first)
+    arrived: dict[Finding, list[Record]] = defaultdict(list)
+    for record in records.values():
+        if record.id not in before:
+            arrived[finding_of(record)].append(record)
+    pairs: list[tuple[str, str, str, str]] = []
+    for finding, old in _findings(conn, identity, went).items():
+        new = sorted(arrived.get(finding, ()), key=_first_line)
+        if len(new) == len(old):  # else which went and which came cannot be told
+            pairs.extend(
+                (identity, old_id, record.id, now_at())
+                for (_line, old_id), record in zip(sorted(old), new, strict=True)
+            )
+    if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
+        insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", pairs)
+
+
+def finding_of(record: Record) -> Finding:
+    """The finding a result is: its rule (section), message (label), first location's path and
+    code (its text normalized as quote keys are)."""
+    first = record.quotes[0] if record.quotes else None
+    path, text = (first.path, normalize_quote(first.text)) if first else ("", "")
+    return (record.section, record.label, path, text)
+
+
+def _first_line(record: Record) -> int:
+    claimed = record.quotes[0].claimed if record.quotes else None
+    return claimed[0] if claimed else 0
+
+
+def _gathered(conn: sqlite3.Connection, query: str, parameters: tuple[str, ...]) -> list[Any]:
+    """The one JSON array ``query`` gathers: one step of SQLite's, where a row a step would let
+    a busy thread (the app's) hold the interpreter between rows (db/reads.py `_current_rows`)."""
+    (text,) = conn.execute(query, parameters).fetchone()
+    return list(json.loads(text)) if text else []
+
+
+def _current(
+    conn: sqlite3.Connection, reviewer: str, identity: str
+) -> tuple[dict[str, list[Event]], set[str]]:
+    """The reviewer's current verdicts and notes on the report's results that moved (on each
+    record and its quotes), by record; and the results they moved to that hold some."""
+    mine = (
+        "FROM current_verdicts WHERE reviewer = ? AND report = ?"
+        " AND (verdict IS NOT NULL OR coalesce(note, '') != '')"
+        " AND record IN (SELECT {end} FROM result_moves WHERE report = ?)"
+    )
+    columns = ", ".join(COLUMNS)
+    rows = _gathered(
+        conn,
+        f"SELECT json_group_array(json_array({columns})) " + mine.format(end="old"),
+        (reviewer, identity, identity),
+    )
+    moving: dict[str, list[Event]] = defaultdict(list)
+    for event in map(event_from_row, rows):
+        moving[event.record].append(event)
+    if not moving:
+        return moving, set()
+    reviewed = _gathered(
+        conn,
+        "SELECT json_group_array(DISTINCT record) " + mine.format(end="new"),
+        (reviewer, identity, identity),
+    )
+    return moving, set(reviewed)
+
+
+def _findings(
+    conn: sqlite3.Connection, identity: str, records: Collection[str]
+) -> dict[Finding, list[tuple[int, str]]]:
+    """The findings the registered ``records`` of a report are, each with (first line, id) of
+    the records that are it."""
+    wanted = set(records)
+    # the report's items in one pass: `record IN (...)` chunks would each scan them all (no
+    # index holds the record): 20 s for the 135,130 results of a scan whose lines all moved
+    rows = _gathered(
+        conn,
+        "SELECT json_group_array(json_array(record, quote, section, label, quote_index,"
+        " quote_path, quote_text, claimed_first)) FROM items WHERE report = ? AND present = 1",
+        (identity,),
+    )
+    labels: dict[str, tuple[str, str]] = {}  # record -> (section, label)
+    firsts: dict[str, tuple[int, str, str, int]] = {}  # record -> its first quote's row
+    for record, quote, section, label, index, path, text, line in rows:
+        if record not in wanted:
+            continue
+        if quote is None:
+            labels[record] = (section or "", label or "")
+            continue
+        earlier = firsts.get(record)
+        if earlier is None or (index or 0) < earlier[0]:
+            firsts[record] = (index or 0, path or "", text or "", line or 0)
+    went: dict[Finding, list[tuple[int, str]]] = defaultdict(list)
+    for record, (section, label) in labels.items():
+        _index, path, text, line = firsts.get(record, (0, "", "", 0))
+        went[(section, label, path, normalize_quote(text) if path else "")].append((line, record))
+    return went

@@ -1,0 +1,168 @@
+"""A reviewer's verdicts follow their findings into a scan of edited code (db/carry.py).
+
+The scans are SARIF logs as Bandit writes them (rule, message, snippet, no fingerprints), so a
+result's id is its rule and location: lines added above a finding give it another id."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from db.carry import Carried
+from db.keys import ItemRef
+from db.store import VerdictStore
+from evidence.model import Record, Report, ReportSet
+from evidence.reports.loading import load_reports
+
+REV = "802776dd27b8c567fc18b46afc7b0cf64426b1f9"
+NEW_REV = "8df75acb2b0000000000000000000000000000ff"
+
+
+def finding(rule: str, path: str, line: int, code: str, message: str = "") -> dict[str, Any]:
+    region = {"startLine": line, "endLine": line, "snippet": {"text": code}}
+    return {
+        "ruleId": rule,
+        "message": {"text": message or f"{rule} found"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": path}, "region": region}}],
+    }
+
+
+def scan(tmp_path: Path, name: str, *results: dict[str, Any]) -> Report:
+    log = {
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "Bandit"}}, "results": list(results)}],
+    }
+    path = tmp_path / name
+    path.write_text(json.dumps(log))
+    (report,) = load_reports([path]).reports
+    return report
+
+
+def by_code(report: Report, code: str) -> list[Record]:
+    return [record for record in report.records if record.quotes[0].text == code]
+
+
+def registered(store: VerdictStore, report: Report, revision: str) -> None:
+    store.register(ReportSet((report,)), revision=revision)
+
+
+def reviewed(store: VerdictStore, report: Report, reviewer: str, revision: str) -> Carried:
+    """What a review of ``report`` does on opening: carry, then register."""
+    carried = store.carry([report], reviewer=reviewer, revision=revision)
+    registered(store, report, revision)
+    return carried
+
+
+OLD = (
+    finding("B602", "api/run.py", 10, "subprocess.call(cmd, shell=True)"),
+    finding("B105", "api/auth.py", 4, 'TOKEN = "dev"', "Possible hardcoded password: 'dev'"),
+    finding("B101", "api/a.py", 3, "assert ready"),
+    finding("B101", "api/a.py", 9, "assert ready"),
+)
+#: the same code with lines added above each finding, and a new finding
+NEW = (
+    finding("B602", "api/run.py", 14, "subprocess.call(cmd, shell=True)"),
+    finding("B105", "api/auth.py", 6, 'TOKEN = "dev"', "Possible hardcoded password: 'dev'"),
+    finding("B101", "api/a.py", 5, "assert ready"),
+    finding("B101", "api/a.py", 12, "assert ready"),
+    finding("B108", "api/tmp.py", 2, 'open("/tmp/x")'),
+)
+
+
+def test_verdicts_follow_their_findings_to_new_lines(store: VerdictStore, tmp_path: Path) -> None:
+    old = scan(tmp_path, "old.sarif", *OLD)
+    registered(store, old, REV)
+    shell, token = by_code(old, "subprocess.call(cmd, shell=True)")[0], old.records[1]
+    first, second = by_code(old, "assert ready")
+    store.give(
+        ItemRef.for_record(old, shell), "confirmed", note="cmd is user input", reviewer="ann"
+    )
+    store.give(ItemRef.for_record(old, token), "refuted", note="a test fixture", reviewer="ann")
+    store.give(ItemRef.for_record(old, second), "unclear", reviewer="ann")
+    location = ItemRef.for_quote(old, first, first.quotes[0])
+    store.give(location, "refuted", note="tests only", reviewer="ann")
+    store.give(ItemRef.for_record(old, token), "confirmed", reviewer="bob")
+
+    new = scan(tmp_path, "new.sarif", *NEW)
+    assert {r.id for r in new.records}.isdisjoint(r.id for r in old.records)  # ids moved
+    carried = reviewed(store, new, "ann", NEW_REV)
+
+    assert carried.findings == {new.identity: 4}
+    mine = store.current("ann")
+    moved_shell = by_code(new, "subprocess.call(cmd, shell=True)")[0]
+    state = mine[ItemRef.for_record(new, moved_shell).key]
+    assert (state.verdict, state.note, state.revision) == (
+        "confirmed",
+        "cmd is user input",
+        NEW_REV,
+    )
+    assert mine[ItemRef.for_record(new, new.records[1]).key].note == "a test fixture"
+    # two identical findings in one file: paired in line order, the quote's verdict on its quote
+    new_first, new_second = by_code(new, "assert ready")
+    assert mine[ItemRef.for_record(new, new_second).key].verdict == "unclear"
+    assert ItemRef.for_record(new, new_first).key not in mine
+    assert mine[ItemRef.for_quote(new, new_first, new_first.quotes[0]).key].note == "tests only"
+    # the old items are left unreviewed by events of their own, the history keeps both
+    assert not any(key.split("#")[1] in {r.id for r in old.records} for key in mine)
+    assert [e.verdict for e in store.history(ItemRef.for_record(old, shell).key)] == [
+        "confirmed",
+        None,
+    ]
+    assert store.stale(load_reports([tmp_path / "new.sarif"]), "ann") == []
+    # another reviewer's verdicts are theirs to carry, at their review of the same scan
+    assert ItemRef.for_record(new, new.records[1]).key not in store.current("bob")
+    assert reviewed(store, new, "bob", NEW_REV).findings == {new.identity: 1}
+    assert store.current("bob")[ItemRef.for_record(new, new.records[1]).key].verdict == "confirmed"
+    # nothing left to carry: opening it again writes nothing
+    assert reviewed(store, new, "ann", NEW_REV).events == []
+
+
+def test_nothing_follows_when_it_cannot_be_told_which_finding_went(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    old = scan(tmp_path, "old.sarif", *OLD)
+    registered(store, old, REV)
+    first, second = by_code(old, "assert ready")
+    store.give(ItemRef.for_record(old, first), "refuted", reviewer="ann")
+    store.give(ItemRef.for_record(old, old.records[1]), "refuted", reviewer="ann")
+    # one of the two identical findings is gone, the other moved: which one is unknown; the
+    # message of the other changed (the finding says something else now)
+    new = scan(
+        tmp_path,
+        "new.sarif",
+        finding("B101", "api/a.py", 5, "assert ready"),
+        finding("B105", "api/auth.py", 6, 'TOKEN = "dev"', "Possible hardcoded password: 'prod'"),
+    )
+    carried = reviewed(store, new, "ann", NEW_REV)
+    assert carried.events == [] and carried.findings == {}
+    assert len(store.stale(load_reports([tmp_path / "new.sarif"]), "ann")) == 2
+
+
+def test_a_finding_already_reviewed_again_keeps_its_verdict(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    old = scan(tmp_path, "old.sarif", *OLD[:1])
+    registered(store, old, REV)
+    store.give(ItemRef.for_record(old, old.records[0]), "refuted", reviewer="ann")
+    new = scan(tmp_path, "new.sarif", *NEW[:1])
+    registered(store, new, NEW_REV)  # bob opened it first
+    store.give(ItemRef.for_record(new, new.records[0]), "confirmed", reviewer="ann")
+    assert reviewed(store, new, "ann", NEW_REV).events == []
+    assert store.current("ann")[ItemRef.for_record(new, new.records[0]).key].verdict == "confirmed"
+
+
+def test_verdicts_follow_through_every_scan_since(store: VerdictStore, tmp_path: Path) -> None:
+    code = "subprocess.call(cmd, shell=True)"
+    scans = [
+        scan(tmp_path, f"s{n}.sarif", finding("B602", "api/run.py", 10 + n, code)) for n in range(3)
+    ]
+    registered(store, scans[0], REV)
+    store.give(ItemRef.for_record(scans[0], scans[0].records[0]), "refuted", reviewer="ann")
+    reviewed(store, scans[1], "bob", NEW_REV)  # ann did not open the second scan
+    reviewed(store, scans[2], "bob", NEW_REV)
+    assert reviewed(store, scans[2], "ann", NEW_REV).findings == {scans[2].identity: 1}
+    assert (
+        store.current("ann")[ItemRef.for_record(scans[2], scans[2].records[0]).key].verdict
+        == "refuted"
+    )

@@ -1,0 +1,82 @@
+"""A scan of edited code reviewed into the database of the scan before: the reviewer's verdicts
+follow their findings to their new lines (db/carry.py), the review says so, nothing is stale."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from screenkit import Notice, git, reviewing, settle, watch_notices
+
+from db.keys import ItemRef
+from db.store import VerdictStore
+from evidence.model import ReportSet
+from evidence.reports.loading import load_reports
+from keymaps import Keymap
+from tui.factory import make_app
+
+CODE = "subprocess.call(cmd, shell=True)"
+
+
+def commit(repo: Path, source: str) -> str:
+    (repo / "src").mkdir(parents=True, exist_ok=True)
+    (repo / "src" / "run.py").write_text(source, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=A", "-c", "user.email=a@example.org", "commit", "-qm", "edit")
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def scanned(path: Path, line: int) -> Path:
+    """Bandit's shape: no fingerprints, so the result's id is its rule and location."""
+    region = {"startLine": line, "endLine": line, "snippet": {"text": CODE}}
+    location = {"physicalLocation": {"artifactLocation": {"uri": "src/run.py"}, "region": region}}
+    result = {"ruleId": "B602", "message": {"text": "shell=True"}, "locations": [location]}
+    run = {"tool": {"driver": {"name": "Bandit"}}, "results": [result]}
+    path.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    return path
+
+
+async def opened(repo: Path, scan: Path, rev: str, db: Path, keymap: Keymap) -> dict[str, Any]:
+    app = make_app(load_reports([scan]), repo, rev, db, "ada", keymap)
+    notices: list[Notice] = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = reviewing(app)
+        await settle(pilot, screen)
+        await screen.verdicts.writer.flush()
+        await pilot.pause()
+        seen = {
+            "notices": [notice.message for notice in notices],
+            "stale": len(screen.state.stale),
+            "current": {event.record: event.verdict for event in screen.session.current.values()},
+        }
+    app.close()
+    return seen
+
+
+async def test_a_verdict_follows_its_finding_into_the_next_scan(
+    tmp_path: Path, keymap: Keymap
+) -> None:
+    repo, db = tmp_path / "repo", tmp_path / "verdicts.db"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    first = commit(repo, f"import subprocess\n{CODE}\n")
+    before = scanned(tmp_path / "before.sarif", 2)
+    await opened(repo, before, first, db, keymap)
+    (report,) = load_reports([before]).reports
+    with VerdictStore.open(db) as store:
+        item = ItemRef.for_record(report, report.records[0])
+        store.give(item, "refuted", note="cmd is a constant", reviewer="ada", revision=first)
+
+    second = commit(repo, f"import subprocess\n\nCMD = 'ls'\n{CODE}\n")
+    after = scanned(tmp_path / "after.sarif", 4)
+    (moved,) = load_reports([after]).reports[0].records
+    assert moved.id != report.records[0].id
+    seen = await opened(repo, after, second, db, keymap)
+    assert seen["current"] == {moved.id: "refuted"}
+    assert seen["stale"] == 0
+    assert any("verdicts and notes on 1 result of the scan before" in n for n in seen["notices"])
+    with VerdictStore.open(db) as store:
+        assert store.stale(ReportSet((load_reports([after]).reports[0],)), "ada") == []
+        (state,) = store.current("ada").values()
+        assert (state.note, state.revision) == ("cmd is a constant", second)
