@@ -37,12 +37,12 @@ def uri_path(uri: str) -> tuple[bool, str]:
         path = urllib.parse.unquote(parts.path)
         if parts.scheme.lower() == "file" and parts.netloc not in ("", "localhost"):
             path = f"//{parts.netloc}{path}"  # a UNC share
-        if _DRIVE.match(path):
-            path = path.lstrip("/")
+        if _DRIVE.match(path):  # a Windows path: an encoded backslash (%5C) is its separator
+            path = path.lstrip("/").replace("\\", "/")
         return True, path or "/"
     path = urllib.parse.unquote(uri.split("#", 1)[0].split("?", 1)[0])
     if _DRIVE.match(path):
-        return True, path.lstrip("/")
+        return True, path.lstrip("/").replace("\\", "/")
     return path.startswith("/"), path
 
 

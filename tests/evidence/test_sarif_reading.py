@@ -199,6 +199,8 @@ def test_uri_bases_absolute_uris_and_percent_encoding() -> None:
         ("file:///C:/work/k/a.py", (True, "C:/work/k/a.py")),
         ("file://server/share/a.py", (True, "//server/share/a.py")),
         ("C:\\work\\k\\a.py", (True, "C:/work/k/a.py")),
+        ("file:///D:/a/k/worker%5Csrc%5Csync.js", (True, "D:/a/k/worker/src/sync.js")),
+        ("src/a%5Cb.py", (False, "src/a\\b.py")),  # a POSIX name may hold a backslash
         ("src/a.py", (False, "src/a.py")),
         ("https://example.com/org/repo/blob/main/src/a.py", (True, "/org/repo/blob/main/src/a.py")),
     ],
