@@ -59,9 +59,12 @@ def carry(
     closed: list[Event] = []
     findings: dict[str, int] = {}
     at = next_at(conn, reviewer)
+    # the runs of one identity (two files of one tool's scan) are one registration's results
+    held: dict[str, dict[str, Record]] = defaultdict(dict)
     for report in reports:
-        identity = report.identity
-        records = {record.id: record for record in report.records}
+        for record in report.records:
+            held[report.identity].setdefault(record.id, record)
+    for identity, records in held.items():
         _pair(conn, identity, records)
         (latest,) = conn.execute(
             "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)

@@ -166,3 +166,20 @@ def test_verdicts_follow_through_every_scan_since(store: VerdictStore, tmp_path:
         store.current("ann")[ItemRef.for_record(scans[2], scans[2].records[0]).key].verdict
         == "refuted"
     )
+
+
+def test_two_files_of_one_run_are_one_scan(store: VerdictStore, tmp_path: Path) -> None:
+    # one tool's scan in two files (scanned apart, the same code in both): one report identity
+    code = "subprocess.call(cmd, shell=True)"
+    one = scan(tmp_path, "one.sarif", finding("B602", "api/run.py", 10, code))
+    two = scan(tmp_path, "two.sarif", finding("B602", "api/run.py", 20, code))
+    assert one.identity == two.identity
+    store.register(ReportSet((one, two)))
+    store.give(ItemRef.for_record(one, one.records[0]), "refuted", reviewer="ann")
+    moved = scan(tmp_path, "one-again.sarif", finding("B602", "api/run.py", 13, code))
+    # the other file's result is still held: one went, one came
+    carried = store.carry([moved, two], reviewer="ann", revision=NEW_REV)
+    assert carried.findings == {one.identity: 1}
+    assert store.current("ann")[ItemRef.for_record(moved, moved.records[0]).key].verdict == (
+        "refuted"
+    )
