@@ -434,9 +434,11 @@ class _Follower:
         elsewhere, score = most_alike_run(passage, self._lines(self.against, path), None, before)
         if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
             return self._changed(passage, path, elsewhere, renamed, score)
-        # the lines are still there, edited past the anchorer's floor
-        score = similarity(passage, self._lines_at(self.against, path, span))
-        if score < DELETED_BELOW:
+        # the lines are still there, edited past the anchorer's floor; those left only of what
+        # the rest of the file held (a branch's `return`) are not the passage
+        run = self._lines_at(self.against, path, span)
+        score = similarity(passage, run)
+        if score < DELETED_BELOW or set(run) <= set(before):
             return Drift(
                 DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
             )

@@ -232,3 +232,28 @@ def test_a_passage_rewritten_in_place_is_deleted_with_its_place_shown(tmp_path: 
     assert drift.lines is None and drift.near == (12, 15)
     assert drift.as_json()["near"] == [12, 15] and [c.id for c in drift.commits] == [tip]
     assert drift_details(drift)[0] == "    deleted: sync.py: passage gone (its place: 12-15)"
+
+
+def test_lines_left_only_of_what_the_file_held_elsewhere_are_no_counterpart(
+    tmp_path: Path,
+) -> None:
+    # the passage's own meaningful lines deleted, the two generic lines above them kept: they
+    # are what every branch of the function ends with, not the passage
+    root = tmp_path / "r"
+    branch = ["        ):", "            return ranked"]
+    step = [
+        "",
+        "        # 7. scattered: the characters occur in order but not together",
+        "        ranked += self._rank_scattered(needle, pool, taken, limit - len(ranked))",
+    ]
+    body = ["    def rank(self):", "        if emit(a,", *branch, "        if emit(b,", *branch]
+    cited = make_repo(
+        root, {"finder.py": "\n".join([*body, *step, "        return ranked"]) + "\n"}
+    )
+    (root / "finder.py").write_text("\n".join([*body, "        return ranked"]) + "\n")
+    git(root, "commit", "-qam", "drop the scattered step")
+    tip = git(root, "rev-parse", "HEAD")
+    with Revision.open(root, cited) as old, Revision.open(root, tip) as now:
+        (drift,) = follow_anchors([_anchor("finder.py", (6, 9))], old, now)
+    assert drift is not None and drift.status is DriftStatus.DELETED
+    assert drift.near == (6, 7)
