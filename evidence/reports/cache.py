@@ -79,6 +79,7 @@ PARSER_SOURCES = (
 SARIF_SOURCES = (
     "sarif/__init__.py",
     "sarif/reader.py",
+    "sarif/invocations.py",
     "sarif/document.py",
     "sarif/results.py",
     "sarif/messages.py",

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from evidence.model import Diagnostic, Record, Report, RevisionMention
 from evidence.sarif.document import read_document
+from evidence.sarif.invocations import invocation_problems
 from evidence.sarif.rebase import TYPE_PREFIX, slug
 from evidence.sarif.results import (
     RunContext,
@@ -129,6 +130,7 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
         category = category.rsplit("/", 1)[0]  # "category/instance": the instance changes
     run_slug = slug(f"{name} {category}") or "run"
     mentions, mapped, problems = _provenance(run)
+    problems += invocation_problems(run)
     context = RunContext.for_run(run, file, UriResolver(run, mapped))
     records: list[Record] = []
     positions: list[int] = []

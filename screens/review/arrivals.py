@@ -55,6 +55,10 @@ class Arrivals(Part):
         self.moves.record_pane.refresh_record()
         self.sources.show_quote()
         self.reads.loaded.set()
+        from evidence.sarif.invocations import incomplete_runs  # after the first frame
+
+        for notice in incomplete_runs(list(session.reportset.reports)):  # a scan that failed
+            self.notify(visible(notice), severity="warning", markup=False, timeout=20)
         if state.revision is not None:
             self.reads.anchor(session, state.revision)
         else:

@@ -446,3 +446,48 @@ def test_a_shared_table_gives_way_to_the_next_and_real_duplicates_stay_numbered(
         ["partialFingerprints: primaryLocationLineHash"]
     ] * 2
     assert not report.diagnostics
+
+
+# --- a run that says it is incomplete --------------------------------------------------------
+
+
+def test_a_run_that_failed_or_could_not_read_files_says_so() -> None:
+    from evidence.sarif.invocations import INCOMPLETE, incomplete_runs
+
+    def failing(number: int) -> dict[str, object]:
+        where = {"physicalLocation": {"artifactLocation": {"uri": f"src/m{number}.py"}}}
+        return {"message": {"text": f"Could not parse  file {number}"}, "locations": [where]}
+
+    invocation = {
+        "executionSuccessful": False,
+        "exitCode": 2,
+        "exitCodeDescription": "out of memory",
+        "toolExecutionNotifications": [
+            *(failing(n) | {"level": "error"} for n in range(4)),
+            failing(9),  # SARIF's default level for a notification: warning
+            {"level": "note", "message": {"text": "analysed 120 files"}},
+        ],
+        "toolConfigurationNotifications": [
+            {"level": "error", "message": {"text": "rule py/x could not be loaded"}}
+        ],
+    }
+    result = {"ruleId": "X", "message": {"text": "m"}, "locations": [located("src/a.py", 1)]}
+    document = log(run(result, invocations=[invocation]))
+    (report,) = load_sarif(json.dumps(document).encode(), "s.sarif")
+    said = [d.message for d in report.diagnostics if d.line == 0]
+    assert said == [
+        f"{INCOMPLETE}the tool says its run failed (exit code 2: out of memory)",
+        f"{INCOMPLETE}the tool reported 4 errors and 1 warning while it ran:"
+        " 'Could not parse file 0' (src/m0.py), 'Could not parse file 1' (src/m1.py),"
+        " 'Could not parse file 2' (src/m2.py) and 2 more",
+        f"{INCOMPLETE}the tool reported 1 error in its configuration:"
+        " 'rule py/x could not be loaded'",
+    ]
+    assert incomplete_runs([report]) == [f"scanner: {message}" for message in said]
+    # a run that succeeded with notes only says nothing
+    quiet = {
+        "executionSuccessful": True,
+        "toolExecutionNotifications": [{"level": "note", "message": {"text": "analysed"}}],
+    }
+    (report,) = load_sarif(json.dumps(log(run(result, invocations=[quiet]))).encode(), "s.sarif")
+    assert report.diagnostics == () and incomplete_runs([report]) == []

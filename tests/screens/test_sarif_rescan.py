@@ -1,5 +1,5 @@
-"""A scan of edited code reviewed into the database of the scan before: the reviewer's verdicts
-follow their findings to their new lines (db/carry.py), the review says so, nothing is stale."""
+"""What a review says of the scan it opens: the reviewer's verdicts that followed their findings
+from the scan before (db/carry.py; nothing stale), and a scan whose run says it failed."""
 
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ def commit(repo: Path, source: str) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
-def scanned(path: Path, line: int) -> Path:
+def scanned(path: Path, line: int, **run_fields: Any) -> Path:
     """Bandit's shape: no fingerprints, so the result's id is its rule and location."""
     region = {"startLine": line, "endLine": line, "snippet": {"text": CODE}}
     location = {"physicalLocation": {"artifactLocation": {"uri": "src/run.py"}, "region": region}}
     result = {"ruleId": "B602", "message": {"text": "shell=True"}, "locations": [location]}
-    run = {"tool": {"driver": {"name": "Bandit"}}, "results": [result]}
+    run = {"tool": {"driver": {"name": "Bandit"}}, "results": [result], **run_fields}
     path.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
     return path
 
@@ -80,3 +80,22 @@ async def test_a_verdict_follows_its_finding_into_the_next_scan(
         assert store.stale(ReportSet((load_reports([after]).reports[0],)), "ada") == []
         (state,) = store.current("ada").values()
         assert (state.note, state.revision) == ("cmd is a constant", second)
+
+
+async def test_a_scan_whose_run_failed_is_said_to_be_incomplete(
+    tmp_path: Path, keymap: Keymap
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    rev = commit(repo, f"import subprocess\n{CODE}\n")
+    failed = {"executionSuccessful": False, "exitCode": 1}
+    scan = scanned(tmp_path / "scan.sarif", 2, invocations=[failed])
+    seen = await opened(repo, scan, rev, tmp_path / "verdicts.db", keymap)
+    assert (
+        "Bandit: the scan may be incomplete: the tool says its run failed (exit code 1)"
+        in (seen["notices"])
+    )
+    whole = scanned(tmp_path / "whole.sarif", 2, invocations=[{"executionSuccessful": True}])
+    seen = await opened(repo, whole, rev, tmp_path / "verdicts.db", keymap)
+    assert not any("incomplete" in notice for notice in seen["notices"])
