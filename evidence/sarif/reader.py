@@ -92,6 +92,11 @@ def read_runs(document: Mapping[str, Any], shown: str) -> list[tuple[Report, lis
     return read
 
 
+#: a result of one of these kinds records a rule's outcome, not a problem (SARIF 3.27.9: a check
+#: that passed, did not apply, or only informs): not listed for triage, counted in a diagnostic
+NO_FINDING = frozenset({"pass", "notApplicable", "informational"})
+
+
 def _provenance(
     run: Mapping[str, Any],
 ) -> tuple[list[RevisionMention], set[str], list[Diagnostic]]:
@@ -149,10 +154,15 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
                 " each is told apart by its rule and location instead",
             )
         )
+    outcomes: dict[str, int] = {}  # results that are no finding, by kind
     for position, result in enumerate(listed):
         number = position + 1
         if not isinstance(result, Mapping):
             problems.append(Diagnostic(number, f"result {number} is not an object; skipped"))
+            continue
+        kind = result.get("kind")
+        if kind in NO_FINDING:
+            outcomes[kind] = outcomes.get(kind, 0) + 1
             continue
         record, odd = read_result(result, number, context, shared, tables[position])
         problems.extend(Diagnostic(number, f"result {number}: {text}") for text in odd)
@@ -165,6 +175,12 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
             record = _renamed(record, f"{record.id} ({count})")
         records.append(record)
         positions.append(position)
+    if outcomes:
+        kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(outcomes.items()))
+        total = sum(outcomes.values())
+        problems.append(
+            Diagnostic(0, f"{total:,} results are no finding (kind {kinds}): not listed")
+        )
     title = f"{name} {version}".strip()
     report = Report(
         file=file,

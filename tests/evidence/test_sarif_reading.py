@@ -491,3 +491,23 @@ def test_a_run_that_failed_or_could_not_read_files_says_so() -> None:
     }
     (report,) = load_sarif(json.dumps(log(run(result, invocations=[quiet]))).encode(), "s.sarif")
     assert report.diagnostics == () and incomplete_runs([report]) == []
+
+
+def test_results_that_record_a_rule_s_outcome_are_no_finding() -> None:
+    # BinSkim and openscap write a result for every check, passed or not (SARIF's `kind`)
+    def outcome(kind: str | None, line: int) -> dict[str, object]:
+        result: dict[str, object] = {"ruleId": "BA2001", "message": {"text": f"{kind}"}}
+        result["locations"] = [located("bin/app.dll", line)]
+        if kind is not None:
+            result["kind"] = kind
+        return result
+
+    kinds = [None, "fail", "review", "open", "pass", "pass", "notApplicable", "informational"]
+    document = log(run(*(outcome(kind, n) for n, kind in enumerate(kinds, start=1))))
+    (report,) = load_sarif(json.dumps(document).encode(), "s.sarif")
+    assert [record.label for record in report.records] == ["None", "fail", "review", "open"]
+    assert [d.message for d in report.diagnostics] == [
+        "4 results are no finding (kind informational 1, notApplicable 1, pass 2): not listed"
+    ]
+    # the export leaves them as they are: no record, no verdict to write back
+    assert [found.result for found in result_ids(document, "s.sarif")] == [0, 1, 2, 3]
