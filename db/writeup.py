@@ -232,9 +232,11 @@ def markdown(
     lines += _unlisted(unlisted) + _alike_lines(counted.get(report))
     if stale:
         lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
+        firsts = _first_quotes(items, {(i["report"], i["record"]) for i, _ in stale})
         for item, events in stale:
-            what = f"quote {item['quote']}" if item["quote"] else "the record"
-            lines.append(f"- {md_text(item['report'])} {md_text(item['record'])}, {what}:")
+            lines.append(
+                f"- {md_text(item['report'])} {md_text(item['record'])}, {_was(item, firsts)}:"
+            )
             lines += list(_verdict_lines(events, "  "))
     unregistered = [key for key in sorted(current) if key not in shown]
     if unregistered:
@@ -339,6 +341,39 @@ def _unlisted(count: int) -> list[str]:
         f"{count:,} {results} not reviewed, none failing: not listed here (`assay export "
         "--format csv` lists every one).",
     ]
+
+
+def _first_quotes(
+    items: list[dict[str, Any]], records: set[tuple[str, str]]
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """The first quote registered of each of ``records``: what a gone record quoted."""
+    firsts: dict[tuple[str, str], dict[str, Any]] = {}
+    for item in items:
+        key = (item["report"], item["record"])
+        if item["quote"] is not None and key in records:
+            earlier = firsts.get(key)
+            if earlier is None or (item["quote_index"] or 0) < (earlier["quote_index"] or 0):
+                firsts[key] = item
+    return firsts
+
+
+def _was(item: dict[str, Any], firsts: dict[tuple[str, str], dict[str, Any]]) -> str:
+    """What a stale verdict's item was: ``quote 2 (src/a.py 10-12)``, or ``the record
+    (label, src/a.py 10)``: its id alone says nothing of a scanner's result."""
+    quote: dict[str, Any] | None
+    if item["quote"] is not None:
+        quote = item
+        said = f"quote {(item['quote_index'] or 0) + 1}"
+    else:
+        quote = firsts.get((item["report"], item["record"]))
+        said = "the record"
+    where = []
+    if item["quote"] is None and item["label"]:
+        where.append(md_text(item["label"]))
+    if quote is not None and quote["quote_path"]:
+        lines = quote_lines(quote)
+        where.append(md_text(quote["quote_path"]) + (f" {lines}" if lines else ""))
+    return f"{said} ({', '.join(where)})" if where else said
 
 
 def _quote_lines(item: dict[str, Any]) -> list[str]:

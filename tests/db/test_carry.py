@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from db.carry import Carried
+from db.export import render
 from db.keys import ItemRef
 from db.store import VerdictStore
 from evidence.model import Record, Report, ReportSet
@@ -137,6 +138,10 @@ def test_nothing_follows_when_it_cannot_be_told_which_finding_went(
     carried = reviewed(store, new, "ann", NEW_REV)
     assert carried.events == [] and carried.findings == {}
     assert len(store.stale(load_reports([tmp_path / "new.sarif"]), "ann")) == 2
+    # the write-up says what each result was: its id alone names nothing
+    stale = render(store, "md").split("## Stale verdicts", 1)[1]
+    assert "the record (B101 found, api/a.py line 3):" in stale
+    assert "the record (Possible hardcoded password: 'dev', api/auth.py line 4):" in stale
 
 
 def test_a_finding_already_reviewed_again_keeps_its_verdict(

@@ -98,5 +98,6 @@ def test_md_export_lists_the_stale_verdict(store: VerdictStore) -> None:
     summary = render(store, "md")
     stale_part = summary.split("## Stale verdicts", 1)[1]
     assert "RT-CLM-retries" in stale_part
+    assert "RT-CLM-retries, quote 1 (src/app.py):" in stale_part  # what it was, not a hash
     assert "checked src/app.py" in stale_part
     assert "RT-CMP-api" not in stale_part
