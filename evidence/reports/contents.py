@@ -183,6 +183,57 @@ def _code_like(text: str) -> bool:
     return sum(1 for mark in _CODE_MARKS if mark.search(text)) >= 2
 
 
+#: what a diagnostic of a code paragraph read with the path of the quote right after it says
+INFERRED = "passage with no '--- path' of its own, just above a quote of {path}: checked there"
+
+
+def _inferred(
+    lines: list[str],
+    first: int,
+    quotes: list[Quote],
+    taken: set[int],
+    diagnostics: list[Diagnostic],
+) -> list[Quote]:
+    """The quotes with, before each, the code paragraphs just above it (one empty line between)
+    that no marker took, each read as a quote of its path (a quoted block with an empty line
+    in it, written as two paragraphs and one ``--- path``), numbered in the record's order."""
+    found: list[Quote] = []
+    for quote in quotes:
+        above: list[Quote] = []
+        start = quote.text_line - 1  # 0-based first line of the quote's text
+        while True:
+            gap = start - 1
+            if gap <= first or lines[gap].strip() or not _paragraph_break(lines[gap]):
+                break  # not exactly one empty line above
+            end = gap  # the paragraph above ends on the line before the gap
+            top = end - 1
+            while top >= first and lines[top].strip() and top not in taken:
+                if _marker(lines[top]) is not None or STATUS_RE.match(lines[top]):
+                    break
+                top -= 1
+            paragraph = lines[top + 1 : end]
+            text = " ".join(line.strip() for line in paragraph)
+            if not paragraph or top + 1 in taken or " --- " in text or not _code_like(text):
+                break
+            if top >= first and lines[top].strip():
+                break  # it goes on above into something else: not a paragraph of its own
+            taken.update(range(top + 1, end))
+            diagnostics.append(Diagnostic(top + 2, INFERRED.format(path=quote.path)))
+            above.insert(
+                0,
+                quote._replace(  # its report line its own last: it has no marker
+                    text="\n".join(paragraph),
+                    claimed=None,
+                    report_line=end,
+                    text_line=top + 2,
+                    inline=False,
+                ),
+            )
+            start = top + 1
+        found += [*above, quote]
+    return [quote._replace(index=n) for n, quote in enumerate(found)]
+
+
 def _unattributed(
     lines: list[str], first: int, end: int, skipped: set[int], diagnostics: list[Diagnostic]
 ) -> None:
@@ -391,6 +442,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
     found.body = "\n".join(body)
 
     found.quotes, taken = _quotes(lines, first, end, block.id, diagnostics)
+    found.quotes = _inferred(lines, first, found.quotes, taken, diagnostics)
     _unattributed(lines, first, end, taken | {label_index}, diagnostics)
     seen: set[str] = {block.id}
     for index in range(first, end):

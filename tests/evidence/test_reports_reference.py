@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evidence.model import Kind, Report, ReportSet
-from evidence.reports.contents import UNATTRIBUTED
+from evidence.reports.contents import INFERRED, UNATTRIBUTED
 from evidence.reports.loading import load_reports
 from evidence.reports.parser import parse_report
 
@@ -56,7 +56,7 @@ EXPECTED: dict[str, tuple[str, str, dict[Kind, int], int, int, list[str]]] = {
             Kind.ABSENCE: 1,
             Kind.AUTHORITY: 2,
         },
-        27,
+        28,  # 27 marked, and the paragraph just above one of them (below)
         21,
         [],
     ),
@@ -135,9 +135,25 @@ def test_counts(shared_reports: Path, key: str) -> None:
         f"On {target}" for target in targets
     ]
     assert all(r.id.startswith(f"{member}:") for r in report.records if r.kind is Kind.NARRATIVE)
-    # 002 leaves one code paragraph without a `--- path` (in RT-RTE-module-lifecycle)
-    unattributed = [(272, UNATTRIBUTED)] if key == "002" else []
-    assert [(d.line, d.message) for d in report.diagnostics] == unattributed
+    # 002 leaves one code paragraph without a `--- path` (in RT-RTE-module-lifecycle), just
+    # above a quote of src/module-loader.js: checked there, and said
+    inferred = INFERRED.format(path="src/module-loader.js")
+    noted = [(272, inferred)] if key == "002" else []
+    assert [(d.line, d.message) for d in report.diagnostics] == noted
+    assert not any(d.message == UNATTRIBUTED for d in report.diagnostics)
+
+
+def test_a_paragraph_just_above_a_quote_is_read_with_its_path(shared_reports: Path) -> None:
+    report, lines = parse(shared_reports, "002")
+    record = report.record("RT-RTE-module-lifecycle")
+    assert record is not None
+    first, inferred, marked = record.quotes[:3]
+    assert [q.index for q in record.quotes] == list(range(len(record.quotes)))
+    assert (inferred.path, inferred.claimed) == ("src/module-loader.js", None)
+    assert (inferred.text_line, inferred.report_line) == (272, 272)
+    assert inferred.text == lines[271] and inferred.text.startswith("const ctx = ")
+    assert not inferred.inline and marked.inline and marked.text_line == 274
+    assert first.text_line == 270
 
 
 @pytest.mark.parametrize(("key", "record_id", "first", "last"), NARRATIVES)
@@ -169,7 +185,7 @@ def test_runtime_records(shared_reports: Path) -> None:
     assert absence.statuses == (("implementation", "absent"),)
     assert absence.quotes == ()
     assert absence.references == ("RT-RTE-knowledge-edit", "RT-RTE-mcp-query")
-    assert [len(r.quotes) for r in declared] == [2, 3, 2, 2, 3, 2, 1, 1, 2, 1, 1, 2, 1, 2, 0, 1, 1]
+    assert [len(r.quotes) for r in declared] == [2, 3, 2, 2, 3, 2, 1, 1, 2, 1, 1, 3, 1, 2, 0, 1, 1]
 
 
 def test_revision_and_search(shared_reports: Path) -> None:
@@ -218,10 +234,15 @@ def test_inline_quotes_with_ranges(shared_reports: Path) -> None:
         (q.path, q.claimed, q.report_line) for r in runtime.records for q in r.quotes if q.claimed
     ]
     assert claimed == [("src/ui-server.js", (231, 236), 214), ("src/ui-server.js", (652, 656), 252)]
+    inferred = {d.line for d in runtime.diagnostics if d.message.startswith("passage with no")}
     for record in runtime.records:
         for quote in record.quotes:
             assert quote.record == record.id
-            assert quote.text.split("\n")[-1] == before_marker(runtime_lines[quote.report_line - 1])
+            last = runtime_lines[quote.report_line - 1]
+            if quote.text_line in inferred:  # no marker of its own: its own last line
+                assert quote.text.split("\n")[-1] == last
+                continue
+            assert quote.text.split("\n")[-1] == before_marker(last)
 
 
 def test_bulleted_quotes_keep_bullets(shared_reports: Path) -> None:

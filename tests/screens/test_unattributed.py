@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from evidence.reports.contents import UNATTRIBUTED
+from evidence.reports.contents import INFERRED, UNATTRIBUTED
 from evidence.reports.loading import load_reports
 from evidence.reports.parser import parse_report
 from keymaps import load_keymap
@@ -104,3 +104,69 @@ async def test_the_record_pane_shows_it_on_the_record(tmp_path: Path) -> None:
             text = "\n".join(pane.row(n).prompt.plain for n in range(pane.row_count))
             assert ("unattributed passage: not checked" in text) is shown, text
     app.close()
+
+
+ABOVE = """\
+Tiny runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Runtime account
+
+Evidence
+
+Evidence is SRC-1 at revision {rev} (SRC-1, src/app.py).
+
+Shared records
+
+Claims
+
+TY-CLM-answer
+
+Label: The answer
+
+The handler computes its answer once; a block quoted with an empty line in it:
+
+def handler(): return compute(42)
+
+def compute(n): --- src/app.py
+
+Prose that reads like code is not taken: total = compute(1); see above.
+
+x = compute(2); y = x + 1 --- src/app.py:9
+"""
+
+
+def test_a_code_paragraph_just_above_a_quote_is_checked_in_its_file(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "app.py").write_text(
+        "def handler(): return compute(42)\n\ndef compute(n):\n    return n * 2\n"
+    )
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    git_commit = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]
+    subprocess.run(git_commit, cwd=repo, check=True)
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    text = ABOVE.format(rev=rev)
+    report = parse_report(text, "tiny.txt")
+    record = report.record("TY-CLM-answer")
+    assert record is not None
+    # the paragraph just above the first quote is read with its path; the prose above the
+    # second is not code (it ends a sentence)
+    assert [(q.text, q.path, q.index) for q in record.quotes] == [
+        ("def handler(): return compute(42)", "src/app.py", 0),
+        ("def compute(n):", "src/app.py", 1),
+        ("x = compute(2); y = x + 1", "src/app.py", 2),
+    ]
+    line = text.split("\n").index("def handler(): return compute(42)") + 1
+    assert [(d.line, d.message) for d in report.diagnostics] == [
+        (line, INFERRED.format(path="src/app.py"))
+    ]
+    path = tmp_path / "tiny-runtime-report.txt"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(path), "--repo", str(repo)])
+    assert "✓ src/app.py:1  TY-CLM-answer  exact" in result.stdout, result.stdout
+    assert f"note: {path}:{line}: {INFERRED.format(path='src/app.py')}" in result.stdout
