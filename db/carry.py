@@ -101,8 +101,9 @@ def carry(
                 ]
             for event in followed:
                 item = ItemRef(identity, target, event.quote)
-                verdict, note = event.verdict, event.note
-                events.append(new_event(item, reviewer, verdict, note, at, revision))
+                # judged against the code it was given on: its revision goes with it
+                verdict, note, judged = event.verdict, event.note, event.revision
+                events.append(new_event(item, reviewer, verdict, note, at, judged))
                 closed.append(new_event(event.ref, reviewer, None, None, at, revision))
             if followed:
                 findings[identity] = findings.get(identity, 0) + 1

@@ -336,8 +336,9 @@ class VerdictStore:
     def carry(
         self, reports: Iterable[Report], *, reviewer: str, revision: str | None = None
     ) -> Carried:
-        """Carry the reviewer's verdicts and notes on results these scans (registered) no
-        longer hold to the same findings they now hold (db/carry.py), in one transaction."""
+        """Carry the reviewer's verdicts and notes on results these scans (before they are
+        registered) no longer hold to the same findings they now hold (db/carry.py), in one
+        transaction; ``revision``: the one the old items are left unreviewed at."""
         from db.carry import carry
 
         wanted = list(reports)

@@ -76,9 +76,8 @@ def test_verdicts_follow_their_findings_to_new_lines(store: VerdictStore, tmp_pa
     registered(store, old, REV)
     shell, token = by_code(old, "subprocess.call(cmd, shell=True)")[0], old.records[1]
     first, second = by_code(old, "assert ready")
-    store.give(
-        ItemRef.for_record(old, shell), "confirmed", note="cmd is user input", reviewer="ann"
-    )
+    item = ItemRef.for_record(old, shell)
+    store.give(item, "confirmed", note="cmd is user input", reviewer="ann", revision=REV)
     store.give(ItemRef.for_record(old, token), "refuted", note="a test fixture", reviewer="ann")
     store.give(ItemRef.for_record(old, second), "unclear", reviewer="ann")
     location = ItemRef.for_quote(old, first, first.quotes[0])
@@ -93,11 +92,8 @@ def test_verdicts_follow_their_findings_to_new_lines(store: VerdictStore, tmp_pa
     mine = store.current("ann")
     moved_shell = by_code(new, "subprocess.call(cmd, shell=True)")[0]
     state = mine[ItemRef.for_record(new, moved_shell).key]
-    assert (state.verdict, state.note, state.revision) == (
-        "confirmed",
-        "cmd is user input",
-        NEW_REV,
-    )
+    # the verdict was given on the code at REV: it says so still
+    assert (state.verdict, state.note, state.revision) == ("confirmed", "cmd is user input", REV)
     assert mine[ItemRef.for_record(new, new.records[1]).key].note == "a test fixture"
     # two identical findings in one file: paired in line order, the quote's verdict on its quote
     new_first, new_second = by_code(new, "assert ready")

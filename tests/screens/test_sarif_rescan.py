@@ -79,7 +79,7 @@ async def test_a_verdict_follows_its_finding_into_the_next_scan(
     with VerdictStore.open(db) as store:
         assert store.stale(ReportSet((load_reports([after]).reports[0],)), "ada") == []
         (state,) = store.current("ada").values()
-        assert (state.note, state.revision) == ("cmd is a constant", second)
+        assert (state.note, state.revision) == ("cmd is a constant", first)  # judged there
 
 
 async def test_a_scan_whose_run_failed_is_said_to_be_incomplete(
