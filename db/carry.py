@@ -144,6 +144,21 @@ def _pair(conn: sqlite3.Connection, identity: str, records: dict[str, Record]) -
     for record in records.values():
         if record.id not in before:
             arrived[finding_of(record)].append(record)
+    # a pair is kept only when someone's verdict or note may follow it: a result with events
+    # (anyone's, now or once), or one that results before it became (a link of a chain); a
+    # whole scan's moves kept at every rescan grew the table by its size each time
+    followed = set(
+        _gathered(
+            conn,
+            "SELECT json_group_array(DISTINCT record) FROM events WHERE report = ?",
+            (identity,),
+        )
+    )
+    followed.update(
+        _gathered(
+            conn, "SELECT json_group_array(new) FROM result_moves WHERE report = ?", (identity,)
+        )
+    )
     pairs: list[tuple[str, str, str, str]] = []
     for finding, old in _findings(conn, identity, went).items():
         new = sorted(arrived.get(finding, ()), key=_first_line)
@@ -151,6 +166,7 @@ def _pair(conn: sqlite3.Connection, identity: str, records: dict[str, Record]) -
             pairs.extend(
                 (identity, old_id, record.id, now_at())
                 for (_line, old_id), record in zip(sorted(old), new, strict=True)
+                if old_id in followed
             )
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
         insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", pairs)

@@ -6,6 +6,7 @@ result's id is its rule and location: lines added above a finding give it anothe
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +185,16 @@ def test_two_files_of_one_run_are_one_scan(store: VerdictStore, tmp_path: Path) 
     assert store.current("ann")[ItemRef.for_record(moved, moved.records[0]).key].verdict == (
         "refuted"
     )
+
+
+def test_only_the_moves_a_verdict_may_follow_are_kept(store: VerdictStore, tmp_path: Path) -> None:
+    old = scan(tmp_path, "old.sarif", *OLD)
+    registered(store, old, REV)
+    store.give(ItemRef.for_record(old, old.records[0]), "refuted", reviewer="ann")
+    new = scan(tmp_path, "new.sarif", *NEW)
+    assert reviewed(store, new, "bob", NEW_REV).events == []  # bob has nothing to carry
+    with sqlite3.connect(store.path) as conn:
+        kept = conn.execute("SELECT old, new FROM result_moves").fetchall()
+    # four results moved; one has a verdict: one pair kept, not a whole scan's at each rescan
+    assert kept == [(old.records[0].id, new.records[0].id)]
+    assert reviewed(store, new, "ann", NEW_REV).findings == {new.identity: 1}
