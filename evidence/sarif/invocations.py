@@ -60,7 +60,7 @@ def _notified(notifications: list[Any]) -> tuple[str, str]:
     quoted: list[str] = []
     for notification in map(_mapping, notifications):
         level = notification.get("level", "warning")  # SARIF's default for a notification
-        if level not in counts:
+        if type(level) is not str or level not in counts:  # any JSON value may stand there
             continue
         counts[level] += 1
         if len(quoted) < QUOTED:

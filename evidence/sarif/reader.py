@@ -161,7 +161,7 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
             problems.append(Diagnostic(number, f"result {number} is not an object; skipped"))
             continue
         kind = result.get("kind")
-        if kind in NO_FINDING:
+        if type(kind) is str and kind in NO_FINDING:  # any JSON value may stand there
             outcomes[kind] = outcomes.get(kind, 0) + 1
             continue
         record, odd = read_result(result, number, context, shared, tables[position])

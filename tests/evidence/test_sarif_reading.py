@@ -511,3 +511,14 @@ def test_results_that_record_a_rule_s_outcome_are_no_finding() -> None:
     ]
     # the export leaves them as they are: no record, no verdict to write back
     assert [found.result for found in result_ids(document, "s.sarif")] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("odd", [{"k": 1}, ["pass"], 3, None, True])
+def test_a_kind_or_level_of_any_json_value_is_read_as_data(odd: object) -> None:
+    # found by the larger fuzz run: a kind that is an object raised inside the reader
+    result = {"ruleId": "X", "kind": odd, "message": {"text": "m"}}
+    notification = {"level": odd, "message": {"text": "n"}}
+    invocation = {"executionSuccessful": odd, "toolExecutionNotifications": [notification]}
+    document = log(run(result, invocations=[invocation]))
+    (report,) = load_sarif(json.dumps(document).encode(), "s.sarif")
+    assert [record.id.split(":")[0] for record in report.records] == ["X"]
