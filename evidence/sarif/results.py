@@ -41,6 +41,8 @@ PROPERTY_FIELDS = (
     "owasp",
 )
 _CWE_TAG = re.compile(r"(?:^|/)cwe[-/_: ]?0*(\d+)$", re.IGNORECASE)
+#: a snippet that is only a redaction marker (a secret scanner's: "REDACTED", "***")
+_REDACTED = re.compile(r"\s*(?:\[?redacted\]?|<redacted>|\*{3,})\s*", re.IGNORECASE)
 FINGERPRINT_LENGTH = 12
 
 
@@ -284,6 +286,12 @@ class _Quotes:
             else:
                 own = message_text(message, None, self.context.strings)
         located = not snippet.strip()
+        if not located and _REDACTED.fullmatch(snippet):
+            # a secret scanner's snippet (gitleaks --redact): nothing of the source to compare
+            located = True
+            own = (
+                f"{own} (the tool redacted its snippet)" if own else "the tool redacted its snippet"
+            )
         self.quotes.append(
             _new_quote(  # a hundred thousand of these in a large log: tuple.__new__ directly
                 Quote,

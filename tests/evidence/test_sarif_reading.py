@@ -522,3 +522,17 @@ def test_a_kind_or_level_of_any_json_value_is_read_as_data(odd: object) -> None:
     document = log(run(result, invocations=[invocation]))
     (report,) = load_sarif(json.dumps(document).encode(), "s.sarif")
     assert [record.id.split(":")[0] for record in report.records] == ["X"]
+
+
+@pytest.mark.parametrize("marker", ["REDACTED", "[redacted]", "  <REDACTED>\n", "********"])
+def test_a_redacted_snippet_is_located_not_misquoted(marker: str) -> None:
+    # gitleaks --redact writes the secret it found as "REDACTED": not a misquote of the source
+    secret = located("config/app.env", 3, snippet={"text": marker})
+    shown = located("config/app.env", 4, snippet={"text": "TOKEN_REDACTED = 1"})
+    result = {"ruleId": "generic-api-key", "message": {"text": "secret"}, "locations": [secret]}
+    result["relatedLocations"] = [shown]
+    (report,) = load_sarif(json.dumps(log(run(result))).encode(), "s.sarif")
+    redacted, kept = report.records[0].quotes
+    assert redacted.located and redacted.text == ""
+    assert redacted.note == "the tool redacted its snippet"
+    assert not kept.located and kept.text == "TOKEN_REDACTED = 1"  # a word of code, not a marker
