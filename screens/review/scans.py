@@ -18,13 +18,13 @@ def _tools(identities: Iterable[str]) -> str:
 
 
 def carried_notice(carried: Carried) -> str:
-    """ "Bandit: your verdicts on 4 results followed them to their new lines ..."."""
+    """ "Bandit: your verdicts and notes on 4 results of the scan before followed them ..."."""
     count = sum(carried.findings.values())
     results = "result" if count == 1 else "results"
     return visible(
         f"{_tools(carried.findings)}: your verdicts and notes on {count:,} {results} of the"
-        " scan before followed them into this one (the same rule, message, file and code at"
-        " other lines); the history keeps where they were"
+        " scan before followed them into this one (the same findings under other ids: their"
+        " lines moved, or the scan ran in another checkout); the history keeps where they were"
     )
 
 
