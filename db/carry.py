@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from db.events import COLUMNS, INTO, event_from_row, now_at, row_values
@@ -33,6 +33,8 @@ __all__ = ["Carried", "carry", "finding_of"]
 
 #: what a finding is, whatever its id: (rule, message, path, code) of its first location
 Finding = tuple[str, str, str, str]
+#: (old revision, {path: old lines}) -> {(path, old line): its line at the revision reviewed}
+LinesAfter = Callable[[str, Mapping[str, Collection[int]]], dict[tuple[str, int], int]]
 #: scans followed at most from a verdict's result to the one held now
 MOST_MOVES = 1000
 
@@ -51,10 +53,13 @@ def carry(
     reports: Iterable[Report],
     reviewer: str,
     revision: str | None,
+    lines_after: LinesAfter | None = None,
 ) -> Carried:
     """Pair the results of each scan in ``reports`` with those of the scan registered before
     it, then carry ``reviewer``'s verdicts and notes along every pair kept. Called before the
-    reports are registered (their items are the last scan's until then)."""
+    reports are registered (their items are the last scan's until then). ``lines_after`` maps
+    lines of an earlier revision to the one reviewed (evidence/line_map.py), to tell apart the
+    results of a finding that went and came unequally."""
     events: list[Event] = []
     closed: list[Event] = []
     findings: dict[str, int] = {}
@@ -65,7 +70,7 @@ def carry(
         for record in report.records:
             held[report.identity].setdefault(record.id, record)
     for identity, records in held.items():
-        _pair(conn, identity, records)
+        _pair(conn, identity, records, lines_after)
         (latest,) = conn.execute(
             "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)
         ).fetchone()
@@ -127,7 +132,12 @@ def _followed(record: str, moves: dict[str, str], held: Collection[str]) -> str 
     return None
 
 
-def _pair(conn: sqlite3.Connection, identity: str, records: dict[str, Record]) -> None:
+def _pair(
+    conn: sqlite3.Connection,
+    identity: str,
+    records: dict[str, Record],
+    lines_after: LinesAfter | None,
+) -> None:
     """Keep which result of the scan registered last each one that went became."""
     before = set(
         _gathered(
@@ -160,16 +170,51 @@ def _pair(conn: sqlite3.Connection, identity: str, records: dict[str, Record]) -
         )
     )
     pairs: list[tuple[str, str, str, str]] = []
+    unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]] = []
     for finding, old in _findings(conn, identity, went).items():
         new = sorted(arrived.get(finding, ()), key=_first_line)
-        if len(new) == len(old):  # else which went and which came cannot be told
+        if len(new) == len(old):
             pairs.extend(
                 (identity, old_id, record.id, now_at())
-                for (_line, old_id), record in zip(sorted(old), new, strict=True)
+                for (_line, old_id, _rev), record in zip(sorted(old), new, strict=True)
                 if old_id in followed
             )
+        elif new and any(old_id in followed for _line, old_id, _rev in old):
+            unequal.append((finding, old, new))
+    if unequal and lines_after is not None:
+        pairs += _through_the_diff(identity, unequal, followed, lines_after)
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
         insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", pairs)
+
+
+def _through_the_diff(
+    identity: str,
+    unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]],
+    followed: set[str],
+    lines_after: LinesAfter,
+) -> list[tuple[str, str, str, str]]:
+    """Pairs of findings that went and came unequally (a generic message, one more of it in the
+    file): an old result whose line the diff between the two revisions left as it was pairs
+    with the one new result of its finding at that line."""
+    wanted: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for (_rule, _label, path, _code), old, _new in unequal:
+        for line, old_id, revision in old:
+            if old_id in followed and revision and path and line:
+                wanted[revision][path].add(line)
+    mapped: dict[tuple[str, str, int], int] = {}
+    for revision, lines in wanted.items():
+        found = lines_after(revision, lines)
+        mapped.update({(revision, path, line): at for (path, line), at in found.items()})
+    pairs = []
+    for (_rule, _label, path, _code), old, new in unequal:
+        at_line: dict[int, list[Record]] = defaultdict(list)
+        for record in new:
+            at_line[_first_line(record)].append(record)
+        for line, old_id, revision in old:
+            there = at_line.get(mapped.get((revision, path, line), 0), [])
+            if old_id in followed and len(there) == 1:  # one result at that line: it
+                pairs.append((identity, old_id, there.pop().id, now_at()))
+    return pairs
 
 
 def finding_of(record: Record) -> Finding:
@@ -223,31 +268,33 @@ def _current(
 
 def _findings(
     conn: sqlite3.Connection, identity: str, records: Collection[str]
-) -> dict[Finding, list[tuple[int, str]]]:
-    """The findings the registered ``records`` of a report are, each with (first line, id) of
-    the records that are it."""
+) -> dict[Finding, list[tuple[int, str, str]]]:
+    """The findings the registered ``records`` of a report are, each with (first line, id,
+    revision registered at) of the records that are it."""
     wanted = set(records)
     # the report's items in one pass: `record IN (...)` chunks would each scan them all (no
     # index holds the record): 20 s for the 135,130 results of a scan whose lines all moved
     rows = _gathered(
         conn,
         "SELECT json_group_array(json_array(record, quote, section, label, quote_index,"
-        " quote_path, quote_text, claimed_first)) FROM items WHERE report = ? AND present = 1",
+        " quote_path, quote_text, claimed_first, revision)) FROM items"
+        " WHERE report = ? AND present = 1",
         (identity,),
     )
-    labels: dict[str, tuple[str, str]] = {}  # record -> (section, label)
+    labels: dict[str, tuple[str, str, str]] = {}  # record -> (section, label, revision)
     firsts: dict[str, tuple[int, str, str, int]] = {}  # record -> its first quote's row
-    for record, quote, section, label, index, path, text, line in rows:
+    for record, quote, section, label, index, path, text, line, revision in rows:
         if record not in wanted:
             continue
         if quote is None:
-            labels[record] = (section or "", label or "")
+            labels[record] = (section or "", label or "", revision or "")
             continue
         earlier = firsts.get(record)
         if earlier is None or (index or 0) < earlier[0]:
             firsts[record] = (index or 0, path or "", text or "", line or 0)
-    went: dict[Finding, list[tuple[int, str]]] = defaultdict(list)
-    for record, (section, label) in labels.items():
+    went: dict[Finding, list[tuple[int, str, str]]] = defaultdict(list)
+    for record, (section, label, revision) in labels.items():
         _index, path, text, line = firsts.get(record, (0, "", "", 0))
-        went[(section, label, path, normalize_quote(text) if path else "")].append((line, record))
+        finding = (section, label, path, normalize_quote(text) if path else "")
+        went[finding].append((line, record, revision))
     return went

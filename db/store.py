@@ -38,7 +38,7 @@ from evidence.model import Anchor, Quote, ReportSet
 from evidence.permalink import without_credentials
 
 if TYPE_CHECKING:
-    from db.carry import Carried
+    from db.carry import Carried, LinesAfter
     from evidence.citations import CitedPath
     from evidence.model import Report
 
@@ -334,17 +334,23 @@ class VerdictStore:
         return self._database.run("registering report items", register, write=True)
 
     def carry(
-        self, reports: Iterable[Report], *, reviewer: str, revision: str | None = None
+        self,
+        reports: Iterable[Report],
+        *,
+        reviewer: str,
+        revision: str | None = None,
+        lines_after: LinesAfter | None = None,
     ) -> Carried:
         """Carry the reviewer's verdicts and notes on results these scans (before they are
         registered) no longer hold to the same findings they now hold (db/carry.py), in one
-        transaction; ``revision``: the one the old items are left unreviewed at."""
+        transaction; ``revision``: the one the old items are left unreviewed at;
+        ``lines_after``: lines of an earlier revision at this one (db/carry.py)."""
         from db.carry import carry
 
         wanted = list(reports)
         return self._database.run(
             "carrying verdicts to the scan's findings",
-            lambda conn: carry(conn, wanted, reviewer, revision),
+            lambda conn: carry(conn, wanted, reviewer, revision, lines_after),
             write=True,
         )
 

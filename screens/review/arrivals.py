@@ -14,7 +14,12 @@ from screens.review.state import Part, ReviewState, while_shown
 from screens.review.verdicts import ReadStored, Registered
 from screens.safe import visible
 
+#: a file's path and a 1-based line in it
+Place = tuple[str, int]
+
 if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping
+
     from db.carry import Carried
     from db.store import VerdictStore
     from screens.review.header import Header
@@ -136,7 +141,9 @@ class Arrivals(Part):
         self.moves.fill_records()
         self.moves.show_record()
         self.header.refresh()
-        commit = self.state.revision.commit if self.state.revision is not None else None
+        opened = self.state.revision
+        commit = opened.commit if opened is not None else None
+        root = opened.repo_path if opened is not None else self.repo  # the work tree's top
         reportset, anchors = session.reportset, message.anchors
         repository, remote = str(self.repo.resolve()), self.state.remote
         citations = [cited for each in message.citations.values() for cited in each]
@@ -147,6 +154,19 @@ class Arrivals(Part):
         scans = {report.identity for report in reportset.reports if is_sarif_report(report)}
         reviewer = session.reviewer
 
+        def lines_after(old: str, wanted: Mapping[str, Collection[int]]) -> dict[Place, int]:
+            # an earlier scan's lines at this revision, through git's diff (on the writer
+            # thread, once a scan moved); a commit this clone lacks tells nothing apart
+            from evidence.line_map import lines_after as through_the_diff
+            from evidence.revision import RevisionError
+
+            if commit is None:
+                return {}
+            try:
+                return through_the_diff(root, old, commit, wanted)
+            except RevisionError:
+                return {}
+
         def register(store: VerdictStore) -> tuple[dict[str, str], Carried | None]:
             elsewhere = registered_elsewhere(store.sources(), scans, repository, remote)
             # before registering: the items are the last scan's until then; never from
@@ -156,9 +176,11 @@ class Arrivals(Part):
                 for report in reportset.reports
                 if report.identity in scans and report.identity not in elsewhere
             ]
-            carried = (
-                store.carry(followed, reviewer=reviewer, revision=commit) if followed else None
-            )
+            carried = None
+            if followed:
+                carried = store.carry(
+                    followed, reviewer=reviewer, revision=commit, lines_after=lines_after
+                )
             store.register(
                 reportset,
                 anchors,

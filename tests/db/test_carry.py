@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,41 @@ def test_only_the_moves_a_verdict_may_follow_are_kept(store: VerdictStore, tmp_p
     # four results moved; one has a verdict: one pair kept, not a whole scan's at each rescan
     assert kept == [(old.records[0].id, new.records[0].id)]
     assert reviewed(store, new, "ann", NEW_REV).findings == {new.identity: 1}
+
+
+def test_findings_that_went_and_came_unequally_pair_through_the_lines_the_diff_kept(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    code = "assert ready"
+    old = scan(tmp_path, "old.sarif", *(finding("B101", "api/a.py", n, code) for n in (3, 9)))
+    registered(store, old, REV)
+    for record in old.records:
+        store.give(ItemRef.for_record(old, record), "refuted", reviewer="ann", revision=REV)
+    # two lines added at the top, one more assert at 8 and one at 13 (a duplicate result there)
+    lines = (5, 8, 11, 13, 13)
+    new = scan(tmp_path, "new.sarif", *(finding("B101", "api/a.py", n, code) for n in lines))
+    asked: list[tuple[str, dict[str, set[int]]]] = []
+
+    def lines_after(
+        revision: str, wanted: Mapping[str, Collection[int]]
+    ) -> dict[tuple[str, int], int]:
+        # what git's diff says (evidence/line_map.py, tested on a real repository): line 3 is
+        # line 5 now, line 9 was touched by a hunk
+        asked.append((revision, {path: set(found) for path, found in wanted.items()}))
+        return {("api/a.py", 3): 5}
+
+    carried = store.carry([new], reviewer="ann", revision=NEW_REV, lines_after=lines_after)
+    assert asked == [(REV, {"api/a.py": {3, 9}})]
+    assert [e.record for e in carried.events] == [by_line(new, 5).id]
+    # with no diff to ask, two that went and five that came tell nothing apart
+    other = tmp_path / "other"
+    other.mkdir()
+    with VerdictStore.open(other / "v.db") as alone:
+        registered(alone, old, REV)
+        alone.give(ItemRef.for_record(old, old.records[0]), "refuted", reviewer="ann")
+        assert alone.carry([new], reviewer="ann", revision=NEW_REV).events == []
+
+
+def by_line(report: Report, line: int) -> Record:
+    (record,) = [r for r in report.records if r.quotes[0].claimed == (line, line)]
+    return record

@@ -99,3 +99,55 @@ async def test_a_scan_whose_run_failed_is_said_to_be_incomplete(
     whole = scanned(tmp_path / "whole.sarif", 2, invocations=[{"executionSuccessful": True}])
     seen = await opened(repo, whole, rev, tmp_path / "verdicts.db", keymap)
     assert not any("incomplete" in notice for notice in seen["notices"])
+
+
+def located_scan(path: Path, lines: list[int]) -> Path:
+    """ruff's shape: no snippet, one message for every function without a docstring."""
+    results = [
+        {
+            "ruleId": "D103",
+            "message": {"text": "Missing docstring in public function"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "src/run.py"},
+                        "region": {"startLine": line},
+                    }
+                }
+            ],
+        }
+        for line in lines
+    ]
+    run = {"tool": {"driver": {"name": "ruff"}}, "results": results}
+    path.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    return path
+
+
+async def test_one_more_of_a_finding_is_told_apart_through_the_diff(
+    tmp_path: Path, keymap: Keymap
+) -> None:
+    # two functions without a docstring move down two lines and a third is added below them:
+    # the message is the same for all three, so only the diff between the two revisions tells
+    # which two went on (in line order the first two would pair: the second with the new one)
+    repo, db = tmp_path / "repo", tmp_path / "verdicts.db"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    two = "def a():\n    return 1\n\ndef b():\n    return 2\n"
+    first = commit(repo, two)
+    before = located_scan(tmp_path / "before.sarif", [1, 4])
+    await opened(repo, before, first, db, keymap)
+    (report,) = load_reports([before]).reports
+    with VerdictStore.open(db) as store:
+        for record, why in zip(report.records, ("a is private", "b is private"), strict=True):
+            item = ItemRef.for_record(report, record)
+            store.give(item, "refuted", note=why, reviewer="ada", revision=first)
+
+    second = commit(repo, "import os\n\n" + two + "\ndef c():\n    return 3\n")
+    after = located_scan(tmp_path / "after.sarif", [3, 6, 9])
+    seen = await opened(repo, after, second, db, keymap)
+    records = load_reports([after]).reports[0].records
+    assert seen["current"] == {records[0].id: "refuted", records[1].id: "refuted"}
+    assert seen["stale"] == 0
+    with VerdictStore.open(db) as store:
+        notes = {e.record: e.note for e in store.current("ada").values()}
+    assert notes == {records[0].id: "a is private", records[1].id: "b is private"}

@@ -1,0 +1,40 @@
+"""Where lines of a file at one commit stand at another, when the direct diff leaves them as they
+were: what tells a scan's findings apart when a message generic to a file (ruff's `D103 Missing
+docstring in public function`) went and came unequally between two scans (db/carry.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+from evidence.git.changes import map_ranges
+from evidence.git.history import path_changes
+from evidence.git.repo import open_repo
+
+__all__ = ["lines_after"]
+
+
+def lines_after(
+    repository: Path, old: str, new: str, wanted: Mapping[str, Collection[int]]
+) -> dict[tuple[str, int], int]:
+    """The line at ``new`` of each (path, 1-based line) of ``wanted`` at ``old`` that no hunk of
+    the diff between them touched (a file the diff does not name is as it was); a touched line, a
+    file renamed or deleted, has none. Raises RevisionError when a commit cannot be read."""
+    repo = open_repo(repository)
+    try:
+        changes = {c.old_path: c for c in path_changes(repo, old, new, wanted)}
+    finally:
+        repo.close()
+    found: dict[tuple[str, int], int] = {}
+    for path, lines in wanted.items():
+        change = changes.get(path)
+        if change is not None and change.new_path != path:
+            continue  # renamed or deleted: another file's lines
+        for line in lines:
+            if change is None:
+                found[(path, line)] = line
+                continue
+            ranges, touched = map_ranges(((line - 1, line),), change.hunks, forward=True)
+            if not touched and len(ranges) == 1:
+                found[(path, line)] = ranges[0][0] + 1
+    return found
