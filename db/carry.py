@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from db.events import COLUMNS, INTO, event_from_row, now_at, row_values
+from db.events import COLUMNS, INTO, event_from_row, later_than, now_at, row_values
 from db.gathered import insert_rows
 from db.keys import ItemRef, normalize_quote, record_quote_hashes
 from db.writes import new_event, next_at
@@ -41,7 +41,8 @@ MOST_MOVES = 1000
 
 class Carried(NamedTuple):
     """What `carry` wrote: the events on the results held now, those that leave the old ones
-    unreviewed, and how many findings each report identity's verdicts followed."""
+    unreviewed (earlier: apply them first), and how many findings each report identity's
+    verdicts followed."""
 
     events: list[Event]
     closed: list[Event]
@@ -64,13 +65,16 @@ def carry(
     closed: list[Event] = []
     findings: dict[str, int] = {}
     at = next_at(conn, reviewer)
+    # after the events leaving the old items: a result held by another finding now leaves its
+    # own and takes the other's, in that order
+    after = later_than(at, at)
     # the runs of one identity (two files of one tool's scan) are one registration's results
     held: dict[str, dict[str, Record]] = defaultdict(dict)
     for report in reports:
         for record in report.records:
             held[report.identity].setdefault(record.id, record)
     for identity, records in held.items():
-        _pair(conn, identity, records, lines_after)
+        reused = _pair(conn, identity, records, lines_after)
         (latest,) = conn.execute(
             "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)
         ).fetchone()
@@ -87,6 +91,7 @@ def carry(
         moving, reviewed = _current(conn, reviewer, identity)
         if not moving:
             continue
+        reviewed -= reused  # what they hold leaves them
         moves = dict(
             _gathered(
                 conn,
@@ -95,9 +100,11 @@ def carry(
             )
         )
         for old_id, old_events in moving.items():
-            target = _followed(old_id, moves, records)
+            target = _followed(old_id, moves, records, reused)
             if target is None or target in reviewed:
                 continue  # not carried, or reviewed again already: the new verdict stands
+            if old_id in reused:  # what was judged on this revision is the new finding's
+                old_events = [event for event in old_events if event.revision != revision]
             followed = old_events
             if any(event.quote is not None for event in old_events):
                 hashes = set(record_quote_hashes(records[target]))
@@ -108,7 +115,7 @@ def carry(
                 item = ItemRef(identity, target, event.quote)
                 # judged against the code it was given on: its revision goes with it
                 verdict, note, judged = event.verdict, event.note, event.revision
-                events.append(new_event(item, reviewer, verdict, note, at, judged))
+                events.append(new_event(item, reviewer, verdict, note, after, judged))
                 closed.append(new_event(event.ref, reviewer, None, None, at, revision))
             if followed:
                 findings[identity] = findings.get(identity, 0) + 1
@@ -118,9 +125,12 @@ def carry(
     return Carried(events, closed, findings)
 
 
-def _followed(record: str, moves: dict[str, str], held: Collection[str]) -> str | None:
-    """The result held now that ``record`` became through the scans since, or None."""
-    if record in held:
+def _followed(
+    record: str, moves: dict[str, str], held: Collection[str], reused: Collection[str] = ()
+) -> str | None:
+    """The result held now that ``record`` became through the scans since, or None (``reused``:
+    ids held now by another finding, their own having moved: followed too)."""
+    if record in held and record not in reused:
         return None
     for _ in range(MOST_MOVES):
         record_or_none = moves.get(record)
@@ -137,8 +147,9 @@ def _pair(
     identity: str,
     records: dict[str, Record],
     lines_after: LinesAfter | None,
-) -> None:
-    """Keep which result of the scan registered last each one that went became."""
+) -> set[str]:
+    """Keep which result of the scan registered last each one that went became; returns the
+    results the scan still holds by id whose finding went elsewhere (`_reused`)."""
     before = set(
         _gathered(
             conn,
@@ -148,8 +159,8 @@ def _pair(
         )
     )
     went = [record for record in before if record not in records]
-    if not went:
-        return  # the scan registered last, again (or the first)
+    if not went and before.issuperset(records):
+        return set()  # the scan registered last, again (or the first)
     arrived: dict[Finding, list[Record]] = defaultdict(list)
     for record in records.values():
         if record.id not in before:
@@ -183,8 +194,65 @@ def _pair(
             unequal.append((finding, old, new))
     if unequal and lines_after is not None:
         pairs += _through_the_diff(identity, unequal, followed, lines_after)
+    reused: set[str] = set()
+    if lines_after is not None and arrived:
+        kept = [r for r in before if r in records and r in followed and _by_place(records[r])]
+        moved = _reused(conn, identity, kept, records, lines_after)
+        pairs += moved
+        reused = {old for _identity, old, _new, _at in moved}
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
         insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", pairs)
+    return reused
+
+
+def _by_place(record: Record) -> bool:
+    """A result known by its rule and location (no fingerprint of its own): its id is its line's,
+    whatever finding stands there."""
+    return any(
+        name == "id from" and value.startswith("rule and location") for name, value in record.fields
+    )
+
+
+def _reused(
+    conn: sqlite3.Connection,
+    identity: str,
+    kept: list[str],
+    records: dict[str, Record],
+    lines_after: LinesAfter,
+) -> list[tuple[str, str, str, str]]:
+    """Pairs of results the scan still holds by id (their line's) whose finding git's diff
+    carried, untouched, to another line where one result of it stands now: the id is another
+    finding's now (a function added above the old one's line), and its verdict is the moved
+    one's."""
+    if not kept:
+        return []
+    old = _findings(conn, identity, kept)
+    wanted: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for (_rule, _label, path, _code), olds in old.items():
+        for line, _id, revision in olds:
+            if revision and path and line:
+                wanted[revision][path].add(line)
+    mapped: dict[tuple[str, str, int], int] = {}
+    for revision, lines in wanted.items():
+        found = lines_after(revision, lines)
+        mapped.update({(revision, path, line): at for (path, line), at in found.items()})
+    # the results now at the lines of interest, by (finding, line)
+    targets = {(path, at) for (_rev, path, _line), at in mapped.items()}
+    now: dict[tuple[Finding, int], list[Record]] = defaultdict(list)
+    for record in records.values():
+        first = record.quotes[0] if record.quotes else None
+        if first is not None and (first.path, _first_line(record)) in targets:
+            now[(finding_of(record), _first_line(record))].append(record)
+    pairs = []
+    for finding, olds in old.items():
+        for line, old_id, revision in olds:
+            at = mapped.get((revision, finding[2], line))
+            if at is None or at == _first_line(records[old_id]):
+                continue  # its line was edited, or the finding is where it was
+            there = now.get((finding, at), [])
+            if len(there) == 1 and there[0].id != old_id:
+                pairs.append((identity, old_id, there[0].id, now_at()))
+    return pairs
 
 
 def _through_the_diff(

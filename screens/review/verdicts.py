@@ -275,7 +275,7 @@ class Verdicts(Part):
         if carried is not None and carried.events:
             gone = {event.item for event in carried.closed}
             self.state.stale = [s for s in self.state.stale if s.event.item not in gone]
-            self.show_changes([*carried.events, *carried.closed])
+            self.show_changes([*carried.closed, *carried.events])  # in the order written
             self.moves.refilter()
             self.notify(carried_notice(carried), markup=False, timeout=10)
         if elsewhere:

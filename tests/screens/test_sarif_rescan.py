@@ -151,3 +151,36 @@ async def test_one_more_of_a_finding_is_told_apart_through_the_diff(
     with VerdictStore.open(db) as store:
         notes = {e.record: e.note for e in store.current("ada").values()}
     assert notes == {records[0].id: "a is private", records[1].id: "b is private"}
+
+
+async def test_a_verdict_leaves_the_line_another_finding_took(
+    tmp_path: Path, keymap: Keymap
+) -> None:
+    # a function added above two without a docstring: ids are lines, so the new function's
+    # result has the first one's id, the first one's has the second's: each verdict must go
+    # where git's diff carried its function, and the new function's result stays unreviewed
+    repo, db = tmp_path / "repo", tmp_path / "verdicts.db"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    two = "def a():\n    return 1\n\ndef b():\n    return 2\n"
+    first = commit(repo, two)
+    before = located_scan(tmp_path / "before.sarif", [1, 4])
+    await opened(repo, before, first, db, keymap)
+    (report,) = load_reports([before]).reports
+    with VerdictStore.open(db) as store:
+        for record, why in zip(report.records, ("a is private", "b is private"), strict=True):
+            item = ItemRef.for_record(report, record)
+            store.give(item, "refuted", note=why, reviewer="ada", revision=first)
+
+    second = commit(repo, "def c():\n    return 3\n\n" + two)
+    after = located_scan(tmp_path / "after.sarif", [1, 4, 7])
+    records = load_reports([after]).reports[0].records
+    assert [r.id for r in records[:2]] == [r.id for r in report.records]  # the same ids
+    seen = await opened(repo, after, second, db, keymap)
+    assert seen["current"] == {records[1].id: "refuted", records[2].id: "refuted"}
+    with VerdictStore.open(db) as store:
+        notes = {e.record: e.note for e in store.current("ada").values()}
+    assert notes == {records[1].id: "a is private", records[2].id: "b is private"}
+    # opened again: nothing moves twice
+    seen = await opened(repo, after, second, db, keymap)
+    assert seen["current"] == {records[1].id: "refuted", records[2].id: "refuted"}
