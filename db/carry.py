@@ -13,13 +13,12 @@ old items are left unreviewed by an event of their own: the history keeps both.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from db.events import COLUMNS, INTO, event_from_row, later_than, now_at, row_values
-from db.gathered import insert_rows
+from db.gathered import gathered, insert_rows
 from db.keys import ItemRef, normalize_quote, record_quote_hashes
 from db.writes import new_event, next_at
 
@@ -93,7 +92,7 @@ def carry(
             continue
         reviewed -= reused  # what they hold leaves them
         moves = dict(
-            _gathered(
+            gathered(
                 conn,
                 "SELECT json_group_array(json_array(old, new)) FROM result_moves WHERE report = ?",
                 (identity,),
@@ -151,7 +150,7 @@ def _pair(
     """Keep which result of the scan registered last each one that went became; returns the
     results the scan still holds by id whose finding went elsewhere (`_reused`)."""
     before = set(
-        _gathered(
+        gathered(
             conn,
             "SELECT json_group_array(record) FROM items"
             " WHERE report = ? AND present = 1 AND quote IS NULL",
@@ -169,20 +168,35 @@ def _pair(
     # (anyone's, now or once), or one that results before it became (a link of a chain); a
     # whole scan's moves kept at every rescan grew the table by its size each time
     followed = set(
-        _gathered(
+        gathered(
             conn,
             "SELECT json_group_array(DISTINCT record) FROM events WHERE report = ?",
             (identity,),
         )
     )
     followed.update(
-        _gathered(
+        gathered(
             conn, "SELECT json_group_array(new) FROM result_moves WHERE report = ?", (identity,)
         )
     )
+    # results still held by id (their line's) that another finding may have taken
+    kept = []
+    if lines_after is not None and arrived:
+        kept = [r for r in before if r in records and r in followed and _by_place(records[r])]
+    # what the results that went and those kept were: the report's items read once for both
+    gone = set(went)
+    old_went: dict[Finding, list[tuple[int, str, str]]] = {}
+    old_kept: dict[Finding, list[tuple[int, str, str]]] = {}
+    for finding, olds in _findings(conn, identity, [*went, *kept]).items():
+        went_here = [old for old in olds if old[1] in gone]
+        kept_here = [old for old in olds if old[1] not in gone]
+        if went_here:
+            old_went[finding] = went_here
+        if kept_here:
+            old_kept[finding] = kept_here
     pairs: list[tuple[str, str, str, str]] = []
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]] = []
-    for finding, old in _findings(conn, identity, went).items():
+    for finding, old in old_went.items():
         new = sorted(arrived.get(finding, ()), key=_first_line)
         if len(new) == len(old):
             pairs.extend(
@@ -192,12 +206,23 @@ def _pair(
             )
         elif new and any(old_id in followed for _line, old_id, _rev in old):
             unequal.append((finding, old, new))
-    if unequal and lines_after is not None:
-        pairs += _through_the_diff(identity, unequal, followed, lines_after)
     reused: set[str] = set()
-    if lines_after is not None and arrived:
-        kept = [r for r in before if r in records and r in followed and _by_place(records[r])]
-        moved = _reused(conn, identity, kept, records, lines_after)
+    if lines_after is not None and (unequal or old_kept):
+        # where git's diff carried each old line of interest, one diff a revision for both
+        places = [
+            (revision, finding[2], line)
+            for finding, old, _new in unequal
+            for line, old_id, revision in old
+            if old_id in followed
+        ]
+        places += [
+            (revision, finding[2], line)
+            for finding, olds in old_kept.items()
+            for line, _id, revision in olds
+        ]
+        mapped = _lines_now(places, lines_after)
+        pairs += _through_the_diff(identity, unequal, followed, mapped)
+        moved = _reused(identity, old_kept, records, mapped)
         pairs += moved
         reused = {old for _identity, old, _new, _at in moved}
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
@@ -213,29 +238,34 @@ def _by_place(record: Record) -> bool:
     )
 
 
+#: (revision, path, line) of an earlier scan -> its line at the revision reviewed
+Mapped = dict[tuple[str, str, int], int]
+
+
+def _lines_now(places: Iterable[tuple[str, str, int]], lines_after: LinesAfter) -> Mapped:
+    """Where each (revision, path, line) of an earlier scan stands at the revision reviewed, for
+    the lines git's diff left untouched: `lines_after` once a revision."""
+    wanted: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for revision, path, line in places:
+        if revision and path and line:
+            wanted[revision][path].add(line)
+    mapped: Mapped = {}
+    for revision, lines in wanted.items():
+        for (path, line), at in lines_after(revision, lines).items():
+            mapped[(revision, path, line)] = at
+    return mapped
+
+
 def _reused(
-    conn: sqlite3.Connection,
     identity: str,
-    kept: list[str],
+    old: dict[Finding, list[tuple[int, str, str]]],
     records: dict[str, Record],
-    lines_after: LinesAfter,
+    mapped: Mapped,
 ) -> list[tuple[str, str, str, str]]:
     """Pairs of results the scan still holds by id (their line's) whose finding git's diff
     carried, untouched, to another line where one result of it stands now: the id is another
     finding's now (a function added above the old one's line), and its verdict is the moved
     one's."""
-    if not kept:
-        return []
-    old = _findings(conn, identity, kept)
-    wanted: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
-    for (_rule, _label, path, _code), olds in old.items():
-        for line, _id, revision in olds:
-            if revision and path and line:
-                wanted[revision][path].add(line)
-    mapped: dict[tuple[str, str, int], int] = {}
-    for revision, lines in wanted.items():
-        found = lines_after(revision, lines)
-        mapped.update({(revision, path, line): at for (path, line), at in found.items()})
     # the results now at the lines of interest, by (finding, line)
     targets = {(path, at) for (_rev, path, _line), at in mapped.items()}
     now: dict[tuple[Finding, int], list[Record]] = defaultdict(list)
@@ -259,20 +289,11 @@ def _through_the_diff(
     identity: str,
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]],
     followed: set[str],
-    lines_after: LinesAfter,
+    mapped: Mapped,
 ) -> list[tuple[str, str, str, str]]:
     """Pairs of findings that went and came unequally (a generic message, one more of it in the
     file): an old result whose line the diff between the two revisions left as it was pairs
     with the one new result of its finding at that line."""
-    wanted: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
-    for (_rule, _label, path, _code), old, _new in unequal:
-        for line, old_id, revision in old:
-            if old_id in followed and revision and path and line:
-                wanted[revision][path].add(line)
-    mapped: dict[tuple[str, str, int], int] = {}
-    for revision, lines in wanted.items():
-        found = lines_after(revision, lines)
-        mapped.update({(revision, path, line): at for (path, line), at in found.items()})
     pairs = []
     for (_rule, _label, path, _code), old, new in unequal:
         at_line: dict[int, list[Record]] = defaultdict(list)
@@ -298,13 +319,6 @@ def _first_line(record: Record) -> int:
     return claimed[0] if claimed else 0
 
 
-def _gathered(conn: sqlite3.Connection, query: str, parameters: tuple[str, ...]) -> list[Any]:
-    """The one JSON array ``query`` gathers: one step of SQLite's, where a row a step would let
-    a busy thread (the app's) hold the interpreter between rows (db/reads.py `_current_rows`)."""
-    (text,) = conn.execute(query, parameters).fetchone()
-    return list(json.loads(text)) if text else []
-
-
 def _current(
     conn: sqlite3.Connection, reviewer: str, identity: str
 ) -> tuple[dict[str, list[Event]], set[str]]:
@@ -316,7 +330,7 @@ def _current(
         " AND record IN (SELECT {end} FROM result_moves WHERE report = ?)"
     )
     columns = ", ".join(COLUMNS)
-    rows = _gathered(
+    rows = gathered(
         conn,
         f"SELECT json_group_array(json_array({columns})) " + mine.format(end="old"),
         (reviewer, identity, identity),
@@ -326,7 +340,7 @@ def _current(
         moving[event.record].append(event)
     if not moving:
         return moving, set()
-    reviewed = _gathered(
+    reviewed = gathered(
         conn,
         "SELECT json_group_array(DISTINCT record) " + mine.format(end="new"),
         (reviewer, identity, identity),
@@ -342,7 +356,7 @@ def _findings(
     wanted = set(records)
     # the report's items in one pass: `record IN (...)` chunks would each scan them all (no
     # index holds the record): 20 s for the 135,130 results of a scan whose lines all moved
-    rows = _gathered(
+    rows = gathered(
         conn,
         "SELECT json_group_array(json_array(record, quote, section, label, quote_index,"
         " quote_path, quote_text, claimed_first, revision)) FROM items"

@@ -12,11 +12,12 @@ is one step, and costs what `executemany` costs alone (benchmarks/bench_group_ve
 from __future__ import annotations
 
 import itertools
+import json
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["CHUNK", "insert_rows"]
+__all__ = ["CHUNK", "gathered", "insert_rows"]
 
 #: rows in one statement at most (fewer when SQLite's limit on parameters asks it)
 CHUNK = 2_000
@@ -46,3 +47,10 @@ def insert_rows(
         # an upsert after a VALUES list needs no WHERE (only after a SELECT would it be ambiguous)
         statement = f"{head} VALUES {', '.join([one] * len(part))} {tail}"
         conn.execute(statement, list(itertools.chain.from_iterable(part)))
+
+
+def gathered(conn: sqlite3.Connection, query: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    """The JSON array ``query`` gathers into its one value (``SELECT json_group_array(...)``),
+    decoded: one step of SQLite's, whatever the number of rows (empty: no rows)."""
+    (text,) = conn.execute(query, parameters).fetchone()
+    return list(json.loads(text)) if text else []

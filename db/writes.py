@@ -4,7 +4,6 @@ review positions. Each function runs inside the caller's write transaction (db/d
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import uuid
 from typing import NamedTuple
@@ -20,7 +19,7 @@ from db.events import (
     now_at,
     row_values,
 )
-from db.gathered import insert_rows
+from db.gathered import gathered, insert_rows
 from db.keys import ItemRef, Verdict
 
 __all__ = [
@@ -166,12 +165,13 @@ def histories(conn: sqlite3.Connection, keys: list[str], reviewer: str) -> dict[
         # gathered into one value (db/gathered.py: a step a row waits on a busy thread), in
         # SQLite's order: sorted here; by item first in the index (by time alone, SQLite walks
         # every event of the reviewer for each chunk)
-        (text,) = conn.execute(
+        rows = gathered(
+            conn,
             f"""SELECT json_group_array(json_array(item, at, event, verdict, note)) FROM events
             WHERE reviewer = ? AND item IN ({", ".join("?" * len(part))})""",
             (reviewer, *part),
-        ).fetchone()
-        for item, _at, event, verdict, note in sorted(json.loads(text)):
+        )
+        for item, _at, event, verdict, note in sorted(rows):
             state = State(event, Verdict(verdict) if verdict is not None else None, note)
             found.setdefault(item, []).append(state)
     return found
