@@ -221,10 +221,12 @@ def _pair(
             for line, _id, revision in olds
         ]
         mapped = _lines_now(places, lines_after)
-        pairs += _through_the_diff(identity, unequal, followed, mapped)
         moved = _reused(identity, old_kept, records, mapped)
-        pairs += moved
         reused = {old for _identity, old, _new, _at in moved}
+        diffed = _through_the_diff(identity, unequal, followed, mapped) + moved
+        # what the diff says of a result wins over line order's guess at it
+        claimed = {new for _identity, _old, new, _at in diffed}
+        pairs = [pair for pair in pairs if pair[2] not in claimed] + diffed
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
         insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", pairs)
     return reused

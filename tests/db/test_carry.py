@@ -237,3 +237,29 @@ def test_findings_that_went_and_came_unequally_pair_through_the_lines_the_diff_k
 def by_line(report: Report, line: int) -> Record:
     (record,) = [r for r in report.records if r.quotes[0].claimed == (line, line)]
     return record
+
+
+def test_what_the_diff_says_wins_over_line_order(store: VerdictStore, tmp_path: Path) -> None:
+    # three asserts at 1, 4 and 10 (ids are lines); one added above them and the last deleted:
+    # the new ones stand at 1, 4 and 7. In line order the one that went (10) would take 7, but
+    # the diff carried 4 there: the assert at 4 is at 7 now, the one at 10 is gone
+    code = "assert ready"
+    old = scan(tmp_path, "old.sarif", *(finding("B101", "api/a.py", n, code) for n in (1, 4, 10)))
+    registered(store, old, REV)
+    for line, why in ((10, "d"), (4, "b"), (1, "a")):  # d first: it would be followed first
+        item = ItemRef.for_record(old, by_line(old, line))
+        store.give(item, "refuted", note=why, reviewer="ann", revision=REV)
+    new = scan(tmp_path, "new.sarif", *(finding("B101", "api/a.py", n, code) for n in (1, 4, 7)))
+
+    def lines_after(
+        revision: str, wanted: Mapping[str, Collection[int]]
+    ) -> dict[tuple[str, int], int]:
+        return {("api/a.py", 1): 4, ("api/a.py", 4): 7}  # 10: deleted
+
+    store.carry([new], reviewer="ann", revision=NEW_REV, lines_after=lines_after)
+    registered(store, new, NEW_REV)
+    held = {record.id for record in new.records}
+    notes = {e.record: e.note for e in store.current("ann").values() if e.record in held}
+    assert notes == {by_line(new, 4).id: "a", by_line(new, 7).id: "b"}
+    (stale,) = store.stale(ReportSet((new,)), "ann")
+    assert (stale.event.record, stale.event.note) == (by_line(old, 10).id, "d")
