@@ -11,7 +11,7 @@ from screenkit import Notice, git, reviewing, settle, watch_notices
 
 from db.keys import ItemRef
 from db.store import VerdictStore
-from evidence.model import ReportSet
+from evidence.model import Report, ReportSet
 from evidence.reports.loading import load_reports
 from keymaps import Keymap
 from tui.factory import make_app
@@ -123,17 +123,16 @@ def located_scan(path: Path, lines: list[int]) -> Path:
     return path
 
 
-async def test_one_more_of_a_finding_is_told_apart_through_the_diff(
-    tmp_path: Path, keymap: Keymap
-) -> None:
-    # two functions without a docstring move down two lines and a third is added below them:
-    # the message is the same for all three, so only the diff between the two revisions tells
-    # which two went on (in line order the first two would pair: the second with the new one)
+TWO = "def a():\n    return 1\n\ndef b():\n    return 2\n"
+
+
+async def two_judged(tmp_path: Path, keymap: Keymap) -> tuple[Path, Path, Report]:
+    """A repository of two functions without a docstring (TWO), their scan reviewed and each
+    result refuted with a note ("a is private", "b is private"): (repo, database, the scan)."""
     repo, db = tmp_path / "repo", tmp_path / "verdicts.db"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
-    two = "def a():\n    return 1\n\ndef b():\n    return 2\n"
-    first = commit(repo, two)
+    first = commit(repo, TWO)
     before = located_scan(tmp_path / "before.sarif", [1, 4])
     await opened(repo, before, first, db, keymap)
     (report,) = load_reports([before]).reports
@@ -141,8 +140,18 @@ async def test_one_more_of_a_finding_is_told_apart_through_the_diff(
         for record, why in zip(report.records, ("a is private", "b is private"), strict=True):
             item = ItemRef.for_record(report, record)
             store.give(item, "refuted", note=why, reviewer="ada", revision=first)
+    return repo, db, report
 
-    second = commit(repo, "import os\n\n" + two + "\ndef c():\n    return 3\n")
+
+async def test_one_more_of_a_finding_is_told_apart_through_the_diff(
+    tmp_path: Path, keymap: Keymap
+) -> None:
+    # two functions without a docstring move down two lines and a third is added below them:
+    # the message is the same for all three, so only the diff between the two revisions tells
+    # which two went on (in line order the first two would pair: the second with the new one)
+    repo, db, _report = await two_judged(tmp_path, keymap)
+
+    second = commit(repo, "import os\n\n" + TWO + "\ndef c():\n    return 3\n")
     after = located_scan(tmp_path / "after.sarif", [3, 6, 9])
     seen = await opened(repo, after, second, db, keymap)
     records = load_reports([after]).reports[0].records
@@ -159,20 +168,9 @@ async def test_a_verdict_leaves_the_line_another_finding_took(
     # a function added above two without a docstring: ids are lines, so the new function's
     # result has the first one's id, the first one's has the second's: each verdict must go
     # where git's diff carried its function, and the new function's result stays unreviewed
-    repo, db = tmp_path / "repo", tmp_path / "verdicts.db"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    two = "def a():\n    return 1\n\ndef b():\n    return 2\n"
-    first = commit(repo, two)
-    before = located_scan(tmp_path / "before.sarif", [1, 4])
-    await opened(repo, before, first, db, keymap)
-    (report,) = load_reports([before]).reports
-    with VerdictStore.open(db) as store:
-        for record, why in zip(report.records, ("a is private", "b is private"), strict=True):
-            item = ItemRef.for_record(report, record)
-            store.give(item, "refuted", note=why, reviewer="ada", revision=first)
+    repo, db, report = await two_judged(tmp_path, keymap)
 
-    second = commit(repo, "def c():\n    return 3\n\n" + two)
+    second = commit(repo, "def c():\n    return 3\n\n" + TWO)
     after = located_scan(tmp_path / "after.sarif", [1, 4, 7])
     records = load_reports([after]).reports[0].records
     assert [r.id for r in records[:2]] == [r.id for r in report.records]  # the same ids
