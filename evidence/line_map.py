@@ -9,7 +9,9 @@ from pathlib import Path
 
 from evidence.git.changes import map_ranges
 from evidence.git.history import path_changes
+from evidence.git.process import OBJECT_ID
 from evidence.git.repo import open_repo
+from evidence.revision import RevisionError
 
 __all__ = ["lines_after"]
 
@@ -19,7 +21,11 @@ def lines_after(
 ) -> dict[tuple[str, int], int]:
     """The line at ``new`` of each (path, 1-based line) of ``wanted`` at ``old`` that no hunk of
     the diff between them touched (a file the diff does not name is as it was); a touched line, a
-    file renamed or deleted, has none. Raises RevisionError when a commit cannot be read."""
+    file renamed or deleted, has none. Raises RevisionError when a commit cannot be read, or is
+    not a full commit id (what a database says is never handed to git as an option)."""
+    for commit in (old, new):
+        if not OBJECT_ID.fullmatch(commit):
+            raise RevisionError(f"not a commit id: {commit[:60]!r}")
     repo = open_repo(repository)
     try:
         changes = {c.old_path: c for c in path_changes(repo, old, new, wanted)}

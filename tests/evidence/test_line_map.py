@@ -36,3 +36,13 @@ def test_a_commit_not_in_the_repository_is_an_error(tmp_path: Path) -> None:
     old = make_repo(root, {"a.py": "x\n"})
     with pytest.raises(RevisionError):
         lines_after(root, "0" * 40, old, {"a.py": [1]})
+
+
+@pytest.mark.parametrize("odd", ["--output={written}", "HEAD", "abc"])
+def test_only_a_full_commit_id_reaches_git(tmp_path: Path, odd: str) -> None:
+    # the earlier revision comes from the verdict database: never an option or a name to git
+    root, written = tmp_path / "r", tmp_path / "written"
+    new = make_repo(root, {"a.py": "x\n"})
+    with pytest.raises(RevisionError, match="not a commit id"):
+        lines_after(root, odd.format(written=written), new, {"a.py": [1]})
+    assert not written.exists()
