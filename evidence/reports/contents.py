@@ -231,6 +231,8 @@ def _inferred(
             )
             start = top + 1
         found += [*above, quote]
+    if len(found) == len(quotes):
+        return quotes  # none inferred (nearly always): numbered as they are
     return [quote._replace(index=n) for n, quote in enumerate(found)]
 
 
