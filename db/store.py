@@ -147,6 +147,14 @@ class VerdictStore:
             write=True,
         )
 
+    def clear(self, item: ItemRef, *, reviewer: str, revision: str | None = None) -> Event:
+        """Leave the item unreviewed (no verdict, no note): its history keeps what it was."""
+        return self._database.run(
+            "clearing a verdict",
+            lambda conn: writes.append(conn, item, reviewer, None, None, revision),
+            write=True,
+        )
+
     def undo(self, reviewer: str, *, event: str | None = None) -> Event | None:
         """Revert the reviewer's latest change that is not undone yet; None when there is none.
 
@@ -360,6 +368,15 @@ class VerdictStore:
             "reading items",
             lambda _conn: report_items.read_items(self._database.utils),
             write=False,
+        )
+
+    def what_was(self, keys: Iterable[str]) -> dict[str, str]:
+        """What each of these items was when last registered, in words (db/gone.py), by key."""
+        from db.gone import read_what_was
+
+        wanted = list(keys)
+        return self._database.run(
+            "reading items", lambda conn: read_what_was(conn, wanted), write=False
         )
 
     def sources(self) -> list[dict[str, Any]]:

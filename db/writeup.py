@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from db.events import Event
+from db.gone import first_quotes, lines_words, quote_lines, what_it_was
 from db.keys import Verdict
 from db.store import VerdictStore
 from evidence.permalink import without_credentials
@@ -74,15 +75,6 @@ def csv_cell(text: str) -> str:
     return "'" + cell if cell.startswith(_FORMULA_START) else cell
 
 
-def lines_words(first: int | None, last: int | None) -> str:
-    """``line 17`` or ``lines 17-19`` ("" without a line)."""
-    if first is None:
-        return ""
-    if last is None or last == first:
-        return f"line {first}"
-    return f"lines {first}-{last}"
-
-
 def anchor_state(item: dict[str, Any]) -> str:
     """How a quote matched at the revision: ``exact``, ``fuzzy 81``, ``missing``, ``not
     anchored``; a wrong claimed range is named (``exact, claimed lines 3-5``)."""
@@ -93,13 +85,6 @@ def anchor_state(item: dict[str, Any]) -> str:
     if item["claimed_first"] is not None and item["range_ok"] == 0:
         state += f", claimed {lines_words(item['claimed_first'], item['claimed_last'])}"
     return state
-
-
-def quote_lines(item: dict[str, Any]) -> str:
-    """Where the quote is (else where it claims to be): ``line 40``, ``lines 7-9``."""
-    if item["lines_first"] is not None:
-        return lines_words(item["lines_first"], item["lines_last"])
-    return lines_words(item["claimed_first"], item["claimed_last"])
 
 
 def failing(item: dict[str, Any]) -> bool:
@@ -232,11 +217,10 @@ def markdown(
     lines += _unlisted(unlisted) + _alike_lines(counted.get(report))
     if stale:
         lines += ["", "## Stale verdicts (the quote or record changed since)", ""]
-        firsts = _first_quotes(items, {(i["report"], i["record"]) for i, _ in stale})
+        firsts = first_quotes(items, {(i["report"], i["record"]) for i, _ in stale})
         for item, events in stale:
-            lines.append(
-                f"- {md_text(item['report'])} {md_text(item['record'])}, {_was(item, firsts)}:"
-            )
+            was = what_it_was(item, firsts, md_text)
+            lines.append(f"- {md_text(item['report'])} {md_text(item['record'])}, {was}:")
             lines += list(_verdict_lines(events, "  "))
     unregistered = [key for key in sorted(current) if key not in shown]
     if unregistered:
@@ -341,39 +325,6 @@ def _unlisted(count: int) -> list[str]:
         f"{count:,} {results} not reviewed, none failing: not listed here (`assay export "
         "--format csv` lists every one).",
     ]
-
-
-def _first_quotes(
-    items: list[dict[str, Any]], records: set[tuple[str, str]]
-) -> dict[tuple[str, str], dict[str, Any]]:
-    """The first quote registered of each of ``records``: what a gone record quoted."""
-    firsts: dict[tuple[str, str], dict[str, Any]] = {}
-    for item in items:
-        key = (item["report"], item["record"])
-        if item["quote"] is not None and key in records:
-            earlier = firsts.get(key)
-            if earlier is None or (item["quote_index"] or 0) < (earlier["quote_index"] or 0):
-                firsts[key] = item
-    return firsts
-
-
-def _was(item: dict[str, Any], firsts: dict[tuple[str, str], dict[str, Any]]) -> str:
-    """What a stale verdict's item was: ``quote 2 (src/a.py 10-12)``, or ``the record
-    (label, src/a.py 10)``: its id alone says nothing of a scanner's result."""
-    quote: dict[str, Any] | None
-    if item["quote"] is not None:
-        quote = item
-        said = f"quote {(item['quote_index'] or 0) + 1}"
-    else:
-        quote = firsts.get((item["report"], item["record"]))
-        said = "the record"
-    where = []
-    if item["quote"] is None and item["label"]:
-        where.append(md_text(item["label"]))
-    if quote is not None and quote["quote_path"]:
-        lines = quote_lines(quote)
-        where.append(md_text(quote["quote_path"]) + (f" {lines}" if lines else ""))
-    return f"{said} ({', '.join(where)})" if where else said
 
 
 def _quote_lines(item: dict[str, Any]) -> list[str]:

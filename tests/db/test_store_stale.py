@@ -101,3 +101,25 @@ def test_md_export_lists_the_stale_verdict(store: VerdictStore) -> None:
     assert "RT-CLM-retries, quote 1 (src/app.py):" in stale_part  # what it was, not a hash
     assert "checked src/app.py" in stale_part
     assert "RT-CMP-api" not in stale_part
+
+
+def test_what_each_stale_item_was_read_by_key_as_the_write_up_says_it(
+    store: VerdictStore,
+) -> None:
+    """`what_was` finds a record's first quote through the (report, ord) index, not by reading
+    every item of the report: it says what the write-up, reading them all, says."""
+    from db.gone import first_quotes, what_it_was
+
+    report = original()
+    store.register(reportset(report))
+    store.register(reportset(regenerated()))  # the old items stay, not present
+    items = store.items()
+    keys = [item["item"] for item in items]
+    firsts = first_quotes(items, {(i["report"], i["record"]) for i in items})
+    expected = {item["item"]: what_it_was(item, firsts) for item in items}
+    # unknown keys (a teammate's imported verdicts) are left out, over several statements
+    unknown = [f"{report.identity}::never-{n}" for n in range(1200)]
+    found = store.what_was(unknown[:700] + keys + unknown[700:])
+    assert found == expected
+    api = ItemRef.for_record(report, report.records[0]).key
+    assert found[api] == "the record (label of RT-CMP-api, src/app.py)"  # its first quote

@@ -12,9 +12,10 @@ from click.testing import CliRunner
 from storekit import REPORT, REV, anchors, fill, make_record, make_report, reportset
 
 from db.export import render
+from db.gone import lines_words
 from db.keys import ItemRef
 from db.store import VerdictStore
-from db.writeup import CSV_FIELDS, lines_words, markdown
+from db.writeup import CSV_FIELDS, markdown
 from evidence.citations import CitedPath, CitedState
 from evidence.model import Kind, Record
 from tui.cli import cli
