@@ -77,6 +77,7 @@ SPECS: tuple[BindingSpec, ...] = (
     BindingSpec("record_target", "target_record", "Verdicts on the record", "Verdicts", show=False),
     BindingSpec("undo", "undo", "Undo your last change", "Verdicts", show=False),
     BindingSpec("redo", "redo", "Redo what was undone", "Verdicts", show=False),
+    BindingSpec("stale_verdicts", "stale_verdicts", "Stale verdicts", "Verdicts", show=False),
     # jump
     BindingSpec("follow", "follow", "Follow", "Jump", show=False),
     BindingSpec("back", "back", "Back", "Jump", show=False),
@@ -125,6 +126,8 @@ SPECS: tuple[BindingSpec, ...] = (
     # the help's list of keys (its arrows and page keys scroll it as any list does)
     BindingSpec("help_down", "scroll_help(1)", "Scroll down", "Dialogs", "help", show=False),
     BindingSpec("help_up", "scroll_help(-1)", "Scroll up", "Dialogs", "help", show=False),
+    # the list of stale verdicts (screens/stale.py)
+    BindingSpec("stale_clear", "clear_stale", "Clear the stale verdict", "Dialogs", "stale"),
     # the grep dialog (screens/grep.py)
     BindingSpec("grep_fixed", "toggle_fixed", "Regex/fixed string", "Dialogs", context="grep"),
     BindingSpec("grep_case", "toggle_case", "Match/ignore case", "Dialogs", context="grep"),

@@ -65,6 +65,7 @@ class StoredState:
     stale: list[StaleVerdict]
     others: list[Event] = field(default_factory=list)  # other reviewers' current verdicts
     synced: dict[str, object] | None = None  # what the last `assay sync` did
+    what_was: dict[str, str] = field(default_factory=dict)  # stale items, in words (db/gone.py)
 
 
 def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
@@ -74,12 +75,14 @@ def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
     from db.sync.state import last_sync
 
     everyone = store.current_all()  # once: `store.stale` would read it again (1 s at 600,000)
+    stale = find_stale(everyone, session.reportset, session.reviewer)
     return StoredState(
         {e.item: e for e in everyone if e.reviewer == session.reviewer},
         store.position(session.review_key),
-        find_stale(everyone, session.reportset, session.reviewer),
+        stale,
         [e for e in everyone if e.reviewer != session.reviewer],
         last_sync(store),
+        store.what_was(s.event.item for s in stale) if stale else {},
     )
 
 

@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # imported where used, not before the screen is shown
     from evidence.model import Quote, Record
     from evidence.revision import CommitSummary, Revision, SourceFile
     from screens.find import FindTarget
+    from screens.review.stale import StaleList
 
 
 class ReviewScreen(Covered, Screen[None]):
@@ -125,6 +126,7 @@ class ReviewScreen(Covered, Screen[None]):
         self.lookups = Lookups(state, self, self.moves, keymap, ACTIONS)
         self.panes = Panes(self, (*panes, self.source_view))
         self.motions = Motions()
+        self._stale: StaleList | None = None  # the stale verdicts' list, once asked for
 
     def compose(self) -> ComposeResult:
         yield self.header.widget
@@ -269,6 +271,13 @@ class ReviewScreen(Covered, Screen[None]):
     def action_follow(self) -> None:
         if not self.moves.follow_focused():  # the source pane: the quotes that cite its file
             self.lookups.backlinks()
+
+    def action_stale_verdicts(self) -> None:
+        if self._stale is None:  # made at the first press: nothing of it before the first frame
+            from screens.review.stale import StaleList
+
+            self._stale = StaleList(self.state, self, self.verdicts, self.moves, self.keymap)
+        self._stale.open()
 
     def action_quit(self) -> None:
         self.app.exit()

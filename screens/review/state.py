@@ -18,7 +18,7 @@ from textual.widget import Widget
 from screens.review.history import Location
 
 if TYPE_CHECKING:
-    from db import StaleVerdict
+    from db import Event, StaleVerdict
     from evidence.model import Quote, Record
     from evidence.revision import CommitSummary, Revision
     from screens.session import ReviewSession
@@ -51,6 +51,8 @@ class ReviewState:
         self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
         self.commit: CommitSummary | None = None  # its subject, author and date (the header)
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
+        #: every item found stale at launch, in order: why, and what it was (db/gone.py)
+        self.gone: dict[str, tuple[str, str]] = {}
         self.store_error: str | None = None  # why verdicts cannot be saved (store unusable)
         self.verdicts_read = False  # the reviewer's verdicts are read from the store (or failed)
 
@@ -91,6 +93,25 @@ class ReviewState:
     def target_quote(self) -> Quote | None:
         """The quote verdict keys act on (selected, and shown in the source pane), or None."""
         return self.quote if self.on_quote and self.opened is None else None
+
+
+def restale(state: ReviewState, events: list[Event]) -> bool:
+    """Events stored on stale items: one left unreviewed leaves the list, one given its verdict
+    again (an undo) comes back to it, in its place. Whether the list changed."""
+    from db import StaleVerdict
+
+    gone = state.gone
+    touched = [event for event in events if event.item in gone]
+    if not touched:
+        return False
+    by_item = {stale.event.item: stale for stale in state.stale}
+    for event in touched:
+        if event.empty:
+            by_item.pop(event.item, None)
+        else:
+            by_item[event.item] = StaleVerdict(event, gone[event.item][0])
+    state.stale = [by_item[key] for key in gone if key in by_item]
+    return True
 
 
 class Part(Widget):

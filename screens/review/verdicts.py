@@ -26,7 +26,7 @@ from screens.review.groups import (
 )
 from screens.review.history import Location
 from screens.review.messages import Written
-from screens.review.state import Part, ReviewState, while_shown
+from screens.review.state import Part, ReviewState, restale, while_shown
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.review.writeup import save_writeup, writeup_name
 from screens.safe import visible
@@ -272,9 +272,7 @@ class Verdicts(Part):
     def _registered(self, elsewhere: dict[str, str], carried: Carried | None) -> None:
         from screens.review.scans import carried_notice, elsewhere_notice
 
-        if carried is not None and carried.events:
-            gone = {event.item for event in carried.closed}
-            self.state.stale = [s for s in self.state.stale if s.event.item not in gone]
+        if carried is not None and carried.events:  # the old items' leave the stale list there
             self.show_changes([*carried.closed, *carried.events])  # in the order written
             self.moves.refilter()
             self.notify(carried_notice(carried), markup=False, timeout=10)
@@ -285,6 +283,8 @@ class Verdicts(Part):
     def show_changes(self, events: list[Event]) -> None:
         """Stored events changed verdicts or notes: show them."""
         self.session.apply(*events)
+        if restale(self.state, events):  # a stale verdict cleared, or brought back by undo
+            self.moves.record_pane.stale = self.state.stale
         record_keys = {event.ref.record_key for event in events}
         self.moves.records_pane.update_records(record_keys)
         record = self.state.record

@@ -6,17 +6,19 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SNAPSHOTS = ROOT / "tests" / "snapshots" / "__snapshots__" / "test_review_snapshots"
+SNAPSHOTS = ROOT / "tests" / "snapshots" / "__snapshots__"
+REVIEW = "test_review_snapshots/"
 IMAGES = {
-    "review-200x50.svg": "TestReviewScreen.test_review_200x50.svg",
-    "review-80x24.svg": "TestReviewScreen.test_review_80x24.svg",
-    "fuzzy-diff.svg": "TestSourcePane.test_fuzzy_quote_diff.svg",
-    "large-file.svg": "TestSourcePane.test_large_file_at_a_quote_near_its_end.svg",
-    "help.svg": "TestDialogs.test_help.svg",
-    "drift.svg": "TestDrift.test_drift_view[120x40].svg",
-    "note.svg": "TestDialogs.test_note_modal.svg",
-    "untrusted-text.svg": "TestUntrustedText.test_record_with_markup_and_escapes.svg",
-    "sarif-triage.svg": "TestSarifTriage.test_by_rule_120x40.svg",
+    "review-200x50.svg": REVIEW + "TestReviewScreen.test_review_200x50.svg",
+    "review-80x24.svg": REVIEW + "TestReviewScreen.test_review_80x24.svg",
+    "fuzzy-diff.svg": REVIEW + "TestSourcePane.test_fuzzy_quote_diff.svg",
+    "large-file.svg": REVIEW + "TestSourcePane.test_large_file_at_a_quote_near_its_end.svg",
+    "help.svg": REVIEW + "TestDialogs.test_help.svg",
+    "drift.svg": REVIEW + "TestDrift.test_drift_view[120x40].svg",
+    "note.svg": REVIEW + "TestDialogs.test_note_modal.svg",
+    "untrusted-text.svg": REVIEW + "TestUntrustedText.test_record_with_markup_and_escapes.svg",
+    "sarif-triage.svg": REVIEW + "TestSarifTriage.test_by_rule_120x40.svg",
+    "stale.svg": "test_stale_snapshots/test_stale_list[120x40].svg",
 }
 
 

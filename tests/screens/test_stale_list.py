@@ -1,0 +1,148 @@
+"""The stale verdicts' list (`w`): what each was on, going to its record, clearing one, and `z`
+bringing it back; the store and the header follow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screenkit import index_of, review_screen, settle, wait_until, watch_notices
+
+from db import ItemRef, Verdict, VerdictStore
+from evidence.model import ReportSet
+from keymaps import Keymap
+from screens.stale import StaleScreen
+from tui.factory import make_app
+
+SIZE = (120, 40)
+EDITED = "KS-CMP-api-server"  # its first quote edited in the new report
+
+
+def edited_reports(reports: ReportSet, gone: str) -> ReportSet:
+    """The reports regenerated: EDITED's first quote edited, the record ``gone`` removed."""
+    report = reports.reports[0]
+    records = []
+    for record in report.records:
+        if record.id == gone:
+            continue
+        if record.id == EDITED:
+            first = record.quotes[0]._replace(text=record.quotes[0].text + "  # edited")
+            record = record._replace(quotes=(first, *record.quotes[1:]))
+        records.append(record)
+    return reports._replace(reports=(report._replace(records=tuple(records)), *reports.reports[1:]))
+
+
+async def test_stale_verdicts_listed_gone_to_cleared_and_brought_back(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    report = sample_reports.reports[0]
+    edited = report.record(EDITED)
+    gone = next(r for r in report.records if r.id != EDITED and r.quotes and r.label)
+    assert edited is not None
+    quote_item = ItemRef.for_quote(report, edited, edited.quotes[0])
+    record_item = ItemRef.for_record(report, gone)
+    store = VerdictStore.open(tmp_path / "s.db")
+    try:
+        store.register(sample_reports, revision=cited)  # what the items were, registered
+        store.give(quote_item, Verdict.REFUTED, note="wrong line", reviewer="s", revision=cited)
+        store.give(record_item, Verdict.CONFIRMED, note="held", reviewer="s", revision=cited)
+        app = make_app(edited_reports(sample_reports, gone.id), sample, cited, store, "s", keymap)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await settle(pilot, screen)
+            notices = watch_notices(app)
+            assert sorted(s.reason for s in screen.stale) == ["quote changed", "record missing"]
+            await pilot.press("w")
+            await wait_until(pilot, lambda: isinstance(app.screen, StaleScreen), "the list")
+            dialog = app.screen
+            assert isinstance(dialog, StaleScreen)
+            rows = {s.event.record: s for s in dialog.stale}
+            first = edited.quotes[0]
+            # what each was on, in words: the quote's place, the record's label and first quote
+            assert rows[EDITED].what.startswith(f"quote 1 ({first.path}")
+            assert rows[gone.id].what.startswith(f"the record ({gone.label}, {gone.quotes[0].path}")
+            assert rows[gone.id].here is None and rows[EDITED].here == index_of(screen, EDITED)
+
+            # the record gone: enter says so and stays; the one still here is gone to
+            order = [s.event.record for s in dialog.stale]
+            await pilot.press(*["down"] * order.index(gone.id), "enter")
+            await pilot.pause()
+            assert app.screen is dialog
+            assert any("no longer in its report" in n.message for n in notices)
+            await pilot.press("x")  # cleared: the item unreviewed, its history keeps the verdict
+            await wait_until(pilot, lambda: len(screen.stale) == 1, "the verdict cleared")
+            assert [s.event.record for s in dialog.stale] == [EDITED]
+            assert record_item.key not in store.current("s")
+            assert [e.verdict for e in store.history(record_item.key)] == [Verdict.CONFIRMED, None]
+            assert "1 stale" in str(screen.query_one("#review-header").render())
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.screen is screen, "the dialog closed")
+            assert screen.location.record == index_of(screen, EDITED)
+
+            await pilot.press("z")  # the clear undone: the verdict and note are back, stale
+            await wait_until(pilot, lambda: len(screen.stale) == 2, "the clear undone")
+            assert store.current("s")[record_item.key].note == "held"
+            assert "2 stale" in str(screen.query_one("#review-header").render())
+        app.close()
+    finally:
+        store.close()
+
+
+async def test_no_stale_verdicts_says_so(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    with VerdictStore.open(tmp_path / "s.db") as store:
+        app = make_app(sample_reports, sample, cited, store, "s", keymap)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review_screen(app)
+            await settle(pilot, screen)
+            await pilot.press("w")
+            await wait_until(pilot, lambda: isinstance(app.screen, StaleScreen), "the list")
+            assert "no stale verdicts" in str(app.screen.query_one("#stale-empty").render())
+            await pilot.press("x", "escape")  # nothing to clear: nothing happens
+            await wait_until(pilot, lambda: app.screen is screen, "the dialog closed")
+        app.close()
+
+
+async def test_a_scan_of_stale_verdicts_lists_the_first_thousand_and_clears_past_them() -> None:
+    """Every judged result of a scan gone: the list holds the first LISTED, says how many in
+    all, and clearing the first lets the count (and what `clear` got) follow."""
+    from screenkit import DialogApp
+    from textual.widgets import OptionList
+
+    from db.writes import new_event
+    from screens.stale import LISTED, Stale
+
+    events = [
+        new_event(
+            ItemRef("Scan/sarif", f"B101:{n:012x}", None),
+            "s",
+            Verdict.REFUTED,
+            None,
+            f"2026-11-30T10:00:00.{n:06d}Z",
+            None,
+        )
+        for n in range(LISTED + 500)
+    ]
+    cleared: list[Stale] = []
+
+    def clear(stale: Stale) -> bool:
+        cleared.append(stale)
+        return True
+
+    dialog = StaleScreen([Stale(e, "record missing", "", None) for e in events], clear)
+    app = DialogApp(dialog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        options = dialog.query_one("#stale-list", OptionList)
+        assert options.option_count == LISTED
+        assert f"{LISTED + 500:,} (the first {LISTED:,} listed" in str(
+            dialog.query_one("#stale-box").border_title
+        )
+        await pilot.press("x", "delete")
+        await pilot.pause()
+        assert [s.event.record for s in cleared] == [events[0].record, events[1].record]
+        assert options.option_count == LISTED - 2 and len(dialog.stale) == LISTED + 498
+        assert "B101:000000000002" in str(options.get_option_at_index(0).prompt)
+        await pilot.press("enter")  # nothing to go to: the dialog stays
+        await pilot.pause()
+        assert app.screen is dialog and app.results == []
