@@ -121,7 +121,13 @@ def _blank_quote(row: dict[str, Any], ord_: int) -> dict[str, Any]:
 def source_rows(
     reportset: ReportSet, repository: str | None, remote: str | None, revision: str | None, at: str
 ) -> list[dict[str, Any]]:
-    """One row per report: the repository (and its remote) and revision it was reviewed at."""
+    """One row per report: the repository (and its remote) and revision it was reviewed at,
+    and what a scan said of its own run (it may be incomplete), one note a line."""
+    from evidence.sarif.invocations import incomplete_notes
+
+    notes: dict[str, list[str]] = {}
+    for report in reportset.reports:  # two files of one run are one report: their notes joined
+        notes.setdefault(report.identity, []).extend(incomplete_notes(report))
     return [
         {
             "report": identity,
@@ -129,8 +135,9 @@ def source_rows(
             "remote": remote,
             "revision": revision,
             "registered_at": at,
+            "incomplete": "\n".join(dict.fromkeys(said)) or None,
         }
-        for identity in dict.fromkeys(report.identity for report in reportset.reports)
+        for identity, said in notes.items()
     ]
 
 

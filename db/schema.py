@@ -223,6 +223,12 @@ def _result_moves(db: sqlite_utils.Database) -> None:
     )
 
 
+def _incomplete_scans(db: sqlite_utils.Database) -> None:
+    """What a scan said of its own run when it was last registered (it failed, it could not
+    read files: evidence/sarif/invocations.py), one note a line: the write-up repeats it."""
+    db.execute("ALTER TABLE report_sources ADD COLUMN incomplete TEXT")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
@@ -233,6 +239,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (4, "sync_state for assay sync", _sync_state),
     (5, "imported_events: events merged from elsewhere", _imported_events),
     (6, "result_moves: a scan's findings whose ids moved", _result_moves),
+    (7, "report_sources.incomplete: a scan's notes that it may be incomplete", _incomplete_scans),
 )
 
 

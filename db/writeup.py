@@ -16,6 +16,7 @@ from db.gone import first_quotes, lines_words, quote_lines, what_it_was
 from db.keys import Verdict
 from db.store import VerdictStore
 from evidence.permalink import without_credentials
+from evidence.sarif.invocations import INCOMPLETE
 from evidence.text import escaped
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
@@ -121,13 +122,11 @@ def _counts(items: list[dict[str, Any]], current: dict[str, list[Event]], quotes
 
 
 def _header(  # type: ignore[no-untyped-def]
-    store: VerdictStore,
+    sources: list[dict[str, Any]],
     items: list[dict[str, Any]],
     current: dict[str, list[Event]],
-    reports: Collection[str] | None = None,
 ):
     lines = ["# assay review write-up", ""]
-    sources = [s for s in store.sources() if reports is None or s["report"] in reports]
     places = sorted({(s["repository"] or "", s["remote"] or "") for s in sources})
     revisions = sorted({s["revision"] for s in sources if s["revision"]}) or sorted(
         {item["revision"] for item in items if item["revision"]}
@@ -163,7 +162,8 @@ def markdown(
         citations = [cited for cited in citations if cited["report"] in reports]
     present = [item for item in items if item["present"]]
     missing = [c for c in citations if c["state"] in ("absent", "near_miss")]
-    lines = _header(store, items, current, reports)
+    sources = [s for s in store.sources() if reports is None or s["report"] in reports]
+    lines = _header(sources, items, current)
     lines += ["", "## Summary", ""]
     lines.append("| | " + " | ".join(VERDICTS) + " | not reviewed |")
     lines.append("|---" * (len(VERDICTS) + 2) + "|")
@@ -173,6 +173,7 @@ def markdown(
     failing_quotes = sum(1 for item in present if item["quote"] is not None and failing(item))
     lines.append(f"- Failing quotes: {failing_quotes}")
     lines.append(f"- Missing citations: {len(missing)} of {len(citations)} cited paths")
+    lines += _incomplete(sources)
     cited_by: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for cited in missing:
         cited_by.setdefault((cited["report"], cited["record"]), []).append(cited)
@@ -229,6 +230,23 @@ def markdown(
             lines.append(f"- {md_text(key)}")
             lines += list(_verdict_lines(current[key], "  "))
     return "\n".join(lines) + "\n"
+
+
+def _incomplete(sources: list[dict[str, Any]]) -> list[str]:
+    """The scans that said, when last registered, that their run failed or missed files: a
+    review of every result they list is not a review of the code."""
+    said = [
+        (source["report"], note)
+        for source in sources
+        for note in (source.get("incomplete") or "").splitlines()
+    ]
+    if not said:
+        return []
+    scans = len({report for report, _note in said})
+    lines = [f"- Scans that may be incomplete: {scans}"]
+    for report, note in said:
+        lines.append(f"  - {md_text(report)}: {md_text(note.removeprefix(INCOMPLETE))}")
+    return lines
 
 
 def _quiet_results(

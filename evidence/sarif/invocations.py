@@ -15,7 +15,7 @@ from typing import Any
 
 from evidence.model import Diagnostic, Report
 
-__all__ = ["INCOMPLETE", "invocation_problems", "incomplete_runs"]
+__all__ = ["INCOMPLETE", "incomplete_notes", "incomplete_runs", "invocation_problems"]
 
 #: how every diagnostic about a run's own failures starts
 INCOMPLETE = "the scan may be incomplete: "
@@ -86,11 +86,15 @@ def _quoted(notification: Mapping[str, Any]) -> str:
     return repr(text)
 
 
-def incomplete_runs(reports: list[Report]) -> list[str]:
-    """ "<run title>: <what it says>" for each run's failures, to say once in a review."""
+def incomplete_notes(report: Report) -> list[str]:
+    """What the run says of its failures ("the scan may be incomplete: ..."), each once."""
     return [
-        f"{report.title}: {diagnostic.message}"
-        for report in reports
+        diagnostic.message
         for diagnostic in report.diagnostics
         if diagnostic.line == 0 and diagnostic.message.startswith(INCOMPLETE)
     ]
+
+
+def incomplete_runs(reports: list[Report]) -> list[str]:
+    """ "<run title>: <what it says>" for each run's failures, to say once in a review."""
+    return [f"{report.title}: {said}" for report in reports for said in incomplete_notes(report)]

@@ -258,3 +258,49 @@ def test_md_counts_a_rules_results_given_one_verdict_without_a_note(store: Verdi
     at = written.index("- skip, noted: 22 (E501 22)")
     assert written[at + 1] == "  > line length: not in scope"
     assert not any(line.startswith("### E501:") for line in written)
+
+
+def test_md_says_which_scans_may_be_incomplete_until_a_complete_one_is_registered(
+    store: VerdictStore,
+) -> None:
+    """A scan that failed, or could not read files, said so when the review opened; the
+    write-up handed over later said nothing of it. Even a failed run with no result is named."""
+    from evidence.sarif.reader import load_sarif
+
+    def scan(tool: str, invocation: dict[str, object], *results: object) -> bytes:
+        run = {"tool": {"driver": {"name": tool}}, "results": list(results)}
+        run["invocations"] = [invocation]
+        return json.dumps({"version": "2.1.0", "runs": [run]}).encode()
+
+    where = {"physicalLocation": {"artifactLocation": {"uri": "src/a.py"}}}
+    result = {"ruleId": "X", "message": {"text": "m"}, "locations": [where]}
+    failed = {
+        "executionSuccessful": False,
+        "exitCode": 2,
+        "toolExecutionNotifications": [
+            {
+                "level": "error",
+                "message": {"text": "Could not parse [b]x[/b]"},
+                "locations": [where],
+            }
+        ],
+    }
+    reports = [
+        *load_sarif(scan("Bandit", failed, result), "bandit.sarif"),
+        *load_sarif(scan("Semgrep", {"executionSuccessful": False}), "semgrep.sarif"),
+    ]
+    store.register(reportset(*reports))
+    text = render(store, "md")
+    assert "- Scans that may be incomplete: 2" in text
+    bandit, semgrep = (report.identity for report in reports)
+    assert f"  - {bandit}: the tool says its run failed (exit code 2)" in text
+    assert (
+        f"  - {bandit}: the tool reported 1 error while it ran: 'Could not parse \\[b\\]x\\[/b\\]'"
+        in text
+    )
+    assert f"  - {semgrep}: the tool says its run failed" in text
+    # the next scan of Bandit ran to its end: only Semgrep's is said
+    (again,) = load_sarif(scan("Bandit", {"executionSuccessful": True}, result), "bandit.sarif")
+    store.register(reportset(again))
+    text = render(store, "md")
+    assert "- Scans that may be incomplete: 1" in text and bandit not in text.split("## ")[1]
