@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from keymaps import Keymap, short_keys
+from screens.dialog import kept
 from screens.review.history import Location
 from screens.review.verdicts import Noted, Target
 from screens.safe import visible
@@ -58,7 +59,9 @@ class StaleList:
             if stale is not None and stale.here is not None:
                 self.moves.jump(Location(stale.here, None))
 
-        self.screen.app.push_screen(StaleScreen(self.rows(), self.clear), chosen)
+        self.screen.app.push_screen(
+            kept(self.screen.app, StaleScreen, self.rows(), self.clear), chosen
+        )
 
     def clear(self, stale: Stale) -> bool:
         """Leave a stale verdict's item unreviewed (a change `z` undoes); False when it cannot

@@ -103,7 +103,7 @@ async def test_no_stale_verdicts_says_so(
         app.close()
 
 
-async def test_a_scan_of_stale_verdicts_lists_the_first_thousand_and_clears_past_them() -> None:
+async def test_a_scan_of_stale_verdicts_lists_the_first_ones_and_clears_past_them() -> None:
     """Every judged result of a scan gone: the list holds the first LISTED, says how many in
     all, and clearing the first lets the count (and what `clear` got) follow."""
     from screenkit import DialogApp
@@ -146,3 +146,8 @@ async def test_a_scan_of_stale_verdicts_lists_the_first_thousand_and_clears_past
         await pilot.press("enter")  # nothing to go to: the dialog stays
         await pilot.pause()
         assert app.screen is dialog and app.results == []
+        for _ in range(LISTED - 2):  # every one listed cleared: the next ones are listed
+            dialog.action_clear_stale()
+        await pilot.pause()
+        assert len(dialog.stale) == 500 and options.option_count == LISTED
+        assert options.highlighted == 0 and len(cleared) == LISTED
