@@ -81,7 +81,10 @@ class StaleScreen(Dialog[Stale | None]):
             box.border_title = self._title()
             listed = self.stale[:LISTED]
             yield OptionList(*(Option(stale_content(s)) for s in listed), id="stale-list")
-            yield Label(Content("no stale verdicts"), id="stale-empty")
+            yield Label(
+                Content("no stale verdicts: each of yours is on a quote or record still here"),
+                id="stale-empty",
+            )
 
     def on_mount(self) -> None:
         self._shown()
@@ -113,7 +116,7 @@ class StaleScreen(Dialog[Stale | None]):
 
     def status(self) -> Content:
         if not self.stale:
-            return Content("keys → Stale verdicts: none left")
+            return Content("keys → Stale verdicts: none")
         return Content("keys → the stale verdict highlighted · enter: go to its record")
 
     @on(OptionList.OptionSelected, "#stale-list")
