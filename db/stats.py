@@ -95,12 +95,12 @@ def agreement(events: list[Event]) -> list[Agreement]:
     return found
 
 
-def progress(store: VerdictStore, events: list[Event]) -> list[Progress]:
+def progress(items: list[dict[str, Any]], events: list[Event]) -> list[Progress]:
     """Per report and kind: items registered and items reviewed by anyone."""
     reviewed = {e.item: e for e in events if e.verdict is not None}
     counts: dict[tuple[str, str], list[int]] = {}
     registered_reports = set()
-    for item in store.items():
+    for item in items:
         if not item["present"]:
             continue
         registered_reports.add(item["report"])
@@ -133,6 +133,14 @@ def reviewer_progress(items: list[dict[str, Any]], events: list[Event]) -> list[
     ]
 
 
+def stale_counts(items: list[dict[str, Any]], events: list[Event]) -> dict[str, int]:
+    """Per reviewer: their verdicts and notes on items the reports registered last no longer
+    hold (a quote edited, a record or a scanner's result gone): stale, listed by `w` in the
+    review and in the write-up."""
+    gone = {item["item"] for item in items if not item["present"]}
+    return dict(sorted(Counter(e.reviewer for e in events if e.item in gone).items()))
+
+
 def disagreements(events: list[Event]) -> list[dict[str, Any]]:
     """Each item reviewers disagree on: its key, report, record, quote hash, every reviewer's
     verdict and note (None without one)."""
@@ -155,6 +163,7 @@ def disagreements(events: list[Event]) -> list[dict[str, Any]]:
 def summary(store: VerdictStore) -> dict[str, Any]:
     """Everything `assay stats` shows, as plain data."""
     events = store.current_all()
+    items = store.items()
     counts: dict[str, dict[str, int]] = {}
     for event in events:
         if event.verdict is not None:
@@ -163,9 +172,10 @@ def summary(store: VerdictStore) -> dict[str, Any]:
     return {
         "events": store.count(),
         "reviewers": store.reviewers(),
-        "progress": [asdict(p) for p in progress(store, events)],
-        "reviewer_progress": [asdict(p) for p in reviewer_progress(store.items(), events)],
+        "progress": [asdict(p) for p in progress(items, events)],
+        "reviewer_progress": [asdict(p) for p in reviewer_progress(items, events)],
         "verdicts": counts,
+        "stale": stale_counts(items, events),
         "disagreements": disagreements(events),
         "agreement": [asdict(a) for a in agreement(events)],
     }

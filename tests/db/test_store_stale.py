@@ -123,3 +123,23 @@ def test_what_each_stale_item_was_read_by_key_as_the_write_up_says_it(
     assert found == expected
     api = ItemRef.for_record(report, report.records[0]).key
     assert found[api] == "the record (label of RT-CMP-api, src/app.py)"  # its first quote
+
+
+def test_stats_counts_each_reviewers_stale_verdicts(store: VerdictStore) -> None:
+    """`assay stats` said nothing of them: a reviewer's verdicts on what the reports registered
+    last no longer hold are counted per reviewer (the edited quote, the dropped record)."""
+    from click.testing import CliRunner
+
+    from db.stats import summary
+    from tui.cli import cli
+
+    old = original()
+    store.register(reportset(old))
+    review(store, old)
+    store.give(quote_ref(old, old.records[1]), Verdict.REFUTED, note="no", reviewer="bo")
+    trimmed = make_report([*regenerated().records[:2]], file="002_runtime.txt")
+    store.register(reportset(trimmed))  # RT-CMP-api dropped, RT-CLM-retries' quote edited
+    # ann: RT-CMP-api and its two quotes, the edited quote; bo: the edited quote
+    assert summary(store)["stale"] == {"ann": 4, "bo": 1}
+    shown = CliRunner().invoke(cli, ["stats", "--db", str(store.path)])
+    assert "Stale verdicts and notes" in shown.output, shown.output

@@ -247,6 +247,13 @@ def _text(data: dict[str, Any]) -> list[str]:
         lines.append(f"  {'':<{width}}  " + "  ".join(f"{n:>9}" for n in names))
         for reviewer, counts in sorted(data["verdicts"].items()):
             lines.append(f"  {reviewer:<{width}}  " + "  ".join(f"{counts[n]:>9}" for n in names))
+    if data["stale"]:
+        lines += [
+            "",
+            "Stale verdicts and notes (on what the reports no longer hold; `w` lists them)",
+        ]
+        width = max(len(r) for r in data["stale"])
+        lines += [f"  {reviewer:<{width}}  {count:>9}" for reviewer, count in data["stale"].items()]
     lines += ["", f"Disagreements: {len(data['disagreements'])}"]
     for found in data["disagreements"]:
         verdicts = ", ".join(f"{r} {v}" for r, v in found["verdicts"].items())
