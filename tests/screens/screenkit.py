@@ -153,3 +153,34 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(
         ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
     ).stdout
+
+
+class Reviewed(NamedTuple):
+    """What a review opened once said and held (`review_once`)."""
+
+    notices: list[Notice]
+    stale: int  # the reviewer's stale verdicts
+    current: dict[str, Any]  # record id -> the reviewer's verdict on it (or on its quote)
+
+    @property
+    def said(self) -> list[str]:
+        return [notice.message for notice in self.notices]
+
+
+async def review_once(repo: Path, scan: Path, rev: str, db: Path, keymap: Any) -> Reviewed:
+    """Open a review of ``scan`` at ``repo``/``rev`` as "ada" into ``db``, let it load, anchor
+    and register (its store's writer flushed), close it: what it said and held."""
+    from evidence.reports.loading import load_reports
+    from tui.factory import make_app
+
+    app = make_app(load_reports([scan]), repo, rev, db, "ada", keymap)
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = reviewing(app)
+        await settle(pilot, screen)
+        await screen.verdicts.writer.flush()
+        await pilot.pause()
+        stale = len(screen.state.stale)
+        current = {e.record: e.verdict for e in screen.session.current.values()}
+    app.close()
+    return Reviewed(notices, stale, current)

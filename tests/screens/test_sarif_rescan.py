@@ -7,14 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from screenkit import Notice, git, reviewing, settle, watch_notices
+from screenkit import git, review_once
 
 from db.keys import ItemRef
 from db.store import VerdictStore
 from evidence.model import Report, ReportSet
 from evidence.reports.loading import load_reports
 from keymaps import Keymap
-from tui.factory import make_app
 
 CODE = "subprocess.call(cmd, shell=True)"
 
@@ -37,23 +36,6 @@ def scanned(path: Path, line: int, **run_fields: Any) -> Path:
     return path
 
 
-async def opened(repo: Path, scan: Path, rev: str, db: Path, keymap: Keymap) -> dict[str, Any]:
-    app = make_app(load_reports([scan]), repo, rev, db, "ada", keymap)
-    notices: list[Notice] = watch_notices(app)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = reviewing(app)
-        await settle(pilot, screen)
-        await screen.verdicts.writer.flush()
-        await pilot.pause()
-        seen = {
-            "notices": [notice.message for notice in notices],
-            "stale": len(screen.state.stale),
-            "current": {event.record: event.verdict for event in screen.session.current.values()},
-        }
-    app.close()
-    return seen
-
-
 async def test_a_verdict_follows_its_finding_into_the_next_scan(
     tmp_path: Path, keymap: Keymap
 ) -> None:
@@ -62,7 +44,7 @@ async def test_a_verdict_follows_its_finding_into_the_next_scan(
     git(repo, "init", "-q", "-b", "main")
     first = commit(repo, f"import subprocess\n{CODE}\n")
     before = scanned(tmp_path / "before.sarif", 2)
-    await opened(repo, before, first, db, keymap)
+    await review_once(repo, before, first, db, keymap)
     (report,) = load_reports([before]).reports
     with VerdictStore.open(db) as store:
         item = ItemRef.for_record(report, report.records[0])
@@ -72,10 +54,10 @@ async def test_a_verdict_follows_its_finding_into_the_next_scan(
     after = scanned(tmp_path / "after.sarif", 4)
     (moved,) = load_reports([after]).reports[0].records
     assert moved.id != report.records[0].id
-    seen = await opened(repo, after, second, db, keymap)
-    assert seen["current"] == {moved.id: "refuted"}
-    assert seen["stale"] == 0
-    assert any("verdicts and notes on 1 result of the scan before" in n for n in seen["notices"])
+    seen = await review_once(repo, after, second, db, keymap)
+    assert seen.current == {moved.id: "refuted"}
+    assert seen.stale == 0
+    assert any("verdicts and notes on 1 result of the scan before" in n for n in seen.said)
     with VerdictStore.open(db) as store:
         assert store.stale(ReportSet((load_reports([after]).reports[0],)), "ada") == []
         (state,) = store.current("ada").values()
@@ -91,14 +73,13 @@ async def test_a_scan_whose_run_failed_is_said_to_be_incomplete(
     rev = commit(repo, f"import subprocess\n{CODE}\n")
     failed = {"executionSuccessful": False, "exitCode": 1}
     scan = scanned(tmp_path / "scan.sarif", 2, invocations=[failed])
-    seen = await opened(repo, scan, rev, tmp_path / "verdicts.db", keymap)
-    assert (
-        "Bandit: the scan may be incomplete: the tool says its run failed (exit code 1)"
-        in (seen["notices"])
+    seen = await review_once(repo, scan, rev, tmp_path / "verdicts.db", keymap)
+    assert "Bandit: the scan may be incomplete: the tool says its run failed (exit code 1)" in (
+        seen.said
     )
     whole = scanned(tmp_path / "whole.sarif", 2, invocations=[{"executionSuccessful": True}])
-    seen = await opened(repo, whole, rev, tmp_path / "verdicts.db", keymap)
-    assert not any("incomplete" in notice for notice in seen["notices"])
+    seen = await review_once(repo, whole, rev, tmp_path / "verdicts.db", keymap)
+    assert not any("incomplete" in notice for notice in seen.said)
 
 
 def located_scan(path: Path, lines: list[int]) -> Path:
@@ -134,7 +115,7 @@ async def two_judged(tmp_path: Path, keymap: Keymap) -> tuple[Path, Path, Report
     git(repo, "init", "-q", "-b", "main")
     first = commit(repo, TWO)
     before = located_scan(tmp_path / "before.sarif", [1, 4])
-    await opened(repo, before, first, db, keymap)
+    await review_once(repo, before, first, db, keymap)
     (report,) = load_reports([before]).reports
     with VerdictStore.open(db) as store:
         for record, why in zip(report.records, ("a is private", "b is private"), strict=True):
@@ -153,10 +134,10 @@ async def test_one_more_of_a_finding_is_told_apart_through_the_diff(
 
     second = commit(repo, "import os\n\n" + TWO + "\ndef c():\n    return 3\n")
     after = located_scan(tmp_path / "after.sarif", [3, 6, 9])
-    seen = await opened(repo, after, second, db, keymap)
+    seen = await review_once(repo, after, second, db, keymap)
     records = load_reports([after]).reports[0].records
-    assert seen["current"] == {records[0].id: "refuted", records[1].id: "refuted"}
-    assert seen["stale"] == 0
+    assert seen.current == {records[0].id: "refuted", records[1].id: "refuted"}
+    assert seen.stale == 0
     with VerdictStore.open(db) as store:
         notes = {e.record: e.note for e in store.current("ada").values()}
     assert notes == {records[0].id: "a is private", records[1].id: "b is private"}
@@ -174,11 +155,11 @@ async def test_a_verdict_leaves_the_line_another_finding_took(
     after = located_scan(tmp_path / "after.sarif", [1, 4, 7])
     records = load_reports([after]).reports[0].records
     assert [r.id for r in records[:2]] == [r.id for r in report.records]  # the same ids
-    seen = await opened(repo, after, second, db, keymap)
-    assert seen["current"] == {records[1].id: "refuted", records[2].id: "refuted"}
+    seen = await review_once(repo, after, second, db, keymap)
+    assert seen.current == {records[1].id: "refuted", records[2].id: "refuted"}
     with VerdictStore.open(db) as store:
         notes = {e.record: e.note for e in store.current("ada").values()}
     assert notes == {records[1].id: "a is private", records[2].id: "b is private"}
     # opened again: nothing moves twice
-    seen = await opened(repo, after, second, db, keymap)
-    assert seen["current"] == {records[1].id: "refuted", records[2].id: "refuted"}
+    seen = await review_once(repo, after, second, db, keymap)
+    assert seen.current == {records[1].id: "refuted", records[2].id: "refuted"}

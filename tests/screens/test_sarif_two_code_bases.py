@@ -9,11 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from screenkit import Notice, git, reviewing, settle, watch_notices
+from screenkit import git, review_once
 
-from evidence.reports.loading import load_reports
 from keymaps import Keymap
-from tui.factory import make_app
 
 
 def code_base(root: Path, source: str, remote: str | None = None) -> tuple[Path, str]:
@@ -42,15 +40,8 @@ def code_base(root: Path, source: str, remote: str | None = None) -> tuple[Path,
 
 async def reviewed(repo: Path, scan: Path, commit: str, db: Path, keymap: Keymap) -> list[Any]:
     """The warnings a review of ``scan`` at ``repo`` shows once it has registered in ``db``."""
-    app = make_app(load_reports([scan]), repo, commit, db, "ada", keymap)
-    notices: list[Notice] = watch_notices(app)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = reviewing(app)
-        await settle(pilot, screen)
-        await screen.verdicts.writer.flush()
-        await pilot.pause()
-    app.close()
-    return [notice.message for notice in notices if notice.severity == "warning"]
+    seen = await review_once(repo, scan, commit, db, keymap)
+    return [notice.message for notice in seen.notices if notice.severity == "warning"]
 
 
 async def test_a_second_code_base_under_the_same_run_is_said(
