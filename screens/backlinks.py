@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from evidence.backlinks import Backlink
 from screens.dialog import Dialog
 from screens.safe import visible
+from screens.widgets.legible_options import LegibleOptionList
 
 
 def backlink_content(link: Backlink) -> Content:
@@ -62,7 +63,7 @@ class BacklinksScreen(Dialog[Backlink | None]):
         with Vertical(id="backlinks-box") as box:
             box.border_title = Content(f"Backlinks · {visible(self.path)}")
             if self.links:
-                yield OptionList(
+                yield LegibleOptionList(
                     *(Option(backlink_content(link)) for link in self.links),
                     id="backlinks-list",
                 )

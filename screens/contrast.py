@@ -9,6 +9,7 @@ from rich.color import Color
 from rich.color_triplet import ColorTriplet
 from rich.segment import Segment
 from rich.style import Style
+from textual.constants import DIM_FACTOR
 from textual.strip import Strip
 
 #: WCAG AA for text
@@ -55,10 +56,18 @@ def legible_colour(
 
 
 def legible(style: Style, background: ColorTriplet | None) -> Style:
-    """``style`` with its foreground made legible on ``background`` (unchanged without one)."""
+    """``style`` with its foreground made legible on ``background`` (unchanged without one).
+    Dim text is judged as Textual draws it, blended towards the background (DIM_FACTOR), and
+    when that is too faint, drawn in the least changed colour that reads, not dimmed."""
     if background is None or style.color is None:
         return style
     triplet = style.color.get_truecolor()
+    if style.dim:
+        dimmed = _mix(triplet, background, 1 - DIM_FACTOR)
+        fixed = legible_colour(dimmed, background)
+        if fixed == dimmed:
+            return style
+        return style + Style(color=Color.from_triplet(fixed), dim=False)
     fixed = legible_colour(triplet, background)
     if fixed == triplet:
         return style

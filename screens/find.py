@@ -19,6 +19,7 @@ from textual.worker import Worker, WorkerState
 from keymaps.bindings import bindings_for
 from screens.dialog import Dialog, back_to_top
 from screens.safe import visible
+from screens.widgets.legible_options import LegibleOptionList
 from screens.workers import report_failure
 
 KIND_MARKS = {"record": "▤", "quote": "❝", "file": "□"}
@@ -86,7 +87,7 @@ class FindScreen(Dialog[FindTarget | None]):
         with Vertical(id="find-dialog") as dialog:
             dialog.border_title = "Find records, quotes and files"
             yield Input(self.query_text, placeholder="type a few letters…", id="find-input")
-            yield OptionList(id="find-results")
+            yield LegibleOptionList(id="find-results")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

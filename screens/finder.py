@@ -18,6 +18,7 @@ from textual.worker import Worker, get_current_worker
 from evidence.finder import FinderMatch, PathFinder
 from screens.dialog import Dialog, back_to_top, relabel
 from screens.safe import visible
+from screens.widgets.legible_options import LegibleOptionList
 from screens.workers import report_failure
 
 #: rows shown (the list's height): rendering rows costs more than ranking them, so no more
@@ -92,7 +93,7 @@ class FileFinder(Dialog[str | None]):
         with Vertical(id="finder-box") as box:
             box.border_title = self._title
             yield Input(self._initial, placeholder="file name…", id="finder-query")
-            yield OptionList(id="finder-results")
+            yield LegibleOptionList(id="finder-results")
             yield Label(INDEXING, id="finder-status")
 
     def on_mount(self) -> None:

@@ -23,6 +23,7 @@ from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
 from screens.dialog import Dialog, relabel
 from screens.safe import visible
+from screens.widgets.legible_options import LegibleOptionList
 from screens.workers import report_failure
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class GrepScreen(Dialog[GrepHit | None]):
                 yield Input(self._initial_pattern, placeholder="pattern…", id="grep-pattern")
                 yield Input(self._initial_paths, placeholder="in paths…", id="grep-paths")
             yield Label(self._flags(), id="grep-flags")
-            yield OptionList(id="grep-results")
+            yield LegibleOptionList(id="grep-results")
             yield Label(RUN_HINT, id="grep-status")
 
     def _title(self) -> str:

@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 
 from keymaps.bindings import bindings_for
 from screens.dialog import Dialog, back_to_top
+from screens.widgets.legible_options import LegibleOptionList
 
 #: what the list says when no command's title holds the query
 NO_MATCHES = Option(Content.styled("No matches found", "$text-muted"), disabled=True)
@@ -147,7 +148,7 @@ class Palette(Dialog[None]):
         with Vertical(classes="lookup-dialog") as box:
             box.border_title = "Commands"
             yield Input(placeholder="Search for commands…", id="palette-input")
-            yield OptionList(id="palette-list")
+            yield LegibleOptionList(id="palette-list")
 
     def on_mount(self) -> None:
         self._gather()

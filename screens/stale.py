@@ -24,6 +24,7 @@ from keymaps.bindings import bindings_for
 from screens.dialog import Dialog
 from screens.safe import visible
 from screens.widgets.dialog_lines import DialogLines
+from screens.widgets.legible_options import LegibleOptionList
 from screens.widgets.record_pane import verdict_word
 
 #: rows listed at most: a scan whose judged results all went would list tens of thousands,
@@ -80,7 +81,7 @@ class StaleScreen(Dialog[Stale | None]):
         with Vertical(id="stale-box") as box:
             box.border_title = self._title()
             listed = self.stale[:LISTED]
-            yield OptionList(*(Option(stale_content(s)) for s in listed), id="stale-list")
+            yield LegibleOptionList(*(Option(stale_content(s)) for s in listed), id="stale-list")
             yield Label(
                 Content("no stale verdicts: each of yours is on a quote or record still here"),
                 id="stale-empty",

@@ -250,3 +250,39 @@ async def test_a_question_and_its_keys_read_at_aa(tmp_path: Path, sample: Path, 
         assert "y:Discard·n/esc:Keepediting" in said
         assert low_contrast(cells, region) == []  # text 4.5:1, its border 3:1
     app.close()
+
+
+LOOKUPS = [  # keys pressed on a quote of KS-RTE-note-sync, the dialog's box
+    (("o", *"api"), "#finder-box"),
+    (("ctrl+g", *"token", "enter"), "#grep-box"),
+    (("tab", "tab", "b"), "#backlinks-box"),
+    (("colon", *"9999"), ".lookup-dialog"),
+    (("ctrl+f", *"zzq"), ".lookup-dialog"),
+    (("A", *"nope"), ".lookup-dialog"),
+    (("ctrl+p", *"KS-RTE"), ".lookup-dialog"),
+]
+
+
+@pytest.mark.parametrize(
+    ("keys", "box"), LOOKUPS, ids=lambda p: p[0] if isinstance(p, tuple) else p
+)
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_the_lookups_read_at_aa(
+    tmp_path: Path, sample: Path, theme: str, keys: tuple[str, ...], box: str
+) -> None:
+    """Their titles in the accent read at 3.17:1 in the light theme, and their rows' coloured
+    parts (a path, a line number, a match, the palette's dimmed help) at 1-3.6:1 on the
+    highlighted row: every row now drawn legible on its own background."""
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await reviewing_record(app, "KS-RTE-note-sync", quote=0)
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        for _ in range(10):
+            await pilot.pause()
+        region = app.screen.query_one(box).region
+        cells = screen_cells(app)
+        assert text_count(cells, region) > 10
+        assert low_contrast(cells, region, drawing=1.0) == []
+    app.close()

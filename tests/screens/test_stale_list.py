@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from screenkit import index_of, review_screen, settle, wait_until, watch_notices
 
 from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
 from keymaps import Keymap
 from screens.stale import StaleScreen
+from screens.themes import DARK, LIGHT
 from tui.factory import make_app
 
 SIZE = (120, 40)
@@ -151,3 +153,61 @@ async def test_a_scan_of_stale_verdicts_lists_the_first_ones_and_clears_past_the
         await pilot.pause()
         assert len(dialog.stale) == 500 and options.option_count == LISTED
         assert options.highlighted == 0 and len(cleared) == LISTED
+
+
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_the_stale_list_reads_at_aa(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str, theme: str
+) -> None:
+    """Each row's verdict word, record, reason, revision and note, the highlighted row's too,
+    measured on what the app draws."""
+    from rendered import low_contrast, screen_cells
+    from test_legible import text_count
+
+    from screens.widgets.dialog_lines import DialogLines
+
+    report = sample_reports.reports[0]
+    edited = report.record(EDITED)
+    assert edited is not None
+    gone = [r for r in report.records if r.id != EDITED and r.quotes][:3]
+    with VerdictStore.open(tmp_path / "s.db") as store:
+        store.register(sample_reports, revision=cited)
+        store.give(
+            ItemRef.for_quote(report, edited, edited.quotes[0]),
+            Verdict.REFUTED,
+            note="a note",
+            reviewer="s",
+            revision=cited,
+        )
+        for record, verdict in zip(
+            gone, [Verdict.CONFIRMED, Verdict.UNCLEAR, Verdict.SKIP], strict=True
+        ):
+            store.give(ItemRef.for_record(report, record), verdict, reviewer="s", revision=cited)
+    reports = edited_reports(sample_reports, gone[0].id)
+    reports = reports._replace(
+        reports=(
+            reports.reports[0]._replace(
+                records=tuple(r for r in reports.reports[0].records if r not in gone)
+            ),
+            *reports.reports[1:],
+        )
+    )
+    app = make_app(reports, sample, cited, tmp_path / "s.db", "s", keymap, theme=theme)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        for highlighted in range(2):  # the first row highlighted, then the second
+            if highlighted:
+                await pilot.press("down")
+            else:
+                await pilot.press("w")
+            await wait_until(pilot, lambda: isinstance(app.screen, StaleScreen), "the list")
+            for _ in range(5):
+                await pilot.pause()
+            cells = screen_cells(app)
+            region = app.screen.query_one("#stale-box").region
+            assert text_count(cells, region) > 200
+            assert low_contrast(cells, region, drawing=1.0) == []
+            lines = app.screen.query_one(DialogLines).region
+            assert low_contrast(cells, lines, drawing=1.0) == []
+    app.close()
