@@ -175,10 +175,10 @@ class BrowseScreen(Screen[None]):
         pieces: list[tuple[str, str] | str] = [
             (visible(repo), "bold"),
             " @ ",
-            (self.revision.short, "$accent"),
+            (self.revision.short, "$text-accent"),
         ]
         if self.source is not None:
-            pieces += ["  ", (visible(self.source.path), "bold $secondary")]
+            pieces += ["  ", (visible(self.source.path), "bold $text-secondary")]
             view = self.query_one(SourceView)
             if view.line_count:
                 pieces += [("  line ", "$text-muted"), f"{view.cursor_line}/{view.line_count}"]

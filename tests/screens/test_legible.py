@@ -286,3 +286,26 @@ async def test_the_lookups_read_at_aa(
         assert text_count(cells, region) > 10
         assert low_contrast(cells, region, drawing=1.0) == []
     app.close()
+
+
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_the_browse_screen_reads_at_aa(sample: Path, theme: str) -> None:
+    # its title line drew the revision in the accent and the path in the secondary colour:
+    # 2.9-3.0:1 in both themes
+    from evidence.revision import Revision
+    from evidence.sample import CITED_REVISION
+    from tui.factory import make_browse_app
+
+    revision = Revision.open(sample, CITED_REVISION)
+    keymap = load_keymap(user=False)
+    app = make_browse_app(revision, path="api/server.py", line=60, keymap=keymap, theme=theme)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(20):
+            await pilot.pause()
+        await pilot.press("j", "j")
+        for _ in range(5):
+            await pilot.pause()
+        cells = screen_cells(app)
+        assert text_count(cells, app.screen.region) > 1000
+        assert low_contrast(cells, app.screen.region, drawing=1.0) == []
+    app.close()
