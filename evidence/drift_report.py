@@ -55,6 +55,11 @@ def relation_note(against: str, how: str | None) -> str:
         return f" (diverged: {against[:12]} does not descend from the cited revision)"
     if how == Relation.ANCESTOR:
         return f" (ancestor: {against[:12]} is older than the cited revision)"
+    if how == Relation.SHALLOW:
+        return (
+            f" (shallow clone: git cannot tell whether {against[:12]} descends from the cited"
+            " revision, and lists only the commits it has; `git fetch --unshallow` reads all)"
+        )
     return ""
 
 

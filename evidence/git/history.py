@@ -226,6 +226,9 @@ def relation(repo: git.Repo, old: str, new: str) -> Relation:
         return Relation.DESCENDANT
     if not _git(repo, "rev-list", "-n", "1", _range_spec(old, new), "--").strip():
         return Relation.ANCESTOR
+    # a CI checkout (depth 1) or a clone made with --depth: the path between them may be cut
+    if _git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true":
+        return Relation.SHALLOW
     return Relation.DIVERGED
 
 

@@ -29,6 +29,9 @@ class Relation(StrEnum):
     DESCENDANT = "descendant"  # the cited commit is in its history (or is it)
     DIVERGED = "diverged"  # neither is in the other's history
     ANCESTOR = "ancestor"  # the newer revision is in the cited commit's history
+    #: neither found in the other's history, in a shallow clone: git cannot tell (the history
+    #: between them may be cut), and lists only the commits it has
+    SHALLOW = "shallow"
 
 
 @dataclass

@@ -187,6 +187,12 @@ class DriftPart(Part):
         counts = drift_counts(list(message.drifts.values()))
         said = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)
         self.notify(visible(f"{self.header_label()}: {said}"), markup=False)
+        if message.relation == "shallow":  # git cannot see the history between them
+            from evidence.drift_report import relation_note
+
+            note = relation_note(message.against.commit, message.relation)
+            said = f"drift vs {message.against.short}{note}"
+            self.notify(visible(said), severity="warning", markup=False, timeout=15)
         self.post_message(Redraw(header=True, records=True, record=True, source=True))
 
     async def settle(self) -> None:

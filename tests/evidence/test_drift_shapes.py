@@ -345,3 +345,32 @@ def test_a_module_split_up_continues_in_the_file_holding_most_of_it(tmp_path: Pa
     )  # fmt: skip
     assert edited.lines == (5, 6) and edited.score >= 80
     assert (same.status, same.path, same.lines) == (DriftStatus.UNCHANGED, "tools/split.py", (7, 8))
+
+
+def test_a_shallow_clone_is_not_called_diverged(tmp_path: Path) -> None:
+    """A CI checkout (or any clone made with --depth) cuts the history between the cited
+    commit and REV: git finds neither in the other's history, and drift said "diverged: REV
+    does not descend from the cited revision" of a REV that does. It says the clone is shallow
+    and what git cannot tell; the answers still come from the text at REV."""
+    from evidence.drift_report import relation_note
+
+    origin = tmp_path / "origin"
+    make_repo(origin, {"a.py": "".join(line + "\n" for line in _lines(20, "a"))})
+    cited = git(origin, "rev-parse", "HEAD")
+    for n in range(4):  # the history a depth of 2 cuts
+        lines = (origin / "a.py").read_text().splitlines()
+        lines.insert(0, f"# header {n}")
+        _write(origin, {"a.py": "".join(line + "\n" for line in lines)})
+        tip = _commit(origin, f"header {n}")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "2", f"file://{origin}", str(clone))
+    git(clone, "fetch", "-q", "--depth", "1", "origin", cited)
+    with Revision.open(clone, cited) as old, Revision.open(clone, tip) as now:
+        assert relation_of(old, now) is Relation.SHALLOW
+    assert "shallow clone: git cannot tell" in relation_note(tip, Relation.SHALLOW)
+    (moved,) = _drift(clone, cited, tip, [("a.py", 3, 4)])
+    assert moved.status is DriftStatus.MOVED and moved.lines == (7, 8)
+    # the whole history fetched: it descends
+    git(clone, "fetch", "-q", "--unshallow", "origin")
+    with Revision.open(clone, cited) as old, Revision.open(clone, tip) as now:
+        assert relation_of(old, now) is Relation.DESCENDANT
