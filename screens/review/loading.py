@@ -68,6 +68,10 @@ class StoredState:
     what_was: dict[str, str] = field(default_factory=dict)  # stale items, in words (db/gone.py)
 
 
+#: stale verdicts said in words at launch (db/gone.py), at most
+DESCRIBED = 2_000
+
+
 def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
     """Read the reviewer's verdicts, review position and stale verdicts, the other reviewers'
     verdicts and the last sync (on the writer thread)."""
@@ -82,7 +86,9 @@ def read_verdicts(store: VerdictStore, session: ReviewSession) -> StoredState:
         stale,
         [e for e in everyone if e.reviewer != session.reviewer],
         last_sync(store),
-        store.what_was(s.event.item for s in stale) if stale else {},
+        # the first ones only: the list shows 200 at a time, and a scan whose judged results
+        # all went leaves tens of thousands, each a read (those past it say less)
+        store.what_was(s.event.item for s in stale[:DESCRIBED]) if stale else {},
     )
 
 
