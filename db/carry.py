@@ -91,51 +91,63 @@ def carry(
         if not moving:
             continue
         reviewed -= reused  # what they hold leaves them
-        moves = dict(
-            gathered(
-                conn,
-                "SELECT json_group_array(json_array(old, new)) FROM result_moves WHERE report = ?",
-                (identity,),
-            )
-        )
+        moves: dict[str, list[tuple[str, str]]] = defaultdict(list)  # old -> [(at, new)]
+        for old, new, when in gathered(
+            conn,
+            "SELECT json_group_array(json_array(old, new, at)) FROM result_moves WHERE report = ?",
+            (identity,),
+        ):
+            moves[old].append((when, new))
+        for steps in moves.values():
+            steps.sort()
         for old_id, old_events in moving.items():
-            target = _followed(old_id, moves, records, reused)
-            if target is None or target in reviewed:
-                continue  # not carried, or reviewed again already: the new verdict stands
             if old_id in reused:  # what was judged on this revision is the new finding's
                 old_events = [event for event in old_events if event.revision != revision]
-            followed = old_events
-            if any(event.quote is not None for event in old_events):
-                hashes = set(record_quote_hashes(records[target]))
-                followed = [  # on the locations it still has
-                    event for event in old_events if event.quote is None or event.quote in hashes
-                ]
-            for event in followed:
-                item = ItemRef(identity, target, event.quote)
-                # judged against the code it was given on: its revision goes with it
-                verdict, note, judged = event.verdict, event.note, event.revision
-                events.append(new_event(item, reviewer, verdict, note, after, judged))
-                closed.append(new_event(event.ref, reviewer, None, None, at, revision))
-            if followed:
-                findings[identity] = findings.get(identity, 0) + 1
-                reviewed.add(target)  # once: two older results may have become it
+            # each event follows the moves made after it: one given on an id another finding
+            # took since is about that finding
+            to: dict[str, list[Event]] = defaultdict(list)
+            for event in old_events:
+                target = _followed(old_id, moves, records, event.at, reused)
+                if target is not None and target not in reviewed:  # else: the new one stands
+                    to[target].append(event)
+            for target, here in to.items():
+                followed = here
+                if any(event.quote is not None for event in here):
+                    hashes = set(record_quote_hashes(records[target]))
+                    followed = [  # on the locations it still has
+                        event for event in here if event.quote is None or event.quote in hashes
+                    ]
+                for event in followed:
+                    item = ItemRef(identity, target, event.quote)
+                    # judged against the code it was given on: its revision goes with it
+                    verdict, note, judged = event.verdict, event.note, event.revision
+                    events.append(new_event(item, reviewer, verdict, note, after, judged))
+                    closed.append(new_event(event.ref, reviewer, None, None, at, revision))
+                if followed:
+                    findings[identity] = findings.get(identity, 0) + 1
+                    reviewed.add(target)  # once: two older results may have become it
     if events:
         insert_rows(conn, INTO, [row_values(event) for event in (*events, *closed)])
     return Carried(events, closed, findings)
 
 
 def _followed(
-    record: str, moves: dict[str, str], held: Collection[str], reused: Collection[str] = ()
+    record: str,
+    moves: dict[str, list[tuple[str, str]]],
+    held: Collection[str],
+    since: str,
+    reused: Collection[str] = (),
 ) -> str | None:
-    """The result held now that ``record`` became through the scans since, or None (``reused``:
-    ids held now by another finding, their own having moved: followed too)."""
+    """The result held now that ``record`` became through the scans registered after
+    ``since`` (each step the first move of its id after the step before), or None
+    (``reused``: ids held now by another finding, their own having moved: followed too)."""
     if record in held and record not in reused:
         return None
     for _ in range(MOST_MOVES):
-        record_or_none = moves.get(record)
-        if record_or_none is None:
+        step = next(((at, new) for at, new in moves.get(record, ()) if at > since), None)
+        if step is None:
             return None
-        record = record_or_none
+        since, record = step
         if record in held:
             return record
     return None
@@ -196,11 +208,12 @@ def _pair(
             old_kept[finding] = kept_here
     pairs: list[tuple[str, str, str, str]] = []
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]] = []
+    at = now_at()  # every pair of this registration: a verdict follows those made after it
     for finding, old in old_went.items():
         new = sorted(arrived.get(finding, ()), key=_first_line)
         if len(new) == len(old):
             pairs.extend(
-                (identity, old_id, record.id, now_at())
+                (identity, old_id, record.id, at)
                 for (_line, old_id, _rev), record in zip(sorted(old), new, strict=True)
                 if old_id in followed
             )
@@ -221,14 +234,15 @@ def _pair(
             for line, _id, revision in olds
         ]
         mapped = _lines_now(places, lines_after)
-        moved = _reused(identity, old_kept, records, mapped)
+        moved = _reused(identity, old_kept, records, mapped, at)
         reused = {old for _identity, old, _new, _at in moved}
-        diffed = _through_the_diff(identity, unequal, followed, mapped) + moved
+        diffed = _through_the_diff(identity, unequal, followed, mapped, at) + moved
         # what the diff says of a result wins over line order's guess at it
         claimed = {new for _identity, _old, new, _at in diffed}
         pairs = [pair for pair in pairs if pair[2] not in claimed] + diffed
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
-        insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", pairs)
+        one = list({pair[1]: pair for pair in pairs}.values())  # each old id's last pair
+        insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", one)
     return reused
 
 
@@ -263,6 +277,7 @@ def _reused(
     old: dict[Finding, list[tuple[int, str, str]]],
     records: dict[str, Record],
     mapped: Mapped,
+    when: str,
 ) -> list[tuple[str, str, str, str]]:
     """Pairs of results the scan still holds by id (their line's) whose finding git's diff
     carried, untouched, to another line where one result of it stands now: the id is another
@@ -283,7 +298,7 @@ def _reused(
                 continue  # its line was edited, or the finding is where it was
             there = now.get((finding, at), [])
             if len(there) == 1 and there[0].id != old_id:
-                pairs.append((identity, old_id, there[0].id, now_at()))
+                pairs.append((identity, old_id, there[0].id, when))
     return pairs
 
 
@@ -292,6 +307,7 @@ def _through_the_diff(
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]],
     followed: set[str],
     mapped: Mapped,
+    when: str,
 ) -> list[tuple[str, str, str, str]]:
     """Pairs of findings that went and came unequally (a generic message, one more of it in the
     file): an old result whose line the diff between the two revisions left as it was pairs
@@ -304,7 +320,7 @@ def _through_the_diff(
         for line, old_id, revision in old:
             there = at_line.get(mapped.get((revision, path, line), 0), [])
             if old_id in followed and len(there) == 1:  # one result at that line: it
-                pairs.append((identity, old_id, there.pop().id, now_at()))
+                pairs.append((identity, old_id, there.pop().id, when))
     return pairs
 
 

@@ -229,6 +229,19 @@ def _incomplete_scans(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE report_sources ADD COLUMN incomplete TEXT")
 
 
+def _moves_in_time(db: sqlite_utils.Database) -> None:
+    """Every move of an id kept, each at the registration that made it: an id another finding
+    took is paired again by a later scan, and a verdict given before the first pair follows
+    it, not the later one (db/carry.py)."""
+    db.execute(
+        "CREATE TABLE result_moves_in_time (report TEXT NOT NULL, old TEXT NOT NULL,"
+        " new TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (report, old, at)) STRICT"
+    )
+    db.execute("INSERT INTO result_moves_in_time SELECT report, old, new, at FROM result_moves")
+    db.execute("DROP TABLE result_moves")
+    db.execute("ALTER TABLE result_moves_in_time RENAME TO result_moves")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
@@ -240,6 +253,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (5, "imported_events: events merged from elsewhere", _imported_events),
     (6, "result_moves: a scan's findings whose ids moved", _result_moves),
     (7, "report_sources.incomplete: a scan's notes that it may be incomplete", _incomplete_scans),
+    (8, "result_moves keyed by (report, old, at): every move of an id", _moves_in_time),
 )
 
 

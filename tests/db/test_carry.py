@@ -263,3 +263,53 @@ def test_what_the_diff_says_wins_over_line_order(store: VerdictStore, tmp_path: 
     assert notes == {by_line(new, 4).id: "a", by_line(new, 7).id: "b"}
     (stale,) = store.stale(ReportSet((new,)), "ann")
     assert (stale.event.record, stale.event.note) == (by_line(old, 10).id, "d")
+
+
+def test_a_verdict_follows_the_moves_made_after_it_through_a_reused_id(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    """One database two reviewers share. bo judged F1 on line 2 (its id, X); a function added
+    above moved F1 to line 4 and put F2 on line 2: X is F2's now (ann's review kept X -> Y).
+    Three lines more above both: F2 went from X to line 5, F1 from Y to line 7. bo, who opened
+    neither scan, follows X -> Y -> F1's line 7, not the later X -> F2's line 5 (one pair per
+    old id kept only the later); ann's verdict on X, given on F2 after it took X, goes to F2."""
+    one, two = "subprocess.call(cmd, shell=True)", "subprocess.call(other, shell=True)"
+    rev_b, rev_c = "b" * 40, "c" * 40
+    a = scan(tmp_path, "a.sarif", finding("B602", "api/run.py", 2, one))
+    registered(store, a, REV)
+    (x,) = a.records
+    store.give(ItemRef.for_record(a, x), "refuted", note="F1: cmd is a constant", reviewer="bo")
+
+    b = scan(
+        tmp_path,
+        "b.sarif",
+        finding("B602", "api/run.py", 2, two),
+        finding("B602", "api/run.py", 4, one),
+    )
+    assert b.records[0].id == x.id  # X is F2's now
+
+    def a_to_b(revision: str, wanted: Mapping[str, Collection[int]]) -> dict[tuple[str, int], int]:
+        return {("api/run.py", 2): 4}  # F1's line, untouched, is line 4 now
+
+    store.carry([b], reviewer="ann", revision=rev_b, lines_after=a_to_b)
+    registered(store, b, rev_b)
+    item = ItemRef.for_record(b, b.records[0])
+    store.give(item, "confirmed", note="F2: other is user input", reviewer="ann", revision=rev_b)
+
+    c = scan(
+        tmp_path,
+        "c.sarif",
+        finding("B602", "api/run.py", 5, two),
+        finding("B602", "api/run.py", 7, one),
+    )
+
+    def b_to_c(revision: str, wanted: Mapping[str, Collection[int]]) -> dict[tuple[str, int], int]:
+        return {("api/run.py", 2): 5, ("api/run.py", 4): 7}
+
+    store.carry([c], reviewer="ann", revision=rev_c, lines_after=b_to_c)
+    registered(store, c, rev_c)
+    store.carry([c], reviewer="bo", revision=rev_c, lines_after=b_to_c)
+    f2, f1 = (ItemRef.for_record(c, record).key for record in c.records)
+    assert store.current("bo")[f1].note == "F1: cmd is a constant"
+    assert f2 not in store.current("bo")
+    assert store.current("ann")[f2].note == "F2: other is user input"
