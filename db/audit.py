@@ -66,6 +66,8 @@ class SystemCounts:
     last_activity: str | None = None  # the latest event's time
     disagreements: int = 0
     reviewed_items: frozenset[str] = field(default_factory=frozenset)  # item keys reviewed
+    #: verdicts and notes (anyone's) on items its reports registered last no longer hold
+    stale: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The counts as `assay stats --format json` gives them."""
@@ -80,6 +82,7 @@ class SystemCounts:
             "reviewers": list(self.reviewers),
             "last_activity": self.last_activity,
             "disagreements": self.disagreements,
+            "stale": self.stale,
         }
 
 
@@ -100,6 +103,7 @@ def system_counts(
     citations = store.citations()
     disagreements = store.disagreements()
     every_event = store.events()
+    gone = {item["item"] for item in items if not item["present"]}
     found = []
     for system in systems:
         mine = [item for item in items if item["report"] in system.reports and item["present"]]
@@ -129,6 +133,7 @@ def system_counts(
                     1 for found in disagreements if found.item.split("#", 1)[0] in system.reports
                 ),
                 reviewed_items=frozenset(judged),
+                stale=sum(1 for event in current if event.item in gone),
             )
         )
     return found
@@ -153,9 +158,9 @@ def audit_markdown(
     lines += ["", "## Summary", ""]
     lines.append(
         "| system | repository | records reviewed | quotes reviewed | failing quotes "
-        "| missing citations | reviewers |"
+        "| missing citations | stale verdicts | reviewers |"
     )
-    lines.append("|---" * 7 + "|")
+    lines.append("|---" * 8 + "|")
     for system, count in zip(systems, counts, strict=True):
         where = md_text(system.repository) if system.repository else "not on this machine"
         records, quotes, registered = system.totals(count)
@@ -167,7 +172,7 @@ def audit_markdown(
             f"({_percent(count.records_reviewed, records)}) "
             f"| {count.quotes_reviewed}/{quotes} "
             f"({_percent(count.quotes_reviewed, quotes)}) "
-            f"| {failing} | {missing} "
+            f"| {failing} | {missing} | {count.stale} "
             f"| {', '.join(md_text(r) for r in count.reviewers) or '-'} |"
         )
     for system in systems:

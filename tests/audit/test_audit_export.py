@@ -68,10 +68,10 @@ def test_one_write_up_a_table_then_each_system(audit: Path) -> None:
     text = run("export", "--audit", str(audit), "--format", "md")
     assert text.startswith("# assay audit write-up\n")
     table = text[text.index("## Summary") : text.index("## System: Alpha")]
-    assert "| Alpha | " in table and "| 1/3 (33%) | 1/2 (50%) | 1 | 1 | ada, ben |" in table
+    assert "| Alpha | " in table and "| 1/3 (33%) | 1/2 (50%) | 1 | 1 | 0 | ada, ben |" in table
     # never registered (its repository is not here): its reports' records and quotes, failing
     # ones not known (it read "0/0 (-) | 0/0 (-) | 0 | 0")
-    assert "| Gamma | not on this machine | 0/3 (0%) | 0/2 (0%) | – | – | - |" in table
+    assert "| Gamma | not on this machine | 0/3 (0%) | 0/2 (0%) | – | – | 0 | - |" in table
     assert text.index("## System: Alpha") < text.index("## System: Beta")
     alpha = text[text.index("## System: Alpha") : text.index("## System: Beta")]
     assert "### Summary" in alpha and "BE-CLM" not in alpha
@@ -137,3 +137,22 @@ def test_sync_shares_the_whole_audit(audit: Path, tmp_path: Path) -> None:
     files = git(remote, "ls-tree", "-r", "--name-only", branch).splitlines()
     assert any(name.startswith("verdicts/Alpha/") for name in files)
     assert any(name.startswith("verdicts/Beta/") for name in files)
+
+
+def test_each_systems_stale_verdicts_are_counted(audit: Path) -> None:
+    """Alpha's report regenerated without the record ada confirmed and ben's quote of it: the
+    audit's table, stats and JSON count them per system (the system's section lists them)."""
+    loaded = load_audit(audit)
+    alpha = loaded.systems[0]
+    checked = check_system(alpha)
+    assert checked.reportset is not None
+    report = checked.reportset.reports[0]
+    judged = next(each for each in report.records if each.quotes)
+    trimmed = report._replace(records=tuple(r for r in report.records if r is not judged))
+    with VerdictStore.open(loaded.database) as store:
+        store.register(checked.reportset._replace(reports=(trimmed,)))
+    table = run("export", "--audit", str(audit), "--format", "md")
+    assert "| 0/2 (0%) | 0 | 1 | 2 | ada, ben |" in table  # the record and the quote judged
+    stats = json.loads(run("stats", "--audit", str(audit), "--format", "json"))
+    assert [system["stale"] for system in stats["systems"]] == [2, 0, 0]
+    assert "2 stale verdict(s)" in run("stats", "--audit", str(audit))

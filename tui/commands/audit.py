@@ -257,5 +257,6 @@ def audit_stats(
             escaped(
                 f"  reviewers: {reviewers}; last activity {last}; "
                 f"{count.disagreements} disagreement(s)"
+                + (f"; {count.stale} stale verdict(s)" if count.stale else "")
             )
         )
