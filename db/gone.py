@@ -7,17 +7,24 @@ write-up and the review's list of stale verdicts say this instead.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import sqlite3
 
-__all__ = ["first_quotes", "lines_words", "quote_lines", "read_what_was", "what_it_was"]
+__all__ = ["Was", "first_quotes", "lines_words", "quote_lines", "read_what_was", "what_it_was"]
 
 #: item keys per statement (SQLite's default limit on a statement's parameters is 999)
 CHUNK = 500
 
 Item = dict[str, Any]
+
+
+class Was(NamedTuple):
+    """What an item was, in words, and which quote of its record (None: the record)."""
+
+    what: str
+    quote_index: int | None
 
 
 def lines_words(first: int | None, last: int | None) -> str:
@@ -74,7 +81,7 @@ def what_it_was(
     return f"{said} ({', '.join(where)})" if where else said
 
 
-def read_what_was(conn: sqlite3.Connection, keys: Collection[str]) -> dict[str, str]:
+def read_what_was(conn: sqlite3.Connection, keys: Collection[str]) -> dict[str, Was]:
     """What each of these items was (`what_it_was`), by key; a key never registered here (a
     teammate's verdict imported) is left out."""
     items: list[Item] = []
@@ -95,7 +102,13 @@ def read_what_was(conn: sqlite3.Connection, keys: Collection[str]) -> dict[str, 
                 (item["report"], item["ord"], item["ord"] + 1, item["record"]),
             )
     firsts = first_quotes(quoted, {(item["report"], item["record"]) for item in items})
-    return {item["item"]: what_it_was(item, firsts) for item in items}
+    return {
+        item["item"]: Was(
+            what_it_was(item, firsts),
+            (item["quote_index"] or 0) if item["quote"] is not None else None,
+        )
+        for item in items
+    }
 
 
 def _rows(conn: sqlite3.Connection, sql: str, parameters: Iterable[object]) -> list[Item]:

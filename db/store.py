@@ -39,6 +39,7 @@ from evidence.permalink import without_credentials
 
 if TYPE_CHECKING:
     from db.carry import Carried, LinesAfter
+    from db.gone import Was
     from evidence.citations import CitedPath
     from evidence.model import Report
 
@@ -370,7 +371,7 @@ class VerdictStore:
             write=False,
         )
 
-    def what_was(self, keys: Iterable[str]) -> dict[str, str]:
+    def what_was(self, keys: Iterable[str]) -> dict[str, Was]:
         """What each of these items was when last registered, in words (db/gone.py), by key."""
         from db.gone import read_what_was
 

@@ -40,6 +40,7 @@ class Stale(NamedTuple):
     reason: str  # "quote changed" or "record missing"
     what: str  # what it was on, in words (db/gone.py), or "" when never registered here
     here: int | None  # the record's index in the review, when the reports still hold it
+    quote: int | None = None  # the quote of it at the old one's place (a quote's verdict)
 
 
 def stale_content(stale: Stale) -> Content:

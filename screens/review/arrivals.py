@@ -103,8 +103,7 @@ class Arrivals(Part):
         changed |= {event.ref.record_key for event in verdicts.others}
         state.stale = verdicts.stale
         state.gone = {
-            s.event.item: (s.reason, verdicts.what_was.get(s.event.item, ""))
-            for s in verdicts.stale
+            s.event.item: (s.reason, verdicts.what_was.get(s.event.item)) for s in verdicts.stale
         }
         moved = False
         if verdicts.position is not None and not moves.moved:

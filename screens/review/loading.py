@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from db import Event, StaleVerdict, VerdictStore
+    from db.gone import Was
     from evidence.revision import GrepHit, Revision, SourceFile
 
 KEPT_SOURCES = 64  # files read by the anchorer kept for the source pane
@@ -65,7 +66,7 @@ class StoredState:
     stale: list[StaleVerdict]
     others: list[Event] = field(default_factory=list)  # other reviewers' current verdicts
     synced: dict[str, object] | None = None  # what the last `assay sync` did
-    what_was: dict[str, str] = field(default_factory=dict)  # stale items, in words (db/gone.py)
+    what_was: dict[str, Was] = field(default_factory=dict)  # stale items, in words (db/gone.py)
 
 
 #: stale verdicts said in words at launch (db/gone.py), at most

@@ -44,9 +44,15 @@ class StaleList:
         rows = []
         for stale in self.state.stale:
             event = stale.event
-            what = self.state.gone.get(event.item, (stale.reason, ""))[1]
+            was = self.state.gone.get(event.item, (stale.reason, None))[1]
             here = self.session.records_with_key(event.ref.record_key)
-            rows.append(Stale(event, stale.reason, what, here[0] if here else None))
+            index = here[0] if here else None
+            quote = None  # the quote at the old one's place, where the record still has one
+            if index is not None and was is not None and was.quote_index is not None:
+                quotes = self.session.records[index].quotes
+                quote = min(was.quote_index, len(quotes) - 1) if quotes else None
+            what = was.what if was is not None else ""
+            rows.append(Stale(event, stale.reason, what, index, quote))
         return rows
 
     def open(self) -> None:
@@ -57,7 +63,8 @@ class StaleList:
 
         def chosen(stale: Stale | None) -> None:
             if stale is not None and stale.here is not None:
-                self.moves.jump(Location(stale.here, None))
+                # the edited quote selected, as after `]`: a verdict on it is one key away
+                self.moves.reach(Location(stale.here, stale.quote))
 
         self.screen.app.push_screen(
             kept(self.screen.app, StaleScreen, self.rows(), self.clear), chosen

@@ -19,6 +19,7 @@ from screens.review.history import Location
 
 if TYPE_CHECKING:
     from db import Event, StaleVerdict
+    from db.gone import Was
     from evidence.model import Quote, Record
     from evidence.revision import CommitSummary, Revision
     from screens.session import ReviewSession
@@ -51,8 +52,9 @@ class ReviewState:
         self.remote: str | None = None  # the origin URL, read with the revision (permalinks)
         self.commit: CommitSummary | None = None  # its subject, author and date (the header)
         self.stale: list[StaleVerdict] = []  # verdicts on quotes or records no longer in reports
-        #: every item found stale at launch, in order: why, and what it was (db/gone.py)
-        self.gone: dict[str, tuple[str, str]] = {}
+        #: every item found stale at launch, in order: why, and what it was (db/gone.py; None:
+        #: never registered here, or past the first ones described)
+        self.gone: dict[str, tuple[str, Was | None]] = {}
         self.store_error: str | None = None  # why verdicts cannot be saved (store unusable)
         self.verdicts_read = False  # the reviewer's verdicts are read from the store (or failed)
 

@@ -120,9 +120,10 @@ def test_what_each_stale_item_was_read_by_key_as_the_write_up_says_it(
     # unknown keys (a teammate's imported verdicts) are left out, over several statements
     unknown = [f"{report.identity}::never-{n}" for n in range(1200)]
     found = store.what_was(unknown[:700] + keys + unknown[700:])
-    assert found == expected
+    assert {key: was.what for key, was in found.items()} == expected
+    assert {was.quote_index for was in found.values()} == {None, 0, 1}
     api = ItemRef.for_record(report, report.records[0]).key
-    assert found[api] == "the record (label of RT-CMP-api, src/app.py)"  # its first quote
+    assert found[api].what == "the record (label of RT-CMP-api, src/app.py)"  # its first quote
 
 
 def test_stats_counts_each_reviewers_stale_verdicts(store: VerdictStore) -> None:

@@ -11,6 +11,7 @@ from screenkit import index_of, review_screen, settle, wait_until, watch_notices
 from db import ItemRef, Verdict, VerdictStore
 from evidence.model import ReportSet
 from keymaps import Keymap
+from screens.review.history import Location
 from screens.stale import StaleScreen
 from screens.themes import DARK, LIGHT
 from tui.factory import make_app
@@ -78,7 +79,9 @@ async def test_stale_verdicts_listed_gone_to_cleared_and_brought_back(
             assert "1 stale" in str(screen.query_one("#review-header").render())
             await pilot.press("enter")
             await wait_until(pilot, lambda: app.screen is screen, "the dialog closed")
-            assert screen.location.record == index_of(screen, EDITED)
+            # the edited quote selected, as after `]`: `r` would refute it
+            assert screen.location == Location(index_of(screen, EDITED), 0)
+            assert screen.state.on_quote
 
             await pilot.press("z")  # the clear undone: the verdict and note are back, stale
             await wait_until(pilot, lambda: len(screen.stale) == 2, "the clear undone")
