@@ -110,11 +110,16 @@ class StaleScreen(Dialog[Stale | None]):
         self.query_one("#stale-box").border_title = self._title()
         for lines in self.query(DialogLines):
             lines.say(self.status())
+        self.refresh_bindings()
 
     def _title(self) -> Content:
         count = len(self.stale)
         more = f" (the first {LISTED:,} listed; the write-up lists all)" if count > LISTED else ""
         return Content(f"Stale verdicts · {count:,}{more}")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # nothing to clear: the key is not offered (the keys bar leaves it out)
+        return action != "clear_stale" or bool(self.stale)
 
     def status(self) -> Content:
         if not self.stale:

@@ -103,6 +103,9 @@ async def test_no_stale_verdicts_says_so(
             await pilot.press("w")
             await wait_until(pilot, lambda: isinstance(app.screen, StaleScreen), "the list")
             assert "no stale verdicts" in str(app.screen.query_one("#stale-empty").render())
+            bound = app.screen.active_bindings.values()
+            offered = {active.binding.id for active in bound if active.enabled}
+            assert "close_dialog" in offered and "stale_clear" not in offered  # nothing to clear
             await pilot.press("x", "escape")  # nothing to clear: nothing happens
             await wait_until(pilot, lambda: app.screen is screen, "the dialog closed")
         app.close()
