@@ -281,6 +281,10 @@ class _Follower:
             return self._same(anchor.lines, now, span, renamed)  # the same bytes, the same lines
         passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
+            if span != anchor.lines and self._lines_at(self.against, now, anchor.lines) == passage:
+                # verbatim at its own lines as well as where the diffs carried it (git aligned
+                # a repeated line with its other copy): the claim's lines still hold
+                span = anchor.lines
             return self._same(anchor.lines, now, span, renamed)
         drift = self._refind(anchor.lines, passage, now, span, renamed, touched, successor)
         if drift.status is DriftStatus.DELETED and drift.near is None and not successor:

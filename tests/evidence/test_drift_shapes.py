@@ -374,3 +374,21 @@ def test_a_shallow_clone_is_not_called_diverged(tmp_path: Path) -> None:
     git(clone, "fetch", "-q", "--unshallow", "origin")
     with Revision.open(clone, cited) as old, Revision.open(clone, tip) as now:
         assert relation_of(old, now) is Relation.DESCENDANT
+
+
+def test_a_line_still_at_its_place_is_unchanged_where_git_aligned_it_with_a_copy(
+    tmp_path: Path,
+) -> None:
+    """bench_drift_accuracy, seed 51423: a one-line passage still verbatim at its own line came
+    back "moved" to another copy of it, where git's diff had aligned it. The claim's lines still
+    hold: unchanged (its commits are git log -L's at those lines)."""
+    root = tmp_path / "r"
+    old = ["C", "R", "C", "B", "A", "R"]
+    new = ["R", "R", "R", "R", "C"]  # git's diff carries the old line 2 to line 1
+    make_repo(root, {"f.txt": "".join(f"{word} line\n" for word in old)})
+    cited = git(root, "rev-parse", "HEAD")
+    _write(root, {"f.txt": "".join(f"{word} line\n" for word in new)})
+    tip = _commit(root, "edit")
+    (drift,) = _drift(root, cited, tip, [("f.txt", 2, 2)])
+    assert drift.status is DriftStatus.UNCHANGED and drift.lines == (2, 2)
+    assert [c.id for c in drift.commits] == _git_log_l(root, f"{cited}..{tip}", "f.txt", 2, 2)
