@@ -419,8 +419,8 @@ class _Follower:
                 closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
                 return self._changed(passage, path, closest.lines, renamed, 100.0)
             # moved within the file and edited: lines like it, holding one of its own lines
-            # that no other passage of the file had
-            own = set(passage) - set(before)
+            # that no other passage of the file had (indented anew, as code moved into a block)
+            own = {line.strip() for line in passage} - {line.strip() for line in before} - {""}
             lines = self._lines(self.against, path)
             near, score = most_alike_run(passage, lines, None, before, own)
             if near is not None and score >= self.anchorer.floor:

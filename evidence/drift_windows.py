@@ -27,7 +27,7 @@ def most_alike_run(
     """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
     most like the passage, and its similarity (0-100); the nearest of equals. A run made only of
     lines found in `before` (the rest of the file at the cited revision) is other passages; with
-    `own`, a run must hold one of those lines."""
+    `own` (lines stripped), a run must hold one of those lines, indented as it may be."""
     from rapidfuzz import fuzz
 
     text, size = "\n".join(passage), len(passage)
@@ -41,7 +41,9 @@ def most_alike_run(
             if start + length - 1 > len(lines):
                 break
             run = lines[start - 1 : start - 1 + length]
-            if all(line in known for line in run) or (own is not None and own.isdisjoint(run)):
+            if all(line in known for line in run) or (
+                own is not None and own.isdisjoint(line.strip() for line in run)
+            ):
                 continue
             # below the best so far rapidfuzz stops early and says 0: the same choice, sooner
             cutoff = best[0] if best is not None else 0.0

@@ -392,3 +392,28 @@ def test_a_line_still_at_its_place_is_unchanged_where_git_aligned_it_with_a_copy
     (drift,) = _drift(root, cited, tip, [("f.txt", 2, 2)])
     assert drift.status is DriftStatus.UNCHANGED and drift.lines == (2, 2)
     assert [c.id for c in drift.commits] == _git_log_l(root, f"{cited}..{tip}", "f.txt", 2, 2)
+
+
+def test_a_passage_indented_into_a_block_and_edited_is_changed_not_deleted(
+    tmp_path: Path,
+) -> None:
+    """bench_drift_accuracy, seed 7777, this repository's history: an `if output == "json":`
+    and its echo, moved into a block (indented anew) with the echo wrapped, were "deleted": a
+    run had to hold one of the passage's own lines as they were, indentation included."""
+    root = tmp_path / "r"
+    filler = "".join(f"    step_{n}(result)\n" for n in range(30))
+    old = (
+        'def run(output, result):\n    if output == "json":\n'
+        "        click.echo(json.dumps(result, indent=2))\n" + filler + "    return 0\n"
+    )
+    new = (
+        "def run(output, result):\n" + filler + '    try:\n        if output == "json":\n'
+        "            click.echo(escaped(json.dumps(result, indent=2)))\n"
+        "    finally:\n        close()\n    return 0\n"
+    )
+    make_repo(root, {"run.py": old})
+    cited = git(root, "rev-parse", "HEAD")
+    _write(root, {"run.py": new})
+    tip = _commit(root, "into a block, further down")
+    (drift,) = _drift(root, cited, tip, [("run.py", 2, 3)])
+    assert drift.status is DriftStatus.CHANGED and drift.lines == (33, 34), drift
