@@ -104,6 +104,9 @@ async def drawn(pilot: Pilot[Any]) -> dict[tuple[int, int], Cell]:
         field.cursor_blink = False
     before: dict[tuple[int, int], Cell] = {}
     for _ in range(100):
+        # the lists' workers done first: two equal frames 50 ms apart under a loaded machine
+        # were once both before the finder's list was filled
+        await app.workers.wait_for_complete()
         await pilot.pause(0.05)
         await app.screen.wait_for_refresh()
         cells = screen_cells(app)
