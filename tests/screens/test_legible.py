@@ -12,6 +12,7 @@ import pytest
 from rendered import DRAWING, Cell, contrast, low_contrast, screen_backgrounds, screen_cells
 from textual.app import App
 from textual.geometry import Region
+from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -308,4 +309,25 @@ async def test_the_browse_screen_reads_at_aa(sample: Path, theme: str) -> None:
         cells = screen_cells(app)
         assert text_count(cells, app.screen.region) > 1000
         assert low_contrast(cells, app.screen.region, drawing=1.0) == []
+    app.close()
+
+
+@pytest.mark.parametrize("severity", ["information", "warning", "error"])
+@pytest.mark.parametrize("theme", [DARK, LIGHT])
+async def test_a_notice_reads_at_aa(
+    tmp_path: Path, sample: Path, theme: str, severity: SeverityLevel
+) -> None:
+    # run_test leaves notices out unless asked (notifications=True): never measured before
+    app = make_demo_app(tmp_path, reviewer="k", keymap=load_keymap(user=False), theme=theme)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        app.clear_notifications()
+        app.notify("your verdicts on 3 results followed them", severity=severity, timeout=30)
+        for _ in range(10):
+            await pilot.pause()
+        (toast,) = app.screen.query("Toast")
+        cells = screen_cells(app)
+        assert text_count(cells, toast.region) > 30
+        assert low_contrast(cells, toast.region) == []  # text 4.5:1, its bar 3:1
     app.close()
