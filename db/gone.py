@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from db.gathered import gathered
+
 if TYPE_CHECKING:
     import sqlite3
 
@@ -83,24 +85,28 @@ def what_it_was(
 
 def read_what_was(conn: sqlite3.Connection, keys: Collection[str]) -> dict[str, Was]:
     """What each of these items was (`what_it_was`), by key; a key never registered here (a
-    teammate's verdict imported) is left out."""
+    teammate's verdict imported) is left out. Read as db/gathered.py reads, one step a
+    statement: it runs on the writer thread beside the busy app."""
     items: list[Item] = []
+    quoted: list[Item] = []
     wanted = list(dict.fromkeys(keys))
     for start in range(0, len(wanted), CHUNK):
         chunk = wanted[start : start + CHUNK]
         marks = ", ".join("?" * len(chunk))
-        items += _rows(conn, f"SELECT * FROM items WHERE item IN ({marks})", chunk)
-    # a record's first quote is the row registered right after it (`items.item_rows`), found
-    # through the (report, ord) index: a scan's report holds hundreds of thousands of rows
-    quoted: list[Item] = []
-    for item in items:
-        if item["quote"] is None and item["ord"] is not None:
-            quoted += _rows(
-                conn,
-                "SELECT * FROM items WHERE report = ? AND ord BETWEEN ? AND ? AND record = ?"
-                " AND quote IS NOT NULL",
-                (item["report"], item["ord"], item["ord"] + 1, item["record"]),
-            )
+        items += gathered(
+            conn,
+            f"SELECT json_group_array({_object('i')}) FROM items AS i {_IN.format(marks)}",
+            chunk,
+        )
+        # a record's first quote is the row registered right after it (`items.item_rows`),
+        # joined through the (report, ord) index: a scan's report holds 100,000s of rows
+        quoted += gathered(
+            conn,
+            f"SELECT json_group_array({_object('q')}) FROM items AS i JOIN items AS q"
+            " ON q.report = i.report AND q.ord = i.ord + 1 AND q.record = i.record"
+            f" AND q.quote IS NOT NULL {_IN.format(marks)} AND i.quote IS NULL",
+            chunk,
+        )
     firsts = first_quotes(quoted, {(item["report"], item["record"]) for item in items})
     return {
         item["item"]: Was(
@@ -111,7 +117,14 @@ def read_what_was(conn: sqlite3.Connection, keys: Collection[str]) -> dict[str, 
     }
 
 
-def _rows(conn: sqlite3.Connection, sql: str, parameters: Iterable[object]) -> list[Item]:
-    cursor = conn.execute(sql, tuple(parameters))
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor]
+#: the columns `what_it_was` reads
+_COLUMNS = (
+    "item", "report", "record", "quote", "quote_index", "label", "quote_path",
+    "lines_first", "lines_last", "claimed_first", "claimed_last",
+)  # fmt: skip
+_IN = "WHERE i.item IN ({})"
+
+
+def _object(alias: str) -> str:
+    """A row of ``alias`` as a JSON object of `_COLUMNS`."""
+    return "json_object(" + ", ".join(f"'{c}', {alias}.{c}" for c in _COLUMNS) + ")"

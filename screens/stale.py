@@ -59,7 +59,7 @@ def stale_content(stale: Stale) -> Content:
         visible(what),
         "\n  ",
         (why, "$text-warning"),
-        (f" · {visible(event.report)} · {when}", "$text-muted"),
+        (f" · {visible(event.report)} · {visible(when)}", "$text-muted"),
         ("\n  ✎ " + visible(note[0]) + (" …" if len(note) > 1 else "")) if note else "",
     )
 

@@ -272,7 +272,7 @@ class Verdicts(Part):
     def _registered(self, elsewhere: dict[str, str], carried: Carried | None) -> None:
         from screens.review.scans import carried_notice, elsewhere_notice
 
-        if carried is not None and carried.events:  # the old items' leave the stale list there
+        if carried is not None and carried.events:  # the old items leave the stale list there
             self.show_changes([*carried.closed, *carried.events])  # in the order written
             self.moves.refilter()
             self.notify(carried_notice(carried), markup=False, timeout=10)
