@@ -10,8 +10,9 @@ characters) the truth is read from NEW's text, never from the history:
   moved         the file holds it verbatim at other lines; or, gone from the file (or the file
                 gone), a file written since OLD (added or modified) holds it verbatim
   changed       not verbatim in the file, but a window of it (the passage's length, give or take
-                two lines; not one made only of lines found elsewhere in the file at OLD: that
-                is other passages) resembles it: rapidfuzz ratio >= 80
+                two lines; not one made only of lines found elsewhere in the file at OLD, nor
+                one whose lines from there run there in order and whose others are like none
+                of the passage's: that is other passages) resembles it: rapidfuzz ratio >= 80
   deleted       the file is there and no window resembles it above 50
   file_deleted  no file at NEW and no written file holding it
 Between 50 and 80 both changed and deleted are right ("grey", counted apart); a passage like a
@@ -115,15 +116,25 @@ def exact_places(passage: list[str], lines: list[str]) -> list[tuple[int, int]]:
 
 def best_window(passage: list[str], lines: list[str], before: list[str]) -> float:
     """The best ratio of a run of `lines` (the passage's length give or take two) holding a line
-    that is not in `before` (the rest of the file at OLD: runs of those are other passages)."""
+    that is not in `before` (the rest of the file at OLD: runs of those are other passages), and
+    not one whose lines from `before` are, in order, a run of two or more lines of it while its
+    other lines are like none of the passage's (another passage, edited)."""
     text = "\n".join(passage)
     sizes = range(max(1, len(passage) - 2), len(passage) + 3)
     known = set(before)
+    rest = "\n" + "\n".join(before) + "\n"
+    mine = [line.strip() for line in passage if line.strip()]
     best = 0.0
     for size in sizes:
         for k in range(0, max(1, len(lines) - size + 1)):
-            if all(line in known for line in lines[k : k + size]):
+            window = lines[k : k + size]
+            kept = [line for line in window if line in known]
+            if len(kept) == size:
                 continue
+            if len(kept) >= 2 and "\n" + "\n".join(kept) + "\n" in rest:
+                added = [line.strip() for line in window if line not in known and line.strip()]
+                if not any(fuzz.ratio(a, m) >= 60 for a in added for m in mine):
+                    continue  # another passage with lines added, none of them this one's
             best = max(best, fuzz.ratio(text, "\n".join(lines[k : k + size])))
             if best == 100.0:
                 return best

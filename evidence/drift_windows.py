@@ -6,6 +6,9 @@ from evidence.model import LineRange
 
 __all__ = ["most_alike_run", "same_runs", "similarity"]
 
+#: a line of a run this like one of the passage's (rapidfuzz ratio) may be that line edited
+LIKE_LINE = 60.0
+
 
 def same_runs(passage: list[str], lines: list[str]) -> list[LineRange]:
     """Every span of `lines` that is `passage`, line for line."""
@@ -26,8 +29,10 @@ def most_alike_run(
 ) -> tuple[LineRange | None, float]:
     """The run of lines about `span` (None: anywhere; the passage's length, give or take two)
     most like the passage, and its similarity (0-100); the nearest of equals. A run made only of
-    lines found in `before` (the rest of the file at the cited revision) is other passages; with
-    `own` (lines stripped), a run must hold one of those lines, indented as it may be."""
+    lines found in `before` (the rest of the file at the cited revision) is other passages, and
+    so is one whose lines from `before` are, in order, two or more lines running there and
+    whose other lines are like none of the passage's (another passage, edited); with `own`
+    (lines stripped), a run must hold one of those lines, indented as it may be."""
     from rapidfuzz import fuzz
 
     text, size = "\n".join(passage), len(passage)
@@ -49,9 +54,36 @@ def most_alike_run(
             cutoff = best[0] if best is not None else 0.0
             score = float(fuzz.ratio(text, "\n".join(run), score_cutoff=cutoff))
             key = (score, -abs(start - at), (start, start + length - 1))
-            if best is None or key[:2] > best[:2]:
+            if (best is None or key[:2] > best[:2]) and not _another_passage(
+                run, passage, known, before
+            ):
                 best = key
     return (None, 0.0) if best is None else (best[2], best[0])
+
+
+def _another_passage(
+    run: list[str], passage: list[str], known: set[str], before: list[str]
+) -> bool:
+    """Whether `run` is another passage of the file, edited: its lines from `before` are, in
+    order, two or more lines running there, and none of its other lines is like one of the
+    passage's (an edit of this passage's lines would be)."""
+    from rapidfuzz import fuzz
+
+    kept = [line for line in run if line in known]
+    if len(kept) < 2:
+        return False
+    size = len(kept)
+    if not any(
+        before[k] == kept[0] and before[k : k + size] == kept for k in range(len(before) - size + 1)
+    ):
+        return False
+    mine = [line.strip() for line in passage if line.strip()]
+    return not any(
+        fuzz.ratio(line.strip(), theirs) >= LIKE_LINE
+        for line in run
+        if line not in known and line.strip()
+        for theirs in mine
+    )
 
 
 def similarity(passage: list[str], counterpart: list[str]) -> float:

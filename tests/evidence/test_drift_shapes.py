@@ -417,3 +417,33 @@ def test_a_passage_indented_into_a_block_and_edited_is_changed_not_deleted(
     tip = _commit(root, "into a block, further down")
     (drift,) = _drift(root, cited, tip, [("run.py", 2, 3)])
     assert drift.status is DriftStatus.CHANGED and drift.lines == (33, 34), drift
+
+
+def test_a_method_removed_is_deleted_though_a_like_one_below_gains_a_line(
+    tmp_path: Path,
+) -> None:
+    """bench_drift_accuracy, seed 48722, a generated history: one class's `__init__` removed
+    while another class's, of nearly the same lines, gained one. The removed one is deleted:
+    the like passage below is another claim's, not this one edited."""
+    root = tmp_path / "r"
+    first = (
+        "class View:\n    '''A view.'''\n\n    def __init__(self, text):\n"
+        "        self.text = text\n        self.lines = index(text)\n\n"
+        "    def translated(self):\n        return self.text.upper()\n\n\n"
+    )
+    second = (
+        "class Forms:\n    '''Forms.'''\n\n    def __init__(self, text):\n"
+        "        self.text = text\n        self.exact = text.strip()\n{gap}\n"
+        "    def collapsed(self):\n        return ' '.join(self.text.split())\n"
+    )
+    make_repo(root, {"forms.py": first + second.format(gap="")})
+    cited = git(root, "rev-parse", "HEAD")
+    removed = first.replace(
+        "\n    def __init__(self, text):\n        self.text = text\n"
+        "        self.lines = index(text)\n",
+        "",
+    )
+    _write(root, {"forms.py": removed + second.format(gap="()")})
+    tip = _commit(root, "drop View.__init__; edit Forms")
+    (drift,) = _drift(root, cited, tip, [("forms.py", 3, 6)])
+    assert drift.status is DriftStatus.DELETED, drift
