@@ -19,7 +19,7 @@ from cachetools import LRUCache
 
 from evidence.anchoring.align import token_edits
 from evidence.anchoring.cited import anchored_as_read, anchored_in_turn, read_ahead
-from evidence.anchoring.diff import char_diff
+from evidence.anchoring.diff import char_diff, written_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
@@ -358,8 +358,14 @@ class Anchorer:
                 notes.append("several passages match almost equally well")
             chosen = found.spans.index(lines) if lines in found.spans else 0
             score = found.scores[chosen]
-            if chosen:  # the claimed passage is not the best one: its own differences
-                diff = char_diff(forms.tokens, found.sources[chosen])
+            first, last = found.spans[chosen]
+            # the chosen passage's own differences, each side as written
+            diff = written_diff(
+                quote.text,
+                forms.tokens,
+                self._view(source).text_of(first, last),
+                found.sources[chosen],
+            )
         anchor = Anchor(
             quote=quote,
             file=state,

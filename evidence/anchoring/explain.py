@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from evidence.anchoring.diff import char_diff
-from evidence.anchoring.normalize import normalize_quote
+from evidence.anchoring.diff import written_diff
+from evidence.anchoring.normalize import TRANSLATION, normalize_quote
 from evidence.model import DiffPart
 
 #: a list marker at a line start, as `normalize_source` removes it
@@ -58,5 +58,7 @@ def normalized_away(quote: str, passage: str) -> tuple[str, ...]:
 
 
 def compare(quote: str, passage: str) -> tuple[DiffPart, ...]:
-    """The quote against a passage, both normalized, as the anchorer compares fuzzy matches."""
-    return char_diff(normalize_quote(quote).split(), normalize_quote(passage).split())
+    """The quote against a passage, compared as the anchorer compares fuzzy matches (both
+    normalized) and shown as `written_diff` shows them: the passage as the file has it."""
+    compared = passage.translate(TRANSLATION).split()  # as the fuzzy tier reads a file
+    return written_diff(quote, normalize_quote(quote).split(), passage, compared)

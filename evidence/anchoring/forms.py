@@ -92,6 +92,11 @@ class FileView:
             return 0
         return len(self.line_starts) - (1 if self.text.endswith("\n") else 0)
 
+    def text_of(self, first: int, last: int) -> str:
+        """Lines ``first`` to ``last`` (1-based, inclusive) as the text has them."""
+        starts = self.line_starts
+        return self.text[starts[first - 1] : starts[last] if last < len(starts) else None]
+
     def line_width(self, number: int) -> int:
         """The length of line ``number`` (1-based, at most `line_count`) without its "\r\n"."""
         starts = self.line_starts
