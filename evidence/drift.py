@@ -24,7 +24,7 @@ from typing import Any
 
 from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
-from evidence.drift_windows import most_alike_run, same_runs, similarity
+from evidence.drift_windows import fitted, most_alike_run, same_runs, similarity
 from evidence.git.history import (
     CommitInfo,
     History,
@@ -451,6 +451,7 @@ class _Follower:
     def _changed(
         self, passage: list[str], path: str, lines: LineRange, renamed: str | None, score: float
     ) -> Drift:
+        lines = fitted(passage, self._lines(self.against, path), lines)
         counterpart = self._lines_at(self.against, path, lines)
         diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
         return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from evidence.model import LineRange
 
-__all__ = ["most_alike_run", "same_runs", "similarity"]
+__all__ = ["fitted", "most_alike_run", "same_runs", "similarity"]
 
 #: a line of a run this like one of the passage's (rapidfuzz ratio) may be that line edited
 LIKE_LINE = 60.0
@@ -90,3 +90,29 @@ def similarity(passage: list[str], counterpart: list[str]) -> float:
     from rapidfuzz import fuzz
 
     return float(fuzz.ratio("\n".join(passage), "\n".join(counterpart)))
+
+
+#: how many lines either end of a changed passage's counterpart may move to fit it
+FIT_REACH = 3
+
+
+def fitted(passage: list[str], lines: list[str], span: LineRange) -> LineRange:
+    """`span` grown by up to FIT_REACH lines at either end where that makes the lines more like
+    the passage, whitespace aside: a statement rewrapped over more lines is taken to its last
+    line (`) -> Carried:`), not cut where a measure that counts indentation stopped. Never
+    shrunk: lines the passage gained on the way are its counterpart's."""
+    from rapidfuzz import fuzz
+
+    text = " ".join(" ".join(passage).split())
+    first, last = span
+
+    def alike(a: int, b: int) -> float:
+        return float(fuzz.ratio(text, " ".join(" ".join(lines[a - 1 : b]).split())))
+
+    best = (alike(first, last), 0, span)
+    for a in range(max(1, first - FIT_REACH), first + 1):
+        for b in range(last, min(len(lines), last + FIT_REACH) + 1):
+            key = (alike(a, b), -(first - a + b - last), (a, b))
+            if key[:2] > best[:2]:
+                best = key
+    return best[2]

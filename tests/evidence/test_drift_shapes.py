@@ -447,3 +447,35 @@ def test_a_method_removed_is_deleted_though_a_like_one_below_gains_a_line(
     tip = _commit(root, "drop View.__init__; edit Forms")
     (drift,) = _drift(root, cited, tip, [("forms.py", 3, 6)])
     assert drift.status is DriftStatus.DELETED, drift
+
+
+def test_a_changed_passage_rewrapped_is_followed_to_its_last_line(tmp_path: Path) -> None:
+    """Tried on this repository's history: a signature of three lines rewrapped over eight was
+    "changed" at the first seven, and its diff called the return type deleted; a statement
+    wrapped over three lines was cut at its second (a measure counting indentation)."""
+    root = tmp_path / "r"
+    filler = "".join(f"    step_{n} = {n}\n" for n in range(12))
+    old = (
+        "class Store:\n"
+        "    def carry(\n"
+        "        self, reports: Iterable[Report], *, reviewer: str, revision: str | None = None\n"
+        "    ) -> Carried:\n"
+        "        return self._carry(reports)\n" + filler + "    if all(line in known for line in"
+        " run) or (own is not None and own.isdisjoint(run)):\n        pass\n"
+    )
+    new = (
+        "class Store:\n    def carry(\n        self,\n        reports: Iterable[Report],\n"
+        "        *,\n        reviewer: str,\n        revision: str | None = None,\n"
+        "        lines_after: LinesAfter | None = None,\n    ) -> Carried:\n"
+        "        return self._carry(reports)\n" + filler + "    if all(line in known for line in"
+        " run) or (\n        own is not None and own.isdisjoint(line.strip() for line in run)\n"
+        "    ):\n        pass\n"
+    )
+    make_repo(root, {"store.py": old})
+    cited = git(root, "rev-parse", "HEAD")
+    _write(root, {"store.py": new})
+    tip = _commit(root, "rewrap")
+    signature, statement = _drift(root, cited, tip, [("store.py", 2, 4), ("store.py", 18, 18)])
+    assert signature.status is DriftStatus.CHANGED and signature.lines == (2, 9), signature
+    assert not any(part.op == "delete" and "Carried" in part.quote for part in signature.diff or ())
+    assert statement.status is DriftStatus.CHANGED and statement.lines == (23, 25), statement
