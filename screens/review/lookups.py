@@ -104,7 +104,7 @@ class Lookups:
             if target is None:
                 return
             if target.kind == "file":
-                self.sources.open_path(target.path)
+                self.moves.visit(target.path)
             elif target.kind == "quote":  # arrived at a quote: verdicts act on it, as after ]
                 self.moves.reach(Location(target.record, target.quote))
             else:
@@ -124,7 +124,7 @@ class Lookups:
 
         def chosen(path: str | None) -> None:
             if path:
-                self.sources.open_path(path)
+                self.moves.visit(path)
 
         dialog = kept(self.screen.app, FileFinder, self.state.revision.paths())
         self.screen.app.push_screen(dialog, chosen)
@@ -138,7 +138,7 @@ class Lookups:
 
         def chosen(hit: GrepHit | None) -> None:
             if hit is not None:
-                self.sources.open_path(hit.path, hit.line)
+                self.moves.visit(hit.path, hit.line)
 
         self.screen.app.push_screen(kept(self.screen.app, GrepScreen, self.state.revision), chosen)
 

@@ -164,6 +164,12 @@ class Navigation:
         """Go somewhere and remember where we came from."""
         self.go(location, remember=True)
 
+    def visit(self, path: str, line: int | None = None) -> None:
+        """Open a file of the revision in the source pane (a cited file, the finder's, grep's)
+        and remember where the reviewer was reading, for back."""
+        self.history.left(self.here())
+        self.sources.open_path(path, line)
+
     def step(self, what: str, step: int = 1) -> None:
         """A move by a key: the next (``step`` 1) or previous (-1) ``record``, ``unreviewed``
         record or ``quote``; ``back`` or ``forward`` along the jumps; or the record as the
@@ -401,7 +407,7 @@ class Navigation:
         elif row_id.startswith("cite-") and record is not None:
             path, why = cited_target(self.session, record, row_id)
             if path is not None:
-                self.sources.open_path(path)
+                self.visit(path)
             elif why:
                 self.notify(visible(why), markup=False, timeout=4)
 

@@ -188,3 +188,52 @@ async def test_backlinks_are_worked_out_with_the_anchors_not_when_a_file_is_show
         await pilot.pause()
         assert screen.source is not None
     app.close()
+
+
+async def test_back_returns_from_a_file_opened_from_the_record_or_the_finder(
+    tmp_path: Path,
+) -> None:
+    """A cited file opened with enter, or a file chosen in the finder, is a jump: backspace
+    returns to where the reviewer was reading (it said "nothing to go back to")."""
+    app = make(tmp_path)
+    notices = watch_notices(app)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == "TY-CLM-answer")
+        screen.go(Location(index, 0))
+        await screen.settle()
+        view, pane = screen.query_one(SourceView), screen.record_pane
+        assert view.path == "src/app.py"
+        pane.focus()
+        pane.move_to(pane.row_index("cite-0"))
+        await pilot.press("enter")
+        await screen.settle()
+        await pilot.pause()
+        assert view.path == "src/app.py" and screen.state.opened == "src/app.py"
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == "TY-CLM-cited")
+        screen.go(Location(index, None))
+        await screen.settle()
+        pane.focus()
+        pane.move_to(pane.row_index("cite-0"))
+        await pilot.press("enter")
+        await screen.settle()
+        await pilot.pause()
+        assert view.path == "src/ai/chat.js"
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press(*"app.py", "enter")
+        await screen.settle()
+        await pilot.pause()
+        assert view.path == "src/app.py"
+        await pilot.press("backspace")  # back from the finder's file to the cited one
+        await screen.settle()
+        await pilot.pause()
+        assert view.path == "src/ai/chat.js"
+        assert screen.session.records[screen.state.location.record].id == "TY-CLM-cited"
+        await pilot.press("backspace")  # back from the cited file to the record's row
+        await screen.settle()
+        await pilot.pause()
+        assert screen.state.opened is None
+        assert pane.highlighted_id == "cite-0" and screen.focused is pane
+    assert not any("nothing to go back to" in n.message for n in notices)
