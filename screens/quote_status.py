@@ -32,13 +32,16 @@ def quote_status(
     quotes: int,
     anchors: Sequence[Anchor | None] | None,
     hits: Sequence[Sequence[GrepHit] | None],
+    *,
+    unchecked: bool = False,
 ) -> str:
-    """``✓3 ≈1 ✗0 ⌕ 3`` for ``quotes`` quotes with these ``anchors`` (None: not anchored yet)
-    and searches with these ``hits`` (None: not replayed yet)."""
+    """``✓3 ≈1 ✗0 ⌕ 3`` for ``quotes`` quotes with these ``anchors`` (None: not anchored yet;
+    ``∅3`` when they cannot be: ``unchecked``) and searches with these ``hits`` (None: not
+    replayed yet)."""
     parts: list[str] = []
     if quotes:
         if anchors is None:
-            parts.append(f"…{quotes}")
+            parts.append(f"∅{quotes}" if unchecked else f"…{quotes}")
         else:
             verified = sum(1 for a in anchors if a is not None and a.match.verified)
             fuzzy = sum(1 for a in anchors if a is not None and a.match is Tier.FUZZY)

@@ -95,6 +95,8 @@ class ReviewSession:
         self.others: dict[str, list[Event]] = {}
         self.synced: dict[str, object] | None = None  # what the last `assay sync` did
         self.anchored = False
+        #: why the quotes cannot be checked (the revision cannot be opened), or None
+        self.unchecked: str | None = None
         self.drifts: dict[Quote, Drift] = {}  # each quote's passage at the newer revision
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
@@ -303,7 +305,7 @@ class ReviewSession:
         """Compact status of a record's quotes and searches, e.g. ``✓3 ≈1 ✗0 ⌕ 3``."""
         anchors = [self.anchors.get(quote) for quote in record.quotes] if self.anchored else None
         hits = [self.replays.get((search.record, search.line)) for search in record.searches]
-        return quote_status(len(record.quotes), anchors, hits)
+        return quote_status(len(record.quotes), anchors, hits, unchecked=bool(self.unchecked))
 
     def failing(self, record: Record) -> bool:
         """True when one of the record's quotes fails (missing, fuzzy, or claimed range wrong);

@@ -68,6 +68,10 @@ class Arrivals(Part):
             self.reads.anchor(session, state.revision)
         else:
             session.anchored = False
+            session.unchecked = "the revision cannot be opened"
+            self.moves.fill_records()  # their quotes' marks: not checked, not pending
+            self.moves.record_pane.refresh_record()
+            self.sources.refresh_quote_info()
             self.sources.view.show_message(
                 f"cannot open the revision: {visible(state.revision_error or '?')}",
                 title="Source",

@@ -351,6 +351,7 @@ class SourcePane(Part):
             place=self.place(),
             back_to_quotes=self.quotes_key() if record is not None and record.quotes else "",
             drift=self.drift.quote_phrase(self._key("source_against")),
+            unchecked=session.unchecked,
         )
         self.show_target()
 

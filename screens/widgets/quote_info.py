@@ -18,6 +18,7 @@ def quote_info(
     verdict: Content | None = None,
     place: Elsewhere | None = None,
     drift: Content | None = None,
+    unchecked: str | None = None,
 ) -> Content:
     """The reviewer's verdict, tier, score, lines, claimed range, other occurrences, where else
     the quote was found (``place``: the one shown instead of the cited file), a hint at the diff,
@@ -26,7 +27,8 @@ def quote_info(
     if verdict is not None:
         parts += [verdict, " · "]
     if anchor is None:
-        parts.append(("not anchored yet", "$text-muted"))
+        said = f"not checked: {unchecked}" if unchecked else "not anchored yet"
+        parts.append((said, "$text-muted"))
         return Content.assemble(*parts)
     symbol = tier_symbol(anchor)
     tier = f"{anchor.match.value} {anchor.score:.0f}"
@@ -100,6 +102,7 @@ class QuoteInfo(TruecolorOnly, Static):
         place: Elsewhere | None = None,
         back_to_quotes: str = "",
         drift: Content | None = None,
+        unchecked: str | None = None,
     ) -> None:
         """Describe ``quote`` (the reviewer's verdict on it, its anchor; ``place``: shown where it
         was found instead of its cited file), or ``opened`` when a file was opened instead
@@ -112,7 +115,7 @@ class QuoteInfo(TruecolorOnly, Static):
         elif quote is None:
             text = Content("")
         else:
-            text = quote_info(quote, anchor, verdict, place, drift)
+            text = quote_info(quote, anchor, verdict, place, drift, unchecked)
         width = self.content_region.width
         lines = len(text.wrap(width)) if width and text.cell_length > width else 1
         # laid out again only when its height changes: most quotes take one or two lines, and

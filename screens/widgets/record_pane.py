@@ -58,11 +58,13 @@ def quote_prompt(
 ) -> Content:
     """One quote of the record pane: number, verdict, anchor tier, place, first line, note."""
     anchor = session.anchor(quote)
-    symbol = tier_symbol(anchor) if session.anchored else "…"
+    symbol = tier_symbol(anchor) if session.anchored else "∅" if session.unchecked else "…"
     item = session.quote_item(record, quote)
     if anchor is None:
         where = f"{quote.path}:{lines_text(quote.claimed)}" if quote.claimed else quote.path
         detail = "anchoring…" if revision_open else "not anchored"
+        if session.unchecked:
+            detail = f"not checked: {session.unchecked}"
     else:
         where = f"{quote.path}:{lines_text(anchor.lines)}" if anchor.lines else quote.path
         detail = f"{anchor.match.value} {anchor.score:.0f}"

@@ -207,6 +207,14 @@ async def test_missing_revision_shows_in_the_panes(
         view = screen.query_one(SourceView)
         assert view.message is not None and "cannot open the revision" in view.message
         assert "revision unavailable" in str(screen.query_one("#review-header").render())
+        # its quotes are said not checked, never pending ("…") as if anchoring would come
+        record = screen.session.records[screen.state.location.record]
+        assert screen.session.quote_status(record) == f"∅{len(record.quotes)}"
+        pane = screen.record_pane
+        rows = [pane.row(n).prompt.plain for n in range(pane.row_count)]
+        assert any("∅ not checked: the revision cannot be opened" in row for row in rows)
+        info = str(screen.query_one("#quote-info").render())
+        assert "not checked: the revision cannot be opened" in info
         await pilot.press("c")  # never saved against a revision that was not resolved
         await settle(pilot, screen)
         assert screen.record is not None
