@@ -224,6 +224,7 @@ class _Follower:
         self._cache: dict[tuple[str, str], list[str]] = {}
         self._successors: dict[str, str | None] = {}
         self._added_files: list[tuple[str, list[str]]] | None = None
+        self._added_by_oid: dict[str, str] | None = None  # a blob's first path added since
         self._written: list[str] | None = None
         self.written_files = written_files
 
@@ -255,6 +256,19 @@ class _Follower:
         for _ in self.against.scan([path for path in changed if path in after]):
             pass
 
+    def _twin(self, path: str) -> str | None:
+        """A file added since the cited revision that is `path` as it was there, byte for byte
+        (when `path` is gone: the history led elsewhere, to a copy edited since)."""
+        before, after = self.cited.entries(), self.against.entries()
+        if path in after or path not in before:
+            return None
+        if self._added_by_oid is None:
+            self._added_by_oid = {}
+            for other, entry in sorted(after.items()):
+                if other not in before:
+                    self._added_by_oid.setdefault(entry.oid, other)
+        return self._added_by_oid.get(before[path].oid)
+
     def _same_blob(self, path: str, now: str) -> bool:
         before, after = self.cited.entries().get(path), self.against.entries().get(now)
         return before is not None and after is not None and before.oid == after.oid
@@ -275,6 +289,10 @@ class _Follower:
             now, ranges = self._successor(path), ()
         if now is None:
             return Drift(DriftStatus.FILE_DELETED, commits=tuple(touched))
+        if now != path and not self._same_blob(path, now):
+            twin = self._twin(path)
+            if twin is not None:  # renamed twice over (rename/rename kept both): the copy
+                now, ranges = twin, ((first - 1, last),)
         renamed = path if now != path else None
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
         if span == anchor.lines and self._same_blob(path, now):

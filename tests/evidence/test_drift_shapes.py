@@ -479,3 +479,32 @@ def test_a_changed_passage_rewrapped_is_followed_to_its_last_line(tmp_path: Path
     assert signature.status is DriftStatus.CHANGED and signature.lines == (2, 9), signature
     assert not any(part.op == "delete" and "Carried" in part.quote for part in signature.diff or ())
     assert statement.status is DriftStatus.CHANGED and statement.lines == (23, 25), statement
+
+
+def test_a_file_renamed_two_ways_and_kept_both_is_unchanged_in_its_copy(tmp_path: Path) -> None:
+    """bench_drift_accuracy, seed 7777, a generated history: two branches renamed one file
+    two ways and the merge kept both; the first parent's copy was edited since, the other is
+    the file as cited, byte for byte. The passage is unchanged there (as `git diff -M` pairs
+    them), not moved in the edited copy."""
+    root = tmp_path / "r"
+    text = "".join(f"value_{n} = compute({n})\n" for n in range(20))
+    make_repo(root, {"a.py": text})
+    cited = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "-b", "other")
+    git(root, "mv", "a.py", "c.py")
+    _commit(root, "rename to c.py")
+    git(root, "checkout", "-q", "main")
+    git(root, "mv", "a.py", "b.py")
+    _commit(root, "rename to b.py")
+    _write(root, {"b.py": "import compute\n\n" + text})
+    _commit(root, "edit b.py")
+    merged = subprocess.run(
+        ["git", "merge", "-q", "--no-edit", "other"], cwd=root, capture_output=True, text=True
+    )
+    assert merged.returncode != 0 and "rename/rename" in merged.stdout + merged.stderr
+    _write(root, {"c.py": text})  # resolved: the other branch's file as it had it
+    tip = _commit(root, "keep both")
+    assert (root / "b.py").exists()
+    (drift,) = _drift(root, cited, tip, [("a.py", 5, 7)])
+    assert (drift.status, drift.path, drift.lines) == (DriftStatus.UNCHANGED, "c.py", (5, 7))
+    assert drift.renamed_from == "a.py"
