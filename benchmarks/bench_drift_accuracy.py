@@ -5,8 +5,9 @@ NEW alone, compared with what drift (`assay check --against`) says, and its comm
 For each passage (1-6 lines of a text file at OLD, one line of which holds at least 12
 characters) the truth is read from NEW's text, never from the history:
   unchanged     its file (same path, or the path ``git diff -M OLD NEW`` renames it to, or
-                else the added file that holds most of its lines, at least 30% of them)
-                holds it verbatim at the same lines
+                else the added file that holds most of its lines, at least 30% of them; or
+                a copy of that file, byte for byte, written since) holds it verbatim at the
+                same lines
   moved         the file holds it verbatim at other lines; or, gone from the file (or the file
                 gone), a file written since OLD (added or modified) holds it verbatim
   changed       not verbatim in the file, but a window of it (the passage's length, give or take
@@ -191,7 +192,11 @@ class Judge:
         target = path if self.lines(path) is not None else self.renamed.get(path)
         if target is not None and self.lines(target) is not None:
             lines = self.lines(target) or []
-            places = [(target, s) for s in exact_places(passage, lines)]
+            spans = exact_places(passage, lines)
+            # a copy of the whole file written since (a file renamed two ways, both kept) holds
+            # it at the same lines: either file is right
+            copies = [t for t in self.written if t != target and self.lines(t) == lines]
+            places = [(where, s) for where in (target, *copies) for s in spans]
             if places:
                 status = "unchanged" if (target, span) in places else "moved"
                 return Truth(status, places, target)

@@ -8,6 +8,8 @@ __all__ = ["fitted", "most_alike_run", "same_runs", "similarity"]
 
 #: a line of a run this like one of the passage's (rapidfuzz ratio) may be that line edited
 LIKE_LINE = 60.0
+#: a new line this like one of a deleted passage's own lines may be it, edited
+LIKE_OWN = 80.0
 
 
 def same_runs(passage: list[str], lines: list[str]) -> list[LineRange]:
@@ -32,12 +34,14 @@ def most_alike_run(
     lines found in `before` (the rest of the file at the cited revision) is other passages, and
     so is one whose lines from `before` are, in order, two or more lines running there and
     whose other lines are like none of the passage's (another passage, edited); with `own`
-    (lines stripped), a run must hold one of those lines, indented as it may be."""
+    (lines stripped), a run must hold one of those lines, indented as it may be, or a new line
+    more like one of them than like any line of `before` (one of them edited)."""
     from rapidfuzz import fuzz
 
     text, size = "\n".join(passage), len(passage)
     sizes = range(max(1, size - 2), size + 3)
     known = set(before)
+    owned = _OwnLike(own or set(), known)
     best: tuple[float, int, LineRange] | None = None
     low, high = (1, len(lines)) if span is None else (span[0] - 2, span[1] + 2)
     at = span[0] if span is not None else 1
@@ -47,7 +51,9 @@ def most_alike_run(
                 break
             run = lines[start - 1 : start - 1 + length]
             if all(line in known for line in run) or (
-                own is not None and own.isdisjoint(line.strip() for line in run)
+                own is not None
+                and own.isdisjoint(line.strip() for line in run)
+                and not any(owned(line) for line in run if line not in known)
             ):
                 continue
             # below the best so far rapidfuzz stops early and says 0: the same choice, sooner
@@ -59,6 +65,36 @@ def most_alike_run(
             ):
                 best = key
     return (None, 0.0) if best is None else (best[2], best[0])
+
+
+class _OwnLike:
+    """Whether a line new at the newer revision is one of the passage's `own` lines edited:
+    like one of them (>= LIKE_OWN), and more than like any line the file had (a sibling's)."""
+
+    def __init__(self, own: set[str], known: set[str]) -> None:
+        self.own = [line for line in own if line]
+        self.known = known
+        self._rest: list[str] | None = None
+        self._said: dict[str, bool] = {}
+
+    def __call__(self, line: str) -> bool:
+        said = self._said.get(line)
+        if said is None:
+            said = self._said[line] = self._like(line.strip())
+        return said
+
+    def _like(self, line: str) -> bool:
+        from rapidfuzz import fuzz, process
+
+        if not line or not self.own:
+            return False
+        score = max(fuzz.ratio(line, mine) for mine in self.own)
+        if score < LIKE_OWN:
+            return False
+        if self._rest is None:
+            self._rest = sorted({known.strip() for known in self.known} - {""})
+        rival = process.extractOne(line, self._rest, scorer=fuzz.ratio, score_cutoff=score)
+        return rival is None
 
 
 def _another_passage(

@@ -508,3 +508,45 @@ def test_a_file_renamed_two_ways_and_kept_both_is_unchanged_in_its_copy(tmp_path
     (drift,) = _drift(root, cited, tip, [("a.py", 5, 7)])
     assert (drift.status, drift.path, drift.lines) == (DriftStatus.UNCHANGED, "c.py", (5, 7))
     assert drift.renamed_from == "a.py"
+
+
+def test_a_passage_moved_up_and_edited_in_one_change_is_changed_not_deleted(
+    tmp_path: Path,
+) -> None:
+    """bench_drift_accuracy, seed 344669, a generated history: a block cut, pasted higher up
+    and one of its lines edited in the same commit was "deleted" (git's diff deleted every
+    line of it, and no run held one of its own lines as it was). A new line more like one of
+    the passage's own lines than like any line the file had is that line, edited."""
+    root = tmp_path / "r"
+    head = '"""Docs."""\n\nimport subprocess\n\n\n'
+    block = (
+        "def start():\n    try:\n        return subprocess.Popen(['git'])\n"
+        "    except (OSError, subprocess.SubprocessError):\n        return None\n"
+    )
+    tail = "".join(f"\n\ndef step_{n}(process):\n    return process.poll()\n" for n in range(6))
+    tail += "\n\ndef stop(process):\n    if process is None:\n        return None\n"
+    make_repo(root, {"identity.py": head + tail + "\n\n" + block})
+    cited = git(root, "rev-parse", "HEAD")
+    old_lines = (head + tail + "\n\n" + block).splitlines()
+    first = old_lines.index("    except (OSError, subprocess.SubprocessError):") + 1
+    edited = block.replace("(OSError, subprocess", "(OSError, ValueError, subprocess")
+    _write(root, {"identity.py": head + edited + tail})
+    tip = _commit(root, "move start() up, catch ValueError too")
+    (drift,) = _drift(root, cited, tip, [("identity.py", first, first + 1)])
+    assert drift.status is DriftStatus.CHANGED and drift.lines == (9, 10), drift
+
+
+def test_a_passage_deleted_beside_a_sibling_edited_stays_deleted(tmp_path: Path) -> None:
+    """The other side of the rule above: one of two near-equal functions deleted while the
+    other is edited. The edited line is as like the sibling's old line as the passage's: it
+    is the sibling's, and the passage is deleted, not changed there."""
+    root = tmp_path / "r"
+    first = "def first_limit(settings):\n    limit = settings.max_items or 100\n"
+    second = "def second_limit(settings):\n    limit = settings.max_items or 200\n"
+    rest = "    return clamp(limit)\n\n\n"
+    make_repo(root, {"limits.py": first + rest + second + rest})
+    cited = git(root, "rev-parse", "HEAD")
+    _write(root, {"limits.py": second.replace("200", "300") + rest})
+    tip = _commit(root, "one limit")
+    (drift,) = _drift(root, cited, tip, [("limits.py", 2, 3)])
+    assert drift.status is DriftStatus.DELETED, drift
