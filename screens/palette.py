@@ -17,6 +17,7 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.content import Content
 from textual.fuzzy import Matcher
@@ -26,6 +27,7 @@ from textual.widgets.option_list import Option
 
 from keymaps.bindings import bindings_for
 from screens.dialog import Dialog, back_to_top
+from screens.widgets.dialog_lines import DialogLines
 from screens.widgets.legible_options import LegibleOptionList
 
 #: what the list says when no command's title holds the query
@@ -35,6 +37,8 @@ MATCHED = "bold $text-accent"
 #: the help under a title, as Textual's palette draws it: dimmed towards what is behind it (a
 #: theme's muted text colour, ``auto 60%``, would be drawn white in an option's content)
 HELP = "dim"
+#: how Textual's palettes name what they search ("Search for themes…"): the status names it
+SEARCH_FOR = re.compile(r"search for (?P<what>.+?)…?$", re.IGNORECASE)
 #: matches listed at most: the list measures every option it is given, at every keystroke
 LISTED = 50
 
@@ -231,3 +235,20 @@ class Palette(Dialog[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+def textual_palette_status(palette: CommandPalette) -> Content:
+    """What typing acts on in one of Textual's own palettes (the theme picker): what it
+    searches, named by its field's placeholder as `Dialog.status` names a dialog by its title."""
+    fields = palette.query(Input)
+    placeholder = fields.first().placeholder if fields else ""
+    said = SEARCH_FOR.match(placeholder.strip())
+    named = said["what"].capitalize() if said is not None else "the command palette"
+    return Content.assemble("typing → ", named)
+
+
+def cover_lines(palette: CommandPalette) -> None:
+    """Give one of Textual's own palettes the lines a `Dialog` has (`DialogLines`): beneath it,
+    the review's status line and keys say `c` confirms, while `c` types into its search."""
+    if palette.is_attached and not palette.query(DialogLines):
+        palette.mount(DialogLines(textual_palette_status(palette)))

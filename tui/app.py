@@ -145,6 +145,15 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
             yield from commands()
         yield from super().get_system_commands(screen)
 
+    def on_command_palette_opened(self, message: CommandPalette.Opened) -> None:
+        # a palette of Textual's own (the theme picker, `search_commands`) covers the
+        # review's lines with its own, as assay's dialogs do
+        from screens.palette import cover_lines
+
+        for screen in self.screen_stack:
+            if isinstance(screen, CommandPalette):
+                cover_lines(screen)
+
     def push_screen(self, *args: Any, **options: Any) -> Any:
         # the screen covered skips the repaint Textual asks of it (screens.dialog.Covered)
         covered = self.screen_stack[-1] if self.screen_stack else None

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from rendered import Cell, screen_cells
 from rich.console import Console, ConsoleOptions
-from screenkit import opened, press, watch_notices
+from screenkit import opened, press, wait_until, watch_notices
 from textual import messages
 from textual.app import App, ComposeResult
+from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.content import Content
 from textual.renderables.background_screen import BackgroundScreen
@@ -253,6 +254,33 @@ async def test_each_dialog_says_what_its_keys_act_on_not_the_review(
         assert isinstance(question, Dialog)
         status = str(question.query_one(".dialog-status", Static).render())
         assert status == "keys → Discard the changes to this note?", status
+    app.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_textuals_own_palette_says_what_its_keys_act_on_not_the_review(
+    tmp_path: Path, sample: Path, size: tuple[int, int]
+) -> None:
+    # the palette's "Theme" opens Textual's theme picker: the review's lines beneath it went on
+    # saying `c` confirms, while `c` typed into the picker's search
+    app = make_demo_app(tmp_path, reviewer="d", keymap=load_keymap(user=False))
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "ctrl+p", *"theme", "enter")
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette) and bool(app.screen.query(DialogLines)),
+            "the theme picker's own lines",
+        )
+        picker = app.screen
+        lines = picker.query_one(DialogLines)
+        assert lines.region.y == size[1] - 2 and lines.region.height == 2
+        status = str(picker.query_one(".dialog-status", Static).render())
+        keys = str(picker.query_one(KeysBar).render())
+        assert status == "typing → Themes", status
+        assert "esc " in keys and "Confirm" not in keys, keys
+        await press(pilot, screen, "escape")
+        assert app.screen is screen
     app.close()
 
 
