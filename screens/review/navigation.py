@@ -61,7 +61,6 @@ class Navigation:
         self.sources, self.drift = sources, drift
         self.history: History[Place] = History()
         self.moved = False  # the reviewer moved (before the saved position was read, maybe)
-        self.cleared = False  # the filter lists no record: the record and source panes are empty
         self._followed: int | None = None  # the record pane's row a key moved onto, shown
         self.direction = 1  # the last step between records (1: next, -1: previous)
         self._prepare_timer: Timer | None = None
@@ -155,7 +154,7 @@ class Navigation:
         if remember and location != state.location:
             self.history.left(self.here())
         self.moved = True
-        self.cleared = False
+        state.cleared = False
         on_quote = on_quote and location.quote is not None
         state.update(location=location, on_quote=on_quote, opened=None, found=None)
         self.show_record()
@@ -219,7 +218,7 @@ class Navigation:
 
     def to_record(self) -> None:
         """Verdict keys act on the record again; the quote stays shown in the source pane."""
-        if self.state.record is None or self.cleared:
+        if self.state.record is None or self.state.cleared:
             return
         self.select_quote(None)
 
@@ -303,7 +302,7 @@ class Navigation:
             self.clear(f'no records match "{state.filter}"')
         elif state.location.record not in rows:
             self.go(self.at(first))
-        elif self.cleared:
+        elif self.state.cleared:
             self.go(state.location)
         self.notify(FILTER_NOTICES[state.filter], timeout=2)
 
@@ -317,19 +316,20 @@ class Navigation:
 
     def shows_a_record(self) -> bool:
         """False (and says why) when the filter lists no record: no verdict or note on one."""
-        if self.cleared:
+        if self.state.cleared:
             self.notify(f'no records match "{self.state.filter}": change the filter first')
-        return not self.cleared
+        return not self.state.cleared
 
     def clear(self, message: str) -> None:
         """Empty the record and source panes: the filter lists no record to show."""
-        self.cleared = True
+        self.state.cleared = True
         self.state.opened = None
         pane = self.record_pane
         pane.show(None, None)
         pane.border_title, pane.border_subtitle = "Record", ""
         self.sources.view.show_message(message, title="Source")
         self.sources.info.show(None, None, opened=None)
+        self.sources.show_target()  # on nothing: `c` says so too (`shows_a_record`)
 
     def pane_moved(self, event: Message) -> None:
         """The cursor moved in the records or the record pane, or a row was chosen there."""

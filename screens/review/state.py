@@ -47,6 +47,7 @@ class ReviewState:
         # the quote shown where it was found in another file: (quote, index in its `elsewhere`)
         self.found: tuple[Quote, int] | None = None
         self.filter = "all"
+        self.cleared = False  # the filter lists no record: the record and source panes are empty
         self.revision: Revision | None = None
         self.revision_error: str | None = None
         self.remote: str | None = None  # the origin URL, read with the revision (permalinks)

@@ -44,6 +44,15 @@ def target_text(session: ReviewSession, record: Record | None, quote: Quote | No
     )
 
 
+def no_target_text(filter_name: str) -> Content:
+    """``verdict keys → nothing: no records match "refuted"``: the filter lists no record."""
+    return Content.assemble(
+        ("verdict keys → ", "$text-muted"),
+        ("nothing", "bold"),
+        (f': no records match "{visible(filter_name)}"', "$text-muted"),
+    )
+
+
 def record_hint(quote: Quote | None, key: str) -> Content:
     """On a quote, ``  (esc: the record)``: the key that turns the verdict keys to the record."""
     if quote is None or not key:

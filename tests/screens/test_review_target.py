@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from screenkit import focused, press
+from screenkit import focused, opened, press, watch_notices
 
 from db import Verdict
 from keymaps import load_keymap
@@ -76,4 +76,30 @@ async def test_verdict_keys_act_on_the_target_the_status_line_names(
         header = text(screen, "#review-header")
         assert "records 0/22 reviewed · 1 skipped" in header
         assert "quotes 1/34 reviewed" in header
+    app.close()
+
+
+async def test_the_status_line_names_nothing_when_the_filter_lists_no_record(
+    tmp_path: Path, sample: Path
+) -> None:
+    # the filter "refuted" listed nothing, and `c` said so, while the status line went on naming
+    # the quote selected before
+    app = make_demo_app(tmp_path, reviewer="t", keymap=load_keymap(user=False))
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, "KS-RTE-note-sync")
+        status = screen.query_one(TargetLine)
+        await press(pilot, screen, "right_square_bracket")
+        assert "quote [1] worker/src/sync.js:46 of KS-RTE-note-sync" in str(status.render())
+        await press(pilot, screen, "f", "f")
+        assert screen.filter == "refuted"
+        line = str(status.render())
+        assert line == 'verdict keys → nothing: no records match "refuted"', line
+        await press(pilot, screen, "c")
+        assert notices[-1].message.startswith('no records match "refuted"')
+        assert screen.session.current == {}
+        # the filter that lists the record again names it again
+        await press(pilot, screen, "f", "f")
+        assert screen.filter == "all"
+        assert "KS-RTE-note-sync · open" in str(status.render())
     app.close()
