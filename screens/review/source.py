@@ -22,7 +22,7 @@ from screens.widgets.cited_rows import cited_summary
 from screens.widgets.record_pane import verdict_word
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
-from screens.widgets.target_line import TargetLine, no_target_text, record_hint, target_text
+from screens.widgets.target_line import TargetLine, no_target_text, record_hint, target_name
 
 if TYPE_CHECKING:
     from evidence.backlinks import Backlink
@@ -131,7 +131,7 @@ class SourcePane(Part):
             return
         quote, keys = self.state.target_quote(), self.keymap.keys_for("record_target")
         self.target_line.show(
-            target_text(self.session, self.state.record, quote),
+            target_name(self.session, self.state.record, quote),
             record_hint(quote, short_key(keys[0]) if keys else ""),
         )
 

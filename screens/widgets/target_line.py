@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from rich.cells import cell_len
 from textual.content import Content
 from textual.widgets import Static
 
@@ -11,13 +14,35 @@ from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.badges import lines_text
 from screens.widgets.record_pane import verdict_word
+from screens.widgets.records_pane import cut_id
 from screens.widgets.truecolor import TruecolorOnly
 
+#: the columns a name (the quote's path, the record id) keeps before the hint after the
+#: verdict gives way; below it the names are cut further, to keep the verdict in view
+NAME_FLOOR = 16
+#: the fewest columns a name is cut to: its first and last characters around the ellipsis
+NAME_LEAST = 5
 
-def target_text(session: ReviewSession, record: Record | None, quote: Quote | None) -> Content:
-    """``verdict keys → quote [2] worker/src/retry.js:3-4 · refuted ✎`` or ``→ record KS-…``."""
+
+class TargetName(NamedTuple):
+    """What verdict keys act on, as the status line names it, in parts: on a narrow line the
+    names (the quote's path and lines, the record id) are cut in the middle before the verdict
+    after them is cut off (`fitted`): the panes' titles show them whole, the verdict is the
+    line's own."""
+
+    what: Content  # ``quote [2] `` (and that it is a result's only location) or ``record ``
+    where: str  # the quote's path and lines ("" on the record), made visible
+    record_id: str  # made visible
+    verdict: Content
+    noted: bool
+
+
+def target_name(
+    session: ReviewSession, record: Record | None, quote: Quote | None
+) -> TargetName | None:
+    """The quote (when selected) or the record that verdict keys act on; None: no record."""
     if record is None:
-        return Content("")
+        return None
     if quote is not None:
         item = session.quote_item(record, quote)
         anchor = session.anchor(quote)
@@ -29,19 +54,86 @@ def target_text(session: ReviewSession, record: Record | None, quote: Quote | No
             ("(the result's only location: its verdict) ", "$text-muted")
             if only_location(record) is quote
             else "",
-            (visible(where), "$text-primary"),
-            (f" of {visible(record.id)}", "$text-muted"),
         )
     else:
         item = session.record_item(record)
-        what = Content.assemble(("record ", "bold"), (visible(record.id), "bold $text-primary"))
+        what, where = Content.styled("record ", "bold"), ""
+    verdict = verdict_word(session.verdict(item))
+    return TargetName(what, visible(where), visible(record.id), verdict, bool(session.note(item)))
+
+
+def target_text(name: TargetName, room: tuple[int, int] | None = None) -> Content:
+    """``verdict keys → quote [2] worker/src/retry.js:3-4 of KS-… · refuted ✎ note`` or
+    ``→ record KS-…``; ``room``: the columns the path and the record id are cut to."""
+    where, record_id = name.where, name.record_id
+    if room is not None:
+        where, record_id = cut_path(where, room[0]), cut_id(record_id, room[1])
+    if name.where:
+        named = Content.assemble((where, "$text-primary"), (f" of {record_id}", "$text-muted"))
+    else:
+        named = Content.styled(record_id, "bold $text-primary")
     return Content.assemble(
         ("verdict keys → ", "$text-muted"),
-        what,
+        name.what,
+        named,
         " · ",
-        verdict_word(session.verdict(item)),
-        (" ✎ note" if session.note(item) else "", "$text-warning"),
+        name.verdict,
+        (" ✎ note" if name.noted else "", "$text-warning"),
     )
+
+
+def cut_path(path: str, room: int) -> str:
+    """``path`` (and its lines) in ``room`` columns, cut in the middle: its file name and lines
+    kept whole when they fit after the start of its directory, else cut in their middle too."""
+    if cell_len(path) <= room:
+        return path
+    slash = path.rfind("/")
+    name = path[slash:] if slash > 0 else ""
+    if name and cell_len(name) + 2 <= room:
+        return keep_cells(path[:slash], room - 1 - cell_len(name)) + "…" + name
+    head = keep_cells(path, max(1, (room - 1) // 3))
+    tail = keep_cells(path[len(head) :][::-1], room - 1 - cell_len(head))[::-1]
+    return head + "…" + tail
+
+
+def keep_cells(text: str, room: int) -> str:
+    """The start of ``text`` that fits in ``room`` columns."""
+    kept = ""
+    for char in text:
+        if cell_len(kept + char) > room:
+            break
+        kept += char
+    return kept
+
+
+def names_room(name: TargetName, over: int) -> tuple[int, int]:
+    """The columns of the path and the record id once ``over`` columns are taken from them,
+    from the longer first (neither below `NAME_LEAST`)."""
+    where = cell_len(name.where) if name.where else 0
+    record_id = cell_len(name.record_id)
+    for _ in range(over):
+        if where >= record_id and where > NAME_LEAST:
+            where -= 1
+        elif record_id > NAME_LEAST:
+            record_id -= 1
+        else:
+            break
+    return where, record_id
+
+
+def fitted(name: TargetName, hint: Content, width: int) -> Content:
+    """The status line in ``width`` columns: the names cut in the middle, down to `NAME_FLOOR`,
+    to keep the hint after the verdict; then the hint left out and the names cut further; the
+    verdict is the last to go."""
+    whole = target_text(name)
+    over = whole.cell_length + hint.cell_length - width
+    if not width or over <= 0:
+        return whole + hint
+    room, full = names_room(name, over), names_room(name, 0)
+    if all(cut >= min(NAME_FLOOR, was) for cut, was in zip(room, full, strict=True)):
+        return target_text(name, room) + hint
+    over = whole.cell_length - width
+    return target_text(name, names_room(name, over)) if over > 0 else whole
 
 
 def no_target_text(filter_name: str) -> Content:
@@ -63,16 +155,22 @@ def record_hint(quote: Quote | None, key: str) -> Content:
 class TargetLine(TruecolorOnly, Static):
     """One line naming the record or quote that `c` `r` `u` `s` and `e` act on."""
 
-    _text = Content("")
+    _said: TargetName | Content = Content("")
     _hint = Content("")
 
-    def show(self, text: Content, hint: Content | None = None) -> None:
-        """Show what the keys act on, and ``hint`` after it when the line has room for both
-        (rather than cut to an ellipsis)."""
-        self._text, self._hint = text, hint or Content("")
+    def show(self, said: TargetName | Content | None, hint: Content | None = None) -> None:
+        """Show what the keys act on (a text said as it is: nothing), and ``hint`` after it
+        when the line has room for both (rather than cut to an ellipsis)."""
+        self._said, self._hint = said if said is not None else Content(""), hint or Content("")
+        self.update(self._fitted(), layout=False)
+
+    def _fitted(self) -> Content:
         width = self.content_region.width
-        fits = not width or text.cell_length + self._hint.cell_length <= width
-        self.update(text + self._hint if fits else text, layout=False)
+        said, hint = self._said, self._hint
+        if isinstance(said, TargetName):
+            return fitted(said, hint, width)
+        fits = not width or said.cell_length + hint.cell_length <= width
+        return said + hint if fits else said
 
     def on_resize(self) -> None:
-        self.show(self._text, self._hint)
+        self.update(self._fitted(), layout=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from screenkit import index_of, review_screen
 from textual.pilot import Pilot
 
@@ -17,6 +18,7 @@ from screens.review.screen import ReviewScreen
 from screens.widgets.footer import KeysBar
 from screens.widgets.review_header import ReviewHeader
 from screens.widgets.source_view import SourceView
+from screens.widgets.target_line import TargetLine
 from tui.factory import make_demo_app
 
 
@@ -119,4 +121,48 @@ async def test_a_resize_keeps_the_selected_record_and_the_quote_in_view(
             top = int(view.scroll_y)
             height = view.scrollable_content_region.height
             assert top < first and last <= top + height, (size, top, height)
+    app.close()
+
+
+async def test_the_status_line_cuts_the_names_before_the_verdict(
+    tmp_path: Path, sample: Path
+) -> None:
+    # at 80x24 the line was cut after "of KS-BAP-operations-guidance ·": the verdict and the
+    # key back to the record went, while the path and the record id kept every column
+    app = make_demo_app(tmp_path, reviewer="w", keymap=load_keymap(user=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        status = screen.query_one(TargetLine)
+        screen.go(Location(index_of(screen, "KS-BAP-operations-guidance"), 0), on_quote=True)
+        await settle(pilot, screen)
+        line = str(status.render())
+        assert line.endswith("docs/operations.md:7 of KS-BAP-…tions-guidance · open"), line
+        assert cell_len(line) <= status.content_region.width, line
+        # a little wider: the record id cut keeps the key back to the record in view
+        await pilot.resize_terminal(100, 24)
+        await settle(pilot, screen)
+        line = str(status.render())
+        assert line.endswith("of KS-BAP-…ations-guidance · open  (esc: the record)"), line
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, screen)
+        await pilot.press("c")
+        await settle(pilot, screen)
+        assert str(status.render()).endswith(" · confirmed"), str(status.render())
+        # every quote's verdict in view, however narrow the line
+        for width in (80, 60):
+            await pilot.resize_terminal(width, 24)
+            for index, record in enumerate(screen.session.records):
+                if record.quotes:
+                    screen.go(Location(index, len(record.quotes) - 1), on_quote=True)
+                    await settle(pilot, screen)
+                    line = str(status.render())
+                    assert line.endswith((" · open", " · confirmed", "(esc: the record)")), line
+                    assert cell_len(line) <= status.content_region.width, line
+        # with room, the names whole
+        await pilot.resize_terminal(120, 40)
+        screen.go(Location(index_of(screen, "KS-BAP-operations-guidance"), 0), on_quote=True)
+        await settle(pilot, screen)
+        line = str(status.render())
+        assert "docs/operations.md:7 of KS-BAP-operations-guidance · confirmed  (esc:" in line
     app.close()
