@@ -26,6 +26,7 @@ from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
 from screens.widgets.drift_rows import DRIFT_STYLES, worst_drift
 from screens.widgets.lists import RowList
+from screens.widgets.result_line import ResultLine
 from screens.widgets.truecolor import TruecolorOnly
 
 if TYPE_CHECKING:
@@ -160,10 +161,6 @@ class RecordRow:
         return str(self.content(0))
 
 
-#: the message's first words a result's row keeps before its path loses its directories
-MESSAGE_ROOM = 16
-
-
 class ResultRow(RecordRow):
     """A SARIF result's row: badge, rule, ``file:line`` and the message's first words, then
     what fails among its locations and the verdicts on them (when it has several)."""
@@ -188,21 +185,8 @@ class ResultRow(RecordRow):
                 if not marks or fixed - tail.cell_length >= least:
                     break
                 tail = self._tail(fewer)
-            room = fixed - tail.cell_length - min(len(message), MESSAGE_ROOM)
-            base = place.rsplit("/", 1)[-1]
-            for shorter in ("…/" + base, base):  # the file and line, whole, before directories
-                if place == base or len(rule) + len(place) + 2 <= room:
-                    break
-                place = shorter
-            name, colon, line = place.rpartition(":")
-            keep = fixed - tail.cell_length - len(rule) - 1 - len(colon + line)
-            if colon and line.isdigit() and len(name) > keep:  # the line before the file's name
-                place = name[: max(keep - 1, 1)] + "…" + colon + line
-            if keep - len(name) < 4:  # no room for a word of the message: none, not "U…"
-                message = ""
-        body = Content.assemble((rule, "bold"), " ", place, " " if message else "", message)
-        if width > 0 and body.cell_length > max(fixed - tail.cell_length, 8):
-            body = body.truncate(max(fixed - tail.cell_length, 8), ellipsis=True)
+        room = fixed - tail.cell_length if width > 0 else None
+        body = ResultLine(rule, place, message).content(room)
         return Content.assemble(
             ("  ", ""),
             (self.badge, VERDICT_STYLES[self.badge]),

@@ -1,0 +1,47 @@
+"""A SARIF result in one line: rule, ``file:line`` and message, cut to the width it is drawn at.
+
+A scan's results of one rule share their message; what tells them apart is where they are, so
+the message gives way first, then the path's directories, then the file's name (its line stays).
+The records list draws its rows with it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from textual.content import Content
+
+#: the message's first words a result's line keeps before its path loses its directories
+MESSAGE_ROOM = 16
+
+
+class ResultLine(NamedTuple):
+    """What a result's line says (each already made visible: no control characters)."""
+
+    rule: str
+    place: str  # ``api/server.py:63``, or the path alone ("" for a result with no location)
+    message: str
+
+    def content(self, room: int | None = None) -> Content:
+        """The line in ``room`` columns (None: uncut)."""
+        rule, place, message = self.rule, self.place, self.message
+        if room is not None:
+            base = place.rsplit("/", 1)[-1]
+            wanted = room - min(len(message), MESSAGE_ROOM)
+            for shorter in ("…/" + base, base):  # the file and line, whole, before directories
+                if place == base or len(rule) + len(place) + 2 <= wanted:
+                    break
+                place = shorter
+            name, colon, line = place.rpartition(":")
+            keep = room - len(rule) - 1 - len(colon + line)
+            if colon and line.isdigit() and len(name) > keep:  # the line before the file's name
+                place = name[: max(keep - 1, 1)] + "…" + colon + line
+            if keep - len(name) < 4:  # no room for a word of the message: none, not "U…"
+                message = ""
+        said = Content.assemble((rule, "bold"), " ", place, " " if message else "", message)
+        if room is not None and said.cell_length > max(room, 8):
+            said = said.truncate(max(room, 8), ellipsis=True)
+        return said
+
+    def __str__(self) -> str:
+        return str(self.content())
