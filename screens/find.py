@@ -1,12 +1,12 @@
-"""`/` fuzzy find over records, quotes and files (rapidfuzz), in a modal."""
+"""`/` fuzzy find over records, quotes and files (matched by evidence/text_finder.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
-from rapidfuzz import fuzz, process
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from evidence.text_finder import FoldedText, best_matches
 from keymaps.bindings import bindings_for
 from screens.dialog import Dialog, back_to_top
 from screens.safe import visible
@@ -39,29 +40,21 @@ class FindTarget:
     quote: int = -1  # quote index in the record
     path: str = ""
 
+    @cached_property
+    def folded(self) -> FoldedText:
+        """The text lower-cased once (at the first search: in its thread when they are many)."""
+        return FoldedText(self.text)
+
 
 def rank(query: str, targets: Sequence[FindTarget], limit: int = 60) -> list[FindTarget]:
-    """Targets best matching a query (all, in order, for an empty query)."""
-    wanted = query.strip().lower()
-    if not wanted:
+    """Targets best matching a query (all, in order, for an empty query): each word typed must
+    be in a word of a target's text, its letters in order; one in its name (the text's first
+    word: a record's id, a quote's or file's path) ranks a record before the annotations
+    (``On RT-X``) naming it."""
+    if not query.strip():
         return list(targets[:limit])
-    found = process.extract(
-        query,
-        [target.text for target in targets],
-        scorer=fuzz.WRatio,
-        processor=str.lower,
-        limit=limit * 2,
-        score_cutoff=45,
-    )
-
-    def score(item: tuple[str, float, int]) -> tuple[bool, float]:
-        # a target whose own name (its text's first word: a record's id, a quote's or file's
-        # path) holds the query comes first: a record before the annotations (``On RT-X``) and
-        # the texts that merely name it
-        return wanted in item[0].split(" ", 1)[0].lower(), item[1]
-
-    found.sort(key=score, reverse=True)  # stable: equal scores keep rapidfuzz's order
-    return [targets[index] for _choice, _score, index in found[:limit]]
+    folded = [target.folded for target in targets]
+    return [targets[index] for index in best_matches(query, folded, limit)]
 
 
 class FindScreen(Dialog[FindTarget | None]):

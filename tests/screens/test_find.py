@@ -1,15 +1,24 @@
-"""`/` find: many targets are ranked off the event loop, and only the latest query is shown."""
+"""`/` find: many targets are ranked off the event loop, and only the latest query is shown; a
+query matches only what holds its letters in order."""
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
+from typing import Any
 
 import pytest
+from screenkit import on_top, reviewing, wait_until
 from textual.app import App
-from textual.widgets import OptionList
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList
 
+from evidence.model import ReportSet
+from evidence.sample import CITED_REVISION
+from keymaps import Keymap
 from screens import find
 from screens.find import RANK_AT_ONCE, FindScreen, FindTarget, rank
+from tui.factory import make_app
 
 
 def targets(count: int) -> list[FindTarget]:
@@ -76,3 +85,51 @@ async def test_a_few_targets_are_ranked_at_once(monkeypatch: pytest.MonkeyPatch)
         await pilot.press(*"digest")
         assert screen.shown == rank("digest", few)  # no worker to wait for
         assert set(threads) == {threading.main_thread().name}  # no worker to wait for
+
+
+# --- in the review: what `/` lists and what a query matches ----------------------------------
+
+
+async def finding(pilot: Pilot[Any], query: str) -> FindScreen:
+    """`/` opened over the review with ``query`` typed, its ranking shown."""
+    await pilot.press("slash")
+    await wait_until(pilot, lambda: isinstance(on_top(pilot.app), FindScreen), "find opened")
+    dialog = on_top(pilot.app)
+    assert isinstance(dialog, FindScreen)
+    await pilot.press(*query)
+    await pilot.app.workers.wait_for_complete()
+    await wait_until(pilot, lambda: dialog.query_one(Input).value == query, "query typed")
+    await pilot.pause()
+    return dialog
+
+
+async def test_a_query_needs_its_letters_in_order_within_a_word(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet
+) -> None:
+    # `token` listed data/legacy/stations_1998.csv (no k in it): rapidfuzz's WRatio scored it
+    # alike enough; now every word typed is in each target's text, its letters in order
+    app = make_app(sample_reports, sample, CITED_REVISION, tmp_path / "t.db", "t", keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await reviewing(app).settle()
+        dialog = await finding(pilot, "token")
+        assert dialog.shown
+        assert all(_holds(target.text, "token") for target in dialog.shown)
+        assert "data/legacy/stations_1998.csv" not in [t.path for t in dialog.shown]
+        assert dialog.shown[0].label.startswith("KS-RTE-token-check ")
+        # a letter left out still finds the record, before files that only look alike
+        dialog.query_one(Input).value = "tokn"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert dialog.shown[0].label.startswith("KS-RTE-token-check ")
+        assert all(_holds(target.text, "tokn") for target in dialog.shown)
+        assert not [t for t in dialog.shown if t.kind == "file"]
+    app.close()
+
+
+def _holds(text: str, word: str) -> bool:
+    """Whether one word of ``text`` holds the letters of ``word`` in order."""
+    for each in text.lower().split():
+        letters = iter(each)
+        if all(ch in letters for ch in word):
+            return True
+    return False

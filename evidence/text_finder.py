@@ -1,0 +1,115 @@
+"""Fuzzy matching of typed words against texts that begin with a name (UI-free).
+
+As in fzf, every word typed must occur in a text with its characters in order, and a text that
+misses one is no match, however alike it looks; unlike fzf, a word's characters must sit within
+one word of the text (``revpy`` finds ``evidence/revision.py``): the texts hold prose (messages,
+quoted passages), where letters strewn across words match nearly anything. A word found whole
+scores by where it is: at the start of the name (the text's first word, or of its last path
+segment), at a word start in the name, inside the name, at a word start further on, inside
+further on; a word found only scattered scores below all of these, by how close its characters
+sit. A text scores the sum over the words typed.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import LCSseq
+
+__all__ = ["FoldedText", "best_matches", "word_score"]
+
+#: a word found whole: at the name's start, a word start in it, inside it, a word start after
+#: it, inside after it; scattered scores stay below ``INSIDE``
+NAME_START, NAME_WORD, IN_NAME, WORD_START, INSIDE = 5.0, 4.0, 3.0, 2.0, 1.0
+#: the name's start, and the word runs to the text's end: all the text is what was typed
+WHOLE = 0.5
+
+
+class FoldedText:
+    """A text lower-cased once, with where its name ends and its last path segment starts."""
+
+    __slots__ = ("base_start", "name_end", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text.lower()
+        end = self.text.find(" ")
+        self.name_end = len(self.text) if end < 0 else end
+        self.base_start = self.text.rfind("/", 0, self.name_end) + 1
+
+
+def word_score(word: str, folded: FoldedText) -> float:
+    """How ``word`` (lower case) matches the text: 1 and up whole, under 1 scattered, 0 not."""
+    text, name_end = folded.text, folded.name_end
+    at = text.find(word)
+    if at < 0:
+        # scattered within one word: in the name first, then by how close the characters sit
+        found = _scattered(word).search(text)
+        if found is None:
+            return 0.0
+        first = text.find(word[0], found.start())
+        return 0.5 * (first < name_end) + 0.49 * len(word) / (found.end() - first)
+    best = 0.0
+    while at >= 0:
+        end = at + len(word)
+        starts_word = at == 0 or not text[at - 1].isalnum()
+        if end <= name_end:
+            if at in (0, folded.base_start):
+                # a file typed by its whole name beats the quotes of it (their text goes on)
+                here = NAME_START + WHOLE * (end == len(text))
+            else:
+                here = NAME_WORD if starts_word else IN_NAME
+        elif best >= WORD_START:
+            break  # past the name nothing scores more than a word start
+        else:
+            here = WORD_START if starts_word else INSIDE
+        best = max(best, here)
+        at = text.find(word, at + 1)
+    return best
+
+
+def best_matches(query: str, texts: Sequence[FoldedText], limit: int) -> list[int]:
+    """Indices of the ``limit`` texts best matching ``query``, best first (ties in text order);
+    a text must hold every word of the query, its characters in order within one word."""
+    words = query.lower().split()
+    if not words:
+        return list(range(min(limit, len(texts))))
+    candidates: list[int] = list(range(len(texts)))
+    for word in sorted(words, key=len, reverse=True):  # the longest word rules out the most
+        candidates = _holding(word, texts, candidates)
+        if not candidates:
+            return []
+
+    def score(i: int) -> float:
+        return sum(word_score(word, texts[i]) for word in words)
+
+    return heapq.nlargest(limit, candidates, key=score)  # (stable: as sorted(...)[:limit])
+
+
+def _holding(word: str, texts: Sequence[FoldedText], among: list[int]) -> list[int]:
+    """The indices of ``among`` whose text holds ``word`` within one of its words, in order."""
+    if len(word) == 1:
+        return [i for i in among if word in texts[i].text]
+    # rapidfuzz's bit-parallel LCS in C rules out most texts first: a text holds the word as a
+    # subsequence exactly when their longest common subsequence is the whole word
+    found = process.extract(
+        word,
+        [texts[i].text for i in among],
+        scorer=LCSseq.similarity,
+        processor=None,
+        score_cutoff=len(word),
+        limit=None,
+    )
+    search = _scattered(word).search
+    return sorted(among[n] for text, _score, n in found if search(text) is not None)
+
+
+@lru_cache(maxsize=64)
+def _scattered(word: str) -> re.Pattern[str]:
+    """From a word's start, each character of ``word`` in turn, never past a space."""
+    # possessive "anything but a space or c, then c" steps: linear, never backtracks
+    steps = "".join(f"[^\\s{re.escape(ch)}]*+{re.escape(ch)}" for ch in word)
+    return re.compile("(?<!\\S)" + steps)
