@@ -21,6 +21,7 @@ from keymaps.bindings import bindings_for
 from screens.dialog import Dialog, back_to_top
 from screens.safe import visible
 from screens.widgets.legible_options import LegibleOptionList
+from screens.widgets.result_line import FittedRow, ResultLine
 from screens.workers import report_failure
 
 KIND_MARKS = {"record": "▤", "quote": "❝", "file": "□"}
@@ -39,6 +40,9 @@ class FindTarget:
     record: int = -1  # record index in the session
     quote: int = -1  # quote index in the record
     path: str = ""
+    # a scanner's result (as given: made visible when shown): its row keeps the file and line
+    # whole, cutting its message first
+    result: ResultLine | None = None
 
     @cached_property
     def folded(self) -> FoldedText:
@@ -55,6 +59,14 @@ def rank(query: str, targets: Sequence[FindTarget], limit: int = 60) -> list[Fin
         return list(targets[:limit])
     folded = [target.folded for target in targets]
     return [targets[index] for index in best_matches(query, folded, limit)]
+
+
+def found_row(target: FindTarget) -> Content | FittedRow:
+    """A target's row in the list: its kind's mark, then its label (a result's fitted)."""
+    mark = Content.styled(KIND_MARKS.get(target.kind, " ") + " ", "$text-muted")
+    if target.result is not None:
+        return FittedRow(mark, ResultLine(*map(visible, target.result)))
+    return Content.assemble(mark, visible(target.label))
 
 
 class FindScreen(Dialog[FindTarget | None]):
@@ -132,15 +144,7 @@ class FindScreen(Dialog[FindTarget | None]):
         self.shown = shown
         self._listed = (self._given, self._wanted)
         results.clear_options()
-        results.add_options(
-            Option(
-                Content.assemble(
-                    (KIND_MARKS.get(target.kind, " ") + " ", "$text-muted"),
-                    visible(target.label),
-                )
-            )
-            for target in self.shown
-        )
+        results.add_options(Option(found_row(target)) for target in self.shown)
         if self.shown:
             results.highlighted = 0
         dialog = self.query_one("#find-dialog")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import SystemCommand
 
+from evidence.model import Kind
 from keymaps import SPECS, Keymap, short_keys
 from keymaps.display import UNBOUND_TEXT
 from screens.dialog import kept
@@ -81,10 +82,21 @@ class Lookups:
 
     def _list_find_targets(self) -> list[FindTarget]:
         from screens.find import FindTarget
-        from screens.quote_status import found_label
+        from screens.quote_status import claimed_place, found_label
+        from screens.widgets.result_line import ResultLine
 
         targets: list[FindTarget] = []
         for n, record in enumerate(self.session.records):
+            if record.kind is Kind.RESULT:
+                # a rule's results share their message: where each is tells them apart
+                place = claimed_place(record.quotes[0]) if record.quotes else ""
+                message = record.label if record.label != record.section else ""
+                result = ResultLine(record.section, place, message)
+                label = " ".join(part for part in (record.section, place, message) if part)
+                # its id's digest is left out: typed digits matched it in results of every rule
+                text = f"{record.section} {place} {record.label}"
+                targets.append(FindTarget("record", label, text, n, result=result))
+                continue
             label = f"{record.id}  {record.label}"
             targets.append(FindTarget("record", label, f"{record.id} {record.label}", n))
         for n, record in enumerate(self.session.records):

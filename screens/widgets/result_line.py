@@ -2,14 +2,21 @@
 
 A scan's results of one rule share their message; what tells them apart is where they are, so
 the message gives way first, then the path's directories, then the file's name (its line stays).
-The records list draws its rows with it.
+The records list draws its rows with it, and `/` its results (`FittedRow`).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from textual.content import Content
+from textual.visual import Visual
+
+if TYPE_CHECKING:
+    from textual.css.styles import RulesMap
+    from textual.strip import Strip
+    from textual.style import Style
+    from textual.visual import RenderOptions
 
 #: the message's first words a result's line keeps before its path loses its directories
 MESSAGE_ROOM = 16
@@ -42,6 +49,34 @@ class ResultLine(NamedTuple):
         if room is not None and said.cell_length > max(room, 8):
             said = said.truncate(max(room, 8), ellipsis=True)
         return said
+
+    def __str__(self) -> str:
+        return str(self.content())
+
+
+class FittedRow(Visual):
+    """An option's prompt of one line: a mark, then a result's line cut to the width drawn at
+    (an OptionList draws its options again at each resize)."""
+
+    def __init__(self, mark: Content, result: ResultLine) -> None:
+        self.mark, self.result = mark, result
+
+    def content(self, width: int | None = None) -> Content:
+        """The row in ``width`` columns (None: uncut)."""
+        room = None if width is None else width - self.mark.cell_length
+        row = Content.assemble(self.mark, self.result.content(room))
+        return row if width is None else row.truncate(width, ellipsis=True)
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        return self.content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self.content().cell_length
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return 1
 
     def __str__(self) -> str:
         return str(self.content())

@@ -1,5 +1,5 @@
 """`/` find: many targets are ranked off the event loop, and only the latest query is shown; a
-query matches only what holds its letters in order."""
+scanner's results say where each is, and a query matches only what holds its letters in order."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
 from evidence.model import ReportSet
+from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION
 from keymaps import Keymap
 from screens import find
@@ -89,6 +90,8 @@ async def test_a_few_targets_are_ranked_at_once(monkeypatch: pytest.MonkeyPatch)
 
 # --- in the review: what `/` lists and what a query matches ----------------------------------
 
+RUFF = Path(__file__).resolve().parents[1] / "evidence" / "sarif" / "ruff-kestrel.sarif"
+
 
 async def finding(pilot: Pilot[Any], query: str) -> FindScreen:
     """`/` opened over the review with ``query`` typed, its ranking shown."""
@@ -101,6 +104,47 @@ async def finding(pilot: Pilot[Any], query: str) -> FindScreen:
     await wait_until(pilot, lambda: dialog.query_one(Input).value == query, "query typed")
     await pilot.pause()
     return dialog
+
+
+def rows(dialog: FindScreen) -> list[str]:
+    """The list's lines as drawn."""
+    results = dialog.query_one(OptionList)
+    drawn = [results.render_line(y).text.rstrip() for y in range(results.size.height)]
+    print(*drawn, sep="\n")  # (shown when a test fails)
+    return drawn
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24), (52, 24)])
+async def test_results_of_one_rule_say_where_each_is(
+    tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
+) -> None:
+    # ruff's three UP045 results share their message: `/` listed three "UP045:<digest>  Use
+    # `X | None`…" rows, alike; each says its file and line, whole at any width
+    app = make_app(load_reports([RUFF]), sample, CITED_REVISION, tmp_path / "t.db", "t", keymap)
+    async with app.run_test(size=size) as pilot:
+        await reviewing(app).settle()
+        dialog = await finding(pilot, "UP045")
+        assert len([target for target in dialog.shown if target.kind == "record"]) == 3
+        drawn = [line for line in rows(dialog) if "UP045" in line]
+        assert len(drawn) == len(set(drawn)) == 3
+        for line, place in zip(drawn, ("auth.py:36", "config.py:23", "server.py:11"), strict=True):
+            assert place in line and "…:" not in line  # the file's name and line, uncut
+        if size[0] >= 80:  # room for the directories and the message's first words
+            assert "api/kestrel/config.py:23 Use `X | None`" in drawn[1]
+        # a word of the file's name narrows to the results in that file
+        await pilot.press(*" config")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        (only,) = dialog.shown
+        assert only.kind == "record"
+        assert only.label.endswith("api/kestrel/config.py:23 Use `X | None` for type annotations")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not isinstance(on_top(app), FindScreen), "closed")
+        screen = reviewing(app)
+        await screen.settle()
+        assert screen.record is not None and screen.record.label.startswith("Use `X | None`")
+        assert screen.record.quotes[0].path.endswith("api/kestrel/config.py")
+    app.close()
 
 
 async def test_a_query_needs_its_letters_in_order_within_a_word(
