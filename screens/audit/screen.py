@@ -281,7 +281,7 @@ class AuditScreen(Screen[None]):
 
         targets = self.state.targets()
         found = [  # `record` carries the index of the target
-            FindTarget(target.kind, target.label, target.text, record=n)
+            FindTarget(target.kind, target.label, target.text, record=n, result=target.result)
             for n, target in enumerate(targets)
         ]
 

@@ -10,8 +10,9 @@ from db.audit import AuditSystemRef, SystemCounts
 from db.keys import make_key, record_quote_hashes
 from db.stats import percent_done
 from evidence.audit.file import Audit, AuditSystem
-from evidence.model import ReportSet
-from screens.quote_status import found_label
+from evidence.model import Kind, ReportSet
+from screens.quote_status import claimed_place, found_label
+from screens.widgets.result_line import ResultLine
 
 __all__ = ["FILTERS", "AuditEntry", "AuditState", "SystemTarget"]
 
@@ -36,6 +37,7 @@ class SystemTarget:
     report: str  # the record's report file
     record: str  # its id
     quote: int | None = None
+    result: ResultLine | None = None  # a scanner's result: its rule, file:line and message
 
 
 @dataclass
@@ -231,6 +233,20 @@ class AuditState:
                 continue
             files: dict[str, tuple[str, str, int]] = {}
             for record in entry.reportset.records():
+                if record.kind is Kind.RESULT:  # one row, as the review's `/` lists it
+                    place = claimed_place(record.quotes[0]) if record.quotes else ""
+                    message = record.label if record.label != record.section else ""
+                    result = ResultLine(f"{entry.name}  {record.section}", place, message)
+                    text = f"{record.section} {place} {record.label}"  # the digest left out
+                    label = " ".join(part for part in (*result[:2], message) if part)
+                    found.append(
+                        SystemTarget(
+                            n, "record", label, text, record.report, record.id, None, result
+                        )
+                    )
+                    for quote in record.quotes:  # its file still found by its path
+                        files.setdefault(quote.path, (record.report, record.id, quote.index))
+                    continue
                 label = f"{entry.name}  {record.id}  {record.label}"
                 text = f"{record.id} {record.label}"
                 found.append(SystemTarget(n, "record", label, text, record.report, record.id))

@@ -21,6 +21,7 @@ from evidence.audit.loading import system_reports
 from keymaps import load_keymap
 from screens.audit.screen import AuditScreen, SystemsList
 from screens.audit.system_review import SystemReviewScreen
+from screens.find import FindScreen
 from tui.audit_app import load_state, make_audit_app
 from tui.cli import cli
 
@@ -104,12 +105,28 @@ async def test_the_audit_screen_and_a_systems_review(tmp_path: Path) -> None:
         found = {entry.name: entry.failing for entry in screen.state.entries}
         assert found == {"Alpha": 0, "Beta": 0}
         assert [row.split()[0] for row in rows(screen)] == ["✓", "✓"]
-        # `/` lists each result where its review shows it, at its line (not the CI's path)
-        quotes = sorted(t.label for t in screen.state.targets() if t.kind == "quote")
-        assert [label.split("] ", 1)[1] for label in quotes] == [
-            "src/app.py:4: LIMIT = 12",
-            "src/app.py:3: TOKEN = os.environ['TOKEN']",
+        # `/` lists each result once, as the review's `/` does: its system and rule, where its
+        # review shows it, at its line (not the CI's path), and its message
+        targets = screen.state.targets()
+        results = sorted(t.result for t in targets if t.result is not None)
+        assert [(r.rule.split()[0], r.place) for r in results] == [
+            ("Alpha", "src/app.py:4"),
+            ("Beta", "src/app.py:3"),
         ]
+        assert not any(t.kind == "quote" for t in targets)
+        assert sorted(t.label for t in targets if t.kind == "file") == [
+            "Alpha  src/app.py",
+            "Beta  src/app.py",
+        ]
+        await pilot.press("/")
+        await settled(pilot)
+        await pilot.press(*"app.py:3")
+        await settled(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, FindScreen)
+        assert [t.result.place for t in dialog.shown if t.result] == ["src/app.py:3"]
+        await pilot.press("escape")
+        await settled(pilot)
         # each system's review reads its result in its own revision (not /builds/ci/...)
         for name in ("Alpha", "Beta"):
             review = await open_system(pilot, screen, name)
