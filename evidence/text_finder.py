@@ -20,7 +20,7 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
-__all__ = ["FoldedText", "best_matches", "word_score"]
+__all__ = ["FoldedText", "best_matches", "matching", "narrows", "word_score"]
 
 #: a word found whole: at the name's start, a word start in it, inside it, a word start after
 #: it, inside after it; scattered scores stay below ``INSIDE``
@@ -71,22 +71,46 @@ def word_score(word: str, folded: FoldedText) -> float:
     return best
 
 
-def best_matches(query: str, texts: Sequence[FoldedText], limit: int) -> list[int]:
+def best_matches(
+    query: str, texts: Sequence[FoldedText], limit: int, among: Sequence[int] | None = None
+) -> list[int]:
     """Indices of the ``limit`` texts best matching ``query``, best first (ties in text order);
-    a text must hold every word of the query, its characters in order within one word."""
+    a text must hold every word of the query, its characters in order within one word
+    (``among``: only those texts, in order: the ones `matching` found for a query this one
+    `narrows`)."""
     words = query.lower().split()
     if not words:
         return list(range(min(limit, len(texts))))
-    candidates: list[int] = list(range(len(texts)))
-    for word in sorted(words, key=len, reverse=True):  # the longest word rules out the most
-        candidates = _holding(word, texts, candidates)
-        if not candidates:
-            return []
+    candidates = matching(query, texts, among)
 
     def score(i: int) -> float:
         return sum(word_score(word, texts[i]) for word in words)
 
     return heapq.nlargest(limit, candidates, key=score)  # (stable: as sorted(...)[:limit])
+
+
+def matching(
+    query: str, texts: Sequence[FoldedText], among: Sequence[int] | None = None
+) -> list[int]:
+    """Indices of every text (of ``among``, in order) holding each word of ``query``."""
+    candidates = list(range(len(texts))) if among is None else list(among)
+    for word in sorted(query.lower().split(), key=len, reverse=True):  # longest rules out most
+        candidates = _holding(word, texts, candidates)
+        if not candidates:
+            return []
+    return candidates
+
+
+def narrows(query: str, before: str) -> bool:
+    """Whether every text matching ``query`` matches ``before`` too (each word typed before is
+    the start of the word at its place now, and words may follow): its matches are found among
+    the ones before's, as a reviewer types on."""
+    old, new = before.lower().split(), query.lower().split()
+    return (
+        bool(old)
+        and len(new) >= len(old)
+        and all(n.startswith(o) for o, n in zip(old, new[: len(old)], strict=True))
+    )
 
 
 def _holding(word: str, texts: Sequence[FoldedText], among: list[int]) -> list[int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence.text_finder import FoldedText, best_matches
+from evidence.text_finder import FoldedText, best_matches, matching, narrows
 
 TEXTS = [
     "KS-RTE-token-check Bearer token admission",
@@ -55,3 +55,15 @@ def test_every_word_typed_must_match() -> None:
 
 def test_no_query_keeps_the_order() -> None:
     assert ranked("  ", 3) == TEXTS[:3]
+
+
+def test_a_query_typed_on_narrows_the_one_before() -> None:
+    assert narrows("tok", "to") and narrows("tok s", "tok") and narrows("tok sy", "tok s")
+    assert not narrows("to", "tok")  # a letter taken back
+    assert not narrows("tok", "") and not narrows("x tok", "tok")  # a word in front
+    folded = [FoldedText(text) for text in TEXTS]
+    for query, before in (("tok", "to"), ("stat py", "stat"), ("token check", "token c")):
+        assert narrows(query, before)
+        among = matching(before, folded)
+        assert matching(query, folded, among) == matching(query, folded)
+        assert best_matches(query, folded, 5, among) == best_matches(query, folded, 5)

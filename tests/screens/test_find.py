@@ -16,9 +16,10 @@ from textual.widgets import Input, OptionList
 from evidence.model import ReportSet
 from evidence.reports.loading import load_reports
 from evidence.sample import CITED_REVISION
+from evidence.text_finder import matching
 from keymaps import Keymap
 from screens import find
-from screens.find import RANK_AT_ONCE, FindScreen, FindTarget, rank
+from screens.find import RANK_AT_ONCE, FindScreen, FindTarget, rank, ranked
 from tui.factory import make_app
 
 
@@ -47,7 +48,14 @@ def ranked_in(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         threads.append(threading.current_thread().name)
         return rank(query, found)
 
+    def recorded_among(
+        query: str, found: list[FindTarget], among: list[int] | None
+    ) -> tuple[str, list[FindTarget], list[int]]:
+        threads.append(threading.current_thread().name)
+        return ranked(query, found, among)
+
     monkeypatch.setattr(find, "rank", recorded)
+    monkeypatch.setattr(find, "ranked", recorded_among)
     return threads
 
 
@@ -177,3 +185,53 @@ def _holds(text: str, word: str) -> bool:
         if all(ch in letters for ch in word):
             return True
     return False
+
+
+async def test_typing_on_looks_only_among_what_matched_and_finds_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each keystroke that types on (a word longer, a word more) ranks only the targets the
+    query before matched, and shows what ranking them all shows; one that does not (a letter
+    taken back) ranks them all again."""
+    asked: list[tuple[str, int | None]] = []
+
+    def recorded_among(
+        query: str, found: list[FindTarget], among: list[int] | None
+    ) -> tuple[str, list[FindTarget], list[int]]:
+        asked.append((query, None if among is None else len(among)))
+        return ranked(query, found, among)
+
+    monkeypatch.setattr(find, "ranked", recorded_among)
+    many = targets(RANK_AT_ONCE * 3)
+    app = FindApp(many)
+    async with app.run_test() as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FindScreen)
+        typed = ""
+        for key in [*"tok", "space", *"sy", "backspace", "backspace", *"ar"]:
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            typed = typed[:-1] if key == "backspace" else typed + (" " if key == "space" else key)
+            assert screen.shown == rank(typed, many), typed
+        folded = [target.folded for target in many]
+
+        def matched(query: str) -> int:
+            return len(matching(query, folded))
+
+        assert asked == [
+            ("", None),  # opened
+            ("t", None),  # all of them
+            ("to", matched("t")),  # among what "t" matched
+            ("tok", matched("to")),
+            ("tok ", matched("tok")),
+            ("tok s", matched("tok ")),  # a word more: among what "tok " matched
+            ("tok sy", matched("tok s")),
+            ("tok s", None),  # a letter taken back: all of them again
+            ("tok ", None),
+            ("tok a", matched("tok ")),
+            ("tok ar", matched("tok a")),
+        ]
+        assert matched("tok") < matched("t")
