@@ -61,7 +61,7 @@ class ModalApp(EchoApp):
 #: key names of the characters the keys above are typed with (Textual's names)
 _NAMES = {"]": "right_square_bracket", "[": "left_square_bracket", "/": "slash", ":": "colon"}
 _NAMES["?"] = "question_mark"
-_CHARACTERS = {"tab": "\t", "enter": "\r", "backspace": "\x7f", "escape": "\x1b"}
+_CHARACTERS = {"tab": "\t", "enter": "\r", "backspace": "\x7f", "escape": "\x1b", "space": " "}
 
 
 async def processed(node: MessagePump) -> None:

@@ -128,7 +128,9 @@ def _holding(word: str, texts: Sequence[FoldedText], among: list[int]) -> list[i
         limit=None,
     )
     search = _scattered(word).search
-    return sorted(among[n] for text, _score, n in found if search(text) is not None)
+    # a word's letters side by side are in one word of the text (no space among them): the
+    # regular expression only for the rest
+    return sorted(among[n] for text, _score, n in found if word in text or search(text))
 
 
 @lru_cache(maxsize=64)

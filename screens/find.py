@@ -103,6 +103,11 @@ class FindScreen(Dialog[FindTarget | None]):
         # keystroke, typing on, looks only among them
         self._matched: tuple[str, list[int]] | None = None
 
+    @property
+    def showing(self) -> str | None:
+        """The query whose ranking the list shows (None before the first one is shown)."""
+        return None if self._listed is None else self._listed[1]
+
     def compose(self) -> ComposeResult:
         with Vertical(id="find-dialog") as dialog:
             dialog.border_title = "Find records, quotes and files"

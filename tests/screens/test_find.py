@@ -71,12 +71,14 @@ async def test_many_targets_are_ranked_in_a_thread_and_the_last_query_wins(
         screen = app.screen
         assert isinstance(screen, FindScreen)
         assert screen.shown == rank("", many)
+        assert screen.showing == ""
         await pilot.press(*"token sync")
         await app.workers.wait_for_complete()
         main = threading.main_thread().name
         assert threads and main not in threads  # never on the event loop's thread
         await pilot.pause()
         assert screen.shown == rank("token sync", many)  # only the last query's ranking shows
+        assert screen.showing == "token sync"
         assert screen.query_one(OptionList).option_count == len(screen.shown) > 0
         await pilot.press("enter")
         await pilot.pause()
