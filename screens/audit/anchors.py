@@ -31,7 +31,7 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
     drifted quotes of the systems anchored before; and each readable system's reports with
     SARIF paths found in its revision (`/` lists them as its review does, not as the scanner's
     checkout had them). Reads git and the disk: for a worker."""
-    from evidence.anchor_cache import get, key_for
+    from evidence.anchor_cache import counts, get, key_for
     from evidence.inputs import CheckError, choose_revision
     from evidence.revision import Revision, RevisionError
     from evidence.sarif.rebase import at_revision
@@ -49,6 +49,10 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
                 reportset = at_revision(entry.reportset, revision)
                 quotes = [q for record in reportset.records() for q in record.quotes]
                 key = key_for(quotes, revision.commit)
+                if key is not None and newer is None:  # the counts only: no anchor rebuilt
+                    failing, missing = counts(directory, key, len(quotes)) or (None, None)
+                    found.append(Cached(index, failing, missing, None, reportset))
+                    continue
                 cached = None if key is None else get(directory, key, quotes)
                 if cached is None:
                     found.append(Cached(index, None, None, None, reportset))

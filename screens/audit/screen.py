@@ -119,13 +119,13 @@ class AuditScreen(Screen[None]):
     # --- reading ---------------------------------------------------------------------------------
 
     @work(thread=True, group="audit-counts", exclusive=True, exit_on_error=False)
-    def read_counts(self) -> list[SystemCounts]:
-        """The database's counts per system, read on a thread."""
+    def read_counts(self) -> tuple[list[SystemCounts], list[int]]:
+        """The database's counts per system and each one's reviewed items, read on a thread."""
         from db.audit import system_counts
 
-        for entry in self.state.entries:
-            entry.item_keys()  # hashed here, off the event loop, once
-        return system_counts(self.store.get(), self.state.refs)
+        counts = system_counts(self.store.get(), self.state.refs)
+        pairs = zip(self.state.entries, counts, strict=True)
+        return counts, [entry.count_reviewed(count.reviewed_items) for entry, count in pairs]
 
     @work(thread=True, group="audit-cache", exit_on_error=False)
     def read_cache(self, directory: Path) -> list[Cached]:
@@ -154,7 +154,7 @@ class AuditScreen(Screen[None]):
             return
         if event.state is WorkerState.SUCCESS:
             self.counted = True
-            self.state.set_counts(worker.result)  # type: ignore[arg-type]
+            self.state.set_counts(*worker.result)  # type: ignore[misc]
             self.fill()
 
     # --- drawing ---------------------------------------------------------------------------------

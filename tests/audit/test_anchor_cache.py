@@ -11,7 +11,7 @@ from evidence import anchor_cache
 from evidence.anchor_cache import CachingAnchorer, get, key_for
 from evidence.audit.check import check_system
 from evidence.audit.file import load_audit
-from evidence.model import Quote
+from evidence.model import Anchor, FileState, Quote, Tier
 from evidence.reports.loading import load_reports
 from evidence.revision import Revision
 
@@ -83,6 +83,26 @@ def test_check_keeps_anchors_and_cited_paths(tmp_path: Path) -> None:
     cached = get(directory, key, quotes)
     assert cached is not None
     assert (cached.failing, cached.citations_missing) == (1, 1)
+    assert anchor_cache.counts(directory, key, len(quotes)) == (1, 1)  # no anchor rebuilt
+    assert anchor_cache.counts(directory, key, len(quotes) - 1) is None  # not these quotes
     again = check_system(audit.systems[0], anchor_cache=directory)
     assert again.result is not None
     assert [q.anchor for q in again.result.quotes] == [q.anchor for q in checked.result.quotes]
+
+
+def test_the_counts_read_without_anchors_are_the_anchors_counts(tmp_path: Path) -> None:
+    quotes, _repo = quotes_and_repo(tmp_path)
+    quote = quotes[0]
+    anchors = [
+        Anchor(quote, FileState(file), tier, 100.0, (1, 2), range_ok=range_ok)
+        for file in ("ok", "missing")
+        for tier in Tier
+        for range_ok in (None, True, False)
+    ]
+    many = [quote] * len(anchors)
+    key = key_for(many, "2" * 40)
+    assert key is not None
+    anchor_cache.put(tmp_path, key, anchors)
+    cached = get(tmp_path, key, many)
+    assert cached is not None and 0 < cached.failing < len(anchors)
+    assert anchor_cache.counts(tmp_path, key, len(many)) == (cached.failing, None)

@@ -397,3 +397,31 @@ def test_the_tables_counts_are_grouped_and_shortened_to_fit_never_cut() -> None:
     assert reviewed_text("40%", 1_200, 3_000) == "40% 1.2k/3k"  # "40% 1,200/3,000" would be cut
     width = next(c.width for c in COLUMNS if c.title == "reviewed")
     assert len(reviewed_text("100%", 999_999, 999_999)) <= width
+
+
+def test_reviewed_items_are_counted_by_the_records_a_verdict_names(sample: Path) -> None:
+    from db.keys import make_key, record_quote_hashes
+    from evidence.audit.file import AUDIT_NAME, load_audit
+    from evidence.sample_audit import sample_audit
+    from tui.audit_app import load_state
+
+    state = load_state(load_audit(sample_audit(None) / AUDIT_NAME))
+    entry = next(e for e in state.entries if e.reportset is not None and e.quotes > 3)
+    assert entry.reportset is not None
+    every = []
+    for report in entry.reportset.reports:
+        for record in report.records:
+            every.append(make_key(report.identity, record.id))
+            every += [make_key(report.identity, record.id, h) for h in record_quote_hashes(record)]
+    quoted = next(k for k in every if k.count("#") == 2)
+    judged = frozenset(
+        [
+            every[0],  # a record
+            quoted,  # one quote of a record (not the record itself)
+            every[-1],
+            quoted.rsplit("#", 1)[0] + "#0000000000",  # a quote no longer in its record
+            "other/report#" + quoted.split("#", 1)[1],  # another system's report
+        ]
+    )
+    assert entry.count_reviewed(judged) == len(judged & set(every)) == 3
+    assert entry.count_reviewed(frozenset()) == 0
