@@ -5,6 +5,8 @@ Prints, from one run:
   beside plain `git ls-tree`), then the latency of every keystroke while typing realistic queries,
   p50/p95/max, beside the naive baseline of rapidfuzz `process.extract(query, paths, WRatio)`
   over every path at every keystroke;
+- the first lexer a process looks up by file name (evidence/syntax.py) beside Pygments' own
+  `get_lexer_for_filename`, each in a fresh process;
 - grep: `Revision.grep` at the synthetic repository's commit (5,000 files, ~200 MB, from
   benchmarks/synthetic.py) for several patterns, consuming every hit as the grep screen does,
   beside `git grep` run on the same commit in the same run, with the time to the first hit.
@@ -309,8 +311,38 @@ def bench_finder_ui(small: bool) -> None:
     print(f"  ratio (finder p50 / bare input p50): {ratio:.1f}x")
 
 
+#: a fresh process's first lexer by file name (what the first highlighted file and each
+#: `assay show` pay), importlib.metadata imported first as both need it for Pygments' plugins
+_FIRST_LEXER = """
+import sys, time
+sys.path.insert(0, {root!r})
+import importlib.metadata, pygments.lexers
+start = time.perf_counter()
+{lookup}
+print(time.perf_counter() - start)
+"""
+
+
+def bench_first_lexer(rounds: int = 10) -> None:
+    """evidence.syntax's lexer for a new file name beside Pygments' own lookup, alternated."""
+    ours = "from evidence.syntax import lexer_for; lexer_for('src/app.py')"
+    pygments = "pygments.lexers.get_lexer_for_filename('src/app.py')"
+    times: dict[str, list[float]] = {"ours": [], "pygments": []}
+    for _ in range(rounds):
+        for name, lookup in (("ours", ours), ("pygments", pygments)):
+            code = _FIRST_LEXER.format(root=str(ROOT), lookup=lookup)
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+            times[name].append(float(out.stdout))
+    mine, theirs = (statistics.median(times[k]) * 1000 for k in ("ours", "pygments"))
+    print(
+        f"first lexer of a process: {mine:.1f} ms; Pygments' get_lexer_for_filename "
+        f"{theirs:.1f} ms; ratio {mine / theirs:.2f}x"
+    )
+
+
 def main() -> None:
     small = "--small" in sys.argv[1:]
+    bench_first_lexer()
     bench_finder(small)
     bench_finder_ui(small)
     bench_grep(small)

@@ -1,0 +1,43 @@
+"""The lexer chosen for a file name is Pygments' own choice, found through an index."""
+
+from __future__ import annotations
+
+import random
+import string
+
+from pygments.lexers import find_lexer_class_for_filename, get_all_lexers
+from pygments.lexers.special import TextLexer
+
+from evidence.syntax import lexer_class, lexer_for
+
+
+def names_from_patterns() -> set[str]:
+    """File names each lexer's patterns match, or nearly do, with and without directories."""
+    names = set()
+    for _name, _aliases, globs, _mimetypes in get_all_lexers():
+        for glob in globs:
+            names.add(glob.replace("*", "x").replace("?", "q").replace("[1-9]", "3"))
+            names.add(glob.replace("*", "").replace("[", "").replace("]", ""))
+            names.add("dir/sub." + glob.replace("*", "a.b"))
+    return names
+
+
+def test_every_pattern_chooses_as_pygments_chooses() -> None:
+    rng = random.Random(7)
+    names = names_from_patterns()
+    names |= {
+        "".join(rng.choice(string.ascii_letters + "._-") for _ in range(rng.randrange(1, 12)))
+        for _ in range(1000)
+    }
+    names |= {"Makefile", "Makefile.am", "x.h", "a.tar.gz", ".bashrc", "", ".", "CMakeLists.txt"}
+    differ = [n for n in sorted(names) if lexer_class(n) is not find_lexer_class_for_filename(n)]
+    assert differ == []
+    assert lexer_class("src/server.py").__name__ == "PythonLexer"  # type: ignore[union-attr]
+    assert lexer_class("notes.unknown-extension") is None
+
+
+def test_a_file_pygments_does_not_know_is_plain_text_with_its_lines_kept() -> None:
+    lexer = lexer_for("data/stations_1998.nothing")
+    assert isinstance(lexer, TextLexer)
+    assert lexer.stripnl is False and lexer.ensurenl is False
+    assert lexer_for("a.py").stripnl is False
