@@ -218,7 +218,12 @@ async def screen_timings(audit_path: Path, tmp: Path) -> dict[str, float]:
         times = []
         for n, key in enumerate(keys, start=1):
             # the key posted as the terminal posts it, to its query's ranking painted
-            shown = until(lambda typed=keys[:n]: dialog.showing == typed)
+            typed = keys[:n]
+
+            def ranked(typed: str = typed) -> bool:
+                return dialog.showing == typed
+
+            shown = until(ranked)
             times.append(await timed(app, "space" if key == " " else key, shown))
             await asyncio.sleep(0.01)
         figures["/ per key"] = statistics.median(times)
