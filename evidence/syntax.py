@@ -8,50 +8,46 @@ answer is Pygments' own: the same matches in the same order, rated as it rates t
 
 from __future__ import annotations
 
-import fnmatch
-import re
-from collections import defaultdict
 from functools import cache, lru_cache
 from posixpath import basename
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import re
+
     from pygments.lexer import Lexer
 
-_SPECIAL = re.compile(r"[*?\[]")
-
-
-class _Pattern(NamedTuple):
-    order: int  # Pygments' order: lexers as listed, then their patterns
-    lexer: str  # the lexer's name
-    glob: str
-
-
-class _Index(NamedTuple):
-    names: dict[str, list[_Pattern]]  # patterns without a wildcard: the whole name
-    suffixes: dict[str, list[_Pattern]]  # "*" then a literal: the name's ending
-    others: list[tuple[re.Pattern[str], _Pattern]]  # the rest, as Pygments matches them
+#: a pattern: (its place in Pygments' order, the lexer's name, the glob)
+_Pattern = tuple[int, str, str]
 
 
 @cache
-def _index() -> _Index:
+def _index() -> tuple[
+    dict[str, list[_Pattern]], dict[str, list[_Pattern]], list[tuple[re.Pattern[str], _Pattern]]
+]:
+    """Patterns without a wildcard by the whole name; "*" then a literal by the name's ending;
+    the rest as Pygments matches them. (Imports here: the module is imported at launch.)"""
+    import fnmatch
+    import re
+
     from pygments.lexers import get_all_lexers
 
-    names: dict[str, list[_Pattern]] = defaultdict(list)
-    suffixes: dict[str, list[_Pattern]] = defaultdict(list)
+    special = re.compile(r"[*?\[]")
+    names: dict[str, list[_Pattern]] = {}
+    suffixes: dict[str, list[_Pattern]] = {}
     others = []
     order = 0
     for name, _aliases, globs, _mimetypes in get_all_lexers(plugins=True):
         for glob in globs:
-            pattern = _Pattern(order, name, glob)
+            pattern = (order, name, glob)
             order += 1
-            if not _SPECIAL.search(glob):
-                names[glob].append(pattern)
-            elif glob.startswith("*") and not _SPECIAL.search(glob, 1):
-                suffixes[glob[1:]].append(pattern)
+            if not special.search(glob):
+                names.setdefault(glob, []).append(pattern)
+            elif glob.startswith("*") and not special.search(glob, 1):
+                suffixes.setdefault(glob[1:], []).append(pattern)
             else:
                 others.append((re.compile(fnmatch.translate(glob)), pattern))
-    return _Index(dict(names), dict(suffixes), others)
+    return names, suffixes, others
 
 
 def lexer_class(path: str) -> type[Lexer] | None:
@@ -60,17 +56,17 @@ def lexer_class(path: str) -> type[Lexer] | None:
     from pygments.lexers import find_lexer_class
 
     name = basename(path)
-    index = _index()
-    found = list(index.names.get(name, ()))
+    names, suffixes, others = _index()
+    found = list(names.get(name, ()))
     # "*" matches any start, the empty one too: every ending of the name from a dot or not
-    found += (p for at in range(len(name)) for p in index.suffixes.get(name[at:], ()))
-    found += (pattern for regex, pattern in index.others if regex.match(name))
+    found += (p for at in range(len(name)) for p in suffixes.get(name[at:], ()))
+    found += (pattern for regex, pattern in others if regex.match(name))
     rated: list[tuple[tuple[float, str], type[Lexer]]] = []
-    for pattern in sorted(found):
-        cls = find_lexer_class(pattern.lexer)
+    for _order, lexer, glob in sorted(found):
+        cls = find_lexer_class(lexer)
         if cls is not None:
             # as Pygments rates them: a pattern without "*" a bonus, then the class's name
-            bonus = 0.5 if "*" not in pattern.glob else 0
+            bonus = 0.5 if "*" not in glob else 0
             rated.append(((cls.priority + bonus, cls.__name__), cls))
     if not rated:
         return None
