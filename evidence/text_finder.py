@@ -86,7 +86,38 @@ def best_matches(
     def score(i: int) -> float:
         return sum(word_score(word, texts[i]) for word in words)
 
+    if len(words) == 1 and len(candidates) > limit:
+        candidates = _contenders(words[0], texts, candidates, limit)
     return heapq.nlargest(limit, candidates, key=score)  # (stable: as sorted(...)[:limit])
+
+
+def _contenders(
+    word: str, texts: Sequence[FoldedText], candidates: list[int], limit: int
+) -> list[int]:
+    """The candidates (in order) that can be among the ``limit`` best for one word, found
+    without scoring them all (the first letter typed over an audit's 50,000 texts scored every
+    one: 50 ms). A name starting with the word scores ``NAME_START``, with ``WHOLE`` when the
+    word is all the rest; any other text at most ``NAME_WORD``, so of those only the ones up to
+    the ``limit``-th scoring that much can be (ties go to the earlier text)."""
+    whole, start, rest = [], [], []
+    best_of_rest = 0
+    size = len(word)
+    for i in candidates:
+        folded = texts[i]
+        text, end, base = folded.text, folded.name_end, folded.base_start
+        at_start = text.startswith(word, 0, end)
+        at_base = text.startswith(word, base, end)
+        if (at_start and size == len(text)) or (at_base and base + size == len(text)):
+            whole.append(i)
+        elif at_start or at_base:
+            start.append(i)
+        elif best_of_rest < limit:
+            rest.append(i)
+            best_of_rest += word_score(word, folded) == NAME_WORD
+    if len(whole) + len(start) >= limit:
+        kept = whole[:limit]
+        return sorted(kept + start[: limit - len(kept)])
+    return sorted(whole + start + rest)
 
 
 def matching(

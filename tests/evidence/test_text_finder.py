@@ -67,3 +67,24 @@ def test_a_query_typed_on_narrows_the_one_before() -> None:
         among = matching(before, folded)
         assert matching(query, folded, among) == matching(query, folded)
         assert best_matches(query, folded, 5, among) == best_matches(query, folded, 5)
+
+
+def test_one_word_over_many_texts_ranks_as_scoring_every_text() -> None:
+    import random
+
+    from evidence.text_finder import word_score
+
+    rng = random.Random(11)
+    parts = ["a", "ab", "b", "ba", "a/b", "b/a", "ab/a", "a-b", "x"]
+    # names the word is only inside of, or at a word start in, in turn (none starts with it)
+    inside = ["xab", "x-ab", "xb", "x-b", "xba", "x/xab", "xa"]
+    for choices in (parts, inside):
+        texts = [
+            " ".join(rng.choice(choices) for _ in range(rng.randrange(1, 4))) for _ in range(3000)
+        ]
+        folded = [FoldedText(text) for text in texts]
+        for word in ("a", "b", "ab", "ba", "x", "a-b"):
+            found = matching(word, folded)
+            every = sorted(found, key=lambda i: -word_score(word, folded[i]))  # stable
+            for limit in (1, 5, 60, 400):
+                assert best_matches(word, folded, limit) == every[:limit], (word, limit)
