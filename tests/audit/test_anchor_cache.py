@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from auditkit import make_audit
 
 from evidence import anchor_cache
@@ -106,3 +107,18 @@ def test_the_counts_read_without_anchors_are_the_anchors_counts(tmp_path: Path) 
     cached = get(tmp_path, key, many)
     assert cached is not None and 0 < cached.failing < len(anchors)
     assert anchor_cache.counts(tmp_path, key, len(many)) == (cached.failing, None)
+
+
+def test_counts_of_a_commit_named_in_full_need_no_git(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screens.audit.anchors import read_cached
+    from tui.audit_app import load_state
+
+    audit = load_audit(make_audit(tmp_path / "audit"))
+    directory = tmp_path / "anchors"
+    check_system(audit.systems[0], anchor_cache=directory)  # Alpha's anchors kept
+    state = load_state(audit)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # a git process would fail
+    found = {cached.system: cached[1:3] for cached in read_cached(state.entries, directory, None)}
+    assert found == {0: (1, 1), 1: (None, None)}  # Beta not checked yet; Gamma has no repository
