@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 from pathlib import Path
@@ -42,6 +43,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     global _cache_home
+    # pytest then collects five times for unraisable exceptions; each walked a worker's ~1
+    # million live objects (Textual's caches), so that the last worker outlived execnet's 5 s
+    # and was sent a SIGINT (a KeyboardInterrupt "ignored" in Hypothesis's gc callback). One
+    # collection finds the garbage; the survivors, frozen, are not walked again.
+    gc.collect()
+    gc.freeze()
     if _saved_cache_home is None:
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
