@@ -86,6 +86,13 @@ def quote_items(report: Report, record: Record) -> list[ItemRef]:
     return [ItemRef(report.identity, record.id, hashed) for hashed in record_quote_hashes(record)]
 
 
+def record_keys(identity: str, record: Record) -> tuple[str, ...]:
+    """The item keys of a record of the report ``identity`` and of its quotes, in order (those
+    of `ItemRef.for_record` and `quote_items`, without making the items)."""
+    hashes = record_quote_hashes(record) if record.quotes else ()
+    return (make_key(identity, record.id), *(make_key(identity, record.id, h) for h in hashes))
+
+
 def record_quote_hashes(record: Record) -> list[str]:
     """The quote hash of every quote of a record, in order."""
     return quote_hashes(quote.text for quote in record.quotes)

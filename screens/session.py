@@ -11,7 +11,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from db.keys import ItemRef, Verdict, make_key, quote_items, review_key
+from db.keys import ItemRef, Verdict, make_key, quote_items, record_keys, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet
 from evidence.sarif.facts import baseline_state, suppression_state
 from evidence.sarif.triage import only_location
@@ -108,6 +108,7 @@ class ReviewSession:
         self._record_items: dict[int, ItemRef] = {}  # id(record) -> its store item
         self._record_keys: dict[int, str] = {}  # id(record) -> its store item's key
         self._item_keys: dict[int, tuple[str, ...]] = {}  # id(record) -> `item_keys`
+        self._identities: dict[str, str] = {}  # a report's file -> its identity
         self._failing: tuple[dict[Quote, Anchor], dict[int, bool]] = ({}, {})  # see `failing`
         self._failing_total: tuple[dict[Quote, Anchor], int] = ({}, 0)  # counted per anchors
         # the first report of each file name, as `ReportSet.report_of` finds it, without its scan
@@ -166,13 +167,18 @@ class ReviewSession:
             self._ids = declared
         return self._ids.get(record_id)
 
+    def identity(self, record: Record) -> str:
+        """The identity of the report holding a record (`Report.identity`, made once a report)."""
+        identity = self._identities.get(record.report)
+        if identity is None:
+            identity = self._identities[record.report] = self.report_of(record).identity
+        return identity
+
     def record_item(self, record: Record) -> ItemRef:
         """The store item of a record."""
         item = self._record_items.get(id(record))
-        if item is None:
-            item = self._record_items[id(record)] = ItemRef.for_record(
-                self.report_of(record), record
-            )
+        if item is None:  # (`ItemRef.for_record`, the report's identity made once)
+            item = self._record_items[id(record)] = ItemRef(self.identity(record), record.id)
         return item
 
     def quote_item(self, record: Record, quote: Quote) -> ItemRef:
@@ -268,7 +274,7 @@ class ReviewSession:
         if self._by_key is None:
             by_key: dict[str, list[int]] = {}
             for n, record in enumerate(self.records):
-                by_key.setdefault(self.record_item(record).record_key, []).append(n)
+                by_key.setdefault(make_key(self.identity(record), record.id), []).append(n)
             self._by_key = by_key
         return self._by_key.get(record_key, [])
 
@@ -325,8 +331,7 @@ class ReviewSession:
         """The store keys of the record's item and of its quotes' items, in order (made once)."""
         keys = self._item_keys.get(id(record))
         if keys is None:
-            items = [self.record_item(record)] + [self.quote_item(record, q) for q in record.quotes]
-            keys = self._item_keys[id(record)] = tuple(item.key for item in items)
+            keys = self._item_keys[id(record)] = record_keys(self.identity(record), record)
         return keys
 
     # --- lists and progress ------------------------------------------------------------------

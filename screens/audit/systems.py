@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from db.audit import AuditSystemRef, SystemCounts
-from db.keys import make_key, record_quote_hashes
+from db.keys import make_key, record_keys
 from db.stats import percent_done
 from evidence.audit.file import Audit, AuditSystem
 from evidence.model import Kind, ReportSet
@@ -77,10 +77,9 @@ class AuditEntry:
                 key = make_key(report.identity, record.id)
                 if key in judged:
                     found.add(key)
-                if key in named and record.quotes:
-                    hashes = record_quote_hashes(record)
-                    quotes = (make_key(report.identity, record.id, h) for h in hashes)
-                    found.update(quote for quote in quotes if quote in judged)
+                if key in named:
+                    keys = record_keys(report.identity, record)[1:]
+                    found.update(quote for quote in keys if quote in judged)
         return len(found)
 
     @property

@@ -43,3 +43,22 @@ def test_the_quote_verdict_keys_act_on(sample_reports: ReportSet) -> None:
     assert state.target_quote() is state.quote
     state.opened = "api/server.py"  # a file opened by path replaces the quote
     assert state.target_quote() is None
+
+
+def test_item_keys_are_the_keys_of_the_items(sample_reports: ReportSet) -> None:
+    session = ReviewSession(sample_reports, "tester")
+    for record in session.records:
+        items = [session.record_item(record)]
+        items += [session.quote_item(record, quote) for quote in record.quotes]
+        assert session.item_keys(record) == tuple(item.key for item in items)
+    # a record quoting one passage twice: two items, told apart as `quote_item` tells them
+    report = next(r for r in sample_reports.reports if any(x.quotes for x in r.records))
+    record = next(x for x in report.records if x.quotes)
+    first = record.quotes[0]
+    twice = record._replace(quotes=(first, first._replace(index=1)))
+    alone = ReviewSession(
+        sample_reports._replace(reports=(report._replace(records=(twice,)),)), "tester"
+    )
+    keys = alone.item_keys(twice)
+    assert len(set(keys)) == 3
+    assert keys[1:] == tuple(alone.quote_item(twice, quote).key for quote in twice.quotes)
