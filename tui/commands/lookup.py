@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import click
 
+from evidence.model import FileState
 from evidence.revision import BadPattern, GrepHit, Revision, RevisionError, SourceFile
 from evidence.text import visible
 from tui.commands.errors import InputError
@@ -128,6 +129,14 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
     with revision:
         source = revision.read(wanted.path)
         problem = file_problem(source, revision.short)
+        inside = source.path.rstrip("/") + "/"
+        entries = revision.entries() if source.state is FileState.MISSING else ()
+        if any(path.startswith(inside) for path in entries):
+            # not "does not exist": the reviewer mistyped nothing, a folder is not a file
+            problem = (
+                f"{inside.rstrip('/')} is a directory at {revision.short}: `assay grep PATTERN "
+                f"-- {inside}` searches it, `assay browse` lists its files"
+            )
         if problem is not None:
             raise InputError(problem)
         lines = source.lines
