@@ -102,3 +102,22 @@ def test_init_finds_each_scans_repository_by_the_files_it_names(tmp_path: Path) 
     assert 'repository = "../src/beta-service"  # holds the files its scan names' in (
         (reports / "assay.toml").read_text()
     )
+
+
+def test_init_names_what_is_given_for_a_folder(tmp_path: Path) -> None:
+    import os
+
+    report = write_report(tmp_path, "Alpha", "AL", "(not stated)")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # exists, neither a file nor a folder
+    runner = CliRunner()
+    for args, said in (
+        ([str(report)], "is a file"),
+        ([str(pipe)], f"assay audit init: {pipe}: not a directory"),
+        ([str(tmp_path / "gone")], "gone: no such directory"),
+        ([str(tmp_path), "--search", str(pipe)], f"--search {pipe}: not a directory"),
+    ):
+        result = runner.invoke(cli, ["audit", "init", *args])
+        assert result.exit_code == 2 and said in result.stderr, result.stderr
+        assert "Traceback" not in result.output
+        assert not (tmp_path / "assay.toml").exists()

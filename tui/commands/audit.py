@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 import click
 
 from evidence.text import escaped
-from tui.commands.errors import InputError
+from tui.commands.errors import InputError, need_directory
 
 if TYPE_CHECKING:
     from db.audit import AuditSystemRef, SystemCounts
@@ -109,15 +109,13 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     from evidence.reports.cache import default_directory
     from evidence.reports.loading import ReportError, load_reports
 
+    need_directory(directory)
     base = Path(directory)
-    if not base.is_dir():
-        raise InputError(f"{directory}: no such directory")
     target = Path(out) if out is not None else base / AUDIT_NAME
     if target.exists() and not force:
         raise InputError(f"{target} exists (--force replaces it)")
     for each in search:
-        if not Path(each).is_dir():
-            raise InputError(f"--search {each}: no such directory")
+        need_directory(each, "--search ")
     try:
         reportset = load_reports([base], cache=default_directory())
     except ReportError as error:

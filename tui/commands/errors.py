@@ -7,6 +7,7 @@ names are untrusted) and the command exits 2. Click's own usage errors get the s
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import IO, Any
 
 import click
@@ -14,7 +15,14 @@ import click
 from evidence.text import escaped
 from tui.interrupt import INTERRUPTED
 
-__all__ = ["INPUT_ERROR", "INTERRUPTED", "CommandUsageError", "InputError", "prefixed"]
+__all__ = [
+    "INPUT_ERROR",
+    "INTERRUPTED",
+    "CommandUsageError",
+    "InputError",
+    "need_directory",
+    "prefixed",
+]
 
 #: exit status of a usage or input error
 INPUT_ERROR = 2
@@ -27,6 +35,15 @@ def command_name(ctx: click.Context | None) -> str:
         names.append(ctx.info_name or "")
         ctx = ctx.parent
     return " ".join(["assay", *reversed(names)])
+
+
+def need_directory(path: str, label: str = "") -> None:
+    """InputError unless ``path`` is a directory: "no such directory", or what it is instead
+    (a file, a FIFO given where a folder was meant)."""
+    if Path(path).is_dir():
+        return
+    what = "no such directory" if not Path(path).exists() else "not a directory"
+    raise InputError(f"{label}{path}: {what}")
 
 
 def prefixed(name: str, message: str) -> str:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from tui import startup
-from tui.commands.errors import InputError
+from tui.commands.errors import InputError, need_directory
 from tui.commands.options import (
     against_option,
     audit_option,
@@ -123,8 +123,7 @@ def _review_app(
             repo = repository(repo)
         except RevisionError as error:
             raise InputError(str(error)) from None
-        if not Path(repo).is_dir():
-            raise InputError(f"--repo {repo}: no such directory")
+        need_directory(repo, "--repo ")
         try:
             reportset = load_reports(list(reports), cache=default_directory())
         except ReportError as error:
