@@ -72,6 +72,7 @@ PARSER_SOURCES = (
     "reports/loading.py",
     "reports/cache.py",
     "cache_files.py",
+    "limits.py",
     "model.py",
 )
 #: the same for a SARIF file's reports: the SARIF reader and what it imports from evidence/
@@ -85,6 +86,7 @@ SARIF_SOURCES = (
     "sarif/messages.py",
     "sarif/uris.py",
     "sarif/rebase.py",
+    "limits.py",
     "text.py",
     "reports/files.py",
     "reports/loading.py",

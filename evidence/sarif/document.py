@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import zlib
 from typing import Any
 
+from evidence.limits import MAX_EXPANDED_BYTES, expanded_limit
 from evidence.text import json_input
 
 __all__ = ["MAX_EXPANDED_BYTES", "SarifError", "expanded_limit", "read_document"]
 
-#: the most a compressed SARIF file may expand to: about 20 times the largest log the benchmarks
-#: read (50 MB); ASSAY_SARIF_MAX_BYTES sets another limit
-MAX_EXPANDED_BYTES = 1024 * 1024 * 1024
 _CHUNK = 1024 * 1024
 
 
@@ -39,15 +36,6 @@ def read_document(data: bytes, shown: str) -> dict[str, Any]:
     if not isinstance(document.get("runs"), list):
         raise SarifError(f"{shown}: not a SARIF log ('runs' is not a list)")
     return document
-
-
-def expanded_limit() -> int:
-    """The limit on a compressed file's expanded size: ASSAY_SARIF_MAX_BYTES, else the default."""
-    given = os.environ.get("ASSAY_SARIF_MAX_BYTES", "").strip()
-    try:
-        return int(given) if given and int(given) > 0 else MAX_EXPANDED_BYTES
-    except ValueError:
-        return MAX_EXPANDED_BYTES
 
 
 def _gunzip(data: bytes, shown: str, limit: int) -> bytes:

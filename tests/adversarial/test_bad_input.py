@@ -165,6 +165,20 @@ def test_a_gzip_bomb_is_refused_past_the_limit(tmp_path: Path) -> None:
     assert "expands to more than 16,777,216 bytes" in line and "ASSAY_SARIF_MAX_BYTES" in line
 
 
+def test_a_file_past_the_limit_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    """A report, a SARIF file or an endless device: refused past the limit, before memory runs
+    out (/dev/zero was read until the process died)."""
+    big = tmp_path / "big-report.txt"
+    big.write_bytes(b"Title report\n" + b"x" * (3 * 1024 * 1024))
+    small = {"ASSAY_SARIF_MAX_BYTES": str(2 * 1024 * 1024)}
+    for path in (big, Path("/dev/zero")):
+        if not path.exists():
+            continue
+        line = one_line_refusal(assay("parse", str(path), env=small))
+        assert f"{path}: larger than 2,097,152 bytes" in line and "ASSAY_SARIF_MAX_BYTES" in line
+    assert "larger than" not in assay("parse", str(big)).stderr  # under the default limit
+
+
 def test_the_default_limit_is_about_twenty_times_the_largest_benchmark_log() -> None:
     from evidence.sarif.document import MAX_EXPANDED_BYTES, expanded_limit
 
