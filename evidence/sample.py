@@ -128,8 +128,13 @@ def sample_repo(cache_dir: Path | None = None) -> Path:
     target = base / f"kestrel-{_cached_digest(base)}"
     if (target / ".git").is_dir():
         return target
-    base.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=".kestrel-build-", dir=base))
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=".kestrel-build-", dir=base))
+    except OSError as error:  # a cache directory that cannot be made: one line, not a crash
+        raise SampleError(
+            f"cannot build the sample repository in {base}: {error.strerror or error}"
+        ) from None
     try:
         build_repo(scratch)
         try:
