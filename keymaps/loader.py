@@ -66,6 +66,8 @@ def _read_toml(path: Path) -> dict[str, object]:
         raise KeymapError(f"cannot read keymap {path}: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
         raise KeymapError(f"keymap {path} is not valid TOML: {error}") from None
+    except UnicodeDecodeError:  # tomllib decodes before it parses, with its own error
+        raise KeymapError(f"keymap {path} is not valid TOML: not UTF-8 text") from None
 
 
 def _validate(data: Mapping[str, object], where: str) -> dict[str, str]:

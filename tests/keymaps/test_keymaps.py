@@ -95,6 +95,13 @@ def test_bad_user_files(tmp_path: Path, text: str, fragment: str) -> None:
         load_keymap(user_file=_write(tmp_path, text))
 
 
+def test_a_user_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "keymap.toml"
+    path.write_bytes(b'quit = "\xff"\n')  # tomllib raises UnicodeDecodeError, not its own error
+    with pytest.raises(KeymapError, match="not valid TOML: not UTF-8 text"):
+        load_keymap(user_file=path)
+
+
 def test_two_actions_of_one_screen_on_one_key_is_a_clear_error(tmp_path: Path) -> None:
     # Textual would run one of them and leave the other out of reach, with nothing said
     path = _write(tmp_path, 'next_record = "c"\n')
