@@ -85,7 +85,7 @@ def theme_file() -> Path:
 
 def saved_theme(path: Path | None) -> str | None:
     """The theme kept in ``path``, if it holds the name of one of assay's themes."""
-    if path is None:
+    if path is None or not path.is_file():  # a FIFO there would block the launch
         return None
     try:
         name = path.read_text(encoding="utf-8").strip()
