@@ -236,6 +236,8 @@ def check_file(path: Path, *, readonly: bool) -> None:
         except OSError as error:
             raise StoreError(f"cannot create {path.parent}: {error.strerror}") from None
         return
+    if not path.is_file():  # reading a FIFO's header would wait for a writer forever
+        raise StoreError(f"{path} is not a regular file, not a verdict database")
     try:
         with path.open("rb") as handle:
             header = handle.read(len(_SQLITE_HEADER))

@@ -21,6 +21,7 @@ from db.check import StoreError
 from db.events import Event
 from db.keys import Verdict, make_key, record_quote_hashes
 from db.store import VerdictStore
+from evidence.limits import TooLarge, read_input
 from evidence.sarif.document import SarifError, read_document
 from evidence.sarif.reader import read_runs
 from evidence.sarif.triage import only_location
@@ -73,9 +74,11 @@ def _verdict(event: Event) -> dict[str, Any]:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = path.read_bytes()
+        data = read_input(path)
     except OSError as error:
         raise StoreError(f"cannot read {path}: {error.strerror or error}") from None
+    except TooLarge as error:
+        raise StoreError(f"{path}: {error}") from None
     try:
         return read_document(data, str(path))
     except SarifError as error:

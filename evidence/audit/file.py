@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from evidence.limits import TooLarge, read_input
 from evidence.text import unreadable
 
 __all__ = [
@@ -98,11 +99,13 @@ def load_audit(path: str | Path) -> Audit:
     """Read and check an audit file (AuditError: one line naming the file, line and key)."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_input(path).decode("utf-8")
     except UnicodeDecodeError:
         raise AuditError(f"{path}: not UTF-8 text") from None
     except OSError as error:
         raise AuditError(f"{path}: {unreadable(error)}") from None
+    except TooLarge as error:
+        raise AuditError(f"{path}: {error}") from None
     return parse_audit(text, path)
 
 

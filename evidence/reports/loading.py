@@ -9,12 +9,10 @@ all in the cache never compiles the parser's regular expressions.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from evidence.limits import expanded_limit
+from evidence.limits import TooLarge, read_input
 from evidence.model import Diagnostic, Kind, Report, ReportSet
 from evidence.reports.files import (
     REPORT_SUFFIXES,
@@ -29,28 +27,13 @@ __all__ = ["ReportError", "cross_check", "load_reports"]
 
 
 def _read(path: Path, shown: str) -> bytes:
-    """The file's bytes, up to the limit a compressed SARIF file may expand to: past it (a huge
-    file, /dev/zero, a pipe that never ends) a ReportError, before memory runs out."""
-    limit = expanded_limit()
+    """The file's bytes (evidence/limits.py `read_input`): a ReportError past the limit."""
     try:
-        with path.open("rb") as file:
-            if stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # its size known: read at once
-                size = os.fstat(file.fileno()).st_size
-                data = file.read() if size <= limit else b""
-            else:  # a device or a pipe: a chunk at a time
-                size, chunks = 0, []
-                while size <= limit and (chunk := file.read(1024 * 1024)):
-                    chunks.append(chunk)
-                    size += len(chunk)
-                data = b"".join(chunks)
+        return read_input(path)
     except OSError as error:
         raise ReportError(f"{shown}: {unreadable(error)}") from None
-    if size > limit:
-        raise ReportError(
-            f"{shown}: larger than {limit:,} bytes, the most assay reads of one file "
-            "(ASSAY_SARIF_MAX_BYTES sets another limit)"
-        )
-    return data
+    except TooLarge as error:
+        raise ReportError(f"{shown}: {error}") from None
 
 
 def _looks_like_bundle(data: bytes) -> bool:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from clikit import ROOT, assay, one_line_refusal
+from storekit import filled
 
 
 @pytest.mark.parametrize("audit", [[], ["--audit"]])
@@ -36,3 +37,63 @@ def test_a_theme_file_that_is_a_fifo_does_not_block_the_launch(tmp_path: Path) -
         timeout=30,
     )
     assert result.returncode == 0 and result.stdout == "None\n", result.stderr
+
+
+def _fifo(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["check", "--audit", "{fifo}"], "no [[system]] table"),
+        (["stats", "--db", "{fifo}"], "is not a regular file, not a verdict database"),
+        (["import", "{jsonl}", "--db", "{fifo}"], "is not a regular file"),
+        (["export", "--db", "{db}", "--format", "sarif", "--sarif", "{fifo}"], "not valid JSON"),
+    ],
+)
+def test_a_fifo_with_no_writer_is_refused_not_waited_for(
+    tmp_path: Path, args: list[str], expected: str
+) -> None:
+    fifo = _fifo(tmp_path, "input")
+    db = filled(tmp_path / "v.db")
+    before = db.read_bytes()
+    jsonl = tmp_path / "events.jsonl"
+    jsonl.write_text(assay("export", "--db", str(db)).stdout, encoding="utf-8")
+    names = {"fifo": str(fifo), "db": str(db), "jsonl": str(jsonl)}
+    # opening a FIFO for reading waits for a writer; none comes: it used to wait forever
+    line = one_line_refusal(assay(*(arg.format(**names) for arg in args), timeout=30))
+    assert expected in line, line
+    assert db.read_bytes() == before
+
+
+def test_a_fifo_report_or_verdict_file_reads_as_empty(tmp_path: Path) -> None:
+    fifo = _fifo(tmp_path, "report.txt")
+    result = assay("parse", str(fifo), timeout=30)
+    assert result.returncode == 0 and "the report is empty" in result.stdout, result.stderr
+    result = assay("import", str(fifo), "--db", str(filled(tmp_path / "v.db")), timeout=30)
+    assert result.returncode == 0 and "0 new" in result.stdout, result.stderr
+
+
+def test_a_pipe_with_a_writer_is_read_to_its_end(tmp_path: Path) -> None:
+    # `assay import <(...)`: a pipe is still read whole, though opened without waiting
+    events = assay("export", "--db", str(filled(tmp_path / "v.db", 3))).stdout
+    result = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "import", "/dev/stdin", "--db", str(tmp_path / "n.db")],
+        input=events,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and "3 new" in result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("command", [["check", "--audit"], ["import"]])
+def test_an_endless_audit_or_verdict_file_is_refused_at_the_limit(command: list[str]) -> None:
+    # /dev/zero was read until memory ran out (an internal error under a ulimit)
+    result = assay(*command, "/dev/zero", env={"ASSAY_SARIF_MAX_BYTES": "100000"})
+    line = one_line_refusal(result)
+    assert "/dev/zero: larger than 100,000 bytes" in line, line

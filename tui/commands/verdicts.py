@@ -14,6 +14,7 @@ from db.export import FORMATS, parse_events, write
 from db.output import database_files, write_atomically
 from db.stats import percent_done, summary
 from db.store import StoreError, VerdictStore, default_path
+from evidence.limits import TooLarge, read_input
 from evidence.text import escaped, json_escaped
 from tui.commands.errors import InputError
 from tui.commands.options import audit_option, db_option, text_or_json_option
@@ -141,11 +142,13 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
     batches = []
     for file in files:
         try:
-            text = file.read_text(encoding="utf-8")
+            text = read_input(file).decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(f"{file} is not UTF-8 text") from None
         except OSError as error:
             raise InputError(f"cannot read {file}: {error.strerror}") from None
+        except TooLarge as error:
+            raise InputError(f"{file}: {error}") from None
         try:
             events = parse_events(text, str(file))
         except StoreError as error:
