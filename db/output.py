@@ -10,6 +10,7 @@ keeps its permission bits.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Callable
@@ -49,8 +50,23 @@ def _mode_for(path: Path) -> int:
     return _new_file_mode()  # a link is replaced, not followed: its target's mode is not asked
 
 
+def _refuse_special(path: Path) -> None:
+    """OSError when ``path`` is, or links to, a device, a FIFO or a socket: renaming over it
+    would replace /dev/null or /dev/stdout (as root) with a regular file."""
+    try:
+        found = os.stat(path)  # through a link: a planted link to a regular file is replaced
+    except OSError:
+        return  # nothing there, or a dangling link
+    if not (stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode)):
+        raise OSError(
+            errno.EINVAL, "not a regular file (a device, a FIFO or a socket), left as it is"
+        )
+
+
 def write_atomically(path: Path, produce: Callable[[TextIO], object]) -> None:
-    """Write ``path`` with what ``produce(handle)`` writes (UTF-8), atomically; OSError if not."""
+    """Write ``path`` with what ``produce(handle)`` writes (UTF-8), atomically; OSError if not
+    (also when ``path`` is a device, a FIFO or a socket, which is never replaced)."""
+    _refuse_special(path)
     directory = path.parent if str(path.parent) else Path(".")
     import secrets  # here: the review app imports this module before its first frame
 

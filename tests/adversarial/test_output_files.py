@@ -1,6 +1,7 @@
 """Output files: `assay export --out` never replaces its own database, and neither the export
 nor the app's write-up (`x`) writes through a link planted at the destination or at the old
-predictable temporary name; a file that was there keeps its mode."""
+predictable temporary name; a file that was there keeps its mode; a device or a FIFO (or a link
+to one) is never replaced."""
 
 from __future__ import annotations
 
@@ -83,3 +84,18 @@ def test_the_writeup_keeps_the_mode_of_the_file_it_replaces(db: Path, tmp_path: 
         save_writeup(store, path, path.name)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "R-1" in path.read_text(encoding="utf-8")
+
+
+def test_export_never_replaces_a_fifo_or_a_link_to_a_device(db: Path, tmp_path: Path) -> None:
+    # `--out /dev/null` (or /dev/stdout, a link) renamed a regular file over the device, as root
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "null"
+    link.symlink_to(os.devnull)
+    for out in (fifo, link):
+        result = CliRunner().invoke(export, ["--db", str(db), "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert "not a regular file" in result.output and "Traceback" not in result.output
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and os.readlink(link) == os.devnull
+    assert stat.S_ISCHR(Path(os.devnull).stat().st_mode)
+    assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
