@@ -4,6 +4,10 @@ none was found. What it writes loads as an audit."""
 
 from __future__ import annotations
 
+import os
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 from auditkit import git, make_repo, write_report, write_scan
@@ -11,6 +15,8 @@ from click.testing import CliRunner
 
 from evidence.audit.file import load_audit
 from tui.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_init_finds_by_revision_remote_and_name(tmp_path: Path) -> None:
@@ -53,6 +59,18 @@ def test_init_keeps_an_existing_file_unless_forced(tmp_path: Path) -> None:
     assert (tmp_path / "assay.toml").read_text() == "# mine\n"
     assert runner.invoke(cli, ["audit", "init", str(tmp_path), "--force"]).exit_code == 0
     assert load_audit(tmp_path / "assay.toml").systems[0].name == "Alpha"
+
+
+def test_init_forced_onto_a_fifo_refuses_it_instead_of_waiting(tmp_path: Path) -> None:
+    write_report(tmp_path, "Alpha", "AL", "(not stated)")
+    fifo = tmp_path / "out.toml"
+    os.mkfifo(fifo)
+    # writing a FIFO waits for a reader that never comes: the command hung
+    argv = ["audit", "init", str(tmp_path), "--out", str(fifo), "--force"]
+    command = [sys.executable, "-m", "tui.cli", *argv]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2 and "not a regular file" in result.stderr, result.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
 def test_init_on_the_reference_reports(shared_reports: Path, tmp_path: Path) -> None:

@@ -127,8 +127,10 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     matched = [(system, match(system, repositories)) for system in systems]
     matched = place_scans(matched, reportset.reports, repositories)
     text = render(matched, target.resolve().parent, search)
+    from db.output import write_atomically  # a FIFO or device is refused, never waited on
+
     try:
-        target.write_text(text, encoding="utf-8")
+        write_atomically(target, lambda handle: handle.write(text))
     except OSError as error:
         raise InputError(f"cannot write {target}: {error.strerror or error}") from None
     for system, found in matched:
