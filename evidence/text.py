@@ -30,8 +30,10 @@ _ZERO_WIDTH = {0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2060: "WJ", 0xFE
 
 
 #: the one rule of what is unsafe to show: these categories (controls, format characters, line
-#: and paragraph separators); the table below names the common ones, the rest become <U+XXXX>
-UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+#: and paragraph separators, and lone surrogates: a file name's undecodable bytes, which a
+#: strict UTF-8 stdout cannot encode and a lax one writes raw, 0x9b being CSI); the table below
+#: names the common ones, the rest become <U+XXXX>
+UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def _build_table(keep_tab: bool) -> dict[int, str]:

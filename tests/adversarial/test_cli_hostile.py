@@ -1,5 +1,5 @@
-"""A hostile or careless command line: each case used to crash (exit 3, "internal error") or
-lose data; each is now refused in one line with exit 2, the user's files unchanged."""
+"""A hostile or careless command line: each case used to crash (exit 3, "internal error"), hang
+or lose data; each now works or is refused in one line with exit 2, the user's files unchanged."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 from clikit import ROOT, assay, one_line_refusal
 from storekit import filled
+
+from evidence.sample import SAMPLE_REPORTS
+
+RUNTIME = "kestrel-runtime-report.txt"
 
 
 @pytest.mark.parametrize("audit", [[], ["--audit"]])
@@ -97,3 +101,26 @@ def test_an_endless_audit_or_verdict_file_is_refused_at_the_limit(command: list[
     result = assay(*command, "/dev/zero", env={"ASSAY_SARIF_MAX_BYTES": "100000"})
     line = one_line_refusal(result)
     assert "/dev/zero: larger than 100,000 bytes" in line, line
+
+
+def test_undecodable_file_names_are_escaped_on_a_strict_utf8_stdout(tmp_path: Path) -> None:
+    # a UTF-8 locale (en_US.UTF-8) gives Python a strict stdout: a name's undecodable bytes
+    # were an internal error there, and written raw (0x9b: CSI) on a lax one
+    name = os.fsdecode(b"f\xff\x9b-report.txt")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / name).write_bytes(b"hello\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=a", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / name).write_text((SAMPLE_REPORTS / RUNTIME).read_text("utf-8"), "utf-8")
+    strict = {"PYTHONIOENCODING": "utf-8"}
+    for args in (["grep", "hello", "--repo", str(repo)], ["parse", str(reports)]):
+        result = assay(*args, env=strict)
+        assert result.returncode == 0, result.stderr
+        assert "f<U+DCFF><U+DC9B>-report.txt" in result.stdout or (
+            "f\\udcff\\udc9b-report.txt" in result.stdout
+        ), result.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import unicodedata
 from typing import Any
@@ -24,6 +25,13 @@ def test_tabs_and_newlines_follow_the_mode() -> None:
     assert visible("a\nb") == "a␊b"
     assert visible("a\nb", multiline=True) == "a\nb"
     assert escaped("a\tb\nc") == "a\\u0009b\\u000ac"
+
+
+def test_a_file_names_undecodable_bytes_are_shown_escaped() -> None:
+    # os.fsdecode(b"f\xff\x9b") holds lone surrogates: encoded raw (0x9b is CSI) or not at all
+    name = os.fsdecode(b"f\xff\x9b.txt")
+    assert escaped(name) == "f\\udcff\\udc9b.txt"
+    assert visible(name) == "f<U+DCFF><U+DC9B>.txt"
 
 
 @given(st.text())
