@@ -95,6 +95,12 @@ def _classify(path: Path, shown: str) -> bool:
     except (OSError, ValueError) as error:
         reason = "permission denied" if isinstance(error, PermissionError) else str(error)
         raise ReportError(f"{shown}: cannot read ({reason})") from None
+    try:  # exists() is False for a symbolic link loop too: say which it is
+        path.stat()
+    except OSError as error:
+        raise ReportError(f"{shown}: {unreadable(error)}") from None
+    except ValueError:  # a NUL in the name: no file has it
+        pass
     raise ReportError(f"{shown}: no such file or directory")
 
 

@@ -124,3 +124,15 @@ def test_undecodable_file_names_are_escaped_on_a_strict_utf8_stdout(tmp_path: Pa
         assert "f<U+DCFF><U+DC9B>-report.txt" in result.stdout or (
             "f\\udcff\\udc9b-report.txt" in result.stdout
         ), result.stdout
+
+
+def test_a_symbolic_link_loop_is_named_as_one(tmp_path: Path) -> None:
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to("..")  # a loop inside a folder of reports: skipped
+    (tmp_path / RUNTIME).write_text((SAMPLE_REPORTS / RUNTIME).read_text("utf-8"), "utf-8")
+    line = one_line_refusal(assay("parse", str(tmp_path / "a")))
+    assert line.endswith("cannot read (Too many levels of symbolic links)"), line
+    result = assay("parse", str(tmp_path))
+    assert result.returncode == 0 and "Kestrel runtime report" in result.stdout, result.stderr
