@@ -136,3 +136,32 @@ def test_a_symbolic_link_loop_is_named_as_one(tmp_path: Path) -> None:
     assert line.endswith("cannot read (Too many levels of symbolic links)"), line
     result = assay("parse", str(tmp_path))
     assert result.returncode == 0 and "Kestrel runtime report" in result.stdout, result.stderr
+
+
+def test_show_of_a_damaged_object_is_refused_in_one_line(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.txt").write_text("".join(f"line {n}\n" for n in range(5000)), encoding="utf-8")
+    git = ["git", "-C", str(repo), "-c", "user.name=a", "-c", "user.email=a@example.com"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "one"], ["repack", "-qad"]):
+        subprocess.run([*git, *args], check=True)
+    blob = subprocess.run(
+        [*git, "rev-parse", "HEAD:a.txt"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    (pack,) = (repo / ".git" / "objects" / "pack").glob("*.pack")
+    listing = subprocess.run(
+        ["git", "verify-pack", "-v", str(pack.with_suffix(".idx"))],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    # "<oid> blob <size> <size in pack> <offset>": damage the middle of the blob's deflated data
+    fields = next(line.split() for line in listing.splitlines() if line.startswith(blob))
+    packed, offset = int(fields[3]), int(fields[4])
+    data = bytearray(pack.read_bytes())
+    for index in range(offset + packed // 3, offset + 2 * packed // 3):
+        data[index] ^= 0x5A
+    pack.chmod(0o644)
+    pack.write_bytes(bytes(data))
+    line = one_line_refusal(assay("show", "HEAD:a.txt", "--repo", str(repo)))
+    assert line.startswith(f"assay show: reading {blob} from "), line

@@ -126,44 +126,47 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
     file at HEAD), means HEAD.
     """
     wanted, revision = _shown(target, repo)
-    with revision:
-        source = revision.read(wanted.path)
-        problem = file_problem(source, revision.short)
-        inside = source.path.rstrip("/") + "/"
-        entries = revision.entries() if source.state is FileState.MISSING else ()
-        if any(path.startswith(inside) for path in entries):
-            # not "does not exist": the reviewer mistyped nothing, a folder is not a file
-            problem = (
-                f"{inside.rstrip('/')} is a directory at {revision.short}: `assay grep PATTERN "
-                f"-- {inside}` searches it, `assay browse` lists its files"
-            )
-        if problem is not None:
-            raise InputError(problem)
-        lines = source.lines
-        if wanted.lines is not None and wanted.lines[0] > max(len(lines), 1):
-            raise InputError(f"{source.path} has {len(lines)} lines at {revision.short}")
-        if permalink:
-            _print_permalink(revision, source.path, wanted.lines, len(lines))
-            return
-        first, last = wanted.lines or (1, len(lines))
-        last = min(last, len(lines))
-        shown_first = max(1, first - context)
-        shown_last = min(len(lines), last + context)
-        color = not plain and sys.stdout.isatty()
-        if color:
-            texts = highlighted_lines(source.path, lines, shown_first, shown_last)
-        else:
-            texts = [terminal_safe(line) for line in lines[shown_first - 1 : shown_last]]
-        width = len(str(shown_last))
-        marking = wanted.lines is not None and context > 0
-        out = []
-        for number, text in enumerate(texts, start=shown_first):
-            mark = (">" if first <= number <= last else " ") if marking else ""
-            gutter = f"{mark}{number:>{width}} │ " if color else f"{mark}{number:>{width}} | "
+    try:  # a damaged object (a corrupt pack) is bad input, not an internal error
+        with revision:
+            source = revision.read(wanted.path)
+            problem = file_problem(source, revision.short)
+            inside = source.path.rstrip("/") + "/"
+            entries = revision.entries() if source.state is FileState.MISSING else ()
+            if any(path.startswith(inside) for path in entries):
+                # not "does not exist": the reviewer mistyped nothing, a folder is not a file
+                problem = (
+                    f"{inside.rstrip('/')} is a directory at {revision.short}: `assay grep PATTERN "
+                    f"-- {inside}` searches it, `assay browse` lists its files"
+                )
+            if problem is not None:
+                raise InputError(problem)
+            lines = source.lines
+            if wanted.lines is not None and wanted.lines[0] > max(len(lines), 1):
+                raise InputError(f"{source.path} has {len(lines)} lines at {revision.short}")
+            if permalink:
+                _print_permalink(revision, source.path, wanted.lines, len(lines))
+                return
+            first, last = wanted.lines or (1, len(lines))
+            last = min(last, len(lines))
+            shown_first = max(1, first - context)
+            shown_last = min(len(lines), last + context)
+            color = not plain and sys.stdout.isatty()
             if color:
-                gutter = click.style(gutter, dim=not (marking and mark == ">"))
-            out.append(gutter + text)
-        click.echo("\n".join(out), color=color)
+                texts = highlighted_lines(source.path, lines, shown_first, shown_last)
+            else:
+                texts = [terminal_safe(line) for line in lines[shown_first - 1 : shown_last]]
+            width = len(str(shown_last))
+            marking = wanted.lines is not None and context > 0
+            out = []
+            for number, text in enumerate(texts, start=shown_first):
+                mark = (">" if first <= number <= last else " ") if marking else ""
+                gutter = f"{mark}{number:>{width}} │ " if color else f"{mark}{number:>{width}} | "
+                if color:
+                    gutter = click.style(gutter, dim=not (marking and mark == ">"))
+                out.append(gutter + text)
+            click.echo("\n".join(out), color=color)
+    except RevisionError as error:
+        raise InputError(str(error)) from None
 
 
 def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
