@@ -57,6 +57,8 @@ def _refuse_special(path: Path) -> None:
         found = os.stat(path)  # through a link: a planted link to a regular file is replaced
     except OSError:
         return  # nothing there, or a dangling link
+    if stat.S_ISDIR(os.lstat(path).st_mode):  # `--out ""` is ".": renaming over it is "busy"
+        raise OSError(errno.EISDIR, "it is a directory")
     if not (stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode)):
         raise OSError(
             errno.EINVAL, "not a regular file (a device, a FIFO or a socket), left as it is"

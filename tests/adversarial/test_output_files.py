@@ -99,3 +99,12 @@ def test_export_never_replaces_a_fifo_or_a_link_to_a_device(db: Path, tmp_path: 
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and os.readlink(link) == os.devnull
     assert stat.S_ISCHR(Path(os.devnull).stat().st_mode)
     assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
+
+
+def test_export_to_an_empty_out_says_it_is_a_directory(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # click reads `--out ""` as ".": the rename over it failed with "Device or resource busy"
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(export, ["--db", str(db), "--out", ""])
+    assert result.exit_code == 2 and "cannot write .: it is a directory" in result.output
