@@ -126,7 +126,11 @@ def sync(
         user = user_settings(clone.parent)
         repaired = (clone / "config").is_file() and _altered(clone)
         exchange = Exchange.open(clone, user, interactive=interactive)
-    except (OSError, ExchangeError) as error:
+    except OSError as error:  # str() would be "[Errno 20] ...: '<path>'"
+        raise SyncError(
+            f"cannot make the private clone in {clone.parent}: {error.strerror or error}"
+        ) from None
+    except ExchangeError as error:
         raise SyncError(str(error)) from None
     result = SyncResult(remote, name, repaired=repaired)
     try:

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 from synckit import bare_remote, git, give, remote_files
 
@@ -73,6 +74,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     not_db.write_text("hello\n", encoding="utf-8")
     bad = run("sync", "--remote", tmp_path, "--db", not_db)
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_a_data_directory_that_cannot_be_made_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocker / "data"))  # root writes through chmod
+    result = run("sync", "--remote", bare_remote(tmp_path / "v.git"), "--db", ada)
+    assert result.exit_code == 2
+    # it said "[Errno 20] Not a directory: '...'"
+    assert result.stderr == (
+        f"assay sync: cannot make the private clone in {blocker}/data/assay/sync: Not a directory\n"
+    )
 
 
 def test_help_documents_the_command() -> None:
