@@ -80,7 +80,7 @@ _DAMAGED = re.compile(
 )
 _MISSING = re.compile(
     r"does not appear to be a git repository|[Rr]epository (?:'[^']*' )?not found|"
-    r"not a git repository"
+    r"not a git repository|invalid gitfile format"  # the last: a path naming a regular file
 )
 
 

@@ -64,6 +64,16 @@ def test_a_mistyped_path_is_no_such_repository_exit_6(tmp_path: Path) -> None:
     assert "1 event(s) will be sent" in result.output
 
 
+def test_a_file_given_as_the_remote_is_no_such_repository_exit_6(tmp_path: Path) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n", encoding="utf-8")
+    # git reads a file as a gitfile: "invalid gitfile format" was taken for offline (exit 4)
+    result = run("sync", "--remote", notes, "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 6, result.output
+    assert "no such repository: " in result.output and "offline" not in result.output
+
+
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
     no_remote = run("sync", "--db", ada)
