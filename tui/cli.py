@@ -6,7 +6,9 @@ Sub-commands live one per module in tui/commands/ and are imported only when inv
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -53,7 +55,7 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; its usage errors and an interrupt are reported as its own errors."""
-        from tui.commands.errors import INTERRUPTED, CommandUsageError
+        from tui.commands.errors import INPUT_ERROR, INTERRUPTED, CommandUsageError
 
         try:
             return super().invoke(ctx)
@@ -66,6 +68,28 @@ class LazyGroup(click.Group):
             name = f"assay {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "assay"
             click.echo(f"\n{name}: interrupted", err=True)
             sys.exit(INTERRUPTED)
+        except OSError as error:
+            if error.errno not in _NO_ROOM:
+                raise
+            # standard output on /dev/full or a full disk: the machine's state, not a bug
+            name = f"assay {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "assay"
+            click.echo(f"{name}: cannot write: {error.strerror or error}", err=True)
+            _silence_stdout()
+            sys.exit(INPUT_ERROR)
+
+
+#: the errors of a write that found no room (a full disk, a quota, a file size limit)
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null: the interpreter's last flush would fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,12 +100,19 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI; no traceback ever reaches the user."""
+    if sys.stdout is None:  # started with its standard output closed (`>&-`)
+        click.echo("assay: standard output is closed", err=True)
+        sys.exit(2)
     try:
         return cli.main(args=argv, prog_name="assay", standalone_mode=True)
     except KeyboardInterrupt:
         click.echo("assay: interrupted", err=True)
         sys.exit(130)
     except Exception as error:  # last line of defence: a crash file, one line
+        if isinstance(error, OSError) and error.errno in _NO_ROOM:  # `assay --help >/dev/full`
+            click.echo(f"assay: cannot write: {error.strerror}", err=True)
+            _silence_stdout()
+            sys.exit(2)
         from tui.crash import report
 
         click.echo(report(error), err=True)

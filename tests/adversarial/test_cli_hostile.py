@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clikit import ROOT, assay, one_line_refusal
@@ -165,3 +166,38 @@ def test_show_of_a_damaged_object_is_refused_in_one_line(tmp_path: Path) -> None
     pack.write_bytes(bytes(data))
     line = one_line_refusal(assay("show", "HEAD:a.txt", "--repo", str(repo)))
     assert line.startswith(f"assay show: reading {blob} from "), line
+
+
+def _entry(*args: str, stdout: Any, preexec: Any = None) -> subprocess.CompletedProcess[str]:
+    code = "import sys; from tui.cli import main; main(sys.argv[1:])"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        preexec_fn=preexec,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("command", [["export"], ["stats"], ["--help"]])
+def test_output_on_a_full_disk_is_one_line_not_a_crash(tmp_path: Path, command: list[str]) -> None:
+    db = filled(tmp_path / "v.db", 20)
+    before = db.read_bytes()
+    args = [*command, "--db", str(db)] if command != ["--help"] else command
+    with open("/dev/full", "w") as full:
+        result = _entry(*args, stdout=full)
+    name = " ".join(["assay", *command[:1]]) if command != ["--help"] else "assay"
+    # it was an internal error (OSError, exit 3)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == f"{name}: cannot write: No space left on device\n"
+    assert db.read_bytes() == before
+
+
+def test_a_closed_standard_output_is_said_not_a_crash(tmp_path: Path) -> None:
+    # `assay grep ... >&-`: sys.stdout is None; grep asked it isatty() (AttributeError, exit 3)
+    result = _entry("grep", "x", "--repo", str(tmp_path), stdout=None, preexec=lambda: os.close(1))
+    assert result.returncode == 2 and result.stderr == "assay: standard output is closed\n"
