@@ -184,6 +184,9 @@ class Revision:
                 hint = "; the repository is a shallow clone, fetch the full history"
             elif rev is None:
                 hint = "; the repository has no commits"
+            kind = _object_kind(git_dir, name)
+            if kind is not None:  # there, but no commit: "not found" would send one looking
+                raise RevisionError(f"revision {name} names a {kind}, not a commit, in {repo_path}")
             raise RevisionError(f"revision {name} not found in {repo_path}{hint}")
         return commit
 
@@ -383,3 +386,13 @@ class Revision:
     def commit_summary(self) -> CommitSummary:
         """The revision's subject line, author and author date; RevisionError when unreadable."""
         return self._git.commit_summary(self.commit)
+
+
+def _object_kind(git_dir: Path, name: str) -> str | None:
+    """ "tree" or "blob" when ``name`` (a tag peeled) names one, else None."""
+    for shown in (name, f"{name}^{{}}"):  # the second: what a tag points at
+        found = run_git(git_dir, git_dir, "cat-file", "-t", shown)
+        kind = found.stdout.decode("ascii", "replace").strip()
+        if found.returncode != 0 or kind != "tag":
+            return kind if found.returncode == 0 and kind in ("tree", "blob") else None
+    return None

@@ -93,6 +93,16 @@ def test_bogus_revision_is_a_clear_error(repo: tuple[Path, str]) -> None:
         Revision.open(root, "nosuchbranch")
 
 
+def test_a_revision_naming_a_tree_or_a_blob_says_so(repo: tuple[Path, str]) -> None:
+    root, _ = repo
+    tree, blob = git(root, "rev-parse", "HEAD^{tree}"), git(root, "rev-parse", "HEAD:src/app.py")
+    git(root, "tag", "-a", "-m", "a blob", "blobtag", blob)
+    # it said "not found", of an object that is there
+    for name, kind in ((tree, "tree"), (blob, "blob"), ("HEAD:src", "tree"), ("blobtag", "blob")):
+        with pytest.raises(RevisionError, match=f"revision {name} names a {kind}, not a commit"):
+            Revision.open(root, name)
+
+
 def test_option_like_revision_is_never_an_option(repo: tuple[Path, str]) -> None:
     root, _ = repo
     for rev in ("--output=pwned", "-h", "--git-dir=/tmp"):
