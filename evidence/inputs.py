@@ -61,7 +61,7 @@ def refuse_unusable(reportset: ReportSet) -> None:
 
 def choose_revision(reportset: ReportSet, rev: str | None) -> str:
     """The revision to check: `rev` if given, else the single 40-hex id the reports state."""
-    if rev:
+    if rev is not None:  # `--rev ""` (an unset variable) is refused by git, never the stated id
         return rev
     stated = reportset.revision_ids()
     if not stated:

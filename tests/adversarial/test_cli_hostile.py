@@ -201,3 +201,10 @@ def test_a_closed_standard_output_is_said_not_a_crash(tmp_path: Path) -> None:
     # `assay grep ... >&-`: sys.stdout is None; grep asked it isatty() (AttributeError, exit 3)
     result = _entry("grep", "x", "--repo", str(tmp_path), stdout=None, preexec=lambda: os.close(1))
     assert result.returncode == 2 and result.stderr == "assay: standard output is closed\n"
+
+
+@pytest.mark.parametrize("option", ["--rev", "--against"])
+def test_an_empty_revision_is_refused_not_taken_for_none(sample: Path, option: str) -> None:
+    # `--rev "$REV"` with REV unset checked the stated revision instead, and said nothing
+    result = assay("check", str(SAMPLE_REPORTS), "--repo", str(sample), option, "")
+    assert one_line_refusal(result) == "assay check: invalid revision ''"

@@ -132,7 +132,7 @@ def _review_app(
             raise InputError("no reports found in " + ", ".join(reports))
         keymap = _keymap(preset)
         reportset, commit, origin = _resolve(reportset, repo, rev)
-        against_commit = _resolve_against(repo, against) if against else None
+        against_commit = _resolve_against(repo, against) if against is not None else None
         from evidence.cache_files import ANCHORS, user_cache
         from screens.themes import theme_file
         from tui.factory import make_app
@@ -240,7 +240,7 @@ def _demo_app(
 
     try:
         keymap = _keymap(preset)
-        if against:
+        if against is not None:  # `--against ""` refused, not ignored
             from evidence.sample import sample_repo
 
             against = _resolve_against(str(sample_repo()), against)
