@@ -108,9 +108,10 @@ def sync(
     SyncError when there is no remote or the clone or the database cannot be used.
     """
     state = store.sync_state()
-    given = remote or state.get("remote")
-    if not given:
+    if remote is None and not state.get("remote"):
         raise SyncError("no verdicts repository yet: give one with --remote URL|PATH")
+    # `--remote ""` (an unset variable) is refused as empty, not read as the remembered one
+    given = remote if remote is not None else state["remote"]
     try:
         url = check_remote(given)
     except RemoteError as error:

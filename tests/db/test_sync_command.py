@@ -74,6 +74,14 @@ def test_a_file_given_as_the_remote_is_no_such_repository_exit_6(tmp_path: Path)
     assert "no such repository: " in result.output and "offline" not in result.output
 
 
+def test_an_empty_remote_is_refused_not_read_as_the_remembered_one(tmp_path: Path) -> None:
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    remote = bare_remote(tmp_path / "verdicts.git")
+    assert run("sync", "--remote", remote, "--db", ada, "--reviewer", "ada").exit_code == 0
+    result = run("sync", "--remote", "", "--db", ada)
+    assert result.exit_code == 2 and result.stderr == "assay sync: the remote is empty\n"
+
+
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
     no_remote = run("sync", "--db", ada)
