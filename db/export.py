@@ -156,7 +156,7 @@ def parse_events(text: str, source: str) -> list[Event]:
     if stripped.startswith("{") and '"format"' in stripped[:200]:
         try:
             document = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # the lines below say which is bad
             document = None
         if isinstance(document, dict) and document.get("format") == "assay-verdicts":
             entries = document.get("events")
@@ -171,6 +171,8 @@ def parse_events(text: str, source: str) -> list[Event]:
             data = json.loads(line)
         except json.JSONDecodeError as error:
             raise StoreError(f"{source}:{number}: not JSON ({error.msg})") from None
+        except RecursionError:  # `[[[[...` thousands deep: as sync reads it (db/sync/files.py)
+            raise StoreError(f"{source}:{number}: not JSON (nested too deeply)") from None
         events.append(parse_event(data, f"{source}:{number}"))
     seen: dict[str, Event] = {}
     for event in events:

@@ -208,3 +208,14 @@ def test_an_empty_revision_is_refused_not_taken_for_none(sample: Path, option: s
     # `--rev "$REV"` with REV unset checked the stated revision instead, and said nothing
     result = assay("check", str(SAMPLE_REPORTS), "--repo", str(sample), option, "")
     assert one_line_refusal(result) == "assay check: invalid revision ''"
+
+
+def test_import_of_json_nested_too_deeply_is_refused_in_one_line(tmp_path: Path) -> None:
+    db = filled(tmp_path / "v.db")
+    before = db.read_bytes()
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    # json.loads raised RecursionError: an internal error (sync already skipped such a line)
+    line = one_line_refusal(assay("import", str(deep), "--db", str(db)))
+    assert line.endswith("deep.jsonl:1: not JSON (nested too deeply) (nothing was imported)")
+    assert db.read_bytes() == before
