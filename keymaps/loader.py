@@ -68,6 +68,8 @@ def _read_toml(path: Path) -> dict[str, object]:
         raise KeymapError(f"keymap {path} is not valid TOML: {error}") from None
     except UnicodeDecodeError:  # tomllib decodes before it parses, with its own error
         raise KeymapError(f"keymap {path} is not valid TOML: not UTF-8 text") from None
+    except RecursionError:  # tomllib recurses once per nested array
+        raise KeymapError(f"keymap {path} is not valid TOML: nested too deeply") from None
 
 
 def _validate(data: Mapping[str, object], where: str) -> dict[str, str]:

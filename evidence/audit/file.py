@@ -144,6 +144,8 @@ def parse_audit(text: str, path: Path) -> Audit:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise AuditError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once per nested array: `[[[[...` crashed it
+        raise AuditError(f"{path}: not valid TOML: nested too deeply") from None
     lines = _Lines(text)
 
     def fail(system: int | None, key: str | None, message: str) -> AuditError:

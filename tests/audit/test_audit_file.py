@@ -38,6 +38,8 @@ BAD = [
     ),
     ('database = "x.db"\n', ":1: no [[system]] table"),
     ('[[system]\nname = "A"\n', "not valid TOML"),
+    # tomllib's RecursionError was an internal error
+    ("database = " + "[" * 100_000 + "]" * 100_000 + "\n", "not valid TOML: nested too deeply"),
 ]
 
 

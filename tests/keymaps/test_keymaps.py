@@ -102,6 +102,12 @@ def test_a_user_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:
         load_keymap(user_file=path)
 
 
+def test_a_user_file_nested_too_deeply_is_a_clear_error(tmp_path: Path) -> None:
+    path = _write(tmp_path, "quit = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(KeymapError, match="not valid TOML: nested too deeply"):  # RecursionError
+        load_keymap(user_file=path)
+
+
 def test_two_actions_of_one_screen_on_one_key_is_a_clear_error(tmp_path: Path) -> None:
     # Textual would run one of them and leave the other out of reach, with nothing said
     path = _write(tmp_path, 'next_record = "c"\n')
