@@ -102,10 +102,18 @@ def grep(
         # git may search for seconds without printing a line: stop it as soon as asked
         threading.Thread(target=_kill_on, args=(cancel, done, process), daemon=True).start()
     try:
+        pending = b""
         for raw in process.stdout:
             if cancel is not None and cancel.is_set():
                 return
-            parts = raw.rstrip(b"\n").split(b"\0", 2)
+            # a newline in a file's name ends no hit: split there, "evil\nsrc/auth.py" would
+            # show its lines as src/auth.py's; the NULs after the path say where a hit ends
+            chunk = pending + raw
+            if chunk.count(b"\0") < 2 and chunk.endswith(b"\n"):
+                pending = chunk
+                continue
+            pending = b""
+            parts = chunk.rstrip(b"\n").split(b"\0", 2)
             if len(parts) != 3:
                 continue
             raw_path, raw_line, raw_text = parts

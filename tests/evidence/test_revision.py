@@ -226,6 +226,21 @@ def test_grep_paths_are_literal_pathspecs(repo: tuple[Path, str]) -> None:
         assert len(list(revision.grep("name", paths=["."]))) == 2
 
 
+def test_grep_keeps_a_newline_in_a_file_name(tmp_path: Path) -> None:
+    root = tmp_path / "spoof"
+    make_repo(root, {"src/auth.py": "CHECK = True\n", "evil\nsrc/auth.py": "CHECK = False\n"})
+    with Revision.open(root) as revision:
+        # read line by line, the hit was src/auth.py's: a line it does not hold
+        hits = list(revision.grep("CHECK = False", fixed=True))
+        assert [(hit.path, hit.line, hit.text) for hit in hits] == [
+            ("evil\nsrc/auth.py", 1, "CHECK = False")
+        ]
+        assert [hit.path for hit in revision.grep("CHECK", fixed=True)] == [
+            "evil\nsrc/auth.py",
+            "src/auth.py",
+        ]
+
+
 def test_grep_cancel_stops_early(tmp_path: Path) -> None:
     root = tmp_path / "many"
     make_repo(root, {f"f{i:03}.txt": "needle\n" * 50 for i in range(200)})
