@@ -11,6 +11,7 @@ use; `grep` at the commit streams from a subprocess. Nothing reads the work tree
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -144,9 +145,15 @@ class Revision:
     ) -> Revision:
         """Open `repo` (work tree or bare) at `rev` (None = HEAD); raises RevisionError."""
         repo_path = Path(repo).expanduser()
-        if not repo_path.exists():
-            raise RevisionError(f"repository {repo_path} does not exist")
-        if not repo_path.is_dir():
+        try:
+            is_directory = stat.S_ISDIR(repo_path.stat().st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            raise RevisionError(f"repository {repo_path} does not exist") from None
+        except OSError as error:  # a name too long, a loop of links, a directory not searchable
+            raise RevisionError(
+                f"repository {repo_path} cannot be read ({error.strerror or error})"
+            ) from None
+        if not is_directory:
             raise RevisionError(f"repository {repo_path} is not a directory")
         found = run_git(None, repo_path, "rev-parse", "--absolute-git-dir")
         if found.returncode != 0:

@@ -184,3 +184,32 @@ def test_the_default_limit_is_about_twenty_times_the_largest_benchmark_log() -> 
 
     assert expanded_limit() == MAX_EXPANDED_BYTES
     assert 15 * 50_000_000 <= MAX_EXPANDED_BYTES <= 25 * 50_000_000
+
+
+#: a name longer than any file system takes, and a path of short names longer than PATH_MAX
+TOO_LONG = {"name": "d" * 300, "path": "/".join(["d" * 200] * 25)}
+
+
+@pytest.mark.parametrize("length", sorted(TOO_LONG))
+@pytest.mark.parametrize(
+    "command", ["check", "grep", "show", "review", "browse", "audit init", "stats", "import"]
+)
+def test_a_path_the_system_cannot_take(
+    tmp_path: Path, sample: Path, command: str, length: str
+) -> None:
+    # Path.exists and Path.is_dir raise on ENAMETOOLONG (Python 3.11): exit 3 before
+    long = str(tmp_path / TOO_LONG[length])
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("", encoding="utf-8")
+    args = {
+        "check": ["check", "--repo", long, str(SAMPLE_REPORTS)],
+        "grep": ["grep", "--repo", long, "x"],
+        "show": ["show", "--repo", long, "HEAD:a.py"],
+        "review": ["review", "--repo", long, str(SAMPLE_REPORTS)],
+        "browse": ["browse", "--repo", long],
+        "audit init": ["audit", "init", long],
+        "stats": ["stats", "--db", long],
+        "import": ["import", "--db", long, str(empty)],
+    }[command]
+    line = one_line_refusal(assay(*args))
+    assert line.startswith(f"assay {command}: ") and "d" * 30 in line, line

@@ -6,6 +6,7 @@ command is given no REPORT. Each command keeps its own module; this one holds th
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -112,7 +113,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     need_directory(directory)
     base = Path(directory)
     target = Path(out) if out is not None else base / AUDIT_NAME
-    if target.exists() and not force:
+    if os.path.exists(target) and not force:
         raise InputError(f"{target} exists (--force replaces it)")
     for each in search:
         need_directory(each, "--search ")

@@ -7,7 +7,7 @@ names are untrusted) and the command exits 2. Click's own usage errors get the s
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import IO, Any
 
 import click
@@ -40,9 +40,10 @@ def command_name(ctx: click.Context | None) -> str:
 def need_directory(path: str, label: str = "") -> None:
     """InputError unless ``path`` is a directory: "no such directory", or what it is instead
     (a file, a FIFO given where a folder was meant)."""
-    if Path(path).is_dir():
+    # os.path, not Path.is_dir or exists: they raise on a name too long for the system
+    if os.path.isdir(path):
         return
-    what = "no such directory" if not Path(path).exists() else "not a directory"
+    what = "no such directory" if not os.path.exists(path) else "not a directory"
     raise InputError(f"{label}{path}: {what}")
 
 
