@@ -15,6 +15,7 @@ read or opened before the whole file is valid.
 from __future__ import annotations
 
 import glob
+import os
 import re
 import tomllib
 from collections.abc import Callable
@@ -63,7 +64,8 @@ class AuditSystem:
     @property
     def available(self) -> bool:
         """Whether its repository is on this machine (a directory)."""
-        return self.repository is not None and self.repository.is_dir()
+        # os.path: Path.is_dir raises on a name too long, and the file's paths are untrusted
+        return self.repository is not None and os.path.isdir(self.repository)
 
     @property
     def report_paths(self) -> list[str]:
@@ -221,5 +223,5 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
 def _expand(base: Path, pattern: str) -> list[Path]:
     target = base / pattern
     if not _GLOB.search(pattern):
-        return [target] if target.exists() else []
+        return [target] if os.path.exists(target) else []  # not Path.exists: see available
     return [Path(each) for each in sorted(glob.glob(str(target), recursive=True))]

@@ -55,6 +55,19 @@ def test_a_bad_file_is_one_line_with_its_line(tmp_path: Path, text: str, fragmen
     assert message.startswith(str(path))
 
 
+def test_paths_longer_than_the_system_takes(tmp_path: Path) -> None:
+    # Path.is_dir and Path.exists raise on ENAMETOOLONG: check, parse and stats exited 3
+    path = make_audit(tmp_path)
+    long = "r" * 300
+    path.write_text(path.read_text().replace("repos/beta", long), encoding="utf-8")
+    assert not load_audit(path).systems[1].available
+    runner = CliRunner()
+    assert runner.invoke(cli, ["check", "--audit", str(path)]).exit_code == 1
+    path.write_text(path.read_text().replace("reports/beta-runtime-report.txt", long), "utf-8")
+    with pytest.raises(AuditError, match=f"{path}:9: reports: '{long}' no such file"):
+        load_audit(path)
+
+
 def test_the_command_exits_2_with_that_line_and_opens_nothing(tmp_path: Path) -> None:
     root = tmp_path / "audit"
     path = make_audit(root)
