@@ -235,6 +235,8 @@ def check_file(path: Path, *, readonly: bool) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StoreError(f"cannot create {path.parent}: {error.strerror}") from None
+        if not os.access(path.parent, os.W_OK | os.X_OK):  # as check_database says it
+            raise StoreError(f"cannot create {path}: {path.parent} is read-only")
         return
     if not path.is_file():  # reading a FIFO's header would wait for a writer forever
         raise StoreError(f"{path} is not a regular file, not a verdict database")

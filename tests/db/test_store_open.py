@@ -120,6 +120,15 @@ def test_read_only_directory(tmp_path: Path) -> None:
             assert store.count() == 1
 
 
+def test_a_new_database_in_a_read_only_directory(tmp_path: Path) -> None:
+    # was SQLite's "unable to open database file", which names no reason
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    with read_only(folder), pytest.raises(StoreError, match="cannot create .* is read-only"):
+        VerdictStore.open(folder / "verdicts.sqlite3")
+    assert not (folder / "verdicts.sqlite3").exists()
+
+
 def test_read_only_store_refuses_writes(db_path: Path) -> None:
     filled(db_path)
     with (
