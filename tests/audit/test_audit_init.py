@@ -73,6 +73,17 @@ def test_init_forced_onto_a_fifo_refuses_it_instead_of_waiting(tmp_path: Path) -
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
+def test_init_refuses_a_report_name_that_is_not_utf8_and_keeps_the_file(tmp_path: Path) -> None:
+    # TOML is UTF-8: writing the name crashed (exit 3) after emptying the file --force replaces
+    path = write_report(tmp_path, "Alpha", "AL", "(not stated)")
+    path.rename(os.fsdecode(bytes(tmp_path) + b"/alpha-\xff-runtime-report.txt"))
+    (tmp_path / "assay.toml").write_text("# mine\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["audit", "init", str(tmp_path), "--force"])
+    assert result.exit_code == 2, result.output
+    assert "a name in it is not UTF-8" in result.stderr and "rename it" in result.stderr
+    assert (tmp_path / "assay.toml").read_text() == "# mine\n"
+
+
 def test_init_on_the_reference_reports(shared_reports: Path, tmp_path: Path) -> None:
     # the reports stay where they are (read-only): the audit file is written elsewhere
     make_repo(tmp_path / "repos" / "echel", {"src/echel/cli.py": "x = 1\n"})

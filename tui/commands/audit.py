@@ -128,9 +128,18 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     matched = [(system, match(system, repositories)) for system in systems]
     matched = place_scans(matched, reportset.reports, repositories)
     text = render(matched, target.resolve().parent, search)
-    from db.output import write_atomically  # a FIFO or device is refused, never waited on
+    if _unencodable(text):
+        # a file name that is not UTF-8 (os.fsdecode's surrogates) cannot be written in TOML
+        line = next(line for line in text.splitlines() if _unencodable(line))
+        raise InputError(
+            f"cannot write {target}: a name in it is not UTF-8 ({line.strip()}), and an audit "
+            "file holds UTF-8 text only: rename it"
+        )
+    from db.output import write_atomically
 
     try:
+        # atomically, so a failed write leaves the file --force would replace whole; a FIFO or
+        # device is refused, never waited on
         write_atomically(target, lambda handle: handle.write(text))
     except OSError as error:
         raise InputError(f"cannot write {target}: {error.strerror or error}") from None
@@ -138,6 +147,14 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
         where = str(found.repository) if found.repository else "repository not found"
         click.echo(escaped(f"{system.name}: {len(system.files)} report(s); {where}"))
     click.echo(escaped(f"wrote {target}"))
+
+
+def _unencodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
