@@ -97,6 +97,12 @@ class SourceFile:
     @property
     def problem(self) -> str | None:
         """Why the file has no lines to show (missing, binary, too large, a link...), or None."""
+        if self.state is FileState.MISSING and self.oid is not None:
+            # the tree names it, but git has not its object: not the report's mistake
+            return (
+                f"{self.path} is in this revision, but its object {self.oid} is missing from "
+                "the repository (a partial or damaged clone: see git fsck)"
+            )
         if self.state is FileState.MISSING:
             return f"{self.path} does not exist at this revision"
         if self.state is FileState.BINARY:

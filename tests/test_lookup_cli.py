@@ -151,6 +151,18 @@ def test_show_not_a_repository(tmp_path: Path) -> None:
     assert "not a git repository" in result.stderr
 
 
+def test_show_a_file_whose_object_is_gone(repo: Repo) -> None:
+    # it is in the tree: "does not exist" blamed the report for a damaged repository
+    blob = git(repo.root, "rev-parse", f"{repo.first}:src/app.py")
+    (repo.root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    code, _, err = repo.run("show", f"{repo.first}:src/app.py")
+    assert code == 2
+    assert err == (
+        f"assay show: src/app.py is in {repo.first[:7]}, but its object {blob} is missing from "
+        "the repository (a partial or damaged clone: see git fsck)\n"
+    )
+
+
 def test_parse_target() -> None:
     assert parse_target("HEAD:a/b.py").lines is None
     assert parse_target("v1.2:a/b.py:3").lines == (3, 3)

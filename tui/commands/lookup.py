@@ -73,8 +73,8 @@ def file_problem(source: SourceFile, short: str) -> str | None:
     problem = source.problem
     if problem is None:
         return None
-    if problem.endswith(" at this revision"):
-        return problem.removesuffix("this revision") + short
+    if "this revision" in problem:
+        return problem.replace("this revision", short, 1)
     return f"{problem} at {short}"
 
 
