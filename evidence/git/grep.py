@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -87,59 +88,71 @@ def grep(
     wanted = [normalize_path(path) for path in paths]
     args += [f":(literal){path}" for path in wanted if path not in ("", ".")]
     spans_of = _span_finder(pattern, fixed=fixed, ignore_case=ignore_case, mode=mode, word=word)
-    process = subprocess.Popen(
-        git_command(git_dir, *args),
-        cwd=git_dir,
-        env=safe_environment(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    prefix = commit.encode("ascii") + b":"
-    done = threading.Event()
-    if cancel is not None:
-        # git may search for seconds without printing a line: stop it as soon as asked
-        threading.Thread(target=_kill_on, args=(cancel, done, process), daemon=True).start()
-    try:
-        pending = b""
-        for raw in process.stdout:
+    # stderr to a file, not a pipe: git writes an error per file it cannot read, and a full
+    # pipe nobody reads until stdout ends would stop git, and this loop with it, for good
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(
+            git_command(git_dir, *args),
+            cwd=git_dir,
+            env=safe_environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+        )
+        assert process.stdout is not None
+        prefix = commit.encode("ascii") + b":"
+        done = threading.Event()
+        if cancel is not None:
+            # git may search for seconds without printing a line: stop it as soon as asked
+            threading.Thread(target=_kill_on, args=(cancel, done, process), daemon=True).start()
+        try:
+            pending = b""
+            for raw in process.stdout:
+                if cancel is not None and cancel.is_set():
+                    return
+                # a newline in a file's name ends no hit: split there, "evil\nsrc/auth.py" would
+                # show its lines as src/auth.py's; the NULs after the path say where a hit ends
+                chunk = pending + raw
+                if chunk.count(b"\0") < 2 and chunk.endswith(b"\n"):
+                    pending = chunk
+                    continue
+                pending = b""
+                parts = chunk.rstrip(b"\n").split(b"\0", 2)
+                if len(parts) != 3:
+                    continue
+                raw_path, raw_line, raw_text = parts
+                path = decode_path(raw_path.removeprefix(prefix))
+                text = raw_text.decode("utf-8", "replace").removesuffix("\r")
+                try:
+                    line = int(raw_line)
+                except ValueError:
+                    continue
+                yield GrepHit(path, line, text, spans_of(text))
+            process.wait()
             if cancel is not None and cancel.is_set():
                 return
-            # a newline in a file's name ends no hit: split there, "evil\nsrc/auth.py" would
-            # show its lines as src/auth.py's; the NULs after the path say where a hit ends
-            chunk = pending + raw
-            if chunk.count(b"\0") < 2 and chunk.endswith(b"\n"):
-                pending = chunk
-                continue
-            pending = b""
-            parts = chunk.rstrip(b"\n").split(b"\0", 2)
-            if len(parts) != 3:
-                continue
-            raw_path, raw_line, raw_text = parts
-            path = decode_path(raw_path.removeprefix(prefix))
-            text = raw_text.decode("utf-8", "replace").removesuffix("\r")
-            try:
-                line = int(raw_line)
-            except ValueError:
-                continue
-            yield GrepHit(path, line, text, spans_of(text))
-        process.wait()
-        if cancel is not None and cancel.is_set():
-            return
-        if process.returncode not in (0, 1):
-            message = error_line(process.stderr.read())
-            # git names a pattern it cannot read by its argument ("-e option, 'def main(':
-            # missing closing parenthesis"): the reason alone, the pattern named once
-            reason = message.removeprefix(f"-e option, '{pattern}': ")
-            if reason != message:
-                raise BadPattern(f"{pattern!r} is not a valid regular expression: {reason}")
-            raise RevisionError(f"search for {pattern!r} failed: {message}")
-    finally:
-        done.set()
-        if process.poll() is None:
-            process.kill()
-        stop(process)
+            errors.seek(0)
+            said = errors.read(1 << 20)
+            if process.returncode not in (0, 1):
+                message = error_line(said)
+                # git names a pattern it cannot read by its argument ("-e option, 'def main(':
+                # missing closing parenthesis"): the reason alone, the pattern named once
+                reason = message.removeprefix(f"-e option, '{pattern}': ")
+                if reason != message:
+                    raise BadPattern(f"{pattern!r} is not a valid regular expression: {reason}")
+                raise RevisionError(f"search for {pattern!r} failed: {message}")
+            # git says it twice for a file: the files, not the lines
+            unread = len({line for line in said.splitlines() if b": unable to read " in line})
+            if unread:  # git still exits 0 or 1: the hits above miss those files
+                raise RevisionError(
+                    f"search for {pattern!r} is incomplete: git could not read {unread} file(s) "
+                    f"({error_line(said)}); the repository is damaged or a partial clone"
+                )
+        finally:
+            done.set()
+            if process.poll() is None:
+                process.kill()
+            stop(process)
 
 
 def _kill_on(

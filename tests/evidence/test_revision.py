@@ -241,6 +241,23 @@ def test_grep_keeps_a_newline_in_a_file_name(tmp_path: Path) -> None:
         ]
 
 
+def test_grep_says_when_files_could_not_be_read(tmp_path: Path) -> None:
+    # git grep skips a file whose object is gone, says so on stderr and still exits 0 or 1:
+    # the search looked complete. Many such files once filled the stderr pipe: git then hung.
+    root = tmp_path / "damaged"
+    make_repo(
+        root, {"kept.txt": "needle\n", **{f"f{i:04}.txt": f"needle {i}\n" for i in range(800)}}
+    )
+    for i in range(800):
+        blob = git(root, "rev-parse", f"HEAD:f{i:04}.txt")
+        (root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    with Revision.open(root) as revision:
+        hits: list[GrepHit] = []
+        with pytest.raises(RevisionError, match="incomplete: git could not read 800 file"):
+            hits.extend(revision.grep("needle", fixed=True))
+        assert [hit.path for hit in hits] == ["kept.txt"]
+
+
 def test_grep_cancel_stops_early(tmp_path: Path) -> None:
     root = tmp_path / "many"
     make_repo(root, {f"f{i:03}.txt": "needle\n" * 50 for i in range(200)})

@@ -11,7 +11,7 @@ import pytest
 from evidencekit import GIT_ENV, arm, make_repo
 
 from evidence.model import FileState
-from evidence.revision import MissingObjectError, Revision, RevisionError
+from evidence.revision import GrepHit, MissingObjectError, Revision, RevisionError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,10 +67,14 @@ def test_every_revision_method_runs_nothing(
         assert revision.read("lost.txt").state is FileState.MISSING
         assert revision.read("nope").state is FileState.MISSING
         # grep.patternType=fixed and grep.lineNumber=false in the config do not change results
-        hits = list(revision.grep("hand.er"))
+        # the lost blob cannot be read (nor fetched): the hits, then the search says so
+        hits: list[GrepHit] = []
+        with pytest.raises(RevisionError, match="incomplete: git could not read 1 file"):
+            hits.extend(revision.grep("hand.er"))
         assert [(hit.path, hit.line) for hit in hits] == [("src/app.py", 1)]
         assert list(revision.grep("check", fixed=True, ignore_case=True, paths=["src"]))
-        list(revision.grep("blob", fixed=True))  # would touch the lost blob
+        with pytest.raises(RevisionError, match="incomplete"):
+            list(revision.grep("blob", fixed=True))  # would touch the lost blob
         assert revision.remote_url() == f"ext::sh -c touch% {marks}/lazy-fetch"
         revision.resolve_link("src/app.py")
         revision.has_pcre()
