@@ -97,6 +97,11 @@ def _classify(path: Path, shown: str) -> bool:
         raise ReportError(f"{shown}: cannot read ({reason})") from None
     try:  # exists() is False for a symbolic link loop too: say which it is
         path.stat()
+    except FileNotFoundError:
+        if path.is_symlink():  # not "no such file": the link is there, what it names is not
+            raise ReportError(
+                f"{shown}: a symbolic link to nothing (its target is missing)"
+            ) from None
     except OSError as error:
         raise ReportError(f"{shown}: {unreadable(error)}") from None
     except ValueError:  # a NUL in the name: no file has it

@@ -219,3 +219,11 @@ def test_import_of_json_nested_too_deeply_is_refused_in_one_line(tmp_path: Path)
     line = one_line_refusal(assay("import", str(deep), "--db", str(db)))
     assert line.endswith("deep.jsonl:1: not JSON (nested too deeply) (nothing was imported)")
     assert db.read_bytes() == before
+
+
+def test_a_link_to_nothing_is_not_said_to_be_missing(tmp_path: Path) -> None:
+    # "no such file or directory" sent the user looking for a file that is there, as a link
+    link = tmp_path / "report.txt"
+    link.symlink_to("nowhere.txt")
+    line = one_line_refusal(assay("parse", str(link)))
+    assert line == f"assay parse: {link}: a symbolic link to nothing (its target is missing)"
