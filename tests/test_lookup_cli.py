@@ -151,6 +151,17 @@ def test_show_not_a_repository(tmp_path: Path) -> None:
     assert "not a git repository" in result.stderr
 
 
+def test_show_in_a_repository_with_a_damaged_tree(repo: Repo) -> None:
+    # git ls-tree fails on the first commit's tree: a RevisionError the command let through
+    tree = git(repo.root, "rev-parse", f"{repo.first}^{{tree}}")
+    damaged = repo.root / ".git" / "objects" / tree[:2] / tree[2:]
+    damaged.chmod(0o644)
+    damaged.write_bytes(b"not zlib data")
+    code, out, err = repo.run("show", f"{repo.first}:src/app.py")
+    assert (code, out) == (2, "")
+    assert err.startswith("assay show: git ls-tree failed in ") and len(err.splitlines()) == 1
+
+
 def test_show_a_file_whose_object_is_gone(repo: Repo) -> None:
     # it is in the tree: "does not exist" blamed the report for a damaged repository
     blob = git(repo.root, "rev-parse", f"{repo.first}:src/app.py")
