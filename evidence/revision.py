@@ -200,6 +200,12 @@ class Revision:
             kind = _object_kind(git_dir, name)
             if kind is not None:  # there, but no commit: "not found" would send one looking
                 raise RevisionError(f"revision {name} names a {kind}, not a commit, in {repo_path}")
+            said = run_git(git_dir, git_dir, "rev-parse", "--verify", "--end-of-options", name)
+            if b"is ambiguous" in said.stderr:  # a short id several objects start with
+                raise RevisionError(
+                    f"revision {name} in {repo_path} is ambiguous: several objects start with "
+                    "it; give more of its digits"
+                )
             raise RevisionError(f"revision {name} not found in {repo_path}{hint}")
         return commit
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import subprocess
 import threading
 from pathlib import Path
 
@@ -101,6 +103,30 @@ def test_a_revision_naming_a_tree_or_a_blob_says_so(repo: tuple[Path, str]) -> N
     for name, kind in ((tree, "tree"), (blob, "blob"), ("HEAD:src", "tree"), ("blobtag", "blob")):
         with pytest.raises(RevisionError, match=f"revision {name} names a {kind}, not a commit"):
             Revision.open(root, name)
+
+
+def _two_blobs_sharing_a_prefix(root: Path) -> str:
+    """Write two blobs whose ids start alike; their common 4-digit prefix."""
+    seen: dict[str, bytes] = {}
+    for n in range(100_000):
+        data = str(n).encode()
+        prefix = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()[:4]
+        if prefix in seen:
+            for each in (seen[prefix], data):
+                subprocess.run(
+                    ["git", "hash-object", "-w", "--stdin"], cwd=root, input=each, check=True
+                )
+            return prefix
+        seen[prefix] = data
+    raise AssertionError("no two ids alike")
+
+
+def test_a_short_id_several_objects_start_with_is_ambiguous(repo: tuple[Path, str]) -> None:
+    # "not found" sent the user looking for an object that is there, twice over
+    root, _ = repo
+    prefix = _two_blobs_sharing_a_prefix(root)
+    with pytest.raises(RevisionError, match=f"revision {prefix} in .* is ambiguous"):
+        Revision.open(root, prefix)
 
 
 def test_option_like_revision_is_never_an_option(repo: tuple[Path, str]) -> None:
