@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import threading
 from pathlib import Path
 
@@ -223,12 +224,27 @@ def check_name(path: Path) -> None:
             )
 
 
+def _mode(path: Path) -> int | None:
+    """The type and mode of the file at ``path`` (links followed), None when there is none;
+    StoreError when the path cannot be looked at (a path too long, a loop of links)."""
+    try:
+        return path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        raise StoreError(
+            f"cannot use the verdict database path {path}: {error.strerror or error} "
+            "(choose another file with --db)"
+        ) from None
+
+
 def check_file(path: Path, *, readonly: bool) -> None:
     """Refuse, before SQLite touches it, a path that cannot be a usable verdict database."""
     check_name(path)
-    if path.is_dir():
+    mode = _mode(path)
+    if mode is not None and stat.S_ISDIR(mode):
         raise StoreError(f"{path} is a directory, not a verdict database")
-    if not path.exists():
+    if mode is None:
         if readonly:
             raise StoreError(f"there is no verdict database at {path} (choose one with --db)")
         try:
@@ -238,7 +254,7 @@ def check_file(path: Path, *, readonly: bool) -> None:
         if not os.access(path.parent, os.W_OK | os.X_OK):  # as check_database says it
             raise StoreError(f"cannot create {path}: {path.parent} is read-only")
         return
-    if not path.is_file():  # reading a FIFO's header would wait for a writer forever
+    if not stat.S_ISREG(mode):  # reading a FIFO's header would wait for a writer forever
         raise StoreError(f"{path} is not a regular file, not a verdict database")
     try:
         with path.open("rb") as handle:
