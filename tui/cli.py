@@ -69,6 +69,11 @@ class LazyGroup(click.Group):
             click.echo(f"\n{name}: interrupted", err=True)
             sys.exit(INTERRUPTED)
         except OSError as error:
+            if error.errno == errno.EPIPE and _reader_gone():
+                # `assay grep ... | head`: the reader has all it wanted. click exits 1, which is
+                # grep's "nothing matched"; a program killed by SIGPIPE shows as 141
+                _silence_stdout()
+                sys.exit(BROKEN_PIPE)
             if error.errno not in _NO_ROOM:
                 raise
             # standard output on /dev/full or a full disk: the machine's state, not a bug
@@ -80,6 +85,22 @@ class LazyGroup(click.Group):
 
 #: the errors of a write that found no room (a full disk, a quota, a file size limit)
 _NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+#: the shell's status of a program that SIGPIPE ended (128 + 13), as grep's or cat's would be
+BROKEN_PIPE = 141
+
+
+def _reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone (and not a pipe to git)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), 0)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _silence_stdout() -> None:

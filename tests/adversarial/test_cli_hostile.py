@@ -227,3 +227,27 @@ def test_a_link_to_nothing_is_not_said_to_be_missing(tmp_path: Path) -> None:
     link.symlink_to("nowhere.txt")
     line = one_line_refusal(assay("parse", str(link)))
     assert line == f"assay parse: {link}: a symbolic link to nothing (its target is missing)"
+
+
+@pytest.mark.parametrize("command", ["grep", "show"])
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path, command: str) -> None:
+    # `assay grep x | head`: click exited 1, which is grep's "nothing matched"
+    from evidencekit import make_repo
+
+    make_repo(tmp_path, {"big.txt": "needle\n" * 50_000})
+    args = {"grep": ["grep", "needle"], "show": ["show", "HEAD:big.txt"]}[command]
+    code = "import sys; from tui.cli import main; main(sys.argv[1:])"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, *args, "--repo", str(tmp_path)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline()
+    process.stdout.close()  # more than a pipe holds is still to come: the next write fails
+    # grep writes line by line and meets the closed pipe; show's one write of the whole file is
+    # cut short by it, which Python does not report (and nothing of what was wanted was lost)
+    assert process.wait(timeout=60) == (141 if command == "grep" else 0)
+    assert process.stderr.read() == b""
