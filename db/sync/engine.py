@@ -24,6 +24,7 @@ from db.reviewer import reviewer_name
 from db.store import VerdictStore
 from db.sync.files import (
     MAX_FILE_BYTES,
+    VERDICTS,
     file_parts,
     file_path,
     file_text,
@@ -226,6 +227,14 @@ def _run(
         result.commit = theirs
         if result.offline is not None or not changes:
             return
+        stranger = _not_for_verdicts(files)
+        if stranger is not None:
+            result.error = (
+                f"its branch {result.branch} holds {stranger} and no {VERDICTS}/ folder: it looks "
+                f"like a code repository, not one for verdicts, and nothing was pushed to it (to "
+                f"share verdicts there after all, add a {VERDICTS}/README.md to that branch)"
+            )
+            return
         message = f"assay sync: {result.reviewer}: {new} new event(s)"
         commit = exchange.commit(
             theirs, changes, author=(result.reviewer, exchange.user.email), message=message
@@ -251,6 +260,15 @@ def _run(
         f"the remote kept moving: {attempts} pushes were rejected; your verdicts are kept, "
         "sync again"
     )
+
+
+def _not_for_verdicts(files: dict[str, TreeEntry]) -> str | None:
+    """What shows a branch with no verdicts yet is a project's, not a verdicts repository: a
+    file in a folder (`src/app.py`). A README, a licence or a .gitattributes alone starts one."""
+    if any(is_verdict_path(path) for path in files):
+        return None
+    nested = sorted(path for path in files if "/" in path)
+    return f"{nested[0]!r} among {len(files):,} files" if nested else None
 
 
 def _problem(problem: str) -> str | None:

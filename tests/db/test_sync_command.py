@@ -139,3 +139,45 @@ def test_sync_pushes_to_the_default_branch_of_an_empty_remote(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     assert remote_files(remote, "trunk")  # where a clone of the remote looks
     assert git("-C", str(remote), "branch", "--list").split() == ["*", "trunk"]
+
+
+def _commit_files(remote: Path, work: Path, files: dict[str, str]) -> str:
+    """Push a commit adding ``files`` to the remote's main branch; its id."""
+    if not work.exists():
+        git("clone", "--quiet", str(remote), str(work))
+    for path, text in files.items():
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        (work / path).write_text(text, encoding="utf-8")
+        git("add", path, cwd=work)
+    git("commit", "--quiet", "-m", "files", cwd=work)
+    git("push", "--quiet", "origin", "HEAD:main", cwd=work)
+    return git("rev-parse", "HEAD", cwd=work).strip()
+
+
+def test_a_code_repository_given_as_the_remote_is_not_pushed_to(tmp_path: Path) -> None:
+    # `--remote` given the audited project's URL by mistake committed verdicts/ onto its main
+    remote = bare_remote(tmp_path / "project.git")
+    work = tmp_path / "work"
+    code = _commit_files(remote, work, {"README.md": "Kestrel\n", "src/app.py": "x = 1\n"})
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    result = run("sync", "--remote", remote, "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 5, result.output
+    assert result.stderr.startswith(
+        "assay sync: not sent: its branch main holds 'src/app.py' among 2 files and no verdicts/ "
+        "folder: it looks like a code repository, not one for verdicts, and nothing was pushed"
+    )
+    assert "1 event(s) of ada are kept" in result.stderr
+    assert git("rev-parse", "main", cwd=remote).strip() == code
+    # the user says it is one: a verdicts/ folder on the branch, and the sync goes ahead
+    _commit_files(remote, work, {"verdicts/README.md": "Our verdicts\n"})
+    again = run("sync", "--db", ada)
+    assert again.exit_code == 0, again.output
+    assert "verdicts/KESTREL/runtime-report/ada.jsonl" in remote_files(remote)
+
+
+def test_a_new_verdicts_repository_with_a_readme_only_is_pushed_to(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "verdicts.git")
+    _commit_files(remote, tmp_path / "work", {"README.md": "x\n", "LICENSE": "y\n"})
+    ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
+    result = run("sync", "--remote", remote, "--db", ada, "--reviewer", "ada")
+    assert result.exit_code == 0, result.output
