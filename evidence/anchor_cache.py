@@ -22,9 +22,19 @@ from typing import Any
 from evidence import cache_files
 from evidence.anchoring.anchorer import Anchorer
 from evidence.citations import CitedPath, CitedState
+from evidence.git.tree import normalize_path
 from evidence.model import Anchor, Candidate, DiffPart, Elsewhere, FileState, Quote, Tier
 
-__all__ = ["CachingAnchorer", "Cached", "counts", "default_directory", "get", "key_for", "put"]
+__all__ = [
+    "CachingAnchorer",
+    "Cached",
+    "counts",
+    "default_directory",
+    "get",
+    "key_for",
+    "put",
+    "unreadable",
+]
 
 FORMAT = 1
 MAX_ENTRIES = 512
@@ -180,6 +190,17 @@ def put(
         cache_files.prune(directory, MAX_ENTRIES, MAX_BYTES)
 
 
+def unreadable(anchors: Iterable[Anchor], revision: Any) -> tuple[str, ...]:
+    """The quoted paths read as missing that the revision's tree does hold: their objects are
+    not in the repository (a partial or damaged clone). Anchors with any are never kept, or a
+    repaired clone would still show those files missing."""
+    missing = {anchor.quote.path for anchor in anchors if anchor.file is FileState.MISSING}
+    if not missing:
+        return ()
+    entries = revision.entries()
+    return tuple(sorted(path for path in missing if normalize_path(path) in entries))
+
+
 class CachingAnchorer(Anchorer):
     """An Anchorer whose `anchor_many` answers from the cache, and stores what it computed."""
 
@@ -201,6 +222,7 @@ class CachingAnchorer(Anchorer):
         anchors = super().anchor_many(quotes, **options)
         cancel: threading.Event | None = options.get("cancel")
         cancelled = cancel is not None and cancel.is_set()
-        if key is not None and not cancelled and len(anchors) == len(quotes):
+        complete = len(anchors) == len(quotes) and not unreadable(anchors, self.revision)
+        if key is not None and not cancelled and complete:
             put(self.directory, key, anchors)
         return anchors

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from evidence.anchor_cache import unreadable as paths_unreadable
 from evidence.anchoring import Anchorer
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations
 from evidence.drift import Drift, follow_anchors, relation_of
@@ -60,6 +61,9 @@ class CheckResult:
     drifts: tuple[Drift | None, ...] = ()
     #: with --against: "descendant", "diverged" or "ancestor" (how it stands to the revision)
     relation: str | None = None
+    #: quoted paths the revision's tree holds whose objects the repository lacks (a partial or
+    #: damaged clone): their quotes read as in a missing file, but the report is not to blame
+    unreadable: tuple[str, ...] = ()
 
     @property
     def drifted(self) -> tuple[tuple[QuoteResult, Drift], ...]:
@@ -88,7 +92,9 @@ class CheckResult:
     @property
     def exit_code(self) -> int:
         """0 when the check holds and (with `against`) no quoted passage changed or was
-        deleted, else 1."""
+        deleted, 2 when files could not be read (the check is incomplete), else 1."""
+        if self.unreadable:
+            return 2
         return 0 if self.holds and not self.drifted else 1
 
     def summary(self) -> dict[str, int]:
@@ -163,6 +169,15 @@ def run_check(
         for d in report.diagnostics
     ]
     diagnostics = (*found, *(d.shown(file) for file, d in reportset.diagnostics))
+    unreadable = paths_unreadable(anchors, revision)
+    if unreadable:
+        diagnostics = (
+            *diagnostics,
+            f"{len(unreadable)} quoted file(s) are in {revision.commit[:12]} but their objects "
+            f"are missing from the repository (a partial or damaged clone: see git fsck), so "
+            f"their quotes were not checked: {', '.join(unreadable[:5])}"
+            + (f" and {len(unreadable) - 5} more" if len(unreadable) > 5 else ""),
+        )
     citations = check_citations(reportset, PathIndex(revision.paths()))
     drifts: tuple[Drift | None, ...] = ()
     how = None
@@ -178,4 +193,5 @@ def run_check(
         None if against is None else against.commit,
         drifts,
         how,
+        unreadable,
     )

@@ -99,6 +99,8 @@ def to_json(result: CheckResult) -> dict[str, Any]:
         "citations": [citation_json(cited) for cited in result.citations],
         "summary": result.summary(),
         "diagnostics": list(result.diagnostics),
+        # quoted files whose objects the repository lacks: the check is incomplete (exit 2)
+        "unreadable": list(result.unreadable),
     }
     if result.against is not None:
         document["against"] = result.against

@@ -56,7 +56,8 @@ class SystemCheck:
     @property
     def exit_code(self) -> int:
         """0 when checked and everything holds, 1 otherwise."""
-        return self.result.exit_code if self.result is not None else 1
+        # an incomplete check (a file git could not read, 2 for one system) is not a pass
+        return min(self.result.exit_code, 1) if self.result is not None else 1
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ def check_system(
     if anchor_cache is not None:  # the cited paths beside the anchors: the audit screen's counts
         quotes = [each.quote for each in result.quotes]
         key = key_for(quotes, result.revision)
-        if key is not None:
+        if key is not None and not result.unreadable:  # a repaired clone is read again
             put(anchor_cache, key, [each.anchor for each in result.quotes], result.citations)
     return SystemCheck(system, CHECKED, reportset, result)
 

@@ -394,7 +394,7 @@ class AuditScreen(Screen[None]):
                 drifts = screen.session.drifts.values()
                 self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks)
             if self.anchor_cache is not None and screen.revision is not None:
-                keep_citations(screen.session, screen.revision.commit, self.anchor_cache)
+                keep_citations(screen.session, screen.revision, self.anchor_cache)
         self.fill()
         if screen is not None:
             self.run_worker(self._count_after(screen), group="audit-flush", exit_on_error=False)

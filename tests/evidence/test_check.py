@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from evidencekit import arm, make_repo
+from evidencekit import arm, git, make_repo
 
 from evidence.anchoring import Anchorer
 from evidence.check import run_check
@@ -208,6 +208,30 @@ def test_exit_zero_when_every_quote_holds(tmp_path: Path) -> None:
     assert "✓ src/app.py:2  TY-CLM-answer  exact" in out
 
 
+def test_a_quoted_file_whose_object_is_gone_makes_the_check_incomplete(tmp_path: Path) -> None:
+    # a partial or damaged clone: "file missing" and exit 1 blamed the report for it, and the
+    # anchors were cached so that the repaired clone still showed the file missing
+    repo = tmp_path / "repo"
+    text = "def handler():\n    return compute(42)\n# a commit of its own, cached by no other test\n"
+    commit = make_repo(repo, {"src/app.py": text})
+    report = tmp_path / "tiny-runtime-report.txt"
+    report.write_text(REPORT.format(rev=commit), encoding="utf-8")
+    blob = git(repo, "rev-parse", f"{commit}:src/app.py")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    code, out, _ = run(str(report), "--repo", str(repo), "--format", "json")
+    assert code == 2 and json.loads(out)["unreadable"] == ["src/app.py"]
+    code, out, _ = run(str(report), "--repo", str(repo))
+    assert code == 2
+    assert (
+        f"note: 1 quoted file(s) are in {commit[:12]} but their objects are missing from the "
+        "repository (a partial or damaged clone: see git fsck), so their quotes were not "
+        "checked: src/app.py"
+    ) in out
+    subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo, input=text.encode())
+    code, out, _ = run(str(report), "--repo", str(repo))
+    assert code == 0 and "✓ src/app.py:2  TY-CLM-answer  exact" in out
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -282,9 +306,9 @@ def test_check_runs_nothing_in_a_hostile_repository(tmp_path: Path) -> None:
         text=True,
         check=False,
     )
-    assert result.returncode in (0, 1), result.stderr
+    assert result.returncode == 2, result.stderr  # lost.txt's object is not there: incomplete
     data = json.loads(result.stdout)
-    assert data["quotes"][0]["match"] == "exact"
+    assert data["quotes"][0]["match"] == "exact" and data["unreadable"] == ["lost.txt"]
     assert sorted(path.name for path in marks.iterdir()) == []
 
 
