@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["MAX_EXPANDED_BYTES", "TooLarge", "expanded_limit", "read_input"]
+__all__ = ["MAX_EXPANDED_BYTES", "TooLarge", "expanded_limit", "limit_note", "read_input"]
 
 #: the most a compressed SARIF file may expand to, and the most read of any one input file:
 #: about 20 times the largest log the benchmarks read (50 MB); ASSAY_SARIF_MAX_BYTES sets another
@@ -18,12 +18,41 @@ class TooLarge(ValueError):
 
 
 def expanded_limit() -> int:
-    """The limit: ASSAY_SARIF_MAX_BYTES, else `MAX_EXPANDED_BYTES`."""
-    given = os.environ.get("ASSAY_SARIF_MAX_BYTES", "").strip()
+    """The limit: ASSAY_SARIF_MAX_BYTES (bytes, or with K, M, G or T: powers of 1024), else
+    `MAX_EXPANDED_BYTES`."""
+    limit = _given_limit()
+    return MAX_EXPANDED_BYTES if limit is None else limit
+
+
+#: 1024 to the power of the unit's place
+_UNITS = "kmgt"
+
+
+def _given_limit() -> int | None:
+    """ASSAY_SARIF_MAX_BYTES as a number of bytes; None when unset or not one (said by
+    `TooLarge`'s message, as the limit it sets is then not the one used)."""
+    given = os.environ.get("ASSAY_SARIF_MAX_BYTES", "").strip().lower().replace("_", "")
+    given = given.removesuffix("b").removesuffix("i")
+    scale = 1
+    if given and given[-1] in _UNITS:
+        scale = 1024 ** (_UNITS.index(given[-1]) + 1)
+        given = given[:-1].strip()
     try:
-        return int(given) if given and int(given) > 0 else MAX_EXPANDED_BYTES
-    except ValueError:
-        return MAX_EXPANDED_BYTES
+        limit = int((float(given) if "." in given else int(given)) * scale)
+    except (ValueError, OverflowError):  # not a number; "9.9e999" is infinite
+        return None
+    return limit if limit > 0 else None
+
+
+def limit_note() -> str:
+    """How the message says to set another limit, and what was wrong with the one set."""
+    given = os.environ.get("ASSAY_SARIF_MAX_BYTES", "").strip()
+    if given and _given_limit() is None:
+        return (
+            f"ASSAY_SARIF_MAX_BYTES={given[:40]!r} is not a size such as 2000000000 or 2G, "
+            "so the default was used"
+        )
+    return "ASSAY_SARIF_MAX_BYTES sets another limit"
 
 
 def read_input(path: Path) -> bytes:
@@ -50,7 +79,6 @@ def read_input(path: Path) -> bytes:
             data = b"".join(chunks)
     if size > limit:
         raise TooLarge(
-            f"larger than {limit:,} bytes, the most assay reads of one file "
-            "(ASSAY_SARIF_MAX_BYTES sets another limit)"
+            f"larger than {limit:,} bytes, the most assay reads of one file ({limit_note()})"
         )
     return data

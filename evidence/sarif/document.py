@@ -6,7 +6,7 @@ import json
 import zlib
 from typing import Any
 
-from evidence.limits import MAX_EXPANDED_BYTES, expanded_limit
+from evidence.limits import MAX_EXPANDED_BYTES, expanded_limit, limit_note
 from evidence.text import json_input
 
 __all__ = ["MAX_EXPANDED_BYTES", "SarifError", "expanded_limit", "read_document"]
@@ -52,7 +52,7 @@ def _gunzip(data: bytes, shown: str, limit: int) -> bytes:
                 if len(out) > limit:
                     raise SarifError(
                         f"{shown}: expands to more than {limit:,} bytes (the limit for a "
-                        "compressed SARIF file; ASSAY_SARIF_MAX_BYTES sets another)"
+                        f"compressed SARIF file; {limit_note()})"
                     )
                 if inflater.eof or not inflater.unconsumed_tail:
                     break

@@ -12,6 +12,7 @@ import pytest
 from clikit import assay, one_line_refusal
 from sarifkit import located, log, run
 
+from evidence.limits import MAX_EXPANDED_BYTES
 from evidence.sample import CITED_REVISION, SAMPLE_REPORTS
 
 CITED = "api/kestrel/auth.py"
@@ -184,6 +185,35 @@ def test_the_default_limit_is_about_twenty_times_the_largest_benchmark_log() -> 
 
     assert expanded_limit() == MAX_EXPANDED_BYTES
     assert 15 * 50_000_000 <= MAX_EXPANDED_BYTES <= 25 * 50_000_000
+
+
+@pytest.mark.parametrize(
+    ("given", "limit"),
+    [("2000000", 2_000_000), ("2G", 2 << 30), ("2 GiB", 2 << 30), ("1.5m", 1536 << 10)],
+)
+def test_the_limit_may_be_set_in_bytes_or_with_a_unit(
+    monkeypatch: pytest.MonkeyPatch, given: str, limit: int
+) -> None:
+    from evidence.limits import expanded_limit, limit_note
+
+    monkeypatch.setenv("ASSAY_SARIF_MAX_BYTES", given)
+    assert expanded_limit() == limit
+    assert limit_note() == "ASSAY_SARIF_MAX_BYTES sets another limit"
+
+
+@pytest.mark.parametrize("given", ["2 gigs", "0", "-5", "K", "9.9e999"])
+def test_a_limit_that_is_no_size_is_said_when_the_default_refuses(
+    tmp_path: Path, given: str
+) -> None:
+    # it was ignored without a word, and the refusal then said to set the variable one had set
+    big = tmp_path / "big-report.txt"
+    with big.open("wb") as file:
+        file.truncate(MAX_EXPANDED_BYTES + 1)  # sparse: nothing of it is written or read
+    line = one_line_refusal(assay("parse", str(big), env={"ASSAY_SARIF_MAX_BYTES": given}))
+    assert line.endswith(
+        f"(ASSAY_SARIF_MAX_BYTES={given!r} is not a size such as 2000000000 or 2G, so the "
+        "default was used)"
+    ), line
 
 
 #: a name longer than any file system takes, and a path of short names longer than PATH_MAX

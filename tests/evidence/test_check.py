@@ -212,7 +212,7 @@ def test_a_quoted_file_whose_object_is_gone_makes_the_check_incomplete(tmp_path:
     # a partial or damaged clone: "file missing" and exit 1 blamed the report for it, and the
     # anchors were cached so that the repaired clone still showed the file missing
     repo = tmp_path / "repo"
-    text = "def handler():\n    return compute(42)\n# a commit of its own, cached by no other test\n"
+    text = "def handler():\n    return compute(42)\n# cached by no other test\n"
     commit = make_repo(repo, {"src/app.py": text})
     report = tmp_path / "tiny-runtime-report.txt"
     report.write_text(REPORT.format(rev=commit), encoding="utf-8")
