@@ -38,6 +38,7 @@ from evidence.git.exchange import OFFLINE, Exchange, ExchangeError, blob_id
 from evidence.git.transport import RemoteError, check_remote, user_settings
 from evidence.git.tree import TreeEntry
 from evidence.permalink import without_credentials
+from evidence.text import escaped
 
 __all__ = ["ATTEMPTS", "SyncError", "SyncResult", "last_sync", "sync", "sync_directory"]
 
@@ -235,7 +236,8 @@ def _run(
                 f"share verdicts there after all, add a {VERDICTS}/README.md to that branch)"
             )
             return
-        message = f"assay sync: {result.reviewer}: {new} new event(s)"
+        # the name as data: a newline in it would add lines (a forged trailer) to the message
+        message = f"assay sync: {escaped(result.reviewer)}: {new} new event(s)"
         commit = exchange.commit(
             theirs, changes, author=(result.reviewer, exchange.user.email), message=message
         )

@@ -141,8 +141,9 @@ def grep(
                 if reason != message:
                     raise BadPattern(f"{pattern!r} is not a valid regular expression: {reason}")
                 raise RevisionError(f"search for {pattern!r} failed: {message}")
-            # git says it twice for a file: the files, not the lines
-            unread = len({line for line in said.splitlines() if b": unable to read " in line})
+            # git says it twice for a file, and its threads' lines may run together: the
+            # objects it names, not the lines
+            unread = len(set(_UNREAD.findall(said)))
             if unread:  # git still exits 0 or 1: the hits above miss those files
                 raise RevisionError(
                     f"search for {pattern!r} is incomplete: git could not read {unread} file(s) "
@@ -153,6 +154,10 @@ def grep(
             if process.poll() is None:
                 process.kill()
             stop(process)
+
+
+#: git grep's word for a file whose object it could not read, and the object's id
+_UNREAD = re.compile(rb": unable to read ([0-9a-f]{40,64})")
 
 
 def _kill_on(
