@@ -14,7 +14,7 @@ def json_object(text: str | None) -> dict[str, object] | None:
     """The JSON object ``text`` holds; None when there is no text, or it is not a JSON object."""
     try:
         found = json.loads(text) if text else None
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # a database written by another hand
         return None
     return found if isinstance(found, dict) else None
 

@@ -276,3 +276,9 @@ def test_foreign_events_are_named_by_the_part_that_holds_them(
     finally:
         laptop.close()
         desktop.close()
+
+
+def test_a_remembered_value_nested_past_the_stack_reads_as_none(ada: VerdictStore) -> None:
+    # a database another program wrote: json.loads raised RecursionError into the review app
+    ada.set_sync_state({"last": "[" * 200_000})
+    assert last_sync(ada) is None
