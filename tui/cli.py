@@ -94,11 +94,17 @@ BROKEN_PIPE = 141
 def _reader_gone() -> bool:
     """Whether standard output is a pipe whose reader has gone (and not a pipe to git)."""
     import select
+    import stat
 
     try:
+        descriptor = sys.stdout.fileno()
+        if not hasattr(select, "poll"):  # no way to ask: a pipe it is, then
+            return stat.S_ISFIFO(os.fstat(descriptor).st_mode)
         poller = select.poll()
-        poller.register(sys.stdout.fileno(), 0)
-        return any(events & select.POLLERR for _, events in poller.poll(0))
+        poller.register(descriptor, 0)
+        # Linux says POLLERR of a pipe whose reader has gone, BSDs and macOS POLLHUP
+        gone = select.POLLERR | select.POLLHUP
+        return any(events & gone for _, events in poller.poll(0))
     except (OSError, ValueError, AttributeError):
         return False
 
