@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 _BIDI = {
     0x202A: "LRE",
@@ -113,38 +113,60 @@ def _json_escape(code: int) -> str:
 
 #: a JSON escape of a UTF-16 surrogate: json.loads turns a lone one into a str no UTF-8 can hold
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
 _LOW_ESCAPE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+#: the same in the bytes of UTF-8 JSON, where an escape is the same ASCII
+_ESCAPED_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LOW_ESCAPE_BYTES = re.compile(rb"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+#: a surrogate encoded in UTF-8 (ED A0-BF ..), which strict UTF-8 refuses and json.loads's
+#: own decoding of bytes ("surrogatepass") would let through
+_ENCODED_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
+
+T = TypeVar("T", str, bytes)
 
 
-def json_without_surrogates(text: str) -> str:
-    """JSON ``text`` with every escape of a lone surrogate (in a string or a key) written as
-    U+FFFD's, so that its strings decode to text that can be written as UTF-8, stored and shown
-    (json.loads would make a str no UTF-8 can hold). Done on the text before parsing: walking
-    the decoded value took four times as long as parsing a 190 MB scan (ruff over pygments,
-    whose messages quote surrogates). Unchanged when ``text`` escapes none."""
-    pieces: list[str] = []
+def json_without_surrogates(text: T) -> T:
+    """JSON ``text`` (a str, or UTF-8 bytes) with every escape of a lone surrogate (in a string
+    or a key) written as U+FFFD's, so that its strings decode to text that can be written as
+    UTF-8, stored and shown (json.loads would make a str no UTF-8 can hold). Done on the text
+    before parsing: walking the decoded value took four times as long as parsing a 190 MB scan
+    (ruff over pygments, whose messages quote surrogates). Unchanged when ``text`` escapes none."""
+    if isinstance(text, bytes):
+        found, low, backslash, highs, fffd = (
+            _ESCAPED_SURROGATE_BYTES,
+            _LOW_ESCAPE_BYTES,
+            ord("\\"),
+            b"89abAB",
+            b"\\ufffd",
+        )
+    else:
+        found, low, backslash, highs, fffd = (
+            _ESCAPED_SURROGATE,
+            _LOW_ESCAPE,
+            "\\",
+            "89abAB",
+            "\\ufffd",
+        )
+    pieces: list[T] = []
     copied = 0  # text[:copied] is in pieces
     pair_end = -1  # the low half of the last pair ends here
-    for match in _ESCAPED_SURROGATE.finditer(text):
+    for match in found.finditer(text):
         start = match.start()
         if start < pair_end:
             continue
         before = start
-        while before > 0 and text[before - 1] == "\\":
+        while before > 0 and text[before - 1] == backslash:
             before -= 1
         if (start - before) % 2:  # an escaped backslash, then a plain "u"
             continue
-        if text[start + 3] in "89abAB" and _LOW_ESCAPE.match(text, start + 6):
+        if text[start + 3 : start + 4] in highs and low.match(text, start + 6):
             pair_end = start + 12  # a high surrogate and the low one after it: a pair
             continue
-        pieces += (text[copied:start], "\\ufffd")
+        pieces += (text[copied:start], fffd)
         copied = start + 6
     if not pieces:
         return text
     pieces.append(text[copied:])
-    return "".join(pieces)
+    return text[:0].join(pieces)
 
 
 def unreadable(error: OSError) -> str:
@@ -163,7 +185,43 @@ def json_value(data: bytes) -> Any:
     (`json_without_surrogates`); UnicodeDecodeError, ValueError (not JSON) or RecursionError."""
     import json  # here: only JSON inputs need it
 
-    return json.loads(json_without_surrogates(data.decode("utf-8-sig")))
+    # parsed from the bytes: one character past U+FFFF makes a decoded str 4 bytes a character
+    # (a 190 MB scan: 735 MB), and it was copied once more where a surrogate was escaped
+    if json.detect_encoding(data) not in ("utf-8", "utf-8-sig"):  # NULs: UTF-16 or 32, or none
+        return json.loads(json_without_surrogates(data.decode("utf-8-sig")))
+    surrogate = _ENCODED_SURROGATE.search(data)  # json.loads decodes with "surrogatepass"
+    if surrogate is not None:
+        where = surrogate.start()
+        raise UnicodeDecodeError("utf-8", data, where, where + 1, "a surrogate is not UTF-8")
+    return json.loads(json_without_surrogates(_ascii_json(data)))
+
+
+#: non-ASCII bytes, which valid JSON holds inside its strings only
+_NON_ASCII = re.compile(rb"[\x80-\xff]+")
+#: past this many runs of them, escaping costs more time than the memory it saves
+_MOST_RUNS = 200_000
+
+
+def _ascii_json(data: bytes) -> bytes:
+    """UTF-8 JSON with its non-ASCII characters written as JSON escapes: the same value, but
+    decoded by json.loads to a str of 1 byte a character, where one emoji made the whole
+    document's str 4 (a 190 MB scan: 735 MB at its peak, 185 MB now). UnicodeDecodeError
+    where it is not UTF-8; ``data`` itself when it is ASCII, or holds too many runs of
+    non-ASCII bytes to be worth it."""
+    import json
+
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    runs = _non_ascii_runs(data, start)
+    if not runs:
+        return data
+    pieces: list[bytes] = []
+    copied = start
+    for first, last in runs:
+        text = data[first:last].decode("utf-8")  # whole characters: ASCII bytes end a run
+        pieces += (data[copied:first], json.dumps(text)[1:-1].encode("ascii"))
+        copied = last
+    pieces.append(data[copied:])
+    return b"".join(pieces)
 
 
 def json_input(data: bytes, shown: str, error: Callable[[str], Exception], kind: str) -> Any:
@@ -184,3 +242,33 @@ def json_escaped(encoded: str) -> str:
     escapes: the same JSON value, inert in a terminal. Its newlines (between lines, or of
     indentation) are kept; JSON escapes the ones inside strings itself."""
     return _rest(encoded, _json_escape, "\n")
+
+
+#: bytes looked at a block at a time: bytes.isascii() passes over an ASCII block in C, where the
+#: regular expression alone took 1.5 s over a 190 MB scan
+_BLOCK = 4096
+
+
+def _non_ascii_runs(data: bytes, start: int) -> list[tuple[int, int]]:
+    """The spans of the runs of non-ASCII bytes in ``data`` from ``start``; none when there are
+    more than `_MOST_RUNS`."""
+    runs: list[tuple[int, int]] = []
+    position, size = start, len(data)
+    while position < size:
+        end = min(position + _BLOCK, size)
+        if data[position:end].isascii():
+            position = end
+            continue
+        while position < end:
+            run = _NON_ASCII.search(data, position, end)
+            if run is None:
+                position = end
+                break
+            first, last = run.span()
+            if last == end and (more := _NON_ASCII.match(data, last)) is not None:
+                last = more.end()  # the run goes on past the block
+            runs.append((first, last))
+            if len(runs) > _MOST_RUNS:
+                return []
+            position = last
+    return runs

@@ -8,10 +8,16 @@ import re
 import unicodedata
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evidence.text import UNSAFE_CATEGORIES, escaped, json_without_surrogates, visible
+from evidence.text import (
+    UNSAFE_CATEGORIES,
+    escaped,
+    json_value,
+    json_without_surrogates,
+    visible,
+)
 
 
 def test_format_characters_no_table_names_are_shown_too() -> None:
@@ -69,3 +75,75 @@ def test_lone_surrogates_are_replaced_in_the_text_as_in_the_value(text: str, upp
     if upper:
         encoded = re.sub(r"\\u([0-9a-f]{4})", lambda m: "\\u" + m.group(1).upper(), encoded)
     assert json.loads(json_without_surrogates(encoded)) == _walked(json.loads(encoded))
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join), st.booleans())
+def test_the_bytes_give_what_the_text_gives(text: str, upper: bool) -> None:
+    encoded = json.dumps({text: [text, {"k": text}]})
+    if upper:
+        encoded = re.sub(r"\\u([0-9a-f]{4})", lambda m: "\\u" + m.group(1).upper(), encoded)
+    assert json_without_surrogates(encoded.encode("ascii")).decode("ascii") == (
+        json_without_surrogates(encoded)
+    )
+
+
+@settings(max_examples=300)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=12,
+    ),
+    st.integers(1, 9),
+    st.booleans(),
+)
+def test_a_json_file_reads_as_its_decoded_text_would(value: Any, block: int, bom: bool) -> None:
+    # the bytes are parsed with their non-ASCII characters escaped (an emoji made the whole
+    # document's str 4 bytes a character); blocks of a few bytes cut runs and characters apart
+    import evidence.text as text_module
+
+    data = (b"\xef\xbb\xbf" if bom else b"") + json.dumps(value, ensure_ascii=False).encode(
+        "utf-8", "surrogatepass"
+    )
+    try:
+        expected: Any = _walked(json.loads(data.decode("utf-8-sig")))
+    except UnicodeDecodeError:
+        expected = UnicodeDecodeError
+    before = text_module._BLOCK
+    text_module._BLOCK = block
+    try:
+        got: Any = json_value(data)
+    except UnicodeDecodeError:
+        got = UnicodeDecodeError
+    finally:
+        text_module._BLOCK = before
+    assert got == expected
+
+
+def test_a_json_file_that_is_not_utf8_is_refused_as_before() -> None:
+    for data in (
+        b'"\xff"',
+        b'"\xed\xa0\x80"',
+        b'["\xe2\x82"]',
+        b'"\xe2\x82',
+        b'"\xf4\x90\x80\x80"',
+    ):
+        try:
+            json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            pass
+        else:
+            raise AssertionError(data)
+        try:
+            json_value(data)
+        except UnicodeDecodeError:
+            continue
+        raise AssertionError(data)
+
+
+def test_past_so_many_runs_the_bytes_are_parsed_as_they_are() -> None:
+    import evidence.text as text_module
+
+    data = json.dumps(["é"] * (text_module._MOST_RUNS + 1), ensure_ascii=False).encode()
+    assert text_module._ascii_json(data) is data
+    assert json_value(data) == ["é"] * (text_module._MOST_RUNS + 1)
