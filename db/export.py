@@ -252,7 +252,7 @@ def sarif(
     (and a review of reports only): assay's run, one result per quote."""
     from db.sarif_verdicts import registered_sarif_files, runs_with_verdicts
 
-    registered = store.items()
+    registered = store.result_files()  # where results came from, not every item's row
     if files is None:
         files = registered_sarif_files(registered)
         if files and not all(path.is_file() for path in files):
@@ -264,7 +264,7 @@ def sarif(
     if not files:
         return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [_assay_run(store, reviewer)]}
     document, identities = runs_with_verdicts(store, files, reviewer=reviewer, items=registered)
-    own = _assay_run(store, reviewer, skip=identities, items=registered)
+    own = _assay_run(store, reviewer, skip=identities, items=store.quote_items())
     if own["results"]:
         document["runs"].append(own)
     return document
@@ -286,7 +286,7 @@ def _assay_run(
         mine = reviewer is None or event.reviewer == reviewer
         if event.quote is not None and mine and event.report not in skip:
             current.setdefault(event.item, []).append(event)
-    registered = store.items() if items is None else items
+    registered = store.quote_items() if items is None else items
     items_by_key = {
         item["item"]: item
         for item in registered

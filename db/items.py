@@ -21,6 +21,8 @@ __all__ = [
     "item_rows",
     "read_citations",
     "read_items",
+    "read_quote_items",
+    "read_result_files",
     "read_sources",
     "register_context",
     "register_items",
@@ -56,6 +58,27 @@ def register_items(
 def read_items(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Registered items, by report then report order."""
     return list(utils.query("SELECT * FROM items ORDER BY report, ord"))
+
+
+def read_result_files(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Of each registered SARIF result, only where it came from (kind, report, report_file,
+    registered_at, ord), by report then report order: a scan's every item, read whole, took
+    460 MB while its SARIF file was parsed for the export."""
+    return list(
+        utils.query(
+            "SELECT kind, report, report_file, registered_at, ord FROM items "
+            "WHERE kind = 'result' AND report_file IS NOT NULL ORDER BY report, ord"
+        )
+    )
+
+
+def read_quote_items(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """The registered quotes of reports (not of SARIF results), by report then report order."""
+    return list(
+        utils.query(
+            "SELECT * FROM items WHERE quote IS NOT NULL AND kind != 'result' ORDER BY report, ord"
+        )
+    )
 
 
 def item_rows(

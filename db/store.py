@@ -371,6 +371,22 @@ class VerdictStore:
             write=False,
         )
 
+    def result_files(self) -> list[dict[str, Any]]:
+        """Where each registered SARIF result came from (db/items.py `read_result_files`)."""
+        return self._database.run(
+            "reading items",
+            lambda _conn: report_items.read_result_files(self._database.utils),
+            write=False,
+        )
+
+    def quote_items(self) -> list[dict[str, Any]]:
+        """The registered quotes of reports, not of SARIF results (`read_quote_items`)."""
+        return self._database.run(
+            "reading items",
+            lambda _conn: report_items.read_quote_items(self._database.utils),
+            write=False,
+        )
+
     def what_was(self, keys: Iterable[str]) -> dict[str, Was]:
         """What each of these items was when last registered, in words (db/gone.py), by key."""
         from db.gone import read_what_was
