@@ -4,7 +4,7 @@ and SARIF exports work from the database alone. Written and read through sqlite_
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from db.gathered import insert_rows
@@ -55,9 +55,18 @@ def register_items(
     return len(rows)
 
 
-def read_items(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
-    """Registered items, by report then report order."""
-    return list(utils.query("SELECT * FROM items ORDER BY report, ord"))
+def read_items(
+    utils: sqlite_utils.Database, columns: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """Registered items, by report then report order (``columns``: only those)."""
+    if columns is None:
+        return list(utils.query("SELECT * FROM items ORDER BY report, ord"))
+    known = set(utils["items"].columns_dict)
+    unknown = [name for name in columns if name not in known]
+    if unknown:  # names from the code, never from input: a mistake said as one
+        raise ValueError(f"no such item column: {', '.join(unknown)}")
+    chosen = ", ".join(f'"{name}"' for name in columns)
+    return list(utils.query(f"SELECT {chosen} FROM items ORDER BY report, ord"))
 
 
 def read_result_files(utils: sqlite_utils.Database) -> list[dict[str, Any]]:

@@ -163,7 +163,7 @@ def disagreements(events: list[Event]) -> list[dict[str, Any]]:
 def summary(store: VerdictStore) -> dict[str, Any]:
     """Everything `assay stats` shows, as plain data."""
     events = store.current_all()
-    items = store.items()
+    items = store.items(("item", "report", "kind", "quote", "present"))  # what the counts use
     counts: dict[str, dict[str, int]] = {}
     for event in events:
         if event.verdict is not None:

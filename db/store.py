@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -363,11 +363,12 @@ class VerdictStore:
             write=True,
         )
 
-    def items(self) -> list[dict[str, Any]]:
-        """Registered items, by report then report order."""
+    def items(self, columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Registered items, by report then report order (``columns``: only those, a fraction
+        of the memory on a scan's 270,000 items)."""
         return self._database.run(
             "reading items",
-            lambda _conn: report_items.read_items(self._database.utils),
+            lambda _conn: report_items.read_items(self._database.utils, columns),
             write=False,
         )
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from click.testing import CliRunner
 
 from db.export import render
@@ -276,3 +277,12 @@ def test_a_report_review_names_its_revision_in_version_control_provenance(
         {"repositoryUri": "ssh://git@host.example/team/kestrel.git", "revisionId": REV}
     ]
     validate({"version": "2.1.0", "runs": [run]})
+
+
+def test_items_read_in_part_hold_those_columns_only(store: VerdictStore) -> None:
+    review(store, CODEQL)
+    every = store.items()
+    chosen = ("item", "report", "quote", "present")
+    assert store.items(chosen) == [{name: item[name] for name in chosen} for item in every]
+    with pytest.raises(ValueError, match="no such item column: nope"):
+        store.items(("item", "nope"))
