@@ -15,6 +15,8 @@ __all__ = [
     "count",
     "current",
     "current_all",
+    "current_of",
+    "contested",
     "events",
     "history",
     "integrity_check",
@@ -40,6 +42,42 @@ _ITEM, _REVIEWER = COLUMNS.index("item"), COLUMNS.index("reviewer")
 def current_all(conn: sqlite3.Connection) -> list[Event]:
     """Every reviewer's current verdicts and notes, ordered by item then reviewer."""
     return [event for event in map(event_from_row, _current_rows(conn)) if not event.empty]
+
+
+def contested(conn: sqlite3.Connection) -> set[str]:
+    """The items more than one reviewer has an event on: where reviewers can disagree (read
+    from the events' (item, reviewer) index, one step)."""
+    from db.gathered import gathered
+
+    return set(
+        gathered(
+            conn,
+            "SELECT json_group_array(item) FROM (SELECT item FROM events GROUP BY item "
+            "HAVING count(DISTINCT reviewer) > 1)",
+        )
+    )
+
+
+#: items asked for in one statement by `current_of`
+_PER_QUERY = 500
+
+
+def current_of(conn: sqlite3.Connection, items: Sequence[str]) -> list[Event]:
+    """The current verdicts and notes of these items, ordered by item then reviewer."""
+    from db.gathered import gathered
+
+    columns = ", ".join(COLUMNS)
+    rows: list[list[Any]] = []
+    for start in range(0, len(items), _PER_QUERY):
+        part = list(items[start : start + _PER_QUERY])
+        rows += gathered(
+            conn,
+            f"SELECT json_group_array(json_array({columns})) FROM current_verdicts "
+            f"WHERE item IN ({', '.join('?' * len(part))})",
+            part,
+        )
+    rows.sort(key=lambda row: (row[_ITEM], row[_REVIEWER]))
+    return [event for event in map(event_from_row, rows) if not event.empty]
 
 
 def _current_rows(conn: sqlite3.Connection) -> list[list[Any]]:

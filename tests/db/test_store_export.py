@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from storekit import REPORT, REV, ROUTE, anchors, fill, make_record, make_report, qref, reportset
 
+from db.events import find_disagreements
 from db.export import FIELDS, event_line, parse_events, render
 from db.keys import ItemRef, Verdict
 from db.store import Event, StoreError, VerdictStore
@@ -205,6 +206,30 @@ def test_other_iso_times_are_normalized() -> None:
 def test_import_lists_disagreements(filled: VerdictStore) -> None:
     found = {d.item: dict(d.verdicts) for d in filled.disagreements()}
     assert found == {qref(1).key: {"ann": Verdict.CONFIRMED, "bob": Verdict.UNCLEAR}}
+
+
+@pytest.mark.parametrize("apart", [1, 5_000])
+def test_disagreements_are_read_of_the_items_two_reviewers_touched(
+    store: VerdictStore, monkeypatch: pytest.MonkeyPatch, apart: int
+) -> None:
+    # only those are read (apart: past it, every current verdict at once, as before)
+    monkeypatch.setattr("db.store.CONTESTED_READ_APART", apart)
+    items = [ItemRef("S/runtime", f"R{n}") for n in range(30)]
+    for n, item in enumerate(items):
+        store.give(item, "confirmed", reviewer="ann")
+        if n % 3 == 0:  # bob differs on these, agrees on every third after, skips the rest
+            store.give(item, "refuted", reviewer="bob")
+        elif n % 3 == 1:
+            store.give(item, "confirmed", reviewer="bob")
+        else:
+            store.give(item, "skip", reviewer="bob")
+    store.give(items[3], "confirmed", reviewer="bob")  # since agreeing: no longer a disagreement
+    expected = find_disagreements(store.current_all())
+    assert [d.item for d in expected] == sorted(item.key for item in items[::3] if item != items[3])
+    assert store.disagreements() == expected
+    some = {items[0].key, items[1].key, items[6].key}
+    assert store.disagreements(some) == find_disagreements(store.current_all(), some)
+    assert store.disagreements([items[1].key]) == []
 
 
 def test_delete_character_is_escaped_in_ascii_exports(store: VerdictStore) -> None:
