@@ -122,3 +122,21 @@ def test_counts_of_a_commit_named_in_full_need_no_git(
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # a git process would fail
     found = {cached.system: cached[1:3] for cached in read_cached(state.entries, directory, None)}
     assert found == {0: (1, 1), 1: (None, None)}  # Beta not checked yet; Gamma has no repository
+
+
+def test_every_kind_of_anchor_comes_back_as_it_was_made(tmp_path: Path) -> None:
+    # the sample's quotes hold every tier, diffs, places elsewhere, several candidates and notes
+    from evidence.sample import CITED_REVISION, SAMPLE_REPORTS, sample_repo
+
+    quotes = [q for record in load_reports([SAMPLE_REPORTS]).records() for q in record.quotes]
+    with Revision.open(sample_repo(tmp_path / "kestrel"), CITED_REVISION) as revision:
+        computed = CachingAnchorer(revision, directory=tmp_path / "anchors").anchor_many(quotes)
+        again = CachingAnchorer(revision, directory=tmp_path / "anchors")
+        cached = again.anchor_many(quotes)
+    assert again.hit and cached == computed
+    assert {a.match for a in computed} >= {Tier.EXACT, Tier.FUZZY, Tier.MISSING}
+    assert any(a.diff for a in computed) and any(a.elsewhere for a in computed)
+    for made, read in zip(computed, cached, strict=True):
+        for part in ("diff", "elsewhere", "candidates"):
+            assert [type(x) for x in getattr(read, part)] == [type(x) for x in getattr(made, part)]
+        assert type(read.file) is type(made.file) and type(read.match) is type(made.match)
