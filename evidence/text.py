@@ -220,6 +220,11 @@ def _ascii_json(data: bytes) -> bytes:
     copied = start
     for first, last in runs:
         text = data[first:last].decode("utf-8")  # whole characters: ASCII bytes end a run
+        before = first
+        while before > start and data[before - 1] == 0x5C:  # backslashes
+            before -= 1
+        if (first - before) % 2:  # `\é`, no JSON escape: kept, for json.loads to refuse
+            continue
         pieces += (data[copied:first], json.dumps(text)[1:-1].encode("ascii"))
         copied = last
     pieces.append(data[copied:])

@@ -147,3 +147,30 @@ def test_past_so_many_runs_the_bytes_are_parsed_as_they_are() -> None:
     data = json.dumps(["é"] * (text_module._MOST_RUNS + 1), ensure_ascii=False).encode()
     assert text_module._ascii_json(data) is data
     assert json_value(data) == ["é"] * (text_module._MOST_RUNS + 1)
+
+
+RAW = ["\\", '"', "é", "😀", "a", "u", "00e9", "d800", "[", "]", ",", " "]
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(RAW), max_size=10).map("".join), st.integers(1, 9))
+def test_text_that_may_not_be_json_reads_as_json_loads_reads_it(raw: str, block: int) -> None:
+    # `"\é"` is no JSON; escaped as `"\\u00e9"` it read as a backslash and "u00e9"
+    import evidence.text as text_module
+
+    data = f'["{raw}"]'.encode()
+
+    def outcome(read: Any) -> Any:
+        try:
+            return ("value", read())
+        except ValueError as error:  # JSONDecodeError and UnicodeDecodeError alike
+            return ("refused", type(error).__name__)
+
+    before = text_module._BLOCK
+    text_module._BLOCK = block
+    try:
+        got = outcome(lambda: json_value(data))
+    finally:
+        text_module._BLOCK = before
+    expected = outcome(lambda: _walked(json.loads(data.decode("utf-8"))))
+    assert got == expected
