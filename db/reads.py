@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from db.events import COLUMNS, SELECT, Event, event_from_row
+from db.gathered import gathered
 
 __all__ = [
     "count",
@@ -47,8 +48,6 @@ def current_all(conn: sqlite3.Connection) -> list[Event]:
 def contested(conn: sqlite3.Connection) -> set[str]:
     """The items more than one reviewer has an event on: where reviewers can disagree (read
     from the events' (item, reviewer) index, one step)."""
-    from db.gathered import gathered
-
     return set(
         gathered(
             conn,
@@ -64,8 +63,6 @@ _PER_QUERY = 500
 
 def current_of(conn: sqlite3.Connection, items: Sequence[str]) -> list[Event]:
     """The current verdicts and notes of these items, ordered by item then reviewer."""
-    from db.gathered import gathered
-
     columns = ", ".join(COLUMNS)
     rows: list[list[Any]] = []
     for start in range(0, len(items), _PER_QUERY):

@@ -269,8 +269,8 @@ def _not_for_verdicts(files: dict[str, TreeEntry]) -> str | None:
     file in a folder (`src/app.py`). A README, a licence or a .gitattributes alone starts one."""
     if any(is_verdict_path(path) for path in files):
         return None
-    nested = sorted(path for path in files if "/" in path)
-    return f"{nested[0]!r} among {len(files):,} files" if nested else None
+    nested = [path for path in files if "/" in path]
+    return f"{min(nested)!r} among {len(files):,} files" if nested else None
 
 
 def _problem(problem: str) -> str | None:
