@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.containers import Vertical
 from textual.content import Content
@@ -235,6 +235,18 @@ class Palette(Dialog[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+class ThemePicker(CommandPalette):
+    """Textual's theme picker, its `esc` named as every dialog of assay's names it (Textual's
+    says "Exit the command palette" though this palette only picks a theme)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "escape", "Close")]
+
+    def __init__(self) -> None:
+        from textual.theme import ThemeProvider
+
+        super().__init__(providers=[ThemeProvider], placeholder="Search for themes…")
 
 
 def textual_palette_status(palette: CommandPalette) -> Content:

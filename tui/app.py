@@ -145,6 +145,11 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
             yield from commands()
         yield from super().get_system_commands(screen)
 
+    def search_themes(self) -> None:
+        from screens.palette import ThemePicker
+
+        self.push_screen(ThemePicker())
+
     def on_command_palette_opened(self, message: CommandPalette.Opened) -> None:
         # a palette of Textual's own (the theme picker, `search_commands`) covers the
         # review's lines with its own, as assay's dialogs do

@@ -278,7 +278,7 @@ async def test_textuals_own_palette_says_what_its_keys_act_on_not_the_review(
         status = str(picker.query_one(".dialog-status", Static).render())
         keys = str(picker.query_one(KeysBar).render())
         assert status == "typing → Themes", status
-        assert "esc " in keys and "Confirm" not in keys, keys
+        assert "esc Close" in keys and "Confirm" not in keys, keys  # as every dialog says
         await press(pilot, screen, "escape")
         assert app.screen is screen
     app.close()
