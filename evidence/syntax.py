@@ -8,6 +8,7 @@ answer is Pygments' own: the same matches in the same order, rated as it rates t
 
 from __future__ import annotations
 
+import threading
 from functools import cache, lru_cache
 from posixpath import basename
 from typing import TYPE_CHECKING
@@ -21,10 +22,21 @@ if TYPE_CHECKING:
 _Pattern = tuple[int, str, str]
 
 
+_Index = tuple[
+    dict[str, list[_Pattern]], dict[str, list[_Pattern]], list[tuple["re.Pattern[str]", _Pattern]]
+]
+#: the index is made once: a second thread asking meanwhile (the source pane's highlighting
+#: beside the next record's) waits for it rather than making it again (~30 ms of the GIL)
+_INDEXING = threading.Lock()
+
+
+def _index() -> _Index:
+    with _INDEXING:
+        return _made_index()
+
+
 @cache
-def _index() -> tuple[
-    dict[str, list[_Pattern]], dict[str, list[_Pattern]], list[tuple[re.Pattern[str], _Pattern]]
-]:
+def _made_index() -> _Index:
     """Patterns without a wildcard by the whole name; "*" then a literal by the name's ending;
     the rest as Pygments matches them. (Imports here: the module is imported at launch.)"""
     import fnmatch

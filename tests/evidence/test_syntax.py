@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import string
+import threading
 
 from pygments.lexers import find_lexer_class_for_filename, get_all_lexers
 from pygments.lexers.special import TextLexer
@@ -41,3 +42,23 @@ def test_a_file_pygments_does_not_know_is_plain_text_with_its_lines_kept() -> No
     assert isinstance(lexer, TextLexer)
     assert lexer.stripnl is False and lexer.ensurenl is False
     assert lexer_for("a.py").stripnl is False
+
+
+def test_threads_asking_at_once_make_the_index_once() -> None:
+    # the source pane and the next record's preparation ask for their first lexers together:
+    # both made the ~930 patterns' index, each holding the GIL from the other's highlighting
+    from evidence import syntax
+
+    syntax._made_index.cache_clear()
+    start = threading.Barrier(3)
+
+    def ask() -> None:
+        start.wait()
+        syntax.lexer_class("a.py")
+
+    threads = [threading.Thread(target=ask) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert syntax._made_index.cache_info().misses == 1
