@@ -257,3 +257,34 @@ def test_lines_left_only_of_what_the_file_held_elsewhere_are_no_counterpart(
         (drift,) = follow_anchors([_anchor("finder.py", (6, 9))], old, now)
     assert drift is not None and drift.status is DriftStatus.DELETED
     assert drift.near == (6, 7)
+
+
+def test_file_names_git_would_quote_are_followed_through_edits_and_renames(
+    tmp_path: Path,
+) -> None:
+    # a newline, a tab, a quote or a non-ASCII letter in a name: git quotes such names in all
+    # but its -z output, and the history's pairs and patches must still name the file
+    root = tmp_path / "r"
+    names = ["we\nird.py", 'ta\tb "q".py', "naïve.py"]
+    # each its own text: identical files renamed together could be paired either way
+    bodies = [f"def f():\n    return 1\n\ndef g_{n}():\n    return {n}\n" for n in range(3)]
+    cited = make_repo(root, dict(zip(names, bodies, strict=True)))
+    for name, body in zip(names, bodies, strict=True):
+        (root / name).write_text(body.replace("return 1\n", "return 10\n", 1), encoding="utf-8")
+    git(root, "commit", "-qam", "edit f")
+    edited = git(root, "rev-parse", "HEAD")
+    for n, name in enumerate(names):
+        git(root, "mv", name, f"moved\n{n}.py")
+    git(root, "commit", "-qm", "move")
+    tip = git(root, "rev-parse", "HEAD")
+    anchors = [_anchor(name, lines) for name in names for lines in ((1, 2), (4, 5))]
+    with Revision.open(root, cited) as old, Revision.open(root, tip) as now:
+        drifts = follow_anchors(anchors, old, now)
+    assert [(d.status, d.path, d.lines) if d else None for d in drifts] == [
+        (status, f"moved\n{n}.py", lines)
+        for n in range(len(names))
+        for status, lines in ((DriftStatus.CHANGED, (1, 2)), (DriftStatus.UNCHANGED, (4, 5)))
+    ]
+    assert all(d is not None and d.renamed_from == names[n // 2] for n, d in enumerate(drifts))
+    changed = [d for d in drifts if d is not None and d.status is DriftStatus.CHANGED]
+    assert all([c.id for c in d.commits] == [edited] for d in changed)
