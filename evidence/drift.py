@@ -167,11 +167,15 @@ def follow_anchors(
         )
         follower.read_ahead({p for p in places if p is not None})
         out: list[Drift | None] = []
+        own_lines: dict[int, _OwnLines] = {}  # by passage: its own lines set aside
         for anchor, path in zip(anchors, places, strict=True):
             if cancel is not None and cancel.is_set():
                 out.append(None)
                 continue
+            follower.own_lines = None
             out.append(follower.follow(anchor, path))
+            if follower.own_lines is not None:
+                own_lines[len(out) - 1] = follower.own_lines
         gone, passages = follower.gone(anchors, places, out)
         if gone:  # a move is to a file written since the cited revision, as git blame -C sees
             found = verbatim_places(passages, follower.texts_at_against(follower.written()))
@@ -183,12 +187,37 @@ def follow_anchors(
             if drift is not None and drift.path is not None and drift.lines is not None
         ]
         extend_history(repo, history, sorted({d.path for _, d in there if d.path}))
-        logs = history.line_logs([(d.path or "", _ranges(d.lines or (1, 1))) for _, d in there])
+        kept = list(own_lines.values())
+        wanted = [(d.path or "", _ranges(d.lines or (1, 1))) for _, d in there]
+        wanted += [(own.drift.path or "", _ranges(own.drift.lines or (1, 1))) for own in kept]
+        logs = history.line_logs(wanted)  # one walk for both
     finally:
         repo.close()
-    for (number, drift), commits in zip(there, logs, strict=True):
+    for (number, drift), commits in zip(there, logs[: len(there)], strict=True):
         out[number] = replace(drift, commits=tuple(commits))
+    for (number, own), commits in zip(own_lines.items(), logs[len(there) :], strict=True):
+        chosen = out[number]
+        if chosen is not None and own.is_it(chosen, commits):
+            out[number] = replace(own.drift, commits=tuple(commits))
     return out
+
+
+@dataclass(frozen=True)
+class _OwnLines:
+    """A passage's own lines, edited where the history carried them, resembling it less than
+    the floor, set aside for a place more like it elsewhere in its file (`elsewhere`)."""
+
+    drift: Drift  # changed, at its own lines
+    elsewhere: Drift  # changed, at the place chosen
+
+    def is_it(self, chosen: Drift, commits: Sequence[CommitInfo]) -> bool:
+        """Its own lines (their ``git log -L``: `commits`) are the passage when the place
+        elsewhere (still `chosen`) was written by none of the commits that changed them: another
+        passage, like it, added beside. A move within the file is one commit that changes both:
+        it takes the passage from among its lines and writes it there."""
+        if chosen.lines != self.elsewhere.lines or chosen.path != self.elsewhere.path:
+            return False  # made a move or a deletion since
+        return bool(commits) and not {c.id for c in chosen.commits} & {c.id for c in commits}
 
 
 def follow_all(
@@ -227,6 +256,8 @@ class _Follower:
         self._added_by_oid: dict[str, str] | None = None  # a blob's first path added since
         self._written: list[str] | None = None
         self.written_files = written_files
+        #: the last passage followed: its own lines set aside for a place elsewhere (or None)
+        self.own_lines: _OwnLines | None = None
 
     def written(self) -> list[str]:
         """The files added or modified since the cited revision (read once)."""
@@ -447,15 +478,22 @@ class _Follower:
         near, score = most_alike_run(passage, self._lines(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             return self._changed(passage, path, near, renamed, score)
+        # its own lines, edited more: the passage unless it moved (told in follow_anchors)
+        kept: Drift | None = None
+        run = self._lines_at(self.against, path, near) if near is not None else []
+        if near is not None and score >= DELETED_BELOW and not set(run) <= set(before):
+            kept = self._changed(passage, path, near, renamed, score)
         anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
         found = anchored.lines
         if anchored.match is not Tier.MISSING and found is not None:
             run = self._lines_at(self.against, path, found)
             if not set(run) <= set(before):  # not only other passages' lines
-                return self._changed(passage, path, found, renamed, anchored.score)
+                chosen = self._changed(passage, path, found, renamed, anchored.score)
+                return self._set_aside(kept, chosen)
         elsewhere, score = most_alike_run(passage, self._lines(self.against, path), None, before)
         if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
-            return self._changed(passage, path, elsewhere, renamed, score)
+            chosen = self._changed(passage, path, elsewhere, renamed, score)
+            return self._set_aside(kept, chosen)
         # the lines are still there, edited past the anchorer's floor; those left only of what
         # the rest of the file held (a branch's `return`) are not the passage
         run = self._lines_at(self.against, path, span)
@@ -465,6 +503,13 @@ class _Follower:
                 DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
             )
         return self._changed(passage, path, span, renamed, score)
+
+    def _set_aside(self, own: Drift | None, chosen: Drift) -> Drift:
+        """`chosen`, a place elsewhere in the file, with the passage's own lines kept aside
+        (`own_lines`) for follow_anchors to tell which one it is once their commits are known."""
+        if own is not None and own.lines != chosen.lines:
+            self.own_lines = _OwnLines(own, chosen)
+        return chosen
 
     def _changed(
         self, passage: list[str], path: str, lines: LineRange, renamed: str | None, score: float

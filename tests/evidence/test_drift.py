@@ -288,3 +288,88 @@ def test_file_names_git_would_quote_are_followed_through_edits_and_renames(
     assert all(d is not None and d.renamed_from == names[n // 2] for n, d in enumerate(drifts))
     changed = [d for d in drifts if d is not None and d.status is DriftStatus.CHANGED]
     assert all([c.id for c in d.commits] == [edited] for d in changed)
+
+
+_RENDER = (
+    "def render_line(self, y):\n"
+    "    line = int(self.scroll_y) + y\n"
+    "    if line >= len(self._line_rows):\n"
+    "        return Strip.blank(width, self.rich_style)\n"
+    "    index = self._line_rows[line]\n"
+    "    return self._draw(index)\n"
+)
+
+
+def _rows_file(root: Path) -> tuple[str, str, int]:
+    """A file holding `_RENDER` among functions unlike it: the commit, its text and the line
+    of the quoted passage (render_line's first four lines of body)."""
+    head = "".join(f"def helper_{n}(value):\n    return value + {n}\n" for n in range(6))
+    tail = "".join(f"def other_{n}(value):\n    return value * {n}\n" for n in range(6))
+    text = head + _RENDER + tail
+    return make_repo(root, {"rows.py": text}), text, 14
+
+
+def test_a_passage_rewritten_in_place_is_not_a_sibling_like_it_added_by_another_commit(
+    tmp_path: Path,
+) -> None:
+    # the quoted lines rewritten where they stand (70 alike), then another commit adds a
+    # function more like the old text (84): drift named the newcomer and its commit
+    root = tmp_path / "r"
+    cited, text, first = _rows_file(root)
+    rewritten = _RENDER.replace(
+        "    line = int(self.scroll_y) + y\n    if line >= len(self._line_rows):\n"
+        "        return Strip.blank(width, self.rich_style)\n",
+        "    line = self._top + y\n    strip = None\n    if line < len(self._line_rows):\n",
+    ).replace("    index = self._line_rows[line]\n", "        index = self._line_rows[line]\n")
+    text = text.replace(_RENDER, rewritten)
+    (root / "rows.py").write_text(text)
+    git(root, "commit", "-qam", "rewrite in place")
+    in_place = git(root, "rev-parse", "HEAD")
+    sibling = (
+        "def line_at(self, y):\n    line = int(self.scroll_y) + y\n"
+        "    if not self._width or line >= len(self._line_rows):\n"
+        "        return Strip.blank(width)\n    row = self._line_rows[line]\n    return row\n"
+    )
+    (root / "rows.py").write_text(text + sibling)
+    git(root, "commit", "-qam", "a sibling")
+    tip = git(root, "rev-parse", "HEAD")
+    with Revision.open(root, cited) as old, Revision.open(root, tip) as now:
+        (drift,) = follow_anchors([_anchor("rows.py", (first, first + 3))], old, now)
+    assert drift is not None and drift.status is DriftStatus.CHANGED
+    assert drift.lines == (first, first + 3) and 50 <= drift.score < 80
+    assert [c.id for c in drift.commits] == [in_place]
+
+
+@pytest.mark.parametrize("on_a_branch", [False, True])
+def test_a_passage_moved_within_its_file_and_edited_is_where_its_commit_wrote_it(
+    tmp_path: Path, on_a_branch: bool
+) -> None:
+    # one commit takes the passage out into a helper: what stays in its place still resembles
+    # it (73), the helper more (85) and was written by the commit that changed its own lines
+    root = tmp_path / "r"
+    cited, text, first = _rows_file(root)
+    calls = (
+        "def render_line(self, y):\n    index = self._line_at(y)\n    if index is None:\n"
+        "        return Strip.blank(width, self.rich_style)\n    return self._draw(index)\n"
+    )
+    helper = (
+        "def _line_at(self, y):\n    line = int(self.scroll_y) + y\n"
+        "    if line >= len(self._line_rows):\n        return None\n"
+        "    index = self._line_rows[line]\n    return index\n"
+    )
+    if on_a_branch:
+        git(root, "checkout", "-qb", "side")
+    (root / "rows.py").write_text(text.replace(_RENDER, calls) + helper)
+    git(root, "commit", "-qam", "a helper")
+    moved = git(root, "rev-parse", "HEAD")
+    if on_a_branch:  # the move reaches main through a merge, beside a commit of main's own
+        git(root, "checkout", "-q", "main")
+        (root / "notes.txt").write_text("x\n")
+        git(root, "add", "notes.txt")
+        git(root, "commit", "-qm", "notes")
+        git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    tip = git(root, "rev-parse", "HEAD")
+    with Revision.open(root, cited) as old, Revision.open(root, tip) as now:
+        (drift,) = follow_anchors([_anchor("rows.py", (first, first + 3))], old, now)
+    assert drift is not None and drift.status is DriftStatus.CHANGED
+    assert drift.lines == (31, 34) and [c.id for c in drift.commits] == [moved]
