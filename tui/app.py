@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -29,6 +28,7 @@ from tui.terminal import exit_when_terminal_gone
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+    from textual.timer import Timer
 
 #: seconds a background thread (lexing, reading, anchoring) may hold the GIL while the UI
 #: waits for it: Python's default is 5 ms, a third of a frame
@@ -47,6 +47,9 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "assay"
     ENABLE_COMMAND_PALETTE = True
+    #: seconds after the first frame by which a review is taken as loaded for the collector,
+    #: whether or not it loaded (`startup.loaded`)
+    SETTLED_AFTER = 60.0
 
     def __init__(
         self,
@@ -74,6 +77,9 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         # the factory pauses the cycle collector while the first screen is built
         self._resume_collector = resume_collector
         self._done = False  # unmounted or closed: the collector is left as `startup.closed` put it
+        #: the older generations collected when the reviewer rests (`startup.rest`), once the
+        #: review is loaded
+        self.resting: Timer | None = None
         self._told: list[str] = []  # what quitting kept, said once the app is gone (`close`)
         self._switch_interval = sys.getswitchinterval()  # the process's, given back at unmount
 
@@ -102,16 +108,21 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         """The first frame is painted: the cycle collector paused by the factory runs again."""
         if self._resume_collector:
             self._resume_collector = False
-            gc.enable()
+            startup.started()
+            # a review that never loads (its revision cannot be opened, anchoring failed) has
+            # its older generations collected at rest all the same
+            self.set_timer(self.SETTLED_AFTER, self._review_loaded)
 
     def on_anchored(self, message: Anchored) -> None:
         # once the screen has taken the anchors in and painted them
         self.call_after_refresh(self._review_loaded)
 
     def _review_loaded(self) -> None:
-        if not self._done:  # not after unmount: nothing would unfreeze it
-            startup.loaded()
-            self.set_interval(0.1, lambda: startup.rest(time.monotonic()))
+        if self._done:  # not after unmount: nothing would unfreeze it
+            return
+        startup.loaded()
+        if self.resting is None:
+            self.resting = self.set_interval(0.1, lambda: startup.rest(time.monotonic()))
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, INPUT):  # the reviewer is busy: older collections wait (`rest`)

@@ -4,11 +4,12 @@ frozen over the loaded review.
 Importing Textual and assay and building the first screen create many objects that live as long
 as the app; the collections they would set off walk them for almost no garbage. A command that
 opens the app calls `pause()` before importing anything heavy; the app factory takes the pause
-over (`take()`) and the app resumes the collector (`gc.enable()`) once its first frame is
-painted. Once the review is loaded and anchored, `loaded()` freezes what is alive (the reports,
-the anchors, the widgets) and collects young objects less often, until `closed()`: the frames of
-later keys are not stopped by collections that walk the whole review. The older generations are
-then collected while the reviewer rests (`rest`, called by the app a few times a second).
+over (`take()`) and the app resumes the collector (`started()`) once its first frame is
+painted, over young objects only and with what the launch made frozen. Once the review is
+loaded and anchored, `loaded()` freezes what is alive (the anchors, the store's rows), until
+`closed()`: the frames of later keys are not stopped by collections that walk the whole review.
+The older generations are then collected while the reviewer rests (`rest`, called by the app a
+few times a second).
 Nothing here imports anything: it must run before the imports it speeds up.
 """
 
@@ -57,15 +58,28 @@ _thresholds: tuple[int, int, int] | None = None  # the collector's, before `load
 _last_input = 0.0  # time.monotonic() of the last key or click
 
 
+def started() -> None:
+    """The first frame is painted: the collector runs again (after `take()`), over the young
+    objects only. What the launch made (the reports, the screen) lives as long as the app:
+    frozen, the first collections do not walk it (0.46 s on the event loop for a 135,129-result
+    scan), and while the review loads (the anchors, the store's rows) the older generations
+    wait for `loaded()` (two full collections of 0.35 s each in the anchoring worker)."""
+    global _thresholds
+    gc.freeze()
+    if _thresholds is None:
+        _thresholds = gc.get_threshold()
+        gc.set_threshold(YOUNG_THRESHOLD, NEVER, NEVER)
+    gc.enable()
+
+
 def loaded() -> None:
     """The review is loaded and anchored: what lives now lives as long as the app. Frozen, it is
     not walked by later collections (a full walk of it is a key's frame, or several); the young
     objects are collected less often. Undone by `closed()`."""
     global _thresholds
-    # the young and middle generations only: a full collection walked the whole review on the
-    # event loop (0.53 s at 1.69 million objects, a 135,130-result scan) to free 2,444 of them,
-    # which the freeze now keeps until `closed()`
-    gc.collect(1)
+    # frozen as it is, not collected first: since `started()` the middle generation holds all
+    # the loading made, and a collection of it on the event loop took 0.13 s (a 135,129-result
+    # scan) to free 1,818 objects, which the freeze keeps until `closed()`
     gc.freeze()
     if _thresholds is None:
         _thresholds = gc.get_threshold()

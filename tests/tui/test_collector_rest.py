@@ -4,6 +4,7 @@ generations collected while the reviewer rests (or after many young ones), never
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 from keymaps import load_keymap
@@ -21,9 +22,8 @@ def young_collections(count: int) -> None:
         gc.collect(0)
 
 
-def test_freezing_the_loaded_review_walks_no_full_collection() -> None:
-    # a full collection walks everything alive: on a 135,130-result scan, 0.53 s on the event
-    # loop as the review finished loading, for 2,444 objects of 1.69 million
+def collections_during(step: Callable[[], None]) -> list[int]:
+    """The generations the collector walked while `step` ran."""
     collected: list[int] = []
 
     def seen(phase: str, info: dict[str, int]) -> None:
@@ -32,11 +32,38 @@ def test_freezing_the_loaded_review_walks_no_full_collection() -> None:
 
     gc.callbacks.append(seen)
     try:
-        startup.loaded()
+        step()
     finally:
         gc.callbacks.remove(seen)
+    return collected
+
+
+def test_freezing_the_loaded_review_walks_nothing() -> None:
+    # a full collection walks everything alive: on a 135,130-result scan, 0.53 s on the event
+    # loop as the review finished loading, for 2,444 objects of 1.69 million; then the middle
+    # generation, all that loading made since the first frame: 0.13 s for 1,818
+    try:
+        assert collections_during(startup.loaded) == []
+        assert gc.get_freeze_count() > 0
+    finally:
         startup.closed()
-    assert collected and 2 not in collected
+
+
+def test_the_first_frame_freezes_the_launch_and_collects_young_objects_only() -> None:
+    # resumed at the first frame, the collector's first collection walked every object the
+    # launch made (0.46 s on the event loop for a 135,129-result scan), then two full ones
+    # walked them again in the anchoring worker (0.35 s each)
+    thresholds = gc.get_threshold()
+    startup.pause()
+    try:
+        assert collections_during(startup.started) == []
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (startup.YOUNG_THRESHOLD, startup.NEVER, startup.NEVER)
+    finally:
+        startup.closed()
+        startup.release()
+        gc.enable()
+    assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
 
 
 def test_older_generations_wait_for_a_rest_or_too_many_young_collections() -> None:
@@ -77,7 +104,7 @@ async def test_the_app_collects_the_older_generations_when_the_reviewer_rests(
             await screen.settle()
             for _ in range(50):
                 await pilot.pause(0.02)
-                if gc.get_freeze_count():
+                if app.resting is not None:
                     break
             assert gc.get_threshold()[1] == startup.NEVER
             for _ in range(5):
@@ -85,6 +112,34 @@ async def test_the_app_collects_the_older_generations_when_the_reviewer_rests(
             young_collections(5)
             assert gc.get_count()[1] >= 5  # keys pressed a moment ago: nothing older collected
             await pilot.pause(startup.REST + 0.4)  # the reviewer reads
+            assert gc.get_count()[1] == 0
+    finally:
+        app.close()
+
+
+async def test_a_review_that_never_loads_collects_the_older_generations_at_rest_too(
+    tmp_path: Path,
+) -> None:
+    # the revision cannot be opened: no anchors ever arrive, and the collector, resumed over
+    # young objects only at the first frame, would never walk the older generations again
+    from evidence.reports.loading import load_reports
+    from evidence.sample import SAMPLE_REPORTS, sample_repo
+    from tui.factory import make_app
+
+    repo = sample_repo()
+    reports = load_reports([SAMPLE_REPORTS])
+    app = make_app(reports, repo, "0" * 40, tmp_path / "v.db", "gc", load_keymap(user=False))
+    app.SETTLED_AFTER = 0.3
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.resting is not None:
+                    break
+            assert app.resting is not None
+            assert isinstance(app.screen, ReviewScreen) and app.screen.state.revision is None
+            young_collections(5)
+            await pilot.pause(startup.REST + 0.4)
             assert gc.get_count()[1] == 0
     finally:
         app.close()
