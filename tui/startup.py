@@ -44,6 +44,19 @@ def release() -> None:
         gc.enable()
 
 
+class Paused:
+    """``with Paused():`` a command's work with the collector paused, resumed after. What a
+    batch command builds (reports, anchors, a SARIF document) lives until it is done:
+    collections would walk it for almost no garbage (`assay export --format sarif` of a
+    135,129-result scan: 2.6 s of its 9.7)."""
+
+    def __enter__(self) -> None:
+        pause()
+
+    def __exit__(self, *_: object) -> None:
+        release()
+
+
 #: collections of the youngest objects once the review is loaded: every 7,000 objects rather
 #: than 700, so that the lines a frame draws and drops are freed before a collection sees them
 YOUNG_THRESHOLD = 7_000

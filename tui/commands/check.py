@@ -99,15 +99,12 @@ def check(
         check_audit_command(audit_file, against, output, repo=repo, rev=rev)
     # The reports, anchors and output live until the command ends: a collection would walk them
     # all for no garbage (benchmarks/README.md, "SARIF files in the reports cache")
-    startup.pause()
-    try:
+    with startup.Paused():
         result = _checked(reports, repo, rev, against)
         if output == "json":
             click.echo(json_escaped(json.dumps(to_json(result), indent=2, ensure_ascii=False)))
         else:
             click.echo(to_text(result))
-    finally:
-        startup.release()
     sys.exit(result.exit_code)
 
 

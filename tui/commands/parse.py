@@ -13,6 +13,7 @@ from evidence.reports.bundle import dump_bundle
 from evidence.reports.loading import ReportError, load_reports
 from evidence.sarif.rebase import is_sarif_report
 from evidence.text import escaped, json_escaped
+from tui import startup
 from tui.commands.audit import resolve_audit
 from tui.commands.errors import InputError
 from tui.commands.options import audit_option, text_or_json_option
@@ -98,14 +99,16 @@ def parse(reports: tuple[str, ...], audit_file: str | None, output_format: str) 
     `== NAME` line (JSON: {"systems": [{"system", "bundle"}]})."""
     if audit_file is not None or not reports:
         parse_audit(audit_file, output_format)
-    try:
-        reportset = load_reports(reports)
-    except ReportError as error:
-        raise InputError(str(error)) from None
-    if output_format == "json":
-        click.echo(json_escaped(json.dumps(dump_bundle(reportset), ensure_ascii=False, indent=2)))
-    else:
-        click.echo(render_text(reportset))
+    with startup.Paused():
+        try:
+            reportset = load_reports(reports)
+        except ReportError as error:
+            raise InputError(str(error)) from None
+        if output_format == "json":
+            bundle = dump_bundle(reportset)
+            click.echo(json_escaped(json.dumps(bundle, ensure_ascii=False, indent=2)))
+        else:
+            click.echo(render_text(reportset))
 
 
 def parse_audit(audit_file: str | None, output_format: str) -> None:

@@ -16,6 +16,7 @@ from db.stats import percent_done, summary
 from db.store import StoreError, VerdictStore, default_path
 from evidence.limits import TooLarge, read_input
 from evidence.text import escaped, json_escaped
+from tui import startup
 from tui.commands.errors import InputError
 from tui.commands.options import audit_option, db_option, text_or_json_option
 
@@ -98,10 +99,11 @@ def export(
         return write(store, fmt, handle, reviewer=reviewer, history=history, sarif_files=files)
 
     try:
-        if out is None or str(out) == "-":
-            produce(sys.stdout)
-        else:
-            _write_atomically(out, produce)
+        with startup.Paused():  # the SARIF runs read whole and written back
+            if out is None or str(out) == "-":
+                produce(sys.stdout)
+            else:
+                _write_atomically(out, produce)
     except StoreError as error:
         raise InputError(str(error)) from None
     finally:
