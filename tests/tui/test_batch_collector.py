@@ -98,3 +98,26 @@ def test_sarif_export_of_a_scan_sets_off_no_collection(
     # click's own start only (96 when the export was collected)
     assert out.stat().st_size > 100_000 and len(collections) < 5
     assert gc.isenabled()
+
+
+def test_import_of_many_events_sets_off_no_collection(
+    scan: Path, tmp_path: Path, collections: list[int]
+) -> None:
+    from db.keys import ItemRef
+
+    source = tmp_path / "theirs.db"
+    with VerdictStore.open(source) as store:
+        reportset = load_reports([scan])
+        store.register(reportset, revision="0" * 40)
+        (report,) = reportset.reports
+        for record in report.records:
+            store.give(ItemRef.for_record(report, record), "refuted", reviewer="bob")
+    events = tmp_path / "bob.jsonl"
+    runner = CliRunner()
+    exported = runner.invoke(cli, ["export", "--db", str(source), "--out", str(events)])
+    assert exported.exit_code == 0, exported.output
+    del collections[:]
+    result = runner.invoke(cli, ["import", str(events), "--db", str(tmp_path / "mine.db")])
+    assert result.exit_code == 0 and "3000 new" in result.output, result.output
+    assert len(collections) < 5  # click's own start only (13 when the import was collected)
+    assert gc.isenabled()

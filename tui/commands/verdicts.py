@@ -141,6 +141,11 @@ def _resolved(path: Path) -> Path:
 @db_option
 def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
     """Merge jsonl verdict files from other reviewers; importing a file twice changes nothing."""
+    with startup.Paused():  # the events parsed, then written: they live until it is done
+        _import(files, db_path)
+
+
+def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
     batches = []
     for file in files:
         try:
