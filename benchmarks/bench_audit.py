@@ -186,10 +186,12 @@ async def screen_timings(audit_path: Path, tmp: Path) -> dict[str, float]:
     from screens.audit.screen import AuditScreen
     from screens.audit.system_review import SystemReviewScreen
     from screens.find import FindScreen
+    from tui import startup
     from tui.audit_app import load_state, make_audit_app
 
     figures: dict[str, float] = {}
     start = time.perf_counter()
+    startup.pause()  # as `assay review` does before it reads the audit: the app resumes it
     state = load_state(load_audit(audit_path), cache=tmp / "reports")
     app = make_audit_app(
         state, tmp / "verdicts.db", "bench", load_keymap(user=False), anchor_cache=tmp / "anchors"

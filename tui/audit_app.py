@@ -12,6 +12,7 @@ from screens.audit.systems import AuditEntry, AuditState
 from screens.review.screen import ReviewScreen
 from screens.review.writer import StoreHandle
 from screens.themes import DARK
+from tui import startup
 from tui.app import AssayApp
 
 if TYPE_CHECKING:
@@ -76,6 +77,8 @@ def make_audit_app(
         keymap=keymap,
         theme=theme,
         closers=[store.close],
+        # the collector paused (since the command started, when it did) until the first frame
+        resume_collector=startup.take(),
         screen_css=[AuditScreen.CSS_PATH, ReviewScreen.CSS_PATH],
         theme_file=theme_file,
     )

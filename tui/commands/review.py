@@ -84,8 +84,8 @@ def review(
     if audit_file is not None or not reports:
         from tui.commands.audit_review import review_audit
 
-        run(
-            review_audit(
+        with _paused():  # the audit's reports read, its screen built
+            app = review_audit(
                 audit_file,
                 db=None if db_path is None else str(db_path),
                 reviewer=reviewer,
@@ -94,7 +94,7 @@ def review(
                 repo=repo,
                 rev=rev,
             )
-        )
+        run(app)
     with _paused():
         app = _review_app(reports, repo, rev, db_path, reviewer, preset, against)
     run(app)
@@ -199,7 +199,9 @@ def demo(reviewer: str | None, preset: str | None, against: str | None, audit: b
     if audit:
         from tui.commands.audit_review import demo_audit
 
-        run(demo_audit(reviewer, preset))
+        with _paused():
+            audit_app = demo_audit(reviewer, preset)
+        run(audit_app)
     run(demo_app(reviewer, preset, against=against))
 
 
