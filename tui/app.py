@@ -109,9 +109,10 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         if self._resume_collector:
             self._resume_collector = False
             startup.started()
-            # a review that never loads (its revision cannot be opened, anchoring failed) has
-            # its older generations collected at rest all the same
-            self.set_timer(self.SETTLED_AFTER, self._review_loaded)
+            if not self._done:  # closed or unmounted: no event loop to time anything
+                # a review that never loads (its revision cannot be opened, anchoring failed)
+                # has its older generations collected at rest all the same
+                self.set_timer(self.SETTLED_AFTER, self._review_loaded)
 
     def on_anchored(self, message: Anchored) -> None:
         # once the screen has taken the anchors in and painted them

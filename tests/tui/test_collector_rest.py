@@ -165,3 +165,13 @@ async def test_the_audit_app_pauses_the_collector_until_its_first_frame(tmp_path
     finally:
         app.close()
     assert gc.isenabled() and gc.get_threshold() == thresholds
+
+
+def test_an_app_closed_without_running_leaves_the_collector_as_it_was(tmp_path: Path) -> None:
+    # `tui.app.run` closes the app even when it failed to start: no event loop then, and
+    # timing the collector's settling raised RuntimeError ("no running event loop")
+    thresholds = gc.get_threshold()
+    app = make_demo_app(tmp_path, reviewer="gc", keymap=load_keymap(user=False))
+    assert not gc.isenabled()
+    app.close()
+    assert gc.isenabled() and gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
