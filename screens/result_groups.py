@@ -48,9 +48,10 @@ class ResultGroups:
             ]
         )
         self.grouping = GROUPINGS[0]
-        # every grouping now, as the results load: a key press then only lists them
+        # the first grouping now, the list's order; the others by `prepare` (in the anchoring
+        # worker, after the first frame): a key press then only lists them
         self._groups: dict[str, list[Group]] = {
-            grouping: group_results(self.facts, grouping, by_place=True) for grouping in GROUPINGS
+            self.grouping: group_results(self.facts, self.grouping, by_place=True)
         }
         self._records = records
         self._group_of: dict[str, dict[int, Group]] = {}  # grouping -> position -> its group
@@ -58,9 +59,22 @@ class ResultGroups:
     def __bool__(self) -> bool:
         return bool(self.facts)
 
+    def prepare(self) -> None:
+        """Group the results every other way (off the event loop: each way is a pass over them
+        all, 0.1 s at 135,000 results)."""
+        for grouping in GROUPINGS:
+            if grouping not in self._groups:
+                self._groups[grouping] = group_results(self.facts, grouping, by_place=True)
+
     def groups(self) -> list[Group]:
-        """The groups of the current grouping, in the order listed."""
-        return self._groups[self.grouping]
+        """The groups of the current grouping, in the order listed (grouped now when `prepare`
+        has not yet: the same groups)."""
+        found = self._groups.get(self.grouping)
+        if found is None:
+            found = self._groups[self.grouping] = group_results(
+                self.facts, self.grouping, by_place=True
+            )
+        return found
 
     def group_of(self, position: int) -> Group | None:
         """The group of the current grouping a result is listed in (None: not a result)."""

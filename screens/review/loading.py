@@ -125,6 +125,7 @@ def anchor_review(
     for record in session.records:
         session.item_keys(record)
     session.records_with_key("")  # and the records by key, which the first count looks up
+    session.results.prepare()  # the results' other groupings, which `v` lists
     # the anchorer read every quoted file: keep them so moving between records needs no read
     sources: dict[str, SourceFile] = {}
     for quote in anchors:
