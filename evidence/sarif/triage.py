@@ -39,21 +39,31 @@ def severity(record: Record) -> str:
     result's SARIF level (error, warning, note, none)."""
     for name, value in record.fields:
         if name == "security-severity":
-            try:
-                score = float(value)
-            except ValueError:
-                break
-            if score >= 9.0:
-                return "critical"
-            if score >= 7.0:
-                return "high"
-            if score >= 4.0:
-                return "medium"
-            if score > 0.0:
-                return "low"
+            band = _band(value)
+            if band is not None:
+                return band
             break
-    level = next((value for name, value in record.statuses if name == "level"), "warning")
-    return level if level in _LEVELS else "warning"
+    for name, value in record.statuses:  # a loop, not next(): this runs for every result
+        if name == "level":
+            return value if value in _LEVELS else "warning"
+    return "warning"
+
+
+def _band(score_text: str) -> str | None:
+    """GitHub's band of a ``security-severity`` score; None for no score or one of 0."""
+    try:
+        score = float(score_text)
+    except ValueError:
+        return None
+    if score >= 9.0:
+        return "critical"
+    if score >= 7.0:
+        return "high"
+    if score >= 4.0:
+        return "medium"
+    if score > 0.0:
+        return "low"
+    return None
 
 
 def only_location(record: Record) -> Quote | None:
