@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,8 @@ from evidence.permalink import without_credentials
 
 if TYPE_CHECKING:
     import sqlite3
+
+    import sqlite_utils
 
     from db.carry import Carried, LinesAfter
     from db.gone import Was
@@ -385,26 +387,21 @@ class VerdictStore:
     def items(self, columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Registered items, by report then report order (``columns``: only those, a fraction
         of the memory on a scan's 270,000 items)."""
-        return self._database.run(
-            "reading items",
-            lambda _conn: report_items.read_items(self._database.utils, columns),
-            write=False,
-        )
+        return self._read_items(lambda utils: report_items.read_items(utils, columns))
 
     def result_files(self) -> list[dict[str, Any]]:
         """Where each registered SARIF result came from (db/items.py `read_result_files`)."""
-        return self._database.run(
-            "reading items",
-            lambda _conn: report_items.read_result_files(self._database.utils),
-            write=False,
-        )
+        return self._read_items(report_items.read_result_files)
 
     def quote_items(self) -> list[dict[str, Any]]:
         """The registered quotes of reports, not of SARIF results (`read_quote_items`)."""
+        return self._read_items(report_items.read_quote_items)
+
+    def _read_items(
+        self, read: Callable[[sqlite_utils.Database], list[dict[str, Any]]]
+    ) -> list[dict[str, Any]]:
         return self._database.run(
-            "reading items",
-            lambda _conn: report_items.read_quote_items(self._database.utils),
-            write=False,
+            "reading items", lambda _conn: read(self._database.utils), write=False
         )
 
     def what_was(self, keys: Iterable[str]) -> dict[str, Was]:
