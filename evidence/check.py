@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from evidence.anchor_cache import unreadable as paths_unreadable
@@ -170,13 +170,21 @@ def run_check(
     ]
     diagnostics = (*found, *(d.shown(file) for file, d in reportset.diagnostics))
     unreadable = paths_unreadable(anchors, revision)
-    if unreadable:
+    in_lfs = [path for path in unreadable if revision.read(path).lfs is not None]
+    damaged = [path for path in unreadable if path not in in_lfs]
+    if damaged:
         diagnostics = (
             *diagnostics,
-            f"{len(unreadable)} quoted file(s) are in {revision.commit[:12]} but their objects "
+            f"{len(damaged)} quoted file(s) are in {revision.commit[:12]} but their objects "
             f"are missing from the repository (a partial or damaged clone: see git fsck), so "
-            f"their quotes were not checked: {', '.join(unreadable[:5])}"
-            + (f" and {len(unreadable) - 5} more" if len(unreadable) > 5 else ""),
+            f"their quotes were not checked: {_some(damaged)}",
+        )
+    if in_lfs:
+        diagnostics = (
+            *diagnostics,
+            f"{len(in_lfs)} quoted file(s) are stored in Git LFS and this clone does not have "
+            f"their content (git lfs fetch brings it), so their quotes were not checked: "
+            f"{_some(in_lfs)}",
         )
     citations = check_citations(reportset, PathIndex(revision.paths()))
     drifts: tuple[Drift | None, ...] = ()
@@ -195,3 +203,9 @@ def run_check(
         how,
         unreadable,
     )
+
+
+def _some(paths: Sequence[str]) -> str:
+    """The first five paths, and how many more."""
+    more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+    return ", ".join(paths[:5]) + more

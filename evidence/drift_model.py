@@ -24,11 +24,19 @@ class DriftStatus(StrEnum):
     DELETED = "deleted"  # the file is there, the passage is not
     FILE_DELETED = "file_deleted"
     NOT_ANCHORED = "not_anchored"  # no lines at the cited revision to follow
+    #: the file is at the newer revision, changed, but its content is not in this clone (a Git
+    #: LFS object not fetched, an object a partial clone lacks): what became of it is unknown
+    UNREADABLE = "unreadable"
 
     @property
     def breaks(self) -> bool:
         """The claim needs another look: `assay check --against` exits 1."""
-        return self in (DriftStatus.CHANGED, DriftStatus.DELETED, DriftStatus.FILE_DELETED)
+        return self in (
+            DriftStatus.CHANGED,
+            DriftStatus.DELETED,
+            DriftStatus.FILE_DELETED,
+            DriftStatus.UNREADABLE,
+        )
 
 
 @dataclass(frozen=True)

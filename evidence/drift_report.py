@@ -22,6 +22,8 @@ def _span(lines: LineRange | None) -> str:
 def _where(drift: Drift) -> str:
     """Where the passage is now: ``path:lines``, and the other files holding it when it left."""
     where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
+    if drift.status is DriftStatus.UNREADABLE:
+        where = f"{drift.path}: its content is not in this clone (Git LFS, or a partial clone)"
     if drift.status is DriftStatus.DELETED:
         where = f"{drift.path}: passage gone"
         if drift.near is not None:
@@ -81,7 +83,7 @@ def drift_text(
         if d.status is DriftStatus.MOVED or (d.status is DriftStatus.UNCHANGED and d.renamed_from)
     ]
     for title, group in (
-        ("changed or deleted since the cited revision", broken),
+        ("changed or deleted since the cited revision (or not readable)", broken),
         ("moved or renamed, same text", moved),
     ):
         if group:
@@ -91,6 +93,10 @@ def drift_text(
                 out.extend(drift_details(drift))
     counts = drift_counts([d for _, d in pairs])
     out.append("")
-    shown = (f"{n} {status.replace('_', ' ')}" for status, n in counts.items())
+    shown = (
+        f"{n} {status.replace('_', ' ')}"
+        for status, n in counts.items()
+        if n or status != DriftStatus.UNREADABLE  # rare: named when it happened
+    )
     out.append("drift: " + ", ".join(shown))
     return out

@@ -5,7 +5,9 @@ options of evidence/git/process.py: `rev-parse` resolves the revision (a plain s
 that opening a revision before the app's first frame does not import GitPython); the tree
 (`ls-tree -r -z -l`), blobs (GitPython's persistent `cat-file --batch`), the commit's subject and
 author and the remotes' URLs come through GitPython (evidence/git/reader.py), opened on first
-use; `grep` at the commit streams from a subprocess. Nothing reads the work tree or the index.
+use; `grep` at the commit streams from a subprocess. Nothing reads the work tree or the index; a Git
+LFS file's content is read, as data, from the LFS objects in the git directory when its SHA-256
+is the one its pointer names (evidence/git/lfs.py).
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from evidence.git.blobs import (
     Decoded,
     TextCache,
     decode_blob,
+    has_wide_mark,
 )
 from evidence.git.grep import BadPattern, GrepHit, Syntax
+from evidence.git.lfs import LfsObjects, LfsPointer, parse_pointer
 from evidence.git.process import (
     OBJECT_ID,
     SAFE_CONFIG,
@@ -76,6 +80,7 @@ class SourceFile:
     submodule: str | None = None  # the commit a submodule entry points at
     size: int = 0
     oid: str | None = None
+    lfs: LfsPointer | None = None  # a Git LFS file: what its pointer names
 
     @cached_property
     def lines(self) -> list[str]:
@@ -97,6 +102,12 @@ class SourceFile:
     @property
     def problem(self) -> str | None:
         """Why the file has no lines to show (missing, binary, too large, a link...), or None."""
+        if self.state is FileState.MISSING and self.lfs is not None:
+            return (
+                f"{self.path} is stored in Git LFS ({self.lfs.size:,} bytes, "
+                f"{self.lfs.short}) and its content is not in this clone"
+                + (" (git lfs fetch brings it)" if not self.lfs.extended else " (LFS extensions)")
+            )
         if self.state is FileState.MISSING and self.oid is not None:
             # the tree names it, but git has not its object: not the report's mistake
             return (
@@ -137,6 +148,7 @@ class Revision:
         self._git = RepoReader(git_dir, repo_path, f"revision {self.short} of {repo_path}")
         self._entries: dict[str, TreeEntry] | None = None
         self._entries_lock = threading.Lock()
+        self._lfs = LfsObjects(self._git.lfs_directories)
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -282,13 +294,33 @@ class Revision:
             if entry.size <= self.max_size:
                 by_oid.setdefault(entry.oid, []).append(entry.path)
         for oid, data in self.iter_blobs(list(by_oid)):
-            self._texts.put(oid, decode_blob(data))
+            self._texts.put(oid, self._decode(data))
             for path in by_oid[oid]:
                 yield path, data
 
     def remember_blob(self, oid: str, data: bytes) -> None:
         """Cache the decoded text of a blob read elsewhere (as `scan` does for its files)."""
-        self._texts.put(oid, decode_blob(data))
+        self._texts.put(oid, self._decode(data))
+
+    def contents(self, data: bytes) -> bytes:
+        """A blob's file content, for the word index: the blob, but what a Git LFS pointer names
+        when this clone has it, and UTF-16 or UTF-32 text as UTF-8."""
+        if has_wide_mark(data):
+            decoded = decode_blob(data)
+            return data if decoded.binary else decoded.text.encode("utf-8", "surrogatepass")
+        pointer = parse_pointer(data)
+        content = None if pointer is None else self._lfs.read(pointer, self.max_size)
+        return data if content is None else content
+
+    def _decode(self, data: bytes) -> Decoded:
+        """`decode_blob`, and for a Git LFS pointer, its content as this clone has it."""
+        pointer = parse_pointer(data)
+        if pointer is None:
+            return decode_blob(data)
+        content = self._lfs.read(pointer, self.max_size)
+        decoded = decode_blob(content) if content is not None else Decoded("", False, False)
+        decoded.lfs, decoded.absent = pointer, content is None
+        return decoded
 
     def cached_text(self, oid: str) -> str | None:
         """The decoded text of a blob if it is in the cache (binary files are not texts)."""
@@ -299,7 +331,7 @@ class Revision:
         cached = self._texts.get(entry.oid)
         if cached is not None:
             return cached
-        decoded = decode_blob(self.read_blob(entry.oid))
+        decoded = self._decode(self.read_blob(entry.oid))
         self._texts.put(entry.oid, decoded)
         return decoded
 
@@ -322,15 +354,22 @@ class Revision:
             decoded = self._decoded(entry)
         except MissingObjectError:
             return SourceFile(path, FileState.MISSING, "", size=entry.size, oid=entry.oid)
+        lfs = decoded.lfs
+        size = entry.size if lfs is None else lfs.size
+        if lfs is not None and lfs.size > self.max_size:
+            return SourceFile(path, FileState.TOO_LARGE, "", size=size, oid=entry.oid, lfs=lfs)
+        if decoded.absent:
+            return SourceFile(path, FileState.MISSING, "", size=size, oid=entry.oid, lfs=lfs)
         if decoded.binary:
-            return SourceFile(path, FileState.BINARY, "", size=entry.size, oid=entry.oid)
+            return SourceFile(path, FileState.BINARY, "", size=size, oid=entry.oid, lfs=lfs)
         return SourceFile(
             path,
             FileState.OK,
             decoded.text,
             invalid_utf8=decoded.invalid_utf8,
-            size=entry.size,
+            size=size,
             oid=entry.oid,
+            lfs=lfs,
         )
 
     def resolve_link(self, path: str, *, hops: int = 8) -> str | None:

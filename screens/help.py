@@ -33,7 +33,8 @@ _TOPICS = (
     (
         "Drift (review --against REV, or A)",
         "  After a record's verdict badge, its quotes' worst drift at REV: ⊘ a passage or its"
-        " file deleted, Δ changed, ↕ moved (same text, other lines or file), = unchanged."
+        " file deleted, Δ changed, ↕ moved (same text, other lines or file), = unchanged, ?"
+        " not readable (its content not in this clone: Git LFS, a partial clone)."
         " Under each quote: where it is at REV and the commits that touched it (Enter shows"
         " one). Verdicts stay on the cited revision.",
     ),

@@ -130,6 +130,8 @@ class Anchorer:
             notes.append(f"{source.path} is not valid UTF-8; decoded with replacement characters")
         if source.state is FileState.TOO_LARGE:
             notes.append(f"{source.path} is larger than {self.revision.max_size} bytes; not read")
+        elif source.lfs is not None:  # not the report's mistake when its content is not here
+            notes.append(source.problem or f"{source.path} is stored in Git LFS: its content read")
         return source, notes
 
     def find_in(
@@ -346,6 +348,8 @@ class Anchorer:
                 f"characters; at most {MAX_FUZZY_CHARS:,})"
             )
         lines, range_ok = choose(found.spans, quote.claimed)
+        if state is FileState.MISSING and source.oid is not None:
+            range_ok = None  # in the tree, its content not here: the claim cannot be judged
         candidates: tuple[Candidate, ...] = ()
         diff = found.diff
         score = found.score if found.tier is not Tier.MISSING else 0.0

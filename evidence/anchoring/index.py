@@ -60,7 +60,7 @@ def corpus_bytes(
             current = next(blobs)
             if remember:
                 revision.remember_blob(*current)
-        yield current[1]
+        yield revision.contents(current[1])  # a Git LFS file's content, UTF-16 text as UTF-8
 
 
 def postings(

@@ -4,8 +4,12 @@ reads them)."""
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from cachetools import LRUCache
+
+if TYPE_CHECKING:
+    from evidence.git.lfs import LfsPointer
 
 __all__ = [
     "BINARY_PROBE",
@@ -13,6 +17,7 @@ __all__ = [
     "Decoded",
     "TextCache",
     "decode_blob",
+    "has_wide_mark",
 ]
 
 #: git's own rule: a NUL byte in the first 8000 bytes makes a file binary
@@ -22,18 +27,54 @@ DEFAULT_CACHE_CHARS = 256 * 1024 * 1024
 
 
 class Decoded:
-    """A blob decoded for display: its text, or that it is binary."""
+    """A blob decoded for display: its text, or that it is binary. A Git LFS pointer's is its
+    content's (``lfs``: the pointer), or none when this clone lacks it (``absent``)."""
 
-    __slots__ = ("text", "invalid_utf8", "binary")
+    __slots__ = ("text", "invalid_utf8", "binary", "lfs", "absent")
 
-    def __init__(self, text: str, invalid_utf8: bool, binary: bool) -> None:
+    def __init__(
+        self,
+        text: str,
+        invalid_utf8: bool,
+        binary: bool,
+        lfs: LfsPointer | None = None,
+        absent: bool = False,
+    ) -> None:
         self.text = text
         self.invalid_utf8 = invalid_utf8
         self.binary = binary
+        self.lfs = lfs
+        self.absent = absent
+
+
+#: byte order marks of the UTF-16 and UTF-32 texts Windows tools write (checked longest first:
+#: UTF-32-LE's begins with UTF-16-LE's); git counts them binary for their NUL bytes
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+_WIDE_STARTS = frozenset(bom[:2] for bom, _ in _WIDE_BOMS)
+
+
+def has_wide_mark(data: bytes) -> bool:
+    """True when ``data`` may be UTF-16 or UTF-32 text (it starts as their marks do)."""
+    return data[:2] in _WIDE_STARTS
 
 
 def decode_blob(data: bytes) -> Decoded:
-    """Decode file bytes for display: binary detection, BOM, invalid UTF-8 flagged."""
+    """Decode file bytes for display: binary detection, BOM, invalid UTF-8 flagged. A text in
+    UTF-16 or UTF-32 with its byte order mark is decoded, unless that gives NULs (binary)."""
+    if has_wide_mark(data):
+        for bom, encoding in _WIDE_BOMS:
+            if data.startswith(bom):
+                try:
+                    text = data.decode(encoding)  # the codec takes the mark off
+                except UnicodeDecodeError:
+                    continue
+                if "\0" not in text[:BINARY_PROBE]:
+                    return Decoded(text, False, False)
     if b"\0" in data[:BINARY_PROBE]:
         return Decoded("", False, True)
     if data.startswith(b"\xef\xbb\xbf"):

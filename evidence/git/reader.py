@@ -216,6 +216,21 @@ class RepoReader:
         url = str(values[-1]).strip() if values else ""
         return url or None
 
+    def lfs_directories(self) -> list[Path]:
+        """Where this repository's Git LFS objects are (evidence/git/lfs.py): ``lfs.storage``
+        from its own config, else ``lfs/objects`` in its (a worktree's main) git directory."""
+        from evidence.git.lfs import objects_directories
+
+        try:
+            repo = self.repo()
+            storage = repo.config_reader("repository").get_value("lfs", "storage", "")
+        except RevisionError:
+            raise
+        except Exception:  # no config, or one git rejects: the default place
+            repo, storage = None, ""
+        common = Path(repo.common_dir) if repo is not None else self.git_dir
+        return objects_directories(common, str(storage).strip() or None)
+
     # --- lifetime --------------------------------------------------------------------------
 
     def close(self) -> None:

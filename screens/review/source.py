@@ -272,7 +272,11 @@ class SourcePane(Part):
         view = self.view
         if message.request == self._against_request:  # at REV: not kept, marked at its new place
             title, marks, at = self.drift.against_view(source)
-            self._show(source, marks, at, title)
+            problem = file_message(source)  # binary, too large, its content not in this clone
+            if problem is not None:
+                view.show_message(visible(problem), title=title)
+            else:
+                self._show(source, marks, at, title)
             self.refresh_diff()
             return
         self._kept[source.path] = source

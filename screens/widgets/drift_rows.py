@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 DRIFT_SYMBOLS: dict[str, str] = {
     "deleted": "⊘",
     "file_deleted": "⊘",
+    "unreadable": "?",
     "changed": "Δ",
     "moved": "↕",
     "unchanged": "=",
@@ -31,6 +32,7 @@ DRIFT_SYMBOLS: dict[str, str] = {
 DRIFT_STYLES: dict[str, str] = {
     "⊘": "$text-error",
     "Δ": "$text-warning",
+    "?": "$text-warning",
     "↕": "$text-accent",
     "=": "$text-muted",
     " ": "",
@@ -59,7 +61,9 @@ def drift_summary(drift: Drift, short: str) -> str:
     """One line for a note: ``at 8df75ac: changed, now api/auth.py:39-46 (score 87), 1 commit``."""
     status = drift.status.value.replace("_", " ")
     text = f"at {short}: {status}"
-    if drift.path and drift.status.value not in ("deleted", "file_deleted"):
+    if drift.status.value == "unreadable":
+        text += f", {drift.path}: its content is not in this clone"
+    elif drift.path and drift.status.value not in ("deleted", "file_deleted"):
         text += f", now {drift.path}{_span(drift)}"
     elif drift.path and drift.near is not None:
         text += f" (its place: {drift.path}:{drift.near[0]}-{drift.near[1]})"

@@ -90,7 +90,7 @@ def check(
                    "drift": {"unchanged": n, ...} (with --against)},
        "against": "<40-hex>" (with --against)}
       with --against, each quote's "drift":
-        {"status": unchanged|moved|changed|deleted|file_deleted|not_anchored,
+        {"status": unchanged|moved|changed|deleted|file_deleted|not_anchored|unreadable,
          "path", "lines": [a, b] | null, "renamed_from", "score": 0-100,
          "diff": [{"op", "quote", "source"}] | null,
          "commits": [{"id", "subject", "author", "date"}] (newest first)}
