@@ -81,6 +81,7 @@ class SourceFile:
     size: int = 0
     oid: str | None = None
     lfs: LfsPointer | None = None  # a Git LFS file: what its pointer names
+    encoding: str = "utf-8"  # what the text was decoded from (UTF-16, Windows-1252, ...)
 
     @cached_property
     def lines(self) -> list[str]:
@@ -370,6 +371,7 @@ class Revision:
             size=size,
             oid=entry.oid,
             lfs=lfs,
+            encoding=decoded.encoding,
         )
 
     def resolve_link(self, path: str, *, hops: int = 8) -> str | None:

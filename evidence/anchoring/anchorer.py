@@ -128,6 +128,8 @@ class Anchorer:
             notes.append(f"{source.path} is a submodule at commit {source.submodule}")
         if source.invalid_utf8:
             notes.append(f"{source.path} is not valid UTF-8; decoded with replacement characters")
+        elif source.encoding != "utf-8":
+            notes.append(f"{source.path} is not UTF-8: read as {source.encoding}")
         if source.state is FileState.TOO_LARGE:
             notes.append(f"{source.path} is larger than {self.revision.max_size} bytes; not read")
         elif source.lfs is not None:  # not the report's mistake when its content is not here

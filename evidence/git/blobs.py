@@ -3,6 +3,7 @@ reads them)."""
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,7 @@ class Decoded:
     """A blob decoded for display: its text, or that it is binary. A Git LFS pointer's is its
     content's (``lfs``: the pointer), or none when this clone lacks it (``absent``)."""
 
-    __slots__ = ("text", "invalid_utf8", "binary", "lfs", "absent")
+    __slots__ = ("text", "invalid_utf8", "binary", "lfs", "absent", "encoding")
 
     def __init__(
         self,
@@ -39,12 +40,14 @@ class Decoded:
         binary: bool,
         lfs: LfsPointer | None = None,
         absent: bool = False,
+        encoding: str = "utf-8",
     ) -> None:
         self.text = text
         self.invalid_utf8 = invalid_utf8
         self.binary = binary
         self.lfs = lfs
         self.absent = absent
+        self.encoding = encoding  # what the text was decoded from
 
 
 #: byte order marks of the UTF-16 and UTF-32 texts Windows tools write (checked longest first:
@@ -56,6 +59,10 @@ _WIDE_BOMS = (
     (b"\xfe\xff", "utf-16"),
 )
 _WIDE_STARTS = frozenset(bom[:2] for bom, _ in _WIDE_BOMS)
+
+
+#: a character UTF-8 decoding made of more than one byte (not the replacement character)
+_DECODED_BEYOND_ASCII = re.compile("[\u0080-\ufffc\ufffe-\U0010ffff]")
 
 
 def has_wide_mark(data: bytes) -> bool:
@@ -74,7 +81,7 @@ def decode_blob(data: bytes) -> Decoded:
                 except UnicodeDecodeError:
                     continue
                 if "\0" not in text[:BINARY_PROBE]:
-                    return Decoded(text, False, False)
+                    return Decoded(text, False, False, encoding=encoding.upper())
     if b"\0" in data[:BINARY_PROBE]:
         return Decoded("", False, True)
     if data.startswith(b"\xef\xbb\xbf"):
@@ -82,7 +89,14 @@ def decode_blob(data: bytes) -> Decoded:
     try:
         return Decoded(data.decode("utf-8"), False, False)
     except UnicodeDecodeError:
-        return Decoded(data.decode("utf-8", "replace"), True, False)
+        text = data.decode("utf-8", "replace")
+    if _DECODED_BEYOND_ASCII.search(text) is not None:
+        return Decoded(text, True, False)  # UTF-8 with some bytes astray: the rest is kept
+    # not one UTF-8 sequence among its bytes above 127: an 8-bit text of older tools
+    try:
+        return Decoded(data.decode("cp1252"), False, False, encoding="Windows-1252")
+    except UnicodeDecodeError:  # one of the five bytes Windows-1252 leaves undefined
+        return Decoded(data.decode("latin-1"), False, False, encoding="ISO-8859-1")
 
 
 def _characters(decoded: Decoded) -> int:

@@ -185,6 +185,7 @@ def test_odd_files_are_reported_not_crashed_on(tmp_path: Path) -> None:
             "late-nul.dat": b"a" * 9000 + b"\x00",
             "big.txt": "x" * 2000 + "\n",
             "latin1.txt": b"caf\xe9 au lait\n",
+            "astray.txt": "café ".encode() + b"\xff au lait\n",  # UTF-8, one byte astray
             "bom.txt": b"\xef\xbb\xbfwith bom\n",
             "crlf.txt": b"one\r\ntwo\r\n",
             "target.txt": "the target\n",
@@ -202,8 +203,11 @@ def test_odd_files_are_reported_not_crashed_on(tmp_path: Path) -> None:
         assert late.state is FileState.TOO_LARGE and late.size == 9001
         assert revision.read("big.txt").state is FileState.TOO_LARGE
         latin = revision.read("latin1.txt")
-        assert latin.state is FileState.OK and latin.invalid_utf8
-        assert latin.text == "caf\ufffd au lait\n"
+        assert latin.state is FileState.OK and not latin.invalid_utf8  # an 8-bit text
+        assert (latin.text, latin.encoding) == ("café au lait\n", "Windows-1252")
+        astray = revision.read("astray.txt")
+        assert astray.state is FileState.OK and astray.invalid_utf8
+        assert (astray.text, astray.encoding) == ("café \ufffd au lait\n", "utf-8")
         assert revision.read("bom.txt").text == "with bom\n"
         assert revision.read("crlf.txt").lines == ["one", "two"]
         link = revision.read("link")

@@ -1,7 +1,8 @@
-"""Files kept in Git LFS and texts in UTF-16: what a report quotes from them is checked against
-their content, never against the pointer git stores, and a clone without the content says so
-rather than blaming the report. Real repositories; the LFS objects are laid out as git-lfs
-lays them out (git-lfs itself is not needed, nor run)."""
+"""Files kept in Git LFS, texts in UTF-16 and in 8-bit encodings: what a report quotes from them
+is checked against their content as an editor shows it, never against the pointer git stores or
+replacement characters, and a clone without the content says so rather than blaming the report.
+Real repositories; the LFS objects are laid out as git-lfs lays them out (git-lfs itself is not
+needed, nor run)."""
 
 from __future__ import annotations
 
@@ -282,3 +283,13 @@ def test_a_quote_of_a_utf16_file_is_anchored(tmp_path: Path) -> None:
         elsewhere = Anchorer(revision).anchor(quote("Greeting=Hello", "res/other.rc", (2, 2)))
     assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.EXACT, (3, 3), True)
     assert [(place.path, place.lines) for place in elsewhere.elsewhere] == [("res/app.rc", (2, 2))]
+
+
+def test_an_8bit_text_is_read_as_windows_1252_and_its_quote_is_exact(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    legacy = "/* Übergabe an den Dienst */\nint grüße = 1; /* “quoted” */\n"
+    commit = make_repo(repo, {"src/legacy.c": legacy.encode("cp1252")})
+    with Revision.open(repo, commit) as revision:
+        anchor = Anchorer(revision).anchor(quote("int grüße = 1;", "src/legacy.c", (2, 2)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.EXACT, (2, 2), True)
+    assert "src/legacy.c is not UTF-8: read as Windows-1252" in anchor.notes
