@@ -310,7 +310,9 @@ class Revision:
             decoded = decode_blob(data)
             return data if decoded.binary else decoded.text.encode("utf-8", "surrogatepass")
         pointer = parse_pointer(data)
-        content = None if pointer is None else self._lfs.read(pointer, self.max_size)
+        if pointer is None:
+            return data
+        content = self._lfs.read(pointer, self.max_size, probe=BINARY_PROBE)
         return data if content is None else content
 
     def _decode(self, data: bytes) -> Decoded:

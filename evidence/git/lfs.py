@@ -73,9 +73,11 @@ class LfsObjects:
         self._directories = directories
         self._found: tuple[Path, ...] | None = None
 
-    def read(self, pointer: LfsPointer, limit: int) -> bytes | None:
+    def read(self, pointer: LfsPointer, limit: int, *, probe: int = 0) -> bytes | None:
         """The content a pointer names, or None: not in this clone, larger than ``limit``, stored
-        transformed, or a file there whose size or SHA-256 is not the pointer's."""
+        transformed, or a file there whose size or SHA-256 is not the pointer's. ``probe``: None
+        too for content with a NUL in its first ``probe`` bytes, binary by git's rule (the word
+        index reads every file: a repository's images in LFS are not read whole for it)."""
         if pointer.extended or pointer.size > limit:
             return None
         if pointer.size == 0:
@@ -84,15 +86,16 @@ class LfsObjects:
             self._found = tuple(self._directories())
         for directory in self._found:
             path = directory / pointer.oid[:2] / pointer.oid[2:4] / pointer.oid
-            data = _read_regular(path, pointer.size)
+            data = _read_regular(path, pointer.size, probe)
             if data is not None and hashlib.sha256(data).hexdigest() == pointer.oid:
                 return data
         return None
 
 
-def _read_regular(path: Path, size: int) -> bytes | None:
+def _read_regular(path: Path, size: int, probe: int = 0) -> bytes | None:
     """The bytes of a regular file of exactly ``size`` bytes, else None (a FIFO or device there
-    is never opened for reading: it could block or never end)."""
+    is never opened for reading: it could block or never end), or when a NUL is in its first
+    ``probe`` bytes."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_BINARY", 0))
     except OSError:
@@ -102,7 +105,12 @@ def _read_regular(path: Path, size: int) -> bytes | None:
         if not stat.S_ISREG(found.st_mode) or found.st_size != size:
             return None
         parts = []
-        left = size
+        if probe:
+            first = os.read(descriptor, min(size, probe))
+            if b"\0" in first:
+                return None
+            parts.append(first)
+        left = size - sum(len(part) for part in parts)
         while left > 0:
             part = os.read(descriptor, min(left, _READ_SIZE))
             if not part:

@@ -186,6 +186,21 @@ def test_a_quote_cited_at_another_file_is_found_in_lfs_content(tmp_path: Path) -
     ]
 
 
+def test_the_word_index_reads_lfs_text_whole_but_not_binary_content(tmp_path: Path) -> None:
+    # an image in LFS is known binary from its first bytes: not read whole and hashed
+    repo = tmp_path / "repo"
+    image = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + b"x" * 20_000
+    commit = make_repo(repo, {"data/counts.csv": pointer(CSV.encode()), "logo.png": pointer(image)})
+    store(repo, CSV.encode())
+    store(repo, image)
+    with Revision.open(repo, commit) as revision:
+        assert revision.contents(pointer(CSV.encode())) == CSV.encode()
+        assert revision.contents(pointer(image)) == pointer(image)
+        assert revision.read("logo.png").state is FileState.BINARY  # shown: read as it is
+        plain = b"version 2\n"  # an ordinary file that starts like a pointer
+        assert revision.contents(plain) == plain
+
+
 # --- assay check -----------------------------------------------------------------------------
 
 REPORT = """\
