@@ -25,6 +25,7 @@ from evidence.reports.vocabulary import (
     STATUS_RE,
     VALUE_FLAGS,
     is_path_like,
+    marker_token,
     split_claimed,
 )
 
@@ -39,7 +40,7 @@ def _marker(line: str) -> tuple[int, str] | None:
     rest = line[position + 3 :]
     if not rest[:1].isspace():
         return None
-    token = rest.strip()
+    token = marker_token(rest.strip())
     if not token or len(token.split()) != 1:
         return None
     path, _claimed = split_claimed(token)

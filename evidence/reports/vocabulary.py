@@ -41,7 +41,11 @@ ITEM_RE = re.compile(r"[^\s,;()\[\]]+")
 SEP_RE = re.compile(r"\s*,\s+and\s+|\s*,\s*|\s+and\s+")
 PATH_CHARS_RE = re.compile(r"^[\w@+~.-][\w@+~./-]*$")
 EXTENSION_RE = re.compile(r"[\w-]\.[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*$")
-RANGE_RE = re.compile(r"(?::(\d+)(?:\s*[-–]\s*(\d+))?|#L(\d+)(?:-L?(\d+))?)$")
+#: a claimed range after a path: ``:12``, ``:12-14``, ``:L12-L14``, ``:12:5`` (line and column, as
+#: compilers write it), ``#L3-L9``, ``#L3C1-L9C4`` (GitHub's, columns too)
+RANGE_RE = re.compile(
+    r"(?::L?(\d+)(?:\s*[-–]\s*L?(\d+))?(?::\d+)?|#L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?)$"
+)
 SEARCH_RE = re.compile(r"(?<![\w/.-])(git grep|rg|grep)(?=[ \t])")
 
 #: headings under "Shared records" and the kind of record each one declares
@@ -115,8 +119,21 @@ def is_path_like(token: str) -> bool:
     return bool(EXTENSION_RE.search(token)) or token in BARE_FILES
 
 
+def marker_token(token: str) -> str:
+    """A ``--- path`` marker's token as Markdown or a sentence left it: without backticks or
+    bold around it (`` `src/a.js:3-9` ``, ``**src/a.js**``) and without a full stop after it."""
+    if len(token) > 4 and token.startswith("**") and token.endswith("**"):
+        token = token[2:-2]
+    if token.startswith("`"):
+        token = token.replace("`", "")
+    if len(token) > 1 and token[-1] in ".,;":
+        token = token[:-1]
+    return token
+
+
 def split_claimed(token: str) -> tuple[str, tuple[int, int] | None]:
-    """Split ``path:325-329`` / ``path:42`` / ``path#L3-L9`` into the path and the claimed range."""
+    """Split ``path:325-329`` / ``path:42`` / ``path#L3-L9`` (RANGE_RE's forms) into the path and
+    the claimed range."""
     match = RANGE_RE.search(token)
     if not match or match.start() == 0:
         return token, None

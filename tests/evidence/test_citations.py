@@ -57,6 +57,7 @@ def test_states_of_cited_paths() -> None:
     assert CitedState.NEAR_MISS.missing and CitedState.ABSENT.missing
     assert not CitedState.DIRECTORY.missing
     assert cited_path("`src/a.py#L3-L9`") == "src/a.py"
+    assert cited_path("src/a.py:L3-L9") == cited_path("src/a.py:3:7") == "src/a.py"
 
 
 def check(tmp_path: Path, cited: str, *more: str) -> tuple[int, str, str]:

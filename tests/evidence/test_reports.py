@@ -71,6 +71,33 @@ def test_inline_quote_with_range() -> None:
     assert quote.record == "runtime:failure-handling"
 
 
+@pytest.mark.parametrize(
+    ("marker", "claimed"),
+    [
+        ("worker/retry.py:14-15", (14, 15)),
+        ("worker/retry.py:L14-L15", (14, 15)),  # GitHub's line names after a colon
+        ("worker/retry.py:L14", (14, 14)),
+        ("worker/retry.py:14:9", (14, 14)),  # line and column, as compilers print them
+        ("worker/retry.py#L14C1-L15C30", (14, 15)),  # GitHub's range with columns
+        ("`worker/retry.py:14-15`", (14, 15)),  # Markdown's code span kept in the text
+        ("`worker/retry.py`:14", (14, 14)),
+        ("**worker/retry.py:14**", (14, 14)),
+        ("worker/retry.py:14.", (14, 14)),  # the sentence's full stop
+        ("worker/retry.py", None),
+    ],
+)
+def test_marker_forms_reports_are_written_in(marker: str, claimed: tuple[int, int] | None) -> None:
+    line = f"delay = base * 2 ** attempt --- {marker}"
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}\n", "m.txt")
+    (quote,) = report.records[0].quotes
+    assert (quote.text, quote.path, quote.claimed) == (
+        "delay = base * 2 ** attempt",
+        "worker/retry.py",
+        claimed,
+    )
+    assert not [d for d in report.diagnostics if "quote" in d.message]
+
+
 def test_indented_block_and_block_with_marker_alone() -> None:
     route = runtime().record("RT-RTE-job-loop")
     assert route is not None
