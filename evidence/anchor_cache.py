@@ -41,8 +41,17 @@ MAX_ENTRIES = 512
 MAX_BYTES = 512 * 1024 * 1024
 _MAGIC = b"assay-anchor-cache\n"
 _ROOT = Path(__file__).resolve().parent
-#: what anchors depend on besides the quotes and the revision
-SOURCES = (*sorted((_ROOT / "anchoring").glob("*.py")), _ROOT / "model.py")
+#: what anchors depend on besides the quotes and the revision: the anchorer, how a blob is read
+#: and decoded (Git LFS, encodings), how a cited path is told (the citations kept beside them)
+SOURCES = (
+    *sorted((_ROOT / "anchoring").glob("*.py")),
+    _ROOT / "model.py",
+    _ROOT / "revision.py",
+    _ROOT / "git" / "blobs.py",
+    _ROOT / "git" / "lfs.py",
+    _ROOT / "citations.py",
+    _ROOT / "reports" / "vocabulary.py",
+)
 
 
 @functools.cache
