@@ -20,6 +20,7 @@ from cachetools import LRUCache
 from evidence.anchoring.align import token_edits
 from evidence.anchoring.cited import anchored_as_read, anchored_in_turn, read_ahead
 from evidence.anchoring.diff import char_diff, written_diff
+from evidence.anchoring.elided import elided_anchor
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
@@ -340,6 +341,11 @@ class Anchorer:
         state = source.state
         if state is FileState.OK and source.text:
             found = self.find_in(source, quote.text, quote.claimed)
+            elided = (
+                None if found.tier.verified else elided_anchor(quote, self._view(source), notes)
+            )
+            if elided is not None:  # "..." stood for lines the report left out
+                return elided, forms, source.path
         else:
             found = NOT_FOUND
         if not forms.exact:

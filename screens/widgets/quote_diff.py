@@ -87,6 +87,7 @@ def quote_diff(
         return Content.styled("no quote to compare", "$text-muted")
     # here, not at the top: the review screen holds this pane from its first frame, and
     # explain loads rapidfuzz, which nothing needs until a quote is anchored
+    from evidence.anchoring.elided import ELIDED_NOTE
     from evidence.anchoring.explain import compare, normalized_away
 
     if place is None and anchor.elsewhere and not anchor.verified:
@@ -103,9 +104,12 @@ def quote_diff(
         diff = compare(quote.text, passage)
     header = Content.styled(f"[{quote.index + 1}] {match}  {where}", "$text-accent")
     normalized = (place.match if place is not None else anchor.match) is Tier.NORMALIZED
+    elided = [note for note in anchor.notes if note.startswith(ELIDED_NOTE)] if not place else []
     explained = [
         Content.styled("  " + phrase, "$text-warning")
-        for phrase in (normalized_away(quote.text, passage) if passage and normalized else ())
+        for phrase in (
+            elided or (normalized_away(quote.text, passage) if passage and normalized else ())
+        )
     ]
     if not any(part.op != "equal" for part in diff):
         if place is None and not anchor.match.verified:

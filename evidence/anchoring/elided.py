@@ -1,0 +1,149 @@
+"""Quotes that leave lines out: a line of ``...`` or ``…`` (alone, or after a comment marker:
+``// ...``, ``# …``) stands for source lines the report did not copy, and in a one-line quote
+`` ... `` between two parts does. Such a quote is anchored when the plain match fails and each
+part is in the file as written (exact, whitespace or normalized), in order, close together or
+inside the claimed lines; its anchor is `normalized` (verified, not verbatim) and says which
+lines it left out. Code that is itself ``...`` (Python's Ellipsis, a spread ``...rest``) is
+found by the plain match first and never reaches this.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from evidence.anchoring.forms import FileView, quote_forms
+from evidence.anchoring.tiers import find_verified
+from evidence.model import Anchor, FileState, LineRange, Quote, Tier
+
+__all__ = ["ELIDED_NOTE", "ElidedMatch", "elided_anchor", "elided_parts", "find_elided"]
+
+#: a line that only elides: "...", "…", "// ...", "# …", "/* ... */", "-- ...", "; ..."
+_ELISION_LINE = re.compile(r"^\s*(?:(?://|#|--|;|/\*|\*|<!--)\s*)?(?:\.{3,}|…)\s*(?:\*/|-->)?\s*$")
+#: an elision inside a one-line quote: " ... " or " … " with space both sides
+_ELISION_INLINE = re.compile(r"\s(?:\.{3,}|…)\s")
+#: how an elided quote's note starts (the diff view shows it rather than what normalizing undid)
+ELIDED_NOTE = "elided: “...” leaves out"
+#: the parts' non-space characters together at least this many (a stitch of "}" and "{" says
+#: nothing), and the first and last line of the match at most this far apart without a claim
+MIN_CHARACTERS = 12
+MAX_LINES = 400
+
+
+@dataclass(frozen=True)
+class ElidedMatch:
+    """Where an elided quote's parts are: the lines from the first to the last, and the lines
+    left out between them."""
+
+    lines: LineRange
+    left_out: tuple[LineRange, ...]
+
+
+def elided_parts(text: str) -> list[str] | None:
+    """The parts of a quote around its elisions, or None when it has none (or only elisions)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        parts = _ELISION_INLINE.split(text)
+    else:
+        current: list[str] = []
+        parts = []
+        for line in lines:
+            if _ELISION_LINE.match(line):
+                parts.append("\n".join(current))
+                current = []
+            else:
+                current.append(line)
+        parts.append("\n".join(current))
+    if len(parts) == 1:
+        return None
+    kept = [part for part in parts if part.strip()]
+    if not kept or sum(len("".join(part.split())) for part in kept) < MIN_CHARACTERS:
+        return None
+    return kept
+
+
+def find_elided(
+    parts: Sequence[str],
+    find: Callable[[str], tuple[Tier, tuple[LineRange, ...]]],
+    claimed: LineRange | None,
+) -> ElidedMatch | None:
+    """The closest run of the parts in order (``find``: a part's verified tier and every place
+    of it), inside the claimed lines when one is, else the shortest; None when a part is not
+    in the file as written or the parts are too far apart."""
+    places: list[list[LineRange]] = []
+    for part in parts:
+        tier, spans = find(part)
+        if not tier.verified or not spans:
+            return None
+        places.append(sorted(spans))
+    starts = [[span[0] for span in each] for each in places]
+    best: tuple[bool, int, list[LineRange]] | None = None
+    for first in places[0]:
+        run = [first]
+        for each, begins in zip(places[1:], starts[1:], strict=True):
+            at = bisect_left(begins, run[-1][1])  # on the line the part before ends, or after
+            if at == len(each):
+                break
+            run.append(each[at])
+        else:
+            lines = (run[0][0], run[-1][1])
+            outside = claimed is not None and not (
+                claimed[0] <= lines[0] and lines[1] <= claimed[1]
+            )
+            if lines[1] - lines[0] >= MAX_LINES and (claimed is None or outside):
+                continue  # far apart, and no claim they lie in
+            rank = (outside, lines[1] - lines[0], run)
+            if best is None or rank[:2] < best[:2]:
+                best = rank
+    if best is None:
+        return None
+    run = best[2]
+    left_out = tuple(
+        (before[1] + 1, after[0] - 1) for before, after in pairwise(run) if after[0] > before[1] + 1
+    )
+    return ElidedMatch((run[0][0], run[-1][1]), left_out)
+
+
+def elided_anchor(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor | None:
+    """The anchor of a quote that leaves lines out, in its cited file (read, as ``view``), or
+    None when it elides nothing or its parts are not there as written."""
+    parts = elided_parts(quote.text)
+    if parts is None:
+        return None
+
+    def find(part: str) -> tuple[Tier, tuple[LineRange, ...]]:
+        found = find_verified(quote_forms(part), view)
+        return found.tier, found.spans
+
+    match = find_elided(parts, find, quote.claimed)
+    if match is None:
+        return None
+    claimed = quote.claimed
+    gaps = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in match.left_out)
+    if gaps:
+        said = f"lines {gaps}"
+    else:
+        said = "what comes before or after" if len(parts) == 1 else "nothing between its parts"
+    rest = (
+        f"each of its {len(parts)} parts is in the file as written, in order"
+        if len(parts) > 1
+        else "the rest is in the file as written"
+    )
+    return Anchor(
+        quote=quote,
+        file=FileState.OK,
+        match=Tier.NORMALIZED,  # verified, not verbatim
+        score=100.0,
+        lines=match.lines,
+        occurrences=(match.lines,),
+        range_ok=None
+        if claimed is None
+        else claimed[0] <= match.lines[0] and match.lines[1] <= claimed[1],
+        notes=(
+            *notes,
+            f"{ELIDED_NOTE} {said}; {rest}",
+        ),
+    )

@@ -1,0 +1,126 @@
+"""Quotes that leave lines out with "..." or "…": verified when every part is in the cited file
+as written, in order and close together (or inside the claimed lines), never otherwise; code
+that is itself "..." is matched as it is. A real repository for each case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from evidencekit import make_repo
+
+from evidence.anchoring import Anchorer
+from evidence.anchoring.elided import elided_parts
+from evidence.model import Anchor, Quote, Tier
+from evidence.revision import Revision
+
+HANDLER = "\n".join(
+    [
+        "def handler(request):",
+        "    token = request.headers.get('auth')",
+        "    if not token:",
+        "        return deny()",
+        *(f"    step_{n} = compute({n})" for n in range(20)),
+        "    audit.log(token)",
+        "    return allow(request)",
+        "",
+        "def stub(): ...",
+        "const merged = { ...update, applied: true };",
+    ]
+)
+
+
+def anchored(
+    tmp_path: Path, text: str, claimed: tuple[int, int] | None, files: dict[str, str] | None = None
+) -> Anchor:
+    repo = tmp_path / "repo"
+    if not repo.exists():
+        make_repo(repo, files or {"app.py": HANDLER + "\n"})
+    with Revision.open(repo) as revision:
+        return Anchorer(revision).anchor(Quote(text, "app.py", claimed, 1, 1, "EL-CMP-x", 0))
+
+
+def test_a_block_with_an_elided_middle_is_verified_with_the_lines_it_leaves_out(
+    tmp_path: Path,
+) -> None:
+    quote = (
+        "def handler(request):\n"
+        "    token = request.headers.get('auth')\n"
+        "    ...\n"
+        "    audit.log(token)\n"
+        "    return allow(request)"
+    )
+    anchor = anchored(tmp_path, quote, (1, 26))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 26), True)
+    assert anchor.notes == (
+        "elided: “...” leaves out lines 3-24; each of its 2 parts is in the file as written, "
+        "in order",
+    )
+
+
+@pytest.mark.parametrize(
+    ("quote", "lines"),
+    [
+        ("if not token: ... return deny()", (3, 4)),  # inline, nothing left out between
+        ("    token = request.headers.get('auth')\n    …\n    return allow(request)", (2, 26)),
+        ("def handler(request):\n    # ...\n    return allow(request)", (1, 26)),
+        ("...\n    audit.log(token)\n    return allow(request)", (25, 26)),  # leading elision
+    ],
+)
+def test_elision_forms(tmp_path: Path, quote: str, lines: tuple[int, int]) -> None:
+    anchor = anchored(tmp_path, quote, None)
+    assert (anchor.match, anchor.lines) == (Tier.NORMALIZED, lines)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "    return allow(request)\n    ...\n    token = request.headers.get('auth')",  # reversed
+        "def handler(request):\n    ...\n    return permit(request)",  # a part misquoted
+        "def handler(request):\n    ...\n    return deny(request)",
+    ],
+)
+def test_parts_out_of_order_or_not_there_are_not_verified(tmp_path: Path, quote: str) -> None:
+    assert not anchored(tmp_path, quote, None).match.verified
+
+
+def test_parts_far_apart_need_a_claim_that_holds_them(tmp_path: Path) -> None:
+    far = "\n".join(
+        [
+            "def start():",
+            "    begin_session()",
+            *(f"x_{n} = {n}" for n in range(500)),
+            "finish_all()",
+        ]
+    )
+    quote = "def start():\n    begin_session()\n...\nfinish_all()"
+    files = {"app.py": far + "\n"}
+    assert not anchored(tmp_path, quote, None, files).match.verified
+    anchor = anchored(tmp_path, quote, (1, 503), files)
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 503), True)
+
+
+def test_the_run_inside_the_claim_is_chosen(tmp_path: Path) -> None:
+    block = [
+        "def check(user):",
+        "    validate(user)",
+        "    log_attempt(user)",
+        "    return ok(user)",
+    ]
+    files = {"app.py": "\n".join([*block, "", *block]) + "\n"}  # the same function twice
+    quote = "def check(user):\n    ...\n    return ok(user)"
+    anchor = anchored(tmp_path, quote, (6, 9), files)
+    assert (anchor.lines, anchor.range_ok) == ((6, 9), True)
+
+
+def test_code_that_is_itself_an_ellipsis_is_matched_as_it_is(tmp_path: Path) -> None:
+    assert anchored(tmp_path, "def stub(): ...", (28, 28)).match is Tier.EXACT
+    spread = anchored(tmp_path, "const merged = { ...update, applied: true };", (29, 29))
+    assert (spread.match, spread.notes) == (Tier.EXACT, ())
+
+
+def test_what_says_too_little_is_no_elided_quote() -> None:
+    assert elided_parts("{\n...\n}") is None  # "{" and "}" could stitch anything
+    assert elided_parts("...") is None
+    assert elided_parts("return x ...") is None  # "..." at the end of a line: no part after
+    assert elided_parts("x = compute(1) ... y = compute(2)") == ["x = compute(1)", "y = compute(2)"]
