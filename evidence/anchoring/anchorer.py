@@ -25,6 +25,7 @@ from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
+from evidence.anchoring.numbered import numbered_anchor
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
 from evidence.anchoring.workers import Pending, Workers, use_processes
 from evidence.model import (
@@ -341,11 +342,11 @@ class Anchorer:
         state = source.state
         if state is FileState.OK and source.text:
             found = self.find_in(source, quote.text, quote.claimed)
-            elided = (
-                None if found.tier.verified else elided_anchor(quote, self._view(source), notes)
-            )
-            if elided is not None:  # "..." stood for lines the report left out
-                return elided, forms, source.path
+            if not found.tier.verified:  # "..." for lines left out, or line numbers copied
+                view = self._view(source)
+                other = elided_anchor(quote, view, notes) or numbered_anchor(quote, view, notes)
+                if other is not None:
+                    return other, forms, source.path
         else:
             found = NOT_FOUND
         if not forms.exact:

@@ -41,3 +41,29 @@ def test_control_characters_in_a_difference_are_made_visible() -> None:
     (line,) = differences(anchor)
     assert "\x1b" not in line
     assert "source «b»" in line
+
+
+def test_d_on_an_elided_or_numbered_quote_says_what_was_taken_off(tmp_path: Path) -> None:
+    # not what normalizing undid: "..." and line numbers are neither markup nor bullets
+    from screenkit import git
+
+    from evidence.anchoring import Anchorer
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    source = "def f(x):\n    a = 1\n    b = 2\n    return x\n"
+    (repo / "f.py").write_text(source, encoding="utf-8")
+    git(repo, "init", "-q")
+    git(repo, "add", "f.py")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "f")
+    quotes = [
+        Quote("def f(x):\n    ...\n    return x", "f.py", None, 1, 1, "R", 0),
+        Quote("1\tdef f(x):\n2\t    a = 1", "f.py", None, 1, 1, "R", 1),
+    ]
+    with Revision.open(repo) as revision:
+        elided, numbered = (Anchorer(revision).anchor(quote) for quote in quotes)
+    shown = quote_diff(elided.quote, elided, passage=source).plain
+    assert "elided: “...” leaves out lines 2-3" in shown
+    assert "backticks" not in shown and "list markers" not in shown
+    shown = quote_diff(numbered.quote, numbered, passage="def f(x):\n    a = 1").plain
+    assert "numbered: line numbers 1-2 (cat -n) taken off" in shown
