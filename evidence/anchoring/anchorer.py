@@ -20,12 +20,11 @@ from cachetools import LRUCache
 from evidence.anchoring.align import token_edits
 from evidence.anchoring.cited import anchored_as_read, anchored_in_turn, read_ahead
 from evidence.anchoring.diff import char_diff, written_diff
-from evidence.anchoring.elided import elided_anchor
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
-from evidence.anchoring.numbered import numbered_anchor
+from evidence.anchoring.rendered import rescue
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
 from evidence.anchoring.workers import Pending, Workers, use_processes
 from evidence.model import (
@@ -342,9 +341,8 @@ class Anchorer:
         state = source.state
         if state is FileState.OK and source.text:
             found = self.find_in(source, quote.text, quote.claimed)
-            if not found.tier.verified:  # "..." for lines left out, or line numbers copied
-                view = self._view(source)
-                other = elided_anchor(quote, view, notes) or numbered_anchor(quote, view, notes)
+            if not found.tier.verified:  # a fence or entities, "..." for lines, line numbers
+                other = rescue(quote, self._view(source), notes)
                 if other is not None:
                     return other, forms, source.path
         else:

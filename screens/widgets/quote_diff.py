@@ -90,6 +90,7 @@ def quote_diff(
     from evidence.anchoring.elided import ELIDED_NOTE
     from evidence.anchoring.explain import compare, normalized_away
     from evidence.anchoring.numbered import NUMBERED_NOTE
+    from evidence.anchoring.rendered import RENDERED_NOTE
 
     if place is None and anchor.elsewhere and not anchor.verified:
         place = anchor.elsewhere[0]  # compared with where it was found (once that file is read)
@@ -105,7 +106,7 @@ def quote_diff(
         diff = compare(quote.text, passage)
     header = Content.styled(f"[{quote.index + 1}] {match}  {where}", "$text-accent")
     normalized = (place.match if place is not None else anchor.match) is Tier.NORMALIZED
-    told = (ELIDED_NOTE, NUMBERED_NOTE)  # what was taken off, said by the anchor
+    told = (ELIDED_NOTE, NUMBERED_NOTE, RENDERED_NOTE)  # what was taken off, said by the anchor
     elided = [note for note in anchor.notes if note.startswith(told)] if not place else []
     explained = [
         Content.styled("  " + phrase, "$text-warning")

@@ -59,11 +59,14 @@ def test_d_on_an_elided_or_numbered_quote_says_what_was_taken_off(tmp_path: Path
     quotes = [
         Quote("def f(x):\n    ...\n    return x", "f.py", None, 1, 1, "R", 0),
         Quote("1\tdef f(x):\n2\t    a = 1", "f.py", None, 1, 1, "R", 1),
+        Quote("```py\n    b = 2\n```", "f.py", None, 1, 1, "R", 2),
     ]
     with Revision.open(repo) as revision:
-        elided, numbered = (Anchorer(revision).anchor(quote) for quote in quotes)
+        elided, numbered, fenced = (Anchorer(revision).anchor(quote) for quote in quotes)
     shown = quote_diff(elided.quote, elided, passage=source).plain
     assert "elided: “...” leaves out lines 2-3" in shown
     assert "backticks" not in shown and "list markers" not in shown
     shown = quote_diff(numbered.quote, numbered, passage="def f(x):\n    a = 1").plain
     assert "numbered: line numbers 1-2 (cat -n) taken off" in shown
+    shown = quote_diff(fenced.quote, fenced, passage="    b = 2").plain
+    assert "rendered: a Markdown fence taken off" in shown

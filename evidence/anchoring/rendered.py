@@ -1,0 +1,84 @@
+"""What a report's writing or rendering adds to a quote that the normalized tier does not undo:
+a Markdown fence around it (```` ```js ```` ... ```` ``` ````), HTML entities from a report
+exported through HTML (``&lt;``), zero-width characters pasted from a web page. `rescue` tries,
+for a quote not in its file as written, the quote without them, then as an elided
+(anchoring/elided.py) or numbered (anchoring/numbered.py) quote.
+
+Not part of `normalize_quote`: that one also keys verdicts (db/keys.py), and a key must not
+change under a verdict already given.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+from evidence.anchoring.elided import elided_anchor
+from evidence.anchoring.forms import FileView, quote_forms
+from evidence.anchoring.numbered import numbered_anchor
+from evidence.anchoring.tiers import choose, find_verified
+from evidence.model import Anchor, FileState, Quote, Tier
+
+__all__ = ["RENDERED_NOTE", "rendered_away", "rescue"]
+
+#: how the note of a quote found without what rendering added starts
+RENDERED_NOTE = "rendered:"
+_FENCE_OPEN = re.compile(r"^\s*(?:```+|~~~+)[\w+#.-]*\s*$")
+_FENCE_CLOSE = re.compile(r"^\s*(?:```+|~~~+)\s*$")
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """The quote without a fence, HTML entities and zero-width characters, and what of these
+    it had; None when it had none."""
+    said = []
+    lines = text.split("\n")
+    if len(lines) >= 2 and _FENCE_OPEN.match(lines[0]):
+        lines = lines[1:-1] if _FENCE_CLOSE.match(lines[-1]) else lines[1:]
+        said.append("a Markdown fence")
+    elif lines and _FENCE_CLOSE.match(lines[-1]) and len(lines) >= 2:
+        lines = lines[:-1]
+        said.append("a Markdown fence")
+    text = "\n".join(lines)
+    if _ENTITY.search(text):
+        unescaped = html.unescape(text)
+        if unescaped != text:
+            text = unescaped
+            said.append("HTML entities")
+    kept = text.translate(_ZERO_WIDTH)
+    if kept != text:
+        text = kept
+        said.append("zero-width characters")
+    if not said or not text.strip():
+        return None
+    return text, tuple(said)
+
+
+def rescue(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor | None:
+    """The anchor of a quote that is not in its cited file (read, as ``view``) as written, found
+    once what rendering added is taken off, or as an elided or numbered quote; None else."""
+    cleaned = rendered_away(quote.text)
+    attempt = quote
+    if cleaned is not None:
+        text, what = cleaned
+        said = f"{RENDERED_NOTE} {' and '.join(what)} taken off"
+        found = find_verified(quote_forms(text), view, quote.claimed)
+        if found.tier.verified and found.spans:
+            lines, range_ok = choose(found.spans, quote.claimed)
+            return Anchor(
+                quote=quote,
+                file=FileState.OK,
+                match=Tier.NORMALIZED,  # verified, not verbatim
+                score=100.0,
+                lines=lines,
+                occurrences=tuple(sorted(found.spans)),
+                range_ok=range_ok,
+                notes=(*notes, said),
+            )
+        attempt = quote._replace(text=text)
+    anchor = elided_anchor(attempt, view, notes) or numbered_anchor(attempt, view, notes)
+    if anchor is None or cleaned is None:
+        return anchor
+    return anchor._replace(quote=quote, notes=(*anchor.notes, said))

@@ -1,0 +1,79 @@
+"""What a report's writing adds around a quote (a Markdown fence, HTML entities, zero-width
+characters) is taken off before the quote is called fuzzy or missing; the verdict keys do not
+change (normalize_quote is untouched). A real repository for each case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from evidencekit import make_repo
+
+from db.keys import quote_hash
+from evidence.anchoring import Anchorer
+from evidence.anchoring.rendered import rendered_away
+from evidence.model import Anchor, Quote, Tier
+from evidence.revision import Revision
+
+WEB = (
+    'function check(a, b) {\n  if (a < b && b > 0) {\n    return "a<b";\n  }\n  return a & b;\n}\n'
+)
+PAGE = "<p>a &lt; b</p>\n"
+
+
+def anchored(
+    tmp_path: Path, text: str, claimed: tuple[int, int] | None, path: str = "web.js"
+) -> Anchor:
+    repo = tmp_path / "repo"
+    if not repo.exists():
+        make_repo(repo, {"web.js": WEB, "page.html": PAGE})
+    with Revision.open(repo) as revision:
+        return Anchorer(revision).anchor(Quote(text, path, claimed, 1, 1, "RD-CMP-x", 0))
+
+
+@pytest.mark.parametrize(
+    ("quote", "claimed", "lines", "note"),
+    [
+        (
+            "```js\nfunction check(a, b) {\n  if (a < b && b > 0) {\n```",
+            (1, 2),
+            (1, 2),
+            "a Markdown fence",
+        ),
+        ("~~~\n    return a & b;\n~~~", None, (5, 5), "a Markdown fence"),
+        ("if (a &lt; b &amp;&amp; b &gt; 0) {", (2, 2), (2, 2), "HTML entities"),
+        ("return &quot;a&lt;b&quot;;", (3, 3), (3, 3), "HTML entities"),
+        ("return\u200b a &amp; b;", (5, 5), (5, 5), "HTML entities and zero-width characters"),
+    ],
+)
+def test_what_rendering_added_is_taken_off(
+    tmp_path: Path, quote: str, claimed: tuple[int, int] | None, lines: tuple[int, int], note: str
+) -> None:
+    anchor = anchored(tmp_path, quote, claimed)
+    assert (anchor.match, anchor.lines) == (Tier.NORMALIZED, lines)
+    assert anchor.range_ok is (None if claimed is None else True)
+    assert anchor.notes == (f"rendered: {note} taken off",)
+
+
+def test_a_fenced_quote_that_elides_is_verified_with_both_notes(tmp_path: Path) -> None:
+    quote = "```js\nfunction check(a, b) {\n  ...\n  return a & b;\n```"
+    anchor = anchored(tmp_path, quote, (1, 5))
+    assert (anchor.match, anchor.lines, anchor.quote.text) == (Tier.NORMALIZED, (1, 5), quote)
+    assert anchor.notes[-1] == "rendered: a Markdown fence taken off"
+    assert anchor.notes[0].startswith("elided: “...” leaves out lines 2-4")
+
+
+def test_entities_in_the_source_itself_are_matched_as_written(tmp_path: Path) -> None:
+    anchor = anchored(tmp_path, "<p>a &lt; b</p>", (1, 1), "page.html")
+    assert (anchor.match, anchor.notes) == (Tier.EXACT, ())
+
+
+def test_a_misquote_stays_one_once_cleaned(tmp_path: Path) -> None:
+    assert not anchored(tmp_path, "if (a &lt;= b) {", (2, 2)).match.verified
+
+
+def test_plain_text_has_nothing_rendered_and_keys_stay_as_they_were() -> None:
+    assert rendered_away("if (a < b) {\n  x();\n}") is None
+    assert rendered_away("```\n```") is None  # a fence around nothing
+    # the key of a verdict on such a quote is what it was: the normalization it hashes is unchanged
+    assert quote_hash("a &lt; b") != quote_hash("a < b")
