@@ -1,10 +1,11 @@
 """Quotes that leave lines out: a line of ``...`` or ``…`` (alone, or after a comment marker:
-``// ...``, ``# …``) stands for source lines the report did not copy, and in a one-line quote
-`` ... `` between two parts does. Such a quote is anchored when the plain match fails and each
-part is in the file as written (exact, whitespace or normalized), in order, close together or
-inside the claimed lines; its anchor is `normalized` (verified, not verbatim) and says which
-lines it left out. Code that is itself ``...`` (Python's Ellipsis, a spread ``...rest``) is
-found by the plain match first and never reaches this.
+``// ...``, ``# …``) stands for source lines the report did not copy, one at a line's end for
+the rest of a line cut short, and in a one-line quote `` ... `` between two parts does. Such a
+quote is anchored when the plain match fails and each part is in the file as written (exact,
+whitespace or normalized), in order, close together or inside the claimed lines; its anchor is
+`normalized` (verified, not verbatim) and says which lines it left out. Code that is itself
+``...`` (Python's Ellipsis, a spread ``...rest``) is found by the plain match first and never
+reaches this.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ __all__ = ["ELIDED_NOTE", "ElidedMatch", "elided_anchor", "elided_parts", "find_
 
 #: a line that only elides: "...", "…", "// ...", "# …", "/* ... */", "-- ...", "; ..."
 _ELISION_LINE = re.compile(r"^\s*(?:(?://|#|--|;|/\*|\*|<!--)\s*)?(?:\.{3,}|…)\s*(?:\*/|-->)?\s*$")
+#: a line cut short: "...", "…" at its end, after what was copied of it
+_ELISION_END = re.compile(r"(?<=\S)\s*(?:\.{3,}|…)\s*$")
 #: an elision inside a one-line quote: " ... " or " … " with space both sides
 _ELISION_INLINE = re.compile(r"\s(?:\.{3,}|…)\s")
 #: how an elided quote's note starts (the diff view shows it rather than what normalizing undid)
@@ -45,18 +48,24 @@ class ElidedMatch:
 def elided_parts(text: str) -> list[str] | None:
     """The parts of a quote around its elisions, or None when it has none (or only elisions)."""
     lines = text.split("\n")
-    if len(lines) == 1:
-        parts = _ELISION_INLINE.split(text)
-    else:
-        current: list[str] = []
-        parts = []
-        for line in lines:
-            if _ELISION_LINE.match(line):
+    current: list[str] = []
+    parts = []
+    for line in lines:
+        if _ELISION_LINE.match(line):
+            parts.append("\n".join(current))
+            current = []
+            continue
+        pieces = _ELISION_INLINE.split(line) if len(lines) == 1 else [line]
+        for number, piece in enumerate(pieces):
+            if number:
                 parts.append("\n".join(current))
                 current = []
-            else:
-                current.append(line)
-        parts.append("\n".join(current))
+            cut = _ELISION_END.sub("", piece)
+            current.append(cut)
+            if cut != piece and cut.strip():  # a line cut short: the rest of it left out
+                parts.append("\n".join(current))
+                current = []
+    parts.append("\n".join(current))
     if len(parts) == 1:
         return None
     kept = [part for part in parts if part.strip()]
