@@ -26,8 +26,12 @@ from evidence.reports.vocabulary import (
     VALUE_FLAGS,
     is_path_like,
     marker_token,
+    quoted_marker,
     split_claimed,
 )
+
+#: the end of a path with spaces left unquoted: a file extension, maybe a claimed range
+_SPACED_PATH = re.compile(r"\S\.[A-Za-z][\w-]{0,9}(?::L?\d+(?:[-–]L?\d+)?)?$")
 
 
 def _marker(line: str) -> tuple[int, str] | None:
@@ -40,6 +44,9 @@ def _marker(line: str) -> tuple[int, str] | None:
     rest = line[position + 3 :]
     if not rest[:1].isspace():
         return None
+    quoted = quoted_marker(rest.strip())  # a path with spaces, in quotes or backticks
+    if quoted is not None:
+        return position, quoted
     token = marker_token(rest.strip())
     if not token or len(token.split()) != 1:
         return None
@@ -348,12 +355,21 @@ def _quotes(
         if found is None:
             tail = line.rstrip()
             position = tail.rfind(" --- ")
-            if position >= 0 and tail[position + 5 :] and " " not in tail[position + 5 :]:
+            said = tail[position + 5 :] if position >= 0 else ""
+            if said and " " not in said:
                 diagnostics.append(
                     Diagnostic(
                         index + 1,
-                        f"line ends in '--- {tail[position + 5 :][:60]}', which does not look "
-                        "like a path; not read as a quote",
+                        f"line ends in '--- {said[:60]}', which does not look like a path; not "
+                        "read as a quote",
+                    )
+                )
+            elif "/" in said and _SPACED_PATH.search(said):  # not lost without a word
+                diagnostics.append(
+                    Diagnostic(
+                        index + 1,
+                        f"line ends in '--- {said[:60]}': a path with spaces is read in quotes "
+                        '("dir/a file.md":3); not read as a quote',
                     )
                 )
             continue

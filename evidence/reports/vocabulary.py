@@ -119,6 +119,24 @@ def is_path_like(token: str) -> bool:
     return bool(EXTENSION_RE.search(token)) or token in BARE_FILES
 
 
+#: a marker's path in quotes or backticks, which may hold spaces: ``"docs/User Guide.md":3``,
+#: ``'a b/c.py:3'``, `` `a b/c.py`:3 ``
+QUOTED_PATH_RE = re.compile(r"""(["'`])([^"'`]+?)\1(:[^\s"'`]*|#L[^\s"'`]*)?[.,;]?""")
+
+
+def quoted_marker(token: str) -> str | None:
+    """A marker token whose path is quoted and holds a space, as ``path:range`` (None: it is
+    not one)."""
+    found = QUOTED_PATH_RE.fullmatch(token)
+    if found is None or " " not in found[2]:
+        return None
+    inner = found[2].strip()  # the range may be inside the quotes or after them
+    path, _claimed = split_claimed(inner)
+    if not is_path_like(path.replace(" ", "_")):
+        return None
+    return inner + (found[3] or "")
+
+
 def marker_token(token: str) -> str:
     """A ``--- path`` marker's token as Markdown or a sentence left it: without backticks or
     bold around it (`` `src/a.js:3-9` ``, ``**src/a.js**``) and without a full stop after it."""

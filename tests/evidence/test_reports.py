@@ -98,6 +98,39 @@ def test_marker_forms_reports_are_written_in(marker: str, claimed: tuple[int, in
     assert not [d for d in report.diagnostics if "quote" in d.message]
 
 
+@pytest.mark.parametrize(
+    "marker",
+    [
+        '"docs/User Guide.md":3',
+        "'docs/User Guide.md:3'",
+        "`docs/User Guide.md`:3",
+        '"docs/User Guide.md:3".',
+    ],
+)
+def test_a_path_with_spaces_is_read_in_quotes(marker: str) -> None:
+    line = f"Run the tool twice. --- {marker}"
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}\n", "s.txt")
+    (quote,) = report.records[0].quotes
+    assert (quote.text, quote.path, quote.claimed) == (
+        "Run the tool twice.",
+        "docs/User Guide.md",
+        (3, 3),
+    )
+
+
+def test_a_path_with_spaces_unquoted_is_said_not_dropped() -> None:
+    lines = (
+        "Run the tool twice. --- docs/User Guide.md:3\n\nA prose dash --- like this one, here.\n"
+    )
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{lines}", "s.txt")
+    assert report.records[0].quotes == ()
+    said = [d.message for d in report.diagnostics if "path with spaces" in d.message]
+    assert said == [
+        "line ends in '--- docs/User Guide.md:3': a path with spaces is read in quotes "
+        '("dir/a file.md":3); not read as a quote'
+    ]
+
+
 def test_indented_block_and_block_with_marker_alone() -> None:
     route = runtime().record("RT-RTE-job-loop")
     assert route is not None
