@@ -51,6 +51,8 @@ SOURCES = (
     _ROOT / "git" / "lfs.py",
     _ROOT / "citations.py",
     _ROOT / "reports" / "vocabulary.py",
+    _ROOT / "reports" / "citing.py",  # the cited paths read from a report
+    _ROOT / "reports" / "ranges.py",
 )
 
 

@@ -14,9 +14,9 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from evidence.model import Record, ReportSet
-from evidence.reports.vocabulary import RANGE_RE
+from evidence.reports.ranges import RANGE_RE
 
-#: a line suffix a citation may carry (evidence/reports/vocabulary.py's RANGE_RE, whose forms
+#: a line suffix a citation may carry (evidence/reports/ranges.py's RANGE_RE, whose forms
 #: a marker takes): ``a.py:12``, ``a.py:L12-L14``, ``a.py:12:5``, ``a.py#L3-L9``, ``#L3C1-L9C4``
 _LINES = RANGE_RE
 #: how close (0-100, rapidfuzz ratio) another path must be to be suggested

@@ -68,6 +68,8 @@ PARSER_SOURCES = (
     "reports/vocabulary.py",
     "reports/outline.py",
     "reports/contents.py",
+    "reports/citing.py",
+    "reports/ranges.py",
     "reports/files.py",
     "reports/loading.py",
     "reports/cache.py",

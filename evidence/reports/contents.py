@@ -8,19 +8,16 @@ import re
 from collections.abc import Iterator
 
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
+from evidence.reports.citing import citations_in
 from evidence.reports.outline import Block
 from evidence.reports.vocabulary import (
     BULLET_RE,
-    CITE_RE,
     FIELD_RE,
     ID_HINTS,
     ID_RE,
-    ITEM_RE,
     LABEL_RE,
-    LAYER_WORDS,
     PATTERN_FLAGS,
     SEARCH_RE,
-    SEP_RE,
     SHA_RE,
     STATUS_RE,
     VALUE_FLAGS,
@@ -69,30 +66,6 @@ def _sentence(line: str, start: int, end: int) -> str:
         if 0 <= found < right:
             right = found + 1
     return line[left:right].strip()
-
-
-def _citations(line: str, number: int) -> Iterator[Citation]:
-    """The citations in one line: ``SRC-n, path, path`` (layer words skipped)."""
-    for match in CITE_RE.finditer(line):
-        position, paths = match.end(), []
-        while True:
-            item = ITEM_RE.match(line, position)
-            if item is None:
-                break
-            token = item.group()
-            path = token.rstrip(".`'\"")
-            if path.lower() not in LAYER_WORDS:
-                if not is_path_like(path):
-                    break
-                paths.append(path)
-            if path != token.rstrip("`'\""):  # a period: the sentence ends here
-                break
-            separator = SEP_RE.match(line, item.end())
-            if separator is None:
-                break
-            position = separator.end()
-        if paths:
-            yield Citation(match.group(1), tuple(paths), number)
 
 
 def _tokens(line: str, position: int) -> Iterator[tuple[str, bool, int]]:
@@ -480,7 +453,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
             if field_match:
                 found.fields.append((field_match.group("key"), field_match.group("value")))
         if "SRC-" in line:
-            found.citations.extend(_citations(line, number))
+            found.citations.extend(citations_in(line, number))
         if any(hint in line for hint in ID_HINTS):
             for reference in ID_RE.findall(line):
                 if reference not in seen:

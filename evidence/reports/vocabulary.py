@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from evidence.model import Kind
+from evidence.reports.ranges import RANGE_RE
 
 # Record ids are <system prefix>-<kind code>-<name>: RT-RTE-chat-tools, KS-CLM-append-only.
 # A line holding only such an id declares a record, whatever the kind code; in running text only
@@ -41,11 +42,6 @@ ITEM_RE = re.compile(r"[^\s,;()\[\]]+")
 SEP_RE = re.compile(r"\s*,\s+and\s+|\s*,\s*|\s+and\s+")
 PATH_CHARS_RE = re.compile(r"^[\w@+~.-][\w@+~./-]*$")
 EXTENSION_RE = re.compile(r"[\w-]\.[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*$")
-#: a claimed range after a path: ``:12``, ``:12-14``, ``:L12-L14``, ``:12:5`` (line and column, as
-#: compilers write it), ``#L3-L9``, ``#L3C1-L9C4`` (GitHub's, columns too)
-RANGE_RE = re.compile(
-    r"(?::L?(\d+)(?:\s*[-–]\s*L?(\d+))?(?::\d+)?|#L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?)$"
-)
 SEARCH_RE = re.compile(r"(?<![\w/.-])(git grep|rg|grep)(?=[ \t])")
 
 #: headings under "Shared records" and the kind of record each one declares

@@ -432,7 +432,8 @@ import sys
 from pathlib import Path
 from evidence.reports.loading import ReportError, load_reports
 reports = load_reports([sys.argv[1]], cache=Path(sys.argv[2]))
-parser = ("parser", "vocabulary", "outline", "contents")
+import evidence.citations  # the review's citations check, also before its first frame
+parser = ("parser", "vocabulary", "outline", "contents", "citing")
 parsed = any(f"evidence.reports.{name}" in sys.modules for name in parser)
 print(len(reports.reports), parsed, "evidence.reports.bundle" in sys.modules)
 """

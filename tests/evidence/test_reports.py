@@ -181,6 +181,10 @@ def test_citation_forms() -> None:
         ("see SRC-1, a.md and b.md in full", ("a.md", "b.md")),
         ("within SRC-1, au.md.", ("au.md",)),
         ("SRC-1: x/y.ts, x/z.tsx.", ("x/y.ts", "x/z.tsx")),
+        ("(SRC-1, docs/User Guide.md, src/a.py)", ("docs/User Guide.md", "src/a.py")),
+        ("(SRC-1, `Program Files/app.exe`, a.js)", ("Program Files/app.exe", "a.js")),
+        ("(SRC-1, a.js, assets/My Logo.png).", ("a.js", "assets/My Logo.png")),
+        ("(SRC-1, src/lib used by docs.md)", ("src/lib",)),  # a directory, then prose
     ],
 )
 def test_citation_variants(line: str, paths: tuple[str, ...]) -> None:

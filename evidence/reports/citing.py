@@ -1,0 +1,79 @@
+"""The citations of a report line: ``(SRC-1, path, path)``, ``[SRC-1: path]`` and ``SRC-1, a
+and b`` in running text; layer words (``implementation``) skipped; a path with spaces read in
+quotes or backticks, or cut by spaces and ending in a file extension."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from evidence.model import Citation
+from evidence.reports.vocabulary import CITE_RE, ITEM_RE, LAYER_WORDS, SEP_RE, is_path_like
+
+__all__ = ["citations_in"]
+
+
+def citations_in(line: str, number: int) -> Iterator[Citation]:
+    """The citations in one line: ``SRC-n, path, path`` (layer words skipped)."""
+    for match in CITE_RE.finditer(line):
+        position, paths = match.end(), []
+        while True:
+            spaced = _spaced_item(line, position)  # a path with spaces, quoted or not
+            if spaced is not None:
+                paths.append(spaced[0])
+                separator = SEP_RE.match(line, spaced[1])
+                if separator is None:
+                    break
+                position = separator.end()
+                continue
+            item = ITEM_RE.match(line, position)
+            if item is None:
+                break
+            token = item.group()
+            path = token.rstrip(".`'\"")
+            if path.lower() not in LAYER_WORDS:
+                if not is_path_like(path):
+                    break
+                paths.append(path)
+            if path != token.rstrip("`'\""):  # a period: the sentence ends here
+                break
+            separator = SEP_RE.match(line, item.end())
+            if separator is None:
+                break
+            position = separator.end()
+        if paths:
+            yield Citation(match.group(1), tuple(paths), number)
+
+
+#: a cited path in quotes or backticks (it may hold spaces)
+_QUOTED_ITEM = re.compile(r"""(["'`])([^"'`,;()\[\]]+?)\1""")
+#: a cited path cut by spaces: a word without an extension, then up to two words, the last with
+#: one, before the list goes on or ends (``docs/User Guide.md,``)
+_SPACED_ITEM = re.compile(r"[^\s,;()\[\]]+(?: [^\s,;()\[\]]+){1,2}(?=[,;)\]]|\s+and\s|[.]?\s*$)")
+#: words of a sentence, never of a path cut by spaces
+_PROSE = frozenset(
+    {"a", "also", "an", "and", "are", "as", "at", "but", "by", "for", "from", "in", "is", "it"}
+    | {"its", "nor", "not", "of", "on", "only", "or", "see", "than", "that", "the", "then"}
+    | {"this", "to", "used", "via", "was", "where", "which", "with"}
+)
+
+
+def _spaced_item(line: str, position: int) -> tuple[str, int] | None:
+    """A cited path with spaces at ``position`` (in quotes, or cut by spaces and ending in a file
+    extension) and where it ends; None for any other item (read as before)."""
+    quoted = _QUOTED_ITEM.match(line, position)
+    if quoted is not None:
+        path = quoted[2].strip()
+        if " " in path and is_path_like(path.replace(" ", "_")):
+            return path, quoted.end()
+        return None
+    spaced = _SPACED_ITEM.match(line, position)
+    if spaced is None:
+        return None
+    words = spaced.group().split(" ")
+    if "." in words[0].rsplit("/", 1)[-1] or _PROSE.intersection(w.lower() for w in words):
+        return None  # a file name with its extension, then words: not one path
+    path = spaced.group().rstrip(".")
+    if "/" not in path or not is_path_like(path.replace(" ", "_")):
+        return None
+    return path, position + len(path)
