@@ -18,6 +18,7 @@ __all__ = [
     "Decoded",
     "TextCache",
     "decode_blob",
+    "eight_bit",
     "has_wide_mark",
 ]
 
@@ -90,13 +91,23 @@ def decode_blob(data: bytes) -> Decoded:
         return Decoded(data.decode("utf-8"), False, False)
     except UnicodeDecodeError:
         text = data.decode("utf-8", "replace")
-    if _DECODED_BEYOND_ASCII.search(text) is not None:
+    older = eight_bit(data, text)
+    if older is None:
         return Decoded(text, True, False)  # UTF-8 with some bytes astray: the rest is kept
-    # not one UTF-8 sequence among its bytes above 127: an 8-bit text of older tools
+    return Decoded(older[0], False, False, encoding=older[1])
+
+
+def eight_bit(data: bytes, as_utf8: str) -> tuple[str, str] | None:
+    """Bytes that are not UTF-8 (``as_utf8``: decoded with replacement characters) read as the
+    8-bit text of older tools, and the encoding: when not one UTF-8 sequence is among its bytes
+    above 127, Windows-1252 (ISO-8859-1 with one of the five bytes that leaves undefined);
+    None when some are (UTF-8 with bytes astray)."""
+    if _DECODED_BEYOND_ASCII.search(as_utf8) is not None:
+        return None
     try:
-        return Decoded(data.decode("cp1252"), False, False, encoding="Windows-1252")
-    except UnicodeDecodeError:  # one of the five bytes Windows-1252 leaves undefined
-        return Decoded(data.decode("latin-1"), False, False, encoding="ISO-8859-1")
+        return data.decode("cp1252"), "Windows-1252"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "ISO-8859-1"
 
 
 def _characters(decoded: Decoded) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from evidence.git.blobs import eight_bit
 from evidence.model import Diagnostic, Kind, Record, Report, RevisionMention
 from evidence.reports.contents import read_contents
 from evidence.reports.files import split_lines
@@ -37,9 +38,16 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
             # count line ends the way split_lines does: CRLF, LF and lone CR
             line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
             text = data.decode("utf-8", errors="replace")
-            diagnostics.append(
-                Diagnostic(line, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)")
-            )
+            older = eight_bit(data, text)  # as a source file is read (evidence/git/blobs.py)
+            if older is not None:
+                text = older[0]
+                diagnostics.append(Diagnostic(1, f"report is not UTF-8; read as {older[1]}"))
+            else:
+                diagnostics.append(
+                    Diagnostic(
+                        line, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)"
+                    )
+                )
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, diagnostics

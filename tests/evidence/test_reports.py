@@ -601,3 +601,17 @@ def test_a_report_indented_as_a_whole_keeps_its_records() -> None:
     indented = "\n".join("  " + line for line in parted.split("\n"))
     assert parse_report(indented, "t.txt").records[0].quotes == ()
     assert parse_report(parted, "t.txt").records[0].quotes == ()
+
+
+def test_a_report_in_an_8bit_encoding_is_read_as_written() -> None:
+    text = "T report\n\nType: t\n\nA account\n\nÜbergabe\n\nDer Dienst prüft es.\n"
+    report = parse_report(text.encode("cp1252"), "alt.txt")
+    assert report.records[0].label == "Übergabe"
+    assert [d.message for d in report.diagnostics if "UTF-8" in d.message] == [
+        "report is not UTF-8; read as Windows-1252"
+    ]
+    astray = parse_report(text.encode() + b"\xff\n", "astray.txt")  # UTF-8, one byte astray
+    assert astray.records[0].label == "Übergabe"
+    assert [(d.line, d.message) for d in astray.diagnostics if "UTF-8" in d.message] == [
+        (10, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)")
+    ]
