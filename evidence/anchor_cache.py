@@ -36,7 +36,7 @@ __all__ = [
     "unreadable",
 ]
 
-FORMAT = 1
+FORMAT = 2  # 2: an anchor's left_out
 MAX_ENTRIES = 512
 MAX_BYTES = 512 * 1024 * 1024
 _MAGIC = b"assay-anchor-cache\n"
@@ -98,6 +98,7 @@ def _encode(anchor: Anchor) -> tuple[Any, ...]:
         tuple(tuple(part) for part in anchor.diff),
         tuple(tuple(candidate) for candidate in anchor.candidates),
         anchor.notes,
+        anchor.left_out,
     )
 
 
@@ -109,7 +110,7 @@ _TIERS = {tier.value: tier for tier in Tier}
 def _decode(quote: Quote, row: Any) -> Anchor:
     # marshal gives back the tuples `_encode` wrote; the parts most anchors leave empty (a
     # scan's 135,000: all of them) are not walked: 0.36 -> 0.12 s
-    file, match, score, lines, occurrences, range_ok, elsewhere, diff, candidates, notes = row
+    file, match, score, lines, occurrences, range_ok, elsewhere, diff, candidates, notes, left = row
     return Anchor(
         quote,
         _FILES[file],
@@ -124,6 +125,7 @@ def _decode(quote: Quote, row: Any) -> Anchor:
         tuple(DiffPart(*part) for part in diff) if diff else (),
         tuple(Candidate(span, score) for span, score in candidates) if candidates else (),
         notes,
+        left,
     )
 
 

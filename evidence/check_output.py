@@ -42,6 +42,7 @@ def quote_json(result: QuoteResult, drift: Drift | None = None) -> dict[str, Any
         "score": round(anchor.score, 1),
         "lines": _range(anchor.lines),
         "occurrences": [list(span) for span in anchor.occurrences],
+        "left_out": [list(span) for span in anchor.left_out],
         "range_ok": anchor.range_ok,
         "ambiguous": anchor.ambiguous,
         "failing": anchor.failing,

@@ -220,6 +220,8 @@ class Anchor(NamedTuple):
     diff: tuple[DiffPart, ...] = ()
     candidates: tuple[Candidate, ...] = ()
     notes: tuple[str, ...] = ()  # e.g. "invalid UTF-8 decoded with replacement"
+    #: an elided quote (anchoring/elided.py): the lines within `lines` it did not copy
+    left_out: tuple[LineRange, ...] = ()
 
     @property
     def verified(self) -> bool:

@@ -148,6 +148,7 @@ def elided_anchor(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor 
         score=100.0,
         lines=match.lines,
         occurrences=(match.lines,),
+        left_out=match.left_out,
         range_ok=None
         if claimed is None
         else claimed[0] <= match.lines[0] and match.lines[1] <= claimed[1],

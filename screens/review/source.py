@@ -317,7 +317,8 @@ class SourcePane(Part):
                 for occurrence in (anchor.occurrences if anchor is not None else ())
                 if occurrence != matched
             )
-            marks = SourceMarks(matched, claimed, others, marks.backlinks)
+            left_out = anchor.left_out if anchor is not None else ()
+            marks = SourceMarks(matched, claimed, others, marks.backlinks, left_out=left_out)
             target = matched or claimed
             line = target[0] if target else 1
         self._show(source, marks, line, title)

@@ -79,11 +79,14 @@ class SourceMarks(NamedTuple):
     others: tuple[LineRange, ...] = ()
     backlinks: frozenset[int] = frozenset()
     selected: LineRange | None = None
+    left_out: tuple[LineRange, ...] = ()  # within matched: lines an elided quote did not copy
 
     def mark(self, line: int) -> str:
         """The gutter kind of one line: selected, matched, claimed, other, or empty."""
         if self.selected and self.selected[0] <= line <= self.selected[1]:
             return "selected"
+        if self.left_out and any(first <= line <= last for first, last in self.left_out):
+            return ""
         if self.matched and self.matched[0] <= line <= self.matched[1]:
             return "matched"
         if self.claimed and self.claimed[0] <= line <= self.claimed[1]:

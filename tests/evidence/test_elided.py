@@ -13,6 +13,7 @@ from evidence.anchoring import Anchorer
 from evidence.anchoring.elided import elided_parts
 from evidence.model import Anchor, Quote, Tier
 from evidence.revision import Revision
+from screens.widgets.source_lines import SourceMarks
 
 HANDLER = "\n".join(
     [
@@ -52,6 +53,9 @@ def test_a_block_with_an_elided_middle_is_verified_with_the_lines_it_leaves_out(
     )
     anchor = anchored(tmp_path, quote, (1, 26))
     assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 26), True)
+    assert anchor.left_out == ((3, 24),)  # not marked as matched in the gutter
+    assert SourceMarks(anchor.lines, left_out=anchor.left_out).mark(3) == ""
+    assert SourceMarks(anchor.lines, left_out=anchor.left_out).mark(25) == "matched"
     assert anchor.notes == (
         "elided: “...” leaves out lines 3-24; each of its 2 parts is in the file as written, "
         "in order",
@@ -126,3 +130,16 @@ def test_what_says_too_little_is_no_elided_quote() -> None:
     assert elided_parts("...") is None
     assert elided_parts("return x ...") is None  # "..." at the end of a line: no part after
     assert elided_parts("x = compute(1) ... y = compute(2)") == ["x = compute(1)", "y = compute(2)"]
+
+
+def test_an_elided_anchor_comes_back_from_the_cache_as_it_was_made(tmp_path: Path) -> None:
+    from evidence.anchor_cache import CachingAnchorer
+
+    make_repo(tmp_path / "repo", {"app.py": HANDLER + "\n"})
+    text = "def handler(request):\n    ...\n    return allow(request)"
+    quote = Quote(text, "app.py", (1, 26), 1, 1, "EL-CMP-x", 0)
+    with Revision.open(tmp_path / "repo") as revision:
+        made = CachingAnchorer(revision, directory=tmp_path / "anchors").anchor_many([quote])
+        again = CachingAnchorer(revision, directory=tmp_path / "anchors")
+        read = again.anchor_many([quote])
+    assert again.hit and read == made and read[0].left_out == ((2, 25),)

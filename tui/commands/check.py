@@ -78,6 +78,7 @@ def check(
                    "match": exact|whitespace|normalized|fuzzy|missing|located,
                    "score": 0-100, "role": location|step|related|null (SARIF), "note",
                    "lines": [a, b] | null, "occurrences": [[a, b], ...],
+                   "left_out": [[a, b], ...] (an elided quote's lines not copied),
                    "range_ok": true|false|null, "elsewhere": [{"path", "lines", "match"}],
                    "diff": [{"op", "quote", "source"}] | null, "candidates", "notes", ...}],
        "searches": [{"record", "command", "count", "hits": [{"path", "line", "text"}],
