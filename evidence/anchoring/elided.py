@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from evidence.anchoring.forms import FileView, quote_forms
-from evidence.anchoring.tiers import find_verified
-from evidence.model import Anchor, FileState, LineRange, Quote, Tier
+from evidence.anchoring.tiers import find_verified, not_verbatim
+from evidence.model import Anchor, LineRange, Quote, Tier
 
 __all__ = ["ELIDED_NOTE", "ElidedMatch", "elided_anchor", "elided_parts", "find_elided"]
 
@@ -141,19 +141,7 @@ def elided_anchor(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor 
         if len(parts) > 1
         else "the rest is in the file as written"
     )
-    return Anchor(
-        quote=quote,
-        file=FileState.OK,
-        match=Tier.NORMALIZED,  # verified, not verbatim
-        score=100.0,
-        lines=match.lines,
-        occurrences=(match.lines,),
-        left_out=match.left_out,
-        range_ok=None
-        if claimed is None
-        else claimed[0] <= match.lines[0] and match.lines[1] <= claimed[1],
-        notes=(
-            *notes,
-            f"{ELIDED_NOTE} {said}; {rest}",
-        ),
-    )
+    first, last = match.lines
+    inside = None if claimed is None else claimed[0] <= first and last <= claimed[1]
+    note = f"{ELIDED_NOTE} {said}; {rest}"
+    return not_verbatim(quote, match.lines, (match.lines,), inside, note, notes, match.left_out)

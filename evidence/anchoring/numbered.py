@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evidence.anchoring.forms import FileView, quote_forms
-from evidence.anchoring.tiers import choose, find_verified
-from evidence.model import Anchor, FileState, LineRange, Quote, Tier
+from evidence.anchoring.tiers import choose, find_verified, not_verbatim
+from evidence.model import Anchor, LineRange, Quote
 
 __all__ = ["NUMBERED_NOTE", "Numbered", "numbered", "numbered_anchor"]
 
@@ -85,16 +85,8 @@ def numbered_anchor(quote: Quote, view: FileView, notes: Sequence[str]) -> Ancho
     said = f"{_lines(found_numbers.lines, 'line number')} ({found_numbers.form}) taken off"
     if lines is not None and lines != found_numbers.lines:
         said += f"; the text is at {_lines(lines, 'line')}"
-    return Anchor(
-        quote=quote,
-        file=FileState.OK,
-        match=Tier.NORMALIZED,  # verified, not verbatim
-        score=100.0,
-        lines=lines,
-        occurrences=tuple(sorted(found.spans)),
-        range_ok=range_ok,
-        notes=(*notes, f"{NUMBERED_NOTE} {said}"),
-    )
+    occurrences = tuple(sorted(found.spans))
+    return not_verbatim(quote, lines, occurrences, range_ok, f"{NUMBERED_NOTE} {said}", notes)
 
 
 def _lines(span: LineRange, word: str) -> str:

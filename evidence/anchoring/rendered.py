@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from evidence.anchoring.elided import elided_anchor
 from evidence.anchoring.forms import FileView, quote_forms
 from evidence.anchoring.numbered import numbered_anchor
-from evidence.anchoring.tiers import choose, find_verified
-from evidence.model import Anchor, FileState, Quote, Tier
+from evidence.anchoring.tiers import choose, find_verified, not_verbatim
+from evidence.model import Anchor, Quote
 
 __all__ = ["RENDERED_NOTE", "rendered_away", "rescue"]
 
@@ -67,16 +67,7 @@ def rescue(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor | None:
         found = find_verified(quote_forms(text), view, quote.claimed)
         if found.tier.verified and found.spans:
             lines, range_ok = choose(found.spans, quote.claimed)
-            return Anchor(
-                quote=quote,
-                file=FileState.OK,
-                match=Tier.NORMALIZED,  # verified, not verbatim
-                score=100.0,
-                lines=lines,
-                occurrences=tuple(sorted(found.spans)),
-                range_ok=range_ok,
-                notes=(*notes, said),
-            )
+            return not_verbatim(quote, lines, tuple(sorted(found.spans)), range_ok, said, notes)
         attempt = quote._replace(text=text)
     anchor = elided_anchor(attempt, view, notes) or numbered_anchor(attempt, view, notes)
     if anchor is None or cleaned is None:

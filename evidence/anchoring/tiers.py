@@ -9,11 +9,12 @@ skipping list markers at line starts as it goes.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evidence.anchoring.forms import FileView, QuoteForms
 from evidence.anchoring.normalize import MARKER_LINE, MARKER_ONLY
-from evidence.model import DiffPart, LineRange, Tier
+from evidence.model import Anchor, DiffPart, FileState, LineRange, Quote, Tier
 
 #: at most this many places are listed under `elsewhere`
 MAX_ELSEWHERE = 20
@@ -240,3 +241,27 @@ def choose(
     ranked = sorted(spans, key=lambda s: (not inside(s), s != claimed, -overlap(s), distance(s)))
     chosen = ranked[0]
     return chosen, inside(chosen)
+
+
+def not_verbatim(
+    quote: Quote,
+    lines: LineRange | None,
+    occurrences: tuple[LineRange, ...],
+    range_ok: bool | None,
+    note: str,
+    notes: Sequence[str] = (),
+    left_out: tuple[LineRange, ...] = (),
+) -> Anchor:
+    """The anchor of a quote found once something the report added is taken off (elided,
+    numbered, rendered): verified but not verbatim, so `normalized`, and ``note`` says what."""
+    return Anchor(
+        quote=quote,
+        file=FileState.OK,
+        match=Tier.NORMALIZED,
+        score=100.0,
+        lines=lines,
+        occurrences=occurrences,
+        range_ok=range_ok,
+        notes=(*notes, note),
+        left_out=left_out,
+    )
