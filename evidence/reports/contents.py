@@ -91,6 +91,10 @@ def _tokens(line: str, position: int) -> Iterator[tuple[str, bool, int]]:
             position = end
 
 
+#: an unquoted pattern that is a word of a sentence (lowercase letters, maybe its punctuation)
+_PROSE_WORD = re.compile(r"[a-z]+[.,:;]?")
+
+
 def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None:
     """The search command starting at ``line[start:]``, if the words after the tool make one."""
     flags: list[str] = []
@@ -134,6 +138,9 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
             break
     if pattern is None or not (quoted_pattern or flags or paths):
         return None
+    in_code = start > 0 and line[start - 1] == "`"
+    if not (quoted_pattern or paths or in_code) and _PROSE_WORD.fullmatch(pattern):
+        return None  # "a grep -r over the tree": a flag, then a word of the sentence
     command = line[start:end].rstrip("`")
     sentence = _sentence(line, start, end)
     replay = SearchReplay(command, tool, pattern, tuple(flags), tuple(paths), sentence, 0, "")

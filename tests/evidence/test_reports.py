@@ -233,6 +233,10 @@ def test_revision_and_search_replays() -> None:
         ("rg -e 'a b' -g '*.py' lib/ and more", ("rg", "a b", ("lib/",))),
         ("grep needle", None),  # a bare word and nothing else is prose, not a command
         ("we rg nothing here", None),
+        ("a grep -r over the tree found nothing", None),  # a flag, then prose
+        ("grep -n output:", None),
+        ("run `rg -n token` first", ("rg", "token", ())),  # in a code span: a command
+        ("rg -n checkAuth found it", ("rg", "checkAuth", ())),  # not a word of a sentence
     ],
 )
 def test_search_variants(text: str, expected: tuple[str, str, tuple[str, ...]] | None) -> None:
