@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -31,7 +31,7 @@ from evidence.git.blobs import (
     has_wide_mark,
 )
 from evidence.git.grep import BadPattern, GrepHit, Syntax
-from evidence.git.lfs import LfsObjects, LfsPointer, parse_pointer
+from evidence.git.lfs import POINTER_LIMIT, LfsObjects, LfsPointer, parse_pointer
 from evidence.git.process import (
     OBJECT_ID,
     SAFE_CONFIG,
@@ -417,7 +417,8 @@ class Revision:
         `syntax` picks the regex dialect when not `fixed` ("perl" falls back to "extended" when
         this git lacks PCRE). A bad pattern raises RevisionError.
         """
-        return git_grep.grep(
+        paths = list(paths)
+        hits = git_grep.grep(
             self.git_dir,
             self.commit,
             pattern,
@@ -429,6 +430,41 @@ class Revision:
             word=word,
             has_pcre=self.has_pcre,
         )
+        if not self._lfs.present():
+            return hits
+        how = git_grep.matcher(
+            pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
+        )
+        return self._grep_lfs(hits, how, paths, cancel)
+
+    def _grep_lfs(
+        self,
+        hits: Iterator[GrepHit],
+        spans_of: Callable[[str], tuple[tuple[int, int], ...]],
+        paths: list[str],
+        cancel: threading.Event | None,
+    ) -> Iterator[GrepHit]:
+        """git's hits but those in LFS pointers, then the matching lines of the LFS files whose
+        content this clone has (git greps the pointers; the content is read as `read` reads it)."""
+        entries = self.entries()
+        for hit in hits:  # git's, streamed; a line of a pointer is not the file's
+            entry = entries.get(hit.path)
+            if (
+                entry is None
+                or entry.size >= POINTER_LIMIT
+                or parse_pointer(self.read_blob(entry.oid)) is None
+            ):
+                yield hit
+        for path in git_grep.pointer_paths(self.git_dir, self.commit, paths):
+            if cancel is not None and cancel.is_set():
+                return
+            source = self.read(path)
+            if source.lfs is None or source.state is not FileState.OK:
+                continue
+            for number, text in enumerate(source.lines, 1):
+                spans = spans_of(text)
+                if spans:
+                    yield GrepHit(path, number, text, spans)
 
     @cached_property
     def _pcre(self) -> bool:

@@ -15,10 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from evidence.git.process import RevisionError, error_line, git_command, safe_environment, stop
+from evidence.git.process import (
+    RevisionError,
+    error_line,
+    git_command,
+    run_git,
+    safe_environment,
+    stop,
+)
 from evidence.git.tree import decode_path, normalize_path
 
-__all__ = ["BadPattern", "GrepHit", "Syntax", "grep"]
+__all__ = ["BadPattern", "GrepHit", "Syntax", "grep", "matcher", "pointer_paths"]
 
 Syntax = Literal["basic", "extended", "perl"]
 
@@ -154,6 +161,35 @@ def grep(
             if process.poll() is None:
                 process.kill()
             stop(process)
+
+
+#: the first line of a Git LFS pointer (evidence/git/lfs.py), as `pointer_paths` finds them
+LFS_SIGNATURES = (
+    "version https://git-lfs.github.com/spec/v1",
+    "version https://hawser.github.com/spec/v1",
+)
+
+
+def pointer_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]:
+    """The paths at ``commit`` (under ``paths``) whose blob starts like a Git LFS pointer: git
+    greps the pointers, never their content (the caller reads that)."""
+    args = ["grep", "-l", "-z", "-I", "--full-name", "--no-textconv", "--no-recurse-submodules"]
+    for signature in LFS_SIGNATURES:
+        args += ["-F", "-e", signature]
+    wanted = [normalize_path(path) for path in paths]
+    args += [commit, "--", *(f":(literal){path}" for path in wanted if path not in ("", "."))]
+    found = run_git(git_dir, git_dir, *args)
+    prefix = commit.encode("ascii") + b":"
+    return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
+
+
+def matcher(
+    pattern: str, *, fixed: bool, ignore_case: bool, syntax: Syntax, word: bool
+) -> Callable[[str], tuple[tuple[int, int], ...]]:
+    """The spans of ``pattern``'s matches in a line, with Python's re as `grep` computes them
+    (no spans: no match, or a pattern Python cannot read)."""
+    mode = "-G" if syntax == "basic" and not fixed else "-E"
+    return _span_finder(pattern, fixed=fixed, ignore_case=ignore_case, mode=mode, word=word)
 
 
 #: git grep's word for a file whose object it could not read, and the object's id

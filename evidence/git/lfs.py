@@ -73,6 +73,12 @@ class LfsObjects:
         self._directories = directories
         self._found: tuple[Path, ...] | None = None
 
+    def present(self) -> bool:
+        """True when this clone holds any LFS object (else nothing is worth looking for)."""
+        if self._found is None:
+            self._found = tuple(self._directories())
+        return any(_non_empty(directory) for directory in self._found)
+
     def read(self, pointer: LfsPointer, limit: int, *, probe: int = 0) -> bytes | None:
         """The content a pointer names, or None: not in this clone, larger than ``limit``, stored
         transformed, or a file there whose size or SHA-256 is not the pointer's. ``probe``: None
@@ -132,3 +138,11 @@ def objects_directories(common_dir: Path, storage: str | None) -> list[Path]:
         configured = Path(storage).expanduser()
         base = configured if configured.is_absolute() else common_dir / configured
     return [base / "objects"]
+
+
+def _non_empty(directory: Path) -> bool:
+    try:
+        with os.scandir(directory) as entries:
+            return any(True for _ in entries)
+    except OSError:
+        return False

@@ -27,6 +27,7 @@ from evidence.git.process import (
     RevisionError,
     error_line,
     partial_clone_message,
+    run_git,
     stop,
 )
 from evidence.git.repo import open_repo
@@ -218,18 +219,20 @@ class RepoReader:
 
     def lfs_directories(self) -> list[Path]:
         """Where this repository's Git LFS objects are (evidence/git/lfs.py): ``lfs.storage``
-        from its own config, else ``lfs/objects`` in its (a worktree's main) git directory."""
+        from its own config, else ``lfs/objects`` in its (a worktree's main) git directory. Read
+        without GitPython: `assay grep` and a launch do not import it for this."""
         from evidence.git.lfs import objects_directories
 
-        try:
-            repo = self.repo()
-            storage = repo.config_reader("repository").get_value("lfs", "storage", "")
-        except RevisionError:
-            raise
-        except Exception:  # no config, or one git rejects: the default place
-            repo, storage = None, ""
-        common = Path(repo.common_dir) if repo is not None else self.git_dir
-        return objects_directories(common, str(storage).strip() or None)
+        common = self.git_dir
+        try:  # a worktree's git directory names its main one (git's own layout)
+            named = (self.git_dir / "commondir").read_text(encoding="utf-8").strip()
+            if named:
+                common = (self.git_dir / named).resolve()
+        except (OSError, UnicodeDecodeError):
+            pass
+        found = run_git(self.git_dir, self.git_dir, "config", "--get", "lfs.storage")
+        storage = found.stdout.decode("utf-8", "replace").strip() if found.returncode == 0 else ""
+        return objects_directories(common, storage or None)
 
     # --- lifetime --------------------------------------------------------------------------
 

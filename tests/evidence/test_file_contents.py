@@ -201,6 +201,20 @@ def test_the_word_index_reads_lfs_text_whole_but_not_binary_content(tmp_path: Pa
         assert revision.contents(plain) == plain
 
 
+def test_grep_searches_the_content_of_lfs_files_not_their_pointers(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    commit = lfs_repo(repo)
+    with Revision.open(repo, commit) as revision:  # no LFS object here: git's hits as they are
+        assert [hit.path for hit in revision.grep("sha256")] == ["data/counts.csv"]
+    store(repo, CSV.encode())
+    with Revision.open(repo, commit) as revision:
+        hits = [(hit.path, hit.line, hit.text, hit.spans) for hit in revision.grep("heron")]
+        assert hits == [("data/counts.csv", 2, "heron,1998,41", ((0, 5),))]
+        assert list(revision.grep("sha256")) == []  # the pointer's lines are not the file's
+        assert [hit.path for hit in revision.grep("main", paths=["src"])] == ["src/app.py"]
+        assert list(revision.grep("heron", paths=["src"])) == []
+
+
 # --- assay check -----------------------------------------------------------------------------
 
 REPORT = """\
