@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from evidence.anchoring import diff_markup
+from evidence.anchoring.rendered import RESCUE_NOTES
 from evidence.check import CheckResult, QuoteResult, SearchResult
 from evidence.citations import citation_json
 from evidence.drift import Drift, drift_counts
@@ -189,7 +190,11 @@ def to_text(result: CheckResult) -> str:
     if verified:
         out.append("")
         out.append(f"{len(verified)} verified:")
-        out.extend(quote_line(quote) for quote in verified)
+        for quote in verified:
+            out.append(quote_line(quote))
+            # found once something the report added was taken off: the reader is told what
+            told = [note for note in quote.anchor.notes if note.startswith(RESCUE_NOTES)]
+            out.extend(escaped(f"    note: {note}") for note in told)
     located = [quote for quote in passing if quote.anchor.match is Tier.LOCATED]
     if located:
         out.append("")

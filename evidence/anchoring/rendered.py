@@ -14,16 +14,18 @@ import html
 import re
 from collections.abc import Sequence
 
-from evidence.anchoring.elided import elided_anchor
+from evidence.anchoring.elided import ELIDED_NOTE, elided_anchor
 from evidence.anchoring.forms import FileView, quote_forms
-from evidence.anchoring.numbered import numbered_anchor
+from evidence.anchoring.numbered import NUMBERED_NOTE, numbered_anchor
 from evidence.anchoring.tiers import choose, find_verified, not_verbatim
 from evidence.model import Anchor, Quote
 
-__all__ = ["RENDERED_NOTE", "rendered_away", "rescue"]
+__all__ = ["RENDERED_NOTE", "RESCUE_NOTES", "rendered_away", "rescue"]
 
 #: how the note of a quote found without what rendering added starts
 RENDERED_NOTE = "rendered:"
+#: how the note of any quote `rescue` found starts: what was taken off to find it
+RESCUE_NOTES = (ELIDED_NOTE, NUMBERED_NOTE, RENDERED_NOTE)
 _FENCE_OPEN = re.compile(r"^\s*(?:```+|~~~+)[\w+#.-]*\s*$")
 _FENCE_CLOSE = re.compile(r"^\s*(?:```+|~~~+)\s*$")
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")

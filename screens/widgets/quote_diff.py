@@ -87,10 +87,8 @@ def quote_diff(
         return Content.styled("no quote to compare", "$text-muted")
     # here, not at the top: the review screen holds this pane from its first frame, and
     # explain loads rapidfuzz, which nothing needs until a quote is anchored
-    from evidence.anchoring.elided import ELIDED_NOTE
     from evidence.anchoring.explain import compare, normalized_away
-    from evidence.anchoring.numbered import NUMBERED_NOTE
-    from evidence.anchoring.rendered import RENDERED_NOTE
+    from evidence.anchoring.rendered import RESCUE_NOTES
 
     if place is None and anchor.elsewhere and not anchor.verified:
         place = anchor.elsewhere[0]  # compared with where it was found (once that file is read)
@@ -106,8 +104,8 @@ def quote_diff(
         diff = compare(quote.text, passage)
     header = Content.styled(f"[{quote.index + 1}] {match}  {where}", "$text-accent")
     normalized = (place.match if place is not None else anchor.match) is Tier.NORMALIZED
-    told = (ELIDED_NOTE, NUMBERED_NOTE, RENDERED_NOTE)  # what was taken off, said by the anchor
-    elided = [note for note in anchor.notes if note.startswith(told)] if not place else []
+    # what was taken off to find it, said by the anchor
+    elided = [note for note in anchor.notes if note.startswith(RESCUE_NOTES)] if not place else []
     explained = [
         Content.styled("  " + phrase, "$text-warning")
         for phrase in (

@@ -143,3 +143,26 @@ def test_an_elided_anchor_comes_back_from_the_cache_as_it_was_made(tmp_path: Pat
         again = CachingAnchorer(revision, directory=tmp_path / "anchors")
         read = again.anchor_many([quote])
     assert again.hit and read == made and read[0].left_out == ((2, 25),)
+
+
+def test_check_says_under_a_verified_elided_quote_what_it_left_out(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tui.cli import cli
+
+    commit = make_repo(tmp_path / "repo", {"app.py": HANDLER + "\n"})
+    report = tmp_path / "el-runtime-report.txt"
+    report.write_text(
+        "El runtime report\n\nType: agentic-system-analyses/types/agentic-system-runtime-report.md"
+        f"\n\nEvidence is SRC-1 at revision {commit}.\n\nShared records\n\nComponents\n\n"
+        "EL-CMP-handler\n\nLabel: Handler\n\nThe handler:\n\n    def handler(request):\n"
+        "        ...\n        return allow(request)\n\n--- app.py:1-26\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["check", str(report), "--repo", str(tmp_path / "repo")])
+    assert result.exit_code == 0, result.output
+    assert (
+        "✓ app.py:1-26  EL-CMP-handler  normalized\n"
+        "    note: elided: “...” leaves out lines 2-25; each of its 2 parts is in the file as "
+        "written, in order\n"
+    ) in result.output
