@@ -154,12 +154,26 @@ def _path(directory: Path, key: str) -> Path:
     return directory / f"{key}{cache_files.SUFFIX}"
 
 
-def get(directory: Path, key: str, quotes: Sequence[Quote]) -> Cached | None:
-    """The entry for ``key`` with its anchors rebuilt on ``quotes``, or None."""
+def _same_places(cited: Any, places: Sequence[tuple[Any, ...]] | None) -> bool:
+    """The cited paths kept were read from the citations the reports have now (``places``:
+    `evidence.citations.cited_places`; None: not asked)."""
+    return places is None or tuple(tuple(entry[:5]) for entry in cited) == tuple(places)
+
+
+def get(
+    directory: Path,
+    key: str,
+    quotes: Sequence[Quote],
+    places: Sequence[tuple[Any, ...]] | None = None,
+) -> Cached | None:
+    """The entry for ``key`` with its anchors rebuilt on ``quotes``, or None; its cited paths
+    None when they were not read from ``places`` (the reports' citations changed since)."""
 
     def decode(rows: Any, cited: Any) -> Cached | None:
         if len(rows) != len(quotes):
             return None
+        if cited is not None and not _same_places(cited, places):
+            cited = None
         anchors = [_decode(quote, row) for quote, row in zip(quotes, rows, strict=True)]
         citations = (
             None
@@ -174,10 +188,15 @@ def get(directory: Path, key: str, quotes: Sequence[Quote]) -> Cached | None:
     return cache_files.read(_path(directory, key), _MAGIC, FORMAT, key, decode)
 
 
-def counts(directory: Path, key: str, quotes: int) -> tuple[int, int | None] | None:
-    """The failing quotes and missing cited paths (None: not known) of the entry for ``key``
-    holding ``quotes`` anchors, without rebuilding them (an audit's 50,000 took 0.3 s), or
-    None."""
+def counts(
+    directory: Path,
+    key: str,
+    quotes: int,
+    places: Sequence[tuple[Any, ...]] | None = None,
+) -> tuple[int, int | None] | None:
+    """The failing quotes and missing cited paths (None: not known, or not read from
+    ``places``, as `get`) of the entry for ``key`` holding ``quotes`` anchors, without
+    rebuilding them (an audit's 50,000 took 0.3 s), or None."""
     verified = {tier.value for tier in Tier if tier.verified}
     missing = {CitedState.ABSENT.value, CitedState.NEAR_MISS.value}
 
@@ -190,7 +209,9 @@ def counts(directory: Path, key: str, quotes: int) -> tuple[int, int | None] | N
             for row in rows
             if row[1] != Tier.LOCATED.value and (row[1] not in verified or row[5] is False)
         )
-        return failing, None if cited is None else sum(1 for c in cited if c[5] in missing)
+        if cited is None or not _same_places(cited, places):
+            return failing, None
+        return failing, sum(1 for c in cited if c[5] in missing)
 
     return cache_files.read(_path(directory, key), _MAGIC, FORMAT, key, decode)
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import NamedTuple
 
-from evidence.model import Record, ReportSet
+from evidence.model import Citation, Record, ReportSet
 from evidence.reports.ranges import RANGE_RE
 
 #: a line suffix a citation may carry (evidence/reports/ranges.py's RANGE_RE, whose forms
@@ -103,29 +103,37 @@ class PathIndex:
         return str(close[0]) if close else None
 
 
-def record_citations(record: Record, index: PathIndex) -> tuple[CitedPath, ...]:
-    """Every path the record cites, in order, each once, with its state."""
-    found: list[CitedPath] = []
+def _cited(record: Record) -> Iterator[tuple[Citation, str]]:
+    """Each path the record cites, once, in order, with the citation naming it first."""
     seen: set[str] = set()
     for citation in record.citations:
         for raw in citation.paths:
             path = cited_path(raw)
-            if path in seen:
-                continue
-            seen.add(path)
-            state, suggestion = index.state(path)
-            found.append(
-                CitedPath(
-                    record.report,
-                    record.id,
-                    citation.source,
-                    path,
-                    citation.line,
-                    state,
-                    suggestion,
-                )
-            )
-    return tuple(found)
+            if path not in seen:
+                seen.add(path)
+                yield citation, path
+
+
+def record_citations(record: Record, index: PathIndex) -> tuple[CitedPath, ...]:
+    """Every path the record cites, in order, each once, with its state."""
+    return tuple(
+        CitedPath(
+            record.report, record.id, citation.source, path, citation.line, *index.state(path)
+        )
+        for citation, path in _cited(record)
+    )
+
+
+def cited_places(reportset: ReportSet) -> tuple[tuple[str, str, str, str, int], ...]:
+    """(report, record, source, path, line) of every cited path, as `check_citations` lists
+    them, without a revision: what cited paths kept beside anchors were read from (an edit to
+    a report's citations alone leaves its quotes, and so the cache's key, as they were)."""
+    return tuple(
+        (record.report, record.id, citation.source, path, citation.line)
+        for report in reportset.reports
+        for record in report.records
+        for citation, path in _cited(record)
+    )
 
 
 def check_citations(reportset: ReportSet, index: PathIndex) -> tuple[CitedPath, ...]:

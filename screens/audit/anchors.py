@@ -32,6 +32,7 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
     SARIF paths found in its revision (`/` lists them as its review does, not as the scanner's
     checkout had them). Reads git and the disk: for a worker."""
     from evidence.anchor_cache import get, key_for
+    from evidence.citations import cited_places
     from evidence.git.process import OBJECT_ID
     from evidence.inputs import CheckError, choose_revision
     from evidence.revision import Revision, RevisionError
@@ -62,7 +63,8 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
                     continue
                 quotes = [q for record in reportset.records() for q in record.quotes]
                 key = key_for(quotes, revision.commit)
-                cached = None if key is None else get(directory, key, quotes)
+                places = cited_places(reportset)
+                cached = None if key is None else get(directory, key, quotes, places)
                 if cached is None:
                     found.append(Cached(index, None, None, None, reportset))
                     continue
@@ -77,10 +79,12 @@ def _counted(index: int, reportset: ReportSet, commit: str, directory: Path) -> 
     """A system's counts from the anchors kept for its quotes at ``commit``, if any (no anchor
     rebuilt)."""
     from evidence.anchor_cache import counts, key_for
+    from evidence.citations import cited_places
 
     quotes = [q for record in reportset.records() for q in record.quotes]
     key = key_for(quotes, commit)
-    failing, missing = (None if key is None else counts(directory, key, len(quotes))) or (
+    places = cited_places(reportset)
+    failing, missing = (None if key is None else counts(directory, key, len(quotes), places)) or (
         None,
         None,
     )

@@ -140,3 +140,30 @@ def test_every_kind_of_anchor_comes_back_as_it_was_made(tmp_path: Path) -> None:
         for part in ("diff", "elsewhere", "candidates"):
             assert [type(x) for x in getattr(read, part)] == [type(x) for x in getattr(made, part)]
         assert type(read.file) is type(made.file) and type(read.match) is type(made.match)
+
+
+def test_cited_paths_kept_from_other_citations_are_not_counted(tmp_path: Path) -> None:
+    # a report whose citations alone changed keeps its quotes, and so the entry's key: the
+    # missing cited paths counted from the old citations would be shown as the new ones'
+    from evidence.citations import PathIndex, check_citations, cited_places
+    from evidence.model import ReportSet
+    from evidence.reports.parser import parse_report
+
+    def reportset(cited: str) -> ReportSet:
+        text = (
+            "T report\n\nType: t\n\nA account\n\nPart\n\n"
+            f"See it (SRC-1, {cited}).\n\nx = 1 --- a.py:1\n"
+        )
+        return ReportSet((parse_report(text, "t.txt"),))
+
+    before, after = reportset("gone.py"), reportset("a.py")
+    quotes = [q for record in before.records() for q in record.quotes]
+    assert quotes == [q for record in after.records() for q in record.quotes]
+    key = key_for(quotes, "3" * 40)
+    assert key is not None
+    anchors = [Anchor(quotes[0], FileState.OK, Tier.EXACT, 100.0, (1, 1), range_ok=True)]
+    anchor_cache.put(tmp_path, key, anchors, check_citations(before, PathIndex(["a.py"])))
+    assert anchor_cache.counts(tmp_path, key, 1, cited_places(before)) == (0, 1)
+    assert anchor_cache.counts(tmp_path, key, 1, cited_places(after)) == (0, None)
+    cached = get(tmp_path, key, quotes, cited_places(after))
+    assert cached is not None and cached.citations is None
