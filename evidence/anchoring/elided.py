@@ -1,11 +1,11 @@
 """Quotes that leave lines out: a line of ``...`` or ``…`` (alone, or after a comment marker:
-``// ...``, ``# …``) stands for source lines the report did not copy, one at a line's end for
-the rest of a line cut short, and in a one-line quote `` ... `` between two parts does. Such a
-quote is anchored when the plain match fails and each part is in the file as written (exact,
-whitespace or normalized), in order, close together or inside the claimed lines; its anchor is
-`normalized` (verified, not verbatim) and says which lines it left out. Code that is itself
-``...`` (Python's Ellipsis, a spread ``...rest``) is found by the plain match first and never
-reaches this.
+``// ...``, ``# …``) stands for source lines the report did not copy, one at a line's end or
+start for the rest of a line cut short, and in a one-line quote `` ... `` between two parts
+does. Such a quote is anchored when the plain match fails and each part is in the file as
+written (exact, whitespace or normalized), in order, close together or inside the claimed
+lines; its anchor is `normalized` (verified, not verbatim) and says which lines it left out.
+Code that is itself ``...`` (Python's Ellipsis, a spread ``...rest``) is found by the plain
+match first and never reaches this.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ __all__ = ["ELIDED_NOTE", "ElidedMatch", "elided_anchor", "elided_parts", "find_
 _ELISION_LINE = re.compile(r"^\s*(?:(?://|#|--|;|/\*|\*|<!--)\s*)?(?:\.{3,}|…)\s*(?:\*/|-->)?\s*$")
 #: a line cut short: "...", "…" at its end, after what was copied of it
 _ELISION_END = re.compile(r"(?<=\S)\s*(?:\.{3,}|…)\s*$")
+#: a line whose beginning was left out: "…" or "..." first, then what was copied of it
+_ELISION_START = re.compile(r"^(\s*)(?:\.{3,}|…)(?=\S)")
 #: an elision inside a one-line quote: " ... " or " … " with space both sides
 _ELISION_INLINE = re.compile(r"\s(?:\.{3,}|…)\s")
 #: how an elided quote's note starts (the diff view shows it rather than what normalizing undid)
@@ -60,6 +62,11 @@ def elided_parts(text: str) -> list[str] | None:
             if number:
                 parts.append("\n".join(current))
                 current = []
+            start = _ELISION_START.match(piece)
+            if start is not None:  # a line whose beginning was left out: a part starts here
+                parts.append("\n".join(current))
+                current = []
+                piece = start[1] + piece[start.end() :]
             cut = _ELISION_END.sub("", piece)
             current.append(cut)
             if cut != piece and cut.strip():  # a line cut short: the rest of it left out

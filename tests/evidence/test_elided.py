@@ -70,6 +70,7 @@ def test_a_block_with_an_elided_middle_is_verified_with_the_lines_it_leaves_out(
         ("def handler(request):\n    # ...\n    return allow(request)", (1, 26)),
         ("...\n    audit.log(token)\n    return allow(request)", (25, 26)),  # leading elision
         ("    token = request.headers.get(…", (2, 2)),  # a line cut short
+        ("    …request.headers.get('auth')\n    if not token:", (2, 3)),  # its start left out
         ("def handler(request):\n    token = request.hea...\n    if not token:", (1, 3)),
     ],
 )
