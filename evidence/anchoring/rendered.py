@@ -1,5 +1,6 @@
 """What a report's writing or rendering adds to a quote that the normalized tier does not undo:
-a Markdown fence around it (```` ```js ```` ... ```` ``` ````), HTML entities from a report
+a Markdown fence around it (```` ```js ```` ... ```` ``` ````), blockquote marks (``> ``) before
+its lines, HTML entities from a report
 exported through HTML (``&lt;``), zero-width characters pasted from a web page. `rescue` tries,
 for a quote not in its file as written, the quote without them, then as an elided
 (anchoring/elided.py) or numbered (anchoring/numbered.py) quote.
@@ -29,6 +30,8 @@ RESCUE_NOTES = (ELIDED_NOTE, NUMBERED_NOTE, RENDERED_NOTE)
 _FENCE_OPEN = re.compile(r"^\s*(?:```+|~~~+)[\w+#.-]*\s*$")
 _FENCE_CLOSE = re.compile(r"^\s*(?:```+|~~~+)\s*$")
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+#: a Markdown blockquote's mark at a line's start ("> code"), with the space after it
+_QUOTE_MARK = re.compile(r"^[ \t]*> ?")
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
@@ -43,6 +46,11 @@ def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
     elif lines and _FENCE_CLOSE.match(lines[-1]) and len(lines) >= 2:
         lines = lines[:-1]
         said.append("a Markdown fence")
+    if any(line.strip() for line in lines) and all(
+        _QUOTE_MARK.match(line) for line in lines if line.strip()
+    ):
+        lines = [_QUOTE_MARK.sub("", line, count=1) for line in lines]
+        said.append("Markdown quote marks")
     text = "\n".join(lines)
     if _ENTITY.search(text):
         unescaped = html.unescape(text)

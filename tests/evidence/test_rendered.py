@@ -44,6 +44,13 @@ def anchored(
         ("if (a &lt; b &amp;&amp; b &gt; 0) {", (2, 2), (2, 2), "HTML entities"),
         ("return &quot;a&lt;b&quot;;", (3, 3), (3, 3), "HTML entities"),
         ("return\u200b a &amp; b;", (5, 5), (5, 5), "HTML entities and zero-width characters"),
+        (
+            "> function check(a, b) {\n>   if (a < b && b > 0) {",
+            (1, 2),
+            (1, 2),
+            "Markdown quote marks",
+        ),
+        (">     return a & b;", (5, 5), (5, 5), "Markdown quote marks"),
     ],
 )
 def test_what_rendering_added_is_taken_off(
