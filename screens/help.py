@@ -31,6 +31,14 @@ _CONTEXT_NOTES = {
 #: what the key list does not say, after it: a title and a paragraph each
 _TOPICS = (
     (
+        "How a quote matched",
+        "  ✓ in its cited file: exact, whitespace (only spacing differs) or normalized (Markdown"
+        " damage undone, or something the report added taken off: a fence, > marks, entities,"
+        " copied line numbers, ... for lines left out; the line under the source says which)."
+        " ! there, but not at the lines claimed. ≈ fuzzy: close, d shows what differs. ✗ not"
+        " found (maybe in another file: Enter opens it). ◦ a SARIF region without a snippet.",
+    ),
+    (
         "Drift (review --against REV, or A)",
         "  After a record's verdict badge, its quotes' worst drift at REV: ⊘ a passage or its"
         " file deleted, Δ changed, ↕ moved (same text, other lines or file), = unchanged, ?"

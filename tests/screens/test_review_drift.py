@@ -246,6 +246,16 @@ def test_help_explains_the_drift_badges() -> None:
     assert "Drift against a revision" in text and "Note the drift" in text
 
 
+def test_help_explains_the_match_symbols() -> None:
+    from screens.help import help_content
+
+    text = help_content(load_keymap(user=False)).plain
+    assert "How a quote matched" in text
+    for said in ("✓ in its cited file", "! there, but not at the lines claimed", "≈ fuzzy"):
+        assert said in text
+    assert "... for lines left out" in text
+
+
 def test_the_drift_keys_are_bound_in_both_presets() -> None:
     for preset in ("default", "vim"):
         keymap = load_keymap(preset, user=False)
