@@ -139,8 +139,12 @@ def elided_anchor(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor 
         return None
     claimed = quote.claimed
     gaps = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in match.left_out)
+    lines = quote.text.split("\n")
+    cut = any(_ELISION_END.search(line) or _ELISION_START.match(line) for line in lines)
     if gaps:
         said = f"lines {gaps}"
+    elif cut:  # "…" at a line's end or start: the rest of that line
+        said = "the rest of a line it cut short"
     else:
         said = "what comes before or after" if len(parts) == 1 else "nothing between its parts"
     rest = (

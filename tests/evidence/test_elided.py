@@ -77,6 +77,8 @@ def test_a_block_with_an_elided_middle_is_verified_with_the_lines_it_leaves_out(
 def test_elision_forms(tmp_path: Path, quote: str, lines: tuple[int, int]) -> None:
     anchor = anchored(tmp_path, quote, None)
     assert (anchor.match, anchor.lines) == (Tier.NORMALIZED, lines)
+    if "(…" in quote or "…r" in quote or "hea..." in quote:  # a line cut short, not a gap
+        assert "leaves out the rest of a line it cut short" in anchor.notes[0]
 
 
 @pytest.mark.parametrize(
