@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from evidence.anchoring import diff_markup
-from evidence.anchoring.rendered import RESCUE_NOTES
+from evidence.anchoring.rendered import rescue_notes
 from evidence.check import CheckResult, QuoteResult, SearchResult
 from evidence.citations import citation_json
 from evidence.drift import Drift, drift_counts
@@ -193,8 +193,7 @@ def to_text(result: CheckResult) -> str:
         for quote in verified:
             out.append(quote_line(quote))
             # found once something the report added was taken off: the reader is told what
-            told = [note for note in quote.anchor.notes if note.startswith(RESCUE_NOTES)]
-            out.extend(escaped(f"    note: {note}") for note in told)
+            out.extend(escaped(f"    note: {note}") for note in rescue_notes(quote.anchor))
     located = [quote for quote in passing if quote.anchor.match is Tier.LOCATED]
     if located:
         out.append("")

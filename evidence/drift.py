@@ -263,7 +263,7 @@ class _Follower:
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
         if span == anchor.lines and self._same_blob(path, now):
             return self._same(anchor.lines, now, span, renamed)  # the same bytes, the same lines
-        if self.against.read(now).state is FileState.MISSING:  # in the tree, its content not here
+        if self.against.read(now).unreadable:
             return Drift(DriftStatus.UNREADABLE, now, None, renamed, commits=tuple(touched))
         passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:

@@ -101,16 +101,21 @@ class SourceFile:
         return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
 
     @property
+    def unreadable(self) -> bool:
+        """In the tree, but its content is not in this clone (a Git LFS object not fetched, an
+        object a partial clone lacks): not the report's mistake."""
+        return self.state is FileState.MISSING and self.oid is not None
+
+    @property
     def problem(self) -> str | None:
         """Why the file has no lines to show (missing, binary, too large, a link...), or None."""
-        if self.state is FileState.MISSING and self.lfs is not None:
+        if self.unreadable and self.lfs is not None:
             return (
                 f"{self.path} is stored in Git LFS ({self.lfs.size:,} bytes, "
                 f"{self.lfs.short}) and its content is not in this clone"
                 + (" (git lfs fetch brings it)" if not self.lfs.extended else " (LFS extensions)")
             )
-        if self.state is FileState.MISSING and self.oid is not None:
-            # the tree names it, but git has not its object: not the report's mistake
+        if self.unreadable:  # the tree names it, but git has not its object
             return (
                 f"{self.path} is in this revision, but its object {self.oid} is missing from "
                 "the repository (a partial or damaged clone: see git fsck)"

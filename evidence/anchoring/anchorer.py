@@ -355,8 +355,8 @@ class Anchorer:
                 f"characters; at most {MAX_FUZZY_CHARS:,})"
             )
         lines, range_ok = choose(found.spans, quote.claimed)
-        if state is FileState.MISSING and source.oid is not None:
-            range_ok = None  # in the tree, its content not here: the claim cannot be judged
+        if source.unreadable:
+            range_ok = None  # its content not here: the claim cannot be judged
         candidates: tuple[Candidate, ...] = ()
         diff = found.diff
         score = found.score if found.tier is not Tier.MISSING else 0.0

@@ -30,8 +30,8 @@ def locate(quote: Quote, source: SourceFile, view: FileView, notes: list[str]) -
     state = source.state
     missing = Anchor(quote, state, Tier.MISSING, 0.0, None, notes=tuple(notes))
     if state is FileState.MISSING:
-        unknown = source.oid is not None  # in the tree, its content not here
-        return missing._replace(range_ok=False if quote.claimed and not unknown else None)
+        judged = quote.claimed and not source.unreadable  # its content here to judge the claim
+        return missing._replace(range_ok=False if judged else None)
     if state is not FileState.OK:
         notes.append(f"a {state.value.replace('_', ' ')} file: its lines are not checked")
         return Anchor(quote, state, Tier.LOCATED, 0.0, quote.claimed, notes=tuple(notes))

@@ -21,7 +21,7 @@ from evidence.anchoring.numbered import NUMBERED_NOTE, numbered_anchor
 from evidence.anchoring.tiers import choose, find_verified, not_verbatim
 from evidence.model import Anchor, Quote
 
-__all__ = ["RENDERED_NOTE", "RESCUE_NOTES", "rendered_away", "rescue"]
+__all__ = ["RENDERED_NOTE", "RESCUE_NOTES", "rendered_away", "rescue", "rescue_notes"]
 
 #: how the note of a quote found without what rendering added starts
 RENDERED_NOTE = "rendered:"
@@ -83,3 +83,9 @@ def rescue(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor | None:
     if anchor is None or cleaned is None:
         return anchor
     return anchor._replace(quote=quote, notes=(*anchor.notes, said))
+
+
+def rescue_notes(anchor: Anchor) -> list[str]:
+    """The notes saying what was taken off a quote to find it (none for a quote found as
+    written): what `assay check`'s text and the diff view show under it."""
+    return [note for note in anchor.notes if note.startswith(RESCUE_NOTES)]

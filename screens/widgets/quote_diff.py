@@ -88,7 +88,7 @@ def quote_diff(
     # here, not at the top: the review screen holds this pane from its first frame, and
     # explain loads rapidfuzz, which nothing needs until a quote is anchored
     from evidence.anchoring.explain import compare, normalized_away
-    from evidence.anchoring.rendered import RESCUE_NOTES
+    from evidence.anchoring.rendered import rescue_notes
 
     if place is None and anchor.elsewhere and not anchor.verified:
         place = anchor.elsewhere[0]  # compared with where it was found (once that file is read)
@@ -104,12 +104,11 @@ def quote_diff(
         diff = compare(quote.text, passage)
     header = Content.styled(f"[{quote.index + 1}] {match}  {where}", "$text-accent")
     normalized = (place.match if place is not None else anchor.match) is Tier.NORMALIZED
-    # what was taken off to find it, said by the anchor
-    elided = [note for note in anchor.notes if note.startswith(RESCUE_NOTES)] if not place else []
+    taken_off = rescue_notes(anchor) if place is None else []  # what was taken off to find it
     explained = [
         Content.styled("  " + phrase, "$text-warning")
         for phrase in (
-            elided or (normalized_away(quote.text, passage) if passage and normalized else ())
+            taken_off or (normalized_away(quote.text, passage) if passage and normalized else ())
         )
     ]
     if not any(part.op != "equal" for part in diff):
