@@ -22,7 +22,6 @@ from typing import Any
 from evidence import cache_files
 from evidence.anchoring.anchorer import Anchorer
 from evidence.citations import CitedPath, CitedState
-from evidence.git.tree import normalize_path
 from evidence.model import Anchor, Candidate, DiffPart, Elsewhere, FileState, Quote, Tier
 
 __all__ = [
@@ -47,6 +46,9 @@ SOURCES = (
     *sorted((_ROOT / "anchoring").glob("*.py")),
     _ROOT / "model.py",
     _ROOT / "revision.py",
+    _ROOT / "source_file.py",
+    _ROOT / "git" / "spelling.py",  # paths through symlinked directories, NFC/NFD, submodules
+    _ROOT / "git" / "submodules.py",
     _ROOT / "git" / "blobs.py",
     _ROOT / "git" / "lfs.py",
     _ROOT / "citations.py",
@@ -235,13 +237,12 @@ def put(
 
 def unreadable(anchors: Iterable[Anchor], revision: Any) -> tuple[str, ...]:
     """The quoted paths read as missing that the revision's tree does hold: their objects are
-    not in the repository (a partial or damaged clone). Anchors with any are never kept, or a
-    repaired clone would still show those files missing."""
+    not in the repository (a partial or damaged clone), or a submodule not cloned holds them.
+    Anchors with any are never kept, or a repaired clone would still show those files missing."""
     missing = {anchor.quote.path for anchor in anchors if anchor.file is FileState.MISSING}
     if not missing:
         return ()
-    entries = revision.entries()
-    return tuple(sorted(path for path in missing if normalize_path(path) in entries))
+    return tuple(path for path in sorted(missing) if revision.read(path).unreadable)
 
 
 class CachingAnchorer(Anchorer):

@@ -170,8 +170,10 @@ def run_check(
     ]
     diagnostics = (*found, *(d.shown(file) for file, d in reportset.diagnostics))
     unreadable = paths_unreadable(anchors, revision)
-    in_lfs = [path for path in unreadable if revision.read(path).lfs is not None]
-    damaged = [path for path in unreadable if path not in in_lfs]
+    sources = {path: revision.read(path) for path in unreadable}
+    in_lfs = [path for path, source in sources.items() if source.lfs is not None]
+    elsewhere = [path for path, source in sources.items() if source.inside is not None]
+    damaged = [path for path in unreadable if path not in in_lfs and path not in elsewhere]
     if damaged:
         diagnostics = (
             *diagnostics,
@@ -186,7 +188,15 @@ def run_check(
             f"their content (git lfs fetch brings it), so their quotes were not checked: "
             f"{_some(in_lfs)}",
         )
-    citations = check_citations(reportset, PathIndex(revision.paths()))
+    if elsewhere:
+        submodules = sorted({sources[path].inside or ("", "") for path in elsewhere})
+        diagnostics = (
+            *diagnostics,
+            f"{len(elsewhere)} quoted file(s) are inside submodules whose repositories are not "
+            f"in this clone (git submodule update --init brings them), so their quotes were not "
+            f"checked: {_some(elsewhere)} (in {_some([name for name, _ in submodules])})",
+        )
+    citations = check_citations(reportset, PathIndex(revision.paths(), revision.held))
     drifts: tuple[Drift | None, ...] = ()
     how = None
     if against is not None:

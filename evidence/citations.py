@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -30,6 +30,7 @@ class CitedState(StrEnum):
     DIRECTORY = "directory"
     NEAR_MISS = "near_miss"  # absent, and a path that exists is close: see the suggestion
     ABSENT = "absent"
+    UNCHECKED = "unchecked"  # inside a submodule this clone does not have
 
     @property
     def missing(self) -> bool:
@@ -60,8 +61,14 @@ def cited_path(path: str) -> str:
 class PathIndex:
     """The paths of a revision, to tell what a cited path is and suggest the closest one."""
 
-    def __init__(self, paths: Iterable[str]) -> None:
+    def __init__(
+        self, paths: Iterable[str], held: Callable[[str], bool | None] | None = None
+    ) -> None:
+        """``held``: for a path not among ``paths``, whether the revision holds it all the
+        same (`Revision.held`: through a symlinked directory, in another Unicode form, inside a
+        submodule; None when a submodule this clone lacks would hold it)."""
         self.files = frozenset(paths)
+        self._held = held
         directories: set[str] = set()
         by_name: dict[str, list[str]] = {}
         for path in self.files:
@@ -81,6 +88,11 @@ class PathIndex:
             return CitedState.PRESENT, None
         if path in self.directories or path == "":
             return CitedState.DIRECTORY, None
+        held = self._held(path) if self._held is not None else False
+        if held is None:
+            return CitedState.UNCHECKED, None
+        if held:
+            return CitedState.PRESENT, None
         suggestion = self.closest(path)
         if suggestion is None:
             return CitedState.ABSENT, None

@@ -34,7 +34,6 @@ from evidence.git.history import (
     written_files,
 )
 from evidence.git.repo import open_repo
-from evidence.git.tree import normalize_path
 from evidence.model import Anchor, FileState, LineRange, Quote, Tier
 from evidence.revision import Revision
 from evidence.verbatim import verbatim_places
@@ -58,14 +57,11 @@ SUCCESSOR_SHARE = 0.3
 
 
 def _anchored_path(anchor: Anchor, cited: Revision) -> str | None:
-    """The file the anchor's lines are in (a symlink followed as the anchorer does)."""
+    """The file the anchor's lines are in, as the anchorer found it (symlinks followed, the
+    tree's spelling); None inside a submodule: its history is another repository's."""
     if anchor.lines is None or anchor.file is not FileState.OK or anchor.match is Tier.MISSING:
         return None
-    path = normalize_path(anchor.quote.path)
-    entry = cited.entries().get(path)
-    if entry is not None and entry.kind == "link":
-        return cited.resolve_link(path)
-    return path if entry is not None else None
+    return cited.resolve_link(anchor.quote.path)
 
 
 def relation_of(cited: Revision, against: Revision) -> Relation:

@@ -16,7 +16,7 @@ import os
 import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from types import TracebackType
@@ -31,7 +31,7 @@ from evidence.git.blobs import (
     has_wide_mark,
 )
 from evidence.git.grep import BadPattern, GrepHit, Syntax
-from evidence.git.lfs import POINTER_LIMIT, LfsObjects, LfsPointer, parse_pointer
+from evidence.git.lfs import POINTER_LIMIT, LfsObjects, parse_pointer
 from evidence.git.process import (
     OBJECT_ID,
     SAFE_CONFIG,
@@ -42,8 +42,10 @@ from evidence.git.process import (
     safe_environment,
 )
 from evidence.git.reader import CommitSummary, RepoReader
+from evidence.git.spelling import Spelled, TreeSpelling
 from evidence.git.tree import TreeEntry, normalize_path, parse_tree
 from evidence.model import FileState
+from evidence.source_file import SourceFile
 
 __all__ = [
     "BINARY_PROBE",
@@ -68,71 +70,6 @@ __all__ = [
 DEFAULT_MAX_SIZE = 5 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class SourceFile:
-    """A file as it is at the revision, decoded for display and anchoring."""
-
-    path: str
-    state: FileState
-    text: str
-    invalid_utf8: bool = False
-    symlink_target: str | None = None
-    submodule: str | None = None  # the commit a submodule entry points at
-    size: int = 0
-    oid: str | None = None
-    lfs: LfsPointer | None = None  # a Git LFS file: what its pointer names
-    encoding: str = "utf-8"  # what the text was decoded from (UTF-16, Windows-1252, ...)
-
-    @cached_property
-    def lines(self) -> list[str]:
-        """The text split at newlines (as git and editors number them), without terminators."""
-        if not self.text:
-            return []
-        lines = self.text.split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-    @property
-    def line_count(self) -> int:
-        """How many lines the text has."""
-        if not self.text:
-            return 0
-        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
-
-    @property
-    def unreadable(self) -> bool:
-        """In the tree, but its content is not in this clone (a Git LFS object not fetched, an
-        object a partial clone lacks): not the report's mistake."""
-        return self.state is FileState.MISSING and self.oid is not None
-
-    @property
-    def problem(self) -> str | None:
-        """Why the file has no lines to show (missing, binary, too large, a link...), or None."""
-        if self.unreadable and self.lfs is not None:
-            return (
-                f"{self.path} is stored in Git LFS ({self.lfs.size:,} bytes, "
-                f"{self.lfs.short}) and its content is not in this clone"
-                + (" (git lfs fetch brings it)" if not self.lfs.extended else " (LFS extensions)")
-            )
-        if self.unreadable:  # the tree names it, but git has not its object
-            return (
-                f"{self.path} is in this revision, but its object {self.oid} is missing from "
-                "the repository (a partial or damaged clone: see git fsck)"
-            )
-        if self.state is FileState.MISSING:
-            return f"{self.path} does not exist at this revision"
-        if self.state is FileState.BINARY:
-            return f"{self.path} is a binary file ({self.size:,} bytes)"
-        if self.state is FileState.TOO_LARGE:
-            return f"{self.path} is too large to show ({self.size:,} bytes)"
-        if self.symlink_target is not None:
-            return f"{self.path} is a symbolic link to {self.symlink_target}"
-        if self.submodule is not None:
-            return f"{self.path} is a submodule at commit {self.submodule}"
-        return None
-
-
 class Revision:
     """One commit of one repository, read through git plumbing only."""
 
@@ -154,6 +91,9 @@ class Revision:
         self._git = RepoReader(git_dir, repo_path, f"revision {self.short} of {repo_path}")
         self._entries: dict[str, TreeEntry] | None = None
         self._entries_lock = threading.Lock()
+        self._spelling: TreeSpelling | None = None
+        self._submodules: dict[str, Revision | None] = {}
+        self._submodules_lock = threading.Lock()
         self._lfs = LfsObjects(self._git.lfs_directories)
 
     # --- opening ---------------------------------------------------------------------------
@@ -233,6 +173,9 @@ class Revision:
         """Stop the cat-file processes and drop cached texts."""
         self._git.close()
         self._texts.clear()
+        for inner in self._submodules.values():
+            if inner is not None:
+                inner.close()
 
     def __enter__(self) -> Revision:
         return self
@@ -252,8 +195,12 @@ class Revision:
         """In a forked child process: forget the parent's locks and cat-file process (the child
         starts its own when it needs one; the texts read so far stay cached)."""
         self._entries_lock = threading.Lock()
+        self._submodules_lock = threading.Lock()
         self._texts.after_fork()
         self._git.after_fork()
+        for inner in self._submodules.values():
+            if inner is not None:
+                inner.after_fork()
 
     # --- the tree --------------------------------------------------------------------------
 
@@ -270,8 +217,30 @@ class Revision:
         return sorted(self.entries())
 
     def exists(self, path: str) -> bool:
-        """True when `path` is a file, symlink or submodule at the revision."""
-        return normalize_path(path) in self.entries()
+        """True when `path` is a file, symlink or submodule at the revision (as the tree
+        spells it: `spell`; inside a submodule this clone has)."""
+        return self.held(path) is True
+
+    def held(self, path: str) -> bool | None:
+        """Whether the revision holds `path` (`exists`); None when it is inside a submodule
+        this clone does not have, so that nobody here can tell."""
+        spelled = self.spell(path)
+        if spelled.found or spelled.submodule is None:
+            return spelled.found
+        inner = self._submodule(*spelled.submodule)
+        return None if inner is None else inner.exists(_inner(spelled))
+
+    def spell(self, path: str) -> Spelled:
+        """Where a cited path is in the tree: as written, through a symlinked directory, in
+        the other Unicode form of its name, or inside a submodule (evidence/git/spelling.py)."""
+        entries = self.entries()
+        with self._entries_lock:
+            if self._spelling is None:
+                self._spelling = TreeSpelling(entries, self._link_target)
+        return self._spelling.find(path)
+
+    def _link_target(self, entry: TreeEntry) -> str:
+        return self.read_blob(entry.oid).decode("utf-8", "surrogateescape")
 
     # --- blobs -----------------------------------------------------------------------------
 
@@ -348,7 +317,50 @@ class Revision:
         path = normalize_path(path)
         entry = self.entries().get(path)
         if entry is None:
-            return SourceFile(path, FileState.MISSING, "")
+            spelled = self.spell(path)
+            if spelled.submodule is not None:
+                return self._read_inside(spelled)
+            if not spelled.found:
+                return SourceFile(path, FileState.MISSING, "")
+            source = self._read_entry(spelled.path, self.entries()[spelled.path])
+            return replace(source, via=spelled.via) if spelled.via else source
+        return self._read_entry(path, entry)
+
+    def _read_inside(self, spelled: Spelled) -> SourceFile:
+        """A file inside a submodule, read in the submodule's repository at the commit this
+        revision pins, when this clone has it (evidence/git/submodules.py)."""
+        assert spelled.submodule is not None
+        prefix, commit = spelled.submodule
+        inner = self._submodule(prefix, commit)
+        if inner is None:
+            return SourceFile(spelled.path, FileState.MISSING, "", inside=spelled.submodule)
+        source = inner.read(_inner(spelled))
+        read_in = f"read in the submodule {prefix} at commit {commit[:12]}"
+        inside = source.inside and (f"{prefix}/{source.inside[0]}", source.inside[1])
+        via = "; ".join(note for note in (spelled.via, read_in, source.via) if note)
+        return replace(source, path=spelled.path, via=via, inside=inside)
+
+    def _submodule(self, path: str, commit: str) -> Revision | None:
+        """The submodule at `path` at `commit`, from the repository this clone keeps for it;
+        None when it keeps none or that one lacks the commit."""
+        from evidence.git.submodules import module_directories, submodule_names
+
+        with self._submodules_lock:
+            if path in self._submodules:
+                return self._submodules[path]
+            names = submodule_names(self.read(".gitmodules").text)
+            found = None
+            for git_dir in module_directories(self.git_dir, path, names):
+                try:
+                    pinned = Revision._resolve(git_dir, git_dir, commit)
+                except RevisionError:
+                    continue  # kept, but not fetched as far as this commit
+                found = Revision(self.repo_path / path, git_dir, pinned, max_size=self.max_size)
+                break
+            self._submodules[path] = found
+            return found
+
+    def _read_entry(self, path: str, entry: TreeEntry) -> SourceFile:
         if entry.kind == "commit":
             return SourceFile(path, FileState.OK, "", submodule=entry.oid, oid=entry.oid)
         if entry.size > self.max_size:
@@ -381,28 +393,12 @@ class Revision:
             encoding=decoded.encoding,
         )
 
-    def resolve_link(self, path: str, *, hops: int = 8) -> str | None:
-        """The path a symlink inside the tree finally points at, or None if it leaves the tree."""
-        path = normalize_path(path)
-        for _ in range(hops):
-            entry = self.entries().get(path)
-            if entry is None or entry.kind != "link":
-                return path if entry is not None else None
-            target = self.read_blob(entry.oid).decode("utf-8", "surrogateescape")
-            if target.startswith("/"):
-                return None
-            parts = path.split("/")[:-1]
-            for part in target.split("/"):
-                if part in ("", "."):
-                    continue
-                if part == "..":
-                    if not parts:
-                        return None
-                    parts.pop()
-                else:
-                    parts.append(part)
-            path = "/".join(parts)
-        return None
+    def resolve_link(self, path: str) -> str | None:
+        """The file a path finally names, symlinks inside the tree followed (of files and of
+        directories on the way); None when it is not in the tree or a link leaves it."""
+        self.spell(path)  # the spelling made
+        assert self._spelling is not None
+        return self._spelling.resolve(path)
 
     # --- grep ------------------------------------------------------------------------------
 
@@ -499,3 +495,9 @@ def _object_kind(git_dir: Path, name: str) -> str | None:
         if found.returncode != 0 or kind != "tag":
             return kind if found.returncode == 0 and kind in ("tree", "blob") else None
     return None
+
+
+def _inner(spelled: Spelled) -> str:
+    """The path inside the submodule that holds a spelled path."""
+    assert spelled.submodule is not None
+    return spelled.path[len(spelled.submodule[0]) + 1 :]

@@ -125,8 +125,12 @@ class Anchorer:
                 notes.append(
                     f"{source.path} is a symlink to {source.symlink_target} (not followed)"
                 )
+        if source.via:
+            notes.append(source.via)
         if source.submodule is not None:
             notes.append(f"{source.path} is a submodule at commit {source.submodule}")
+        elif source.inside is not None and source.problem:
+            notes.append(source.problem)
         if source.invalid_utf8:
             notes.append(f"{source.path} is not valid UTF-8; decoded with replacement characters")
         elif source.encoding != "utf-8":

@@ -222,14 +222,9 @@ class RepoReader:
         from its own config, else ``lfs/objects`` in its (a worktree's main) git directory. Read
         without GitPython: `assay grep` and a launch do not import it for this."""
         from evidence.git.lfs import objects_directories
+        from evidence.git.submodules import common_directory
 
-        common = self.git_dir
-        try:  # a worktree's git directory names its main one (git's own layout)
-            named = (self.git_dir / "commondir").read_text(encoding="utf-8").strip()
-            if named:
-                common = (self.git_dir / named).resolve()
-        except (OSError, UnicodeDecodeError):
-            pass
+        common = common_directory(self.git_dir)  # a worktree's: its main git directory's
         found = run_git(self.git_dir, self.git_dir, "config", "--get", "lfs.storage")
         storage = found.stdout.decode("utf-8", "replace").strip() if found.returncode == 0 else ""
         return objects_directories(common, storage or None)

@@ -26,6 +26,7 @@ STATES: dict[CitedState | None, tuple[str, str, str]] = {
     CitedState.DIRECTORY: ("▸", "$text-success", "a directory"),
     CitedState.NEAR_MISS: ("✗", "$text-error", "absent"),
     CitedState.ABSENT: ("✗", "$text-error", "absent"),
+    CitedState.UNCHECKED: ("?", "$text-warning", "inside a submodule not cloned here"),
     None: ("…", "$text-muted", "checking…"),
 }
 
@@ -72,6 +73,8 @@ def cited_target(session: ReviewSession, record: Record, row_id: str) -> tuple[s
         return cited.suggestion, ""
     if cited.state is CitedState.DIRECTORY:
         return None, f"{path} is a directory at the revision"
+    if cited.state is CitedState.UNCHECKED:
+        return None, f"{path} is inside a submodule this clone does not have"
     return None, f"{path} is not in the revision"
 
 

@@ -1,0 +1,132 @@
+"""A cited path as the tree spells it: through symlinked directories and the other Unicode form
+of its name, or inside a submodule (whose files another repository holds).
+
+Reports are written far from the tree they cite: a name typed on one system is composed (NFC,
+"café") where macOS wrote it decomposed (NFD); a path goes through a directory that is a
+symlink in the tree (``docs -> site/docs``); vendored code sits in a submodule. Git finds none
+of these by the path as written, and each would read "file missing". Pure: it works on the
+entries of `git ls-tree` and a reader of symlink targets, so it is tested without git.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
+
+from evidence.git.tree import TreeEntry, normalize_path
+
+__all__ = ["Spelled", "TreeSpelling", "link_target"]
+
+#: symlinks followed in one path before it counts as a loop
+MAX_HOPS = 8
+
+
+class Spelled(NamedTuple):
+    """Where a cited path is in the tree."""
+
+    path: str  # the tree's path when found, else the path as cited (normalized)
+    found: bool
+    via: str = ""  # how it was found when not as written (a symlink, another Unicode form)
+    submodule: tuple[str, str] | None = None  # (its path, its commit): the path is inside it
+
+
+def link_target(link: str, target: str) -> str | None:
+    """The tree path a symlink at ``link`` pointing at ``target`` names; None when it leaves
+    the tree (absolute, or above the root)."""
+    if target.startswith("/"):
+        return None
+    parts = link.split("/")[:-1]
+    for part in target.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        else:
+            parts.append(part)
+    return "/".join(parts)
+
+
+class TreeSpelling:
+    """Finds cited paths in one tree's entries (``read_link``: a symlink entry's target)."""
+
+    def __init__(
+        self, entries: Mapping[str, TreeEntry], read_link: Callable[[TreeEntry], str]
+    ) -> None:
+        self._entries = entries
+        self._read_link = read_link
+        self._composed: dict[str, str | None] | None = None  # NFC name -> the tree's, if one
+
+    def find(self, path: str) -> Spelled:
+        """The tree's path for ``path``, following symlinked directories on the way."""
+        path = cited = normalize_path(path)
+        via: list[str] = []
+        for _ in range(MAX_HOPS + 1):
+            if path in self._entries:
+                return Spelled(path, True, "; ".join(via))
+            other = self._other_form(path)
+            if other is not None:
+                via.append(f"{path} is spelled {ascii(other)[1:-1]} in the tree")
+                return Spelled(other, True, "; ".join(via))
+            step = self._through_prefix(path)
+            if isinstance(step, Spelled):
+                return step._replace(via="; ".join(via)) if via else step
+            if step is None:
+                break
+            path, note = step
+            via.append(note)
+        return Spelled(cited, False, "; ".join(via))
+
+    def resolve(self, path: str) -> str | None:
+        """The file a path finally names, symlinks (of files and directories) followed; None
+        when it is not in the tree or a link leaves it."""
+        spelled = self.find(path)
+        path = spelled.path
+        for _ in range(MAX_HOPS):
+            if not spelled.found:
+                return None
+            entry = self._entries[path]
+            if entry.kind != "link":
+                return path
+            target = link_target(path, self._read_link(entry))
+            if target is None:
+                return None
+            spelled = self.find(target)
+            path = spelled.path
+        return None
+
+    def _through_prefix(self, path: str) -> tuple[str, str] | Spelled | None:
+        """The path with its first symlinked directory replaced by the link's target (and a
+        note saying so), a `Spelled` when a submodule or a file holds it, or None."""
+        parts = path.split("/")
+        for end in range(1, len(parts)):
+            prefix = "/".join(parts[:end])
+            entry = self._entries.get(prefix)
+            if entry is None:
+                continue
+            if entry.kind == "commit":
+                return Spelled(path, False, submodule=(prefix, entry.oid))
+            if entry.kind != "link":
+                return None  # a file where a directory should be
+            raw = self._read_link(entry)
+            target = link_target(prefix, raw)
+            if target is None:
+                return None
+            rest = "/".join(parts[end:])
+            return (f"{target}/{rest}" if target else rest), f"{prefix} is a symlink to {raw}"
+        return None
+
+    def _other_form(self, path: str) -> str | None:
+        """The one tree path equal to ``path`` in Unicode's composed form (NFC), if any."""
+        if path.isascii():
+            return None
+        if self._composed is None:
+            composed: dict[str, str | None] = {}
+            for name in self._entries:
+                if not name.isascii():
+                    key = unicodedata.normalize("NFC", name)
+                    composed[key] = None if key in composed else name  # two: not guessed
+            self._composed = composed
+        return self._composed.get(unicodedata.normalize("NFC", path))

@@ -1,0 +1,65 @@
+"""Submodules: where a clone keeps the repository of each (``modules/<name>`` in its git
+directory, as `git submodule update` makes it), so that a file inside one is read at the commit
+the revision pins, by git plumbing in that repository. Nothing is cloned, fetched or checked
+out; a submodule this clone lacks is said to be missing, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+__all__ = ["common_directory", "module_directories", "submodule_names"]
+
+_SECTION = re.compile(r'\s*\[\s*submodule\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_PATH = re.compile(r"\s*path\s*=\s*(.*?)\s*$")
+
+
+def submodule_names(gitmodules: str) -> dict[str, str]:
+    """Each submodule's path -> its name, from a ``.gitmodules`` text (git's config format;
+    a name is its path unless the file says otherwise)."""
+    names: dict[str, str] = {}
+    name: str | None = None
+    for line in gitmodules.splitlines():
+        section = _SECTION.match(line)
+        if section is not None:
+            name = re.sub(r"\\(.)", r"\1", section.group(1))
+            continue
+        if line.lstrip().startswith("["):
+            name = None
+            continue
+        path = _PATH.match(line)
+        if name is not None and path is not None:
+            value = path.group(1)
+            if len(value) >= 2 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            names[value.strip("/")] = name
+    return names
+
+
+def common_directory(git_dir: Path) -> Path:
+    """The git directory a worktree's own names as its main one (``commondir``), else itself."""
+    try:
+        named = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return git_dir
+    return (git_dir / named).resolve() if named else git_dir
+
+
+def module_directories(git_dir: Path, path: str, names: Mapping[str, str]) -> Iterator[Path]:
+    """Where a clone may keep the submodule at ``path``: ``modules/<its name>``, then
+    ``modules/<its path>``. A name climbing out of ``modules`` (``..``) is not followed: git
+    refuses such names too."""
+    modules = common_directory(git_dir) / "modules"
+    seen: set[str] = set()
+    for name in (names.get(path), path):
+        if not name or name in seen:
+            continue
+        seen.add(name)
+        parts = name.split("/")
+        if any(part in ("", ".", "..") for part in parts) or "\\" in name:
+            continue
+        candidate = modules.joinpath(*parts)
+        if (candidate / "objects").is_dir():
+            yield candidate
