@@ -313,18 +313,26 @@ class Revision:
         return decoded
 
     def read(self, path: str) -> SourceFile:
-        """The file at `path` at the revision; never raises for a path."""
+        """The file at `path` at the revision; never raises for a path. A symlink inside the
+        tree is followed (`via` says so); one leaving it, or a loop, is read as the link."""
         path = normalize_path(path)
         entry = self.entries().get(path)
+        via = ""
         if entry is None:
             spelled = self.spell(path)
             if spelled.submodule is not None:
                 return self._read_inside(spelled)
             if not spelled.found:
                 return SourceFile(path, FileState.MISSING, "")
-            source = self._read_entry(spelled.path, self.entries()[spelled.path])
-            return replace(source, via=spelled.via) if spelled.via else source
-        return self._read_entry(path, entry)
+            path, via, entry = spelled.path, spelled.via, self.entries()[spelled.path]
+        if entry.kind == "link":
+            target = self.resolve_link(path)
+            if target is not None and target != path:
+                raw = self._link_target(entry)
+                via = "; ".join(note for note in (via, f"{path} is a symlink to {raw}") if note)
+                path, entry = target, self.entries()[target]
+        source = self._read_entry(path, entry)
+        return replace(source, via=via) if via else source
 
     def _read_inside(self, spelled: Spelled) -> SourceFile:
         """A file inside a submodule, read in the submodule's repository at the commit this

@@ -116,17 +116,10 @@ class Anchorer:
         """The cited file, following symlinks inside the tree."""
         notes: list[str] = []
         source = self.revision.read(path)
-        if source.symlink_target is not None:
-            target = self.revision.resolve_link(path)
-            if target is not None and target != source.path:
-                notes.append(f"{source.path} is a symlink to {source.symlink_target}")
-                source = self.revision.read(target)
-            else:
-                notes.append(
-                    f"{source.path} is a symlink to {source.symlink_target} (not followed)"
-                )
-        if source.via:
+        if source.via:  # found through a symlink, in another Unicode form, in a submodule
             notes.append(source.via)
+        if source.symlink_target is not None:  # one `read` does not follow: it leaves the tree
+            notes.append(f"{source.path} is a symlink to {source.symlink_target} (not followed)")
         if source.submodule is not None:
             notes.append(f"{source.path} is a submodule at commit {source.submodule}")
         elif source.inside is not None and source.problem:

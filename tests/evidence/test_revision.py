@@ -192,10 +192,11 @@ def test_odd_files_are_reported_not_crashed_on(tmp_path: Path) -> None:
         },
     )
     (root / "link").symlink_to("target.txt")
+    (root / "away").symlink_to("/etc/passwd")
     other = tmp_path / "other"
     sub_commit = make_repo(other, {"x": "x\n"})
     git(root, "update-index", "--add", "--cacheinfo", f"160000,{sub_commit},vendor/sub")
-    git(root, "add", "link")
+    git(root, "add", "link", "away")
     git(root, "commit", "-q", "-m", "odd entries")
     with Revision.open(root, max_size=1000) as revision:
         assert revision.read("bin.dat").state is FileState.BINARY
@@ -210,8 +211,15 @@ def test_odd_files_are_reported_not_crashed_on(tmp_path: Path) -> None:
         assert (astray.text, astray.encoding) == ("café \ufffd au lait\n", "utf-8")
         assert revision.read("bom.txt").text == "with bom\n"
         assert revision.read("crlf.txt").lines == ["one", "two"]
-        link = revision.read("link")
-        assert link.state is FileState.OK and link.symlink_target == "target.txt"
+        link = revision.read("link")  # followed inside the tree, saying so
+        assert (link.path, link.text, link.via) == (
+            "target.txt",
+            "the target\n",
+            "link is a symlink to target.txt",
+        )
+        away = revision.read("away")  # leaving the tree: read as the link, never followed
+        assert away.state is FileState.OK and away.symlink_target == "/etc/passwd"
+        assert away.problem == "away is a symbolic link to /etc/passwd"
         assert revision.entries()["link"].kind == "link"
         assert revision.resolve_link("link") == "target.txt"
         sub = revision.read("vendor/sub")
