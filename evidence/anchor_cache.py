@@ -70,13 +70,15 @@ def anchoring_digest() -> bytes | None:
     return digest.digest()
 
 
-def key_for(quotes: Sequence[Quote], commit: str) -> str | None:
-    """The entry key of these quotes anchored at ``commit`` (None: no caching)."""
+def key_for(quotes: Sequence[Quote], commit: str, root: str = "") -> str | None:
+    """The entry key of these quotes anchored at ``commit``, their paths read from ``root``
+    (`Revision.root`: a directory of a monorepo) (None: no caching)."""
     code = anchoring_digest()
     if code is None:
         return None
     digest = hashlib.blake2b(digest_size=32)
-    digest.update(repr((FORMAT, sys.version_info[:2], commit)).encode())
+    where = (commit, root) if root else commit  # the keys of reviews at the top unchanged
+    digest.update(repr((FORMAT, sys.version_info[:2], where)).encode())
     digest.update(code)
     for quote in quotes:
         digest.update(repr(tuple(quote)).encode("utf-8", "surrogatepass"))
@@ -255,7 +257,7 @@ class CachingAnchorer(Anchorer):
 
     def anchor_many(self, quotes: Sequence[Quote], **options: Any) -> list[Anchor]:
         """`Anchorer.anchor_many` (its ``cancel`` and ``progress``), answered from the cache."""
-        key = key_for(quotes, self.revision.commit)
+        key = key_for(quotes, self.revision.commit, self.revision.root)
         cached = None if key is None else get(self.directory, key, quotes)
         self.hit = cached is not None
         if cached is not None:

@@ -196,7 +196,9 @@ def run_check(
             f"in this clone (git submodule update --init brings them), so their quotes were not "
             f"checked: {_some(elsewhere)} (in {_some([name for name, _ in submodules])})",
         )
-    citations = check_citations(reportset, PathIndex(revision.paths(), revision.held))
+    citations = check_citations(
+        reportset, PathIndex(revision.paths(), revision.held, revision.root)
+    )
     drifts: tuple[Drift | None, ...] = ()
     how = None
     if against is not None:

@@ -62,13 +62,18 @@ class PathIndex:
     """The paths of a revision, to tell what a cited path is and suggest the closest one."""
 
     def __init__(
-        self, paths: Iterable[str], held: Callable[[str], bool | None] | None = None
+        self,
+        paths: Iterable[str],
+        held: Callable[[str], bool | None] | None = None,
+        root: str = "",
     ) -> None:
         """``held``: for a path not among ``paths``, whether the revision holds it all the
         same (`Revision.held`: through a symlinked directory, in another Unicode form, inside a
-        submodule; None when a submodule this clone lacks would hold it)."""
+        submodule; None when a submodule this clone lacks would hold it). ``root``: the
+        directory cited paths are relative to (`Revision.root`), looked in first."""
         self.files = frozenset(paths)
         self._held = held
+        self._root = root
         directories: set[str] = set()
         by_name: dict[str, list[str]] = {}
         for path in self.files:
@@ -84,6 +89,13 @@ class PathIndex:
     def state(self, path: str) -> tuple[CitedState, str | None]:
         """The state of a cited path, and the closest existing path when it is a near miss."""
         path = cited_path(path)
+        root = self._root
+        if root and path != root and not path.startswith(root + "/"):
+            under = f"{root}/{path}" if path else root
+            if under in self.files:
+                return CitedState.PRESENT, None
+            if under in self.directories:
+                return CitedState.DIRECTORY, None
         if path in self.files:
             return CitedState.PRESENT, None
         if path in self.directories or path == "":

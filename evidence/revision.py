@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
@@ -31,7 +31,7 @@ from evidence.git.blobs import (
     has_wide_mark,
 )
 from evidence.git.grep import BadPattern, GrepHit, Syntax
-from evidence.git.lfs import POINTER_LIMIT, LfsObjects, parse_pointer
+from evidence.git.lfs import LfsObjects, parse_pointer
 from evidence.git.process import (
     OBJECT_ID,
     SAFE_CONFIG,
@@ -81,8 +81,12 @@ class Revision:
         *,
         max_size: int = DEFAULT_MAX_SIZE,
         cache_chars: int = DEFAULT_CACHE_CHARS,
+        root: str = "",
     ) -> None:
         self.repo_path = repo_path
+        #: the directory of the tree that cited paths are relative to ("": the top), when the
+        #: repository was opened at a directory inside its work tree (a monorepo's system)
+        self.root = root
         self.git_dir = git_dir
         self.commit = commit
         self.short = commit[:7]
@@ -119,7 +123,7 @@ class Revision:
             ) from None
         if not is_directory:
             raise RevisionError(f"repository {repo_path} is not a directory")
-        found = run_git(None, repo_path, "rev-parse", "--absolute-git-dir")
+        found = run_git(None, repo_path, "rev-parse", "--absolute-git-dir", "--show-prefix")
         if found.returncode != 0:
             message = error_line(found.stderr)
             if "safe.directory" in message:  # a repository, but not one git will read
@@ -128,9 +132,16 @@ class Revision:
             # say it twice; any other reason (a permission, a damaged .git) is given
             why = "" if message.startswith("not a git repository") else f" ({message})"
             raise RevisionError(f"{repo_path} is not a git repository{why}")
-        git_dir = Path(os.fsdecode(found.stdout.rstrip(b"\n")))
+        said = found.stdout.split(b"\n")
+        git_dir = Path(os.fsdecode(said[0]))
         commit = cls._resolve(git_dir, repo_path, rev)
-        return cls(repo_path.resolve(), git_dir, commit, max_size=max_size, cache_chars=cache_chars)
+        # a directory inside a work tree: the reports' paths are read from there first (as git
+        # reads ./paths there), and `repo_path` is the work tree's top
+        root = os.fsdecode(said[1]).strip("/") if len(said) > 1 else ""
+        top = repo_path.resolve()
+        for _ in root.split("/") if root else ():
+            top = top.parent
+        return cls(top, git_dir, commit, max_size=max_size, cache_chars=cache_chars, root=root)
 
     @staticmethod
     def _resolve(git_dir: Path, repo_path: Path, rev: str | None) -> str:
@@ -236,7 +247,7 @@ class Revision:
         entries = self.entries()
         with self._entries_lock:
             if self._spelling is None:
-                self._spelling = TreeSpelling(entries, self._link_target)
+                self._spelling = TreeSpelling(entries, self._link_target, root=self.root)
         return self._spelling.find(path)
 
     def _link_target(self, entry: TreeEntry) -> str:
@@ -257,17 +268,19 @@ class Revision:
         limit) through one cat-file process, caching their decoded texts for later `read`s."""
         entries = self.entries()
         if paths is None:
-            chosen = [e for e in entries.values() if e.kind == "blob" and e.size >= 0]
-        else:
-            chosen = [
-                entry
-                for entry in (entries.get(normalize_path(path)) for path in paths)
-                if entry is not None and entry.kind == "blob" and entry.size >= 0
-            ]
+            chosen = [(e.path, e) for e in entries.values() if e.kind == "blob" and e.size >= 0]
+        else:  # each under the name asked for, found as `read` finds it (`spell`)
+            chosen = []
+            for path in map(normalize_path, paths):
+                entry = None if self.root else entries.get(path)
+                if entry is None and (spelled := self.spell(path)).found:
+                    entry = entries[spelled.path]
+                if entry is not None and entry.kind == "blob" and entry.size >= 0:
+                    chosen.append((path, entry))
         by_oid: dict[str, list[str]] = {}
-        for entry in chosen:
+        for name, entry in chosen:
             if entry.size <= self.max_size:
-                by_oid.setdefault(entry.oid, []).append(entry.path)
+                by_oid.setdefault(entry.oid, []).append(name)
         for oid, data in self.iter_blobs(list(by_oid)):
             self._texts.put(oid, self._decode(data))
             for path in by_oid[oid]:
@@ -316,7 +329,7 @@ class Revision:
         """The file at `path` at the revision; never raises for a path. A symlink inside the
         tree is followed (`via` says so); one leaving it, or a loop, is read as the link."""
         path = normalize_path(path)
-        entry = self.entries().get(path)
+        entry = None if self.root else self.entries().get(path)
         via = ""
         if entry is None:
             spelled = self.spell(path)
@@ -444,36 +457,21 @@ class Revision:
         how = git_grep.matcher(
             pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
         )
-        return self._grep_lfs(hits, how, paths, cancel)
+        return git_grep.with_lfs_content(
+            hits,
+            how,
+            self.entries(),
+            self.read_blob,
+            lambda: git_grep.pointer_paths(self.git_dir, self.commit, paths),  # after git's
+            self._lfs_lines,
+            cancel,
+        )
 
-    def _grep_lfs(
-        self,
-        hits: Iterator[GrepHit],
-        spans_of: Callable[[str], tuple[tuple[int, int], ...]],
-        paths: list[str],
-        cancel: threading.Event | None,
-    ) -> Iterator[GrepHit]:
-        """git's hits but those in LFS pointers, then the matching lines of the LFS files whose
-        content this clone has (git greps the pointers; the content is read as `read` reads it)."""
-        entries = self.entries()
-        for hit in hits:  # git's, streamed; a line of a pointer is not the file's
-            entry = entries.get(hit.path)
-            if (
-                entry is None
-                or entry.size >= POINTER_LIMIT
-                or parse_pointer(self.read_blob(entry.oid)) is None
-            ):
-                yield hit
-        for path in git_grep.pointer_paths(self.git_dir, self.commit, paths):
-            if cancel is not None and cancel.is_set():
-                return
-            source = self.read(path)
-            if source.lfs is None or source.state is not FileState.OK:
-                continue
-            for number, text in enumerate(source.lines, 1):
-                spans = spans_of(text)
-                if spans:
-                    yield GrepHit(path, number, text, spans)
+    def _lfs_lines(self, path: str) -> list[str] | None:
+        """The lines of an LFS file's content as this clone has it (None: not an LFS file, or
+        its content not here)."""
+        source = self.read(path)
+        return source.lines if source.lfs is not None and source.state is FileState.OK else None
 
     @cached_property
     def _pcre(self) -> bool:

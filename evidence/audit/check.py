@@ -108,6 +108,7 @@ def check_system(
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, system.rev)
         with Revision.open(system.repository, wanted) as revision:
+            root = revision.root
             anchorer = None
             if anchor_cache is not None:
                 anchorer = CachingAnchorer(revision, directory=anchor_cache)
@@ -120,7 +121,7 @@ def check_system(
         return SystemCheck(system, ERROR, reportset, error=str(error))
     if anchor_cache is not None:  # the cited paths beside the anchors: the audit screen's counts
         quotes = [each.quote for each in result.quotes]
-        key = key_for(quotes, result.revision)
+        key = key_for(quotes, result.revision, root)
         if key is not None and not result.unreadable:  # a repaired clone is read again
             put(anchor_cache, key, [each.anchor for each in result.quotes], result.citations)
     return SystemCheck(system, CHECKED, reportset, result)

@@ -10,7 +10,7 @@ import re
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -23,9 +23,17 @@ from evidence.git.process import (
     safe_environment,
     stop,
 )
-from evidence.git.tree import decode_path, normalize_path
+from evidence.git.tree import TreeEntry, decode_path, normalize_path
 
-__all__ = ["BadPattern", "GrepHit", "Syntax", "grep", "matcher", "pointer_paths"]
+__all__ = [
+    "BadPattern",
+    "GrepHit",
+    "Syntax",
+    "grep",
+    "matcher",
+    "pointer_paths",
+    "with_lfs_content",
+]
 
 Syntax = Literal["basic", "extended", "perl"]
 
@@ -181,6 +189,38 @@ def pointer_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]
     found = run_git(git_dir, git_dir, *args)
     prefix = commit.encode("ascii") + b":"
     return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
+
+
+def with_lfs_content(
+    hits: Iterator[GrepHit],
+    spans_of: Callable[[str], tuple[tuple[int, int], ...]],
+    entries: Mapping[str, TreeEntry],
+    read_blob: Callable[[str], bytes],
+    pointers: Callable[[], Iterable[str]],
+    lines_of: Callable[[str], list[str] | None],
+    cancel: threading.Event | None,
+) -> Iterator[GrepHit]:
+    """git's hits but those in Git LFS pointers, then the matching lines of the LFS files whose
+    content this clone has (``pointers``: the paths `pointer_paths` lists, asked once git's are
+    done; ``lines_of``: their
+    content's lines, as `Revision.read` reads them). git greps the pointers, not the files."""
+    from evidence.git.lfs import POINTER_LIMIT, parse_pointer
+
+    for hit in hits:  # git's, streamed; a line of a pointer is not the file's
+        entry = entries.get(hit.path)
+        if (
+            entry is None
+            or entry.size >= POINTER_LIMIT
+            or parse_pointer(read_blob(entry.oid)) is None
+        ):
+            yield hit
+    for path in pointers():
+        if cancel is not None and cancel.is_set():
+            return
+        for number, text in enumerate(lines_of(path) or (), 1):
+            spans = spans_of(text)
+            if spans:
+                yield GrepHit(path, number, text, spans)
 
 
 def matcher(

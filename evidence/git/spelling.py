@@ -53,15 +53,43 @@ class TreeSpelling:
     """Finds cited paths in one tree's entries (``read_link``: a symlink entry's target)."""
 
     def __init__(
-        self, entries: Mapping[str, TreeEntry], read_link: Callable[[TreeEntry], str]
+        self,
+        entries: Mapping[str, TreeEntry],
+        read_link: Callable[[TreeEntry], str],
+        *,
+        root: str = "",
     ) -> None:
+        """``root``: the directory cited paths are relative to (a system inside a monorepo);
+        a path not under it is looked for from the top, saying so."""
         self._entries = entries
         self._read_link = read_link
+        self._root = normalize_path(root)
         self._composed: dict[str, str | None] | None = None  # NFC name -> the tree's, if one
 
     def find(self, path: str) -> Spelled:
-        """The tree's path for ``path``, following symlinked directories on the way."""
-        path = cited = normalize_path(path)
+        """The tree's path for ``path`` (under the root first), following symlinked
+        directories on the way."""
+        path = normalize_path(path)
+        if not self._root:
+            return self._find(path)
+        if path == self._root or path.startswith(self._root + "/"):
+            # a path of the whole tree (grep's, the finder's) as written first
+            whole = self._find(path)
+            if whole.found or whole.submodule is not None:
+                return whole
+            under = self._find(f"{self._root}/{path}")
+            return under if under.found or under.submodule is not None else whole
+        under = self._find(f"{self._root}/{path}" if path else self._root)
+        if under.found or under.submodule is not None:
+            return under
+        top = self._find(path)
+        if not top.found and top.submodule is None:
+            return Spelled(path, False, under.via)
+        read = f"{path} is not under {self._root}: read from the top of the tree"
+        return top._replace(via="; ".join(note for note in (read, top.via) if note))
+
+    def _find(self, path: str) -> Spelled:
+        cited = path
         via: list[str] = []
         for _ in range(MAX_HOPS + 1):
             if path in self._entries:
@@ -93,7 +121,7 @@ class TreeSpelling:
             target = link_target(path, self._read_link(entry))
             if target is None:
                 return None
-            spelled = self.find(target)
+            spelled = self._find(target)  # a link names a path of the whole tree
             path = spelled.path
         return None
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-__all__ = ["common_directory", "module_directories", "submodule_names"]
+__all__ = ["common_directory", "module_directories", "submodule_names", "tree_directory"]
 
 _SECTION = re.compile(r'\s*\[\s*submodule\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _PATH = re.compile(r"\s*path\s*=\s*(.*?)\s*$")
@@ -63,3 +63,18 @@ def module_directories(git_dir: Path, path: str, names: Mapping[str, str]) -> It
         candidate = modules.joinpath(*parts)
         if (candidate / "objects").is_dir():
             yield candidate
+
+
+def tree_directory(path: str | Path) -> str:
+    """The directory of its work tree that ``path`` is, as ``git rev-parse --show-prefix`` says
+    (`Revision.root`), told from the file system without git: "" at a work tree's top, for a
+    git directory, or when no ``.git`` is above it (git would then say it is no repository)."""
+    here = Path(path).resolve()
+    if (here / "HEAD").is_file() and (here / "objects").is_dir():
+        return ""  # a bare repository (or a git directory)
+    parts: list[str] = []
+    for directory in (here, *here.parents):
+        if (directory / ".git").exists():
+            return "/".join(reversed(parts))
+        parts.append(directory.name)
+    return ""

@@ -53,16 +53,21 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
             ):
                 # a commit named in full and no path to find in its tree: no git process (two
                 # per system took 0.15 s of an audit's 50)
-                found.append(_counted(index, entry.reportset, wanted, directory))
+                from evidence.git.submodules import tree_directory
+
+                root = tree_directory(entry.system.repository)
+                found.append(_counted(index, entry.reportset, wanted, root, directory))
                 continue
             with Revision.open(entry.system.repository, wanted) as revision:
                 # the quotes as `assay check` anchored them: SARIF paths found in the revision
                 reportset = at_revision(entry.reportset, revision)
                 if newer is None:
-                    found.append(_counted(index, reportset, revision.commit, directory))
+                    found.append(
+                        _counted(index, reportset, revision.commit, revision.root, directory)
+                    )
                     continue
                 quotes = [q for record in reportset.records() for q in record.quotes]
-                key = key_for(quotes, revision.commit)
+                key = key_for(quotes, revision.commit, revision.root)
                 places = cited_places(reportset)
                 cached = None if key is None else get(directory, key, quotes, places)
                 if cached is None:
@@ -75,14 +80,14 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
     return found
 
 
-def _counted(index: int, reportset: ReportSet, commit: str, directory: Path) -> Cached:
+def _counted(index: int, reportset: ReportSet, commit: str, root: str, directory: Path) -> Cached:
     """A system's counts from the anchors kept for its quotes at ``commit``, if any (no anchor
     rebuilt)."""
     from evidence.anchor_cache import counts, key_for
     from evidence.citations import cited_places
 
     quotes = [q for record in reportset.records() for q in record.quotes]
-    key = key_for(quotes, commit)
+    key = key_for(quotes, commit, root)
     places = cited_places(reportset)
     failing, missing = (None if key is None else counts(directory, key, len(quotes), places)) or (
         None,
@@ -96,7 +101,7 @@ def keep_citations(session: ReviewSession, revision: Revision, directory: Path) 
     from evidence.anchor_cache import key_for, put, unreadable
 
     quotes = [q for record in session.reportset.records() for q in record.quotes]
-    key = key_for(quotes, revision.commit)
+    key = key_for(quotes, revision.commit, revision.root)
     if key is None or not all(quote in session.anchors for quote in quotes):
         return
     anchors = [session.anchors[quote] for quote in quotes]

@@ -134,7 +134,7 @@ def anchor_review(
             _ = source.lines  # split here, not on the event loop when the file is first shown
     from evidence.citations import PathIndex, record_citations
 
-    index = PathIndex(revision.paths(), revision.held)
+    index = PathIndex(revision.paths(), revision.held, revision.root)
     citations = {
         (record.report, record.id): record_citations(record, index)
         for record in session.records

@@ -137,3 +137,33 @@ def test_a_failure_in_a_checking_process_reaches_the_caller(
     with pytest.raises(RuntimeError, match="a bug while checking Beta"):
         check_audit(load_audit(audit), processes=2)
     assert multiprocessing.active_children() == []
+
+
+def test_systems_of_one_monorepo_each_read_from_their_directory(tmp_path: Path) -> None:
+    from auditkit import FILES, make_repo, write_report
+
+    # the same relative paths in each system's directory; what each holds tells them apart
+    mono = tmp_path / "repos" / "mono"
+    files = {f"services/alpha/{name}": text for name, text in FILES.items()}
+    files |= {f"services/beta/{name}": text.replace("12", "10") for name, text in FILES.items()}
+    commit = make_repo(mono, files | {"services/beta/src/gone.py": "x = 1\n"})
+    write_report(tmp_path / "reports", "Alpha", "AL", commit)
+    write_report(tmp_path / "reports", "Beta", "BE", commit)
+    audit = tmp_path / "assay.toml"
+    audit.write_text(
+        '[[system]]\nname = "Alpha"\nrepository = "repos/mono/services/alpha"\n'
+        'reports = ["reports/alpha-*.txt"]\n\n'
+        '[[system]]\nname = "Beta"\nrepository = "repos/mono/services/beta"\n'
+        'reports = ["reports/beta-*.txt"]\n',
+        encoding="utf-8",
+    )
+    runs = [
+        json.loads(
+            CliRunner().invoke(cli, ["check", "--audit", str(audit), "--format", "json"]).stdout
+        )
+        for _ in range(2)  # the second from the anchors kept: each system's own
+    ]
+    for data in runs:
+        summaries = {s["system"]: s["summary"] for s in data["systems"]}
+        assert (summaries["Alpha"]["failing"], summaries["Alpha"]["citations_missing"]) == (1, 1)
+        assert (summaries["Beta"]["failing"], summaries["Beta"]["citations_missing"]) == (0, 0)

@@ -30,7 +30,8 @@ from tui.commands.repository import repo_option, repository
 @audit_option
 @repo_option(
     "The git repository the reports quote (work tree or bare; default: the repository "
-    "containing the current directory)."
+    "containing the current directory). A directory inside a work tree (a system of a "
+    "monorepo): the reports' paths are read from there first, then from the top."
 )
 @click.option("--rev", "rev", default=None, help="Revision to check (default: the reports' id).")
 @click.option(
@@ -84,7 +85,7 @@ def check(
        "searches": [{"record", "command", "count", "hits": [{"path", "line", "text"}],
                      "error", ...}],
        "citations": [{"report", "report_line", "record", "source", "path",
-                      "state": present|directory|near_miss|absent,
+                      "state": present|directory|near_miss|absent|unchecked,
                       "suggestion": "<closest existing path>" | null}],
        "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...,
                    "citations", "citations_missing", "citations_directory",

@@ -51,7 +51,8 @@ def _keymap(preset: str | None) -> Keymap:
 @audit_option
 @repo_option(
     "The git repository the reports quote (default: the repository containing the current "
-    "directory)."
+    "directory). A directory inside a work tree (a system of a monorepo): the reports' paths "
+    "are read from there first, then from the top."
 )
 @click.option(
     "--rev", default=None, help="Revision (default: the one the reports state; HEAD only by name)."
