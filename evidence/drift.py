@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
+from evidence.drift_inside import follow_inside, inside_submodule
 from evidence.drift_model import Drift, DriftStatus, diff_json, drift_counts
 from evidence.drift_windows import fitted, most_alike_run, same_runs, similarity
 from evidence.git.history import (
@@ -58,7 +59,8 @@ SUCCESSOR_SHARE = 0.3
 
 def _anchored_path(anchor: Anchor, cited: Revision) -> str | None:
     """The file the anchor's lines are in, as the anchorer found it (symlinks followed, the
-    tree's spelling); None inside a submodule: its history is another repository's."""
+    tree's spelling); None inside a submodule: its history is another repository's
+    (evidence/drift_inside.py follows it)."""
     if anchor.lines is None or anchor.file is not FileState.OK or anchor.match is Tier.MISSING:
         return None
     return cited.resolve_link(anchor.quote.path)
@@ -107,6 +109,11 @@ def follow_anchors(
             out.append(follower.follow(anchor, path))
             if follower.own_lines is not None:
                 own_lines[len(out) - 1] = follower.own_lines
+        # inside a submodule: another repository's history, so its text (no commit list)
+        inner = {n for n, a in enumerate(anchors) if out[n] and inside_submodule(a, cited)}
+        for number in inner:
+            at = follow_inside(anchors[number], cited, against, follower.anchorer, DELETED_BELOW)
+            out[number] = at
         gone, passages = follower.gone(anchors, places, out)
         if gone:  # a move is to a file written since the cited revision, as git blame -C sees
             found = verbatim_places(passages, follower.texts_at_against(follower.written()))
@@ -115,7 +122,7 @@ def follow_anchors(
         there = [
             (number, drift)
             for number, drift in enumerate(out)
-            if drift is not None and drift.path is not None and drift.lines is not None
+            if drift is not None and drift.path and drift.lines and number not in inner
         ]
         extend_history(repo, history, sorted({d.path for _, d in there if d.path}))
         kept = list(own_lines.values())

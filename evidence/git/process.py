@@ -102,12 +102,16 @@ def safe_environment() -> dict[str, str]:
 
 
 def git_command(git_dir: Path | None, *args: str) -> list[str]:
-    """The command line of git with ``args``, with SAFE_CONFIG (and ``--git-dir`` if given)."""
+    """The command line of git with ``args``, with SAFE_CONFIG (and ``--git-dir`` if given).
+
+    With a git directory, its work tree is given as that directory : nothing here
+    reads a work tree, and a ``core.worktree`` naming one that is gone (a submodule removed
+    since, a clone moved) would make git refuse every command."""
     command = ["git", "--no-pager", "--no-replace-objects"]
     for setting in SAFE_CONFIG:
         command += ["-c", setting]
     if git_dir is not None:
-        command.append(f"--git-dir={git_dir}")
+        command += [f"--git-dir={git_dir}", f"--work-tree={git_dir}"]
     command.extend(args)
     return command
 

@@ -50,9 +50,13 @@ def open_repo(path: str | Path, *, search_parent: bool = False) -> git.Repo:
     # GitPython starts each git process from os.environ updated with these: what the safe
     # environment drops is emptied, and git is pointed at this repository's directory
     env.update({key: "" for key in os.environ if key not in env})
-    env["GIT_DIR"] = str(Path(repo.git_dir).resolve())
+    env["GIT_DIR"] = git_dir = str(Path(repo.git_dir).resolve())
     repo.git.update_environment(**env)
-    repo.git.set_persistent_git_options(c=list(SAFE_CONFIG), no_pager=True, no_replace_objects=True)
+    # no work tree is read: git is given its git directory as one, so that a core.worktree
+    # naming a directory gone since (a submodule removed) does not make it refuse to run
+    repo.git.set_persistent_git_options(
+        c=list(SAFE_CONFIG), no_pager=True, no_replace_objects=True, work_tree=git_dir
+    )
     return repo
 
 

@@ -300,3 +300,49 @@ def test_drift_follows_a_passage_cited_through_a_link_or_another_form(
         (DriftStatus.MOVED, "src/server.js", (3, 3)),
         (DriftStatus.MOVED, f"docs/{NFD}.md", (3, 3)),
     ]
+
+
+def test_drift_follows_a_passage_inside_a_submodule_in_its_text(
+    shapes: tuple[Path, str],
+) -> None:
+    root, cited = shapes
+    sub = root.parent / "sub"
+    (sub / "lib" / "helper.c").write_text("/* helper */\nint helper(void) {\n    return 42;\n}\n")
+    git(sub, "commit", "-qam", "a comment")
+    git(root / "vendor" / "sub", "pull", "-q", "origin", "main")  # the pointer moves on
+    git(root, "commit", "-qam", "bump the submodule")
+    bumped = git(root, "rev-parse", "HEAD")
+    git(root, "rm", "-q", "vendor/sub")
+    git(root, "commit", "-qm", "drop the submodule")
+    dropped = git(root, "rev-parse", "HEAD")
+    anchor = Anchor(
+        Quote("return 42;", "vendor/sub/lib/helper.c", (2, 2), 1, 1, "R", 0),
+        FileState.OK,
+        Tier.EXACT,
+        100.0,
+        (2, 2),
+    )
+    with Revision.open(root, cited) as old:
+        drifts = []
+        for newer in (bumped, dropped):
+            with Revision.open(root, newer) as now:
+                (drift,) = follow_anchors([anchor], old, now)
+                drifts.append(drift)
+    assert drifts[0] is not None and drifts[1] is not None
+    assert (drifts[0].status, drifts[0].path, drifts[0].lines) == (
+        DriftStatus.MOVED,
+        "vendor/sub/lib/helper.c",
+        (3, 3),
+    )
+    assert drifts[0].commits == ()  # the outer history does not reach into it
+    assert drifts[1].status is DriftStatus.FILE_DELETED
+    # read after `git rm` left the submodule's core.worktree naming a directory gone
+    # a clone whose submodule repository lacks the newer pinned commit cannot tell
+    sub_git = root / ".git" / "modules" / "vendor" / "sub"
+    plain = ("--git-dir", str(sub_git), "--work-tree", str(sub_git))  # its work tree is gone
+    newest = git(sub_git, *plain, "rev-parse", "HEAD")
+    git(sub_git, *plain, "update-ref", "--no-deref", "-d", "HEAD")
+    shutil.rmtree(sub_git / "objects" / newest[:2])
+    with Revision.open(root, cited) as old, Revision.open(root, bumped) as now:
+        (drift,) = follow_anchors([anchor], old, now)
+    assert drift is not None and drift.status is DriftStatus.UNREADABLE
