@@ -60,7 +60,8 @@ def refuse_unusable(reportset: ReportSet) -> None:
 
 
 def choose_revision(reportset: ReportSet, rev: str | None) -> str:
-    """The revision to check: `rev` if given, else the single 40-hex id the reports state."""
+    """The revision to check: `rev` if given, else the single id the reports state (40-hex, or
+    an abbreviated one when none is in full: `ReportSet.revision_ids`)."""
     if rev is not None:  # `--rev ""` (an unset variable) is refused by git, never the stated id
         return rev
     stated = reportset.revision_ids()
@@ -72,8 +73,7 @@ def choose_revision(reportset: ReportSet, rev: str | None) -> str:
                 "pass --rev (HEAD too must be named: --rev HEAD)"
             )
         raise CheckError(
-            "the reports state no 40-hex revision id; pass --rev "
-            "(HEAD too must be named: --rev HEAD)"
+            "the reports state no revision id; pass --rev (HEAD too must be named: --rev HEAD)"
         )
     if len(stated) > 1:
         listed = ", ".join(stated)

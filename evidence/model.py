@@ -13,6 +13,7 @@ No ``from __future__ import annotations`` here: typing.NamedTuple would compile 
 annotation given as a string; the annotations below are real types, all defined above use.
 """
 
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -62,7 +63,8 @@ class Diagnostic(NamedTuple):
 
 
 class RevisionMention(NamedTuple):
-    """A 40-hex commit id written in a report, with the sentence it came from."""
+    """A commit id written in a report (40-hex, or abbreviated after "revision", "commit"...),
+    with the sentence it came from."""
 
     sha: str
     sentence: str
@@ -241,6 +243,16 @@ class Anchor(NamedTuple):
         return not self.verified or self.range_ok is False
 
 
+def stated_revisions(shas: Iterable[str]) -> tuple[str, ...]:
+    """The revisions a run of mentions states (`ReportSet.revision_ids`): the distinct 40-hex
+    ids; when there is none, the abbreviated ones, each but those beginning a longer one."""
+    seen = dict.fromkeys(shas)
+    full = tuple(sha for sha in seen if len(sha) == 40)
+    if full:  # a report that names its revision in full: an abbreviation is another commit
+        return full
+    return tuple(sha for sha in seen if not any(o != sha and o.startswith(sha) for o in seen))
+
+
 class ReportSet(NamedTuple):
     """Several reports loaded together: annotations and references resolve across them."""
 
@@ -276,9 +288,7 @@ class ReportSet(NamedTuple):
         )
 
     def revision_ids(self) -> tuple[str, ...]:
-        """Distinct 40-hex revision ids the reports state, in order of appearance."""
-        seen: dict[str, None] = {}
-        for report in self.reports:
-            for mention in report.revisions:
-                seen.setdefault(mention.sha, None)
-        return tuple(seen)
+        """Distinct revision ids the reports state, in order of appearance: the 40-hex ones;
+        when there is none, the abbreviated ones (an id that begins a longer one stated is
+        that one), which git resolves."""
+        return stated_revisions(m.sha for report in self.reports for m in report.revisions)

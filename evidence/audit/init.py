@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from evidence.model import Report
+from evidence.model import Report, stated_revisions
 from evidence.revision import Revision, RevisionError
 from evidence.sarif.rebase import is_sarif_report, repository_path
 
@@ -73,7 +73,7 @@ def group_reports(reports: Iterable[Report]) -> list[SystemReports]:
             if mention.sha not in revisions.setdefault(name, []):
                 revisions[name].append(mention.sha)
     return [
-        SystemReports(name, tuple(paths), tuple(revisions.get(name, ())))
+        SystemReports(name, tuple(paths), stated_revisions(revisions.get(name, ())))
         for name, paths in files.items()
     ]
 

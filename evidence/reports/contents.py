@@ -19,6 +19,7 @@ from evidence.reports.vocabulary import (
     PATTERN_FLAGS,
     SEARCH_RE,
     SHA_RE,
+    SHORT_SHA_RE,
     STATUS_RE,
     VALUE_FLAGS,
     is_path_like,
@@ -481,4 +482,8 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
         for sha in SHA_RE.finditer(line):
             sentence = _sentence(line, sha.start(), sha.end())
             found.revisions.append(RevisionMention(sha.group().lower(), sentence, number))
+        for short in SHORT_SHA_RE.finditer(line):
+            if any(char.isdigit() for char in short.group(1)):  # "commit effaced" is prose
+                sentence = _sentence(line, short.start(1), short.end(1))
+                found.revisions.append(RevisionMention(short.group(1).lower(), sentence, number))
     return found

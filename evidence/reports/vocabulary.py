@@ -37,6 +37,12 @@ FIELD_RE = re.compile(r"^\s*[•*-]\s+(?P<key>[^:\s][^:]{0,59}?):\s+(?P<value>.*
 BULLET_RE = re.compile(r"^(?:\d+[.)]|[•*-])\s")
 ACCOUNT_RE = re.compile(r"^\S.{0,60}\baccount$", re.IGNORECASE)
 SHA_RE = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{40}(?![0-9A-Za-z])")
+#: an abbreviated commit id, only where the words say so ("revision 150ffaa", "at commit
+#: 3f2a9c1e"): any 7 hex letters would be words and hashes too
+SHORT_SHA_RE = re.compile(
+    r"\b(?:revision|commit|rev|sha)\b(?: id)?[:\s]\s*([0-9a-fA-F]{7,39})(?![0-9A-Za-z])",
+    re.IGNORECASE,
+)
 CITE_RE = re.compile(r"(?<![\w-])(SRC-\d+)\s*[,:]\s*")
 ITEM_RE = re.compile(r"[^\s,;()\[\]]+")
 SEP_RE = re.compile(r"\s*,\s+and\s+|\s*,\s*|\s+and\s+")

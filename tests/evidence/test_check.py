@@ -255,7 +255,7 @@ def test_no_revision_stated_is_an_input_error(tmp_path: Path, kestrel: Path) -> 
     report.write_text(REPORT.format(rev="(not stated)"), encoding="utf-8")
     code, _, err = run(str(report), "--repo", str(kestrel))
     assert code == 2
-    assert "state no 40-hex revision id; pass --rev" in err
+    assert "state no revision id; pass --rev" in err
     code, _, err = run(str(tmp_path / "absent.txt"), "--repo", str(kestrel))
     assert code == 2 and "Traceback" not in err
 

@@ -71,7 +71,7 @@ def test_no_stated_revision_needs_rev_even_for_head(
 ) -> None:
     code, out, err = run(command, report(tmp_path, "a"), "--repo", str(repo[0]))
     assert code == 2 and out == ""
-    assert "state no 40-hex revision id; pass --rev" in err and "--rev HEAD" in err
+    assert "state no revision id; pass --rev" in err and "--rev HEAD" in err
     assert "Traceback" not in err
 
 
@@ -197,3 +197,29 @@ async def test_no_verdict_is_saved_against_an_unresolved_revision(
     app.close()
     with VerdictStore.open(path, readonly=True) as store:
         assert store.current("ann") == {}
+
+
+def test_an_abbreviated_stated_revision_is_resolved_by_git(
+    tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    root, commit = repo
+    code, out, err = run("check", report(tmp_path, "a", rev=commit[:9]), "--repo", str(root))
+    assert code == 0 and f"revision {commit}" in out, err
+    # an abbreviation git cannot find is its message, not a guess
+    code, out, err = run("check", report(tmp_path, "b", rev="0123456789ab"), "--repo", str(root))
+    assert code == 2 and "revision 0123456789ab not found" in err
+
+
+def test_which_abbreviations_count_as_the_stated_revision(tmp_path: Path) -> None:
+    def stated(*sentences: str) -> tuple[str, ...]:
+        path = tmp_path / "s-runtime-report.txt"
+        text = REPORT.format(system="Tiny", rev="(see below)") + "\n".join(sentences) + "\n"
+        path.write_text(text, encoding="utf-8")
+        return load_reports([str(path)]).revision_ids()
+
+    full = "150ffaafeba49438253d615c3dae668fd05ae979"
+    assert stated("Read at commit 150ffaa.", "Also SHA: 150ffaafeba4.") == ("150ffaafeba4",)
+    assert stated("The commit effaced the old flag; a 1234567 count.") == ()  # prose, numbers
+    # named in full: an abbreviation elsewhere is another commit (a fix it mentions)
+    assert stated(f"Evidence at revision {full}.", "Fixed in commit 3f2a9c1.") == (full,)
+    assert stated("Fixed in commit 3f2a9c1.", "Rev 77aa001 too.") == ("3f2a9c1", "77aa001")
