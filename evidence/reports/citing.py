@@ -8,7 +8,14 @@ import re
 from collections.abc import Iterator
 
 from evidence.model import Citation
-from evidence.reports.vocabulary import CITE_RE, ITEM_RE, LAYER_WORDS, SEP_RE, is_path_like
+from evidence.reports.vocabulary import (
+    CITE_RE,
+    ITEM_RE,
+    LAYER_WORDS,
+    SEP_RE,
+    is_path_like,
+    written_path,
+)
 
 __all__ = ["citations_in"]
 
@@ -30,12 +37,13 @@ def citations_in(line: str, number: int) -> Iterator[Citation]:
             if item is None:
                 break
             token = item.group()
-            path = token.rstrip(".`'\"")
+            written = token.rstrip(".`'\"")
+            path = written_path(written)  # my\\_module.py, src\\a.js: as meant
             if path.lower() not in LAYER_WORDS:
                 if not is_path_like(path):
                     break
                 paths.append(path)
-            if path != token.rstrip("`'\""):  # a period: the sentence ends here
+            if written != token.rstrip("`'\""):  # a period: the sentence ends here
                 break
             separator = SEP_RE.match(line, item.end())
             if separator is None:

@@ -28,18 +28,43 @@ from evidence.reports.vocabulary import (
     split_claimed,
 )
 
+#: what a renderer makes of ``---`` (an em dash) and ``--`` (an en dash)
+TYPOGRAPHIC_DASHES = ("—", "–")
+#: a sign of code in the text before such a dash (a sentence ending in "— src/a.js:3" has none)
+_CODE_SIGN = re.compile(r"[=*<>\[\]{}();]|\w\.\w|::|->")
 #: the end of a path with spaces left unquoted: a file extension, maybe a claimed range
 _SPACED_PATH = re.compile(r"\S\.[A-Za-z][\w-]{0,9}(?::L?\d+(?:[-–]L?\d+)?)?$")
 
 
 def _marker(line: str) -> tuple[int, str] | None:
-    """Where a ``--- path`` marker at the end of the line starts, and its path token."""
-    position = line.rfind("---")
+    """Where a ``--- path`` marker at the end of the line starts, and its path token; also
+    as a renderer's typography left it (SmartyPants makes ``---`` an em dash, ``--`` an en
+    dash), then only with its lines (``— src/a.js:3-9``): prose has dashes before paths."""
+    found = _dash_marker(line, "---")
+    if found is None:
+        found = _typographic(line)
+        before = line[: found[0]].strip() if found is not None else ""
+        if found is not None and before and not _CODE_SIGN.search(before):
+            return None  # a sentence ending in "— path:3" (a diagnostic says so)
+    return found
+
+
+def _typographic(line: str) -> tuple[int, str] | None:
+    """A marker whose ``---`` a renderer made a dash, with its lines said."""
+    for dash in TYPOGRAPHIC_DASHES:
+        found = _dash_marker(line, dash, lines_said=True)
+        if found is not None:
+            return found
+    return None
+
+
+def _dash_marker(line: str, dash: str, *, lines_said: bool = False) -> tuple[int, str] | None:
+    position = line.rfind(dash)
     if position < 0:
         return None
     if position > 0 and not line[position - 1].isspace():
         return None
-    rest = line[position + 3 :]
+    rest = line[position + len(dash) :]
     if not rest[:1].isspace():
         return None
     quoted = quoted_marker(rest.strip())  # a path with spaces, in quotes or backticks
@@ -48,8 +73,8 @@ def _marker(line: str) -> tuple[int, str] | None:
     token = marker_token(rest.strip())
     if not token or len(token.split()) != 1:
         return None
-    path, _claimed = split_claimed(token)
-    if not is_path_like(path):
+    path, claimed = split_claimed(token)
+    if not is_path_like(path) or (lines_said and claimed is None):
         return None
     return position, token
 
@@ -330,9 +355,20 @@ def _quotes(
     taken: set[int] = set()
     for index in range(first, end):
         line = lines[index]
-        if "---" not in line:
+        if "---" not in line and not any(dash in line for dash in TYPOGRAPHIC_DASHES):
             continue
         found = _marker(line)
+        if found is None and "---" not in line:
+            prose = _typographic(line)
+            if prose is not None:
+                diagnostics.append(
+                    Diagnostic(
+                        index + 1,
+                        f"prose ending in '{line[prose[0]]} {prose[1][:60]}' (a '--- path' "
+                        "marker a renderer made a dash?): not read as a quote",
+                    )
+                )
+            continue
         if found is None:
             tail = line.rstrip()
             position = tail.rfind(" --- ")
@@ -351,6 +387,14 @@ def _quotes(
                         index + 1,
                         f"line ends in '--- {said[:60]}': a path with spaces is read in quotes "
                         '("dir/a file.md":3); not read as a quote',
+                    )
+                )
+            elif said and is_path_like(split_claimed(marker_token(said.split()[0]))[0]):
+                diagnostics.append(
+                    Diagnostic(
+                        index + 1,
+                        f"line ends in '--- {said[:60]}', not a path and its lines as a "
+                        "marker gives them ('--- src/a.js:12-14'); not read as a quote",
                     )
                 )
             continue

@@ -141,14 +141,40 @@ def quoted_marker(token: str) -> str | None:
 
 def marker_token(token: str) -> str:
     """A ``--- path`` marker's token as Markdown or a sentence left it: without backticks or
-    bold around it (`` `src/a.js:3-9` ``, ``**src/a.js**``) and without a full stop after it."""
+    bold around it (`` `src/a.js:3-9` ``, ``**src/a.js**``), without a full stop after it,
+    with its range as prose writes it (``src/a.js, lines 3-9``, ``src/a.js (line 3)``,
+    ``src/a.js: 3``) and its Markdown escapes (``my\\_module.py``) or Windows separators
+    (``src\\a.js``) read."""
     if len(token) > 4 and token.startswith("**") and token.endswith("**"):
         token = token[2:-2]
     if token.startswith("`"):
         token = token.replace("`", "")
+    prose = PROSE_RANGE_RE.match(token)
+    if prose is not None:
+        first, last = prose.group("first"), prose.group("last") or prose.group("first")
+        token = f"{prose.group('path')}:{first}-{last}"
     if len(token) > 1 and token[-1] in ".,;":
         token = token[:-1]
-    return token
+    return written_path(token)
+
+
+def written_path(token: str) -> str:
+    """A path as its writer meant it: Markdown's escapes read (``my\\_module.py``), Windows'
+    separators made ``/`` (``src\\a.js``)."""
+    if "\\" not in token:
+        return token
+    return MARKDOWN_ESCAPE_RE.sub(r"\1", token).replace("\\", "/")
+
+
+#: a path and its range as a sentence writes them: ``a.js, line 3``, ``a.js (lines 3-9)``,
+#: ``a.js lines 3 to 9``, ``a.js: 3``
+PROSE_RANGE_RE = re.compile(
+    r"^(?P<path>[^\s,():]+)(?:,?\s+\(?\s*(?:lines?|L)\s*|:\s+)(?P<first>\d+)"
+    r"(?:\s*(?:-|–|to)\s*L?(?P<last>\d+))?\s*\)?[.,;]?$",
+    re.IGNORECASE,
+)
+#: a backslash Markdown put before punctuation (``my\\_module.py``): the punctuation is meant
+MARKDOWN_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def split_claimed(token: str) -> tuple[str, tuple[int, int] | None]:

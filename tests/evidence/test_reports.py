@@ -84,6 +84,11 @@ def test_inline_quote_with_range() -> None:
         ("**worker/retry.py:14**", (14, 14)),
         ("worker/retry.py:14.", (14, 14)),  # the sentence's full stop
         ("worker/retry.py", None),
+        ("worker/retry.py, lines 14-15", (14, 15)),  # the range as a sentence writes it
+        ("worker/retry.py (line 14)", (14, 14)),
+        ("worker/retry.py: 14", (14, 14)),
+        ("worker/retry.py lines 14 to 15.", (14, 15)),
+        ("worker\\retry.py:14", (14, 14)),  # written on Windows
     ],
 )
 def test_marker_forms_reports_are_written_in(marker: str, claimed: tuple[int, int] | None) -> None:
@@ -619,3 +624,42 @@ def test_a_report_in_an_8bit_encoding_is_read_as_written() -> None:
     assert [(d.line, d.message) for d in astray.diagnostics if "UTF-8" in d.message] == [
         (10, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)")
     ]
+
+
+def test_markdown_escapes_and_typographic_dashes_are_read() -> None:
+    lines = (
+        "delay = base * 2 ** attempt --- worker/my\\_retry.py:14\n\n"  # Markdown's escape
+        "delay = base * 2 ** attempt — worker/retry.py:14\n\n"  # SmartyPants' em dash
+        "    delay = base * 2 ** attempt\n\n– worker/retry.py:14-14\n"  # an en dash, alone
+    )
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{lines}", "d.txt")
+    quotes = report.records[0].quotes
+    assert [(q.path, q.claimed) for q in quotes] == [
+        ("worker/my_retry.py", (14, 14)),
+        ("worker/retry.py", (14, 14)),
+        ("worker/retry.py", (14, 14)),
+    ]
+    assert quotes[2].text.strip() == "delay = base * 2 ** attempt"
+
+
+def test_a_dash_before_a_path_in_prose_is_said_not_quoted() -> None:
+    lines = (
+        "The handler is small, and it waits — worker/retry.py:14.\n\n"  # a sentence
+        "The handler is small, and it waits — see worker/retry.py.\n\n"  # no lines: nothing
+        "delay = base * 2 ** attempt --- worker/retry.py is where\n"
+    )
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{lines}", "p.txt")
+    assert report.records[0].quotes == ()
+    assert [d.message for d in report.diagnostics if "quote" in d.message] == [
+        "prose ending in '— worker/retry.py:14' (a '--- path' marker a renderer made a dash?): "
+        "not read as a quote",
+        "line ends in '--- worker/retry.py is where', not a path and its lines as a marker gives "
+        "them ('--- src/a.js:12-14'); not read as a quote",
+    ]
+
+
+def test_cited_paths_with_markdown_escapes_or_backslashes_are_read() -> None:
+    line = "The retry waits between attempts (SRC-1, worker/my\\_retry.py, src\\a.js and b.py).\n"
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}", "c.txt")
+    (citation,) = report.records[0].citations
+    assert citation.paths == ("worker/my_retry.py", "src/a.js", "b.py")
