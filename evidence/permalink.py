@@ -12,9 +12,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from evidence.model import LineRange
+
+if TYPE_CHECKING:
+    from evidence.revision import Revision
 
 
 class HostStyle(StrEnum):
@@ -242,3 +246,35 @@ def link_for(
         remote = parse_remote(remote_url)
         reason = "remote is not a web host" if remote is None else f"unknown host {remote.hostname}"
     return Link(text=local_reference(path, commit, lines), web=False, reason=reason)
+
+
+def link_to(
+    revision: Revision,
+    remote_url: str | None,
+    path: str,
+    lines: LineRange | None = None,
+    *,
+    hosts: Mapping[str, str] | None = None,
+) -> Link:
+    """`link_for` a file of ``revision`` (``remote_url``: its repository's). A file inside a
+    submodule is linked in the submodule's repository at the commit the revision pins (its URL
+    from .gitmodules, a relative one taken from ``remote_url`` as git does): the outer
+    repository's web page has no such file. Without a web link there, the local reference."""
+    spelled = revision.spell(path)
+    if spelled.submodule is None:
+        return link_for(remote_url, revision.commit, path, lines, hosts=hosts)
+    from evidence.git.submodules import absolute_url, submodules
+
+    prefix, commit = spelled.submodule
+    inner_path = spelled.path[len(prefix) + 1 :]
+    _name, url = submodules(revision.read(".gitmodules").text).get(prefix, ("", ""))
+    inner = revision.submodule(prefix, commit)
+    inner_url = absolute_url(url, remote_url)
+    if inner is not None and inner.spell(inner_path).submodule is not None:  # nested
+        link = link_to(inner, inner_url, inner_path, lines, hosts=hosts)
+    else:
+        link = link_for(inner_url, commit, inner_path, lines, hosts=hosts)
+    if link.web:
+        return link
+    why = f"inside the submodule {prefix}: {link.reason or 'no web link'}"
+    return Link(local_reference(path, revision.commit, lines), web=False, reason=why)

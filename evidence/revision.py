@@ -238,7 +238,7 @@ class Revision:
         spelled = self.spell(path)
         if spelled.found or spelled.submodule is None:
             return spelled.found
-        inner = self._submodule(*spelled.submodule)
+        inner = self.submodule(*spelled.submodule)
         return None if inner is None else inner.exists(_inner(spelled))
 
     def spell(self, path: str) -> Spelled:
@@ -352,7 +352,7 @@ class Revision:
         revision pins, when this clone has it (evidence/git/submodules.py)."""
         assert spelled.submodule is not None
         prefix, commit = spelled.submodule
-        inner = self._submodule(prefix, commit)
+        inner = self.submodule(prefix, commit)
         if inner is None:
             return SourceFile(spelled.path, FileState.MISSING, "", inside=spelled.submodule)
         source = inner.read(_inner(spelled))
@@ -361,7 +361,7 @@ class Revision:
         via = "; ".join(note for note in (spelled.via, read_in, source.via) if note)
         return replace(source, path=spelled.path, via=via, inside=inside)
 
-    def _submodule(self, path: str, commit: str) -> Revision | None:
+    def submodule(self, path: str, commit: str) -> Revision | None:
         """The submodule at `path` at `commit`, from the repository this clone keeps for it;
         None when it keeps none or that one lacks the commit."""
         from evidence.git.submodules import module_directories, submodule_names

@@ -20,7 +20,7 @@ from textual.worker import Worker
 from evidence.backlinks import Backlink, backlink_lines, backlinks
 from evidence.finder import PathFinder
 from evidence.model import Anchor, LineRange, Quote, ReportSet
-from evidence.permalink import Link, link_for
+from evidence.permalink import Link, link_to
 from evidence.revision import GrepHit, Revision, RevisionError, SourceFile
 from keymaps import Keymap, load_keymap
 from keymaps.bindings import bindings
@@ -269,7 +269,7 @@ class BrowseScreen(Screen[None]):
             self.notify("no file is open", severity="warning")
             return
         lines = view.selection if view.line_count else None
-        link = link_for(self.remote, self.revision.commit, self.source.path, lines)
+        link = link_to(self.revision, self.remote, self.source.path, lines)
         self.last_link = link
         self.app.copy_to_clipboard(link.text)
         if link.web:

@@ -10,32 +10,70 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-__all__ = ["common_directory", "module_directories", "submodule_names", "tree_directory"]
+__all__ = [
+    "absolute_url",
+    "common_directory",
+    "module_directories",
+    "submodule_names",
+    "submodules",
+    "tree_directory",
+]
 
 _SECTION = re.compile(r'\s*\[\s*submodule\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_PATH = re.compile(r"\s*path\s*=\s*(.*?)\s*$")
+_SETTING = re.compile(r"\s*(path|url)\s*=\s*(.*?)\s*$", re.IGNORECASE)
 
 
 def submodule_names(gitmodules: str) -> dict[str, str]:
     """Each submodule's path -> its name, from a ``.gitmodules`` text (git's config format;
     a name is its path unless the file says otherwise)."""
-    names: dict[str, str] = {}
+    return {path: name for path, (name, _url) in submodules(gitmodules).items()}
+
+
+def submodules(gitmodules: str) -> dict[str, tuple[str, str]]:
+    """Each submodule's path -> (its name, its URL as written, "" when none)."""
+    found: dict[str, tuple[str, str]] = {}
     name: str | None = None
+    values: dict[str, str] = {}
+
+    def done() -> None:
+        if name is not None and values.get("path"):
+            found[values["path"].strip("/")] = (name, values.get("url", ""))
+
     for line in gitmodules.splitlines():
         section = _SECTION.match(line)
-        if section is not None:
-            name = re.sub(r"\\(.)", r"\1", section.group(1))
+        if section is not None or line.lstrip().startswith("["):
+            done()
+            name = re.sub(r"\\(.)", r"\1", section.group(1)) if section is not None else None
+            values = {}
             continue
-        if line.lstrip().startswith("["):
-            name = None
-            continue
-        path = _PATH.match(line)
-        if name is not None and path is not None:
-            value = path.group(1)
+        setting = _SETTING.match(line)
+        if name is not None and setting is not None:
+            value = setting.group(2)
             if len(value) >= 2 and value[0] == value[-1] == '"':
                 value = value[1:-1]
-            names[value.strip("/")] = name
-    return names
+            values[setting.group(1).lower()] = value
+    done()
+    return found
+
+
+def absolute_url(url: str, superproject: str | None) -> str | None:
+    """A submodule's URL made absolute as git makes it: a relative one (``../zlib``) is taken
+    from the superproject's remote URL, a ``..`` for each of its last parts; None when that
+    is not known."""
+    if not url.startswith(("./", "../")):
+        return url or None
+    if not superproject:
+        return None
+    base = superproject.rstrip("/")
+    parts = url.split("/")
+    while parts and parts[0] in (".", ".."):
+        if parts.pop(0) == "..":
+            cut = max(base.rfind("/"), base.rfind(":"))
+            if cut < 0 or base[:cut].endswith(("/", ":")) and base[cut] == "/":
+                return None  # above the host
+            base = base[:cut] if base[cut] == "/" else base[: cut + 1]
+    rest = "/".join(parts)
+    return base + rest if base.endswith(":") else f"{base}/{rest}"
 
 
 def common_directory(git_dir: Path) -> Path:

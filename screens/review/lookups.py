@@ -217,9 +217,9 @@ class Lookups:
         if self.state.revision is None or view.path is None:
             self.notify("no file is open", severity="warning")
             return
-        from evidence.permalink import link_for
+        from evidence.permalink import link_to
 
-        link = link_for(self.state.remote, self.state.revision.commit, view.path, view.selection)
+        link = link_to(self.state.revision, self.state.remote, view.path, view.selection)
         self.screen.app.copy_to_clipboard(link.text)
         shown = link.text if link.web else f"{link.text} ({link.reason})"
         self.notify(visible(f"copied {shown}"), markup=False, timeout=6)

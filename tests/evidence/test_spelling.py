@@ -346,3 +346,32 @@ def test_drift_follows_a_passage_inside_a_submodule_in_its_text(
     with Revision.open(root, cited) as old, Revision.open(root, bumped) as now:
         (drift,) = follow_anchors([anchor], old, now)
     assert drift is not None and drift.status is DriftStatus.UNREADABLE
+
+
+def test_a_permalink_inside_a_submodule_names_its_own_repository(
+    shapes: tuple[Path, str],
+) -> None:
+    from evidence.permalink import link_to
+
+    root, _ = shapes
+    git(root, "config", "-f", ".gitmodules", "submodule.vendor/sub.url", "../zlib.git")
+    git(root, "commit", "-qam", "a relative submodule URL")
+    git(root, "remote", "add", "origin", "git@github.com:org/main.git")
+    pinned = git(root, "rev-parse", "HEAD:vendor/sub")
+    with Revision.open(root) as revision:
+        remote = revision.remote_url()
+        link = link_to(revision, remote, "vendor/sub/lib/helper.c", (2, 2))
+        assert (link.text, link.web) == (
+            f"https://github.com/org/zlib/blob/{pinned}/lib/helper.c#L2",
+            True,
+        )
+        own = link_to(revision, remote, "src/server.js", (1, 1))
+        assert own.text == f"https://github.com/org/main/blob/{revision.commit}/src/server.js#L1"
+        # no web host for the submodule: the outer tree's local reference, saying why
+        alone = link_to(revision, None, "vendor/sub/lib/helper.c", (2, 2))
+        assert alone.text == f"vendor/sub/lib/helper.c:2@{revision.commit}" and not alone.web
+        assert alone.reason == "inside the submodule vendor/sub: no remote"
+    result = CliRunner().invoke(
+        cli, ["show", "--repo", str(root), "--permalink", ":vendor/sub/lib/helper.c:2"]
+    )
+    assert result.exit_code == 0 and result.stdout.strip() == link.text

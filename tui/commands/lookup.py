@@ -196,11 +196,11 @@ def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
 def _print_permalink(
     revision: Revision, path: str, lines: tuple[int, int] | None, count: int
 ) -> None:
-    from evidence.permalink import link_for
+    from evidence.permalink import link_to
 
     if lines is not None:
         lines = (lines[0], min(lines[1], count))
-    link = link_for(revision.remote_url(), revision.commit, path, lines)
+    link = link_to(revision, revision.remote_url(), path, lines)
     click.echo(link.text)
     if not link.web:
         click.echo(f"assay show: no web link ({link.reason}); printed a local reference", err=True)
