@@ -19,7 +19,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from types import TracebackType
 
 from evidence.git import grep as git_grep
 from evidence.git.blobs import (
@@ -184,19 +183,13 @@ class Revision:
         """Stop the cat-file processes and drop cached texts."""
         self._git.close()
         self._texts.clear()
-        for inner in self._submodules.values():
-            if inner is not None:
-                inner.close()
+        for inner in filter(None, self._submodules.values()):
+            inner.close()
 
     def __enter__(self) -> Revision:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
@@ -209,9 +202,8 @@ class Revision:
         self._submodules_lock = threading.Lock()
         self._texts.after_fork()
         self._git.after_fork()
-        for inner in self._submodules.values():
-            if inner is not None:
-                inner.after_fork()
+        for inner in filter(None, self._submodules.values()):
+            inner.after_fork()
 
     # --- the tree --------------------------------------------------------------------------
 
@@ -244,11 +236,14 @@ class Revision:
     def spell(self, path: str) -> Spelled:
         """Where a cited path is in the tree: as written, through a symlinked directory, in
         the other Unicode form of its name, or inside a submodule (evidence/git/spelling.py)."""
+        return self._spelled().find(path)
+
+    def _spelled(self) -> TreeSpelling:
         entries = self.entries()
         with self._entries_lock:
             if self._spelling is None:
                 self._spelling = TreeSpelling(entries, self._link_target, root=self.root)
-        return self._spelling.find(path)
+            return self._spelling
 
     def _link_target(self, entry: TreeEntry) -> str:
         return self.read_blob(entry.oid).decode("utf-8", "surrogateescape")
@@ -417,9 +412,7 @@ class Revision:
     def resolve_link(self, path: str) -> str | None:
         """The file a path finally names, symlinks inside the tree followed (of files and of
         directories on the way); None when it is not in the tree or a link leaves it."""
-        self.spell(path)  # the spelling made
-        assert self._spelling is not None
-        return self._spelling.resolve(path)
+        return self._spelled().resolve(path)
 
     # --- grep ------------------------------------------------------------------------------
 
@@ -439,7 +432,7 @@ class Revision:
         `syntax` picks the regex dialect when not `fixed` ("perl" falls back to "extended" when
         this git lacks PCRE). A bad pattern raises RevisionError.
         """
-        paths = list(paths)
+        paths = self._spelled().searched(list(paths)) if self.root else list(paths)
         hits = git_grep.grep(
             self.git_dir,
             self.commit,

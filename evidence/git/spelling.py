@@ -65,6 +65,7 @@ class TreeSpelling:
         self._read_link = read_link
         self._root = normalize_path(root)
         self._composed: dict[str, str | None] | None = None  # NFC name -> the tree's, if one
+        self._directories: set[str] | None = None  # every directory of the tree, when asked
 
     def find(self, path: str) -> Spelled:
         """The tree's path for ``path`` (under the root first), following symlinked
@@ -87,6 +88,26 @@ class TreeSpelling:
             return Spelled(path, False, under.via)
         read = f"{path} is not under {self._root}: read from the top of the tree"
         return top._replace(via="; ".join(note for note in (read, top.via) if note))
+
+    def searched(self, paths: list[str]) -> list[str]:
+        """What a search of ``paths`` covers when cited paths are read from the root (as a
+        search run there would): no path, the root; each one under the root when the tree has
+        it there (a file or a directory), else as written."""
+        root = self._root
+        if not root:
+            return paths
+        if not paths:
+            return [root]
+        if self._directories is None:
+            self._directories = {name[:end] for name in self._entries for end in _slashes(name)}
+        found = []
+        for path in map(normalize_path, paths):
+            under = f"{root}/{path}" if path not in ("", ".") else root
+            if path == root or path.startswith(root + "/"):
+                under = path
+            held = under in self._entries or under in self._directories
+            found.append(under if held else path)
+        return found
 
     def _find(self, path: str) -> Spelled:
         cited = path
@@ -158,3 +179,8 @@ class TreeSpelling:
                     composed[key] = None if key in composed else name  # two: not guessed
             self._composed = composed
         return self._composed.get(unicodedata.normalize("NFC", path))
+
+
+def _slashes(path: str) -> list[int]:
+    """Where each directory of ``path`` ends (the index of each "/")."""
+    return [index for index, char in enumerate(path) if char == "/"]

@@ -113,6 +113,8 @@ What the system says it is:
 
 --- README.md:3
 
+A bounded search: rg -n 'route' api/server.py finds the one call.
+
 The router it shares:
 
     def route(request):
@@ -141,6 +143,8 @@ def test_check_of_a_system_in_a_monorepo(monorepo: tuple[Path, str], tmp_path: P
         f"shared/lib.py is not under {SYSTEM}: read from the top of the tree"
     ]
     assert [c["state"] for c in out["citations"]] == ["present", "directory", "present"]
+    (search,) = out["searches"]
+    assert search["count"] == 1 and search["hits"][0]["path"] == f"{SYSTEM}/api/server.py"
     code, out = _check(top, commit, tmp_path)  # from the top: the report's paths are not there
     assert code == 1
     quotes = out["quotes"]
@@ -162,3 +166,19 @@ def test_drift_of_a_system_in_a_monorepo(monorepo: tuple[Path, str], tmp_path: P
     assert drifts[0]["status"] == "moved" and drifts[0]["lines"] == [3, 4]
     assert drifts[0]["path"] == f"{SYSTEM}/api/server.py"
     assert [d["status"] for d in drifts[1:]] == ["unchanged", "unchanged"]
+
+
+def test_a_search_covers_the_directory_unless_told_otherwise(monorepo: tuple[Path, str]) -> None:
+    top, commit = monorepo
+    with Revision.open(top / SYSTEM, commit) as revision:
+        assert [h.path for h in revision.grep("route")] == [f"{SYSTEM}/api/server.py"]
+        assert [h.path for h in revision.grep("route", paths=["api/"])] == [
+            f"{SYSTEM}/api/server.py"
+        ]
+        # not under the directory: the top's
+        assert [h.path for h in revision.grep("route", paths=["shared"])] == ["shared/lib.py"]
+    with Revision.open(top, commit) as revision:
+        assert [h.path for h in revision.grep("route")] == [
+            f"{SYSTEM}/api/server.py",
+            "shared/lib.py",
+        ]
