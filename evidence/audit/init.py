@@ -15,10 +15,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from evidence.citations import cited_path
+from evidence.git.tree import normalize_path
 from evidence.model import Report, stated_revisions
 from evidence.revision import Revision, RevisionError
 from evidence.sarif.rebase import is_sarif_report, repository_path
@@ -28,6 +31,7 @@ __all__ = [
     "SystemReports",
     "find_repositories",
     "group_reports",
+    "in_directories",
     "match",
     "place_scans",
     "render",
@@ -39,6 +43,9 @@ SEARCH_DEPTH = 2
 #: scanner's checkout are read by their longest suffix, so a file such as ``__init__.py`` at the
 #: root is in most repositories: one file named is no evidence)
 SCAN_SHARE = 0.5
+#: a system's reports name paths under one directory of its repository: at least this share
+#: of them, and more than at its top (a system of a monorepo)
+DIRECTORY_SHARE = 0.5
 _WORD = re.compile(r"[^a-z0-9]+")
 
 
@@ -227,6 +234,66 @@ def place_scans(
             stated = (*system.revisions, *(r for r in stated_by_scan if r not in system.revisions))
             out[index] = (replace(system, files=(*system.files, scan), revisions=stated), found)
     return out
+
+
+def in_directories(
+    matched: list[tuple[SystemReports, Found]], reports: Sequence[Report]
+) -> list[tuple[SystemReports, Found]]:
+    """``matched`` with each system whose reports' paths are under one directory of its
+    repository, not at its top (a system of a monorepo citing ``api/server.py`` for
+    ``services/kestrel/api/server.py``), given that directory as its repository: its paths are
+    then read from there (`Revision.root`)."""
+    paths: dict[str, set[str]] = {}
+    for report in reports:
+        if not is_sarif_report(report):  # a scan's paths are found by their suffix anyway
+            cited = paths.setdefault(report.system or "unnamed", set())
+            for record in report.records:
+                cited.update(normalize_path(q.path) for q in record.quotes if q.path)
+                cited.update(cited_path(p) for c in record.citations for p in c.paths)
+    out = []
+    for system, found in matched:
+        wanted = paths.get(system.name, set()) - {""}
+        directory = None
+        if found.repository is not None and wanted:
+            tree = _tree(found.repository, system.revisions)
+            directory = _directory(wanted, tree, system.name)
+        if directory is None or found.repository is None:
+            out.append((system, found))
+        elif not (found.repository / directory).is_dir():  # a bare clone: said, not written
+            out.append((system, replace(found, reason=f"{found.reason}; {_UNDER} {directory}")))
+        else:
+            reason = f"{found.reason}; {_UNDER} {directory}"
+            out.append((system, Found(found.repository / directory, reason)))
+    return out
+
+
+_UNDER = "its reports' paths are under"
+
+
+def _directory(paths: set[str], tree: set[str], name: str) -> str | None:
+    """The one directory of ``tree`` holding at least DIRECTORY_SHARE of ``paths`` (as files
+    or directories below it), and more than its top does (of several alike, the one named after
+    the system ``name``); None when there is none."""
+    directories = {file[:end] for file in tree for end in range(len(file)) if file[end] == "/"}
+    held = tree | directories
+    at_top = sum(1 for path in paths if path in held)
+    by_name: dict[str, list[str]] = {}
+    for each in held:
+        by_name.setdefault(each.rsplit("/", 1)[-1], []).append(each)
+    counts: Counter[str] = Counter()
+    for path in paths:
+        tail = "/" + path
+        prefixes = {
+            n[: -len(tail)] for n in by_name.get(path.rsplit("/", 1)[-1], ()) if n.endswith(tail)
+        }
+        counts.update(prefixes)
+    most = max(counts.values(), default=0)
+    if most <= at_top or most < DIRECTORY_SHARE * len(paths):
+        return None
+    best = [directory for directory, count in counts.items() if count == most]
+    if len(best) > 1:  # as many under several (services/alpha, services/beta): the one named
+        best = [each for each in best if _plain(each.rsplit("/", 1)[-1]) == _plain(name)]
+    return best[0] if len(best) == 1 else None
 
 
 def _string(text: str) -> str:

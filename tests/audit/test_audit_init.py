@@ -150,3 +150,35 @@ def test_init_names_what_is_given_for_a_folder(tmp_path: Path) -> None:
         assert result.exit_code == 2 and said in result.stderr, result.stderr
         assert "Traceback" not in result.output
         assert not (tmp_path / "assay.toml").exists()
+
+
+def test_init_gives_a_system_of_a_monorepo_its_directory(tmp_path: Path) -> None:
+    from auditkit import FILES
+
+    mono = tmp_path / "src" / "mono"
+    files = {
+        f"services/{name}/{path}": text
+        for name in ("alpha", "beta")
+        for path, text in FILES.items()
+    }
+    commit = make_repo(mono, files | {"README.md": "# all of them\n"})
+    reports = tmp_path / "reports"
+    write_report(reports, "Alpha", "AL", commit)
+    write_report(reports, "Beta", "BE", commit)
+    result = CliRunner().invoke(
+        cli, ["audit", "init", str(reports), "--search", str(tmp_path / "src")]
+    )
+    assert result.exit_code == 0, result.output
+    text = (reports / "assay.toml").read_text()
+    assert (
+        'repository = "../src/mono/services/alpha"  # holds the stated revision '
+        f"{commit[:12]}; its reports' paths are under services/alpha"
+    ) in text
+    assert 'repository = "../src/mono/services/beta"' in text
+    checked = CliRunner().invoke(
+        cli, ["check", "--audit", str(reports / "assay.toml"), "--format", "json"]
+    )
+    import json
+
+    summaries = [s["summary"] for s in json.loads(checked.stdout)["systems"]]
+    assert [s["quotes"] - s["failing"] for s in summaries] == [1, 1]  # read from each directory

@@ -106,7 +106,14 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     file goes to the repository holding most of the files its results name.
     """
     from evidence.audit.file import AUDIT_NAME
-    from evidence.audit.init import find_repositories, group_reports, match, place_scans, render
+    from evidence.audit.init import (
+        find_repositories,
+        group_reports,
+        in_directories,
+        match,
+        place_scans,
+        render,
+    )
     from evidence.reports.cache import default_directory
     from evidence.reports.loading import ReportError, load_reports
 
@@ -127,6 +134,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     repositories = find_repositories(search)
     matched = [(system, match(system, repositories)) for system in systems]
     matched = place_scans(matched, reportset.reports, repositories)
+    matched = in_directories(matched, reportset.reports)
     text = render(matched, target.resolve().parent, search)
     if _unencodable(text):
         # a file name that is not UTF-8 (os.fsdecode's surrogates) cannot be written in TOML
