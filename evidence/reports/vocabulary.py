@@ -149,6 +149,11 @@ def marker_token(token: str) -> str:
         token = token[2:-2]
     if token.startswith("`"):
         token = token.replace("`", "")
+    link = MARKDOWN_LINK_RE.fullmatch(token.rstrip(".,;"))
+    if link is not None:  # [text](url): the file the link names, else its text
+        token = permalink_path(link.group(2)) or link.group(1).replace("`", "")
+    elif token.startswith(("https://", "http://")):
+        token = permalink_path(token.rstrip(".,;")) or token
     prose = PROSE_RANGE_RE.match(token)
     if prose is not None:
         first, last = prose.group("first"), prose.group("last") or prose.group("first")
@@ -164,6 +169,33 @@ def written_path(token: str) -> str:
     if "\\" not in token:
         return token
     return MARKDOWN_ESCAPE_RE.sub(r"\1", token).replace("\\", "/")
+
+
+#: a Markdown link, ``[text](url)``
+MARKDOWN_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+#: a code host's link to a file at a revision: GitHub's and GitLab's ``/blob/REV/path``,
+#: Gitea's ``/src/commit/REV/path``, Bitbucket's ``/src/REV/path``; the lines after ``#``
+PERMALINK_RE = re.compile(
+    r"^https?://[^/]+/(?:[^#?]+?/)?(?:-/)?(?:blob|src/commit|src/branch|src/tag|src)/"
+    r"(?P<rev>[^/#?]+)/(?P<path>[^#?]+)(?:\?[^#]*)?(?:#(?P<lines>.*))?$"
+)
+_FRAGMENT_RE = re.compile(r"^(?:L|lines-)(\d+)(?:C\d+)?(?:[-:]L?(\d+)(?:C\d+)?)?$")
+
+
+def permalink_path(url: str) -> str | None:
+    """``path:a-b`` (or ``path``) of a code host's link to a file at a revision; None for any
+    other URL. The revision in it is a revision mention of its own (`SHA_RE`)."""
+    from urllib.parse import unquote
+
+    link = PERMALINK_RE.match(url)
+    if link is None:
+        return None
+    path = unquote(link.group("path")).strip("/")
+    fragment = _FRAGMENT_RE.match(link.group("lines") or "")
+    if fragment is None:
+        return path
+    first, last = fragment.group(1), fragment.group(2) or fragment.group(1)
+    return f"{path}:{first}-{last}"
 
 
 #: a path and its range as a sentence writes them: ``a.js, line 3``, ``a.js (lines 3-9)``,

@@ -89,6 +89,14 @@ def test_inline_quote_with_range() -> None:
         ("worker/retry.py: 14", (14, 14)),
         ("worker/retry.py lines 14 to 15.", (14, 15)),
         ("worker\\retry.py:14", (14, 14)),  # written on Windows
+        # a code host's permalink, bare or behind a Markdown link's text
+        (f"https://github.com/org/kestrel/blob/{'a1' * 20}/worker/retry.py#L14-L15", (14, 15)),
+        ("https://gitlab.com/org/kestrel/-/blob/a1b2c3d/worker/retry.py#L14-15", (14, 15)),
+        ("https://bitbucket.org/org/kestrel/src/a1b2c3d/worker/retry.py#lines-14:15", (14, 15)),
+        ("https://codeberg.org/org/kestrel/src/commit/a1b2c3d/worker/retry.py#L14", (14, 14)),
+        ("[worker/retry.py](https://github.com/o/k/blob/a1b2c3d/worker/retry.py#L14).", (14, 14)),
+        ("[the retry](https://github.com/o/k/blob/a1b2c3d/worker/retry.py#L14-L15)", (14, 15)),
+        ("[`worker/retry.py:14`](worker/retry.py)", (14, 14)),  # a relative link: its text
     ],
 )
 def test_marker_forms_reports_are_written_in(marker: str, claimed: tuple[int, int] | None) -> None:
