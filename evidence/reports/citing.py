@@ -14,6 +14,8 @@ from evidence.reports.vocabulary import (
     LAYER_WORDS,
     SEP_RE,
     is_path_like,
+    permalink_path,
+    split_claimed,
     written_path,
 )
 
@@ -38,9 +40,9 @@ def citations_in(line: str, number: int) -> Iterator[Citation]:
                 break
             token = item.group()
             written = token.rstrip(".`'\"")
-            path = written_path(written)  # my\\_module.py, src\\a.js: as meant
+            path = permalink_path(written) or written_path(written)  # as meant
             if path.lower() not in LAYER_WORDS:
-                if not is_path_like(path):
+                if not is_path_like(split_claimed(path)[0]):  # a.js:12 cites a.js
                     break
                 paths.append(path)
             if written != token.rstrip("`'\""):  # a period: the sentence ends here

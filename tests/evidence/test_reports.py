@@ -671,3 +671,22 @@ def test_cited_paths_with_markdown_escapes_or_backslashes_are_read() -> None:
     report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}", "c.txt")
     (citation,) = report.records[0].citations
     assert citation.paths == ("worker/my_retry.py", "src/a.js", "b.py")
+
+
+def test_a_cited_path_with_its_lines_or_as_a_permalink_is_a_citation() -> None:
+    link = "https://github.com/o/k/blob/a1b2c3d/worker/retry.py#L14"
+    line = f"The retry waits (SRC-1, src/a.js:12-14, src/b.js#L3, {link}, c.py).\n"
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}", "c.txt")
+    (citation,) = report.records[0].citations
+    # the lines stay as written; what is checked is the file (evidence/citations.py)
+    assert citation.paths == ("src/a.js:12-14", "src/b.js#L3", "worker/retry.py:14-14", "c.py")
+    from evidence.citations import PathIndex, record_citations
+
+    index = PathIndex(["src/a.js", "src/b.js", "worker/retry.py", "c.py"])
+    cited = record_citations(report.records[0], index)
+    assert [(c.path, c.state.value) for c in cited] == [
+        ("src/a.js", "present"),
+        ("src/b.js", "present"),
+        ("worker/retry.py", "present"),
+        ("c.py", "present"),
+    ]
