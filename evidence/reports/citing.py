@@ -40,7 +40,9 @@ def citations_in(line: str, number: int) -> Iterator[Citation]:
                 break
             token = item.group()
             written = token.rstrip(".`'\"")
-            path = permalink_path(written) or written_path(written)  # as meant
+            path = written_path(written)  # my\\_module.py, src\\a.js: as meant
+            if path.startswith(("https://", "http://")):  # a code host's permalink: its file
+                path = permalink_path(path) or path
             if path.lower() not in LAYER_WORDS:
                 if not is_path_like(split_claimed(path)[0]):  # a.js:12 cites a.js
                     break

@@ -355,7 +355,7 @@ def _quotes(
     taken: set[int] = set()
     for index in range(first, end):
         line = lines[index]
-        if "---" not in line and not any(dash in line for dash in TYPOGRAPHIC_DASHES):
+        if "---" not in line and "—" not in line and "–" not in line:  # TYPOGRAPHIC_DASHES
             continue
         found = _marker(line)
         if found is None and "---" not in line:
@@ -526,8 +526,20 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
         for sha in SHA_RE.finditer(line):
             sentence = _sentence(line, sha.start(), sha.end())
             found.revisions.append(RevisionMention(sha.group().lower(), sentence, number))
-        for short in SHORT_SHA_RE.finditer(line):
-            if any(char.isdigit() for char in short.group(1)):  # "commit effaced" is prose
-                sentence = _sentence(line, short.start(1), short.end(1))
-                found.revisions.append(RevisionMention(short.group(1).lower(), sentence, number))
+    return found
+
+
+def abbreviated_revisions(lines: list[str]) -> list[RevisionMention]:
+    """The abbreviated commit ids a report writes where the words say so ("at commit 150ffaa"),
+    for a report that names none in full: one scan of its whole text, not one per line."""
+    text = "\n".join(lines)
+    found: list[RevisionMention] = []
+    for short in SHORT_SHA_RE.finditer(text):
+        if any(char.isdigit() for char in short.group(1)):  # "commit effaced" is prose
+            start = text.rfind("\n", 0, short.start(1)) + 1
+            end = text.find("\n", short.end(1))
+            line = text[start : end if end >= 0 else len(text)]
+            number = text.count("\n", 0, start) + 1
+            sentence = _sentence(line, short.start(1) - start, short.end(1) - start)
+            found.append(RevisionMention(short.group(1).lower(), sentence, number))
     return found
