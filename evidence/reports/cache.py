@@ -68,6 +68,7 @@ PARSER_SOURCES = (
     "reports/vocabulary.py",
     "reports/outline.py",
     "reports/contents.py",
+    "reports/markers.py",
     "reports/citing.py",
     "reports/ranges.py",
     "git/blobs.py",  # a report not in UTF-8 read as a source file is

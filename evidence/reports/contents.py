@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
 from evidence.reports.citing import citations_in
+from evidence.reports.markers import marker, may_hold_marker, typographic
 from evidence.reports.outline import Block
 from evidence.reports.vocabulary import (
     BULLET_RE,
@@ -24,59 +25,11 @@ from evidence.reports.vocabulary import (
     VALUE_FLAGS,
     is_path_like,
     marker_token,
-    quoted_marker,
     split_claimed,
 )
 
-#: what a renderer makes of ``---`` (an em dash) and ``--`` (an en dash)
-TYPOGRAPHIC_DASHES = ("—", "–")
-#: a sign of code in the text before such a dash (a sentence ending in "— src/a.js:3" has none)
-_CODE_SIGN = re.compile(r"[=*<>\[\]{}();]|\w\.\w|::|->")
 #: the end of a path with spaces left unquoted: a file extension, maybe a claimed range
 _SPACED_PATH = re.compile(r"\S\.[A-Za-z][\w-]{0,9}(?::L?\d+(?:[-–]L?\d+)?)?$")
-
-
-def _marker(line: str) -> tuple[int, str] | None:
-    """Where a ``--- path`` marker at the end of the line starts, and its path token; also
-    as a renderer's typography left it (SmartyPants makes ``---`` an em dash, ``--`` an en
-    dash), then only with its lines (``— src/a.js:3-9``): prose has dashes before paths."""
-    found = _dash_marker(line, "---")
-    if found is None:
-        found = _typographic(line)
-        before = line[: found[0]].strip() if found is not None else ""
-        if found is not None and before and not _CODE_SIGN.search(before):
-            return None  # a sentence ending in "— path:3" (a diagnostic says so)
-    return found
-
-
-def _typographic(line: str) -> tuple[int, str] | None:
-    """A marker whose ``---`` a renderer made a dash, with its lines said."""
-    for dash in TYPOGRAPHIC_DASHES:
-        found = _dash_marker(line, dash, lines_said=True)
-        if found is not None:
-            return found
-    return None
-
-
-def _dash_marker(line: str, dash: str, *, lines_said: bool = False) -> tuple[int, str] | None:
-    position = line.rfind(dash)
-    if position < 0:
-        return None
-    if position > 0 and not line[position - 1].isspace():
-        return None
-    rest = line[position + len(dash) :]
-    if not rest[:1].isspace():
-        return None
-    quoted = quoted_marker(rest.strip())  # a path with spaces, in quotes or backticks
-    if quoted is not None:
-        return position, quoted
-    token = marker_token(rest.strip())
-    if not token or len(token.split()) != 1:
-        return None
-    path, claimed = split_claimed(token)
-    if not is_path_like(path) or (lines_said and claimed is None):
-        return None
-    return position, token
 
 
 def _sentence(line: str, start: int, end: int) -> str:
@@ -222,7 +175,7 @@ def _inferred(
             end = gap  # the paragraph above ends on the line before the gap
             top = end - 1
             while top >= first and lines[top].strip() and top not in taken:
-                if _marker(lines[top]) is not None or STATUS_RE.match(lines[top]):
+                if marker(lines[top]) is not None or STATUS_RE.match(lines[top]):
                     break
                 top -= 1
             paragraph = lines[top + 1 : end]
@@ -330,7 +283,7 @@ def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[
             or gap < first
             or gap in taken
             or not _is_code_line(lines[gap])
-            or _marker(lines[gap]) is not None
+            or marker(lines[gap]) is not None
         ):
             break
         top = gap
@@ -338,7 +291,7 @@ def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[
             top >= first
             and top not in taken
             and _is_code_line(lines[top])
-            and _marker(lines[top]) is None
+            and marker(lines[top]) is None
         ):
             top -= 1
         if top >= first and lines[top].strip():
@@ -355,11 +308,11 @@ def _quotes(
     taken: set[int] = set()
     for index in range(first, end):
         line = lines[index]
-        if "---" not in line and "—" not in line and "–" not in line:  # TYPOGRAPHIC_DASHES
+        if not may_hold_marker(line):
             continue
-        found = _marker(line)
+        found = marker(line)
         if found is None and "---" not in line:
-            prose = _typographic(line)
+            prose = typographic(line)
             if prose is not None:
                 diagnostics.append(
                     Diagnostic(
@@ -412,7 +365,7 @@ def _quotes(
                 above -= 1
             block_end = above
             while above >= first and lines[above].strip() and above not in taken:
-                if _marker(lines[above]) is not None:
+                if marker(lines[above]) is not None:
                     break
                 above -= 1
             if block_end < first or above == block_end:
@@ -431,7 +384,7 @@ def _quotes(
                     and start - 1 not in taken
                     and lines[start - 1].strip()
                     and lines[start - 1][:1].isspace()
-                    and _marker(lines[start - 1]) is None
+                    and marker(lines[start - 1]) is None
                     and not STATUS_RE.match(lines[start - 1])
                     and not FIELD_RE.match(lines[start - 1])
                 ):

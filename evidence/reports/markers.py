@@ -1,0 +1,64 @@
+"""Where a line's ``--- path`` marker is, and its path token: as written, or as a renderer's
+typography left it (SmartyPants makes ``---`` an em dash, ``--`` an en dash)."""
+
+from __future__ import annotations
+
+import re
+
+from evidence.reports.vocabulary import is_path_like, marker_token, quoted_marker, split_claimed
+
+__all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic"]
+
+#: what a renderer makes of ``---`` (an em dash) and ``--`` (an en dash)
+TYPOGRAPHIC_DASHES = ("—", "–")
+#: a sign of code in the text before such a dash (a sentence ending in "— src/a.js:3" has none)
+_CODE_SIGN = re.compile(r"[=*<>\[\]{}();]|\w\.\w|::|->")
+
+
+def may_hold_marker(line: str) -> bool:
+    """Cheap before `marker`: the line has a ``---`` or a typographic dash (every line of a
+    report is asked)."""
+    return "---" in line or "—" in line or "–" in line
+
+
+def marker(line: str) -> tuple[int, str] | None:
+    """Where a ``--- path`` marker at the end of the line starts, and its path token; also
+    as a renderer's typography left it (SmartyPants makes ``---`` an em dash, ``--`` an en
+    dash), then only with its lines (``— src/a.js:3-9``): prose has dashes before paths."""
+    found = _dash_marker(line, "---")
+    if found is None:
+        found = typographic(line)
+        before = line[: found[0]].strip() if found is not None else ""
+        if found is not None and before and not _CODE_SIGN.search(before):
+            return None  # a sentence ending in "— path:3" (a diagnostic says so)
+    return found
+
+
+def typographic(line: str) -> tuple[int, str] | None:
+    """A marker whose ``---`` a renderer made a dash, with its lines said."""
+    for dash in TYPOGRAPHIC_DASHES:
+        found = _dash_marker(line, dash, lines_said=True)
+        if found is not None:
+            return found
+    return None
+
+
+def _dash_marker(line: str, dash: str, *, lines_said: bool = False) -> tuple[int, str] | None:
+    position = line.rfind(dash)
+    if position < 0:
+        return None
+    if position > 0 and not line[position - 1].isspace():
+        return None
+    rest = line[position + len(dash) :]
+    if not rest[:1].isspace():
+        return None
+    quoted = quoted_marker(rest.strip())  # a path with spaces, in quotes or backticks
+    if quoted is not None:
+        return position, quoted
+    token = marker_token(rest.strip())
+    if not token or len(token.split()) != 1:
+        return None
+    path, claimed = split_claimed(token)
+    if not is_path_like(path) or (lines_said and claimed is None):
+        return None
+    return position, token
