@@ -189,12 +189,12 @@ def run_check(
             f"{_some(in_lfs)}",
         )
     if elsewhere:
-        submodules = sorted({sources[path].inside or ("", "") for path in elsewhere})
+        submodules = sorted({inside[0] for path in elsewhere if (inside := sources[path].inside)})
         diagnostics = (
             *diagnostics,
             f"{len(elsewhere)} quoted file(s) are inside submodules whose repositories are not "
             f"in this clone (git submodule update --init brings them), so their quotes were not "
-            f"checked: {_some(elsewhere)} (in {_some([name for name, _ in submodules])})",
+            f"checked: {_some(elsewhere)} (in {_some(submodules)})",
         )
     citations = check_citations(
         reportset, PathIndex(revision.paths(), revision.held, revision.root)

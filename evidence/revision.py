@@ -1,13 +1,11 @@
 """A read-only view of one git revision, safe to use on an untrusted repository.
 
-Every read goes through git plumbing in evidence/git/, run with the safe environment and ``-c``
-options of evidence/git/process.py: `rev-parse` resolves the revision (a plain subprocess, so
-that opening a revision before the app's first frame does not import GitPython); the tree
-(`ls-tree -r -z -l`), blobs (GitPython's persistent `cat-file --batch`), the commit's subject and
-author and the remotes' URLs come through GitPython (evidence/git/reader.py), opened on first
-use; `grep` at the commit streams from a subprocess. Nothing reads the work tree or the index; a Git
-LFS file's content is read, as data, from the LFS objects in the git directory when its SHA-256
-is the one its pointer names (evidence/git/lfs.py).
+Every read is git plumbing (evidence/git/) with the safe environment and ``-c`` options of
+evidence/git/process.py: `rev-parse` resolves the revision (a plain subprocess: no GitPython
+before the app's first frame); the tree, blobs, the commit's subject and author and the remotes
+come through GitPython (evidence/git/reader.py), opened on first use; `grep` streams from a
+subprocess. Nothing reads the work tree or the index; a Git LFS file's content is read, as data,
+from the LFS objects when its SHA-256 is its pointer's (evidence/git/lfs.py).
 """
 
 from __future__ import annotations
@@ -336,7 +334,7 @@ class Revision:
         if entry.kind == "link":
             target = self.resolve_link(path)
             if target is not None and target != path:
-                raw = self._link_target(entry)
+                raw = self._spelled().target(entry)  # read by resolve_link
                 via = "; ".join(note for note in (via, f"{path} is a symlink to {raw}") if note)
                 path, entry = target, self.entries()[target]
         source = self._read_entry(path, entry)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from evidence.citations import cited_path
+from evidence.citations import PathIndex, cited_path
 from evidence.git.tree import normalize_path
 from evidence.model import Report, stated_revisions
 from evidence.revision import Revision, RevisionError
@@ -274,8 +274,7 @@ def _directory(paths: set[str], tree: set[str], name: str) -> str | None:
     """The one directory of ``tree`` holding at least DIRECTORY_SHARE of ``paths`` (as files
     or directories below it), and more than its top does (of several alike, the one named after
     the system ``name``); None when there is none."""
-    directories = {file[:end] for file in tree for end in range(len(file)) if file[end] == "/"}
-    held = tree | directories
+    held = tree | PathIndex(tree).directories
     at_top = sum(1 for path in paths if path in held)
     by_name: dict[str, list[str]] = {}
     for each in held:

@@ -63,6 +63,7 @@ class TreeSpelling:
         a path not under it is looked for from the top, saying so."""
         self._entries = entries
         self._read_link = read_link
+        self._targets: dict[str, str] = {}  # a link's target by its blob: read once
         self._root = normalize_path(root)
         self._composed: dict[str, str | None] | None = None  # NFC name -> the tree's, if one
         self._directories: set[str] | None = None  # every directory of the tree, when asked
@@ -109,6 +110,13 @@ class TreeSpelling:
             found.append(under if held else path)
         return found
 
+    def target(self, entry: TreeEntry) -> str:
+        """What a symlink entry points at, as written (each link read once)."""
+        found = self._targets.get(entry.oid)
+        if found is None:
+            found = self._targets[entry.oid] = self._read_link(entry)
+        return found
+
     def _find(self, path: str) -> Spelled:
         cited = path
         via: list[str] = []
@@ -139,7 +147,7 @@ class TreeSpelling:
             entry = self._entries[path]
             if entry.kind != "link":
                 return path
-            target = link_target(path, self._read_link(entry))
+            target = link_target(path, self.target(entry))
             if target is None:
                 return None
             spelled = self._find(target)  # a link names a path of the whole tree
@@ -159,7 +167,7 @@ class TreeSpelling:
                 return Spelled(path, False, submodule=(prefix, entry.oid))
             if entry.kind != "link":
                 return None  # a file where a directory should be
-            raw = self._read_link(entry)
+            raw = self.target(entry)
             target = link_target(prefix, raw)
             if target is None:
                 return None
