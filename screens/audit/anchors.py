@@ -34,6 +34,7 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
     from evidence.anchor_cache import get, key_for
     from evidence.citations import cited_places
     from evidence.git.process import OBJECT_ID
+    from evidence.git.submodules import tree_directory
     from evidence.inputs import CheckError, choose_revision
     from evidence.revision import Revision, RevisionError
     from evidence.sarif.rebase import at_revision, has_sarif_quotes
@@ -53,8 +54,6 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
             ):
                 # a commit named in full and no path to find in its tree: no git process (two
                 # per system took 0.15 s of an audit's 50)
-                from evidence.git.submodules import tree_directory
-
                 root = tree_directory(entry.system.repository)
                 found.append(_counted(index, entry.reportset, wanted, root, directory))
                 continue
