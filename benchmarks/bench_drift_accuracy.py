@@ -9,22 +9,26 @@ characters) the truth is read from NEW's text, never from the history:
                 a copy of that file, byte for byte, written since) holds it verbatim at the
                 same lines
   moved         the file holds it verbatim at other lines; or, gone from the file (or the file
-                gone), a file written since OLD (added or modified) holds it verbatim
+                gone), a file written since OLD (added or modified) holds it verbatim, more
+                times than at OLD (a copy it held already is another passage)
   changed       not verbatim in the file, but a window of it (the passage's length, give or take
                 two lines; not one made only of lines found elsewhere in the file at OLD, nor
                 one whose lines from there run there in order and whose others are like none
                 of the passage's: that is other passages) resembles it: rapidfuzz ratio >= 80
   deleted       the file is there and no window resembles it above 50
   file_deleted  no file at NEW and no written file holding it
-Between 50 and 80 both changed and deleted are right ("grey", counted apart); a passage like a
-window of its file (>= 80) that also stands verbatim in a written file may be called changed
-or moved there ("changed or moved", counted apart: the text alone cannot tell). Drift's answer is
-right when its status is the truth's and, for unchanged and moved, its path and lines are one of
-the places holding the passage (changed: its file). "False same" counts passages drift calls
-unchanged or moved whose text at the lines it names is not the passage: it must be zero. The
-commit lists of a sample of passages still there are compared with ``git log -L a,b:path
-OLD..NEW`` at the lines drift names, and the time of one git log -L per quote is set beside
-drift's time for all of them: drift must be no slower than that (goal >= 1x).
+Between 50 and 80 both changed and deleted are right ("grey", counted apart); a passage its
+file held more than once at OLD and holds fewer times at NEW may be moved to one of the copies
+left, or changed or deleted ("a copy gone", counted apart: the text cannot tell whose copy
+went); a passage like a window of its file (>= 80) that also stands verbatim in a written
+file may be called changed or moved there ("changed or moved", counted apart: the text alone
+cannot tell). Drift's answer is right when its status is the truth's and, for unchanged and
+moved, its path and lines are one of the places holding the passage (changed: its file). "False
+same" counts passages drift calls unchanged or moved whose text at the lines it names is not the
+passage: it must be zero. The commit lists of a sample of passages still there are compared
+with ``git log -L a,b:path OLD..NEW`` at the lines drift names, and the time of one git log -L
+per quote is set beside drift's time for all of them: drift must be no slower than that (goal
+>= 1x).
 
 Drift is called as `assay check --against` calls it (evidence.drift.follow_anchors) on anchors at
 the drawn lines, so that anchoring at OLD (measured by bench_accuracy.py) does not blur it.
@@ -188,6 +192,12 @@ class Judge:
             self.texts[path] = source.lines if source.state is FileState.OK else None
         return self.texts[path]
 
+    def held(self, path: str, passage: list[str]) -> int:
+        """How many times the file at `path` held the passage at OLD."""
+        if not self.old.exists(path):
+            return 0
+        return len(exact_places(passage, self.old.read(path).lines))
+
     def truth(self, path: str, span: tuple[int, int], passage: list[str]) -> Truth:
         target = path if self.lines(path) is not None else self.renamed.get(path)
         if target is not None and self.lines(target) is not None:
@@ -197,6 +207,10 @@ class Judge:
             # it at the same lines: either file is right
             copies = [t for t in self.written if t != target and self.lines(t) == lines]
             places = [(where, s) for where in (target, *copies) for s in spans]
+            if places and len(spans) < self.held(path, passage):
+                # the file held it more times at OLD (a line repeated in each function): one
+                # copy gone, and the text cannot tell whose
+                return Truth("a copy gone", places, target)
             if places:
                 status = "unchanged" if (target, span) in places else "moved"
                 return Truth(status, places, target)
@@ -205,6 +219,7 @@ class Judge:
             for other in self.written
             if other != target and (found := self.lines(other)) is not None
             for s in exact_places(passage, found)
+            if len(exact_places(passage, found)) > self.held(other, passage)  # it came there
         ]
         if target is None or self.lines(target) is None:
             return Truth("moved" if elsewhere else "file_deleted", elsewhere, None)
@@ -223,6 +238,10 @@ def right(truth: Truth, drift: Drift) -> bool:
     status = drift.status.value
     if truth.status == "grey":
         return status in ("changed", "deleted") and drift.path == truth.path
+    if truth.status == "a copy gone":
+        if status in ("changed", "deleted"):
+            return drift.path == truth.path
+        return status in ("unchanged", "moved") and (drift.path, drift.lines) in truth.places
     if truth.status == "changed or moved":
         if status == "changed":
             return drift.path == truth.path
@@ -286,10 +305,10 @@ def run(repo: Path, old_rev: str, new_rev: str, n: int, seed: int, sample: int, 
               f"{fine}/{total} ({100 * fine / max(1, total):.1f}%)")  # fmt: skip
         ok = True
         for status in ("unchanged", "moved", "changed", "deleted", "file_deleted", "grey",
-                       "changed or moved"):  # fmt: skip
+                       "changed or moved", "a copy gone"):  # fmt: skip
             if per[status]:
                 share = 100 * good[status] / per[status]
-                ok = ok and (share >= 99.0 or status in ("grey", "changed or moved"))
+                ok = ok and (share >= 99.0 or status in ("grey", "changed or moved", "a copy gone"))
                 print(f"    {status:13} {good[status]:4}/{per[status]:<4} {share:6.1f}%")
                 for line in wrong.get(status, [])[:show]:
                     print(line)

@@ -16,6 +16,7 @@ lines, computed for all passages in one walk of the history.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -117,7 +118,7 @@ def follow_anchors(
         gone, passages = follower.gone(anchors, places, out)
         if gone:  # a move is to a file written since the cited revision, as git blame -C sees
             found = verbatim_places(passages, follower.texts_at_against(follower.written()))
-            follower.moved_out(gone, found, out)
+            follower.moved_out(gone, passages, found, out)
         # the commits of every passage still there: git log -L's at its new lines, in one walk
         there = [
             (number, drift)
@@ -353,15 +354,23 @@ class _Follower:
     def moved_out(
         self,
         gone: list[int],
+        passages: list[list[str]],
         found: list[list[tuple[str, LineRange]]],
         drifts: list[Drift | None],
     ) -> None:
         """Deleted passages that stand verbatim in other files become moves there (every such
-        place listed)."""
-        for number, where in zip(gone, found, strict=True):
+        place listed), in the files that hold more copies of them than they did at the cited
+        revision: a copy there before is another passage (the same check in another module)."""
+        for number, passage, where in zip(gone, passages, found, strict=True):
             drift = drifts[number]
             assert drift is not None
-            others = tuple(place for place in where if place[0] != drift.path)
+            held = Counter(path for path, _ in where if path != drift.path)
+            gained = {
+                path  # (a file not there at the cited revision reads as no lines)
+                for path, count in held.items()
+                if count > len(same_runs(passage, self._lines(self.cited, path)))
+            }
+            others = tuple(place for place in where if place[0] in gained)
             if others:
                 path, span = others[0]
                 drifts[number] = Drift(DriftStatus.MOVED, path, span, None, 100.0, elsewhere=others)
@@ -379,10 +388,21 @@ class _Follower:
         """The passage looked for in its file at the newer revision, near where its lines went
         (`successor`: in the file that took over from its own, gone)."""
         verbatim = same_runs(passage, self._lines(self.against, path))
-        if verbatim:  # the nearest place holding it, line for line
+        # not where its copies at the cited revision went (a check repeated in each route)
+        theirs = self._copies_at(renamed or path, cited, passage, path, span) if verbatim else set()
+        mine = [run for run in verbatim if run not in theirs]
+        if mine:  # the nearest place holding it, line for line
             at = span[0] if span is not None else cited[0]
-            place = min(verbatim, key=lambda s: (abs(s[0] - at), s[0]))
+            place = min(mine, key=lambda s: (abs(s[0] - at), s[0]))
             return self._same(cited, path, place, renamed)
+        if verbatim and span is not None:
+            # only its copies hold it: it is at its own lines, edited ("before" holds them too)
+            score = similarity(passage, self._lines_at(self.against, path, span))
+            if score >= DELETED_BELOW:
+                return self._changed(passage, path, span, renamed, score)
+            return Drift(
+                DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
+            )
         text = "\n".join(passage)
         # the file at the cited revision without the passage: what else was there
         before = list(self._lines(self.cited, renamed or path))
@@ -443,6 +463,22 @@ class _Follower:
                 DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
             )
         return self._changed(passage, path, span, renamed, score)
+
+    def _copies_at(
+        self, old: str, cited: LineRange, passage: list[str], now: str, span: LineRange | None
+    ) -> set[LineRange]:
+        """Where the passage's copies at the cited revision (its lines elsewhere in its file `old`)
+        stand in `now`, carried by the history; not those among its own lines (`span`)."""
+        places = set()
+        for first, last in same_runs(passage, self._lines(self.cited, old)):
+            if (first, last) == cited:
+                continue
+            at, ranges, _ = self.history.follow(old, ((first - 1, last),))
+            if at == now and ranges:
+                place = (ranges[0][0] + 1, ranges[-1][1])
+                if span is None or place[1] < span[0] or place[0] > span[1]:
+                    places.add(place)
+        return places
 
     def _set_aside(self, own: Drift | None, chosen: Drift) -> Drift:
         """`chosen`, a place elsewhere in the file, with the passage's own lines kept aside
