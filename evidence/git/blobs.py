@@ -3,7 +3,6 @@ reads them)."""
 
 from __future__ import annotations
 
-import re
 import threading
 from typing import TYPE_CHECKING
 
@@ -62,10 +61,6 @@ _WIDE_BOMS = (
 _WIDE_STARTS = frozenset(bom[:2] for bom, _ in _WIDE_BOMS)
 
 
-#: a character UTF-8 decoding made of more than one byte (not the replacement character)
-_DECODED_BEYOND_ASCII = re.compile("[\u0080-\ufffc\ufffe-\U0010ffff]")
-
-
 def has_wide_mark(data: bytes) -> bool:
     """True when ``data`` may be UTF-16 or UTF-32 text (it starts as their marks do)."""
     return data[:2] in _WIDE_STARTS
@@ -102,7 +97,7 @@ def eight_bit(data: bytes, as_utf8: str) -> tuple[str, str] | None:
     8-bit text of older tools, and the encoding: when not one UTF-8 sequence is among its bytes
     above 127, Windows-1252 (ISO-8859-1 with one of the five bytes that leaves undefined);
     None when some are (UTF-8 with bytes astray)."""
-    if _DECODED_BEYOND_ASCII.search(as_utf8) is not None:
+    if not as_utf8.replace("\ufffd", "").isascii():  # a character UTF-8 made of 2-4 bytes
         return None
     try:
         return data.decode("cp1252"), "Windows-1252"
