@@ -53,6 +53,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+Span = tuple[int, int]
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -198,6 +200,17 @@ class Judge:
             return 0
         return len(exact_places(passage, self.old.read(path).lines))
 
+    def elsewhere(self, target: str | None, passage: list[str]) -> list[tuple[str, Span]]:
+        """Its places in the files written since OLD but `target` that hold it more times than
+        they did at OLD (a copy there before is another passage)."""
+        return [
+            (other, s)
+            for other in self.written
+            if other != target and (found := self.lines(other)) is not None
+            for s in exact_places(passage, found)
+            if len(exact_places(passage, found)) > self.held(other, passage)
+        ]
+
     def truth(self, path: str, span: tuple[int, int], passage: list[str]) -> Truth:
         target = path if self.lines(path) is not None else self.renamed.get(path)
         if target is not None and self.lines(target) is not None:
@@ -209,18 +222,13 @@ class Judge:
             places = [(where, s) for where in (target, *copies) for s in spans]
             if places and len(spans) < self.held(path, passage):
                 # the file held it more times at OLD (a line repeated in each function): one
-                # copy gone, and the text cannot tell whose
-                return Truth("a copy gone", places, target)
+                # copy gone, and the text cannot tell whose (nor whether it went to a file
+                # written since that holds it more times than at OLD)
+                return Truth("a copy gone", places + self.elsewhere(target, passage), target)
             if places:
                 status = "unchanged" if (target, span) in places else "moved"
                 return Truth(status, places, target)
-        elsewhere = [
-            (other, s)
-            for other in self.written
-            if other != target and (found := self.lines(other)) is not None
-            for s in exact_places(passage, found)
-            if len(exact_places(passage, found)) > self.held(other, passage)  # it came there
-        ]
+        elsewhere = self.elsewhere(target, passage)
         if target is None or self.lines(target) is None:
             return Truth("moved" if elsewhere else "file_deleted", elsewhere, None)
         before = list(self.old.read(path).lines)

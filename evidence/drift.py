@@ -16,12 +16,14 @@ lines, computed for all passages in one walk of the history.
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import partial
 
+from evidence import drift_across
 from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
+from evidence.drift_commits import MovedHere, OwnLines
 from evidence.drift_inside import follow_inside, inside_submodule
 from evidence.drift_model import Drift, DriftStatus, diff_json, drift_counts
 from evidence.drift_windows import fitted, most_alike_run, same_runs, similarity
@@ -101,24 +103,33 @@ def follow_anchors(
         )
         follower.read_ahead({p for p in places if p is not None})
         out: list[Drift | None] = []
-        own_lines: dict[int, _OwnLines] = {}  # by passage: its own lines set aside
+        own_lines: dict[int, OwnLines] = {}  # by passage: its own lines set aside
+        moves: dict[int, MovedHere] = {}  # by passage: a move within its file, to be confirmed
         for anchor, path in zip(anchors, places, strict=True):
             if cancel is not None and cancel.is_set():
                 out.append(None)
                 continue
-            follower.own_lines = None
+            follower.own_lines, follower.moved_here = None, None
             out.append(follower.follow(anchor, path))
             if follower.own_lines is not None:
                 own_lines[len(out) - 1] = follower.own_lines
+            if follower.moved_here is not None:
+                moves[len(out) - 1] = follower.moved_here
         # inside a submodule: another repository's history, so its text (no commit list)
         inner = {n for n, a in enumerate(anchors) if out[n] and inside_submodule(a, cited)}
         for number in inner:
             at = follow_inside(anchors[number], cited, against, follower.anchorer, DELETED_BELOW)
             out[number] = at
-        gone, passages = follower.gone(anchors, places, out)
+        gone = drift_across.gone(anchors, places, out)
         if gone:  # a move is to a file written since the cited revision, as git blame -C sees
-            found = verbatim_places(passages, follower.texts_at_against(follower.written()))
-            follower.moved_out(gone, passages, found, out)
+            passages = [follower.cited_lines(anchors[n], places[n]) for n in gone]
+            texts = follower.texts_at_against(follower.written())
+            found = verbatim_places(passages, texts, most=None)  # each file's copies counted
+            before = partial(follower.lines_of, cited)
+            floor = follower.anchorer.floor
+            edited = drift_across.moved_out(gone, passages, found, out, before, floor)
+            for number, own in edited.items():
+                own_lines.setdefault(number, own)  # edited there, or moved: its commits tell
         # the commits of every passage still there: git log -L's at its new lines, in one walk
         there = [
             (number, drift)
@@ -134,29 +145,13 @@ def follow_anchors(
         repo.close()
     for (number, drift), commits in zip(there, logs[: len(there)], strict=True):
         out[number] = replace(drift, commits=tuple(commits))
+        if number in moves and not moves[number].stands(drift, commits):
+            out[number] = moves[number].instead
     for (number, own), commits in zip(own_lines.items(), logs[len(there) :], strict=True):
         chosen = out[number]
         if chosen is not None and own.is_it(chosen, commits):
             out[number] = replace(own.drift, commits=tuple(commits))
     return out
-
-
-@dataclass(frozen=True)
-class _OwnLines:
-    """A passage's own lines, edited where the history carried them, resembling it less than
-    the floor, set aside for a place more like it elsewhere in its file (`elsewhere`)."""
-
-    drift: Drift  # changed, at its own lines
-    elsewhere: Drift  # changed, at the place chosen
-
-    def is_it(self, chosen: Drift, commits: Sequence[CommitInfo]) -> bool:
-        """Its own lines (their ``git log -L``: `commits`) are the passage when the place
-        elsewhere (still `chosen`) was written by none of the commits that changed them: another
-        passage, like it, added beside. A move within the file is one commit that changes both:
-        it takes the passage from among its lines and writes it there."""
-        if chosen.lines != self.elsewhere.lines or chosen.path != self.elsewhere.path:
-            return False  # made a move or a deletion since
-        return bool(commits) and not {c.id for c in chosen.commits} & {c.id for c in commits}
 
 
 def follow_all(
@@ -196,7 +191,9 @@ class _Follower:
         self._written: list[str] | None = None
         self.written_files = written_files
         #: the last passage followed: its own lines set aside for a place elsewhere (or None)
-        self.own_lines: _OwnLines | None = None
+        self.own_lines: OwnLines | None = None
+        #: the last passage followed: deleted, and its text found elsewhere in its file
+        self.moved_here: MovedHere | None = None
 
     def written(self) -> list[str]:
         """The files added or modified since the cited revision (read once)."""
@@ -205,9 +202,15 @@ class _Follower:
         return self._written
 
     def _lines_at(self, revision: Revision, path: str, span: LineRange) -> list[str]:
-        return self._lines(revision, path)[span[0] - 1 : span[1]]
+        return self.lines_of(revision, path)[span[0] - 1 : span[1]]
 
-    def _lines(self, revision: Revision, path: str) -> list[str]:
+    def cited_lines(self, anchor: Anchor, path: str | None) -> list[str]:
+        """The lines of an anchored passage at the cited revision."""
+        assert anchor.lines is not None and path is not None
+        return self._lines_at(self.cited, path, anchor.lines)
+
+    def lines_of(self, revision: Revision, path: str) -> list[str]:
+        """The lines of the file at `path` at `revision` (none when it is not there)."""
         key = (revision.commit, path)
         if key not in self._cache:
             self._cache[key] = revision.read(path).lines
@@ -252,7 +255,8 @@ class _Follower:
             return Drift(DriftStatus.NOT_ANCHORED)
         first, last = anchor.lines
         now, ranges, touched = self.history.follow(path, ((first - 1, last),))
-        if now is None and self._readable(path):
+        again = now is None and self._readable(path)
+        if again:
             now, ranges = path, ()  # deleted on the way, there again: looked for afresh
         successor = now is None or not self._readable(now)
         if successor:
@@ -277,6 +281,14 @@ class _Follower:
                 span = anchor.lines
             return self._same(anchor.lines, now, span, renamed)
         drift = self._refind(anchor.lines, passage, now, span, renamed, touched, successor)
+        if self.moved_here is not None:
+            near = self._cut_at(path, anchor.lines)  # where it stood
+            place = self.moved_here.moved.lines or (0, 0)
+            if again or (near is not None and near[0] <= place[0] and place[1] <= near[1]):
+                self.moved_here = None  # written again where it stood (a revert): it is back
+            else:
+                instead = replace(self.moved_here.instead, near=near)
+                self.moved_here = replace(self.moved_here, instead=instead)
         if drift.status is DriftStatus.DELETED and drift.near is None and not successor:
             drift = replace(drift, near=self._cut_at(path, anchor.lines))
         return drift
@@ -289,7 +301,7 @@ class _Follower:
         if first > 1:
             _, above, _ = self.history.follow(path, ((first - 2, first - 1),))
             neighbours.append(above[-1][1] if above else None)
-        if last < len(self._lines(self.cited, path)):
+        if last < len(self.lines_of(self.cited, path)):
             _, below, _ = self.history.follow(path, ((last, last + 1),))
             neighbours.append(below[0][0] + 1 if below else None)
         known = sorted(line for line in neighbours if line is not None)
@@ -300,7 +312,7 @@ class _Follower:
         file gone, not paired by rename detection: split up, or edited on the way), when that is
         at least SUCCESSOR_SHARE of them."""
         if path not in self._successors:
-            mine = {line.strip() for line in self._lines(self.cited, path)}
+            mine = {line.strip() for line in self.lines_of(self.cited, path)}
             mine = {line for line in mine if len(line) >= 8}
             best, share = None, SUCCESSOR_SHARE
             for other, lines in self._added():
@@ -321,59 +333,12 @@ class _Follower:
         status = DriftStatus.UNCHANGED if span == cited else DriftStatus.MOVED
         return Drift(status, path, span, renamed, 100.0)
 
-    def gone(
-        self, anchors: Sequence[Anchor], places: Sequence[str | None], drifts: list[Drift | None]
-    ) -> tuple[list[int], list[list[str]]]:
-        """The passages gone from their files (their numbers) and their lines at the cited
-        revision: deleted, or only lines resembling them less than the anchorer's floor left."""
-        gone = [
-            number
-            for number, drift in enumerate(drifts)
-            if drift is not None
-            and (
-                drift.status in (DriftStatus.DELETED, DriftStatus.FILE_DELETED)
-                or (drift.status is DriftStatus.CHANGED and drift.score < self.anchorer.floor)
-            )
-            and anchors[number].lines is not None
-            and places[number] is not None
-        ]
-        passages = []
-        for number in gone:
-            span, path = anchors[number].lines, places[number]
-            assert span is not None and path is not None
-            passages.append(self._lines_at(self.cited, path, span))
-        return gone, passages
-
     def texts_at_against(self, paths: list[str]) -> Iterator[tuple[str, list[str]]]:
         """The lines of the text files at `paths` at the newer revision, read in one stream."""
         for path, _ in self.against.scan(paths):
             source = self.against.read(path)
             if source.state is FileState.OK and source.text:
                 yield path, source.lines
-
-    def moved_out(
-        self,
-        gone: list[int],
-        passages: list[list[str]],
-        found: list[list[tuple[str, LineRange]]],
-        drifts: list[Drift | None],
-    ) -> None:
-        """Deleted passages that stand verbatim in other files become moves there (every such
-        place listed), in the files that hold more copies of them than they did at the cited
-        revision: a copy there before is another passage (the same check in another module)."""
-        for number, passage, where in zip(gone, passages, found, strict=True):
-            drift = drifts[number]
-            assert drift is not None
-            held = Counter(path for path, _ in where if path != drift.path)
-            gained = {
-                path  # (a file not there at the cited revision reads as no lines)
-                for path, count in held.items()
-                if count > len(same_runs(passage, self._lines(self.cited, path)))
-            }
-            others = tuple(place for place in where if place[0] in gained)
-            if others:
-                path, span = others[0]
-                drifts[number] = Drift(DriftStatus.MOVED, path, span, None, 100.0, elsewhere=others)
 
     def _refind(
         self,
@@ -387,14 +352,18 @@ class _Follower:
     ) -> Drift:
         """The passage looked for in its file at the newer revision, near where its lines went
         (`successor`: in the file that took over from its own, gone)."""
-        verbatim = same_runs(passage, self._lines(self.against, path))
+        verbatim = same_runs(passage, self.lines_of(self.against, path))
         # not where its copies at the cited revision went (a check repeated in each route)
         theirs = self._copies_at(renamed or path, cited, passage, path, span) if verbatim else set()
         mine = [run for run in verbatim if run not in theirs]
         if mine:  # the nearest place holding it, line for line
             at = span[0] if span is not None else cited[0]
             place = min(mine, key=lambda s: (abs(s[0] - at), s[0]))
-            return self._same(cited, path, place, renamed)
+            moved = self._same(cited, path, place, renamed)
+            if span is None and _judged_by(touched, successor):
+                instead = Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
+                self.moved_here = MovedHere(moved, frozenset(c.id for c in touched), instead)
+            return moved
         if verbatim and span is not None:
             # only its copies hold it: it is at its own lines, edited ("before" holds them too)
             score = similarity(passage, self._lines_at(self.against, path, span))
@@ -405,11 +374,11 @@ class _Follower:
             )
         text = "\n".join(passage)
         # the file at the cited revision without the passage: what else was there
-        before = list(self._lines(self.cited, renamed or path))
+        before = list(self.lines_of(self.cited, renamed or path))
         before[cited[0] - 1 : cited[1]] = ["\0"] * (cited[1] - cited[0] + 1)
         if successor:
             # its file is gone: in the file that took over most of it, the most similar lines
-            near, score = most_alike_run(passage, self._lines(self.against, path), None, before)
+            near, score = most_alike_run(passage, self.lines_of(self.against, path), None, before)
             if near is not None and score >= self.anchorer.floor:
                 return self._changed(passage, path, near, renamed, score)
             return Drift(
@@ -430,12 +399,12 @@ class _Follower:
             # moved within the file and edited: lines like it, holding one of its own lines
             # that no other passage of the file had (indented anew, as code moved into a block)
             own = {line.strip() for line in passage} - {line.strip() for line in before} - {""}
-            lines = self._lines(self.against, path)
+            lines = self.lines_of(self.against, path)
             near, score = most_alike_run(passage, lines, None, before, own)
             if near is not None and score >= self.anchorer.floor:
                 return self._changed(passage, path, near, renamed, score)
             return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
-        near, score = most_alike_run(passage, self._lines(self.against, path), span, before)
+        near, score = most_alike_run(passage, self.lines_of(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             return self._changed(passage, path, near, renamed, score)
         # its own lines, edited more: the passage unless it moved (told in follow_anchors)
@@ -450,7 +419,7 @@ class _Follower:
             if not set(run) <= set(before):  # not only other passages' lines
                 chosen = self._changed(passage, path, found, renamed, anchored.score)
                 return self._set_aside(kept, chosen)
-        elsewhere, score = most_alike_run(passage, self._lines(self.against, path), None, before)
+        elsewhere, score = most_alike_run(passage, self.lines_of(self.against, path), None, before)
         if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
             chosen = self._changed(passage, path, elsewhere, renamed, score)
             return self._set_aside(kept, chosen)
@@ -470,7 +439,7 @@ class _Follower:
         """Where the passage's copies at the cited revision (its lines elsewhere in its file `old`)
         stand in `now`, carried by the history; not those among its own lines (`span`)."""
         places = set()
-        for first, last in same_runs(passage, self._lines(self.cited, old)):
+        for first, last in same_runs(passage, self.lines_of(self.cited, old)):
             if (first, last) == cited:
                 continue
             at, ranges, _ = self.history.follow(old, ((first - 1, last),))
@@ -484,16 +453,23 @@ class _Follower:
         """`chosen`, a place elsewhere in the file, with the passage's own lines kept aside
         (`own_lines`) for follow_anchors to tell which one it is once their commits are known."""
         if own is not None and own.lines != chosen.lines:
-            self.own_lines = _OwnLines(own, chosen)
+            self.own_lines = OwnLines(own, chosen)
         return chosen
 
     def _changed(
         self, passage: list[str], path: str, lines: LineRange, renamed: str | None, score: float
     ) -> Drift:
-        lines = fitted(passage, self._lines(self.against, path), lines)
+        lines = fitted(passage, self.lines_of(self.against, path), lines)
         counterpart = self._lines_at(self.against, path, lines)
         diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
         return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)
+
+
+def _judged_by(touched: list[CommitInfo], successor: bool) -> bool:
+    """Whether the commits that deleted a passage tell a move within its file from a copy: in
+    its own file, through no merge (a merge's diff shows a branch's move as its own, where
+    ``git log -L`` names the branch's commit)."""
+    return bool(touched) and not successor and all(len(c.parents) < 2 for c in touched)
 
 
 def _ranges(span: LineRange) -> Ranges:

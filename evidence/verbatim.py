@@ -14,10 +14,13 @@ MOST_PLACES = 20
 
 
 def verbatim_places(
-    passages: Sequence[Sequence[str]], files: Iterable[tuple[str, Sequence[str]]]
+    passages: Sequence[Sequence[str]],
+    files: Iterable[tuple[str, Sequence[str]]],
+    most: int | None = MOST_PLACES,
 ) -> list[list[tuple[str, tuple[int, int]]]]:
     """For each passage (its lines), every (path, (first, last)) of `files` ((path, lines)
-    pairs, in the order given) whose lines are exactly the passage's."""
+    pairs, in the order given) whose lines are exactly the passage's: the first `most` (None:
+    all)."""
     found: list[list[tuple[str, tuple[int, int]]]] = [[] for _ in passages]
     keys: dict[str, list[tuple[int, int]]] = {}  # a line looked for -> (passage, its index)
     for number, passage in enumerate(passages):
@@ -33,7 +36,7 @@ def verbatim_places(
             for number, offset in keys.get(line, ()):
                 passage = passages[number]
                 first = index - offset
-                if first < 0 or len(found[number]) >= MOST_PLACES:
+                if first < 0 or (most is not None and len(found[number]) >= most):
                     continue
                 if list(lines[first : first + len(passage)]) == list(passage):
                     found[number].append((path, (first + 1, first + len(passage))))
