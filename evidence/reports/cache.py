@@ -69,6 +69,7 @@ PARSER_SOURCES = (
     "reports/outline.py",
     "reports/contents.py",
     "reports/markers.py",
+    "reports/blocks.py",
     "reports/citing.py",
     "reports/ranges.py",
     "git/blobs.py",  # a report not in UTF-8 read as a source file is

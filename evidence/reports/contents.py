@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
+from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
 from evidence.reports.markers import marker, may_hold_marker, typographic
 from evidence.reports.outline import Block
@@ -170,7 +171,7 @@ def _inferred(
         start = quote.text_line - 1  # 0-based first line of the quote's text
         while True:
             gap = start - 1
-            if gap <= first or lines[gap].strip() or not _paragraph_break(lines[gap]):
+            if gap <= first or lines[gap].strip() or not paragraph_break(lines[gap]):
                 break  # not exactly one empty line above
             end = gap  # the paragraph above ends on the line before the gap
             top = end - 1
@@ -249,57 +250,6 @@ class Contents:
         self.revisions: list[RevisionMention] = []
 
 
-def _is_code_line(line: str) -> bool:
-    """An indented line that is not a list item: part of an indented code block."""
-    stripped = line.lstrip()
-    return stripped != line and bool(stripped) and not BULLET_RE.match(stripped)
-
-
-def _paragraph_break(line: str) -> bool:
-    """A blank line that is empty, not one kept indented as a quoted block's own."""
-    return not line[:1].isspace()
-
-
-def _code_above(lines: list[str], first: int, above: int, last: int, taken: set[int]) -> int:
-    """Extend an indented block upward over the blank lines between indented code paragraphs
-    (one empty line at most; any number kept indented).
-
-    ``above`` is the line just above the block, ``last`` its last line; the result is the new
-    ``above``. Code blocks keep their blank lines when a report is rendered, so a quoted function
-    can span several paragraphs.
-    """
-    if not all(_is_code_line(lines[i]) for i in range(above + 1, last + 1)):
-        return above
-    while True:
-        # the blank lines between two paragraphs of the block: one empty line at most (one is
-        # a paragraph break of prose too), and any kept indented as the block's own
-        gap, empty = above, 0
-        while gap >= first and not lines[gap].strip() and gap not in taken:
-            empty += _paragraph_break(lines[gap])
-            gap -= 1
-        if (
-            gap == above
-            or empty > 1
-            or gap < first
-            or gap in taken
-            or not _is_code_line(lines[gap])
-            or marker(lines[gap]) is not None
-        ):
-            break
-        top = gap
-        while (
-            top >= first
-            and top not in taken
-            and _is_code_line(lines[top])
-            and marker(lines[top]) is None
-        ):
-            top -= 1
-        if top >= first and lines[top].strip():
-            break  # the paragraph above is not all code: leave it out
-        above = top
-    return above
-
-
 def _quotes(
     lines: list[str], first: int, end: int, record_id: str, diagnostics: list[Diagnostic]
 ) -> tuple[list[Quote], set[int]]:
@@ -358,7 +308,7 @@ def _quotes(
             # and past the block's own trailing blank lines, kept indented as the block is
             above, gap = index - 1, 0
             while above >= first and not lines[above].strip():
-                if _paragraph_break(lines[above]):
+                if paragraph_break(lines[above]):
                     gap += 1
                     if gap > 1:
                         break
@@ -372,7 +322,11 @@ def _quotes(
                 diagnostics.append(Diagnostic(index + 1, "'--- path' marker with no quoted text"))
                 taken.add(index)
                 continue
-            above = _code_above(lines, first, above, block_end, taken)
+            opening = fence_above(lines, block_end, first)
+            if opening is not None and not taken.intersection(range(opening, block_end)):
+                above = opening - 1  # the fenced block, blank lines and all, and no prose above
+            else:
+                above = code_above(lines, first, above, block_end, taken)
             text_lines = lines[above + 1 : block_end + 1]
             start = above + 1
             inline = False

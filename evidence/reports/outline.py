@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import Enum
 
 from evidence.model import Diagnostic, Kind
+from evidence.reports.blocks import fenced_lines
 from evidence.reports.vocabulary import (
     ACCOUNT_RE,
     BULLET_RE,
@@ -119,6 +120,7 @@ class _Outliner:
         self.current: Block | None = None
         self.slugs: dict[str, int] = {}
         self.seen_shared = False
+        self.fenced = fenced_lines(lines)
 
     def diagnose(self, index: int, message: str) -> None:
         self.out.diagnostics.append(Diagnostic(index + 1, message))
@@ -178,9 +180,9 @@ class _Outliner:
         low = text.lower().rstrip(":")
         state = self.state
         listed = state in (_State.SHARED, _State.ANNOTATIONS)
-        # an indented line is quoted text (code, a document), never the report's structure: a
-        # quoted "Shared records" or record id ended the section or opened a record
-        if lines[index][:1].isspace():
+        # an indented or fenced line is quoted text (code, a document), never the report's
+        # structure: a quoted "Shared records" or record id ended the section or opened a record
+        if lines[index][:1].isspace() or index in self.fenced:
             if self.current is not None:
                 return
             if not listed:

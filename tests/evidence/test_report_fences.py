@@ -1,0 +1,113 @@
+"""Quotes in Markdown fences, as authors paste code into a Markdown report: the fenced block is
+the quote, blank lines and all, never the prose above it; what a fence holds is never the
+report's structure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from evidencekit import git, make_repo
+
+from evidence.model import Kind, Record, Report
+from evidence.reports.parser import parse_report
+from tui.cli import cli
+
+HEAD = """Probe runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Evidence at revision {rev}.
+
+Shared records
+
+Routes
+
+PR-RTE-save
+
+Label: Save endpoint
+
+{body}
+"""
+SAVE = """import os
+
+def save(path, content):
+    with open(path, "w") as out:
+        out.write(content)
+
+    return {"path": path, "ok": True}
+"""
+
+
+def _report(body: str, rev: str = "0" * 40) -> str:
+    return HEAD.format(rev=rev, body=body)
+
+
+def _save(report: Report) -> Record:
+    record = report.record("PR-RTE-save")
+    assert record is not None
+    return record
+
+
+def _ids(report: Report) -> list[str]:
+    return [r.id for r in report.records if r.kind is not Kind.NARRATIVE]
+
+
+def test_a_fenced_quote_keeps_its_lines_past_a_blank_one() -> None:
+    code = ["def save(path, content):", "    os.system(content)", "", "    return 1"]
+    body = "\n".join(["The handler:", "", "```python", *code, "```", "--- tools.py:3-7"])
+    (quote,) = _save(parse_report(_report(body), "r.md")).quotes
+    assert quote.text.splitlines() == [
+        "```python",
+        "def save(path, content):",
+        "    os.system(content)",
+        "",
+        "    return 1",
+        "```",
+    ]
+    assert quote.claimed == (3, 7)
+
+
+def test_the_prose_line_above_a_fence_is_not_quoted() -> None:
+    report = parse_report(_report("The app:\n```js\nconst app = express();\n```\n--- a.js:3"), "r")
+    (quote,) = _save(report).quotes
+    assert quote.text == "```js\nconst app = express();\n```"
+
+
+def test_what_a_fence_holds_is_not_the_reports_structure() -> None:
+    # a quoted Markdown document with a kind heading and a record-like id in it
+    document = ["Routes", "", "PR-RTE-other", "", "POST /api/chat sends a message."]
+    body = "\n".join(["```markdown", *document, "```", "--- docs/api.md:3-7"])
+    report = parse_report(_report(body), "r")
+    assert _ids(report) == ["PR-RTE-save"]
+    (quote,) = _save(report).quotes
+    assert quote.text.splitlines()[1:3] == ["Routes", ""]
+    assert not [d for d in report.diagnostics if "outside" in d.message]
+
+
+def test_a_fence_never_closed_holds_nothing() -> None:
+    # one stray fence line does not swallow the records after it
+    text = _report("```\n\nPR-RTE-next\n\nLabel: next\n\n    x = 1\n\n--- a.py:1")
+    report = parse_report(text, "r")
+    assert _ids(report) == ["PR-RTE-save", "PR-RTE-next"]
+    record = report.record("PR-RTE-next")
+    assert record is not None and [q.text for q in record.quotes] == ["    x = 1"]
+
+
+def test_check_fails_a_made_up_line_inside_a_fenced_quote(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    rev = make_repo(root, {"tools.py": SAVE})
+    code = SAVE.splitlines()[2:]
+    made_up = "\n".join(["```python", code[0], "    os.system(content)", *code[3:], "```"])
+    made_up += "\n--- tools.py:3-7"
+    as_written = "```python\n" + "\n".join(SAVE.splitlines()[2:]) + "\n```\n--- tools.py:3-7"
+    results = []
+    for name, body in (("made-up", made_up), ("as-written", as_written)):
+        report = tmp_path / f"{name}-runtime-report.md"
+        report.write_text(_report(body, rev))
+        results.append(CliRunner().invoke(cli, ["check", "--repo", str(root), str(report)]))
+    made, kept = results
+    assert made.exit_code == 1 and "missing" in made.output.splitlines()[3]
+    assert kept.exit_code == 0, kept.output
+    assert "tools.py:3-7  PR-RTE-save  normalized" in kept.output
+    assert git(root, "status", "--porcelain") == ""
