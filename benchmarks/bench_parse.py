@@ -107,6 +107,38 @@ def main() -> None:
     print(f"  10 MB / 1 MB time: {growth:.1f}x (linear is about 10x)")
     verdict = "met" if results["10 MB"] < TARGET_SECONDS else "MISSED"
     print(f"  target: 10 MB in under {TARGET_SECONDS:.0f} s: {verdict}")
+    long_lines(parts)
+
+
+#: lines a report could hold to hang a parser that backtracks: runs of spaces where its
+#: patterns end in optional spaces, a search tool's name again and again
+LONG_LINES = {
+    "spaces": lambda n: "Label: a" + " " * n + "b\n- key: v" + " " * n + "w\nSome prose" + " " * n,
+    "grep -e": lambda n: "grep -e " * (n // 8),
+}
+
+
+def long_lines(parts: list[bytes]) -> None:
+    """Parse time of one long line of each shape, 40 KB and 160 KB, beside a sample report of
+    the same size: linear is 4x from one to the other, like the sample's."""
+    for name, make in LONG_LINES.items():
+        figures = []
+        for size in (40_000, 160_000):
+            data = b"Probe runtime report\n\nType: x\n\n" + make(size).encode() + b"\n"
+            same = build(len(data), parts)
+            figures.append(
+                (
+                    best(partial(parse_report, data, "x"), 3),
+                    best(partial(parse_report, same, "x"), 3),
+                )
+            )
+        (small, small_base), (large, large_base) = figures
+        print(
+            f"  a line of {name!r}: 40 KB {small:.3f} s, 160 KB {large:.3f} s "
+            f"({large / small:.1f}x); "
+            f"a sample report of the same size {small_base:.3f} s, {large_base:.3f} s "
+            f"({large_base / small_base:.1f}x)"
+        )
 
 
 if __name__ == "__main__":

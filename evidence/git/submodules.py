@@ -20,7 +20,7 @@ __all__ = [
 ]
 
 _SECTION = re.compile(r'\s*\[\s*submodule\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_SETTING = re.compile(r"\s*(path|url)\s*=\s*(.*?)\s*$", re.IGNORECASE)
+_SETTING = re.compile(r"\s*(path|url)\s*=\s*((?:.*\S)?)\s*$", re.IGNORECASE)
 
 
 def submodule_names(gitmodules: str) -> dict[str, str]:

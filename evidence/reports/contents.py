@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
@@ -71,6 +72,8 @@ def _tokens(line: str, position: int) -> Iterator[tuple[str, bool, int]]:
             position = end
 
 
+#: the words of a search command read at most (its tool, options, pattern and paths)
+_MOST_WORDS = 64
 #: an unquoted pattern that is a word of a sentence (lowercase letters, maybe its punctuation)
 _PROSE_WORD = re.compile(r"[a-z]+[.,:;]?")
 
@@ -83,8 +86,8 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
     quoted_pattern = False
     options_done = False
     end = start + len(tool)
-    words = _tokens(line, end)
-    for word, quoted, word_end in words:
+    words = islice(_tokens(line, end), _MOST_WORDS)  # a line of "grep -e grep -e ..." is no
+    for word, quoted, word_end in words:  # command: each "grep" read to its end was quadratic
         bare = word.strip("`")
         if not quoted and not options_done and bare == "--":
             options_done, end = True, word_end

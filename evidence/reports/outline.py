@@ -22,6 +22,7 @@ from evidence.reports.vocabulary import (
     ON_RE,
     TYPE_RE,
     slugify,
+    undecorated,
 )
 
 
@@ -71,11 +72,20 @@ def _blank(lines: list[str], index: int) -> bool:
     return index < 0 or index >= len(lines) or not lines[index].strip()
 
 
+def _structural_text(line: str) -> str:
+    """A line stripped, and without its Markdown when that makes it the report's structure (a
+    heading ``## Routes``, a record id ``**RT-RTE-chat**``): prose keeps its emphasis."""
+    text = line.strip()
+    plain = undecorated(text)
+    return plain if plain != text and _Outliner._structural(plain) else text
+
+
 def _next_nonblank(lines: list[str], index: int) -> str:
-    """The first non-blank line of the three after ``index``, stripped ("" if none)."""
+    """The first non-blank line of the three after ``index``, as `_structural_text` reads it
+    ("" if none)."""
     for position in range(index + 1, min(len(lines), index + 4)):
         if lines[position].strip():
-            return lines[position].strip()
+            return _structural_text(lines[position])
     return ""
 
 
@@ -151,7 +161,7 @@ class _Outliner:
             return self.out
         title_index = -1
         if not self._structural(lines[first].strip()):
-            self.out.title = lines[first].strip()
+            self.out.title = undecorated(lines[first].strip())  # "# Probe runtime report"
             title_index = first
         else:
             self.diagnose(first, "the report has no title line")
@@ -176,7 +186,7 @@ class _Outliner:
 
     def line(self, index: int) -> None:
         lines = self.lines
-        text = lines[index].strip()
+        text = _structural_text(lines[index])
         low = text.lower().rstrip(":")
         state = self.state
         listed = state in (_State.SHARED, _State.ANNOTATIONS)

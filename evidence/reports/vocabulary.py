@@ -27,13 +27,21 @@ ID_HINTS = ("RT-", "-CMP-", "-OBJ-", "-RTE-", "-CLM-", "-ABS-", "-BAP-")
 ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
 HEADER_RE = re.compile(rf"^({_ID}):?$")
 ON_RE = re.compile(rf"^On ({_ID})[.:]?$")
-TYPE_RE = re.compile(r"^Type:\s*(.*?)\s*$")
-LABEL_RE = re.compile(r"^Label:\s*(.*?)\s*$")
+# each "(?:.*\S)?" then "\s*$" where "(.*?)\s*$" was: the lazy form retried the spaces to the
+# end of the line at each of their positions (quadratic in a run of spaces: a report could hang)
+TYPE_RE = re.compile(r"^Type:\s*((?:.*\S)?)\s*$")
+LABEL_RE = re.compile(r"^Label:\s*((?:.*\S)?)\s*$")
 STATUS_RE = re.compile(
-    r"^\s*(?:[•*-]\s+)?(?P<key>[A-Za-z][A-Za-z -]*?)\s+conclusion status:\s*(?P<value>.*?)\s*$",
+    r"^\s*(?:[•*-]\s+)?(?P<key>[A-Za-z][A-Za-z-]*(?: +[A-Za-z-]+)*?)\s+conclusion status:\s*"
+    r"(?P<value>(?:.*\S)?)\s*$",
     re.IGNORECASE,
 )
-FIELD_RE = re.compile(r"^\s*[•*-]\s+(?P<key>[^:\s][^:]{0,59}?):\s+(?P<value>.*?)\s*$")
+FIELD_RE = re.compile(r"^\s*[•*-]\s+(?P<key>[^:\s][^:]{0,59}?):\s+(?P<value>(?:.*\S)?)\s*$")
+#: Markdown around a whole line: an ATX heading's hashes, or emphasis or code around it all
+_DECORATION_RE = re.compile(
+    r"^#{1,6}\s+(?P<heading>.*?)(?:\s+#+)?$"
+    r"|^(?:\*\*(?P<strong>[^*]+)\*\*|\*(?P<em>[^*]+)\*|_(?P<under>[^_]+)_|`(?P<code>[^`]+)`)$"
+)
 BULLET_RE = re.compile(r"^(?:\d+[.)]|[•*-])\s")
 ACCOUNT_RE = re.compile(r"^\S.{0,60}\baccount$", re.IGNORECASE)
 SHA_RE = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{40}(?![0-9A-Za-z])")
@@ -226,3 +234,14 @@ def system_from_title(title: str) -> str:
     if len(words) >= 3 and words[-1].lower() == "report":
         return " ".join(words[:-2])
     return words[0] if words else ""
+
+
+def undecorated(text: str) -> str:
+    """A stripped line without the Markdown a Markdown-written report puts around a heading or
+    a record id (``## Routes``, ``**RT-RTE-chat**``, `` `RT-RTE-chat` ``)."""
+    if text[:1] not in "#*_`":
+        return text
+    found = _DECORATION_RE.match(text)
+    if found is None:
+        return text
+    return next(part for part in found.groups() if part is not None).strip()

@@ -1,6 +1,6 @@
-"""Quotes in Markdown fences, as authors paste code into a Markdown report: the fenced block is
-the quote, blank lines and all, never the prose above it; what a fence holds is never the
-report's structure."""
+"""Reports written in Markdown: quotes in fences (the fenced block is the quote, blank lines and
+all, never the prose above it; what a fence holds is never the report's structure), headings
+and record ids decorated as Markdown writes them."""
 
 from __future__ import annotations
 
@@ -111,3 +111,45 @@ def test_check_fails_a_made_up_line_inside_a_fenced_quote(tmp_path: Path) -> Non
     assert kept.exit_code == 0, kept.output
     assert "tools.py:3-7  PR-RTE-save  normalized" in kept.output
     assert git(root, "status", "--porcelain") == ""
+
+
+DECORATED = """# Probe runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Evidence at revision {rev}.
+
+## Shared records
+
+## Routes
+
+### PR-RTE-chat ###
+
+Label: Chat endpoint
+
+    const app = express();
+
+--- src/server.js:1
+
+**PR-RTE-save**
+
+Label: Save endpoint
+
+**Bold prose** stays prose.
+
+`PR-RTE-load`
+
+Label: Load endpoint
+"""
+
+
+def test_headings_and_record_ids_in_markdown_are_the_reports_structure() -> None:
+    report = parse_report(DECORATED.format(rev="0" * 40), "r.md")
+    assert (report.title, report.system) == ("Probe runtime report", "Probe")
+    assert _ids(report) == ["PR-RTE-chat", "PR-RTE-save", "PR-RTE-load"]
+    chat, save, load = (report.record(i) for i in _ids(report))
+    assert chat is not None and chat.kind is Kind.ROUTE and chat.label == "Chat endpoint"
+    assert [(q.path, q.claimed) for q in chat.quotes] == [("src/server.js", (1, 1))]
+    assert save is not None and save.label == "Save endpoint" and "**Bold prose**" in save.body
+    assert load is not None and load.label == "Load endpoint"
+    assert not [d for d in report.diagnostics if "outside" in d.message or "twice" in d.message]
