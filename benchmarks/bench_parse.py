@@ -112,7 +112,7 @@ def main() -> None:
 
 #: lines a report could hold to hang a parser that backtracks: runs of spaces where its
 #: patterns end in optional spaces, a search tool's name again and again
-LONG_LINES = {
+LONG_LINES: dict[str, Callable[[int], str]] = {
     "spaces": lambda n: "Label: a" + " " * n + "b\n- key: v" + " " * n + "w\nSome prose" + " " * n,
     "grep -e": lambda n: "grep -e " * (n // 8),
 }
