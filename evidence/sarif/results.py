@@ -223,8 +223,11 @@ def _region(region: Mapping[str, Any]) -> _Spans:
         claimed = (start, end if type(end) is int and end >= start else start)
     columns = None
     first_column = region.get("startColumn")
-    if type(first_column) is int:
-        last_column = region.get("endColumn")
+    last_column = region.get("endColumn")
+    if type(first_column) is int or type(last_column) is int:
+        # SARIF 3.30.5: startColumn defaults to 1 (a region ending at column 1 of the line after
+        # the last is then the end of the file, as it is when startColumn 1 is written)
+        first_column = first_column if type(first_column) is int else 1
         columns = (first_column, last_column if type(last_column) is int else first_column)
     offsets = None
     offset = region.get("charOffset")

@@ -189,6 +189,36 @@ def test_located_quotes_in_the_anchorer(kestrel: Path, tmp_path: Path) -> None:
     assert not any(anchor.verified for anchor in anchors)
 
 
+def test_a_region_without_start_column_ends_as_one_with_start_column_1(kestrel: Path) -> None:
+    # notes.py has 69 lines: column 1 of line 70 is the end of line 69 (startColumn defaults to 1)
+    the_log = log(
+        run(
+            {
+                "ruleId": "a",
+                "locations": [located("api/kestrel/notes.py", 68, endLine=70, endColumn=1)],
+            },
+            {
+                "ruleId": "b",
+                "locations": [
+                    located("api/kestrel/notes.py", 68, startColumn=1, endLine=70, endColumn=1)
+                ],
+            },
+            {
+                "ruleId": "c",
+                "locations": [located("api/kestrel/notes.py", 68, endLine=70, endColumn=2)],
+            },
+        )
+    )
+    (report,) = load_sarif(json.dumps(the_log).encode(), "q.sarif")
+    quotes = [record.quotes[0] for record in report.records]
+    assert [quote.columns for quote in quotes] == [(1, 1), (1, 1), (1, 2)]
+    with Revision.open(kestrel, CITED_REVISION) as revision:
+        omitted, written, past = Anchorer(revision).anchor_many(quotes)
+    assert omitted.match is Tier.LOCATED and omitted.lines == (68, 69) and omitted.range_ok
+    assert written.match is Tier.LOCATED and written.lines == (68, 69)
+    assert past.match is Tier.MISSING and "lines 68-70 are past the end" in past.notes[0]
+
+
 def test_rebase_by_longest_existing_suffix() -> None:
     paths = {"api/server.py", "server.py", "api/kestrel/auth.py"}
     assert repository_path("/home/ci/kestrel/api/server.py", paths) == "api/server.py"
