@@ -88,6 +88,7 @@ SARIF_SOURCES = (
     "sarif/invocations.py",
     "sarif/document.py",
     "sarif/results.py",
+    "sarif/rules.py",
     "sarif/messages.py",
     "sarif/uris.py",
     "sarif/rebase.py",

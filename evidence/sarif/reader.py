@@ -17,12 +17,8 @@ from evidence.model import Diagnostic, Record, Report, RevisionMention
 from evidence.sarif.document import read_document
 from evidence.sarif.invocations import invocation_problems
 from evidence.sarif.rebase import TYPE_PREFIX, slug
-from evidence.sarif.results import (
-    RunContext,
-    fingerprint_tables,
-    read_result,
-    shared_tables,
-)
+from evidence.sarif.results import fingerprint_tables, read_result, shared_tables
+from evidence.sarif.rules import RunContext
 from evidence.sarif.uris import UriResolver
 
 __all__ = ["ResultId", "load_sarif", "read_runs", "reports_of", "result_ids"]

@@ -11,22 +11,15 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from evidence.model import Kind, LineRange, Quote, Record
 from evidence.sarif.messages import message_text, multiformat_text
+from evidence.sarif.rules import RunContext, rule_for
 from evidence.sarif.uris import UriResolver
 
-__all__ = [
-    "RunContext",
-    "fingerprint",
-    "fingerprint_tables",
-    "read_result",
-    "rule_for",
-    "shared_tables",
-]
+__all__ = ["fingerprint", "fingerprint_tables", "read_result", "shared_tables"]
 
 #: result and rule properties shown as fields (the rest stay in the file)
 PROPERTY_FIELDS = (
@@ -66,65 +59,6 @@ def _integer(value: object) -> int | None:
 
 def _text(value: object) -> str:
     return value if type(value) is str else ""
-
-
-@dataclass
-class RunContext:
-    """What the results of one run share: rules, message strings, the URI resolver."""
-
-    file: str
-    resolver: UriResolver
-    rules: Sequence[Any] = ()
-    extensions: Sequence[Sequence[Any]] = ()
-    strings: Mapping[str, Any] = field(default_factory=dict)
-    by_id: dict[str, Mapping[str, Any]] = field(default_factory=dict)
-    #: per rule object (by id()): its fields and the body text it adds, computed once
-    rule_parts: dict[int, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)
-
-    @classmethod
-    def for_run(cls, run: Mapping[str, Any], file: str, resolver: UriResolver) -> RunContext:
-        """The context of ``run`` (its driver's rules first, then its extensions')."""
-        tool = _mapping(run.get("tool"))
-        driver = _mapping(tool.get("driver"))
-        rules = _sequence(driver.get("rules"))
-        extensions = [
-            _sequence(_mapping(extension).get("rules"))
-            for extension in _sequence(tool.get("extensions"))
-        ]
-        by_id: dict[str, Mapping[str, Any]] = {}
-        for table in (*extensions, rules):  # the driver's own rules win
-            for rule in table:
-                if isinstance(rule, Mapping) and isinstance(rule.get("id"), str):
-                    by_id[rule["id"]] = rule
-        strings = _mapping(driver.get("globalMessageStrings"))
-        return cls(file, resolver, rules, extensions, strings, by_id)
-
-
-def rule_for(
-    result: Mapping[str, Any], context: RunContext
-) -> tuple[str, Mapping[str, Any] | None, str | None]:
-    """(rule id, rule object or None, a problem to report or None) of a result."""
-    rule_id = _text(result.get("ruleId"))
-    reference = _mapping(result.get("rule"))
-    index = _integer(result.get("ruleIndex"))
-    if index is None:
-        index = _integer(reference.get("index"))
-    table = context.rules
-    component = _integer(_mapping(reference.get("toolComponent")).get("index"))
-    if component is not None and 0 <= component < len(context.extensions):
-        table = context.extensions[component]
-    rule: Mapping[str, Any] | None = None
-    problem = None
-    if index is not None and index >= 0:
-        if index < len(table) and isinstance(table[index], Mapping):
-            rule = table[index]
-        else:
-            problem = f"ruleIndex {index} names no rule of the tool"
-    if not rule_id:
-        rule_id = _text(reference.get("id")) or (_text(rule.get("id")) if rule else "")
-    if rule is None and rule_id:
-        rule = context.by_id.get(rule_id) or context.by_id.get(rule_id.split("/", 1)[0])
-    return rule_id or "(no rule)", rule, problem
 
 
 #: the keys a result's identity is read from, in order of preference

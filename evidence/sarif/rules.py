@@ -1,0 +1,144 @@
+"""A run's rules: which rule a result names.
+
+A result names its rule by ``ruleId`` and ``ruleIndex``, or by a reference (``rule``) whose
+``toolComponent`` says whose rules the index counts: the driver's, or an extension's (a CodeQL
+query pack) named by its index in ``tool.extensions``, its guid or its name (SARIF 3.52, 3.54).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from evidence.sarif.uris import UriResolver
+
+__all__ = ["RunContext", "rule_for", "rule_in"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if type(value) is dict else _EMPTY
+
+
+def _sequence(value: object) -> Sequence[Any]:
+    return value if type(value) is list else ()
+
+
+def _integer(value: object) -> int | None:
+    return value if type(value) is int else None
+
+
+def _text(value: object) -> str:
+    return value if type(value) is str else ""
+
+
+@dataclass
+class RunContext:
+    """What the results of one run share: rules, message strings, the URI resolver."""
+
+    file: str
+    resolver: UriResolver
+    rules: Sequence[Any] = ()
+    extensions: Sequence[Sequence[Any]] = ()
+    strings: Mapping[str, Any] = field(default_factory=dict)
+    by_id: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: per rule object (by id()): its fields and the body text it adds, computed once
+    rule_parts: dict[int, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)
+    #: the rules of each tool component by its guid (lower case) and by its name
+    by_guid: dict[str, Sequence[Any]] = field(default_factory=dict)
+    by_name: dict[str, Sequence[Any]] = field(default_factory=dict)
+
+    @classmethod
+    def for_run(cls, run: Mapping[str, Any], file: str, resolver: UriResolver) -> RunContext:
+        """The context of ``run`` (its driver's rules first, then its extensions')."""
+        tool = _mapping(run.get("tool"))
+        driver = _mapping(tool.get("driver"))
+        rules = _sequence(driver.get("rules"))
+        components = [_mapping(extension) for extension in _sequence(tool.get("extensions"))]
+        extensions = [_sequence(extension.get("rules")) for extension in components]
+        by_id: dict[str, Mapping[str, Any]] = {}
+        for table in (*extensions, rules):  # the driver's own rules win
+            for rule in table:
+                if isinstance(rule, Mapping) and isinstance(rule.get("id"), str):
+                    by_id[rule["id"]] = rule
+        by_guid: dict[str, Sequence[Any]] = {}
+        by_name: dict[str, Sequence[Any]] = {}
+        for component, table in reversed(
+            ((driver, rules), *zip(components, extensions, strict=True))
+        ):
+            guid, name = _text(component.get("guid")), _text(component.get("name"))
+            if guid:
+                by_guid[guid.lower()] = table
+            if name:
+                by_name[name] = table  # a name given twice: the driver's, else the first
+        strings = _mapping(driver.get("globalMessageStrings"))
+        return cls(
+            file, resolver, rules, extensions, strings, by_id, by_guid=by_guid, by_name=by_name
+        )
+
+    def component_rules(self, reference: Mapping[str, Any]) -> Sequence[Any] | None:
+        """The rules of the tool component a toolComponentReference names (SARIF 3.54: by
+        index in ``tool.extensions``, else guid, else name), None when it names none; the
+        driver's when there is no reference."""
+        if not reference:
+            return self.rules
+        index = _integer(reference.get("index"))
+        if index is not None:
+            return self.extensions[index] if 0 <= index < len(self.extensions) else None
+        guid = _text(reference.get("guid"))
+        if guid:
+            return self.by_guid.get(guid.lower())
+        name = _text(reference.get("name"))
+        return self.by_name.get(name) if name else None
+
+
+def _component_text(reference: Mapping[str, Any]) -> str:
+    """How a toolComponentReference names its component, for a diagnostic."""
+    for key in ("index", "guid", "name"):
+        value = reference.get(key)
+        if type(value) in (int, str):
+            return f"{key} {value!r}"[:80]
+    return "a toolComponent"
+
+
+def rule_in(
+    reference: Mapping[str, Any], index: int | None, context: RunContext
+) -> tuple[Mapping[str, Any] | None, str | None]:
+    """(rule, problem) of a rule reference's ``index`` and ``toolComponent``: the rule at that
+    index, else the one of that id, in the rules of the component it names."""
+    component = _mapping(reference.get("toolComponent"))
+    table = context.component_rules(component)
+    if table is None:
+        return None, f"{_component_text(component)} names no component of the tool"
+    if index is not None and index >= 0:
+        if index < len(table) and isinstance(table[index], Mapping):
+            return table[index], None
+        return None, f"ruleIndex {index} names no rule of the tool"
+    rule_id = _text(reference.get("id"))
+    if component and rule_id:  # the id looked up in the component named, not the driver
+        for rule in table:
+            if isinstance(rule, Mapping) and rule.get("id") == rule_id:
+                return rule, None
+    return None, None
+
+
+def rule_for(
+    result: Mapping[str, Any], context: RunContext
+) -> tuple[str, Mapping[str, Any] | None, str | None]:
+    """(rule id, rule object or None, a problem to report or None) of a result."""
+    rule_id = _text(result.get("ruleId"))
+    reference = _mapping(result.get("rule"))
+    index = _integer(result.get("ruleIndex"))
+    if index is None:
+        index = _integer(reference.get("index"))
+    if rule_id and "id" not in reference:
+        reference = {**reference, "id": rule_id}
+    rule, problem = rule_in(reference, index, context)
+    if not rule_id:
+        rule_id = _text(reference.get("id")) or (_text(rule.get("id")) if rule else "")
+    if rule is None and rule_id:
+        rule = context.by_id.get(rule_id) or context.by_id.get(rule_id.split("/", 1)[0])
+    return rule_id or "(no rule)", rule, problem
