@@ -16,7 +16,7 @@ from typing import Any
 
 from evidence.model import Kind, LineRange, Quote, Record
 from evidence.sarif.messages import message_text, multiformat_text
-from evidence.sarif.rules import RunContext, rule_for
+from evidence.sarif.rules import RunContext, level_of, rule_for
 from evidence.sarif.uris import UriResolver
 
 __all__ = ["fingerprint", "fingerprint_tables", "read_result", "shared_tables"]
@@ -383,8 +383,7 @@ def read_result(
     digest, described = fingerprint(result, rule_id, first, shared, tables)
     record_id = f"{rule_id}:{digest}"
     message = message_text(result.get("message"), rule, context.strings)
-    default_level = _text(_mapping(rule.get("defaultConfiguration")).get("level")) if rule else ""
-    level = _text(result.get("level")) or default_level or "warning"
+    level = level_of(result, rule, rule_id, context)
     quotes = _Quotes(record_id, number, context)
     for location in locations:
         quotes.add(location, "location")

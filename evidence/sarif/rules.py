@@ -1,8 +1,10 @@
-"""A run's rules: which rule a result names.
+"""A run's rules: which rule a result names, and the level a result has.
 
 A result names its rule by ``ruleId`` and ``ruleIndex``, or by a reference (``rule``) whose
 ``toolComponent`` says whose rules the index counts: the driver's, or an extension's (a CodeQL
 query pack) named by its index in ``tool.extensions``, its guid or its name (SARIF 3.52, 3.54).
+Its level is its own, else none when its kind is not ``fail``, else the level an invocation's
+``ruleConfigurationOverrides`` gives its rule, else the rule's default, else warning (3.27.10).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from evidence.sarif.uris import UriResolver
 
-__all__ = ["RunContext", "rule_for", "rule_in"]
+__all__ = ["RunContext", "level_of", "rule_for", "rule_in"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -50,6 +52,8 @@ class RunContext:
     #: the rules of each tool component by its guid (lower case) and by its name
     by_guid: dict[str, Sequence[Any]] = field(default_factory=dict)
     by_name: dict[str, Sequence[Any]] = field(default_factory=dict)
+    #: per invocation, the level its ruleConfigurationOverrides give each rule (`level_of`)
+    overrides: list[dict[_OverrideKey, str]] = field(default_factory=list)
 
     @classmethod
     def for_run(cls, run: Mapping[str, Any], file: str, resolver: UriResolver) -> RunContext:
@@ -75,9 +79,11 @@ class RunContext:
             if name:
                 by_name[name] = table  # a name given twice: the driver's, else the first
         strings = _mapping(driver.get("globalMessageStrings"))
-        return cls(
+        context = cls(
             file, resolver, rules, extensions, strings, by_id, by_guid=by_guid, by_name=by_name
         )
+        context.overrides = _overrides(run, context)  # its descriptors name rules as results do
+        return context
 
     def component_rules(self, reference: Mapping[str, Any]) -> Sequence[Any] | None:
         """The rules of the tool component a toolComponentReference names (SARIF 3.54: by
@@ -142,3 +148,53 @@ def rule_for(
     if rule is None and rule_id:
         rule = context.by_id.get(rule_id) or context.by_id.get(rule_id.split("/", 1)[0])
     return rule_id or "(no rule)", rule, problem
+
+
+#: what an invocation's overrides are kept by: the rule object's id(), else the rule's id
+_OverrideKey = int | str
+
+
+def _overrides(run: Mapping[str, Any], context: RunContext) -> list[dict[_OverrideKey, str]]:
+    """Per invocation, the level its ``ruleConfigurationOverrides`` give each rule (3.20.5)."""
+    found: list[dict[_OverrideKey, str]] = []
+    for invocation in map(_mapping, _sequence(run.get("invocations"))):
+        levels: dict[_OverrideKey, str] = {}
+        for override in map(_mapping, _sequence(invocation.get("ruleConfigurationOverrides"))):
+            level = _text(_mapping(override.get("configuration")).get("level"))
+            descriptor = _mapping(override.get("descriptor"))
+            if not level or not descriptor:
+                continue
+            rule, _problem = rule_in(descriptor, _integer(descriptor.get("index")), context)
+            rule_id = _text(descriptor.get("id"))
+            if rule is None and rule_id and "toolComponent" not in descriptor:
+                rule = context.by_id.get(rule_id)
+            if rule is not None:
+                levels.setdefault(id(rule), level)
+            elif rule_id:
+                levels.setdefault(rule_id, level)
+        found.append(levels)
+    return found
+
+
+def level_of(
+    result: Mapping[str, Any], rule: Mapping[str, Any] | None, rule_id: str, context: RunContext
+) -> str:
+    """The result's level as SARIF 3.27.10 determines it."""
+    level = _text(result.get("level"))
+    if level:
+        return level
+    kind = _text(result.get("kind"))
+    if kind and kind != "fail":
+        return "none"  # a result that is no failure (review, open, ...) has no severity
+    if context.overrides:
+        index = _integer(_mapping(result.get("provenance")).get("invocationIndex"))
+        chosen = context.overrides
+        if index is not None and 0 <= index < len(chosen):
+            chosen = [chosen[index]]  # the invocation that found it
+        keys = (id(rule), rule_id) if rule is not None else (rule_id,)
+        for levels in chosen:
+            for key in keys:
+                if key in levels:
+                    return levels[key]
+    default = _text(_mapping(rule.get("defaultConfiguration")).get("level")) if rule else ""
+    return default or "warning"

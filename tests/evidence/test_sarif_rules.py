@@ -89,3 +89,80 @@ def test_a_component_the_tool_does_not_have_is_said() -> None:
     (record,) = report.records
     assert record.section == "(no rule)" and level(record) == "warning"
     assert "name 'missing' names no component of the tool" in said(report)
+
+
+# --- levels ------------------------------------------------------------------------------------
+
+
+def _rules(*rules: dict[str, Any]) -> dict[str, Any]:
+    return {"driver": {"name": "T", "rules": list(rules)}}
+
+
+@pytest.mark.parametrize("kind", ["review", "open"])
+def test_a_result_that_is_no_failure_has_level_none_unless_it_says_one(kind: str) -> None:
+    tool = _rules({"id": "R", "defaultConfiguration": {"level": "error"}})
+    results = [
+        result("no level", ruleId="R", kind=kind),
+        result("own level", ruleId="R", kind=kind, level="note"),
+        result("fail", ruleId="R", kind="fail"),
+        result("no kind", ruleId="R"),
+    ]
+    found = by_label(read({"tool": tool, "results": results}))
+    assert level(found["no level"]) == "none"
+    assert ("level", "none") in found["no level"].fields
+    assert level(found["own level"]) == "note"
+    assert level(found["fail"]) == "error" and level(found["no kind"]) == "error"
+
+
+def test_an_invocation_s_rule_configuration_override_comes_before_the_rule_s_default() -> None:
+    tool = _rules(
+        {"id": "A", "defaultConfiguration": {"level": "note"}},
+        {"id": "B", "defaultConfiguration": {"level": "note"}},
+        {"id": "C", "defaultConfiguration": {"level": "note"}},
+    )
+    overrides = [
+        {"descriptor": {"id": "A"}, "configuration": {"level": "error"}},
+        {"descriptor": {"index": 1}, "configuration": {"level": "warning"}},
+        {"descriptor": {"id": "C"}, "configuration": {"enabled": True}},  # no level: the default
+    ]
+    results = [
+        result("a", ruleId="A"),
+        result("b", ruleId="B", ruleIndex=1),
+        result("c", ruleId="C"),
+        result("own", ruleId="A", level="note"),
+        result("review", ruleId="A", kind="review"),
+    ]
+    the_run = {
+        "tool": tool,
+        "invocations": [{"executionSuccessful": True, "ruleConfigurationOverrides": overrides}],
+        "results": results,
+    }
+    found = by_label(read(the_run))
+    assert [level(found[name]) for name in ("a", "b", "c", "own", "review")] == [
+        "error",
+        "warning",
+        "note",
+        "note",
+        "none",
+    ]
+
+
+def test_the_override_of_the_invocation_that_found_the_result() -> None:
+    tool = _rules({"id": "A"})
+    invocations = [
+        {"executionSuccessful": True},
+        {
+            "executionSuccessful": True,
+            "ruleConfigurationOverrides": [
+                {"descriptor": {"id": "A"}, "configuration": {"level": "error"}}
+            ],
+        },
+    ]
+    results = [
+        result("first", ruleId="A", provenance={"invocationIndex": 0}),
+        result("second", ruleId="A", provenance={"invocationIndex": 1}),
+        result("unsaid", ruleId="A"),
+    ]
+    found = by_label(read({"tool": tool, "invocations": invocations, "results": results}))
+    assert level(found["first"]) == "warning"
+    assert level(found["second"]) == "error" and level(found["unsaid"]) == "error"
