@@ -1,20 +1,26 @@
 """SARIF paths -> paths of the revision under review.
 
 A scanner run on another machine writes absolute paths of its checkout (``/home/ci/work/kestrel/
-api/server.py``), or paths relative to a directory above or below the repository's root. Once the
-revision is known, each such path is replaced by its longest suffix that is a file of the revision
-(``api/server.py``); a path with no such suffix is kept (it reads as missing). Report quotes are
-never touched: only quotes read from SARIF (those with a ``role``). In an audit, a run is also
-kept under the system it was run over (`for_system`).
+api/server.py``). Once the revision is known, such a path is replaced by its longest suffix that
+is a file of the revision (``api/server.py``) when that suffix keeps a directory: the directories
+it drops are the checkout's root. A bare file name (``index.js``, ``setup.py``) is taken only at
+a root another path of the reports showed, and a path whose suffix drops a directory below such a
+root is no file of that checkout (``<root>/node_modules/foo/lib/a.js`` is not ``lib/a.js``): both
+are kept, as is any path with no such suffix, and read as missing. A relative path is the
+repository's (SARIF 3.4.4) and is never rebased. A rebased quote's note names the path the log
+wrote, and each report says how many it rebased. Report quotes are never touched: only quotes
+read from SARIF (those with a ``role``). In an audit, a run is also kept under the system it was
+run over (`for_system`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
-from evidence.model import Quote, Record, Report, ReportSet
+from evidence.model import Diagnostic, Quote, Record, Report, ReportSet
+from evidence.sarif.uris import is_absolute
 
 if TYPE_CHECKING:
     from evidence.revision import Revision
@@ -22,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "TYPE_PREFIX",
     "at_revision",
+    "checkout_paths",
     "for_system",
     "has_sarif_quotes",
     "is_sarif_report",
@@ -63,6 +70,7 @@ def has_sarif_quotes(reportset: ReportSet) -> bool:
 
 
 _PATH = Quote._fields.index("path")
+_NOTE = Quote._fields.index("note")
 _QUOTES = Record._fields.index("quotes")
 _Item = TypeVar("_Item", Quote, Record)
 
@@ -73,22 +81,51 @@ def _with(item: _Item, index: int, value: object) -> _Item:
     return tuple.__new__(type(item), (*item[:index], value, *item[index + 1 :]))
 
 
-def rebase_paths(reportset: ReportSet, paths: Container[str]) -> ReportSet:
-    """``reportset`` with the path of every SARIF quote not in ``paths`` replaced by its longest
-    suffix that is (unchanged when none is)."""
-    records = (record for report in reportset.reports for record in report.records)
-    if all(not q.role or q.path in paths for record in records for q in record.quotes):
-        return reportset  # a scan of this very tree: one pass, nothing rebuilt (135,130: 0.5 s)
+def checkout_paths(absolute: Iterable[str], paths: Container[str]) -> dict[str, str]:
+    """The path in ``paths`` of each ``absolute`` path of another checkout that has one, by its
+    longest existing suffix (`repository_path`) when that suffix keeps a directory, or is a
+    bare file name at the root such a suffix showed; none when the suffix drops a directory
+    below such a root (a file under the checkout that is not in the tree)."""
+    matched: dict[str, tuple[str, str]] = {}  # path -> (root it implies, repository path)
+    for path in absolute:
+        suffix = repository_path(path, paths)
+        if suffix is not None and path.endswith("/" + suffix):
+            matched[path] = (path[: len(path) - len(suffix)], suffix)
+    roots = {root for root, suffix in matched.values() if "/" in suffix}
     found: dict[str, str] = {}
+    for path, (root, suffix) in matched.items():
+        if root not in roots:
+            continue  # a file name alone: index.js of any directory of any machine
+        # the root's parent directories, at each "/": one of them a root is a checkout above
+        cut = root.rstrip("/")
+        if any(cut[: end + 1] in roots for end in range(len(cut)) if cut[end] == "/"):
+            continue
+        found[path] = suffix
+    return found
+
+
+def _noted(quote: Quote, written: str) -> str:
+    said = f"the log wrote {written}"
+    return f"{quote.note} ({said})" if quote.note else said
+
+
+def rebase_paths(reportset: ReportSet, paths: Container[str]) -> ReportSet:
+    """``reportset`` with the absolute path of every SARIF quote not in ``paths`` replaced by
+    the path `checkout_paths` finds (unchanged when it finds none), its note naming the path
+    the log wrote, and a diagnostic on each report that had paths rebased."""
+    quotes = [q for report in reportset.reports for record in report.records for q in record.quotes]
+    if all(not q.role or q.path in paths for q in quotes):
+        return reportset  # a scan of this very tree: one pass, nothing rebuilt (135,130: 0.5 s)
+    wanted = {q.path for q in quotes if q.role and q.path not in paths and is_absolute(q.path)}
+    found = checkout_paths(wanted, paths)
+    if not found:
+        return reportset
 
     def rebased(quote: Quote) -> Quote:
-        if not quote.role or quote.path in paths:
-            return quote
-        path = found.get(quote.path)
+        path = found.get(quote.path) if quote.role else None
         if path is None:
-            path = repository_path(quote.path, paths) or quote.path
-            found[quote.path] = path
-        return quote if path == quote.path else _with(quote, _PATH, path)
+            return quote
+        return _with(_with(quote, _PATH, path), _NOTE, _noted(quote, quote.path))
 
     def record(value: Record) -> Record:
         quotes = tuple(rebased(quote) for quote in value.quotes)
@@ -97,8 +134,22 @@ def rebase_paths(reportset: ReportSet, paths: Container[str]) -> ReportSet:
 
     def report(value: Report) -> Report:
         records = tuple(record(item) for item in value.records)
-        changed = any(new is not old for new, old in zip(records, value.records, strict=True))
-        return value._replace(records=records) if changed else value
+        moved = {
+            quote.path: found[quote.path]
+            for item in value.records
+            for quote in item.quotes
+            if quote.role and quote.path in found
+        }
+        if not moved:
+            return value
+        first, path = next(iter(moved.items()))
+        more = f" and {len(moved) - 1:,} more" if len(moved) > 1 else ""
+        said = Diagnostic(
+            0,
+            f"{len(moved):,} absolute path(s) of another checkout found in the revision by"
+            f" their ending: {first} as {path}{more}",
+        )
+        return value._replace(records=records, diagnostics=(*value.diagnostics, said))
 
     return reportset._replace(reports=tuple(report(item) for item in reportset.reports))
 

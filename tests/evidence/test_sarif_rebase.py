@@ -1,0 +1,115 @@
+"""Paths of another checkout found in the revision; paths that are not there stay missing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sarifkit import located, log, run, write
+
+from evidence.model import Diagnostic, Quote
+from evidence.reports.loading import load_reports
+from evidence.sample import sample_repo
+from evidence.sarif.rebase import checkout_paths, rebase_paths
+from tui.cli import cli
+
+TREE = {"index.js", "setup.py", "api/server.py", "api/kestrel/__init__.py", "lib/a.js"}
+
+
+@pytest.fixture(scope="module")
+def kestrel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sample_repo(tmp_path_factory.mktemp("kestrel"))
+
+
+def test_a_ci_checkout_s_paths_are_found_by_an_ending_that_keeps_a_directory() -> None:
+    written = [
+        "/home/runner/work/k/k/api/server.py",
+        "C:/a/k/api/kestrel/__init__.py",  # a Windows runner
+        "/home/runner/work/k/k/setup.py",  # a file at the root the first path showed
+    ]
+    assert checkout_paths(written, TREE) == {
+        "/home/runner/work/k/k/api/server.py": "api/server.py",
+        "C:/a/k/api/kestrel/__init__.py": "api/kestrel/__init__.py",
+        "/home/runner/work/k/k/setup.py": "setup.py",
+    }
+
+
+@pytest.mark.parametrize(
+    ("written", "found"),
+    [
+        # a file outside the checkout, found by its name alone
+        (["/usr/lib/node_modules/foo/index.js"], {}),
+        # no other path shows that /home/ci/k/ is a checkout
+        (["/home/ci/k/setup.py"], {}),
+        # the checkout's build/index.js is not its index.js
+        (
+            ["/home/ci/k/build/index.js", "/home/ci/k/api/server.py"],
+            {"/home/ci/k/api/server.py": "api/server.py"},
+        ),
+        # a file under the checkout that the tree does not hold, not its lib/a.js
+        (
+            ["/w/k/node_modules/x/lib/a.js", "/w/k/api/server.py"],
+            {"/w/k/api/server.py": "api/server.py"},
+        ),
+        (["/tmp/elsewhere.py"], {}),
+    ],
+)
+def test_a_path_found_by_its_file_name_alone_or_below_the_root_is_not(
+    written: list[str], found: dict[str, str]
+) -> None:
+    assert checkout_paths(written, TREE) == found
+
+
+def _quotes(uris: list[str], tmp_path: Path) -> tuple[list[Quote], tuple[Diagnostic, ...]]:
+    the_log = log(run(*({"ruleId": "R", "locations": [located(uri, 1)]} for uri in uris)))
+    reportset = load_reports([write(tmp_path / "paths.sarif", the_log)])
+    rebased = rebase_paths(reportset, TREE)
+    (report,) = rebased.reports
+    return [record.quotes[0] for record in report.records], report.diagnostics
+
+
+def test_a_relative_path_is_the_repository_s_and_never_rebased(tmp_path: Path) -> None:
+    quotes, diagnostics = _quotes(["dist/index.js", "vendor/api/server.py"], tmp_path)
+    assert [quote.path for quote in quotes] == ["dist/index.js", "vendor/api/server.py"]
+    assert not diagnostics
+
+
+def test_a_rebased_path_names_the_path_the_log_wrote(tmp_path: Path) -> None:
+    uris = ["file:///home/runner/work/k/k/api/server.py", "file:///usr/lib/node_modules/index.js"]
+    quotes, diagnostics = _quotes(uris, tmp_path)
+    assert [quote.path for quote in quotes] == ["api/server.py", "/usr/lib/node_modules/index.js"]
+    assert quotes[0].note == "the log wrote /home/runner/work/k/k/api/server.py"
+    assert quotes[1].note == ""
+    (said,) = [d.message for d in diagnostics]
+    assert said.startswith("1 absolute path(s) of another checkout found in the revision")
+    assert "/home/runner/work/k/k/api/server.py as api/server.py" in said
+
+
+def test_check_calls_paths_missing_that_the_revision_does_not_hold(
+    kestrel: Path, tmp_path: Path
+) -> None:
+    uris = [
+        "dist/worker/src/index.js",  # relative: the repository's dist/, which is not there
+        "file:///usr/lib/node_modules/foo/pyproject.toml",  # outside the checkout
+        "file:///home/runner/work/kestrel/kestrel/worker/src/index.js",
+    ]
+    the_log = log(run(*({"ruleId": "R", "locations": [located(uri, 1)]} for uri in uris)))
+    path = write(tmp_path / "paths.sarif", the_log)
+    result = CliRunner().invoke(
+        cli, ["check", str(path), "--repo", str(kestrel), "--rev", "HEAD", "--format", "json"]
+    )
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    found = [(q["path"], q["match"], q["note"]) for q in document["quotes"]]
+    assert found == [
+        ("dist/worker/src/index.js", "missing", None),
+        ("/usr/lib/node_modules/foo/pyproject.toml", "missing", None),
+        (
+            "worker/src/index.js",
+            "located",
+            "the log wrote /home/runner/work/kestrel/kestrel/worker/src/index.js",
+        ),
+    ]
+    assert any("1 absolute path(s) of another checkout" in d for d in document["diagnostics"])
