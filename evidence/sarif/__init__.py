@@ -8,7 +8,7 @@ One module per reason to change; this ``__init__`` imports nothing (import from 
 - results.py: one result -> a Record with its quotes (locations, code flow steps, related)
 - rules.py: a result's rule (the driver's or an extension's, by index, guid or name), its level
 - reader.py: a document -> Reports (one per run); the record id of every result
-- rebase.py: paths of another checkout -> paths of the revision (longest existing suffix)
+- rebase.py: absolute paths of another checkout -> paths of the revision (by their ending)
 - facts.py: a result record's baseline state and suppression (what the review filters use)
 - triage.py: results grouped by rule, file or severity; a result's only location
 """

@@ -5,7 +5,7 @@ defines in ``originalUriBaseIds`` (itself maybe relative to another base) or lea
 (``%SRCROOT%``). Bases that ``versionControlProvenance[].mappedTo`` maps to the repository, and
 bases left undefined, are the repository's root. A base defined as an absolute URI (the scanning
 machine's checkout) gives an absolute path: evidence/sarif/rebase.py later finds it in the
-revision by its longest existing suffix, once the revision is known.
+revision by its ending, once the revision is known; a relative path stays the repository's.
 """
 
 from __future__ import annotations
