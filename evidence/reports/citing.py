@@ -13,6 +13,7 @@ from evidence.reports.vocabulary import (
     ITEM_RE,
     LAYER_WORDS,
     SEP_RE,
+    SMART_QUOTES,
     is_path_like,
     permalink_path,
     split_claimed,
@@ -24,6 +25,7 @@ __all__ = ["citations_in"]
 
 def citations_in(line: str, number: int) -> Iterator[Citation]:
     """The citations in one line: ``SRC-n, path, path`` (layer words skipped)."""
+    line = line.translate(SMART_QUOTES)  # "src/a b.md" as a word processor quotes it
     for match in CITE_RE.finditer(line):
         position, paths = match.end(), []
         while True:
@@ -40,7 +42,7 @@ def citations_in(line: str, number: int) -> Iterator[Citation]:
                 break
             token = item.group()
             written = token.rstrip(".`'\"")
-            path = written_path(written)  # my\\_module.py, src\\a.js: as meant
+            path = written_path(written.lstrip("`'\""))  # `a.js`, my\\_module.py: as meant
             if path.startswith(("https://", "http://")):  # a code host's permalink: its file
                 path = permalink_path(path) or path
             if path.lower() not in LAYER_WORDS:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
-from evidence.reports.vocabulary import is_path_like, marker_token, quoted_marker, split_claimed
+from evidence.reports.vocabulary import (
+    SMART_QUOTES,
+    is_path_like,
+    marker_token,
+    quoted_marker,
+    split_claimed,
+)
 
 __all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic"]
 
@@ -52,7 +58,8 @@ def _dash_marker(line: str, dash: str, *, lines_said: bool = False) -> tuple[int
     rest = line[position + len(dash) :]
     if not rest[:1].isspace():
         return None
-    quoted = quoted_marker(rest.strip())  # a path with spaces, in quotes or backticks
+    # a path with spaces, in quotes (a word processor's too) or backticks
+    quoted = quoted_marker(rest.strip().translate(SMART_QUOTES))
     if quoted is not None:
         return position, quoted
     token = marker_token(rest.strip())

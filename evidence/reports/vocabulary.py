@@ -52,9 +52,11 @@ SHORT_SHA_RE = re.compile(
     re.IGNORECASE,
 )
 CITE_RE = re.compile(r"(?<![\w-])(SRC-\d+)\s*[,:]\s*")
-ITEM_RE = re.compile(r"[^\s,;()\[\]]+")
-SEP_RE = re.compile(r"\s*,\s+and\s+|\s*,\s*|\s+and\s+")
-PATH_CHARS_RE = re.compile(r"^[\w@+~.-][\w@+~./-]*$")
+#: a cited item: what no space, comma, semicolon or bracket ends, and folders in parentheses or
+#: brackets as web frameworks name them (``app/(auth)/page.tsx``, ``pages/[id].tsx``)
+ITEM_RE = re.compile(r"(?:[^\s,;()\[\]]|\([^\s,;()\[\]]*\)|\[[^\s,;()\[\]]*\])+")
+SEP_RE = re.compile(r"\s*,\s+and\s+|\s*[,;]\s*|\s+and\s+")
+PATH_CHARS_RE = re.compile(r"^[\w@+~.-][\w@+~./()\[\]&-]*$")
 EXTENSION_RE = re.compile(r"[\w-]\.[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*$")
 SEARCH_RE = re.compile(r"(?<![\w/.-])(git grep|rg|grep)(?=[ \t])")
 
@@ -118,9 +120,32 @@ def slugify(text: str) -> str:
     return slug or "section"
 
 
+#: typographic quotes as word processors and exporters write them, and the ASCII ones they stand
+#: for (one character for one: offsets in a line stay)
+SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+
+
+def _balanced(token: str) -> bool:
+    """Every parenthesis and bracket of the token closed, in order."""
+    if "(" not in token and ")" not in token and "[" not in token and "]" not in token:
+        return True
+    depth = {"(": 0, "[": 0}
+    for character in token:
+        if character in "([":
+            depth[character] += 1
+        elif character in ")]":
+            opener = "(" if character == ")" else "["
+            depth[opener] -= 1
+            if depth[opener] < 0:
+                return False
+    return not any(depth.values())
+
+
 def is_path_like(token: str) -> bool:
     """True for a token that reads as a repository path (``src/a.js``, ``au-mcp.md``, ...)."""
     if not token or not PATH_CHARS_RE.match(token) or token in LAYER_WORDS:
+        return False
+    if not _balanced(token):  # "a.js)" ends a sentence; "app/(auth)/page.tsx" is a folder
         return False
     if token.startswith("SRC-") or ID_FULL_RE.match(token) or token.strip("./") == "":
         return False
@@ -173,10 +198,10 @@ def marker_token(token: str) -> str:
 
 def written_path(token: str) -> str:
     """A path as its writer meant it: Markdown's escapes read (``my\\_module.py``), Windows'
-    separators made ``/`` (``src\\a.js``)."""
-    if "\\" not in token:
-        return token
-    return MARKDOWN_ESCAPE_RE.sub(r"\1", token).replace("\\", "/")
+    separators made ``/`` (``src\\a.js``), a leading ``/`` (the repository's root) dropped."""
+    if "\\" in token:
+        token = MARKDOWN_ESCAPE_RE.sub(r"\1", token).replace("\\", "/")
+    return token[1:] if token.startswith("/") and token[1:2] not in ("/", "") else token
 
 
 #: a Markdown link, ``[text](url)``

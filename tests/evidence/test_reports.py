@@ -118,6 +118,7 @@ def test_marker_forms_reports_are_written_in(marker: str, claimed: tuple[int, in
         "'docs/User Guide.md:3'",
         "`docs/User Guide.md`:3",
         '"docs/User Guide.md:3".',
+        "“docs/User Guide.md”:3",  # a word processor's quotes
     ],
 )
 def test_a_path_with_spaces_is_read_in_quotes(marker: str) -> None:
@@ -198,6 +199,15 @@ def test_citation_forms() -> None:
         ("(SRC-1, `Program Files/app.exe`, a.js)", ("Program Files/app.exe", "a.js")),
         ("(SRC-1, a.js, assets/My Logo.png).", ("a.js", "assets/My Logo.png")),
         ("(SRC-1, src/lib used by docs.md)", ("src/lib",)),  # a directory, then prose
+        # as Markdown, exporters and web frameworks write them
+        ("(SRC-1, `src/server.js`, `src/gone.js`)", ("src/server.js", "src/gone.js")),
+        ("[SRC-1: src/server.js; src/gone.js]", ("src/server.js", "src/gone.js")),
+        ("(SRC-1, /src/gone.js)", ("src/gone.js",)),
+        (
+            "(SRC-1, app/(auth)/login/page.tsx, pages/[id]/index.tsx, a.js)",
+            ("app/(auth)/login/page.tsx", "pages/[id]/index.tsx", "a.js"),
+        ),
+        ("See (SRC-1, “docs/User Guide.md”, a.js).", ("docs/User Guide.md", "a.js")),
     ],
 )
 def test_citation_variants(line: str, paths: tuple[str, ...]) -> None:
@@ -690,3 +700,22 @@ def test_a_cited_path_with_its_lines_or_as_a_permalink_is_a_citation() -> None:
         ("worker/retry.py", "present"),
         ("c.py", "present"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("marker", "path"),
+    [
+        ('"docs/Q&A notes.md":3', "docs/Q&A notes.md"),
+        ('"docs/User Guide (v2).md":3', "docs/User Guide (v2).md"),
+        ("/src/server.js:3", "src/server.js"),  # the repository's root
+        ("app/(auth)/login/page.tsx:3", "app/(auth)/login/page.tsx"),
+        ("pages/[id]/index.tsx:3", "pages/[id]/index.tsx"),
+    ],
+)
+def test_marker_paths_as_web_frameworks_and_word_processors_name_them(
+    marker: str, path: str
+) -> None:
+    line = f"const app = express(); --- {marker}"
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}\n", "p.txt")
+    (quote,) = report.records[0].quotes
+    assert (quote.path, quote.claimed) == (path, (3, 3))
