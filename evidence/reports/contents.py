@@ -306,7 +306,7 @@ def _quotes(
             continue
         position, token = found
         text_part = line[:position].rstrip(" \t")
-        if not text_part.strip():
+        if not text_part.strip(" \t>"):  # also "> --- path" closing a block quote
             # a `--- path` line alone: the quote is the block above it, maybe past a blank line
             # and past the block's own trailing blank lines, kept indented as the block is
             above, gap = index - 1, 0

@@ -250,7 +250,17 @@ def split_claimed(token: str) -> tuple[str, tuple[int, int] | None]:
         return token, None
     first = match.group(1) or match.group(3)
     last = match.group(2) or match.group(4) or first
-    return token[: match.start()], (int(first), int(last))
+    return token[: match.start()], (_line_number(first), _line_number(last))
+
+
+#: the largest line number a range keeps: past any file's end, within what SQLite stores
+LINE_MAX = 2**31 - 1
+
+
+def _line_number(digits: str) -> int:
+    """A claimed line number, at most LINE_MAX (a number of 4,300 digits or more would not even
+    convert: Python refuses it)."""
+    return LINE_MAX if len(digits) > 10 else min(int(digits), LINE_MAX)
 
 
 def system_from_title(title: str) -> str:

@@ -11,7 +11,7 @@ from evidencekit import RUNTIME, WORKFLOW
 from evidence.model import Kind, Report
 from evidence.reports.loading import ReportError, load_reports
 from evidence.reports.parser import parse_report
-from evidence.reports.vocabulary import is_path_like, slugify, split_claimed
+from evidence.reports.vocabulary import LINE_MAX, is_path_like, slugify, split_claimed
 
 
 def runtime() -> Report:
@@ -719,3 +719,23 @@ def test_marker_paths_as_web_frameworks_and_word_processors_name_them(
     report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}\n", "p.txt")
     (quote,) = report.records[0].quotes
     assert (quote.path, quote.claimed) == (path, (3, 3))
+
+
+@pytest.mark.parametrize("digits", ["99999999999999999999999", "9" * 5000])
+def test_a_line_number_past_any_file_is_kept_within_what_can_be_stored(digits: str) -> None:
+    # 5,000 digits: Python refuses to convert them; 23: more than SQLite's integers hold
+    line = f"const app = express(); --- src/server.js:{digits}"
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{line}\n", "n.txt")
+    (quote,) = report.records[0].quotes
+    assert quote.claimed == (LINE_MAX, LINE_MAX) == (2**31 - 1, 2**31 - 1)
+
+
+def test_a_marker_closing_a_block_quote_takes_the_block() -> None:
+    lines = "> if (!token) return res.status(401).end();\n> --- src/server.js:7"
+    report = parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{lines}\n", "q.txt")
+    (quote,) = report.records[0].quotes
+    assert (quote.text, quote.path, quote.claimed) == (
+        "> if (!token) return res.status(401).end();",
+        "src/server.js",
+        (7, 7),
+    )
