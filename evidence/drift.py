@@ -271,7 +271,7 @@ class _Follower:
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
         if span == anchor.lines and self._same_blob(path, now):
             return self._same(anchor.lines, now, span, renamed)  # the same bytes, the same lines
-        if self.against.read(now).unreadable:
+        if not self.against.read(now).text_here:  # binary or too large now, or not in the clone
             return Drift(DriftStatus.UNREADABLE, now, None, renamed, commits=tuple(touched))
         passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
@@ -461,6 +461,8 @@ class _Follower:
     ) -> Drift:
         lines = fitted(passage, self.lines_of(self.against, path), lines)
         counterpart = self._lines_at(self.against, path, lines)
+        if [line.split() for line in counterpart] == [line.split() for line in passage]:
+            score = 100.0  # re-indented, trailing spaces: only the whitespace differs
         diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
         return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)
 

@@ -24,8 +24,9 @@ class DriftStatus(StrEnum):
     DELETED = "deleted"  # the file is there, the passage is not
     FILE_DELETED = "file_deleted"
     NOT_ANCHORED = "not_anchored"  # no lines at the cited revision to follow
-    #: the file is at the newer revision, changed, but its content is not in this clone (a Git
-    #: LFS object not fetched, an object a partial clone lacks): what became of it is unknown
+    #: the file is at the newer revision, changed, but its text cannot be read: binary or too
+    #: large now, or not in this clone (a Git LFS object not fetched, an object a partial clone
+    #: lacks): what became of the passage is unknown
     UNREADABLE = "unreadable"
 
     @property

@@ -23,7 +23,10 @@ def _where(drift: Drift) -> str:
     """Where the passage is now: ``path:lines``, and the other files holding it when it left."""
     where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
     if drift.status is DriftStatus.UNREADABLE:
-        where = f"{drift.path}: its content is not in this clone (Git LFS, or a partial clone)"
+        where = (
+            f"{drift.path}: its text cannot be read here (binary or too large now, or not in"
+            " this clone: Git LFS, a partial clone)"
+        )
     if drift.status is DriftStatus.DELETED:
         where = f"{drift.path}: passage gone"
         if drift.near is not None:

@@ -47,6 +47,11 @@ class SourceFile:
         return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
 
     @property
+    def text_here(self) -> bool:
+        """Whether its text can be read here: in the tree, in this clone, text, not too large."""
+        return self.state is FileState.OK
+
+    @property
     def unreadable(self) -> bool:
         """In the tree, but its content is not in this clone (a Git LFS object not fetched, an
         object a partial clone lacks, a submodule not cloned): not the report's mistake."""

@@ -1,0 +1,48 @@
+"""Drift where only a passage's whitespace changed, and where its file is no longer text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evidencekit import git, make_repo
+
+from evidence.drift import Drift, DriftStatus, follow_anchors
+from evidence.drift_report import drift_details
+from evidence.model import Anchor, FileState, Quote, Tier
+from evidence.revision import Revision
+
+CONFIG = "def load(path):\n\twith open(path) as f:\n\t\treturn parse(f.read())\n"
+
+
+def _drift(root: Path, cited: str, path: str, lines: tuple[int, int]) -> Drift:
+    anchor = Anchor(Quote("", path, None, 1, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, lines)
+    with Revision.open(root, cited) as old, Revision.open(root, "HEAD") as now:
+        (drift,) = follow_anchors([anchor], old, now)
+    assert drift is not None
+    return drift
+
+
+def test_a_passage_only_reindented_is_changed_with_score_100(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    cited = make_repo(root, {"config.py": CONFIG, "notes.py": "a = 1\nb = 2\n"})
+    (root / "config.py").write_text(CONFIG.replace("\t", "    "))
+    (root / "notes.py").write_text("a = 1   \nb = 2\n")
+    git(root, "commit", "-qam", "spaces, not tabs")
+    reindented = _drift(root, cited, "config.py", (1, 3))
+    assert (reindented.status, reindented.lines, reindented.score) == (
+        DriftStatus.CHANGED,
+        (1, 3),
+        100.0,
+    )
+    trailing = _drift(root, cited, "notes.py", (1, 2))
+    assert (trailing.status, trailing.score) == (DriftStatus.CHANGED, 100.0)
+
+
+def test_a_file_no_longer_text_is_unreadable_not_deleted(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    cited = make_repo(root, {"data.txt": "one = 1\ntwo = 2\nthree = 3\n"})
+    (root / "data.txt").write_bytes(b"one = 1\ntwo = 2\nthree = 3\n\x00\x01trailer")
+    git(root, "commit", "-qam", "a binary trailer")
+    drift = _drift(root, cited, "data.txt", (1, 2))
+    assert drift.status is DriftStatus.UNREADABLE and drift.path == "data.txt"
+    assert "binary or too large now" in drift_details(drift)[0]
