@@ -1,6 +1,6 @@
 """What a report's writing or rendering adds to a quote that the normalized tier does not undo:
 a Markdown fence around it (```` ```js ```` ... ```` ``` ````), blockquote marks (``> ``) before
-its lines, HTML entities from a report
+its lines, Markdown's backslash escapes (``\\[``), HTML entities from a report
 exported through HTML (``&lt;``), zero-width characters pasted from a web page. `rescue` tries,
 for a quote not in its file as written, the quote without them, then as an elided
 (anchoring/elided.py) or numbered (anchoring/numbered.py) quote.
@@ -32,6 +32,9 @@ _FENCE_CLOSE = re.compile(r"^\s*(?:```+|~~~+)\s*$")
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 #: a Markdown blockquote's mark at a line's start ("> code"), with the space after it
 _QUOTE_MARK = re.compile(r"^[ \t]*> ?")
+#: a Markdown backslash escape of ASCII punctuation (``\[``, ``\_``), as pandoc and word
+#: processors' Markdown exports write brackets and underscores of code
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
@@ -57,6 +60,11 @@ def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
         if unescaped != text:
             text = unescaped
             said.append("HTML entities")
+    if "\\" in text:
+        unescaped = _ESCAPE.sub(r"\1", text)
+        if unescaped != text:
+            text = unescaped
+            said.append("Markdown escapes")
     kept = text.translate(_ZERO_WIDTH)
     if kept != text:
         text = kept

@@ -385,9 +385,17 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
     if block.kind not in (Kind.NARRATIVE, Kind.ANNOTATION):
         for index in range(first, end):
             match = LABEL_RE.match(lines[index])
+            if match and label_index >= 0:  # two records as one: an id line not read as one
+                diagnostics.append(
+                    Diagnostic(
+                        index + 1,
+                        f"a second 'Label:' in {block.id}: is a record id above it not written"
+                        " as one (alone on its line, letters, digits and dashes)?",
+                    )
+                )
+                break
             if match:
                 found.label, label_index = match.group(1), index
-                break
         if label_index < 0:
             diagnostics.append(Diagnostic(header_line, f"{block.id} has no 'Label:' line"))
     body = [lines[index] for index in range(first, end) if index != label_index]

@@ -243,14 +243,20 @@ def _parse(data: bytes, shown: str, cache: Path | None, stored: list[str]) -> Re
 
 
 def cross_check(reports: Sequence[Report]) -> tuple[tuple[str, Diagnostic], ...]:
-    """Findings across reports: annotations and references to ids no loaded report declares."""
+    """Findings across reports: annotations and references to ids no loaded report declares,
+    and an id two reports declare (a reference goes to the first)."""
     declared: dict[str, set[str]] = {}
+    first: dict[str, Report] = {}
+    found: list[tuple[str, Diagnostic]] = []
     for report in reports:
         system = report.system.lower()
         for record in report.records:
             if record.kind not in (Kind.ANNOTATION, Kind.NARRATIVE):
                 declared.setdefault(record.id, set()).add(system)
-    found: list[tuple[str, Diagnostic]] = []
+                earlier = first.setdefault(record.id, report)
+                if earlier is not report:
+                    said = f"{record.id} is declared in {earlier.file} too; references go there"
+                    found.append((report.file, Diagnostic(record.lines[0], said)))
     for report in reports:
         system = report.system.lower()
         for record in report.records:

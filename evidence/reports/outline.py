@@ -80,6 +80,18 @@ def _structural_text(line: str) -> str:
     return plain if plain != text and _Outliner._structural(plain) else text
 
 
+def _past_front_matter(lines: list[str], first: int) -> int:
+    """The first non-blank line after a YAML front matter block (``---`` ... ``---``) that a
+    report starts with, as static-site generators write them; `first` without one."""
+    if lines[first].strip() != "---":
+        return first
+    for index in range(first + 1, min(len(lines), first + 200)):
+        if lines[index].strip() in ("---", "..."):
+            after = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
+            return first if after is None else after
+    return first
+
+
 def _next_nonblank(lines: list[str], index: int) -> str:
     """The first non-blank line of the three after ``index``, as `_structural_text` reads it
     ("" if none)."""
@@ -159,6 +171,7 @@ class _Outliner:
         if first is None:
             self.diagnose(0, "the report is empty")
             return self.out
+        first = _past_front_matter(lines, first)
         title_index = -1
         if not self._structural(lines[first].strip()):
             self.out.title = undecorated(lines[first].strip())  # "# Probe runtime report"

@@ -51,6 +51,8 @@ def anchored(
             "Markdown quote marks",
         ),
         (">     return a & b;", (5, 5), (5, 5), "Markdown quote marks"),
+        ('return \\"a<b\\";', (3, 3), (3, 3), "Markdown escapes"),  # as pandoc exports it
+        ("function check\\(a, b\\) \\{", (1, 1), (1, 1), "Markdown escapes"),
     ],
 )
 def test_what_rendering_added_is_taken_off(

@@ -739,3 +739,20 @@ def test_a_marker_closing_a_block_quote_takes_the_block() -> None:
         "src/server.js",
         (7, 7),
     )
+
+
+def test_an_id_two_reports_declare_is_said_where_references_go(tmp_path: Path) -> None:
+    write(tmp_path, "a-runtime.txt", RUNTIME)
+    write(tmp_path, "b-runtime.txt", RUNTIME.replace("RT-CLM-exactly-once", "RT-CLM-only-once"))
+    reportset = load_reports([tmp_path])
+    twice = [(Path(f).name, d.message) for f, d in reportset.diagnostics if "too;" in d.message]
+    first = tmp_path / "a-runtime.txt"
+    assert (
+        "b-runtime.txt",
+        f"RT-RTE-job-loop is declared in {first} too; references go there",
+    ) in twice
+    assert not [
+        message for _, message in twice if "exactly-once" in message or "only-once" in message
+    ]
+    record = reportset.record("RT-RTE-job-loop")
+    assert record is not None and record.report == str(first)

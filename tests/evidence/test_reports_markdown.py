@@ -153,3 +153,22 @@ def test_headings_and_record_ids_in_markdown_are_the_reports_structure() -> None
     assert save is not None and save.label == "Save endpoint" and "**Bold prose**" in save.body
     assert load is not None and load.label == "Load endpoint"
     assert not [d for d in report.diagnostics if "outside" in d.message or "twice" in d.message]
+
+
+def test_front_matter_is_not_the_title() -> None:
+    text = "---\ntitle: Probe\nlayout: report\n---\n\n" + DECORATED.format(rev="0" * 40)
+    report = parse_report(text, "r.md")
+    assert (report.title, report.system) == ("Probe runtime report", "Probe")
+    assert _ids(report) == ["PR-RTE-chat", "PR-RTE-save", "PR-RTE-load"]
+
+
+def test_two_labels_in_one_record_say_an_id_line_was_not_read() -> None:
+    # a zero-width space in the second id (invisible in an editor): no record id, so its lines
+    # joined the record above; its second Label: line says so
+    text = _report("PR-RTE-load\u200b2\n\nLabel: Load endpoint\n")
+    report = parse_report(text, "r.md")
+    assert _ids(report) == ["PR-RTE-save"]
+    assert _save(report).label == "Save endpoint"
+    (said,) = [d for d in report.diagnostics if "second 'Label:'" in d.message]
+    assert said.line == text.splitlines().index("Label: Load endpoint") + 1
+    assert "PR-RTE-save" in said.message
