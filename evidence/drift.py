@@ -26,7 +26,13 @@ from evidence.anchoring.forms import quote_forms
 from evidence.drift_commits import MovedHere, OwnLines
 from evidence.drift_inside import follow_inside, inside_submodule
 from evidence.drift_model import Drift, DriftStatus, diff_json, drift_counts
-from evidence.drift_windows import fitted, most_alike_run, same_runs, similarity
+from evidence.drift_windows import (
+    fitted,
+    holds_in_order,
+    most_alike_run,
+    same_runs,
+    similarity,
+)
 from evidence.git.history import (
     CommitInfo,
     History,
@@ -404,6 +410,11 @@ class _Follower:
             if near is not None and score >= self.anchorer.floor:
                 return self._changed(passage, path, near, renamed, score)
             return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
+        run = self._lines_at(self.against, path, span)
+        if holds_in_order(run, passage) and similarity(passage, run) >= DELETED_BELOW:
+            # lines added among its own, all there: where the history carried it, not a window
+            # of its length that a table's like lines make look closer
+            return self._changed(passage, path, span, renamed, similarity(passage, run))
         near, score = most_alike_run(passage, self.lines_of(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             return self._changed(passage, path, near, renamed, score)

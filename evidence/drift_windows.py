@@ -132,6 +132,13 @@ def similarity(passage: list[str], counterpart: list[str]) -> float:
 FIT_REACH = 3
 
 
+def holds_in_order(run: list[str], passage: list[str]) -> bool:
+    """Whether `run` is the passage with lines added among or around its own: every line of
+    it, in order, and more."""
+    lines = iter(run)
+    return len(run) > len(passage) and all(line in lines for line in passage)
+
+
 def fitted(passage: list[str], lines: list[str], span: LineRange) -> LineRange:
     """`span` grown by up to FIT_REACH lines at either end where that makes the lines more like
     the passage, whitespace aside: a statement rewrapped over more lines is taken to its last

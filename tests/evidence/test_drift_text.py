@@ -46,3 +46,23 @@ def test_a_file_no_longer_text_is_unreadable_not_deleted(tmp_path: Path) -> None
     drift = _drift(root, cited, "data.txt", (1, 2))
     assert drift.status is DriftStatus.UNREADABLE and drift.path == "data.txt"
     assert "binary or too large now" in drift_details(drift)[0]
+
+
+def test_a_line_added_inside_a_quoted_part_of_a_table_keeps_the_whole_passage(
+    tmp_path: Path,
+) -> None:
+    # like lines make a window of the passage's length look closer than its own lines with the
+    # new one among them: that window dropped its last route and turned epsilon into the POST
+    names = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
+    table = ["ROUTES = ["] + [f'    ("GET", "/{n}", handle_{n}),' for n in names] + ["]"]
+    root = tmp_path / "r"
+    cited = make_repo(root, {"routes.py": "\n".join(table) + "\n"})
+    added = '    ("POST", "/new_one", handle_new_one),'
+    (root / "routes.py").write_text("\n".join([*table[:6], added, *table[6:]]) + "\n")
+    git(root, "commit", "-qam", "a POST route")
+    wide = _drift(root, cited, "routes.py", (4, 9))
+    assert (wide.status, wide.lines) == (DriftStatus.CHANGED, (4, 10))
+    assert wide.diff is not None
+    assert [p.op for p in wide.diff if p.op != "equal"] == ["insert"]
+    narrow = _drift(root, cited, "routes.py", (6, 7))
+    assert (narrow.status, narrow.lines) == (DriftStatus.CHANGED, (6, 8))
