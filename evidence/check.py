@@ -106,7 +106,11 @@ class CheckResult:
             **{tier.value: tiers[tier] for tier in Tier},
             "verified": sum(1 for r in self.quotes if r.anchor.verified),
             "failing": len(self.failing),
-            "range_wrong": sum(1 for r in self.quotes if r.anchor.range_ok is False),
+            "range_wrong": sum(  # in a file not there, the range is not what failed
+                1
+                for r in self.quotes
+                if r.anchor.range_ok is False and r.anchor.file is FileState.OK
+            ),
             "ambiguous": sum(1 for r in self.quotes if r.anchor.ambiguous),
             "files_missing": files[FileState.MISSING],
             "files_binary": files[FileState.BINARY],

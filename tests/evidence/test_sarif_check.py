@@ -284,3 +284,13 @@ def test_review_finds_other_checkout_paths_before_the_app_starts(kestrel: Path) 
     assert ready.reports[0].records[0].quotes[0].path == "api/server.py"
     assert ready.reports[0].records[1].quotes[0].path == "api/kestrel/auth.py"
     assert ready.reports[2:] == reportset.reports[2:]
+
+
+def test_a_result_in_a_file_not_there_is_no_wrong_range(kestrel: Path, tmp_path: Path) -> None:
+    # the file is missing: its range cannot be judged, so it is not counted as wrong
+    result = {"ruleId": "R", "message": {"text": "m"}, "locations": [located("api/gone.py", 3)]}
+    sarif = write(tmp_path / "gone.sarif", log(run(result)))
+    code, document = check_json(str(sarif), "--repo", str(kestrel), "--rev", CITED_REVISION)
+    assert code == 1
+    assert document["summary"]["files_missing"] == 1
+    assert document["summary"]["range_wrong"] == 0
