@@ -78,13 +78,14 @@ def read_runs(document: Mapping[str, Any], shown: str) -> list[tuple[Report, lis
     runs = document.get("runs")
     runs = runs if isinstance(runs, list) else []
     read: list[tuple[Report, list[int]]] = []
+    seen: dict[str, int] = {}  # record ids of every run: two runs of one tool share a scheme
     for number, run in enumerate(runs, start=1):
         file = shown if len(runs) == 1 else f"{shown}#{number}"
         if not isinstance(run, Mapping):
             problem = Diagnostic(0, f"run {number} is not an object; skipped")
             read.append((Report(file, "(not a run)", TYPE_PREFIX, "", diagnostics=(problem,)), []))
             continue
-        read.append(_read_run(run, file))
+        read.append(_read_run(run, file, seen))
     return read
 
 
@@ -122,7 +123,7 @@ def _provenance(
     return mentions, mapped, problems
 
 
-def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
+def _read_run(run: Mapping[str, Any], file: str, seen: dict[str, int]) -> tuple[Report, list[int]]:
     driver = _mapping(_mapping(run.get("tool")).get("driver"))
     name = _text(driver.get("name")).strip() or "unknown tool"
     version = _text(driver.get("semanticVersion")) or _text(driver.get("version"))
@@ -135,7 +136,6 @@ def _read_run(run: Mapping[str, Any], file: str) -> tuple[Report, list[int]]:
     context = RunContext.for_run(run, file, UriResolver(run, mapped))
     records: list[Record] = []
     positions: list[int] = []
-    seen: dict[str, int] = {}
     results = run.get("results")
     if results is not None and not isinstance(results, list):
         problems.append(Diagnostic(0, "'results' is not a list; no results read"))

@@ -294,3 +294,15 @@ def test_a_result_in_a_file_not_there_is_no_wrong_range(kestrel: Path, tmp_path:
     assert code == 1
     assert document["summary"]["files_missing"] == 1
     assert document["summary"]["range_wrong"] == 0
+
+
+def test_two_runs_of_one_tool_keep_their_results_apart(tmp_path: Path) -> None:
+    # one log of two sub-projects scanned apart: the same rule at the same place in each run
+    result = {"ruleId": "no-eval", "message": {"text": "eval"}, "locations": [located("a.js", 1)]}
+    sarif = write(
+        tmp_path / "two.sarif", log(run(result, name="ESLint"), run(result, name="ESLint"))
+    )
+    first, second = load_sarif(sarif.read_bytes(), str(sarif))
+    (one,), (two,) = first.records, second.records
+    assert two.id == f"{one.id} (2)"
+    assert [d.message for d in second.diagnostics] == [f"result 1 repeats {one.id} (shown as (2))"]
