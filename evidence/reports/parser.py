@@ -22,6 +22,21 @@ from evidence.reports.vocabulary import system_from_title
 __all__ = ["decode", "parse_report"]
 
 
+def _utf16_order(data: bytes) -> str | None:
+    """The byte order of UTF-16 text written without a byte-order mark (mostly ASCII, so every
+    other byte is zero), as some Windows tools save; None for anything else."""
+    head = data[:4096]
+    if len(head) < 8 or b"\x00" not in head:
+        return None
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    half = len(head) // 2
+    if odd > 0.4 * half and even < 0.05 * half:
+        return "utf-16-le"
+    if even > 0.4 * half and odd < 0.05 * half:
+        return "utf-16-be"
+    return None
+
+
 def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
     """Text of the report and what was odd about its encoding."""
     diagnostics: list[Diagnostic] = []
@@ -30,6 +45,9 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
     elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = data.decode("utf-16", errors="replace")
         diagnostics.append(Diagnostic(1, "report is UTF-16; decoded it"))
+    elif (order := _utf16_order(data)) is not None:
+        text = data.decode(order, errors="replace")
+        diagnostics.append(Diagnostic(1, "report is UTF-16 without a byte-order mark; decoded it"))
     else:
         try:
             text = data.decode("utf-8")

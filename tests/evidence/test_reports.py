@@ -756,3 +756,15 @@ def test_an_id_two_reports_declare_is_said_where_references_go(tmp_path: Path) -
     ]
     record = reportset.record("RT-RTE-job-loop")
     assert record is not None and record.report == str(first)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_decoded(encoding: str) -> None:
+    plain = runtime()
+    report = parse_report(RUNTIME.encode(encoding), "heron-runtime.txt")
+    assert report.records == plain.records and report.title == plain.title
+    said = "report is UTF-16 without a byte-order mark; decoded it"
+    assert [d.message for d in report.diagnostics] == [
+        said,
+        *[d.message for d in plain.diagnostics],
+    ]
