@@ -89,6 +89,7 @@ SARIF_SOURCES = (
     "sarif/document.py",
     "sarif/results.py",
     "sarif/rules.py",
+    "sarif/values.py",
     "sarif/messages.py",
     "sarif/uris.py",
     "sarif/rebase.py",

@@ -10,10 +10,11 @@ of the run (line 0) that starts with `INCOMPLETE`, so that a review can say it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evidence.model import Diagnostic, Report
+from evidence.sarif.values import mapping, sequence
 
 __all__ = ["INCOMPLETE", "incomplete_notes", "incomplete_runs", "invocation_problems"]
 
@@ -23,18 +24,10 @@ INCOMPLETE = "the scan may be incomplete: "
 QUOTED = 3
 
 
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if type(value) is dict else {}
-
-
-def _list(value: object) -> list[Any]:
-    return value if type(value) is list else []
-
-
 def invocation_problems(run: Mapping[str, Any]) -> list[Diagnostic]:
     """The run's failures and its error and warning notifications, as diagnostics."""
     problems = []
-    for invocation in map(_mapping, _list(run.get("invocations"))):
+    for invocation in map(mapping, sequence(run.get("invocations"))):
         if invocation.get("executionSuccessful") is False:
             code, described = invocation.get("exitCode"), invocation.get("exitCodeDescription")
             reason = [f"exit code {code}"] if type(code) is int else []
@@ -46,19 +39,19 @@ def invocation_problems(run: Mapping[str, Any]) -> list[Diagnostic]:
             ("toolExecutionNotifications", "while it ran"),
             ("toolConfigurationNotifications", "in its configuration"),
         ):
-            told, quoted = _notified(_list(invocation.get(key)))
+            told, quoted = _notified(sequence(invocation.get(key)))
             if told:
                 said = f"{INCOMPLETE}the tool reported {told} {doing}: {quoted}"
                 problems.append(Diagnostic(0, said))
     return problems
 
 
-def _notified(notifications: list[Any]) -> tuple[str, str]:
+def _notified(notifications: Sequence[Any]) -> tuple[str, str]:
     """("2 errors and 1 warning", "'Could not parse' (src/a.py), ...") of the notifications that
     are errors or warnings; ("", "") when there are none (a note says nothing is missing)."""
     counts = {"error": 0, "warning": 0}
     quoted: list[str] = []
-    for notification in map(_mapping, notifications):
+    for notification in map(mapping, notifications):
         level = notification.get("level", "warning")  # SARIF's default for a notification
         if type(level) is not str or level not in counts:  # any JSON value may stand there
             continue
@@ -75,11 +68,11 @@ def _notified(notifications: list[Any]) -> tuple[str, str]:
 
 
 def _quoted(notification: Mapping[str, Any]) -> str:
-    message = _mapping(notification.get("message"))
+    message = mapping(notification.get("message"))
     text = message.get("text")
     text = " ".join(text.split())[:100] if type(text) is str and text.strip() else "(no message)"
-    for location in map(_mapping, _list(notification.get("locations"))):
-        artifact = _mapping(_mapping(location.get("physicalLocation")).get("artifactLocation"))
+    for location in map(mapping, sequence(notification.get("locations"))):
+        artifact = mapping(mapping(location.get("physicalLocation")).get("artifactLocation"))
         uri = artifact.get("uri")
         if type(uri) is str and uri:
             return f"{text!r} ({uri[:120]})"

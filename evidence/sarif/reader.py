@@ -20,6 +20,7 @@ from evidence.sarif.rebase import TYPE_PREFIX, slug
 from evidence.sarif.results import fingerprint_tables, read_result, shared_tables
 from evidence.sarif.rules import RunContext
 from evidence.sarif.uris import UriResolver
+from evidence.sarif.values import mapping, text
 
 __all__ = ["ResultId", "load_sarif", "read_runs", "reports_of", "result_ids"]
 
@@ -33,14 +34,6 @@ class ResultId(NamedTuple):
     result: int  # 0-based index in the run's ``results``
     identity: str  # the report's identity (verdict keys)
     record: str  # the record id
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
 
 
 def load_sarif(data: bytes, shown: str) -> list[Report]:
@@ -102,12 +95,12 @@ def _provenance(
     problems: list[Diagnostic] = []
     entries = run.get("versionControlProvenance")
     for entry in entries if isinstance(entries, list) else []:
-        details = _mapping(entry)
-        base = _text(_mapping(details.get("mappedTo")).get("uriBaseId"))
+        details = mapping(entry)
+        base = text(mapping(details.get("mappedTo")).get("uriBaseId"))
         if base:
             mapped.add(base)
-        revision = _text(details.get("revisionId")).strip()
-        repository = _text(details.get("repositoryUri"))
+        revision = text(details.get("revisionId")).strip()
+        repository = text(details.get("repositoryUri"))
         if not revision:
             continue
         if not _SHA.fullmatch(revision):
@@ -116,7 +109,7 @@ def _provenance(
             )
             continue
         sentence = f"versionControlProvenance: {repository or 'repository'} at {revision}"
-        branch = _text(details.get("branch"))
+        branch = text(details.get("branch"))
         if branch:
             sentence += f" (branch {branch})"
         mentions.append(RevisionMention(revision.lower(), sentence, 0))
@@ -124,10 +117,10 @@ def _provenance(
 
 
 def _read_run(run: Mapping[str, Any], file: str, seen: dict[str, int]) -> tuple[Report, list[int]]:
-    driver = _mapping(_mapping(run.get("tool")).get("driver"))
-    name = _text(driver.get("name")).strip() or "unknown tool"
-    version = _text(driver.get("semanticVersion")) or _text(driver.get("version"))
-    category = _text(_mapping(run.get("automationDetails")).get("id"))
+    driver = mapping(mapping(run.get("tool")).get("driver"))
+    name = text(driver.get("name")).strip() or "unknown tool"
+    version = text(driver.get("semanticVersion")) or text(driver.get("version"))
+    category = text(mapping(run.get("automationDetails")).get("id"))
     if "/" in category:
         category = category.rsplit("/", 1)[0]  # "category/instance": the instance changes
     run_slug = slug(f"{name} {category}") or "run"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 from evidence.model import Kind, LineRange, Quote, Record
 from evidence.sarif.messages import message_text, multiformat_text
 from evidence.sarif.rules import RunContext, level_of, rule_for
 from evidence.sarif.uris import UriResolver
+from evidence.sarif.values import EMPTY, integer, mapping, sequence, text
 
 __all__ = ["fingerprint", "fingerprint_tables", "read_result", "shared_tables"]
 
@@ -39,26 +39,7 @@ _REDACTED = re.compile(r"\s*(?:\[?redacted\]?|<redacted>|\*{3,})\s*", re.IGNOREC
 FINGERPRINT_LENGTH = 12
 
 
-# JSON gives dicts, lists, str and int: exact type checks (``type(x) is dict``) are several times
-# faster than isinstance against the ABCs, and a 50 MB log has millions of values to check.
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
 _new_quote = tuple.__new__
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if type(value) is dict else _EMPTY
-
-
-def _sequence(value: object) -> Sequence[Any]:
-    return value if type(value) is list else ()
-
-
-def _integer(value: object) -> int | None:
-    return value if type(value) is int else None
-
-
-def _text(value: object) -> str:
-    return value if type(value) is str else ""
 
 
 #: the keys a result's identity is read from, in order of preference
@@ -75,7 +56,7 @@ def fingerprint_tables(result: object) -> Tables:
     if type(result) is not dict:
         return tables
     for key in FINGERPRINT_KEYS:
-        table = _mapping(result.get(key))
+        table = mapping(result.get(key))
         pairs = sorted((name, value) for name, value in table.items() if isinstance(value, str))
         if pairs:
             material = key + "\0" + "\0".join(f"{name}={value}" for name, value in pairs)
@@ -96,7 +77,7 @@ def shared_tables(
     shared: set[SharedTable] = set()
 
     def place(result: Mapping[str, Any]) -> str:
-        locations = _sequence(result.get("locations"))
+        locations = sequence(result.get("locations"))
         return location_key(locations[0], context.resolver) if locations else ""
 
     for result, own in zip(results, tables, strict=True):
@@ -183,11 +164,11 @@ def _snippet(region: object) -> str:
 
 def location_key(location: Mapping[str, Any], resolver: UriResolver) -> str:
     """Path and region of a location, as hashed into an id when a result has no fingerprints."""
-    physical = _mapping(_mapping(location).get("physicalLocation"))
-    path, _uri = resolver.resolve(_mapping(physical.get("artifactLocation")))
-    region = _mapping(physical.get("region"))
+    physical = mapping(mapping(location).get("physicalLocation"))
+    path, _uri = resolver.resolve(mapping(physical.get("artifactLocation")))
+    region = mapping(physical.get("region"))
     spots = (region.get(name) for name in ("startLine", "startColumn", "endLine", "endColumn"))
-    return f"{path}\0" + ",".join(str(_integer(spot)) for spot in spots)
+    return f"{path}\0" + ",".join(str(integer(spot)) for spot in spots)
 
 
 class _Quotes:
@@ -255,9 +236,9 @@ class _Quotes:
         """The steps of every thread flow of every code flow, in order; a step without a
         message of its own is noted by its place ("step 2/4", "flow 2, thread 1, step 3/5")."""
         for flow_number, flow in enumerate(flows, start=1):
-            threads = _sequence(_mapping(flow).get("threadFlows"))
+            threads = sequence(mapping(flow).get("threadFlows"))
             for thread_number, thread in enumerate(threads, start=1):
-                steps = _sequence(_mapping(thread).get("locations"))
+                steps = sequence(mapping(thread).get("locations"))
                 for step_number, step in enumerate(steps, start=1):
                     location = step.get("location") if type(step) is dict else None
                     where = f"step {step_number}/{len(steps)}"
@@ -273,10 +254,10 @@ def _rule_part(
 ) -> list[tuple[str, str]]:
     """Tags, CWE ids and the chosen properties of a rule and its result (the result's win)."""
     fields: list[tuple[str, str]] = []
-    rule_properties = _mapping(rule.get("properties")) if rule else _EMPTY
+    rule_properties = mapping(rule.get("properties")) if rule else EMPTY
     tags: dict[str, None] = {}
     for properties in (rule_properties, result_properties):
-        for tag in _sequence(properties.get("tags")):
+        for tag in sequence(properties.get("tags")):
             if type(tag) is str:
                 tags.setdefault(tag, None)
     for tag in tags:
@@ -295,11 +276,11 @@ def _rule_fields(
     result: Mapping[str, Any], rule: Mapping[str, Any] | None, context: RunContext
 ) -> tuple[list[tuple[str, str]], str]:
     """(fields from the rule and the result's properties, the body text the rule adds)."""
-    properties = _mapping(result.get("properties"))
+    properties = mapping(result.get("properties"))
     own = bool(properties) and any(name in properties for name in ("tags", *PROPERTY_FIELDS))
     cached = None if own else context.rule_parts.get(id(rule))
     if cached is None:
-        fields = _rule_part(rule, properties if own else _EMPTY)
+        fields = _rule_part(rule, properties if own else EMPTY)
         if rule and type(rule.get("helpUri")) is str:
             fields.append(("help", rule["helpUri"]))
         cached = (fields, _rule_body(rule))
@@ -319,15 +300,15 @@ def _fields(
     if rule and type(rule.get("name")) is str:
         fields.append(("rule name", rule["name"]))
     fields.append(("level", level))
-    fields.append(("kind", _text(result.get("kind")) or "fail"))
-    baseline = _text(result.get("baselineState"))
+    fields.append(("kind", text(result.get("kind")) or "fail"))
+    baseline = text(result.get("baselineState"))
     if baseline:
         fields.append(("baselineState", baseline))
-    for suppression in _sequence(result.get("suppressions")):
-        entry = _mapping(suppression)
-        status = _text(entry.get("status")) or "accepted"
-        value = f"{_text(entry.get('kind')) or '?'}, {status}"
-        justification = _text(entry.get("justification"))
+    for suppression in sequence(result.get("suppressions")):
+        entry = mapping(suppression)
+        status = text(entry.get("status")) or "accepted"
+        value = f"{text(entry.get('kind')) or '?'}, {status}"
+        justification = text(entry.get("justification"))
         fields.append(("suppression", f"{value}: {justification}" if justification else value))
     fields.extend(from_rule)
     rank = result.get("rank")
@@ -375,7 +356,7 @@ def read_result(
     for key, kind in SHAPES.items():
         if key in result and type(result[key]) is not kind:
             problems.append(f"{key} is not a {'string' if kind is str else 'list'}: not read")
-    locations = _sequence(result.get("locations"))
+    locations = sequence(result.get("locations"))
 
     def first() -> str:
         return location_key(locations[0], context.resolver) if locations else ""
@@ -387,19 +368,19 @@ def read_result(
     quotes = _Quotes(record_id, number, context)
     for location in locations:
         quotes.add(location, "location")
-    quotes.add_flows(_sequence(result.get("codeFlows")))
-    for location in _sequence(result.get("relatedLocations")):
+    quotes.add_flows(sequence(result.get("codeFlows")))
+    for location in sequence(result.get("relatedLocations")):
         quotes.add(location, "related")
     if quotes.skipped:
         problems.append(f"{quotes.skipped} location(s) name no file; not shown")
     statuses = [("level", level)]
-    baseline = _text(result.get("baselineState"))
+    baseline = text(result.get("baselineState"))
     if baseline:
         statuses.append(("baseline", baseline))
-    suppressions = [_mapping(s) for s in _sequence(result.get("suppressions"))]
+    suppressions = [mapping(s) for s in sequence(result.get("suppressions"))]
     if suppressions:
         # SARIF: suppressed when every suppression is accepted (no status means accepted)
-        states = {_text(s.get("status")) or "accepted" for s in suppressions}
+        states = {text(s.get("status")) or "accepted" for s in suppressions}
         state = next((s for s in ("rejected", "underReview") if s in states), "accepted")
         statuses.append(("suppressed", state))
     headline, _, rest = message.partition("\n")

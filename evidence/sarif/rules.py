@@ -11,30 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from evidence.sarif.uris import UriResolver
+from evidence.sarif.values import integer, mapping, sequence, text
 
 __all__ = ["RunContext", "level_of", "rule_for", "rule_in"]
-
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if type(value) is dict else _EMPTY
-
-
-def _sequence(value: object) -> Sequence[Any]:
-    return value if type(value) is list else ()
-
-
-def _integer(value: object) -> int | None:
-    return value if type(value) is int else None
-
-
-def _text(value: object) -> str:
-    return value if type(value) is str else ""
 
 
 @dataclass
@@ -58,11 +40,11 @@ class RunContext:
     @classmethod
     def for_run(cls, run: Mapping[str, Any], file: str, resolver: UriResolver) -> RunContext:
         """The context of ``run`` (its driver's rules first, then its extensions')."""
-        tool = _mapping(run.get("tool"))
-        driver = _mapping(tool.get("driver"))
-        rules = _sequence(driver.get("rules"))
-        components = [_mapping(extension) for extension in _sequence(tool.get("extensions"))]
-        extensions = [_sequence(extension.get("rules")) for extension in components]
+        tool = mapping(run.get("tool"))
+        driver = mapping(tool.get("driver"))
+        rules = sequence(driver.get("rules"))
+        components = [mapping(extension) for extension in sequence(tool.get("extensions"))]
+        extensions = [sequence(extension.get("rules")) for extension in components]
         by_id: dict[str, Mapping[str, Any]] = {}
         for table in (*extensions, rules):  # the driver's own rules win
             for rule in table:
@@ -73,12 +55,12 @@ class RunContext:
         for component, table in reversed(
             ((driver, rules), *zip(components, extensions, strict=True))
         ):
-            guid, name = _text(component.get("guid")), _text(component.get("name"))
+            guid, name = text(component.get("guid")), text(component.get("name"))
             if guid:
                 by_guid[guid.lower()] = table
             if name:
                 by_name[name] = table  # a name given twice: the driver's, else the first
-        strings = _mapping(driver.get("globalMessageStrings"))
+        strings = mapping(driver.get("globalMessageStrings"))
         context = cls(
             file, resolver, rules, extensions, strings, by_id, by_guid=by_guid, by_name=by_name
         )
@@ -91,13 +73,13 @@ class RunContext:
         driver's when there is no reference."""
         if not reference:
             return self.rules
-        index = _integer(reference.get("index"))
+        index = integer(reference.get("index"))
         if index is not None:
             return self.extensions[index] if 0 <= index < len(self.extensions) else None
-        guid = _text(reference.get("guid"))
+        guid = text(reference.get("guid"))
         if guid:
             return self.by_guid.get(guid.lower())
-        name = _text(reference.get("name"))
+        name = text(reference.get("name"))
         return self.by_name.get(name) if name else None
 
 
@@ -115,7 +97,7 @@ def rule_in(
 ) -> tuple[Mapping[str, Any] | None, str | None]:
     """(rule, problem) of a rule reference's ``index`` and ``toolComponent``: the rule at that
     index, else the one of that id, in the rules of the component it names."""
-    component = _mapping(reference.get("toolComponent"))
+    component = mapping(reference.get("toolComponent"))
     table = context.component_rules(component)
     if table is None:
         return None, f"{_component_text(component)} names no component of the tool"
@@ -123,7 +105,7 @@ def rule_in(
         if index < len(table) and isinstance(table[index], Mapping):
             return table[index], None
         return None, f"ruleIndex {index} names no rule of the tool"
-    rule_id = _text(reference.get("id"))
+    rule_id = text(reference.get("id"))
     if component and rule_id:  # the id looked up in the component named, not the driver
         for rule in table:
             if isinstance(rule, Mapping) and rule.get("id") == rule_id:
@@ -135,16 +117,16 @@ def rule_for(
     result: Mapping[str, Any], context: RunContext
 ) -> tuple[str, Mapping[str, Any] | None, str | None]:
     """(rule id, rule object or None, a problem to report or None) of a result."""
-    rule_id = _text(result.get("ruleId"))
-    reference = _mapping(result.get("rule"))
-    index = _integer(result.get("ruleIndex"))
+    rule_id = text(result.get("ruleId"))
+    reference = mapping(result.get("rule"))
+    index = integer(result.get("ruleIndex"))
     if index is None:
-        index = _integer(reference.get("index"))
+        index = integer(reference.get("index"))
     if rule_id and "id" not in reference:
         reference = {**reference, "id": rule_id}
     rule, problem = rule_in(reference, index, context)
     if not rule_id:
-        rule_id = _text(reference.get("id")) or (_text(rule.get("id")) if rule else "")
+        rule_id = text(reference.get("id")) or (text(rule.get("id")) if rule else "")
     if rule is None and rule_id:
         rule = context.by_id.get(rule_id) or context.by_id.get(rule_id.split("/", 1)[0])
     return rule_id or "(no rule)", rule, problem
@@ -157,15 +139,15 @@ _OverrideKey = int | str
 def _overrides(run: Mapping[str, Any], context: RunContext) -> list[dict[_OverrideKey, str]]:
     """Per invocation, the level its ``ruleConfigurationOverrides`` give each rule (3.20.5)."""
     found: list[dict[_OverrideKey, str]] = []
-    for invocation in map(_mapping, _sequence(run.get("invocations"))):
+    for invocation in map(mapping, sequence(run.get("invocations"))):
         levels: dict[_OverrideKey, str] = {}
-        for override in map(_mapping, _sequence(invocation.get("ruleConfigurationOverrides"))):
-            level = _text(_mapping(override.get("configuration")).get("level"))
-            descriptor = _mapping(override.get("descriptor"))
+        for override in map(mapping, sequence(invocation.get("ruleConfigurationOverrides"))):
+            level = text(mapping(override.get("configuration")).get("level"))
+            descriptor = mapping(override.get("descriptor"))
             if not level or not descriptor:
                 continue
-            rule, _problem = rule_in(descriptor, _integer(descriptor.get("index")), context)
-            rule_id = _text(descriptor.get("id"))
+            rule, _problem = rule_in(descriptor, integer(descriptor.get("index")), context)
+            rule_id = text(descriptor.get("id"))
             if rule is None and rule_id and "toolComponent" not in descriptor:
                 rule = context.by_id.get(rule_id)
             if rule is not None:
@@ -180,14 +162,14 @@ def level_of(
     result: Mapping[str, Any], rule: Mapping[str, Any] | None, rule_id: str, context: RunContext
 ) -> str:
     """The result's level as SARIF 3.27.10 determines it."""
-    level = _text(result.get("level"))
+    level = text(result.get("level"))
     if level:
         return level
-    kind = _text(result.get("kind"))
+    kind = text(result.get("kind"))
     if kind and kind != "fail":
         return "none"  # a result that is no failure (review, open, ...) has no severity
     if context.overrides:
-        index = _integer(_mapping(result.get("provenance")).get("invocationIndex"))
+        index = integer(mapping(result.get("provenance")).get("invocationIndex"))
         chosen = context.overrides
         if index is not None and 0 <= index < len(chosen):
             chosen = [chosen[index]]  # the invocation that found it
@@ -196,5 +178,5 @@ def level_of(
             for key in keys:
                 if key in levels:
                     return levels[key]
-    default = _text(_mapping(rule.get("defaultConfiguration")).get("level")) if rule else ""
+    default = text(mapping(rule.get("defaultConfiguration")).get("level")) if rule else ""
     return default or "warning"
