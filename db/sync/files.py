@@ -50,11 +50,13 @@ MAX_FIELD = 4096
 MAX_NOTE = 200_000
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9._ -]+")
-#: terminal and bidi controls; a note may hold tabs and line breaks
+#: terminal and bidi controls, refused in every field but a note (`_NOTE_CONTROL`)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-_NOTE_CONTROL = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]"
-)
+#: a note's: terminal controls only. Right-to-left text pasted from a page or a word processor
+#: holds direction marks and embeddings (U+200F, U+202B...) and line separators (U+2028): the
+#: author's editor keeps them, every view shows them as escapes, and refusing them here lost the
+#: verdict for everyone else (sent, never received)
+_NOTE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -246,3 +246,18 @@ def test_parts_cut_between_lines_and_join_to_the_file(monkeypatch: pytest.Monkey
     # no part could have taken the next part's first line
     assert all(len(a) + len(b.split(b"\n")[0]) + 1 > 100 for a, b in pairwise(parts))
     assert files.file_parts(files.file_text(lines[:2])) == [files.file_text(lines[:2])]
+
+
+def test_a_note_in_right_to_left_text_reaches_the_other_reviewers(
+    ada: VerdictStore, tmp_path: Path
+) -> None:
+    # direction marks and embeddings come with right-to-left text pasted from a page: the
+    # author's editor keeps them, so refusing them on receipt lost the verdict for everyone else
+    remote = bare_remote(tmp_path / "remote.git")
+    note = "\u200fהבדיקה נכשלה\u2028\u202bשורה\u202c"
+    give(ada, "ada", {"R-1": "refuted"}, note=note)
+    assert run_sync(ada, remote, "ada", tmp_path / "a").sent == 1
+    with VerdictStore.open(tmp_path / "bob.db") as bob:
+        result = run_sync(bob, remote, "bob", tmp_path / "b")
+        assert result.ok and result.received == 1 and not result.problems
+        assert [e.note for e in bob.events() if e.reviewer == "ada"] == [note]
