@@ -137,7 +137,7 @@ def sync(
         raise SyncError(str(error)) from None
     result = SyncResult(remote, name, repaired=repaired)
     try:
-        with exchange.lock():
+        with exchange.lock(), exchange.written():
             _run(store, exchange, url, result, state, attempts, before_push, accept_foreign)
     except ExchangeError as error:
         raise SyncError(str(error)) from None

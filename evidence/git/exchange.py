@@ -193,6 +193,24 @@ class Exchange:
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
+    @contextlib.contextmanager
+    def written(self) -> Iterator[None]:
+        """Git or the file system failing while the clone is written (a full disk): an
+        ExchangeError that says so, not a traceback."""
+        import git
+
+        kept = "nothing is lost: the database keeps every verdict, the next sync sends them"
+        try:
+            yield
+        except git.GitCommandError as error:
+            said = " ".join(str(error.stderr).split())[:200] or f"exit {error.status}"
+            message = f"git failed in the private clone {self.path} ({said}); {kept}"
+            raise ExchangeError(message) from None
+        except OSError as error:
+            said = error.strerror or str(error)
+            message = f"the private clone {self.path} could not be written ({said}); {kept}"
+            raise ExchangeError(message) from None
+
     # --- running git ---------------------------------------------------------------------------
 
     def _git(self, *args: str) -> tuple[int, str, str]:

@@ -282,3 +282,26 @@ def test_a_remembered_value_nested_past_the_stack_reads_as_none(ada: VerdictStor
     # a database another program wrote: json.loads raised RecursionError into the review app
     ada.set_sync_state({"last": "[" * 200_000})
     assert last_sync(ada) is None
+
+
+def test_a_clone_that_cannot_be_written_is_a_message_and_loses_nothing(
+    ada: VerdictStore, remote: Path, tmp_path: Path
+) -> None:
+    # as a full disk fails git's writes: no new object can be stored in the private clone
+    from db.sync.engine import SyncError, sync_directory
+
+    give(ada, "ada", {"R-1": "confirmed"})
+    assert run_sync(ada, remote, "ada", tmp_path / "a").sent == 1
+    clone = sync_directory(ada.path, str(remote), tmp_path / "a")
+    git("repack", "-a", "-d", "-q", cwd=clone)
+    git("prune-packed", cwd=clone)
+    objects = clone / "objects"
+    for folder in objects.iterdir():
+        if len(folder.name) == 2 and folder.is_dir():
+            folder.rmdir()
+    for number in range(256):  # a file where each loose object's folder would go
+        (objects / f"{number:02x}").write_bytes(b"")
+    give(ada, "ada", {"R-2": "refuted"})
+    with pytest.raises(SyncError, match="git failed in the private clone .*nothing is lost"):
+        run_sync(ada, remote, "ada", tmp_path / "a")
+    assert ada.count() == 2
