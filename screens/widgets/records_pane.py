@@ -125,7 +125,7 @@ class RecordRow:
             # a narrow list: the whole name if fewer marks make room for it, else a name of some
             # length with the verdict counts, or no marks, or not the quotes' status either (a
             # filter's reason stays)
-            tails = [(tail, NAME_ROOM), (self._tail(self.compact), NAME_ROOM)] if marks else []
+            tails = [(tail, NAME_ROOM), (self._tail(self.compact), NAME_ROOM // 2)] if marks else []
             tails += [(self._tail(Content("")), NAME_ROOM // 2)]
             tails += [(self._tail(Content(""), with_status=False), NAME_ROOM // 2)]
             whole = [each for each, _keep in tails[:-1] if fixed - each.cell_length >= len(name)]
