@@ -274,6 +274,8 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
         for binding in type(self).BINDINGS:
             if not isinstance(binding, Binding) or not binding.id or binding.id in reached:
                 continue
+            if not self.check_action(binding.action, ()):
+                continue  # not offered now (nothing stale to clear): not for want of a key
             keys = keymap.keys_for(binding.id) if isinstance(keymap, Keymap) else ()
             if not keys:
                 continue  # left unbound on purpose

@@ -164,7 +164,9 @@ class FileFinder(Dialog[str | None]):
         results.set_options(Option(match_content(match)) for match in matches)
         if matches:
             results.highlighted = 0
-        if not query.strip():
+        if not query.strip() and len(matches) < total:  # only the first can be listed
+            status = f"first {len(matches)} of {total:,} files: type to find any"
+        elif not query.strip():
             status = f"{total:,} files"
         elif matches:
             status = f"best {len(matches)} of {total:,} files"

@@ -332,3 +332,17 @@ async def test_a_dialog_says_which_action_a_field_s_own_key_takes(
             " Give note_save another key in keymap.toml"
         ], said
     app.close()
+
+
+async def test_a_key_not_offered_now_is_not_said_to_lack_a_key(
+    tmp_path: Path, sample: Path
+) -> None:
+    # nothing stale: clearing a stale verdict is not offered, which is no keymap's fault
+    app = make_demo_app(tmp_path, reviewer="d", keymap=load_keymap(user=False))
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "w")
+        await pilot.pause()
+        assert not [str(n.message) for n in notices if "has no key here" in str(n.message)]
+    app.close()

@@ -277,3 +277,15 @@ async def test_goto_line_range_sets_selected() -> None:
         await pilot.pause()
     assert app.results == [20]
     assert dialog.selected == (20, 24)
+
+
+async def test_finder_with_no_query_says_it_lists_only_the_first_files() -> None:
+    many = [f"src/module_{n:03}.py" for n in range(45)]
+    app = DialogApp(FileFinder(many))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        status = str(app.dialog.query_one("#finder-status", Label).content)
+        shown = len(app.dialog.query_one("#finder-results", OptionList).options)
+        assert shown < 45 and status == f"first {shown} of 45 files: type to find any"
+        await pilot.press("escape")
+        await pilot.pause()
