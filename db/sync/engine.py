@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -418,12 +419,13 @@ def _own_files(
         if not changed:
             continue
         changes |= changed
-        # the lines the remote held: a part it holds as written here counts as that part does
-        before = sum(
-            _lines(exchange, files[path], parts.get(path) if path not in changed else None)
-            for path in theirs
-        )
-        new += max(len(lines) - before, 0)
+        # the events the remote held: a part it holds as written here holds what that part does
+        before: set[bytes] = set()
+        for path in theirs:
+            before |= _event_ids(
+                exchange, files[path], parts.get(path) if path not in changed else None
+            )
+        new += len(set(_EVENT_ID.findall("\n".join(lines).encode())) - before)
     return changes, new
 
 
@@ -431,10 +433,14 @@ def _differs(entry: TreeEntry | None, data: bytes) -> bool:
     return entry is None or entry.oid != blob_id(data)
 
 
-def _lines(exchange: Exchange, entry: TreeEntry, same: bytes | None) -> int:
-    """The events a remote file holds (``same``: its bytes, known to be the remote's)."""
-    if same is not None:
-        return same.count(b"\n")
-    if entry.kind == "blob" and entry.size <= MAX_FILE_BYTES:
-        return exchange.read(entry.oid).count(b"\n")
-    return 0
+#: an event's id in a line of a verdict file (a note's quotes are escaped: never this)
+_EVENT_ID = re.compile(rb'"event":\s*"([^"\\]+)"')
+
+
+def _event_ids(exchange: Exchange, entry: TreeEntry, same: bytes | None) -> set[bytes]:
+    """The ids of the events a remote file holds (``same``: its bytes, known to be the
+    remote's): what a push sends is what they lack, not a difference of line counts (another
+    machine of the reviewer's may have written as many lines, other events)."""
+    if same is None and (entry.kind != "blob" or entry.size > MAX_FILE_BYTES):
+        return set()
+    return set(_EVENT_ID.findall(same if same is not None else exchange.read(entry.oid)))

@@ -148,6 +148,7 @@ def test_two_machines_of_one_reviewer_merge_once_accepted(remote: Path, tmp_path
         # the laptop's event in ada's file was not written by the desktop: kept aside
         kept = run_sync(desktop, remote, "ada", tmp_path / "d")
         assert kept.ok and kept.received == 0 and kept.aside == 1
+        assert kept.sent == 1  # its own event, new to the remote (as many lines as it held)
         assert [f.file for f in kept.foreign] == [f"verdicts/{REPORT}/ada.jsonl"]
         merged = run_sync(desktop, remote, "ada", tmp_path / "d", accept_foreign=True)
         assert merged.accepted == 1 and merged.aside == 0 and merged.sent == 1
