@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import TextArea
 
+from db.sync.files import sendable
 from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
 from screens.dialog import Dialog
@@ -72,8 +73,9 @@ class NoteScreen(Dialog[str | None]):
 
     @property
     def text(self) -> str:
-        """The text in the editor."""
-        return self.query_one(TextArea).text
+        """The text in the editor, terminal controls (an escape pasted with a terminal's output)
+        as their pictures: a note every reviewer's sync accepts."""
+        return sendable(self.query_one(TextArea).text)
 
     def keep_on_exit(self) -> str | None:
         keep, self.keep = self.keep, None  # once, however many times the app is told to exit

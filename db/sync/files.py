@@ -25,6 +25,7 @@ from db.keys import Verdict, make_key
 from evidence.text import json_escaped
 
 __all__ = [
+    "sendable",
     "MAX_FILE_BYTES",
     "PART_BYTES",
     "VERDICTS",
@@ -58,6 +59,19 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u206
 #: verdict for everyone else (sent, never received)
 _NOTE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: what `sendable` makes of a note's terminal controls: their pictures (ESC as U+241B)
+_PICTURES = {
+    **{c: 0x2400 + c for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))},
+    0x7F: 0x2421,
+    **{c: 0xFFFD for c in range(0x80, 0xA0)},
+}
+
+
+def sendable(note: str) -> str:
+    """A note as its author wrote it, but the terminal controls `_NOTE_CONTROL` refuses shown
+    as their pictures (an escape pasted with a terminal's output): one every reviewer's sync
+    accepts."""
+    return note.translate(_PICTURES) if _NOTE_CONTROL.search(note) else note
 
 
 _FIELD_LIST = list(FIELDS)

@@ -16,6 +16,7 @@ from synckit import REPORT, bare_remote, git, give, ids, marker_script, ran, run
 from db.export import event_line
 from db.store import VerdictStore
 from db.sync.engine import sync_directory
+from db.sync.files import sendable
 
 RECEIVE_HOOKS = ("pre-receive", "update", "post-receive", "post-update", "reference-transaction")
 
@@ -261,3 +262,21 @@ def test_a_note_in_right_to_left_text_reaches_the_other_reviewers(
         result = run_sync(bob, remote, "bob", tmp_path / "b")
         assert result.ok and result.received == 1 and not result.problems
         assert [e.note for e in bob.events() if e.reviewer == "ada"] == [note]
+
+
+def test_a_note_pasted_from_a_terminal_is_given_as_one_every_reviewer_can_read(
+    ada: VerdictStore, tmp_path: Path
+) -> None:
+    # an escape sequence pasted with terminal output: the note editor keeps the pictures of its
+    # controls (`sendable`), so the verdict is not one the others' sync refuses
+    remote = bare_remote(tmp_path / "remote.git")
+    give(
+        ada, "ada", {"R-1": "refuted"}, note=sendable("exit \x1b[31m1\x1b[0m\tafter \x07 retry\r\n")
+    )
+    (given,) = [e.note for e in ada.events()]
+    assert given == "exit ␛[31m1␛[0m\tafter ␇ retry\r\n"
+    assert run_sync(ada, remote, "ada", tmp_path / "a").sent == 1
+    with VerdictStore.open(tmp_path / "bob.db") as bob:
+        result = run_sync(bob, remote, "bob", tmp_path / "b")
+        assert result.received == 1 and not result.problems
+        assert [e.note for e in bob.events()] == [given]

@@ -7,6 +7,7 @@ from typing import Any
 
 from screenkit import on_top, reviewing
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 
 from db import Verdict, VerdictStore
 from keymaps import Keymap
@@ -218,3 +219,22 @@ async def test_quitting_while_a_note_is_written_keeps_the_note_and_says_so(
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.close() == []
+
+
+async def test_a_note_pasted_with_terminal_escapes_is_saved_as_their_pictures(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    # another reviewer's sync refuses terminal controls: the note keeps what they stood for
+    app = make_demo_app(tmp_path, reviewer="tester", keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = reviewing(app)
+        await settle(pilot, screen)
+        await press(pilot, screen, "n", "n", "n", "e")
+        editor = app.screen
+        assert isinstance(editor, NoteScreen)
+        editor.query_one(TextArea).insert("exit \x1b[31m1\x1b[0m\tthen a bell \x07")
+        await press(pilot, screen, "ctrl+s")
+        assert screen.record is not None
+        item = screen.session.record_item(screen.record)
+        assert screen.session.note(item) == "exit ␛[31m1␛[0m\tthen a bell ␇"
+    app.close()
