@@ -11,6 +11,7 @@ from enum import Enum
 
 from evidence.model import Diagnostic, Kind
 from evidence.reports.blocks import fenced_lines
+from evidence.reports.markers import marker, may_hold_marker
 from evidence.reports.vocabulary import (
     ACCOUNT_RE,
     BULLET_RE,
@@ -147,6 +148,14 @@ class _Outliner:
     def diagnose(self, index: int, message: str) -> None:
         self.out.diagnostics.append(Diagnostic(index + 1, message))
 
+    def outside(self, index: int, where: str) -> None:
+        """A line no record holds: said, and louder when it is a quote that goes unchecked."""
+        line = self.lines[index]
+        if may_hold_marker(line) and marker(line) is not None:
+            self.diagnose(index, f"a quote ('--- path') outside any {where}: not read, not checked")
+        else:
+            self.diagnose(index, f"text outside any {where}")
+
     def close(self, index: int) -> None:
         if self.current is not None:
             self.current.end = index
@@ -212,8 +221,7 @@ class _Outliner:
                 self.state = _State.ACCOUNT
                 self.narrative(index, None)
             elif low not in NONE_MARKERS:
-                where = "record" if state is _State.SHARED else "annotation"
-                self.diagnose(index, f"text outside any {where}")
+                self.outside(index, "record" if state is _State.SHARED else "annotation")
             return
 
         if low == "shared records":
@@ -237,7 +245,7 @@ class _Outliner:
             if header:
                 self.declared(index, header.group(1))
             elif self.current is None and low not in NONE_MARKERS:
-                self.diagnose(index, "text outside any record")
+                self.outside(index, "record")
             return
         if state is _State.ANNOTATIONS:
             on = ON_RE.match(text)
@@ -247,7 +255,7 @@ class _Outliner:
                 assert self.current is not None
                 self.current.annotates = target
             elif self.current is None and low not in NONE_MARKERS:
-                self.diagnose(index, "text outside any annotation")
+                self.outside(index, "annotation")
             return
 
         # preamble or account: narrative sections

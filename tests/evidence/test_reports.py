@@ -768,3 +768,13 @@ def test_utf16_without_a_byte_order_mark_is_decoded(encoding: str) -> None:
         said,
         *[d.message for d in plain.diagnostics],
     ]
+
+
+def test_a_quote_no_record_holds_is_said_to_go_unchecked() -> None:
+    # a record id not read as one (or none written) leaves its quote outside any record
+    line = "const app = express(1); --- src/server.js:3"
+    text = f"T report\n\nType: t\n\nShared records\n\nRoutes\n\n{line}\n\nRT-RTE-x\n\nLabel: x\n"
+    report = parse_report(text, "o.txt")
+    assert [(d.line, d.message) for d in report.diagnostics] == [
+        (9, "a quote ('--- path') outside any record: not read, not checked")
+    ]
