@@ -411,10 +411,11 @@ class _Follower:
                 return self._changed(passage, path, near, renamed, score)
             return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
         run = self._lines_at(self.against, path, span)
-        if holds_in_order(run, passage) and similarity(passage, run) >= DELETED_BELOW:
+        score = similarity(passage, run) if holds_in_order(run, passage) else 0.0
+        if score >= DELETED_BELOW:
             # lines added among its own, all there: where the history carried it, not a window
             # of its length that a table's like lines make look closer
-            return self._changed(passage, path, span, renamed, similarity(passage, run))
+            return self._changed(passage, path, span, renamed, score)
         near, score = most_alike_run(passage, self.lines_of(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             return self._changed(passage, path, near, renamed, score)
