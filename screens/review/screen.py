@@ -268,6 +268,21 @@ class ReviewScreen(Covered, Screen[None]):
         )
         return not for_results or bool(self.session.results)
 
+    def on_key(self, event: events.Key) -> None:
+        # check_action leaves those keys unbound in a review of reports (the footer has no use
+        # for them); a press reaches the screen and is answered, not dropped without a word
+        if not self.session.results and event.key in self._results_keys():
+            event.stop()
+            self.notify(
+                "grouping and group verdicts are for a scan's results: this review has none",
+                severity="warning",
+                timeout=3,
+            )
+
+    def _results_keys(self) -> set[str]:
+        ids = ("group_results", "confirm_group", "refute_group", "unclear_group", "skip_group")
+        return {key for binding_id in ids for key in self.keymap.keys_for(binding_id)}
+
     def action_follow(self) -> None:
         if not self.moves.follow_focused():  # the source pane: the quotes that cite its file
             self.lookups.backlinks()

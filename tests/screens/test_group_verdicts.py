@@ -136,14 +136,20 @@ async def test_the_filter_decides_which_results_of_the_group(
 
 async def test_no_group_verdict_without_scanner_results(tmp_path: Path, keymap: Keymap) -> None:
     app = make_demo_app(tmp_path, reviewer="t", keymap=keymap)
+    notices = watch_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = reviewing(app)
         await settle(pilot, screen)
         assert not screen.check_action("verdict", ("refuted", "group"))
         assert screen.check_action("verdict", ("refuted",))
-        await press(pilot, screen, "R", "S")
+        await press(pilot, screen, "R", "S", "v")
         assert app.screen is screen  # nothing asked, nothing given
         assert not screen.session.current
+        # each press is answered: the keys are for a scan's results
+        said = [n.message for n in notices if "scan's results" in n.message]
+        assert len(said) == 3 and all(n.severity == "warning" for n in notices[-3:])
+        await press(pilot, screen, "n")  # an ordinary key says nothing of the kind
+        assert len([n for n in notices if "scan's results" in n.message]) == 3
         await press(pilot, screen, "q")
     app.close()
 
