@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rich.color import Color
+from rich.color import Color, ColorSystem
 from rich.color_triplet import ColorTriplet
 from rich.segment import Segment
 from rich.style import Style
@@ -40,17 +40,35 @@ def _mix(colour: ColorTriplet, towards: ColorTriplet, amount: float) -> ColorTri
     )
 
 
+@lru_cache(maxsize=4096)
+def in_256(colour: ColorTriplet) -> ColorTriplet:
+    """The colour a terminal of 256 colours shows for ``colour``: Rich's console writes the
+    nearest of the colour cube's or the grey ramp's (Textual's without COLORTERM, as in tmux or
+    macOS's Terminal), whose values are the same in every terminal."""
+    return Color.from_triplet(colour).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
+
+
+def reads(colour: ColorTriplet, background: ColorTriplet, minimum: float = TEXT_RATIO) -> bool:
+    """Whether ``colour`` meets ``minimum`` on ``background`` in truecolor and in 256 colours
+    (where both are moved to the nearest of the palette, often towards each other)."""
+    return (
+        contrast(colour, background) >= minimum
+        and contrast(in_256(colour), in_256(background)) >= minimum
+    )
+
+
 @lru_cache(maxsize=1024)
 def legible_colour(
     colour: ColorTriplet, background: ColorTriplet, minimum: float = TEXT_RATIO
 ) -> ColorTriplet:
-    """``colour``, or the least change of it towards white or black that meets ``minimum``."""
-    if contrast(colour, background) >= minimum:
+    """``colour``, or the least change of it towards white or black that meets ``minimum``
+    (in truecolor and in 256 colours)."""
+    if reads(colour, background, minimum):
         return colour
     towards = _WHITE if contrast(_WHITE, background) >= contrast(_BLACK, background) else _BLACK
     for step in range(1, 21):
         mixed = _mix(colour, towards, step / 20)
-        if contrast(mixed, background) >= minimum:
+        if reads(mixed, background, minimum):
             return mixed
     return towards
 

@@ -24,7 +24,12 @@ THEME_FILE_NAME = "theme"
 #: the contrasting text colour): the light theme's accent, warning and success are darker, the
 #: dark theme's secondary lighter, so that the text made from them reads on every background
 _DARK_COLOURS = {"secondary": "#2A7AB8"}
-_LIGHT_COLOURS = {"accent": "#B06400", "warning": "#B06400", "success": "#24703B"}
+_LIGHT_COLOURS = {
+    "accent": "#B06400",
+    "warning": "#B06400",
+    "success": "#24703B",
+    "secondary": "#005FB0",
+}
 #: variables Textual reads from the theme: unfocused borders, the footer's keys, the cursor
 #: row of a focused list (the primary colour under light text reads at less than 4.5:1) and
 #: scrollbar thumbs, the primary at 80% (dark) and 70% (light) on the track, hovered 90% / 80%
@@ -37,7 +42,11 @@ _DARK_VARIABLES = {
 }
 _LIGHT_VARIABLES = {
     "border-blurred": "#6E6E6E",
-    "footer-key-foreground": "#00508C",
+    "footer-key-foreground": "#002A8C",
+    "text-accent": "#8C2800",
+    "text-warning": "#8C2800",
+    "text-primary": "#002A8C",
+    "text-secondary": "#3A2A8C",
     "scrollbar": "#3C6C90",
     "scrollbar-hover": "#285F88",
 }

@@ -71,7 +71,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
     SourceView > .source-view--gutter { color: $text-muted; }
     SourceView > .source-view--cursor { background: $boost; }
     SourceView:focus > .source-view--cursor { background: $primary 25%; }
-    SourceView > .source-view--matched { color: $success; background: $success 12%; }
+    SourceView > .source-view--matched { color: $text-success; background: $success 12%; }
     SourceView > .source-view--selected { color: $text-primary; background: $primary 12%; }
     SourceView > .source-view--claimed { color: $warning; background: $warning 12%; }
     SourceView > .source-view--other { color: $accent; }

@@ -1,14 +1,17 @@
 """What an app draws, read back from its SVG screenshot (`App.export_screenshot`): each cell's
 character and the truecolor foreground and background it was painted with (Rich's export has
-already blended dim text, alpha and tints into plain colours), and WCAG 2 contrast ratios."""
+already blended dim text, alpha and tints into plain colours), and WCAG 2 contrast ratios, in
+truecolor and in 256 colours."""
 
 from __future__ import annotations
 
 import html
 import re
+from functools import cache
 from typing import NamedTuple
 
 from rich.cells import cell_len
+from rich.color import Color, ColorSystem
 from textual.app import App
 from textual.geometry import Region
 
@@ -62,6 +65,14 @@ def screen_cells(app: App[object]) -> dict[tuple[int, int], Cell]:
     return cells
 
 
+@cache
+def in_256(colour: str) -> str:
+    """``colour`` as a terminal of 256 colours shows it (tmux's default, macOS's Terminal):
+    Textual's console without COLORTERM writes the nearest of the colour cube's or the grey
+    ramp's, whose values are the same in every terminal."""
+    return Color.parse(colour).downgrade(ColorSystem.EIGHT_BIT).get_truecolor().hex
+
+
 def luminance(colour: str) -> float:
     """WCAG 2 relative luminance of ``#rrggbb``."""
 
@@ -83,7 +94,8 @@ def low_contrast(
     cells: dict[tuple[int, int], Cell], region: Region, *, text: float = 4.5, drawing: float = 3.0
 ) -> list[str]:
     """The runs of characters in ``region`` below ``text`` (letters, digits, signs) or
-    ``drawing`` (box drawing, blocks: borders, scrollbars, marks), as "line: text fg/bg ratio"."""
+    ``drawing`` (box drawing, blocks: borders, scrollbars, marks), as "line: text fg/bg ratio",
+    in truecolor or as a terminal of 256 colours shows them (`in_256`), whichever is lower."""
     low: list[str] = []
     for y in range(region.y, region.bottom):
         run: list[str] = []
@@ -92,10 +104,13 @@ def low_contrast(
             cell = cells.get((x, y))
             if cell is None or not cell.bg:
                 continue
-            ratio = contrast(cell.fg, cell.bg)
+            ratio, fg, bg = min(
+                (contrast(cell.fg, cell.bg), cell.fg, cell.bg),
+                (contrast(in_256(cell.fg), in_256(cell.bg)), in_256(cell.fg), in_256(cell.bg)),
+            )
             if ratio >= (drawing if DRAWING.match(cell.char) else text):
                 continue
-            key = (cell.fg, cell.bg, round(ratio, 2))
+            key = (fg, bg, round(ratio, 2))
             if key != last and run and last:
                 low.append(f"{y}: {''.join(run)!r} {last[0]}/{last[1]} {last[2]}")
                 run = []
