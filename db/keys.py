@@ -3,11 +3,13 @@
 A key survives renaming, moving or regenerating a report: it is built from the report's identity
 (system and report type, never the file path), the record id and, for a quote, a short hash of the
 quote's normalized text. Editing a quote's text changes its key, which is how an old verdict is
-found to be stale instead of silently moving to the new text.
+found to be stale instead of silently moving to the new text. A text a record quotes at two or
+more paths is told apart by its path, so that the report listing them in another order never
+moves a verdict from one file's quote to the other's.
 """
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -95,17 +97,33 @@ def record_keys(identity: str, record: Record) -> tuple[str, ...]:
 
 def record_quote_hashes(record: Record) -> list[str]:
     """The quote hash of every quote of a record, in order."""
-    return quote_hashes(quote.text for quote in record.quotes)
+    return quote_hashes([(quote.text, quote.path) for quote in record.quotes])
 
 
-def quote_hashes(texts: Iterable[str]) -> list[str]:
-    """The quote hash of each of a record's quote texts, in order (repeated quotes numbered)."""
+def quote_hashes(quotes: Sequence[tuple[str, str]]) -> list[str]:
+    """The quote hash of each of a record's quotes, (text, path), in order.
+
+    Repeated quotes are numbered in order. A text the record quotes at more than one path is
+    hashed with its path (and numbered among that path's), so that the same text cited in
+    ``a.js`` and ``b.js`` keeps each verdict on its file's quote whatever the order; a text
+    quoted at one path, and a SARIF location without a snippet (no text), is hashed as before.
+    """
+    # once each: a scan's review hashes 135,130 of them
+    normalized = [normalize_quote(text) for text, _path in quotes]
+    told: list[str] = normalized
+    if len(normalized) > 1 and len(set(normalized)) < len(normalized):
+        paths: dict[str, set[str]] = {}
+        for text, (_text, path) in zip(normalized, quotes, strict=True):
+            paths.setdefault(text, set()).add(path)
+        told = [
+            f"{text}\n@{path}" if text and len(paths[text]) > 1 else text
+            for text, (_text, path) in zip(normalized, quotes, strict=True)
+        ]
     seen: dict[str, int] = {}
     hashes = []
-    for text in texts:
-        normalized = normalize_quote(text)  # once: a scan's review hashes 135,130 of them
-        seen[normalized] = seen.get(normalized, 0) + 1
-        hashes.append(_hashed(normalized, seen[normalized]))
+    for text in told:
+        seen[text] = seen.get(text, 0) + 1
+        hashes.append(_hashed(text, seen[text]))
     return hashes
 
 

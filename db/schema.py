@@ -121,46 +121,54 @@ def _rekey_quotes(db: sqlite_utils.Database) -> None:
     time, with their text: their events and item rows move from the old key (stored) to the new
     one (computed). The moves are kept in ``quote_rekeys``. Events of quotes never registered, or
     no longer in their reports, keep their key: they show as stale ("quote changed"), as the
-    verdicts of an edited quote do.
+    verdicts of an edited quote do. Migration 9 runs it again: a text quoted at two paths of a
+    record is hashed with its path (db/keys.py), the record's quotes registered in their order.
     """
     from db.keys import make_key, quote_hashes
 
     rows = db.execute(
-        "SELECT item, report, record, quote_text FROM items"
+        "SELECT item, report, record, quote_text, quote_path FROM items"
         " WHERE quote IS NOT NULL AND present = 1 ORDER BY report, record, ord"
     ).fetchall()
-    records: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for item, report, record, text in rows:
-        records.setdefault((report, record), []).append((item, text or ""))
+    records: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for item, report, record, text, path in rows:
+        records.setdefault((report, record), []).append((item, text or "", path or ""))
     moves: dict[str, tuple[str, str]] = {}  # old item key -> (new item key, new quote hash)
     for (report, record), quotes in records.items():
-        hashes = quote_hashes(text for _, text in quotes)
-        for (old, _text), digest in zip(quotes, hashes, strict=True):
+        hashes = quote_hashes([(text, path) for _, text, path in quotes])
+        for (old, _text, _path), digest in zip(quotes, hashes, strict=True):
             new = make_key(report, record, digest)
             if new != old:
                 moves[old] = (new, digest)
-    db.table("quote_rekeys").create({"old": str, "new": str, "quote": str}, pk="old")
+    db.table("quote_rekeys").create(
+        {"old": str, "new": str, "quote": str}, pk="old", if_not_exists=True
+    )
     if not moves:
         return
-    db.table("quote_rekeys").insert_all(
-        {"old": old, "new": new, "quote": digest} for old, (new, digest) in moves.items()
+    # this run's moves apart from the earlier ones kept in quote_rekeys (migration 2's)
+    db.execute("CREATE TEMP TABLE rekeyed (old TEXT PRIMARY KEY, new TEXT, quote TEXT)")
+    db.conn.executemany(
+        "INSERT INTO rekeyed VALUES (?, ?, ?)",
+        [(old, new, digest) for old, (new, digest) in moves.items()],
     )
+    db.execute("INSERT OR REPLACE INTO quote_rekeys SELECT old, new, quote FROM rekeyed")
     # the events' history stays as it was but for the key: one UPDATE, with the guard lifted
     db.execute("DROP TRIGGER events_refuse_update")
     db.execute(
         "UPDATE events SET"
-        " quote = (SELECT quote FROM quote_rekeys WHERE old = events.item),"
-        " item = (SELECT new FROM quote_rekeys WHERE old = events.item)"
-        " WHERE item IN (SELECT old FROM quote_rekeys)"
+        " quote = (SELECT quote FROM rekeyed WHERE old = events.item),"
+        " item = (SELECT new FROM rekeyed WHERE old = events.item)"
+        " WHERE item IN (SELECT old FROM rekeyed)"
     )
     db.execute(_TRIGGERS[0])
     moved = list(
         db.query(
-            "SELECT items.*, quote_rekeys.new AS new_item, quote_rekeys.quote AS new_quote"
-            " FROM items JOIN quote_rekeys ON items.item = quote_rekeys.old"
+            "SELECT items.*, rekeyed.new AS new_item, rekeyed.quote AS new_quote"
+            " FROM items JOIN rekeyed ON items.item = rekeyed.old"
         )
     )
-    db.execute("DELETE FROM items WHERE item IN (SELECT old FROM quote_rekeys)")
+    db.execute("DELETE FROM items WHERE item IN (SELECT old FROM rekeyed)")
+    db.execute("DROP TABLE rekeyed")
     for row in moved:
         row["item"], row["quote"] = row.pop("new_item"), row.pop("new_quote")
     db.table("items").upsert_all(moved, pk="item")
@@ -254,6 +262,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     (6, "result_moves: a scan's findings whose ids moved", _result_moves),
     (7, "report_sources.incomplete: a scan's notes that it may be incomplete", _incomplete_scans),
     (8, "result_moves keyed by (report, old, at): every move of an id", _moves_in_time),
+    (9, "quote keys: a text quoted at two paths of a record told apart by path", _rekey_quotes),
 )
 
 
