@@ -93,6 +93,8 @@ def test_the_cli_names_the_forgery_and_accepting_takes_it(
     assert "assay sync --accept-foreign" in kept.stderr
     again = runner.invoke(sync_command, ["--db", db])
     assert "1 event(s) kept aside in all" in again.stderr
+    # and what her pushes do with them meanwhile (her other machine's events are left out)
+    assert "your syncs send your files without them" in again.stderr
     accepted = runner.invoke(sync_command, ["--db", db, "--accept-foreign"])
     assert accepted.exit_code == 0 and "accepted 1 event(s) kept aside" in accepted.stderr
     with VerdictStore.open(db) as store:

@@ -175,7 +175,8 @@ def _report_foreign(result: SyncResult) -> None:
     if result.aside:
         click.echo(
             f"{NAME}: {result.aside} event(s) kept aside in all: if they are yours (another "
-            "machine, an earlier database), run `assay sync --accept-foreign`",
+            "machine, an earlier database), run `assay sync --accept-foreign`; until then "
+            "your syncs send your files without them (they are kept here, not lost)",
             err=True,
         )
     if result.accepted:
