@@ -64,6 +64,8 @@ class CheckResult:
     #: quoted paths the revision's tree holds whose objects the repository lacks (a partial or
     #: damaged clone): their quotes read as in a missing file, but the report is not to blame
     unreadable: tuple[str, ...] = ()
+    #: quotes outside any record, as their diagnostics say them: not read, so never checked
+    unchecked: tuple[str, ...] = ()
 
     @property
     def drifted(self) -> tuple[tuple[QuoteResult, Drift], ...]:
@@ -86,8 +88,9 @@ class CheckResult:
 
     @property
     def holds(self) -> bool:
-        """Every quote verified, no claimed range wrong, every cited path there (drift aside)."""
-        return not (self.failing or self.missing_citations)
+        """Every quote verified, no claimed range wrong, every cited path there, no quote left
+        outside a record (drift aside)."""
+        return not (self.failing or self.missing_citations or self.unchecked)
 
     @property
     def exit_code(self) -> int:
@@ -118,6 +121,7 @@ class CheckResult:
             "found_elsewhere": sum(1 for r in self.quotes if r.anchor.elsewhere),
             "searches": len(self.searches),
             "search_errors": sum(1 for s in self.searches if s.error),
+            "unchecked": len(self.unchecked),
             "citations": len(self.citations),
             "citations_missing": len(self.missing_citations),
             "citations_directory": sum(
@@ -173,6 +177,12 @@ def run_check(
         for d in report.diagnostics
     ]
     diagnostics = (*found, *(d.shown(file) for file, d in reportset.diagnostics))
+    unchecked = tuple(
+        d.shown(report.file)
+        for report in reportset.reports
+        for d in report.diagnostics
+        if d.unchecked_quote
+    )
     unreadable = paths_unreadable(anchors, revision)
     sources = {path: revision.read(path) for path in unreadable}
     in_lfs = [path for path, source in sources.items() if source.lfs is not None]
@@ -218,6 +228,7 @@ def run_check(
         drifts,
         how,
         unreadable,
+        unchecked,
     )
 
 

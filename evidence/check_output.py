@@ -199,6 +199,10 @@ def to_text(result: CheckResult) -> str:
         out.append("")
         out.append(f"{len(located)} located (no snippet to compare; the lines exist):")
         out.extend(quote_line(quote) for quote in located)
+    if result.unchecked:
+        out.append("")
+        out.append(f"{len(result.unchecked)} quote(s) outside any record, not checked:")
+        out.extend(escaped(f"✗ {line}") for line in result.unchecked)
     missing = result.missing_citations
     if missing:
         out.append("")
@@ -220,9 +224,11 @@ def to_text(result: CheckResult) -> str:
                 out.append(escaped(f"    {hit.path}:{hit.line}: {_clip(hit.text, 120)}"))
             if len(search.hits) > 50:
                 out.append(f"    … {len(search.hits) - 50} more")
-    if result.diagnostics:
+    listed = set(result.unchecked)  # said above, with the failures
+    notes = [line for line in result.diagnostics if line not in listed]
+    if notes:
         out.append("")
-        out.extend(escaped(f"note: {line}") for line in result.diagnostics)
+        out.extend(escaped(f"note: {line}") for line in notes)
     counts = result.summary()
     out.append("")
     out.append(
@@ -232,6 +238,8 @@ def to_text(result: CheckResult) -> str:
         + "; "
         f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} quoted file(s) "
         f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
+        + (f"{counts['unchecked']} quote(s) outside any record; " if counts["unchecked"] else "")
+        +
         # this line's verdict is the check's alone: with --against, the drift's is on its own
         # line (every quote verified read "FAIL" here when a passage had changed since)
         f"{'OK' if result.holds else 'FAIL'}"

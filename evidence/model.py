@@ -45,12 +45,21 @@ DECLARED_KINDS: tuple[Kind, ...] = (
 )
 
 
+#: how the parser's diagnostic of a quote no record holds begins (the check counts them)
+UNCHECKED_QUOTE = "a quote ('--- path') outside any "
+
+
 class Diagnostic(NamedTuple):
     """Something odd about a report's text, at a report line (a SARIF log's: the result's number,
     which its message names; 0: no one place)."""
 
     line: int
     message: str
+
+    @property
+    def unchecked_quote(self) -> bool:
+        """A quote outside any record: not read, so not checked (the check fails for it)."""
+        return self.message.startswith(UNCHECKED_QUOTE)
 
     def shown(self, file: str = "", *, results: bool = False) -> str:
         """``file:12: message`` (``line 12: message`` without a file). A SARIF log's number

@@ -84,6 +84,7 @@ class AuditCheck:
             "quotes": sum(s.quotes for s in self.systems),
             "failing": sum(len(s.result.failing) for s in checked if s.result),
             "citations_missing": sum(len(s.result.missing_citations) for s in checked if s.result),
+            "unchecked": sum(len(s.result.unchecked) for s in checked if s.result),
         }
 
 
@@ -211,7 +212,8 @@ def audit_text(check: AuditCheck) -> str:
         f"{counts['no_repository']} without a repository here, {counts['errors']} with errors; "
         f"{counts['quotes']} quotes, {counts['failing']} failing, "
         f"{counts['citations_missing']} cited path(s) missing; "
-        f"{'FAIL' if check.exit_code else 'OK'}"
+        + (f"{counts['unchecked']} quote(s) outside any record; " if counts["unchecked"] else "")
+        + f"{'FAIL' if check.exit_code else 'OK'}"
     )
     return "\n".join(out)
 

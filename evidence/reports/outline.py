@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from evidence.model import Diagnostic, Kind
+from evidence.model import UNCHECKED_QUOTE, Diagnostic, Kind
 from evidence.reports.blocks import fenced_lines
 from evidence.reports.markers import marker, may_hold_marker
 from evidence.reports.vocabulary import (
@@ -152,7 +152,7 @@ class _Outliner:
         """A line no record holds: said, and louder when it is a quote that goes unchecked."""
         line = self.lines[index]
         if may_hold_marker(line) and marker(line) is not None:
-            self.diagnose(index, f"a quote ('--- path') outside any {where}: not read, not checked")
+            self.diagnose(index, f"{UNCHECKED_QUOTE}{where}: not read, not checked")
         else:
             self.diagnose(index, f"text outside any {where}")
 

@@ -59,6 +59,7 @@ def test_json_holds_each_system_as_check_gives_it(audit: Path) -> None:
         "quotes": 6,
         "failing": 2,
         "citations_missing": 1,
+        "unchecked": 0,
     }
 
 

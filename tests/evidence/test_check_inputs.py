@@ -223,3 +223,25 @@ def test_which_abbreviations_count_as_the_stated_revision(tmp_path: Path) -> Non
     # named in full: an abbreviation elsewhere is another commit (a fix it mentions)
     assert stated(f"Evidence at revision {full}.", "Fixed in commit 3f2a9c1.") == (full,)
     assert stated("Fixed in commit 3f2a9c1.", "Rev 77aa001 too.") == ("3f2a9c1", "77aa001")
+
+
+def test_a_quote_outside_any_record_fails_the_check(tmp_path: Path, repo: tuple[Path, str]) -> None:
+    # a record id the parser did not read (or none written) leaves the quote after it outside
+    # any record: it is never anchored, so the check cannot say the report holds
+    path, rev = repo
+    text = REPORT.format(system="Tiny", rev=rev).replace(
+        "Shared records\n", "Shared records\n\nreturn compute(41) --- src/app.py:2\n"
+    )
+    file = tmp_path / "stray-runtime-report.txt"
+    file.write_text(text, encoding="utf-8")
+    code, out, _err = run("check", str(file), "--repo", str(path))
+    assert code == 1, out
+    assert "1 quote(s) outside any record, not checked:" in out
+    assert "✗ " + str(file) + ":13: a quote ('--- path') outside any record" in out
+    assert "note: " not in out  # said once
+    assert out.rstrip().endswith("1 quote(s) outside any record; FAIL")
+    code, out, _err = run("check", str(file), "--repo", str(path), "--format", "json")
+    assert code == 1 and '"unchecked": 1' in out
+    # the same report without the stray quote holds
+    file.write_text(REPORT.format(system="Tiny", rev=rev), encoding="utf-8")
+    assert run("check", str(file), "--repo", str(path))[0] == 0

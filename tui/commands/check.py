@@ -87,7 +87,7 @@ def check(
        "citations": [{"report", "report_line", "record", "source", "path",
                       "state": present|directory|near_miss|absent|unchecked,
                       "suggestion": "<closest existing path>" | null}],
-       "summary": {"quotes", "exact", ..., "failing", "range_wrong", ...,
+       "summary": {"quotes", "exact", ..., "failing", "range_wrong", ..., "unchecked",
                    "citations", "citations_missing", "citations_directory",
                    "drift": {"unchanged": n, ...} (with --against)},
        "against": "<40-hex>" (with --against)}
