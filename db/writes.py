@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from db.check import StoreError
@@ -16,6 +17,7 @@ from db.events import (
     Event,
     event_from_row,
     later_than,
+    latest_acceptable,
     now_at,
     row_values,
 )
@@ -64,10 +66,19 @@ def append(
     """Append the item's new state for the reviewer, timed after their latest event."""
     if not reviewer.strip():
         raise StoreError("a verdict needs a reviewer name")
-    at = next_at(conn, reviewer)
+    before = latest(conn, item.key, reviewer)
+    at = _after(next_at(conn, reviewer), [before.at] if before else [])
     event = new_event(item, reviewer, verdict, note, at, revision, undoes)
     conn.execute(INSERT, row_values(event))
     return event
+
+
+def _after(at: str, latest_at: Iterable[str]) -> str:
+    """``at``, or just after the items' latest events when one is stamped ahead of this clock:
+    received from the reviewer's other machine, whose clock runs ahead (by at most MAX_AHEAD,
+    or the sync refused it), it would stay the item's state over the event given now."""
+    ceiling = latest_acceptable()  # a later stamp came by no sync: it sets no clock here
+    return later_than(at, max((a for a in latest_at if a <= ceiling), default=None))
 
 
 def next_at(conn: sqlite3.Connection, reviewer: str) -> str:
@@ -155,6 +166,7 @@ class State(NamedTuple):
     event: str
     verdict: Verdict | None
     note: str | None
+    at: str = ""
 
 
 def histories(conn: sqlite3.Connection, keys: list[str], reviewer: str) -> dict[str, list[State]]:
@@ -171,8 +183,8 @@ def histories(conn: sqlite3.Connection, keys: list[str], reviewer: str) -> dict[
             WHERE reviewer = ? AND item IN ({", ".join("?" * len(part))})""",
             (reviewer, *part),
         )
-        for item, _at, event, verdict, note in sorted(rows):
-            state = State(event, Verdict(verdict) if verdict is not None else None, note)
+        for item, at, event, verdict, note in sorted(rows):
+            state = State(event, Verdict(verdict) if verdict is not None else None, note, at)
             found.setdefault(item, []).append(state)
     return found
 
@@ -208,7 +220,7 @@ def give_many(
         raise StoreError("a verdict needs a reviewer name")
     unique = list({item.key: item for item in items}.values())
     before = histories(conn, [item.key for item in unique], reviewer)
-    at = next_at(conn, reviewer)
+    at = _after(next_at(conn, reviewer), (states[-1].at for states in before.values()))
     kept = {key: states[-1].note for key, states in before.items()}
     return _append_all(
         conn,
@@ -241,7 +253,7 @@ def undo_many(conn: sqlite3.Connection, reviewer: str, events: list[str]) -> lis
         )
         targets.extend(map(event_from_row, rows))
     history = histories(conn, list({target.item for target in targets}), reviewer)
-    at = next_at(conn, reviewer)
+    at = _after(next_at(conn, reviewer), (states[-1].at for states in history.values()))
     reverted: list[Event] = []
     for target in targets:
         states = history[target.item]

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from synckit import REPORT, bare_remote, git, give, ids, run_sync
 
-from db.events import AT_FORMAT
+from db.events import AT_FORMAT, MAX_AHEAD
 from db.export import event_line
 from db.keys import ItemRef
 from db.store import VerdictStore
@@ -103,7 +103,8 @@ def test_the_cli_names_the_forgery_and_accepting_takes_it(
 
 def test_a_received_event_never_stamps_a_local_one(ada: VerdictStore, tmp_path: Path) -> None:
     """Her other machine's clock runs four minutes ahead (within what is accepted): her events
-    given here are still stamped by this clock."""
+    given here are still stamped by this clock, but for a change of an item the other machine
+    stamped ahead, stamped just after it (it would hide the change until this clock passed)."""
     remote = bare_remote(tmp_path / "verdicts.git")
     other = VerdictStore.open(tmp_path / "other.sqlite3")
     try:
@@ -118,6 +119,17 @@ def test_a_received_event_never_stamps_a_local_one(ada: VerdictStore, tmp_path: 
     assert result.accepted == 2 and "a" * 32 in ids(ada)
     given = ada.give(ItemRef(REPORT, "R-2"), "refuted", reviewer="ada")
     assert given.at < ahead
+    # a verdict given here on the item the other machine stamped ahead is her verdict now
+    # (it was hidden behind the received one until this clock passed it), and so is its undo
+    changed = ada.give(ItemRef(REPORT, "R-1"), "unclear", reviewer="ada")
+    assert changed.at > ahead
+    assert ada.current("ada")[ItemRef(REPORT, "R-1").key].verdict.value == "unclear"  # type: ignore[union-attr]
+    ada.undo("ada", event=changed.event)
+    assert ada.current("ada")[ItemRef(REPORT, "R-1").key].verdict.value == "confirmed"  # type: ignore[union-attr]
+    [many] = ada.give_many([ItemRef(REPORT, "R-1")], "refuted", reviewer="ada")
+    assert ada.current("ada")[ItemRef(REPORT, "R-1").key].event == many.event
+    # the next verdict elsewhere: stamped by this clock, just after hers at most
+    assert ada.give(ItemRef(REPORT, "R-3"), "skip", reviewer="ada").at <= _stamp(MAX_AHEAD)
 
 
 def test_import_refuses_a_file_stamped_in_the_future(ada: VerdictStore, tmp_path: Path) -> None:
