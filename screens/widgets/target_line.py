@@ -22,6 +22,8 @@ from screens.widgets.truecolor import TruecolorOnly
 NAME_FLOOR = 16
 #: the fewest columns a name is cut to: its first and last characters around the ellipsis
 NAME_LEAST = 5
+#: the columns the line's short beginning (``→ ``) saves over ``verdict keys → ``
+SHORT_SAVES = 13
 
 
 class TargetName(NamedTuple):
@@ -62,9 +64,12 @@ def target_name(
     return TargetName(what, visible(where), visible(record.id), verdict, bool(session.note(item)))
 
 
-def target_text(name: TargetName, room: tuple[int, int] | None = None) -> Content:
+def target_text(
+    name: TargetName, room: tuple[int, int] | None = None, *, short: bool = False
+) -> Content:
     """``verdict keys → quote [2] worker/src/retry.js:3-4 of KS-… · refuted ✎ note`` or
-    ``→ record KS-…``; ``room``: the columns the path and the record id are cut to."""
+    ``→ record KS-…``; ``room``: the columns the path and the record id are cut to; ``short``:
+    the line begins with the arrow alone (a line too narrow for the words)."""
     where, record_id = name.where, name.record_id
     if room is not None:
         where, record_id = cut_path(where, room[0]), cut_id(record_id, room[1])
@@ -73,7 +78,7 @@ def target_text(name: TargetName, room: tuple[int, int] | None = None) -> Conten
     else:
         named = Content.styled(record_id, "bold $text-primary")
     return Content.assemble(
-        ("verdict keys → ", "$text-muted"),
+        ("→ " if short else "verdict keys → ", "$text-muted"),
         name.what,
         named,
         " · ",
@@ -133,7 +138,14 @@ def fitted(name: TargetName, hint: Content, width: int) -> Content:
     if all(cut >= min(NAME_FLOOR, was) for cut, was in zip(room, full, strict=True)):
         return target_text(name, room) + hint
     over = whole.cell_length - width
-    return target_text(name, names_room(name, over)) if over > 0 else whole
+    if over <= 0:
+        return whole
+    cut = target_text(name, names_room(name, over))
+    if cut.cell_length <= width:
+        return cut
+    # the names at their least and still too long (40 columns): the words before the arrow go
+    # before the verdict does
+    return target_text(name, names_room(name, over - SHORT_SAVES), short=True)
 
 
 def no_target_text(filter_name: str) -> Content:

@@ -150,7 +150,7 @@ async def test_the_status_line_cuts_the_names_before_the_verdict(
         await settle(pilot, screen)
         assert str(status.render()).endswith(" · confirmed"), str(status.render())
         # every quote's verdict in view, however narrow the line
-        for width in (80, 60):
+        for width in (80, 60, 40):
             await pilot.resize_terminal(width, 24)
             for index, record in enumerate(screen.session.records):
                 if record.quotes:
@@ -159,6 +159,8 @@ async def test_the_status_line_cuts_the_names_before_the_verdict(
                     line = str(status.render())
                     assert line.endswith((" · open", " · confirmed", "(esc: the record)")), line
                     assert cell_len(line) <= status.content_region.width, line
+        # at 40 columns the words before the arrow go before the verdict does
+        assert line.startswith("→ quote [") and line.endswith(" · open"), line
         # with room, the names whole
         await pilot.resize_terminal(120, 40)
         screen.go(Location(index_of(screen, "KS-BAP-operations-guidance"), 0), on_quote=True)
