@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,8 @@ __all__ = ["ATTEMPTS", "SyncError", "SyncResult", "last_sync", "sync", "sync_dir
 
 #: pushes tried before giving up on a remote that keeps moving
 ATTEMPTS = 5
+#: seconds waited after a push that met another's lock on the branch, times the attempt
+BUSY_WAIT = 0.2
 #: events merged per write transaction (a sync imports many at once; each holds the write lock)
 IMPORT_BATCH = 10_000
 #: the branch of a new verdicts repository (one with no default branch yet)
@@ -206,6 +209,7 @@ def _run(
         result.accepted += _accept(store, aside_events(aside))
         aside = {}
         keep_aside(store, aside)
+    busy: str | None = None
     for attempt in range(1, attempts + 1):
         result.attempts = attempt
         if result.offline is None:
@@ -259,6 +263,12 @@ def _run(
         if not pushed.rejected:
             result.error = _shown(pushed.error, url, remote)
             return
+        busy = pushed.error if pushed.busy else None
+        if busy is not None and attempt < attempts:
+            time.sleep(BUSY_WAIT * attempt)  # the other push's moment to finish
+    if busy is not None:  # the last push met the lock
+        result.error = f"{busy}; your verdicts are kept, sync again"
+        return
     result.error = (
         f"the remote kept moving: {attempts} pushes were rejected; your verdicts are kept, "
         "sync again"

@@ -110,6 +110,7 @@ class Pushed:
     ok: bool
     rejected: bool = False
     error: str | None = None
+    busy: bool = False  # rejected: the remote's branch was locked, not moved
 
 
 def blob_id(data: bytes) -> str:
@@ -333,6 +334,16 @@ class Exchange:
         flags = [line for line in out.splitlines() if line.startswith("!\t")]
         if any("[rejected]" in line for line in flags):
             return Pushed(False, rejected=True, error="the remote branch moved meanwhile")
+        if any(line.endswith("[remote rejected] (failed to update ref)") for line in flags):
+            # the branch's lock held by another push (two reviewers syncing to one repository
+            # on a shared disk at once): tried again as when the branch moved
+            return Pushed(
+                False,
+                rejected=True,
+                error=f"the remote could not update its branch {branch}: another push was "
+                f"updating it, or a git that crashed there left refs/heads/{branch}.lock",
+                busy=True,
+            )
         if flags:
             reason = flags[0].split("\t")[-1]
             return Pushed(False, error=f"the remote refused the push: {reason}")

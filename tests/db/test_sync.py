@@ -306,3 +306,48 @@ def test_a_clone_that_cannot_be_written_is_a_message_and_loses_nothing(
     with pytest.raises(SyncError, match="git failed in the private clone .*nothing is lost"):
         run_sync(ada, remote, "ada", tmp_path / "a")
     assert ada.count() == 2
+
+
+def branch_locks(remote: Path) -> list[Path]:
+    """The lock files another git would hold while updating each branch of ``remote``."""
+    return [ref.with_name(ref.name + ".lock") for ref in (remote / "refs" / "heads").iterdir()]
+
+
+def test_a_push_meeting_anothers_lock_on_the_branch_is_tried_again(
+    remote: Path, ada: VerdictStore, tmp_path: Path
+) -> None:
+    # two reviewers syncing to one bare repository on a shared disk at the same moment: the
+    # later push found the branch locked ("failed to update ref") and gave up at once
+    give(ada, "ada", {"R-1": "confirmed"})
+    assert run_sync(ada, remote, "ada", tmp_path / "a").ok
+    give(ada, "ada", {"R-2": "refuted"})
+    locks = branch_locks(remote)
+
+    def held_once(attempt: int) -> None:
+        for lock in locks:
+            if attempt == 1:
+                lock.write_text("")
+            else:
+                lock.unlink(missing_ok=True)
+
+    result = run_sync(ada, remote, "ada", tmp_path / "a", before_push=held_once)
+    assert result.ok and result.attempts == 2 and result.sent == 1, result.error
+
+
+def test_a_lock_left_on_the_branch_is_named_and_nothing_is_lost(
+    remote: Path, ada: VerdictStore, tmp_path: Path
+) -> None:
+    give(ada, "ada", {"R-1": "confirmed"})
+    assert run_sync(ada, remote, "ada", tmp_path / "a").ok
+    give(ada, "ada", {"R-2": "refuted"})
+    locks = branch_locks(remote)
+    for lock in locks:  # a git that crashed there
+        lock.write_text("")
+    result = run_sync(ada, remote, "ada", tmp_path / "a", attempts=2)
+    assert not result.ok and result.error is not None and result.pending == 1
+    assert "another push was updating it, or a git that crashed there left" in result.error
+    assert "refs/heads/" in result.error and ".lock" in result.error
+    assert "kept moving" not in result.error
+    for lock in locks:
+        lock.unlink()
+    assert run_sync(ada, remote, "ada", tmp_path / "a").sent == 1
