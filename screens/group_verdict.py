@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Static
 
+from db.sync.files import sendable
 from keymaps.display import short_keys
 from screens.dialog import Dialog
 from screens.safe import safe_content
@@ -55,7 +56,9 @@ class GroupVerdictScreen(Dialog[str | None]):
 
     @on(Input.Submitted, "#group-note")
     def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
+        # a terminal's output pasted in: its controls kept as their pictures, as the note
+        # editor keeps them (the other reviewers' sync refuses a note holding them)
+        self.dismiss(sendable(event.value.strip()))
 
     def action_close(self) -> None:
         self.dismiss(None)

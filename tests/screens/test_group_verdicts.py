@@ -233,3 +233,28 @@ async def test_the_question_reads_at_aa(
         assert low_contrast(cells, dialog.query_one(DialogLines).region) == []
         await press(pilot, screen, "escape")
     app.close()
+
+
+async def test_a_note_pasted_from_a_terminal_is_one_every_reviewer_can_read(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    # a terminal's output pasted into the group's note: its escapes are kept as their pictures,
+    # as the note editor keeps them (the others' sync refuses a note holding them)
+    from textual import events
+    from textual.widgets import Input
+
+    app = scans_app(tmp_path / "t.db", sample, keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = reviewing(app)
+        await settle(pilot, screen)
+        up045 = results_of(screen, "UP045")
+        await press(pilot, screen, "R")
+        app.screen.query_one(Input).post_message(events.Paste("exit \x1b[31m1\x1b[0m"))
+        await pilot.pause()
+        await press(pilot, screen, "enter")
+        await screen.settle()
+        session = screen.session
+        notes = [session.note(session.record_item(session.records[n])) for n in up045]
+        assert notes == ["exit ␛[31m1␛[0m"] * 3
+        await press(pilot, screen, "q")
+    app.close()
