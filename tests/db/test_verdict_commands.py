@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from db.aside import aside_files
 from db.keys import ItemRef
 from db.store import VerdictStore
 from tui.cli import cli
@@ -150,3 +152,40 @@ def test_installed_entry_point(ann_db: Path, tmp_path: Path) -> None:
     )
     assert missing.returncode == 2
     assert missing.stderr.strip().startswith("assay stats: there is no verdict database at")
+
+
+def kept_aside(path: Path, reviewer: str, record: str) -> None:
+    """A verdict a review kept aside: it quit while another process held the database locked."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    aside = VerdictStore.aside(path)
+    aside.give(ItemRef(REPORT, record), "refuted", note="kept aside", reviewer=reviewer)
+    aside.close()
+    holder.close()
+
+
+@pytest.mark.parametrize(
+    "args", [["export", "--format", "md"], ["export", "--format", "csv"], ["stats"]]
+)
+def test_export_and_stats_hold_the_changes_kept_aside(
+    ann_db: Path, args: list[str], tmp_path: Path
+) -> None:
+    kept_aside(ann_db, "ann", "R4")
+    result = run(*args, "--db", ann_db)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "kept aside" in result.stdout or "4 events" in result.stdout
+    assert aside_files(ann_db) == []
+    with VerdictStore.open(ann_db, readonly=True) as store:
+        assert store.current("ann")[ItemRef(REPORT, "R4").key].note == "kept aside"
+
+
+def test_changes_kept_aside_that_cannot_be_saved_are_named(ann_db: Path) -> None:
+    copy = ann_db.with_name(ann_db.name + ".aside-0123456789ab")
+    copy.write_bytes(b"cut short by a full disk" * 90)  # unreadable: it stays for a later open
+    result = run("export", "--format", "md", "--db", ann_db)
+    assert result.exit_code == 0 and "ann's note" in result.stdout
+    assert result.stderr == (
+        "assay export: changes kept aside when the database was locked "
+        f"({copy.name}) could not be saved into it and are not counted here\n"
+    )
+    assert aside_files(ann_db) == [copy]

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from db.aside import aside_files
 from db.events import MAX_AHEAD, latest_acceptable
 from db.export import FORMATS, parse_events, write
 from db.output import database_files, write_atomically
@@ -17,15 +18,37 @@ from db.store import StoreError, VerdictStore, default_path
 from evidence.limits import TooLarge, read_input
 from evidence.text import escaped, json_escaped
 from tui import startup
-from tui.commands.errors import InputError
+from tui.commands.errors import InputError, command_name
 from tui.commands.options import audit_option, db_option, text_or_json_option
 
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
+    path = (db_path or default_path()).expanduser()
+    if readonly and aside_files(path):
+        _save_aside(path)
     try:
-        return VerdictStore.open(db_path or default_path(), readonly=readonly)
+        return VerdictStore.open(path, readonly=readonly)
     except StoreError as error:
         raise InputError(str(error)) from None
+
+
+def _save_aside(path: Path) -> None:
+    """Save into the database the changes a review kept aside (it quit while another process held
+    the database locked), so that what is read holds them; else say that it does not."""
+    reason = ""
+    try:
+        VerdictStore.open(path).close()  # an open for writing takes them (db/aside.py)
+    except StoreError as error:
+        reason = f": {error}"
+    left = aside_files(path)
+    if left:
+        names = ", ".join(escaped(found.name) for found in left)
+        click.echo(
+            f"{command_name(click.get_current_context(silent=True))}: changes kept aside when "
+            f"the database was locked ({names}) could not be saved into it and are not "
+            f"counted here{escaped(reason)}",
+            err=True,
+        )
 
 
 @click.command()
