@@ -189,3 +189,22 @@ def test_changes_kept_aside_that_cannot_be_saved_are_named(ann_db: Path) -> None
         f"({copy.name}) could not be saved into it and are not counted here\n"
     )
     assert aside_files(ann_db) == [copy]
+
+
+@pytest.mark.parametrize("fmt", ["md", "csv", "jsonl"])
+def test_export_of_a_reviewer_with_no_verdicts_is_refused(
+    ann_db: Path, bob_db: Path, fmt: str, tmp_path: Path
+) -> None:
+    exported = tmp_path / "bob.jsonl"
+    run("export", "--db", bob_db, "--out", exported)
+    run("import", exported, "--db", ann_db)
+    out = tmp_path / f"ann.{fmt}"
+    result = run("export", "--db", ann_db, "--reviewer", "Ann", "--format", fmt, "--out", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr == (
+        f"assay export: --reviewer Ann: no verdict or note of that reviewer in {ann_db} "
+        "(its reviewers: ann, bob)\n"
+    )
+    assert (
+        "ann's note" in run("export", "--db", ann_db, "--reviewer", "ann", "--format", fmt).stdout
+    )

@@ -122,6 +122,8 @@ def export(
         return write(store, fmt, handle, reviewer=reviewer, history=history, sarif_files=files)
 
     try:
+        if reviewer is not None:
+            _known_reviewer(store, reviewer)
         with startup.Paused():  # the SARIF runs read whole and written back
             if out is None or str(out) == "-":
                 produce(sys.stdout)
@@ -131,6 +133,17 @@ def export(
         raise InputError(str(error)) from None
     finally:
         store.close()
+
+
+def _known_reviewer(store: VerdictStore, reviewer: str) -> None:
+    """InputError unless ``reviewer`` has an event in the store: a name mistyped (``Ann`` for
+    ``ann``) would export an empty write-up, "none yet" reviewed, for a complete review."""
+    known = store.reviewers()
+    if reviewer not in known:
+        raise InputError(
+            f"--reviewer {reviewer}: no verdict or note of that reviewer in {store.path} "
+            f"(its reviewers: {', '.join(known) or 'none yet'})"
+        )
 
 
 def _write_atomically(out: Path, produce: Any) -> None:
