@@ -170,7 +170,9 @@ def parse_events(text: str, source: str) -> list[Event]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as error:
-            raise StoreError(f"{source}:{number}: not JSON ({error.msg})") from None
+            # the column too: "Unterminated string starting at" alone ends in the air
+            where = f"{error.msg.removesuffix(' at')} at column {error.colno}"
+            raise StoreError(f"{source}:{number}: not JSON ({where})") from None
         except RecursionError:  # `[[[[...` thousands deep: as sync reads it (db/sync/files.py)
             raise StoreError(f"{source}:{number}: not JSON (nested too deeply)") from None
         events.append(parse_event(data, f"{source}:{number}"))

@@ -208,3 +208,33 @@ def test_export_of_a_reviewer_with_no_verdicts_is_refused(
     assert (
         "ann's note" in run("export", "--db", ann_db, "--reviewer", "ann", "--format", fmt).stdout
     )
+
+
+@pytest.mark.parametrize(
+    ("encoding", "mark"),
+    [("utf-8", "\ufeff"), ("utf-16", ""), ("utf-16-le", "\ufeff"), ("utf-16-be", "\ufeff")],
+)
+def test_import_reads_a_file_with_a_byte_order_mark(
+    ann_db: Path, encoding: str, mark: str, tmp_path: Path
+) -> None:
+    # Notepad's UTF-8 with a BOM; PowerShell 5's `assay export > ann.jsonl` writes UTF-16
+    exported = run("export", "--db", ann_db).stdout
+    saved = tmp_path / "ann.jsonl"
+    saved.write_bytes((mark + exported.replace("\n", "\r\n")).encode(encoding))
+    fresh = tmp_path / "fresh.sqlite3"
+    result = run("import", saved, "--db", fresh)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{saved}: 3 new, 0 already present\n"
+    assert run("export", "--db", fresh).stdout == exported
+
+
+def test_import_of_a_line_cut_short_says_where(ann_db: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    whole = run("export", "--db", ann_db).stdout.splitlines()[0]
+    cut.write_text(whole + "\n" + '{"item": "KESTREL/agentic-sys', encoding="utf-8")
+    result = run("import", cut, "--db", tmp_path / "fresh.sqlite3")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"assay import: {cut}:2: not JSON (Unterminated string starting at column 10) "
+        "(nothing was imported)\n"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from pathlib import Path
@@ -185,9 +186,9 @@ def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
     batches = []
     for file in files:
         try:
-            text = read_input(file).decode("utf-8")
+            text = _decoded(read_input(file))
         except UnicodeDecodeError:
-            raise InputError(f"{file} is not UTF-8 text") from None
+            raise InputError(f"{file} is not UTF-8 (nor UTF-16 with a byte-order mark)") from None
         except OSError as error:
             raise InputError(f"cannot read {file}: {error.strerror}") from None
         except TooLarge as error:
@@ -228,6 +229,21 @@ def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
         for found in disagreements:
             verdicts = ", ".join(f"{escaped(r)} {v.value}" for r, v in found.verdicts)
             click.echo(f"  {escaped(found.item)}: {verdicts}")
+
+
+#: the byte-order marks a jsonl file may start with: Notepad's UTF-8, and PowerShell 5's `>`,
+#: which writes what `assay export` printed as UTF-16
+_MARKS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decoded(data: bytes) -> str:
+    """The text of an events file: UTF-8, or what its byte-order mark says."""
+    codec = next((codec for mark, codec in _MARKS if data.startswith(mark)), "utf-8")
+    return data.decode(codec)
 
 
 @click.command(short_help="Show progress, verdicts, disagreements, agreement.")
