@@ -91,9 +91,11 @@ def runs_with_verdicts(
     *,
     reviewer: str | None = None,
     items: Iterable[Mapping[str, Any]] | None = None,
-) -> tuple[dict[str, Any], set[str]]:
+) -> tuple[dict[str, Any], set[str], list[Event]]:
     """(the SARIF log of the files' runs with the store's verdicts, the report identities they
-    hold). The log keeps the first file's top-level members; StoreError for an unreadable file.
+    hold, the verdicts and notes on those runs' results that the files no longer hold: a scan
+    run again since the review). The log keeps the first file's top-level members; StoreError
+    for an unreadable file.
 
     A run is matched under the identity the store registered it with (``items``, default the
     store's): in an audit, a run's identity holds its system (evidence/sarif/rebase.py
@@ -109,6 +111,7 @@ def runs_with_verdicts(
     document: dict[str, Any] = {}
     runs: list[Any] = []
     identities: set[str] = set()
+    written: set[str] = set()  # the items whose verdicts went into a result
     for path in files:
         original = _read(path)
         if not document:
@@ -125,12 +128,15 @@ def runs_with_verdicts(
                 result = results[position] if isinstance(results, list) else None
                 if not isinstance(result, dict):
                     continue
-                events = current.get(make_key(identity, record.id), [])
+                key = make_key(identity, record.id)
+                events = current.get(key, [])
                 hashes = record_quote_hashes(record)
+                keys = [make_key(identity, record.id, digest) for digest in hashes]
+                written.update((key, *keys))
                 located = [
                     (quote, event)
-                    for quote, digest in zip(record.quotes, hashes, strict=True)
-                    for event in current.get(make_key(identity, record.id, digest), [])
+                    for quote, quote_key in zip(record.quotes, keys, strict=True)
+                    for event in current.get(quote_key, [])
                 ]
                 if only_location(record) is not None:
                     # a verdict on a result's only location is the result's (when the reviewer
@@ -145,7 +151,14 @@ def runs_with_verdicts(
                     _annotate(result, events, located)
             runs.append(run)
     document["runs"] = runs
-    return document, identities
+    left_out = [
+        event
+        for key, events in current.items()
+        if key not in written
+        for event in events
+        if event.report in identities and not event.empty
+    ]
+    return document, identities, left_out
 
 
 def _annotate(

@@ -286,3 +286,28 @@ def test_items_read_in_part_hold_those_columns_only(store: VerdictStore) -> None
     assert store.items(chosen) == [{name: item[name] for name in chosen} for item in every]
     with pytest.raises(ValueError, match="no such item column: nope"):
         store.items(("item", "nope"))
+
+
+def test_verdicts_on_results_a_new_scan_lacks_are_named(tmp_path: Path, db_path: Path) -> None:
+    scan = tmp_path / "codeql.sarif"
+    shutil.copy(CODEQL, scan)
+    with VerdictStore.open(db_path) as store:
+        review(store, scan)
+    # the scanner run again, over the reviewed file: the stack trace exposure was fixed
+    rerun = json.loads(scan.read_text())
+    python = rerun["runs"][0]["results"]
+    python[:] = [found for found in python if "Exception text" not in found["message"]["text"]]
+    scan.write_text(json.dumps(rerun))
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 0
+    assert len(results(json.loads(result.stdout))) == len(rerun["runs"][0]["results"])
+    [notice] = result.stderr.splitlines()
+    assert notice.startswith(
+        "assay export: 2 verdict(s) or note(s) are on results the SARIF files no longer hold, "
+        "and are not in this export"
+    )
+    exposure = "py/stack-trace-exposure:54dbb09e86e0"
+    assert notice.endswith(f": {exposure} (ann unclear), {exposure} (bob refuted)")
+    shutil.copy(CODEQL, scan)  # the scan reviewed: every verdict written, nothing said
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 0 and result.stderr == ""

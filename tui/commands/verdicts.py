@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from db.aside import aside_files
-from db.events import MAX_AHEAD, latest_acceptable
+from db.events import MAX_AHEAD, Event, latest_acceptable
 from db.export import FORMATS, parse_events, write
 from db.output import database_files, write_atomically
 from db.stats import percent_done, summary
@@ -19,7 +19,7 @@ from db.store import StoreError, VerdictStore, default_path
 from evidence.limits import TooLarge, read_input
 from evidence.text import escaped, json_escaped
 from tui import startup
-from tui.commands.errors import InputError, command_name
+from tui.commands.errors import InputError, command_name, prefixed
 from tui.commands.options import audit_option, db_option, text_or_json_option
 
 
@@ -117,10 +117,20 @@ def export(
         _refuse_database(out, db_path or default_path())
     store = _open(db_path, readonly=True)
 
+    left_out: list[Event] = []
+
     def produce(handle: Any) -> int:
         if audit_file is not None:
             return produce_audit(store, handle)
-        return write(store, fmt, handle, reviewer=reviewer, history=history, sarif_files=files)
+        return write(
+            store,
+            fmt,
+            handle,
+            reviewer=reviewer,
+            history=history,
+            sarif_files=files,
+            left_out=left_out,
+        )
 
     try:
         if reviewer is not None:
@@ -134,6 +144,26 @@ def export(
         raise InputError(str(error)) from None
     finally:
         store.close()
+    if left_out:
+        _say_left_out(left_out)
+
+
+def _say_left_out(events: list[Event]) -> None:
+    """The verdicts that the SARIF written lacks: their results are no longer in the files."""
+    shown = [
+        f"{event.record} ({event.reviewer} {event.verdict.value if event.verdict else 'note'})"
+        for event in events[:5]
+    ]
+    more = f" and {len(events) - 5} more" if len(events) > 5 else ""
+    click.echo(
+        prefixed(
+            "assay export",
+            f"{len(events)} verdict(s) or note(s) are on results the SARIF files no longer hold, "
+            "and are not in this export (the scan was run again since the review? `assay "
+            f"review` of the new scan carries them to its results): {', '.join(shown)}{more}",
+        ),
+        err=True,
+    )
 
 
 def _known_reviewer(store: VerdictStore, reviewer: str) -> None:
