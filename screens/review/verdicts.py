@@ -497,4 +497,7 @@ class Verdicts(Part):
         name = writeup_name(system, commit)
         path = Path.cwd() / name
         shown = f"./{name} (in {Path.cwd()})"
-        self.write(lambda store: save_writeup(store, path, shown), Exported(name))
+        # the reports reviewed alone: the database (one for every review, by default) may hold
+        # other systems' verdicts, which a write-up named for this one must not hand over
+        reports = frozenset(report.identity for report in self.session.reportset.reports)
+        self.write(lambda store: save_writeup(store, path, shown, reports), Exported(name))
