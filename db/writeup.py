@@ -195,7 +195,12 @@ def markdown(
         if item["report"] != report:
             lines += _unlisted(unlisted) + _alike_lines(counted.get(report))
             report, unlisted = item["report"], 0
-            lines += ["", f"## {md_text(report)}", "", f"File: {md_text(item['report_file'])}"]
+            lines += [
+                "",
+                f"## {md_text(report)}",
+                "",
+                f"File: {md_text(item['report_file'] or 'not recorded')}",
+            ]
         if (item["report"], item["record"]) in quiet:
             unlisted += item["quote"] is None
             continue
