@@ -311,3 +311,21 @@ def test_verdicts_on_results_a_new_scan_lacks_are_named(tmp_path: Path, db_path:
     shutil.copy(CODEQL, scan)  # the scan reviewed: every verdict written, nothing said
     result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
     assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_a_file_named_twice_is_written_once(tmp_path: Path, db_path: Path) -> None:
+    scan = tmp_path / "codeql.sarif"
+    other = tmp_path / "semgrep.sarif"
+    shutil.copy(CODEQL, scan)
+    shutil.copy(CODEQL.with_name("semgrep-kestrel.sarif"), other)
+    with VerdictStore.open(db_path) as store:
+        review(store, scan)
+    (tmp_path / "scans").mkdir()
+    names = [scan, other, tmp_path / "scans" / ".." / "codeql.sarif"]  # a glob and a name
+    args = [arg for name in names for arg in ("--sarif", str(name))]
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif", *args])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    validate(document)
+    drivers = [run["tool"]["driver"]["name"] for run in document["runs"]]
+    assert drivers == ["CodeQL", "CodeQL", "Semgrep OSS"]  # codeql's two runs once, in order

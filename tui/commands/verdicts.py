@@ -108,7 +108,12 @@ def export(
         raise InputError(f"--history is for csv (jsonl and json are the event log), not {fmt}")
     if sarif_files and fmt != "sarif":
         raise InputError("--sarif goes with --format sarif")
-    files = list(sarif_files) or None
+    # a file named twice (`--sarif scans/*.sarif --sarif scans/ruff.sarif`) is one file: its runs
+    # written twice are refused by code scanning (one category per run)
+    named: dict[Path, Path] = {}
+    for path in sarif_files:
+        named.setdefault(_resolved(path), path)
+    files = list(named.values()) or None
     if audit_file is not None:  # one write-up of the audit's systems (tui/commands/audit.py)
         from tui.commands.audit import audit_exporter
 
