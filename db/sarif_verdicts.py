@@ -118,26 +118,31 @@ def runs_with_verdicts(
             document = {key: value for key, value in original.items() if key != "runs"}
         runs_read = read_runs(original, str(path))
         for (report, positions), run in zip(runs_read, original["runs"], strict=True):
-            identity = report.identity
+            names = [report.identity]
             held = registered.get(report.file, set())
-            if held and identity not in held:  # registered in an audit, under its system
-                identity = min(held)
-            identities.add(identity)
+            if held and report.identity not in held:
+                # registered in an audit, under its system: under each system whose reports
+                # name the file (one scan of a monorepo), whose verdicts all belong to its run
+                names = sorted(held)
+            identities.update(names)
             results = run.get("results") if isinstance(run, dict) else None
             for record, position in zip(report.records, positions, strict=True):
                 result = results[position] if isinstance(results, list) else None
                 if not isinstance(result, dict):
                     continue
-                key = make_key(identity, record.id)
-                events = current.get(key, [])
                 hashes = record_quote_hashes(record)
-                keys = [make_key(identity, record.id, digest) for digest in hashes]
-                written.update((key, *keys))
-                located = [
-                    (quote, event)
-                    for quote, quote_key in zip(record.quotes, keys, strict=True)
-                    for event in current.get(quote_key, [])
-                ]
+                events: list[Event] = []
+                located: list[tuple[Any, Event]] = []
+                for name in names:
+                    key = make_key(name, record.id)
+                    keys = [make_key(name, record.id, digest) for digest in hashes]
+                    written.update((key, *keys))
+                    events += current.get(key, [])
+                    located += [
+                        (quote, event)
+                        for quote, quote_key in zip(record.quotes, keys, strict=True)
+                        for event in current.get(quote_key, [])
+                    ]
                 if only_location(record) is not None:
                     # a verdict on a result's only location is the result's (when the reviewer
                     # gave the result none of its own)

@@ -20,6 +20,7 @@ from db.store import VerdictStore
 from evidence.model import Record, Report
 from evidence.reports.loading import load_reports
 from evidence.sample import SAMPLE_REPORTS
+from evidence.sarif.rebase import for_system
 from tui.cli import cli
 
 #: the SARIF files written for the sample repository (tests/evidence/sarifkit.py names them)
@@ -329,3 +330,27 @@ def test_a_file_named_twice_is_written_once(tmp_path: Path, db_path: Path) -> No
     validate(document)
     drivers = [run["tool"]["driver"]["name"] for run in document["runs"]]
     assert drivers == ["CodeQL", "CodeQL", "Semgrep OSS"]  # codeql's two runs once, in order
+
+
+def test_one_scan_of_two_systems_carries_both_systems_verdicts(
+    tmp_path: Path, store: VerdictStore
+) -> None:
+    # an audit's scan of a monorepo, registered under each system that names it: the export
+    # wrote one system's verdicts (the first by name) and dropped the other's without a word
+    scan = tmp_path / "codeql.sarif"
+    shutil.copy(CODEQL, scan)
+    for system, verdict in (("kestrel", "refuted"), ("heron", "unclear")):
+        reportset = for_system(load_reports([scan]), system)
+        store.register(reportset, revision=REV)
+        python = reportset.reports[0]
+        hashing = record(python, "Sensitive data")
+        store.give(
+            ItemRef.for_record(python, hashing), verdict, note=f"{system}: seen", reviewer="ann"
+        )
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    assert len(document["runs"]) == 2  # the file's two runs, once each
+    hashing_result = results(document)[0]
+    assert sorted(
+        (found["status"], found["justification"]) for found in hashing_result["suppressions"]
+    ) == [("accepted", "kestrel: seen"), ("underReview", "heron: seen")]
