@@ -119,7 +119,7 @@ def runs_with_verdicts(
         runs_read = read_runs(original, str(path))
         for (report, positions), run in zip(runs_read, original["runs"], strict=True):
             names = [report.identity]
-            held = registered.get(report.file, set())
+            held = registered.get(report.file) or _moved(registered, report.file, report.identity)
             if held and report.identity not in held:
                 # registered in an audit, under its system: under each system whose reports
                 # name the file (one scan of a monorepo), whose verdicts all belong to its run
@@ -164,6 +164,24 @@ def runs_with_verdicts(
         if event.report in identities and not event.empty
     ]
     return document, identities, left_out
+
+
+def _moved(registered: Mapping[str, set[str]], file: str, identity: str) -> set[str]:
+    """The identities under which an audit registered a run read now from another path (the
+    file moved, `--sarif` names it): those of its tool and category under a system (``@``)
+    registered from one file, the one of the same name when there are several; none when that
+    does not single one out (another system's scan of the same tool)."""
+    if any(identity in held for held in registered.values()):
+        return set()  # registered as it is: not an audit's
+    candidates = {
+        registered_file: {name for name in held if name.startswith(f"{identity}@")}
+        for registered_file, held in registered.items()
+    }
+    candidates = {path: held for path, held in candidates.items() if held}
+    if len(candidates) > 1:
+        name = Path(file).name
+        candidates = {path: held for path, held in candidates.items() if Path(path).name == name}
+    return next(iter(candidates.values())) if len(candidates) == 1 else set()
 
 
 def _annotate(

@@ -354,3 +354,29 @@ def test_one_scan_of_two_systems_carries_both_systems_verdicts(
     assert sorted(
         (found["status"], found["justification"]) for found in hashing_result["suppressions"]
     ) == [("accepted", "kestrel: seen"), ("underReview", "heron: seen")]
+
+
+def test_an_audits_scan_moved_since_keeps_its_verdicts(tmp_path: Path, db_path: Path) -> None:
+    # `--sarif FILE` names a moved file: in an audit, where a run is registered under its
+    # system, the export found none of its verdicts and wrote the run without them
+    scans = {system: tmp_path / system / f"{system}.sarif" for system in ("kestrel", "heron")}
+    with VerdictStore.open(db_path) as store:
+        for system, scan in scans.items():
+            scan.parent.mkdir()
+            shutil.copy(CODEQL, scan)
+            reportset = for_system(load_reports([scan]), system)
+            store.register(reportset, revision=REV)
+            python = reportset.reports[0]
+            hashing = ItemRef.for_record(python, record(python, "Sensitive data"))
+            store.give(hashing, "refuted", note=f"{system}: seen", reviewer="ann")
+    moved = tmp_path / "handed-over" / "kestrel.sarif"
+    moved.parent.mkdir()
+    shutil.move(scans["kestrel"], moved)
+    args = ["export", "--db", str(db_path), "--format", "sarif", "--sarif", str(moved)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0 and result.stderr == ""
+    [suppression] = results(json.loads(result.stdout))[0]["suppressions"]
+    assert suppression["justification"] == "kestrel: seen"  # its own system's, not heron's
+    renamed = moved.rename(moved.with_name("codeql.sarif"))  # which system's? not guessed
+    args[-1] = str(renamed)
+    assert "suppressions" not in results(json.loads(CliRunner().invoke(cli, args).stdout))[0]
