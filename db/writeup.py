@@ -19,7 +19,8 @@ from evidence.permalink import without_credentials
 from evidence.sarif.invocations import INCOMPLETE
 from evidence.text import escaped
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+#: & too: an entity (`&lt;`, `&#x202E;`) would be read as the character it names
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#&])")
 _BACKTICKS = re.compile(r"`+")
 #: what a spreadsheet runs when a cell starts with it (OWASP's CSV injection list)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
