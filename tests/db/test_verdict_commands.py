@@ -238,3 +238,22 @@ def test_import_of_a_line_cut_short_says_where(ann_db: Path, tmp_path: Path) -> 
         f"assay import: {cut}:2: not JSON (Unterminated string starting at column 10) "
         "(nothing was imported)\n"
     )
+
+
+def test_the_writeup_of_imported_verdicts_says_what_its_summary_leaves_out(
+    ann_db: Path, tmp_path: Path
+) -> None:
+    # a lead merges the team's files and writes the write-up before opening the reports: its
+    # summary read "0" everywhere and "Revision: not recorded" above the verdicts listed last
+    exported = tmp_path / "ann.jsonl"
+    with VerdictStore.open(ann_db) as store:
+        store.give(ItemRef(REPORT, "R5"), "skip", reviewer="ann", revision="0123abc" * 5 + "01234")
+    run("export", "--db", ann_db, "--out", exported)
+    fresh = tmp_path / "lead.sqlite3"
+    run("import", exported, "--db", fresh)
+    text = run("export", "--db", fresh, "--format", "md").stdout
+    assert "- Revision: " + "0123abc" * 5 + "01234\n" in text
+    assert (
+        "- Not counted above: 4 item(s) with verdicts that no report registered here (listed "
+        "last; `assay review` of their reports counts them)\n"
+    ) in text
