@@ -460,7 +460,7 @@ def _partly_imported(error: StoreError, saved: int, total: int) -> StoreError:
     reason = str(error).removesuffix("; nothing was saved, try again")
     return StoreError(
         f"{reason}; the first {saved:,} of the {total:,} events were saved, the rest were not: "
-        "import again to add them (what was saved is not added twice)"
+        "run it again to add them (what was saved is not added twice)"
     )
 
 

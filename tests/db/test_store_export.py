@@ -263,7 +263,7 @@ def test_an_import_stopped_half_way_says_what_was_saved(
         message = str(stopped.value)
         assert message.startswith("importing events failed: the text holds characters")
         assert message.endswith(
-            "; the first 4 of the 9 events were saved, the rest were not: import again to add "
+            "; the first 4 of the 9 events were saved, the rest were not: run it again to add "
             "them (what was saved is not added twice)"
         )
         assert "nothing was saved" not in message
