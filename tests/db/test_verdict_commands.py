@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from storekit import make_record, make_report, reportset
 
 from db.aside import aside_files
 from db.keys import ItemRef
@@ -257,3 +258,22 @@ def test_the_writeup_of_imported_verdicts_says_what_its_summary_leaves_out(
         "- Not counted above: 4 item(s) with verdicts that no report registered here (listed "
         "last; `assay review` of their reports counts them)\n"
     ) in text
+
+
+def test_a_writeup_of_several_repositories_says_so(tmp_path: Path) -> None:
+    # the default database holds every review: `assay export --format md` of it handed over
+    # another client's findings with this one's, without a word
+    path = tmp_path / "verdicts.sqlite3"
+    with VerdictStore.open(path) as store:
+        for system in ("KESTREL", "HERON"):
+            report = make_report([make_record(f"RT-CLM-{system.lower()}")], system=system)
+            store.register(reportset(report), repository=f"/src/{system.lower()}")
+            store.give(ItemRef.for_record(report, report.records[0]), "refuted", reviewer="ann")
+    for fmt in ("md", "csv"):
+        result = run("export", "--db", path, "--format", fmt)
+        assert result.exit_code == 0 and "RT-CLM-heron" in result.stdout
+        assert result.stderr.startswith(
+            "assay export: this export holds the reviews of 2 repositories, all the database "
+            "holds (/src/heron, /src/kestrel): one review's own write-up is its `x`"
+        )
+    assert run("export", "--db", path).stderr == ""  # the event log: for a teammate, whole

@@ -137,6 +137,7 @@ def export(
             left_out=left_out,
         )
 
+    places: list[str] = []
     try:
         if reviewer is not None:
             _known_reviewer(store, reviewer)
@@ -145,12 +146,24 @@ def export(
                 produce(sys.stdout)
             else:
                 _write_atomically(out, produce)
+        if audit_file is None and fmt in ("md", "csv"):
+            places = sorted({s["repository"] or s["remote"] or "" for s in store.sources()} - {""})
     except StoreError as error:
         raise InputError(str(error)) from None
     finally:
         store.close()
     if left_out:
         _say_left_out(left_out)
+    if len(places) > 1:  # one database (the default) for every review: another's findings
+        click.echo(
+            prefixed(
+                "assay export",
+                f"this export holds the reviews of {len(places)} repositories, all the database "
+                f"holds ({', '.join(places)}): one review's own write-up is its `x`, an "
+                "audit's systems each in its section (`assay export --audit`)",
+            ),
+            err=True,
+        )
 
 
 def _say_left_out(events: list[Event]) -> None:
