@@ -512,4 +512,6 @@ def _unsaved(reply: object) -> str:
         return f" (the note on {reply.target.label})"
     if isinstance(reply, (Undone, Redone)):
         return f" ({'undo' if isinstance(reply, Undone) else 'redo'} on {reply.change.label})"
+    if isinstance(reply, Registered):  # "try again" has no key: the next review does it
+        return " (the reports' records and quotes, which the next review registers)"
     return ""
