@@ -294,9 +294,16 @@ def connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite3
 
 def needs_immutable(path: Path) -> bool:
     """True when a read-only open can only read the file as immutable: SQLite cannot create its
-    -shm file beside it, and no -wal file holds changes not merged yet."""
+    -shm file beside it, and no -wal file holds changes not merged yet; StoreError when one
+    does (SQLite reads them only through an -shm file: "unable to open database file")."""
     wal = path.with_name(path.name + "-wal")
     shm = path.with_name(path.name + "-shm")
     if os.access(path.parent, os.W_OK | os.X_OK) or shm.exists():
         return False
-    return not wal.exists() or wal.stat().st_size == 0
+    if not wal.exists() or wal.stat().st_size == 0:
+        return True
+    raise StoreError(
+        f"the verdict database {path} has changes in {wal.name} that SQLite reads only with a "
+        f"{shm.name} file beside it, which it cannot create in the read-only {path.parent}: "
+        "copy the database and its -wal file to a folder you can write, and use that copy"
+    )

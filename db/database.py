@@ -103,8 +103,27 @@ class Database:
                     self._write(self._migrate)
             elif schema.version(conn) == 0:
                 raise StoreError(f"{self.path} holds no verdicts yet (it is an empty database)")
+            elif schema.version(conn) < schema.LATEST:
+                self._read_migrated_copy()
         except sqlite3.Error as error:
             raise store_error(self.path, error, "opening") from None
+
+    def _read_migrated_copy(self) -> None:
+        """Read a database an older assay wrote, opened read-only, through a copy in memory
+        brought to this schema: the file is left as it is, and the reads find the tables and
+        the keys they look for (a migration moves verdicts to new keys, db/schema.py)."""
+        copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            self.conn.backup(copy)
+            self.conn.close()
+        except BaseException:
+            copy.close()
+            raise
+        self.conn = copy
+        self._utils = None
+        copy.execute("BEGIN IMMEDIATE")
+        schema.migrate(self.utils)
+        copy.execute("COMMIT")
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         # again, under the write lock: another process may have migrated meanwhile

@@ -90,13 +90,15 @@ def write(
     reviewer: str | None = None,
     history: bool = False,
     sarif_files: Sequence[Path] | None = None,
+    left_out: list[Event] | None = None,
 ) -> int:
     """Write the store in a format to a text stream; returns the number of events exported.
 
     csv is the current state (a row per record and per quote), or with ``history`` the event
     log (a row per event); jsonl and json always hold the event log. ``sarif_files``: for sarif,
     the scanner's SARIF files whose runs carry the verdicts (None: those the store's results were
-    registered from, if any; see `sarif`)."""
+    registered from, if any; see `sarif`), and ``left_out`` gets the verdicts on results they no
+    longer hold."""
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     if fmt == "jsonl":
@@ -109,7 +111,7 @@ def write(
         current_csv(store, out, reviewer=reviewer)
         return store.count(reviewer)
     if fmt == "sarif":
-        log = sarif(store, reviewer=reviewer, files=sarif_files)
+        log = sarif(store, reviewer=reviewer, files=sarif_files, left_out=left_out)
         out.write(_document(log, sum(len(run.get("results") or ()) for run in log["runs"])))
         out.write("\n")
         return store.count(reviewer)
@@ -170,7 +172,9 @@ def parse_events(text: str, source: str) -> list[Event]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as error:
-            raise StoreError(f"{source}:{number}: not JSON ({error.msg})") from None
+            # the column too: "Unterminated string starting at" alone ends in the air
+            where = f"{error.msg.removesuffix(' at')} at column {error.colno}"
+            raise StoreError(f"{source}:{number}: not JSON ({where})") from None
         except RecursionError:  # `[[[[...` thousands deep: as sync reads it (db/sync/files.py)
             raise StoreError(f"{source}:{number}: not JSON (nested too deeply)") from None
         events.append(parse_event(data, f"{source}:{number}"))
@@ -243,13 +247,18 @@ def _rule(item: dict[str, Any] | None) -> str:
 
 
 def sarif(
-    store: VerdictStore, *, reviewer: str | None = None, files: Sequence[Path] | None = None
+    store: VerdictStore,
+    *,
+    reviewer: str | None = None,
+    files: Sequence[Path] | None = None,
+    left_out: list[Event] | None = None,
 ) -> dict[str, Any]:
     """A SARIF 2.1.0 log with the reviewers' verdicts as suppressions.
 
     A review of SARIF files: their own runs, verdicts added (db/sarif_verdicts.py); ``files``
-    names them, None takes those the store's results were registered from. Reports' quotes
-    (and a review of reports only): assay's run, one result per quote."""
+    names them, None takes those the store's results were registered from; ``left_out`` gets
+    the verdicts and notes on results of those runs that the files no longer hold. Reports'
+    quotes (and a review of reports only): assay's run, one result per quote."""
     from db.sarif_verdicts import registered_sarif_files, runs_with_verdicts
 
     registered = store.result_files()  # where results came from, not every item's row
@@ -263,7 +272,11 @@ def sarif(
             )
     if not files:
         return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [_assay_run(store, reviewer)]}
-    document, identities = runs_with_verdicts(store, files, reviewer=reviewer, items=registered)
+    document, identities, missed = runs_with_verdicts(
+        store, files, reviewer=reviewer, items=registered
+    )
+    if left_out is not None:
+        left_out.extend(missed)
     own = _assay_run(store, reviewer, skip=identities, items=store.quote_items())
     if own["results"]:
         document["runs"].append(own)

@@ -80,6 +80,13 @@ def write_atomically(path: Path, produce: Callable[[TextIO], object]) -> None:
             break
         except FileExistsError:
             continue  # a name taken (or planted): another random one
+        except PermissionError:
+            # "Permission denied" alone misleads when the file itself may be written
+            raise PermissionError(
+                errno.EACCES,
+                f"Permission denied: its folder {directory} cannot be written, and the file is "
+                "replaced whole by a new one written there",
+            ) from None
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             produce(handle)

@@ -91,9 +91,11 @@ def runs_with_verdicts(
     *,
     reviewer: str | None = None,
     items: Iterable[Mapping[str, Any]] | None = None,
-) -> tuple[dict[str, Any], set[str]]:
+) -> tuple[dict[str, Any], set[str], list[Event]]:
     """(the SARIF log of the files' runs with the store's verdicts, the report identities they
-    hold). The log keeps the first file's top-level members; StoreError for an unreadable file.
+    hold, the verdicts and notes on those runs' results that the files no longer hold: a scan
+    run again since the review). The log keeps the first file's top-level members; StoreError
+    for an unreadable file.
 
     A run is matched under the identity the store registered it with (``items``, default the
     store's): in an audit, a run's identity holds its system (evidence/sarif/rebase.py
@@ -109,29 +111,38 @@ def runs_with_verdicts(
     document: dict[str, Any] = {}
     runs: list[Any] = []
     identities: set[str] = set()
+    written: set[str] = set()  # the items whose verdicts went into a result
     for path in files:
         original = _read(path)
         if not document:
             document = {key: value for key, value in original.items() if key != "runs"}
         runs_read = read_runs(original, str(path))
         for (report, positions), run in zip(runs_read, original["runs"], strict=True):
-            identity = report.identity
-            held = registered.get(report.file, set())
-            if held and identity not in held:  # registered in an audit, under its system
-                identity = min(held)
-            identities.add(identity)
+            names = [report.identity]
+            held = registered.get(report.file) or _moved(registered, report.file, report.identity)
+            if held and report.identity not in held:
+                # registered in an audit, under its system: under each system whose reports
+                # name the file (one scan of a monorepo), whose verdicts all belong to its run
+                names = sorted(held)
+            identities.update(names)
             results = run.get("results") if isinstance(run, dict) else None
             for record, position in zip(report.records, positions, strict=True):
                 result = results[position] if isinstance(results, list) else None
                 if not isinstance(result, dict):
                     continue
-                events = current.get(make_key(identity, record.id), [])
                 hashes = record_quote_hashes(record)
-                located = [
-                    (quote, event)
-                    for quote, digest in zip(record.quotes, hashes, strict=True)
-                    for event in current.get(make_key(identity, record.id, digest), [])
-                ]
+                events: list[Event] = []
+                located: list[tuple[Any, Event]] = []
+                for name in names:
+                    key = make_key(name, record.id)
+                    keys = [make_key(name, record.id, digest) for digest in hashes]
+                    written.update((key, *keys))
+                    events += current.get(key, [])
+                    located += [
+                        (quote, event)
+                        for quote, quote_key in zip(record.quotes, keys, strict=True)
+                        for event in current.get(quote_key, [])
+                    ]
                 if only_location(record) is not None:
                     # a verdict on a result's only location is the result's (when the reviewer
                     # gave the result none of its own)
@@ -145,7 +156,32 @@ def runs_with_verdicts(
                     _annotate(result, events, located)
             runs.append(run)
     document["runs"] = runs
-    return document, identities
+    left_out = [
+        event
+        for key, events in current.items()
+        if key not in written
+        for event in events
+        if event.report in identities and not event.empty
+    ]
+    return document, identities, left_out
+
+
+def _moved(registered: Mapping[str, set[str]], file: str, identity: str) -> set[str]:
+    """The identities under which an audit registered a run read now from another path (the
+    file moved, `--sarif` names it): those of its tool and category under a system (``@``)
+    registered from one file, the one of the same name when there are several; none when that
+    does not single one out (another system's scan of the same tool)."""
+    if any(identity in held for held in registered.values()):
+        return set()  # registered as it is: not an audit's
+    candidates = {
+        registered_file: {name for name in held if name.startswith(f"{identity}@")}
+        for registered_file, held in registered.items()
+    }
+    candidates = {path: held for path, held in candidates.items() if held}
+    if len(candidates) > 1:
+        name = Path(file).name
+        candidates = {path: held for path, held in candidates.items() if Path(path).name == name}
+    return next(iter(candidates.values())) if len(candidates) == 1 else set()
 
 
 def _annotate(

@@ -283,7 +283,12 @@ class VerdictStore:
         for start in range(0, len(merged), batch):
             chunk = merged[start : start + batch]
             work = functools.partial(writes.import_chunk, chunk=chunk, seen=seen)
-            new, same, differing = self._database.run("importing events", work, write=True)
+            try:
+                new, same, differing = self._database.run("importing events", work, write=True)
+            except StoreError as error:
+                if not start:
+                    raise
+                raise _partly_imported(error, start, len(merged)) from None
             added += new
             present += same
             conflicts += differing
@@ -447,6 +452,16 @@ class VerdictStore:
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events())
+
+
+def _partly_imported(error: StoreError, saved: int, total: int) -> StoreError:
+    """The error that stopped an import after its first ``saved`` events were committed: what
+    went wrong said without its "nothing was saved", and what was."""
+    reason = str(error).removesuffix("; nothing was saved, try again")
+    return StoreError(
+        f"{reason}; the first {saved:,} of the {total:,} events were saved, the rest were not: "
+        "run it again to add them (what was saved is not added twice)"
+    )
 
 
 def _verdict(verdict: Verdict | str) -> Verdict:

@@ -19,7 +19,8 @@ from evidence.permalink import without_credentials
 from evidence.sarif.invocations import INCOMPLETE
 from evidence.text import escaped
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+#: & too: an entity (`&lt;`, `&#x202E;`) would be read as the character it names
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#&])")
 _BACKTICKS = re.compile(r"`+")
 #: what a spreadsheet runs when a cell starts with it (OWASP's CSV injection list)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -128,8 +129,11 @@ def _header(  # type: ignore[no-untyped-def]
 ):
     lines = ["# assay review write-up", ""]
     places = sorted({(s["repository"] or "", s["remote"] or "") for s in sources})
-    revisions = sorted({s["revision"] for s in sources if s["revision"]}) or sorted(
-        {item["revision"] for item in items if item["revision"]}
+    revisions = (
+        sorted({s["revision"] for s in sources if s["revision"]})
+        or sorted({item["revision"] for item in items if item["revision"]})
+        # verdicts imported where no review registered their reports: the revision they name
+        or sorted({e.revision for events in current.values() for e in events if e.revision})
     )
     for repository, remote in places or [("", "")]:
         where = md_text(repository) if repository else "not recorded"
@@ -173,6 +177,13 @@ def markdown(
     failing_quotes = sum(1 for item in present if item["quote"] is not None and failing(item))
     lines.append(f"- Failing quotes: {failing_quotes}")
     lines.append(f"- Missing citations: {len(missing)} of {len(citations)} cited paths")
+    registered = {item["item"] for item in items}
+    not_counted = sum(1 for key in current if key not in registered)
+    if not_counted:  # imported, say: not counted above, which knows registered items only
+        lines.append(
+            f"- Not counted above: {not_counted:,} item(s) with verdicts that no report "
+            "registered here (listed last; `assay review` of their reports counts them)"
+        )
     lines += _incomplete(sources)
     cited_by: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for cited in missing:
@@ -195,7 +206,12 @@ def markdown(
         if item["report"] != report:
             lines += _unlisted(unlisted) + _alike_lines(counted.get(report))
             report, unlisted = item["report"], 0
-            lines += ["", f"## {md_text(report)}", "", f"File: {md_text(item['report_file'])}"]
+            lines += [
+                "",
+                f"## {md_text(report)}",
+                "",
+                f"File: {md_text(item['report_file'] or 'not recorded')}",
+            ]
         if (item["report"], item["record"]) in quiet:
             unlisted += item["quote"] is None
             continue

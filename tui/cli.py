@@ -59,10 +59,13 @@ class LazyGroup(click.Group):
 
         try:
             return super().invoke(ctx)
-        except CommandUsageError:
-            raise
         except click.UsageError as error:
-            raise CommandUsageError(error.format_message(), error.ctx) from None
+            if isinstance(error, (CommandUsageError, *_HELP_SHOWN)):
+                raise
+            # click gives no context to an option's missing value (`--format` last): the
+            # subcommand's is made again, so that the message names it and shows its usage
+            where = error.ctx or self._subcommand_context(ctx)
+            raise CommandUsageError(error.format_message(), where) from None
         except KeyboardInterrupt:
             # click would print "Aborted!" and exit 1
             name = f"assay {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "assay"
@@ -81,6 +84,43 @@ class LazyGroup(click.Group):
             click.echo(f"{name}: cannot write: {error.strerror or error}", err=True)
             _silence_stdout()
             sys.exit(INPUT_ERROR)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta[_SUBCOMMAND_ARGS] = list(rest)  # for `_subcommand_context`: click clears them
+        return name, command, rest
+
+    def _subcommand_context(self, ctx: click.Context) -> click.Context | None:
+        """A context (not parsed) of the subcommand ``ctx`` was invoking, down to the innermost
+        of a group's (``assay audit init``), for its name and usage; None before one."""
+        name = ctx.invoked_subcommand
+        command = self.get_command(ctx, name) if name else None
+        if command is None:
+            return None
+        args = list(ctx.meta.get(_SUBCOMMAND_ARGS, ()))
+        where = click.Context(command, info_name=name, parent=ctx)
+        while isinstance(command, click.Group) and args:
+            try:
+                name, found, args = command.resolve_command(where, args)
+            except click.UsageError:
+                break
+            if name is None or found is None:
+                break
+            command = found
+            where = click.Context(command, info_name=name, parent=where)
+        return where
+
+
+#: the usage "error" of a group run without a subcommand (click 8.2+): its help, shown as it is
+_HELP_SHOWN: tuple[type[click.UsageError], ...] = tuple(
+    getattr(click.exceptions, name)
+    for name in ("NoArgsIsHelpError",)
+    if hasattr(click.exceptions, name)
+)
+#: where `LazyGroup.resolve_command` keeps the arguments it gave a subcommand (Context.meta)
+_SUBCOMMAND_ARGS = "assay.subcommand_args"
 
 
 #: the errors of a write that found no room (a full disk, a quota, a file size limit)

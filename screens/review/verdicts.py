@@ -208,16 +208,16 @@ class Verdicts(Part):
             )
         self.done_reading()
 
-    def failed(self, error: BaseException, *, reading: bool) -> None:
+    def failed(self, error: BaseException, *, reading: bool, lost: str = "") -> None:
         """A work of the writer failed (``reading``: the first, reading the reviewer's state):
-        the store could not be opened, or the error is said."""
+        the store could not be opened, or the error is said (with ``lost``: what it was)."""
         if self.store.error is not None:  # the store could not be opened
             if self.state.store_error is None:
                 self.store_failed(self.store.error)  # in the header, and one notice
             elif not reading:
                 self.refuse_unusable_store()  # a verdict given before that was known
             return
-        what = "cannot read verdicts" if reading else "not saved"
+        what = "cannot read verdicts" if reading else f"not saved{lost}"
         self.notify(visible(f"{what}: {error}"), severity="error", markup=False, timeout=10)
         if reading:
             self.done_reading()
@@ -231,7 +231,8 @@ class Verdicts(Part):
             if not self._in_flight:  # after this reply is taken in: run what waited for it
                 self.call_later(self._run_after_changes)
         if message.error is not None:
-            self.failed(message.error, reading=False)
+            # named: a wait for a lock fails seconds later, when other records are shown
+            self.failed(message.error, reading=False, lost=_unsaved(reply))
             return
         event = cast("Event", message.result)
         if isinstance(reply, Gave):
@@ -497,4 +498,20 @@ class Verdicts(Part):
         name = writeup_name(system, commit)
         path = Path.cwd() / name
         shown = f"./{name} (in {Path.cwd()})"
-        self.write(lambda store: save_writeup(store, path, shown), Exported(name))
+        # the reports reviewed alone: the database (one for every review, by default) may hold
+        # other systems' verdicts, which a write-up named for this one must not hand over
+        reports = frozenset(report.identity for report in self.session.reportset.reports)
+        self.write(lambda store: save_writeup(store, path, shown, reports), Exported(name))
+
+
+def _unsaved(reply: object) -> str:
+    """What the store work of ``reply`` was to save, as its failure names it."""
+    if isinstance(reply, (Gave, GaveGroup)):
+        return f" ({reply.verdict} on {reply.target.label})"
+    if isinstance(reply, Noted):
+        return f" (the note on {reply.target.label})"
+    if isinstance(reply, (Undone, Redone)):
+        return f" ({'undo' if isinstance(reply, Undone) else 'redo'} on {reply.change.label})"
+    if isinstance(reply, Registered):  # "try again" has no key: the next review does it
+        return " (the reports' records and quotes, which the next review registers)"
+    return ""

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from db.output import write_atomically
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from db import VerdictStore
 
 
@@ -18,12 +20,14 @@ def writeup_name(system: str, commit: str | None) -> str:
     return f"assay-writeup-{slug}-{(commit or 'unresolved')[:7]}.md"
 
 
-def save_writeup(store: VerdictStore, path: Path, shown: str) -> str:
-    """Write the md write-up of ``store`` to ``path`` atomically; the notice to show (naming the
-    file as ``shown``)."""
+def save_writeup(
+    store: VerdictStore, path: Path, shown: str, reports: Collection[str] | None = None
+) -> str:
+    """Write the md write-up of ``store`` to ``path`` atomically, of the ``reports`` (their
+    identities) alone when given; the notice to show (naming the file as ``shown``)."""
     from db.writeup import markdown
 
-    text = markdown(store)
+    text = markdown(store, reports=reports)
     try:
         write_atomically(path, lambda handle: handle.write(text))
     except OSError as error:

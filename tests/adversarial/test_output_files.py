@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,29 @@ def test_export_to_an_empty_out_says_it_is_a_directory(
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(export, ["--db", str(db), "--out", ""])
     assert result.exit_code == 2 and "cannot write .: it is a directory" in result.output
+
+
+def test_a_folder_that_cannot_be_written_is_named(db: Path, tmp_path: Path) -> None:
+    # was "cannot write out.md: Permission denied" of a file the user may write
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    out = folder / "out.md"
+    out.write_text("old\n", encoding="utf-8")
+    out.chmod(0o666)
+    if os.geteuid() == 0:  # root ignores modes: the immutable attribute, where there is one
+        if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+            pytest.skip("running as root where chattr +i is not available")
+    else:
+        folder.chmod(0o555)
+    try:
+        result = CliRunner().invoke(export, ["--db", str(db), "--out", str(out)])
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        folder.chmod(0o755)
+    assert result.exit_code == 2
+    assert result.output == (
+        f"assay: cannot write {out}: Permission denied: its folder {folder} cannot be written, "
+        "and the file is replaced whole by a new one written there\n"
+    )
+    assert out.read_text(encoding="utf-8") == "old\n"

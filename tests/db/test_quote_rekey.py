@@ -7,7 +7,9 @@ The database here is written as assay wrote it at schema version 1, with the key
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import sqlite3
 from pathlib import Path
 
@@ -16,8 +18,9 @@ import sqlite_utils
 from storekit import make_record, make_report, reportset
 
 from db import schema
+from db.export import render
 from db.keys import ItemRef, Verdict, make_key
-from db.store import VerdictStore
+from db.store import StoreError, VerdictStore
 
 YAML = "steps:\n  - run: make test"
 TYPOGRAPHIC = "raise “retry later”"
@@ -137,3 +140,26 @@ def test_verdicts_of_unregistered_quotes_keep_their_key_and_show_as_stale(db_pat
         )
         assert {s.reason for s in stale} == {"quote changed"}
         assert len(store.current("ann")) == 3
+
+
+def test_a_read_only_open_reads_an_older_database_as_migrated(db_path: Path) -> None:
+    # `assay export` and `stats` open read-only, where no migration runs: the write-up failed
+    # ("no such table: citations") and the csv showed the quotes unreviewed
+    version_1_database(db_path)
+    before = db_path.read_bytes()
+    record = REPORT.records[0]
+    with VerdictStore.open(db_path, readonly=True) as store:
+        current = store.current("ann")
+        assert {key: event.note for key, event in current.items()} == {
+            ItemRef.for_quote(REPORT, record, quote).key: "checked" for quote in record.quotes
+        }
+        assert "ann: **confirmed**\n    > checked" in render(store, "md")
+        rows = list(csv.DictReader(io.StringIO(render(store, "csv"))))
+        assert [(row["quote_text"], row["verdict"]) for row in rows] == [
+            (quote.text, "confirmed") for quote in record.quotes
+        ]
+        with pytest.raises(StoreError, match="opened read-only"):
+            store.give(ItemRef.for_record(REPORT, record), "refuted", reviewer="ann")
+    assert db_path.read_bytes() == before  # left as the older assay wrote it
+    with VerdictStore.open(db_path) as store:  # migrated for good (`assay import`): the same
+        assert "File: not recorded" in render(store, "md")  # was a crash: no report file then

@@ -20,6 +20,7 @@ from db.store import VerdictStore
 from evidence.model import Record, Report
 from evidence.reports.loading import load_reports
 from evidence.sample import SAMPLE_REPORTS
+from evidence.sarif.rebase import for_system
 from tui.cli import cli
 
 #: the SARIF files written for the sample repository (tests/evidence/sarifkit.py names them)
@@ -286,3 +287,96 @@ def test_items_read_in_part_hold_those_columns_only(store: VerdictStore) -> None
     assert store.items(chosen) == [{name: item[name] for name in chosen} for item in every]
     with pytest.raises(ValueError, match="no such item column: nope"):
         store.items(("item", "nope"))
+
+
+def test_verdicts_on_results_a_new_scan_lacks_are_named(tmp_path: Path, db_path: Path) -> None:
+    scan = tmp_path / "codeql.sarif"
+    shutil.copy(CODEQL, scan)
+    with VerdictStore.open(db_path) as store:
+        review(store, scan)
+    # the scanner run again, over the reviewed file: the stack trace exposure was fixed
+    rerun = json.loads(scan.read_text())
+    python = rerun["runs"][0]["results"]
+    python[:] = [found for found in python if "Exception text" not in found["message"]["text"]]
+    scan.write_text(json.dumps(rerun))
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 0
+    assert len(results(json.loads(result.stdout))) == len(rerun["runs"][0]["results"])
+    [notice] = result.stderr.splitlines()
+    assert notice.startswith(
+        "assay export: 2 verdict(s) or note(s) are on results the SARIF files no longer hold, "
+        "and are not in this export"
+    )
+    exposure = "py/stack-trace-exposure:54dbb09e86e0"
+    assert notice.endswith(f": {exposure} (ann unclear), {exposure} (bob refuted)")
+    shutil.copy(CODEQL, scan)  # the scan reviewed: every verdict written, nothing said
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_a_file_named_twice_is_written_once(tmp_path: Path, db_path: Path) -> None:
+    scan = tmp_path / "codeql.sarif"
+    other = tmp_path / "semgrep.sarif"
+    shutil.copy(CODEQL, scan)
+    shutil.copy(CODEQL.with_name("semgrep-kestrel.sarif"), other)
+    with VerdictStore.open(db_path) as store:
+        review(store, scan)
+    (tmp_path / "scans").mkdir()
+    names = [scan, other, tmp_path / "scans" / ".." / "codeql.sarif"]  # a glob and a name
+    args = [arg for name in names for arg in ("--sarif", str(name))]
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif", *args])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    validate(document)
+    drivers = [run["tool"]["driver"]["name"] for run in document["runs"]]
+    assert drivers == ["CodeQL", "CodeQL", "Semgrep OSS"]  # codeql's two runs once, in order
+
+
+def test_one_scan_of_two_systems_carries_both_systems_verdicts(
+    tmp_path: Path, store: VerdictStore
+) -> None:
+    # an audit's scan of a monorepo, registered under each system that names it: the export
+    # wrote one system's verdicts (the first by name) and dropped the other's without a word
+    scan = tmp_path / "codeql.sarif"
+    shutil.copy(CODEQL, scan)
+    for system, verdict in (("kestrel", "refuted"), ("heron", "unclear")):
+        reportset = for_system(load_reports([scan]), system)
+        store.register(reportset, revision=REV)
+        python = reportset.reports[0]
+        hashing = record(python, "Sensitive data")
+        store.give(
+            ItemRef.for_record(python, hashing), verdict, note=f"{system}: seen", reviewer="ann"
+        )
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    assert len(document["runs"]) == 2  # the file's two runs, once each
+    hashing_result = results(document)[0]
+    assert sorted(
+        (found["status"], found["justification"]) for found in hashing_result["suppressions"]
+    ) == [("accepted", "kestrel: seen"), ("underReview", "heron: seen")]
+
+
+def test_an_audits_scan_moved_since_keeps_its_verdicts(tmp_path: Path, db_path: Path) -> None:
+    # `--sarif FILE` names a moved file: in an audit, where a run is registered under its
+    # system, the export found none of its verdicts and wrote the run without them
+    scans = {system: tmp_path / system / f"{system}.sarif" for system in ("kestrel", "heron")}
+    with VerdictStore.open(db_path) as store:
+        for system, scan in scans.items():
+            scan.parent.mkdir()
+            shutil.copy(CODEQL, scan)
+            reportset = for_system(load_reports([scan]), system)
+            store.register(reportset, revision=REV)
+            python = reportset.reports[0]
+            hashing = ItemRef.for_record(python, record(python, "Sensitive data"))
+            store.give(hashing, "refuted", note=f"{system}: seen", reviewer="ann")
+    moved = tmp_path / "handed-over" / "kestrel.sarif"
+    moved.parent.mkdir()
+    shutil.move(scans["kestrel"], moved)
+    args = ["export", "--db", str(db_path), "--format", "sarif", "--sarif", str(moved)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0 and result.stderr == ""
+    [suppression] = results(json.loads(result.stdout))[0]["suppressions"]
+    assert suppression["justification"] == "kestrel: seen"  # its own system's, not heron's
+    renamed = moved.rename(moved.with_name("codeql.sarif"))  # which system's? not guessed
+    args[-1] = str(renamed)
+    assert "suppressions" not in results(json.loads(CliRunner().invoke(cli, args).stdout))[0]

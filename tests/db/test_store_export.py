@@ -251,6 +251,28 @@ def test_import_in_several_transactions(
         assert fresh.events() == events
 
 
+def test_an_import_stopped_half_way_says_what_was_saved(
+    filled: VerdictStore, tmp_path: Path
+) -> None:
+    # was "...; nothing was saved, try again" after the first transactions had been committed
+    events = filled.events()
+    unstorable = Event(**{**events[5].__dict__, "note": "cut \ud800"})
+    with VerdictStore.open(tmp_path / "fresh.sqlite3") as fresh:
+        with pytest.raises(StoreError) as stopped:
+            fresh.import_events([*events[:5], unstorable, *events[6:]], batch=2)
+        message = str(stopped.value)
+        assert message.startswith("importing events failed: the text holds characters")
+        assert message.endswith(
+            "; the first 4 of the 9 events were saved, the rest were not: run it again to add "
+            "them (what was saved is not added twice)"
+        )
+        assert "nothing was saved" not in message
+        assert fresh.events() == events[:4]
+        result = fresh.import_events(events, batch=2)  # again: the rest added, none doubled
+        assert (result.added, result.present) == (5, 4)
+        assert fresh.events() == events
+
+
 def test_sqlite_encodes_lines_exactly_as_python_does(filled: VerdictStore) -> None:
     lines = render(filled, "jsonl").splitlines()
     assert lines == [event_line(event) for event in filled.events()]

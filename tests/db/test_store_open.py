@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -188,3 +189,26 @@ def test_reopening_runs_no_migration_twice(db_path: Path) -> None:
         assert raw.execute("SELECT count(*) FROM events").fetchone() == (2,)
     finally:
         raw.close()
+
+
+def test_a_read_only_directory_with_changes_in_the_wal_says_so(tmp_path: Path) -> None:
+    # a database copied with its -wal file (its writer had not closed) and without its -shm:
+    # SQLite said "unable to open database file"
+    source = filled(tmp_path / "live.sqlite3")
+    writer = sqlite3.connect(source, isolation_level=None)  # open: the store's close is not
+    writer.execute("SELECT count(*) FROM events").fetchone()  # the last, the -wal stays
+    with VerdictStore.open(source) as store:
+        store.give(ITEM, "refuted", note="only in the wal", reviewer="ann")
+    folder = tmp_path / "handed-over"
+    folder.mkdir()
+    for end in ("", "-wal"):
+        shutil.copy(source.with_name(source.name + end), folder / f"verdicts.sqlite3{end}")
+    writer.close()
+    path = folder / "verdicts.sqlite3"
+    assert (folder / "verdicts.sqlite3-wal").stat().st_size > 0
+    with read_only(folder):
+        message = r"has changes in verdicts.sqlite3-wal that SQLite reads only with a "
+        with pytest.raises(StoreError, match=message):
+            VerdictStore.open(path, readonly=True)
+    with VerdictStore.open(path, readonly=True) as store:  # where it can be written: all there
+        assert store.current("ann")[ITEM.key].note == "only in the wal"

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from storekit import make_record, make_report, reportset
 
+from db.aside import aside_files
 from db.keys import ItemRef
 from db.store import VerdictStore
 from tui.cli import cli
@@ -150,3 +153,127 @@ def test_installed_entry_point(ann_db: Path, tmp_path: Path) -> None:
     )
     assert missing.returncode == 2
     assert missing.stderr.strip().startswith("assay stats: there is no verdict database at")
+
+
+def kept_aside(path: Path, reviewer: str, record: str) -> None:
+    """A verdict a review kept aside: it quit while another process held the database locked."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    aside = VerdictStore.aside(path)
+    aside.give(ItemRef(REPORT, record), "refuted", note="kept aside", reviewer=reviewer)
+    aside.close()
+    holder.close()
+
+
+@pytest.mark.parametrize(
+    "args", [["export", "--format", "md"], ["export", "--format", "csv"], ["stats"]]
+)
+def test_export_and_stats_hold_the_changes_kept_aside(
+    ann_db: Path, args: list[str], tmp_path: Path
+) -> None:
+    kept_aside(ann_db, "ann", "R4")
+    result = run(*args, "--db", ann_db)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "kept aside" in result.stdout or "4 events" in result.stdout
+    assert aside_files(ann_db) == []
+    with VerdictStore.open(ann_db, readonly=True) as store:
+        assert store.current("ann")[ItemRef(REPORT, "R4").key].note == "kept aside"
+
+
+def test_changes_kept_aside_that_cannot_be_saved_are_named(ann_db: Path) -> None:
+    copy = ann_db.with_name(ann_db.name + ".aside-0123456789ab")
+    copy.write_bytes(b"cut short by a full disk" * 90)  # unreadable: it stays for a later open
+    result = run("export", "--format", "md", "--db", ann_db)
+    assert result.exit_code == 0 and "ann's note" in result.stdout
+    assert result.stderr == (
+        "assay export: changes kept aside when the database was locked "
+        f"({copy.name}) could not be saved into it and are not counted here\n"
+    )
+    assert aside_files(ann_db) == [copy]
+
+
+@pytest.mark.parametrize("fmt", ["md", "csv", "jsonl"])
+def test_export_of_a_reviewer_with_no_verdicts_is_refused(
+    ann_db: Path, bob_db: Path, fmt: str, tmp_path: Path
+) -> None:
+    exported = tmp_path / "bob.jsonl"
+    run("export", "--db", bob_db, "--out", exported)
+    run("import", exported, "--db", ann_db)
+    out = tmp_path / f"ann.{fmt}"
+    result = run("export", "--db", ann_db, "--reviewer", "Ann", "--format", fmt, "--out", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr == (
+        f"assay export: --reviewer Ann: no verdict or note of that reviewer in {ann_db} "
+        "(its reviewers: ann, bob)\n"
+    )
+    assert (
+        "ann's note" in run("export", "--db", ann_db, "--reviewer", "ann", "--format", fmt).stdout
+    )
+
+
+@pytest.mark.parametrize(
+    ("encoding", "mark"),
+    [("utf-8", "\ufeff"), ("utf-16", ""), ("utf-16-le", "\ufeff"), ("utf-16-be", "\ufeff")],
+)
+def test_import_reads_a_file_with_a_byte_order_mark(
+    ann_db: Path, encoding: str, mark: str, tmp_path: Path
+) -> None:
+    # Notepad's UTF-8 with a BOM; PowerShell 5's `assay export > ann.jsonl` writes UTF-16
+    exported = run("export", "--db", ann_db).stdout
+    saved = tmp_path / "ann.jsonl"
+    saved.write_bytes((mark + exported.replace("\n", "\r\n")).encode(encoding))
+    fresh = tmp_path / "fresh.sqlite3"
+    result = run("import", saved, "--db", fresh)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{saved}: 3 new, 0 already present\n"
+    assert run("export", "--db", fresh).stdout == exported
+
+
+def test_import_of_a_line_cut_short_says_where(ann_db: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    whole = run("export", "--db", ann_db).stdout.splitlines()[0]
+    cut.write_text(whole + "\n" + '{"item": "KESTREL/agentic-sys', encoding="utf-8")
+    result = run("import", cut, "--db", tmp_path / "fresh.sqlite3")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"assay import: {cut}:2: not JSON (Unterminated string starting at column 10) "
+        "(nothing was imported)\n"
+    )
+
+
+def test_the_writeup_of_imported_verdicts_says_what_its_summary_leaves_out(
+    ann_db: Path, tmp_path: Path
+) -> None:
+    # a lead merges the team's files and writes the write-up before opening the reports: its
+    # summary read "0" everywhere and "Revision: not recorded" above the verdicts listed last
+    exported = tmp_path / "ann.jsonl"
+    with VerdictStore.open(ann_db) as store:
+        store.give(ItemRef(REPORT, "R5"), "skip", reviewer="ann", revision="0123abc" * 5 + "01234")
+    run("export", "--db", ann_db, "--out", exported)
+    fresh = tmp_path / "lead.sqlite3"
+    run("import", exported, "--db", fresh)
+    text = run("export", "--db", fresh, "--format", "md").stdout
+    assert "- Revision: " + "0123abc" * 5 + "01234\n" in text
+    assert (
+        "- Not counted above: 4 item(s) with verdicts that no report registered here (listed "
+        "last; `assay review` of their reports counts them)\n"
+    ) in text
+
+
+def test_a_writeup_of_several_repositories_says_so(tmp_path: Path) -> None:
+    # the default database holds every review: `assay export --format md` of it handed over
+    # another client's findings with this one's, without a word
+    path = tmp_path / "verdicts.sqlite3"
+    with VerdictStore.open(path) as store:
+        for system in ("KESTREL", "HERON"):
+            report = make_report([make_record(f"RT-CLM-{system.lower()}")], system=system)
+            store.register(reportset(report), repository=f"/src/{system.lower()}")
+            store.give(ItemRef.for_record(report, report.records[0]), "refuted", reviewer="ann")
+    for fmt in ("md", "csv"):
+        result = run("export", "--db", path, "--format", fmt)
+        assert result.exit_code == 0 and "RT-CLM-heron" in result.stdout
+        assert result.stderr.startswith(
+            "assay export: this export holds the reviews of 2 repositories, all the database "
+            "holds (/src/heron, /src/kestrel): one review's own write-up is its `x`"
+        )
+    assert run("export", "--db", path).stderr == ""  # the event log: for a teammate, whole

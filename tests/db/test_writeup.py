@@ -135,6 +135,14 @@ def test_md_shows_each_quote_whole_and_literal(store: VerdictStore) -> None:
     assert "- quote 5: src/app.py: not anchored — `     x = 1 `\n" in text
 
 
+def test_md_keeps_an_entity_in_a_note_as_written(store: VerdictStore) -> None:
+    # a note on web code, "&lt;script&gt; is escaped here", read as "<script> is escaped here"
+    item = ItemRef.for_record(REPORT, REPORT.records[0])
+    store.give(item, "refuted", note="the template writes &lt;b&gt; &amp; R&D", reviewer="ann")
+    text = render(store, "md")
+    assert "> the template writes \\&lt;b\\&gt; \\&amp; R\\&D\n" in text
+
+
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised(store: VerdictStore) -> None:
     report = make_report([make_record('=HYPERLINK("http://x")', ["+1+1"], label="@SUM(A1:A9)")])
     store.register(reportset(report))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from screenkit import review_screen, wait_until
+from screenkit import review_screen, wait_until, watch_notices
 from textual.pilot import Pilot
 
 from db import Verdict, VerdictStore
@@ -31,6 +31,11 @@ def existing(path: Path) -> Path:
 def new(path: Path) -> Path:
     """No database yet: the lock is taken on the file the app is to create."""
     return path
+
+
+def registered(conn: sqlite3.Connection) -> bool:
+    """Whether the review's registration of its reports is written (it takes the lock too)."""
+    return bool(conn.execute("SELECT count(*) FROM items").fetchone()[0])
 
 
 async def shown_record(pilot: Pilot[None], app: AssayApp) -> str:
@@ -86,3 +91,65 @@ async def test_quitting_on_a_free_database_writes_everything_and_says_nothing(
     assert aside_files(path) == []
     with VerdictStore.open(path, readonly=True) as store:
         assert store.current("bea")[key].verdict is Verdict.CONFIRMED
+
+
+async def test_a_verdict_the_lock_kept_out_is_named_in_its_notice(
+    tmp_path: Path,
+    sample: Path,
+    keymap: Keymap,
+    sample_reports: ReportSet,
+    cited: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the wait ends seconds after the key, when the reviewer reads another record: the notice
+    # said "not saved: ... while saving a verdict", not which
+    monkeypatch.setattr("db.database.BUSY_TIMEOUT", 0.2)  # SQLite's lock, waited less
+    path = existing(tmp_path / "verdicts.db")
+    holder = sqlite3.connect(path, isolation_level=None)
+    app = make_app(sample_reports, sample, cited, path, "bea", keymap)
+    seen = watch_notices(app)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await shown_record(pilot, app)
+            record = review_screen(app).record
+            assert record is not None
+            await wait_until(pilot, lambda: registered(holder), "the reports registered")
+            holder.execute("BEGIN IMMEDIATE")
+            await pilot.press("r", "n")
+            await wait_until(
+                pilot, lambda: any("not saved" in n.message for n in seen), "the failure"
+            )
+            holder.execute("ROLLBACK")
+    finally:
+        holder.close()
+    [failure] = [n.message for n in seen if "not saved" in n.message]
+    assert failure.startswith(f"not saved (refuted on record {record.id}): the verdict database")
+
+
+async def test_a_registration_the_lock_kept_out_says_when_it_is_done(
+    tmp_path: Path,
+    sample: Path,
+    keymap: Keymap,
+    sample_reports: ReportSet,
+    cited: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # was "not saved: ... while registering report items; nothing was saved, try again", and
+    # there is no key to try again with
+    monkeypatch.setattr("db.database.BUSY_TIMEOUT", 0.2)
+    path = existing(tmp_path / "verdicts.db")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    app = make_app(sample_reports, sample, cited, path, "bea", keymap)
+    seen = watch_notices(app)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(
+                pilot, lambda: any("not saved" in n.message for n in seen), "the failure"
+            )
+    finally:
+        holder.close()
+    [failure] = [n.message for n in seen if "not saved" in n.message]
+    assert failure.startswith(
+        "not saved (the reports' records and quotes, which the next review registers): "
+    )

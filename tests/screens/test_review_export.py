@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from screenkit import opened, press, watch_notices
 
+from db import ItemRef, VerdictStore
 from keymaps import load_keymap
-from tui.factory import make_demo_app
+from tui.factory import demo_db_path, make_demo_app
 
 
 async def test_x_saves_the_writeup_with_the_verdicts_given(
@@ -48,3 +49,22 @@ async def test_a_directory_that_cannot_be_written_says_so(
     notices = [notice.message for notice in seen]
     assert any(n.startswith("write-up not saved") for n in notices), notices
     assert not list(out.glob(".*.tmp"))
+
+
+async def test_the_writeup_holds_the_reports_reviewed_alone(
+    tmp_path: Path, sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # the database holds another system's review too (one database for every review, by default)
+    other = ItemRef("Heron/agentic-system-runtime-report", "HR-CLM-upload-retries")
+    with VerdictStore.open(demo_db_path(tmp_path)) as store:
+        store.give(other, "refuted", note="Heron's finding, not Kestrel's", reviewer="r")
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "c", "x")
+    [saved] = tmp_path.glob("assay-writeup-Kestrel-*.md")
+    text = saved.read_text(encoding="utf-8")
+    assert "## Kestrel/agentic-system-runtime-report" in text and "r: **confirmed**" in text
+    assert "Heron" not in text and "HR-CLM" not in text
+    assert "| records | 1 | 0 | 0 | 0 | 21 |" in text  # Kestrel's counts alone

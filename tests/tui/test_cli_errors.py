@@ -50,3 +50,25 @@ def test_usage_errors_name_the_command_too(command: str) -> None:
     assert result.exit_code == 2
     assert f"assay {command}: No such option '--no-such-option'" in result.stderr
     assert "Error:" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["export", "--format"], "assay export"),
+        (["check", "a.txt", "--against"], "assay check"),
+        (["audit", "init", "--out"], "assay audit init"),
+    ],
+)
+def test_an_option_missing_its_value_names_the_command(argv: list[str], name: str) -> None:
+    result = CliRunner().invoke(cli, argv, prog_name="assay")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Usage: {name} [OPTIONS]")
+    assert result.stderr.endswith(f"\n{name}: Option '{argv[-1]}' requires an argument.\n")
+
+
+def test_a_group_without_its_subcommand_shows_its_help() -> None:
+    result = CliRunner().invoke(cli, ["audit"], prog_name="assay")
+    assert result.exit_code in (0, 2)  # 0 on click 8.1, which exits before any error
+    assert result.output.startswith("Usage: assay audit [OPTIONS] COMMAND [ARGS]...\n\n")
+    assert "assay audit:" not in result.output and "  init  " in result.output

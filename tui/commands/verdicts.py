@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from pathlib import Path
@@ -9,7 +10,8 @@ from typing import Any
 
 import click
 
-from db.events import MAX_AHEAD, latest_acceptable
+from db.aside import aside_files
+from db.events import MAX_AHEAD, Event, latest_acceptable
 from db.export import FORMATS, parse_events, write
 from db.output import database_files, write_atomically
 from db.stats import percent_done, summary
@@ -17,15 +19,37 @@ from db.store import StoreError, VerdictStore, default_path
 from evidence.limits import TooLarge, read_input
 from evidence.text import escaped, json_escaped
 from tui import startup
-from tui.commands.errors import InputError
+from tui.commands.errors import InputError, command_name, prefixed
 from tui.commands.options import audit_option, db_option, text_or_json_option
 
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
+    path = (db_path or default_path()).expanduser()
+    if readonly and aside_files(path):
+        _save_aside(path)
     try:
-        return VerdictStore.open(db_path or default_path(), readonly=readonly)
+        return VerdictStore.open(path, readonly=readonly)
     except StoreError as error:
         raise InputError(str(error)) from None
+
+
+def _save_aside(path: Path) -> None:
+    """Save into the database the changes a review kept aside (it quit while another process held
+    the database locked), so that what is read holds them; else say that it does not."""
+    reason = ""
+    try:
+        VerdictStore.open(path).close()  # an open for writing takes them (db/aside.py)
+    except StoreError as error:
+        reason = f": {error}"
+    left = aside_files(path)
+    if left:
+        names = ", ".join(escaped(found.name) for found in left)
+        click.echo(
+            f"{command_name(click.get_current_context(silent=True))}: changes kept aside when "
+            f"the database was locked ({names}) could not be saved into it and are not "
+            f"counted here{escaped(reason)}",
+            err=True,
+        )
 
 
 @click.command()
@@ -84,7 +108,12 @@ def export(
         raise InputError(f"--history is for csv (jsonl and json are the event log), not {fmt}")
     if sarif_files and fmt != "sarif":
         raise InputError("--sarif goes with --format sarif")
-    files = list(sarif_files) or None
+    # a file named twice (`--sarif scans/*.sarif --sarif scans/ruff.sarif`) is one file: its runs
+    # written twice are refused by code scanning (one category per run)
+    named: dict[Path, Path] = {}
+    for path in sarif_files:
+        named.setdefault(_resolved(path), path)
+    files = list(named.values()) or None
     if audit_file is not None:  # one write-up of the audit's systems (tui/commands/audit.py)
         from tui.commands.audit import audit_exporter
 
@@ -93,21 +122,77 @@ def export(
         _refuse_database(out, db_path or default_path())
     store = _open(db_path, readonly=True)
 
+    left_out: list[Event] = []
+
     def produce(handle: Any) -> int:
         if audit_file is not None:
             return produce_audit(store, handle)
-        return write(store, fmt, handle, reviewer=reviewer, history=history, sarif_files=files)
+        return write(
+            store,
+            fmt,
+            handle,
+            reviewer=reviewer,
+            history=history,
+            sarif_files=files,
+            left_out=left_out,
+        )
 
+    places: list[str] = []
     try:
+        if reviewer is not None:
+            _known_reviewer(store, reviewer)
         with startup.Paused():  # the SARIF runs read whole and written back
             if out is None or str(out) == "-":
                 produce(sys.stdout)
             else:
                 _write_atomically(out, produce)
+        if audit_file is None and fmt in ("md", "csv"):
+            places = sorted({s["repository"] or s["remote"] or "" for s in store.sources()} - {""})
     except StoreError as error:
         raise InputError(str(error)) from None
     finally:
         store.close()
+    if left_out:
+        _say_left_out(left_out)
+    if len(places) > 1:  # one database (the default) for every review: another's findings
+        click.echo(
+            prefixed(
+                "assay export",
+                f"this export holds the reviews of {len(places)} repositories, all the database "
+                f"holds ({', '.join(places)}): one review's own write-up is its `x`, an "
+                "audit's systems each in its section (`assay export --audit`)",
+            ),
+            err=True,
+        )
+
+
+def _say_left_out(events: list[Event]) -> None:
+    """The verdicts that the SARIF written lacks: their results are no longer in the files."""
+    shown = [
+        f"{event.record} ({event.reviewer} {event.verdict.value if event.verdict else 'note'})"
+        for event in events[:5]
+    ]
+    more = f" and {len(events) - 5} more" if len(events) > 5 else ""
+    click.echo(
+        prefixed(
+            "assay export",
+            f"{len(events)} verdict(s) or note(s) are on results the SARIF files no longer hold, "
+            "and are not in this export (the scan was run again since the review? `assay "
+            f"review` of the new scan carries them to its results): {', '.join(shown)}{more}",
+        ),
+        err=True,
+    )
+
+
+def _known_reviewer(store: VerdictStore, reviewer: str) -> None:
+    """InputError unless ``reviewer`` has an event in the store: a name mistyped (``Ann`` for
+    ``ann``) would export an empty write-up, "none yet" reviewed, for a complete review."""
+    known = store.reviewers()
+    if reviewer not in known:
+        raise InputError(
+            f"--reviewer {reviewer}: no verdict or note of that reviewer in {store.path} "
+            f"(its reviewers: {', '.join(known) or 'none yet'})"
+        )
 
 
 def _write_atomically(out: Path, produce: Any) -> None:
@@ -149,9 +234,9 @@ def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
     batches = []
     for file in files:
         try:
-            text = read_input(file).decode("utf-8")
+            text = _decoded(read_input(file))
         except UnicodeDecodeError:
-            raise InputError(f"{file} is not UTF-8 text") from None
+            raise InputError(f"{file} is not UTF-8 (nor UTF-16 with a byte-order mark)") from None
         except OSError as error:
             raise InputError(f"cannot read {file}: {error.strerror}") from None
         except TooLarge as error:
@@ -192,6 +277,21 @@ def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
         for found in disagreements:
             verdicts = ", ".join(f"{escaped(r)} {v.value}" for r, v in found.verdicts)
             click.echo(f"  {escaped(found.item)}: {verdicts}")
+
+
+#: the byte-order marks a jsonl file may start with: Notepad's UTF-8, and PowerShell 5's `>`,
+#: which writes what `assay export` printed as UTF-16
+_MARKS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decoded(data: bytes) -> str:
+    """The text of an events file: UTF-8, or what its byte-order mark says."""
+    codec = next((codec for mark, codec in _MARKS if data.startswith(mark)), "utf-8")
+    return data.decode(codec)
 
 
 @click.command(short_help="Show progress, verdicts, disagreements, agreement.")
