@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, cast
 from screens.review.history import Location
 from screens.review.loading import Loading
 from screens.review.messages import Written
+from screens.review.replies import ReadStored, Registered
 from screens.review.state import Part, ReviewState, while_shown
-from screens.review.verdicts import ReadStored, Registered
 from screens.safe import visible
 
 #: a file's path and a 1-based line in it

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from keymaps import Keymap, short_keys
 from screens.dialog import kept
 from screens.review.history import Location
-from screens.review.verdicts import Noted, Target
+from screens.review.replies import Noted, Target
 from screens.safe import visible
 from screens.stale import Stale, StaleScreen
 

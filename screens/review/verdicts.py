@@ -11,7 +11,7 @@ import asyncio
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, cast
 
 from screens.review.changes import Change, Changes, GroupChange, Redone, Undone
 from screens.review.groups import (
@@ -26,6 +26,15 @@ from screens.review.groups import (
 )
 from screens.review.history import Location
 from screens.review.messages import Written
+from screens.review.replies import (
+    CHANGES,
+    Exported,
+    Gave,
+    Noted,
+    Registered,
+    Target,
+    unsaved,
+)
 from screens.review.state import Part, ReviewState, restale, while_shown
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.review.writeup import save_writeup, writeup_name
@@ -36,7 +45,7 @@ if TYPE_CHECKING:
     from textual.geometry import Region
     from textual.timer import Timer
 
-    from db import Event, ItemRef, VerdictStore
+    from db import Event, VerdictStore
     from db.carry import Carried
     from screens.review.header import Header
     from screens.review.navigation import Navigation
@@ -46,46 +55,6 @@ FULL_ID = re.compile(r"[0-9a-f]{40}")
 #: seconds the reviewer rests on a record before it is written as the review's position: a
 #: write per key press competed with the frames for the interpreter
 POSITION_DELAY = 0.5
-
-
-class Target(NamedTuple):
-    """What verdict keys act on: an item of the store, its name, and where it is."""
-
-    item: ItemRef
-    label: str  # "quote [2] of KS-RTE-x" or "record KS-RTE-x"
-    location: Location  # its record, and its quote (None for the record)
-
-
-class Gave(NamedTuple):
-    """The reply of a verdict's store work (`Written.reply`): on what, and which verdict."""
-
-    target: Target
-    verdict: str
-
-
-class Noted(NamedTuple):
-    """The reply of a note's store work: on what."""
-
-    target: Target
-
-
-#: the replies of store work that changes a verdict or a note (undo and redo follow them)
-CHANGES = (Gave, GaveGroup, Noted, Undone, Redone)
-
-
-class Exported(NamedTuple):
-    """The reply of the write-up's store work (its result is the notice to show)."""
-
-    name: str
-
-
-class Registered(NamedTuple):
-    """The reply of the review's registration: its result, the SARIF runs the database last
-    registered from another repository (`db.items.registered_elsewhere`)."""
-
-
-class ReadStored(NamedTuple):
-    """The reply of the store's first work: the reviewer's state read (`loading.StoredState`)."""
 
 
 class Verdicts(Part):
@@ -232,7 +201,7 @@ class Verdicts(Part):
                 self.call_later(self._run_after_changes)
         if message.error is not None:
             # named: a wait for a lock fails seconds later, when other records are shown
-            self.failed(message.error, reading=False, lost=_unsaved(reply))
+            self.failed(message.error, reading=False, lost=unsaved(reply))
             return
         event = cast("Event", message.result)
         if isinstance(reply, Gave):
@@ -502,16 +471,3 @@ class Verdicts(Part):
         # other systems' verdicts, which a write-up named for this one must not hand over
         reports = frozenset(report.identity for report in self.session.reportset.reports)
         self.write(lambda store: save_writeup(store, path, shown, reports), Exported(name))
-
-
-def _unsaved(reply: object) -> str:
-    """What the store work of ``reply`` was to save, as its failure names it."""
-    if isinstance(reply, (Gave, GaveGroup)):
-        return f" ({reply.verdict} on {reply.target.label})"
-    if isinstance(reply, Noted):
-        return f" (the note on {reply.target.label})"
-    if isinstance(reply, (Undone, Redone)):
-        return f" ({'undo' if isinstance(reply, Undone) else 'redo'} on {reply.change.label})"
-    if isinstance(reply, Registered):  # "try again" has no key: the next review does it
-        return " (the reports' records and quotes, which the next review registers)"
-    return ""
