@@ -8,8 +8,9 @@ import pytest
 from screenkit import opened, press, watch_notices
 
 from db import ItemRef, VerdictStore
+from db.check import demo_db_path
 from keymaps import load_keymap
-from tui.factory import demo_db_path, make_demo_app
+from tui.factory import make_demo_app
 
 
 async def test_x_saves_the_writeup_with_the_verdicts_given(
