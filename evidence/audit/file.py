@@ -44,6 +44,7 @@ _HEADER = re.compile(r"^\s*\[\[\s*system\s*\]\]")
 _TABLE = re.compile(r"^\s*\[")
 _KEY = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
 _GLOB = re.compile(r"[*?\[]")
+_NUL = "{key}: a path cannot hold a NUL character (\\u0000)"
 
 
 class AuditError(Exception):
@@ -160,6 +161,8 @@ def parse_audit(text: str, path: Path) -> Audit:
     database = data.get("database")
     if database is not None and (not isinstance(database, str) or not database):
         raise fail(None, "database", "database: a path (a string) is expected")
+    if database is not None and "\0" in database:
+        raise fail(None, "database", _NUL.format(key="database"))
     tables = data.get("system", [])
     if not isinstance(tables, list) or not tables:
         raise fail(None, "system", "no [[system]] table: an audit names at least one system")
@@ -189,6 +192,8 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
         value = table.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise fail(index, key, f"{key}: a non-empty string is expected")
+    if "\0" in table.get("repository", ""):  # the file system calls raise on it
+        raise fail(index, "repository", _NUL.format(key="repository"))
     patterns = table.get("reports")
     if isinstance(patterns, str):
         patterns = [patterns]

@@ -37,6 +37,9 @@ BAD = [
         ":6: name: system 'A' is named twice",
     ),
     ('database = "x.db"\n', ":1: no [[system]] table"),
+    # a NUL in a path was an internal error (ValueError from the file system calls)
+    ('[[system]]\nname = "A"\nreports = "r.txt"\nrepository = "a\\u0000b"\n', ":4: repository:"),
+    ('database = "x\\u0000.db"\n[[system]]\nname = "A"\nreports = "r.txt"\n', ":1: database:"),
     ('[[system]\nname = "A"\n', "not valid TOML"),
     # tomllib's RecursionError was an internal error
     ("database = " + "[" * 100_000 + "]" * 100_000 + "\n", "not valid TOML: nested too deeply"),
