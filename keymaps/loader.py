@@ -2,7 +2,7 @@
 
 import difflib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -85,10 +85,125 @@ def _validate(data: Mapping[str, object], where: str) -> dict[str, str]:
                 f"not {type(value).__name__}"
             )
         parts = [part.strip() for part in value.split(",")]
+        if value and not value.strip():  # " " read as "" left the action unbound, said nowhere
+            raise KeymapError(
+                f'{where}: {binding_id} = {value!r} is not a key: the space bar is "space"'
+            )
         if value.strip() and any(not part or " " in part for part in parts):
             raise KeymapError(f"{where}: {binding_id} = {value!r} is not a list of keys")
-        keys[binding_id] = ",".join(key_name(part) for part in parts if part)
+        keys[binding_id] = ",".join(_known_key(part, binding_id, where) for part in parts if part)
     return keys
+
+
+#: what may precede a key, as Textual names the modifiers
+MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+#: the keys Textual names when a terminal speaks the kitty keyboard protocol, beyond those of
+#: `textual.keys.Keys` (their table is in a private module of Textual)
+_PROTOCOL_KEYS = frozenset(
+    (
+        "add",
+        "caps_lock",
+        "decimal",
+        "divide",
+        "equal",
+        "iso_level3_shift",
+        "iso_level5_shift",
+        "kp_begin",
+        "left_alt",
+        "left_control",
+        "left_hyper",
+        "left_meta",
+        "left_shift",
+        "left_super",
+        "lower_volume",
+        "media_fast_forward",
+        "media_pause",
+        "media_play",
+        "media_play_pause",
+        "media_record",
+        "media_reverse",
+        "media_rewind",
+        "media_stop",
+        "media_track_next",
+        "media_track_previous",
+        "menu",
+        "multiply",
+        "mute_volume",
+        "num_lock",
+        "pause",
+        "print_screen",
+        "raise_volume",
+        "right_alt",
+        "right_control",
+        "right_hyper",
+        "right_meta",
+        "right_shift",
+        "right_super",
+        "scroll_lock",
+        "separator",
+        "subtract",
+    )
+)
+
+
+@cache
+def _named_keys() -> frozenset[str]:
+    """The keys Textual knows by a name of several letters (``pagedown``, ``f2``, ``tab``)."""
+    from textual.keys import ASCII_KEY_NAMES, KEY_ALIASES, KEY_NAME_REPLACEMENTS, Keys
+
+    names = {key.value.rsplit("+", 1)[-1] for key in Keys}
+    names.update(ASCII_KEY_NAMES.values(), KEY_NAME_REPLACEMENTS.values(), KEY_ALIASES)
+    names.update(f"f{number}" for number in range(1, 36))
+    return frozenset(name for name in names | _PROTOCOL_KEYS if len(name) > 1)
+
+
+def _is_character_name(name: str) -> bool:
+    """``question_mark``: the name Textual gives a character (not ``solidus``: it says slash).
+    Textual writes a name's spaces and hyphens alike (``greater_than_sign``)."""
+    import unicodedata
+
+    words = name.split("_")
+    for hyphen in range(len(words)):  # 0: no hyphen; else the one before that word
+        spaced = (
+            " ".join(words)
+            if not hyphen
+            else (" ".join(words[:hyphen]) + "-" + " ".join(words[hyphen:]))
+        )
+        try:
+            character = unicodedata.lookup(spaced)
+        except KeyError:
+            continue
+        if len(character) == 1 and key_name(character) == name:
+            return True
+    return False
+
+
+def _closest(word: str, words: Collection[str], cutoff: float = 0.6) -> str:
+    return next(iter(difflib.get_close_matches(word, words, n=1, cutoff=cutoff)), word)
+
+
+def _known_key(key: str, binding_id: str, where: str) -> str:
+    """``key`` as Textual names it (``ctrl+]`` is ``ctrl+right_square_bracket``); a key Textual
+    never sends (``pgdown``, ``ctl+n``) is an error: bound, it was shown in the footer and the
+    help and did nothing."""
+    if len(key) == 1:
+        return key_name(key)
+    *modifiers, base = key.split("+")
+    if len(base) == 1:
+        base = key_name(base)
+    if all(each in MODIFIERS for each in modifiers) and (
+        len(base) == 1 or base in _named_keys() or _is_character_name(base)
+    ):
+        return "+".join([*modifiers, base])
+    fixed = [_closest(each.lower(), MODIFIERS, cutoff=0.5) for each in modifiers]
+    if len(base) > 1:
+        base = _closest(base.lower(), _named_keys())
+    guess = "+".join([*fixed, base])
+    hint = f" (did you mean {guess!r}?)" if guess != key else ""
+    raise KeymapError(
+        f"{where}: {binding_id}: {key!r} is not a key Textual knows{hint}; a key is a name such"
+        " as ctrl+n, f2, pagedown or question_mark, or one character"
+    )
 
 
 def key_name(key: str) -> str:

@@ -138,6 +138,49 @@ def test_a_character_clashes_as_the_key_it_names(tmp_path: Path) -> None:
         load_keymap(user_file=_write(tmp_path, 'next_record = "?"\n'))
 
 
+@pytest.mark.parametrize(
+    ("written", "fragment"),
+    [
+        ("pgdown", "'pgdown' is not a key Textual knows (did you mean 'pagedown'?)"),
+        ("esc", "(did you mean 'escape'?)"),
+        ("Ctrl+n", "(did you mean 'ctrl+n'?)"),
+        ("ctl+n", "(did you mean 'ctrl+n'?)"),
+        ("hyper+foo", "'hyper+foo' is not a key Textual knows"),
+        ("solidus", "'solidus' is not a key"),  # Textual says slash
+    ],
+)
+def test_a_key_textual_never_sends_is_a_clear_error(
+    tmp_path: Path, written: str, fragment: str
+) -> None:
+    # bound as written, it showed in the footer and the help and did nothing when pressed
+    path = _write(tmp_path, f'next_record = "J,{written}"\n')
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=path)
+    message = str(info.value)
+    assert fragment in message and str(path) in message and "next_record" in message
+
+
+def test_every_key_textual_names_is_taken(tmp_path: Path) -> None:
+    written = "ctrl+shift+f5,alt+greater_than_sign,media_play,é,ctrl+plus,+,ctrl+],return"
+    keymap = load_keymap(user_file=_write(tmp_path, f'next_record = "{written}"\n'))
+    assert keymap.keys_for("next_record") == (
+        "ctrl+shift+f5",
+        "alt+greater_than_sign",
+        "media_play",
+        "é",
+        "ctrl+plus",
+        "plus",
+        "ctrl+right_square_bracket",  # as Textual names the key ctrl+] sends
+        "return",
+    )
+
+
+def test_a_space_is_the_space_bar_by_its_name(tmp_path: Path) -> None:
+    # " " was read as "": the action unbound, with nothing said
+    with pytest.raises(KeymapError, match='the space bar is "space"'):
+        load_keymap(user_file=_write(tmp_path, 'next_record = " "\n'))
+
+
 def test_missing_explicit_file(tmp_path: Path) -> None:
     with pytest.raises(KeymapError, match="does not exist"):
         load_keymap(user_file=tmp_path / "nope.toml")
