@@ -100,12 +100,15 @@ def check_system(
         reportset = system_reports(system, cache=cache)
     except ReportError as error:
         return SystemCheck(system, ERROR, error=str(error))
+    try:  # whether its repository is here or not, as the audit screen reads it
+        refuse_unusable(reportset)
+    except CheckError as error:
+        return SystemCheck(system, ERROR, reportset, error=str(error))
     if not system.available:
         return SystemCheck(system, NO_REPOSITORY, reportset)
     assert system.repository is not None
     against = against or system.against
     try:
-        refuse_unusable(reportset)
         wanted = choose_revision(reportset, system.rev)
         with Revision.open(system.repository, wanted) as revision:
             root = revision.root

@@ -83,6 +83,34 @@ def test_a_system_whose_revision_is_unknown_is_an_error_not_a_stop(audit: Path) 
     assert data["systems"][0]["state"] == "checked"
 
 
+def test_a_system_without_a_repository_whose_reports_cannot_be_used_is_an_error(
+    audit: Path,
+) -> None:
+    # check called it "not on this machine" (0 records of an empty file, or reports about two
+    # systems) while the audit screen marked it `!` with the error: they now agree
+    from tui.audit_app import load_state
+
+    (audit.parent / "reports" / "empty.txt").write_text("", encoding="utf-8")
+    text = audit.read_text().replace(
+        'reports = ["reports/gamma-runtime-report.txt"]',
+        'reports = ["reports/gamma-runtime-report.txt", "reports/empty.txt"]',
+    )
+    text += '\n[[system]]\nname = "Both"\nreports = ["reports/alpha-*.txt", "reports/beta-*.txt"]\n'
+    audit.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--format", "json"])
+    data = json.loads(result.stdout)
+    states = {each["system"]: (each["state"], each["error"]) for each in data["systems"]}
+    assert (
+        states["Gamma"][0] == "error" and "empty.txt: not an evidence report" in states["Gamma"][1]
+    )
+    assert states["Both"][0] == "error" and "about 2 systems" in states["Both"][1]
+    assert data["summary"]["errors"] == 2 and data["summary"]["no_repository"] == 0
+    screen = {entry.name: entry.error for entry in load_state(load_audit(audit)).entries}
+    for name, (state, error) in states.items():
+        assert (screen[name] is not None) == (state == "error"), name
+        assert screen[name] is None or error.startswith(screen[name])
+
+
 def test_repo_and_rev_do_not_go_with_an_audit(audit: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--rev", "HEAD"])
     assert result.exit_code == 2
