@@ -15,7 +15,7 @@ from typing import Any
 
 from evidence.anchor_cache import CachingAnchorer, key_for, put
 from evidence.audit.file import Audit, AuditSystem
-from evidence.audit.loading import system_reports
+from evidence.audit.loading import claims, system_reports
 from evidence.check import CheckResult, run_check
 from evidence.check_output import to_json, to_text
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
@@ -150,13 +150,23 @@ def check_audit(
 
     count = processes_for(audit.systems) if processes is None else processes
     if count > 1 and progress is None:
-        return AuditCheck(audit, tuple(check_in_processes(audit.systems, check, count)))
-    done = []
-    for system in audit.systems:
-        if progress is not None:
-            progress(system)
-        done.append(check(system))
-    return AuditCheck(audit, tuple(done))
+        done = list(check_in_processes(audit.systems, check, count))
+    else:
+        done = []
+        for system in audit.systems:
+            if progress is not None:
+                progress(system)
+            done.append(check(system))
+    held = claims([(each.system.name, each.reportset) for each in done])
+    return AuditCheck(
+        audit,
+        tuple(
+            SystemCheck(each.system, ERROR, each.reportset, error=claim.shared)
+            if claim.shared and each.state != ERROR
+            else each
+            for each, claim in zip(done, held, strict=True)
+        ),
+    )
 
 
 def system_json(check: SystemCheck) -> dict[str, Any]:

@@ -308,7 +308,9 @@ class AuditScreen(Screen[None]):
     def open_system(self, index: int, target: SystemTarget | None = None) -> None:
         """Push the system's review screen (made once, kept), at ``target`` when given."""
         entry = self.state.entries[index]
-        if entry.reportset is None:
+        # `!`: as `assay review` refuses its reports (a system holding another's reports too:
+        # its verdicts would be that system's)
+        if entry.reportset is None or entry.error:
             self.notify(visible(f"{entry.name}: {entry.error}"), severity="error", markup=False)
             return
         screen = self.reviews.get(index)
