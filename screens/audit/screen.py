@@ -165,10 +165,16 @@ class AuditScreen(Screen[None]):
 
     def fill(self) -> None:
         """Draw the header, the column titles and the rows (the cursor stays on its system)."""
-        width = max(20, self.systems.scrollable_content_region.width or self.size.width - 4)
-        drift = any(entry.drift is not None for entry in self.state.entries)
         current = self.current_index()
         self.order = self.state.shown()
+        # the rows' room less the bar the list draws in their lines when they overflow it: a
+        # screen of systems lost its last column to the bar
+        region = self.systems.scrollable_content_region
+        width = region.width or self.size.width - 4
+        if len(self.order) > region.height:
+            width -= SystemsList.BAR
+        width = max(20, width)
+        drift = any(entry.drift is not None for entry in self.state.entries)
         rows = []
         for index in self.order:
             entry = self.state.entries[index]

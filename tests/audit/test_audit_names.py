@@ -79,3 +79,39 @@ async def test_every_row_keeps_the_columns_whatever_the_name_holds(
         for row in shown:
             assert "\t" not in row and "\x1b" not in row and "\u202e" not in row
     app.close()
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_more_systems_than_the_screen_holds_keep_their_last_column(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # the rows were cut to the list's width before its scrollbar came: each lost its last
+    # two cells, the last column's count ("no path") shown as "…" at 80 columns
+    rev = make_repo(tmp_path / "repo", FILES)
+    tables = []
+    for index in range(40):
+        report = tmp_path / f"s{index:02d}-report.txt"
+        report.write_text(REPORT.format(system=f"S{index:02d}", prefix="X", rev=rev), "utf-8")
+        tables.append(f'[[system]]\nname = "S{index:02d}"\nrepository = "repo"\n')
+        tables[-1] += f'reports = ["{report.name}"]\n'
+    path = tmp_path / "assay.toml"
+    path.write_text("\n".join(tables), encoding="utf-8")
+    audit = load_audit(path)
+    anchors = tmp_path / "anchors"
+    check_audit(audit, anchor_cache=anchors, processes=1)
+    app = make_audit_app(
+        load_state(audit), tmp_path / "v.db", "ada", load_keymap(user=False), anchor_cache=anchors
+    )
+    async with app.run_test(size=size) as pilot:
+        screen: Any = app.screen
+        for _ in range(2):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        systems = screen.query_one(SystemsList)
+        assert systems.max_scroll_y > 0  # the scrollbar is there
+        room = systems.row_width  # the content's width less the bar's columns
+        assert room == systems.scrollable_content_region.width - SystemsList.BAR
+        shown = rows(screen)
+        assert all(cell_len(row) <= room for row in shown), (room, shown[0])
+        assert not any("…" in row for row in shown), shown[0]
+    app.close()
