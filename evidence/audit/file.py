@@ -18,6 +18,7 @@ import glob
 import os
 import re
 import tomllib
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,10 +170,11 @@ def parse_audit(text: str, path: Path) -> Audit:
     systems: list[AuditSystem] = []
     for index, table in enumerate(tables):
         systems.append(_system(table, index, base, fail, lines.of(index)))
-    names = [system.name for system in systems]
+    # compared as they read: "Café" typed on a Mac (NFD) is the name written elsewhere (NFC)
+    names = [unicodedata.normalize("NFC", system.name) for system in systems]
     for index, name in enumerate(names):
         if name in names[:index]:
-            raise fail(index, "name", f"name: system {name!r} is named twice")
+            raise fail(index, "name", f"name: system {systems[index].name!r} is named twice")
     return Audit(path, tuple(systems), base / database if database else None)
 
 

@@ -37,6 +37,12 @@ BAD = [
         ":6: name: system 'A' is named twice",
     ),
     ('database = "x.db"\n', ":1: no [[system]] table"),
+    # two names that read alike, one in each Unicode form: two systems shown as one name
+    (
+        '[[system]]\nname = "Caf\u00e9"\nreports = "r.txt"\n\n'
+        '[[system]]\nname = "Cafe\u0301"\nreports = "r.txt"\n',
+        ":6: name: system 'Cafe\u0301' is named twice",
+    ),
     # a NUL in a path was an internal error (ValueError from the file system calls)
     ('[[system]]\nname = "A"\nreports = "r.txt"\nrepository = "a\\u0000b"\n', ":4: repository:"),
     ('database = "x\\u0000.db"\n[[system]]\nname = "A"\nreports = "r.txt"\n', ":1: database:"),
