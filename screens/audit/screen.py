@@ -353,6 +353,14 @@ class AuditScreen(Screen[None]):
             assert system.repository is not None
             repo = system.repository
         against = self.against or system.against
+        newer = None if rev is None or against is None else _full(repo, against)
+        if rev is not None and against is not None and newer is None:
+            # as `assay check` says of this system (`assay review --against` stops on it)
+            self.notify(
+                visible(f"{system.name}: revision {against} not found in {repo}: no drift shown"),
+                severity="warning",
+                markup=False,
+            )
         if rev is not None and not entry.paths_found:  # read_cache has not done it yet
             entry.reportset = self._at_revision(entry.reportset, repo, rev)
             entry.paths_found = True
@@ -363,7 +371,7 @@ class AuditScreen(Screen[None]):
             rev=rev or "(not checked)",
             keymap=self.keymap,
             rev_origin=f"{origin} {system.rev}" if system.rev else origin,
-            against=None if rev is None or against is None else _full(repo, against),
+            against=newer,
             system=index,
             name=system.name,
             anchor_cache=self.anchor_cache,
