@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from keymaps.catalog import BY_ID, SPECS
+from keymaps.catalog import AUDIT_SCREEN_IDS, BY_ID, SPECS, BindingSpec
 
 PRESET_DIR = Path(__file__).resolve().parent
 PRESETS: tuple[str, ...] = ("default", "vim")
@@ -299,10 +299,24 @@ def _check_clashes(keys: Mapping[str, str], where: str) -> None:
         for key in keys.get(spec.id, "").split(","):
             if not key:
                 continue
-            other = holders.setdefault((spec.context, key), spec.id)
-            if other != spec.id:
-                raise KeymapError(
-                    f"{where}: {key} is bound to both {other} and {spec.id}"
-                    f" ({_WHERE.get(spec.context, spec.context)}): give one of them another"
-                    ' key, or "" to leave it unbound'
-                )
+            for screen in _screens(spec):
+                other = holders.setdefault((screen, key), spec.id)
+                if other != spec.id:
+                    raise KeymapError(
+                        f"{where}: {key} is bound to both {other} and {spec.id}"
+                        f" ({_WHERE.get(screen, screen)}): give one of them another"
+                        ' key, or "" to leave it unbound'
+                    )
+
+
+def _screens(spec: BindingSpec) -> tuple[str, ...]:
+    """The contexts whose screen holds the binding: its own, and the audit screens, which hold
+    review bindings beside their own (``open_system = "f"`` took the filter's key there)."""
+    held = [spec.context]
+    if spec.id in AUDIT_SCREEN_IDS:
+        held.append("audit")
+    # a system's review holds every review binding; record_target shares escape with
+    # audit_return by design (the record first, then back: screens/audit/system_review.py)
+    if spec.context == "review" and spec.id != "record_target":
+        held.append("audit_review")
+    return tuple(held)

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from db.audit import SystemCounts
     from evidence.model import ReportSet
 
-#: the audit screen's keys shown in the footer, in order, then those it does not show
+#: the audit screen's keys shown in the footer, in order, then those it does not show (beside
+#: open_system, `keymaps.catalog.AUDIT_SCREEN_IDS`, which the keymap's clash check reads)
 AUDIT_SHOWN = ("open_system", "find", "filter", "help", "quit")
 AUDIT_HIDDEN = ("move_down", "move_up", "toggle_theme")
 #: what the help lists first on this screen: its keys, moving first

@@ -181,6 +181,35 @@ def test_a_space_is_the_space_bar_by_its_name(tmp_path: Path) -> None:
         load_keymap(user_file=_write(tmp_path, 'next_record = " "\n'))
 
 
+@pytest.mark.parametrize(
+    ("written", "ids"),
+    [
+        ('open_system = "f"\n', ("filter", "open_system", "on the audit screen")),
+        ('open_system = "q"\n', ("quit", "open_system", "on the audit screen")),
+        ('audit_return = "q"\n', ("quit", "audit_return", "in a system opened from the audit")),
+        ('audit_return = "n"\n', ("next_record", "audit_return", "in a system opened")),
+    ],
+)
+def test_a_key_the_audit_screens_hold_twice_is_a_clear_error(
+    tmp_path: Path, written: str, ids: tuple[str, str, str]
+) -> None:
+    # the audit screens hold review bindings beside their own: open_system = "f" took the
+    # filter's key there (its footer entry gone, f opened the system) with nothing said
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=_write(tmp_path, written))
+    assert all(each in str(info.value) for each in ids), str(info.value)
+    # escape: audit_return's and record_target's by design (the record first, then back)
+    keymap = load_keymap(user=False)
+    assert keymap.keys_for("audit_return") == keymap.keys_for("record_target") == ("escape",)
+
+
+def test_the_audit_screens_review_keys_are_the_ones_checked() -> None:
+    from keymaps.catalog import AUDIT_SCREEN_IDS
+    from screens.audit.screen import AUDIT_HIDDEN, AUDIT_SHOWN
+
+    assert {*AUDIT_SHOWN, *AUDIT_HIDDEN} == {"open_system", *AUDIT_SCREEN_IDS}
+
+
 def test_missing_explicit_file(tmp_path: Path) -> None:
     with pytest.raises(KeymapError, match="does not exist"):
         load_keymap(user_file=tmp_path / "nope.toml")
