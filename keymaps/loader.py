@@ -1,6 +1,7 @@
 """Load a keymap: a preset TOML file, then the user's overrides from the config directory."""
 
 import difflib
+import os
 import tomllib
 from collections.abc import Collection, Mapping
 from functools import cache
@@ -260,6 +261,8 @@ def load_keymap(
         sources.append(str(path))
     elif user_file is not None:
         raise KeymapError(f"keymap file {path} does not exist")
+    elif os.path.lexists(path):  # a directory, or a link to nothing: was passed over unsaid
+        raise KeymapError(f"keymap {path} is not a file")
     base = overrides.pop("preset", None)
     if base is not None:
         if not isinstance(base, str):

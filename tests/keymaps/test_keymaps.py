@@ -210,6 +210,23 @@ def test_the_audit_screens_review_keys_are_the_ones_checked() -> None:
     assert {*AUDIT_SHOWN, *AUDIT_HIDDEN} == {"open_system", *AUDIT_SCREEN_IDS}
 
 
+def test_a_keymap_in_the_config_directory_that_is_no_file_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a directory, or a link to a file that is gone: the user's keys were left out unsaid
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "assay").mkdir()
+    (tmp_path / "assay" / "keymap.toml").symlink_to(tmp_path / "moved.toml")
+    with pytest.raises(KeymapError, match="keymap .*keymap.toml is not a file"):
+        load_keymap()
+    (tmp_path / "assay" / "keymap.toml").unlink()
+    (tmp_path / "assay" / "keymap.toml").mkdir()
+    with pytest.raises(KeymapError, match="is not a file"):
+        load_keymap()
+    (tmp_path / "assay" / "keymap.toml").rmdir()
+    assert load_keymap().sources == ("preset:default",)  # none at all: the preset
+
+
 def test_missing_explicit_file(tmp_path: Path) -> None:
     with pytest.raises(KeymapError, match="does not exist"):
         load_keymap(user_file=tmp_path / "nope.toml")
