@@ -175,7 +175,7 @@ def parse_audit(text: str, path: Path) -> Audit:
     for index, name in enumerate(names):
         if name in names[:index]:
             raise fail(index, "name", f"name: system {systems[index].name!r} is named twice")
-    return Audit(path, tuple(systems), base / database if database else None)
+    return Audit(path, tuple(systems), _under(base, database) if database else None)
 
 
 Fail = Callable[[int | None, str | None, str], AuditError]
@@ -219,7 +219,7 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
     repository = table.get("repository")
     return AuditSystem(
         name.strip(),
-        (base / repository).resolve() if repository else None,
+        _under(base, repository).resolve() if repository else None,
         tuple(reports),
         table.get("rev"),
         table.get("against"),
@@ -227,8 +227,16 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
     )
 
 
+def _under(base: Path, written: str) -> Path:
+    """A path of the file: relative to its directory, ``~/`` the home directory (as a shell and
+    git's own config read it: "~/src/kestrel" was a directory named "~" beside the file)."""
+    if written == "~" or written.startswith("~/"):
+        return Path(written).expanduser()
+    return base / written
+
+
 def _expand(base: Path, pattern: str) -> list[Path]:
-    target = base / pattern
+    target = _under(base, pattern)
     if not _GLOB.search(pattern):
         return [target] if os.path.exists(target) else []  # not Path.exists: see available
     return [Path(each) for each in sorted(glob.glob(str(target), recursive=True))]

@@ -64,6 +64,26 @@ def test_a_bad_file_is_one_line_with_its_line(tmp_path: Path, text: str, fragmen
     assert message.startswith(str(path))
 
 
+def test_paths_from_the_home_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "~/src/alpha" was read as a directory named "~" beside the file: the repository "not
+    # on this machine", the reports "no such file"
+    root = tmp_path / "home"
+    make_audit(root)
+    monkeypatch.setenv("HOME", str(root))
+    path = tmp_path / "elsewhere" / "assay.toml"
+    path.parent.mkdir()
+    path.write_text(
+        'database = "~/v.db"\n[[system]]\nname = "Alpha"\nrepository = "~/repos/alpha"\n'
+        'reports = ["~/reports/alpha-*.txt"]\n',
+        encoding="utf-8",
+    )
+    audit = load_audit(path)
+    assert audit.database == root / "v.db"
+    (alpha,) = audit.systems
+    assert alpha.available and alpha.repository == (root / "repos" / "alpha").resolve()
+    assert alpha.reports == (root / "reports" / "alpha-runtime-report.txt",)
+
+
 def test_paths_longer_than_the_system_takes(tmp_path: Path) -> None:
     # Path.is_dir and Path.exists raise on ENAMETOOLONG: check, parse and stats exited 3
     path = make_audit(tmp_path)
