@@ -297,19 +297,33 @@ def _check_clashes(keys: Mapping[str, str], where: str) -> None:
     would be out of reach with nothing said (``next_record = "c"`` took confirm's key). Keys
     are compared by Textual's names (`key_name`). Ids of different contexts may share a key:
     the focused pane's binding comes first by design."""
-    holders: dict[tuple[str, str], str] = {}
+    holders: dict[tuple[str, str], tuple[str, str]] = {}  # -> (id, the key as written)
+    aliases = _aliases()
     for spec in SPECS:
         for key in keys.get(spec.id, "").split(","):
             if not key:
                 continue
+            same = aliases.get(key, key)
             for screen in _screens(spec):
-                other = holders.setdefault((screen, key), spec.id)
+                other, written = holders.setdefault((screen, same), (spec.id, key))
                 if other != spec.id:
+                    # ctrl+i is tab to a terminal: the one key Textual reads for both
+                    also = f" ({written} and {key} are one key to a terminal)"
+                    also = also if written != key else ""
                     raise KeymapError(
                         f"{where}: {key} is bound to both {other} and {spec.id}"
-                        f" ({_WHERE.get(screen, screen)}): give one of them another"
+                        f" ({_WHERE.get(screen, screen)}){also}: give one of them another"
                         ' key, or "" to leave it unbound'
                     )
+
+
+@cache
+def _aliases() -> Mapping[str, str]:
+    """Keys a terminal sends as another (``ctrl+i`` as ``tab``) -> that key, as Textual pairs
+    them (a binding on either runs for both)."""
+    from textual.keys import KEY_ALIASES
+
+    return {alias: key for key, others in KEY_ALIASES.items() for alias in others}
 
 
 def _screens(spec: BindingSpec) -> tuple[str, ...]:

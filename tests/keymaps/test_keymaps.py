@@ -203,6 +203,19 @@ def test_a_key_the_audit_screens_hold_twice_is_a_clear_error(
     assert keymap.keys_for("audit_return") == keymap.keys_for("record_target") == ("escape",)
 
 
+def test_a_key_a_terminal_sends_as_another_clashes_with_it(tmp_path: Path) -> None:
+    # ctrl+i is tab to a terminal: "ctrl+i Note" was shown and the key moved to the next pane
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=_write(tmp_path, 'note = "ctrl+i"\n'))
+    message = str(info.value)
+    assert (
+        "next_pane and note" in message and "(tab and ctrl+i are one key to a terminal)" in message
+    )
+    with pytest.raises(KeymapError, match="ctrl.m and enter are one key to a terminal"):
+        load_keymap(user_file=_write(tmp_path, 'note = "ctrl+m"\n'))
+    load_keymap(user_file=_write(tmp_path, 'note = "ctrl+i"\nnext_pane = "f6"\n'))
+
+
 def test_the_audit_screens_review_keys_are_the_ones_checked() -> None:
     from keymaps.catalog import AUDIT_SCREEN_IDS
     from screens.audit.screen import AUDIT_HIDDEN, AUDIT_SHOWN
