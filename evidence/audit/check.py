@@ -212,7 +212,10 @@ def audit_text(check: AuditCheck) -> str:
                 f"{each.records} records, {each.quotes} quotes not checked"
             )
         elif each.state == ERROR:
-            out.append(escaped(f"error: {each.error}"))
+            # a line per file, as `assay check` gives them (one line, "\u000a" between them)
+            first, *more = (each.error or "").split("\n")
+            out.append(escaped(f"error: {first}"))
+            out += [escaped(f"       {line}") for line in more]
         elif each.result is not None:
             out.append(to_text(each.result))
         out.append("")

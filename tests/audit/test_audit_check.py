@@ -111,6 +111,27 @@ def test_a_system_without_a_repository_whose_reports_cannot_be_used_is_an_error(
         assert screen[name] is None or error.startswith(screen[name])
 
 
+def test_an_error_of_several_lines_is_printed_as_lines(audit: Path) -> None:
+    for name in ("one.txt", "two.txt"):
+        (audit.parent / "reports" / name).write_text("", encoding="utf-8")
+    text = audit.read_text().replace(
+        'reports = ["reports/beta-runtime-report.txt"]',
+        'reports = ["reports/one.txt", "reports/two.txt"]',
+    )
+    audit.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--audit", str(audit)])
+    lines = result.stdout.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("== Beta")))
+    assert lines[start + 1].startswith("error: ") and lines[start + 1].endswith(
+        "one.txt: not an evidence report: no title ending in 'report', no 'Type:' line, no"
+        " shared record or annotation and no quote ('--- path')"
+    )
+    assert (
+        lines[start + 2].startswith("       /") and "two.txt: not an evidence" in lines[start + 2]
+    )
+    assert "\\u000a" not in result.stdout
+
+
 def test_repo_and_rev_do_not_go_with_an_audit(audit: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--rev", "HEAD"])
     assert result.exit_code == 2
