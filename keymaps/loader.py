@@ -277,6 +277,17 @@ def load_keymap(
     return Keymap(preset=preset, keys=keys, sources=(f"preset:{preset}", *sources))
 
 
+def usable_keymap(preset: str = "default") -> tuple[Keymap, str | None]:
+    """`load_keymap`, or when the user's keymap.toml cannot be used, the preset's keys and what
+    is wrong with the file: the app starts with keys that work and says so."""
+    try:
+        return load_keymap(preset), None
+    except KeymapError as error:
+        fallback = preset if preset in PRESETS else "default"
+        said = f"{error}; started with the {fallback} keys: fix the file, then start again"
+        return load_keymap(fallback, user=False), said
+
+
 #: where the bindings of a context act, for the message naming a clash
 _WHERE = {
     "review": "on the review screen",
