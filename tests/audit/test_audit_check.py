@@ -132,6 +132,21 @@ def test_an_error_of_several_lines_is_printed_as_lines(audit: Path) -> None:
     assert "\\u000a" not in result.stdout
 
 
+@pytest.mark.parametrize("command", ["check", "parse"])
+def test_json_holds_no_control_a_terminal_acts_on(audit: Path, command: str) -> None:
+    # a bidi override in a system's name and in its report went out raw (the JSON of the
+    # reports alone escapes it): the terminal showing the JSON reordered its text
+    report = audit.parent / "reports" / "alpha-runtime-report.txt"
+    report.write_text(report.read_text().replace("fixed number", "fixed \u202enumber"), "utf-8")
+    text = audit.read_text().replace('name = "Gamma"', 'name = "Gam\u202ema"')
+    audit.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, [command, "--audit", str(audit), "--format", "json"])
+    assert "\u202e" not in result.stdout
+    data = json.loads(result.stdout)
+    assert data["systems"][2]["system"] == "Gam\u202ema"  # the same value, escaped
+    assert "\\u202e" in result.stdout
+
+
 def test_repo_and_rev_do_not_go_with_an_audit(audit: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--rev", "HEAD"])
     assert result.exit_code == 2

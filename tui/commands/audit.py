@@ -69,7 +69,10 @@ def check_audit_command(
     if output == "json":
         import json  # here: `assay review` and `demo` import this module and never need it
 
-        click.echo(json.dumps(audit_json(result), indent=2, ensure_ascii=False))
+        from evidence.text import json_escaped
+
+        # inert in a terminal, as `assay check --format json` of the reports alone
+        click.echo(json_escaped(json.dumps(audit_json(result), indent=2, ensure_ascii=False)))
     else:
         click.echo(audit_text(result))
     sys.exit(result.exit_code)
