@@ -4,11 +4,12 @@ with the counts read again."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
@@ -16,8 +17,9 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from db.stats import percent_done
-from keymaps import Keymap
+from keymaps import BY_ID, Keymap, short_keys
 from keymaps.bindings import bindings
+from keymaps.display import UNBOUND_TEXT
 from screens.audit.anchors import Cached, keep_citations, read_cached
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import FILTERS, AuditState, SystemTarget
@@ -263,6 +265,18 @@ class AuditScreen(Screen[None]):
         self.open_system(self.order[event.index])
 
     # --- actions ---------------------------------------------------------------------------------
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """This screen's actions for the command palette (the way to them when a keymap leaves
+        their keys unbound)."""
+        for binding_id, run in (
+            ("open_system", self.action_open_system),
+            ("find", self.action_find),
+            ("filter", self.action_cycle_filter),
+        ):
+            spec = BY_ID[binding_id]
+            keys = short_keys(self.keymap.keys_for(binding_id), ", ") or UNBOUND_TEXT
+            yield SystemCommand(spec.description, f"{spec.group} · {keys}", run)
 
     def action_move_down(self) -> None:
         self.systems.action_cursor_down()
