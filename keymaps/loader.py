@@ -243,13 +243,18 @@ def _preset(name: str) -> Mapping[str, str]:
 
 
 def load_keymap(
-    preset: str = "default", user_file: Path | None = None, *, user: bool = True
+    preset: str = "default",
+    user_file: Path | None = None,
+    *,
+    user: bool = True,
+    given: bool = False,
 ) -> Keymap:
     """The preset's keys with the user's overrides on top.
 
     ``user_file`` None reads keymap.toml from the config directory when it exists. The user file
     holds ``binding_id = "keys"`` lines and may name a base preset with ``preset = "vim"``.
-    ``user`` False ignores user files (tests, snapshots).
+    ``user`` False ignores user files (tests, snapshots). ``given``: ``preset`` was asked for
+    (``--keymap``) and wins over the file's; its key lines still apply on top of it.
     """
     if not user:
         return Keymap(preset=preset, keys=load_preset(preset), sources=(f"preset:{preset}",))
@@ -267,7 +272,8 @@ def load_keymap(
     if base is not None:
         if not isinstance(base, str):
             raise KeymapError(f'{path}: preset must be a string such as "vim"')
-        preset = base
+        if not given:
+            preset = base
     keys = load_preset(preset)
     keys.update(_validate(overrides, str(path)))
     missing = [spec.id for spec in SPECS if spec.id not in keys]
@@ -277,11 +283,12 @@ def load_keymap(
     return Keymap(preset=preset, keys=keys, sources=(f"preset:{preset}", *sources))
 
 
-def usable_keymap(preset: str = "default") -> tuple[Keymap, str | None]:
-    """`load_keymap`, or when the user's keymap.toml cannot be used, the preset's keys and what
-    is wrong with the file: the app starts with keys that work and says so."""
+def usable_keymap(preset: str | None = None) -> tuple[Keymap, str | None]:
+    """`load_keymap` (``preset``: the one asked for, which wins over keymap.toml's; None: the
+    file's, else default), or when the user's keymap.toml cannot be used, the preset's keys
+    and what is wrong with the file: the app starts with keys that work and says so."""
     try:
-        return load_keymap(preset), None
+        return load_keymap(preset or "default", given=preset is not None), None
     except KeymapError as error:
         fallback = preset if preset in PRESETS else "default"
         said = f"{error}; started with the {fallback} keys: fix the file, then start again"

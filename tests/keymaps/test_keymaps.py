@@ -240,6 +240,24 @@ def test_a_keymap_in_the_config_directory_that_is_no_file_is_said(
     assert load_keymap().sources == ("preset:default",)  # none at all: the preset
 
 
+def test_a_preset_asked_for_wins_over_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `--keymap default` with keymap.toml's preset = "vim" gave vim's keys
+    from keymaps import usable_keymap
+
+    user = _write(tmp_path, 'preset = "vim"\nquit = "Q"\n')
+    asked = load_keymap("default", user_file=user, given=True)
+    assert asked.preset == "default" and asked.keys_for("filter") == ("f",)
+    assert asked.keys_for("quit") == ("Q",)  # the file's keys still on top
+    assert load_keymap("default", user_file=user).preset == "vim"  # not asked: the file's
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "assay").mkdir()
+    user.rename(tmp_path / "assay" / "keymap.toml")
+    assert usable_keymap("default")[0].preset == "default"  # as the command passes --keymap
+    assert usable_keymap(None)[0].preset == "vim"
+
+
 def test_missing_explicit_file(tmp_path: Path) -> None:
     with pytest.raises(KeymapError, match="does not exist"):
         load_keymap(user_file=tmp_path / "nope.toml")

@@ -50,7 +50,7 @@ def audit_app(
     from keymaps import usable_keymap
     from tui.audit_app import load_state, make_audit_app
 
-    keymap, problem = usable_keymap(preset or "default")
+    keymap, problem = usable_keymap(preset)
     try:
         db_path = checked()
     except StoreError as error:
@@ -81,7 +81,7 @@ def demo_audit(reviewer: str | None, preset: str | None) -> AssayApp:
     from keymaps import usable_keymap
     from tui.audit_app import make_demo_audit_app
 
-    keymap, problem = usable_keymap(preset or "default")
+    keymap, problem = usable_keymap(preset)
     try:
         from screens.themes import theme_file
 

@@ -290,7 +290,7 @@ def browse(file: str | None, repo: str | None, rev: str | None, preset: str | No
             path, line = file[: match.start()], int(match[1])
         else:
             path = file
-    keymap, problem = usable_keymap(preset or "default")
+    keymap, problem = usable_keymap(preset)
     revision = open_revision(repo, rev)
     from screens.themes import theme_file
     from tui.app import run

@@ -42,7 +42,7 @@ def _keymap(preset: str | None) -> tuple[Keymap, str | None]:
     keys then: the app starts, and says so)."""
     from keymaps import usable_keymap
 
-    return usable_keymap(preset or "default")
+    return usable_keymap(preset)
 
 
 def _warned(app: AssayApp, problem: str | None) -> AssayApp:
