@@ -217,9 +217,13 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
             raise fail(index, "reports", f"reports: {pattern!r} {what}")
         reports += [each for each in matched if each not in reports]
     repository = table.get("repository")
+    where = _under(base, repository).resolve() if repository else None
+    # os.path: see `available`; a file there read as "repository not on this machine"
+    if where is not None and os.path.exists(where) and not os.path.isdir(where):
+        raise fail(index, "repository", f"repository: {repository!r} is a file, not a directory")
     return AuditSystem(
         name.strip(),
-        _under(base, repository).resolve() if repository else None,
+        where,
         tuple(reports),
         table.get("rev"),
         table.get("against"),

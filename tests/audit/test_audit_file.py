@@ -37,6 +37,11 @@ BAD = [
         ":6: name: system 'A' is named twice",
     ),
     ('database = "x.db"\n', ":1: no [[system]] table"),
+    # a file read as a repository "not on this machine"
+    (
+        '[[system]]\nname = "A"\nreports = "r.txt"\nrepository = "r.txt"\n',
+        ":4: repository: 'r.txt' is a file",
+    ),
     # two names that read alike, one in each Unicode form: two systems shown as one name
     (
         '[[system]]\nname = "Caf\u00e9"\nreports = "r.txt"\n\n'
