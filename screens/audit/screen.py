@@ -411,7 +411,13 @@ class AuditScreen(Screen[None]):
     def _returned(self, index: int) -> None:
         """Back from a system: its anchoring's counts, then the database's again."""
         screen = self.reviews.get(index)
-        if screen is not None and screen.session.anchored:
+        entry = self.state.entries[index]
+        if screen is not None and entry.available and screen.revision_error:
+            # its repository does not hold the revision (or is no repository): `!` and the
+            # reason, as `assay check` says it, not counts kept for that commit elsewhere
+            entry.error = screen.revision_error
+            entry.failing = entry.citations_missing = None
+        elif screen is not None and screen.session.anchored:
             anchors = screen.session.anchors
             failing = sum(1 for anchor in anchors.values() if anchor.failing)
             missing = sum(
