@@ -273,6 +273,7 @@ class AuditScreen(Screen[None]):
             ("open_system", self.action_open_system),
             ("find", self.action_find),
             ("filter", self.action_cycle_filter),
+            ("help", self.action_help),
         ):
             spec = BY_ID[binding_id]
             keys = short_keys(self.keymap.keys_for(binding_id), ", ") or UNBOUND_TEXT

@@ -287,6 +287,7 @@ async def test_the_palette_opens_a_system_and_comes_back_when_their_keys_are_unb
         await counted(pilot, audit)
         helps = {c.title: c.help for c in audit.palette_commands()}
         assert helps["Open the system"] == "Audit · (unbound)"
+        assert {"Find", "Filter", "Help"} <= set(helps)
         await pilot.press("enter", "escape")  # unbound: nothing
         assert app.screen is audit
         await pilot.press("ctrl+p", *"open the", "enter")
