@@ -62,7 +62,8 @@ def user_keymap_path() -> Path:
 def _read_toml(path: Path) -> dict[str, object]:
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            # a BOM, as Notepad writes UTF-8, left out: tomllib took it for a statement
+            return tomllib.loads(handle.read().decode("utf-8-sig"))
     except OSError as error:
         raise KeymapError(f"cannot read keymap {path}: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:

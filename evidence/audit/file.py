@@ -103,7 +103,7 @@ def load_audit(path: str | Path) -> Audit:
     """Read and check an audit file (AuditError: one line naming the file, line and key)."""
     path = Path(path)
     try:
-        text = read_input(path).decode("utf-8")
+        text = read_input(path).decode("utf-8-sig")  # a BOM, as Notepad writes, left out
     except UnicodeDecodeError:
         raise AuditError(f"{path}: not UTF-8 text") from None
     except OSError as error:

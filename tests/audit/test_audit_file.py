@@ -89,6 +89,12 @@ def test_paths_from_the_home_directory(tmp_path: Path, monkeypatch: pytest.Monke
     assert alpha.reports == (root / "reports" / "alpha-runtime-report.txt",)
 
 
+def test_a_file_beginning_with_a_bom_is_read(tmp_path: Path) -> None:
+    path = make_audit(tmp_path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # "not valid TOML" at line 1
+    assert [system.name for system in load_audit(path).systems] == ["Alpha", "Beta", "Gamma"]
+
+
 def test_paths_longer_than_the_system_takes(tmp_path: Path) -> None:
     # Path.is_dir and Path.exists raise on ENAMETOOLONG: check, parse and stats exited 3
     path = make_audit(tmp_path)

@@ -102,6 +102,12 @@ def test_a_user_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:
         load_keymap(user_file=path)
 
 
+def test_a_user_file_beginning_with_a_bom_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "keymap.toml"
+    path.write_bytes(b'\xef\xbb\xbfnext_record = "J"\n')  # "not valid TOML" at line 1
+    assert load_keymap(user_file=path).keys_for("next_record") == ("J",)
+
+
 def test_a_user_file_nested_too_deeply_is_a_clear_error(tmp_path: Path) -> None:
     path = _write(tmp_path, "quit = " + "[" * 100_000 + "]" * 100_000 + "\n")
     with pytest.raises(KeymapError, match="not valid TOML: nested too deeply"):  # RecursionError
