@@ -43,7 +43,7 @@ SYSTEM_KEYS = ("name", "repository", "reports", "rev", "against")
 TOP_KEYS = ("database", "system")
 _HEADER = re.compile(r"^\s*\[\[\s*system\s*\]\]")
 _TABLE = re.compile(r"^\s*\[")
-_KEY = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+_KEY = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*[=.]""")  # a.b = too
 _GLOB = re.compile(r"[*?\[]")
 _NUL = "{key}: a path cannot hold a NUL character (\\u0000)"
 

@@ -37,6 +37,9 @@ BAD = [
         ":6: name: system 'A' is named twice",
     ),
     ('database = "x.db"\n', ":1: no [[system]] table"),
+    # a dotted key: its own line, not its table's
+    ('[[system]]\nname = "A"\nreports = "r.txt"\nrepository.x = "y"\n', ":4: repository: a non"),
+    ('[[system]]\nname = "A"\n\nreports = "r.txt"\nrepo.x = "y"\n', ":5: unknown key 'repo'"),
     # a file read as a repository "not on this machine"
     (
         '[[system]]\nname = "A"\nreports = "r.txt"\nrepository = "r.txt"\n',
