@@ -38,11 +38,16 @@ def claims(systems: Sequence[tuple[str, ReportSet | None]]) -> list[Claim]:
     """Each system's `Claim`, in file order. Verdicts are kept per report identity (`<system
     in the title>/<report type>`): two systems holding reports of one identity (one report
     listed twice, or one system's reports at two revisions) would show and count each other's
-    verdicts; the later one is refused and counts none."""
+    verdicts; the later one is refused and counts none. A system whose reports cannot be used
+    (`refuse_unusable`: a glob that took other systems' reports too) claims none: refused
+    itself, it left the systems whose reports it took refused as well."""
     held: dict[str, str] = {}
     found = []
     for name, reportset in systems:
-        identities = frozenset(r.identity for r in reportset.reports) if reportset else frozenset()
+        if reportset is None or _unusable(reportset):
+            found.append(Claim(frozenset()))
+            continue
+        identities = frozenset(r.identity for r in reportset.reports)
         shared = sorted(identity for identity in identities if identity in held)
         if shared:
             first = held[shared[0]]
@@ -58,3 +63,13 @@ def claims(systems: Sequence[tuple[str, ReportSet | None]]) -> list[Claim]:
         held.update(dict.fromkeys(identities, name))
         found.append(Claim(identities))
     return found
+
+
+def _unusable(reportset: ReportSet) -> bool:
+    from evidence.inputs import CheckError, refuse_unusable
+
+    try:
+        refuse_unusable(reportset)
+    except CheckError:
+        return True
+    return False

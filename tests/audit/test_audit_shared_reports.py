@@ -55,6 +55,24 @@ def make_two_revisions(root: Path) -> Path:
     return path
 
 
+def test_a_system_whose_reports_cannot_be_used_refuses_no_other(tmp_path: Path) -> None:
+    # a glob taking every system's reports: that system is refused (reports about several
+    # systems), and it made the system listed after it refused too, as holding its report
+    path = make_two_revisions(tmp_path)
+    write_report(tmp_path / "other", "Beta", "BE", "0" * 40)
+    (tmp_path / "other" / "alpha-runtime-report.txt").write_text(
+        (tmp_path / "v2" / "alpha-runtime-report.txt").read_text(), encoding="utf-8"
+    )
+    text = path.read_text().replace('reports = ["v1"]', 'reports = ["other"]', 1)
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--audit", str(path), "--format", "json"])
+    systems = {each["system"]: each for each in json.loads(result.stdout)["systems"]}
+    assert "about 2 systems" in systems["Alpha"]["error"]
+    assert systems["Alpha v2"]["state"] == "checked"
+    # v1's report is of the identity Alpha v2 holds: the first usable system's
+    assert "system 'Alpha v2' holds the same report" in systems["Copy"]["error"]
+
+
 async def settled(pilot: Pilot[Any]) -> None:
     for _ in range(2):
         await pilot.app.workers.wait_for_complete()
