@@ -11,6 +11,7 @@ from keymaps.loader import (
     KeymapError,
     load_keymap,
     load_preset,
+    usable_keymap,
     user_keymap_path,
 )
 
@@ -28,5 +29,6 @@ __all__ = [
     "short_key",
     "short_keys",
     "specs_for",
+    "usable_keymap",
     "user_keymap_path",
 ]

@@ -32,6 +32,17 @@ GROUPS: tuple[str, ...] = (
     "Dialogs",
 )
 
+#: the review's bindings the audit screen holds beside its own (screens/audit/screen.py)
+AUDIT_SCREEN_IDS: tuple[str, ...] = (
+    "move_down",
+    "move_up",
+    "find",
+    "filter",
+    "help",
+    "quit",
+    "toggle_theme",
+)
+
 SPECS: tuple[BindingSpec, ...] = (
     # move
     BindingSpec("move_down", "move_down", "Down", "Move", show=False),

@@ -19,6 +19,7 @@ from textual.theme import Theme
 from keymaps import Keymap, load_keymap, short_key
 from screens.dialog import Covered, Dialog, kept
 from screens.review.messages import Anchored, ReadsStarted
+from screens.safe import visible
 from screens.themes import DARK, save_theme, use_assay_themes
 from screens.widgets import scrollbars
 from tui import startup
@@ -81,6 +82,7 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         #: review is loaded
         self.resting: Timer | None = None
         self._told: list[str] = []  # what quitting kept, said once the app is gone (`close`)
+        self._warnings: list[str] = []  # said when the app starts (`warn_on_start`)
         self._switch_interval = sys.getswitchinterval()  # the process's, given back at unmount
 
     def get_default_screen(self) -> Screen[None]:
@@ -89,7 +91,15 @@ class AssayApp(CrashWatch, InterruptQuit, App[None]):
         self.set_keymap(self.keymap.changes())
         return self._make_screen()
 
+    def warn_on_start(self, message: str) -> None:
+        """Say ``message`` (a keymap that could not be used) when the app starts, and again on
+        stderr once it is gone."""
+        self._warnings.append(message)
+        self._told.append(message)
+
     def on_mount(self) -> None:
+        for message in self._warnings:
+            self.notify(visible(message), severity="warning", timeout=30, markup=False)
         # the review screen says when its first frame is whole; this is for screens that do not
         self.set_timer(1.0, self.startup_done)
         sys.setswitchinterval(UI_SWITCH_INTERVAL)

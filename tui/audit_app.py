@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def load_state(audit: Audit, *, cache: Path | None = None) -> AuditState:
     """Every system's reports (from the parsed-report cache when given); a system whose reports
     cannot be read or used carries the reason."""
-    from evidence.audit.loading import system_reports
+    from evidence.audit.loading import claims, system_reports
     from evidence.inputs import CheckError, refuse_unusable
     from evidence.reports.loading import ReportError
 
@@ -40,6 +40,8 @@ def load_state(audit: Audit, *, cache: Path | None = None) -> AuditState:
         except CheckError as error:
             problem = str(error).split("\n", 1)[0]
         entries.append(AuditEntry(system, reportset, problem))
+    for entry, claim in zip(entries, claims([(e.name, e.reportset) for e in entries]), strict=True):
+        entry.error = entry.error or claim.shared
     return AuditState(audit, entries)
 
 

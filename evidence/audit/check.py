@@ -15,7 +15,7 @@ from typing import Any
 
 from evidence.anchor_cache import CachingAnchorer, key_for, put
 from evidence.audit.file import Audit, AuditSystem
-from evidence.audit.loading import system_reports
+from evidence.audit.loading import claims, system_reports
 from evidence.check import CheckResult, run_check
 from evidence.check_output import to_json, to_text
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
@@ -101,12 +101,15 @@ def check_system(
         reportset = system_reports(system, cache=cache)
     except ReportError as error:
         return SystemCheck(system, ERROR, error=str(error))
+    try:  # whether its repository is here or not, as the audit screen reads it
+        refuse_unusable(reportset)
+    except CheckError as error:
+        return SystemCheck(system, ERROR, reportset, error=str(error))
     if not system.available:
         return SystemCheck(system, NO_REPOSITORY, reportset)
     assert system.repository is not None
     against = against or system.against
     try:
-        refuse_unusable(reportset)
         wanted = choose_revision(reportset, system.rev)
         with Revision.open(system.repository, wanted) as revision:
             root = revision.root
@@ -148,13 +151,23 @@ def check_audit(
 
     count = processes_for(audit.systems) if processes is None else processes
     if count > 1 and progress is None:
-        return AuditCheck(audit, tuple(check_in_processes(audit.systems, check, count)))
-    done = []
-    for system in audit.systems:
-        if progress is not None:
-            progress(system)
-        done.append(check(system))
-    return AuditCheck(audit, tuple(done))
+        done = list(check_in_processes(audit.systems, check, count))
+    else:
+        done = []
+        for system in audit.systems:
+            if progress is not None:
+                progress(system)
+            done.append(check(system))
+    held = claims([(each.system.name, each.reportset) for each in done])
+    return AuditCheck(
+        audit,
+        tuple(
+            SystemCheck(each.system, ERROR, each.reportset, error=claim.shared)
+            if claim.shared and each.state != ERROR
+            else each
+            for each, claim in zip(done, held, strict=True)
+        ),
+    )
 
 
 def system_json(check: SystemCheck) -> dict[str, Any]:
@@ -200,7 +213,10 @@ def audit_text(check: AuditCheck) -> str:
                 f"{each.records} records, {each.quotes} quotes not checked"
             )
         elif each.state == ERROR:
-            out.append(escaped(f"error: {each.error}"))
+            # a line per file, as `assay check` gives them (one line, "\u000a" between them)
+            first, *more = (each.error or "").split("\n")
+            out.append(escaped(f"error: {first}"))
+            out += [escaped(f"       {line}") for line in more]
         elif each.result is not None:
             out.append(to_text(each.result))
         out.append("")

@@ -18,6 +18,7 @@ import glob
 import os
 import re
 import tomllib
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,8 +43,9 @@ SYSTEM_KEYS = ("name", "repository", "reports", "rev", "against")
 TOP_KEYS = ("database", "system")
 _HEADER = re.compile(r"^\s*\[\[\s*system\s*\]\]")
 _TABLE = re.compile(r"^\s*\[")
-_KEY = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+_KEY = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*[=.]""")  # a.b = too
 _GLOB = re.compile(r"[*?\[]")
+_NUL = "{key}: a path cannot hold a NUL character (\\u0000)"
 
 
 class AuditError(Exception):
@@ -101,7 +103,7 @@ def load_audit(path: str | Path) -> Audit:
     """Read and check an audit file (AuditError: one line naming the file, line and key)."""
     path = Path(path)
     try:
-        text = read_input(path).decode("utf-8")
+        text = read_input(path).decode("utf-8-sig")  # a BOM, as Notepad writes, left out
     except UnicodeDecodeError:
         raise AuditError(f"{path}: not UTF-8 text") from None
     except OSError as error:
@@ -160,17 +162,20 @@ def parse_audit(text: str, path: Path) -> Audit:
     database = data.get("database")
     if database is not None and (not isinstance(database, str) or not database):
         raise fail(None, "database", "database: a path (a string) is expected")
+    if database is not None and "\0" in database:
+        raise fail(None, "database", _NUL.format(key="database"))
     tables = data.get("system", [])
     if not isinstance(tables, list) or not tables:
         raise fail(None, "system", "no [[system]] table: an audit names at least one system")
     systems: list[AuditSystem] = []
     for index, table in enumerate(tables):
         systems.append(_system(table, index, base, fail, lines.of(index)))
-    names = [system.name for system in systems]
+    # compared as they read: "Café" typed on a Mac (NFD) is the name written elsewhere (NFC)
+    names = [unicodedata.normalize("NFC", system.name) for system in systems]
     for index, name in enumerate(names):
         if name in names[:index]:
-            raise fail(index, "name", f"name: system {name!r} is named twice")
-    return Audit(path, tuple(systems), base / database if database else None)
+            raise fail(index, "name", f"name: system {systems[index].name!r} is named twice")
+    return Audit(path, tuple(systems), _under(base, database) if database else None)
 
 
 Fail = Callable[[int | None, str | None, str], AuditError]
@@ -189,6 +194,8 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
         value = table.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise fail(index, key, f"{key}: a non-empty string is expected")
+    if "\0" in table.get("repository", ""):  # the file system calls raise on it
+        raise fail(index, "repository", _NUL.format(key="repository"))
     patterns = table.get("reports")
     if isinstance(patterns, str):
         patterns = [patterns]
@@ -210,9 +217,13 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
             raise fail(index, "reports", f"reports: {pattern!r} {what}")
         reports += [each for each in matched if each not in reports]
     repository = table.get("repository")
+    where = _under(base, repository).resolve() if repository else None
+    # os.path: see `available`; a file there read as "repository not on this machine"
+    if where is not None and os.path.exists(where) and not os.path.isdir(where):
+        raise fail(index, "repository", f"repository: {repository!r} is a file, not a directory")
     return AuditSystem(
         name.strip(),
-        (base / repository).resolve() if repository else None,
+        where,
         tuple(reports),
         table.get("rev"),
         table.get("against"),
@@ -220,8 +231,16 @@ def _system(table: object, index: int, base: Path, fail: Fail, line: int) -> Aud
     )
 
 
+def _under(base: Path, written: str) -> Path:
+    """A path of the file: relative to its directory, ``~/`` the home directory (as a shell and
+    git's own config read it: "~/src/kestrel" was a directory named "~" beside the file)."""
+    if written == "~" or written.startswith("~/"):
+        return Path(written).expanduser()
+    return base / written
+
+
 def _expand(base: Path, pattern: str) -> list[Path]:
-    target = base / pattern
+    target = _under(base, pattern)
     if not _GLOB.search(pattern):
         return [target] if os.path.exists(target) else []  # not Path.exists: see available
     return [Path(each) for each in sorted(glob.glob(str(target), recursive=True))]

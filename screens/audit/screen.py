@@ -4,11 +4,12 @@ with the counts read again."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
@@ -16,8 +17,9 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from db.stats import percent_done
-from keymaps import Keymap
+from keymaps import BY_ID, Keymap, short_keys
 from keymaps.bindings import bindings
+from keymaps.display import UNBOUND_TEXT
 from screens.audit.anchors import Cached, keep_citations, read_cached
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import FILTERS, AuditState, SystemTarget
@@ -35,7 +37,8 @@ if TYPE_CHECKING:
     from db.audit import SystemCounts
     from evidence.model import ReportSet
 
-#: the audit screen's keys shown in the footer, in order, then those it does not show
+#: the audit screen's keys shown in the footer, in order, then those it does not show (beside
+#: open_system, `keymaps.catalog.AUDIT_SCREEN_IDS`, which the keymap's clash check reads)
 AUDIT_SHOWN = ("open_system", "find", "filter", "help", "quit")
 AUDIT_HIDDEN = ("move_down", "move_up", "toggle_theme")
 #: what the help lists first on this screen: its keys, moving first
@@ -165,10 +168,16 @@ class AuditScreen(Screen[None]):
 
     def fill(self) -> None:
         """Draw the header, the column titles and the rows (the cursor stays on its system)."""
-        width = max(20, self.systems.scrollable_content_region.width or self.size.width - 4)
-        drift = any(entry.drift is not None for entry in self.state.entries)
         current = self.current_index()
         self.order = self.state.shown()
+        # the rows' room less the bar the list draws in their lines when they overflow it: a
+        # screen of systems lost its last column to the bar
+        region = self.systems.scrollable_content_region
+        width = region.width or self.size.width - 4
+        if len(self.order) > region.height:
+            width -= SystemsList.BAR
+        width = max(20, width)
+        drift = any(entry.drift is not None for entry in self.state.entries)
         rows = []
         for index in self.order:
             entry = self.state.entries[index]
@@ -257,6 +266,19 @@ class AuditScreen(Screen[None]):
 
     # --- actions ---------------------------------------------------------------------------------
 
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """This screen's actions for the command palette (the way to them when a keymap leaves
+        their keys unbound)."""
+        for binding_id, run in (
+            ("open_system", self.action_open_system),
+            ("find", self.action_find),
+            ("filter", self.action_cycle_filter),
+            ("help", self.action_help),
+        ):
+            spec = BY_ID[binding_id]
+            keys = short_keys(self.keymap.keys_for(binding_id), ", ") or UNBOUND_TEXT
+            yield SystemCommand(spec.description, f"{spec.group} · {keys}", run)
+
     def action_move_down(self) -> None:
         self.systems.action_cursor_down()
         self.refresh_status()
@@ -308,7 +330,9 @@ class AuditScreen(Screen[None]):
     def open_system(self, index: int, target: SystemTarget | None = None) -> None:
         """Push the system's review screen (made once, kept), at ``target`` when given."""
         entry = self.state.entries[index]
-        if entry.reportset is None:
+        # `!`: as `assay review` refuses its reports (a system holding another's reports too:
+        # its verdicts would be that system's)
+        if entry.reportset is None or entry.error:
             self.notify(visible(f"{entry.name}: {entry.error}"), severity="error", markup=False)
             return
         screen = self.reviews.get(index)
@@ -345,6 +369,14 @@ class AuditScreen(Screen[None]):
             assert system.repository is not None
             repo = system.repository
         against = self.against or system.against
+        newer = None if rev is None or against is None else _full(repo, against)
+        if rev is not None and against is not None and newer is None:
+            # as `assay check` says of this system (`assay review --against` stops on it)
+            self.notify(
+                visible(f"{system.name}: revision {against} not found in {repo}: no drift shown"),
+                severity="warning",
+                markup=False,
+            )
         if rev is not None and not entry.paths_found:  # read_cache has not done it yet
             entry.reportset = self._at_revision(entry.reportset, repo, rev)
             entry.paths_found = True
@@ -355,7 +387,7 @@ class AuditScreen(Screen[None]):
             rev=rev or "(not checked)",
             keymap=self.keymap,
             rev_origin=f"{origin} {system.rev}" if system.rev else origin,
-            against=None if rev is None or against is None else _full(repo, against),
+            against=newer,
             system=index,
             name=system.name,
             anchor_cache=self.anchor_cache,
@@ -380,7 +412,13 @@ class AuditScreen(Screen[None]):
     def _returned(self, index: int) -> None:
         """Back from a system: its anchoring's counts, then the database's again."""
         screen = self.reviews.get(index)
-        if screen is not None and screen.session.anchored:
+        entry = self.state.entries[index]
+        if screen is not None and entry.available and screen.revision_error:
+            # its repository does not hold the revision (or is no repository): `!` and the
+            # reason, as `assay check` says it, not counts kept for that commit elsewhere
+            entry.error = screen.revision_error
+            entry.failing = entry.citations_missing = None
+        elif screen is not None and screen.session.anchored:
             anchors = screen.session.anchors
             failing = sum(1 for anchor in anchors.values() if anchor.failing)
             missing = sum(

@@ -4,9 +4,14 @@ keys back to the record, then goes back)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+from textual.app import SystemCommand
+
+from keymaps import BY_ID, short_keys
 from keymaps.bindings import bindings
+from keymaps.display import UNBOUND_TEXT
 from screens.review.screen import ReviewScreen
 
 
@@ -30,6 +35,14 @@ class SystemReviewScreen(ReviewScreen):
         self.system_index = system
         # the header names the audit's system: a scan's runs name only their scanner ("ruff")
         self.header.system = name
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """Back to the audit first (the way back when a keymap leaves audit_return unbound),
+        then the review's."""
+        spec = BY_ID["audit_return"]
+        keys = short_keys(self.keymap.keys_for(spec.id), ", ") or UNBOUND_TEXT
+        yield SystemCommand(spec.description, f"{spec.group} · {keys}", self.action_audit_return)
+        yield from super().palette_commands()
 
     def action_audit_return(self) -> None:
         """Back to the audit (which reads its counts once this screen's writes are stored); when

@@ -10,6 +10,7 @@ from db.audit import AuditSystemRef, SystemCounts
 from db.keys import make_key, record_keys
 from db.stats import percent_done
 from evidence.audit.file import Audit, AuditSystem
+from evidence.audit.loading import claims
 from evidence.model import Kind, ReportSet
 from screens.quote_status import claimed_place, found_label
 from screens.widgets.result_line import ResultLine
@@ -178,16 +179,16 @@ class AuditState:
 
     @property
     def refs(self) -> list[AuditSystemRef]:
-        """The systems as the store knows them (their reports' identities)."""
+        """The systems as the store knows them (their reports' identities; none for a system
+        holding reports another one listed before it holds: `evidence.audit.loading.claims`)."""
+        held = claims([(entry.name, entry.reportset) for entry in self.entries])
         return [
             AuditSystemRef(
                 entry.name,
-                frozenset(r.identity for r in entry.reportset.reports)
-                if entry.reportset
-                else frozenset(),
+                claim.identities,
                 None if entry.system.repository is None else str(entry.system.repository),
             )
-            for entry in self.entries
+            for entry, claim in zip(self.entries, held, strict=True)
         ]
 
     def set_counts(self, counts: Sequence[SystemCounts], reviewed: Sequence[int]) -> None:

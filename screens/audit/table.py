@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from rich.cells import cell_len
+
+from evidence.text import visible
 from screens.audit.systems import AuditEntry
 
 
@@ -83,10 +86,18 @@ def columns_for(width: int, *, drift: bool) -> tuple[int, list[Column]]:
 
 
 def cell(text: str, width: int, right: bool) -> str:
-    """Text cut or padded to ``width`` cells."""
-    if len(text) > width:
-        text = text[: max(0, width - 1)] + "…"
-    return text.rjust(width) if right else text.ljust(width)
+    """Text cut or padded to ``width`` cells, its controls made visible first (a name's ESC
+    is one symbol, a bidi override five) and its wide characters two cells each."""
+    text = visible(text).replace("\t", " ")
+    if cell_len(text) > width:
+        kept = ""
+        for char in text:
+            if cell_len(kept + char) > width - 1:
+                break
+            kept += char
+        text = kept + "…"
+    pad = " " * max(0, width - cell_len(text))
+    return pad + text if right else text + pad
 
 
 def header_line(width: int, *, drift: bool) -> str:

@@ -84,6 +84,70 @@ def test_a_system_whose_revision_is_unknown_is_an_error_not_a_stop(audit: Path) 
     assert data["systems"][0]["state"] == "checked"
 
 
+def test_a_system_without_a_repository_whose_reports_cannot_be_used_is_an_error(
+    audit: Path,
+) -> None:
+    # check called it "not on this machine" (0 records of an empty file, or reports about two
+    # systems) while the audit screen marked it `!` with the error: they now agree
+    from tui.audit_app import load_state
+
+    (audit.parent / "reports" / "empty.txt").write_text("", encoding="utf-8")
+    text = audit.read_text().replace(
+        'reports = ["reports/gamma-runtime-report.txt"]',
+        'reports = ["reports/gamma-runtime-report.txt", "reports/empty.txt"]',
+    )
+    text += '\n[[system]]\nname = "Both"\nreports = ["reports/alpha-*.txt", "reports/beta-*.txt"]\n'
+    audit.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--format", "json"])
+    data = json.loads(result.stdout)
+    states = {each["system"]: (each["state"], each["error"]) for each in data["systems"]}
+    assert (
+        states["Gamma"][0] == "error" and "empty.txt: not an evidence report" in states["Gamma"][1]
+    )
+    assert states["Both"][0] == "error" and "about 2 systems" in states["Both"][1]
+    assert data["summary"]["errors"] == 2 and data["summary"]["no_repository"] == 0
+    screen = {entry.name: entry.error for entry in load_state(load_audit(audit)).entries}
+    for name, (state, error) in states.items():
+        assert (screen[name] is not None) == (state == "error"), name
+        assert screen[name] is None or error.startswith(screen[name])
+
+
+def test_an_error_of_several_lines_is_printed_as_lines(audit: Path) -> None:
+    for name in ("one.txt", "two.txt"):
+        (audit.parent / "reports" / name).write_text("", encoding="utf-8")
+    text = audit.read_text().replace(
+        'reports = ["reports/beta-runtime-report.txt"]',
+        'reports = ["reports/one.txt", "reports/two.txt"]',
+    )
+    audit.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--audit", str(audit)])
+    lines = result.stdout.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("== Beta")))
+    assert lines[start + 1].startswith("error: ") and lines[start + 1].endswith(
+        "one.txt: not an evidence report: no title ending in 'report', no 'Type:' line, no"
+        " shared record or annotation and no quote ('--- path')"
+    )
+    assert (
+        lines[start + 2].startswith("       /") and "two.txt: not an evidence" in lines[start + 2]
+    )
+    assert "\\u000a" not in result.stdout
+
+
+@pytest.mark.parametrize("command", ["check", "parse"])
+def test_json_holds_no_control_a_terminal_acts_on(audit: Path, command: str) -> None:
+    # a bidi override in a system's name and in its report went out raw (the JSON of the
+    # reports alone escapes it): the terminal showing the JSON reordered its text
+    report = audit.parent / "reports" / "alpha-runtime-report.txt"
+    report.write_text(report.read_text().replace("fixed number", "fixed \u202enumber"), "utf-8")
+    text = audit.read_text().replace('name = "Gamma"', 'name = "Gam\u202ema"')
+    audit.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, [command, "--audit", str(audit), "--format", "json"])
+    assert "\u202e" not in result.stdout
+    data = json.loads(result.stdout)
+    assert data["systems"][2]["system"] == "Gam\u202ema"  # the same value, escaped
+    assert "\\u202e" in result.stdout
+
+
 def test_repo_and_rev_do_not_go_with_an_audit(audit: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--audit", str(audit), "--rev", "HEAD"])
     assert result.exit_code == 2

@@ -37,6 +37,23 @@ BAD = [
         ":6: name: system 'A' is named twice",
     ),
     ('database = "x.db"\n', ":1: no [[system]] table"),
+    # a dotted key: its own line, not its table's
+    ('[[system]]\nname = "A"\nreports = "r.txt"\nrepository.x = "y"\n', ":4: repository: a non"),
+    ('[[system]]\nname = "A"\n\nreports = "r.txt"\nrepo.x = "y"\n', ":5: unknown key 'repo'"),
+    # a file read as a repository "not on this machine"
+    (
+        '[[system]]\nname = "A"\nreports = "r.txt"\nrepository = "r.txt"\n',
+        ":4: repository: 'r.txt' is a file",
+    ),
+    # two names that read alike, one in each Unicode form: two systems shown as one name
+    (
+        '[[system]]\nname = "Caf\u00e9"\nreports = "r.txt"\n\n'
+        '[[system]]\nname = "Cafe\u0301"\nreports = "r.txt"\n',
+        ":6: name: system 'Cafe\u0301' is named twice",
+    ),
+    # a NUL in a path was an internal error (ValueError from the file system calls)
+    ('[[system]]\nname = "A"\nreports = "r.txt"\nrepository = "a\\u0000b"\n', ":4: repository:"),
+    ('database = "x\\u0000.db"\n[[system]]\nname = "A"\nreports = "r.txt"\n', ":1: database:"),
     ('[[system]\nname = "A"\n', "not valid TOML"),
     # tomllib's RecursionError was an internal error
     ("database = " + "[" * 100_000 + "]" * 100_000 + "\n", "not valid TOML: nested too deeply"),
@@ -53,6 +70,32 @@ def test_a_bad_file_is_one_line_with_its_line(tmp_path: Path, text: str, fragmen
     message = str(raised.value)
     assert fragment in message and "\n" not in message
     assert message.startswith(str(path))
+
+
+def test_paths_from_the_home_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "~/src/alpha" was read as a directory named "~" beside the file: the repository "not
+    # on this machine", the reports "no such file"
+    root = tmp_path / "home"
+    make_audit(root)
+    monkeypatch.setenv("HOME", str(root))
+    path = tmp_path / "elsewhere" / "assay.toml"
+    path.parent.mkdir()
+    path.write_text(
+        'database = "~/v.db"\n[[system]]\nname = "Alpha"\nrepository = "~/repos/alpha"\n'
+        'reports = ["~/reports/alpha-*.txt"]\n',
+        encoding="utf-8",
+    )
+    audit = load_audit(path)
+    assert audit.database == root / "v.db"
+    (alpha,) = audit.systems
+    assert alpha.available and alpha.repository == (root / "repos" / "alpha").resolve()
+    assert alpha.reports == (root / "reports" / "alpha-runtime-report.txt",)
+
+
+def test_a_file_beginning_with_a_bom_is_read(tmp_path: Path) -> None:
+    path = make_audit(tmp_path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # "not valid TOML" at line 1
+    assert [system.name for system in load_audit(path).systems] == ["Alpha", "Beta", "Gamma"]
 
 
 def test_paths_longer_than_the_system_takes(tmp_path: Path) -> None:

@@ -102,6 +102,12 @@ def test_a_user_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:
         load_keymap(user_file=path)
 
 
+def test_a_user_file_beginning_with_a_bom_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "keymap.toml"
+    path.write_bytes(b'\xef\xbb\xbfnext_record = "J"\n')  # "not valid TOML" at line 1
+    assert load_keymap(user_file=path).keys_for("next_record") == ("J",)
+
+
 def test_a_user_file_nested_too_deeply_is_a_clear_error(tmp_path: Path) -> None:
     path = _write(tmp_path, "quit = " + "[" * 100_000 + "]" * 100_000 + "\n")
     with pytest.raises(KeymapError, match="not valid TOML: nested too deeply"):  # RecursionError
@@ -136,6 +142,126 @@ def test_a_character_is_the_key_textual_names_it(tmp_path: Path, written: str, n
 def test_a_character_clashes_as_the_key_it_names(tmp_path: Path) -> None:
     with pytest.raises(KeymapError, match="question_mark is bound to both next_record and help"):
         load_keymap(user_file=_write(tmp_path, 'next_record = "?"\n'))
+
+
+@pytest.mark.parametrize(
+    ("written", "fragment"),
+    [
+        ("pgdown", "'pgdown' is not a key Textual knows (did you mean 'pagedown'?)"),
+        ("esc", "(did you mean 'escape'?)"),
+        ("Ctrl+n", "(did you mean 'ctrl+n'?)"),
+        ("ctl+n", "(did you mean 'ctrl+n'?)"),
+        ("hyper+foo", "'hyper+foo' is not a key Textual knows"),
+        ("solidus", "'solidus' is not a key"),  # Textual says slash
+    ],
+)
+def test_a_key_textual_never_sends_is_a_clear_error(
+    tmp_path: Path, written: str, fragment: str
+) -> None:
+    # bound as written, it showed in the footer and the help and did nothing when pressed
+    path = _write(tmp_path, f'next_record = "J,{written}"\n')
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=path)
+    message = str(info.value)
+    assert fragment in message and str(path) in message and "next_record" in message
+
+
+def test_every_key_textual_names_is_taken(tmp_path: Path) -> None:
+    written = "ctrl+shift+f5,alt+greater_than_sign,media_play,é,ctrl+plus,+,ctrl+],return"
+    keymap = load_keymap(user_file=_write(tmp_path, f'next_record = "{written}"\n'))
+    assert keymap.keys_for("next_record") == (
+        "ctrl+shift+f5",
+        "alt+greater_than_sign",
+        "media_play",
+        "é",
+        "ctrl+plus",
+        "plus",
+        "ctrl+right_square_bracket",  # as Textual names the key ctrl+] sends
+        "return",
+    )
+
+
+def test_a_space_is_the_space_bar_by_its_name(tmp_path: Path) -> None:
+    # " " was read as "": the action unbound, with nothing said
+    with pytest.raises(KeymapError, match='the space bar is "space"'):
+        load_keymap(user_file=_write(tmp_path, 'next_record = " "\n'))
+
+
+@pytest.mark.parametrize(
+    ("written", "ids"),
+    [
+        ('open_system = "f"\n', ("filter", "open_system", "on the audit screen")),
+        ('open_system = "q"\n', ("quit", "open_system", "on the audit screen")),
+        ('audit_return = "q"\n', ("quit", "audit_return", "in a system opened from the audit")),
+        ('audit_return = "n"\n', ("next_record", "audit_return", "in a system opened")),
+    ],
+)
+def test_a_key_the_audit_screens_hold_twice_is_a_clear_error(
+    tmp_path: Path, written: str, ids: tuple[str, str, str]
+) -> None:
+    # the audit screens hold review bindings beside their own: open_system = "f" took the
+    # filter's key there (its footer entry gone, f opened the system) with nothing said
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=_write(tmp_path, written))
+    assert all(each in str(info.value) for each in ids), str(info.value)
+    # escape: audit_return's and record_target's by design (the record first, then back)
+    keymap = load_keymap(user=False)
+    assert keymap.keys_for("audit_return") == keymap.keys_for("record_target") == ("escape",)
+
+
+def test_a_key_a_terminal_sends_as_another_clashes_with_it(tmp_path: Path) -> None:
+    # ctrl+i is tab to a terminal: "ctrl+i Note" was shown and the key moved to the next pane
+    with pytest.raises(KeymapError) as info:
+        load_keymap(user_file=_write(tmp_path, 'note = "ctrl+i"\n'))
+    message = str(info.value)
+    assert (
+        "next_pane and note" in message and "(tab and ctrl+i are one key to a terminal)" in message
+    )
+    with pytest.raises(KeymapError, match="ctrl.m and enter are one key to a terminal"):
+        load_keymap(user_file=_write(tmp_path, 'note = "ctrl+m"\n'))
+    load_keymap(user_file=_write(tmp_path, 'note = "ctrl+i"\nnext_pane = "f6"\n'))
+
+
+def test_the_audit_screens_review_keys_are_the_ones_checked() -> None:
+    from keymaps.catalog import AUDIT_SCREEN_IDS
+    from screens.audit.screen import AUDIT_HIDDEN, AUDIT_SHOWN
+
+    assert {*AUDIT_SHOWN, *AUDIT_HIDDEN} == {"open_system", *AUDIT_SCREEN_IDS}
+
+
+def test_a_keymap_in_the_config_directory_that_is_no_file_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a directory, or a link to a file that is gone: the user's keys were left out unsaid
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "assay").mkdir()
+    (tmp_path / "assay" / "keymap.toml").symlink_to(tmp_path / "moved.toml")
+    with pytest.raises(KeymapError, match="keymap .*keymap.toml is not a file"):
+        load_keymap()
+    (tmp_path / "assay" / "keymap.toml").unlink()
+    (tmp_path / "assay" / "keymap.toml").mkdir()
+    with pytest.raises(KeymapError, match="is not a file"):
+        load_keymap()
+    (tmp_path / "assay" / "keymap.toml").rmdir()
+    assert load_keymap().sources == ("preset:default",)  # none at all: the preset
+
+
+def test_a_preset_asked_for_wins_over_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `--keymap default` with keymap.toml's preset = "vim" gave vim's keys
+    from keymaps import usable_keymap
+
+    user = _write(tmp_path, 'preset = "vim"\nquit = "Q"\n')
+    asked = load_keymap("default", user_file=user, given=True)
+    assert asked.preset == "default" and asked.keys_for("filter") == ("f",)
+    assert asked.keys_for("quit") == ("Q",)  # the file's keys still on top
+    assert load_keymap("default", user_file=user).preset == "vim"  # not asked: the file's
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "assay").mkdir()
+    user.rename(tmp_path / "assay" / "keymap.toml")
+    assert usable_keymap("default")[0].preset == "default"  # as the command passes --keymap
+    assert usable_keymap(None)[0].preset == "vim"
 
 
 def test_missing_explicit_file(tmp_path: Path) -> None:

@@ -273,6 +273,36 @@ async def test_keys_are_bindings_with_ids_in_both_presets(
         assert "Back to the audit" in text and "[audit_return]" in text
 
 
+async def test_the_palette_opens_a_system_and_comes_back_when_their_keys_are_unbound(
+    tmp_path: Path, sample: Path
+) -> None:
+    # audit_return = "" left no way back to the audit (the palette listed the review's
+    # actions only), open_system = "" none into a system: both are in the palette now
+    user = tmp_path / "keymap.toml"
+    user.write_text('open_system = ""\naudit_return = ""\n', encoding="utf-8")
+    app = demo(tmp_path, load_keymap("default", user_file=user))
+    async with app.run_test(size=(80, 24)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        helps = {c.title: c.help for c in audit.palette_commands()}
+        assert helps["Open the system"] == "Audit · (unbound)"
+        assert {"Find", "Filter", "Help"} <= set(helps)
+        await pilot.press("enter", "escape")  # unbound: nothing
+        assert app.screen is audit
+        await pilot.press("ctrl+p", *"open the", "enter")
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, SystemReviewScreen)
+        await review.settle()
+        titles = [c.title for c in review.palette_commands()]
+        assert titles[0] == "Back to the audit"
+        await pilot.press("ctrl+p", *"back to the audit", "enter")
+        await pilot.pause()
+        assert app.screen is audit
+    app.close()
+
+
 async def test_counts_from_the_anchoring_cache_without_opening(
     tmp_path: Path, sample: Path, keymap: Keymap
 ) -> None:

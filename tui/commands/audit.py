@@ -69,7 +69,10 @@ def check_audit_command(
     if output == "json":
         import json  # here: `assay review` and `demo` import this module and never need it
 
-        click.echo(json.dumps(audit_json(result), indent=2, ensure_ascii=False))
+        from evidence.text import json_escaped
+
+        # inert in a terminal, as `assay check --format json` of the reports alone
+        click.echo(json_escaped(json.dumps(audit_json(result), indent=2, ensure_ascii=False)))
     else:
         click.echo(audit_text(result))
     sys.exit(result.exit_code)
@@ -169,21 +172,24 @@ def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
     """The audit's systems as the store knows them (their reports' identities); exits 2 when a
     system's reports cannot be read."""
     from db.audit import AuditSystemRef
-    from evidence.audit.loading import system_reports
+    from evidence.audit.loading import claims, system_reports
     from evidence.reports.cache import default_directory
     from evidence.reports.loading import ReportError
 
-    systems = []
+    reportsets = []
     for system in found.systems:
         try:
-            reportset = system_reports(system, cache=default_directory())
+            reportsets.append(system_reports(system, cache=default_directory()))
         except ReportError as error:
             raise InputError(f"{system.name}: {error}") from None
+    systems = []
+    held = claims([(s.name, r) for s, r in zip(found.systems, reportsets, strict=True)])
+    for system, reportset, claim in zip(found.systems, reportsets, held, strict=True):
         records = reportset.records()
         systems.append(
             AuditSystemRef(
                 system.name,
-                frozenset(report.identity for report in reportset.reports),
+                claim.identities,  # none where an earlier system holds its reports
                 None if system.repository is None else str(system.repository),
                 records=len(records),
                 quotes=sum(len(record.quotes) for record in records),

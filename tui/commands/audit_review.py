@@ -47,13 +47,10 @@ def audit_app(
 
     checked = database_check(audit_database(found, db))  # read while the app is imported
     from evidence.reports.cache import default_directory
-    from keymaps import KeymapError, load_keymap
+    from keymaps import usable_keymap
     from tui.audit_app import load_state, make_audit_app
 
-    try:
-        keymap = load_keymap(preset or "default")
-    except KeymapError as error:
-        raise InputError(str(error)) from None
+    keymap, problem = usable_keymap(preset)
     try:
         db_path = checked()
     except StoreError as error:
@@ -61,7 +58,7 @@ def audit_app(
     from screens.themes import theme_file
 
     state = load_state(found, cache=default_directory())
-    return make_audit_app(
+    app = make_audit_app(
         state,
         db_path,
         reviewer_name(reviewer),
@@ -69,6 +66,9 @@ def audit_app(
         against=against,
         theme_file=theme_file(),
     )
+    if problem is not None:
+        app.warn_on_start(problem)
+    return app
 
 
 def demo_audit(reviewer: str | None, preset: str | None) -> AssayApp:
@@ -78,15 +78,17 @@ def demo_audit(reviewer: str | None, preset: str | None) -> AssayApp:
 
     checked = database_check(demo_db_path())  # read while the app is imported
     from evidence.sample import SampleError
-    from keymaps import KeymapError, load_keymap
+    from keymaps import usable_keymap
     from tui.audit_app import make_demo_audit_app
 
+    keymap, problem = usable_keymap(preset)
     try:
-        keymap = load_keymap(preset or "default")
         from screens.themes import theme_file
 
         checked()  # a bad database: a one-line error, no app made
         app = make_demo_audit_app(reviewer=reviewer, keymap=keymap, theme_file=theme_file())
-    except (SampleError, StoreError, KeymapError, OSError) as error:
+    except (SampleError, StoreError, OSError) as error:
         raise InputError(str(error)) from None
+    if problem is not None:
+        app.warn_on_start(problem)
     return app

@@ -280,7 +280,7 @@ def browse(file: str | None, repo: str | None, rev: str | None, preset: str | No
     Keys (default keymap): o or / open a file by name, ctrl+f find in the file, G grep, : or g
     go to line, y copy permalink, b what cites the file, ? every key, q quit.
     """
-    from keymaps.loader import KeymapError, load_keymap
+    from keymaps.loader import usable_keymap
 
     path: str | None = None
     line: int | None = None
@@ -290,16 +290,16 @@ def browse(file: str | None, repo: str | None, rev: str | None, preset: str | No
             path, line = file[: match.start()], int(match[1])
         else:
             path = file
-    try:
-        keymap = load_keymap(preset or "default")
-    except KeymapError as error:
-        raise InputError(str(error)) from None
+    keymap, problem = usable_keymap(preset)
     revision = open_revision(repo, rev)
     from screens.themes import theme_file
     from tui.app import run
     from tui.factory import make_browse_app
 
-    run(make_browse_app(revision, path=path, line=line, keymap=keymap, theme_file=theme_file()))
+    app = make_browse_app(revision, path=path, line=line, keymap=keymap, theme_file=theme_file())
+    if problem is not None:
+        app.warn_on_start(problem)
+    run(app)
 
 
 __all__ = ["browse", "grep", "show", "parse_target", "format_hit", "terminal_safe"]

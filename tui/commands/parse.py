@@ -123,7 +123,7 @@ def parse_audit(audit_file: str | None, output_format: str) -> None:
             raise InputError(f"{system.name}: {error}") from None
     if output_format == "json":
         data = {"systems": [{"system": n, "bundle": dump_bundle(r)} for n, r in systems]}
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
     else:
         click.echo("\n\n".join(escaped(f"== {n}") + "\n" + render_text(r) for n, r in systems))
     raise SystemExit(0)

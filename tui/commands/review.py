@@ -37,13 +37,18 @@ def _paused() -> Iterator[None]:
         raise
 
 
-def _keymap(preset: str | None) -> Keymap:
-    from keymaps import KeymapError, load_keymap
+def _keymap(preset: str | None) -> tuple[Keymap, str | None]:
+    """The keymap, and what is wrong with keymap.toml when it cannot be used (the preset's
+    keys then: the app starts, and says so)."""
+    from keymaps import usable_keymap
 
-    try:
-        return load_keymap(preset or "default")
-    except KeymapError as error:
-        raise InputError(str(error)) from None
+    return usable_keymap(preset)
+
+
+def _warned(app: AssayApp, problem: str | None) -> AssayApp:
+    if problem is not None:
+        app.warn_on_start(problem)
+    return app
 
 
 @click.command(short_help="Review reports against the revision they cite.")
@@ -131,7 +136,7 @@ def _review_app(
             raise InputError(str(error)) from None
         if not reportset.reports:
             raise InputError("no reports found in " + ", ".join(reports))
-        keymap = _keymap(preset)
+        keymap, problem = _keymap(preset)
         reportset, commit, origin = _resolve(reportset, repo, rev)
         against_commit = _resolve_against(repo, against) if against is not None else None
         from evidence.cache_files import ANCHORS, user_cache
@@ -143,7 +148,7 @@ def _review_app(
         except StoreError as error:
             raise InputError(str(error)) from None
 
-        return make_app(
+        app = make_app(
             reportset,
             repo,
             commit,
@@ -155,6 +160,7 @@ def _review_app(
             theme_file=theme_file(),
             anchor_cache=user_cache(ANCHORS),  # evidence.anchor_cache's, not imported here
         )
+        return _warned(app, problem)
     finally:
         reviewer_found.close()  # stops git if the command failed first
 
@@ -242,7 +248,7 @@ def _demo_app(
     from tui.factory import make_demo_app
 
     try:
-        keymap = _keymap(preset)
+        keymap, problem = _keymap(preset)
         if against is not None:  # `--against ""` refused, not ignored
             from evidence.sample import sample_repo
 
@@ -250,13 +256,14 @@ def _demo_app(
         from screens.themes import theme_file
 
         checked()  # a bad database: a one-line error, no app made
-        return make_demo_app(
+        app = make_demo_app(
             data_dir,
             reviewer=reviewer_found(),
             keymap=keymap,
             against=against,
             theme_file=theme_file(),
         )
+        return _warned(app, problem)
     except (SampleError, StoreError) as error:
         raise InputError(str(error)) from None
     finally:
