@@ -87,19 +87,26 @@ class Link:
 
 def without_credentials(url: str) -> str:
     """``url`` without a password or token: ``https://user:token@host/x`` and
-    ``https://token@host/x`` become ``https://host/x``; other schemes keep their user name (an
+    ``https://token@host/x`` become ``https://host/x``, and an http(s) URL loses its query and
+    fragment (``?access_token=…``: git needs neither); other schemes keep their user name (an
     ssh login is not a secret) but lose a password. Paths and scp-like remotes are unchanged."""
     scheme, sep, rest = url.partition("://")
     if not sep:
         return url
     authority, slash, path = rest.partition("/")
     userinfo, at, host = authority.rpartition("@")
+    if scheme.lower() in ("http", "https"):
+        # the query and fragment cut after the user info is: a password may hold `?` or `#`
+        host, path = _before_query(host), _before_query(path)
+        return f"{scheme}://{host}{slash}{path}"
     if not at:
         return url
-    if scheme.lower() in ("http", "https"):
-        return f"{scheme}://{host}{slash}{path}"
     user = userinfo.partition(":")[0]
     return f"{scheme}://{user}@{host}{slash}{path}"
+
+
+def _before_query(text: str) -> str:
+    return text.partition("?")[0].partition("#")[0]
 
 
 def parse_remote(url: str) -> Remote | None:

@@ -118,9 +118,15 @@ def test_help_documents_the_command() -> None:
         assert words in shown.stdout
 
 
-def test_a_token_in_the_remote_url_is_never_printed_nor_stored(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://x-access-token:SECRET@127.0.0.1:9/team/verdicts.git",
+        "https://127.0.0.1:9/team/verdicts.git?x-access-token=SECRET",
+    ],
+)
+def test_a_token_in_the_remote_url_is_never_printed_nor_stored(tmp_path: Path, url: str) -> None:
     ada = _db(tmp_path / "ada.sqlite3", "ada", {"R-1": "confirmed"})
-    url = "https://x-access-token:SECRET@127.0.0.1:9/team/verdicts.git"
     result = run("sync", "--remote", url, "--db", ada, "--reviewer", "ada")
     assert result.exit_code == 4, result.output  # nothing listens on port 9
     assert "cannot reach https://127.0.0.1:9/team/verdicts.git" in result.output

@@ -8,6 +8,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from storekit import REPORT, REV, anchors, fill, make_record, make_report, reportset
 
@@ -167,14 +168,23 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised(store: VerdictStore) 
     assert "'\tx" in {row["note"] for row in history}
 
 
-def test_no_url_assay_writes_holds_a_token(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "remote",
+    [
+        "https://x-access-token:SECRET@gitlab.example/kestrel.git",
+        # a token in the query (GitLab's private_token, an access_token) or the fragment
+        "https://gitlab.example/kestrel.git?private_token=SECRET",
+        "https://x-access-token@gitlab.example/kestrel.git?access_token=SECRET#x-access-token",
+    ],
+)
+def test_no_url_assay_writes_holds_a_token(tmp_path: Path, remote: str) -> None:
     store = VerdictStore.open(tmp_path / "v.db")
     store.register(
         reportset(REPORT),
         anchors(),
         revision=REV,
         repository="/src/kestrel",
-        remote="https://x-access-token:SECRET@gitlab.example/kestrel.git",
+        remote=remote,
     )
     with store:
         text = render(store, "md")
