@@ -69,3 +69,30 @@ async def test_the_writeup_holds_the_reports_reviewed_alone(
     assert "## Kestrel/agentic-system-runtime-report" in text and "r: **confirmed**" in text
     assert "Heron" not in text and "HR-CLM" not in text
     assert "| records | 1 | 0 | 0 | 0 | 21 |" in text  # Kestrel's counts alone
+
+
+async def test_x_never_overwrites_a_writeup_edited_since(
+    tmp_path: Path, sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the write-up is the reviewer's deliverable: edited by hand after a first `x`, the next
+    # `x` replaced it, the edits lost; a file `x` wrote and nobody touched is replaced as before
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    seen = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        await press(pilot, screen, "x")
+        (saved,) = out.glob("assay-writeup-*.md")
+        await press(pilot, screen, "r", "x")  # replaced: nobody edited it
+        assert sorted(out.iterdir()) == [saved] and "refuted" in saved.read_text("utf-8")
+        saved.write_text(saved.read_text("utf-8") + "\nMy conclusion: ship it.\n", "utf-8")
+        await press(pilot, screen, "c", "x")
+        kept = out / saved.name.replace(".md", ".edited-1.md")
+        assert sorted(out.iterdir()) == sorted([saved, kept])
+        assert "My conclusion: ship it." in kept.read_text("utf-8")
+        assert "My conclusion" not in saved.read_text("utf-8")
+        assert f"is kept as ./{kept.name}" in seen[-1].message
+        await press(pilot, screen, "x")  # the new one is assay's again: replaced
+        assert sorted(out.iterdir()) == sorted([saved, kept])
