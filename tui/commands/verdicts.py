@@ -25,7 +25,11 @@ from tui.commands.options import audit_option, db_option, text_or_json_option
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
     path = (db_path or default_path()).expanduser()
-    if readonly and aside_files(path):
+    try:
+        kept_aside = readonly and bool(aside_files(path))
+    except OSError:  # a path the system cannot take (a name too long): said by the open below
+        kept_aside = False
+    if kept_aside:
         _save_aside(path)
     try:
         return VerdictStore.open(path, readonly=readonly)
