@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from evidence.model import LineRange
+from evidence.text import escaped
 
 if TYPE_CHECKING:
     from evidence.revision import Revision
@@ -207,7 +208,8 @@ def web_permalink(
     style = host_style(remote.host, hosts)
     if style is None:
         return None
-    file_path = quote(path.lstrip("/"), safe="/-_.~")
+    # a name's bytes that are not UTF-8 (lone surrogates here) are linked as the bytes git holds
+    file_path = quote(path.lstrip("/").encode("utf-8", "surrogateescape"), safe="/-_.~")
     if style is HostStyle.GITHUB:
         middle = f"blob/{commit}"
     elif style is HostStyle.GITLAB:
@@ -220,7 +222,9 @@ def web_permalink(
 
 
 def local_reference(path: str, commit: str, lines: LineRange | None = None) -> str:
-    """The fallback reference ``path:231-236@<full id>`` (``path@<id>`` without lines)."""
+    """The fallback reference ``path:231-236@<full id>`` (``path@<id>`` without lines); a
+    name's controls and undecodable bytes written as ``\\uXXXX`` (it is printed and copied)."""
+    path = escaped(path)
     if lines is None:
         return f"{path}@{commit}"
     first, last = sorted(lines)

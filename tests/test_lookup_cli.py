@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -119,6 +120,24 @@ def test_show_permalink_without_remote_prints_local_reference(repo: Repo) -> Non
     assert code == 0
     assert out == f"src/app.py:4@{repo.first}\n"
     assert "no web link (no remote)" in err
+
+
+def test_show_permalink_of_names_with_odd_bytes(repo: Repo) -> None:
+    # a name that is not UTF-8 crashed the web link; a local reference printed a name's
+    # escape sequences to the terminal as they are
+    latin = os.fsdecode(b"caf\xe9.txt")
+    hostile = "e\x1b]0;owned\x07.txt"
+    for name in (latin, hostile):
+        (repo.root / name).write_text("x\n")
+    git(repo.root, "add", "-A")
+    git(repo.root, "commit", "-q", "-m", "odd names")
+    head = git(repo.root, "rev-parse", "HEAD")
+    code, out, err = repo.run("show", f"HEAD:{hostile}:1", "--permalink")
+    assert code == 0 and "\x1b" not in out and "\x07" not in out, (out, err)
+    assert out == f"e\\u001b]0;owned\\u0007.txt:1@{head}\n"
+    git(repo.root, "remote", "add", "origin", "git@github.com:acme/widget.git")
+    code, out, err = repo.run("show", f"HEAD:{latin}", "--permalink")
+    assert (code, out) == (0, f"https://github.com/acme/widget/blob/{head}/caf%E9.txt\n"), err
 
 
 @pytest.mark.parametrize(

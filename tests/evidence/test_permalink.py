@@ -177,6 +177,20 @@ def test_web_permalink_without_lines_and_with_odd_path() -> None:
     assert url == f"https://github.com/a/b/blob/{SHA}/docs/read%20me%231%3F.md"
 
 
+def test_a_name_that_is_not_utf8_is_linked_by_its_bytes() -> None:
+    # git names such a file by its bytes (read here as lone surrogates); the host's page too
+    url = web_permalink("git@github.com:a/b.git", SHA, "src/lat\udce9n.txt", (2, 2))
+    assert url == f"https://github.com/a/b/blob/{SHA}/src/lat%E9n.txt#L2"
+
+
+def test_a_local_reference_writes_a_names_controls_as_escapes() -> None:
+    # printed by `assay show --permalink` and put on the clipboard: an escape sequence or an
+    # undecodable byte of a file's name must neither drive the terminal nor fail to encode
+    reference = local_reference("e\x1b[31m\u202e\nlat\udce9.txt", SHA, (3, 4))
+    assert reference == f"e\\u001b[31m\\u202e\\u000alat\\udce9.txt:3-4@{SHA}"
+    assert reference.isprintable() and reference.encode("utf-8")
+
+
 def test_web_permalink_unknown_host_or_no_remote() -> None:
     assert web_permalink("git@git.example.org:a/b.git", SHA, "a.py", (1, 2)) is None
     assert web_permalink(None, SHA, "a.py", (1, 2)) is None

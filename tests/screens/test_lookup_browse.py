@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,31 @@ async def test_browse_without_remote_copies_a_local_reference(tmp_path: Path) ->
             await pilot.pause()
             assert app.clipboard == f"src/server/routes.py:5@{commit}"
             assert any("no remote" in str(n.message) for n in notices)
+
+
+@pytest.mark.parametrize("remote", ["git@github.com:acme/widget.git", None])
+async def test_browse_permalink_of_a_name_that_is_not_utf8(
+    tmp_path: Path, remote: str | None
+) -> None:
+    # a name git holds as bytes that are not UTF-8 (Latin-1 "é"): `y` crashed the app
+    repo = tmp_path / "latin"
+    commit = make_repo(repo, remote)
+    name = b"src/caf\xe9.txt"
+    (repo / os.fsdecode(name)).write_bytes(b"one\ntwo\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "latin-1 name")
+    commit = git(repo, "rev-parse", "HEAD")
+    with Revision.open(repo) as revision:
+        app = make_browse_app(revision, path=os.fsdecode(name), line=2)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("y")
+            await pilot.pause()
+            if remote:
+                expected = f"https://github.com/acme/widget/blob/{commit}/src/caf%E9.txt#L2"
+            else:
+                expected = f"src/caf\\udce9.txt:2@{commit}"
+            assert app.clipboard == expected
 
 
 async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]) -> None:

@@ -14,7 +14,7 @@ import click
 
 from evidence.model import FileState
 from evidence.revision import BadPattern, GrepHit, Revision, RevisionError, SourceFile
-from evidence.text import visible
+from evidence.text import escaped, visible
 from tui.commands.errors import InputError
 from tui.commands.options import keymap_option
 from tui.commands.repository import repo_option, repository
@@ -203,7 +203,8 @@ def _print_permalink(
     link = link_to(revision, revision.remote_url(), path, lines)
     click.echo(link.text)
     if not link.web:
-        click.echo(f"assay show: no web link ({link.reason}); printed a local reference", err=True)
+        reason = escaped(link.reason)  # it may name a submodule's path
+        click.echo(f"assay show: no web link ({reason}); printed a local reference", err=True)
 
 
 @click.command(short_help="Print path:line:text of each match at a revision.")
