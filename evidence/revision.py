@@ -442,6 +442,7 @@ class Revision:
             syntax=syntax,
             word=word,
             has_pcre=self.has_pcre,
+            read_file=self._file_bytes,
         )
         if not self._lfs.present():
             return hits
@@ -457,6 +458,10 @@ class Revision:
             self._lfs_lines,
             cancel,
         )
+
+    def _file_bytes(self, path: str) -> bytes | None:
+        entry = self.entries().get(path)
+        return self.read_blob(entry.oid) if entry is not None and entry.kind == "blob" else None
 
     def _lfs_lines(self, path: str) -> list[str] | None:
         """The lines of an LFS file's content as this clone has it (None: not an LFS file, or

@@ -2,6 +2,13 @@
 
 git finds the lines; the spans (character offsets of the matches in a hit's text, for display)
 are found again with Python's re, best effort: none when the pattern is not valid Python.
+
+A file is binary by git's own rule alone (a NUL in its first 8000 bytes), as assay reads it
+everywhere else: the repository's attributes (``-diff``, ``binary``), which would make git skip a
+text file, are not read (`NO_ATTRIBUTES`; git runs in an empty directory, so that no
+``.gitattributes`` is found where it looks for the work tree's). ``info/attributes`` cannot be
+turned off: when the repository has one, git searches every file as text and the hits of binary
+files are dropped here (`ATTRIBUTES_FILE`).
 """
 
 from __future__ import annotations
@@ -37,6 +44,20 @@ __all__ = [
 
 Syntax = Literal["basic", "extended", "perl"]
 
+#: ``-c`` options that keep git from reading attributes: a file of them named in the
+#: repository's config, and (git 2.43 on) the ``.gitattributes`` of a bare repository's HEAD,
+#: read from the empty tree instead (as GitLab's Gitaly does; ignored by an older git)
+NO_ATTRIBUTES = (
+    "-c",
+    "core.attributesFile=/dev/null",
+    "-c",
+    "attr.tree=4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+)
+#: the attributes file git reads whatever the command line says, in the common git directory
+ATTRIBUTES_FILE = ("info", "attributes")
+#: how much of a file git's rule for binary files looks at
+_PROBE = 8000
+
 
 class BadPattern(RevisionError):
     """git could not read the search pattern as a regular expression (a fixed string is
@@ -65,30 +86,90 @@ def grep(
     syntax: Syntax,
     word: bool,
     has_pcre: Callable[[], bool],
+    read_file: Callable[[str], bytes | None],
 ) -> Iterator[GrepHit]:
     """Lines matching ``pattern`` at ``commit``, streamed in path order; binary files skipped.
 
     ``syntax`` picks the regex dialect when not ``fixed`` ("perl" falls back to "extended" when
-    ``has_pcre()`` says this git lacks PCRE). A bad pattern raises RevisionError.
+    ``has_pcre()`` says this git lacks PCRE). ``read_file``: the bytes of a file at ``commit``
+    (None: not a file there), asked only when the repository has an attributes file of its own.
+    A bad pattern raises RevisionError.
     """
+    every_file = _attributes_file(git_dir)
+    hits = _grep(
+        git_dir,
+        commit,
+        pattern,
+        fixed=fixed,
+        ignore_case=ignore_case,
+        paths=paths,
+        cancel=cancel,
+        mode=_mode(fixed, syntax, has_pcre),
+        word=word,
+        every_file=every_file,
+    )
+    return _text_files_only(hits, read_file) if every_file else hits
+
+
+def _mode(fixed: bool, syntax: Syntax, has_pcre: Callable[[], bool]) -> str:
+    if fixed:
+        return "-F"
+    if syntax == "perl":
+        return "-P" if has_pcre() else "-E"
+    return "-E" if syntax == "extended" else "-G"
+
+
+def _attributes_file(git_dir: Path) -> bool:
+    """True when the repository keeps ``info/attributes`` (git reads it, and it may say a text
+    file is binary)."""
+    from evidence.git.submodules import common_directory
+
+    try:
+        return common_directory(git_dir).joinpath(*ATTRIBUTES_FILE).stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _text_files_only(
+    hits: Iterator[GrepHit], read_file: Callable[[str], bytes | None]
+) -> Iterator[GrepHit]:
+    """The hits of the files that git's own rule reads as text (no NUL in the first 8000
+    bytes), each file read once."""
+    binary: dict[str, bool] = {}
+    for hit in hits:
+        if hit.path not in binary:
+            data = read_file(hit.path)
+            binary[hit.path] = data is None or b"\0" in data[:_PROBE]
+        if not binary[hit.path]:
+            yield hit
+
+
+def _grep(
+    git_dir: Path,
+    commit: str,
+    pattern: str,
+    *,
+    fixed: bool,
+    ignore_case: bool,
+    paths: Iterable[str],
+    cancel: threading.Event | None,
+    mode: str,
+    word: bool,
+    every_file: bool,
+) -> Iterator[GrepHit]:
+    """git's hits; ``every_file``: binary files searched too (git's attributes may be wrong)."""
     if "\0" in pattern or "\n" in pattern:
         raise RevisionError("a search pattern cannot contain a newline or NUL")
     if not pattern:
         raise RevisionError("empty search pattern")
-    if fixed:
-        mode = "-F"
-    elif syntax == "perl":
-        mode = "-P" if has_pcre() else "-E"
-    elif syntax == "extended":
-        mode = "-E"
-    else:
-        mode = "-G"
     args = [
+        *NO_ATTRIBUTES,
         "grep",
         "-n",
         "-z",
-        "-I",
+        "--text" if every_file else "-I",
         "--full-name",
+        "--no-column",  # grep.column would put a column number before each hit's text
         "--no-color",
         "--no-textconv",
         "--no-recurse-submodules",
@@ -105,10 +186,10 @@ def grep(
     spans_of = _span_finder(pattern, fixed=fixed, ignore_case=ignore_case, mode=mode, word=word)
     # stderr to a file, not a pipe: git writes an error per file it cannot read, and a full
     # pipe nobody reads until stdout ends would stop git, and this loop with it, for good
-    with tempfile.TemporaryFile() as errors:
+    with tempfile.TemporaryFile() as errors, tempfile.TemporaryDirectory() as nowhere:
         process = subprocess.Popen(
             git_command(git_dir, *args),
-            cwd=git_dir,
+            cwd=nowhere,  # git reads a .gitattributes here as the work tree's
             env=safe_environment(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -181,12 +262,15 @@ LFS_SIGNATURES = (
 def pointer_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]:
     """The paths at ``commit`` (under ``paths``) whose blob starts like a Git LFS pointer: git
     greps the pointers, never their content (the caller reads that)."""
-    args = ["grep", "-l", "-z", "-I", "--full-name", "--no-textconv", "--no-recurse-submodules"]
+    binary = "--text" if _attributes_file(git_dir) else "-I"
+    args = [*NO_ATTRIBUTES, "grep", "-l", "-z", binary, "--full-name", "--no-textconv"]
+    args.append("--no-recurse-submodules")
     for signature in LFS_SIGNATURES:
         args += ["-F", "-e", signature]
     wanted = [normalize_path(path) for path in paths]
     args += [commit, "--", *(f":(literal){path}" for path in wanted if path not in ("", "."))]
-    found = run_git(git_dir, git_dir, *args)
+    with tempfile.TemporaryDirectory() as nowhere:
+        found = run_git(git_dir, Path(nowhere), *args)
     prefix = commit.encode("ascii") + b":"
     return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
 
