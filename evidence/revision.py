@@ -39,7 +39,7 @@ from evidence.git.process import (
     safe_environment,
 )
 from evidence.git.reader import CommitSummary, RepoReader
-from evidence.git.spelling import Spelled, TreeSpelling
+from evidence.git.spelling import Spelled, TreeSpelling, Unsearched
 from evidence.git.tree import TreeEntry, normalize_path, parse_tree
 from evidence.model import FileState
 from evidence.source_file import SourceFile
@@ -428,9 +428,13 @@ class Revision:
         """Lines matching `pattern` at the revision, streamed in path order; binary files skipped.
 
         `syntax` picks the regex dialect when not `fixed` ("perl" falls back to "extended" when
-        this git lacks PCRE). A bad pattern raises RevisionError.
+        this git lacks PCRE). A bad pattern, or a path the tree lacks, raises RevisionError.
         """
-        paths = self._spelled().searched(list(paths)) if self.root else list(paths)
+        wanted = list(paths)  # each as the tree spells it (evidence/git/spelling.py)
+        try:
+            paths = self._spelled().searched(wanted) if wanted or self.root else []
+        except Unsearched as lacking:  # its paths, named
+            raise RevisionError(f"{lacking}: no such file or directory at {self.short}") from None
         hits = git_grep.grep(
             self.git_dir,
             self.commit,

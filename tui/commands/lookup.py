@@ -226,8 +226,9 @@ def grep(
 ) -> None:
     """Print path:line:text for every line matching PATTERN at the revision.
 
-    Searches the commit's tree, never the work tree; PATHS are literal files or directories.
-    Exits 0 when something matched, 1 when nothing did, 2 on errors.
+    Searches the commit's tree, never the work tree; PATHS are literal files or directories
+    of it (a symlink in it followed, as rg follows one; a path it lacks is an error). Exits 0
+    when something matched, 1 when nothing did, 2 on errors.
     """
     use_color = sys.stdout.isatty() if color is None else color
     found = 0
