@@ -433,8 +433,8 @@ class Revision:
         wanted = list(paths)  # each as the tree spells it (evidence/git/spelling.py)
         try:
             paths = self._spelled().searched(wanted) if wanted or self.root else []
-        except Unsearched as lacking:  # its paths, named
-            raise RevisionError(f"{lacking}: no such file or directory at {self.short}") from None
+        except Unsearched as lacking:
+            raise RevisionError(_unsearched(lacking, self.short)) from None
         hits = git_grep.grep(
             self.git_dir,
             self.commit,
@@ -501,6 +501,17 @@ def _object_kind(git_dir: Path, name: str) -> str | None:
         if found.returncode != 0 or kind != "tag":
             return kind if found.returncode == 0 and kind in ("tree", "blob") else None
     return None
+
+
+def _unsearched(lacking: Unsearched, short: str) -> str:
+    """Why a search cannot cover the paths it was given."""
+    said = [
+        f"{path} is inside the submodule {lacking.inside[path]}, which git grep does not search"
+        if path in lacking.inside
+        else f"{path}: no such file or directory at {short}"
+        for path in lacking.paths
+    ]
+    return "; ".join(said)
 
 
 def _inner(spelled: Spelled) -> str:

@@ -140,6 +140,21 @@ def test_show_permalink_of_names_with_odd_bytes(repo: Repo) -> None:
     assert (code, out) == (0, f"https://github.com/acme/widget/blob/{head}/caf%E9.txt\n"), err
 
 
+def test_show_a_path_alone_inside_a_submodule_the_clone_lacks(repo: Repo) -> None:
+    # `assay show vendor/sub/lib.c`: the reason is the submodule, not the REV:PATH syntax
+    pinned = "1" * 40
+    (repo.root / ".gitmodules").write_text('[submodule "sub"]\n\tpath = vendor/sub\n\turl = ../s\n')
+    git(repo.root, "update-index", "--add", "--cacheinfo", f"160000,{pinned},vendor/sub")
+    git(repo.root, "add", ".gitmodules")
+    git(repo.root, "commit", "-q", "-m", "a submodule")
+    code, _, err = repo.run("show", "vendor/sub/lib.c:3")
+    assert code == 2 and "expected REV:PATH" not in err
+    assert "vendor/sub/lib.c is inside the submodule vendor/sub (commit 111111111111)" in err
+    code, _, err = repo.run("grep", "x", "--", "vendor/sub/lib.c")
+    assert code == 2
+    assert "vendor/sub/lib.c is inside the submodule vendor/sub, which git grep does not" in err
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -23,11 +23,13 @@ MAX_HOPS = 8
 
 
 class Unsearched(ValueError):
-    """Paths given to a search that the tree does not hold (nor a link in it leads to)."""
+    """Paths given to a search that the tree does not hold (nor a link in it leads to), and
+    those inside a submodule (``inside``: the path to the submodule's)."""
 
-    def __init__(self, paths: list[str]) -> None:
+    def __init__(self, paths: list[str], inside: dict[str, str]) -> None:
         super().__init__(", ".join(paths))
         self.paths = paths
+        self.inside = inside
 
 
 class Spelled(NamedTuple):
@@ -109,6 +111,7 @@ class TreeSpelling:
             return [root] if root else []
         found: list[str] = []
         lacking: list[str] = []
+        inside: dict[str, str] = {}
         for path in map(normalize_path, paths):
             if path in ("", "."):
                 found.append(root)
@@ -119,10 +122,13 @@ class TreeSpelling:
             spelled = next(filter(None, map(self._searched_as, tried)), None)
             if spelled is None:
                 lacking.append(path)
+                submodule = next(filter(None, (self._find(p).submodule for p in tried)), None)
+                if submodule is not None:
+                    inside[path] = submodule[0]
             else:
                 found.append(spelled)
         if lacking:
-            raise Unsearched(lacking)
+            raise Unsearched(lacking, inside)
         return found
 
     def _searched_as(self, path: str) -> str | None:

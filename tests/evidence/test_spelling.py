@@ -128,6 +128,7 @@ def test_a_search_covers_each_path_as_the_tree_spells_it() -> None:
     with pytest.raises(Unsearched) as lacking:
         spelling.searched(["src", "srcc/", "web", "vendor/sub/lib", "site/nothing"])
     assert lacking.value.paths == ["srcc", "web", "vendor/sub/lib", "site/nothing"]
+    assert lacking.value.inside == {"vendor/sub/lib": "vendor/sub"}
 
 
 def test_a_path_inside_a_submodule_names_it() -> None:

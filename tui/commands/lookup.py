@@ -187,7 +187,7 @@ def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
         revision = Revision.open(repository(repo))
     except (ValueError, RevisionError):
         raise InputError(failure) from None
-    if not revision.exists(at_head.path):
+    if revision.held(at_head.path) is False:  # None: inside a submodule, said when read
         revision.close()
         raise InputError(f"{failure} (nor is {at_head.path} a file at HEAD)")
     return at_head, revision
