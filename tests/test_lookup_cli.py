@@ -140,6 +140,15 @@ def test_show_permalink_of_names_with_odd_bytes(repo: Repo) -> None:
     assert (code, out) == (0, f"https://github.com/acme/widget/blob/{head}/caf%E9.txt\n"), err
 
 
+def test_show_a_path_alone_in_a_repository_without_commits(tmp_path: Path) -> None:
+    root = tmp_path / "new"
+    root.mkdir()
+    git(root, "init", "-q")
+    result = CliRunner().invoke(cli, ["show", "--repo", str(root), "src/app.py"])
+    assert result.exit_code == 2
+    assert "the repository has no commits" in result.stderr, result.stderr
+
+
 def test_show_a_path_alone_inside_a_submodule_the_clone_lacks(repo: Repo) -> None:
     # `assay show vendor/sub/lib.c`: the reason is the submodule, not the REV:PATH syntax
     pinned = "1" * 40

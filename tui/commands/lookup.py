@@ -185,8 +185,10 @@ def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
     try:
         at_head = parse_target(":" + target)
         revision = Revision.open(repository(repo))
-    except (ValueError, RevisionError):
+    except ValueError:
         raise InputError(failure) from None
+    except RevisionError as error:  # no REV:PATH to read: HEAD's is the reason (no commits)
+        raise InputError(failure if wanted is not None else str(error)) from None
     if revision.held(at_head.path) is False:  # None: inside a submodule, said when read
         revision.close()
         raise InputError(f"{failure} (nor is {at_head.path} a file at HEAD)")
