@@ -75,6 +75,7 @@ def test_parse_remote_rejects_local_and_odd_remotes(url: str) -> None:
         ("github.com", HostStyle.GITHUB),
         ("gitlab.com", HostStyle.GITLAB),
         ("bitbucket.org", HostStyle.BITBUCKET),
+        ("bitbucket.example.com", HostStyle.BITBUCKET_SERVER),
         ("codeberg.org", HostStyle.GITEA),
         ("gitea.com", HostStyle.GITEA),
         ("gitlab.example.org", HostStyle.GITLAB),
@@ -104,6 +105,8 @@ def test_host_style_configured_host_wins() -> None:
         (HostStyle.GITLAB, (7, 7), "#L7"),
         (HostStyle.BITBUCKET, (231, 236), "#lines-231:236"),
         (HostStyle.BITBUCKET, (7, 7), "#lines-7"),
+        (HostStyle.BITBUCKET_SERVER, (231, 236), "#231-236"),
+        (HostStyle.BITBUCKET_SERVER, (7, 7), "#7"),
         (HostStyle.GITHUB, (236, 231), "#L231-L236"),
         (HostStyle.GITHUB, None, ""),
     ],
@@ -141,6 +144,23 @@ HOST_CASES = [
     (
         "https://someone@bitbucket.org/acme/widget.git",
         f"https://bitbucket.org/acme/widget/src/{SHA}/src/app.py#lines-231:236",
+    ),
+    # self-hosted Bitbucket is Bitbucket Server (Data Center): another layout than bitbucket.org
+    (
+        "ssh://git@bitbucket.example.com:7999/proj/widget.git",
+        f"https://bitbucket.example.com/projects/proj/repos/widget/browse/src/app.py?at={SHA}#231-236",
+    ),
+    (
+        "https://alice@bitbucket.example.com/scm/proj/widget.git",
+        f"https://bitbucket.example.com/projects/proj/repos/widget/browse/src/app.py?at={SHA}#231-236",
+    ),
+    (
+        "https://bitbucket.corp:8443/context/scm/proj/widget.git",
+        f"https://bitbucket.corp:8443/context/projects/proj/repos/widget/browse/src/app.py?at={SHA}#231-236",
+    ),
+    (
+        "ssh://git@bitbucket.example.com:7999/~alice/widget.git",
+        f"https://bitbucket.example.com/users/alice/repos/widget/browse/src/app.py?at={SHA}#231-236",
     ),
     (
         "git@codeberg.org:acme/widget.git",
@@ -189,6 +209,14 @@ def test_a_local_reference_writes_a_names_controls_as_escapes() -> None:
     reference = local_reference("e\x1b[31m\u202e\nlat\udce9.txt", SHA, (3, 4))
     assert reference == f"e\\u001b[31m\\u202e\\u000alat\\udce9.txt:3-4@{SHA}"
     assert reference.isprintable() and reference.encode("utf-8")
+
+
+def test_a_bitbucket_server_remote_of_another_shape_gives_no_link() -> None:
+    odd = link_for("https://bitbucket.example.com/a/b/c.git", SHA, "x.py")
+    assert not odd.web and odd.reason == "no web page of a/b/c on bitbucket.example.com"
+    assert web_permalink("git@bitbucket.org:acme/widget.git", SHA, "x.py", (7, 7)) == (
+        f"https://bitbucket.org/acme/widget/src/{SHA}/x.py#lines-7"
+    )
 
 
 def test_web_permalink_unknown_host_or_no_remote() -> None:
