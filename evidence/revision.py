@@ -431,8 +431,9 @@ class Revision:
         this git lacks PCRE). A bad pattern, or a path the tree lacks, raises RevisionError.
         """
         wanted = list(paths)  # each as the tree spells it (evidence/git/spelling.py)
+        spell = self.root or not git_grep.held_as_written(self.git_dir, self.commit, wanted)
         try:
-            paths = self._spelled().searched(wanted) if wanted or self.root else []
+            paths = self._spelled().searched(wanted) if spell else wanted
         except Unsearched as lacking:
             raise RevisionError(_unsearched(lacking, self.short)) from None
         hits = git_grep.grep(

@@ -37,6 +37,7 @@ __all__ = [
     "GrepHit",
     "Syntax",
     "grep",
+    "held_as_written",
     "matcher",
     "pointer_paths",
     "with_lfs_content",
@@ -109,6 +110,26 @@ def grep(
         every_file=every_file,
     )
     return _text_files_only(hits, read_file) if every_file else hits
+
+
+def held_as_written(git_dir: Path, commit: str, paths: Iterable[str]) -> bool:
+    """True when each path is a file or a directory at ``commit`` as written (a search of it
+    needs no spelling: `Revision.grep` then skips listing the whole tree)."""
+    wanted = {normalize_path(path) for path in paths} - {"", "."}
+    if not wanted:
+        return True
+    specs = (f":(literal){path}" for path in wanted)
+    found = run_git(git_dir, git_dir, "ls-tree", "-z", "--full-tree", commit, "--", *specs)
+    plain = set()  # a file or a directory: not a symlink (120000), not a submodule
+    for entry in found.stdout.split(b"\0"):
+        info, tab, name = entry.partition(b"\t")
+        if tab and info.split(b" ")[:2] in _PLAIN:
+            plain.add(decode_path(name))
+    return found.returncode == 0 and wanted <= plain
+
+
+#: the modes and types of `held_as_written`'s files and directories
+_PLAIN = ([b"100644", b"blob"], [b"100755", b"blob"], [b"040000", b"tree"])
 
 
 def _mode(fixed: bool, syntax: Syntax, has_pcre: Callable[[], bool]) -> str:
