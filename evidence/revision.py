@@ -16,7 +16,9 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cached_property
+from itertools import chain
 from pathlib import Path
+from typing import Any
 
 from evidence.git import grep as git_grep
 from evidence.git.blobs import (
@@ -30,7 +32,6 @@ from evidence.git.blobs import (
 from evidence.git.grep import BadPattern, GrepHit, Syntax
 from evidence.git.lfs import LfsObjects, parse_pointer
 from evidence.git.process import (
-    OBJECT_ID,
     SAFE_CONFIG,
     MissingObjectError,
     RevisionError,
@@ -39,7 +40,9 @@ from evidence.git.process import (
     safe_environment,
 )
 from evidence.git.reader import CommitSummary, RepoReader
+from evidence.git.resolve import resolve_commit
 from evidence.git.spelling import Spelled, TreeSpelling, Unsearched
+from evidence.git.submodules import inside_submodules
 from evidence.git.tree import TreeEntry, normalize_path, parse_tree
 from evidence.model import FileState
 from evidence.source_file import SourceFile
@@ -131,7 +134,7 @@ class Revision:
             raise RevisionError(f"{repo_path} is not a git repository{why}")
         said = found.stdout.split(b"\n")
         git_dir = Path(os.fsdecode(said[0]))
-        commit = cls._resolve(git_dir, repo_path, rev)
+        commit = resolve_commit(git_dir, repo_path, rev)
         # a directory inside a work tree: the reports' paths are read from there first (as git
         # reads ./paths there), and `repo_path` is the work tree's top
         root = os.fsdecode(said[1]).strip("/") if len(said) > 1 else ""
@@ -139,41 +142,6 @@ class Revision:
         for _ in root.split("/") if root else ():
             top = top.parent
         return cls(top, git_dir, commit, max_size=max_size, cache_chars=cache_chars, root=root)
-
-    @staticmethod
-    def _resolve(git_dir: Path, repo_path: Path, rev: str | None) -> str:
-        name = "HEAD" if rev is None else rev.strip()
-        if not name or "\0" in name or "\n" in name:
-            raise RevisionError(f"invalid revision {rev!r}")
-        if name.startswith("-"):
-            raise RevisionError(f"invalid revision {name!r}: a revision cannot start with '-'")
-        result = run_git(
-            git_dir,
-            git_dir,
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            "--end-of-options",
-            f"{name}^{{commit}}",
-        )
-        commit = result.stdout.decode("ascii", "replace").strip()
-        if result.returncode != 0 or not OBJECT_ID.fullmatch(commit):
-            hint = ""
-            if (git_dir / "shallow").exists():
-                hint = "; the repository is a shallow clone, fetch the full history"
-            elif rev is None:
-                hint = "; the repository has no commits"
-            kind = _object_kind(git_dir, name)
-            if kind is not None:  # there, but no commit: "not found" would send one looking
-                raise RevisionError(f"revision {name} names a {kind}, not a commit, in {repo_path}")
-            said = run_git(git_dir, git_dir, "rev-parse", "--verify", "--end-of-options", name)
-            if b"is ambiguous" in said.stderr:  # a short id several objects start with
-                raise RevisionError(
-                    f"revision {name} in {repo_path} is ambiguous: several objects start with "
-                    "it; give more of its digits"
-                )
-            raise RevisionError(f"revision {name} not found in {repo_path}{hint}")
-        return commit
 
     # --- lifetime --------------------------------------------------------------------------
 
@@ -366,7 +334,7 @@ class Revision:
             found = None
             for git_dir in module_directories(self.git_dir, path, names):
                 try:
-                    pinned = Revision._resolve(git_dir, git_dir, commit)
+                    pinned = resolve_commit(git_dir, git_dir, commit)
                 except RevisionError:
                     continue  # kept, but not fetched as far as this commit
                 found = Revision(self.repo_path / path, git_dir, pinned, max_size=self.max_size)
@@ -429,13 +397,53 @@ class Revision:
 
         `syntax` picks the regex dialect when not `fixed` ("perl" falls back to "extended" when
         this git lacks PCRE). A bad pattern, or a path the tree lacks, raises RevisionError.
+        The submodules this clone has are searched too, as rg searches a checkout's, their hits
+        after this repository's; a path inside one it has not is an error.
         """
-        wanted = list(paths)  # each as the tree spells it (evidence/git/spelling.py)
+        how: dict[str, Any] = {
+            "fixed": fixed,
+            "ignore_case": ignore_case,
+            "syntax": syntax,
+            "word": word,
+        }
+        wanted = [normalize_path(path) for path in paths]
+        links = git_grep.gitlinks(self.git_dir, self.commit)  # searched as rg searches them
+        here, into = inside_submodules(wanted, links, self.root)
+        inner = {link: self.submodule(link, links[link]) for link in into}
+        lacked = {
+            f"{link}/{path}": link for link in into if inner[link] is None for path in into[link]
+        }
+        if lacked:  # asked for by name: not found, as the search would say nothing
+            raise RevisionError(Unsearched(list(lacked), lacked).said(self.short))
+        hits = self._grep_here(pattern, here, cancel, **how) if here or not wanted else iter(())
+        searches = []
+        for link, found in sorted(inner.items()):
+            try:  # a path it lacks is said now, as this repository's are
+                inside = (
+                    found.grep(pattern, paths=into[link], cancel=cancel, **how) if found else ()
+                )
+            except RevisionError as error:
+                raise RevisionError(f"in the submodule {link}: {error}") from None
+            searches.append(git_grep.prefixed(link, inside))
+        return chain(hits, *searches)
+
+    def _grep_here(
+        self,
+        pattern: str,
+        wanted: list[str],
+        cancel: threading.Event | None,
+        *,
+        fixed: bool,
+        ignore_case: bool,
+        syntax: Syntax,
+        word: bool,
+    ) -> Iterator[GrepHit]:
+        """`grep` in this repository's own tree (its submodules' commits hold no lines)."""
         spell = self.root or not git_grep.held_as_written(self.git_dir, self.commit, wanted)
         try:
             paths = self._spelled().searched(wanted) if spell else wanted
         except Unsearched as lacking:
-            raise RevisionError(_unsearched(lacking, self.short)) from None
+            raise RevisionError(lacking.said(self.short)) from None
         hits = git_grep.grep(
             self.git_dir,
             self.commit,
@@ -451,12 +459,12 @@ class Revision:
         )
         if not self._lfs.present():
             return hits
-        how = git_grep.matcher(
+        spans = git_grep.matcher(
             pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
         )
         return git_grep.with_lfs_content(
             hits,
-            how,
+            spans,
             self.entries(),
             self.read_blob,
             lambda: git_grep.pointer_paths(self.git_dir, self.commit, paths),  # after git's
@@ -492,27 +500,6 @@ class Revision:
     def commit_summary(self) -> CommitSummary:
         """The revision's subject line, author and author date; RevisionError when unreadable."""
         return self._git.commit_summary(self.commit)
-
-
-def _object_kind(git_dir: Path, name: str) -> str | None:
-    """ "tree" or "blob" when ``name`` (a tag peeled) names one, else None."""
-    for shown in (name, f"{name}^{{}}"):  # the second: what a tag points at
-        found = run_git(git_dir, git_dir, "cat-file", "-t", shown)
-        kind = found.stdout.decode("ascii", "replace").strip()
-        if found.returncode != 0 or kind != "tag":
-            return kind if found.returncode == 0 and kind in ("tree", "blob") else None
-    return None
-
-
-def _unsearched(lacking: Unsearched, short: str) -> str:
-    """Why a search cannot cover the paths it was given."""
-    said = [
-        f"{path} is inside the submodule {lacking.inside[path]}, which git grep does not search"
-        if path in lacking.inside
-        else f"{path}: no such file or directory at {short}"
-        for path in lacking.paths
-    ]
-    return "; ".join(said)
 
 
 def _inner(spelled: Spelled) -> str:

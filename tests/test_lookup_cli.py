@@ -161,7 +161,7 @@ def test_show_a_path_alone_inside_a_submodule_the_clone_lacks(repo: Repo) -> Non
     assert "vendor/sub/lib.c is inside the submodule vendor/sub (commit 111111111111)" in err
     code, _, err = repo.run("grep", "x", "--", "vendor/sub/lib.c")
     assert code == 2
-    assert "vendor/sub/lib.c is inside the submodule vendor/sub, which git grep does not" in err
+    assert "vendor/sub/lib.c is inside the submodule vendor/sub, which this clone does not" in err
 
 
 @pytest.mark.parametrize(

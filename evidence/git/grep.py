@@ -36,9 +36,11 @@ __all__ = [
     "BadPattern",
     "GrepHit",
     "Syntax",
+    "gitlinks",
     "grep",
     "held_as_written",
     "matcher",
+    "prefixed",
     "pointer_paths",
     "with_lfs_content",
 ]
@@ -112,6 +114,12 @@ def grep(
     return _text_files_only(hits, read_file) if every_file else hits
 
 
+def prefixed(link: str, hits: Iterable[GrepHit]) -> Iterator[GrepHit]:
+    """A submodule's hits, each path as the outer tree names it (``link``: the submodule's)."""
+    for hit in hits:
+        yield GrepHit(f"{link}/{hit.path}", hit.line, hit.text, hit.spans)
+
+
 def held_as_written(git_dir: Path, commit: str, paths: Iterable[str]) -> bool:
     """True when each path is a file or a directory at ``commit`` as written (a search of it
     needs no spelling: `Revision.grep` then skips listing the whole tree)."""
@@ -126,6 +134,28 @@ def held_as_written(git_dir: Path, commit: str, paths: Iterable[str]) -> bool:
         if tab and info.split(b" ")[:2] in _PLAIN:
             plain.add(decode_path(name))
     return found.returncode == 0 and wanted <= plain
+
+
+def gitlinks(git_dir: Path, commit: str) -> dict[str, str]:
+    """The submodules at ``commit`` (path -> the commit it pins) that its .gitmodules names
+    (none without one: the tree is not listed for them)."""
+    from evidence.git.submodules import submodules
+
+    listed = run_git(git_dir, git_dir, "cat-file", "blob", f"{commit}:.gitmodules")
+    if listed.returncode != 0:
+        return {}
+    paths = submodules(listed.stdout.decode("utf-8", "replace"))
+    if not paths:
+        return {}
+    specs = [f":(literal){path}" for path in paths]
+    found = run_git(git_dir, git_dir, "ls-tree", "-z", "--full-tree", commit, "--", *specs)
+    links = {}
+    for entry in found.stdout.split(b"\0"):
+        info, tab, name = entry.partition(b"\t")
+        fields = info.split(b" ")
+        if tab and fields[:2] == [b"160000", b"commit"] and len(fields) == 3:
+            links[decode_path(name)] = fields[2].decode("ascii", "replace")
+    return links
 
 
 #: the modes and types of `held_as_written`'s files and directories

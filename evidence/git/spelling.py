@@ -31,6 +31,15 @@ class Unsearched(ValueError):
         self.paths = paths
         self.inside = inside
 
+    def said(self, short: str) -> str:
+        """Why a search cannot cover its paths, at the revision ``short``."""
+        return "; ".join(
+            f"{path} is inside the submodule {self.inside[path]}, which this clone does not have"
+            if path in self.inside
+            else f"{path}: no such file or directory at {short}"
+            for path in self.paths
+        )
+
 
 class Spelled(NamedTuple):
     """Where a cited path is in the tree."""

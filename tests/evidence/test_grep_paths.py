@@ -106,3 +106,58 @@ def test_check_finds_what_a_replayed_search_of_a_link_finds(
     assert searches["DM-ABS-link"]["count"] == 1  # the eval the record says is absent
     assert searches["DM-ABS-typo"]["count"] == 0
     assert "srcc: no such file or directory" in searches["DM-ABS-typo"]["error"]
+
+
+@pytest.fixture
+def with_submodule(tmp_path: Path) -> Path:
+    """A repository whose vendor/sub is a submodule this clone has (as `git submodule update
+    --init` leaves it), holding a nested submodule of its own."""
+    deep = tmp_path / "deep"
+    make_repo(deep, {"d.c": "eval_deep();\n"})
+    sub = tmp_path / "sub"
+    make_repo(sub, {"lib/helper.c": "int helper(void) {\n    return eval_sub();\n}\n"})
+    git(sub, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(deep), "deep")
+    git(sub, "commit", "-q", "-m", "deep")
+    root = tmp_path / "main"
+    make_repo(root, {"src/app.py": "eval(data)\n"})
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/sub")
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(deep), "z/deep")
+    git(
+        root,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "update",
+        "-q",
+        "--init",
+        "--recursive",
+    )
+    git(root, "commit", "-q", "-m", "a submodule")
+    return root
+
+
+def test_a_search_covers_the_submodules_the_clone_has(with_submodule: Path) -> None:
+    # rg in a checkout searches a submodule's files: an absence claimed of the whole tree
+    # (or of vendor/) was confirmed while the call sat in vendor/sub
+    with Revision.open(with_submodule) as revision:
+        hits = list(revision.grep("eval", fixed=True))
+        # each repository's hits, then its submodules'
+        assert [(hit.path, hit.line, hit.text) for hit in hits] == [
+            ("src/app.py", 1, "eval(data)"),
+            ("vendor/sub/lib/helper.c", 2, "    return eval_sub();"),
+            ("vendor/sub/deep/d.c", 1, "eval_deep();"),
+            ("z/deep/d.c", 1, "eval_deep();"),
+        ]
+        assert hits[1].spans == ((11, 15),)
+        assert paths_found(revision, "vendor") == [
+            "vendor/sub/lib/helper.c",
+            "vendor/sub/deep/d.c",
+        ]
+        assert paths_found(revision, "vendor/sub/lib") == ["vendor/sub/lib/helper.c"]
+        assert paths_found(revision, "vendor/sub/deep/d.c", "src") == [
+            "src/app.py",
+            "vendor/sub/deep/d.c",
+        ]
+        assert paths_found(revision, "src") == ["src/app.py"]
+        with pytest.raises(RevisionError, match="in the submodule vendor/sub: none.c: no such"):
+            paths_found(revision, "vendor/sub/none.c")
