@@ -457,11 +457,12 @@ class Revision:
             has_pcre=self.has_pcre,
             read_file=self._file_bytes,
         )
-        if not self._lfs.present():
-            return hits
         spans = git_grep.matcher(
             pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
         )
+        hits = git_grep.as_read(hits, self._eight_bit_lines, spans)
+        if not self._lfs.present():
+            return hits
         return git_grep.with_lfs_content(
             hits,
             spans,
@@ -471,6 +472,10 @@ class Revision:
             self._lfs_lines,
             cancel,
         )
+
+    def _eight_bit_lines(self, path: str) -> list[str] | None:
+        source = self.read(path)  # Windows-1252 text, as show reads it (not UTF-8 astray)
+        return source.lines if source.encoding != "utf-8" else None
 
     def _file_bytes(self, path: str) -> bytes | None:
         entry = self.entries().get(path)

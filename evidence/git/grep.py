@@ -36,6 +36,7 @@ __all__ = [
     "BadPattern",
     "GrepHit",
     "Syntax",
+    "as_read",
     "gitlinks",
     "grep",
     "held_as_written",
@@ -112,6 +113,25 @@ def grep(
         every_file=every_file,
     )
     return _text_files_only(hits, read_file) if every_file else hits
+
+
+def as_read(
+    hits: Iterable[GrepHit],
+    lines_of: Callable[[str], list[str] | None],
+    spans_of: Callable[[str], tuple[tuple[int, int], ...]],
+) -> Iterator[GrepHit]:
+    """The hits, a line that is not UTF-8 (U+FFFD in git's) read as its file is read
+    (``lines_of``: the file's lines when it is not UTF-8 text, Windows-1252 say; else None)."""
+    read: dict[str, list[str] | None] = {}
+    for hit in hits:
+        if "\ufffd" in hit.text:
+            if hit.path not in read:
+                read[hit.path] = lines_of(hit.path)
+            lines = read[hit.path]
+            if lines is not None and hit.line <= len(lines):
+                text = lines[hit.line - 1]
+                hit = GrepHit(hit.path, hit.line, text, spans_of(text))
+        yield hit
 
 
 def prefixed(link: str, hits: Iterable[GrepHit]) -> Iterator[GrepHit]:

@@ -91,3 +91,21 @@ def test_a_bare_clones_committed_attributes_hide_no_hit(tmp_path: Path) -> None:
     git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
     with Revision.open(bare) as revision:
         assert found(revision, "eval") == EXPECTED
+
+
+def test_a_hit_in_a_windows_1252_file_reads_as_the_file_does(tmp_path: Path) -> None:
+    # show reads the file as Windows-1252; its grep hits were UTF-8 with U+FFFD: "caf\ufffd"
+    root = tmp_path / "r"
+    make_repo(
+        root,
+        {
+            "legacy.c": "/* caf\u00e9 \u00fcber */ int needle;\n".encode("cp1252"),
+            "astray.c": b"int needle; /* \xff */ \xc3\xa9\n",  # UTF-8 with a byte astray
+        },
+    )
+    with Revision.open(root) as revision:
+        assert revision.read("legacy.c").encoding == "Windows-1252"
+        hits = {hit.path: hit for hit in revision.grep("needle", fixed=True)}
+        assert hits["legacy.c"].text == "/* caf\u00e9 \u00fcber */ int needle;"
+        assert hits["legacy.c"].spans == ((20, 26),)
+        assert hits["astray.c"].text == "int needle; /* \ufffd */ \u00e9"  # as show reads it
