@@ -140,6 +140,16 @@ def test_show_permalink_of_names_with_odd_bytes(repo: Repo) -> None:
     assert (code, out) == (0, f"https://github.com/acme/widget/blob/{head}/caf%E9.txt\n"), err
 
 
+def test_show_a_file_named_like_a_branch_says_how_to_read_it_at_head(repo: Repo) -> None:
+    # `notes.txt:1` is REV:PATH when a branch is called notes.txt: path "1" there
+    git(repo.root, "branch", "notes.txt", repo.first)
+    code, _, err = repo.run("show", "notes.txt:1")
+    assert code == 2 and "1 does not exist at" in err
+    assert "(notes.txt at HEAD: assay show :notes.txt:1)" in err
+    code, out, _ = repo.run("show", ":notes.txt:1")
+    assert (code, out) == (0, "1 | Check_Auth appears here\n")
+
+
 def test_show_a_path_alone_in_a_repository_without_commits(tmp_path: Path) -> None:
     root = tmp_path / "new"
     root.mkdir()

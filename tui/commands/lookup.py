@@ -139,7 +139,7 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
                     f"-- {inside}` searches it, `assay browse` lists its files"
                 )
             if problem is not None:
-                raise InputError(problem)
+                raise InputError(problem + _at_head_hint(target, wanted, repo, source))
             lines = source.lines
             if wanted.lines is not None and wanted.lines[0] > max(len(lines), 1):
                 raise InputError(f"{source.path} has {len(lines)} lines at {revision.short}")
@@ -167,6 +167,20 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
             click.echo("\n".join(out), color=color)
     except RevisionError as error:
         raise InputError(str(error)) from None
+
+
+def _at_head_hint(target: str, wanted: Target, repo: str | None, source: SourceFile) -> str:
+    """When REV:PATH read a missing PATH at a branch or tag named like a file (`notes.txt:3`
+    with a branch notes.txt), how to read that file at HEAD instead; else ""."""
+    if wanted.rev is None or source.state is not FileState.MISSING or source.inside:
+        return ""
+    try:
+        at_head = parse_target(":" + target)
+        with Revision.open(repository(repo)) as head:
+            held = head.exists(at_head.path)
+    except (ValueError, RevisionError):
+        return ""
+    return f" ({at_head.path} at HEAD: assay show :{target})" if held else ""
 
 
 def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
