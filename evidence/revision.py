@@ -297,7 +297,10 @@ class Revision:
             if spelled.submodule is not None:
                 return self._read_inside(spelled)
             if not spelled.found:
-                return SourceFile(path, FileState.MISSING, "")
+                directory = self._spelled().directory(path)
+                return SourceFile(
+                    directory or path, FileState.MISSING, "", directory=bool(directory)
+                )
             path, via, entry = spelled.path, spelled.via, self.entries()[spelled.path]
         if entry.kind == "link":
             target = self.resolve_link(path)

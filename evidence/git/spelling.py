@@ -164,6 +164,17 @@ class TreeSpelling:
             path = step[0]
         return None
 
+    def directory(self, path: str) -> str | None:
+        """The tree's directory ``path`` names (under the root first), through symlinks and
+        in the other Unicode form of its name; None when it names none."""
+        path = normalize_path(path).rstrip("/")
+        tried = [f"{self._root}/{path}".rstrip("/"), path] if self._root else [path]
+        for candidate in tried:
+            found = self._searched_as(candidate)
+            if found is not None and self._directory(found) == found:
+                return found
+        return None
+
     def _directory(self, path: str) -> str | None:
         """``path`` when it is a directory of the tree, or the one directory it names in the
         other Unicode form."""

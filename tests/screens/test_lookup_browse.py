@@ -253,6 +253,12 @@ async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]
             await settle(pilot)
             view = app.screen.query_one(SourceView)
             assert view.message is not None and "does not exist" in view.message
+    with Revision.open(repo) as revision:  # `assay browse src`: a folder, not a missing file
+        app = make_browse_app(revision, path="src/server/")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            view = app.screen.query_one(SourceView)
+            assert view.message == "src/server is a directory at this revision, not a file"
             await pilot.press("colon")  # no lines: no dialog
             await pilot.pause()
             assert isinstance(app.screen, BrowseScreen)

@@ -130,13 +130,10 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
         with revision:
             source = revision.read(wanted.path)
             problem = file_problem(source, revision.short)
-            inside = source.path.rstrip("/") + "/"
-            entries = revision.entries() if source.state is FileState.MISSING else ()
-            if any(path.startswith(inside) for path in entries):
-                # not "does not exist": the reviewer mistyped nothing, a folder is not a file
+            if source.directory:  # the reviewer mistyped nothing, a folder is not a file
                 problem = (
-                    f"{inside.rstrip('/')} is a directory at {revision.short}: `assay grep PATTERN "
-                    f"-- {inside}` searches it, `assay browse` lists its files"
+                    f"{source.path} is a directory at {revision.short}: `assay grep PATTERN "
+                    f"-- {source.path}/` searches it, `assay browse` lists its files"
                 )
             if problem is not None:
                 raise InputError(problem + _at_head_hint(target, wanted, repo, source))
