@@ -502,8 +502,12 @@ class Revision:
     # --- other facts -----------------------------------------------------------------------
 
     def remote_url(self, name: str = "origin") -> str | None:
-        """The configured URL of a remote, as written in the repository's config."""
-        return self._git.remote_url(name)
+        """The configured URL of a remote, as written in the repository's config; without an
+        origin, the one remote's (a clone made with `-o github`)."""
+        url = self._git.remote_url(name)
+        if url is None and name == "origin" and len(names := self._git.remote_names()) == 1:
+            return self._git.remote_url(names[0])
+        return url
 
     def commit_summary(self) -> CommitSummary:
         """The revision's subject line, author and author date; RevisionError when unreadable."""

@@ -287,3 +287,16 @@ def test_remote_url_written_by_hand_reads_as_git_reads_it(tmp_path: Path) -> Non
     with Revision.open(root) as revision:
         for name in ("origin", "up"):
             assert revision.remote_url(name) == git(root, "config", "--get", f"remote.{name}.url")
+
+
+def test_without_an_origin_the_one_remote_is_the_repositorys(tmp_path: Path) -> None:
+    # `git clone -o github ...`: links named "no remote" though the clone has one
+    root = tmp_path / "r"
+    make_repo(root, {"a.py": "x = 1\n"})
+    git(root, "remote", "add", "github", "git@github.com:acme/widget.git")
+    with Revision.open(root) as revision:
+        assert revision.remote_url() == "git@github.com:acme/widget.git"
+        git(root, "remote", "add", "mirror", "git@gitlab.com:acme/widget.git")
+    with Revision.open(root) as revision:  # two, neither origin: not guessed between
+        assert revision.remote_url() is None
+        assert revision.remote_url("mirror") == "git@gitlab.com:acme/widget.git"
