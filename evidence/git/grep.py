@@ -167,15 +167,22 @@ def gitlinks(git_dir: Path, commit: str) -> dict[str, str]:
     paths = submodules(listed.stdout.decode("utf-8", "replace"))
     if not paths:
         return {}
-    specs = [f":(literal){path}" for path in paths]
-    found = run_git(git_dir, git_dir, "ls-tree", "-z", "--full-tree", commit, "--", *specs)
+    if len(paths) <= _NAMED_LINKS:
+        named = [commit, "--", *(f":(literal){path}" for path in paths)]
+    else:  # more than a command line holds: the whole tree, listed once
+        named = ["-r", commit]
+    found = run_git(git_dir, git_dir, "ls-tree", "-z", "--full-tree", *named)
     links = {}
     for entry in found.stdout.split(b"\0"):
         info, tab, name = entry.partition(b"\t")
         fields = info.split(b" ")
         if tab and fields[:2] == [b"160000", b"commit"] and len(fields) == 3:
             links[decode_path(name)] = fields[2].decode("ascii", "replace")
-    return links
+    return {path: links[path] for path in paths if path in links}
+
+
+#: submodules looked up by name in one ls-tree (a .gitmodules naming more lists the tree)
+_NAMED_LINKS = 200
 
 
 #: the modes and types of `held_as_written`'s files and directories

@@ -161,3 +161,20 @@ def test_a_search_covers_the_submodules_the_clone_has(with_submodule: Path) -> N
         assert paths_found(revision, "src") == ["src/app.py"]
         with pytest.raises(RevisionError, match="in the submodule vendor/sub: none.c: no such"):
             paths_found(revision, "vendor/sub/none.c")
+
+
+def test_a_gitmodules_naming_more_than_a_command_line_holds(with_submodule: Path) -> None:
+    # each name was given to one ls-tree: 150,000 of them stopped every search (E2BIG)
+    gitmodules = (with_submodule / ".gitmodules").read_text(encoding="utf-8")
+    names = "".join(
+        f'[submodule "m{n}"]\n\tpath = a/long/directory/name/module_{n:06}\n\turl = ../m\n'
+        for n in range(150_000)
+    )
+    (with_submodule / ".gitmodules").write_text(gitmodules + names, encoding="utf-8")
+    git(with_submodule, "commit", "-q", "-am", "many names")
+    with Revision.open(with_submodule) as revision:
+        assert paths_found(revision, "vendor", "src") == [
+            "src/app.py",
+            "vendor/sub/lib/helper.c",
+            "vendor/sub/deep/d.c",
+        ]
