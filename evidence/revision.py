@@ -289,8 +289,10 @@ class Revision:
     def read(self, path: str) -> SourceFile:
         """The file at `path` at the revision; never raises for a path. A symlink inside the
         tree is followed (`via` says so); one leaving it, or a loop, is read as the link."""
-        path = normalize_path(path)
+        # a name as the tree lists it first: a backslash or an end space is its own (the finder)
         entry = None if self.root else self.entries().get(path)
+        path = path if entry is not None else normalize_path(path)
+        entry = entry or (None if self.root else self.entries().get(path))
         via = ""
         if entry is None:
             spelled = self.spell(path)

@@ -245,6 +245,31 @@ async def test_browse_permalink_of_a_name_that_is_not_utf8(
             assert app.clipboard == expected
 
 
+async def test_the_finder_opens_a_name_with_a_backslash_or_an_end_space(tmp_path: Path) -> None:
+    # listed by the finder, then "does not exist": the path was normalized as a cited one
+    repo = tmp_path / "names"
+    make_repo(repo, None)
+    (repo / "a\\b.txt").write_text("back\n")
+    (repo / "end space.txt ").write_text("space\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "names")
+    with Revision.open(repo) as revision:
+        app = make_browse_app(revision)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            view = app.screen.query_one(SourceView)
+            for typed, name, text in (
+                ("a\\b", "a\\b.txt", "back"),
+                ("endspace", "end space.txt ", "space"),
+            ):
+                await pilot.press("o")
+                await settle(pilot)
+                await pilot.press(*typed, "enter")
+                await settle(pilot)
+                assert (view.path, view.message) == (name, None)
+                assert app.screen.source is not None and app.screen.source.lines == [text]
+
+
 async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]) -> None:
     repo, _ = github_repo
     with Revision.open(repo) as revision:
