@@ -411,7 +411,7 @@ class Revision:
             "syntax": syntax,
             "word": word,
         }
-        wanted = [normalize_path(path) for path in paths]
+        wanted = [self._searched_name(path) for path in paths]
         links = git_grep.gitlinks(self.git_dir, self.commit)  # searched as rg searches them
         here, into = inside_submodules(wanted, links, self.root)
         inner = {link: self.submodule(link, links[link]) for link in into}
@@ -481,6 +481,14 @@ class Revision:
     def _eight_bit_lines(self, path: str) -> list[str] | None:
         source = self.read(path)  # Windows-1252 text, as show reads it (not UTF-8 astray)
         return source.lines if source.encoding != "utf-8" else None
+
+    def _searched_name(self, path: str) -> str:
+        """A path given to a search, normalized unless the tree lists it as given (a
+        backslash or an end space in a name)."""
+        plain = normalize_path(path)
+        if plain == path or self.root:
+            return plain
+        return path if git_grep.held_as_written(self.git_dir, self.commit, [path]) else plain
 
     def _file_bytes(self, path: str) -> bytes | None:
         entry = self.entries().get(path)

@@ -347,3 +347,15 @@ def test_show_highlights_on_a_terminal_and_plain_turns_it_off(repo: Repo) -> Non
     )
     assert not ANSI.search(plain)
     assert plain.replace("\r\n", "\n") == "4 | def check_auth(user):\n5 |     return user.ok\n"
+
+
+def test_grep_a_name_with_a_backslash_or_an_end_space(repo: Repo) -> None:
+    (repo.root / "a\\b.txt").write_text("needle\n")
+    (repo.root / "end.txt ").write_text("needle\n")
+    git(repo.root, "add", "a\\b.txt", "end.txt ")
+    git(repo.root, "commit", "-q", "-m", "names")
+    for name in ("a\\b.txt", "end.txt "):
+        assert repo.run("grep", "needle", "--", name) == (0, f"{name}:1:needle\n", "")
+        assert repo.run("show", f"HEAD:{name}") == (0, "1 | needle\n", "")
+    # a Windows separator in a name the tree does not list is still a separator
+    assert repo.run("grep", "def", "--", "src\\app.py")[0] == 0

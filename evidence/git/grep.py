@@ -30,7 +30,7 @@ from evidence.git.process import (
     safe_environment,
     stop,
 )
-from evidence.git.tree import TreeEntry, decode_path, normalize_path
+from evidence.git.tree import TreeEntry, decode_path
 
 __all__ = [
     "BadPattern",
@@ -143,7 +143,7 @@ def prefixed(link: str, hits: Iterable[GrepHit]) -> Iterator[GrepHit]:
 def held_as_written(git_dir: Path, commit: str, paths: Iterable[str]) -> bool:
     """True when each path is a file or a directory at ``commit`` as written (a search of it
     needs no spelling: `Revision.grep` then skips listing the whole tree)."""
-    wanted = {normalize_path(path) for path in paths} - {"", "."}
+    wanted = set(paths) - {"", "."}  # as given (normalized, or a name the tree lists so)
     if not wanted:
         return True
     specs = (f":(literal){path}" for path in wanted)
@@ -259,8 +259,8 @@ def _grep(
         args.append("-w")
     args += ["-e", pattern, commit, "--"]
     # "" and "." mean the whole tree; every other path is a literal pathspec, never a glob
-    wanted = [normalize_path(path) for path in paths]
-    args += [f":(literal){path}" for path in wanted if path not in ("", ".")]
+    # (normalized by the caller, unless the tree lists it as given: a backslash in a name)
+    args += [f":(literal){path}" for path in paths if path not in ("", ".")]
     spans_of = _span_finder(pattern, fixed=fixed, ignore_case=ignore_case, mode=mode, word=word)
     # stderr to a file, not a pipe: git writes an error per file it cannot read, and a full
     # pipe nobody reads until stdout ends would stop git, and this loop with it, for good
@@ -345,8 +345,7 @@ def pointer_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]
     args.append("--no-recurse-submodules")
     for signature in LFS_SIGNATURES:
         args += ["-F", "-e", signature]
-    wanted = [normalize_path(path) for path in paths]
-    args += [commit, "--", *(f":(literal){path}" for path in wanted if path not in ("", "."))]
+    args += [commit, "--", *(f":(literal){path}" for path in paths if path not in ("", "."))]
     with tempfile.TemporaryDirectory() as nowhere:
         found = run_git(git_dir, Path(nowhere), *args)
     prefix = commit.encode("ascii") + b":"
