@@ -15,7 +15,7 @@ import stat
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -466,6 +466,8 @@ class Revision:
             pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
         )
         hits = git_grep.as_read(hits, self._eight_bit_lines, spans)
+        wide = partial(self._wide_texts, paths)  # UTF-16 texts: git counts them binary
+        hits = git_grep.then_read(hits, spans, wide, self._wide_lines, cancel)
         if not self._lfs.present():
             return hits
         return git_grep.with_lfs_content(
@@ -477,6 +479,18 @@ class Revision:
             self._lfs_lines,
             cancel,
         )
+
+    @cached_property
+    def _wide(self) -> list[str]:
+        return git_grep.wide_paths(self.git_dir, self.commit, [])
+
+    def _wide_texts(self, paths: list[str]) -> list[str]:
+        """The UTF-16 texts under ``paths``, of the tree's listed once (git reads every file)."""
+        return [path for path in self._wide if git_grep.is_under(path, paths)]
+
+    def _wide_lines(self, path: str) -> list[str] | None:
+        source = self.read(path)
+        return source.lines if source.encoding.startswith("UTF-") and source.text else None
 
     def _eight_bit_lines(self, path: str) -> list[str] | None:
         source = self.read(path)  # Windows-1252 text, as show reads it (not UTF-8 astray)

@@ -13,6 +13,7 @@ files are dropped here (`ATTRIBUTES_FILE`).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tempfile
@@ -40,9 +41,12 @@ __all__ = [
     "gitlinks",
     "grep",
     "held_as_written",
+    "is_under",
     "matcher",
     "prefixed",
     "pointer_paths",
+    "then_read",
+    "wide_paths",
     "with_lfs_content",
 ]
 
@@ -350,6 +354,48 @@ def pointer_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]
         found = run_git(git_dir, Path(nowhere), *args)
     prefix = commit.encode("ascii") + b":"
     return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
+
+
+#: a line starting as a UTF-16 (or UTF-32-LE) text's byte order mark does
+_WIDE_START = os.fsdecode(b"^(\xff\xfe|\xfe\xff)")
+
+
+def wide_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]:
+    """The paths at ``commit`` (under ``paths``) with a line that starts as a UTF-16 byte
+    order mark: the texts git counts binary for their NULs (the caller reads and checks each;
+    a binary file with such a line reads as none)."""
+    args = [*NO_ATTRIBUTES, "grep", "-l", "-z", "--text", "--full-name", "--no-textconv"]
+    args += ["--no-recurse-submodules", "-E", "-e", _WIDE_START, commit, "--"]
+    args += [f":(literal){path}" for path in paths if path not in ("", ".")]
+    with tempfile.TemporaryDirectory() as nowhere:
+        found = run_git(git_dir, Path(nowhere), *args)
+    prefix = commit.encode("ascii") + b":"
+    return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
+
+
+def is_under(path: str, paths: Iterable[str]) -> bool:
+    """True when ``path`` is one of ``paths`` or inside one (none, "" or ".": the whole tree)."""
+    wanted = [p for p in paths if p not in ("", ".")]
+    return not wanted or any(path == p or path.startswith(p + "/") for p in wanted)
+
+
+def then_read(
+    hits: Iterator[GrepHit],
+    spans_of: Callable[[str], tuple[tuple[int, int], ...]],
+    paths: Callable[[], Iterable[str]],
+    lines_of: Callable[[str], list[str] | None],
+    cancel: threading.Event | None,
+) -> Iterator[GrepHit]:
+    """git's hits, then the matching lines (found with Python's re) of the files ``paths()``
+    lists, asked once git's are done, as ``lines_of`` reads them (None: not such a file)."""
+    yield from hits
+    for path in paths():
+        if cancel is not None and cancel.is_set():
+            return
+        for number, text in enumerate(lines_of(path) or (), 1):
+            spans = spans_of(text)
+            if spans:
+                yield GrepHit(path, number, text, spans)
 
 
 def with_lfs_content(

@@ -109,3 +109,26 @@ def test_a_hit_in_a_windows_1252_file_reads_as_the_file_does(tmp_path: Path) -> 
         assert hits["legacy.c"].text == "/* caf\u00e9 \u00fcber */ int needle;"
         assert hits["legacy.c"].spans == ((20, 26),)
         assert hits["astray.c"].text == "int needle; /* \ufffd */ \u00e9"  # as show reads it
+
+
+def test_a_utf16_text_is_searched_as_it_is_shown(tmp_path: Path) -> None:
+    # git counts a UTF-16 text binary (its NULs) and skips it: a Windows resource file's
+    # call was never found, though show and the anchoring read the file as text
+    root = tmp_path / "r"
+    make_repo(
+        root,
+        {
+            "res/app.rc": '\ufeffIDS_HELLO "eval(data)"\r\nIDS_BYE "bye"\r\n'.encode("utf-16-le"),
+            "be.txt": "\ufeffzero\neval here\n".encode("utf-16-be"),
+            "src/app.py": "x = eval(data)\n",
+            "photo.jpg": b"\xff\xd8\xff\xfe\x00\x10eval\n\xff\xfe\x00eval\n",  # binary, not text
+        },
+    )
+    with Revision.open(root) as revision:
+        hits = [(hit.path, hit.line, hit.text, hit.spans) for hit in revision.grep("eval")]
+        assert hits == [
+            ("src/app.py", 1, "x = eval(data)", ((4, 8),)),
+            ("be.txt", 2, "eval here", ((0, 4),)),
+            ("res/app.rc", 1, 'IDS_HELLO "eval(data)"', ((11, 15),)),
+        ]
+        assert [hit.path for hit in revision.grep("eval", paths=["res"])] == ["res/app.rc"]
