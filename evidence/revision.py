@@ -15,12 +15,9 @@ import stat
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from functools import cached_property, partial
-from itertools import chain
+from functools import cached_property
 from pathlib import Path
-from typing import Any
 
-from evidence.git import grep as git_grep
 from evidence.git.blobs import (
     BINARY_PROBE,
     DEFAULT_CACHE_CHARS,
@@ -41,10 +38,10 @@ from evidence.git.process import (
 )
 from evidence.git.reader import CommitSummary, RepoReader
 from evidence.git.resolve import resolve_commit
-from evidence.git.spelling import Spelled, TreeSpelling, Unsearched
-from evidence.git.submodules import inside_submodules
+from evidence.git.spelling import Spelled, TreeSpelling
 from evidence.git.tree import TreeEntry, normalize_path, parse_tree
 from evidence.model import FileState
+from evidence.search import RevisionSearch
 from evidence.source_file import SourceFile
 
 __all__ = [
@@ -403,116 +400,22 @@ class Revision:
         `syntax` picks the regex dialect when not `fixed` ("perl" falls back to "extended" when
         this git lacks PCRE). A bad pattern, or a path the tree lacks, raises RevisionError.
         The submodules this clone has are searched too, as rg searches a checkout's, their hits
-        after this repository's; a path inside one it has not is an error.
+        after this repository's; a path inside one it has not is an error (evidence/search.py).
         """
-        how: dict[str, Any] = {
-            "fixed": fixed,
-            "ignore_case": ignore_case,
-            "syntax": syntax,
-            "word": word,
-        }
-        wanted = [self._searched_name(path) for path in paths]
-        links = git_grep.gitlinks(self.git_dir, self.commit)  # searched as rg searches them
-        here, into = inside_submodules(wanted, links, self.root)
-        inner = {link: self.submodule(link, links[link]) for link in into}
-        lacked = {
-            f"{link}/{path}": link for link in into if inner[link] is None for path in into[link]
-        }
-        if lacked:  # asked for by name: not found, as the search would say nothing
-            raise RevisionError(Unsearched(list(lacked), lacked).said(self.short))
-        hits = self._grep_here(pattern, here, cancel, **how) if here or not wanted else iter(())
-        searches = []
-        for link, found in sorted(inner.items()):
-            try:  # a path it lacks is said now, as this repository's are
-                inside = (
-                    found.grep(pattern, paths=into[link], cancel=cancel, **how) if found else ()
-                )
-            except RevisionError as error:
-                raise RevisionError(f"in the submodule {link}: {error}") from None
-            searches.append(git_grep.prefixed(link, inside))
-        return chain(hits, *searches)
-
-    def _grep_here(
-        self,
-        pattern: str,
-        wanted: list[str],
-        cancel: threading.Event | None,
-        *,
-        fixed: bool,
-        ignore_case: bool,
-        syntax: Syntax,
-        word: bool,
-    ) -> Iterator[GrepHit]:
-        """`grep` in this repository's own tree (its submodules' commits hold no lines)."""
-        spell = self.root or not git_grep.held_as_written(self.git_dir, self.commit, wanted)
-        try:
-            paths = self._spelled().searched(wanted) if spell else wanted
-        except Unsearched as lacking:
-            raise RevisionError(lacking.said(self.short)) from None
-        hits = git_grep.grep(
-            self.git_dir,
-            self.commit,
-            pattern,
-            fixed=fixed,
-            ignore_case=ignore_case,
-            paths=paths,
-            cancel=cancel,
-            syntax=syntax,
-            word=word,
-            has_pcre=self.has_pcre,
-            read_file=self._file_bytes,
-        )
-        spans = git_grep.matcher(
-            pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
-        )
-        hits = git_grep.as_read(hits, self._eight_bit_lines, spans)
-        wide = partial(self._wide_texts, paths)  # UTF-16 texts: git counts them binary
-        hits = git_grep.then_read(hits, spans, wide, self._wide_lines, cancel)
-        if not self._lfs.present():
-            return hits
-        return git_grep.with_lfs_content(
-            hits,
-            spans,
-            self.entries(),
-            self.read_blob,
-            lambda: git_grep.pointer_paths(self.git_dir, self.commit, paths),  # after git's
-            self._lfs_lines,
-            cancel,
-        )
+        how = {"fixed": fixed, "ignore_case": ignore_case, "syntax": syntax, "word": word}
+        return self._search.grep(pattern, list(paths), cancel, **how)
 
     @cached_property
-    def _wide(self) -> list[str]:
-        return git_grep.wide_paths(self.git_dir, self.commit, [])
+    def _search(self) -> RevisionSearch:
+        return RevisionSearch(self)
 
-    def _wide_texts(self, paths: list[str]) -> list[str]:
-        """The UTF-16 texts under ``paths``, of the tree's listed once (git reads every file)."""
-        return [path for path in self._wide if git_grep.is_under(path, paths)]
+    def spelling(self) -> TreeSpelling:
+        """How cited paths are found in this revision's tree (evidence/git/spelling.py)."""
+        return self._spelled()
 
-    def _wide_lines(self, path: str) -> list[str] | None:
-        source = self.read(path)
-        return source.lines if source.encoding.startswith("UTF-") and source.text else None
-
-    def _eight_bit_lines(self, path: str) -> list[str] | None:
-        source = self.read(path)  # Windows-1252 text, as show reads it (not UTF-8 astray)
-        return source.lines if source.encoding != "utf-8" else None
-
-    def _searched_name(self, path: str) -> str:
-        """A path given to a search, normalized unless the tree lists it as given (a
-        backslash or an end space in a name)."""
-        plain = normalize_path(path)
-        if plain == path or self.root:
-            return plain
-        return path if git_grep.held_as_written(self.git_dir, self.commit, [path]) else plain
-
-    def _file_bytes(self, path: str) -> bytes | None:
-        entry = self.entries().get(path)
-        return self.read_blob(entry.oid) if entry is not None and entry.kind == "blob" else None
-
-    def _lfs_lines(self, path: str) -> list[str] | None:
-        """The lines of an LFS file's content as this clone has it (None: not an LFS file, or
-        its content not here)."""
-        source = self.read(path)
-        return source.lines if source.lfs is not None and source.state is FileState.OK else None
+    def lfs_present(self) -> bool:
+        """True when the clone keeps Git LFS objects (a search then reads their contents)."""
+        return self._lfs.present()
 
     @cached_property
     def _pcre(self) -> bool:
