@@ -46,7 +46,7 @@ class PathFinder:
         # internal order: shortest file name, then shortest path, so that every bucket below is
         # already ranked within itself and its first ``limit`` members are its best
         lowered = sorted(
-            ((path.lower(), path) for path in self.paths),
+            ((_lowered(path), path) for path in self.paths),
             key=lambda item: (len(item[0]) - item[0].rfind("/") - 1, len(item[0]), item[0]),
         )
         self._lower = [lower for lower, _ in lowered]
@@ -80,13 +80,13 @@ class PathFinder:
 
     def prepare(self, query: str) -> None:
         """Compute the candidates of ``query`` ahead of time, so that its next keystroke narrows."""
-        needle = "".join(query.lower().split())
+        needle = _lowered("".join(query.split()))
         if needle:
             with self._lock:
                 self._pool(needle)
 
     def _search(self, query: str, limit: int) -> list[FinderMatch]:
-        needle = "".join(query.lower().split())
+        needle = _lowered("".join(query.split()))
         if not needle:
             return [FinderMatch(path, 0.0, ()) for path in self.paths[:limit]]
         if limit <= 0:
@@ -234,6 +234,15 @@ class PathFinder:
             FinderMatch(self._original[i], round(score, 2), positions)
             for score, i, positions in scored[:limit]
         ]
+
+
+def _lowered(text: str) -> str:
+    """``text`` in lower case, a character for a character ("İ" lowers to "i" and a dot above:
+    its "i" alone), so that a position in it is the same position in ``text``."""
+    lowered = text.lower()
+    if len(lowered) == len(text):  # lower case never shortens a character
+        return lowered
+    return "".join(char.lower()[0] for char in text)
 
 
 def _joined(texts: list[str]) -> tuple[str, list[int]]:

@@ -1,6 +1,7 @@
 """Web links to a file at a commit, built from a repository's remote URL.
 
-Understands the URL layouts of GitHub, GitLab, Bitbucket and Gitea/Forgejo, from ssh
+Understands the URL layouts of GitHub, GitLab, Bitbucket (bitbucket.org, and Bitbucket Server or
+Data Center on any other host) and Gitea/Forgejo, from ssh
 (``git@host:owner/repo.git``, ``ssh://git@host:22/owner/repo.git``) and http(s) remotes, with or
 without ``.git`` and with credentials stripped. A remote on an unknown host gives no web link; the
 caller then falls back to :func:`local_reference` (``path:231-236@<full id>``).
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from evidence.model import LineRange
+from evidence.text import escaped
 
 if TYPE_CHECKING:
     from evidence.revision import Revision
@@ -27,6 +29,7 @@ class HostStyle(StrEnum):
     GITHUB = "github"
     GITLAB = "gitlab"
     BITBUCKET = "bitbucket"
+    BITBUCKET_SERVER = "bitbucket-server"  # self-hosted: /projects/P/repos/r/browse/path?at=
     GITEA = "gitea"  # Gitea and Forgejo (Codeberg) share their layout
 
 
@@ -44,7 +47,7 @@ KNOWN_HOSTS: dict[str, HostStyle] = {
 _HOST_HINTS: tuple[tuple[str, HostStyle], ...] = (
     ("github", HostStyle.GITHUB),
     ("gitlab", HostStyle.GITLAB),
-    ("bitbucket", HostStyle.BITBUCKET),
+    ("bitbucket", HostStyle.BITBUCKET_SERVER),  # bitbucket.org, the cloud, is known above
     ("gitea", HostStyle.GITEA),
     ("forgejo", HostStyle.GITEA),
     ("codeberg", HostStyle.GITEA),
@@ -151,13 +154,11 @@ def _project_path(path: str) -> str | None:
     segments = [segment for segment in path.split("/") if segment]
     if segments and segments[-1].endswith(".git"):
         segments[-1] = segments[-1][: -len(".git")]
-    # GitLab and Gitea ssh remotes sometimes carry a leading "~user" or "scm" (Bitbucket Server)
-    if segments and segments[0].startswith("~"):
-        segments[0] = segments[0][1:]
-    segments = [segment for segment in segments if segment]
+    # a leading "~user" (personal repositories: Bitbucket Server's, some ssh remotes) is kept
+    # for Bitbucket Server's links; the other hosts' drop the "~"
     if len(segments) < 2 or not all(_SAFE_SEGMENT.match(segment) for segment in segments):
         return None
-    if any(segment in (".", "..") for segment in segments):
+    if any(segment.lstrip("~") in ("", ".", "..") for segment in segments):
         return None
     return "/".join(segments)
 
@@ -190,6 +191,8 @@ def line_fragment(style: HostStyle, lines: LineRange | None) -> str:
         first, last = last, first
     if style is HostStyle.BITBUCKET:
         return f"#lines-{first}" if first == last else f"#lines-{first}:{last}"
+    if style is HostStyle.BITBUCKET_SERVER:
+        return f"#{first}" if first == last else f"#{first}-{last}"
     if first == last:
         return f"#L{first}"
     if style is HostStyle.GITLAB:
@@ -214,7 +217,11 @@ def web_permalink(
     style = host_style(remote.host, hosts)
     if style is None:
         return None
-    file_path = quote(path.lstrip("/"), safe="/-_.~")
+    # a name's bytes that are not UTF-8 (lone surrogates here) are linked as the bytes git holds
+    file_path = quote(path.lstrip("/").encode("utf-8", "surrogateescape"), safe="/-_.~")
+    if style is HostStyle.BITBUCKET_SERVER:
+        return _bitbucket_server(remote, commit, file_path, line_fragment(style, lines))
+    remote = Remote(remote.scheme, remote.host, remote.project.lstrip("~"))
     if style is HostStyle.GITHUB:
         middle = f"blob/{commit}"
     elif style is HostStyle.GITLAB:
@@ -226,8 +233,25 @@ def web_permalink(
     return f"{remote.web_root}/{middle}/{file_path}{line_fragment(style, lines)}"
 
 
+def _bitbucket_server(remote: Remote, commit: str, file_path: str, fragment: str) -> str | None:
+    """A Bitbucket Server link: its clones are ``ssh://host:7999/PROJ/repo.git`` or
+    ``https://host[/context]/scm/PROJ/repo.git`` (``~user`` for a personal repository)."""
+    segments = remote.project.split("/")
+    context: list[str] = []
+    if len(segments) >= 3 and segments[-3] == "scm":
+        context, segments = segments[:-3], segments[-2:]
+    if len(segments) != 2:
+        return None
+    owner, repository = segments
+    kind = f"users/{owner[1:]}" if owner.startswith("~") else f"projects/{owner}"
+    root = "/".join((f"{remote.scheme}://{remote.host}", *context, kind, "repos", repository))
+    return f"{root}/browse/{file_path}?at={commit}{fragment}"
+
+
 def local_reference(path: str, commit: str, lines: LineRange | None = None) -> str:
-    """The fallback reference ``path:231-236@<full id>`` (``path@<id>`` without lines)."""
+    """The fallback reference ``path:231-236@<full id>`` (``path@<id>`` without lines); a
+    name's controls and undecodable bytes written as ``\\uXXXX`` (it is printed and copied)."""
+    path = escaped(path)
     if lines is None:
         return f"{path}@{commit}"
     first, last = sorted(lines)
@@ -251,7 +275,12 @@ def link_for(
         reason = "no remote"
     else:
         remote = parse_remote(remote_url)
-        reason = "remote is not a web host" if remote is None else f"unknown host {remote.hostname}"
+        if remote is None:
+            reason = "remote is not a web host"
+        elif host_style(remote.host, hosts) is None:
+            reason = f"unknown host {remote.hostname}"
+        else:  # a Bitbucket Server remote of no known shape
+            reason = f"no web page of {remote.project} on {remote.hostname}"
     return Link(text=local_reference(path, commit, lines), web=False, reason=reason)
 
 

@@ -18,7 +18,6 @@ from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
-from evidence.git import grep as git_grep
 from evidence.git.blobs import (
     BINARY_PROBE,
     DEFAULT_CACHE_CHARS,
@@ -30,7 +29,6 @@ from evidence.git.blobs import (
 from evidence.git.grep import BadPattern, GrepHit, Syntax
 from evidence.git.lfs import LfsObjects, parse_pointer
 from evidence.git.process import (
-    OBJECT_ID,
     SAFE_CONFIG,
     MissingObjectError,
     RevisionError,
@@ -39,9 +37,11 @@ from evidence.git.process import (
     safe_environment,
 )
 from evidence.git.reader import CommitSummary, RepoReader
+from evidence.git.resolve import resolve_commit
 from evidence.git.spelling import Spelled, TreeSpelling
 from evidence.git.tree import TreeEntry, normalize_path, parse_tree
 from evidence.model import FileState
+from evidence.search import RevisionSearch
 from evidence.source_file import SourceFile
 
 __all__ = [
@@ -131,7 +131,7 @@ class Revision:
             raise RevisionError(f"{repo_path} is not a git repository{why}")
         said = found.stdout.split(b"\n")
         git_dir = Path(os.fsdecode(said[0]))
-        commit = cls._resolve(git_dir, repo_path, rev)
+        commit = resolve_commit(git_dir, repo_path, rev)
         # a directory inside a work tree: the reports' paths are read from there first (as git
         # reads ./paths there), and `repo_path` is the work tree's top
         root = os.fsdecode(said[1]).strip("/") if len(said) > 1 else ""
@@ -139,41 +139,6 @@ class Revision:
         for _ in root.split("/") if root else ():
             top = top.parent
         return cls(top, git_dir, commit, max_size=max_size, cache_chars=cache_chars, root=root)
-
-    @staticmethod
-    def _resolve(git_dir: Path, repo_path: Path, rev: str | None) -> str:
-        name = "HEAD" if rev is None else rev.strip()
-        if not name or "\0" in name or "\n" in name:
-            raise RevisionError(f"invalid revision {rev!r}")
-        if name.startswith("-"):
-            raise RevisionError(f"invalid revision {name!r}: a revision cannot start with '-'")
-        result = run_git(
-            git_dir,
-            git_dir,
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            "--end-of-options",
-            f"{name}^{{commit}}",
-        )
-        commit = result.stdout.decode("ascii", "replace").strip()
-        if result.returncode != 0 or not OBJECT_ID.fullmatch(commit):
-            hint = ""
-            if (git_dir / "shallow").exists():
-                hint = "; the repository is a shallow clone, fetch the full history"
-            elif rev is None:
-                hint = "; the repository has no commits"
-            kind = _object_kind(git_dir, name)
-            if kind is not None:  # there, but no commit: "not found" would send one looking
-                raise RevisionError(f"revision {name} names a {kind}, not a commit, in {repo_path}")
-            said = run_git(git_dir, git_dir, "rev-parse", "--verify", "--end-of-options", name)
-            if b"is ambiguous" in said.stderr:  # a short id several objects start with
-                raise RevisionError(
-                    f"revision {name} in {repo_path} is ambiguous: several objects start with "
-                    "it; give more of its digits"
-                )
-            raise RevisionError(f"revision {name} not found in {repo_path}{hint}")
-        return commit
 
     # --- lifetime --------------------------------------------------------------------------
 
@@ -321,15 +286,20 @@ class Revision:
     def read(self, path: str) -> SourceFile:
         """The file at `path` at the revision; never raises for a path. A symlink inside the
         tree is followed (`via` says so); one leaving it, or a loop, is read as the link."""
-        path = normalize_path(path)
+        # a name as the tree lists it first: a backslash or an end space is its own (the finder)
         entry = None if self.root else self.entries().get(path)
+        path = path if entry is not None else normalize_path(path)
+        entry = entry or (None if self.root else self.entries().get(path))
         via = ""
         if entry is None:
             spelled = self.spell(path)
             if spelled.submodule is not None:
                 return self._read_inside(spelled)
             if not spelled.found:
-                return SourceFile(path, FileState.MISSING, "")
+                directory = self._spelled().directory(path)
+                return SourceFile(
+                    directory or path, FileState.MISSING, "", directory=bool(directory)
+                )
             path, via, entry = spelled.path, spelled.via, self.entries()[spelled.path]
         if entry.kind == "link":
             target = self.resolve_link(path)
@@ -366,7 +336,7 @@ class Revision:
             found = None
             for git_dir in module_directories(self.git_dir, path, names):
                 try:
-                    pinned = Revision._resolve(git_dir, git_dir, commit)
+                    pinned = resolve_commit(git_dir, git_dir, commit)
                 except RevisionError:
                     continue  # kept, but not fetched as far as this commit
                 found = Revision(self.repo_path / path, git_dir, pinned, max_size=self.max_size)
@@ -428,41 +398,24 @@ class Revision:
         """Lines matching `pattern` at the revision, streamed in path order; binary files skipped.
 
         `syntax` picks the regex dialect when not `fixed` ("perl" falls back to "extended" when
-        this git lacks PCRE). A bad pattern raises RevisionError.
+        this git lacks PCRE). A bad pattern, or a path the tree lacks, raises RevisionError.
+        The submodules this clone has are searched too, as rg searches a checkout's, their hits
+        after this repository's; a path inside one it has not is an error (evidence/search.py).
         """
-        paths = self._spelled().searched(list(paths)) if self.root else list(paths)
-        hits = git_grep.grep(
-            self.git_dir,
-            self.commit,
-            pattern,
-            fixed=fixed,
-            ignore_case=ignore_case,
-            paths=paths,
-            cancel=cancel,
-            syntax=syntax,
-            word=word,
-            has_pcre=self.has_pcre,
-        )
-        if not self._lfs.present():
-            return hits
-        how = git_grep.matcher(
-            pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
-        )
-        return git_grep.with_lfs_content(
-            hits,
-            how,
-            self.entries(),
-            self.read_blob,
-            lambda: git_grep.pointer_paths(self.git_dir, self.commit, paths),  # after git's
-            self._lfs_lines,
-            cancel,
-        )
+        how = {"fixed": fixed, "ignore_case": ignore_case, "syntax": syntax, "word": word}
+        return self._search.grep(pattern, list(paths), cancel, **how)
 
-    def _lfs_lines(self, path: str) -> list[str] | None:
-        """The lines of an LFS file's content as this clone has it (None: not an LFS file, or
-        its content not here)."""
-        source = self.read(path)
-        return source.lines if source.lfs is not None and source.state is FileState.OK else None
+    @cached_property
+    def _search(self) -> RevisionSearch:
+        return RevisionSearch(self)
+
+    def spelling(self) -> TreeSpelling:
+        """How cited paths are found in this revision's tree (evidence/git/spelling.py)."""
+        return self._spelled()
+
+    def lfs_present(self) -> bool:
+        """True when the clone keeps Git LFS objects (a search then reads their contents)."""
+        return self._lfs.present()
 
     @cached_property
     def _pcre(self) -> bool:
@@ -476,22 +429,16 @@ class Revision:
     # --- other facts -----------------------------------------------------------------------
 
     def remote_url(self, name: str = "origin") -> str | None:
-        """The configured URL of a remote, as written in the repository's config."""
-        return self._git.remote_url(name)
+        """The configured URL of a remote, as written in the repository's config; without an
+        origin, the one remote's (a clone made with `-o github`)."""
+        url = self._git.remote_url(name)
+        if url is None and name == "origin" and len(names := self._git.remote_names()) == 1:
+            return self._git.remote_url(names[0])
+        return url
 
     def commit_summary(self) -> CommitSummary:
         """The revision's subject line, author and author date; RevisionError when unreadable."""
         return self._git.commit_summary(self.commit)
-
-
-def _object_kind(git_dir: Path, name: str) -> str | None:
-    """ "tree" or "blob" when ``name`` (a tag peeled) names one, else None."""
-    for shown in (name, f"{name}^{{}}"):  # the second: what a tag points at
-        found = run_git(git_dir, git_dir, "cat-file", "-t", shown)
-        kind = found.stdout.decode("ascii", "replace").strip()
-        if found.returncode != 0 or kind != "tag":
-            return kind if found.returncode == 0 and kind in ("tree", "blob") else None
-    return None
 
 
 def _inner(spelled: Spelled) -> str:

@@ -28,6 +28,7 @@ class SourceFile:
     encoding: str = "utf-8"  # what the text was decoded from (UTF-16, Windows-1252, ...)
     via: str = ""  # how the path was found when not as cited (evidence/git/spelling.py)
     inside: tuple[str, str] | None = None  # (submodule, commit) holding a missing path
+    directory: bool = False  # missing as a file: the path is a directory of the tree
 
     @cached_property
     def lines(self) -> list[str]:
@@ -77,6 +78,8 @@ class SourceFile:
                 f"{self.path} is in this revision, but its object {self.oid} is missing from "
                 "the repository (a partial or damaged clone: see git fsck)"
             )
+        if self.directory:
+            return f"{self.path} is a directory at this revision, not a file"
         if self.state is FileState.MISSING:
             return f"{self.path} does not exist at this revision"
         if self.state is FileState.BINARY:

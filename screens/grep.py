@@ -6,6 +6,7 @@ a running count, and stops when cancelled (escape while it runs, or a new search
 
 from __future__ import annotations
 
+import shlex
 import threading
 import time
 from typing import TYPE_CHECKING
@@ -63,8 +64,16 @@ def _shown(text: str) -> str:
 
 
 def parse_paths(text: str) -> tuple[str, ...]:
-    """The path filter: paths (files or directories) separated by spaces or commas."""
-    return tuple(part for part in text.replace(",", " ").split() if part)
+    """The path filter: paths (files or directories) separated by spaces or commas, a name
+    with spaces in quotes (a backslash is a Windows separator, no escape)."""
+    words = shlex.shlex(text, posix=True, punctuation_chars=False)
+    words.whitespace += ","
+    words.whitespace_split = True
+    words.escape = ""
+    try:
+        return tuple(part for part in words if part)
+    except ValueError:  # a quote left open: the words as typed
+        return tuple(part for part in text.replace(",", " ").split() if part)
 
 
 class GrepScreen(Dialog[GrepHit | None]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -119,6 +120,58 @@ def test_show_permalink_without_remote_prints_local_reference(repo: Repo) -> Non
     assert code == 0
     assert out == f"src/app.py:4@{repo.first}\n"
     assert "no web link (no remote)" in err
+
+
+def test_show_permalink_of_names_with_odd_bytes(repo: Repo) -> None:
+    # a name that is not UTF-8 crashed the web link; a local reference printed a name's
+    # escape sequences to the terminal as they are
+    latin = os.fsdecode(b"caf\xe9.txt")
+    hostile = "e\x1b]0;owned\x07.txt"
+    for name in (latin, hostile):
+        (repo.root / name).write_text("x\n")
+    git(repo.root, "add", "-A")
+    git(repo.root, "commit", "-q", "-m", "odd names")
+    head = git(repo.root, "rev-parse", "HEAD")
+    code, out, err = repo.run("show", f"HEAD:{hostile}:1", "--permalink")
+    assert code == 0 and "\x1b" not in out and "\x07" not in out, (out, err)
+    assert out == f"e\\u001b]0;owned\\u0007.txt:1@{head}\n"
+    git(repo.root, "remote", "add", "origin", "git@github.com:acme/widget.git")
+    code, out, err = repo.run("show", f"HEAD:{latin}", "--permalink")
+    assert (code, out) == (0, f"https://github.com/acme/widget/blob/{head}/caf%E9.txt\n"), err
+
+
+def test_show_a_file_named_like_a_branch_says_how_to_read_it_at_head(repo: Repo) -> None:
+    # `notes.txt:1` is REV:PATH when a branch is called notes.txt: path "1" there
+    git(repo.root, "branch", "notes.txt", repo.first)
+    code, _, err = repo.run("show", "notes.txt:1")
+    assert code == 2 and "1 does not exist at" in err
+    assert "(notes.txt at HEAD: assay show :notes.txt:1)" in err
+    code, out, _ = repo.run("show", ":notes.txt:1")
+    assert (code, out) == (0, "1 | Check_Auth appears here\n")
+
+
+def test_show_a_path_alone_in_a_repository_without_commits(tmp_path: Path) -> None:
+    root = tmp_path / "new"
+    root.mkdir()
+    git(root, "init", "-q")
+    result = CliRunner().invoke(cli, ["show", "--repo", str(root), "src/app.py"])
+    assert result.exit_code == 2
+    assert "the repository has no commits" in result.stderr, result.stderr
+
+
+def test_show_a_path_alone_inside_a_submodule_the_clone_lacks(repo: Repo) -> None:
+    # `assay show vendor/sub/lib.c`: the reason is the submodule, not the REV:PATH syntax
+    pinned = "1" * 40
+    (repo.root / ".gitmodules").write_text('[submodule "sub"]\n\tpath = vendor/sub\n\turl = ../s\n')
+    git(repo.root, "update-index", "--add", "--cacheinfo", f"160000,{pinned},vendor/sub")
+    git(repo.root, "add", ".gitmodules")
+    git(repo.root, "commit", "-q", "-m", "a submodule")
+    code, _, err = repo.run("show", "vendor/sub/lib.c:3")
+    assert code == 2 and "expected REV:PATH" not in err
+    assert "vendor/sub/lib.c is inside the submodule vendor/sub (commit 111111111111)" in err
+    code, _, err = repo.run("grep", "x", "--", "vendor/sub/lib.c")
+    assert code == 2
+    assert "vendor/sub/lib.c is inside the submodule vendor/sub, which this clone does not" in err
 
 
 @pytest.mark.parametrize(
@@ -294,3 +347,15 @@ def test_show_highlights_on_a_terminal_and_plain_turns_it_off(repo: Repo) -> Non
     )
     assert not ANSI.search(plain)
     assert plain.replace("\r\n", "\n") == "4 | def check_auth(user):\n5 |     return user.ok\n"
+
+
+def test_grep_a_name_with_a_backslash_or_an_end_space(repo: Repo) -> None:
+    (repo.root / "a\\b.txt").write_text("needle\n")
+    (repo.root / "end.txt ").write_text("needle\n")
+    git(repo.root, "add", "a\\b.txt", "end.txt ")
+    git(repo.root, "commit", "-q", "-m", "names")
+    for name in ("a\\b.txt", "end.txt "):
+        assert repo.run("grep", "needle", "--", name) == (0, f"{name}:1:needle\n", "")
+        assert repo.run("show", f"HEAD:{name}") == (0, "1 | needle\n", "")
+    # a Windows separator in a name the tree does not list is still a separator
+    assert repo.run("grep", "def", "--", "src\\app.py")[0] == 0

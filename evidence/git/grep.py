@@ -2,10 +2,18 @@
 
 git finds the lines; the spans (character offsets of the matches in a hit's text, for display)
 are found again with Python's re, best effort: none when the pattern is not valid Python.
+
+A file is binary by git's own rule alone (a NUL in its first 8000 bytes), as assay reads it
+everywhere else: the repository's attributes (``-diff``, ``binary``), which would make git skip a
+text file, are not read (`NO_ATTRIBUTES`; git runs in an empty directory, so that no
+``.gitattributes`` is found where it looks for the work tree's). ``info/attributes`` cannot be
+turned off: when the repository has one, git searches every file as text and the hits of binary
+files are dropped here (`ATTRIBUTES_FILE`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tempfile
@@ -23,19 +31,40 @@ from evidence.git.process import (
     safe_environment,
     stop,
 )
-from evidence.git.tree import TreeEntry, decode_path, normalize_path
+from evidence.git.tree import TreeEntry, decode_path
 
 __all__ = [
     "BadPattern",
     "GrepHit",
     "Syntax",
+    "as_read",
+    "gitlinks",
     "grep",
+    "held_as_written",
+    "is_under",
     "matcher",
+    "prefixed",
     "pointer_paths",
+    "then_read",
+    "wide_paths",
     "with_lfs_content",
 ]
 
 Syntax = Literal["basic", "extended", "perl"]
+
+#: ``-c`` options that keep git from reading attributes: a file of them named in the
+#: repository's config, and (git 2.43 on) the ``.gitattributes`` of a bare repository's HEAD,
+#: read from the empty tree instead (as GitLab's Gitaly does; ignored by an older git)
+NO_ATTRIBUTES = (
+    "-c",
+    "core.attributesFile=/dev/null",
+    "-c",
+    "attr.tree=4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+)
+#: the attributes file git reads whatever the command line says, in the common git directory
+ATTRIBUTES_FILE = ("info", "attributes")
+#: how much of a file git's rule for binary files looks at
+_PROBE = 8000
 
 
 class BadPattern(RevisionError):
@@ -65,30 +94,164 @@ def grep(
     syntax: Syntax,
     word: bool,
     has_pcre: Callable[[], bool],
+    read_file: Callable[[str], bytes | None],
 ) -> Iterator[GrepHit]:
     """Lines matching ``pattern`` at ``commit``, streamed in path order; binary files skipped.
 
     ``syntax`` picks the regex dialect when not ``fixed`` ("perl" falls back to "extended" when
-    ``has_pcre()`` says this git lacks PCRE). A bad pattern raises RevisionError.
+    ``has_pcre()`` says this git lacks PCRE). ``read_file``: the bytes of a file at ``commit``
+    (None: not a file there), asked only when the repository has an attributes file of its own.
+    A bad pattern raises RevisionError.
     """
+    every_file = _attributes_file(git_dir)
+    hits = _grep(
+        git_dir,
+        commit,
+        pattern,
+        fixed=fixed,
+        ignore_case=ignore_case,
+        paths=paths,
+        cancel=cancel,
+        mode=_mode(fixed, syntax, has_pcre),
+        word=word,
+        every_file=every_file,
+    )
+    return _text_files_only(hits, read_file) if every_file else hits
+
+
+def as_read(
+    hits: Iterable[GrepHit],
+    lines_of: Callable[[str], list[str] | None],
+    spans_of: Callable[[str], tuple[tuple[int, int], ...]],
+) -> Iterator[GrepHit]:
+    """The hits, a line that is not UTF-8 (U+FFFD in git's) read as its file is read
+    (``lines_of``: the file's lines when it is not UTF-8 text, Windows-1252 say; else None)."""
+    read: dict[str, list[str] | None] = {}
+    for hit in hits:
+        if "\ufffd" in hit.text:
+            if hit.path not in read:
+                read[hit.path] = lines_of(hit.path)
+            lines = read[hit.path]
+            if lines is not None and hit.line <= len(lines):
+                text = lines[hit.line - 1]
+                hit = GrepHit(hit.path, hit.line, text, spans_of(text))
+        yield hit
+
+
+def prefixed(link: str, hits: Iterable[GrepHit]) -> Iterator[GrepHit]:
+    """A submodule's hits, each path as the outer tree names it (``link``: the submodule's)."""
+    for hit in hits:
+        yield GrepHit(f"{link}/{hit.path}", hit.line, hit.text, hit.spans)
+
+
+def held_as_written(git_dir: Path, commit: str, paths: Iterable[str]) -> bool:
+    """True when each path is a file or a directory at ``commit`` as written (a search of it
+    needs no spelling: `Revision.grep` then skips listing the whole tree)."""
+    wanted = set(paths) - {"", "."}  # as given (normalized, or a name the tree lists so)
+    if not wanted:
+        return True
+    specs = (f":(literal){path}" for path in wanted)
+    found = run_git(git_dir, git_dir, "ls-tree", "-z", "--full-tree", commit, "--", *specs)
+    plain = set()  # a file or a directory: not a symlink (120000), not a submodule
+    for entry in found.stdout.split(b"\0"):
+        info, tab, name = entry.partition(b"\t")
+        if tab and info.split(b" ")[:2] in _PLAIN:
+            plain.add(decode_path(name))
+    return found.returncode == 0 and wanted <= plain
+
+
+def gitlinks(git_dir: Path, commit: str) -> dict[str, str]:
+    """The submodules at ``commit`` (path -> the commit it pins) that its .gitmodules names
+    (none without one: the tree is not listed for them)."""
+    from evidence.git.submodules import submodules
+
+    listed = run_git(git_dir, git_dir, "cat-file", "blob", f"{commit}:.gitmodules")
+    if listed.returncode != 0:
+        return {}
+    paths = submodules(listed.stdout.decode("utf-8", "replace"))
+    if not paths:
+        return {}
+    if len(paths) <= _NAMED_LINKS:
+        named = [commit, "--", *(f":(literal){path}" for path in paths)]
+    else:  # more than a command line holds: the whole tree, listed once
+        named = ["-r", commit]
+    found = run_git(git_dir, git_dir, "ls-tree", "-z", "--full-tree", *named)
+    links = {}
+    for entry in found.stdout.split(b"\0"):
+        info, tab, name = entry.partition(b"\t")
+        fields = info.split(b" ")
+        if tab and fields[:2] == [b"160000", b"commit"] and len(fields) == 3:
+            links[decode_path(name)] = fields[2].decode("ascii", "replace")
+    return {path: links[path] for path in paths if path in links}
+
+
+#: submodules looked up by name in one ls-tree (a .gitmodules naming more lists the tree)
+_NAMED_LINKS = 200
+
+
+#: the modes and types of `held_as_written`'s files and directories
+_PLAIN = ([b"100644", b"blob"], [b"100755", b"blob"], [b"040000", b"tree"])
+
+
+def _mode(fixed: bool, syntax: Syntax, has_pcre: Callable[[], bool]) -> str:
+    if fixed:
+        return "-F"
+    if syntax == "perl":
+        return "-P" if has_pcre() else "-E"
+    return "-E" if syntax == "extended" else "-G"
+
+
+def _attributes_file(git_dir: Path) -> bool:
+    """True when the repository keeps ``info/attributes`` (git reads it, and it may say a text
+    file is binary)."""
+    from evidence.git.submodules import common_directory
+
+    try:
+        return common_directory(git_dir).joinpath(*ATTRIBUTES_FILE).stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _text_files_only(
+    hits: Iterator[GrepHit], read_file: Callable[[str], bytes | None]
+) -> Iterator[GrepHit]:
+    """The hits of the files that git's own rule reads as text (no NUL in the first 8000
+    bytes), each file read once."""
+    binary: dict[str, bool] = {}
+    for hit in hits:
+        if hit.path not in binary:
+            data = read_file(hit.path)
+            binary[hit.path] = data is None or b"\0" in data[:_PROBE]
+        if not binary[hit.path]:
+            yield hit
+
+
+def _grep(
+    git_dir: Path,
+    commit: str,
+    pattern: str,
+    *,
+    fixed: bool,
+    ignore_case: bool,
+    paths: Iterable[str],
+    cancel: threading.Event | None,
+    mode: str,
+    word: bool,
+    every_file: bool,
+) -> Iterator[GrepHit]:
+    """git's hits; ``every_file``: binary files searched too (git's attributes may be wrong)."""
     if "\0" in pattern or "\n" in pattern:
         raise RevisionError("a search pattern cannot contain a newline or NUL")
     if not pattern:
         raise RevisionError("empty search pattern")
-    if fixed:
-        mode = "-F"
-    elif syntax == "perl":
-        mode = "-P" if has_pcre() else "-E"
-    elif syntax == "extended":
-        mode = "-E"
-    else:
-        mode = "-G"
     args = [
+        *NO_ATTRIBUTES,
         "grep",
         "-n",
         "-z",
-        "-I",
+        "--text" if every_file else "-I",
         "--full-name",
+        "--no-column",  # grep.column would put a column number before each hit's text
         "--no-color",
         "--no-textconv",
         "--no-recurse-submodules",
@@ -100,15 +263,15 @@ def grep(
         args.append("-w")
     args += ["-e", pattern, commit, "--"]
     # "" and "." mean the whole tree; every other path is a literal pathspec, never a glob
-    wanted = [normalize_path(path) for path in paths]
-    args += [f":(literal){path}" for path in wanted if path not in ("", ".")]
+    # (normalized by the caller, unless the tree lists it as given: a backslash in a name)
+    args += [f":(literal){path}" for path in paths if path not in ("", ".")]
     spans_of = _span_finder(pattern, fixed=fixed, ignore_case=ignore_case, mode=mode, word=word)
     # stderr to a file, not a pipe: git writes an error per file it cannot read, and a full
     # pipe nobody reads until stdout ends would stop git, and this loop with it, for good
-    with tempfile.TemporaryFile() as errors:
+    with tempfile.TemporaryFile() as errors, tempfile.TemporaryDirectory() as nowhere:
         process = subprocess.Popen(
             git_command(git_dir, *args),
-            cwd=git_dir,
+            cwd=nowhere,  # git reads a .gitattributes here as the work tree's
             env=safe_environment(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -181,14 +344,58 @@ LFS_SIGNATURES = (
 def pointer_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]:
     """The paths at ``commit`` (under ``paths``) whose blob starts like a Git LFS pointer: git
     greps the pointers, never their content (the caller reads that)."""
-    args = ["grep", "-l", "-z", "-I", "--full-name", "--no-textconv", "--no-recurse-submodules"]
+    binary = "--text" if _attributes_file(git_dir) else "-I"
+    args = [*NO_ATTRIBUTES, "grep", "-l", "-z", binary, "--full-name", "--no-textconv"]
+    args.append("--no-recurse-submodules")
     for signature in LFS_SIGNATURES:
         args += ["-F", "-e", signature]
-    wanted = [normalize_path(path) for path in paths]
-    args += [commit, "--", *(f":(literal){path}" for path in wanted if path not in ("", "."))]
-    found = run_git(git_dir, git_dir, *args)
+    args += [commit, "--", *(f":(literal){path}" for path in paths if path not in ("", "."))]
+    with tempfile.TemporaryDirectory() as nowhere:
+        found = run_git(git_dir, Path(nowhere), *args)
     prefix = commit.encode("ascii") + b":"
     return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
+
+
+#: a line starting as a UTF-16 (or UTF-32-LE) text's byte order mark does
+_WIDE_START = os.fsdecode(b"^(\xff\xfe|\xfe\xff)")
+
+
+def wide_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]:
+    """The paths at ``commit`` (under ``paths``) with a line that starts as a UTF-16 byte
+    order mark: the texts git counts binary for their NULs (the caller reads and checks each;
+    a binary file with such a line reads as none)."""
+    args = [*NO_ATTRIBUTES, "grep", "-l", "-z", "--text", "--full-name", "--no-textconv"]
+    args += ["--no-recurse-submodules", "-E", "-e", _WIDE_START, commit, "--"]
+    args += [f":(literal){path}" for path in paths if path not in ("", ".")]
+    with tempfile.TemporaryDirectory() as nowhere:
+        found = run_git(git_dir, Path(nowhere), *args)
+    prefix = commit.encode("ascii") + b":"
+    return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
+
+
+def is_under(path: str, paths: Iterable[str]) -> bool:
+    """True when ``path`` is one of ``paths`` or inside one (none, "" or ".": the whole tree)."""
+    wanted = [p for p in paths if p not in ("", ".")]
+    return not wanted or any(path == p or path.startswith(p + "/") for p in wanted)
+
+
+def then_read(
+    hits: Iterator[GrepHit],
+    spans_of: Callable[[str], tuple[tuple[int, int], ...]],
+    paths: Callable[[], Iterable[str]],
+    lines_of: Callable[[str], list[str] | None],
+    cancel: threading.Event | None,
+) -> Iterator[GrepHit]:
+    """git's hits, then the matching lines (found with Python's re) of the files ``paths()``
+    lists, asked once git's are done, as ``lines_of`` reads them (None: not such a file)."""
+    yield from hits
+    for path in paths():
+        if cancel is not None and cancel.is_set():
+            return
+        for number, text in enumerate(lines_of(path) or (), 1):
+            spans = spans_of(text)
+            if spans:
+                yield GrepHit(path, number, text, spans)
 
 
 def with_lfs_content(

@@ -217,6 +217,15 @@ class RepoReader:
         url = str(values[-1]).strip() if values else ""
         return url or None
 
+    def remote_names(self) -> list[str]:
+        """The names of the remotes the repository's own config has a section for."""
+        try:
+            sections = self.repo().config_reader("repository").sections()
+        except Exception:  # a config git rejects
+            return []
+        found = (re.fullmatch(r'remote "(.*)"', section) for section in sections)
+        return [match[1] for match in found if match is not None]
+
     def lfs_directories(self) -> list[Path]:
         """Where this repository's Git LFS objects are (evidence/git/lfs.py): ``lfs.storage``
         from its own config, else ``lfs/objects`` in its (a worktree's main) git directory. Read

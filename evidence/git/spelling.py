@@ -16,10 +16,29 @@ from typing import NamedTuple
 
 from evidence.git.tree import TreeEntry, normalize_path
 
-__all__ = ["Spelled", "TreeSpelling", "link_target"]
+__all__ = ["Spelled", "TreeSpelling", "Unsearched", "link_target"]
 
 #: symlinks followed in one path before it counts as a loop
 MAX_HOPS = 8
+
+
+class Unsearched(ValueError):
+    """Paths given to a search that the tree does not hold (nor a link in it leads to), and
+    those inside a submodule (``inside``: the path to the submodule's)."""
+
+    def __init__(self, paths: list[str], inside: dict[str, str]) -> None:
+        super().__init__(", ".join(paths))
+        self.paths = paths
+        self.inside = inside
+
+    def said(self, short: str) -> str:
+        """Why a search cannot cover its paths, at the revision ``short``."""
+        return "; ".join(
+            f"{path} is inside the submodule {self.inside[path]}, which this clone does not have"
+            if path in self.inside
+            else f"{path}: no such file or directory at {short}"
+            for path in self.paths
+        )
 
 
 class Spelled(NamedTuple):
@@ -67,6 +86,7 @@ class TreeSpelling:
         self._root = normalize_path(root)
         self._composed: dict[str, str | None] | None = None  # NFC name -> the tree's, if one
         self._directories: set[str] | None = None  # every directory of the tree, when asked
+        self._composed_directories: dict[str, str | None] | None = None
 
     def find(self, path: str) -> Spelled:
         """The tree's path for ``path`` (under the root first), following symlinked
@@ -91,24 +111,87 @@ class TreeSpelling:
         return top._replace(via="; ".join(note for note in (read, top.via) if note))
 
     def searched(self, paths: list[str]) -> list[str]:
-        """What a search of ``paths`` covers when cited paths are read from the root (as a
-        search run there would): no path, the root; each one under the root when the tree has
-        it there (a file or a directory), else as written."""
+        """What a search of ``paths`` covers, each as the tree spells it (no path: the root):
+        under the root first (as a search run there would), through symlinks (rg and grep
+        follow a link they are given), in the other Unicode form of a name. `Unsearched` names
+        the paths the tree does not hold (a search of them would find nothing, and say so)."""
         root = self._root
-        if not root:
-            return paths
         if not paths:
-            return [root]
+            return [root] if root else []
+        found: list[str] = []
+        lacking: list[str] = []
+        inside: dict[str, str] = {}
+        for path in map(normalize_path, paths):
+            if path in ("", "."):
+                found.append(root)
+                continue
+            tried = [path]
+            if root and path != root and not path.startswith(root + "/"):
+                tried.insert(0, f"{root}/{path}")
+            spelled = next(filter(None, map(self._searched_as, tried)), None)
+            if spelled is None:
+                lacking.append(path)
+                submodule = next(filter(None, (self._find(p).submodule for p in tried)), None)
+                if submodule is not None:
+                    inside[path] = submodule[0]
+            else:
+                found.append(spelled)
+        if lacking:
+            raise Unsearched(lacking, inside)
+        return found
+
+    def _searched_as(self, path: str) -> str | None:
+        """The tree's file or directory that a search of ``path`` covers, links followed."""
+        for _ in range(MAX_HOPS + 1):
+            spelled = self._find(path)
+            if spelled.submodule is not None:
+                return None  # git searches no submodule: nothing there would be found
+            if spelled.found:
+                entry = self._entries[spelled.path]
+                if entry.kind != "link":
+                    return spelled.path
+                target = link_target(spelled.path, self.target(entry))
+                if target is None:
+                    return None
+                path = target
+                continue
+            directory = self._directory(path)
+            if directory is not None:
+                return directory
+            step = self._through_prefix(path)
+            if not isinstance(step, tuple):
+                return None
+            path = step[0]
+        return None
+
+    def directory(self, path: str) -> str | None:
+        """The tree's directory ``path`` names (under the root first), through symlinks and
+        in the other Unicode form of its name; None when it names none."""
+        path = normalize_path(path).rstrip("/")
+        tried = [f"{self._root}/{path}".rstrip("/"), path] if self._root else [path]
+        for candidate in tried:
+            found = self._searched_as(candidate)
+            if found is not None and self._directory(found) == found:
+                return found
+        return None
+
+    def _directory(self, path: str) -> str | None:
+        """``path`` when it is a directory of the tree, or the one directory it names in the
+        other Unicode form."""
         if self._directories is None:
             self._directories = {name[:end] for name in self._entries for end in _slashes(name)}
-        found = []
-        for path in map(normalize_path, paths):
-            under = f"{root}/{path}" if path not in ("", ".") else root
-            if path == root or path.startswith(root + "/"):
-                under = path
-            held = under in self._entries or under in self._directories
-            found.append(under if held else path)
-        return found
+        if path in self._directories:
+            return path
+        if path.isascii():
+            return None
+        if self._composed_directories is None:
+            composed: dict[str, str | None] = {}
+            for name in self._directories:
+                if not name.isascii():
+                    key = unicodedata.normalize("NFC", name)
+                    composed[key] = None if key in composed else name
+            self._composed_directories = composed
+        return self._composed_directories.get(unicodedata.normalize("NFC", path))
 
     def target(self, entry: TreeEntry) -> str:
         """What a symlink entry points at, as written (each link read once)."""

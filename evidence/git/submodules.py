@@ -13,6 +13,7 @@ from pathlib import Path
 __all__ = [
     "absolute_url",
     "common_directory",
+    "inside_submodules",
     "module_directories",
     "submodule_names",
     "submodules",
@@ -116,3 +117,37 @@ def tree_directory(path: str | Path) -> str:
             return "/".join(reversed(parts))
         parts.append(directory.name)
     return ""
+
+
+def inside_submodules(
+    wanted: list[str], links: Mapping[str, str], root: str = ""
+) -> tuple[list[str], dict[str, list[str]]]:
+    """Split the paths a search was given (normalized; none: the whole tree, or ``root``)
+    between this repository and its submodules at ``links`` (path -> pinned commit): the
+    paths searched here, and per submodule the paths inside it searched there ([]: all of
+    it, for a submodule inside a directory searched here)."""
+    into: dict[str, list[str]] = {}
+    here: list[str] = []
+    for path in wanted:
+        tried = [f"{root}/{path}" if path else root, path] if root else [path]
+        held = next(
+            (
+                (link, candidate[len(link) + 1 :])
+                for candidate in tried
+                for link in links
+                if candidate.startswith(link + "/")
+            ),
+            None,
+        )
+        if held is None:
+            here.append(path)
+        elif into.get(held[0]) != []:
+            into.setdefault(held[0], []).append(held[1])
+    covering = [f"{root}/{path}".strip("/") if root else path for path in here] or (
+        [] if wanted else [root]
+    )
+    for link in links:
+        for path in covering:
+            if path in ("", ".", link) or link.startswith(path.rstrip("/") + "/"):
+                into[link] = []
+    return here, into

@@ -5,10 +5,14 @@ lines, and the syntax highlighting of display lines (run in the highlighting wor
 from __future__ import annotations
 
 import textwrap
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
@@ -30,6 +34,37 @@ Piece = tuple[str, Style]
 
 #: syntax style per app theme kind, chosen to read well on the theme's background
 SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
+
+#: a line wider than this (in cells) is cut to the view before it is styled: a minified
+#: bundle's one line of millions of characters was styled whole, then cut, on every frame
+LONG_LINE = 2000
+
+
+class LongLine:
+    """A long line's pieces (its tokens; no style: plain) with the cell where each starts, so
+    that the view's window is cut out of it without walking the rest."""
+
+    def __init__(self, text: str, pieces: Sequence[tuple[str, Style | None]]) -> None:
+        self.pieces = pieces
+        self.ascii = text.isascii()  # a cell a character (controls are symbols by now)
+        texts = map(itemgetter(0), pieces)
+        sizes = map(len, texts) if self.ascii else map(cell_len, texts)
+        self.starts = list(accumulate(sizes, initial=0))
+
+    def cut(self, start: int, end: int) -> tuple[list[tuple[str, Style | None]], int]:
+        """The pieces covering cells ``start`` to ``end``, and the cell the first one starts
+        at (``start`` itself when the line is ASCII: its pieces are cut to the window)."""
+        first = max(0, bisect_right(self.starts, start) - 1)
+        last = max(bisect_left(self.starts, end, first), first + 1)
+        kept = list(self.pieces[first:last])
+        if not self.ascii:
+            return kept, self.starts[first]
+        window = []
+        for (text, style), begin in zip(kept, self.starts[first:last], strict=False):
+            part = text[max(start - begin, 0) : max(end - begin, 0)]
+            if part:
+                window.append((part, style))
+        return window, start
 
 
 def widest_line(lines: Sequence[str]) -> int:

@@ -29,8 +29,10 @@ from screens.widgets.drawn_bar import BarPointer, DrawnBar
 from screens.widgets.source_highlight import Highlighted, Highlights, document
 from screens.widgets.source_layout import centred_top, rows_after, scrollbars_placed
 from screens.widgets.source_lines import (
+    LONG_LINE,
     SYNTAX_STYLES,
     LineRange,
+    LongLine,
     SourceMarks,
     gutter_segments,
     legible_on,
@@ -106,6 +108,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         self._lines: list[str] = []
         self._display: dict[int, str] = {}  # safe display text per 0-based line, filled lazily
         self._cells: dict[int, int] = {}  # the display text's width in cells, the same
+        self._long: LRUCache[tuple[object, int], tuple[object, LongLine]] = LRUCache(64)
         self._width = 0  # display width of the widest line
         self._message: str | None = None
         self.marks = SourceMarks()
@@ -456,11 +459,14 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         gutter = gutter_segments(
             line, self.marks, line == self.cursor_line, digits, base, self._style
         )
-        code, cells = self._code(index, base)
         code_width = max(0, text_width - self._gutter_width)
         scroll_x = int(self.scroll_x)
+        code, cells, at = self._code(index, base, scroll_x, code_width)
         line_style = self._line_style(line, base)
-        if scroll_x or cells > code_width:  # cut to the view (one Strip made per line otherwise)
+        if at is not None:  # a long line's window, starting at cell ``at``
+            start = scroll_x - at
+            code = list(Strip(code).crop_extend(start, start + code_width, line_style))
+        elif scroll_x or cells > code_width:  # cut to the view (one Strip per line otherwise)
             code = list(Strip(code, cells).crop_extend(scroll_x, scroll_x + code_width, line_style))
         elif cells < code_width:
             code.append(Segment(" " * (code_width - cells), line_style))
@@ -483,17 +489,32 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
             return base + self._style("source-view--cursor")
         return base
 
-    def _code(self, index: int, base: Style) -> tuple[list[Segment], int]:
-        """The segments of a line's code, highlighted when it is, and its width in cells."""
+    def _code(
+        self, index: int, base: Style, start: int, width: int
+    ) -> tuple[list[Segment], int, int | None]:
+        """The segments of a line's code, highlighted when it is, its width in cells, and for a
+        long line the cell its segments start at (only those of cells start..start+width)."""
         line_style = self._line_style(index + 1, base)
         text = self.display_text(index)
         cells = self._cells.get(index)
         if cells is None:
             cells = self._cells[index] = cell_len(text)
-        pieces = self.highlights.pieces(index)
-        if pieces is None:
-            return ([Segment(text, line_style)] if text else []), cells
-        known = self._legible
-        return [
-            Segment(part, legible_on(known, style, line_style)) for part, style in pieces
-        ], cells
+        pieces: Sequence[tuple[str, Style | None]] | None = self.highlights.pieces(index)
+        at = None
+        if cells > LONG_LINE:
+            known = self._long.get((self._doc, index))
+            if known is None or known[0] is not pieces:  # highlighted since, or never cut
+                known = self._long[self._doc, index] = (
+                    pieces,
+                    LongLine(text, pieces or [(text, None)]),
+                )
+            pieces, at = known[1].cut(start, start + width)
+        elif pieces is None:
+            return ([Segment(text, line_style)] if text else []), cells, None
+        styles = self._legible
+        plain = line_style
+        segments = [
+            Segment(part, plain if style is None else legible_on(styles, style, plain))
+            for part, style in pieces
+        ]
+        return segments, cells, at

@@ -138,3 +138,18 @@ def test_prepare_does_not_change_results() -> None:
     prepared.prepare("re")
     prepared.prepare("")
     assert top(prepared, "rev", 20) == top(PathFinder(PATHS), "rev", 20)
+
+
+def test_positions_are_the_paths_own_where_lower_case_is_longer() -> None:
+    # "İ" lowers to two characters ("i" and a dot above): positions in the lowered path fell
+    # past the letters matched, or past the end of the path, and the finder marked other ones
+    finder = PathFinder(["İstanbul/ŞEHİR.txt", "İİİİİİ/x.py", "a/b.py"])
+    for query, path, marked in (
+        ("şehir", "İstanbul/ŞEHİR.txt", "ŞEHİR"),
+        ("istanbul", "İstanbul/ŞEHİR.txt", "İstanbul"),
+        ("x.py", "İİİİİİ/x.py", "x.py"),
+        ("İİx", "İİİİİİ/x.py", "İİx"),
+    ):
+        (match,) = [m for m in finder.search(query) if m.path == path]
+        assert "".join(path[p] for p in match.positions) == marked, query
+    assert top(finder, "py", 2) == ["a/b.py", "İİİİİİ/x.py"]

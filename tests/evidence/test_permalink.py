@@ -75,6 +75,7 @@ def test_parse_remote_rejects_local_and_odd_remotes(url: str) -> None:
         ("github.com", HostStyle.GITHUB),
         ("gitlab.com", HostStyle.GITLAB),
         ("bitbucket.org", HostStyle.BITBUCKET),
+        ("bitbucket.example.com", HostStyle.BITBUCKET_SERVER),
         ("codeberg.org", HostStyle.GITEA),
         ("gitea.com", HostStyle.GITEA),
         ("gitlab.example.org", HostStyle.GITLAB),
@@ -104,6 +105,8 @@ def test_host_style_configured_host_wins() -> None:
         (HostStyle.GITLAB, (7, 7), "#L7"),
         (HostStyle.BITBUCKET, (231, 236), "#lines-231:236"),
         (HostStyle.BITBUCKET, (7, 7), "#lines-7"),
+        (HostStyle.BITBUCKET_SERVER, (231, 236), "#231-236"),
+        (HostStyle.BITBUCKET_SERVER, (7, 7), "#7"),
         (HostStyle.GITHUB, (236, 231), "#L231-L236"),
         (HostStyle.GITHUB, None, ""),
     ],
@@ -142,6 +145,23 @@ HOST_CASES = [
         "https://someone@bitbucket.org/acme/widget.git",
         f"https://bitbucket.org/acme/widget/src/{SHA}/src/app.py#lines-231:236",
     ),
+    # self-hosted Bitbucket is Bitbucket Server (Data Center): another layout than bitbucket.org
+    (
+        "ssh://git@bitbucket.example.com:7999/proj/widget.git",
+        f"https://bitbucket.example.com/projects/proj/repos/widget/browse/src/app.py?at={SHA}#231-236",
+    ),
+    (
+        "https://alice@bitbucket.example.com/scm/proj/widget.git",
+        f"https://bitbucket.example.com/projects/proj/repos/widget/browse/src/app.py?at={SHA}#231-236",
+    ),
+    (
+        "https://bitbucket.corp:8443/context/scm/proj/widget.git",
+        f"https://bitbucket.corp:8443/context/projects/proj/repos/widget/browse/src/app.py?at={SHA}#231-236",
+    ),
+    (
+        "ssh://git@bitbucket.example.com:7999/~alice/widget.git",
+        f"https://bitbucket.example.com/users/alice/repos/widget/browse/src/app.py?at={SHA}#231-236",
+    ),
     (
         "git@codeberg.org:acme/widget.git",
         f"https://codeberg.org/acme/widget/src/commit/{SHA}/src/app.py#L231-L236",
@@ -175,6 +195,28 @@ def test_credentials_never_reach_the_link() -> None:
 def test_web_permalink_without_lines_and_with_odd_path() -> None:
     url = web_permalink("git@github.com:a/b.git", SHA, "docs/read me#1?.md")
     assert url == f"https://github.com/a/b/blob/{SHA}/docs/read%20me%231%3F.md"
+
+
+def test_a_name_that_is_not_utf8_is_linked_by_its_bytes() -> None:
+    # git names such a file by its bytes (read here as lone surrogates); the host's page too
+    url = web_permalink("git@github.com:a/b.git", SHA, "src/lat\udce9n.txt", (2, 2))
+    assert url == f"https://github.com/a/b/blob/{SHA}/src/lat%E9n.txt#L2"
+
+
+def test_a_local_reference_writes_a_names_controls_as_escapes() -> None:
+    # printed by `assay show --permalink` and put on the clipboard: an escape sequence or an
+    # undecodable byte of a file's name must neither drive the terminal nor fail to encode
+    reference = local_reference("e\x1b[31m\u202e\nlat\udce9.txt", SHA, (3, 4))
+    assert reference == f"e\\u001b[31m\\u202e\\u000alat\\udce9.txt:3-4@{SHA}"
+    assert reference.isprintable() and reference.encode("utf-8")
+
+
+def test_a_bitbucket_server_remote_of_another_shape_gives_no_link() -> None:
+    odd = link_for("https://bitbucket.example.com/a/b/c.git", SHA, "x.py")
+    assert not odd.web and odd.reason == "no web page of a/b/c on bitbucket.example.com"
+    assert web_permalink("git@bitbucket.org:acme/widget.git", SHA, "x.py", (7, 7)) == (
+        f"https://bitbucket.org/acme/widget/src/{SHA}/x.py#lines-7"
+    )
 
 
 def test_web_permalink_unknown_host_or_no_remote() -> None:
@@ -245,3 +287,16 @@ def test_remote_url_written_by_hand_reads_as_git_reads_it(tmp_path: Path) -> Non
     with Revision.open(root) as revision:
         for name in ("origin", "up"):
             assert revision.remote_url(name) == git(root, "config", "--get", f"remote.{name}.url")
+
+
+def test_without_an_origin_the_one_remote_is_the_repositorys(tmp_path: Path) -> None:
+    # `git clone -o github ...`: links named "no remote" though the clone has one
+    root = tmp_path / "r"
+    make_repo(root, {"a.py": "x = 1\n"})
+    git(root, "remote", "add", "github", "git@github.com:acme/widget.git")
+    with Revision.open(root) as revision:
+        assert revision.remote_url() == "git@github.com:acme/widget.git"
+        git(root, "remote", "add", "mirror", "git@gitlab.com:acme/widget.git")
+    with Revision.open(root) as revision:  # two, neither origin: not guessed between
+        assert revision.remote_url() is None
+        assert revision.remote_url("mirror") == "git@gitlab.com:acme/widget.git"

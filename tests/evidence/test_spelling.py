@@ -13,7 +13,7 @@ from evidencekit import git, make_repo
 
 from evidence.citations import CitedState, PathIndex
 from evidence.drift import DriftStatus, follow_anchors
-from evidence.git.spelling import TreeSpelling, link_target
+from evidence.git.spelling import TreeSpelling, Unsearched, link_target
 from evidence.git.submodules import module_directories, submodule_names
 from evidence.git.tree import TreeEntry
 from evidence.model import Anchor, FileState, Quote, Tier
@@ -104,6 +104,31 @@ def test_resolve_follows_file_links_after_directory_links() -> None:
     assert spelling.resolve("site/alias.js") == "src/server.js"
     assert spelling.resolve("loop") is None
     assert spelling.resolve("nothing") is None
+
+
+def test_a_search_covers_each_path_as_the_tree_spells_it() -> None:
+    # rg and grep follow a link they are given; macOS finds a name in either Unicode form
+    spelling = _spelling(**{"site": "src", "src/alias.js": "server.js", "web": "../out"})
+    assert spelling.searched([]) == []
+    assert spelling.searched(["site/", "src/alias.js", "./src/lib", "."]) == [
+        "src",
+        "src/server.js",
+        "src/lib",
+        "",
+    ]
+    assert spelling.searched([f"docs/{NFC}.md", "site/lib/util.js"]) == [
+        f"docs/{NFD}.md",
+        "src/lib/util.js",
+    ]
+    nfd_directory = TreeSpelling(
+        {f"{NFD}/m.py": TreeEntry(f"{NFD}/m.py", "100644", "blob", "0" * 40, 1)}, str
+    )
+    assert nfd_directory.searched([f"{NFC}/"]) == [NFD]
+    # a path the tree lacks would be searched for nothing, and the search would look complete
+    with pytest.raises(Unsearched) as lacking:
+        spelling.searched(["src", "srcc/", "web", "vendor/sub/lib", "site/nothing"])
+    assert lacking.value.paths == ["srcc", "web", "vendor/sub/lib", "site/nothing"]
+    assert lacking.value.inside == {"vendor/sub/lib": "vendor/sub"}
 
 
 def test_a_path_inside_a_submodule_names_it() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -219,6 +220,56 @@ async def test_browse_without_remote_copies_a_local_reference(tmp_path: Path) ->
             assert any("no remote" in str(n.message) for n in notices)
 
 
+@pytest.mark.parametrize("remote", ["git@github.com:acme/widget.git", None])
+async def test_browse_permalink_of_a_name_that_is_not_utf8(
+    tmp_path: Path, remote: str | None
+) -> None:
+    # a name git holds as bytes that are not UTF-8 (Latin-1 "é"): `y` crashed the app
+    repo = tmp_path / "latin"
+    commit = make_repo(repo, remote)
+    name = b"src/caf\xe9.txt"
+    (repo / os.fsdecode(name)).write_bytes(b"one\ntwo\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "latin-1 name")
+    commit = git(repo, "rev-parse", "HEAD")
+    with Revision.open(repo) as revision:
+        app = make_browse_app(revision, path=os.fsdecode(name), line=2)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            await pilot.press("y")
+            await pilot.pause()
+            if remote:
+                expected = f"https://github.com/acme/widget/blob/{commit}/src/caf%E9.txt#L2"
+            else:
+                expected = f"src/caf\\udce9.txt:2@{commit}"
+            assert app.clipboard == expected
+
+
+async def test_the_finder_opens_a_name_with_a_backslash_or_an_end_space(tmp_path: Path) -> None:
+    # listed by the finder, then "does not exist": the path was normalized as a cited one
+    repo = tmp_path / "names"
+    make_repo(repo, None)
+    (repo / "a\\b.txt").write_text("back\n")
+    (repo / "end space.txt ").write_text("space\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "names")
+    with Revision.open(repo) as revision:
+        app = make_browse_app(revision)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            view = app.screen.query_one(SourceView)
+            for typed, name, text in (
+                ("a\\b", "a\\b.txt", "back"),
+                ("endspace", "end space.txt ", "space"),
+            ):
+                await pilot.press("o")
+                await settle(pilot)
+                await pilot.press(*typed, "enter")
+                await settle(pilot)
+                assert (view.path, view.message) == (name, None)
+                assert app.screen.source is not None and app.screen.source.lines == [text]
+
+
 async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]) -> None:
     repo, _ = github_repo
     with Revision.open(repo) as revision:
@@ -227,6 +278,12 @@ async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]
             await settle(pilot)
             view = app.screen.query_one(SourceView)
             assert view.message is not None and "does not exist" in view.message
+    with Revision.open(repo) as revision:  # `assay browse src`: a folder, not a missing file
+        app = make_browse_app(revision, path="src/server/")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            view = app.screen.query_one(SourceView)
+            assert view.message == "src/server is a directory at this revision, not a file"
             await pilot.press("colon")  # no lines: no dialog
             await pilot.pause()
             assert isinstance(app.screen, BrowseScreen)

@@ -156,6 +156,13 @@ async def test_find_in_file_dialog() -> None:
 def test_parse_paths() -> None:
     assert parse_paths(" src, docs/a.md  lib ") == ("src", "docs/a.md", "lib")
     assert parse_paths("") == ()
+    # a name with spaces, quoted as in a shell; a backslash is a Windows separator, kept
+    assert parse_paths("\"docs/User Guide\" 'a b.md',src\\app.py") == (
+        "docs/User Guide",
+        "a b.md",
+        "src\\app.py",
+    )
+    assert parse_paths('"unclosed name') == ('"unclosed', "name")  # read as typed
 
 
 def test_hit_content_highlights_spans_as_data() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual.app import App, ComposeResult
@@ -9,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from screens.widgets.source_highlight import BLOCK
-from screens.widgets.source_lines import SourceMarks, highlight_block
+from screens.widgets.source_lines import LongLine, SourceMarks, highlight_block
 from screens.widgets.source_view import SourceView
 
 LINES = [f"value_{n} = compute({n})  # line {n + 1}" for n in range(30_000)]
@@ -201,3 +202,47 @@ async def test_widths_are_kept_per_file_shown_and_not_shared_between_texts() -> 
         view.show("a.py", ["shorter now"], key="blob-3")
         await pilot.pause()
         assert view.virtual_size.width == len("shorter now") + view._gutter_width + 1
+
+
+# a minified bundle: one line of 1.2 million characters, a token every few
+BUNDLE = "".join(f"var a{n}=b({n},'s{n}');" for n in range(60_000))
+
+
+async def test_a_long_line_draws_the_window_scrolled_to_and_only_that() -> None:
+    # the whole line was styled into segments, then cut, on every frame: 9 s a frame for a
+    # 5 MB bundle, the app frozen; now only the pieces under the window are styled
+    wide = "漢字" * 2_000  # two cells a character: cut by cells, not characters
+    app = ViewApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("bundle.min.js", [BUNDLE, wide + "end"])
+        await highlighted(pilot, view)
+        assert view.is_highlighted(1)
+        code = view.size.width - view._gutter_width
+        for x in (0, 1, 123_457, len(BUNDLE) - 5):
+            view.scroll_to(x=x, animate=False, immediate=True, force=True)
+            await pilot.pause()
+            x = int(view.scroll_x)  # the last: as far as it scrolls
+            row = text_of(view, 0)
+            assert row[view._gutter_width :].rstrip() == BUNDLE[x : x + code], x
+            styles = {segment.style for segment in view.render_line(0)}
+            assert len(styles) > 2  # highlighted: gutter, and more than one token colour
+        started = time.perf_counter()
+        for x in range(0, 1_000_000, 50_000):  # 20 frames scrolled along the line
+            view.scroll_to(x=x, animate=False, immediate=True, force=True)
+            text_of(view, 0)
+        assert time.perf_counter() - started < 2.0  # 1 ms a frame here; 20 s without the cut
+        view.scroll_to(x=8_000 - 3, animate=False, immediate=True, force=True)
+        await pilot.pause()
+        assert text_of(view, 1)[view._gutter_width :].startswith(" 字end")  # half a 漢 cut
+        view.scroll_to(x=4_002, animate=False, immediate=True, force=True)
+        await pilot.pause()
+        assert text_of(view, 1)[view._gutter_width :].startswith("字漢字")
+
+
+def test_a_long_line_is_cut_to_the_pieces_under_the_window() -> None:
+    pieces = [(f"t{n};", None) for n in range(200_000)]
+    line = LongLine("".join(text for text, _ in pieces), pieces)
+    window, at = line.cut(500_000, 500_080)
+    assert at == 500_000 and len(window) <= 30
+    assert "".join(text for text, _ in window) == "".join(t for t, _ in pieces)[500_000:500_080]

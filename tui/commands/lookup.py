@@ -14,7 +14,7 @@ import click
 
 from evidence.model import FileState
 from evidence.revision import BadPattern, GrepHit, Revision, RevisionError, SourceFile
-from evidence.text import visible
+from evidence.text import escaped, visible
 from tui.commands.errors import InputError
 from tui.commands.options import keymap_option
 from tui.commands.repository import repo_option, repository
@@ -130,16 +130,13 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
         with revision:
             source = revision.read(wanted.path)
             problem = file_problem(source, revision.short)
-            inside = source.path.rstrip("/") + "/"
-            entries = revision.entries() if source.state is FileState.MISSING else ()
-            if any(path.startswith(inside) for path in entries):
-                # not "does not exist": the reviewer mistyped nothing, a folder is not a file
+            if source.directory:  # the reviewer mistyped nothing, a folder is not a file
                 problem = (
-                    f"{inside.rstrip('/')} is a directory at {revision.short}: `assay grep PATTERN "
-                    f"-- {inside}` searches it, `assay browse` lists its files"
+                    f"{source.path} is a directory at {revision.short}: `assay grep PATTERN "
+                    f"-- {source.path}/` searches it, `assay browse` lists its files"
                 )
             if problem is not None:
-                raise InputError(problem)
+                raise InputError(problem + _at_head_hint(target, wanted, repo, source))
             lines = source.lines
             if wanted.lines is not None and wanted.lines[0] > max(len(lines), 1):
                 raise InputError(f"{source.path} has {len(lines)} lines at {revision.short}")
@@ -169,6 +166,20 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
         raise InputError(str(error)) from None
 
 
+def _at_head_hint(target: str, wanted: Target, repo: str | None, source: SourceFile) -> str:
+    """When REV:PATH read a missing PATH at a branch or tag named like a file (`notes.txt:3`
+    with a branch notes.txt), how to read that file at HEAD instead; else ""."""
+    if wanted.rev is None or source.state is not FileState.MISSING or source.inside:
+        return ""
+    try:
+        at_head = parse_target(":" + target)
+        with Revision.open(repository(repo)) as head:
+            held = head.exists(at_head.path)
+    except (ValueError, RevisionError):
+        return ""
+    return f" ({at_head.path} at HEAD: assay show :{target})" if held else ""
+
+
 def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
     """What `assay show` reads and at which revision: REV:PATH[:A-B], else PATH[:A-B] at HEAD
     (`assay show src/app.py:10-20`, as one asks `bat`) when PATH is a file there; exits 2 with
@@ -185,9 +196,11 @@ def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
     try:
         at_head = parse_target(":" + target)
         revision = Revision.open(repository(repo))
-    except (ValueError, RevisionError):
+    except ValueError:
         raise InputError(failure) from None
-    if not revision.exists(at_head.path):
+    except RevisionError as error:  # no REV:PATH to read: HEAD's is the reason (no commits)
+        raise InputError(failure if wanted is not None else str(error)) from None
+    if revision.held(at_head.path) is False:  # None: inside a submodule, said when read
         revision.close()
         raise InputError(f"{failure} (nor is {at_head.path} a file at HEAD)")
     return at_head, revision
@@ -203,7 +216,8 @@ def _print_permalink(
     link = link_to(revision, revision.remote_url(), path, lines)
     click.echo(link.text)
     if not link.web:
-        click.echo(f"assay show: no web link ({link.reason}); printed a local reference", err=True)
+        reason = escaped(link.reason)  # it may name a submodule's path
+        click.echo(f"assay show: no web link ({reason}); printed a local reference", err=True)
 
 
 @click.command(short_help="Print path:line:text of each match at a revision.")
@@ -225,8 +239,9 @@ def grep(
 ) -> None:
     """Print path:line:text for every line matching PATTERN at the revision.
 
-    Searches the commit's tree, never the work tree; PATHS are literal files or directories.
-    Exits 0 when something matched, 1 when nothing did, 2 on errors.
+    Searches the commit's tree, never the work tree; PATHS are literal files or directories
+    of it (a symlink in it followed, as rg follows one; a path it lacks is an error). Exits 0
+    when something matched, 1 when nothing did, 2 on errors.
     """
     use_color = sys.stdout.isatty() if color is None else color
     found = 0
