@@ -32,13 +32,15 @@ _RUN_SUFFIX = re.compile(r"#\d+$")
 
 
 def registered_sarif_files(items: Iterable[Mapping[str, Any]]) -> list[Path]:
-    """The SARIF files the store's registered results came from (``scan.sarif#2`` ->
-    ``scan.sarif``), in the order they were given, whether or not they still exist."""
+    """The SARIF files the results registered last came from (``scan.sarif#2`` ->
+    ``scan.sarif``), in the order they were given, whether or not they still exist. A rescan
+    written elsewhere replaces the scan before: that file's results the rescan no longer holds
+    (fixed, or moved to other lines) are no run of the export."""
     files: dict[str, None] = {}
     # as registered (a review's files in the order given), not by report identity
     ordered = sorted(items, key=lambda item: (item.get("registered_at") or "", item["ord"]))
     for item in ordered:
-        if item.get("kind") == "result" and item.get("report_file"):
+        if item.get("kind") == "result" and item.get("report_file") and item.get("present"):
             files.setdefault(_RUN_SUFFIX.sub("", str(item["report_file"])), None)
     return [Path(name) for name in files]
 

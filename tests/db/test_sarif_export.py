@@ -198,7 +198,7 @@ def test_the_export_reads_of_the_items_only_what_it_uses(store: VerdictStore) ->
     review(store, CODEQL)
     store.register(load_reports([SAMPLE_REPORTS]), revision=REV)
     every = store.items()
-    columns = ("kind", "report", "report_file", "registered_at", "ord")
+    columns = ("kind", "report", "report_file", "registered_at", "ord", "present")
     results = [
         {name: item[name] for name in columns}
         for item in every
@@ -286,3 +286,31 @@ def test_items_read_in_part_hold_those_columns_only(store: VerdictStore) -> None
     assert store.items(chosen) == [{name: item[name] for name in chosen} for item in every]
     with pytest.raises(ValueError, match="no such item column: nope"):
         store.items(("item", "nope"))
+
+
+def test_a_rescan_elsewhere_exports_the_scan_registered_last(tmp_path: Path, db_path: Path) -> None:
+    # the scan before wrote to another file, since deleted: its results the rescan no longer
+    # holds (a finding fixed) are not a run of the export, nor a file it needs
+    before, after = tmp_path / "monday" / "ruff.sarif", tmp_path / "tuesday" / "ruff.sarif"
+    before.parent.mkdir()
+    after.parent.mkdir()
+    shutil.copy(RUFF, before)
+    rescan = json.loads(RUFF.read_text())
+    fixed = rescan["runs"][0]["results"].pop(0)
+    after.write_text(json.dumps(rescan))
+    with VerdictStore.open(db_path) as store:
+        store.register(load_reports([before]), revision=REV)
+        reportset = load_reports([after])
+        store.register(reportset, revision=REV)
+        kept = reportset.reports[0].records[0]
+        store.give(ItemRef.for_record(reportset.reports[0], kept), "refuted", reviewer="ann")
+        document = json.loads(render(store, "sarif"))
+    validate(document)
+    assert len(document["runs"]) == 1
+    (run,) = document["runs"]
+    assert fixed not in run["results"] and len(run["results"]) == len(rescan["runs"][0]["results"])
+    assert run["results"][0]["suppressions"][0]["properties"]["reviewer"] == "ann"
+    before.unlink()
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["runs"]) == 1
