@@ -314,3 +314,31 @@ def test_a_rescan_elsewhere_exports_the_scan_registered_last(tmp_path: Path, db_
     result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["runs"]) == 1
+
+
+def test_a_triaged_log_reviewed_again_exports_the_verdicts_of_now(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    # the export, reviewed again (a file for "code scanning and assay alike"): the suppressions
+    # its earlier verdicts became are replaced by the verdicts of now, never written twice
+    review(store, CODEQL)
+    triaged = tmp_path / "triaged.sarif"
+    triaged.write_text(render(store, "sarif"))
+    reportset = load_reports([triaged])
+    store.register(reportset, revision=REV)
+    python = reportset.reports[0]
+    hashing = record(python, "Sensitive data")
+    store.give(ItemRef.for_record(python, hashing), "confirmed", reviewer="ann", revision=REV)
+    document = json.loads(render(store, "sarif"))
+    validate(document)  # suppressions are unique items
+    hashing_now, exposure, lookup = results(document)[:3]
+    assert "suppressions" not in hashing_now  # ann confirms it now: no longer suppressed
+    assert [v["verdict"] for v in hashing_now["properties"]["assay"]["verdicts"]] == ["confirmed"]
+    assert [(s["status"], s["properties"]["reviewer"]) for s in exposure["suppressions"]] == [
+        ("underReview", "ann"),
+        ("accepted", "bob"),
+    ]
+    assert len(lookup["properties"]["assay"]["locations"]) == 1
+    # the scanner's own suppression stays, once
+    unused = results(document)[4]
+    assert [s["kind"] for s in unused["suppressions"]] == ["inSource"]
