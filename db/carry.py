@@ -28,12 +28,15 @@ if TYPE_CHECKING:
     from db.events import Event
     from evidence.model import Record, Report
 
-__all__ = ["Carried", "carry", "finding_of"]
+__all__ = ["Carried", "LinesAfter", "Renamed", "carry", "finding_of"]
 
 #: what a finding is, whatever its id: (rule, message, path, code) of its first location
 Finding = tuple[str, str, str, str]
 #: (old revision, {path: old lines}) -> {(path, old line): its line at the revision reviewed}
 LinesAfter = Callable[[str, Mapping[str, Collection[int]]], dict[tuple[str, int], int]]
+#: (old revision, paths at it) -> {path: its new name} for the files renamed since, as git's diff
+#: between it and the revision reviewed says
+Renamed = Callable[[str, Collection[str]], dict[str, str]]
 #: scans followed at most from a verdict's result to the one held now
 MOST_MOVES = 1000
 
@@ -54,6 +57,7 @@ def carry(
     reviewer: str,
     revision: str | None,
     lines_after: LinesAfter | None = None,
+    renamed: Renamed | None = None,
 ) -> Carried:
     """Pair the results of each scan in ``reports`` with those of the scan registered before
     it, then carry ``reviewer``'s verdicts and notes along every pair kept. Called before the
@@ -73,7 +77,7 @@ def carry(
         for record in report.records:
             held[report.identity].setdefault(record.id, record)
     for identity, records in held.items():
-        reused = _pair(conn, identity, records, lines_after)
+        reused = _pair(conn, identity, records, lines_after, renamed)
         (latest,) = conn.execute(
             "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)
         ).fetchone()
@@ -158,6 +162,7 @@ def _pair(
     identity: str,
     records: dict[str, Record],
     lines_after: LinesAfter | None,
+    renamed: Renamed | None = None,
 ) -> set[str]:
     """Keep which result of the scan registered last each one that went became; returns the
     results the scan still holds by id whose finding went elsewhere (`_reused`)."""
@@ -219,6 +224,8 @@ def _pair(
             )
         elif new and any(old_id in followed for _line, old_id, _rev in old):
             unequal.append((finding, old, new))
+    if renamed is not None:
+        pairs += _renamed(identity, old_went, arrived, followed, renamed, at)
     reused: set[str] = set()
     if lines_after is not None and (unequal or old_kept):
         # where git's diff carried each old line of interest, one diff a revision for both
@@ -244,6 +251,45 @@ def _pair(
         one = list({pair[1]: pair for pair in pairs}.values())  # each old id's last pair
         insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", one)
     return reused
+
+
+def _renamed(
+    identity: str,
+    old_went: dict[Finding, list[tuple[int, str, str]]],
+    arrived: dict[Finding, list[Record]],
+    followed: set[str],
+    renamed: Renamed,
+    when: str,
+) -> list[tuple[str, str, str, str]]:
+    """Pairs of findings that went from a file git's diff calls renamed since their scan and
+    came, as many of them, in its new name (paired in line order); none came in the old name."""
+    lost = {finding: old for finding, old in old_went.items() if finding not in arrived}
+    wanted: dict[str, set[str]] = defaultdict(set)  # revision -> paths at it
+    for finding, old in lost.items():
+        for _line, old_id, revision in old:
+            if revision and finding[2] and old_id in followed:
+                wanted[revision].add(finding[2])
+    names: dict[tuple[str, str], str] = {}
+    for revision, paths in wanted.items():
+        for path, now in renamed(revision, paths).items():
+            names[(revision, path)] = now
+    moved: dict[Finding, list[tuple[int, str, str]]] = defaultdict(list)
+    for (rule, label, path, code), old in lost.items():
+        for line, old_id, revision in old:
+            new_name = names.get((revision, path))
+            if new_name is not None:
+                moved[(rule, label, new_name, code)].append((line, old_id, revision))
+    pairs: list[tuple[str, str, str, str]] = []
+    for finding, old in moved.items():
+        new = sorted(arrived.get(finding, ()), key=_first_line)
+        # the new name's own findings that went would compete for them: left as they are
+        if finding not in old_went and new and len(new) == len(old):
+            pairs.extend(
+                (identity, old_id, record.id, when)
+                for (_line, old_id, _rev), record in zip(sorted(old), new, strict=True)
+                if old_id in followed
+            )
+    return pairs
 
 
 def _by_place(record: Record) -> bool:

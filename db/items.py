@@ -71,11 +71,11 @@ def read_items(
 
 def read_result_files(utils: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Of each registered SARIF result, only where it came from (kind, report, report_file,
-    registered_at, ord), by report then report order: a scan's every item, read whole, took
-    460 MB while its SARIF file was parsed for the export."""
+    registered_at, ord, present), by report then report order: a scan's every item, read whole,
+    took 460 MB while its SARIF file was parsed for the export."""
     return list(
         utils.query(
-            "SELECT kind, report, report_file, registered_at, ord FROM items "
+            "SELECT kind, report, report_file, registered_at, ord, present FROM items "
             "WHERE kind = 'result' AND report_file IS NOT NULL ORDER BY report, ord"
         )
     )

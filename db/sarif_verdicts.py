@@ -6,7 +6,8 @@ the note as its justification; unclear -> status ``underReview``; confirmed (and
 suppression. A verdict on a result's only location (no code flow, no related location) is the
 result's, when the reviewer gave the result none. Every verdict, on the result and on its
 locations, is also listed in the result's ``properties.assay``, so the file can go back to a
-code-scanning system and to assay alike.
+code-scanning system and to assay alike: reviewed again, such a file's suppressions and
+``properties.assay`` of the reviewers exported are replaced by their verdicts of now.
 Results are matched to verdicts by the record ids the reader gives them (evidence/sarif/).
 """
 
@@ -32,13 +33,15 @@ _RUN_SUFFIX = re.compile(r"#\d+$")
 
 
 def registered_sarif_files(items: Iterable[Mapping[str, Any]]) -> list[Path]:
-    """The SARIF files the store's registered results came from (``scan.sarif#2`` ->
-    ``scan.sarif``), in the order they were given, whether or not they still exist."""
+    """The SARIF files the results registered last came from (``scan.sarif#2`` ->
+    ``scan.sarif``), in the order they were given, whether or not they still exist. A rescan
+    written elsewhere replaces the scan before: that file's results the rescan no longer holds
+    (fixed, or moved to other lines) are no run of the export."""
     files: dict[str, None] = {}
     # as registered (a review's files in the order given), not by report identity
     ordered = sorted(items, key=lambda item: (item.get("registered_at") or "", item["ord"]))
     for item in ordered:
-        if item.get("kind") == "result" and item.get("report_file"):
+        if item.get("kind") == "result" and item.get("report_file") and item.get("present"):
             files.setdefault(_RUN_SUFFIX.sub("", str(item["report_file"])), None)
     return [Path(name) for name in files]
 
@@ -108,6 +111,8 @@ def runs_with_verdicts(
     for event in store.current_all():
         if reviewer is None or event.reviewer == reviewer:
             current.setdefault(event.item, []).append(event)
+    # an earlier export of theirs reviewed again: what it says of them is replaced
+    exported = {reviewer} if reviewer is not None else set(store.reviewers())
     document: dict[str, Any] = {}
     runs: list[Any] = []
     identities: set[str] = set()
@@ -152,6 +157,7 @@ def runs_with_verdicts(
                         for _quote, event in located
                         if event.reviewer not in own and event.verdict is not None
                     ]
+                _forget_earlier(result, exported)
                 if events or located:
                     _annotate(result, events, located)
             runs.append(run)
@@ -184,6 +190,49 @@ def _moved(registered: Mapping[str, set[str]], file: str, identity: str) -> set[
     return next(iter(candidates.values())) if len(candidates) == 1 else set()
 
 
+def _written_here(suppression: object, reviewers: set[str]) -> bool:
+    """A suppression an earlier export wrote for one of ``reviewers`` (`suppression`'s shape)."""
+    if not isinstance(suppression, dict) or suppression.get("kind") != "external":
+        return False
+    properties = suppression.get("properties")
+    return (
+        isinstance(properties, dict)
+        and properties.get("reviewer") in reviewers
+        and properties.get("verdict") in (Verdict.REFUTED.value, Verdict.UNCLEAR.value)
+        and isinstance(properties.get("at"), str)
+    )
+
+
+def _forget_earlier(result: dict[str, Any], reviewers: set[str]) -> None:
+    """Take out what an earlier export wrote of these reviewers' verdicts (a triaged log
+    reviewed again): a verdict changed since would stay a suppression, one kept be written
+    twice (suppressions are unique in SARIF)."""
+    existing = result.get("suppressions")
+    if isinstance(existing, list):
+        kept = [found for found in existing if not _written_here(found, reviewers)]
+        if len(kept) < len(existing):
+            if kept:
+                result["suppressions"] = kept
+            else:
+                del result["suppressions"]
+    properties = result.get("properties")
+    earlier = properties.get("assay") if isinstance(properties, dict) else None
+    if not isinstance(properties, dict) or not isinstance(earlier, dict):
+        return
+    for key in ("verdicts", "locations"):
+        entries = earlier.get(key)
+        if isinstance(entries, list):
+            earlier[key] = [
+                entry
+                for entry in entries
+                if not (isinstance(entry, dict) and entry.get("reviewer") in reviewers)
+            ]
+            if not earlier[key]:
+                del earlier[key]
+    if not earlier:
+        del properties["assay"]
+
+
 def _annotate(
     result: dict[str, Any], events: list[Event], located: list[tuple[Any, Event]]
 ) -> None:
@@ -194,10 +243,12 @@ def _annotate(
     properties = result.get("properties")
     if not isinstance(properties, dict):
         properties = result["properties"] = {}
-    assay: dict[str, Any] = {"verdicts": [_verdict(event) for event in events]}
-    if located:
-        assay["locations"] = [
-            {"index": quote.index, "role": quote.role, **_verdict(event)}
-            for quote, event in located
-        ]
+    earlier = properties.get("assay")
+    earlier = earlier if isinstance(earlier, dict) else {}  # other reviewers', kept
+    assay: dict[str, Any] = {
+        "verdicts": [*earlier.get("verdicts", []), *(_verdict(event) for event in events)]
+    }
+    here = [{"index": q.index, "role": q.role, **_verdict(event)} for q, event in located]
+    if here or earlier.get("locations"):
+        assay["locations"] = [*earlier.get("locations", []), *here]
     properties["assay"] = assay

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     import sqlite_utils
 
-    from db.carry import Carried, LinesAfter
+    from db.carry import Carried, LinesAfter, Renamed
     from db.gone import Was
     from evidence.citations import CitedPath
     from evidence.model import Report
@@ -375,17 +375,19 @@ class VerdictStore:
         reviewer: str,
         revision: str | None = None,
         lines_after: LinesAfter | None = None,
+        renamed: Renamed | None = None,
     ) -> Carried:
         """Carry the reviewer's verdicts and notes on results these scans (before they are
         registered) no longer hold to the same findings they now hold (db/carry.py), in one
         transaction; ``revision``: the one the old items are left unreviewed at;
-        ``lines_after``: lines of an earlier revision at this one (db/carry.py)."""
+        ``lines_after``: lines of an earlier revision at this one, ``renamed``: files renamed
+        since one (db/carry.py)."""
         from db.carry import carry
 
         wanted = list(reports)
         return self._database.run(
             "carrying verdicts to the scan's findings",
-            lambda conn: carry(conn, wanted, reviewer, revision, lines_after),
+            lambda conn: carry(conn, wanted, reviewer, revision, lines_after, renamed),
             write=True,
         )
 

@@ -13,7 +13,7 @@ from evidence.git.process import OBJECT_ID
 from evidence.git.repo import open_repo
 from evidence.revision import RevisionError
 
-__all__ = ["lines_after"]
+__all__ = ["lines_after", "renames"]
 
 
 def lines_after(
@@ -44,3 +44,25 @@ def lines_after(
             if not touched and len(ranges) == 1:
                 found[(path, line)] = ranges[0][0] + 1
     return found
+
+
+def renames(repository: Path, old: str, new: str, paths: Collection[str]) -> dict[str, str]:
+    """The name at ``new`` of each of ``paths`` at ``old`` that git's diff between them finds
+    renamed (the file edited or not). Raises RevisionError as `lines_after` does."""
+    for commit in (old, new):
+        if not OBJECT_ID.fullmatch(commit):
+            raise RevisionError(f"not a commit id: {commit[:60]!r}")
+    wanted = set(paths)
+    repo = open_repo(repository)
+    try:
+        changes = path_changes(repo, old, new, wanted)
+    finally:
+        repo.close()
+    return {
+        change.old_path: change.new_path
+        for change in changes
+        if change.status.startswith("R")
+        and change.old_path in wanted
+        and change.new_path
+        and change.new_path != change.old_path
+    }

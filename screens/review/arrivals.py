@@ -174,6 +174,19 @@ class Arrivals(Part):
             except RevisionError:
                 return {}
 
+        def renamed(old: str, paths: Collection[str]) -> dict[str, str]:
+            # the files of an earlier scan renamed since (on the writer thread, once a scan's
+            # findings went from a file and none of them came in it)
+            from evidence.line_map import renames
+            from evidence.revision import RevisionError
+
+            if commit is None:
+                return {}
+            try:
+                return renames(root, old, commit, paths)
+            except RevisionError:
+                return {}
+
         def register(store: VerdictStore) -> tuple[dict[str, str], Carried | None]:
             elsewhere = registered_elsewhere(store.sources(), scans, repository, remote)
             # before registering: the items are the last scan's until then; never from
@@ -186,7 +199,11 @@ class Arrivals(Part):
             carried = None
             if followed:
                 carried = store.carry(
-                    followed, reviewer=reviewer, revision=commit, lines_after=lines_after
+                    followed,
+                    reviewer=reviewer,
+                    revision=commit,
+                    lines_after=lines_after,
+                    renamed=renamed,
                 )
             store.register(
                 reportset,

@@ -24,7 +24,8 @@ def carried_notice(carried: Carried) -> str:
     return visible(
         f"{_tools(carried.findings)}: your verdicts and notes on {count:,} {results} of the"
         " scan before followed them into this one (the same findings under other ids: their"
-        " lines moved, or the scan ran in another checkout); the history keeps where they were"
+        " lines moved, their file was renamed, or the scan ran in another checkout); the"
+        " history keeps where they were"
     )
 
 

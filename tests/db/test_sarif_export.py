@@ -199,7 +199,7 @@ def test_the_export_reads_of_the_items_only_what_it_uses(store: VerdictStore) ->
     review(store, CODEQL)
     store.register(load_reports([SAMPLE_REPORTS]), revision=REV)
     every = store.items()
-    columns = ("kind", "report", "report_file", "registered_at", "ord")
+    columns = ("kind", "report", "report_file", "registered_at", "ord", "present")
     results = [
         {name: item[name] for name in columns}
         for item in every
@@ -380,3 +380,59 @@ def test_an_audits_scan_moved_since_keeps_its_verdicts(tmp_path: Path, db_path: 
     renamed = moved.rename(moved.with_name("codeql.sarif"))  # which system's? not guessed
     args[-1] = str(renamed)
     assert "suppressions" not in results(json.loads(CliRunner().invoke(cli, args).stdout))[0]
+
+
+def test_a_rescan_elsewhere_exports_the_scan_registered_last(tmp_path: Path, db_path: Path) -> None:
+    # the scan before wrote to another file, since deleted: its results the rescan no longer
+    # holds (a finding fixed) are not a run of the export, nor a file it needs
+    before, after = tmp_path / "monday" / "ruff.sarif", tmp_path / "tuesday" / "ruff.sarif"
+    before.parent.mkdir()
+    after.parent.mkdir()
+    shutil.copy(RUFF, before)
+    rescan = json.loads(RUFF.read_text())
+    fixed = rescan["runs"][0]["results"].pop(0)
+    after.write_text(json.dumps(rescan))
+    with VerdictStore.open(db_path) as store:
+        store.register(load_reports([before]), revision=REV)
+        reportset = load_reports([after])
+        store.register(reportset, revision=REV)
+        kept = reportset.reports[0].records[0]
+        store.give(ItemRef.for_record(reportset.reports[0], kept), "refuted", reviewer="ann")
+        document = json.loads(render(store, "sarif"))
+    validate(document)
+    assert len(document["runs"]) == 1
+    (run,) = document["runs"]
+    assert fixed not in run["results"] and len(run["results"]) == len(rescan["runs"][0]["results"])
+    assert run["results"][0]["suppressions"][0]["properties"]["reviewer"] == "ann"
+    before.unlink()
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["runs"]) == 1
+
+
+def test_a_triaged_log_reviewed_again_exports_the_verdicts_of_now(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    # the export, reviewed again (a file for "code scanning and assay alike"): the suppressions
+    # its earlier verdicts became are replaced by the verdicts of now, never written twice
+    review(store, CODEQL)
+    triaged = tmp_path / "triaged.sarif"
+    triaged.write_text(render(store, "sarif"))
+    reportset = load_reports([triaged])
+    store.register(reportset, revision=REV)
+    python = reportset.reports[0]
+    hashing = record(python, "Sensitive data")
+    store.give(ItemRef.for_record(python, hashing), "confirmed", reviewer="ann", revision=REV)
+    document = json.loads(render(store, "sarif"))
+    validate(document)  # suppressions are unique items
+    hashing_now, exposure, lookup = results(document)[:3]
+    assert "suppressions" not in hashing_now  # ann confirms it now: no longer suppressed
+    assert [v["verdict"] for v in hashing_now["properties"]["assay"]["verdicts"]] == ["confirmed"]
+    assert [(s["status"], s["properties"]["reviewer"]) for s in exposure["suppressions"]] == [
+        ("underReview", "ann"),
+        ("accepted", "bob"),
+    ]
+    assert len(lookup["properties"]["assay"]["locations"]) == 1
+    # the scanner's own suppression stays, once
+    unused = results(document)[4]
+    assert [s["kind"] for s in unused["suppressions"]] == ["inSource"]

@@ -163,3 +163,60 @@ async def test_a_verdict_leaves_the_line_another_finding_took(
     # opened again: nothing moves twice
     seen = await review_once(repo, after, second, db, keymap)
     assert seen.current == {records[1].id: "refuted", records[2].id: "refuted"}
+
+
+def scan_of(path: Path, file: str, lines: list[int]) -> Path:
+    """Bandit's shape (a snippet, no fingerprints) of CODE at these lines of ``file``."""
+    results = [
+        {
+            "ruleId": "B602",
+            "message": {"text": "shell=True"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": file},
+                        "region": {"startLine": line, "endLine": line, "snippet": {"text": CODE}},
+                    }
+                }
+            ],
+        }
+        for line in lines
+    ]
+    run = {"tool": {"driver": {"name": "Bandit"}}, "results": results}
+    path.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    return path
+
+
+async def test_verdicts_follow_their_findings_into_a_renamed_file(
+    tmp_path: Path, keymap: Keymap
+) -> None:
+    # src/run.py renamed src/jobs.py, a line added above both findings: the same findings,
+    # which git's diff calls a rename; their verdicts must not go stale
+    repo, db = tmp_path / "repo", tmp_path / "verdicts.db"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    body = f"import subprocess\n\n\ndef a():\n    {CODE}\n\n\ndef b():\n    {CODE}\n"
+    first = commit(repo, body)
+    before = scan_of(tmp_path / "before.sarif", "src/run.py", [5, 9])
+    await review_once(repo, before, first, db, keymap)
+    (report,) = load_reports([before]).reports
+    with VerdictStore.open(db) as store:
+        for record, why in zip(report.records, ("a: constant", "b: user input"), strict=True):
+            verdict = "refuted" if why.startswith("a") else "confirmed"
+            item = ItemRef.for_record(report, record)
+            store.give(item, verdict, note=why, reviewer="ada", revision=first)
+
+    git(repo, "mv", "src/run.py", "src/jobs.py")
+    (repo / "src" / "jobs.py").write_text('"""Jobs."""\n' + body, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=A", "-c", "user.email=a@example.org", "commit", "-qm", "mv")
+    second = git(repo, "rev-parse", "HEAD").strip()
+    after = scan_of(tmp_path / "after.sarif", "src/jobs.py", [6, 10])
+    records = load_reports([after]).reports[0].records
+    seen = await review_once(repo, after, second, db, keymap)
+    assert seen.current == {records[0].id: "refuted", records[1].id: "confirmed"}
+    assert seen.stale == 0
+    assert any("verdicts and notes on 2 results of the scan before" in n for n in seen.said)
+    with VerdictStore.open(db) as store:
+        notes = {e.record: e.note for e in store.current("ada").values()}
+    assert notes == {records[0].id: "a: constant", records[1].id: "b: user input"}
