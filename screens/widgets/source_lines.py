@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate
 from operator import itemgetter
@@ -38,6 +38,8 @@ SYNTAX_STYLES = {"dark": "monokai", "light": "friendly"}
 #: a line wider than this (in cells) is cut to the view before it is styled: a minified
 #: bundle's one line of millions of characters was styled whole, then cut, on every frame
 LONG_LINE = 2000
+#: a line's tokens and their styles (None: plain)
+Pieces = Sequence[tuple[str, Style | None]]
 
 
 class LongLine:
@@ -65,6 +67,51 @@ class LongLine:
             if part:
                 window.append((part, style))
         return window, start
+
+
+class LongLines:
+    """The long lines of a view, each cut into `LongLine` once (and again once highlighted)."""
+
+    def __init__(self, size: int = 64) -> None:
+        from cachetools import LRUCache
+
+        self._known: LRUCache[tuple[object, int], tuple[object, LongLine]] = LRUCache(size)
+
+    def cut(
+        self, key: tuple[object, int], text: str, pieces: Pieces | None, start: int, end: int
+    ) -> tuple[list[tuple[str, Style | None]], int]:
+        """`LongLine.cut` of line ``key`` (its document, its index), given its pieces now."""
+        known = self._known.get(key)
+        if known is None or known[0] is not pieces:  # highlighted since, or never cut
+            known = self._known[key] = (pieces, LongLine(text, pieces or [(text, None)]))
+        return known[1].cut(start, end)
+
+
+def code_segments(
+    pieces: Iterable[tuple[str, Style | None]],
+    line_style: Style,
+    styles: dict[tuple[Style, Style], Style],
+) -> list[Segment]:
+    """A line's code: its pieces, each syntax style made legible on the line's (None: plain)."""
+    return [
+        Segment(part, line_style if style is None else legible_on(styles, style, line_style))
+        for part, style in pieces
+    ]
+
+
+def windowed(
+    code: list[Segment], cells: int, at: int | None, scroll_x: int, width: int, style: Style
+) -> list[Segment]:
+    """A line's code (``cells`` wide) cut or padded to the view's ``width`` columns from
+    ``scroll_x``; ``at``: the cell a long line's cut-out starts at (`LongLines`)."""
+    if at is not None:
+        start = scroll_x - at
+        return list(Strip(code).crop_extend(start, start + width, style))
+    if scroll_x or cells > width:  # one Strip made per line otherwise
+        return list(Strip(code, cells).crop_extend(scroll_x, scroll_x + width, style))
+    if cells < width:
+        code.append(Segment(" " * (width - cells), style))
+    return code
 
 
 def widest_line(lines: Sequence[str]) -> int:

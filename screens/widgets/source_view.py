@@ -32,12 +32,14 @@ from screens.widgets.source_lines import (
     LONG_LINE,
     SYNTAX_STYLES,
     LineRange,
-    LongLine,
+    LongLines,
+    Pieces,
     SourceMarks,
+    code_segments,
     gutter_segments,
-    legible_on,
     message_strip,
     widest_line,
+    windowed,
 )
 from screens.widgets.truecolor import TruecolorOnly
 from screens.widgets.virtual import set_virtual_size
@@ -108,7 +110,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         self._lines: list[str] = []
         self._display: dict[int, str] = {}  # safe display text per 0-based line, filled lazily
         self._cells: dict[int, int] = {}  # the display text's width in cells, the same
-        self._long: LRUCache[tuple[object, int], tuple[object, LongLine]] = LRUCache(64)
+        self._long = LongLines()
         self._width = 0  # display width of the widest line
         self._message: str | None = None
         self.marks = SourceMarks()
@@ -462,14 +464,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         code_width = max(0, text_width - self._gutter_width)
         scroll_x = int(self.scroll_x)
         code, cells, at = self._code(index, base, scroll_x, code_width)
-        line_style = self._line_style(line, base)
-        if at is not None:  # a long line's window, starting at cell ``at``
-            start = scroll_x - at
-            code = list(Strip(code).crop_extend(start, start + code_width, line_style))
-        elif scroll_x or cells > code_width:  # cut to the view (one Strip per line otherwise)
-            code = list(Strip(code, cells).crop_extend(scroll_x, scroll_x + code_width, line_style))
-        elif cells < code_width:
-            code.append(Segment(" " * (code_width - cells), line_style))
+        code = windowed(code, cells, at, scroll_x, code_width, self._line_style(line, base))
         return Strip([*gutter, *code, *bar], width)
 
     def _style(self, name: str) -> Style:
@@ -499,22 +494,11 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         cells = self._cells.get(index)
         if cells is None:
             cells = self._cells[index] = cell_len(text)
-        pieces: Sequence[tuple[str, Style | None]] | None = self.highlights.pieces(index)
+        pieces: Pieces | None = self.highlights.pieces(index)
         at = None
         if cells > LONG_LINE:
-            known = self._long.get((self._doc, index))
-            if known is None or known[0] is not pieces:  # highlighted since, or never cut
-                known = self._long[self._doc, index] = (
-                    pieces,
-                    LongLine(text, pieces or [(text, None)]),
-                )
-            pieces, at = known[1].cut(start, start + width)
+            key = (self._doc, index)
+            pieces, at = self._long.cut(key, text, pieces, start, start + width)
         elif pieces is None:
             return ([Segment(text, line_style)] if text else []), cells, None
-        styles = self._legible
-        plain = line_style
-        segments = [
-            Segment(part, plain if style is None else legible_on(styles, style, plain))
-            for part, style in pieces
-        ]
-        return segments, cells, at
+        return code_segments(pieces, line_style, self._legible), cells, at

@@ -267,7 +267,9 @@ async def test_the_finder_opens_a_name_with_a_backslash_or_an_end_space(tmp_path
                 await pilot.press(*typed, "enter")
                 await settle(pilot)
                 assert (view.path, view.message) == (name, None)
-                assert app.screen.source is not None and app.screen.source.lines == [text]
+                screen = app.screen
+                assert isinstance(screen, BrowseScreen)
+                assert screen.source is not None and screen.source.lines == [text]
 
 
 async def test_browse_missing_file_and_bad_actions(github_repo: tuple[Path, str]) -> None:
