@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,9 +37,9 @@ def save_writeup(
     text = marked(markdown(store, reports=reports))
     kept = None
     try:
-        if edited(path):
+        if edited(path):  # copied, not moved: the file replaced keeps its mode (a 0600 one)
             kept = _free_name(path)
-            path.rename(kept)
+            shutil.copy2(path, kept)
         write_atomically(path, lambda handle: handle.write(text))
     except OSError as error:
         also = f"; the earlier one is kept as {kept.name}" if kept is not None else ""
@@ -62,7 +63,7 @@ def marked(text: str) -> str:
 def edited(path: Path) -> bool:
     """Whether a file at ``path`` holds anything but a write-up `marked` as it was written (not
     a file there, a folder say: the write fails and says so)."""
-    if not path.is_file():
+    if path.is_symlink() or not path.is_file():  # a link planted there is replaced, as ever
         return False
     try:
         with path.open("rb") as handle:
