@@ -89,8 +89,14 @@ class CheckResult:
     @property
     def holds(self) -> bool:
         """Every quote verified, no claimed range wrong, every cited path there, no quote left
-        outside a record (drift aside)."""
-        return not (self.failing or self.missing_citations or self.unchecked)
+        outside a record, every search the reports hold replayed (drift aside)."""
+        return not (self.failing or self.missing_citations or self.unchecked or self.search_errors)
+
+    @property
+    def search_errors(self) -> tuple[SearchResult, ...]:
+        """Searches that could not be replayed (a path not in the revision, a pattern git
+        refuses): the absence they stand for is not shown."""
+        return tuple(search for search in self.searches if search.error)
 
     @property
     def exit_code(self) -> int:
@@ -120,7 +126,7 @@ class CheckResult:
             "files_too_large": files[FileState.TOO_LARGE],
             "found_elsewhere": sum(1 for r in self.quotes if r.anchor.elsewhere),
             "searches": len(self.searches),
-            "search_errors": sum(1 for s in self.searches if s.error),
+            "search_errors": len(self.search_errors),
             "unchecked": len(self.unchecked),
             "citations": len(self.citations),
             "citations_missing": len(self.missing_citations),

@@ -239,6 +239,7 @@ def to_text(result: CheckResult) -> str:
         f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} quoted file(s) "
         f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
         + (f"{counts['unchecked']} quote(s) outside any record; " if counts["unchecked"] else "")
+        + (f"{counts['search_errors']} search(es) not run; " if counts["search_errors"] else "")
         +
         # this line's verdict is the check's alone: with --against, the drift's is on its own
         # line (every quote verified read "FAIL" here when a passage had changed since)

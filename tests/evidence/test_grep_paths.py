@@ -106,6 +106,11 @@ def test_check_finds_what_a_replayed_search_of_a_link_finds(
     assert searches["DM-ABS-link"]["count"] == 1  # the eval the record says is absent
     assert searches["DM-ABS-typo"]["count"] == 0
     assert "srcc: no such file or directory" in searches["DM-ABS-typo"]["error"]
+    # the absence a search that could not run stands for is not shown: the check fails
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["summary"]["search_errors"] == 1
+    text = CliRunner().invoke(cli, ["check", "--repo", str(root), str(report)])
+    assert text.exit_code == 1 and "1 search(es) not run; FAIL" in text.stdout
 
 
 @pytest.fixture
