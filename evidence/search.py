@@ -140,7 +140,12 @@ class RevisionSearch:
 
     @cached_property
     def _wide(self) -> list[str]:
-        return git_grep.wide_paths(self.revision.git_dir, self.revision.commit, [])
+        commit = self.revision.commit
+        known = _wide_known(commit)
+        if known is None:  # reading every blob of the tree: 3 s at 200 MB, once a commit
+            known = git_grep.wide_paths(self.revision.git_dir, commit, [])
+            _keep_wide(commit, known)
+        return known
 
     def _wide_texts(self, paths: list[str]) -> list[str]:
         """The UTF-16 texts under ``paths``, of the tree's listed once (git reads every file)."""
@@ -174,3 +179,33 @@ class RevisionSearch:
         its content not here)."""
         source = self.revision.read(path)
         return source.lines if source.lfs is not None and source.state is FileState.OK else None
+
+
+#: the UTF-16 texts of each commit searched, kept in the user cache (a commit's tree never
+#: changes): a command's or a relaunched review's first search does not read the tree again
+WIDE = "wide"
+_WIDE_MAGIC, _WIDE_VERSION = b"assay wide texts\n", 1
+
+
+def _wide_file(commit: str) -> Path:
+    from evidence.cache_files import SUFFIX, user_cache
+
+    return user_cache(WIDE) / f"{commit}{SUFFIX}"
+
+
+def _wide_known(commit: str) -> list[str] | None:
+    from evidence.cache_files import read
+
+    def decoded(paths: object) -> list[str] | None:
+        ok = isinstance(paths, list) and all(isinstance(path, str) for path in paths)
+        return paths if ok else None  # type: ignore[return-value]
+
+    return read(_wide_file(commit), _WIDE_MAGIC, _WIDE_VERSION, commit, decoded)
+
+
+def _keep_wide(commit: str, paths: list[str]) -> None:
+    from evidence.cache_files import prune, write
+
+    path = _wide_file(commit)
+    if write(path, _WIDE_MAGIC, _WIDE_VERSION, commit, paths):
+        prune(path.parent, keep=4096, max_bytes=64 * 1024 * 1024)

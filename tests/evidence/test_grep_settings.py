@@ -132,3 +132,20 @@ def test_a_utf16_text_is_searched_as_it_is_shown(tmp_path: Path) -> None:
             ("res/app.rc", 1, 'IDS_HELLO "eval(data)"', ((11, 15),)),
         ]
         assert [hit.path for hit in revision.grep("eval", paths=["res"])] == ["res/app.rc"]
+
+
+def test_a_commits_utf16_texts_are_listed_once_for_every_later_search(tmp_path: Path) -> None:
+    # listing them reads every blob of the tree (3 s at 200 MB): each `assay grep`, and each
+    # relaunched review's first search, paid it again; the list is kept per commit
+    from evidence import search
+
+    root = tmp_path / "r"
+    commit = make_repo(
+        root, {"res/app.rc": "\ufeffIDS eval\r\n".encode("utf-16-le"), "a.py": "eval()\n"}
+    )
+    with Revision.open(root) as revision:
+        assert [hit.path for hit in revision.grep("eval")] == ["a.py", "res/app.rc"]
+    assert search._wide_known(commit) == ["res/app.rc"]
+    search._keep_wide(commit, [])  # what a later search takes for the commit's list
+    with Revision.open(root) as revision:
+        assert [hit.path for hit in revision.grep("eval")] == ["a.py"]  # not listed again
