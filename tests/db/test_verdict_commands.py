@@ -277,3 +277,19 @@ def test_a_writeup_of_several_repositories_says_so(tmp_path: Path) -> None:
             "holds (/src/heron, /src/kestrel): one review's own write-up is its `x`"
         )
     assert run("export", "--db", path).stderr == ""  # the event log: for a teammate, whole
+
+
+def test_import_reads_the_standard_input_as_dash(ann_db: Path, tmp_path: Path) -> None:
+    # `assay export --format jsonl | ssh host assay import -`: `-` was a file not found
+    events = run("export", "--db", ann_db).output
+    fresh = tmp_path / "fresh.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "import", "-", "--db", str(fresh)],
+        input=events,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "-: 3 new, 0 already present\n"
+    assert run("export", "--db", fresh).output == events

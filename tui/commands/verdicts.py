@@ -229,7 +229,8 @@ def _resolved(path: Path) -> Path:
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @db_option
 def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
-    """Merge jsonl verdict files from other reviewers; importing a file twice changes nothing."""
+    """Merge jsonl verdict files from other reviewers (`-`: the standard input); importing a
+    file twice changes nothing."""
     with startup.Paused():  # the events parsed, then written: they live until it is done
         _import(files, db_path)
 
@@ -238,7 +239,8 @@ def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
     batches = []
     for file in files:
         try:
-            text = _decoded(read_input(file))
+            # `-`: the standard input (`assay export --format jsonl | ssh host assay import -`)
+            text = _decoded(read_input(Path("/dev/stdin") if str(file) == "-" else file))
         except UnicodeDecodeError:
             raise InputError(f"{file} is not UTF-8 (nor UTF-16 with a byte-order mark)") from None
         except OSError as error:
