@@ -463,8 +463,9 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         )
         code_width = max(0, text_width - self._gutter_width)
         scroll_x = int(self.scroll_x)
-        code, cells, at = self._code(index, base, scroll_x, code_width)
-        code = windowed(code, cells, at, scroll_x, code_width, self._line_style(line, base))
+        line_style = self._line_style(line, base)
+        code, cells, at = self._code(index, line_style, scroll_x, code_width)
+        code = windowed(code, cells, at, scroll_x, code_width, line_style)
         return Strip([*gutter, *code, *bar], width)
 
     def _style(self, name: str) -> Style:
@@ -485,20 +486,18 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         return base
 
     def _code(
-        self, index: int, base: Style, start: int, width: int
+        self, index: int, line_style: Style, start: int, width: int
     ) -> tuple[list[Segment], int, int | None]:
         """The segments of a line's code, highlighted when it is, its width in cells, and for a
         long line the cell its segments start at (only those of cells start..start+width)."""
-        line_style = self._line_style(index + 1, base)
         text = self.display_text(index)
         cells = self._cells.get(index)
         if cells is None:
             cells = self._cells[index] = cell_len(text)
         pieces: Pieces | None = self.highlights.pieces(index)
-        at = None
         if cells > LONG_LINE:
-            key = (self._doc, index)
-            pieces, at = self._long.cut(key, text, pieces, start, start + width)
-        elif pieces is None:
+            cut, at = self._long.cut((self._doc, index), text, pieces, start, start + width)
+            return code_segments(cut, line_style, self._legible), cells, at
+        if pieces is None:
             return ([Segment(text, line_style)] if text else []), cells, None
-        return code_segments(pieces, line_style, self._legible), cells, at
+        return code_segments(pieces, line_style, self._legible), cells, None
