@@ -160,7 +160,15 @@ class VerdictStore:
         """Leave the item unreviewed (no verdict, no note): its history keeps what it was."""
         return self._database.run(
             "clearing a verdict",
-            lambda conn: writes.append(conn, item, reviewer, None, None, revision),
+            lambda conn: writes.append(
+                conn,
+                item,
+                reviewer,
+                None,
+                None,
+                revision,
+                previous=writes.latest(conn, item.key, reviewer),
+            ),
             write=True,
         )
 

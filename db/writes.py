@@ -61,13 +61,14 @@ def append(
     note: str | None,
     revision: str | None,
     *,
+    previous: Event | None,
     undoes: str | None = None,
 ) -> Event:
-    """Append the item's new state for the reviewer, timed after their latest event."""
+    """Append the item's new state for the reviewer, timed after their latest event
+    (``previous``: their latest on the item, `latest`, which the caller has read)."""
     if not reviewer.strip():
         raise StoreError("a verdict needs a reviewer name")
-    before = latest(conn, item.key, reviewer)
-    at = _after(next_at(conn, reviewer), [before.at] if before else [])
+    at = _after(next_at(conn, reviewer), [previous.at] if previous else [])
     event = new_event(item, reviewer, verdict, note, at, revision, undoes)
     conn.execute(INSERT, row_values(event))
     return event
@@ -113,7 +114,7 @@ def give(
     """A verdict on the item; note None keeps the current note."""
     previous = latest(conn, item.key, reviewer)
     kept = note if note is not None else (previous.note if previous else None)
-    return append(conn, item, reviewer, verdict, kept or None, revision)
+    return append(conn, item, reviewer, verdict, kept or None, revision, previous=previous)
 
 
 def set_note(
@@ -122,7 +123,7 @@ def set_note(
     """The note on the item ("" clears it), keeping the reviewer's current verdict."""
     previous = latest(conn, item.key, reviewer)
     verdict = previous.verdict if previous else None
-    return append(conn, item, reviewer, verdict, text or None, revision)
+    return append(conn, item, reviewer, verdict, text or None, revision, previous=previous)
 
 
 def undo(conn: sqlite3.Connection, reviewer: str, event: str | None = None) -> Event | None:
@@ -156,6 +157,7 @@ def undo(conn: sqlite3.Connection, reviewer: str, event: str | None = None) -> E
         previous.verdict if previous else None,
         previous.note if previous else None,
         target.revision,
+        previous=now,
         undoes=target.event,
     )
 
