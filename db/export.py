@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from db.check import StoreError
-from db.events import AT_FORMAT, Event
+from db.events import Event
 from db.keys import Verdict, make_key
 from db.store import VerdictStore
 from db.writeup import csv_cell, current_csv, markdown
@@ -217,10 +217,15 @@ def _canonical_at(value: str, where: str) -> str:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise StoreError(f"{where}: at {value!r} is not an ISO 8601 time") from None
-    offset = moment.utcoffset()
-    if offset is None or offset.total_seconds() != 0:
-        raise StoreError(f"{where}: at {value!r} is not in UTC")
-    return moment.astimezone(UTC).strftime(AT_FORMAT)
+    if moment.utcoffset() is None:  # a local time of an unknown zone: which instant is unknown
+        raise StoreError(f"{where}: at {value!r} has no UTC offset (Z or +hh:mm)")
+    try:
+        instant = moment.astimezone(UTC)
+    except OverflowError:  # year 1 an hour east of UTC: before the first instant Python keeps
+        raise StoreError(f"{where}: at {value!r} is out of range") from None
+    # AT_FORMAT's spelling, but the year always in 4 digits (strftime writes year 5 as "5"),
+    # so that times sort as text
+    return instant.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 # --- SARIF 2.1.0 ---------------------------------------------------------------------------------

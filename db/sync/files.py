@@ -76,7 +76,8 @@ def sendable(note: str) -> str:
 
 _FIELD_LIST = list(FIELDS)
 _VERDICTS: dict[str | None, Verdict | None] = {None: None, **{v.value: v for v in Verdict}}
-#: a time exactly as assay writes it (other spellings of UTC are read by parse_event)
+#: a time exactly as assay writes it (other spellings, and other offsets, are read by
+#: parse_event)
 _CANONICAL_AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 
 

@@ -188,7 +188,8 @@ def line(**changes: object) -> str:
         (line(note=3), "note must be a string or null"),
         (line(item="S/runtime#R2"), "does not match"),
         (line(at="yesterday"), "not an ISO 8601 time"),
-        (line(at="2026-11-29T10:00:00+02:00"), "not in UTC"),
+        (line(at="2026-11-29T10:00:00"), "x.jsonl:1: at '2026-11-29T10:00:00' has no UTC offset"),
+        (line(at="0001-01-01T00:30:00+01:00"), "x.jsonl:1: at '0001-01-01T00:30:00.+01:00' is out"),
         ("[1, 2]", "expected a JSON object"),
         (line() + "\n" + line(verdict="refuted"), "used for two different events"),
     ],
@@ -198,9 +199,20 @@ def test_bad_input_is_refused_with_its_line(text: str, message: str) -> None:
         parse_events(text, "x.jsonl")
 
 
-def test_other_iso_times_are_normalized() -> None:
-    (event,) = parse_events(line(at="2026-11-29T10:00:00+00:00") + "\n\n", "x.jsonl")
-    assert event.at == "2026-11-29T10:00:00.000000Z"
+@pytest.mark.parametrize(
+    ("at", "stored"),
+    [
+        ("2026-11-29T10:00:00+00:00", "2026-11-29T10:00:00.000000Z"),
+        # another tool's, or a hand-edited, time with its own offset: the same instant in UTC
+        ("2026-12-01T10:00:00+02:00", "2026-12-01T08:00:00.000000Z"),
+        ("2026-11-30T21:15:00.5-05:30", "2026-12-01T02:45:00.500000Z"),
+        ("2026-12-01T00:30:00+0100", "2026-11-30T23:30:00.000000Z"),
+        ("0005-01-01T00:00:00Z", "0005-01-01T00:00:00.000000Z"),  # sorts as text: 4 digits
+    ],
+)
+def test_other_iso_times_are_normalized(at: str, stored: str) -> None:
+    (event,) = parse_events(line(at=at) + "\n\n", "x.jsonl")
+    assert event.at == stored
 
 
 def test_import_lists_disagreements(filled: VerdictStore) -> None:

@@ -293,3 +293,29 @@ def test_import_reads_the_standard_input_as_dash(ann_db: Path, tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     assert done.stdout == "-: 3 new, 0 already present\n"
     assert run("export", "--db", fresh).output == events
+
+
+def test_import_takes_a_time_with_any_offset_as_its_instant_in_utc(
+    ann_db: Path, tmp_path: Path
+) -> None:
+    # another tool's file, or one edited by hand, stamps events in local time with its offset
+    exported = run("export", "--db", ann_db).stdout.splitlines()
+    lines = [json.loads(each) for each in exported]
+    utc = lines[0]["at"]
+    lines[0]["at"] = "2026-12-01T10:00:00+02:00"
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(json.dumps(each) + "\n" for each in lines), encoding="utf-8")
+    fresh = tmp_path / "fresh.sqlite3"
+    assert run("import", edited, "--db", fresh).stdout == f"{edited}: 3 new, 0 already present\n"
+    assert run("import", edited, "--db", fresh).stdout == f"{edited}: 0 new, 3 already present\n"
+    stored = [json.loads(each) for each in run("export", "--db", fresh).stdout.splitlines()]
+    assert "2026-12-01T08:00:00.000000Z" in [each["at"] for each in stored]
+    assert utc not in [each["at"] for each in stored]
+    lines[0]["at"] = "1 December, 10 o'clock"
+    edited.write_text("".join(json.dumps(each) + "\n" for each in lines), encoding="utf-8")
+    refused = run("import", edited, "--db", fresh)
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f'assay import: {edited}:1: at "1 December, 10 o\'clock" is not an ISO 8601 time '
+        "(nothing was imported)\n"
+    )
