@@ -4,18 +4,22 @@ The text goes to a temporary file of a random name in the destination's director
 exclusively and never through a symbolic link (``O_CREAT | O_EXCL | O_NOFOLLOW``), then renamed
 over the destination: a reader sees the old file or the new one, never half of one; a symbolic
 link planted at the destination is replaced, its target never written; a file that was there
-keeps its permission bits.
+keeps its permission bits. Asked to, it writes the text gzip-compressed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from gzip import GzipFile
 
 __all__ = ["database_files", "write_atomically"]
 
@@ -65,9 +69,12 @@ def _refuse_special(path: Path) -> None:
         )
 
 
-def write_atomically(path: Path, produce: Callable[[TextIO], object]) -> None:
-    """Write ``path`` with what ``produce(handle)`` writes (UTF-8), atomically; OSError if not
-    (also when ``path`` is a device, a FIFO or a socket, which is never replaced)."""
+def write_atomically(
+    path: Path, produce: Callable[[TextIO], object], *, gzipped: bool = False
+) -> None:
+    """Write ``path`` with what ``produce(handle)`` writes (UTF-8; ``gzipped``: compressed),
+    atomically; OSError if not (also when ``path`` is a device, a FIFO or a socket, which is
+    never replaced)."""
     _refuse_special(path)
     directory = path.parent if str(path.parent) else Path(".")
     import secrets  # here: the review app imports this module before its first frame
@@ -88,16 +95,31 @@ def write_atomically(path: Path, produce: Callable[[TextIO], object]) -> None:
                 "replaced whole by a new one written there",
             ) from None
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            produce(handle)
-            handle.flush()
+        with os.fdopen(descriptor, "wb") as raw:
+            if gzipped:
+                import gzip
+
+                # no name nor time in the header: the same export, the same bytes (for git)
+                with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
+                    _write_text(packed, produce)
+            else:
+                _write_text(raw, produce)
+            raw.flush()
             with contextlib.suppress(OSError):  # a file system without modes (FAT) keeps none
-                os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
+                os.fchmod(raw.fileno(), mode)
+            os.fsync(raw.fileno())
         os.replace(temporary, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
+
+
+def _write_text(binary: IO[bytes] | GzipFile, produce: Callable[[TextIO], object]) -> None:
+    handle = io.TextIOWrapper(binary, encoding="utf-8", newline="")
+    try:
+        produce(handle)
+    finally:
+        handle.detach()  # flushed; the binary stream stays open: the caller closes it
 
 
 def database_files(db_path: Path) -> list[Path]:

@@ -6,7 +6,16 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["MAX_EXPANDED_BYTES", "TooLarge", "expanded_limit", "limit_note", "read_input"]
+__all__ = [
+    "GZIP_MAGIC",
+    "MAX_EXPANDED_BYTES",
+    "NotGzip",
+    "TooLarge",
+    "expanded_limit",
+    "gunzip",
+    "limit_note",
+    "read_input",
+]
 
 #: the most a compressed SARIF file may expand to, and the most read of any one input file:
 #: about 20 times the largest log the benchmarks read (50 MB); ASSAY_SARIF_MAX_BYTES sets another
@@ -15,6 +24,16 @@ MAX_EXPANDED_BYTES = 1024 * 1024 * 1024
 
 class TooLarge(ValueError):
     """An input file past `expanded_limit()`; the message says so, without the file's name."""
+
+
+class NotGzip(ValueError):
+    """Data that starts as gzip but cannot be expanded; the message says why, without the
+    file's name."""
+
+
+#: how gzip data starts
+GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1024 * 1024
 
 
 def expanded_limit() -> int:
@@ -82,3 +101,32 @@ def read_input(path: Path) -> bytes:
             f"larger than {limit:,} bytes, the most assay reads of one file ({limit_note()})"
         )
     return data
+
+
+def gunzip(data: bytes, what: str) -> bytes:
+    """The expanded bytes of gzip ``data`` (every member), a chunk at a time: TooLarge as soon
+    as they pass `expanded_limit()` (``what`` names that limit in the message: "the limit for a
+    compressed SARIF file"), before they are all held in memory; NotGzip when they cannot be
+    expanded."""
+    import zlib  # here: most launches read no gzip
+
+    limit = expanded_limit()
+    out = bytearray()
+    rest = data
+    try:
+        while rest:
+            inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+            chunk = inflater.decompress(rest, _CHUNK)
+            while True:
+                out += chunk
+                if len(out) > limit:
+                    raise TooLarge(f"expands to more than {limit:,} bytes ({what}; {limit_note()})")
+                if inflater.eof or not inflater.unconsumed_tail:
+                    break
+                chunk = inflater.decompress(inflater.unconsumed_tail, _CHUNK)
+            if not inflater.eof:
+                raise NotGzip("not readable gzip data (the data ends too soon)")
+            rest = inflater.unused_data.lstrip(b"\0")  # members follow; padding may end it
+    except zlib.error as error:
+        raise NotGzip(f"not readable gzip data ({error})") from None
+    return bytes(out)

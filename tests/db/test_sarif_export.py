@@ -436,3 +436,17 @@ def test_a_triaged_log_reviewed_again_exports_the_verdicts_of_now(
     # the scanner's own suppression stays, once
     unused = results(document)[4]
     assert [s["kind"] for s in unused["suppressions"]] == ["inSource"]
+
+
+def test_a_gz_out_file_is_gzip_that_a_review_reads_back(tmp_path: Path, db_path: Path) -> None:
+    with VerdictStore.open(db_path) as store:
+        review(store, CODEQL)
+    out = tmp_path / "triaged.sarif.gz"
+    args = ["export", "--db", str(db_path), "--format", "sarif", "--out", str(out)]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    document = json.loads(gzip.decompress(out.read_bytes()))
+    validate(document)
+    assert results(document)[0]["suppressions"][0]["status"] == "accepted"
+    assert [len(report.records) for report in load_reports([out]).reports] == [
+        len(run["results"]) for run in document["runs"]
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import sqlite3
 import subprocess
@@ -319,3 +320,50 @@ def test_import_takes_a_time_with_any_offset_as_its_instant_in_utc(
         f'assay import: {edited}:1: at "1 December, 10 o\'clock" is not an ISO 8601 time '
         "(nothing was imported)\n"
     )
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "csv", "md", "sarif"])
+def test_an_out_file_named_gz_is_written_gzip(ann_db: Path, tmp_path: Path, fmt: str) -> None:
+    # `--out triaged.sarif.gz` was plain JSON under a gzip name: gunzip and code scanning choke
+    out = tmp_path / f"verdicts.{fmt}.gz"
+    assert run("export", "--db", ann_db, "--format", fmt, "--out", out).exit_code == 0
+    plain = run("export", "--db", ann_db, "--format", fmt).stdout
+    if fmt == "md":  # the write-up's date line aside, the same text
+        plain = plain.split("\n", 3)[3]
+    assert gzip.decompress(out.read_bytes()).decode("utf-8").endswith(plain)
+    if fmt in ("jsonl", "csv"):  # no time in the gzip header: the same bytes each time
+        again = tmp_path / f"again.{fmt}.gz"
+        run("export", "--db", ann_db, "--format", fmt, "--out", again)
+        assert again.read_bytes() == out.read_bytes()
+
+
+def test_import_reads_a_gzip_file_as_export_writes_it(ann_db: Path, tmp_path: Path) -> None:
+    packed = tmp_path / "ann.jsonl.gz"
+    run("export", "--db", ann_db, "--out", packed)
+    fresh = tmp_path / "fresh.sqlite3"
+    result = run("import", packed, "--db", fresh)
+    assert result.stdout == f"{packed}: 3 new, 0 already present\n", result.output
+    assert run("export", "--db", fresh).stdout == run("export", "--db", ann_db).stdout
+
+
+def test_import_of_bad_or_huge_gzip_says_so_and_imports_nothing(
+    ann_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fresh = tmp_path / "fresh.sqlite3"
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(gzip.compress(run("export", "--db", ann_db).stdout.encode())[:-12])
+    result = run("import", broken, "--db", fresh)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"assay import: {broken}: not readable gzip data (the data ends too soon)\n"
+    )
+    bomb = tmp_path / "bomb.jsonl.gz"
+    bomb.write_bytes(gzip.compress(b"\n" * 2_000_000))
+    monkeypatch.setenv("ASSAY_SARIF_MAX_BYTES", "1M")
+    result = run("import", bomb, "--db", fresh)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"assay import: {bomb}: expands to more than 1,048,576 bytes (the most assay reads of "
+        "one file; ASSAY_SARIF_MAX_BYTES sets another limit)"
+    )
+    assert not fresh.exists()

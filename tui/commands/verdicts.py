@@ -16,7 +16,7 @@ from db.export import FORMATS, parse_events, write
 from db.output import database_files, write_atomically
 from db.stats import percent_done, summary
 from db.store import StoreError, VerdictStore, default_path
-from evidence.limits import TooLarge, read_input
+from evidence.limits import GZIP_MAGIC, NotGzip, TooLarge, gunzip, read_input
 from evidence.text import escaped, json_escaped
 from tui import startup
 from tui.commands.errors import InputError, command_name, prefixed
@@ -81,7 +81,8 @@ def _save_aside(path: Path) -> None:
     "--out",
     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
     default=None,
-    help="file to write (default: standard output); replaced atomically",
+    help="file to write (default: standard output); replaced atomically; a name ending in .gz "
+    "is written gzip-compressed",
 )
 @click.option("--reviewer", default=None, help="only this reviewer's verdicts")
 @click.option(
@@ -201,7 +202,8 @@ def _known_reviewer(store: VerdictStore, reviewer: str) -> None:
 
 def _write_atomically(out: Path, produce: Any) -> None:
     try:
-        write_atomically(out, produce)
+        # `--out triaged.sarif.gz`: what the name says, as gzip and code scanning read it
+        write_atomically(out, produce, gzipped=out.name.lower().endswith(".gz"))
     except OSError as error:
         raise InputError(f"cannot write {out}: {error.strerror or error}") from None
 
@@ -240,12 +242,15 @@ def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
     for file in files:
         try:
             # `-`: the standard input (`assay export --format jsonl | ssh host assay import -`)
-            text = _decoded(read_input(Path("/dev/stdin") if str(file) == "-" else file))
+            data = read_input(Path("/dev/stdin") if str(file) == "-" else file)
+            if data.startswith(GZIP_MAGIC):  # as `assay export --out x.jsonl.gz` writes it
+                data = gunzip(data, "the most assay reads of one file")
+            text = _decoded(data)
         except UnicodeDecodeError:
             raise InputError(f"{file} is not UTF-8 (nor UTF-16 with a byte-order mark)") from None
         except OSError as error:
             raise InputError(f"cannot read {file}: {error.strerror}") from None
-        except TooLarge as error:
+        except (TooLarge, NotGzip) as error:
             raise InputError(f"{file}: {error}") from None
         try:
             events = parse_events(text, str(file))
