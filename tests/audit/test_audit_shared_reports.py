@@ -14,6 +14,7 @@ from auditkit import git, make_repo, write_report
 from click.testing import CliRunner
 from textual.pilot import Pilot
 
+from db.store import VerdictStore
 from evidence.audit.check import check_audit
 from evidence.audit.file import load_audit
 from keymaps import load_keymap
@@ -71,6 +72,13 @@ def test_a_system_whose_reports_cannot_be_used_refuses_no_other(tmp_path: Path) 
     assert systems["Alpha v2"]["state"] == "checked"
     # v1's report is of the identity Alpha v2 holds: the first usable system's
     assert "system 'Alpha v2' holds the same report" in systems["Copy"]["error"]
+    # `assay stats` and `export` count neither, and say why as check does
+    database = tmp_path / "verdicts.db"
+    VerdictStore.open(database).close()
+    said = CliRunner().invoke(cli, ["stats", "--audit", str(path), "--db", str(database)]).stderr
+    assert "assay stats: Alpha: left out, none of its verdicts counted: " in said
+    assert "about 2 systems" in said
+    assert "assay stats: Copy: left out, none of its verdicts counted: system 'Alpha v2'" in said
 
 
 async def settled(pilot: Pilot[Any]) -> None:
@@ -131,3 +139,36 @@ async def test_a_verdict_in_one_is_not_counted_in_the_other(tmp_path: Path) -> N
         each["system"]: each["records_reviewed"] for each in json.loads(stats.stdout)["systems"]
     }
     assert counted == {"Alpha": 1, "Alpha v2": 0, "Copy": 0}
+
+
+def test_stats_and_export_say_which_systems_they_leave_out_and_why(tmp_path: Path) -> None:
+    # they counted none of Alpha v2's and Copy's verdicts without a word, where `assay check`
+    # says why; the reason goes to stderr, never into the data
+    path = make_two_revisions(tmp_path)
+    text = path.read_text().replace('repository = "repo"', 'repository = "gone"', 1)
+    path.write_text(text + '\n[[system]]\nname = "Lost"\nreports = ["lost"]\n', "utf-8")
+    write_report(tmp_path / "lost", "Lost", "LO", "0" * 40)
+    database = tmp_path / "verdicts.db"
+    VerdictStore.open(database).close()
+    refused = (
+        ": left out, none of its verdicts counted: system 'Alpha' holds the same report "
+        "(Alpha/agentic-system-runtime-report): an audit keeps one set of verdicts per report, "
+        "which the two would share; review this one in an audit of its own, with its own database"
+    )
+    for command in (
+        ["stats"],
+        ["stats", "--format", "json"],
+        *(["export", "--format", fmt] for fmt in ("md", "csv", "jsonl")),
+    ):
+        result = CliRunner().invoke(cli, [*command, "--audit", str(path), "--db", str(database)])
+        assert result.exit_code == 0, result.output
+        name = f"assay {command[0]}"
+        assert result.stderr.splitlines() == [
+            f"{name}: Alpha: repository not on this machine ({tmp_path / 'gone'}): its quotes "
+            "are not checked here",
+            f"{name}: Alpha v2{refused}",
+            f"{name}: Copy{refused}",
+            f"{name}: Lost: repository not on this machine (no repository named): its quotes "
+            "are not checked here",
+        ]
+        assert "holds the same report" not in result.stdout

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 import click
 
 from evidence.text import escaped
-from tui.commands.errors import InputError, need_directory
+from tui.commands.errors import InputError, need_directory, prefixed
 
 if TYPE_CHECKING:
     from db.audit import AuditSystemRef, SystemCounts
     from db.store import VerdictStore
-    from evidence.audit.file import Audit
+    from evidence.audit.file import Audit, AuditSystem
+    from evidence.model import ReportSet
 
 __all__ = ["audit", "check_audit_command", "resolve_audit"]
 
@@ -170,7 +171,8 @@ def _unencodable(text: str) -> bool:
 
 def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
     """The audit's systems as the store knows them (their reports' identities); exits 2 when a
-    system's reports cannot be read."""
+    system's reports cannot be read. Each system `assay check` would not check is named on
+    stderr with check's reason, so that a count or an export missing it says why."""
     from db.audit import AuditSystemRef
     from evidence.audit.loading import claims, system_reports
     from evidence.reports.cache import default_directory
@@ -195,7 +197,26 @@ def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
                 quotes=sum(len(record.quotes) for record in records),
             )
         )
+        said = _not_checked(system, reportset, claim.shared)
+        if said:
+            click.echo(prefixed(f"assay {command}", f"{system.name}: {said}"), err=True)
     return systems
+
+
+def _not_checked(system: AuditSystem, reportset: ReportSet, shared: str | None) -> str | None:
+    """Why `assay check --audit` would not check ``system`` (its first line), or None."""
+    from evidence.inputs import CheckError, refuse_unusable
+
+    try:
+        refuse_unusable(reportset)
+    except CheckError as error:
+        shared = str(error).split("\n", 1)[0]
+    if shared:
+        return f"left out, none of its verdicts counted: {shared}"
+    if not system.available:
+        where = system.repository or "no repository named"
+        return f"repository not on this machine ({where}): its quotes are not checked here"
+    return None
 
 
 def audit_database(found: Audit, db_path: Path | None) -> Path | None:
