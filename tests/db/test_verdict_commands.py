@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import csv
 import gzip
 import json
 import sqlite3
@@ -367,3 +369,23 @@ def test_import_of_bad_or_huge_gzip_says_so_and_imports_nothing(
         "one file; ASSAY_SARIF_MAX_BYTES sets another limit)"
     )
     assert not fresh.exists()
+
+
+def test_csv_for_excel_starts_with_a_byte_order_mark(tmp_path: Path) -> None:
+    # Excel reads UTF-8 without a BOM as the legacy code page: "Ã©" for "é" in notes and names
+    path = tmp_path / "verdicts.sqlite3"
+    give(path, "Zoë", {"R1": "refuted"}, note="déjà vu: the café's naïve check")
+    plain = run("export", "--db", path, "--format", "csv").stdout
+    assert not plain.startswith("\ufeff")  # scripts reading the standard output: unchanged
+    out = tmp_path / "verdicts.csv"
+    assert run("export", "--db", path, "--format", "csv", "--excel", "--out", out).exit_code == 0
+    data = out.read_bytes()
+    assert data.startswith(codecs.BOM_UTF8) and data[3:].decode("utf-8") == plain
+    with out.open(encoding="utf-8-sig", newline="") as handle:  # as Python reads such a file
+        (row,) = [row for row in csv.DictReader(handle) if row["verdict"]]
+    assert (row["reviewer"], row["note"]) == ("Zoë", "déjà vu: the café's naïve check")
+    history = run("export", "--db", path, "--format", "csv", "--history", "--excel").stdout
+    assert history.startswith("\ufeffitem,")
+    refused = run("export", "--db", path, "--format", "md", "--excel")
+    assert refused.exit_code == 2
+    assert refused.stderr == "assay export: --excel goes with --format csv\n"

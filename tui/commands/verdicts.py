@@ -84,6 +84,13 @@ def _save_aside(path: Path) -> None:
     help="file to write (default: standard output); replaced atomically; a name ending in .gz "
     "is written gzip-compressed",
 )
+@click.option(
+    "--excel",
+    is_flag=True,
+    default=False,
+    help="csv: begin with a UTF-8 byte-order mark, without which Excel reads accents as another "
+    "code page (Python reads such a file with encoding='utf-8-sig')",
+)
 @click.option("--reviewer", default=None, help="only this reviewer's verdicts")
 @click.option(
     "--sarif",
@@ -99,6 +106,7 @@ def export(
     fmt: str,
     history: bool,
     out: Path | None,
+    excel: bool,
     reviewer: str | None,
     sarif_files: tuple[Path, ...],
 ) -> None:
@@ -113,6 +121,8 @@ def export(
         raise InputError(f"--history is for csv (jsonl and json are the event log), not {fmt}")
     if sarif_files and fmt != "sarif":
         raise InputError("--sarif goes with --format sarif")
+    if excel and fmt != "csv":
+        raise InputError("--excel goes with --format csv")
     # a file named twice (`--sarif scans/*.sarif --sarif scans/ruff.sarif`) is one file: its runs
     # written twice are refused by code scanning (one category per run)
     named: dict[Path, Path] = {}
@@ -130,6 +140,8 @@ def export(
     left_out: list[Event] = []
 
     def produce(handle: Any) -> int:
+        if excel:  # what Excel takes as "UTF-8"; the default stays plain for scripts
+            handle.write("\ufeff")
         if audit_file is not None:
             return produce_audit(store, handle)
         return write(
