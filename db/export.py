@@ -268,7 +268,7 @@ def sarif(
 
     registered = store.result_files()  # where results came from, not every item's row
     if files is None:
-        files = registered_sarif_files(registered)
+        files = registered_sarif_files(registered, store.sources())
         if files and not all(path.is_file() for path in files):
             missing = ", ".join(str(path) for path in files if not path.is_file())
             raise StoreError(

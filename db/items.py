@@ -154,12 +154,17 @@ def source_rows(
     reportset: ReportSet, repository: str | None, remote: str | None, revision: str | None, at: str
 ) -> list[dict[str, Any]]:
     """One row per report: the repository (and its remote) and revision it was reviewed at,
-    and what a scan said of its own run (it may be incomplete), one note a line."""
+    what a scan said of its own run (it may be incomplete), one note a line, the files a scan
+    was read from (``run_files``, one a line) and the report's place in the reportset."""
     from evidence.sarif.invocations import incomplete_notes
+    from evidence.sarif.rebase import is_sarif_report
 
     notes: dict[str, list[str]] = {}
+    files: dict[str, list[str]] = {}
     for report in reportset.reports:  # two files of one run are one report: their notes joined
         notes.setdefault(report.identity, []).extend(incomplete_notes(report))
+        if is_sarif_report(report):  # a scan that found nothing is still a run to export
+            files.setdefault(report.identity, []).append(report.file)
     return [
         {
             "report": identity,
@@ -168,8 +173,10 @@ def source_rows(
             "revision": revision,
             "registered_at": at,
             "incomplete": "\n".join(dict.fromkeys(said)) or None,
+            "run_files": "\n".join(dict.fromkeys(files[identity])) if identity in files else None,
+            "ord": ord_,
         }
-        for identity, said in notes.items()
+        for ord_, (identity, said) in enumerate(notes.items())
     ]
 
 

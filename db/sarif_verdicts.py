@@ -32,17 +32,33 @@ __all__ = ["registered_sarif_files", "runs_with_verdicts", "suppression"]
 _RUN_SUFFIX = re.compile(r"#\d+$")
 
 
-def registered_sarif_files(items: Iterable[Mapping[str, Any]]) -> list[Path]:
-    """The SARIF files the results registered last came from (``scan.sarif#2`` ->
-    ``scan.sarif``), in the order they were given, whether or not they still exist. A rescan
-    written elsewhere replaces the scan before: that file's results the rescan no longer holds
-    (fixed, or moved to other lines) are no run of the export."""
-    files: dict[str, None] = {}
+def registered_sarif_files(
+    items: Iterable[Mapping[str, Any]], sources: Iterable[Mapping[str, Any]] = ()
+) -> list[Path]:
+    """The SARIF files the scans registered last came from (``scan.sarif#2`` ->
+    ``scan.sarif``), in the order they were given, whether or not they still exist: each
+    scan's ``run_files`` in ``sources`` (a scan that found nothing too), else, registered by an
+    assay that kept none, the files of its results (``items``). A rescan written elsewhere
+    replaces the scan before: that file's results the rescan no longer holds (fixed, or moved
+    to other lines) are no run of the export."""
+    named = {row["report"] for row in sources if row.get("run_files")}
     # as registered (a review's files in the order given), not by report identity
-    ordered = sorted(items, key=lambda item: (item.get("registered_at") or "", item["ord"]))
-    for item in ordered:
-        if item.get("kind") == "result" and item.get("report_file") and item.get("present"):
-            files.setdefault(_RUN_SUFFIX.sub("", str(item["report_file"])), None)
+    found = [
+        (row["registered_at"] or "", row["ord"] or 0, name)
+        for row in sources
+        if row.get("run_files")
+        for name in str(row["run_files"]).split("\n")
+    ]
+    found += [
+        (item.get("registered_at") or "", item["ord"], str(item["report_file"]))
+        for item in items
+        if item.get("kind") == "result"
+        and item.get("report_file")
+        and item.get("present")
+        and item.get("report") not in named
+    ]
+    ordered = sorted(found, key=lambda entry: entry[:2])  # a scan's own files as given
+    files = {_RUN_SUFFIX.sub("", name): None for _at, _ord, name in ordered}
     return [Path(name) for name in files]
 
 

@@ -250,6 +250,13 @@ def _moves_in_time(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE result_moves_in_time RENAME TO result_moves")
 
 
+def _run_files(db: sqlite_utils.Database) -> None:
+    """The SARIF files each scan was registered from, in the order given: a scan that found
+    nothing has no result whose row says so, and its run left the SARIF export."""
+    db.execute("ALTER TABLE report_sources ADD COLUMN run_files TEXT")
+    db.execute("ALTER TABLE report_sources ADD COLUMN ord INTEGER")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
@@ -263,6 +270,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     (7, "report_sources.incomplete: a scan's notes that it may be incomplete", _incomplete_scans),
     (8, "result_moves keyed by (report, old, at): every move of an id", _moves_in_time),
     (9, "quote keys: a text quoted at two paths of a record told apart by path", _rekey_quotes),
+    (
+        10,
+        "report_sources.run_files, ord: the files of a scan, one that found nothing too",
+        _run_files,
+    ),
 )
 
 

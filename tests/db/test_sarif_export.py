@@ -7,6 +7,7 @@ import copy
 import gzip
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -450,3 +451,65 @@ def test_a_gz_out_file_is_gzip_that_a_review_reads_back(tmp_path: Path, db_path:
     assert [len(report.records) for report in load_reports([out]).reports] == [
         len(run["results"]) for run in document["runs"]
     ]
+
+
+def clean(scan: Path, path: Path) -> Path:
+    """``scan`` run again with nothing found: its runs, with no result."""
+    document = json.loads(scan.read_text())
+    for run in document["runs"]:
+        run["results"] = []
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document))
+    return path
+
+
+def drivers(document: dict[str, Any]) -> list[tuple[str, int]]:
+    return [(run["tool"]["driver"]["name"], len(run["results"])) for run in document["runs"]]
+
+
+def test_a_scan_that_found_nothing_keeps_its_run(tmp_path: Path, store: VerdictStore) -> None:
+    # a clean Bandit scan vanished from the export: "ran and found nothing" read as "did not run"
+    bandit = clean(BANDIT, tmp_path / "bandit.sarif")
+    store.register(load_reports([RUFF, bandit]), revision=REV)
+    document = json.loads(render(store, "sarif"))
+    validate(document)
+    assert drivers(document) == [
+        ("ruff", len(json.loads(RUFF.read_text())["runs"][0]["results"])),
+        ("Bandit", 0),
+    ]
+
+
+def test_a_rescan_elsewhere_that_found_nothing_is_the_run_exported(
+    tmp_path: Path, db_path: Path
+) -> None:
+    before = tmp_path / "monday" / "bandit.sarif"
+    before.parent.mkdir()
+    shutil.copy(BANDIT, before)
+    after = clean(BANDIT, tmp_path / "tuesday" / "bandit.sarif")
+    with VerdictStore.open(db_path) as store:
+        reportset = load_reports([RUFF, before])
+        store.register(reportset, revision=REV)
+        scan = reportset.reports[1]
+        store.give(ItemRef.for_record(scan, scan.records[0]), "confirmed", reviewer="ann")
+        store.register(load_reports([RUFF, after]), revision=REV)
+    result = CliRunner().invoke(cli, ["export", "--db", str(db_path), "--format", "sarif"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    validate(document)
+    assert [name for name, _ in drivers(document)] == ["ruff", "Bandit"]
+    assert drivers(document)[1] == ("Bandit", 0)
+    # the verdict on what the clean scan no longer finds is named, as for any result gone
+    assert "1 verdict(s) or note(s) are on results the SARIF files no longer hold" in (
+        result.stderr
+    )
+
+
+def test_a_scan_registered_by_an_older_assay_is_found_by_its_results(
+    store: VerdictStore, db_path: Path
+) -> None:
+    # its sources name no run files: the results registered say where it came from, as before
+    store.register(load_reports([RUFF, BANDIT]), revision=REV)
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("UPDATE report_sources SET run_files = NULL, ord = NULL")
+    raw.close()
+    assert [name for name, _ in drivers(json.loads(render(store, "sarif")))] == ["ruff", "Bandit"]
