@@ -113,3 +113,28 @@ def test_check_calls_paths_missing_that_the_revision_does_not_hold(
         ),
     ]
     assert any("1 absolute path(s) of another checkout" in d for d in document["diagnostics"])
+
+
+@pytest.mark.parametrize(
+    "mapped_to",
+    [
+        {"uri": "file:///home/ci/k/"},
+        {"uri": "file:///home/ci/k"},  # no end slash: still the directory
+        {"uri": "k/", "uriBaseId": "WORK"},  # relative to a base the run defines
+    ],
+)
+def test_a_root_the_log_maps_its_repository_to_makes_its_paths_relative(
+    tmp_path: Path, mapped_to: dict[str, str]
+) -> None:
+    # versionControlProvenance[].mappedTo is an artifactLocation: an absolute uri says where
+    # the repository's root was; a file at that root is the repository's, one result or many
+    the_log = log(
+        run(
+            {"ruleId": "R", "locations": [located("file:///home/ci/k/setup.py", 1)]},
+            versionControlProvenance=[{"repositoryUri": "https://x/k", "mappedTo": mapped_to}],
+            originalUriBaseIds={"WORK": {"uri": "file:///home/ci/"}},
+        )
+    )
+    reportset = load_reports([write(tmp_path / "mapped.sarif", the_log)])
+    (report,) = rebase_paths(reportset, TREE).reports
+    assert [record.quotes[0].path for record in report.records] == ["setup.py"]
