@@ -115,7 +115,10 @@ class UriResolver:
             path = self._base(base, 0) + path
         path = _clean(path)
         for root in self._roots:
-            if path.startswith(root):
+            # a Windows path ignores case: c:/work/app/ is in C:/Work/App/
+            if path.startswith(root) or (
+                _DRIVE.match(root) and path[: len(root)].casefold() == root.casefold()
+            ):
                 return path[len(root) :], uri
         return path, uri
 
