@@ -117,7 +117,9 @@ class Quote(NamedTuple):
     role: str = ""  # SARIF: "location", "step" (of a code flow) or "related"; "" for reports
     note: str = ""  # SARIF: the location's own message
     context: str = ""  # SARIF: the contextRegion's snippet
-    columns: LineRange | None = None  # SARIF: startColumn, endColumn (1-based) as claimed
+    # SARIF: startColumn, endColumn (1-based) as claimed; endColumn 0 when none is written (the
+    # end of the last line)
+    columns: LineRange | None = None
     offsets: LineRange | None = None  # SARIF: charOffset, charLength as claimed
 
 

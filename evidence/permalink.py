@@ -1,7 +1,8 @@
 """Web links to a file at a commit, built from a repository's remote URL.
 
 Understands the URL layouts of GitHub, GitLab, Bitbucket (bitbucket.org, and Bitbucket Server or
-Data Center on any other host) and Gitea/Forgejo, from ssh
+Data Center on any other host), Gitea/Forgejo and Azure DevOps (``dev.azure.com``, the older
+``*.visualstudio.com``, and their ssh hosts' ``v3/ORG/PROJECT/REPO``), from ssh
 (``git@host:owner/repo.git``, ``ssh://git@host:22/owner/repo.git``) and http(s) remotes, with or
 without ``.git`` and with credentials stripped. A remote on an unknown host gives no web link; the
 caller then falls back to :func:`local_reference` (``path:231-236@<full id>``).
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from evidence.model import LineRange
 from evidence.text import escaped
@@ -31,6 +32,7 @@ class HostStyle(StrEnum):
     BITBUCKET = "bitbucket"
     BITBUCKET_SERVER = "bitbucket-server"  # self-hosted: /projects/P/repos/r/browse/path?at=
     GITEA = "gitea"  # Gitea and Forgejo (Codeberg) share their layout
+    AZURE_DEVOPS = "azure-devops"  # /ORG/PROJECT/_git/REPO?path=/a.py&version=GC<id>&line=
 
 
 #: well-known hosts; self-hosted instances are recognised by a style name in their host name
@@ -42,6 +44,8 @@ KNOWN_HOSTS: dict[str, HostStyle] = {
     "gitea.com": HostStyle.GITEA,
     "try.gitea.io": HostStyle.GITEA,
     "next.forgejo.org": HostStyle.GITEA,
+    "dev.azure.com": HostStyle.AZURE_DEVOPS,
+    "ssh.dev.azure.com": HostStyle.AZURE_DEVOPS,
 }
 
 _HOST_HINTS: tuple[tuple[str, HostStyle], ...] = (
@@ -51,13 +55,15 @@ _HOST_HINTS: tuple[tuple[str, HostStyle], ...] = (
     ("gitea", HostStyle.GITEA),
     ("forgejo", HostStyle.GITEA),
     ("codeberg", HostStyle.GITEA),
+    ("visualstudio", HostStyle.AZURE_DEVOPS),  # ORG.visualstudio.com, vs-ssh.visualstudio.com
 )
 
 # scp-like syntax: [user@]host:path, where no slash comes before the colon
 _SCP = re.compile(
     r"^(?:(?P<user>[^@/:]+)@)?(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<path>.*)$"
 )
-_SAFE_SEGMENT = re.compile(r"^[A-Za-z0-9._~\-]+$")
+# an escape as Azure DevOps writes a space in a project's name ("Big%20Tools"), kept escaped
+_SAFE_SEGMENT = re.compile(r"^(?:[A-Za-z0-9._~\-]|%[0-9A-Fa-f]{2})+$")
 
 
 @dataclass(frozen=True)
@@ -158,7 +164,10 @@ def _project_path(path: str) -> str | None:
     # for Bitbucket Server's links; the other hosts' drop the "~"
     if len(segments) < 2 or not all(_SAFE_SEGMENT.match(segment) for segment in segments):
         return None
-    if any(segment.lstrip("~") in ("", ".", "..") for segment in segments):
+    plain = [unquote(segment) for segment in segments]
+    if any(segment.lstrip("~") in ("", ".", "..") for segment in plain):
+        return None
+    if any(ord(char) < 0x20 or char in "/\\?#\x7f" for segment in plain for char in segment):
         return None
     return "/".join(segments)
 
@@ -184,7 +193,7 @@ def host_style(host: str, hosts: Mapping[str, str] | None = None) -> HostStyle |
 
 def line_fragment(style: HostStyle, lines: LineRange | None) -> str:
     """The URL fragment selecting lines in the host's form (``#L231-L236``, ``#lines-231:236``)."""
-    if lines is None:
+    if lines is None or style is HostStyle.AZURE_DEVOPS:  # Azure's lines are in the query
         return ""
     first, last = lines
     if last < first:
@@ -221,6 +230,8 @@ def web_permalink(
     file_path = quote(path.lstrip("/").encode("utf-8", "surrogateescape"), safe="/-_.~")
     if style is HostStyle.BITBUCKET_SERVER:
         return _bitbucket_server(remote, commit, file_path, line_fragment(style, lines))
+    if style is HostStyle.AZURE_DEVOPS:
+        return _azure_devops(remote, commit, file_path, lines)
     remote = Remote(remote.scheme, remote.host, remote.project.lstrip("~"))
     if style is HostStyle.GITHUB:
         middle = f"blob/{commit}"
@@ -246,6 +257,35 @@ def _bitbucket_server(remote: Remote, commit: str, file_path: str, fragment: str
     kind = f"users/{owner[1:]}" if owner.startswith("~") else f"projects/{owner}"
     root = "/".join((f"{remote.scheme}://{remote.host}", *context, kind, "repos", repository))
     return f"{root}/browse/{file_path}?at={commit}{fragment}"
+
+
+#: the ssh hosts of Azure DevOps: ``v3/ORG/PROJECT/REPO``, whose web pages are on dev.azure.com
+_AZURE_SSH = ("ssh.dev.azure.com", "vs-ssh.visualstudio.com")
+
+
+def _azure_devops(
+    remote: Remote, commit: str, file_path: str, lines: LineRange | None
+) -> str | None:
+    """An Azure DevOps link: the repository's page (``…/PROJECT/_git/REPO``, as its https clones
+    say) with the file, the commit (``GC``) and the lines in the query."""
+    segments = remote.project.split("/")
+    if remote.hostname in _AZURE_SSH:
+        if len(segments) != 4 or segments[0] != "v3":
+            return None
+        organization, project, repository = segments[1:]
+        root = f"https://dev.azure.com/{organization}/{project}/_git/{repository}"
+    elif len(segments) >= 3 and segments[-2] == "_git":
+        root = remote.web_root
+    else:
+        return None
+    query = f"?path=/{file_path}&version=GC{commit}"
+    if lines is not None:
+        first, last = sorted(lines)
+        # the selection ends before (lineEnd, lineEndColumn): the last line whole, as a click
+        # on the line numbers selects
+        query += f"&line={first}&lineEnd={last + 1}&lineStartColumn=1&lineEndColumn=1"
+        query += "&lineStyle=plain"
+    return f"{root}{query}&_a=contents"
 
 
 def local_reference(path: str, commit: str, lines: LineRange | None = None) -> str:
@@ -279,7 +319,7 @@ def link_for(
             reason = "remote is not a web host"
         elif host_style(remote.host, hosts) is None:
             reason = f"unknown host {remote.hostname}"
-        else:  # a Bitbucket Server remote of no known shape
+        else:  # a Bitbucket Server or Azure DevOps remote of no known shape
             reason = f"no web page of {remote.project} on {remote.hostname}"
     return Link(text=local_reference(path, commit, lines), web=False, reason=reason)
 

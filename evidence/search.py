@@ -1,6 +1,7 @@
 """A search of one revision, as rg would search its checkout: git grep's hits in the tree, the
 lines of texts git reads otherwise (Windows-1252, read as `Revision.read` reads them) or counts
-binary (UTF-16), the Git LFS contents the clone has, and the hits in its submodules.
+binary (UTF-16, UTF-32), line 1 of UTF-8 texts without their byte order mark, the Git LFS
+contents the clone has, and the hits in its submodules.
 
 UI-free; `Revision.grep` (evidence/revision.py) is the way in. The revision is seen through
 `Searched`, what a search needs of it, so that this module does not import that one.
@@ -8,8 +9,9 @@ UI-free; `Revision.grep` (evidence/revision.py) is the way in. The revision is s
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property, partial
 from itertools import chain
 from pathlib import Path
@@ -17,6 +19,7 @@ from typing import Any, Protocol
 
 from evidence.git import grep as git_grep
 from evidence.git.grep import GrepHit, Syntax
+from evidence.git.marks import UTF8_MARK, Marked, marked_paths
 from evidence.git.process import RevisionError
 from evidence.git.spelling import TreeSpelling, Unsearched
 from evidence.git.submodules import inside_submodules
@@ -25,6 +28,9 @@ from evidence.model import FileState
 from evidence.source_file import SourceFile
 
 __all__ = ["RevisionSearch", "Searched"]
+
+#: the spans of a pattern's matches in a line (`evidence.git.grep.matcher`)
+_Spans = Callable[[str], tuple[tuple[int, int], ...]]
 
 
 class Searched(Protocol):
@@ -57,7 +63,8 @@ class Searched(Protocol):
 
 
 class RevisionSearch:
-    """Searches of one revision; what they learn of its tree once (its UTF-16 texts) is kept."""
+    """Searches of one revision; what they learn of its tree once (its texts that start with a
+    byte order mark) is kept."""
 
     def __init__(self, revision: Searched) -> None:
         self.revision = revision
@@ -123,9 +130,13 @@ class RevisionSearch:
         spans = git_grep.matcher(
             pattern, fixed=fixed, ignore_case=ignore_case, syntax=syntax, word=word
         )
+        judged: set[str] = set()  # the UTF-8 texts whose line 1 git judged, mark and all
+        hits = _unmarked(hits, spans, judged)  # before as_read takes the mark off a line astray
         hits = git_grep.as_read(hits, self._eight_bit_lines, spans)
-        wide = partial(self._wide_texts, paths)  # UTF-16 texts: git counts them binary
+        wide = partial(self._wide_texts, paths)  # UTF-16 and UTF-32 texts: git counts them binary
         hits = git_grep.then_read(hits, spans, wide, self._wide_lines, cancel)
+        if not fixed and any(anchor in pattern for anchor in _LINE_START):
+            hits = chain(hits, self._first_lines(paths, spans, judged, cancel))
         if not revision.lfs_present():
             return hits
         return git_grep.with_lfs_content(
@@ -139,21 +150,57 @@ class RevisionSearch:
         )
 
     @cached_property
-    def _wide(self) -> list[str]:
+    def _marked(self) -> Marked:
         commit = self.revision.commit
-        known = _wide_known(commit)
+        known = _marks_known(commit)
         if known is None:  # reading every blob of the tree: 3 s at 200 MB, once a commit
-            known = git_grep.wide_paths(self.revision.git_dir, commit, [])
-            _keep_wide(commit, known)
+            known = marked_paths(self.revision.git_dir, commit, [])
+            _keep_marks(commit, known)
         return known
 
     def _wide_texts(self, paths: list[str]) -> list[str]:
-        """The UTF-16 texts under ``paths``, of the tree's listed once (git reads every file)."""
-        return [path for path in self._wide if git_grep.is_under(path, paths)]
+        """The UTF-16 and UTF-32 texts under ``paths``, of the tree's listed once (git reads
+        every file)."""
+        return [path for path in self._marked.wide if git_grep.is_under(path, paths)]
 
     def _wide_lines(self, path: str) -> list[str] | None:
         source = self.revision.read(path)
-        return source.lines if source.encoding.startswith("UTF-") and source.text else None
+        wide = source.encoding in ("UTF-16", "UTF-32")
+        return source.lines if wide and source.text else None
+
+    def _first_lines(
+        self,
+        paths: list[str],
+        spans_of: _Spans,
+        judged: set[str],
+        cancel: threading.Event | None,
+    ) -> Iterator[GrepHit]:
+        """Line 1 of the UTF-8 texts under ``paths`` that start with a byte order mark, matched
+        without it, but those git judged (`_unmarked`): git read line 1 with the mark in front,
+        and ``^`` missed it. git reads those lines, far quicker than their blobs are decoded."""
+        revision = self.revision
+        marked = [p for p in self._marked.utf8 if git_grep.is_under(p, paths) and p not in judged]
+        for start in range(0, len(marked), _PATHS_A_RUN):
+            if cancel is not None and cancel.is_set():
+                return
+            firsts = git_grep.grep(
+                revision.git_dir,
+                revision.commit,
+                _UTF8_START,
+                fixed=False,
+                ignore_case=False,
+                paths=marked[start : start + _PATHS_A_RUN],
+                cancel=cancel,
+                syntax="extended",
+                word=False,
+                has_pcre=revision.has_pcre,
+                read_file=self._file_bytes,
+            )
+            for hit in git_grep.as_read(firsts, self._eight_bit_lines, spans_of):
+                text = hit.text.removeprefix(_MARK)
+                spans = spans_of(text)
+                if hit.line == 1 and spans:
+                    yield GrepHit(hit.path, 1, text, spans)
 
     def _eight_bit_lines(self, path: str) -> list[str] | None:
         source = self.revision.read(path)  # Windows-1252 text, as show reads it (not UTF-8 astray)
@@ -181,31 +228,55 @@ class RevisionSearch:
         return source.lines if source.lfs is not None and source.state is FileState.OK else None
 
 
-#: the UTF-16 texts of each commit searched, kept in the user cache (a commit's tree never
-#: changes): a command's or a relaunched review's first search does not read the tree again
-WIDE = "wide"
-_WIDE_MAGIC, _WIDE_VERSION = b"assay wide texts\n", 1
+def _unmarked(hits: Iterator[GrepHit], spans_of: _Spans, judged: set[str]) -> Iterator[GrepHit]:
+    """git's hits, line 1 of a UTF-8 text with a byte order mark read without it (the paths of
+    those go in ``judged``); none where the match needed the mark ("^[^#]" matched it)."""
+    for hit in hits:
+        if hit.line == 1 and hit.text.startswith(_MARK):
+            judged.add(hit.path)
+            text = hit.text.removeprefix(_MARK)
+            spans = spans_of(text)
+            if hit.spans and not spans:  # Python's re agrees with git, but not without the mark
+                continue
+            hit = GrepHit(hit.path, hit.line, text, spans)
+        yield hit
 
 
-def _wide_file(commit: str) -> Path:
+_MARK = UTF8_MARK.decode("utf-8")
+#: line 1 of a UTF-8 text with a byte order mark, as git reads it
+_UTF8_START = os.fsdecode(b"^" + UTF8_MARK)
+#: what a pattern that only matches at a line's start may hold (else the mark is no matter)
+_LINE_START = ("^", "\\A", "(?<")
+#: the paths one search of line 1 names on git's command line
+_PATHS_A_RUN = 500
+
+#: the texts with a byte order mark of each commit searched, kept in the user cache (a commit's
+#: tree never changes): a command's or a relaunched review's first search does not read it again
+#: (not in "wide", the UTF-16 lists of older versions: each would read the other's as a miss)
+MARKS = "marks"
+_MARKS_MAGIC, _MARKS_VERSION = b"assay marked texts\n", 1
+
+
+def _marks_file(commit: str) -> Path:
     from evidence.cache_files import SUFFIX, user_cache
 
-    return user_cache(WIDE) / f"{commit}{SUFFIX}"
+    return user_cache(MARKS) / f"{commit}{SUFFIX}"
 
 
-def _wide_known(commit: str) -> list[str] | None:
+def _marks_known(commit: str) -> Marked | None:
     from evidence.cache_files import read
 
-    def decoded(paths: object) -> list[str] | None:
-        ok = isinstance(paths, list) and all(isinstance(path, str) for path in paths)
-        return paths if ok else None  # type: ignore[return-value]
+    def decoded(wide: object, utf8: object) -> Marked | None:
+        lists = (wide, utf8)
+        ok = all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in lists)
+        return Marked(wide, utf8) if ok else None  # type: ignore[arg-type]
 
-    return read(_wide_file(commit), _WIDE_MAGIC, _WIDE_VERSION, commit, decoded)
+    return read(_marks_file(commit), _MARKS_MAGIC, _MARKS_VERSION, commit, decoded)
 
 
-def _keep_wide(commit: str, paths: list[str]) -> None:
+def _keep_marks(commit: str, marked: Marked) -> None:
     from evidence.cache_files import prune, write
 
-    path = _wide_file(commit)
-    if write(path, _WIDE_MAGIC, _WIDE_VERSION, commit, paths):
+    path = _marks_file(commit)
+    if write(path, _MARKS_MAGIC, _MARKS_VERSION, commit, marked.wide, marked.utf8):
         prune(path.parent, keep=4096, max_bytes=64 * 1024 * 1024)

@@ -49,7 +49,9 @@ def locate(quote: Quote, source: SourceFile, view: FileView, notes: list[str]) -
         return Anchor(quote, state, Tier.LOCATED, 0.0, None, notes=tuple(notes))
     first, last = claimed
     if last == total + 1 and quote.columns is not None and quote.columns[1] <= 1:
-        last = max(first, total)  # a region ending at the start of the line after the last
+        # a region ending at the start of the line after the last, or at its end (0: no
+        # endColumn written; that line is empty)
+        last = max(first, total)
     if first > total or last > total:
         where = f"line {first} is" if first == last else f"lines {first}-{last} are"
         notes.append(f"{where} past the end of the file ({total} lines)")

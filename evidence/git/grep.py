@@ -13,7 +13,6 @@ files are dropped here (`ATTRIBUTES_FILE`).
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import tempfile
@@ -46,7 +45,6 @@ __all__ = [
     "prefixed",
     "pointer_paths",
     "then_read",
-    "wide_paths",
     "with_lfs_content",
 ]
 
@@ -350,23 +348,6 @@ def pointer_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]
     for signature in LFS_SIGNATURES:
         args += ["-F", "-e", signature]
     args += [commit, "--", *(f":(literal){path}" for path in paths if path not in ("", "."))]
-    with tempfile.TemporaryDirectory() as nowhere:
-        found = run_git(git_dir, Path(nowhere), *args)
-    prefix = commit.encode("ascii") + b":"
-    return [decode_path(raw.removeprefix(prefix)) for raw in found.stdout.split(b"\0") if raw]
-
-
-#: a line starting as a UTF-16 (or UTF-32-LE) text's byte order mark does
-_WIDE_START = os.fsdecode(b"^(\xff\xfe|\xfe\xff)")
-
-
-def wide_paths(git_dir: Path, commit: str, paths: Iterable[str]) -> list[str]:
-    """The paths at ``commit`` (under ``paths``) with a line that starts as a UTF-16 byte
-    order mark: the texts git counts binary for their NULs (the caller reads and checks each;
-    a binary file with such a line reads as none)."""
-    args = [*NO_ATTRIBUTES, "grep", "-l", "-z", "--text", "--full-name", "--no-textconv"]
-    args += ["--no-recurse-submodules", "-E", "-e", _WIDE_START, commit, "--"]
-    args += [f":(literal){path}" for path in paths if path not in ("", ".")]
     with tempfile.TemporaryDirectory() as nowhere:
         found = run_git(git_dir, Path(nowhere), *args)
     prefix = commit.encode("ascii") + b":"

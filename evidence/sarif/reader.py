@@ -89,15 +89,19 @@ NO_FINDING = frozenset({"pass", "notApplicable", "informational"})
 
 def _provenance(
     run: Mapping[str, Any],
-) -> tuple[list[RevisionMention], set[str], list[Diagnostic]]:
+) -> tuple[list[RevisionMention], set[str], list[Mapping[str, Any]], list[Diagnostic]]:
     mentions: list[RevisionMention] = []
     mapped: set[str] = set()
+    roots: list[Mapping[str, Any]] = []
     problems: list[Diagnostic] = []
     entries = run.get("versionControlProvenance")
     for entry in entries if isinstance(entries, list) else []:
         details = mapping(entry)
-        base = text(mapping(details.get("mappedTo")).get("uriBaseId"))
-        if base:
+        mapped_to = mapping(details.get("mappedTo"))
+        base = text(mapped_to.get("uriBaseId"))
+        if text(mapped_to.get("uri")).strip():
+            roots.append(mapped_to)  # the root is its URI (under the base, when it names one)
+        elif base:
             mapped.add(base)
         revision = text(details.get("revisionId")).strip()
         repository = text(details.get("repositoryUri"))
@@ -113,7 +117,7 @@ def _provenance(
         if branch:
             sentence += f" (branch {branch})"
         mentions.append(RevisionMention(revision.lower(), sentence, 0))
-    return mentions, mapped, problems
+    return mentions, mapped, roots, problems
 
 
 def _read_run(run: Mapping[str, Any], file: str, seen: dict[str, int]) -> tuple[Report, list[int]]:
@@ -124,9 +128,9 @@ def _read_run(run: Mapping[str, Any], file: str, seen: dict[str, int]) -> tuple[
     if "/" in category:
         category = category.rsplit("/", 1)[0]  # "category/instance": the instance changes
     run_slug = slug(f"{name} {category}") or "run"
-    mentions, mapped, problems = _provenance(run)
+    mentions, mapped, roots, problems = _provenance(run)
     problems += invocation_problems(run)
-    context = RunContext.for_run(run, file, UriResolver(run, mapped))
+    context = RunContext.for_run(run, file, UriResolver(run, mapped, roots))
     records: list[Record] = []
     positions: list[int] = []
     results = run.get("results")

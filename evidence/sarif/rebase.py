@@ -7,7 +7,10 @@ it drops are the checkout's root. A bare file name (``index.js``, ``setup.py``) 
 a root another path of the reports showed, and a path whose suffix drops a directory below such a
 root is no file of that checkout (``<root>/node_modules/foo/lib/a.js`` is not ``lib/a.js``): both
 are kept, as is any path with no such suffix, and read as missing. A relative path is the
-repository's (SARIF 3.4.4) and is never rebased. A rebased quote's note names the path the log
+repository's (SARIF 3.4.4) and is never rebased. A path of a Windows scanner (its file system
+ignores case: ``C:/Src/App/Main.cs`` for ``src/app/Main.cs``) that is not found as written is
+found ignoring case, when exactly one path of the revision folds as it does; the result says so
+in a status (``path: found ignoring case``). A rebased quote's note names the path the log
 wrote, and each report says how many it rebased. Report quotes are never touched: only quotes
 read from SARIF (those with a ``role``). In an audit, a run is also kept under the system it was
 run over (`for_system`).
@@ -16,7 +19,7 @@ run over (`for_system`).
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Collection, Container, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
 from evidence.model import Diagnostic, Quote, Record, Report, ReportSet
@@ -31,6 +34,7 @@ __all__ = [
     "checkout_paths",
     "for_system",
     "has_sarif_quotes",
+    "ignoring_case",
     "is_sarif_report",
     "rebase_paths",
     "repository_path",
@@ -109,47 +113,104 @@ def _noted(quote: Quote, written: str) -> str:
     return f"{quote.note} ({said})" if quote.note else said
 
 
-def rebase_paths(reportset: ReportSet, paths: Container[str]) -> ReportSet:
+class _IgnoringCase:
+    """The paths of a tree by their case-folded spelling: one holds a name when exactly one
+    path of the tree folds as it does."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self._paths: dict[str, str | None] = {}
+        for path in paths:
+            key = path.casefold()
+            self._paths[key] = None if key in self._paths else path  # None: two paths
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.path(name) is not None
+
+    def path(self, name: str) -> str | None:
+        """The one path of the tree that ``name`` spells in another case, or None."""
+        return self._paths.get(name.casefold())
+
+
+def ignoring_case(
+    written: Iterable[str], paths: Collection[str], shown: Iterable[str] = ()
+) -> dict[str, str]:
+    """The path in ``paths`` of each ``written`` path found only ignoring case: a relative one
+    as a whole, an absolute one by its ending as `checkout_paths` finds it (with the roots the
+    absolute paths ``shown`` show); none that two paths of the tree spell."""
+    index = _IgnoringCase(paths)
+    found: dict[str, str] = {}
+    absolute = set()
+    for path in written:
+        if is_absolute(path):
+            absolute.add(path)
+        elif (match := index.path(path)) is not None:
+            found[path] = match
+    if absolute:
+        for path, suffix in checkout_paths(absolute.union(shown), index).items():
+            match = index.path(suffix)
+            if path in absolute and match is not None:
+                found[path] = match
+    return found
+
+
+#: the status of a result that a path of it was found only ignoring case
+FOLDED = ("path", "found ignoring case")
+
+
+def rebase_paths(reportset: ReportSet, paths: Collection[str]) -> ReportSet:
     """``reportset`` with the absolute path of every SARIF quote not in ``paths`` replaced by
-    the path `checkout_paths` finds (unchanged when it finds none), its note naming the path
-    the log wrote, and a diagnostic on each report that had paths rebased."""
+    the path `checkout_paths` finds, and then any path still not there by the one found
+    `ignoring_case` (unchanged when there is none), its note naming the path the log wrote,
+    and a diagnostic on each report that had paths rebased."""
     quotes = [q for report in reportset.reports for record in report.records for q in record.quotes]
     if all(not q.role or q.path in paths for q in quotes):
         return reportset  # a scan of this very tree: one pass, nothing rebuilt (135,130: 0.5 s)
     wanted = {q.path for q in quotes if q.role and q.path not in paths and is_absolute(q.path)}
     found = checkout_paths(wanted, paths)
-    if not found:
+    unfound = {q.path for q in quotes if q.role and q.path not in paths and q.path not in found}
+    folded = ignoring_case(unfound, paths, shown=found) if unfound else {}
+    if not found and not folded:
         return reportset
 
     def rebased(quote: Quote) -> Quote:
-        path = found.get(quote.path) if quote.role else None
-        if path is None:
+        if not quote.role:
             return quote
-        return _with(_with(quote, _PATH, path), _NOTE, _noted(quote, quote.path))
+        if (path := found.get(quote.path)) is not None:
+            return _with(_with(quote, _PATH, path), _NOTE, _noted(quote, quote.path))
+        if (path := folded.get(quote.path)) is not None:
+            note = _noted(quote, f"{quote.path}, found ignoring case")
+            return _with(_with(quote, _PATH, path), _NOTE, note)
+        return quote
 
     def record(value: Record) -> Record:
         quotes = tuple(rebased(quote) for quote in value.quotes)
         changed = any(new is not old for new, old in zip(quotes, value.quotes, strict=True))
-        return _with(value, _QUOTES, quotes) if changed else value
+        if not changed:
+            return value
+        if any(q.role and q.path in folded for q in value.quotes) and FOLDED not in value.statuses:
+            value = value._replace(statuses=(*value.statuses, FOLDED))
+        return _with(value, _QUOTES, quotes)
 
     def report(value: Report) -> Report:
         records = tuple(record(item) for item in value.records)
-        moved = {
-            quote.path: found[quote.path]
-            for item in value.records
-            for quote in item.quotes
-            if quote.role and quote.path in found
-        }
-        if not moved:
+        said = []
+        for moves, how in (
+            (found, "absolute path(s) of another checkout found in the revision by their ending"),
+            (folded, "path(s) found in the revision only ignoring case (a Windows scanner's)"),
+        ):
+            moved = {
+                quote.path: moves[quote.path]
+                for item in value.records
+                for quote in item.quotes
+                if quote.role and quote.path in moves
+            }
+            if moved:
+                first, path = next(iter(moved.items()))
+                more = f" and {len(moved) - 1:,} more" if len(moved) > 1 else ""
+                said.append(Diagnostic(0, f"{len(moved):,} {how}: {first} as {path}{more}"))
+        if not said:
             return value
-        first, path = next(iter(moved.items()))
-        more = f" and {len(moved) - 1:,} more" if len(moved) > 1 else ""
-        said = Diagnostic(
-            0,
-            f"{len(moved):,} absolute path(s) of another checkout found in the revision by"
-            f" their ending: {first} as {path}{more}",
-        )
-        return value._replace(records=records, diagnostics=(*value.diagnostics, said))
+        return value._replace(records=records, diagnostics=(*value.diagnostics, *said))
 
     return reportset._replace(reports=tuple(report(item) for item in reportset.reports))
 

@@ -127,6 +127,8 @@ def fingerprint(
 
 
 _Spans = tuple[LineRange | None, LineRange | None, LineRange | None]
+#: the end column of a region that writes none: the end of its last line
+END_OF_LINE = 0
 
 
 def _region(region: Mapping[str, Any]) -> _Spans:
@@ -141,9 +143,10 @@ def _region(region: Mapping[str, Any]) -> _Spans:
     last_column = region.get("endColumn")
     if type(first_column) is int or type(last_column) is int:
         # SARIF 3.30.5: startColumn defaults to 1 (a region ending at column 1 of the line after
-        # the last is then the end of the file, as it is when startColumn 1 is written)
+        # the last is then the end of the file, as it is when startColumn 1 is written); and
+        # endColumn to the end of endLine, written 0 (the line's length is not known here)
         first_column = first_column if type(first_column) is int else 1
-        columns = (first_column, last_column if type(last_column) is int else first_column)
+        columns = (first_column, last_column if type(last_column) is int else END_OF_LINE)
     offsets = None
     offset = region.get("charOffset")
     if type(offset) is int and offset >= 0:

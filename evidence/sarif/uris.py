@@ -3,7 +3,9 @@
 A SARIF location names its file by a URI, often relative to a base (``uriBaseId``) that the run
 defines in ``originalUriBaseIds`` (itself maybe relative to another base) or leaves undefined
 (``%SRCROOT%``). Bases that ``versionControlProvenance[].mappedTo`` maps to the repository, and
-bases left undefined, are the repository's root. A base defined as an absolute URI (the scanning
+bases left undefined, are the repository's root; a ``mappedTo`` that writes a URI (an absolute
+directory, or one relative to a base) names the root itself, and the paths under it are
+relative to it. A base defined as an absolute URI (the scanning
 machine's checkout) gives an absolute path: evidence/sarif/rebase.py later finds it in the
 revision by its ending, once the revision is known; a relative path stays the repository's.
 """
@@ -62,23 +64,23 @@ def _clean(path: str) -> str:
 class UriResolver:
     """Resolves the artifact locations of one run (results are many; each distinct one once)."""
 
-    def __init__(self, run: Mapping[str, Any], mapped: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        run: Mapping[str, Any],
+        mapped: Iterable[str] = (),
+        roots: Iterable[Mapping[str, Any]] = (),
+    ) -> None:
         bases = run.get("originalUriBaseIds")
         self._bases: Mapping[str, Any] = bases if isinstance(bases, Mapping) else {}
         artifacts = run.get("artifacts")
         self._artifacts: list[Any] = artifacts if isinstance(artifacts, list) else []
         self._mapped = frozenset(mapped)
         self._cache: dict[tuple[str | None, str | None, int | None], tuple[str, str]] = {}
-        # absolute directories of bases mapped to the repository: a path under one is relative
-        self._roots = sorted(
-            {
-                prefix
-                for name in self._mapped
-                if (prefix := self._defined(name, 0)) and is_absolute(prefix)
-            },
-            key=len,
-            reverse=True,
-        )
+        # absolute directories of bases mapped to the repository, and of the artifactLocations
+        # (``roots``) a run maps it to: a path under one is relative
+        prefixes = {self._defined(name, 0) for name in self._mapped}
+        prefixes.update(self._directory(root) for root in roots)
+        self._roots = sorted((p for p in prefixes if p and is_absolute(p)), key=len, reverse=True)
 
     def resolve(self, location: Mapping[str, Any]) -> tuple[str, str]:
         """(path, uri as written) of an artifactLocation; path "" when it names no file."""
@@ -113,7 +115,10 @@ class UriResolver:
             path = self._base(base, 0) + path
         path = _clean(path)
         for root in self._roots:
-            if path.startswith(root):
+            # a Windows path ignores case: c:/work/app/ is in C:/Work/App/
+            if path.startswith(root) or (
+                _DRIVE.match(root) and path[: len(root)].casefold() == root.casefold()
+            ):
                 return path[len(root) :], uri
         return path, uri
 
@@ -127,6 +132,10 @@ class UriResolver:
         definition = self._bases.get(name)
         if depth > _MAX_DEPTH or not isinstance(definition, Mapping):
             return ""
+        return self._directory(definition, depth)
+
+    def _directory(self, definition: Mapping[str, Any], depth: int = 0) -> str:
+        """The directory an artifactLocation names, with a trailing slash ("" for none)."""
         uri = definition.get("uri")
         if not isinstance(uri, str) or not uri.strip():
             return ""

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from evidencekit import git, make_repo
 
+from evidence.git.marks import Marked
 from evidence.model import SearchReplay
 from evidence.replay import replay
 from evidence.revision import GrepHit, Revision
@@ -141,11 +142,18 @@ def test_a_commits_utf16_texts_are_listed_once_for_every_later_search(tmp_path: 
 
     root = tmp_path / "r"
     commit = make_repo(
-        root, {"res/app.rc": "\ufeffIDS eval\r\n".encode("utf-16-le"), "a.py": "eval()\n"}
+        root,
+        {
+            "res/app.rc": "\ufeffIDS eval\r\n".encode("utf-16-le"),
+            "a.py": "eval()\n",
+            "b.cs": "\ufeffeval();\n",
+        },
     )
     with Revision.open(root) as revision:
-        assert [hit.path for hit in revision.grep("eval")] == ["a.py", "res/app.rc"]
-    assert search._wide_known(commit) == ["res/app.rc"]
-    search._keep_wide(commit, [])  # what a later search takes for the commit's list
+        assert [hit.path for hit in revision.grep("eval")] == ["a.py", "b.cs", "res/app.rc"]
+        assert [hit.path for hit in revision.grep("^eval")] == ["a.py", "b.cs"]
+    assert search._marks_known(commit) == (["res/app.rc"], ["b.cs"])
+    search._keep_marks(commit, Marked([], []))  # what a later search takes for the commit's
     with Revision.open(root) as revision:
-        assert [hit.path for hit in revision.grep("eval")] == ["a.py"]  # not listed again
+        assert [hit.path for hit in revision.grep("eval")] == ["a.py", "b.cs"]  # not listed again
+        assert [hit.path for hit in revision.grep("^eval")] == ["a.py"]

@@ -300,3 +300,87 @@ def test_without_an_origin_the_one_remote_is_the_repositorys(tmp_path: Path) -> 
     with Revision.open(root) as revision:  # two, neither origin: not guessed between
         assert revision.remote_url() is None
         assert revision.remote_url("mirror") == "git@gitlab.com:acme/widget.git"
+
+
+#: Azure Repos selects lines from (line, column) to (lineEnd, lineEndColumn), the end not
+#: included: lines 231-236 whole end at column 1 of line 237, as a click on the gutter gives
+AZURE_QUERY = (
+    f"?path=/src/app.py&version=GC{SHA}&line=231&lineEnd=237&lineStartColumn=1"
+    "&lineEndColumn=1&lineStyle=plain&_a=contents"
+)
+AZURE = "https://dev.azure.com/acme/Tools/_git/widget"
+
+
+@pytest.mark.parametrize(
+    ("remote", "url"),
+    [
+        (AZURE, AZURE + AZURE_QUERY),
+        (AZURE + ".git", AZURE + AZURE_QUERY),
+        ("https://acme@dev.azure.com/acme/Tools/_git/widget", AZURE + AZURE_QUERY),
+        ("git@ssh.dev.azure.com:v3/acme/Tools/widget", AZURE + AZURE_QUERY),
+        ("acme@vs-ssh.visualstudio.com:v3/acme/Tools/widget", AZURE + AZURE_QUERY),
+        ("ssh://git@ssh.dev.azure.com/v3/acme/Tools/widget", AZURE + AZURE_QUERY),
+        (
+            "https://dev.azure.com/acme/_git/widget",
+            "https://dev.azure.com/acme/_git/widget" + AZURE_QUERY,
+        ),
+        (
+            "https://acme.visualstudio.com/Tools/_git/widget",
+            "https://acme.visualstudio.com/Tools/_git/widget" + AZURE_QUERY,
+        ),
+        (
+            "https://acme.visualstudio.com/DefaultCollection/Tools/_git/widget",
+            "https://acme.visualstudio.com/DefaultCollection/Tools/_git/widget" + AZURE_QUERY,
+        ),
+        # a project's or repository's name may hold spaces: the remote writes them escaped
+        (
+            "https://dev.azure.com/acme/Big%20Tools/_git/the%20widget",
+            "https://dev.azure.com/acme/Big%20Tools/_git/the%20widget" + AZURE_QUERY,
+        ),
+        (
+            "git@ssh.dev.azure.com:v3/acme/Big%20Tools/the%20widget",
+            "https://dev.azure.com/acme/Big%20Tools/_git/the%20widget" + AZURE_QUERY,
+        ),
+    ],
+)
+def test_azure_devops_remotes_link_to_the_file_at_the_commit(remote: str, url: str) -> None:
+    assert web_permalink(remote, SHA, "src/app.py", (231, 236)) == url
+
+
+def test_an_azure_devops_link_names_one_line_or_none_and_escapes_the_path() -> None:
+    one = web_permalink(AZURE, SHA, "src/app.py", (7, 7))
+    assert one == (
+        f"{AZURE}?path=/src/app.py&version=GC{SHA}&line=7&lineEnd=8&lineStartColumn=1"
+        "&lineEndColumn=1&lineStyle=plain&_a=contents"
+    )
+    odd = web_permalink(AZURE, SHA, "docs/a b&line=9#.md")
+    assert odd == f"{AZURE}?path=/docs/a%20b%26line%3D9%23.md&version=GC{SHA}&_a=contents"
+
+
+def test_an_azure_devops_link_holds_no_credentials() -> None:
+    for remote in (
+        "https://acme:pat-s3cret@dev.azure.com/acme/Tools/_git/widget",
+        "https://pat-s3cret@dev.azure.com/acme/Tools/_git/widget",
+    ):
+        link = link_for(remote, SHA, "src/app.py", (231, 236))
+        assert link.web and link.text == AZURE + AZURE_QUERY
+        assert "s3cret" not in link.text
+
+
+def test_an_azure_devops_remote_of_another_shape_gives_no_link() -> None:
+    for remote in (
+        "https://dev.azure.com/acme/Tools/widget",  # no _git
+        "git@ssh.dev.azure.com:v3/acme/widget",  # v3/ORG/PROJECT/REPO, a part short
+        "https://dev.azure.com/acme/a%2Fb/_git/widget",  # an escaped slash
+        "https://dev.azure.com/acme/%2e%2e/_git/widget",
+    ):
+        link = link_for(remote, SHA, "src/app.py", (1, 2))
+        assert not link.web and link.text == f"src/app.py:1-2@{SHA}", remote
+
+
+def test_a_self_hosted_azure_devops_server_is_configured_by_name() -> None:
+    remote = "https://tfs.corp/tfs/DefaultCollection/Tools/_git/widget"
+    assert host_style("dev.azure.com") is HostStyle.AZURE_DEVOPS
+    assert web_permalink(remote, SHA, "src/app.py", (231, 236)) is None
+    url = web_permalink(remote, SHA, "src/app.py", (231, 236), hosts={"tfs.corp": "azure-devops"})
+    assert url == "https://tfs.corp/tfs/DefaultCollection/Tools/_git/widget" + AZURE_QUERY

@@ -219,6 +219,33 @@ def test_a_region_without_start_column_ends_as_one_with_start_column_1(kestrel: 
     assert past.match is Tier.MISSING and "lines 68-70 are past the end" in past.notes[0]
 
 
+def test_a_region_without_end_column_ends_at_the_end_of_its_last_line(kestrel: Path) -> None:
+    # SARIF 3.30.8: endColumn defaults to one past the last character of endLine; on the line
+    # after the last (notes.py has 69), that is column 1: the end of the file, as written above
+    the_log = log(
+        run(
+            {
+                "ruleId": "a",
+                "locations": [located("api/kestrel/notes.py", 68, startColumn=5, endLine=70)],
+            },
+            {"ruleId": "b", "locations": [located("api/kestrel/notes.py", 3, startColumn=5)]},
+            {
+                "ruleId": "c",
+                "locations": [located("api/kestrel/notes.py", 68, startColumn=5, endLine=71)],
+            },
+        )
+    )
+    (report,) = load_sarif(json.dumps(the_log).encode(), "q.sarif")
+    quotes = [record.quotes[0] for record in report.records]
+    assert [quote.columns for quote in quotes] == [(5, 0), (5, 0), (5, 0)]
+    with Revision.open(kestrel, CITED_REVISION) as revision:
+        to_the_end, one_line, past = Anchorer(revision).anchor_many(quotes)
+    assert to_the_end.match is Tier.LOCATED and to_the_end.lines == (68, 69)
+    assert to_the_end.range_ok
+    assert one_line.match is Tier.LOCATED and one_line.lines == (3, 3) and one_line.range_ok
+    assert past.match is Tier.MISSING and "lines 68-71 are past the end" in past.notes[0]
+
+
 def test_rebase_by_longest_existing_suffix() -> None:
     paths = {"api/server.py", "server.py", "api/kestrel/auth.py"}
     assert repository_path("/home/ci/kestrel/api/server.py", paths) == "api/server.py"

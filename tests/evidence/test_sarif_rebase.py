@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from sarifkit import located, log, run, write
 
-from evidence.model import Diagnostic, Quote
+from evidence.model import Diagnostic, Quote, Report
 from evidence.reports.loading import load_reports
 from evidence.sample import sample_repo
 from evidence.sarif.rebase import checkout_paths, rebase_paths
@@ -113,3 +114,101 @@ def test_check_calls_paths_missing_that_the_revision_does_not_hold(
         ),
     ]
     assert any("1 absolute path(s) of another checkout" in d for d in document["diagnostics"])
+
+
+@pytest.mark.parametrize(
+    "mapped_to",
+    [
+        {"uri": "file:///home/ci/k/"},
+        {"uri": "file:///home/ci/k"},  # no end slash: still the directory
+        {"uri": "k/", "uriBaseId": "WORK"},  # relative to a base the run defines
+    ],
+)
+def test_a_root_the_log_maps_its_repository_to_makes_its_paths_relative(
+    tmp_path: Path, mapped_to: dict[str, str]
+) -> None:
+    # versionControlProvenance[].mappedTo is an artifactLocation: an absolute uri says where
+    # the repository's root was; a file at that root is the repository's, one result or many
+    the_log = log(
+        run(
+            {"ruleId": "R", "locations": [located("file:///home/ci/k/setup.py", 1)]},
+            versionControlProvenance=[{"repositoryUri": "https://x/k", "mappedTo": mapped_to}],
+            originalUriBaseIds={"WORK": {"uri": "file:///home/ci/"}},
+        )
+    )
+    reportset = load_reports([write(tmp_path / "mapped.sarif", the_log)])
+    (report,) = rebase_paths(reportset, TREE).reports
+    assert [record.quotes[0].path for record in report.records] == ["setup.py"]
+
+
+WINDOWS_TREE = {
+    "src/app/Main.cs",
+    "src/app/Util.cs",
+    "README.md",
+    "docs/Readme.md",
+    "docs/README.md",
+}
+
+
+def _rebased(uris: list[str], tmp_path: Path, **extra: Any) -> Report:
+    the_log = log(run(*({"ruleId": "R", "locations": [located(uri, 1)]} for uri in uris), **extra))
+    reportset = load_reports([write(tmp_path / "windows.sarif", the_log)])
+    (report,) = rebase_paths(reportset, WINDOWS_TREE).reports
+    return report
+
+
+def test_a_windows_scanners_path_is_found_ignoring_case_and_says_so(tmp_path: Path) -> None:
+    # Windows paths ignore case: the scanner writes what the file system answered
+    report = _rebased(["file:///C:/Src/App/Main.cs", "Src/App/Util.cs", "readme.md"], tmp_path)
+    quotes = [record.quotes[0] for record in report.records]
+    assert [quote.path for quote in quotes] == ["src/app/Main.cs", "src/app/Util.cs", "README.md"]
+    assert quotes[0].note == "the log wrote C:/Src/App/Main.cs, found ignoring case"
+    assert quotes[1].note == "the log wrote Src/App/Util.cs, found ignoring case"
+    for record in report.records:
+        assert ("path", "found ignoring case") in record.statuses
+    said = [d.message for d in report.diagnostics]
+    assert any(
+        message.startswith("3 path(s) found in the revision only ignoring case")
+        and "C:/Src/App/Main.cs as src/app/Main.cs" in message
+        for message in said
+    )
+
+
+def test_a_path_two_files_match_ignoring_case_stays_missing(tmp_path: Path) -> None:
+    report = _rebased(["DOCS/readme.MD", "file:///C:/Src/App/Main.cs"], tmp_path)
+    quotes = [record.quotes[0] for record in report.records]
+    assert [quote.path for quote in quotes] == ["DOCS/readme.MD", "src/app/Main.cs"]
+    assert quotes[0].note == "" and report.records[0].statuses == (("level", "warning"),)
+
+
+def test_a_path_found_as_written_is_not_matched_ignoring_case(tmp_path: Path) -> None:
+    report = _rebased(["src/app/Main.cs", "README.md"], tmp_path)
+    assert [record.quotes[0].note for record in report.records] == ["", ""]
+    assert all(("path", "found ignoring case") not in r.statuses for r in report.records)
+    assert not report.diagnostics
+
+
+def test_a_mapped_windows_root_holds_paths_of_another_case(tmp_path: Path) -> None:
+    # the drive letter's case is the most common difference (c: from one tool, C: from another)
+    mapped = [{"repositoryUri": "https://x/app", "mappedTo": {"uri": "file:///C:/Work/App/"}}]
+    report = _rebased(
+        ["file:///c:/work/app/src/app/Main.cs"], tmp_path, versionControlProvenance=mapped
+    )
+    (record,) = report.records
+    assert record.quotes[0].path == "src/app/Main.cs" and record.quotes[0].note == ""
+
+
+def test_check_finds_a_windows_path_of_the_sample_ignoring_case(
+    kestrel: Path, tmp_path: Path
+) -> None:
+    the_log = log(run({"ruleId": "R", "locations": [located("file:///C:/Ci/API/Server.py", 1)]}))
+    path = write(tmp_path / "windows.sarif", the_log)
+    result = CliRunner().invoke(
+        cli, ["check", str(path), "--repo", str(kestrel), "--rev", "HEAD", "--format", "json"]
+    )
+    document = json.loads(result.stdout)
+    found = [(q["path"], q["match"], q["note"]) for q in document["quotes"]]
+    assert found == [
+        ("api/server.py", "located", "the log wrote C:/Ci/API/Server.py, found ignoring case")
+    ]
+    assert result.exit_code == 0
