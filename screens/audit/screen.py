@@ -21,6 +21,7 @@ from keymaps import BY_ID, Keymap, short_keys
 from keymaps.bindings import bindings
 from keymaps.display import UNBOUND_TEXT
 from screens.audit.anchors import Cached, keep_citations, read_cached
+from screens.audit.status import status_text
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import FILTERS, AuditState, SystemTarget
 from screens.audit.table import header_line, row_cells
@@ -221,33 +222,11 @@ class AuditScreen(Screen[None]):
 
     def refresh_status(self) -> None:
         index = self.current_index()
-        status = f"filter: {self.state.filter} ({FILTERS[self.state.filter]})"
-        if not self.order:  # the filter leaves nothing: say so, and what it cannot know yet
-            unchecked = self.state.totals()["unchecked"]
-            unknown = (
-                f"; {unchecked} not checked yet, not known to fail"
-                if unchecked and self.state.filter == "failing"
-                else ""
-            )
-            status = f"no system shown · {status}{unknown} · f: the next filter"
-        elif index is not None:
-            entry = self.state.entries[index]
-            if entry.error:
-                status = f"{entry.name}: {entry.error}"
-            elif not entry.available:
-                where = entry.system.repository or "assay.toml names none"
-                status = (
-                    f"{entry.name}: repository not on this machine ({where}); "
-                    "its records and quotes are readable, not checked"
-                )
-            elif entry.unchecked:
-                status = (
-                    f"{entry.name}: not checked yet (enter checks it; `assay check` checks"
-                    f" every system)  ·  {entry.system.repository}  ·  {status}"
-                )
-            else:
-                status = f"{entry.name}: {entry.system.repository}  ·  {status}"
-        self.query_one("#audit-status", Static).update(Content(visible(status)))
+        entry = None if index is None else self.state.entries[index]
+        line = self.query_one("#audit-status", Static)
+        # before the first layout: the screen's width less the line's padding
+        width = max(20, line.content_region.width or self.size.width - 2)
+        line.update(Content(status_text(self.state, entry, width, listed=bool(self.order))))
 
     def current_index(self) -> int | None:
         """The system under the cursor."""
