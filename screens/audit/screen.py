@@ -20,7 +20,7 @@ from db.stats import percent_done
 from keymaps import BY_ID, Keymap, short_keys
 from keymaps.bindings import bindings
 from keymaps.display import UNBOUND_TEXT
-from screens.audit.anchors import Cached, keep_citations, read_cached
+from screens.audit.anchors import Cached, keep_citations, read_cached, revision_errors
 from screens.audit.status import status_text
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import FILTERS, AuditState, SystemTarget
@@ -97,6 +97,13 @@ class AuditScreen(Screen[None]):
         self.order: list[int] = []  # entry index of each row
         self.reviews: dict[int, SystemReviewScreen] = {}  # systems opened so far, kept
         self.counted = False  # the database's counts were read once
+        # the readings the revisions wait for (not to slow the first frame), and the systems
+        # whose revision was not read with the counts
+        self._before_revisions = (
+            {"audit-counts", "audit-cache"} if anchor_cache else {"audit-counts"}
+        )
+        self._unverified = [] if anchor_cache else list(range(len(state.entries)))
+        self.revisions_read = False  # every system's revision read (for tests and benchmarks)
 
     def compose(self) -> ComposeResult:
         yield Static(id="audit-header")
@@ -136,23 +143,58 @@ class AuditScreen(Screen[None]):
         """The systems' counts from the anchoring cache, read on a thread (`read_cached`)."""
         return read_cached(self.state.entries, directory, self.against)
 
+    @work(thread=True, group="audit-revisions", exit_on_error=False)
+    def read_revisions(self, indexes: list[int]) -> list[tuple[int, str]]:
+        """The systems whose repository lacks their revision, read on a thread once the counts
+        are drawn (`revision_errors`)."""
+        return revision_errors(self.state.entries, indexes)
+
+    def _read(self, group: str | None) -> None:
+        """``group`` read: the revisions once the counts they wait for are drawn."""
+        if group in self._before_revisions:
+            self._before_revisions.discard(group)
+            if not self._before_revisions:
+                self.call_after_refresh(self.read_revisions, self._unverified)
+
+    def _unreadable(self, index: int, error: str) -> None:
+        """`!` and the reason, as `assay check` says it, not counts kept for that commit from
+        another repository."""
+        entry = self.state.entries[index]
+        entry.error = error
+        entry.failing = entry.citations_missing = None
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if report_failure(self, event) is not None:
             if worker.group == "audit-counts":
                 self.counted = True  # read again on the way back from a system
+            self.revisions_read = self.revisions_read or worker.group == "audit-revisions"
+            self._read(worker.group)
+            return
+        if worker.group == "audit-revisions" and event.state is WorkerState.SUCCESS:
+            for index, error in worker.result:  # type: ignore[union-attr]
+                self._unreadable(index, error)
+            self.revisions_read = True
+            self.fill()
             return
         if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
-            for index, failing, missing, drifted, reportset in worker.result:  # type: ignore[union-attr]
-                entry = self.state.entries[index]
+            cached: Cached
+            for cached in worker.result:  # type: ignore[union-attr]
+                entry = self.state.entries[cached.system]
                 # the same records, their paths as the review has them
-                entry.reportset, entry.paths_found = reportset, True
-                if failing is None:  # not in the cache: nothing known yet
+                entry.reportset, entry.paths_found = cached.reportset, True
+                if cached.error is not None:
+                    self._unreadable(cached.system, cached.error)
                     continue
-                entry.failing, entry.drift = failing, drifted
-                if missing is not None:
-                    entry.citations_missing = missing
+                if not cached.read:
+                    self._unverified.append(cached.system)
+                if cached.failing is None:  # not in the cache: nothing known yet
+                    continue
+                entry.failing, entry.drift = cached.failing, cached.drifted
+                if cached.missing is not None:
+                    entry.citations_missing = cached.missing
             self.fill()
+            self._read(worker.group)
             return
         if worker.group != "audit-counts":
             return
@@ -160,6 +202,7 @@ class AuditScreen(Screen[None]):
             self.counted = True
             self.state.set_counts(*worker.result)  # type: ignore[misc]
             self.fill()
+            self._read(worker.group)
 
     # --- drawing ---------------------------------------------------------------------------------
 
@@ -393,10 +436,8 @@ class AuditScreen(Screen[None]):
         screen = self.reviews.get(index)
         entry = self.state.entries[index]
         if screen is not None and entry.available and screen.revision_error:
-            # its repository does not hold the revision (or is no repository): `!` and the
-            # reason, as `assay check` says it, not counts kept for that commit elsewhere
-            entry.error = screen.revision_error
-            entry.failing = entry.citations_missing = None
+            # its repository does not hold the revision (or is no repository)
+            self._unreadable(index, screen.revision_error)
         elif screen is not None and screen.session.anchored:
             anchors = screen.session.anchors
             failing = sum(1 for anchor in anchors.values() if anchor.failing)
