@@ -28,6 +28,7 @@ from evidence.git.blobs import (
 )
 from evidence.git.grep import BadPattern, GrepHit, Syntax
 from evidence.git.lfs import LfsObjects, parse_pointer
+from evidence.git.objects import holds_object
 from evidence.git.process import (
     SAFE_CONFIG,
     MissingObjectError,
@@ -59,6 +60,7 @@ __all__ = [
     "Syntax",
     "TreeEntry",
     "decode_blob",
+    "holds_object",
     "normalize_path",
     "safe_environment",
 ]

@@ -33,6 +33,7 @@ __all__ = [
     "AuditSystem",
     "find_audit",
     "load_audit",
+    "name_key",
     "parse_audit",
 ]
 
@@ -170,12 +171,28 @@ def parse_audit(text: str, path: Path) -> Audit:
     systems: list[AuditSystem] = []
     for index, table in enumerate(tables):
         systems.append(_system(table, index, base, fail, lines.of(index)))
-    # compared as they read: "Café" typed on a Mac (NFD) is the name written elsewhere (NFC)
     names = [unicodedata.normalize("NFC", system.name) for system in systems]
-    for index, name in enumerate(names):
-        if name in names[:index]:
-            raise fail(index, "name", f"name: system {systems[index].name!r} is named twice")
+    keys = [name_key(system.name) for system in systems]
+    for index, key in enumerate(keys):
+        if key not in keys[:index]:
+            continue
+        name, first = systems[index].name, systems[keys.index(key)]
+        if names[index] in names[:index]:
+            raise fail(index, "name", f"name: system {name!r} is named twice")
+        raise fail(
+            index,
+            "name",
+            f"name: system {name!r} and system {first.name!r} (line {first.line}) differ only in"
+            " case, which an audit would mix up (a scan's results are kept under the name in"
+            " lower case): rename one",
+        )
     return Audit(path, tuple(systems), _under(base, database) if database else None)
+
+
+def name_key(name: str) -> str:
+    """A system's name as an audit tells systems apart: as it reads ("Café" typed on a Mac, in
+    NFD, is the name written elsewhere in NFC) and in any case."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 Fail = Callable[[int | None, str | None, str], AuditError]

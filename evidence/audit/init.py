@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from evidence.audit.file import name_key
 from evidence.citations import PathIndex, cited_path
 from evidence.git.tree import normalize_path
 from evidence.model import Report, stated_revisions
@@ -29,6 +30,7 @@ from evidence.sarif.rebase import is_sarif_report, repository_path
 __all__ = [
     "Found",
     "SystemReports",
+    "apart",
     "find_repositories",
     "group_reports",
     "in_directories",
@@ -56,6 +58,7 @@ class SystemReports:
     name: str
     files: tuple[Path, ...]
     revisions: tuple[str, ...]
+    named: str = ""  # the name its reports give, when the audit needs another (`apart`)
 
 
 @dataclass(frozen=True)
@@ -295,6 +298,22 @@ def _directory(paths: set[str], tree: set[str], name: str) -> str | None:
     return best[0] if len(best) == 1 else None
 
 
+def apart(matched: list[tuple[SystemReports, Found]]) -> list[tuple[SystemReports, Found]]:
+    """``matched`` with a system named as one before it but for case ("kestrel" after
+    "Kestrel") named "kestrel (2)": an audit file refuses names it cannot tell apart."""
+    taken: set[str] = set()
+    out = []
+    for system, found in matched:
+        name, n = system.name, 2
+        while name_key(name) in taken:
+            name, n = f"{system.name} ({n})", n + 1
+        taken.add(name_key(name))
+        if name != system.name:
+            system = replace(system, name=name, named=system.name)
+        out.append((system, found))
+    return out
+
+
 def _string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)  # a TOML basic string
 
@@ -326,6 +345,8 @@ def render(
     )
     for system, found in systems:
         out += ["", "[[system]]", f"name = {_string(system.name)}"]
+        if system.named:
+            out[-1] += f"  # its reports name {system.named!r}, a system above but for case"
         if found.repository is not None:
             where = _string(_relative(found.repository, base))
             out.append(f"repository = {where}  # {found.reason}")

@@ -20,7 +20,8 @@ from db.stats import percent_done
 from keymaps import BY_ID, Keymap, short_keys
 from keymaps.bindings import bindings
 from keymaps.display import UNBOUND_TEXT
-from screens.audit.anchors import Cached, keep_citations, read_cached
+from screens.audit.anchors import Cached, keep_citations, read_cached, revision_errors
+from screens.audit.status import status_text
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import FILTERS, AuditState, SystemTarget
 from screens.audit.table import header_line, row_cells
@@ -96,6 +97,13 @@ class AuditScreen(Screen[None]):
         self.order: list[int] = []  # entry index of each row
         self.reviews: dict[int, SystemReviewScreen] = {}  # systems opened so far, kept
         self.counted = False  # the database's counts were read once
+        # the readings the revisions wait for (not to slow the first frame), and the systems
+        # whose revision was not read with the counts
+        self._before_revisions = (
+            {"audit-counts", "audit-cache"} if anchor_cache else {"audit-counts"}
+        )
+        self._unverified = [] if anchor_cache else list(range(len(state.entries)))
+        self.revisions_read = False  # every system's revision read (for tests and benchmarks)
 
     def compose(self) -> ComposeResult:
         yield Static(id="audit-header")
@@ -135,23 +143,58 @@ class AuditScreen(Screen[None]):
         """The systems' counts from the anchoring cache, read on a thread (`read_cached`)."""
         return read_cached(self.state.entries, directory, self.against)
 
+    @work(thread=True, group="audit-revisions", exit_on_error=False)
+    def read_revisions(self, indexes: list[int]) -> list[tuple[int, str]]:
+        """The systems whose repository lacks their revision, read on a thread once the counts
+        are drawn (`revision_errors`)."""
+        return revision_errors(self.state.entries, indexes)
+
+    def _read(self, group: str | None) -> None:
+        """``group`` read: the revisions once the counts they wait for are drawn."""
+        if group in self._before_revisions:
+            self._before_revisions.discard(group)
+            if not self._before_revisions:
+                self.call_after_refresh(self.read_revisions, self._unverified)
+
+    def _unreadable(self, index: int, error: str) -> None:
+        """`!` and the reason, as `assay check` says it, not counts kept for that commit from
+        another repository."""
+        entry = self.state.entries[index]
+        entry.error = error
+        entry.failing = entry.citations_missing = None
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if report_failure(self, event) is not None:
             if worker.group == "audit-counts":
                 self.counted = True  # read again on the way back from a system
+            self.revisions_read = self.revisions_read or worker.group == "audit-revisions"
+            self._read(worker.group)
+            return
+        if worker.group == "audit-revisions" and event.state is WorkerState.SUCCESS:
+            for index, error in worker.result:  # type: ignore[union-attr]
+                self._unreadable(index, error)
+            self.revisions_read = True
+            self.fill()
             return
         if worker.group == "audit-cache" and event.state is WorkerState.SUCCESS:
-            for index, failing, missing, drifted, reportset in worker.result:  # type: ignore[union-attr]
-                entry = self.state.entries[index]
+            cached: Cached
+            for cached in worker.result:  # type: ignore[union-attr]
+                entry = self.state.entries[cached.system]
                 # the same records, their paths as the review has them
-                entry.reportset, entry.paths_found = reportset, True
-                if failing is None:  # not in the cache: nothing known yet
+                entry.reportset, entry.paths_found = cached.reportset, True
+                if cached.error is not None:
+                    self._unreadable(cached.system, cached.error)
                     continue
-                entry.failing, entry.drift = failing, drifted
-                if missing is not None:
-                    entry.citations_missing = missing
+                if not cached.read:
+                    self._unverified.append(cached.system)
+                if cached.failing is None:  # not in the cache: nothing known yet
+                    continue
+                entry.failing, entry.drift = cached.failing, cached.drifted
+                if cached.missing is not None:
+                    entry.citations_missing = cached.missing
             self.fill()
+            self._read(worker.group)
             return
         if worker.group != "audit-counts":
             return
@@ -159,6 +202,7 @@ class AuditScreen(Screen[None]):
             self.counted = True
             self.state.set_counts(*worker.result)  # type: ignore[misc]
             self.fill()
+            self._read(worker.group)
 
     # --- drawing ---------------------------------------------------------------------------------
 
@@ -221,33 +265,11 @@ class AuditScreen(Screen[None]):
 
     def refresh_status(self) -> None:
         index = self.current_index()
-        status = f"filter: {self.state.filter} ({FILTERS[self.state.filter]})"
-        if not self.order:  # the filter leaves nothing: say so, and what it cannot know yet
-            unchecked = self.state.totals()["unchecked"]
-            unknown = (
-                f"; {unchecked} not checked yet, not known to fail"
-                if unchecked and self.state.filter == "failing"
-                else ""
-            )
-            status = f"no system shown · {status}{unknown} · f: the next filter"
-        elif index is not None:
-            entry = self.state.entries[index]
-            if entry.error:
-                status = f"{entry.name}: {entry.error}"
-            elif not entry.available:
-                where = entry.system.repository or "assay.toml names none"
-                status = (
-                    f"{entry.name}: repository not on this machine ({where}); "
-                    "its records and quotes are readable, not checked"
-                )
-            elif entry.unchecked:
-                status = (
-                    f"{entry.name}: not checked yet (enter checks it; `assay check` checks"
-                    f" every system)  ·  {entry.system.repository}  ·  {status}"
-                )
-            else:
-                status = f"{entry.name}: {entry.system.repository}  ·  {status}"
-        self.query_one("#audit-status", Static).update(Content(visible(status)))
+        entry = None if index is None else self.state.entries[index]
+        line = self.query_one("#audit-status", Static)
+        # before the first layout: the screen's width less the line's padding
+        width = max(20, line.content_region.width or self.size.width - 2)
+        line.update(Content(status_text(self.state, entry, width, listed=bool(self.order))))
 
     def current_index(self) -> int | None:
         """The system under the cursor."""
@@ -414,10 +436,8 @@ class AuditScreen(Screen[None]):
         screen = self.reviews.get(index)
         entry = self.state.entries[index]
         if screen is not None and entry.available and screen.revision_error:
-            # its repository does not hold the revision (or is no repository): `!` and the
-            # reason, as `assay check` says it, not counts kept for that commit elsewhere
-            entry.error = screen.revision_error
-            entry.failing = entry.citations_missing = None
+            # its repository does not hold the revision (or is no repository)
+            self._unreadable(index, screen.revision_error)
         elif screen is not None and screen.session.anchored:
             anchors = screen.session.anchors
             failing = sum(1 for anchor in anchors.values() if anchor.failing)

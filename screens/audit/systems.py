@@ -197,6 +197,8 @@ class AuditState:
         anchoring cache said nothing."""
         for entry, count, done in zip(self.entries, counts, reviewed, strict=True):
             entry.counts, entry.reviewed_count = count, done
+            if entry.error:  # `!`: what the database kept of it is not known to hold now
+                continue
             if entry.failing is None and count.quotes:
                 entry.failing = count.failing
             if entry.citations_missing is None and count.quotes:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 #: the fields whose changes the watchers are told of
-WATCHED = frozenset({"location", "filter", "revision", "revision_error"})
+WATCHED = frozenset({"location", "filter", "revision", "revision_error", "on_quote", "opened"})
 
 
 class ReviewState:

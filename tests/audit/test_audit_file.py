@@ -51,6 +51,18 @@ BAD = [
         '[[system]]\nname = "Cafe\u0301"\nreports = "r.txt"\n',
         ":6: name: system 'Cafe\u0301' is named twice",
     ),
+    # names apart only in case: a scan's results under each (`ruff@kestrel`) were one report,
+    # the later system refused as holding the other's; write-up files one on most Macs
+    (
+        '[[system]]\nname = "Kestrel"\nreports = "r.txt"\n\n'
+        '[[system]]\nname = "kestrel"\nreports = "r.txt"\n',
+        ":6: name: system 'kestrel' and system 'Kestrel' (line 1) differ only in case",
+    ),
+    (
+        '[[system]]\nname = "\u00c9clair"\nreports = "r.txt"\n\n'
+        '[[system]]\nname = "e\u0301clair"\nreports = "r.txt"\n',
+        ":6: name: system 'e\u0301clair' and system '\u00c9clair' (line 1) differ only in case",
+    ),
     # a NUL in a path was an internal error (ValueError from the file system calls)
     ('[[system]]\nname = "A"\nreports = "r.txt"\nrepository = "a\\u0000b"\n', ":4: repository:"),
     ('database = "x\\u0000.db"\n[[system]]\nname = "A"\nreports = "r.txt"\n', ":1: database:"),

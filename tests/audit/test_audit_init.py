@@ -182,3 +182,22 @@ def test_init_gives_a_system_of_a_monorepo_its_directory(tmp_path: Path) -> None
 
     summaries = [s["summary"] for s in json.loads(checked.stdout)["systems"]]
     assert [s["quotes"] - s["failing"] for s in summaries] == [1, 1]  # read from each directory
+
+
+def test_init_keeps_apart_systems_named_alike_but_for_case(tmp_path: Path) -> None:
+    # reports titled "Kestrel ..." and "kestrel ...": two systems, which an audit file refuses
+    # to name apart only in case; init names the later one so that the file loads
+    from auditkit import REPORT
+
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for name, file in (("Kestrel", "one.txt"), ("kestrel", "two.txt")):
+        text = REPORT.format(system=name, prefix="KS", rev="(not stated)")
+        (reports / file).write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["audit", "init", str(reports)])
+    assert result.exit_code == 0, result.output
+    audit = load_audit(reports / "assay.toml")
+    assert [s.name for s in audit.systems] == ["Kestrel", "kestrel (2)"]
+    assert [[p.name for p in s.reports] for s in audit.systems] == [["one.txt"], ["two.txt"]]
+    text = (reports / "assay.toml").read_text()
+    assert "its reports name 'kestrel'" in text

@@ -115,3 +115,49 @@ async def test_more_systems_than_the_screen_holds_keep_their_last_column(
         assert all(cell_len(row) <= room for row in shown), (room, shown[0])
         assert not any("…" in row for row in shown), shown[0]
     app.close()
+
+
+LONG = "Alpha field-station telemetry gateway"
+
+
+@pytest.mark.parametrize(
+    ("size", "checked"), [((120, 40), False), ((80, 24), False), ((80, 24), True)]
+)
+async def test_the_status_line_keeps_the_name_and_the_filter(
+    tmp_path: Path, size: tuple[int, int], checked: bool
+) -> None:
+    # at 80 columns the line under the systems was cut before the filter it names, and a long
+    # repository path or the way to check pushed it out
+    from auditkit import make_audit
+
+    path = make_audit(tmp_path / "a-directory-with-a-long-name" / "of-an-audit-of-many-systems")
+    path.write_text(path.read_text().replace('"Alpha"', f'"{LONG}"'), encoding="utf-8")
+    audit = load_audit(path)
+    anchors = tmp_path / "anchors"
+    if checked:
+        check_audit(audit, anchor_cache=anchors, processes=1)
+    app = make_audit_app(
+        load_state(audit), tmp_path / "v.db", "ada", load_keymap(user=False), anchor_cache=anchors
+    )
+    async with app.run_test(size=size) as pilot:
+        screen: Any = app.screen
+        for _ in range(2):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        for filter_name in ("all", "unreviewed"):
+            await pilot.press(*["k"] * len(rows(screen)))
+            for row in range(len(rows(screen))):
+                if row:
+                    await pilot.press("j")
+                name = screen.state.entries[screen.order[row]].name
+                status = screen.query_one("#audit-status")
+                text = str(status.render())
+                assert cell_len(text) <= status.content_region.width, text
+                assert text.startswith(f"{name}: "), text
+                assert f"filter: {filter_name}" in text, text
+                entry = screen.state.entries[screen.order[row]]
+                if size[0] >= 120 and entry.system.repository is not None:
+                    # room for its repository too: its last directories at least
+                    assert text.endswith(entry.system.repository.name), text
+            await pilot.press("f", "f")
+    app.close()

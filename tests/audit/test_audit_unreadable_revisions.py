@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from auditkit import make_audit
 
 from evidence.audit.file import load_audit
@@ -49,12 +50,14 @@ async def test_an_unknown_against_is_said_when_the_system_opens(tmp_path: Path) 
     app.close()
 
 
+@pytest.mark.parametrize(("cached", "against"), [(True, None), (False, None), (True, "main")])
 async def test_a_repository_without_the_revision_is_marked_as_check_marks_it(
-    tmp_path: Path,
+    tmp_path: Path, cached: bool, against: str | None
 ) -> None:
     # Alpha's repository given as Beta's (moved, or the wrong one): the screen counted the
-    # failing quotes kept for Alpha's commit from before and, once Alpha was opened and could
-    # not be read, still did; `assay check` gives it the error
+    # failing quotes kept for Alpha's commit from before, as if it held, until Alpha was opened
+    # and could not be read; `assay check` gives it the error. The revision is read once the
+    # counts are drawn (with or without an anchoring cache), not before the first frame.
     from evidence.audit.check import check_audit
 
     path = make_audit(tmp_path)
@@ -66,26 +69,34 @@ async def test_a_repository_without_the_revision_is_marked_as_check_marks_it(
     checked = check_audit(audit, processes=1).systems[0]
     assert checked.state == "error" and checked.error is not None
     app = make_audit_app(
-        load_state(audit), tmp_path / "v.db", "ada", load_keymap(user=False), anchor_cache=anchors
+        load_state(audit),
+        tmp_path / "v.db",
+        "ada",
+        load_keymap(user=False),
+        anchor_cache=anchors if cached else None,
+        against=against,  # its drift: the revision read with the counts
     )
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         assert isinstance(screen, AuditScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        names = [screen.state.entries[index].name for index in screen.order]
-        screen.query_one(SystemsList).move_to(names.index("Alpha"))
-        await pilot.press("enter")
-        review = app.screen
-        assert isinstance(review, SystemReviewScreen)
-        await review.settle()
-        await pilot.press("escape")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, AuditScreen)
+        for _ in range(200):  # the counts, then the revisions
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if screen.revisions_read:
+                break
+        assert screen.revisions_read
         alpha = screen.state.entries[0]
         assert alpha.error == checked.error and alpha.failing is None
-        assert (
-            screen.state.totals()["failing"] == check_audit(audit, processes=1).summary()["failing"]
-        )
+        assert screen.reviews == {}  # not opened
+        systems = screen.query_one(SystemsList)
+        first = str(systems.row(0).prompt)
+        # failing quotes and missing paths not known
+        assert first.startswith("! Alpha") and first.split()[7:9] == ["–", "–"], first
+        status = str(screen.query_one("#audit-status").render())
+        assert status.startswith("Alpha: revision") and "not found in" in status, status
+        if cached:  # Beta's failing quotes too, as check counts them
+            totals = check_audit(audit, processes=1).summary()
+            assert screen.state.totals()["failing"] == totals["failing"]
+        await pilot.press("enter")  # as a system with `!` does: says why, opens nothing
+        assert app.screen is screen
     app.close()

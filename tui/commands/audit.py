@@ -111,6 +111,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     """
     from evidence.audit.file import AUDIT_NAME
     from evidence.audit.init import (
+        apart,
         find_repositories,
         group_reports,
         in_directories,
@@ -138,7 +139,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     repositories = find_repositories(search)
     matched = [(system, match(system, repositories)) for system in systems]
     matched = place_scans(matched, reportset.reports, repositories)
-    matched = in_directories(matched, reportset.reports)
+    matched = apart(in_directories(matched, reportset.reports))
     text = render(matched, target.resolve().parent, search)
     if _unencodable(text):
         # a file name that is not UTF-8 (os.fsdecode's surrogates) cannot be written in TOML

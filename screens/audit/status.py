@@ -1,0 +1,107 @@
+"""The line under the audit's systems: the system under the cursor, what is known of it, the
+filter, and its repository, fitted to the line's width. The name and the filter are what the
+line is read for: the longer wordings, the repository path and then the rest give way first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+
+from evidence.text import visible
+from screens.audit.systems import FILTERS, AuditEntry, AuditState
+
+SEP = " · "
+#: the fewest cells of a repository path worth showing (its last directories)
+MIN_DETAIL = 16
+
+
+def status_text(
+    state: AuditState, entry: AuditEntry | None, width: int, *, listed: bool = True
+) -> str:
+    """The status line for the system under the cursor (None: none; ``listed`` False: the
+    filter leaves none)."""
+    name = state.filter
+    filters = [f"filter: {name} ({FILTERS[name]})", f"filter: {name}"]
+    if entry is None and listed:
+        return fit("", [""], filters, "", width).removeprefix(SEP)
+    if entry is None:  # say so, and what the filter cannot know yet
+        unchecked = state.totals()["unchecked"]
+        unknown = (
+            f"; {unchecked} not checked yet, not known to fail"
+            if unchecked and name == "failing"
+            else ""
+        )
+        more = [f"{each}{unknown}{SEP}f: the next filter" for each in filters]
+        return fit(
+            "no system shown", [""], [*more, f"filter: {name}{unknown}", filters[-1]], "", width
+        )
+    repository = "" if entry.system.repository is None else str(entry.system.repository)
+    if entry.error:
+        states, detail = [entry.error.split("\n", 1)[0]], ""
+    elif not entry.available:
+        states = [
+            "repository not on this machine; its records and quotes are readable, not checked",
+            "repository not on this machine (readable, not checked)",
+        ]
+        detail = repository or "assay.toml names none"
+    elif entry.unchecked:
+        states = [
+            "not checked yet (enter checks it; `assay check` checks every system)",
+            "not checked yet (enter checks it)",
+        ]
+        detail = repository
+    else:
+        states = [
+            f"checked, {entry.failing or 0:,} failing, {entry.citations_missing or 0:,} no path"
+        ]
+        detail = repository
+    return fit(entry.name, states, filters, detail, width)
+
+
+def fit(name: str, states: Sequence[str], filters: Sequence[str], detail: str, width: int) -> str:
+    """``name: state · filter · detail`` in ``width`` cells: of the wordings given (longest
+    first), the richest that leaves the detail its last MIN_DETAIL cells (cut from the left);
+    else without the detail; else the state, then the name, cut."""
+    name, detail = _plain(name), _plain(detail)
+    heads = [f"{name}: {_plain(state)}" if state else name for state in states]
+    pairs = sorted(
+        ((head, each) for head in heads for each in filters),
+        key=lambda pair: -cell_len(pair[0]) - cell_len(pair[1]),
+    )
+    for head, shown in pairs if detail else ():
+        room = width - cell_len(head + SEP + shown + SEP)
+        if room >= min(MIN_DETAIL, cell_len(detail)):
+            return head + SEP + shown + SEP + _cut_left(detail, room)
+    for head, shown in pairs:
+        if cell_len(head + SEP + shown) <= width:
+            return head + SEP + shown
+    shown = filters[-1]
+    room = max(1, width - cell_len(SEP + shown))
+    return _cut_right(heads[-1], room) + SEP + shown
+
+
+def _plain(text: str) -> str:
+    return visible(text).replace("\t", " ")
+
+
+def _cut_right(text: str, width: int) -> str:
+    if cell_len(text) <= width:
+        return text
+    kept = ""
+    for char in text:
+        if cell_len(kept + char) > width - 1:
+            break
+        kept += char
+    return kept + "…"
+
+
+def _cut_left(text: str, width: int) -> str:
+    if cell_len(text) <= width:
+        return text
+    kept = ""
+    for char in reversed(text):
+        if cell_len(char + kept) > width - 1:
+            break
+        kept = char + kept
+    return "…" + kept

@@ -1,0 +1,66 @@
+"""The audit's lines that say what a key does and where the cursor is: a system's review's footer
+names what escape does now (the record first, then the systems), and the audit's status line
+keeps the system's name and the filter readable at 80 columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from keymaps import Keymap
+from screens.audit.screen import AuditScreen
+from screens.audit.system_review import SystemReviewScreen
+from tui.audit_app import make_demo_audit_app
+
+
+def demo(tmp_path: Path, keymap: Keymap) -> Any:
+    return make_demo_audit_app(
+        tmp_path, reviewer="tester", keymap=keymap, anchor_cache=tmp_path / "anchors"
+    )
+
+
+def current(app: Any) -> Any:
+    """The app's screen now (not narrowed by an earlier assertion)."""
+    return app.screen
+
+
+def footer(screen: Any) -> str:
+    return str(screen.query_one("KeysBar").render())
+
+
+async def settled(pilot: Pilot[Any]) -> None:
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def test_the_footer_says_what_escape_does_now(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    # escape gave the verdict keys back to the record first while the footer said "esc Systems"
+    app = demo(tmp_path, keymap)
+    async with app.run_test(size=(80, 24)) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await settled(pilot)
+        await pilot.press("enter")
+        review = app.screen
+        assert isinstance(review, SystemReviewScreen)
+        await review.settle()
+        await pilot.pause()
+        assert "esc Systems" in footer(review) and "esc Record" not in footer(review)
+        await pilot.press("n", "n", "n", "n", "n", "n", "right_square_bracket")
+        await review.settle()
+        await pilot.pause()
+        assert review.state.target_quote() is not None
+        assert "esc Record" in footer(review) and "Systems" not in footer(review)
+        await pilot.press("escape")  # as the footer said: the record
+        await pilot.pause()
+        assert app.screen is review and review.state.target_quote() is None
+        assert "esc Systems" in footer(review) and "esc Record" not in footer(review)
+        await pilot.press("escape")  # as it says now: the systems
+        await pilot.pause()
+        assert current(app) is audit
+    app.close()
