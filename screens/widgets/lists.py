@@ -288,9 +288,7 @@ class RowList(BarPointer, ScrollView, can_focus=True):
             width = self._width
             rich_style = style.rich_style
             lines = self._drawn[key] = [
-                legible_strip(
-                    strip.extend_cell_length(width, rich_style).crop(0, width), rich_style
-                )
+                legible_strip(strip, rich_style, width)
                 for strip in self.draw_row(index, width, style)
             ] or [Strip.blank(width, rich_style)]
         return lines
