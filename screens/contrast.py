@@ -92,10 +92,13 @@ def legible(style: Style, background: ColorTriplet | None) -> Style:
     return style + Style(color=Color.from_triplet(fixed))
 
 
-def legible_strip(strip: Strip, row: Style) -> Strip:
+def legible_strip(strip: Strip, row: Style, width: int | None = None) -> Strip:
     """A list row's line with each coloured part readable on the background it is drawn on
     (its own, else the row's ``row`` style): a status colour picked for the pane's background
-    (a refuted record's ✗) read at 1-2:1 on the cursor's."""
+    (a refuted record's ✗) read at 1-2:1 on the cursor's. With ``width``, the line is cut or
+    padded (in ``row``) to it, in the same pass: one new Strip a line, not three."""
+    if width is not None and strip.cell_length > width:
+        strip = strip.crop(0, width)
     default = row.bgcolor.get_truecolor() if row.bgcolor else None
     parts = []
     for text, style, control in strip:
@@ -103,4 +106,9 @@ def legible_strip(strip: Strip, row: Style) -> Strip:
             background = style.bgcolor.get_truecolor() if style.bgcolor else default
             style = legible(style, background)
         parts.append(Segment(text, style, control))
-    return Strip(parts, strip.cell_length)
+    length = strip.cell_length
+    if width is not None and length < width:
+        pad = legible(row, default) if row.color is not None else row
+        parts.append(Segment(" " * (width - length), pad))
+        length = width
+    return Strip(parts, length)

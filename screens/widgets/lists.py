@@ -81,6 +81,9 @@ class RowList(BarPointer, ScrollView, can_focus=True):
     #: the scrollbar's width in cells (Textual's default), drawn by the list (drawn_bar.py)
     BAR: ClassVar[int] = 2
 
+    #: rows hold no clickable links: Textual would restyle every line of a row for them, and
+    #: repaint the list whenever the pointer's style changes
+    auto_links: reactive[bool] = reactive(False)
     #: the row under the cursor, or None
     highlighted: reactive[int | None] = reactive(None, repaint=False)
     #: the row under the mouse pointer (one the cursor can take), or None
@@ -288,9 +291,7 @@ class RowList(BarPointer, ScrollView, can_focus=True):
             width = self._width
             rich_style = style.rich_style
             lines = self._drawn[key] = [
-                legible_strip(
-                    strip.extend_cell_length(width, rich_style).crop(0, width), rich_style
-                )
+                legible_strip(strip, rich_style, width)
                 for strip in self.draw_row(index, width, style)
             ] or [Strip.blank(width, rich_style)]
         return lines

@@ -82,9 +82,7 @@ def test_the_app_exits_when_its_terminal_is_gone(
         assert drawn in shown  # the screen was drawn in the terminal
         os.close(master)  # the terminal window closes
         master = -1
-        started = time.monotonic()
-        process.wait(timeout=15)
-        assert time.monotonic() - started < 10
+        process.wait(timeout=30)  # it exits: a spinning app never would (not a speed check)
         assert marker.read_text().strip() == "exited"  # app.run() returned; app.close() ran
     finally:
         if master >= 0:
