@@ -76,7 +76,9 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
                     found.append(Cached(index, None, None, None, reportset))
                     continue
                 drifted = _drifted(cached.anchors, revision, newer)
-        except (CheckError, RevisionError) as error:
+        except CheckError:
+            continue  # no one revision named: opened, it is read unchecked and says why
+        except RevisionError as error:
             found.append(Cached(index, None, None, None, entry.reportset, error=str(error)))
             continue
         found.append(Cached(index, cached.failing, cached.citations_missing, drifted, reportset))
@@ -99,11 +101,14 @@ def revision_errors(entries: list[AuditEntry], indexes: list[int]) -> list[tuple
         assert entry.system.repository is not None
         try:
             wanted = choose_revision(entry.reportset, entry.system.rev)
+        except CheckError:
+            continue  # no one revision named: it opens to be read, unchecked, and says why
+        try:
             if holds_object(entry.system.repository, wanted):
                 continue
             with Revision.open(entry.system.repository, wanted):
                 pass
-        except (CheckError, RevisionError) as error:
+        except RevisionError as error:
             errors.append((index, str(error)))
     return errors
 

@@ -5,6 +5,7 @@ commit from another repository, even after the system's review could not read it
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -99,4 +100,37 @@ async def test_a_repository_without_the_revision_is_marked_as_check_marks_it(
             assert screen.state.totals()["failing"] == totals["failing"]
         await pilot.press("enter")  # as a system with `!` does: says why, opens nothing
         assert app.screen is screen
+    app.close()
+
+
+async def test_a_system_whose_reports_name_no_revision_still_opens_to_be_read(
+    tmp_path: Path,
+) -> None:
+    # no revision to look for is not a revision missing: its records are read, unchecked (the
+    # review says why), as before the revisions were read with the counts
+    path = make_audit(tmp_path)
+    report = tmp_path / "reports" / "alpha-runtime-report.txt"
+    text = report.read_text(encoding="utf-8")
+    report.write_text(re.sub(r" at revision [0-9a-f]{40}", " as it stood", text), "utf-8")
+    audit = load_audit(path)
+    app = make_audit_app(
+        load_state(audit), tmp_path / "v.db", "ada", load_keymap(user=False), anchor_cache=None
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, AuditScreen)
+        for _ in range(200):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if screen.revisions_read:
+                break
+        assert screen.revisions_read
+        alpha = screen.state.entries[0]
+        assert alpha.name == "Alpha" and alpha.error is None
+        assert not str(screen.query_one(SystemsList).row(0).prompt).startswith("!")
+        screen.query_one(SystemsList).move_to(0)
+        await pilot.press("enter")
+        review = app.screen
+        assert isinstance(review, SystemReviewScreen)
+        assert review.session.records  # its records, to be read
     app.close()
