@@ -117,7 +117,10 @@ class History:
         current, steps = self.path_at_new(path)
         touched: list[CommitInfo] = []
         for change in steps:
-            ranges, hit = map_ranges(ranges, change.hunks, forward=True)
+            if change.opaque:  # no lines in its diff: the commit that made it binary or a link
+                hit = True
+            else:
+                ranges, hit = map_ranges(ranges, change.hunks, forward=True)
             if hit and change.commit.id:
                 touched.append(change.commit)
             if not ranges:
