@@ -418,7 +418,13 @@ class _Follower:
             return self._changed(passage, path, span, renamed, score)
         near, score = most_alike_run(passage, self.lines_of(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
-            return self._changed(passage, path, near, renamed, score)
+            chosen = self._changed(passage, path, near, renamed, score)
+            # beside its own lines, like lines (a table's rows) no commit of theirs wrote are
+            # other passages: its own lines, as alike as a deleted passage's are not, kept aside
+            alike = similarity(passage, self._lines_at(self.against, path, span))
+            if near != span and alike >= DELETED_BELOW:
+                return self._set_aside(self._changed(passage, path, span, renamed, alike), chosen)
+            return chosen
         # its own lines, edited more: the passage unless it moved (told in follow_anchors)
         kept: Drift | None = None
         run = self._lines_at(self.against, path, near) if near is not None else []
