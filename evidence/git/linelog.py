@@ -41,8 +41,10 @@ class History:
     `commits` are those of ``OLD..NEW`` in git's topological order (newest first) and
     `changes` what each did to the files against each of its parents (key: commit number,
     parent number). `chain` is one path of commits from `old` to `new`, oldest first, as
-    (commit number, parent number) steps; when `new` does not descend from `old` there is no
-    such path and `direct` (the diff of `old` against `new`) stands for it."""
+    (commit number, parent number) steps, first parents preferred; a file is followed along its
+    own path, which at a merge takes a parent the merge left the file as it was (the branch
+    that changed it, as ``git log -- PATH`` does); when `new` does not descend from `old` there
+    is no such path and `direct` (the diff of `old` against `new`) stands for it."""
 
     old: str
     new: str
@@ -58,8 +60,10 @@ class History:
     _by_new: dict[tuple[int, int, str], FileChange] = field(default_factory=dict, repr=False)
     _touched: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
     _numbers: dict[str, int] = field(default_factory=dict, repr=False)
-    #: per name, the changes of the forward path to it: (position on the path, change)
-    _on_chain: dict[str, list[tuple[int, FileChange]]] | None = field(default=None, repr=False)
+    #: per (commit, parent) pair, every name its changes involve (either side)
+    _involved: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
+    #: per path at `old`, the steps of its forward path
+    _paths: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._numbers = {commit.id: number for number, commit in enumerate(self.commits)}
@@ -76,38 +80,73 @@ class History:
                 if change.new_path is not None:
                     self._by_new[number, parent, change.new_path] = change
                     self._touched.setdefault((number, parent), set()).add(change.new_path)
+                names = (change.old_path, change.new_path)
+                self._involved.setdefault((number, parent), set()).update(n for n in names if n)
 
     def add_changes(self, changes: dict[tuple[int, int], tuple[FileChange, ...]]) -> None:
         """Take in more files' changes (the files a passage moved to)."""
         for key, found in changes.items():
             self.changes[key] = self.changes.get(key, ()) + found
         self._index(changes)
-        self._on_chain = None
+        self._paths = {}
 
-    def _steps(self) -> list[tuple[int, int]]:
-        return [(-1, 0)] if self.relation is not Relation.DESCENDANT else list(self.chain)
+    def _steps(self, path: str) -> tuple[tuple[int, int], ...]:
+        """The forward path the file at `path` is followed along, oldest step first."""
+        if self.relation is not Relation.DESCENDANT:
+            return ((-1, 0),)
+        if path not in self._paths:
+            self._paths[path] = self._quiet_chain(self._names_of(path))
+        return self._paths[path]
+
+    def _names_of(self, path: str) -> set[str]:
+        """Every name the file takes in the changes loaded (renames either way)."""
+        names, todo = {path}, [path]
+        links: dict[str, set[str]] = {}
+        for found in self.changes.values():
+            for change in found:
+                if change.old_path and change.new_path and change.old_path != change.new_path:
+                    links.setdefault(change.old_path, set()).add(change.new_path)
+                    links.setdefault(change.new_path, set()).add(change.old_path)
+        while todo:
+            for other in links.get(todo.pop(), set()) - names:
+                names.add(other)
+                todo.append(other)
+        return names
+
+    def _quiet_chain(self, names: set[str]) -> tuple[tuple[int, int], ...]:
+        """`chain`, but at a merge the first parent descending from `old` whose diff leaves the
+        file (`names`) alone, when one does: the commits of the branch that changed it are on
+        the way, not the merge that brought them."""
+        if all(len(commit.parents) < 2 for commit in self.commits):
+            return self.chain  # no merge: one path only
+        descends = {self.old}
+        for commit in reversed(self.commits):
+            if any(parent in descends for parent in commit.parents):
+                descends.add(commit.id)
+        steps: list[tuple[int, int]] = []
+        number: int | None = 0
+        while number is not None:
+            commit = self.commits[number]
+            ks = [k for k, parent in enumerate(commit.parents) if parent in descends]
+            quiet = [k for k in ks if not self._involved.get((number, k), set()) & names]
+            k = (quiet or ks)[0]
+            steps.append((number, k))
+            parent = commit.parents[k]
+            number = None if parent == self.old else self._numbers[parent]
+        return tuple(reversed(steps))
 
     def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
         """Where the file at `path` in `old` is in `new` (None: deleted), and its changes on
-        the way (along `chain`, or the direct diff)."""
-        if self._on_chain is None:
-            self._on_chain = {}
-            for position, (number, parent) in enumerate(self._steps()):
-                for change in (
-                    self.changes.get((number, parent), ()) if number >= 0 else self.direct
-                ):
-                    if change.old_path is not None:
-                        self._on_chain.setdefault(change.old_path, []).append((position, change))
+        the way (along its forward path, or the direct diff)."""
         current: str | None = path
         steps: list[FileChange] = []
-        position = -1
-        while current is not None:
-            later = [(p, c) for p, c in self._on_chain.get(current, ()) if p > position]
-            if not later:
+        for number, parent in self._steps(path):
+            if current is None:
                 break
-            position, change = later[0]
-            steps.append(change)
-            current = change.new_path
+            change = self._by_old.get((number, parent, current))
+            if change is not None:
+                steps.append(change)
+                current = change.new_path
         return current, steps
 
     def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:

@@ -92,28 +92,3 @@ def test_a_file_made_binary_or_a_link_names_the_commit_that_made_it(tmp_path: Pa
     link = _drift(root, cited, "conf.txt", (2, 3))
     assert link.status is DriftStatus.FILE_DELETED
     assert [c.id for c in link.commits] == [made_link]
-
-
-def test_a_row_of_a_table_replaced_is_changed_at_its_own_lines_with_its_commit(
-    tmp_path: Path,
-) -> None:
-    """A row of like rows replaced on a release branch merged back: the window of the passage's
-    length two rows down differs from it only in names, so it looked closer than the passage's
-    own lines with the new row, and drift said "changed" at rows no commit touched, naming no
-    commit. The rows the history carried it to, changed by the release's commit, are it."""
-    names = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
-    table = ["ROUTES = ["] + [f'    ("GET", "/{n}", handle_{n}),' for n in names] + ["]"]
-    root = tmp_path / "r"
-    cited = make_repo(root, {"routes.py": "\n".join(table) + "\n", "notes.txt": "x\n"})
-    git(root, "checkout", "-qb", "release")
-    table[5] = '    ("POST", "/tickets", TicketView.as_view()),'
-    (root / "routes.py").write_text("\n".join(table) + "\n")
-    git(root, "commit", "-qam", "epsilon replaced on the release")
-    replaced = git(root, "rev-parse", "HEAD")
-    git(root, "checkout", "-q", "main")
-    (root / "notes.txt").write_text("y\n")
-    git(root, "commit", "-qam", "notes")
-    git(root, "merge", "-q", "--no-ff", "-m", "merge the release", "release")
-    drift = _drift(root, cited, "routes.py", (5, 7))
-    assert (drift.status, drift.lines) == (DriftStatus.CHANGED, (5, 7))
-    assert [c.id for c in drift.commits] == [replaced]
