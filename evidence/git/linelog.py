@@ -62,8 +62,11 @@ class History:
     _numbers: dict[str, int] = field(default_factory=dict, repr=False)
     #: per (commit, parent) pair, every name its changes involve (either side)
     _involved: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
-    #: per path at `old`, the steps of its forward path
-    _paths: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict, repr=False)
+    #: per path at `old`: where it is at `new` and its changes along its forward path
+    _paths: dict[str, tuple[str | None, tuple[FileChange, ...]]] = field(
+        default_factory=dict, repr=False
+    )
+    _descends: set[str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._numbers = {commit.id: number for number, commit in enumerate(self.commits)}
@@ -94,9 +97,7 @@ class History:
         """The forward path the file at `path` is followed along, oldest step first."""
         if self.relation is not Relation.DESCENDANT:
             return ((-1, 0),)
-        if path not in self._paths:
-            self._paths[path] = self._quiet_chain(self._names_of(path))
-        return self._paths[path]
+        return self._quiet_chain(self._names_of(path))
 
     def _names_of(self, path: str) -> set[str]:
         """Every name the file takes in the changes loaded (renames either way)."""
@@ -119,10 +120,12 @@ class History:
         the way, not the merge that brought them."""
         if all(len(commit.parents) < 2 for commit in self.commits):
             return self.chain  # no merge: one path only
-        descends = {self.old}
-        for commit in reversed(self.commits):
-            if any(parent in descends for parent in commit.parents):
-                descends.add(commit.id)
+        if self._descends is None:
+            self._descends = {self.old}
+            for commit in reversed(self.commits):
+                if any(parent in self._descends for parent in commit.parents):
+                    self._descends.add(commit.id)
+        descends = self._descends
         steps: list[tuple[int, int]] = []
         number: int | None = 0
         while number is not None:
@@ -138,16 +141,19 @@ class History:
     def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
         """Where the file at `path` in `old` is in `new` (None: deleted), and its changes on
         the way (along its forward path, or the direct diff)."""
-        current: str | None = path
-        steps: list[FileChange] = []
-        for number, parent in self._steps(path):
-            if current is None:
-                break
-            change = self._by_old.get((number, parent, current))
-            if change is not None:
-                steps.append(change)
-                current = change.new_path
-        return current, steps
+        if path not in self._paths:
+            current: str | None = path
+            steps: list[FileChange] = []
+            for number, parent in self._steps(path):
+                if current is None:
+                    break
+                change = self._by_old.get((number, parent, current))
+                if change is not None:
+                    steps.append(change)
+                    current = change.new_path
+            self._paths[path] = (current, tuple(steps))
+        current, found = self._paths[path]
+        return current, list(found)
 
     def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:
         """Lines of the file at `path` in `old` carried to `new`: the path there (None when
