@@ -67,6 +67,11 @@ class History:
         default_factory=dict, repr=False
     )
     _descends: set[str] | None = field(default=None, repr=False)
+    #: the names some merge's diffs involve, and the renames either way (read once)
+    _at_merges: set[str] | None = field(default=None, repr=False)
+    _links: dict[str, set[str]] | None = field(default=None, repr=False)
+    #: per name, the changes of `chain` (or the direct diff): (position on it, change)
+    _on_chain: dict[str, list[tuple[int, FileChange]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._numbers = {commit.id: number for number, commit in enumerate(self.commits)}
@@ -91,35 +96,38 @@ class History:
         for key, found in changes.items():
             self.changes[key] = self.changes.get(key, ()) + found
         self._index(changes)
-        self._paths = {}
-
-    def _steps(self, path: str) -> tuple[tuple[int, int], ...]:
-        """The forward path the file at `path` is followed along, oldest step first."""
-        if self.relation is not Relation.DESCENDANT:
-            return ((-1, 0),)
-        return self._quiet_chain(self._names_of(path))
+        self._paths, self._at_merges, self._links, self._on_chain = {}, None, None, None
 
     def _names_of(self, path: str) -> set[str]:
         """Every name the file takes in the changes loaded (renames either way)."""
+        if self._links is None:
+            self._links = {}
+            for found in self.changes.values():
+                for change in found:
+                    old, new = change.old_path, change.new_path
+                    if old and new and old != new:
+                        self._links.setdefault(old, set()).add(new)
+                        self._links.setdefault(new, set()).add(old)
         names, todo = {path}, [path]
-        links: dict[str, set[str]] = {}
-        for found in self.changes.values():
-            for change in found:
-                if change.old_path and change.new_path and change.old_path != change.new_path:
-                    links.setdefault(change.old_path, set()).add(change.new_path)
-                    links.setdefault(change.new_path, set()).add(change.old_path)
         while todo:
-            for other in links.get(todo.pop(), set()) - names:
+            for other in self._links.get(todo.pop(), set()) - names:
                 names.add(other)
                 todo.append(other)
         return names
+
+    def _merged(self, names: set[str]) -> bool:
+        """Whether a merge's diff against one of its parents involves the file (`names`)."""
+        if self._at_merges is None:
+            self._at_merges = set()
+            for (number, _), involved in self._involved.items():
+                if len(self.commits[number].parents) > 1:
+                    self._at_merges |= involved
+        return not names.isdisjoint(self._at_merges)
 
     def _quiet_chain(self, names: set[str]) -> tuple[tuple[int, int], ...]:
         """`chain`, but at a merge the first parent descending from `old` whose diff leaves the
         file (`names`) alone, when one does: the commits of the branch that changed it are on
         the way, not the merge that brought them."""
-        if all(len(commit.parents) < 2 for commit in self.commits):
-            return self.chain  # no merge: one path only
         if self._descends is None:
             self._descends = {self.old}
             for commit in reversed(self.commits):
@@ -141,19 +149,44 @@ class History:
     def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
         """Where the file at `path` in `old` is in `new` (None: deleted), and its changes on
         the way (along its forward path, or the direct diff)."""
-        if path not in self._paths:
-            current: str | None = path
-            steps: list[FileChange] = []
-            for number, parent in self._steps(path):
-                if current is None:
-                    break
-                change = self._by_old.get((number, parent, current))
-                if change is not None:
-                    steps.append(change)
-                    current = change.new_path
-            self._paths[path] = (current, tuple(steps))
-        current, found = self._paths[path]
-        return current, list(found)
+        if self.relation is Relation.DESCENDANT and path not in self._paths:
+            names = self._names_of(path)
+            if self._merged(names):  # its own path may leave `chain` at a merge
+                current: str | None = path
+                steps: list[FileChange] = []
+                for number, parent in self._quiet_chain(names):
+                    change = self._by_old.get((number, parent, current or ""))
+                    if current is not None and change is not None:
+                        steps.append(change)
+                        current = change.new_path
+                self._paths[path] = (current, tuple(steps))
+        if path in self._paths:
+            current, found = self._paths[path]
+            return current, list(found)
+        return self._along_chain(path)
+
+    def _along_chain(self, path: str) -> tuple[str | None, list[FileChange]]:
+        """`path_at_new` along `chain` (or the direct diff)."""
+        if self._on_chain is None:
+            self._on_chain = {}
+            steps = [(-1, 0)] if self.relation is not Relation.DESCENDANT else list(self.chain)
+            for position, (number, parent) in enumerate(steps):
+                for change in (
+                    self.changes.get((number, parent), ()) if number >= 0 else self.direct
+                ):
+                    if change.old_path is not None:
+                        self._on_chain.setdefault(change.old_path, []).append((position, change))
+        current: str | None = path
+        steps_taken: list[FileChange] = []
+        position = -1
+        while current is not None:
+            later = [(p, c) for p, c in self._on_chain.get(current, ()) if p > position]
+            if not later:
+                break
+            position, change = later[0]
+            steps_taken.append(change)
+            current = change.new_path
+        return current, steps_taken
 
     def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:
         """Lines of the file at `path` in `old` carried to `new`: the path there (None when
