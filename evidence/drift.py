@@ -23,7 +23,7 @@ from functools import partial
 from evidence import drift_across
 from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
-from evidence.drift_commits import MovedHere, OwnLines
+from evidence.drift_commits import Carried, MovedHere, OwnLines, with_forward
 from evidence.drift_inside import follow_inside, inside_submodule
 from evidence.drift_model import Drift, DriftStatus, diff_json, drift_counts
 from evidence.drift_windows import (
@@ -110,6 +110,7 @@ def follow_anchors(
         follower.read_ahead({p for p in places if p is not None})
         out: list[Drift | None] = []
         own_lines: dict[int, OwnLines] = {}  # by passage: its own lines set aside
+        forward: dict[int, Carried] = {}  # by passage: where the path forward took its lines
         moves: dict[int, MovedHere] = {}  # by passage: a move within its file, to be confirmed
         for anchor, path in zip(anchors, places, strict=True):
             if cancel is not None and cancel.is_set():
@@ -117,6 +118,7 @@ def follow_anchors(
                 continue
             follower.own_lines, follower.moved_here = None, None
             out.append(follower.follow(anchor, path))
+            forward[len(out) - 1] = follower.carried
             if follower.own_lines is not None:
                 own_lines[len(out) - 1] = follower.own_lines
             if follower.moved_here is not None:
@@ -157,6 +159,8 @@ def follow_anchors(
         chosen = out[number]
         if chosen is not None and own.is_it(chosen, commits):
             out[number] = replace(own.drift, commits=tuple(commits))
+    # git log -L misses a deletion at an end of the lines (a line deleted, written again)
+    with_forward(out, [number for number, _ in there], forward, history.commits)
     return out
 
 
@@ -200,6 +204,8 @@ class _Follower:
         self.own_lines: OwnLines | None = None
         #: the last passage followed: deleted, and its text found elsewhere in its file
         self.moved_here: MovedHere | None = None
+        #: the last passage followed: where the path forward took its lines
+        self.carried = Carried(None, None, ())
 
     def written(self) -> list[str]:
         """The files added or modified since the cited revision (read once)."""
@@ -261,6 +267,8 @@ class _Follower:
             return Drift(DriftStatus.NOT_ANCHORED)
         first, last = anchor.lines
         now, ranges, touched = self.history.follow(path, ((first - 1, last),))
+        carried = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
+        self.carried = Carried(now, carried, tuple(touched))
         again = now is None and self._readable(path)
         if again:
             now, ranges = path, ()  # deleted on the way, there again: looked for afresh
@@ -418,7 +426,13 @@ class _Follower:
             return self._changed(passage, path, span, renamed, score)
         near, score = most_alike_run(passage, self.lines_of(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
-            return self._changed(passage, path, near, renamed, score)
+            chosen = self._changed(passage, path, near, renamed, score)
+            # beside its own lines, like lines (a table's rows) no commit of theirs wrote are
+            # other passages: its own lines, as alike as a deleted passage's are not, kept aside
+            alike = similarity(passage, self._lines_at(self.against, path, span))
+            if near != span and alike >= DELETED_BELOW:
+                return self._set_aside(self._changed(passage, path, span, renamed, alike), chosen)
+            return chosen
         # its own lines, edited more: the passage unless it moved (told in follow_anchors)
         kept: Drift | None = None
         run = self._lines_at(self.against, path, near) if near is not None else []

@@ -5,13 +5,14 @@ lines. A move within a file is one commit that changes both."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from evidence.drift_model import Drift
+from evidence.drift_model import Drift, DriftStatus
 from evidence.git.history import CommitInfo
+from evidence.model import LineRange
 
-__all__ = ["MovedHere", "OwnLines"]
+__all__ = ["Carried", "MovedHere", "OwnLines", "with_forward"]
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,50 @@ class MovedHere:
         if chosen.lines != self.moved.lines or chosen.path != self.moved.path:
             return True  # another answer since (a move to another file): not this one's to judge
         return bool({c.id for c in commits} & self.deleted_by)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """Where the path of commits forward took a passage's lines: the file (None: deleted), the
+    lines (None: every one deleted) and the commits whose diffs touched them, newest first."""
+
+    path: str | None
+    lines: LineRange | None
+    touched: tuple[CommitInfo, ...]
+
+    def holds(self, found: Drift) -> bool:
+        """Whether the commits it saw touch the passage are the answer's too: its text back at
+        its own lines, among those the path forward took (or, every line deleted, written
+        again). A changed passage keeps git log -L's: where like lines drew the answer away
+        from the lines carried, the commits that touched those are another passage's."""
+        if not self.touched or found.status is not DriftStatus.UNCHANGED or found.lines is None:
+            return False
+        if found.path != self.path:
+            return False
+        return self.lines is None or (
+            found.lines[0] <= self.lines[1] and self.lines[0] <= found.lines[1]
+        )
+
+
+def with_forward(
+    drifts: list[Drift | None],
+    numbers: Sequence[int],
+    carried: Mapping[int, Carried],
+    history: Sequence[CommitInfo],
+) -> None:
+    """Add to each passage of `numbers` its `carried` commits (no merge) that its ``git log -L``
+    lacks, when they are its (`Carried.holds`), newest first by their place in `history`."""
+    order = {commit.id: number for number, commit in enumerate(history)}
+    for number in numbers:
+        answer = drifts[number]
+        if answer is None or not carried[number].holds(answer):
+            continue
+        known = {commit.id for commit in answer.commits}
+        extra = [
+            commit
+            for commit in carried[number].touched
+            if commit.id not in known and len(commit.parents) < 2 and commit.id in order
+        ]
+        if extra:
+            listed = sorted([*answer.commits, *extra], key=lambda commit: order.get(commit.id, -1))
+            drifts[number] = replace(answer, commits=tuple(listed))

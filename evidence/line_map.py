@@ -21,7 +21,7 @@ def lines_after(
 ) -> dict[tuple[str, int], int]:
     """The line at ``new`` of each (path, 1-based line) of ``wanted`` at ``old`` that no hunk of
     the diff between them touched (a file the diff does not name is as it was); a touched line, a
-    file renamed or deleted, has none. Raises RevisionError when a commit cannot be read, or is
+    file renamed or deleted, made binary or a link, has none. Raises RevisionError when a commit cannot be read, or is
     not a full commit id (what a database says is never handed to git as an option)."""
     for commit in (old, new):
         if not OBJECT_ID.fullmatch(commit):
@@ -36,6 +36,8 @@ def lines_after(
         change = changes.get(path)
         if change is not None and change.new_path != path:
             continue  # renamed or deleted: another file's lines
+        if change is not None and change.opaque:
+            continue  # made binary or a link: no hunk tells which lines stayed
         for line in lines:
             if change is None:
                 found[(path, line)] = line

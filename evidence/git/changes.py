@@ -49,6 +49,13 @@ class FileChange:
     status: str  # git's raw status letter: M, A, D, R, T ...
     hunks: tuple[Hunk, ...] = ()
     parent: int = 0
+    binary: bool = False  # git printed no lines: "Binary files ... differ"
+
+    @property
+    def opaque(self) -> bool:
+        """Its lines are not in the diff: a binary change, or a type change (a file become a
+        link or a submodule), which git prints as a deletion and a creation."""
+        return self.binary or self.status == "T"
 
 
 def union(*ranges: Iterable[tuple[int, int]]) -> Ranges:

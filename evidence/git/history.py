@@ -142,21 +142,29 @@ def _parse_log(out: bytes) -> list[tuple[CommitInfo, list[FileChange]]]:
         patch = out[cursor : len(out) if following == -1 else max(following, cursor)]
         sections = _patch_sections(patch)
         changes = []
-        for index, (status, old, new) in enumerate(entries):
-            hunks = sections[index] if index < len(sections) else ()
-            if status == "T":  # a type change is printed as a deletion and a creation
+        index = 0
+        for status, old, new in entries:
+            hunks, binary = sections[index] if index < len(sections) else ((), False)
+            index += 1
+            if status == "T":  # a type change is printed as a deletion and a creation: two
                 hunks = ()
-            changes.append(FileChange(commit, old, new, status, hunks))
+                index += 1
+            changes.append(FileChange(commit, old, new, status, hunks, binary=binary))
         result.append((commit, changes))
         at = -1 if following == -1 else following + 1
     return result
 
 
-def _patch_sections(patch: bytes) -> list[tuple[Hunk, ...]]:
+def _patch_sections(patch: bytes) -> list[tuple[tuple[Hunk, ...], bool]]:
+    """Each file's hunks in a patch, and whether git found it binary (no lines printed)."""
     sections: list[list[Hunk]] = []
+    binary: list[bool] = []
     for line in patch.split(b"\n"):
         if line.startswith(b"diff --git "):
             sections.append([])
+            binary.append(False)
+        elif line.startswith(b"Binary files ") and sections:
+            binary[-1] = True
         elif line.startswith(b"@@ ") and sections:
             found = _HUNK.match(line)
             if found is None:
@@ -168,7 +176,7 @@ def _patch_sections(patch: bytes) -> list[tuple[Hunk, ...]]:
             old_start = int(a) - 1 if old_count else int(a)
             new_start = int(c) - 1 if new_count else int(c)
             sections[-1].append(Hunk(old_start, old_count, new_start, new_count))
-    return [tuple(section) for section in sections]
+    return [(tuple(section), flag) for section, flag in zip(sections, binary, strict=True)]
 
 
 def _range_spec(old: str, new: str) -> str:
@@ -331,7 +339,7 @@ def extend_history(repo: git.Repo, history: History, paths: Iterable[str]) -> No
     for (number, k), listed in zip(keys, found, strict=True):
         commit = history.commits[number]
         changes[number, k] = tuple(
-            FileChange(commit, c.old_path, c.new_path, c.status, c.hunks, k)
+            FileChange(commit, c.old_path, c.new_path, c.status, c.hunks, k, c.binary)
             for c in listed
             if c.old_path in names or c.new_path in names
         )
@@ -361,5 +369,7 @@ def path_changes(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> li
                  *pathspecs)  # fmt: skip
     parsed = _parse_log(b"\x01" + b"\x00" * 5 + b"\n" + patch)
     return [
-        FileChange(step, c.old_path, c.new_path, c.status, c.hunks) for _, cs in parsed for c in cs
+        FileChange(step, c.old_path, c.new_path, c.status, c.hunks, binary=c.binary)
+        for _, cs in parsed
+        for c in cs
     ]

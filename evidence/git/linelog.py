@@ -41,8 +41,10 @@ class History:
     `commits` are those of ``OLD..NEW`` in git's topological order (newest first) and
     `changes` what each did to the files against each of its parents (key: commit number,
     parent number). `chain` is one path of commits from `old` to `new`, oldest first, as
-    (commit number, parent number) steps; when `new` does not descend from `old` there is no
-    such path and `direct` (the diff of `old` against `new`) stands for it."""
+    (commit number, parent number) steps, first parents preferred; a file is followed along its
+    own path, which at a merge takes a parent the merge left the file as it was (the branch
+    that changed it, as ``git log -- PATH`` does); when `new` does not descend from `old` there
+    is no such path and `direct` (the diff of `old` against `new`) stands for it."""
 
     old: str
     new: str
@@ -58,7 +60,17 @@ class History:
     _by_new: dict[tuple[int, int, str], FileChange] = field(default_factory=dict, repr=False)
     _touched: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
     _numbers: dict[str, int] = field(default_factory=dict, repr=False)
-    #: per name, the changes of the forward path to it: (position on the path, change)
+    #: per (commit, parent) pair, every name its changes involve (either side)
+    _involved: dict[tuple[int, int], set[str]] = field(default_factory=dict, repr=False)
+    #: per path at `old`: where it is at `new` and its changes along its forward path
+    _paths: dict[str, tuple[str | None, tuple[FileChange, ...]]] = field(
+        default_factory=dict, repr=False
+    )
+    _descends: set[str] | None = field(default=None, repr=False)
+    #: the names some merge's diffs involve, and the renames either way (read once)
+    _at_merges: set[str] | None = field(default=None, repr=False)
+    _links: dict[str, set[str]] | None = field(default=None, repr=False)
+    #: per name, the changes of `chain` (or the direct diff): (position on it, change)
     _on_chain: dict[str, list[tuple[int, FileChange]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -76,39 +88,105 @@ class History:
                 if change.new_path is not None:
                     self._by_new[number, parent, change.new_path] = change
                     self._touched.setdefault((number, parent), set()).add(change.new_path)
+                names = (change.old_path, change.new_path)
+                self._involved.setdefault((number, parent), set()).update(n for n in names if n)
 
     def add_changes(self, changes: dict[tuple[int, int], tuple[FileChange, ...]]) -> None:
         """Take in more files' changes (the files a passage moved to)."""
         for key, found in changes.items():
             self.changes[key] = self.changes.get(key, ()) + found
         self._index(changes)
-        self._on_chain = None
+        self._paths, self._at_merges, self._links, self._on_chain = {}, None, None, None
 
-    def _steps(self) -> list[tuple[int, int]]:
-        return [(-1, 0)] if self.relation is not Relation.DESCENDANT else list(self.chain)
+    def _names_of(self, path: str) -> set[str]:
+        """Every name the file takes in the changes loaded (renames either way)."""
+        if self._links is None:
+            self._links = {}
+            for found in self.changes.values():
+                for change in found:
+                    old, new = change.old_path, change.new_path
+                    if old and new and old != new:
+                        self._links.setdefault(old, set()).add(new)
+                        self._links.setdefault(new, set()).add(old)
+        names, todo = {path}, [path]
+        while todo:
+            for other in self._links.get(todo.pop(), set()) - names:
+                names.add(other)
+                todo.append(other)
+        return names
+
+    def _merged(self, names: set[str]) -> bool:
+        """Whether a merge's diff against one of its parents involves the file (`names`)."""
+        if self._at_merges is None:
+            self._at_merges = set()
+            for (number, _), involved in self._involved.items():
+                if len(self.commits[number].parents) > 1:
+                    self._at_merges |= involved
+        return not names.isdisjoint(self._at_merges)
+
+    def _quiet_chain(self, names: set[str]) -> tuple[tuple[int, int], ...]:
+        """`chain`, but at a merge the first parent descending from `old` whose diff leaves the
+        file (`names`) alone, when one does: the commits of the branch that changed it are on
+        the way, not the merge that brought them."""
+        if self._descends is None:
+            self._descends = {self.old}
+            for commit in reversed(self.commits):
+                if any(parent in self._descends for parent in commit.parents):
+                    self._descends.add(commit.id)
+        descends = self._descends
+        steps: list[tuple[int, int]] = []
+        number: int | None = 0
+        while number is not None:
+            commit = self.commits[number]
+            ks = [k for k, parent in enumerate(commit.parents) if parent in descends]
+            quiet = [k for k in ks if not self._involved.get((number, k), set()) & names]
+            k = (quiet or ks)[0]
+            steps.append((number, k))
+            parent = commit.parents[k]
+            number = None if parent == self.old else self._numbers[parent]
+        return tuple(reversed(steps))
 
     def path_at_new(self, path: str) -> tuple[str | None, list[FileChange]]:
         """Where the file at `path` in `old` is in `new` (None: deleted), and its changes on
-        the way (along `chain`, or the direct diff)."""
+        the way (along its forward path, or the direct diff)."""
+        if self.relation is Relation.DESCENDANT and path not in self._paths:
+            names = self._names_of(path)
+            if self._merged(names):  # its own path may leave `chain` at a merge
+                current: str | None = path
+                steps: list[FileChange] = []
+                for number, parent in self._quiet_chain(names):
+                    change = self._by_old.get((number, parent, current or ""))
+                    if current is not None and change is not None:
+                        steps.append(change)
+                        current = change.new_path
+                self._paths[path] = (current, tuple(steps))
+        if path in self._paths:
+            current, found = self._paths[path]
+            return current, list(found)
+        return self._along_chain(path)
+
+    def _along_chain(self, path: str) -> tuple[str | None, list[FileChange]]:
+        """`path_at_new` along `chain` (or the direct diff)."""
         if self._on_chain is None:
             self._on_chain = {}
-            for position, (number, parent) in enumerate(self._steps()):
+            steps = [(-1, 0)] if self.relation is not Relation.DESCENDANT else list(self.chain)
+            for position, (number, parent) in enumerate(steps):
                 for change in (
                     self.changes.get((number, parent), ()) if number >= 0 else self.direct
                 ):
                     if change.old_path is not None:
                         self._on_chain.setdefault(change.old_path, []).append((position, change))
         current: str | None = path
-        steps: list[FileChange] = []
+        steps_taken: list[FileChange] = []
         position = -1
         while current is not None:
             later = [(p, c) for p, c in self._on_chain.get(current, ()) if p > position]
             if not later:
                 break
             position, change = later[0]
-            steps.append(change)
+            steps_taken.append(change)
             current = change.new_path
-        return current, steps
+        return current, steps_taken
 
     def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:
         """Lines of the file at `path` in `old` carried to `new`: the path there (None when
@@ -117,7 +195,10 @@ class History:
         current, steps = self.path_at_new(path)
         touched: list[CommitInfo] = []
         for change in steps:
-            ranges, hit = map_ranges(ranges, change.hunks, forward=True)
+            if change.opaque:  # no lines in its diff: the commit that made it binary or a link
+                hit = True
+            else:
+                ranges, hit = map_ranges(ranges, change.hunks, forward=True)
             if hit and change.commit.id:
                 touched.append(change.commit)
             if not ranges:

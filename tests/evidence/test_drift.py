@@ -373,3 +373,27 @@ def test_a_passage_moved_within_its_file_and_edited_is_where_its_commit_wrote_it
         (drift,) = follow_anchors([_anchor("rows.py", (first, first + 3))], old, now)
     assert drift is not None and drift.status is DriftStatus.CHANGED
     assert drift.lines == (31, 34) and [c.id for c in drift.commits] == [moved]
+
+
+def test_a_line_deleted_and_written_again_is_unchanged_naming_both_commits(
+    tmp_path: Path,
+) -> None:
+    """The passage's text is back at its lines, but two commits touched it: git log -L names
+    only the one that wrote the line again (the deletion falls at an end of the range it walks
+    back), so the commit that deleted it is named too, from the path the lines took forward."""
+    root = tmp_path / "r"
+    lines = [f"def step_{n}(value):  return value * {n} + {n * 3}" for n in range(1, 9)]
+    cited = make_repo(root, {"calc.py": "\n".join(lines) + "\n"})
+    (root / "calc.py").write_text("\n".join(lines[:3] + lines[4:]) + "\n")
+    git(root, "commit", "-qam", "step_4 deleted")
+    deleted = git(root, "rev-parse", "HEAD")
+    (root / "calc.py").write_text("\n".join(lines) + "\n")
+    git(root, "commit", "-qam", "step_4 back")
+    back = git(root, "rev-parse", "HEAD")
+    with Revision.open(root, cited) as old, Revision.open(root, back) as now:
+        drifts = follow_anchors([_anchor("calc.py", (4, 5)), _anchor("calc.py", (1, 2))], old, now)
+    touched, untouched = drifts
+    assert touched is not None and untouched is not None
+    assert (touched.status, touched.lines) == (DriftStatus.UNCHANGED, (4, 5))
+    assert [c.id for c in touched.commits] == [back, deleted]
+    assert untouched.status is DriftStatus.UNCHANGED and untouched.commits == ()

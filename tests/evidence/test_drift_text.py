@@ -66,3 +66,29 @@ def test_a_line_added_inside_a_quoted_part_of_a_table_keeps_the_whole_passage(
     assert [p.op for p in wide.diff if p.op != "equal"] == ["insert"]
     narrow = _drift(root, cited, "routes.py", (6, 7))
     assert (narrow.status, narrow.lines) == (DriftStatus.CHANGED, (6, 8))
+
+
+def test_a_file_made_binary_or_a_link_names_the_commit_that_made_it(tmp_path: Path) -> None:
+    """A binary diff has no hunks and git prints a type change as a deletion and a creation:
+    the commit that did either is still the one that changed the passage."""
+    root = tmp_path / "r"
+    text = "one = 1\ntwo = 2\nthree = 3\n"
+    cited = make_repo(root, {"data.txt": text, "conf.txt": text, "other.txt": "o\n"})
+    (root / "data.txt").chmod(0o755)
+    git(root, "commit", "-qam", "executable: no line changed")
+    (root / "data.txt").write_bytes(text.encode() + b"\x00\x01trailer")
+    git(root, "commit", "-qam", "a binary trailer")
+    made_binary = git(root, "rev-parse", "HEAD")
+    (root / "conf.txt").unlink()
+    (root / "conf.txt").symlink_to("other.txt")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "conf.txt a link")
+    made_link = git(root, "rev-parse", "HEAD")
+    (root / "other.txt").write_text("o2\n")
+    git(root, "commit", "-qam", "an unrelated change")
+    binary = _drift(root, cited, "data.txt", (1, 2))
+    assert binary.status is DriftStatus.UNREADABLE
+    assert [c.id for c in binary.commits] == [made_binary]
+    link = _drift(root, cited, "conf.txt", (2, 3))
+    assert link.status is DriftStatus.FILE_DELETED
+    assert [c.id for c in link.commits] == [made_link]

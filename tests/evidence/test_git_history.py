@@ -210,3 +210,27 @@ def test_hostile_repository_runs_nothing_through_history(tmp_path: Path) -> None
     finally:
         repo.close()
     assert sorted(path.name for path in marks.iterdir()) == []
+
+
+def test_a_file_become_a_link_leaves_the_next_files_hunks_their_own(tmp_path: Path) -> None:
+    """git prints a type change as two patches (the file deleted, the link created): the files
+    after it in the same commit still get their own hunks, and their commits are git log -L's."""
+    root = tmp_path / "r"
+    body = _lines(10, "b")
+    cited = make_repo(root, {"a.txt": "\n".join(body) + "\n", "b.txt": "\n".join(body) + "\n"})
+    (root / "a.txt").unlink()
+    (root / "a.txt").symlink_to("b.txt")
+    body[7] = body[7] + " edited"
+    _write(root, "b.txt", body)
+    tip = _commit(root, "a.txt a link, b.txt edited")
+    repo = open_repo(root)
+    try:
+        history = load_history(repo, cited, tip, ["a.txt", "b.txt"])
+        now, ranges, touched = history.follow("b.txt", ((7, 8),))
+        assert (now, ranges, [c.id for c in touched]) == ("b.txt", ((7, 8),), [tip])
+        assert history.follow("b.txt", ((1, 3),))[1:] == (((1, 3),), [])
+        for first, last in ((8, 8), (2, 3)):
+            logged = [c.id for c in history.line_log("b.txt", ((first - 1, last),))]
+            assert logged == _git_log_l(root, f"{cited}..{tip}", "b.txt", first, last)
+    finally:
+        repo.close()

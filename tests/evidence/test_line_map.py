@@ -31,6 +31,22 @@ def test_untouched_lines_shift_and_touched_ones_have_no_place(tmp_path: Path) ->
     }
 
 
+def test_lines_of_a_file_made_binary_or_a_link_have_no_place(tmp_path: Path) -> None:
+    """git prints no lines for either (a binary diff, a type change): no hunk says they were
+    untouched, so a finding there is not carried to the same line."""
+    root = tmp_path / "r"
+    text = "one = 1\ntwo = 2\n"
+    old = make_repo(root, {"data.txt": text, "conf.txt": text, "kept.txt": text})
+    (root / "data.txt").write_bytes(text.encode() + b"\x00")
+    (root / "conf.txt").unlink()
+    (root / "conf.txt").symlink_to("kept.txt")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "binary and a link")
+    new = git(root, "rev-parse", "HEAD")
+    wanted = {"data.txt": [1, 2], "conf.txt": [1], "kept.txt": [2]}
+    assert lines_after(root, old, new, wanted) == {("kept.txt", 2): 2}
+
+
 def test_a_commit_not_in_the_repository_is_an_error(tmp_path: Path) -> None:
     root = tmp_path / "r"
     old = make_repo(root, {"a.py": "x\n"})

@@ -1,0 +1,81 @@
+"""Drift on histories with branches merged back: what a release or feature branch did to a
+passage is found at the passage's own lines and named by the branch's commit, as ``git log``
+names it, not by the merge that brought it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evidencekit import git, make_repo
+
+from evidence.drift import Drift, DriftStatus, follow_anchors
+from evidence.model import Anchor, FileState, Quote, Tier
+from evidence.revision import Revision
+
+
+def _drift(root: Path, cited: str, path: str, lines: tuple[int, int]) -> Drift:
+    anchor = Anchor(Quote("", path, None, 1, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, lines)
+    with Revision.open(root, cited) as old, Revision.open(root, "HEAD") as now:
+        (drift,) = follow_anchors([anchor], old, now)
+    assert drift is not None
+    return drift
+
+
+def _merge_side_into_busy_main(root: Path) -> None:
+    """main gains a commit of its own, then merges `side` (no fast-forward)."""
+    git(root, "checkout", "-q", "main")
+    (root / "notes.txt").write_text("y\n")
+    git(root, "commit", "-qam", "notes")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+
+
+def test_a_row_of_a_table_replaced_is_changed_at_its_own_lines_with_its_commit(
+    tmp_path: Path,
+) -> None:
+    """A row of like rows replaced on a release branch merged back: the window of the passage's
+    length two rows down differs from it only in names, so it looked closer than the passage's
+    own lines with the new row, and drift said "changed" at rows no commit touched, naming no
+    commit. The rows the history carried it to, changed by the release's commit, are it."""
+    names = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
+    table = ["ROUTES = ["] + [f'    ("GET", "/{n}", handle_{n}),' for n in names] + ["]"]
+    root = tmp_path / "r"
+    cited = make_repo(root, {"routes.py": "\n".join(table) + "\n", "notes.txt": "x\n"})
+    git(root, "checkout", "-qb", "side")
+    table[5] = '    ("POST", "/tickets", TicketView.as_view()),'
+    (root / "routes.py").write_text("\n".join(table) + "\n")
+    git(root, "commit", "-qam", "epsilon replaced on the release")
+    replaced = git(root, "rev-parse", "HEAD")
+    _merge_side_into_busy_main(root)
+    drift = _drift(root, cited, "routes.py", (5, 7))
+    assert (drift.status, drift.lines) == (DriftStatus.CHANGED, (5, 7))
+    assert [c.id for c in drift.commits] == [replaced]
+
+
+def test_what_a_branch_merged_back_deleted_is_named_by_the_branchs_commit(tmp_path: Path) -> None:
+    """Lines deleted, a file deleted and a file made binary on a branch merged into a main that
+    moved on: the merge's diff against main shows each, but the commit that did it is the
+    branch's, the one ``git log CITED..NEW -- PATH`` names."""
+    root = tmp_path / "r"
+    body = "".join(f"def step_{n}(value):\n    return value * {n} + {n * 3}\n" for n in range(8))
+    files = {"calc.py": body, "gone.py": body, "data.txt": body, "notes.txt": "x\n"}
+    cited = make_repo(root, files)
+    git(root, "checkout", "-qb", "side")
+    (root / "calc.py").write_text(
+        body.replace("def step_3(value):\n    return value * 3 + 9\n", "")
+    )
+    git(root, "commit", "-qam", "step_3 removed")
+    git(root, "rm", "-q", "gone.py")
+    git(root, "commit", "-qm", "gone.py removed")
+    (root / "data.txt").write_bytes(body.encode() + b"\x00")
+    git(root, "commit", "-qam", "data.txt binary")
+    _merge_side_into_busy_main(root)
+    expected = {
+        ("calc.py", (7, 8)): DriftStatus.DELETED,
+        ("gone.py", (3, 4)): DriftStatus.FILE_DELETED,
+        ("data.txt", (3, 4)): DriftStatus.UNREADABLE,
+    }
+    for (path, lines), status in expected.items():
+        drift = _drift(root, cited, path, lines)
+        named = git(root, "log", "--format=%H", f"{cited}..HEAD", "--", path).split()
+        assert drift.status is status and len(named) == 1, path
+        assert [c.id for c in drift.commits] == named, path
