@@ -37,6 +37,8 @@ class AuditSystemRef:
     name: str
     reports: frozenset[str]
     repository: str | None = None
+    #: whether the repository is on this machine (a path named may be gone)
+    here: bool = True
     #: records and quotes its reports hold, when they were read: a system never opened has
     #: none registered in the database, and "0/0 reviewed, 0 failing" said nothing was there
     records: int | None = None
@@ -164,6 +166,8 @@ def audit_markdown(
     lines.append("|---" * 8 + "|")
     for system, count in zip(systems, counts, strict=True):
         where = md_text(system.repository) if system.repository else "not on this machine"
+        if system.repository and not system.here:  # as `assay check --audit` says it
+            where = f"not on this machine ({where})"
         records, quotes, registered = system.totals(count)
         # never opened nor registered: how many fail is not known
         failing, missing = (count.failing, count.citations_missing) if registered else ("–", "–")

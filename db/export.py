@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from db.check import StoreError
+from db.event_text import MAX_FIELD, admitted, plain_text
 from db.events import Event
 from db.keys import Verdict, make_key
 from db.store import VerdictStore
@@ -153,7 +154,9 @@ def _ordered(event: Event) -> dict[str, Any]:
 
 
 def parse_events(text: str, source: str) -> list[Event]:
-    """Events from jsonl (or the json export); StoreError naming source and line on bad input."""
+    """Events from jsonl (or the json export), their text taken as sync takes it (`admitted`:
+    a note's terminal controls as their pictures); StoreError naming source and line on bad
+    input."""
     stripped = text.lstrip()
     if stripped.startswith("{") and '"format"' in stripped[:200]:
         try:
@@ -164,20 +167,26 @@ def parse_events(text: str, source: str) -> list[Event]:
             entries = document.get("events")
             if not isinstance(entries, list):
                 raise StoreError(f"{source}: 'events' is not a list")
-            return [parse_event(entry, f"{source}: event {n}") for n, entry in enumerate(entries)]
+            wheres = (f"{source}: event {n}" for n in range(len(entries)))
+            return [admitted(parse_event(e, w), w) for e, w in zip(entries, wheres, strict=True)]
     events = []
-    for number, line in enumerate(text.split("\n"), start=1):  # "\n" only: see _CONTROL
+    plain = plain_text(text)
+    for number, line in enumerate(text.split("\n"), start=1):  # "\n" only: a note may hold U+2028
         if not line.strip():
             continue
         try:
             data = json.loads(line)
         except json.JSONDecodeError as error:
             # the column too: "Unterminated string starting at" alone ends in the air
-            where = f"{error.msg.removesuffix(' at')} at column {error.colno}"
-            raise StoreError(f"{source}:{number}: not JSON ({where})") from None
+            why = f"{error.msg.removesuffix(' at')} at column {error.colno}"
+            raise StoreError(f"{source}:{number}: not JSON ({why})") from None
         except RecursionError:  # `[[[[...` thousands deep: as sync reads it (db/sync/files.py)
             raise StoreError(f"{source}:{number}: not JSON (nested too deeply)") from None
-        events.append(parse_event(data, f"{source}:{number}"))
+        where = f"{source}:{number}"
+        event = parse_event(data, where)
+        if not plain or len(line) > MAX_FIELD:  # else no field can hold a control or be long
+            event = admitted(event, where, plain=plain)
+        events.append(event)
     seen: dict[str, Event] = {}
     for event in events:
         if seen.setdefault(event.event, event) != event:

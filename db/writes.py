@@ -4,12 +4,14 @@ review positions. Each function runs inside the caller's write transaction (db/d
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import uuid
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from db.check import StoreError
+from db.event_text import sendable
 from db.events import (
     INSERT,
     INTO,
@@ -293,13 +295,21 @@ def import_chunk(
         if stored is None:
             seen[event.event] = event
             new.append(event)
-        elif stored == event:
+        elif stored == event or _pictured(stored) == event:
             present += 1
         else:
             conflicts.append(event.event)
     insert_rows(conn, INTO, [row_values(event) for event in new])
     insert_rows(conn, "INSERT OR IGNORE INTO imported_events (event)", [(e.event,) for e in new])
     return new, present, conflicts
+
+
+def _pictured(event: Event) -> Event:
+    """A stored event as `assay import` takes it now: an older import stored a note's
+    terminal controls as they came, and its own export read back is still the same event."""
+    if event.note is None or sendable(event.note) == event.note:
+        return event
+    return dataclasses.replace(event, note=sendable(event.note))
 
 
 def set_position(conn: sqlite3.Connection, review_key: str, record_id: str) -> None:

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from db.sync.files import sendable
+from db.event_text import sendable
 from keymaps.display import short_keys
 from screens.dialog import Dialog
 from screens.safe import safe_content

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import TextArea
 
-from db.sync.files import sendable
+from db.event_text import sendable
 from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
 from screens.dialog import Dialog

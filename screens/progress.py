@@ -45,9 +45,11 @@ def header_progress(
     reading: bool,
     stale: int,
     store_error: str | None,
+    waiting: int = 0,
 ) -> tuple[str, str, str]:
     """The header's progress: anchoring, reading verdicts, or the review's progress; in
-    words, in fewer words with the last sync, and in fewer words (narrower terminals)."""
+    words, in fewer words with the last sync, and in fewer words (narrower terminals).
+    ``waiting``: changes given that the store has not taken yet (another process's lock)."""
     if anchoring is not None:
         texts = [f"anchoring quotes {anchoring[0]:,}/{anchoring[1]:,}…"] * 3
     elif revision_open and not session.anchored:
@@ -69,6 +71,8 @@ def header_progress(
         texts[1] += f" · {synced}"  # the narrowest form keeps to the counts
     if store_error is not None:
         texts = ["verdicts cannot be saved · " + text for text in texts]
+    elif waiting:  # first: the counts after it do not hold them yet
+        texts = [f"{waiting:,} not saved yet · " + text for text in texts]
     return texts[0], texts[1], texts[2]
 
 

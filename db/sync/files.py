@@ -5,8 +5,9 @@ spelled exactly as ``assay export --format jsonl`` spells them; past `PART_BYTES
 parts, ``<reviewer>+2.jsonl``, ``<reviewer>+3.jsonl``... (a plain name never holds ``+``).
 A file read from the repository is untrusted: a line that is not an event, an event that does
 not belong in that file (another reviewer's name, another report), a time more than a few
-minutes in the future, text with terminal control characters, or a file too large is reported
-and skipped; the events that pass are imported by the caller.
+minutes in the future, text `db.event_text.admitted` refuses (terminal controls but in a note,
+whose controls are taken as their pictures, as `assay import` takes them), or a file too large is
+reported and skipped; the events that pass are imported by the caller.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from db.check import StoreError
+from db.event_text import MAX_FIELD, admitted, plain_text
 from db.events import Event, latest_acceptable
 from db.export import FIELDS, parse_event
 from db.keys import Verdict, make_key
 from evidence.text import json_escaped
 
 __all__ = [
-    "sendable",
     "MAX_FILE_BYTES",
     "PART_BYTES",
     "VERDICTS",
@@ -46,34 +47,7 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 PART_BYTES = 32 * 1024 * 1024
 #: the end of a path of a later part: ``+N.jsonl``, N from 2 spelled without leading zeros
 _PART = re.compile(r"\+(?:[2-9]|[1-9][0-9]+)\.jsonl\Z")
-#: longest text accepted in an event's fields (a note may be longer)
-MAX_FIELD = 4096
-MAX_NOTE = 200_000
-
 _SAFE_NAME = re.compile(r"[A-Za-z0-9._ -]+")
-#: terminal and bidi controls, refused in every field but a note (`_NOTE_CONTROL`)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-#: a note's: terminal controls only. Right-to-left text pasted from a page or a word processor
-#: holds direction marks and embeddings (U+200F, U+202B...) and line separators (U+2028): the
-#: author's editor keeps them, every view shows them as escapes, and refusing them here lost the
-#: verdict for everyone else (sent, never received)
-_NOTE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-#: what `sendable` makes of a note's terminal controls: their pictures (ESC as U+241B)
-_PICTURES = {
-    **{c: 0x2400 + c for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))},
-    0x7F: 0x2421,
-    **{c: 0xFFFD for c in range(0x80, 0xA0)},
-}
-
-
-def sendable(note: str) -> str:
-    """A note as its author wrote it, but the terminal controls `_NOTE_CONTROL` refuses shown
-    as their pictures (an escape pasted with a terminal's output): one every reviewer's sync
-    accepts."""
-    return note.translate(_PICTURES) if _NOTE_CONTROL.search(note) else note
-
-
 _FIELD_LIST = list(FIELDS)
 _VERDICTS: dict[str | None, Verdict | None] = {None: None, **{v.value: v for v in Verdict}}
 #: a time exactly as assay writes it (other spellings, and other offsets, are read by
@@ -149,7 +123,7 @@ def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:
             decoded = None
         if decoded is not None and len(decoded) != len(lines):
             decoded = None  # a line held more than one value: read them one by one
-    plain = text.isascii() and "\\u" not in text and "\x7f" not in text
+    plain = plain_text(text)
     belongs: dict[tuple[str, str], bool] = {}
     events: dict[str, Event] = {}
     latest = latest_acceptable()
@@ -159,7 +133,7 @@ def read_events(path: str, data: bytes, problems: list[str]) -> list[Event]:
             value = decoded[index] if decoded is not None else _decode(line, where)
             event = _fast_event(value) or parse_event(value, where)
             if not plain or len(line) > MAX_FIELD:  # else no field can hold a control or be long
-                _check_text(event, where, plain)
+                event = admitted(event, where, plain=plain)
         except StoreError as error:
             problems.append(f"{error} (skipped)")
             continue
@@ -221,18 +195,3 @@ def _fast_event(value: Any) -> Event | None:
     return Event(
         event, item, report, record, quote, reviewer, _VERDICTS[verdict], note, at, revision, undoes
     )
-
-
-def _check_text(event: Event, where: str, plain: bool) -> None:
-    for name in FIELDS:
-        value = getattr(event, name)
-        if value is None:
-            continue
-        text = str(value)
-        limit = MAX_NOTE if name == "note" else MAX_FIELD
-        if len(text) > limit:
-            raise StoreError(f"{where}: {name} is longer than {limit} characters")
-        if not plain and (_NOTE_CONTROL if name == "note" else _CONTROL).search(text):
-            raise StoreError(f"{where}: {name} holds terminal control characters")
-        if not plain and _SURROGATE.search(text):
-            raise StoreError(f"{where}: {name} holds a lone surrogate (not text UTF-8 can hold)")

@@ -187,6 +187,7 @@ class AuditState:
                 entry.name,
                 claim.identities,
                 None if entry.system.repository is None else str(entry.system.repository),
+                here=entry.system.available,
             )
             for entry, claim in zip(self.entries, held, strict=True)
         ]

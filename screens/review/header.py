@@ -40,6 +40,7 @@ class Header:
             reading=state.store_error is None and not state.verdicts_read,
             stale=len(state.stale),
             store_error=state.store_error,
+            waiting=len(state.waiting),
         )
         progress, *shorter = self.drift.decorate(forms)
         # every system (a tool, for SARIF runs) loaded, each once: "ruff + Bandit"

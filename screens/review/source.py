@@ -130,8 +130,9 @@ class SourcePane(Part):
             self.target_line.show(no_target_text(self.state.filter))
             return
         quote, keys = self.state.target_quote(), self.keymap.keys_for("record_target")
+        waiting = {key: word for key, word in self.state.waiting if key is not None}
         self.target_line.show(
-            target_name(self.session, self.state.record, quote),
+            target_name(self.session, self.state.record, quote, waiting),
             record_hint(quote, short_key(keys[0]) if keys else ""),
         )
 

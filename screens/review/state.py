@@ -58,6 +58,9 @@ class ReviewState:
         self.gone: dict[str, tuple[str, Was | None]] = {}
         self.store_error: str | None = None  # why verdicts cannot be saved (store unusable)
         self.verdicts_read = False  # the reviewer's verdicts are read from the store (or failed)
+        #: changes given that wait for the store (another process holds it locked), oldest
+        #: first: the item key each is on (None: a group's results) and what it gives there
+        self.waiting: list[tuple[str | None, str]] = []
 
     def watch(self, names: set[str], callback: Callable[[], object]) -> None:
         """Call ``callback`` after any of these fields changed."""

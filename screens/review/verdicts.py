@@ -36,6 +36,7 @@ from screens.review.replies import (
     unsaved,
 )
 from screens.review.state import Part, ReviewState, restale, while_shown
+from screens.review.waiting import WAITING_AFTER, Waiting
 from screens.review.writer import StoreHandle, StoreWriter
 from screens.review.writeup import save_writeup, writeup_name
 from screens.safe import visible
@@ -81,6 +82,7 @@ class Verdicts(Part):
         # for them (`z` right after `r` undid the change before the refute)
         self._in_flight = 0
         self._after_changes: list[Callable[[], object]] = []
+        self.unsaved = Waiting(state, self._show_waiting, self._say_waiting)
         self.record_shown = state.location.record  # to tell when the location leaves it
         self._position: tuple[str, str] | None = None  # (review key, record id) not yet written
         self._position_timer: Timer | None = None
@@ -139,8 +141,18 @@ class Verdicts(Part):
             said = saving(reply)  # a large group's: the writer takes seconds
             if said:
                 self.notify(visible(said), markup=False, timeout=10)
+            else:  # shown waiting if the store keeps it waiting (another process's lock)
+                self.unsaved.sent(reply)
+                self.set_timer(WAITING_AFTER, lambda: self.unsaved.late(reply))
         self.writer.submit(work, reply)
         return True
+
+    def _show_waiting(self) -> None:
+        self.header.refresh()
+        self.sources.show_target()
+
+    def _say_waiting(self, said: str) -> None:
+        self.notify(visible(said), severity="warning", markup=False, timeout=10)
 
     def refuse_unusable_store(self) -> bool:
         """True, with a notice saying why, when the store could not be opened."""
@@ -197,6 +209,7 @@ class Verdicts(Part):
         reply = message.reply
         if isinstance(reply, CHANGES):
             self._in_flight -= 1
+            self.unsaved.back(reply)
             if not self._in_flight:  # after this reply is taken in: run what waited for it
                 self.call_later(self._run_after_changes)
         if message.error is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from rich.cells import cell_len
@@ -40,9 +41,14 @@ class TargetName(NamedTuple):
 
 
 def target_name(
-    session: ReviewSession, record: Record | None, quote: Quote | None
+    session: ReviewSession,
+    record: Record | None,
+    quote: Quote | None,
+    waiting: Mapping[str, str] | None = None,
 ) -> TargetName | None:
-    """The quote (when selected) or the record that verdict keys act on; None: no record."""
+    """The quote (when selected) or the record that verdict keys act on; None: no record.
+    ``waiting``: item keys whose change (a verdict word, "note") the store has not taken yet,
+    said after the verdict stored."""
     if record is None:
         return None
     if quote is not None:
@@ -61,6 +67,8 @@ def target_name(
         item = session.record_item(record)
         what, where = Content.styled("record ", "bold"), ""
     verdict = verdict_word(session.verdict(item))
+    if waiting and item.key in waiting:
+        verdict += Content.styled(f" → {waiting[item.key]}: not saved yet", "$text-warning")
     return TargetName(what, visible(where), visible(record.id), verdict, bool(session.note(item)))
 
 

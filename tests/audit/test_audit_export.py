@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from auditkit import make_audit
 from click.testing import CliRunner
 
 from db import ItemRef, Verdict, VerdictStore
-from db.writeup import markdown
+from db.writeup import markdown, md_text
 from evidence.audit.check import check_system
 from evidence.audit.file import load_audit
 from tui.cli import cli
@@ -156,3 +157,14 @@ def test_each_systems_stale_verdicts_are_counted(audit: Path) -> None:
     stats = json.loads(run("stats", "--audit", str(audit), "--format", "json"))
     assert [system["stale"] for system in stats["systems"]] == [2, 0, 0]
     assert "2 stale verdict(s)" in run("stats", "--audit", str(audit))
+
+
+def test_a_repository_gone_is_said_not_on_this_machine_in_the_summary(audit: Path) -> None:
+    # the table gave Beta's path as if it were there; stats and check say it is not
+    beta = audit.parent / "repos" / "beta"
+    shutil.rmtree(beta)
+    text = run("export", "--audit", str(audit), "--format", "md")
+    table = text[text.index("## Summary") : text.index("## System: Alpha")]
+    assert f"| Beta | not on this machine ({md_text(str(beta))}) | 1/3 (33%) |" in table
+    assert f"| Alpha | {md_text(str(audit.parent / 'repos' / 'alpha'))} | " in table
+    assert "Beta  (repository not on this machine)" in run("stats", "--audit", str(audit))

@@ -389,3 +389,35 @@ def test_csv_for_excel_starts_with_a_byte_order_mark(tmp_path: Path) -> None:
     refused = run("export", "--db", path, "--format", "md", "--excel")
     assert refused.exit_code == 2
     assert refused.stderr == "assay export: --excel goes with --format csv\n"
+
+
+def test_import_errors_name_a_hostile_file_in_one_escaped_line(
+    ann_db: Path, tmp_path: Path
+) -> None:
+    # a newline in the name began a line of its own ("assay import: all imported"), an escape
+    # drove the terminal: the name is escaped in every message, as the success line escapes it
+    name = "v\nassay import: all imported \x1b[2J\u202e.jsonl"
+    shown = "v\\u000aassay import: all imported \\u001b[2J\\u202e.jsonl"
+    whole = run("export", "--db", ann_db).stdout.splitlines()[0]
+    future = json.dumps(dict(json.loads(whole), at="2999-01-01T00:00:00.000000Z", event="f" * 32))
+    contents: dict[str, bytes | None] = {
+        "cannot read": None,
+        "is not UTF-8": b"\x80\x81\n",
+        "not readable gzip data": b"\x1f\x8bnot gzip",
+        ":1: not JSON": b"not an event\n",
+        ":1: unknown verdict '\\x1b[2J'": whole.replace('"confirmed"', '"\\u001b[2J"').encode(),
+        ": 1 event(s) stamped in the future": future.encode(),
+    }
+    db = tmp_path / "fresh.sqlite3"
+    for said, data in contents.items():
+        file = tmp_path / name
+        file.unlink(missing_ok=True)
+        if data is not None:
+            file.write_bytes(data)
+        result = run("import", file, "--db", db)
+        assert result.exit_code == 2, (said, result.output)
+        assert len(result.stderr.splitlines()) == 1, (said, result.stderr)
+        assert "\x1b" not in result.stderr and "\u202e" not in result.stderr, said
+        assert f"{tmp_path}/{shown}" in result.stderr, (said, result.stderr)
+        assert said in result.stderr, (said, result.stderr)
+    assert not db.exists()

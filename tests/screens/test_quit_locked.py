@@ -153,3 +153,86 @@ async def test_a_registration_the_lock_kept_out_says_when_it_is_done(
     assert failure.startswith(
         "not saved (the reports' records and quotes, which the next review registers): "
     )
+
+
+def shown_text(app: AssayApp, selector: str) -> str:
+    """What a widget of the review screen shows, as plain text."""
+    return str(review_screen(app).query_one(selector).render())
+
+
+async def test_a_verdict_waiting_for_the_lock_is_shown_waiting_until_it_is_saved(
+    tmp_path: Path, sample: Path, keymap: Keymap, sample_reports: ReportSet, cited: str
+) -> None:
+    # a long `assay import` or a sync holds the database: the key gave no sign for up to 10 s,
+    # the counts and the status line as before, as if it had not been pressed
+    path = existing(tmp_path / "verdicts.db")
+    holder = sqlite3.connect(path, isolation_level=None)
+    app = make_app(sample_reports, sample, cited, path, "bea", keymap)
+    seen = watch_notices(app)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            key = await shown_record(pilot, app)
+            session = review_screen(app).session
+            record = review_screen(app).record
+            assert record is not None
+            await wait_until(pilot, lambda: registered(holder), "the reports registered")
+            holder.execute("BEGIN IMMEDIATE")
+            await pilot.press("c")
+            await wait_until(
+                pilot, lambda: "1 not saved yet" in shown_text(app, "#review-header"), "waiting"
+            )
+            assert "open → confirmed: not saved yet" in shown_text(app, "#target")
+            assert any(
+                n.message.startswith(f"not saved yet (confirmed on record {record.id}): ")
+                for n in seen
+            )
+            assert session.verdict(session.record_item(record)) is None  # not shown as given
+            holder.execute("ROLLBACK")
+            await wait_until(
+                pilot,
+                lambda: "not saved yet" not in shown_text(app, "#review-header"),
+                "saved",
+            )
+            assert "not saved yet" not in shown_text(app, "#target")
+            assert "confirmed" in shown_text(app, "#target")
+    finally:
+        holder.close()
+    with VerdictStore.open(path, readonly=True) as store:
+        assert store.current("bea")[key].verdict is Verdict.CONFIRMED
+
+
+async def test_a_verdict_shown_waiting_and_then_lost_is_said_lost_and_no_longer_waiting(
+    tmp_path: Path,
+    sample: Path,
+    keymap: Keymap,
+    sample_reports: ReportSet,
+    cited: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("screens.review.verdicts.WAITING_AFTER", 0.01)
+    monkeypatch.setattr("db.database.BUSY_TIMEOUT", 1.0)  # SQLite's lock, waited less
+    path = existing(tmp_path / "verdicts.db")
+    holder = sqlite3.connect(path, isolation_level=None)
+    app = make_app(sample_reports, sample, cited, path, "bea", keymap)
+    seen = watch_notices(app)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await shown_record(pilot, app)
+            record = review_screen(app).record
+            assert record is not None
+            await wait_until(pilot, lambda: registered(holder), "the reports registered")
+            holder.execute("BEGIN IMMEDIATE")
+            await pilot.press("u")
+            await wait_until(
+                pilot, lambda: "1 not saved yet" in shown_text(app, "#review-header"), "waiting"
+            )
+            await wait_until(
+                pilot, lambda: any(n.message.startswith("not saved (") for n in seen), "lost"
+            )
+            assert "not saved yet" not in shown_text(app, "#review-header")
+            assert "not saved yet" not in shown_text(app, "#target")
+            holder.execute("ROLLBACK")
+    finally:
+        holder.close()
+    [lost] = [n.message for n in seen if n.message.startswith("not saved (")]
+    assert lost.startswith(f"not saved (unclear on record {record.id}): the verdict database")

@@ -194,6 +194,7 @@ def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
                 system.name,
                 claim.identities,  # none where an earlier system holds its reports
                 None if system.repository is None else str(system.repository),
+                here=system.available,
                 records=len(records),
                 quotes=sum(len(record.quotes) for record in records),
             )

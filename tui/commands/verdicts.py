@@ -252,6 +252,8 @@ def import_(files: tuple[Path, ...], db_path: Path | None) -> None:
 def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
     batches = []
     for file in files:
+        # the name as data in every message: a newline in it would begin a line of its own
+        name = escaped(str(file))
         try:
             # `-`: the standard input (`assay export --format jsonl | ssh host assay import -`)
             data = read_input(Path("/dev/stdin") if str(file) == "-" else file)
@@ -259,20 +261,20 @@ def _import(files: tuple[Path, ...], db_path: Path | None) -> None:
                 data = gunzip(data, "the most assay reads of one file")
             text = _decoded(data)
         except UnicodeDecodeError:
-            raise InputError(f"{file} is not UTF-8 (nor UTF-16 with a byte-order mark)") from None
+            raise InputError(f"{name} is not UTF-8 (nor UTF-16 with a byte-order mark)") from None
         except OSError as error:
-            raise InputError(f"cannot read {file}: {error.strerror}") from None
+            raise InputError(f"cannot read {name}: {error.strerror}") from None
         except (TooLarge, NotGzip) as error:
-            raise InputError(f"{file}: {error}") from None
+            raise InputError(f"{name}: {error}") from None
         try:
-            events = parse_events(text, str(file))
+            events = parse_events(text, name)
         except StoreError as error:
             raise InputError(f"{error} (nothing was imported)") from None
         latest = latest_acceptable()
         ahead = [event for event in events if event.at > latest]
         if ahead:
             raise InputError(
-                f"{escaped(str(file))}: {len(ahead)} event(s) stamped in the future (the first "
+                f"{name}: {len(ahead)} event(s) stamped in the future (the first "
                 f"at {ahead[0].at}, more than {MAX_AHEAD.seconds // 60} minutes ahead of this "
                 "clock) (nothing was imported)"
             )
