@@ -14,7 +14,7 @@ import re
 from db.check import StoreError
 from db.events import Event
 
-__all__ = ["MAX_FIELD", "MAX_NOTE", "admitted", "plain_text", "sendable"]
+__all__ = ["MAX_FIELD", "MAX_NOTE", "admitted", "plain_name", "plain_text", "sendable"]
 
 #: longest text accepted in an event's fields (a note may be longer)
 MAX_FIELD = 4096
@@ -55,6 +55,15 @@ def sendable(note: str) -> str:
     as their pictures (an escape pasted with a terminal's output): one every reviewer's sync
     accepts."""
     return note.translate(_PICTURES) if _NOTE_CONTROL.search(note) else note
+
+
+def plain_name(name: str) -> str:
+    """A reviewer's name as every door admits it: without terminal or bidi controls (a
+    direction mark in git's user.name) nor lone surrogates, its spaces collapsed. Taken where
+    the name comes in (`--reviewer`, git, the login): a name `admitted` refuses made every
+    other reviewer's sync refuse all of that reviewer's events."""
+    kept = _SURROGATE.sub("", _CONTROL.sub(" ", name))
+    return " ".join(kept.split())[:MAX_FIELD]
 
 
 def plain_text(text: str) -> bool:

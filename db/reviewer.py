@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from db.event_text import plain_name
 from evidence.git.identity import start_user_name, stop_user_name, user_name_of
 
 
@@ -40,14 +41,16 @@ class ReviewerLookup:
     """
 
     def __init__(self, explicit: str | None = None) -> None:
-        self._name = explicit.strip() if explicit is not None and explicit.strip() else None
-        self._process = start_user_name() if self._name is None else None
+        self._name = plain_name(explicit) if explicit is not None else ""
+        self._process = start_user_name() if not self._name else None
 
     def __call__(self) -> str:
-        """The name: explicit, else git's answer (waited for), else the login name."""
-        if self._name is None:
+        """The name: explicit, else git's answer (waited for), else the login name (each
+        without controls: `plain_name`)."""
+        if not self._name:
             process, self._process = self._process, None
-            self._name = user_name_of(process) or login_name() or "reviewer"
+            found = (plain_name(name) for name in (user_name_of(process), login_name()) if name)
+            self._name = next((name for name in found if name), "reviewer")
         return self._name
 
     def close(self) -> None:

@@ -21,8 +21,9 @@ def lines_after(
 ) -> dict[tuple[str, int], int]:
     """The line at ``new`` of each (path, 1-based line) of ``wanted`` at ``old`` that no hunk of
     the diff between them touched (a file the diff does not name is as it was); a touched line, a
-    file renamed or deleted, made binary or a link, has none. Raises RevisionError when a commit cannot be read, or is
-    not a full commit id (what a database says is never handed to git as an option)."""
+    file renamed or deleted, made binary or a link, has none. Raises RevisionError when a commit
+    cannot be read, or is not a full commit id (what a database says is never handed to git as
+    an option)."""
     for commit in (old, new):
         if not OBJECT_ID.fullmatch(commit):
             raise RevisionError(f"not a commit id: {commit[:60]!r}")

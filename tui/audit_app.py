@@ -112,7 +112,7 @@ def make_demo_audit_app(
     return make_audit_app(
         state,
         db,
-        reviewer or reviewer_name(None),
+        reviewer_name(reviewer),
         keymap,
         theme=theme,
         anchor_cache=anchor_cache,

@@ -141,7 +141,7 @@ def make_demo_app(
         repo,
         CITED_REVISION,
         db,
-        reviewer or reviewer_name(None),
+        reviewer_name(reviewer),
         keymap,
         theme=theme,
         against=against,

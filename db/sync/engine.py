@@ -124,9 +124,7 @@ def sync(
         raise SyncError(str(error)) from None
     # what is printed, remembered and keyed on: never a token the URL may carry (git gets it)
     remote = without_credentials(url)
-    name = (reviewer or state.get("reviewer") or reviewer_name()).strip()
-    if not name:
-        raise SyncError("a sync needs a reviewer name (--reviewer NAME)")
+    name = reviewer_name(reviewer or state.get("reviewer"))  # never empty, no controls
     clone = sync_directory(store.path, remote, data_dir)
     try:
         clone.parent.mkdir(parents=True, exist_ok=True)

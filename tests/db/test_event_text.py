@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 from synckit import REPORT, bare_remote, git, give, run_sync
 
 from db.export import event_line
 from db.keys import ItemRef
+from db.reviewer import reviewer_name
 from db.store import VerdictStore
 from tui.cli import cli
 
@@ -112,3 +114,28 @@ def test_a_file_of_notes_with_controls_pushed_with_plain_git_is_read(tmp_path: P
         result = run_sync(bob, remote, "bob", tmp_path / "b")
         assert result.ok and result.problems == [] and result.received == 2
         assert {event.note for event in bob.events()} == {SHOWN}
+
+
+def test_a_reviewer_whose_git_name_holds_a_direction_mark_reaches_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a right-to-left name pasted into git's user.name with its direction mark (and a stray
+    # control): the app took it as the reviewer, and every other reviewer's sync refused every
+    # one of her events ("reviewer holds terminal control characters")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    git("config", "--global", "user.name", "\u200fדנה\tלוי\u202c", cwd=home)
+    name = reviewer_name(None)
+    assert name == "דנה לוי"
+    assert reviewer_name("\u202eada\x1b[2J") == "ada [2J"  # --reviewer: the same door
+    remote = bare_remote(tmp_path / "remote.git")
+    with VerdictStore.open(tmp_path / "dana.sqlite3") as dana:
+        give(dana, name, {"R-1": "refuted"})
+        assert run_sync(dana, remote, "", tmp_path / "d").sent == 1  # her name, found again
+    with VerdictStore.open(tmp_path / "bob.sqlite3") as bob:
+        result = run_sync(bob, remote, "bob", tmp_path / "b")
+        assert result.ok and result.problems == [] and result.received == 1
+        assert [event.reviewer for event in bob.events()] == [name]
