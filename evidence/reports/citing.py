@@ -17,6 +17,7 @@ from evidence.reports.vocabulary import (
     is_path_like,
     permalink_path,
     split_claimed,
+    unescaped,
     written_path,
 )
 
@@ -42,11 +43,13 @@ def citations_in(line: str, number: int) -> Iterator[Citation]:
                 break
             token = item.group()
             written = token.rstrip(".`'\"")
-            path = written_path(written.lstrip("`'\""))  # `a.js`, my\\_module.py: as meant
+            # `a.js`, my\\_module.py, my%20notes.md: as meant
+            path = written_path(unescaped(written.lstrip("`'\"")))
             if path.startswith(("https://", "http://")):  # a code host's permalink: its file
                 path = permalink_path(path) or path
             if path.lower() not in LAYER_WORDS:
-                if not is_path_like(split_claimed(path)[0]):  # a.js:12 cites a.js
+                # a.js:12 cites a.js; a space only where an escape was
+                if not is_path_like(split_claimed(path)[0].replace(" ", "_")):
                     break
                 paths.append(path)
             if written != token.rstrip("`'\""):  # a period: the sentence ends here
@@ -87,7 +90,8 @@ def _spaced_item(line: str, position: int) -> tuple[str, int] | None:
     words = spaced.group().split(" ")
     if "." in words[0].rsplit("/", 1)[-1] or _PROSE.intersection(w.lower() for w in words):
         return None  # a file name with its extension, then words: not one path
-    path = spaced.group().rstrip(".")
+    written = spaced.group().rstrip(".")
+    path = unescaped(written)  # docs/my\\ notes.md as a shell completes it
     if "/" not in path or not is_path_like(path.replace(" ", "_")):
         return None
-    return path, position + len(path)
+    return path, position + len(written)

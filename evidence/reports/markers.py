@@ -11,6 +11,7 @@ from evidence.reports.vocabulary import (
     marker_token,
     quoted_marker,
     split_claimed,
+    unescaped,
 )
 
 __all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic"]
@@ -62,7 +63,15 @@ def _dash_marker(line: str, dash: str, *, lines_said: bool = False) -> tuple[int
     quoted = quoted_marker(rest.strip().translate(SMART_QUOTES))
     if quoted is not None:
         return position, quoted
-    token = marker_token(rest.strip())
+    written = rest.strip()
+    meant = unescaped(written)
+    # its spaces escaped or URL-encoded, in one word: read as if in quotes
+    if meant != written and len(written.replace("\\ ", "_").split()) == 1:
+        if " " in meant.strip():
+            quoted = quoted_marker(f'"{meant.strip().rstrip(".,;")}"')
+            return None if quoted is None else (position, quoted)
+        written = meant
+    token = marker_token(written)
     if not token or len(token.split()) != 1:
         return None
     path, claimed = split_claimed(token)

@@ -1,0 +1,53 @@
+"""Report text as teams really write it: the same quote, citation or record written a little
+differently (spacing, escapes, wrapping, case) is read as the writer meant, or said."""
+
+from __future__ import annotations
+
+import pytest
+
+from evidence.model import Report
+from evidence.reports.parser import parse_report
+
+
+def account(lines: str) -> Report:
+    """A report whose one narrative section holds ``lines``."""
+    return parse_report(f"T report\n\nType: t\n\nA account\n\nPart\n\n{lines}", "v.txt")
+
+
+@pytest.mark.parametrize(
+    ("marker", "path", "claimed"),
+    [
+        ("worker/retry.py:14 - 15", "worker/retry.py", (14, 15)),  # spaces around the dash
+        ("worker/retry.py:14 – 15", "worker/retry.py", (14, 15)),  # an en dash, spaced
+        ("worker/retry.py:14 -15.", "worker/retry.py", (14, 15)),
+        ("worker/my%20retry.py:14", "worker/my retry.py", (14, 14)),  # copied from a link
+        ("worker/retry%2Dloop.py", "worker/retry-loop.py", None),
+        ("worker/my\\ retry.py:14-15", "worker/my retry.py", (14, 15)),  # a shell's escape
+    ],
+)
+def test_marker_ranges_and_paths_as_written_by_hand(
+    marker: str, path: str, claimed: tuple[int, int] | None
+) -> None:
+    report = account(f"delay = base * 2 ** attempt --- {marker}\n")
+    (quote,) = report.records[0].quotes
+    assert (quote.text, quote.path, quote.claimed) == ("delay = base * 2 ** attempt", path, claimed)
+    assert not [d for d in report.diagnostics if "quote" in d.message]
+
+
+@pytest.mark.parametrize(
+    ("line", "paths"),
+    [
+        ("(SRC-1, docs/my\\ notes.md, b.py).", ("docs/my notes.md", "b.py")),
+        ("(SRC-1, docs/my%20notes.md, b.py).", ("docs/my notes.md", "b.py")),
+    ],
+)
+def test_cited_paths_escaped_or_encoded_are_read_as_meant(
+    line: str, paths: tuple[str, ...]
+) -> None:
+    (citation,) = account(f"The queue drains {line}\n").records[0].citations
+    assert citation.paths == paths
+
+
+def test_an_escaped_path_followed_by_words_is_no_marker() -> None:
+    report = account("delay = base * 2 ** attempt --- worker/my\\ retry.py and more words\n")
+    assert report.records[0].quotes == ()
