@@ -24,10 +24,16 @@ from evidence.reports.vocabulary import (
 __all__ = ["citations_in"]
 
 
-def citations_in(line: str, number: int) -> Iterator[Citation]:
-    """The citations in one line: ``SRC-n, path, path`` (layer words skipped)."""
+def citations_in(line: str, number: int, following: str = "") -> Iterator[Citation]:
+    """The citations that start in one line: ``SRC-n, path, path`` (layer words skipped),
+    their lists read on into ``following`` (the paragraph's next lines: a wrapped report)."""
+    starts_before = len(line)
+    if following:
+        line = f"{line} {following}"
     line = line.translate(SMART_QUOTES)  # "src/a b.md" as a word processor quotes it
     for match in CITE_RE.finditer(line):
+        if match.start() >= starts_before:
+            break  # the next line's own: read with that line
         position, paths = match.end(), []
         while True:
             spaced = _spaced_item(line, position)  # a path with spaces, quoted or not

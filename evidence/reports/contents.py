@@ -224,6 +224,21 @@ def _unattributed(
             start = None
 
 
+#: the lines after a citation's that its list may be wrapped onto
+_WRAPPED_LINES = 3
+
+
+def _following(lines: list[str], index: int, end: int, taken: set[int]) -> str:
+    """The lines of the paragraph after ``index`` (quoted ones left out), joined: where a
+    citation list cut by a report's line wrapping goes on."""
+    after: list[str] = []
+    for position in range(index + 1, min(end, index + 1 + _WRAPPED_LINES)):
+        if position in taken or not lines[position].strip():
+            break
+        after.append(lines[position].strip())
+    return " ".join(after)
+
+
 class Contents:
     """What a record's lines hold, gathered as they are read."""
 
@@ -423,7 +438,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
             if field_match:
                 found.fields.append((field_match.group("key"), field_match.group("value")))
         if "SRC-" in line:
-            found.citations.extend(citations_in(line, number))
+            found.citations.extend(citations_in(line, number, _following(lines, index, end, taken)))
         if any(hint in line for hint in ID_HINTS):
             for reference in ID_RE.findall(line):
                 if reference not in seen:

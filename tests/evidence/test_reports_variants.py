@@ -51,3 +51,36 @@ def test_cited_paths_escaped_or_encoded_are_read_as_meant(
 def test_an_escaped_path_followed_by_words_is_no_marker() -> None:
     report = account("delay = base * 2 ** attempt --- worker/my\\ retry.py and more words\n")
     assert report.records[0].quotes == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The queue drains in order (SRC-1, worker/queue.py,\nworker/drain.py).",
+        "The queue drains in order (SRC-1,\nworker/queue.py, worker/drain.py).",
+        "The queue drains in order; see SRC-1, worker/queue.py\nand worker/drain.py.",
+        "The queue drains in order [SRC-1: worker/queue.py;\nworker/drain.py].",
+    ],
+)
+def test_a_citation_wrapped_onto_the_next_line_keeps_its_paths(text: str) -> None:
+    (citation,) = (
+        account(f"{text}\nThe next sentence (SRC-2, docs/a.md).\n").records[0].citations[:1]
+    )
+    assert (citation.source, citation.paths, citation.line) == (
+        "SRC-1",
+        ("worker/queue.py", "worker/drain.py"),
+        9,
+    )
+
+
+def test_a_wrapped_citation_takes_nothing_past_its_end_nor_another_citation() -> None:
+    text = (
+        "The queue drains (SRC-1, worker/queue.py)\nworker/drain.py is left out.\n"
+        "It stops here (SRC-1, worker/stop.py,\nSRC-2, docs/stop.md).\n"
+    )
+    citations = account(text).records[0].citations
+    assert [(c.source, c.paths, c.line) for c in citations] == [
+        ("SRC-1", ("worker/queue.py",), 9),
+        ("SRC-1", ("worker/stop.py",), 11),
+        ("SRC-2", ("docs/stop.md",), 12),
+    ]
