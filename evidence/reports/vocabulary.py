@@ -25,8 +25,9 @@ ID_RE = re.compile(
 #: substrings one of which every id that ID_RE finds contains (a cheap test before the regex)
 ID_HINTS = ("RT-", "-CMP-", "-OBJ-", "-RTE-", "-CLM-", "-ABS-", "-BAP-")
 ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
-HEADER_RE = re.compile(rf"^({_ID}):?$")
-ON_RE = re.compile(rf"^On ({_ID})[.:]?$")
+# an id line as sentences and Markdown leave it: "RT-RTE-chat.", "On `RT-RTE-chat`:"
+HEADER_RE = re.compile(rf"^({_ID})[.:]?$")
+ON_RE = re.compile(rf"^On (?:\*\*|`)?({_ID})(?:\*\*|`)?[.:]?$")
 # each "(?:.*\S)?" then "\s*$" where "(.*?)\s*$" was: the lazy form retried the spaces to the
 # end of the line at each of their positions (quadratic in a run of spaces: a report could hang)
 TYPE_RE = re.compile(r"^Type:\s*((?:.*\S)?)\s*$")

@@ -3,9 +3,12 @@ differently (spacing, escapes, wrapping, case) is read as the writer meant, or s
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from evidence.model import Report
+from evidence.reports.loading import load_reports
 from evidence.reports.parser import parse_report
 
 
@@ -83,4 +86,71 @@ def test_a_wrapped_citation_takes_nothing_past_its_end_nor_another_citation() ->
         ("SRC-1", ("worker/queue.py",), 9),
         ("SRC-1", ("worker/stop.py",), 11),
         ("SRC-2", ("docs/stop.md",), 12),
+    ]
+
+
+RECORDS = """\
+Wren runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Shared records
+
+Routes
+
+{first}
+
+Label: Drain route
+
+{second}
+
+Label: Second route
+
+Annotations
+
+{on}
+
+The drain runs after each batch.
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "on"),
+    [
+        ("WR-RTE-drain.", "WR-RTE-flush:", "On WR-RTE-drain."),  # the sentence's full stop
+        ("**WR-RTE-drain**", "`WR-RTE-flush`", "On `WR-RTE-drain`:"),  # Markdown around the id
+        ("WR-RTE-drain", "WR-RTE-flush", "On **WR-RTE-drain**"),
+    ],
+)
+def test_record_ids_with_punctuation_or_markdown_around_them(
+    first: str, second: str, on: str
+) -> None:
+    report = parse_report(RECORDS.format(first=first, second=second, on=on), "w.txt")
+    assert [(r.id, r.label, r.annotates) for r in report.records] == [
+        ("WR-RTE-drain", "Drain route", None),
+        ("WR-RTE-flush", "Second route", None),
+        ("On WR-RTE-drain", "On WR-RTE-drain", "WR-RTE-drain"),
+    ]
+    assert report.diagnostics == ()
+
+
+def test_two_ids_that_differ_only_in_case_are_said() -> None:
+    text = RECORDS.format(first="WR-RTE-drain", second="WR-RTE-Drain", on="On WR-RTE-drain")
+    report = parse_report(text, "w.txt")
+    assert [(d.line, d.message) for d in report.diagnostics] == [
+        (13, "WR-RTE-Drain differs from WR-RTE-drain only in case: two records, or one?"),
+    ]
+
+
+def test_an_id_named_in_another_case_than_declared_is_said_with_the_declared_one(
+    tmp_path: Path,
+) -> None:
+    text = RECORDS.format(first="WR-RTE-drain", second="WR-RTE-flush", on="On WR-RTE-Drain")
+    (tmp_path / "w.txt").write_text(text.replace("batch.", "batch (see WR-RTE-FLUSH)."))
+    messages = [d.message for _, d in load_reports([tmp_path / "w.txt"]).diagnostics]
+    assert messages == [
+        "On WR-RTE-Drain annotates WR-RTE-Drain; no loaded report declares it "
+        "(WR-RTE-drain is declared: ids differ in case)",
+        "On WR-RTE-Drain mentions WR-RTE-FLUSH; no loaded report declares it "
+        "(WR-RTE-flush is declared: ids differ in case)",
     ]
