@@ -14,7 +14,7 @@ from evidence.reports.vocabulary import (
     unescaped,
 )
 
-__all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic"]
+__all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic", "wrapped_marker"]
 
 #: what a renderer makes of ``---`` (an em dash) and ``--`` (an en dash)
 TYPOGRAPHIC_DASHES = ("—", "–")
@@ -39,6 +39,15 @@ def marker(line: str) -> tuple[int, str] | None:
         if found is not None and before and not _CODE_SIGN.search(before):
             return None  # a sentence ending in "— path:3" (a diagnostic says so)
     return found
+
+
+def wrapped_marker(line: str, following: str) -> tuple[int, str] | None:
+    """A marker a report's line wrapping cut after its dashes: ``code ---``, then its path
+    alone on the next line (where it starts in ``line``, and its path token)."""
+    if not line.rstrip().endswith(" ---") or line.strip() == "---":
+        return None  # "---" alone is a Markdown rule
+    found = marker(f"{line.rstrip()} {following.strip()}")
+    return found if found is not None and found[0] < len(line) else None
 
 
 def typographic(line: str) -> tuple[int, str] | None:

@@ -154,3 +154,35 @@ def test_an_id_named_in_another_case_than_declared_is_said_with_the_declared_one
         "On WR-RTE-Drain mentions WR-RTE-FLUSH; no loaded report declares it "
         "(WR-RTE-flush is declared: ids differ in case)",
     ]
+
+
+def test_a_marker_wrapped_after_its_dashes_is_read() -> None:
+    report = account(
+        "total = sum(parts); count = len(parts) ---\nworker/stats.py:3-4\n\nThe mean follows.\n"
+    )
+    (quote,) = report.records[0].quotes
+    assert (quote.text, quote.path, quote.claimed) == (
+        "total = sum(parts); count = len(parts)",
+        "worker/stats.py",
+        (3, 4),
+    )
+    assert (quote.text_line, quote.report_line) == (9, 10)
+    assert report.records[0].citations == ()
+    assert [d.message for d in report.diagnostics] == ["no 'Shared records' section"]
+
+
+def test_dashes_ending_a_sentence_before_a_line_of_prose_are_no_marker() -> None:
+    report = account("The rule is simple ---\nworker/stats.py holds it, as the tests show.\n")
+    assert report.records[0].quotes == ()
+
+
+def test_an_inline_quote_wrapped_over_lines_keeps_its_first_lines() -> None:
+    report = account(
+        "The mean is taken once:\n"
+        "const mean = parts.reduce((a, b) => a + b, 0)\n"
+        "/ parts.length; --- worker/stats.js:7-8\n"
+    )
+    (quote,) = report.records[0].quotes
+    assert quote.text == "const mean = parts.reduce((a, b) => a + b, 0)\n/ parts.length;"
+    assert (quote.text_line, quote.report_line) == (10, 11)
+    assert not [d for d in report.diagnostics if "unattributed" in d.message]
