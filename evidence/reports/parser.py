@@ -53,8 +53,9 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             before = data[: error.start]
-            # count line ends the way split_lines does: CRLF, LF and lone CR
-            line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+            # count line ends the way split_lines does: CRLF, LF, lone CR and CR CR LF
+            ends = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n")
+            line = ends - before.count(b"\r\r\n") + 1
             text = data.decode("utf-8", errors="replace")
             older = eight_bit(data, text)  # as a source file is read (evidence/git/blobs.py)
             if older is not None:

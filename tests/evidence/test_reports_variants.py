@@ -3,9 +3,11 @@ differently (spacing, escapes, wrapping, case) is read as the writer meant, or s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from evidencekit import RUNTIME
 
 from evidence.model import Report
 from evidence.reports.loading import load_reports
@@ -186,3 +188,25 @@ def test_an_inline_quote_wrapped_over_lines_keeps_its_first_lines() -> None:
     assert quote.text == "const mean = parts.reduce((a, b) => a + b, 0)\n/ parts.length;"
     assert (quote.text_line, quote.report_line) == (10, 11)
     assert not [d for d in report.diagnostics if "unattributed" in d.message]
+
+
+@pytest.mark.parametrize(
+    "ends",
+    [
+        lambda n: "\r\n",
+        lambda n: "\r",
+        lambda n: "\r\n" if n % 3 else "\n",  # lines pasted in from another editor
+        lambda n: "\r\r\n",  # CRLF converted to CRLF again (an editor, then git's autocrlf)
+    ],
+)
+def test_line_ends_of_every_kind_read_as_the_same_report(ends: Callable[[int], str]) -> None:
+    plain = parse_report(RUNTIME, "heron-runtime.txt")
+    text = "".join(line + ends(n) for n, line in enumerate(RUNTIME.split("\n")[:-1]))
+    assert parse_report(text.encode(), "heron-runtime.txt") == plain
+
+
+def test_invalid_utf8_after_doubled_carriage_returns_is_said_on_its_line() -> None:
+    # an é in UTF-8, then a stray byte on line 6
+    text = b"T report\r\r\nType: t\r\r\n\r\r\nA account\r\r\n\r\r\nPart \xc3\xa9 \xff\r\r\n"
+    report = parse_report(text, "d.txt")
+    assert [(d.line, d.message[:13]) for d in report.diagnostics][:1] == [(6, "invalid UTF-8")]
