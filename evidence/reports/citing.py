@@ -31,6 +31,8 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
     if following:
         line = f"{line} {following}"
     line = line.translate(SMART_QUOTES)  # "src/a b.md" as a word processor quotes it
+    if ":" in line or "line" in line or "–" in line:
+        line = _CITED_LINES.sub(_compact_lines, line)
     for match in CITE_RE.finditer(line):
         if match.start() >= starts_before:
             break  # the next line's own: read with that line
@@ -66,6 +68,19 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
             position = separator.end()
         if paths:
             yield Citation(match.group(1), tuple(paths), number)
+
+
+#: a cited path's lines as a sentence writes them (``a.js: 3-9``, ``a.js:3 - 9``, ``a.js, lines
+#: 3 to 9``, ``a.js (line 3)``), after a letter: a file's name, never ``SRC-1``
+_CITED_LINES = re.compile(
+    r"(?<=[A-Za-z])(?::[ \t]*|,?[ \t]+(\()?[ \t]*(?:lines?|L)[ \t]*)(\d+)"
+    r"(?:[ \t]*(?:[-–]|to)[ \t]*L?(\d+))?(?(1)[ \t]*\))"
+)
+
+
+def _compact_lines(found: re.Match[str]) -> str:
+    """A cited path's lines as a marker writes them, ``:3-9``: one item of the list."""
+    return f":{found[2]}-{found[3]}" if found[3] else f":{found[2]}"
 
 
 #: a cited path in quotes or backticks (it may hold spaces)

@@ -210,3 +210,21 @@ def test_invalid_utf8_after_doubled_carriage_returns_is_said_on_its_line() -> No
     text = b"T report\r\r\nType: t\r\r\n\r\r\nA account\r\r\n\r\r\nPart \xc3\xa9 \xff\r\r\n"
     report = parse_report(text, "d.txt")
     assert [(d.line, d.message[:13]) for d in report.diagnostics][:1] == [(6, "invalid UTF-8")]
+
+
+@pytest.mark.parametrize(
+    "cited",
+    [
+        "worker/queue.py: 12-18",
+        "worker/queue.py:12 - 18",
+        "worker/queue.py:12–18",
+        "worker/queue.py lines 12-18",
+        "worker/queue.py, lines 12 to 18",
+        "worker/queue.py (lines 12-18)",
+    ],
+)
+def test_a_cited_path_with_its_lines_as_written_keeps_the_paths_after_it(cited: str) -> None:
+    (citation,) = (
+        account(f"The queue drains (SRC-1, {cited}, docs/queue.md).\n").records[0].citations
+    )
+    assert citation.paths == ("worker/queue.py:12-18", "docs/queue.md")
