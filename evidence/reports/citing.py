@@ -31,8 +31,6 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
     if following:
         line = f"{line} {following}"
     line = line.translate(SMART_QUOTES)  # "src/a b.md" as a word processor quotes it
-    if ":" in line or "line" in line or "–" in line:
-        line = _CITED_LINES.sub(_compact_lines, line)
     for match in CITE_RE.finditer(line):
         if match.start() >= starts_before:
             break  # the next line's own: read with that line
@@ -46,10 +44,10 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
                     break
                 position = separator.end()
                 continue
-            item = ITEM_RE.match(line, position)
+            item = _CITED_LINES.match(line, position) or ITEM_RE.match(line, position)
             if item is None:
                 break
-            token = item.group()
+            token = _compact_lines(item) if item.re is _CITED_LINES else item.group()
             written = token.rstrip(".`'\"")
             # `a.js`, my\\_module.py, my%20notes.md: as meant
             path = written_path(unescaped(written.lstrip("`'\"")))
@@ -70,17 +68,17 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
             yield Citation(match.group(1), tuple(paths), number)
 
 
-#: a cited path's lines as a sentence writes them (``a.js: 3-9``, ``a.js:3 - 9``, ``a.js, lines
-#: 3 to 9``, ``a.js (line 3)``), after a letter: a file's name, never ``SRC-1``
+#: a cited path and its lines as a sentence writes them (``a.js: 3-9``, ``a.js:3 - 9``, ``a.js,
+#: lines 3 to 9``, ``a.js (line 3)``): the path ends in a letter, as a file's name does
 _CITED_LINES = re.compile(
-    r"(?<=[A-Za-z])(?::[ \t]*|,?[ \t]+(\()?[ \t]*(?:lines?|L)[ \t]*)(\d+)"
-    r"(?:[ \t]*(?:[-–]|to)[ \t]*L?(\d+))?(?(1)[ \t]*\))"
+    r"([^\s,;()\[\]]*[A-Za-z])(?::[ \t]*|,?[ \t]+(\()?[ \t]*(?:lines?|L)[ \t]*)(\d+)"
+    r"(?:[ \t]*(?:[-–]|to)[ \t]*L?(\d+))?(?(2)[ \t]*\))"
 )
 
 
 def _compact_lines(found: re.Match[str]) -> str:
-    """A cited path's lines as a marker writes them, ``:3-9``: one item of the list."""
-    return f":{found[2]}-{found[3]}" if found[3] else f":{found[2]}"
+    """A cited path with its lines as a marker writes them, ``a.js:3-9``."""
+    return f"{found[1]}:{found[3]}-{found[4]}" if found[4] else f"{found[1]}:{found[3]}"
 
 
 #: a cited path in quotes or backticks (it may hold spaces)

@@ -230,7 +230,9 @@ _WRAPPED_LINES = 3
 
 def _following(lines: list[str], index: int, end: int, taken: set[int]) -> str:
     """The lines of the paragraph after ``index`` (quoted ones left out), joined: where a
-    citation list cut by a report's line wrapping goes on."""
+    citation list cut by a report's line wrapping goes on ("" after a line that ends a list)."""
+    if lines[index].rstrip()[-1:] in ".)]":
+        return ""
     after: list[str] = []
     for position in range(index + 1, min(end, index + 1 + _WRAPPED_LINES)):
         if position in taken or not lines[position].strip():
