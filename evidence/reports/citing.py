@@ -44,10 +44,14 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
                     break
                 position = separator.end()
                 continue
-            item = _CITED_LINES.match(line, position) or ITEM_RE.match(line, position)
+            item = ITEM_RE.match(line, position)
             if item is None:
                 break
-            token = _compact_lines(item) if item.re is _CITED_LINES else item.group()
+            token = item.group()
+            if token[-1] == ":" or "–" in token or line.startswith(_LINES_AFTER, item.end()):
+                spelled = _CITED_LINES.match(line, position)  # a.js: 3-9, a.js lines 3 to 9
+                if spelled is not None:
+                    item, token = spelled, _compact_lines(spelled)
             written = token.rstrip(".`'\"")
             # `a.js`, my\\_module.py, my%20notes.md: as meant
             path = written_path(unescaped(written.lstrip("`'\"")))
@@ -74,6 +78,10 @@ _CITED_LINES = re.compile(
     r"([^\s,;()\[\]]*[A-Za-z])(?::[ \t]*|,?[ \t]+(\()?[ \t]*(?:lines?|L)[ \t]*)(\d+)"
     r"(?:[ \t]*(?:[-–]|to)[ \t]*L?(\d+))?(?(2)[ \t]*\))"
 )
+
+
+#: what follows a cited item whose lines a sentence writes (cheap before `_CITED_LINES`)
+_LINES_AFTER = (" -", " –", " to ", " line", " L", " (line", ", line")
 
 
 def _compact_lines(found: re.Match[str]) -> str:
