@@ -17,16 +17,23 @@ from evidence.reports.vocabulary import (
     is_path_like,
     permalink_path,
     split_claimed,
+    unescaped,
     written_path,
 )
 
 __all__ = ["citations_in"]
 
 
-def citations_in(line: str, number: int) -> Iterator[Citation]:
-    """The citations in one line: ``SRC-n, path, path`` (layer words skipped)."""
+def citations_in(line: str, number: int, following: str = "") -> Iterator[Citation]:
+    """The citations that start in one line: ``SRC-n, path, path`` (layer words skipped),
+    their lists read on into ``following`` (the paragraph's next lines: a wrapped report)."""
+    starts_before = len(line)
+    if following:
+        line = f"{line} {following}"
     line = line.translate(SMART_QUOTES)  # "src/a b.md" as a word processor quotes it
     for match in CITE_RE.finditer(line):
+        if match.start() >= starts_before:
+            break  # the next line's own: read with that line
         position, paths = match.end(), []
         while True:
             spaced = _spaced_item(line, position)  # a path with spaces, quoted or not
@@ -41,12 +48,18 @@ def citations_in(line: str, number: int) -> Iterator[Citation]:
             if item is None:
                 break
             token = item.group()
+            if token[-1] == ":" or "–" in token or line.startswith(_LINES_AFTER, item.end()):
+                spelled = _CITED_LINES.match(line, position)  # a.js: 3-9, a.js lines 3 to 9
+                if spelled is not None:
+                    item, token = spelled, _compact_lines(spelled)
             written = token.rstrip(".`'\"")
-            path = written_path(written.lstrip("`'\""))  # `a.js`, my\\_module.py: as meant
+            # `a.js`, my\\_module.py, my%20notes.md: as meant
+            path = written_path(unescaped(written.lstrip("`'\"")))
             if path.startswith(("https://", "http://")):  # a code host's permalink: its file
                 path = permalink_path(path) or path
             if path.lower() not in LAYER_WORDS:
-                if not is_path_like(split_claimed(path)[0]):  # a.js:12 cites a.js
+                # a.js:12 cites a.js; a space only where an escape was
+                if not is_path_like(split_claimed(path)[0].replace(" ", "_")):
                     break
                 paths.append(path)
             if written != token.rstrip("`'\""):  # a period: the sentence ends here
@@ -57,6 +70,23 @@ def citations_in(line: str, number: int) -> Iterator[Citation]:
             position = separator.end()
         if paths:
             yield Citation(match.group(1), tuple(paths), number)
+
+
+#: a cited path and its lines as a sentence writes them (``a.js: 3-9``, ``a.js:3 - 9``, ``a.js,
+#: lines 3 to 9``, ``a.js (line 3)``): the path ends in a letter, as a file's name does
+_CITED_LINES = re.compile(
+    r"([^\s,;()\[\]]*[A-Za-z])(?::[ \t]*|,?[ \t]+(\()?[ \t]*(?:lines?|L)[ \t]*)(\d+)"
+    r"(?:[ \t]*(?:[-–]|to)[ \t]*L?(\d+))?(?(2)[ \t]*\))"
+)
+
+
+#: what follows a cited item whose lines a sentence writes (cheap before `_CITED_LINES`)
+_LINES_AFTER = (" -", " –", " to ", " line", " L", " (line", ", line")
+
+
+def _compact_lines(found: re.Match[str]) -> str:
+    """A cited path with its lines as a marker writes them, ``a.js:3-9``."""
+    return f"{found[1]}:{found[3]}-{found[4]}" if found[4] else f"{found[1]}:{found[3]}"
 
 
 #: a cited path in quotes or backticks (it may hold spaces)
@@ -87,7 +117,8 @@ def _spaced_item(line: str, position: int) -> tuple[str, int] | None:
     words = spaced.group().split(" ")
     if "." in words[0].rsplit("/", 1)[-1] or _PROSE.intersection(w.lower() for w in words):
         return None  # a file name with its extension, then words: not one path
-    path = spaced.group().rstrip(".")
+    written = spaced.group().rstrip(".")
+    path = unescaped(written)  # docs/my\\ notes.md as a shell completes it
     if "/" not in path or not is_path_like(path.replace(" ", "_")):
         return None
-    return path, position + len(path)
+    return path, position + len(written)

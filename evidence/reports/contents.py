@@ -11,7 +11,7 @@ from itertools import islice
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
-from evidence.reports.markers import marker, may_hold_marker, typographic
+from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
 from evidence.reports.outline import Block
 from evidence.reports.vocabulary import (
     BULLET_RE,
@@ -224,6 +224,23 @@ def _unattributed(
             start = None
 
 
+#: the lines after a citation's that its list may be wrapped onto
+_WRAPPED_LINES = 3
+
+
+def _following(lines: list[str], index: int, end: int, taken: set[int]) -> str:
+    """The lines of the paragraph after ``index`` (quoted ones left out), joined: where a
+    citation list cut by a report's line wrapping goes on ("" after a line that ends a list)."""
+    if lines[index].rstrip()[-1:] in ".)]":
+        return ""
+    after: list[str] = []
+    for position in range(index + 1, min(end, index + 1 + _WRAPPED_LINES)):
+        if position in taken or not lines[position].strip():
+            break
+        after.append(lines[position].strip())
+    return " ".join(after)
+
+
 class Contents:
     """What a record's lines hold, gathered as they are read."""
 
@@ -264,6 +281,10 @@ def _quotes(
         if not may_hold_marker(line):
             continue
         found = marker(line)
+        wrapped = False
+        if found is None and index + 1 < end and index + 1 not in taken:
+            found = wrapped_marker(line, lines[index + 1])
+            wrapped = found is not None
         if found is None and "---" not in line:
             prose = typographic(line)
             if prose is not None:
@@ -346,6 +367,16 @@ def _quotes(
                     and not FIELD_RE.match(lines[start - 1])
                 ):
                     start -= 1
+            else:  # a line of code wrapped at the report's width: its lines above too
+                while (
+                    start - 1 >= first
+                    and start - 1 not in taken
+                    and lines[start - 1].strip()
+                    and marker(lines[start - 1]) is None
+                    and not LABEL_RE.match(lines[start - 1])
+                    and _code_like(lines[start - 1].strip())
+                ):
+                    start -= 1
             text_lines = [*lines[start:index], text_part]
             inline = start == index
         path, claimed = split_claimed(token)
@@ -353,13 +384,14 @@ def _quotes(
             diagnostics.append(
                 Diagnostic(index + 1, f"odd line range {claimed[0]}-{claimed[1]} for {path}")
             )
-        taken.update(range(start, index + 1))
+        last = index + 1 if wrapped else index  # a wrapped marker's path is on the next line
+        taken.update(range(start, last + 1))
         quotes.append(
             Quote(
                 text="\n".join(text_lines),
                 path=path,
                 claimed=claimed,
-                report_line=index + 1,
+                report_line=last + 1,
                 text_line=start + 1,
                 record=record_id,
                 index=len(quotes),
@@ -423,7 +455,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
             if field_match:
                 found.fields.append((field_match.group("key"), field_match.group("value")))
         if "SRC-" in line:
-            found.citations.extend(citations_in(line, number))
+            found.citations.extend(citations_in(line, number, _following(lines, index, end, taken)))
         if any(hint in line for hint in ID_HINTS):
             for reference in ID_RE.findall(line):
                 if reference not in seen:

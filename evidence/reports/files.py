@@ -47,9 +47,10 @@ def looks_like_sarif(head: bytes) -> bool:
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines without their ends; CRLF and lone CR count as line ends, nothing else does."""
+    """Lines without their ends; CRLF and lone CR count as line ends, nothing else does, and
+    CR CR LF is one (CRLF converted again, by an editor and then git's autocrlf)."""
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -246,6 +246,7 @@ def cross_check(reports: Sequence[Report]) -> tuple[tuple[str, Diagnostic], ...]
     """Findings across reports: annotations and references to ids no loaded report declares,
     and an id two reports declare (a reference goes to the first)."""
     declared: dict[str, set[str]] = {}
+    folded: dict[tuple[str, str], str] = {}  # (system, id in lower case): the id declared
     first: dict[str, Report] = {}
     found: list[tuple[str, Diagnostic]] = []
     for report in reports:
@@ -253,6 +254,7 @@ def cross_check(reports: Sequence[Report]) -> tuple[tuple[str, Diagnostic], ...]
         for record in report.records:
             if record.kind not in (Kind.ANNOTATION, Kind.NARRATIVE):
                 declared.setdefault(record.id, set()).add(system)
+                folded.setdefault((system, record.id.lower()), record.id)
                 earlier = first.setdefault(record.id, report)
                 if earlier is not report:
                     said = f"{record.id} is declared in {earlier.file} too; references go there"
@@ -273,6 +275,9 @@ def cross_check(reports: Sequence[Report]) -> tuple[tuple[str, Diagnostic], ...]
                     if systems
                     else "no loaded report declares it"
                 )
+                other = folded.get((system, record_id.lower()))
+                if other is not None:  # ids are matched as written
+                    where += f" ({other} is declared: ids differ in case)"
                 found.append(
                     (
                         report.file,

@@ -11,9 +11,10 @@ from evidence.reports.vocabulary import (
     marker_token,
     quoted_marker,
     split_claimed,
+    unescaped,
 )
 
-__all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic"]
+__all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic", "wrapped_marker"]
 
 #: what a renderer makes of ``---`` (an em dash) and ``--`` (an en dash)
 TYPOGRAPHIC_DASHES = ("—", "–")
@@ -40,6 +41,15 @@ def marker(line: str) -> tuple[int, str] | None:
     return found
 
 
+def wrapped_marker(line: str, following: str) -> tuple[int, str] | None:
+    """A marker a report's line wrapping cut after its dashes: ``code ---``, then its path
+    alone on the next line (where it starts in ``line``, and its path token)."""
+    if not line.rstrip().endswith(" ---") or line.strip() == "---":
+        return None  # "---" alone is a Markdown rule
+    found = marker(f"{line.rstrip()} {following.strip()}")
+    return found if found is not None and found[0] < len(line) else None
+
+
 def typographic(line: str) -> tuple[int, str] | None:
     """A marker whose ``---`` a renderer made a dash, with its lines said."""
     for dash in TYPOGRAPHIC_DASHES:
@@ -62,7 +72,15 @@ def _dash_marker(line: str, dash: str, *, lines_said: bool = False) -> tuple[int
     quoted = quoted_marker(rest.strip().translate(SMART_QUOTES))
     if quoted is not None:
         return position, quoted
-    token = marker_token(rest.strip())
+    written = rest.strip()
+    meant = unescaped(written)
+    # its spaces escaped or URL-encoded, in one word: read as if in quotes
+    if meant != written and len(written.replace("\\ ", "_").split()) == 1:
+        if " " in meant.strip():
+            quoted = quoted_marker(f'"{meant.strip().rstrip(".,;")}"')
+            return None if quoted is None else (position, quoted)
+        written = meant
+    token = marker_token(written)
     if not token or len(token.split()) != 1:
         return None
     path, claimed = split_claimed(token)

@@ -53,8 +53,9 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             before = data[: error.start]
-            # count line ends the way split_lines does: CRLF, LF and lone CR
-            line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+            # count line ends the way split_lines does: CRLF, LF, lone CR and CR CR LF
+            ends = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n")
+            line = ends - before.count(b"\r\r\n") + 1
             text = data.decode("utf-8", errors="replace")
             older = eight_bit(data, text)  # as a source file is read (evidence/git/blobs.py)
             if older is not None:
@@ -93,15 +94,21 @@ def parse_report(text: str | bytes, file: str) -> Report:
     records: list[Record] = []
     revisions: list[RevisionMention] = []
     ids: set[str] = set()
+    folded: dict[str, str] = {}  # each declared id in lower case: the first written so
     annotation_counts: dict[str, int] = {}
     for block in outline.blocks:
         if block.kind is Kind.ANNOTATION and block.annotates is not None:
             count = annotation_counts.get(block.annotates, 0) + 1
             annotation_counts[block.annotates] = count
             block.id = f"On {block.annotates}" + ("" if count == 1 else f" ({count})")
-        elif block.kind is not Kind.NARRATIVE and block.id in ids:
+        elif block.kind is not Kind.NARRATIVE:
             line = (block.header or 0) + 1
-            diagnostics.append(Diagnostic(line, f"{block.id} is declared twice"))
+            first = folded.setdefault(block.id.lower(), block.id)
+            if block.id in ids:
+                diagnostics.append(Diagnostic(line, f"{block.id} is declared twice"))
+            elif first != block.id:  # references name ids as written: neither would match
+                said = f"{block.id} differs from {first} only in case: two records, or one?"
+                diagnostics.append(Diagnostic(line, said))
         ids.add(block.id)
         found = read_contents(lines, block, diagnostics)
         revisions.extend(found.revisions)

@@ -25,8 +25,9 @@ ID_RE = re.compile(
 #: substrings one of which every id that ID_RE finds contains (a cheap test before the regex)
 ID_HINTS = ("RT-", "-CMP-", "-OBJ-", "-RTE-", "-CLM-", "-ABS-", "-BAP-")
 ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
-HEADER_RE = re.compile(rf"^({_ID}):?$")
-ON_RE = re.compile(rf"^On ({_ID})[.:]?$")
+# an id line as sentences and Markdown leave it: "RT-RTE-chat.", "On `RT-RTE-chat`:"
+HEADER_RE = re.compile(rf"^({_ID})[.:]?$")
+ON_RE = re.compile(rf"^On (?:\*\*|`)?({_ID})(?:\*\*|`)?[.:]?$")
 # each "(?:.*\S)?" then "\s*$" where "(.*?)\s*$" was: the lazy form retried the spaces to the
 # end of the line at each of their positions (quadratic in a run of spaces: a report could hang)
 TYPE_RE = re.compile(r"^Type:\s*((?:.*\S)?)\s*$")
@@ -187,13 +188,29 @@ def marker_token(token: str) -> str:
         token = permalink_path(link.group(2)) or link.group(1).replace("`", "")
     elif token.startswith(("https://", "http://")):
         token = permalink_path(token.rstrip(".,;")) or token
-    prose = PROSE_RANGE_RE.match(token)
+    prose = PROSE_RANGE_RE.match(token) if " " in token else None  # a.js:3 stays as written
     if prose is not None:
         first, last = prose.group("first"), prose.group("last") or prose.group("first")
         token = f"{prose.group('path')}:{first}-{last}"
     if len(token) > 1 and token[-1] in ".,;":
         token = token[:-1]
     return written_path(token)
+
+
+#: a URL's escape of one byte (``%20``)
+_PERCENT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def unescaped(token: str) -> str:
+    """A path token as meant where a shell escaped its spaces (``my\\ file.md``) or a URL
+    encoded its characters (``my%20file.md``, copied from a link): either may hold spaces."""
+    if "\\ " in token:
+        token = token.replace("\\ ", " ")
+    if "%" in token and _PERCENT_RE.search(token):
+        from urllib.parse import unquote
+
+        token = unquote(token)
+    return token
 
 
 def written_path(token: str) -> str:
@@ -232,9 +249,9 @@ def permalink_path(url: str) -> str | None:
 
 
 #: a path and its range as a sentence writes them: ``a.js, line 3``, ``a.js (lines 3-9)``,
-#: ``a.js lines 3 to 9``, ``a.js: 3``
+#: ``a.js lines 3 to 9``, ``a.js: 3``, ``a.js:3 - 9``
 PROSE_RANGE_RE = re.compile(
-    r"^(?P<path>[^\s,():]+)(?:,?\s+\(?\s*(?:lines?|L)\s*|:\s+)(?P<first>\d+)"
+    r"^(?P<path>[^\s,():]+)(?:,?\s+\(?\s*(?:lines?|L)\s*|:\s*)(?P<first>\d+)"
     r"(?:\s*(?:-|–|to)\s*L?(?P<last>\d+))?\s*\)?[.,;]?$",
     re.IGNORECASE,
 )
