@@ -13,11 +13,12 @@ import re
 
 from db.check import StoreError
 from db.events import Event
+from db.names import CONTROL as _CONTROL
+from db.names import MAX_FIELD, plain_name
+from db.names import SURROGATE as _SURROGATE
 
 __all__ = ["MAX_FIELD", "MAX_NOTE", "admitted", "plain_name", "plain_text", "sendable"]
 
-#: longest text accepted in an event's fields (a note may be longer)
-MAX_FIELD = 4096
 MAX_NOTE = 200_000
 
 #: the fields of an event checked, in the order an error names the first (the item key last:
@@ -34,14 +35,11 @@ _FIELDS = (
     "undoes",
     "item",
 )
-#: terminal and bidi controls, refused in every field but a note (`_NOTE_CONTROL`)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 #: a note's: terminal controls only. Right-to-left text pasted from a page or a word processor
 #: holds direction marks and embeddings (U+200F, U+202B...) and line separators (U+2028): the
 #: author's editor keeps them, every view shows them as escapes, and refusing them here lost the
 #: verdict for everyone else (sent, never received)
 _NOTE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 #: what `sendable` makes of a note's terminal controls: their pictures (ESC as U+241B)
 _PICTURES = {
     **{c: 0x2400 + c for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))},
@@ -55,15 +53,6 @@ def sendable(note: str) -> str:
     as their pictures (an escape pasted with a terminal's output): one every reviewer's sync
     accepts."""
     return note.translate(_PICTURES) if _NOTE_CONTROL.search(note) else note
-
-
-def plain_name(name: str) -> str:
-    """A reviewer's name as every door admits it: without terminal or bidi controls (a
-    direction mark in git's user.name) nor lone surrogates, its spaces collapsed. Taken where
-    the name comes in (`--reviewer`, git, the login): a name `admitted` refuses made every
-    other reviewer's sync refuse all of that reviewer's events."""
-    kept = _SURROGATE.sub("", _CONTROL.sub(" ", name))
-    return " ".join(kept.split())[:MAX_FIELD]
 
 
 def plain_text(text: str) -> bool:

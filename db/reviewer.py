@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from db.event_text import plain_name
+from db.names import plain_name
 from evidence.git.identity import start_user_name, stop_user_name, user_name_of
 
 
@@ -49,8 +49,10 @@ class ReviewerLookup:
         without controls: `plain_name`)."""
         if not self._name:
             process, self._process = self._process, None
-            found = (plain_name(name) for name in (user_name_of(process), login_name()) if name)
-            self._name = next((name for name in found if name), "reviewer")
+            name = plain_name(user_name_of(process) or "")
+            if not name:  # asked only then: getpass loads termios
+                name = plain_name(login_name() or "")
+            self._name = name or "reviewer"
         return self._name
 
     def close(self) -> None:

@@ -192,7 +192,7 @@ def test_a_new_verdicts_repository_with_a_readme_only_is_pushed_to(tmp_path: Pat
 def test_a_reviewer_name_is_one_line_of_the_commit_message(tmp_path: Path) -> None:
     remote = bare_remote(tmp_path / "verdicts.git")
     name = "ada\nSigned-off-by: eve"
-    # the name is taken as every door takes it (db/event_text.py `plain_name`): one line
+    # the name is taken as every door takes it (db/names.py `plain_name`): one line
     ada = _db(tmp_path / "ada.sqlite3", "ada Signed-off-by: eve", {"R-1": "confirmed"})
     result = run("sync", "--remote", remote, "--db", ada, "--reviewer", name)
     assert result.exit_code == 0, result.output
