@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import TextArea
 
-from db.event_text import sendable
+from db.event_text import MAX_NOTE, sendable
 from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
 from screens.dialog import Dialog
@@ -85,10 +85,21 @@ class NoteScreen(Dialog[str | None]):
         said = (
             f"assay: the note you were writing ({self.title_text}) was saved as typed on quitting"
         )
+        if len(self.text) > MAX_NOTE:  # kept here all the same: nothing typed is lost
+            said += f" (over {MAX_NOTE:,} characters: other reviewers' syncs will not take it)"
         return said + ("; the note it replaced stays in its history" if self.original else "")
 
     def action_save(self) -> None:
-        self.dismiss(self.text if self.text != self.original else None)
+        text = self.text
+        if len(text) > MAX_NOTE:  # every other reviewer's sync refuses it: kept open, not lost
+            self.notify(
+                f"not saved: a note holds at most {MAX_NOTE:,} characters, this one "
+                f"{len(text):,}; shorten it (a log can be cited by path instead)",
+                severity="error",
+                markup=False,
+            )
+            return
+        self.dismiss(text if text != self.original else None)
 
     def action_cancel(self) -> None:
         if self.text == self.original:

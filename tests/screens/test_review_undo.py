@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 from screenkit import press, watch_notices
+from textual.widgets import TextArea
 
 from db import VerdictStore
 from keymaps import load_keymap
@@ -149,4 +150,33 @@ async def test_e_right_after_a_note_is_saved_opens_it_as_saved(
         await screen.settle()
         item = screen.session.record_item(screen.session.records[0])
         assert screen.session.note(item) == "first and second"
+    app.close()
+
+
+async def test_a_note_too_long_for_the_others_is_not_saved_and_stays_in_the_editor(
+    tmp_path: Path, sample: Path
+) -> None:
+    # a log pasted whole: saved here, it was refused by every other reviewer's sync
+    from db.event_text import MAX_NOTE
+
+    app = make_demo_app(tmp_path, reviewer="u", keymap=load_keymap(user=False))
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.press("e")
+        editor = app.screen
+        assert isinstance(editor, NoteScreen)
+        editor.query_one("#note-text", TextArea).text = "x" * (MAX_NOTE + 1)
+        await pilot.press("ctrl+s")
+        await screen.settle()
+        assert app.screen is editor  # still open, the text in it
+        assert any("not saved: a note holds at most 200,000" in n.message for n in notices)
+        item = screen.session.record_item(screen.session.records[0])
+        assert screen.session.note(item) == ""
+        editor.query_one("#note-text", TextArea).text = "x" * MAX_NOTE
+        await pilot.press("ctrl+s")
+        await screen.settle()
+        assert app.screen is screen and len(screen.session.note(item)) == MAX_NOTE
     app.close()
