@@ -64,7 +64,8 @@ class CheckResult:
     #: quoted paths the revision's tree holds whose objects the repository lacks (a partial or
     #: damaged clone): their quotes read as in a missing file, but the report is not to blame
     unreadable: tuple[str, ...] = ()
-    #: quotes outside any record, as their diagnostics say them: not read, so never checked
+    #: quotes outside any record or behind a marker not read, as their diagnostics say them:
+    #: never checked
     unchecked: tuple[str, ...] = ()
 
     @property

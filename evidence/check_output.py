@@ -201,7 +201,10 @@ def to_text(result: CheckResult) -> str:
         out.extend(quote_line(quote) for quote in located)
     if result.unchecked:
         out.append("")
-        out.append(f"{len(result.unchecked)} quote(s) outside any record, not checked:")
+        out.append(
+            f"{len(result.unchecked)} quote(s) not read (outside any record, or behind a "
+            "marker that could not be read), not checked:"
+        )
         out.extend(escaped(f"✗ {line}") for line in result.unchecked)
     missing = result.missing_citations
     if missing:
@@ -238,7 +241,7 @@ def to_text(result: CheckResult) -> str:
         + "; "
         f"{counts['range_wrong']} wrong range(s), {counts['files_missing']} quoted file(s) "
         f"missing; {counts['citations_missing']} of {counts['citations']} cited path(s) missing; "
-        + (f"{counts['unchecked']} quote(s) outside any record; " if counts["unchecked"] else "")
+        + (f"{counts['unchecked']} quote(s) not read; " if counts["unchecked"] else "")
         + (f"{counts['search_errors']} search(es) not run; " if counts["search_errors"] else "")
         +
         # this line's verdict is the check's alone: with --against, the drift's is on its own

@@ -47,6 +47,9 @@ DECLARED_KINDS: tuple[Kind, ...] = (
 
 #: how the parser's diagnostic of a quote no record holds begins (the check counts them)
 UNCHECKED_QUOTE = "a quote ('--- path') outside any "
+#: how the parser's diagnostic of a '--- ' marker it could not read ends: the quote the author
+#: wrote there is not checked either (a dash in prose, ": not read as a quote", is a guess)
+UNREAD_MARKER = "; not read as a quote"
 
 
 class Diagnostic(NamedTuple):
@@ -58,8 +61,9 @@ class Diagnostic(NamedTuple):
 
     @property
     def unchecked_quote(self) -> bool:
-        """A quote outside any record: not read, so not checked (the check fails for it)."""
-        return self.message.startswith(UNCHECKED_QUOTE)
+        """A quote outside any record, or behind a '--- ' marker that could not be read: not
+        read, so not checked (the check fails for it)."""
+        return self.message.startswith(UNCHECKED_QUOTE) or self.message.endswith(UNREAD_MARKER)
 
     def shown(self, file: str = "", *, results: bool = False) -> str:
         """``file:12: message`` (``line 12: message`` without a file). A SARIF log's number

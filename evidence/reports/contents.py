@@ -8,7 +8,15 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
-from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
+from evidence.model import (
+    UNREAD_MARKER,
+    Citation,
+    Diagnostic,
+    Kind,
+    Quote,
+    RevisionMention,
+    SearchReplay,
+)
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
@@ -304,8 +312,8 @@ def _quotes(
                 diagnostics.append(
                     Diagnostic(
                         index + 1,
-                        f"line ends in '--- {said[:60]}', which does not look like a path; not "
-                        "read as a quote",
+                        f"line ends in '--- {said[:60]}', which does not look like a path"
+                        + UNREAD_MARKER,
                     )
                 )
             elif "/" in said and _SPACED_PATH.search(said):  # not lost without a word
@@ -313,7 +321,7 @@ def _quotes(
                     Diagnostic(
                         index + 1,
                         f"line ends in '--- {said[:60]}': a path with spaces is read in quotes "
-                        '("dir/a file.md":3); not read as a quote',
+                        '("dir/a file.md":3)' + UNREAD_MARKER,
                     )
                 )
             elif said and is_path_like(split_claimed(marker_token(said.split()[0]))[0]):
@@ -321,7 +329,7 @@ def _quotes(
                     Diagnostic(
                         index + 1,
                         f"line ends in '--- {said[:60]}', not a path and its lines as a "
-                        "marker gives them ('--- src/a.js:12-14'); not read as a quote",
+                        "marker gives them ('--- src/a.js:12-14')" + UNREAD_MARKER,
                     )
                 )
             continue

@@ -236,12 +236,34 @@ def test_a_quote_outside_any_record_fails_the_check(tmp_path: Path, repo: tuple[
     file.write_text(text, encoding="utf-8")
     code, out, _err = run("check", str(file), "--repo", str(path))
     assert code == 1, out
-    assert "1 quote(s) outside any record, not checked:" in out
+    assert "1 quote(s) not read (outside any record, or behind a marker" in out
     assert "✗ " + str(file) + ":13: a quote ('--- path') outside any record" in out
     assert "note: " not in out  # said once
-    assert out.rstrip().endswith("1 quote(s) outside any record; FAIL")
+    assert out.rstrip().endswith("1 quote(s) not read; FAIL")
     code, out, _err = run("check", str(file), "--repo", str(path), "--format", "json")
     assert code == 1 and '"unchecked": 1' in out
     # the same report without the stray quote holds
     file.write_text(REPORT.format(system="Tiny", rev=rev), encoding="utf-8")
     assert run("check", str(file), "--repo", str(path))[0] == 0
+
+
+def test_a_quote_behind_a_marker_not_read_fails_the_check(
+    tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    # the author quoted code and named its file in a form the parser cannot take as a path and
+    # lines: the parser said so, and the check said OK, the quote never looked at
+    path, rev = repo
+    base = REPORT.format(system="Tiny", rev=rev)
+    file = tmp_path / "marker-runtime-report.txt"
+    for tail in ("AppModule", "src/app.py is where"):
+        text = base.replace("compute(42) --- src/app.py:2", f"compute(42) --- {tail}")
+        assert text != base
+        file.write_text(text, encoding="utf-8")
+        code, out, _err = run("check", str(file), "--repo", str(path))
+        assert code == 1, out
+        assert "1 quote(s) not read" in out and "not read as a quote" in out, out
+    # a dash in prose before a path is a guess: said, not failed
+    prose = base + "\nThe handler is small, and it waits — src/app.py:2.\n"
+    file.write_text(prose, encoding="utf-8")
+    code, out, _err = run("check", str(file), "--repo", str(path))
+    assert code == 0 and "a renderer made a dash?" in out, out
