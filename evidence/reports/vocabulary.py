@@ -27,7 +27,8 @@ ID_HINTS = ("RT-", "-CMP-", "-OBJ-", "-RTE-", "-CLM-", "-ABS-", "-BAP-")
 ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
 # an id line as sentences and Markdown leave it: "RT-RTE-chat.", "On `RT-RTE-chat`:"
 HEADER_RE = re.compile(rf"^({_ID})[.:]?$")
-ON_RE = re.compile(rf"^On (?:\*\*|`)?({_ID})(?:\*\*|`)?[.:]?$")
+# "On RT-RTE-x (as the worker sees it):": a few words in parentheses after the id
+ON_RE = re.compile(rf"^On (?:\*\*|`)?({_ID})(?:\*\*|`)?(?: \([^()]{{1,120}}\))?[.:]?$")
 # each "(?:.*\S)?" then "\s*$" where "(.*?)\s*$" was: the lazy form retried the spaces to the
 # end of the line at each of their positions (quadratic in a run of spaces: a report could hang)
 TYPE_RE = re.compile(r"^Type:\s*((?:.*\S)?)\s*$")

@@ -122,6 +122,8 @@ The drain runs after each batch.
         ("WR-RTE-drain.", "WR-RTE-flush:", "On WR-RTE-drain."),  # the sentence's full stop
         ("**WR-RTE-drain**", "`WR-RTE-flush`", "On `WR-RTE-drain`:"),  # Markdown around the id
         ("WR-RTE-drain", "WR-RTE-flush", "On **WR-RTE-drain**"),
+        ("WR-RTE-drain", "WR-RTE-flush", "On WR-RTE-drain (as the worker sees it):"),
+        ("WR-RTE-drain", "WR-RTE-flush", "On `WR-RTE-drain` (batch side)"),
     ],
 )
 def test_record_ids_with_punctuation_or_markdown_around_them(
@@ -228,3 +230,11 @@ def test_a_cited_path_with_its_lines_as_written_keeps_the_paths_after_it(cited: 
         account(f"The queue drains (SRC-1, {cited}, docs/queue.md).\n").records[0].citations
     )
     assert citation.paths == ("worker/queue.py:12-18", "docs/queue.md")
+
+
+def test_a_sentence_beginning_with_on_and_an_id_is_no_annotation_heading() -> None:
+    # a heading is the id and a parenthesis at most: a sentence goes on after it
+    text = RECORDS.format(first="WR-RTE-drain", second="WR-RTE-flush", on="On WR-RTE-drain")
+    text += "On WR-RTE-flush (the second route) the batch is kept.\n"
+    report = parse_report(text, "w.txt")
+    assert [r.id for r in report.records] == ["WR-RTE-drain", "WR-RTE-flush", "On WR-RTE-drain"]
