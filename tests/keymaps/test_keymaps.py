@@ -280,3 +280,46 @@ def _write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "keymap.toml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_the_presets_read_without_tomllib_as_tomllib_reads_them(tmp_path: Path) -> None:
+    # the launch reads assay's presets line by line (tomllib's import and parse, ~4 ms): the
+    # same keys as TOML gives, and any line of another form read by tomllib itself
+    import tomllib
+
+    from keymaps.loader import PRESET_DIR, PRESETS, _read_preset
+
+    for name in PRESETS:
+        path = PRESET_DIR / f"{name}.toml"
+        assert _read_preset(path) == tomllib.loads(path.read_text(encoding="utf-8")), name
+    odd = tmp_path / "odd.toml"
+    odd.write_text('# a table\nmove_down = "j"\n[next]\nkeys = "n"\n', encoding="utf-8")
+    assert _read_preset(odd) == {"move_down": "j", "next": {"keys": "n"}}
+    odd.write_text('move_down = "j"\nmove_down = "k"\n', encoding="utf-8")  # TOML refuses it
+    with pytest.raises(KeymapError, match="not valid TOML"):
+        _read_preset(odd)
+    odd.write_text("move_down = 'j' # single quotes\n", encoding="utf-8")
+    assert _read_preset(odd) == {"move_down": "j"}
+
+
+def test_the_default_keymap_is_loaded_without_tomllib(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import sys; from keymaps import load_keymap; load_keymap(); "
+        "print('tomllib' in sys.modules)"
+    )
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False", out.stderr
+    (tmp_path / "assay").mkdir()
+    (tmp_path / "assay" / "keymap.toml").write_text('move_down = "j"\n', encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "True", out.stderr  # a user's file: TOML, read by tomllib
