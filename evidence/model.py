@@ -65,6 +65,11 @@ class Diagnostic(NamedTuple):
         read, so not checked (the check fails for it)."""
         return self.message.startswith(UNCHECKED_QUOTE) or self.message.endswith(UNREAD_MARKER)
 
+    @classmethod
+    def unread_marker(cls, line: int, said: str) -> "Diagnostic":
+        """A '--- ' marker the parser could not read, ``said`` why: its quote is unchecked."""
+        return cls(line, said + UNREAD_MARKER)
+
     def shown(self, file: str = "", *, results: bool = False) -> str:
         """``file:12: message`` (``line 12: message`` without a file). A SARIF log's number
         (``results``) counts results, not lines: an editor sent to ``scan.sarif:715`` lands in

@@ -8,15 +8,7 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
-from evidence.model import (
-    UNREAD_MARKER,
-    Citation,
-    Diagnostic,
-    Kind,
-    Quote,
-    RevisionMention,
-    SearchReplay,
-)
+from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
@@ -308,30 +300,16 @@ def _quotes(
             tail = line.rstrip()
             position = tail.rfind(" --- ")
             said = tail[position + 5 :] if position >= 0 else ""
+            why = ""  # why the marker the line ends in is not read
             if said and " " not in said:
-                diagnostics.append(
-                    Diagnostic(
-                        index + 1,
-                        f"line ends in '--- {said[:60]}', which does not look like a path"
-                        + UNREAD_MARKER,
-                    )
-                )
+                why = ", which does not look like a path"
             elif "/" in said and _SPACED_PATH.search(said):  # not lost without a word
-                diagnostics.append(
-                    Diagnostic(
-                        index + 1,
-                        f"line ends in '--- {said[:60]}': a path with spaces is read in quotes "
-                        '("dir/a file.md":3)' + UNREAD_MARKER,
-                    )
-                )
+                why = ': a path with spaces is read in quotes ("dir/a file.md":3)'
             elif said and is_path_like(split_claimed(marker_token(said.split()[0]))[0]):
-                diagnostics.append(
-                    Diagnostic(
-                        index + 1,
-                        f"line ends in '--- {said[:60]}', not a path and its lines as a "
-                        "marker gives them ('--- src/a.js:12-14')" + UNREAD_MARKER,
-                    )
-                )
+                why = ", not a path and its lines as a marker gives them ('--- src/a.js:12-14')"
+            if why:
+                ends = f"line ends in '--- {said[:60]}'{why}"
+                diagnostics.append(Diagnostic.unread_marker(index + 1, ends))
             continue
         position, token = found
         text_part = line[:position].rstrip(" \t")
