@@ -81,8 +81,7 @@ class RowList(BarPointer, ScrollView, can_focus=True):
     #: the scrollbar's width in cells (Textual's default), drawn by the list (drawn_bar.py)
     BAR: ClassVar[int] = 2
 
-    #: rows hold no clickable links: Textual would restyle every line of a row for them, and
-    #: repaint the list whenever the pointer's style changes
+    #: no clickable links in rows: Textual would restyle each line, and repaint on pointer moves
     auto_links: reactive[bool] = reactive(False)
     #: the row under the cursor, or None
     highlighted: reactive[int | None] = reactive(None, repaint=False)
