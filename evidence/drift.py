@@ -23,7 +23,7 @@ from functools import partial
 from evidence import drift_across
 from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
-from evidence.drift_commits import Carried, MovedHere, OwnLines, with_forward
+from evidence.drift_commits import Carried, MovedHere, OwnLines, judged_by, with_forward
 from evidence.drift_inside import follow_inside, inside_submodule
 from evidence.drift_model import Drift, DriftStatus, diff_json, drift_counts
 from evidence.drift_windows import (
@@ -374,7 +374,7 @@ class _Follower:
             at = span[0] if span is not None else cited[0]
             place = min(mine, key=lambda s: (abs(s[0] - at), s[0]))
             moved = self._same(cited, path, place, renamed)
-            if span is None and _judged_by(touched, successor):
+            if span is None and judged_by(touched, successor):
                 instead = Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
                 self.moved_here = MovedHere(moved, frozenset(c.id for c in touched), instead)
             return moved
@@ -491,13 +491,6 @@ class _Follower:
             score = 100.0  # re-indented, trailing spaces: only the whitespace differs
         diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
         return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff)
-
-
-def _judged_by(touched: list[CommitInfo], successor: bool) -> bool:
-    """Whether the commits that deleted a passage tell a move within its file from a copy: in
-    its own file, through no merge (a merge's diff shows a branch's move as its own, where
-    ``git log -L`` names the branch's commit)."""
-    return bool(touched) and not successor and all(len(c.parents) < 2 for c in touched)
 
 
 def _ranges(span: LineRange) -> Ranges:

@@ -12,7 +12,7 @@ from evidence.drift_model import Drift, DriftStatus
 from evidence.git.history import CommitInfo
 from evidence.model import LineRange
 
-__all__ = ["Carried", "MovedHere", "OwnLines", "with_forward"]
+__all__ = ["Carried", "MovedHere", "OwnLines", "judged_by", "with_forward"]
 
 
 @dataclass(frozen=True)
@@ -95,3 +95,10 @@ def with_forward(
         if extra:
             listed = sorted([*answer.commits, *extra], key=lambda commit: order.get(commit.id, -1))
             drifts[number] = replace(answer, commits=tuple(listed))
+
+
+def judged_by(touched: Sequence[CommitInfo], successor: bool) -> bool:
+    """Whether the commits that deleted a passage tell a move within its file from a copy: in
+    its own file, through no merge (a merge's diff shows a branch's move as its own, where
+    ``git log -L`` names the branch's commit)."""
+    return bool(touched) and not successor and all(len(c.parents) < 2 for c in touched)
