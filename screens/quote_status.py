@@ -1,14 +1,26 @@
-"""A record's row in a few symbols: how its quotes are anchored and what its searches found."""
+"""A record's row in a few symbols: its verdict, how its quotes are anchored and what its
+searches found."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from db.keys import Verdict
 from evidence.model import Anchor, Quote, Tier
 
 if TYPE_CHECKING:
     from evidence.revision import GrepHit
+
+
+#: a verdict's symbol (None: none given)
+BADGES: dict[Verdict | None, str] = {
+    Verdict.CONFIRMED: "✓",
+    Verdict.REFUTED: "✗",
+    Verdict.UNCLEAR: "?",
+    Verdict.SKIP: "–",
+    None: "·",
+}
 
 
 def tier_symbol(anchor: Anchor | None) -> str:

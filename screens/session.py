@@ -15,7 +15,7 @@ from db.keys import ItemRef, Verdict, make_key, quote_items, record_keys, review
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet
 from evidence.sarif.facts import baseline_state, suppression_state
 from evidence.sarif.triage import only_location
-from screens.quote_status import quote_numbers, quote_status
+from screens.quote_status import BADGES, quote_numbers, quote_status
 from screens.result_groups import ResultGroups
 
 if TYPE_CHECKING:
@@ -34,14 +34,6 @@ DRIFT_FILTER = "drifted"
 #: the filters read from a record's counts (`_count`: reviewed, refuted, skipped, then its quotes')
 BY_COUNTS = {"unreviewed": lambda c: not (c[0] or c[2]), "refuted": lambda c: bool(c[1] or c[4])}
 NOTHING = (0,) * 6  # the counts of a record nothing is on
-
-BADGES: dict[Verdict | None, str] = {
-    Verdict.CONFIRMED: "✓",
-    Verdict.REFUTED: "✗",
-    Verdict.UNCLEAR: "?",
-    Verdict.SKIP: "–",
-    None: "·",
-}
 
 #: section order within a report (the rest keep their order of appearance)
 KIND_ORDER: dict[Kind, int] = {kind: n for n, kind in enumerate((

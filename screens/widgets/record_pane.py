@@ -16,9 +16,9 @@ from textual.message import Message
 from db.keys import Verdict
 from evidence.model import Kind, Quote, Record, Tier
 from keymaps.bindings import bindings_for
-from screens.quote_status import tier_symbol
+from screens.quote_status import BADGES, tier_symbol
 from screens.safe import safe_content, visible
-from screens.session import BADGES, ReviewSession
+from screens.session import ReviewSession
 from screens.widgets.badges import TIER_STYLES, VERDICT_STYLES, lines_text
 from screens.widgets.cited_rows import cited_rows
 from screens.widgets.drift_rows import drift_rows
