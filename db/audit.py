@@ -152,11 +152,16 @@ def audit_markdown(
     *,
     audit: str,
     reviewer: str | None = None,
+    of: int | None = None,
 ) -> str:
     """One write-up for the audit: a summary table of the systems, then each system's
-    write-up as `assay export --format md` gives it for that system alone."""
+    write-up as `assay export --format md` gives it for that system alone (``of``: how many
+    systems the audit has, when only some are written)."""
     counts = system_counts(store, systems)
     lines = ["# assay audit write-up", "", f"- Audit: {md_text(audit)}"]
+    if of is not None and of != len(systems):
+        names = ", ".join(md_text(system.name) for system in systems)
+        lines.append(f"- Systems: {names} ({len(systems)} of the audit's {of})")
     lines.append(f"- Date: {datetime.now(UTC).strftime('%Y-%m-%d')}")
     lines += ["", "## Summary", ""]
     lines.append(

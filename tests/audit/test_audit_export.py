@@ -168,3 +168,49 @@ def test_a_repository_gone_is_said_not_on_this_machine_in_the_summary(audit: Pat
     assert f"| Beta | not on this machine ({md_text(str(beta))}) | 1/3 (33%) |" in table
     assert f"| Alpha | {md_text(str(audit.parent / 'repos' / 'alpha'))} | " in table
     assert "Beta  (repository not on this machine)" in run("stats", "--audit", str(audit))
+
+
+def test_system_exports_only_the_systems_named(audit: Path) -> None:
+    # named in any case, as the audit tells systems apart
+    text = run("export", "--audit", str(audit), "--format", "md", "--system", "beta")
+    assert "- Systems: Beta (1 of the audit's 3)" in text
+    table = text[text.index("## Summary") : text.index("## System: Beta")]
+    assert "| Beta | " in table and "| Alpha | " not in table and "| Gamma | " not in table
+    assert "## System: Alpha" not in text and "## System: Gamma" not in text
+    beta = run("export", "--audit", str(audit), "--format", "csv", "--system", "Beta")
+    rows = list(csv.DictReader(io.StringIO(beta)))
+    both = run(
+        "export",
+        "--audit",
+        str(audit),
+        "--format",
+        "jsonl",
+        "--system",
+        "Alpha",
+        "--system",
+        "Beta",
+    )
+    assert {json.loads(line)["system"] for line in both.splitlines()} == {"Alpha", "Beta"}
+    assert rows and {row["system"] for row in rows} == {"Beta"}
+    # every system named: the write-up as without --system
+    every = ("--system", "Alpha", "--system", "Beta", "--system", "Gamma")
+    full = run("export", "--audit", str(audit), "--format", "md", *every)
+    assert "- Systems:" not in full and full.count("## System: ") == 3
+
+
+def test_system_counts_only_the_systems_named(audit: Path) -> None:
+    data = json.loads(run("stats", "--audit", str(audit), "--format", "json", "--system", "Alpha"))
+    assert [system["system"] for system in data["systems"]] == ["Alpha"]
+    assert data["systems"][0]["reviewers"] == ["ada", "ben"]
+    text = run("stats", "--audit", str(audit), "--system", "Gamma")
+    assert ": 1 of 3 systems" in text and "Gamma  (repository not on this machine)" in text
+    assert "Alpha" not in text
+
+
+def test_system_unknown_or_without_an_audit_is_refused(audit: Path) -> None:
+    for command in ("export", "stats"):
+        result = CliRunner().invoke(cli, [command, "--audit", str(audit), "--system", "Delta"])
+        assert result.exit_code == 2, result.output
+        assert "has no system Delta; its systems: Alpha, Beta, Gamma" in result.stderr
+        result = CliRunner().invoke(cli, [command, "--system", "Alpha"])
+        assert result.exit_code == 2 and "--system goes with --audit FILE" in result.stderr

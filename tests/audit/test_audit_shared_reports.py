@@ -172,3 +172,16 @@ def test_stats_and_export_say_which_systems_they_leave_out_and_why(tmp_path: Pat
             "are not checked here",
         ]
         assert "holds the same report" not in result.stdout
+
+
+def test_a_later_system_named_alone_is_still_left_out(tmp_path: Path) -> None:
+    # --system leaves the first holder of the report out of the export, not out of the reading
+    # that decides which system the report belongs to
+    audit = make_two_revisions(tmp_path)
+    VerdictStore.open(tmp_path / "v.db").close()
+    command = ["stats", "--audit", str(audit), "--db", str(tmp_path / "v.db")]
+    result = CliRunner().invoke(cli, [*command, "--system", "copy", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert [system["system"] for system in json.loads(result.stdout)["systems"]] == ["Copy"]
+    assert "Copy: left out, none of its verdicts counted" in result.stderr
+    assert "Alpha v2" not in result.stderr

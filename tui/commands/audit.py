@@ -170,10 +170,32 @@ def _unencodable(text: str) -> bool:
     return False
 
 
-def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
-    """The audit's systems as the store knows them (their reports' identities); exits 2 when a
-    system's reports cannot be read. Each system `assay check` would not check is named on
-    stderr with check's reason, so that a count or an export missing it says why."""
+def chosen_systems(found: Audit, names: Sequence[str]) -> list[AuditSystem]:
+    """The systems ``--system`` names (as the audit tells names apart: in any case), in the
+    file's order; all of them when none is named. Exits 2 on a name the audit lacks."""
+    from evidence.audit.file import name_key
+
+    if not names:
+        return list(found.systems)
+    wanted = {name_key(name): name for name in names}
+    known = {name_key(system.name) for system in found.systems}
+    unknown = [name for key, name in wanted.items() if key not in known]
+    if unknown:
+        raise InputError(
+            f"{found.path} has no system {', '.join(unknown)}; its systems: "
+            + ", ".join(system.name for system in found.systems)
+        )
+    return [system for system in found.systems if name_key(system.name) in wanted]
+
+
+def audit_systems(
+    command: str, found: Audit, chosen: Sequence[AuditSystem] | None = None
+) -> list[AuditSystemRef]:
+    """The audit's systems as the store knows them (their reports' identities), the
+    ``chosen`` ones only when given; exits 2 when a system's reports cannot be read. Each
+    system `assay check` would not check is named on stderr with check's reason, so that a
+    count or an export missing it says why. Every system is read even when few are chosen: a
+    report two systems hold belongs to the one listed first."""
     from db.audit import AuditSystemRef
     from evidence.audit.loading import claims, system_reports
     from evidence.reports.cache import default_directory
@@ -188,6 +210,8 @@ def audit_systems(command: str, found: Audit) -> list[AuditSystemRef]:
     systems = []
     held = claims([(s.name, r) for s, r in zip(found.systems, reportsets, strict=True)])
     for system, reportset, claim in zip(found.systems, reportsets, held, strict=True):
+        if chosen is not None and system not in chosen:
+            continue
         records = reportset.records()
         systems.append(
             AuditSystemRef(
@@ -227,21 +251,35 @@ def audit_database(found: Audit, db_path: Path | None) -> Path | None:
 
 
 def audit_exporter(
-    audit_file: str, db_path: Path | None, fmt: str, reviewer: str | None, history: bool
+    audit_file: str,
+    db_path: Path | None,
+    fmt: str,
+    reviewer: str | None,
+    history: bool,
+    names: Sequence[str] = (),
 ) -> tuple[Path | None, Callable[[VerdictStore, TextIO], int]]:
-    """`assay export --audit FILE`: the database to read and what writes the export (md: one
-    write-up; csv, jsonl: a system column); exits 2 on a bad audit file or format."""
+    """`assay export --audit FILE [--system NAME...]`: the database to read and what writes
+    the export (md: one write-up; csv, jsonl: a system column); exits 2 on a bad audit file,
+    format or system name."""
     from db.audit import audit_csv, audit_jsonl, audit_markdown
 
     found = resolve_audit("export", audit_file, ())
     assert found is not None
     if fmt not in ("md", "csv", "jsonl") or history:
         raise InputError("an audit exports as md, csv or jsonl (without --history)")
-    systems = audit_systems("export", found)
+    systems = audit_systems("export", found, chosen_systems(found, names) if names else None)
 
     def produce(store: VerdictStore, out: TextIO) -> int:
         if fmt == "md":
-            out.write(audit_markdown(store, systems, audit=str(found.path), reviewer=reviewer))
+            out.write(
+                audit_markdown(
+                    store,
+                    systems,
+                    audit=str(found.path),
+                    reviewer=reviewer,
+                    of=len(found.systems),
+                )
+            )
             return store.count(reviewer)
         if fmt == "csv":
             audit_csv(store, out, systems, reviewer=reviewer)
@@ -263,15 +301,21 @@ def _stats_json(ref: AuditSystemRef, count: SystemCounts) -> dict[str, object]:
 
 
 def audit_stats(
-    audit_file: str, db_path: Path | None, fmt: str, open_store: Callable[..., VerdictStore]
+    audit_file: str,
+    db_path: Path | None,
+    fmt: str,
+    open_store: Callable[..., VerdictStore],
+    names: Sequence[str] = (),
 ) -> None:
-    """`assay stats --audit FILE`: each system's progress from the audit's database."""
+    """`assay stats --audit FILE [--system NAME...]`: each system's progress from the audit's
+    database."""
     from db.audit import system_counts
     from db.store import StoreError
 
     found = resolve_audit("stats", audit_file, ())
     assert found is not None
-    systems = audit_systems("stats", found)
+    chosen = chosen_systems(found, names)
+    systems = audit_systems("stats", found, chosen)
     store = open_store(audit_database(found, db_path), readonly=True)
     try:
         counts = system_counts(store, systems)
@@ -292,8 +336,9 @@ def audit_stats(
 
         click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
         return
-    click.echo(escaped(f"audit {found.path}: {len(counts)} systems"))
-    for system, ref, count in zip(found.systems, systems, counts, strict=True):
+    of = f" of {len(found.systems)}" if len(chosen) < len(found.systems) else ""
+    click.echo(escaped(f"audit {found.path}: {len(counts)}{of} systems"))
+    for system, ref, count in zip(chosen, systems, counts, strict=True):
         where = "" if system.available else "  (repository not on this machine)"
         click.echo(escaped(f"{count.name}{where}"))
         records, quotes, registered = ref.totals(count)

@@ -35,6 +35,17 @@ def audit_option(function: F) -> F:
     )(function)
 
 
+def system_option(function: F) -> F:
+    """``--system NAME`` (repeatable): only these of the audit's systems (default: all)."""
+    return click.option(
+        "--system",
+        "system_names",
+        multiple=True,
+        metavar="NAME",
+        help="With --audit: only this system (repeatable; default: every system).",
+    )(function)
+
+
 def reviewer_option(function: F) -> F:
     """``--reviewer NAME``."""
     return click.option(

@@ -20,7 +20,7 @@ from evidence.limits import GZIP_MAGIC, NotGzip, TooLarge, gunzip, read_input
 from evidence.text import escaped, json_escaped
 from tui import startup
 from tui.commands.errors import InputError, command_name, prefixed
-from tui.commands.options import audit_option, db_option, text_or_json_option
+from tui.commands.options import audit_option, db_option, system_option, text_or_json_option
 
 
 def _open(db_path: Path | None, *, readonly: bool) -> VerdictStore:
@@ -59,6 +59,7 @@ def _save_aside(path: Path) -> None:
 @click.command()
 @db_option
 @audit_option
+@system_option
 @click.option(
     "--format",
     "fmt",
@@ -103,6 +104,7 @@ def _save_aside(path: Path) -> None:
 def export(
     db_path: Path | None,
     audit_file: str | None,
+    system_names: tuple[str, ...],
     fmt: str,
     history: bool,
     out: Path | None,
@@ -123,6 +125,8 @@ def export(
         raise InputError("--sarif goes with --format sarif")
     if excel and fmt != "csv":
         raise InputError("--excel goes with --format csv")
+    if system_names and audit_file is None:
+        raise InputError("--system goes with --audit FILE")
     # a file named twice (`--sarif scans/*.sarif --sarif scans/ruff.sarif`) is one file: its runs
     # written twice are refused by code scanning (one category per run)
     named: dict[Path, Path] = {}
@@ -132,7 +136,9 @@ def export(
     if audit_file is not None:  # one write-up of the audit's systems (tui/commands/audit.py)
         from tui.commands.audit import audit_exporter
 
-        db_path, produce_audit = audit_exporter(audit_file, db_path, fmt, reviewer, history)
+        db_path, produce_audit = audit_exporter(
+            audit_file, db_path, fmt, reviewer, history, system_names
+        )
     if out is not None and str(out) != "-":
         _refuse_database(out, db_path or default_path())
     store = _open(db_path, readonly=True)
@@ -322,16 +328,21 @@ def _decoded(data: bytes) -> str:
 @click.command(short_help="Show progress, verdicts, disagreements, agreement.")
 @db_option
 @audit_option
+@system_option
 @text_or_json_option("fmt")
-def stats(db_path: Path | None, audit_file: str | None, fmt: str) -> None:
+def stats(
+    db_path: Path | None, audit_file: str | None, system_names: tuple[str, ...], fmt: str
+) -> None:
     """Show progress, verdict counts, disagreements and agreement between reviewers.
 
     With --audit FILE: first each system's progress, failing quotes, reviewers and last
-    activity (JSON: "systems")."""
+    activity (JSON: "systems"); --system NAME: only that system."""
+    if system_names and audit_file is None:
+        raise InputError("--system goes with --audit FILE")
     if audit_file is not None:
         from tui.commands.audit import audit_stats
 
-        audit_stats(audit_file, db_path, fmt, _open)
+        audit_stats(audit_file, db_path, fmt, _open, system_names)
         return
     store = _open(db_path, readonly=True)
     try:
