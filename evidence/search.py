@@ -275,8 +275,16 @@ def _marks_known(commit: str) -> Marked | None:
 
 
 def _keep_marks(commit: str, marked: Marked) -> None:
-    from evidence.cache_files import prune, write
+    import shutil
+
+    from evidence.cache_files import prune, user_cache, write
 
     path = _marks_file(commit)
     if write(path, _MARKS_MAGIC, _MARKS_VERSION, commit, marked.wide, marked.utf8):
         prune(path.parent, keep=4096, max_bytes=64 * 1024 * 1024)
+        # the older versions' lists, which nothing reads since "marks" replaced them
+        shutil.rmtree(user_cache(_UNREAD_LISTS), ignore_errors=True)
+
+
+#: the cache of the UTF-16 lists kept by the versions of 2026-12-06 (up to 64 MB)
+_UNREAD_LISTS = "wide"

@@ -139,6 +139,7 @@ def test_a_commits_utf16_texts_are_listed_once_for_every_later_search(tmp_path: 
     # listing them reads every blob of the tree (3 s at 200 MB): each `assay grep`, and each
     # relaunched review's first search, paid it again; the list is kept per commit
     from evidence import search
+    from evidence.cache_files import user_cache
 
     root = tmp_path / "r"
     commit = make_repo(
@@ -149,10 +150,14 @@ def test_a_commits_utf16_texts_are_listed_once_for_every_later_search(tmp_path: 
             "b.cs": "\ufeffeval();\n",
         },
     )
+    old_lists = user_cache("wide") / "older.bin"  # an older version's lists: removed
+    old_lists.parent.mkdir(parents=True, exist_ok=True)
+    old_lists.write_bytes(b"x")
     with Revision.open(root) as revision:
         assert [hit.path for hit in revision.grep("eval")] == ["a.py", "b.cs", "res/app.rc"]
         assert [hit.path for hit in revision.grep("^eval")] == ["a.py", "b.cs"]
     assert search._marks_known(commit) == (["res/app.rc"], ["b.cs"])
+    assert not old_lists.parent.exists()
     search._keep_marks(commit, Marked([], []))  # what a later search takes for the commit's
     with Revision.open(root) as revision:
         assert [hit.path for hit in revision.grep("eval")] == ["a.py", "b.cs"]  # not listed again
