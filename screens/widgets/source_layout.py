@@ -23,6 +23,27 @@ def centred_top(line: int, rows: int) -> int:
     return max(0, line - 1 - max(1, rows) // 3)
 
 
+def kept_in_view(
+    matched: tuple[int, int] | None, line: int, top: int, height: int, height_seen: int
+) -> int | None:
+    """The first line (0-based) to show after a resize to ``height`` rows, the view's first at
+    ``top``: the ``matched`` passage when the cursor ``line`` is in it, else the line, in view
+    again, moved as little as needed. None: it stays (all in view, or the reviewer had scrolled
+    away from the cursor in the ``height_seen`` rows before)."""
+    first, last = matched if matched and matched[0] <= line <= matched[1] else (line, line)
+    if first - 1 >= top and last <= top + height:
+        return None
+    if height_seen and not top < line <= top + height_seen:
+        return None
+    if last - first + 1 > height:  # taller than the view: its first lines, with the cursor
+        target = first - 1 if line - first < height else line - height
+    elif first - 1 < top:
+        target = first - 1
+    else:
+        target = last - height
+    return max(0, target)
+
+
 def scrollbars_placed(view: ScrollView) -> None:
     """Tell the view's scrollbars where it is: one that appeared after the view was scrolled
     (a longer file) would show its thumb at the top, as Textual places a bar only on a scroll."""

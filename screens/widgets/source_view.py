@@ -27,7 +27,12 @@ from keymaps.bindings import bindings_for
 from screens.safe import safe_line
 from screens.widgets.drawn_bar import BarPointer, DrawnBar
 from screens.widgets.source_highlight import Highlighted, Highlights, document
-from screens.widgets.source_layout import centred_top, rows_after, scrollbars_placed
+from screens.widgets.source_layout import (
+    centred_top,
+    kept_in_view,
+    rows_after,
+    scrollbars_placed,
+)
 from screens.widgets.source_lines import (
     LONG_LINE,
     SYNTAX_STYLES,
@@ -360,20 +365,10 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         height = self.scrollable_content_region.height
         if not self._lines or not height:
             return
-        matched, line = self.marks.matched, self.cursor_line
-        first, last = matched if matched and matched[0] <= line <= matched[1] else (line, line)
         top = int(self.scroll_y)
-        if first - 1 >= top and last <= top + height:
-            return
-        if self._height_seen and not top < line <= top + self._height_seen:
-            return  # the reviewer had scrolled away from the cursor: the view stays
-        if last - first + 1 > height:  # taller than the view: its first lines, with the cursor
-            target = first - 1 if line - first < height else line - height
-        elif first - 1 < top:
-            target = first - 1
-        else:
-            target = last - height
-        self.scroll_to(y=max(0, target), animate=False, force=True, immediate=True)
+        target = kept_in_view(self.marks.matched, self.cursor_line, top, height, self._height_seen)
+        if target is not None:
+            self.scroll_to(y=target, animate=False, force=True, immediate=True)
 
     def _theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
         self.highlights.clear()
