@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from evidence.model import ReportSet
-from evidence.sarif.rebase import for_system
+from evidence.sarif.rebase import for_system, system_scope
 
 if TYPE_CHECKING:
     from evidence.audit.file import AuditSystem
@@ -51,18 +51,28 @@ def claims(systems: Sequence[tuple[str, ReportSet | None]]) -> list[Claim]:
         shared = sorted(identity for identity in identities if identity in held)
         if shared:
             first = held[shared[0]]
-            found.append(
-                Claim(
-                    frozenset(),
-                    f"system {first!r} holds the same report ({shared[0]}): an audit keeps one"
-                    " set of verdicts per report, which the two would share; review this one in"
-                    " an audit of its own, with its own database",
-                )
-            )
+            found.append(Claim(frozenset(), _shared(name, first, shared[0])))
             continue
         held.update(dict.fromkeys(identities, name))
         found.append(Claim(identities))
     return found
+
+
+def _shared(name: str, first: str, identity: str) -> str:
+    """Why system ``name`` cannot hold the report ``identity`` that system ``first`` holds."""
+    scope = system_scope(name)
+    if name != first and scope == system_scope(first) and identity.endswith(f"@{scope}"):
+        # one scanner's run over both: kept under each system's name, which these two share
+        return (
+            f"system {first!r} keeps a scan of the same scanner under the same name ({scope!r}:"
+            " a scan's results are kept under the system name's letters a-z and digits, and"
+            " these two names have the same); rename one of them"
+        )
+    return (
+        f"system {first!r} holds the same report ({identity}): an audit keeps one set of"
+        " verdicts per report, which the two would share; review this one in an audit of its"
+        " own, with its own database"
+    )
 
 
 def _unusable(reportset: ReportSet) -> bool:

@@ -39,6 +39,7 @@ __all__ = [
     "rebase_paths",
     "repository_path",
     "slug",
+    "system_scope",
 ]
 
 #: how the type line of a report read from SARIF starts (``sarif/<tool>-<category>``, then
@@ -224,6 +225,12 @@ def at_revision(reportset: ReportSet, revision: Revision) -> ReportSet:
     return rebase_paths(reportset, revision.entries())
 
 
+def system_scope(system: str) -> str:
+    """What a SARIF run's identity holds of an audit's ``system``: its name's ASCII letters
+    and digits (two names alike but for other characters share it; none gives "system")."""
+    return slug(system) or "system"
+
+
 def for_system(reportset: ReportSet, system: str) -> ReportSet:
     """``reportset`` with each SARIF run's results kept under ``system`` (an audit's system).
 
@@ -232,7 +239,7 @@ def for_system(reportset: ReportSet, system: str) -> ReportSet:
     system's review registered in turn, marking the other systems' results gone, and whose
     verdicts, failing quotes and reviewers every such system counted. The category is where
     SARIF tells runs over different code apart; the system's name is added to it."""
-    scope = slug(system) or "system"
+    scope = system_scope(system)
 
     def scoped(report: Report) -> Report:
         if not is_sarif_report(report) or report.type_line.endswith(f"@{scope}"):

@@ -185,3 +185,28 @@ async def test_the_audits_verdicts_go_back_into_each_scan(tmp_path: Path) -> Non
     # Beta's result refuted under Beta's system: found in Beta's scan, written back into it
     suppressed = [[result.get("suppressions", []) for result in run["results"]] for run in runs[:2]]
     assert [bool(each[0]) for each in suppressed] == [False, True]
+
+
+def test_names_alike_in_letters_and_digits_are_told_to_rename(tmp_path: Path) -> None:
+    # a scan's results are kept under the name's ASCII letters and digits: two names without
+    # any ("東京", "大阪"), or alike but for punctuation, keep one scanner's runs under one
+    # name; the later system is refused (never sharing verdicts), told why and what to do
+    path = make_scanned_audit(tmp_path)
+    for first, second in (("東京", "大阪"), ("Kestrel (EU)", "Kestrel EU")):
+        text = path.read_text(encoding="utf-8")
+        renamed = text.replace('"Alpha"', f'"{first}"').replace('"Beta"', f'"{second}"')
+        path.with_name("renamed.toml").write_text(renamed, encoding="utf-8")
+        result = CliRunner().invoke(
+            cli, ["check", "--audit", str(path.with_name("renamed.toml")), "--format", "json"]
+        )
+        systems = {each["system"]: each for each in json.loads(result.stdout)["systems"]}
+        assert systems[first]["state"] == "checked"
+        said = systems[second]["error"]
+        assert f"system {first!r} keeps a scan of the same scanner under the same name" in said
+        assert "rename one of them" in said and "holds the same report" not in said
+    # one scan listed in two systems of different names: each keeps its own results
+    text = path.read_text(encoding="utf-8").replace("scans/beta.sarif", "scans/alpha.sarif")
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--audit", str(path), "--format", "json"])
+    systems = {each["system"]: each for each in json.loads(result.stdout)["systems"]}
+    assert systems["Beta"]["state"] == "checked"
