@@ -15,6 +15,12 @@ characters) the truth is read from NEW's text, never from the history:
                 two lines; not one made only of lines found elsewhere in the file at OLD, nor
                 one whose lines from there run there in order and whose others are like none
                 of the passage's: that is other passages) resembles it: rapidfuzz ratio >= 80
+  changed elsewhere  gone from its file (or the file gone), in no file verbatim, but a file
+                written since holds a window like it (>= 80, as for changed, against that
+                file at OLD) with one of its lines of 8 or more characters that the file did
+                not hold at OLD: moved and edited; drift is right to say changed in one of
+                those files (or, when its own file has a window between 50 and 80, changed or
+                deleted there)
   deleted       the file is there and no window resembles it above 50
   file_deleted  no file at NEW and no written file holding it
 Between 50 and 80 both changed and deleted are right ("grey", counted apart); a passage its
@@ -87,6 +93,7 @@ class Truth:
     status: str  # or "grey": changed and deleted both right
     places: list[tuple[str, tuple[int, int]]]  # where it stands verbatim (unchanged, moved)
     path: str | None  # its file at NEW
+    grey: bool = False  # changed elsewhere: changed or deleted in its own file right too
 
 
 def draw(old: Revision, n: int, rng: random.Random) -> list[tuple[str, tuple[int, int]]]:
@@ -230,6 +237,8 @@ class Judge:
                 return Truth(status, places, target)
         elsewhere = self.elsewhere(target, passage)
         if target is None or self.lines(target) is None:
+            if not elsewhere and (edited := self.edited_elsewhere(None, passage)):
+                return Truth("changed elsewhere", [(where, (0, 0)) for where in edited], None)
             return Truth("moved" if elsewhere else "file_deleted", elsewhere, None)
         before = list(self.old.read(path).lines)
         before[span[0] - 1 : span[1]] = ["\0"] * (span[1] - span[0] + 1)  # the rest of the file
@@ -239,7 +248,28 @@ class Judge:
             return Truth("changed or moved" if elsewhere else "changed", elsewhere, target)
         if elsewhere:
             return Truth("moved", elsewhere, target)
+        edited = self.edited_elsewhere(target, passage)
+        if edited:  # moved to another file and edited there: changed, in one of those files
+            grey = score >= DELETED_BELOW  # or changed in its own file
+            return Truth("changed elsewhere", [(where, (0, 0)) for where in edited], target, grey)
         return Truth("grey" if score >= DELETED_BELOW else "deleted", [], target)
+
+    def edited_elsewhere(self, target: str | None, passage: list[str]) -> list[str]:
+        """The files written since OLD but `target` with a window like the passage (best_window
+        >= CHANGED_FROM against the file at OLD) that hold one of its telling lines (8
+        characters or more, stripped) that they did not hold at OLD."""
+        telling = {line.strip() for line in passage if len(line.strip()) >= 8}
+        found = []
+        for other in self.written:
+            lines = self.lines(other)
+            if other == target or lines is None or not telling & {x.strip() for x in lines}:
+                continue
+            before = list(self.old.read(other).lines) if self.old.exists(other) else []
+            if not telling - {line.strip() for line in before}:
+                continue
+            if best_window(passage, lines, before) >= CHANGED_FROM:
+                found.append(other)
+        return found
 
 
 def right(truth: Truth, drift: Drift) -> bool:
@@ -250,6 +280,10 @@ def right(truth: Truth, drift: Drift) -> bool:
         if status in ("changed", "deleted"):
             return drift.path == truth.path
         return status in ("unchanged", "moved") and (drift.path, drift.lines) in truth.places
+    if truth.status == "changed elsewhere":
+        if status == "changed" and drift.path in {where for where, _ in truth.places}:
+            return True
+        return truth.grey and status in ("changed", "deleted") and drift.path == truth.path
     if truth.status == "changed or moved":
         if status == "changed":
             return drift.path == truth.path
@@ -312,12 +346,12 @@ def run(repo: Path, old_rev: str, new_rev: str, n: int, seed: int, sample: int, 
         print(f"  {total} passages, drift in {elapsed:.2f} s; right: "
               f"{fine}/{total} ({100 * fine / max(1, total):.1f}%)")  # fmt: skip
         ok = True
-        for status in ("unchanged", "moved", "changed", "deleted", "file_deleted", "grey",
-                       "changed or moved", "a copy gone"):  # fmt: skip
+        for status in ("unchanged", "moved", "changed", "changed elsewhere", "deleted",
+                       "file_deleted", "grey", "changed or moved", "a copy gone"):  # fmt: skip
             if per[status]:
                 share = 100 * good[status] / per[status]
                 ok = ok and (share >= 99.0 or status in ("grey", "changed or moved", "a copy gone"))
-                print(f"    {status:13} {good[status]:4}/{per[status]:<4} {share:6.1f}%")
+                print(f"    {status:17} {good[status]:4}/{per[status]:<4} {share:6.1f}%")
                 for line in wrong.get(status, [])[:show]:
                     print(line)
         print(f"    of them moved to another file: {across['right']}/{across['truth']}")

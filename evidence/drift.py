@@ -131,13 +131,16 @@ def follow_anchors(
         gone = drift_across.gone(anchors, places, out)
         if gone:  # a move is to a file written since the cited revision, as git blame -C sees
             passages = [follower.cited_lines(anchors[n], places[n]) for n in gone]
-            texts = follower.texts_at_against(follower.written())
+            holding = drift_across.Holding(passages, partial(follower.lines_of, against))
+            texts = holding.reading(follower.texts_at_against(follower.written()))
             found = verbatim_places(passages, texts, most=None)  # each file's copies counted
             before = partial(follower.lines_of, cited)
             floor = follower.anchorer.floor
             edited = drift_across.moved_out(gone, passages, found, out, before, floor)
             for number, own in edited.items():
                 own_lines.setdefault(number, own)  # edited there, or moved: its commits tell
+            changed = partial(follower._changed, renamed=None)  # moved and edited there
+            drift_across.edited_out(gone, passages, out, holding, before, floor, changed)
         # the commits of every passage still there: git log -L's at its new lines, in one walk
         there = [
             (number, drift)
@@ -382,7 +385,7 @@ class _Follower:
             # only its copies hold it: it is at its own lines, edited ("before" holds them too)
             score = similarity(passage, self._lines_at(self.against, path, span))
             if score >= DELETED_BELOW:
-                return self._changed(passage, path, span, renamed, score)
+                return self._changed(passage, path, span, score, renamed)
             return Drift(
                 DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
             )
@@ -394,7 +397,7 @@ class _Follower:
             # its file is gone: in the file that took over most of it, the most similar lines
             near, score = most_alike_run(passage, self.lines_of(self.against, path), None, before)
             if near is not None and score >= self.anchorer.floor:
-                return self._changed(passage, path, near, renamed, score)
+                return self._changed(passage, path, near, score, renamed)
             return Drift(
                 DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=near
             )
@@ -409,45 +412,45 @@ class _Follower:
             ]
             if same:
                 closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
-                return self._changed(passage, path, closest.lines, renamed, 100.0)
+                return self._changed(passage, path, closest.lines, 100.0, renamed)
             # moved within the file and edited: lines like it, holding one of its own lines
             # that no other passage of the file had (indented anew, as code moved into a block)
             own = {line.strip() for line in passage} - {line.strip() for line in before} - {""}
             lines = self.lines_of(self.against, path)
             near, score = most_alike_run(passage, lines, None, before, own)
             if near is not None and score >= self.anchorer.floor:
-                return self._changed(passage, path, near, renamed, score)
+                return self._changed(passage, path, near, score, renamed)
             return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
         run = self._lines_at(self.against, path, span)
         score = similarity(passage, run) if holds_in_order(run, passage) else 0.0
         if score >= DELETED_BELOW:
             # lines added among its own, all there: where the history carried it, not a window
             # of its length that a table's like lines make look closer
-            return self._changed(passage, path, span, renamed, score)
+            return self._changed(passage, path, span, score, renamed)
         near, score = most_alike_run(passage, self.lines_of(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
-            chosen = self._changed(passage, path, near, renamed, score)
+            chosen = self._changed(passage, path, near, score, renamed)
             # beside its own lines, like lines (a table's rows) no commit of theirs wrote are
             # other passages: its own lines, as alike as a deleted passage's are not, kept aside
             alike = similarity(passage, self._lines_at(self.against, path, span))
             if near != span and alike >= DELETED_BELOW:
-                return self._set_aside(self._changed(passage, path, span, renamed, alike), chosen)
+                return self._set_aside(self._changed(passage, path, span, alike, renamed), chosen)
             return chosen
         # its own lines, edited more: the passage unless it moved (told in follow_anchors)
         kept: Drift | None = None
         run = self._lines_at(self.against, path, near) if near is not None else []
         if near is not None and score >= DELETED_BELOW and not set(run) <= set(before):
-            kept = self._changed(passage, path, near, renamed, score)
+            kept = self._changed(passage, path, near, score, renamed)
         anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
         found = anchored.lines
         if anchored.match is not Tier.MISSING and found is not None:
             run = self._lines_at(self.against, path, found)
             if not set(run) <= set(before):  # not only other passages' lines
-                chosen = self._changed(passage, path, found, renamed, anchored.score)
+                chosen = self._changed(passage, path, found, anchored.score, renamed)
                 return self._set_aside(kept, chosen)
         elsewhere, score = most_alike_run(passage, self.lines_of(self.against, path), None, before)
         if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
-            chosen = self._changed(passage, path, elsewhere, renamed, score)
+            chosen = self._changed(passage, path, elsewhere, score, renamed)
             return self._set_aside(kept, chosen)
         # the lines are still there, edited past the anchorer's floor; those left only of what
         # the rest of the file held (a branch's `return`) are not the passage
@@ -457,7 +460,7 @@ class _Follower:
             return Drift(
                 DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
             )
-        return self._changed(passage, path, span, renamed, score)
+        return self._changed(passage, path, span, score, renamed)
 
     def _copies_at(
         self, old: str, cited: LineRange, passage: list[str], now: str, span: LineRange | None
@@ -483,7 +486,7 @@ class _Follower:
         return chosen
 
     def _changed(
-        self, passage: list[str], path: str, lines: LineRange, renamed: str | None, score: float
+        self, passage: list[str], path: str, lines: LineRange, score: float, renamed: str | None
     ) -> Drift:
         lines = fitted(passage, self.lines_of(self.against, path), lines)
         counterpart = self._lines_at(self.against, path, lines)

@@ -1,18 +1,19 @@
 """Moves to other files (evidence/drift.py): passages gone from their files, or edited there,
-looked up verbatim in the files written since the cited revision, as ``git blame -C`` looks."""
+looked up verbatim in the files written since the cited revision, as ``git blame -C`` looks;
+then those still gone, looked up edited there (`edited_out`)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from evidence.drift_commits import OwnLines
 from evidence.drift_model import Drift, DriftStatus
-from evidence.drift_windows import same_runs
+from evidence.drift_windows import most_alike_run, same_runs
 from evidence.model import Anchor, LineRange
 from evidence.verbatim import MOST_PLACES
 
-__all__ = ["gone", "moved_out"]
+__all__ = ["Holding", "edited_out", "gone", "moved_out"]
 
 
 def gone(
@@ -65,3 +66,83 @@ def moved_out(
                 edited[number] = OwnLines(drift, moved)
             drifts[number] = moved
     return edited
+
+
+#: a line of a passage long enough to tell it from other code (a brace, `else:` are not)
+_TELLING = 8
+#: a telling line held by more files written since than this tells nothing of where it went
+_FEW_FILES = 16
+
+
+def telling(passage: list[str]) -> set[str]:
+    """The passage's lines, stripped, long enough to tell it from other code."""
+    return {line.strip() for line in passage if len(line.strip()) >= _TELLING}
+
+
+class Holding:
+    """Which files written since the cited revision hold each telling line of the passages
+    gone, noted as the verbatim search reads them (`reading`), so that `edited_out` reads only
+    those files again (`lines_at`: a file's lines at the newer revision)."""
+
+    def __init__(self, passages: Sequence[list[str]], lines_at: Callable[[str], list[str]]):
+        self.wanted: set[str] = set().union(*map(telling, passages))
+        self.lines_at = lines_at
+        self.files: dict[str, list[str]] = {}  # a telling line: the files holding it
+        self.order: dict[str, int] = {}  # a file holding one: when it was read
+
+    def reading(self, texts: Iterable[tuple[str, list[str]]]) -> Iterator[tuple[str, list[str]]]:
+        for path, lines in texts:
+            for line in self.wanted.intersection(map(str.strip, lines)):
+                self.files.setdefault(line, []).append(path)
+                self.order.setdefault(path, len(self.order))
+            yield path, lines
+
+    def candidates(self, mine: set[str]) -> list[str]:
+        """The files holding one of the lines `mine` that few files hold (a line in many, as
+        `return None`, tells nothing), in the order read."""
+        found = {
+            path
+            for line in mine
+            if len(paths := self.files.get(line, ())) <= _FEW_FILES
+            for path in paths
+        }
+        return sorted(found, key=self.order.__getitem__)
+
+
+def edited_out(
+    gone: Sequence[int],
+    passages: Sequence[list[str]],
+    drifts: list[Drift | None],
+    holding: Holding,
+    held_before: Callable[[str], list[str]],
+    floor: float,
+    changed: Callable[[list[str], str, LineRange, float], Drift],
+) -> None:
+    """Passages still gone from their files (deleted there, or their file deleted) after
+    `moved_out`, moved to another file and edited since (a module split up, its code edited
+    later), become `changed` there: the lines most like the passage, at least `floor` alike,
+    in a file written since (`holding`) holding one of the passage's telling lines, one that
+    few such files hold, that it did not hold at the cited revision (`held_before`); of such
+    files the most alike, the first of equals. A run of lines the file held before is another
+    passage."""
+    for number, passage in zip(gone, passages, strict=True):
+        drift = drifts[number]
+        mine = telling(passage)
+        still = (DriftStatus.DELETED, DriftStatus.FILE_DELETED)
+        if drift is None or drift.status not in still or not mine:
+            continue
+        best: tuple[float, str, LineRange] | None = None
+        for path in holding.candidates(mine):
+            if path == drift.path:
+                continue  # its own file was searched already
+            before = held_before(path)
+            new = mine - {line.strip() for line in before}
+            lines = holding.lines_at(path)
+            if not new or new.isdisjoint(line.strip() for line in lines):
+                continue
+            near, score = most_alike_run(passage, lines, None, before, new)
+            if near is not None and score >= floor and (best is None or score > best[0]):
+                best = (score, path, near)
+        if best is not None:
+            score, path, near = best
+            drifts[number] = changed(passage, path, near, score)

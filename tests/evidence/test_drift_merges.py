@@ -79,3 +79,76 @@ def test_what_a_branch_merged_back_deleted_is_named_by_the_branchs_commit(tmp_pa
         named = git(root, "log", "--format=%H", f"{cited}..HEAD", "--", path).split()
         assert drift.status is status and len(named) == 1, path
         assert [c.id for c in drift.commits] == named, path
+
+
+STORE = """\
+class Store:
+    def __init__(self, path):
+        self.path = path
+        self._conn = connect(path)
+
+    def _write(self, work):
+        with self._lock:
+            self._ensure_open()
+            self._conn.execute("BEGIN IMMEDIATE")
+            result = work()
+            self._conn.execute("COMMIT")
+        return result
+
+    def close(self):
+        self._conn.close()
+"""
+
+
+def test_a_passage_moved_to_another_file_on_a_branch_then_edited_is_changed_there(
+    tmp_path: Path,
+) -> None:
+    """A module split up on a branch merged back (a method moved verbatim to a new file), the
+    moved code edited later: in no file verbatim, and gone from its own, it was said deleted,
+    though the new file holds it, edited. It is changed there, named by the commits that wrote
+    and edited its lines there, as ``git log -L`` names them."""
+    root = tmp_path / "r"
+    cited = make_repo(root, {"store.py": STORE, "notes.txt": "x\n"})
+    git(root, "checkout", "-qb", "side")
+    method = STORE[STORE.index("    def _write") : STORE.index("    def close")]
+    (root / "store.py").write_text(STORE.replace(method, ""))
+    (root / "database.py").write_text("class Database:\n" + method)
+    git(root, "add", "database.py")
+    git(root, "commit", "-qam", "the store split: writes in database.py")
+    split = git(root, "rev-parse", "HEAD")
+    _merge_side_into_busy_main(root)
+    edited = method.replace("self._conn", "self.conn").replace(
+        "            self._ensure_open()\n",
+        "            self._ensure_open()\n            self.wait_step = 0.05\n",
+    )
+    (root / "database.py").write_text("class Database:\n" + edited)
+    git(root, "commit", "-qam", "database: a public connection, a wait step")
+    edit = git(root, "rev-parse", "HEAD")
+    drift = _drift(root, cited, "store.py", (7, 9))  # the lock, the check, BEGIN IMMEDIATE
+    assert drift.status is DriftStatus.CHANGED and drift.path == "database.py"
+    assert drift.lines is not None and drift.lines[0] == 3 and drift.score >= 80
+    assert [c.id for c in drift.commits] == [edit, split]
+    # lines the new file held at the cited revision are another passage's: still deleted
+    root = tmp_path / "other"
+    cited = make_repo(root, {"store.py": STORE, "database.py": "class Database:\n" + method})
+    (root / "store.py").write_text(STORE.replace(method, ""))
+    (root / "database.py").write_text("class Database:\n" + edited)
+    git(root, "commit", "-qam", "store: writes gone; database edited")
+    assert _drift(root, cited, "store.py", (7, 9)).status is DriftStatus.DELETED
+
+
+def test_a_file_deleted_whose_code_went_edited_into_another_is_changed_there(
+    tmp_path: Path,
+) -> None:
+    """A file deleted, its code moved into a file that was there (too little of it for that
+    file to count as its successor), edited on the way: changed there, not file deleted."""
+    root = tmp_path / "r"
+    helpers = "def parse_limit(text):\n    value = int(text.strip())\n    return max(0, value)\n"
+    main = "".join(f"def route_{n}(request):\n    return respond({n})\n\n" for n in range(30))
+    cited = make_repo(root, {"helpers.py": helpers, "main.py": main})
+    git(root, "rm", "-q", "helpers.py")
+    moved = helpers.replace("int(text.strip())", "int(text.strip(), 10)")
+    (root / "main.py").write_text(main + moved)
+    git(root, "commit", "-qam", "helpers folded into main.py")
+    drift = _drift(root, cited, "helpers.py", (1, 3))
+    assert (drift.status, drift.path, drift.lines) == (DriftStatus.CHANGED, "main.py", (91, 93))
