@@ -18,9 +18,11 @@ from evidence.reports.vocabulary import (
     HEADER_RE,
     ID_PREFIX_KINDS,
     KIND_HEADINGS,
+    LOWER_ID_RE,
     MAX_HEADING,
     NONE_MARKERS,
     ON_RE,
+    ON_WORDS_RE,
     TYPE_RE,
     slugify,
     undecorated,
@@ -100,6 +102,18 @@ def _next_nonblank(lines: list[str], index: int) -> str:
         if lines[position].strip():
             return _structural_text(lines[position])
     return ""
+
+
+_ON_WORDS = (
+    "is not read as an annotation's heading (a sentence may start so too): words after"
+    " the id go in parentheses, 'On ID (words):'"
+)
+_LOWER_ID = "is a record id in lower case: not read as one (its capitals are the report's to say)"
+
+
+def _alone(lines: list[str], index: int) -> bool:
+    """A line with blank lines (or the report's ends) either side, as a heading stands."""
+    return _blank(lines, index - 1) and _blank(lines, index + 1)
 
 
 def _is_heading(lines: list[str], index: int) -> bool:
@@ -244,6 +258,8 @@ class _Outliner:
             header = HEADER_RE.match(text)
             if header:
                 self.declared(index, header.group(1))
+            elif text[:1].islower() and LOWER_ID_RE.match(text) and _alone(lines, index):
+                self.diagnose(index, f"'{text}' {_LOWER_ID}")
             elif self.current is None and low not in NONE_MARKERS:
                 self.outside(index, "record")
             return
@@ -254,6 +270,12 @@ class _Outliner:
                 self.open(Block(Kind.ANNOTATION, "", f"On {target}", "Annotations", index, index))
                 assert self.current is not None
                 self.current.annotates = target
+            elif text.startswith("On ") and _alone(lines, index) and ON_WORDS_RE.match(text):
+                # a heading's shape (a one-line paragraph ends its sentence): said, not read
+                if text[-1] != "." and len(text) <= MAX_HEADING:
+                    self.diagnose(index, f"'{text}' {_ON_WORDS}")
+                elif self.current is None:
+                    self.outside(index, "annotation")
             elif self.current is None and low not in NONE_MARKERS:
                 self.outside(index, "annotation")
             return
