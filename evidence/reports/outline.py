@@ -270,12 +270,8 @@ class _Outliner:
                 self.open(Block(Kind.ANNOTATION, "", f"On {target}", "Annotations", index, index))
                 assert self.current is not None
                 self.current.annotates = target
-            elif text.startswith("On ") and _alone(lines, index) and ON_WORDS_RE.match(text):
-                # a heading's shape (a one-line paragraph ends its sentence): said, not read
-                if text[-1] != "." and len(text) <= MAX_HEADING:
-                    self.diagnose(index, f"'{text}' {_ON_WORDS}")
-                elif self.current is None:
-                    self.outside(index, "annotation")
+            elif text[:1] in "O#*_" and self._on_words(index, text):
+                return  # said there when it stands as a heading
             elif self.current is None and low not in NONE_MARKERS:
                 self.outside(index, "annotation")
             return
@@ -292,6 +288,20 @@ class _Outliner:
         elif self.current is None:
             self.state = _State.ACCOUNT
             self.narrative(index, None)
+
+    def _on_words(self, index: int, text: str) -> bool:
+        """Whether the line is ``On RT-X some words`` (in Markdown or not); when it stands as a
+        heading does, alone and with no full stop, it is said: not read, a sentence starts so."""
+        plain = undecorated(text)
+        if not plain.startswith("On ") or not ON_WORDS_RE.match(plain):
+            return False
+        if not _alone(self.lines, index):
+            return False
+        if plain[-1] != "." and len(plain) <= MAX_HEADING:
+            self.diagnose(index, f"'{text}' {_ON_WORDS}")
+        elif self.current is None:
+            self.outside(index, "annotation")
+        return True
 
     @staticmethod
     def _structural(text: str) -> bool:

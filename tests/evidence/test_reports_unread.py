@@ -71,9 +71,16 @@ A second note.
 """
 
 
-def test_an_annotation_heading_with_words_after_the_id_is_said() -> None:
-    text = ANNOTATIONS.format(heading="On KT-RTE-pull-loop as the scheduler sees it")
-    report = parse_report(text, "w.txt")
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "On KT-RTE-pull-loop as the scheduler sees it",
+        "### On KT-RTE-pull-loop as the scheduler sees it",
+        "**On `KT-RTE-pull-loop` as the scheduler sees it**",
+    ],
+)
+def test_an_annotation_heading_with_words_after_the_id_is_said(heading: str) -> None:
+    report = parse_report(ANNOTATIONS.format(heading=heading), "w.txt")
     assert [r.id for r in report.records] == ["On KT-RTE-pull-loop"]
     (said,) = [d for d in report.diagnostics if "scheduler" in d.message]
     assert said.line == 17
