@@ -38,6 +38,14 @@ class LockedOut(StoreError):
     (`VerdictStore.open(..., stop=)`); nothing of it was saved."""
 
 
+def _shown(path: Path | str) -> str:
+    """A path as a message names it (evidence/text.py's `shown_path`, imported only once a
+    message is made: the standard library alone until then)."""
+    from evidence.text import shown_path
+
+    return shown_path(path)
+
+
 def default_path() -> Path:
     """The database used when no --db is given: in the user data directory."""
     import platformdirs
@@ -89,9 +97,9 @@ def check_database(path: str | Path | None = None) -> Path:
         while not parent.exists() and parent != parent.parent:
             parent = parent.parent
         if not parent.is_dir():
-            raise StoreError(f"cannot create {path.parent}: Not a directory")
+            raise StoreError(f"cannot create {_shown(path.parent)}: Not a directory")
         if not os.access(parent, os.W_OK | os.X_OK):
-            raise StoreError(f"cannot create {path}: {parent} is read-only")
+            raise StoreError(f"cannot create {_shown(path)}: {_shown(parent)} is read-only")
         return path
     check_file(path, readonly=False)
     if path.stat().st_size == 0:
@@ -156,7 +164,7 @@ def verify(conn: sqlite3.Connection, path: Path) -> None:
             application_id == 0 and tables and "schema_migrations" not in tables
         ):
             raise StoreError(
-                f"{path} is an SQLite database of some other program, not assay verdicts; "
+                f"{_shown(path)} is an SQLite database of some other program, not assay verdicts; "
                 "it was left untouched (choose another file with --db)"
             )
         check_version(conn, path)
@@ -169,7 +177,7 @@ def check_version(conn: sqlite3.Connection, path: Path) -> None:
     found = version(conn)
     if found > LATEST:
         raise StoreError(
-            f"{path} was written by a newer assay (schema version {found}; this assay "
+            f"{_shown(path)} was written by a newer assay (schema version {found}; this assay "
             f"knows up to {LATEST}); it was left untouched: upgrade assay to use it"
         )
 
@@ -179,7 +187,7 @@ def _corrupt(path: Path, detail: str) -> StoreError:
     if len(detail) > 100:
         detail = detail[:99] + "…"
     return StoreError(
-        f"the verdict database {path} is damaged ({detail}); it was left untouched: "
+        f"the verdict database {_shown(path)} is damaged ({detail}); it was left untouched: "
         "restore it from a backup or choose another file with --db"
     )
 
@@ -189,19 +197,19 @@ def store_error(path: Path, error: sqlite3.Error, action: str) -> StoreError:
     text = str(error)
     if "locked" in text or "busy" in text:
         return StoreError(
-            f"the verdict database {path} stayed locked by another process for more "
+            f"the verdict database {_shown(path)} stayed locked by another process for more "
             f"than {BUSY_TIMEOUT:.0f} s while {action}; nothing was saved, try again"
         )
     if "readonly" in text or "read-only" in text:
         return StoreError(
-            f"the verdict database {path} is read-only; verdicts cannot be saved there "
+            f"the verdict database {_shown(path)} is read-only; verdicts cannot be saved there "
             "(choose another file with --db)"
         )
     if isinstance(error, sqlite3.DatabaseError) and (
         "malformed" in text or "not a database" in text
     ):
         return _corrupt(path, text)
-    return StoreError(f"verdict database {path}: {action} failed: {text}")
+    return StoreError(f"verdict database {_shown(path)}: {action} failed: {text}")
 
 
 #: the longest file name most file systems take; SQLite adds "-journal" to the database's name
@@ -233,7 +241,7 @@ def _mode(path: Path) -> int | None:
         return None
     except OSError as error:
         raise StoreError(
-            f"cannot use the verdict database path {path}: {error.strerror or error} "
+            f"cannot use the verdict database path {_shown(path)}: {error.strerror or error} "
             "(choose another file with --db)"
         ) from None
 
@@ -243,38 +251,42 @@ def check_file(path: Path, *, readonly: bool) -> None:
     check_name(path)
     mode = _mode(path)
     if mode is not None and stat.S_ISDIR(mode):
-        raise StoreError(f"{path} is a directory, not a verdict database")
+        raise StoreError(f"{_shown(path)} is a directory, not a verdict database")
     if mode is None:
         if readonly:
-            raise StoreError(f"there is no verdict database at {path} (choose one with --db)")
+            raise StoreError(
+                f"there is no verdict database at {_shown(path)} (choose one with --db)"
+            )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise StoreError(f"cannot create {path.parent}: {error.strerror}") from None
+            raise StoreError(f"cannot create {_shown(path.parent)}: {error.strerror}") from None
         if not os.access(path.parent, os.W_OK | os.X_OK):  # as check_database says it
-            raise StoreError(f"cannot create {path}: {path.parent} is read-only")
+            raise StoreError(f"cannot create {_shown(path)}: {_shown(path.parent)} is read-only")
         return
     if not stat.S_ISREG(mode):  # reading a FIFO's header would wait for a writer forever
-        raise StoreError(f"{path} is not a regular file, not a verdict database")
+        raise StoreError(f"{_shown(path)} is not a regular file, not a verdict database")
     try:
         with path.open("rb") as handle:
             header = handle.read(len(_SQLITE_HEADER))
     except OSError as error:
-        raise StoreError(f"cannot read the verdict database {path}: {error.strerror}") from None
+        raise StoreError(
+            f"cannot read the verdict database {_shown(path)}: {error.strerror}"
+        ) from None
     if header and header != _SQLITE_HEADER:
         raise StoreError(
-            f"{path} is not an SQLite database (not assay verdicts); it was left untouched "
+            f"{_shown(path)} is not an SQLite database (not assay verdicts); it was left untouched "
             "(choose another file with --db)"
         )
     if not readonly and not os.access(path, os.W_OK):
         raise StoreError(
-            f"the verdict database {path} is read-only; verdicts cannot be saved there "
+            f"the verdict database {_shown(path)} is read-only; verdicts cannot be saved there "
             "(choose another file with --db)"
         )
     if not readonly and not os.access(path.parent, os.W_OK | os.X_OK):
         raise StoreError(
-            f"the directory of the verdict database {path} is read-only; SQLite needs to write "
-            "its journal beside it (choose another file with --db)"
+            f"the directory of the verdict database {_shown(path)} is read-only; SQLite needs to"
+            " write its journal beside it (choose another file with --db)"
         )
 
 
@@ -289,7 +301,7 @@ def connect(path: Path, mode: str, *, check_same_thread: bool = True) -> sqlite3
             check_same_thread=check_same_thread,
         )
     except sqlite3.Error as error:
-        raise StoreError(f"cannot open the verdict database {path}: {error}") from None
+        raise StoreError(f"cannot open the verdict database {_shown(path)}: {error}") from None
 
 
 def needs_immutable(path: Path) -> bool:
@@ -303,7 +315,8 @@ def needs_immutable(path: Path) -> bool:
     if not wal.exists() or wal.stat().st_size == 0:
         return True
     raise StoreError(
-        f"the verdict database {path} has changes in {wal.name} that SQLite reads only with a "
-        f"{shm.name} file beside it, which it cannot create in the read-only {path.parent}: "
+        f"the verdict database {_shown(path)} has changes in {_shown(wal.name)} that SQLite reads"
+        f" only with a {_shown(shm.name)} file beside it, which it cannot create in the read-only"
+        f" {_shown(path.parent)}: "
         "copy the database and its -wal file to a folder you can write, and use that copy"
     )

@@ -30,6 +30,7 @@ from db.check import (
     store_error,
     verify,
 )
+from evidence.text import shown_path
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -102,7 +103,8 @@ class Database:
                 if self._retry(lambda: schema.version(conn)) < schema.LATEST:
                     self._write(self._migrate)
             elif schema.version(conn) == 0:
-                raise StoreError(f"{self.path} holds no verdicts yet (it is an empty database)")
+                shown = shown_path(self.path)
+                raise StoreError(f"{shown} holds no verdicts yet (it is an empty database)")
             elif schema.version(conn) < schema.LATEST:
                 self._read_migrated_copy()
         except sqlite3.Error as error:
@@ -143,7 +145,7 @@ class Database:
                     raise
                 if self.stop.is_set():
                     raise LockedOut(
-                        f"the verdict database {self.path} is locked by another process"
+                        f"the verdict database {shown_path(self.path)} is locked by another process"
                     ) from None
                 if time.monotonic() > deadline:
                     raise
@@ -153,7 +155,7 @@ class Database:
     def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run work in one short BEGIN IMMEDIATE transaction, committed before returning."""
         if self.readonly:
-            raise StoreError(f"the verdict database {self.path} was opened read-only")
+            raise StoreError(f"the verdict database {shown_path(self.path)} was opened read-only")
         with self._lock:
             self._ensure_open()
             self._retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
@@ -182,7 +184,7 @@ class Database:
 
     def _ensure_open(self) -> None:
         if self._closed:
-            raise StoreError(f"the verdict database {self.path} is closed")
+            raise StoreError(f"the verdict database {shown_path(self.path)} is closed")
 
     def run(self, action: str, work: Callable[[sqlite3.Connection], T], *, write: bool) -> T:
         """``work(connection)`` in one transaction (a write or a read snapshot); any SQLite error

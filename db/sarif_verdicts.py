@@ -26,6 +26,7 @@ from evidence.limits import TooLarge, read_input
 from evidence.sarif.document import SarifError, read_document
 from evidence.sarif.reader import read_runs
 from evidence.sarif.triage import only_location
+from evidence.text import shown_path
 
 __all__ = ["registered_sarif_files", "runs_with_verdicts", "suppression"]
 
@@ -95,9 +96,9 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         data = read_input(path)
     except OSError as error:
-        raise StoreError(f"cannot read {path}: {error.strerror or error}") from None
+        raise StoreError(f"cannot read {shown_path(path)}: {error.strerror or error}") from None
     except TooLarge as error:
-        raise StoreError(f"{path}: {error}") from None
+        raise StoreError(f"{shown_path(path)}: {error}") from None
     try:
         return read_document(data, str(path))
     except SarifError as error:

@@ -44,6 +44,7 @@ from evidence.git.tree import TreeEntry, normalize_path, parse_tree
 from evidence.model import FileState
 from evidence.search import RevisionSearch
 from evidence.source_file import SourceFile
+from evidence.text import shown_path
 
 __all__ = [
     "BINARY_PROBE",
@@ -115,13 +116,13 @@ class Revision:
         try:
             is_directory = stat.S_ISDIR(repo_path.stat().st_mode)
         except (FileNotFoundError, NotADirectoryError):
-            raise RevisionError(f"repository {repo_path} does not exist") from None
+            raise RevisionError(f"repository {shown_path(repo_path)} does not exist") from None
         except OSError as error:  # a name too long, a loop of links, a directory not searchable
             raise RevisionError(
-                f"repository {repo_path} cannot be read ({error.strerror or error})"
+                f"repository {shown_path(repo_path)} cannot be read ({error.strerror or error})"
             ) from None
         if not is_directory:
-            raise RevisionError(f"repository {repo_path} is not a directory")
+            raise RevisionError(f"repository {shown_path(repo_path)} is not a directory")
         found = run_git(None, repo_path, "rev-parse", "--absolute-git-dir", "--show-prefix")
         if found.returncode != 0:
             message = error_line(found.stderr)
@@ -130,7 +131,7 @@ class Revision:
             # git's own "not a git repository (or any of the parent directories): .git" would
             # say it twice; any other reason (a permission, a damaged .git) is given
             why = "" if message.startswith("not a git repository") else f" ({message})"
-            raise RevisionError(f"{repo_path} is not a git repository{why}")
+            raise RevisionError(f"{shown_path(repo_path)} is not a git repository{why}")
         said = found.stdout.split(b"\n")
         git_dir = Path(os.fsdecode(said[0]))
         commit = resolve_commit(git_dir, repo_path, rev)

@@ -7,6 +7,7 @@ neither drive the terminal nor reorder what the reviewer reads.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Callable
@@ -104,6 +105,12 @@ def escaped(text: str, *, keep: str = "") -> str:
     if text.isprintable():  # nothing unsafe (most cells of a csv of 270,000 rows)
         return text
     return _rest(text, _escape, "".join(char for char in keep if char in "\n\t"))
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A path as a message names it: `escaped`, so that a newline in a folder's name does not
+    cut the message in two (a command prints each line of its message as a message of its own)."""
+    return escaped(os.fspath(path))
 
 
 def _json_escape(code: int) -> str:

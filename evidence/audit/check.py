@@ -3,13 +3,15 @@
 A system whose repository is not on this machine is reported as such (its reports are still
 read: records and quotes counted); a system whose reports or revision cannot be used carries the
 one-line error `assay check` would have stopped with. Each checked system's result is exactly
-what `assay check` gives for its reports.
+what `assay check` gives for its reports. A drift revision (``against``) a system's clone lacks
+is no such error: the system is checked at its cited revision and a note says the drift is not
+shown (its review opens so, with a warning), and the system does not pass without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,8 @@ class SystemCheck:
     reportset: ReportSet | None = None
     result: CheckResult | None = None
     error: str | None = None
+    #: why the drift asked for (``against``) was not followed: git does not know the revision
+    unfollowed: str | None = None
 
     @property
     def records(self) -> int:
@@ -55,9 +59,11 @@ class SystemCheck:
 
     @property
     def exit_code(self) -> int:
-        """0 when checked and everything holds, 1 otherwise."""
+        """0 when checked and everything holds (the drift asked for included), 1 otherwise."""
         # an incomplete check (a file git could not read, 2 for one system) is not a pass
-        return min(self.result.exit_code, 1) if self.result is not None else 1
+        if self.result is None or self.unfollowed is not None:
+            return 1
+        return min(self.result.exit_code, 1)
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,7 @@ def check_system(
         return SystemCheck(system, NO_REPOSITORY, reportset)
     assert system.repository is not None
     against = against or system.against
+    unfollowed = None
     try:
         wanted = choose_revision(reportset, system.rev)
         with Revision.open(system.repository, wanted) as revision:
@@ -116,19 +123,32 @@ def check_system(
             anchorer = None
             if anchor_cache is not None:
                 anchorer = CachingAnchorer(revision, directory=anchor_cache)
-            if against is None:
-                result = run_check(reportset, revision, anchorer=anchorer)
-            else:
-                with Revision.open(system.repository, against) as newer:
-                    result = run_check(reportset, revision, anchorer=anchorer, against=newer)
+            newer = None if against is None else _newer(system.repository, against)
+            if isinstance(newer, str):  # the clone lacks it: checked, no drift (as reviewed)
+                unfollowed, newer = f"drift against {against}: {newer}: no drift shown", None
+            try:
+                result = run_check(reportset, revision, anchorer=anchorer, against=newer)
+            finally:
+                if newer is not None:
+                    newer.close()
     except (CheckError, RevisionError) as error:
         return SystemCheck(system, ERROR, reportset, error=str(error))
+    if unfollowed is not None:
+        result = replace(result, diagnostics=(*result.diagnostics, unfollowed))
     if anchor_cache is not None:  # the cited paths beside the anchors: the audit screen's counts
         quotes = [each.quote for each in result.quotes]
         key = key_for(quotes, result.revision, root)
         if key is not None and not result.unreadable:  # a repaired clone is read again
             put(anchor_cache, key, [each.anchor for each in result.quotes], result.citations)
-    return SystemCheck(system, CHECKED, reportset, result)
+    return SystemCheck(system, CHECKED, reportset, result, unfollowed=unfollowed)
+
+
+def _newer(repository: Path, against: str) -> Revision | str:
+    """The revision drift is followed to, or why git cannot read it."""
+    try:
+        return Revision.open(repository, against)
+    except RevisionError as error:
+        return str(error)
 
 
 def check_audit(

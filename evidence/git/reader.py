@@ -31,6 +31,7 @@ from evidence.git.process import (
     stop,
 )
 from evidence.git.repo import open_repo
+from evidence.text import shown_path
 
 if TYPE_CHECKING:
     import git
@@ -133,7 +134,7 @@ class RepoReader:
             if b"lazy fetching disabled" in raw:
                 raise RevisionError(partial_clone_message(self.repo_path))
             message = error_line(raw)
-            raise RevisionError(f"git {args[0]} failed in {self.repo_path}: {message}")
+            raise RevisionError(f"git {args[0]} failed in {shown_path(self.repo_path)}: {message}")
         return out if isinstance(out, bytes) else out.encode("utf-8", "surrogateescape")
 
     # --- blobs -----------------------------------------------------------------------------

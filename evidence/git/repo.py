@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evidence.git.process import SAFE_CONFIG, RevisionError, safe_environment
+from evidence.text import shown_path
 
 if TYPE_CHECKING:
     import git
@@ -36,16 +37,16 @@ def open_repo(path: str | Path, *, search_parent: bool = False) -> git.Repo:
 
     target = Path(path)
     if not target.exists():
-        raise RevisionError(f"{path}: no such directory")
+        raise RevisionError(f"{shown_path(path)}: no such directory")
     try:
         repo = _repo_class()(str(target), search_parent_directories=search_parent)
     except git.NoSuchPathError:
-        raise RevisionError(f"{path}: no such directory") from None
+        raise RevisionError(f"{shown_path(path)}: no such directory") from None
     except git.InvalidGitRepositoryError:
         where = " or any parent directory" if search_parent else ""
-        raise RevisionError(f"{path}{where}: not a git repository") from None
+        raise RevisionError(f"{shown_path(path)}{where}: not a git repository") from None
     except (git.GitError, OSError, ValueError) as error:
-        raise RevisionError(f"{path}: cannot open the repository: {error}") from None
+        raise RevisionError(f"{shown_path(path)}: cannot open the repository: {error}") from None
     env = safe_environment()
     # GitPython starts each git process from os.environ updated with these: what the safe
     # environment drops is emptied, and git is pointed at this repository's directory

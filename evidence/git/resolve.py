@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evidence.git.process import OBJECT_ID, RevisionError, run_git
+from evidence.text import shown_path
 
 __all__ = ["resolve_commit"]
 
@@ -36,14 +37,16 @@ def resolve_commit(git_dir: Path, repo_path: Path, rev: str | None) -> str:
             hint = "; the repository has no commits"
         kind = _object_kind(git_dir, name)
         if kind is not None:  # there, but no commit: "not found" would send one looking
-            raise RevisionError(f"revision {name} names a {kind}, not a commit, in {repo_path}")
+            raise RevisionError(
+                f"revision {name} names a {kind}, not a commit, in {shown_path(repo_path)}"
+            )
         said = run_git(git_dir, git_dir, "rev-parse", "--verify", "--end-of-options", name)
         if b"is ambiguous" in said.stderr:  # a short id several objects start with
             raise RevisionError(
-                f"revision {name} in {repo_path} is ambiguous: several objects start with "
-                "it; give more of its digits"
+                f"revision {name} in {shown_path(repo_path)} is ambiguous: several objects start"
+                " with it; give more of its digits"
             )
-        raise RevisionError(f"revision {name} not found in {repo_path}{hint}")
+        raise RevisionError(f"revision {name} not found in {shown_path(repo_path)}{hint}")
     return commit
 
 

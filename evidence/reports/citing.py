@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from evidence.model import Citation
+from evidence.model import Citation, Diagnostic
 from evidence.reports.vocabulary import (
     CITE_RE,
+    DRIVE_RE,
     ITEM_RE,
     LAYER_WORDS,
     SEP_RE,
@@ -24,9 +25,12 @@ from evidence.reports.vocabulary import (
 __all__ = ["citations_in"]
 
 
-def citations_in(line: str, number: int, following: str = "") -> Iterator[Citation]:
+def citations_in(
+    line: str, number: int, following: str = "", unread: list[Diagnostic] | None = None
+) -> Iterator[Citation]:
     """The citations that start in one line: ``SRC-n, path, path`` (layer words skipped),
-    their lists read on into ``following`` (the paragraph's next lines: a wrapped report)."""
+    their lists read on into ``following`` (the paragraph's next lines: a wrapped report);
+    a cited path that cannot be read as one of the repository's is said in ``unread``."""
     starts_before = len(line)
     if following:
         line = f"{line} {following}"
@@ -57,7 +61,10 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
             path = written_path(unescaped(written.lstrip("`'\"")))
             if path.startswith(("https://", "http://")):  # a code host's permalink: its file
                 path = permalink_path(path) or path
-            if path.lower() not in LAYER_WORDS:
+            if DRIVE_RE.match(path):  # said, and the list read on past it
+                if unread is not None:
+                    unread.append(Diagnostic(number, _DRIVE_PATH.format(match[1], written)))
+            elif path.lower() not in LAYER_WORDS:
                 # a.js:12 cites a.js; a space only where an escape was
                 if not is_path_like(split_claimed(path)[0].replace(" ", "_")):
                     break
@@ -70,6 +77,12 @@ def citations_in(line: str, number: int, following: str = "") -> Iterator[Citati
             position = separator.end()
         if paths:
             yield Citation(match.group(1), tuple(paths), number)
+
+
+_DRIVE_PATH = (
+    "{} cites {}, a path on the writer's disk: not read (which of its directories is the"
+    " repository's root the report does not say); cite it from the repository's root"
+)
 
 
 #: a cited path and its lines as a sentence writes them (``a.js: 3-9``, ``a.js:3 - 9``, ``a.js,

@@ -441,7 +441,8 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
             if field_match:
                 found.fields.append((field_match.group("key"), field_match.group("value")))
         if "SRC-" in line:
-            found.citations.extend(citations_in(line, number, _following(lines, index, end, taken)))
+            following = _following(lines, index, end, taken)
+            found.citations.extend(citations_in(line, number, following, diagnostics))
         if any(hint in line for hint in ID_HINTS):
             for reference in ID_RE.findall(line):
                 if reference not in seen:

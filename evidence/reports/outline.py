@@ -18,9 +18,11 @@ from evidence.reports.vocabulary import (
     HEADER_RE,
     ID_PREFIX_KINDS,
     KIND_HEADINGS,
+    LOWER_ID_RE,
     MAX_HEADING,
     NONE_MARKERS,
     ON_RE,
+    ON_WORDS_RE,
     TYPE_RE,
     slugify,
     undecorated,
@@ -100,6 +102,18 @@ def _next_nonblank(lines: list[str], index: int) -> str:
         if lines[position].strip():
             return _structural_text(lines[position])
     return ""
+
+
+_ON_WORDS = (
+    "is not read as an annotation's heading (a sentence may start so too): words after"
+    " the id go in parentheses, 'On ID (words):'"
+)
+_LOWER_ID = "is a record id in lower case: not read as one (its capitals are the report's to say)"
+
+
+def _alone(lines: list[str], index: int) -> bool:
+    """A line with blank lines (or the report's ends) either side, as a heading stands."""
+    return _blank(lines, index - 1) and _blank(lines, index + 1)
 
 
 def _is_heading(lines: list[str], index: int) -> bool:
@@ -244,6 +258,8 @@ class _Outliner:
             header = HEADER_RE.match(text)
             if header:
                 self.declared(index, header.group(1))
+            elif text[:1].islower() and LOWER_ID_RE.match(text) and _alone(lines, index):
+                self.diagnose(index, f"'{text}' {_LOWER_ID}")
             elif self.current is None and low not in NONE_MARKERS:
                 self.outside(index, "record")
             return
@@ -254,6 +270,8 @@ class _Outliner:
                 self.open(Block(Kind.ANNOTATION, "", f"On {target}", "Annotations", index, index))
                 assert self.current is not None
                 self.current.annotates = target
+            elif text[:1] in "O#*_" and self._on_words(index, text):
+                return  # said there when it stands as a heading
             elif self.current is None and low not in NONE_MARKERS:
                 self.outside(index, "annotation")
             return
@@ -270,6 +288,20 @@ class _Outliner:
         elif self.current is None:
             self.state = _State.ACCOUNT
             self.narrative(index, None)
+
+    def _on_words(self, index: int, text: str) -> bool:
+        """Whether the line is ``On RT-X some words`` (in Markdown or not); when it stands as a
+        heading does, alone and with no full stop, it is said: not read, a sentence starts so."""
+        plain = undecorated(text)
+        if not plain.startswith("On ") or not ON_WORDS_RE.match(plain):
+            return False
+        if not _alone(self.lines, index):
+            return False
+        if plain[-1] != "." and len(plain) <= MAX_HEADING:
+            self.diagnose(index, f"'{text}' {_ON_WORDS}")
+        elif self.current is None:
+            self.outside(index, "annotation")
+        return True
 
     @staticmethod
     def _structural(text: str) -> bool:

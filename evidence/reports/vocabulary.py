@@ -29,6 +29,13 @@ ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
 HEADER_RE = re.compile(rf"^({_ID})[.:]?$")
 # "On RT-RTE-x (as the worker sees it):": a few words in parentheses after the id
 ON_RE = re.compile(rf"^On (?:\*\*|`)?({_ID})(?:\*\*|`)?(?: \([^()]{{1,120}}\))?[.:]?$")
+#: "On RT-RTE-x as the worker sees it": words after the id, not in parentheses, which a sentence
+#: writes as well ("On RT-RTE-x the worker retries."); said when it stands as a heading would
+ON_WORDS_RE = re.compile(rf"^On (?:\*\*|`)?({_ID})(?:\*\*|`)? +\S")
+#: a record id in lower case ("rt-rte-chat"): which letters are capitals is the report's to say
+LOWER_ID_RE = re.compile(
+    rf"^(?:[a-z][a-z0-9]*-(?:cmp|obj|rte|clm|abs|bap)-{_NAME}|rt-[a-z]+-{_NAME})[.:]?$"
+)
 # each "(?:.*\S)?" then "\s*$" where "(.*?)\s*$" was: the lazy form retried the spaces to the
 # end of the line at each of their positions (quadratic in a run of spaces: a report could hang)
 TYPE_RE = re.compile(r"^Type:\s*((?:.*\S)?)\s*$")
@@ -53,7 +60,11 @@ SHORT_SHA_RE = re.compile(
     r"\b(?:revision|commit|rev|sha)\b(?: id)?[:\s]\s*([0-9a-fA-F]{7,39})(?![0-9A-Za-z])",
     re.IGNORECASE,
 )
-CITE_RE = re.compile(r"(?<![\w-])(SRC-\d+)\s*[,:]\s*")
+#: ``SRC-1, a.js``, ``SRC-1: a.js``, and ``SRC-1 — a.js`` as a word processor joins them
+CITE_RE = re.compile(r"(?<![\w-])(SRC-\d+)\s*[,:—–]\s*")
+#: a path from the writer's disk, behind a drive letter (``C:\\repo\\a.js``, ``C:/repo/a.js``):
+#: which of its directories is the repository's root the report does not say
+DRIVE_RE = re.compile(r"^[A-Za-z]:[\\/]")
 #: a cited item: what no space, comma, semicolon or bracket ends, and folders in parentheses or
 #: brackets as web frameworks name them (``app/(auth)/page.tsx``, ``pages/[id].tsx``)
 ITEM_RE = re.compile(r"(?:[^\s,;()\[\]]|\([^\s,;()\[\]]*\)|\[[^\s,;()\[\]]*\])+")

@@ -23,7 +23,7 @@ from keymaps.display import UNBOUND_TEXT
 from screens.audit.anchors import Cached, keep_citations, read_cached, revision_errors
 from screens.audit.status import status_text
 from screens.audit.system_review import SystemReviewScreen
-from screens.audit.systems import FILTERS, AuditState, SystemTarget
+from screens.audit.systems import AuditState, SystemTarget
 from screens.audit.table import header_line, row_cells
 from screens.review.history import Location
 from screens.review.writer import StoreHandle
@@ -114,7 +114,6 @@ class AuditScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(SystemsList).focus()
-        self.query_one(SystemsList).border_title = "Systems"
         self.fill()
         self.read_counts()
         if self.anchor_cache is not None:
@@ -236,6 +235,9 @@ class AuditScreen(Screen[None]):
             rows.append(Row(Content.assemble(*parts), id=f"system-{index}"))
         cursor = self.order.index(current) if current in self.order else (0 if rows else None)
         self.systems.set_rows(rows, cursor)
+        name, total = self.state.filter, len(self.state.entries)
+        shown = "" if name == "all" else f" · {name}: {len(self.order)} of {total}"
+        self.systems.border_title = f"Systems{shown}"  # a filter name, not untrusted text
         self.query_one("#audit-columns", Static).update(Content(header_line(width, drift=drift)))
         self.refresh_header()
 
@@ -315,9 +317,9 @@ class AuditScreen(Screen[None]):
             self.open_system(index)
 
     def action_cycle_filter(self) -> None:
-        name = self.state.next_filter()
+        # said by the list's title and the status line: a notice covered the list's last rows
+        self.state.next_filter()
         self.fill()
-        self.notify(f"filter: {name} ({FILTERS[name]})", markup=False)
 
     def action_find(self) -> None:
         """`/` across every system: the chosen record, quote or file opens in its system."""

@@ -15,7 +15,7 @@ from auditkit import make_audit
 from click.testing import CliRunner
 
 from evidence.audit import check as audit_check
-from evidence.audit.check import audit_json, check_audit
+from evidence.audit.check import audit_json, audit_text, check_audit
 from evidence.audit.file import AuditSystem, load_audit
 from evidence.audit.processes import processes_for
 from tui.cli import cli
@@ -232,3 +232,20 @@ def test_systems_of_one_monorepo_each_read_from_their_directory(tmp_path: Path) 
         summaries = {s["system"]: s["summary"] for s in data["systems"]}
         assert (summaries["Alpha"]["failing"], summaries["Alpha"]["citations_missing"]) == (1, 1)
         assert (summaries["Beta"]["failing"], summaries["Beta"]["citations_missing"]) == (0, 0)
+
+
+def test_an_against_the_clone_lacks_leaves_the_check_and_says_no_drift(audit: Path) -> None:
+    # the audit screen opens such a system's review without drift and warns; the check agrees:
+    # the quotes at the cited revision are checked all the same, the missing drift is said
+    found = load_audit(audit)
+    plain = check_audit(found, processes=1)
+    lacking = check_audit(found, against="no-such-ref", processes=1)
+    alpha, beta = lacking.systems[0], plain.systems[0]
+    assert alpha.state == "checked" and alpha.result is not None and beta.result is not None
+    assert alpha.result.quotes == beta.result.quotes
+    (said,) = [line for line in alpha.result.diagnostics if "no-such-ref" in line]
+    assert "no drift" in said
+    assert alpha.unfollowed == said and beta.unfollowed is None
+    assert alpha.exit_code == 1  # drift was asked for: not a pass without it
+    text = audit_text(lacking)
+    assert "error:" not in text and "note: " in text

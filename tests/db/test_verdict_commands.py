@@ -131,6 +131,28 @@ def test_errors_are_one_line_with_exit_code_2(ann_db: Path, tmp_path: Path) -> N
     assert not fresh.exists()  # a bad import file creates nothing
 
 
+def test_a_path_with_a_newline_is_shown_escaped_in_one_line(ann_db: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "two\nlines"  # a name a script or an archive may well give a folder
+    folder.mkdir()
+    bad = folder / "bad.jsonl"
+    bad.write_text('{"item": 1}\n', encoding="utf-8")
+    cases: list[tuple[list[str | Path], str]] = [
+        (["stats", "--db", folder / "none.sqlite3"], "no verdict database at"),
+        (["export", "--db", bad], "not an SQLite database"),
+        (["export", "--db", folder], "is a directory"),
+        (["import", folder / "none.jsonl", "--db", tmp_path / "fresh.sqlite3"], "cannot read"),
+        (["export", "--db", ann_db, "--out", folder / "no" / "dir.jsonl"], "cannot write"),
+        (["review", bad, "--repo", folder / "none"], "no such directory"),
+        (["browse", "--repo", folder / "none"], "does not exist"),
+    ]
+    for args, message in cases:
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
+        assert "two\\u000alines" in result.output, result.output
+
+
 def test_help_documents_the_db_option() -> None:
     for command in ("export", "import", "stats"):
         result = run(command, "--help")

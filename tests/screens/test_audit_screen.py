@@ -455,3 +455,24 @@ def test_reviewed_items_are_counted_by_the_records_a_verdict_names(sample: Path)
     )
     assert entry.count_reviewed(judged) == len(judged & set(every)) == 3
     assert entry.count_reviewed(frozenset()) == 0
+
+
+async def test_the_filter_is_said_on_the_list_not_over_it(tmp_path: Path, sample: Path) -> None:
+    # a notice at 80x24 covered the list's last rows for seconds: the list's title and the
+    # status line say the filter, with nothing drawn over the systems
+    app = demo(tmp_path, load_keymap(user=False))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        await counted(pilot, audit)
+        systems = audit.query_one(SystemsList)
+        assert str(systems.border_title) == "Systems"
+        await pilot.press("f", "f")
+        for _ in range(10):  # a notice is drawn a few frames later
+            await pilot.pause()
+        assert audit.state.filter == "unreviewed"
+        assert list(audit.query("Toast")) == []
+        assert str(systems.border_title) == "Systems · unreviewed: 3 of 3"
+        assert "filter: unreviewed" in str(audit.query_one("#audit-status").render())
+        await pilot.press("f", "f", "f")
+        assert str(systems.border_title) == "Systems"

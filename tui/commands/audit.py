@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
 
-from evidence.text import escaped
+from evidence.text import escaped, shown_path
 from tui.commands.errors import InputError, need_directory, prefixed
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ def resolve_audit(command: str, audit_file: str | None, reports: Sequence[str]) 
     path = Path(audit_file) if audit_file is not None else find_audit(Path.cwd())
     if path is None:
         raise InputError(
-            f"no REPORT given and no assay.toml in {Path.cwd()}: name reports, or an audit "
-            "with --audit FILE (`assay audit init` writes one)",
+            f"no REPORT given and no assay.toml in {shown_path(Path.cwd())}: name reports, or an"
+            " audit with --audit FILE (`assay audit init` writes one)",
         )
     try:
         return load_audit(path)
@@ -126,7 +126,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
     base = Path(directory)
     target = Path(out) if out is not None else base / AUDIT_NAME
     if os.path.exists(target) and not force:
-        raise InputError(f"{target} exists (--force replaces it)")
+        raise InputError(f"{shown_path(target)} exists (--force replaces it)")
     for each in search:
         need_directory(each, "--search ")
     try:
@@ -135,7 +135,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
         raise InputError(str(error)) from None
     systems = group_reports(reportset.reports)
     if not systems:
-        raise InputError(f"no reports found in {directory}")
+        raise InputError(f"no reports found in {shown_path(directory)}")
     repositories = find_repositories(search)
     matched = [(system, match(system, repositories)) for system in systems]
     matched = place_scans(matched, reportset.reports, repositories)
@@ -145,8 +145,8 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
         # a file name that is not UTF-8 (os.fsdecode's surrogates) cannot be written in TOML
         line = next(line for line in text.splitlines() if _unencodable(line))
         raise InputError(
-            f"cannot write {target}: a name in it is not UTF-8 ({line.strip()}), and an audit "
-            "file holds UTF-8 text only: rename it"
+            f"cannot write {shown_path(target)}: a name in it is not UTF-8 ({line.strip()}), and an"
+            " audit file holds UTF-8 text only: rename it"
         )
     from db.output import write_atomically
 
@@ -155,7 +155,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
         # device is refused, never waited on
         write_atomically(target, lambda handle: handle.write(text))
     except OSError as error:
-        raise InputError(f"cannot write {target}: {error.strerror or error}") from None
+        raise InputError(f"cannot write {shown_path(target)}: {error.strerror or error}") from None
     for system, found in matched:
         where = str(found.repository) if found.repository else "repository not found"
         click.echo(escaped(f"{system.name}: {len(system.files)} report(s); {where}"))

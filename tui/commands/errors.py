@@ -12,7 +12,7 @@ from typing import IO, Any
 
 import click
 
-from evidence.text import escaped
+from evidence.text import escaped, shown_path
 from tui.interrupt import INTERRUPTED
 
 __all__ = [
@@ -44,7 +44,7 @@ def need_directory(path: str, label: str = "") -> None:
     if os.path.isdir(path):
         return
     what = "no such directory" if not os.path.exists(path) else "not a directory"
-    raise InputError(f"{label}{path}: {what}")
+    raise InputError(f"{label}{shown_path(path)}: {what}")
 
 
 def prefixed(name: str, message: str) -> str:

@@ -14,7 +14,7 @@ import click
 
 from evidence.model import FileState
 from evidence.revision import BadPattern, GrepHit, Revision, RevisionError, SourceFile
-from evidence.text import escaped, visible
+from evidence.text import escaped, shown_path, visible
 from tui.commands.errors import InputError
 from tui.commands.options import keymap_option
 from tui.commands.repository import repo_option, repository
@@ -139,7 +139,9 @@ def show(target: str, repo: str | None, context: int, plain: bool, permalink: bo
                 raise InputError(problem + _at_head_hint(target, wanted, repo, source))
             lines = source.lines
             if wanted.lines is not None and wanted.lines[0] > max(len(lines), 1):
-                raise InputError(f"{source.path} has {len(lines)} lines at {revision.short}")
+                raise InputError(
+                    f"{shown_path(source.path)} has {len(lines)} lines at {revision.short}"
+                )
             if permalink:
                 _print_permalink(revision, source.path, wanted.lines, len(lines))
                 return
@@ -202,7 +204,7 @@ def _shown(target: str, repo: str | None) -> tuple[Target, Revision]:
         raise InputError(failure if wanted is not None else str(error)) from None
     if revision.held(at_head.path) is False:  # None: inside a submodule, said when read
         revision.close()
-        raise InputError(f"{failure} (nor is {at_head.path} a file at HEAD)")
+        raise InputError(f"{failure} (nor is {shown_path(at_head.path)} a file at HEAD)")
     return at_head, revision
 
 

@@ -17,7 +17,7 @@ from db.output import database_files, write_atomically
 from db.stats import percent_done, summary
 from db.store import StoreError, VerdictStore, default_path
 from evidence.limits import GZIP_MAGIC, NotGzip, TooLarge, gunzip, read_input
-from evidence.text import escaped, json_escaped
+from evidence.text import escaped, json_escaped, shown_path
 from tui import startup
 from tui.commands.errors import InputError, command_name, prefixed
 from tui.commands.options import audit_option, db_option, system_option, text_or_json_option
@@ -213,8 +213,8 @@ def _known_reviewer(store: VerdictStore, reviewer: str) -> None:
     known = store.reviewers()
     if reviewer not in known:
         raise InputError(
-            f"--reviewer {reviewer}: no verdict or note of that reviewer in {store.path} "
-            f"(its reviewers: {', '.join(known) or 'none yet'})"
+            f"--reviewer {reviewer}: no verdict or note of that reviewer in"
+            f" {shown_path(store.path)} (its reviewers: {', '.join(known) or 'none yet'})"
         )
 
 
@@ -223,7 +223,7 @@ def _write_atomically(out: Path, produce: Any) -> None:
         # `--out triaged.sarif.gz`: what the name says, as gzip and code scanning read it
         write_atomically(out, produce, gzipped=out.name.lower().endswith(".gz"))
     except OSError as error:
-        raise InputError(f"cannot write {out}: {error.strerror or error}") from None
+        raise InputError(f"cannot write {shown_path(out)}: {error.strerror or error}") from None
 
 
 def _refuse_database(out: Path, db_path: Path) -> None:

@@ -1,0 +1,135 @@
+"""Report text written a little off the format: read where only one reading is possible, else
+said in a diagnostic (which `assay check` lists), never dropped without a word."""
+
+from __future__ import annotations
+
+import pytest
+
+from evidence.model import Report
+from evidence.reports.parser import parse_report
+
+HEAD = "Kite runtime report\n\nType: t\n\nKite account\n\nPart\n\n"
+
+
+def account(lines: str) -> Report:
+    """A report whose one narrative section holds ``lines``."""
+    return parse_report(f"{HEAD}{lines}\n\nShared records\n", "u.txt")
+
+
+def messages(report: Report) -> list[str]:
+    return [d.message for d in report.diagnostics]
+
+
+@pytest.mark.parametrize("dash", ["—", "–"])
+def test_a_dash_after_the_source_is_read_as_a_comma(dash: str) -> None:
+    report = account(f"Jobs are pulled in a loop (SRC-2 {dash} lib/pull.ts, lib/loop.ts).")
+    (citation,) = report.records[0].citations
+    assert (citation.source, citation.paths) == ("SRC-2", ("lib/pull.ts", "lib/loop.ts"))
+
+
+def test_a_dash_before_words_cites_nothing() -> None:
+    report = account("The source SRC-2 — the only one given — is read in full.")
+    assert report.records[0].citations == ()
+
+
+def test_a_windows_path_from_the_writers_disk_is_said_not_read() -> None:
+    report = account("Loops are bounded (SRC-1, D:\\code\\kite\\lib\\loop.ts:4-9, lib\\pull.ts).")
+    (citation,) = report.records[0].citations
+    assert citation.paths == ("lib/pull.ts",)  # the list goes on past the one not read
+    (said,) = [d for d in report.diagnostics if "loop.ts" in d.message]
+    assert said.line == 9
+    assert "D:\\code\\kite\\lib\\loop.ts:4-9" in said.message
+    assert "not read" in said.message
+
+
+def test_a_windows_path_in_brackets_is_said_not_read() -> None:
+    report = account("Pulls are retried [SRC-1: C:/kite/lib/pull.ts].")
+    assert report.records[0].citations == ()
+    assert any("C:/kite/lib/pull.ts" in m and "not read" in m for m in messages(report))
+
+
+ANNOTATIONS = """\
+Kite workflow report
+
+Type: t
+
+Shared records
+
+Routes
+
+none
+
+Annotations
+
+On KT-RTE-pull-loop
+
+The loop's first note.
+
+{heading}
+
+A second note.
+"""
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "On KT-RTE-pull-loop as the scheduler sees it",
+        "### On KT-RTE-pull-loop as the scheduler sees it",
+        "**On `KT-RTE-pull-loop` as the scheduler sees it**",
+    ],
+)
+def test_an_annotation_heading_with_words_after_the_id_is_said(heading: str) -> None:
+    report = parse_report(ANNOTATIONS.format(heading=heading), "w.txt")
+    assert [r.id for r in report.records] == ["On KT-RTE-pull-loop"]
+    (said,) = [d for d in report.diagnostics if "scheduler" in d.message]
+    assert said.line == 17
+    assert "(words)" in said.message  # how to write it so that it is read
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "On KT-RTE-pull-loop the scheduler waits a second, as the note above says.",
+        "On KT-RTE-pull-loop:",  # read as a heading, as before
+        "On KT-RTE-pull-loop (the scheduler's view):",
+    ],
+)
+def test_a_sentence_starting_with_on_and_an_id_is_no_heading(line: str) -> None:
+    report = parse_report(ANNOTATIONS.format(heading=line), "w.txt")
+    assert not [d for d in report.diagnostics if d.line == 17]
+
+
+ROUTES = """\
+Kite runtime report
+
+Type: t
+
+Shared records
+
+Routes
+
+KT-RTE-pull-loop
+
+Label: Pull loop
+
+The loop pulls.
+
+{line}
+
+Label: Push loop
+
+The loop pushes.
+"""
+
+
+def test_a_record_id_in_lower_case_is_said_not_read() -> None:
+    report = parse_report(ROUTES.format(line="kt-rte-push-loop"), "r.txt")
+    assert [r.id for r in report.records] == ["KT-RTE-pull-loop"]
+    (said,) = [d for d in report.diagnostics if d.line == 15]
+    assert "kt-rte-push-loop" in said.message and "not read" in said.message
+
+
+def test_a_lower_case_word_with_dashes_is_no_record_id() -> None:
+    report = parse_report(ROUTES.format(line="end-to-end-tests"), "r.txt")
+    assert not [d for d in report.diagnostics if d.line == 15]
