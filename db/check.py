@@ -183,12 +183,16 @@ def check_version(conn: sqlite3.Connection, path: Path) -> None:
 
 
 def _corrupt(path: Path, detail: str) -> StoreError:
+    import shlex  # here: only a damaged database is named so
+
     detail = " ".join(detail.replace("*** in database main ***", "").split())
     if len(detail) > 100:
         detail = detail[:99] + "…"
     return StoreError(
         f"the verdict database {_shown(path)} is damaged ({detail}); it was left untouched: "
-        "restore it from a backup or choose another file with --db"
+        "restore it from a backup, or save what it still holds (`assay export --db "
+        f"{_shown(shlex.quote(str(path)))} --salvage --out rescued.jsonl`, then `assay import"
+        " rescued.jsonl` into a new database), or choose another file with --db"
     )
 
 

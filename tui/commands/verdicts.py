@@ -94,6 +94,13 @@ def _save_aside(path: Path) -> None:
 )
 @click.option("--reviewer", default=None, help="only this reviewer's verdicts")
 @click.option(
+    "--salvage",
+    is_flag=True,
+    default=False,
+    help="a damaged database: write as jsonl every event SQLite can still read (the database "
+    "left untouched), for `assay import` into a new one",
+)
+@click.option(
     "--sarif",
     "sarif_files",
     multiple=True,
@@ -110,6 +117,7 @@ def export(
     out: Path | None,
     excel: bool,
     reviewer: str | None,
+    salvage: bool,
     sarif_files: tuple[Path, ...],
 ) -> None:
     """Write the verdicts of a database as jsonl, json, csv, md or sarif.
@@ -119,6 +127,17 @@ def export(
     unclear -> a suppression under review, confirmed -> none; every verdict is also in the
     result's properties.assay.
     """
+    if salvage:
+        from tui.commands.salvage import export_salvaged
+
+        wrong = audit_file or system_names or history or excel or reviewer or sarif_files
+        if fmt != "jsonl" or wrong:
+            raise InputError("--salvage writes the events as jsonl, with --db and --out only")
+        path = (db_path or default_path()).expanduser()
+        if out is not None and str(out) != "-":
+            _refuse_database(out, path)
+        export_salvaged(path, out, _write_atomically)
+        return
     if history and fmt not in ("csv", "jsonl", "json"):
         raise InputError(f"--history is for csv (jsonl and json are the event log), not {fmt}")
     if sarif_files and fmt != "sarif":
