@@ -4,6 +4,7 @@ line is read for: the longer wordings, the repository path and then the rest giv
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -61,7 +62,7 @@ def status_text(
 
 def fit(name: str, states: Sequence[str], filters: Sequence[str], detail: str, width: int) -> str:
     """``name: state · filter · detail`` in ``width`` cells: of the wordings given (longest
-    first), the richest that leaves the detail its last MIN_DETAIL cells (cut from the left);
+    first), the richest that leaves the detail its last MIN_DETAIL cells (its last whole names);
     else without the detail; else the state, then the name, cut."""
     name, detail = _plain(name), _plain(detail)
     heads = [f"{name}: {_plain(state)}" if state else name for state in states]
@@ -71,8 +72,9 @@ def fit(name: str, states: Sequence[str], filters: Sequence[str], detail: str, w
     )
     for head, shown in pairs if detail else ():
         room = width - cell_len(head + SEP + shown + SEP)
-        if room >= min(MIN_DETAIL, cell_len(detail)):
-            return head + SEP + shown + SEP + _cut_left(detail, room)
+        path = _cut_path(detail, room)
+        if path and room >= min(MIN_DETAIL, cell_len(detail)):
+            return head + SEP + shown + SEP + path
     for head, shown in pairs:
         if cell_len(head + SEP + shown) <= width:
             return head + SEP + shown
@@ -96,12 +98,12 @@ def _cut_right(text: str, width: int) -> str:
     return kept + "…"
 
 
-def _cut_left(text: str, width: int) -> str:
-    if cell_len(text) <= width:
-        return text
-    kept = ""
-    for char in reversed(text):
-        if cell_len(char + kept) > width - 1:
-            break
-        kept = char + kept
-    return "…" + kept
+def _cut_path(path: str, width: int) -> str:
+    """``path`` in ``width`` cells: whole, else its last whole names after "…" ("…/a/b"); ""
+    when not even its last name fits (a name cut short names nothing)."""
+    if cell_len(path) <= width:
+        return path
+    for cut in re.finditer(r"[/\\]", path):  # the longest end that fits
+        if cell_len(path[cut.start() :]) + 1 <= width:
+            return "…" + path[cut.start() :]
+    return ""

@@ -64,3 +64,18 @@ async def test_the_footer_says_what_escape_does_now(
         await pilot.pause()
         assert current(app) is audit
     app.close()
+
+
+def test_the_status_line_shows_whole_names_of_the_repository_path() -> None:
+    # the path cut from the left at any character showed "…l-1b6f2942e3dc5096" at 80 columns:
+    # part of a name, naming nothing; its last whole names, or none of it
+    from screens.audit.status import fit
+
+    path = "/home/ann/audits/repos/kestrel-1b6f2942e3dc5096"
+    filters = ["filter: failing (systems with failing quotes)", "filter: failing"]
+    line = fit("Kestrel", ["checked, 7 failing, 0 no path"], filters, path, 80)
+    assert line == "Kestrel: checked, 7 failing, 0 no path · filter: failing"
+    wide = fit("Kestrel", ["checked, 7 failing, 0 no path"], filters, path, 100)
+    assert wide.endswith(" · filter: failing · …/audits/repos/kestrel-1b6f2942e3dc5096")
+    windows = fit("K", ["checked"], filters, "C:\\Users\\ann\\kestrel-station", 48)
+    assert windows == "K: checked · filter: failing · …\\kestrel-station"
