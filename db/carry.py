@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from db.events import COLUMNS, INTO, event_from_row, later_than, now_at, row_values
+from db.events import COLUMNS, INTO, event_from_row, later_than, row_values
 from db.gathered import gathered, insert_rows
 from db.keys import ItemRef, normalize_quote, record_quote_hashes
 from db.writes import new_event, next_at
@@ -71,13 +71,15 @@ def carry(
     # after the events leaving the old items: a result held by another finding now leaves its
     # own and takes the other's, in that order
     after = later_than(at, at)
+    # this registration's moves are stamped `at`: a verdict carried along them (at `after`)
+    # follows only later scans' moves, never these again
     # the runs of one identity (two files of one tool's scan) are one registration's results
     held: dict[str, dict[str, Record]] = defaultdict(dict)
     for report in reports:
         for record in report.records:
             held[report.identity].setdefault(record.id, record)
     for identity, records in held.items():
-        reused = _pair(conn, identity, records, lines_after, renamed)
+        reused = _pair(conn, identity, records, at, lines_after, renamed)
         (latest,) = conn.execute(
             "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)
         ).fetchone()
@@ -161,11 +163,12 @@ def _pair(
     conn: sqlite3.Connection,
     identity: str,
     records: dict[str, Record],
+    at: str,
     lines_after: LinesAfter | None,
     renamed: Renamed | None = None,
 ) -> set[str]:
-    """Keep which result of the scan registered last each one that went became; returns the
-    results the scan still holds by id whose finding went elsewhere (`_reused`)."""
+    """Keep which result of the scan registered last each one that went became, stamped ``at``;
+    returns the results the scan still holds by id whose finding went elsewhere (`_reused`)."""
     before = set(
         gathered(
             conn,
@@ -213,7 +216,6 @@ def _pair(
             old_kept[finding] = kept_here
     pairs: list[tuple[str, str, str, str]] = []
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]] = []
-    at = now_at()  # every pair of this registration: a verdict follows those made after it
     for finding, old in old_went.items():
         new = sorted(arrived.get(finding, ()), key=_first_line)
         if len(new) == len(old):

@@ -313,3 +313,51 @@ def test_a_verdict_follows_the_moves_made_after_it_through_a_reused_id(
     assert store.current("bo")[f1].note == "F1: cmd is a constant"
     assert f2 not in store.current("bo")
     assert store.current("ann")[f2].note == "F2: other is user input"
+
+
+def test_a_carried_verdict_follows_the_next_scan_not_the_moves_that_carried_it(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    """F at line 2 (id X), H at 4 (id Y); G added above both: G at 2, F at 4 (Y), H at 6 (Z):
+    ann's refutation of F goes X -> Y, bo's confirmation of H Y -> Z. One line more above them
+    all: F at 5, H at 7. ann's verdict, on Y since the first rescan, follows Y -> F's line 5,
+    not Y -> Z again (the move of the rescan that carried it there)."""
+    f, g, h = (f"subprocess.call({name}, shell=True)" for name in ("cmd", "other", "argv"))
+    rev_b, rev_c = "b" * 40, "c" * 40
+    a = scan(
+        tmp_path,
+        "a.sarif",
+        finding("B602", "api/run.py", 2, f),
+        finding("B602", "api/run.py", 4, h),
+    )
+    registered(store, a, REV)
+    store.give(
+        ItemRef.for_record(a, a.records[0]), "refuted", note="F", reviewer="ann", revision=REV
+    )
+    store.give(
+        ItemRef.for_record(a, a.records[1]), "confirmed", note="H", reviewer="bo", revision=REV
+    )
+    b = scan(
+        tmp_path,
+        "b.sarif",
+        *(finding("B602", "api/run.py", line, code) for line, code in ((2, g), (4, f), (6, h))),
+    )
+
+    def a_to_b(revision: str, wanted: Mapping[str, Collection[int]]) -> dict[tuple[str, int], int]:
+        return {("api/run.py", 2): 4, ("api/run.py", 4): 6}
+
+    store.carry([b], reviewer="ann", revision=rev_b, lines_after=a_to_b)
+    registered(store, b, rev_b)
+    assert {e.record: e.note for e in store.current("ann").values()} == {b.records[1].id: "F"}
+    c = scan(
+        tmp_path,
+        "c.sarif",
+        *(finding("B602", "api/run.py", line, code) for line, code in ((3, g), (5, f), (7, h))),
+    )
+
+    def b_to_c(revision: str, wanted: Mapping[str, Collection[int]]) -> dict[tuple[str, int], int]:
+        return {("api/run.py", 2): 3, ("api/run.py", 4): 5, ("api/run.py", 6): 7}
+
+    store.carry([c], reviewer="ann", revision=rev_c, lines_after=b_to_c)
+    registered(store, c, rev_c)
+    assert {e.record: e.note for e in store.current("ann").values()} == {c.records[1].id: "F"}
