@@ -7,8 +7,9 @@ each result of the scan registered before it that the new one no longer holds is
 result that came, when they are the same finding: the same rule, message, file and code (the
 first location's path and text), and as many of that finding went as came (paired in line
 order). The pairs are kept (``result_moves``), so that each reviewer's own review carries their
-verdicts and notes along them, through every scan since; never in another reviewer's name. The
-old items are left unreviewed by an event of their own: the history keeps both.
+verdicts and notes along them, through every scan since; never in another reviewer's name (reads
+place a teammate's verdicts along them: db/follow.py). The old items are left unreviewed by an
+event of their own: the history keeps both.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def carry(
         for record in report.records:
             held[report.identity].setdefault(record.id, record)
     for identity, records in held.items():
-        reused = _pair(conn, identity, records, at, lines_after, renamed)
+        reused = _pair(conn, identity, records, at, lines_after, renamed, revision)
         (latest,) = conn.execute(
             "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)
         ).fetchone()
@@ -166,9 +167,11 @@ def _pair(
     at: str,
     lines_after: LinesAfter | None,
     renamed: Renamed | None = None,
+    revision: str | None = None,
 ) -> set[str]:
-    """Keep which result of the scan registered last each one that went became, stamped ``at``;
-    returns the results the scan still holds by id whose finding went elsewhere (`_reused`)."""
+    """Keep which result of the scan registered last each one that went became, stamped ``at``
+    and between its revision and ``revision`` (the one reviewed); returns the results the scan
+    still holds by id whose finding went elsewhere (`_reused`)."""
     before = set(
         gathered(
             conn,
@@ -184,21 +187,9 @@ def _pair(
     for record in records.values():
         if record.id not in before:
             arrived[finding_of(record)].append(record)
-    # a pair is kept only when someone's verdict or note may follow it: a result with events
-    # (anyone's, now or once), or one that results before it became (a link of a chain); a
-    # whole scan's moves kept at every rescan grew the table by its size each time
-    followed = set(
-        gathered(
-            conn,
-            "SELECT json_group_array(DISTINCT record) FROM events WHERE report = ?",
-            (identity,),
-        )
-    )
-    followed.update(
-        gathered(
-            conn, "SELECT json_group_array(new) FROM result_moves WHERE report = ?", (identity,)
-        )
-    )
+    # every pair is kept, a result with no events here too: a teammate's verdict on it, given
+    # before this scan, may arrive by a sync after it (db/follow.py)
+    followed = set(before)
     # results still held by id (their line's) that another finding may have taken
     kept = []
     if lines_after is not None and arrived:
@@ -250,8 +241,19 @@ def _pair(
         claimed = {new for _identity, _old, new, _at in diffed}
         pairs = [pair for pair in pairs if pair[2] not in claimed] + diffed
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
-        one = list({pair[1]: pair for pair in pairs}.values())  # each old id's last pair
-        insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", one)
+        # each pair between the revision its old result was registered at and this one
+        left = {old_id: rev for olds in old_went.values() for _line, old_id, rev in olds}
+        left.update((old_id, rev) for olds in old_kept.values() for _line, old_id, rev in olds)
+        one = [
+            (*pair, left.get(pair[1]) or None, revision)
+            for pair in {pair[1]: pair for pair in pairs}.values()  # each old id's last pair
+        ]
+        insert_rows(
+            conn,
+            "INSERT OR REPLACE INTO result_moves (report, old, new, at, from_revision,"
+            " to_revision)",
+            one,
+        )
     return reused
 
 
