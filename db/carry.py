@@ -167,10 +167,10 @@ def _pair(
     at: str,
     lines_after: LinesAfter | None,
     renamed: Renamed | None = None,
-    revision: str | None = None,
+    to_revision: str | None = None,
 ) -> set[str]:
     """Keep which result of the scan registered last each one that went became, stamped ``at``
-    and between its revision and ``revision`` (the one reviewed); returns the results the scan
+    and between its revision and ``to_revision`` (the one reviewed); returns the results the scan
     still holds by id whose finding went elsewhere (`_reused`)."""
     before = set(
         gathered(
@@ -187,13 +187,12 @@ def _pair(
     for record in records.values():
         if record.id not in before:
             arrived[finding_of(record)].append(record)
-    # every pair is kept, a result with no events here too: a teammate's verdict on it, given
-    # before this scan, may arrive by a sync after it (db/follow.py)
-    followed = set(before)
+    # every pair is kept, of a result with no events here too: a teammate's verdict on it,
+    # given before this scan, may arrive by a sync after it (db/follow.py)
     # results still held by id (their line's) that another finding may have taken
     kept = []
     if lines_after is not None and arrived:
-        kept = [r for r in before if r in records and r in followed and _by_place(records[r])]
+        kept = [r for r in before if r in records and _by_place(records[r])]
     # what the results that went and those kept were: the report's items read once for both
     gone = set(went)
     old_went: dict[Finding, list[tuple[int, str, str]]] = {}
@@ -213,20 +212,18 @@ def _pair(
             pairs.extend(
                 (identity, old_id, record.id, at)
                 for (_line, old_id, _rev), record in zip(sorted(old), new, strict=True)
-                if old_id in followed
             )
-        elif new and any(old_id in followed for _line, old_id, _rev in old):
+        elif new:
             unequal.append((finding, old, new))
     if renamed is not None:
-        pairs += _renamed(identity, old_went, arrived, followed, renamed, at)
+        pairs += _renamed(identity, old_went, arrived, renamed, at)
     reused: set[str] = set()
     if lines_after is not None and (unequal or old_kept):
         # where git's diff carried each old line of interest, one diff a revision for both
         places = [
             (revision, finding[2], line)
             for finding, old, _new in unequal
-            for line, old_id, revision in old
-            if old_id in followed
+            for line, _id, revision in old
         ]
         places += [
             (revision, finding[2], line)
@@ -236,7 +233,7 @@ def _pair(
         mapped = _lines_now(places, lines_after)
         moved = _reused(identity, old_kept, records, mapped, at)
         reused = {old for _identity, old, _new, _at in moved}
-        diffed = _through_the_diff(identity, unequal, followed, mapped, at) + moved
+        diffed = _through_the_diff(identity, unequal, mapped, at) + moved
         # what the diff says of a result wins over line order's guess at it
         claimed = {new for _identity, _old, new, _at in diffed}
         pairs = [pair for pair in pairs if pair[2] not in claimed] + diffed
@@ -245,7 +242,7 @@ def _pair(
         left = {old_id: rev for olds in old_went.values() for _line, old_id, rev in olds}
         left.update((old_id, rev) for olds in old_kept.values() for _line, old_id, rev in olds)
         one = [
-            (*pair, left.get(pair[1]) or None, revision)
+            (*pair, left.get(pair[1]) or None, to_revision)
             for pair in {pair[1]: pair for pair in pairs}.values()  # each old id's last pair
         ]
         insert_rows(
@@ -261,7 +258,6 @@ def _renamed(
     identity: str,
     old_went: dict[Finding, list[tuple[int, str, str]]],
     arrived: dict[Finding, list[Record]],
-    followed: set[str],
     renamed: Renamed,
     when: str,
 ) -> list[tuple[str, str, str, str]]:
@@ -270,8 +266,8 @@ def _renamed(
     lost = {finding: old for finding, old in old_went.items() if finding not in arrived}
     wanted: dict[str, set[str]] = defaultdict(set)  # revision -> paths at it
     for finding, old in lost.items():
-        for _line, old_id, revision in old:
-            if revision and finding[2] and old_id in followed:
+        for _line, _id, revision in old:
+            if revision and finding[2]:
                 wanted[revision].add(finding[2])
     names: dict[tuple[str, str], str] = {}
     for revision, paths in wanted.items():
@@ -291,7 +287,6 @@ def _renamed(
             pairs.extend(
                 (identity, old_id, record.id, when)
                 for (_line, old_id, _rev), record in zip(sorted(old), new, strict=True)
-                if old_id in followed
             )
     return pairs
 
@@ -355,7 +350,6 @@ def _reused(
 def _through_the_diff(
     identity: str,
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]],
-    followed: set[str],
     mapped: Mapped,
     when: str,
 ) -> list[tuple[str, str, str, str]]:
@@ -369,7 +363,7 @@ def _through_the_diff(
             at_line[_first_line(record)].append(record)
         for line, old_id, revision in old:
             there = at_line.get(mapped.get((revision, path, line), 0), [])
-            if old_id in followed and len(there) == 1:  # one result at that line: it
+            if len(there) == 1:  # one result at that line: it
                 pairs.append((identity, old_id, there.pop().id, when))
     return pairs
 
