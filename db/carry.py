@@ -7,8 +7,9 @@ each result of the scan registered before it that the new one no longer holds is
 result that came, when they are the same finding: the same rule, message, file and code (the
 first location's path and text), and as many of that finding went as came (paired in line
 order). The pairs are kept (``result_moves``), so that each reviewer's own review carries their
-verdicts and notes along them, through every scan since; never in another reviewer's name. The
-old items are left unreviewed by an event of their own: the history keeps both.
+verdicts and notes along them, through every scan since; never in another reviewer's name (reads
+place a teammate's verdicts along them: db/follow.py). The old items are left unreviewed by an
+event of their own: the history keeps both.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from db.events import COLUMNS, INTO, event_from_row, later_than, now_at, row_values
+from db.events import COLUMNS, INTO, event_from_row, later_than, row_values
 from db.gathered import gathered, insert_rows
 from db.keys import ItemRef, normalize_quote, record_quote_hashes
 from db.writes import new_event, next_at
@@ -71,13 +72,15 @@ def carry(
     # after the events leaving the old items: a result held by another finding now leaves its
     # own and takes the other's, in that order
     after = later_than(at, at)
+    # this registration's moves are stamped `at`: a verdict carried along them (at `after`)
+    # follows only later scans' moves, never these again
     # the runs of one identity (two files of one tool's scan) are one registration's results
     held: dict[str, dict[str, Record]] = defaultdict(dict)
     for report in reports:
         for record in report.records:
             held[report.identity].setdefault(record.id, record)
     for identity, records in held.items():
-        reused = _pair(conn, identity, records, lines_after, renamed)
+        reused = _pair(conn, identity, records, at, lines_after, renamed, revision)
         (latest,) = conn.execute(
             "SELECT max(at) FROM result_moves WHERE report = ?", (identity,)
         ).fetchone()
@@ -161,11 +164,14 @@ def _pair(
     conn: sqlite3.Connection,
     identity: str,
     records: dict[str, Record],
+    at: str,
     lines_after: LinesAfter | None,
     renamed: Renamed | None = None,
+    to_revision: str | None = None,
 ) -> set[str]:
-    """Keep which result of the scan registered last each one that went became; returns the
-    results the scan still holds by id whose finding went elsewhere (`_reused`)."""
+    """Keep which result of the scan registered last each one that went became, stamped ``at``
+    and between its revision and ``to_revision`` (the one reviewed); returns the results the scan
+    still holds by id whose finding went elsewhere (`_reused`)."""
     before = set(
         gathered(
             conn,
@@ -181,25 +187,12 @@ def _pair(
     for record in records.values():
         if record.id not in before:
             arrived[finding_of(record)].append(record)
-    # a pair is kept only when someone's verdict or note may follow it: a result with events
-    # (anyone's, now or once), or one that results before it became (a link of a chain); a
-    # whole scan's moves kept at every rescan grew the table by its size each time
-    followed = set(
-        gathered(
-            conn,
-            "SELECT json_group_array(DISTINCT record) FROM events WHERE report = ?",
-            (identity,),
-        )
-    )
-    followed.update(
-        gathered(
-            conn, "SELECT json_group_array(new) FROM result_moves WHERE report = ?", (identity,)
-        )
-    )
+    # every pair is kept, of a result with no events here too: a teammate's verdict on it,
+    # given before this scan, may arrive by a sync after it (db/follow.py)
     # results still held by id (their line's) that another finding may have taken
     kept = []
     if lines_after is not None and arrived:
-        kept = [r for r in before if r in records and r in followed and _by_place(records[r])]
+        kept = [r for r in before if r in records and _by_place(records[r])]
     # what the results that went and those kept were: the report's items read once for both
     gone = set(went)
     old_went: dict[Finding, list[tuple[int, str, str]]] = {}
@@ -213,27 +206,24 @@ def _pair(
             old_kept[finding] = kept_here
     pairs: list[tuple[str, str, str, str]] = []
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]] = []
-    at = now_at()  # every pair of this registration: a verdict follows those made after it
     for finding, old in old_went.items():
         new = sorted(arrived.get(finding, ()), key=_first_line)
         if len(new) == len(old):
             pairs.extend(
                 (identity, old_id, record.id, at)
                 for (_line, old_id, _rev), record in zip(sorted(old), new, strict=True)
-                if old_id in followed
             )
-        elif new and any(old_id in followed for _line, old_id, _rev in old):
+        elif new:
             unequal.append((finding, old, new))
     if renamed is not None:
-        pairs += _renamed(identity, old_went, arrived, followed, renamed, at)
+        pairs += _renamed(identity, old_went, arrived, renamed, at)
     reused: set[str] = set()
     if lines_after is not None and (unequal or old_kept):
         # where git's diff carried each old line of interest, one diff a revision for both
         places = [
             (revision, finding[2], line)
             for finding, old, _new in unequal
-            for line, old_id, revision in old
-            if old_id in followed
+            for line, _id, revision in old
         ]
         places += [
             (revision, finding[2], line)
@@ -243,13 +233,24 @@ def _pair(
         mapped = _lines_now(places, lines_after)
         moved = _reused(identity, old_kept, records, mapped, at)
         reused = {old for _identity, old, _new, _at in moved}
-        diffed = _through_the_diff(identity, unequal, followed, mapped, at) + moved
+        diffed = _through_the_diff(identity, unequal, mapped, at) + moved
         # what the diff says of a result wins over line order's guess at it
         claimed = {new for _identity, _old, new, _at in diffed}
         pairs = [pair for pair in pairs if pair[2] not in claimed] + diffed
     if pairs:  # many rows a statement, as every bulk write here (db/gathered.py)
-        one = list({pair[1]: pair for pair in pairs}.values())  # each old id's last pair
-        insert_rows(conn, "INSERT OR REPLACE INTO result_moves (report, old, new, at)", one)
+        # each pair between the revision its old result was registered at and this one
+        left = {old_id: rev for olds in old_went.values() for _line, old_id, rev in olds}
+        left.update((old_id, rev) for olds in old_kept.values() for _line, old_id, rev in olds)
+        one = [
+            (*pair, left.get(pair[1]) or None, to_revision)
+            for pair in {pair[1]: pair for pair in pairs}.values()  # each old id's last pair
+        ]
+        insert_rows(
+            conn,
+            "INSERT OR REPLACE INTO result_moves (report, old, new, at, from_revision,"
+            " to_revision)",
+            one,
+        )
     return reused
 
 
@@ -257,7 +258,6 @@ def _renamed(
     identity: str,
     old_went: dict[Finding, list[tuple[int, str, str]]],
     arrived: dict[Finding, list[Record]],
-    followed: set[str],
     renamed: Renamed,
     when: str,
 ) -> list[tuple[str, str, str, str]]:
@@ -266,8 +266,8 @@ def _renamed(
     lost = {finding: old for finding, old in old_went.items() if finding not in arrived}
     wanted: dict[str, set[str]] = defaultdict(set)  # revision -> paths at it
     for finding, old in lost.items():
-        for _line, old_id, revision in old:
-            if revision and finding[2] and old_id in followed:
+        for _line, _id, revision in old:
+            if revision and finding[2]:
                 wanted[revision].add(finding[2])
     names: dict[tuple[str, str], str] = {}
     for revision, paths in wanted.items():
@@ -287,7 +287,6 @@ def _renamed(
             pairs.extend(
                 (identity, old_id, record.id, when)
                 for (_line, old_id, _rev), record in zip(sorted(old), new, strict=True)
-                if old_id in followed
             )
     return pairs
 
@@ -351,7 +350,6 @@ def _reused(
 def _through_the_diff(
     identity: str,
     unequal: list[tuple[Finding, list[tuple[int, str, str]], list[Record]]],
-    followed: set[str],
     mapped: Mapped,
     when: str,
 ) -> list[tuple[str, str, str, str]]:
@@ -365,7 +363,7 @@ def _through_the_diff(
             at_line[_first_line(record)].append(record)
         for line, old_id, revision in old:
             there = at_line.get(mapped.get((revision, path, line), 0), [])
-            if old_id in followed and len(there) == 1:  # one result at that line: it
+            if len(there) == 1:  # one result at that line: it
                 pairs.append((identity, old_id, there.pop().id, when))
     return pairs
 

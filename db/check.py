@@ -24,7 +24,7 @@ WAIT_STEP = 0.05
 #: ``PRAGMA application_id`` of an assay verdict database ("ASSY")
 APPLICATION_ID = 0x41535359
 #: the schema version this code writes: the number of the last of db.schema.MIGRATIONS
-LATEST = 10
+LATEST = 11
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 

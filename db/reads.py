@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from db.events import COLUMNS, SELECT, Event, event_from_row
+from db.follow import follow
 from db.gathered import gathered
 
 __all__ = [
@@ -41,8 +42,10 @@ _ITEM, _REVIEWER = COLUMNS.index("item"), COLUMNS.index("reviewer")
 
 
 def current_all(conn: sqlite3.Connection) -> list[Event]:
-    """Every reviewer's current verdicts and notes, ordered by item then reviewer."""
-    return [event for event in map(event_from_row, _current_rows(conn)) if not event.empty]
+    """Every reviewer's current verdicts and notes, ordered by item then reviewer, each on the
+    result its finding is now (db/follow.py: a teammate's, given before a rescan moved it)."""
+    everyone = follow(conn, [event_from_row(row) for row in _current_rows(conn)])
+    return [event for event in everyone if not event.empty]
 
 
 def contested(conn: sqlite3.Connection) -> set[str]:

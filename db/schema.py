@@ -257,6 +257,14 @@ def _run_files(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE report_sources ADD COLUMN ord INTEGER")
 
 
+def _moves_between_revisions(db: sqlite_utils.Database) -> None:
+    """Each move's revisions, the scan it left and the scan it came in: a teammate's verdict
+    on an id follows the moves made after the revision he judged it at, whenever it arrives
+    (db/follow.py). Moves kept before say neither (NULL): only their time is known."""
+    db.execute("ALTER TABLE result_moves ADD COLUMN from_revision TEXT")
+    db.execute("ALTER TABLE result_moves ADD COLUMN to_revision TEXT")
+
+
 Migration = tuple[int, str, Callable[["sqlite_utils.Database"], None]]
 
 #: a new migration raises db.check.LATEST, the schema version this code writes, to its number
@@ -274,6 +282,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         10,
         "report_sources.run_files, ord: the files of a scan, one that found nothing too",
         _run_files,
+    ),
+    (
+        11,
+        "result_moves.from_revision, to_revision: the scans each move is between",
+        _moves_between_revisions,
     ),
 )
 

@@ -188,16 +188,20 @@ def test_two_files_of_one_run_are_one_scan(store: VerdictStore, tmp_path: Path) 
     )
 
 
-def test_only_the_moves_a_verdict_may_follow_are_kept(store: VerdictStore, tmp_path: Path) -> None:
+def test_every_move_is_kept_between_its_revisions(store: VerdictStore, tmp_path: Path) -> None:
     old = scan(tmp_path, "old.sarif", *OLD)
     registered(store, old, REV)
     store.give(ItemRef.for_record(old, old.records[0]), "refuted", reviewer="ann")
     new = scan(tmp_path, "new.sarif", *NEW)
     assert reviewed(store, new, "bob", NEW_REV).events == []  # bob has nothing to carry
     with sqlite3.connect(store.path) as conn:
-        kept = conn.execute("SELECT old, new FROM result_moves").fetchall()
-    # four results moved; one has a verdict: one pair kept, not a whole scan's at each rescan
-    assert kept == [(old.records[0].id, new.records[0].id)]
+        kept = conn.execute(
+            "SELECT old, new, from_revision, to_revision FROM result_moves ORDER BY old"
+        ).fetchall()
+    # four results moved, one of them judged: all four kept, as a teammate's verdict on any of
+    # them, given before this scan, may arrive by a sync after it (tests/db/test_moves_synced.py)
+    pairs = sorted(zip((r.id for r in old.records), (r.id for r in new.records), strict=False))
+    assert kept == [(before, after, REV, NEW_REV) for before, after in pairs]
     assert reviewed(store, new, "ann", NEW_REV).findings == {new.identity: 1}
 
 
@@ -313,3 +317,51 @@ def test_a_verdict_follows_the_moves_made_after_it_through_a_reused_id(
     assert store.current("bo")[f1].note == "F1: cmd is a constant"
     assert f2 not in store.current("bo")
     assert store.current("ann")[f2].note == "F2: other is user input"
+
+
+def test_a_carried_verdict_follows_the_next_scan_not_the_moves_that_carried_it(
+    store: VerdictStore, tmp_path: Path
+) -> None:
+    """F at line 2 (id X), H at 4 (id Y); G added above both: G at 2, F at 4 (Y), H at 6 (Z):
+    ann's refutation of F goes X -> Y, bo's confirmation of H Y -> Z. One line more above them
+    all: F at 5, H at 7. ann's verdict, on Y since the first rescan, follows Y -> F's line 5,
+    not Y -> Z again (the move of the rescan that carried it there)."""
+    f, g, h = (f"subprocess.call({name}, shell=True)" for name in ("cmd", "other", "argv"))
+    rev_b, rev_c = "b" * 40, "c" * 40
+    a = scan(
+        tmp_path,
+        "a.sarif",
+        finding("B602", "api/run.py", 2, f),
+        finding("B602", "api/run.py", 4, h),
+    )
+    registered(store, a, REV)
+    store.give(
+        ItemRef.for_record(a, a.records[0]), "refuted", note="F", reviewer="ann", revision=REV
+    )
+    store.give(
+        ItemRef.for_record(a, a.records[1]), "confirmed", note="H", reviewer="bo", revision=REV
+    )
+    b = scan(
+        tmp_path,
+        "b.sarif",
+        *(finding("B602", "api/run.py", line, code) for line, code in ((2, g), (4, f), (6, h))),
+    )
+
+    def a_to_b(revision: str, wanted: Mapping[str, Collection[int]]) -> dict[tuple[str, int], int]:
+        return {("api/run.py", 2): 4, ("api/run.py", 4): 6}
+
+    store.carry([b], reviewer="ann", revision=rev_b, lines_after=a_to_b)
+    registered(store, b, rev_b)
+    assert {e.record: e.note for e in store.current("ann").values()} == {b.records[1].id: "F"}
+    c = scan(
+        tmp_path,
+        "c.sarif",
+        *(finding("B602", "api/run.py", line, code) for line, code in ((3, g), (5, f), (7, h))),
+    )
+
+    def b_to_c(revision: str, wanted: Mapping[str, Collection[int]]) -> dict[tuple[str, int], int]:
+        return {("api/run.py", 2): 3, ("api/run.py", 4): 5, ("api/run.py", 6): 7}
+
+    store.carry([c], reviewer="ann", revision=rev_c, lines_after=b_to_c)
+    registered(store, c, rev_c)
+    assert {e.record: e.note for e in store.current("ann").values()} == {c.records[1].id: "F"}

@@ -161,6 +161,7 @@ class Reviewed(NamedTuple):
     notices: list[Notice]
     stale: int  # the reviewer's stale verdicts
     current: dict[str, Any]  # record id -> the reviewer's verdict on it (or on its quote)
+    others: dict[str, Any] = {}  # record id -> [(reviewer, verdict)] of the other reviewers
 
     @property
     def said(self) -> list[str]:
@@ -182,5 +183,9 @@ async def review_once(repo: Path, scan: Path, rev: str, db: Path, keymap: Any) -
         await pilot.pause()
         stale = len(screen.state.stale)
         current = {e.record: e.verdict for e in screen.session.current.values()}
+        others: dict[str, Any] = {}
+        for events in screen.session.others.values():
+            for e in events:
+                others.setdefault(e.record, []).append((e.reviewer, e.verdict))
     app.close()
-    return Reviewed(notices, stale, current)
+    return Reviewed(notices, stale, current, others)

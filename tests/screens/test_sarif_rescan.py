@@ -220,3 +220,55 @@ async def test_verdicts_follow_their_findings_into_a_renamed_file(
     with VerdictStore.open(db) as store:
         notes = {e.record: e.note for e in store.current("ada").values()}
     assert notes == {records[0].id: "a: constant", records[1].id: "b: user input"}
+
+
+def scan_at(path: Path, *found: tuple[int, str]) -> Path:
+    """Bandit's shape: a B602 result of each (line, code) of src/run.py."""
+    results = [
+        {
+            "ruleId": "B602",
+            "message": {"text": "shell=True"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "src/run.py"},
+                        "region": {"startLine": line, "endLine": line, "snippet": {"text": code}},
+                    }
+                }
+            ],
+        }
+        for line, code in found
+    ]
+    run = {"tool": {"driver": {"name": "Bandit"}}, "results": results}
+    path.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    return path
+
+
+async def test_a_teammates_verdict_received_after_a_rescan_shows_on_his_finding(
+    tmp_path: Path, keymap: Keymap
+) -> None:
+    # ada rescans: her finding goes from line 2 to 4 and another takes line 2 (its id); ben's
+    # verdict on the id, given on the scan before, comes in after (as a sync brings it): the
+    # review shows it on the finding he judged, not on the one that holds the id now
+    from db.events import now_at
+    from db.keys import Verdict
+    from db.writes import new_event
+
+    other = "subprocess.call(other, shell=True)"
+    repo, db = tmp_path / "repo", tmp_path / "verdicts.db"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    first = commit(repo, f"import subprocess\n{CODE}\n")
+    before = scan_at(tmp_path / "before.sarif", (2, CODE))
+    await review_once(repo, before, first, db, keymap)
+    second = commit(repo, f"import subprocess\n{other}\nx = 1\n{CODE}\n")
+    after = scan_at(tmp_path / "after.sarif", (2, other), (4, CODE))
+    await review_once(repo, after, second, db, keymap)
+    (report,) = load_reports([before]).reports
+    took, moved = load_reports([after]).reports[0].records
+    assert took.id == report.records[0].id
+    judged = ItemRef.for_record(report, report.records[0])
+    with VerdictStore.open(db) as store:
+        store.import_events([new_event(judged, "ben", Verdict.REFUTED, "ok", now_at(), first)])
+    seen = await review_once(repo, after, second, db, keymap)
+    assert seen.others == {moved.id: [("ben", Verdict.REFUTED)]}
