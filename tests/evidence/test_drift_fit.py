@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import LCSseq
 
 from evidence.drift_windows import FIT_REACH, _Runs, fitted
 from evidence.model import LineRange
@@ -68,16 +69,24 @@ def test_fitted_takes_the_nearest_and_then_the_earlier_of_equal_widenings() -> N
     assert fitted(passage, lines, (3, 4)) == (3, 4) == _plain(passage, lines, (3, 4))
 
 
-def test_a_run_left_unscored_is_below_the_cutoff() -> None:
+def test_a_run_said_0_is_below_the_cutoff_and_any_other_is_its_ratio() -> None:
     rng = random.Random(11)
     for _ in range(300):
         passage, lines, (first, last) = _case(rng)
         text = " ".join(" ".join(passage).split())
-        runs = _Runs(text, lines)
+        runs = _Runs(text, lines, (first, last))
         cutoff = runs.alike(first, last, 0.0)
-        for a in range(max(1, first - FIT_REACH), first + 1):
-            for b in range(min(len(lines), last + FIT_REACH), last - 1, -1):
-                exact = float(fuzz.ratio(text, " ".join(" ".join(lines[a - 1 : b]).split())))
-                said = runs.alike(a, b, cutoff)
-                assert said == exact or (said == 0.0 and exact < cutoff)
-                cutoff = max(cutoff, said)
+        spans = [
+            (a, b)
+            for a in range(max(1, first - FIT_REACH), first + 1)
+            for b in range(last, min(len(lines), last + FIT_REACH) + 1)
+        ]
+        rng.shuffle(spans)  # in any order, not only fitted's: each bound holds on its own
+        for a, b in spans:
+            run = " ".join(" ".join(lines[a - 1 : b]).split())
+            exact = float(fuzz.ratio(text, run))
+            said = runs.alike(a, b, cutoff)
+            assert said == exact or (said == 0.0 and exact < cutoff)
+            cutoff = max(cutoff, said)
+            # what it keeps as the most a run has in common with the passage is no less
+            assert LCSseq.similarity(text, run) <= runs._common.get((a, b), (0, len(run)))[1]
