@@ -144,18 +144,59 @@ def fitted(passage: list[str], lines: list[str], span: LineRange) -> LineRange:
     the passage, whitespace aside: a statement rewrapped over more lines is taken to its last
     line (`) -> Carried:`), not cut where a measure that counts indentation stopped. Never
     shrunk: lines the passage gained on the way are its counterpart's."""
-    from rapidfuzz import fuzz
-
-    text = " ".join(" ".join(passage).split())
     first, last = span
-
-    def alike(a: int, b: int) -> float:
-        return float(fuzz.ratio(text, " ".join(" ".join(lines[a - 1 : b]).split())))
-
-    best = (alike(first, last), 0, span)
+    runs = _Runs(" ".join(" ".join(passage).split()), lines, span)
+    best = (runs.alike(first, last, 0.0), 0, span)
     for a in range(max(1, first - FIT_REACH), first + 1):
-        for b in range(last, min(len(lines), last + FIT_REACH) + 1):
-            key = (alike(a, b), -(first - a + b - last), (a, b))
+        # the longest first, to bound the runs it holds; ties still go to the smaller `a`
+        for b in range(min(len(lines), last + FIT_REACH), last - 1, -1):
+            key = (runs.alike(a, b, best[0]), -(first - a + b - last), (a, b))
             if key[:2] > best[:2]:
                 best = key
     return best[2]
+
+
+class _Runs:
+    """How alike the passage's `text` is to runs of `lines` that hold `span` (rapidfuzz ratio,
+    whitespace aside), each run's text scored once. Ratio is 200 * common / total, for the
+    longest common subsequence; a run holds no more in common than a run holding it, nor more
+    than a run it holds plus the characters it adds: a run these bounds keep below a cutoff is
+    not scored."""
+
+    def __init__(self, text: str, lines: list[str], span: LineRange) -> None:
+        self.text, self.lines = text, lines
+        self.least = len(self._text(*span))  # no run scored is shorter
+        self._said: dict[str, tuple[float, float]] = {}  # a run's text: ratio, most in common
+        self._common: dict[LineRange, tuple[int, float]] = {}  # a run: length, most in common
+
+    def alike(self, first: int, last: int, cutoff: float) -> float:
+        """The ratio of lines first-last to the passage; one below `cutoff` may be said 0.0."""
+        from rapidfuzz import fuzz
+
+        run = self._text(first, last)
+        total = len(self.text) + len(run)
+        said = self._said.get(run)  # blank lines add no text
+        if said is None:
+            # the margin covers the floats' rounding: a run that may tie the cutoff is scored
+            if total and 200 * self._most_common(run, first, last) / total < cutoff - 1e-6:
+                return 0.0
+            # below `floor` rapidfuzz stops early and says 0: still low enough to rule out the
+            # runs this one holds, none shorter than `least`
+            floor = max(0.0, cutoff - 1e-5) * (len(self.text) + self.least) / max(1, total)
+            score = float(fuzz.ratio(self.text, run, score_cutoff=floor))
+            common = round(total * score / 200) if score else floor * total / 200
+            said = self._said[run] = (score, common)
+        self._common[(first, last)] = (len(run), said[1])
+        return said[0]
+
+    def _text(self, first: int, last: int) -> str:
+        return " ".join(" ".join(self.lines[first - 1 : last]).split())
+
+    def _most_common(self, run: str, first: int, last: int) -> float:
+        most: float = min(len(self.text), len(run))
+        for (a, b), (size, common) in self._common.items():
+            if a <= first and last <= b:
+                most = min(most, common)
+            elif first <= a and b <= last:
+                most = min(most, common + len(run) - size)
+        return most
