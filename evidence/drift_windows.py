@@ -22,6 +22,10 @@ def same_runs(passage: list[str], lines: list[str]) -> list[LineRange]:
     ]
 
 
+#: how far below the best a run is still scored in full (a tie must be seen as one)
+_TIE = 1e-6
+
+
 def most_alike_run(
     passage: list[str],
     lines: list[str],
@@ -56,8 +60,10 @@ def most_alike_run(
                 and not any(owned(line) for line in run if line not in known)
             ):
                 continue
-            # below the best so far rapidfuzz stops early and says 0: the same choice, sooner
-            cutoff = best[0] if best is not None else 0.0
+            # below the best so far rapidfuzz stops early and says 0: the same choice, sooner;
+            # a hair below it, as rapidfuzz said 0 for about 2% of exact ties (its similarity
+            # against cutoff / 100 in floats), which lost the nearest of equals
+            cutoff = max(0.0, best[0] - _TIE) if best is not None else 0.0
             score = float(fuzz.ratio(text, "\n".join(run), score_cutoff=cutoff))
             key = (score, -abs(start - at), (start, start + length - 1))
             if (best is None or key[:2] > best[:2]) and not _another_passage(

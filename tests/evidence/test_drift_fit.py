@@ -8,7 +8,7 @@ import random
 from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 
-from evidence.drift_windows import FIT_REACH, _Runs, fitted
+from evidence.drift_windows import FIT_REACH, _Runs, fitted, most_alike_run
 from evidence.model import LineRange
 
 WORDS = ["a", "b", "ab", "ba", "x = 1", "return", "(", ")", "<g>", "</g>"]
@@ -90,3 +90,12 @@ def test_a_run_said_0_is_below_the_cutoff_and_any_other_is_its_ratio() -> None:
             cutoff = max(cutoff, said)
             # what it keeps as the most a run has in common with the passage is no less
             assert LCSseq.similarity(text, run) <= runs._common.get((a, b), (0, len(run)))[1]
+
+
+def test_the_nearest_of_equal_runs_is_chosen() -> None:
+    # rapidfuzz, given the best score so far as its cutoff, says 0 for some exact ties (its
+    # similarity against cutoff / 100 in floats): the nearer of two equal runs was lost
+    passage, like = "gamma self self count", "self beta value self delta value"
+    assert fuzz.ratio(passage, like, score_cutoff=fuzz.ratio(passage, like)) == 0  # the trap
+    lines = [like, "zzzz", like, "zzzz zzzz zzzz zzzz"]
+    assert most_alike_run([passage], lines, (3, 3), [])[0] == (3, 3)
