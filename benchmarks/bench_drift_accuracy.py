@@ -18,7 +18,8 @@ characters) the truth is read from NEW's text, never from the history:
   changed elsewhere  gone from its file (or the file gone), in no file verbatim, but a file
                 written since holds a window like it (>= 80, as for changed, against that
                 file at OLD) with one of its lines of 8 or more characters that the file did
-                not hold at OLD: moved and edited; drift is right to say changed in one of
+                not hold at OLD and that at most 16 written files hold (not an import every
+                module has): moved and edited; drift is right to say changed in one of
                 those files (or, when its own file has a window between 50 and 80, changed or
                 deleted there)
   deleted       the file is there and no window resembles it above 50
@@ -257,15 +258,22 @@ class Judge:
     def edited_elsewhere(self, target: str | None, passage: list[str]) -> list[str]:
         """The files written since OLD but `target` with a window like the passage (best_window
         >= CHANGED_FROM against the file at OLD) that hold one of its telling lines (8
-        characters or more, stripped) that they did not hold at OLD."""
+        characters or more, stripped) that they did not hold at OLD, one that at most 16 files
+        written since hold (a line in many, an import, tells nothing of where it went)."""
         telling = {line.strip() for line in passage if len(line.strip()) >= 8}
+        holders: dict[str, list[str]] = {}
+        for other in self.written:
+            lines = self.lines(other)
+            for line in telling & {x.strip() for x in lines or ()}:
+                holders.setdefault(line, []).append(other)
         found = []
         for other in self.written:
             lines = self.lines(other)
-            if other == target or lines is None or not telling & {x.strip() for x in lines}:
+            if other == target or lines is None:
                 continue
             before = list(self.old.read(other).lines) if self.old.exists(other) else []
-            if not telling - {line.strip() for line in before}:
+            new = (telling & {x.strip() for x in lines}) - {x.strip() for x in before}
+            if not any(len(holders[line]) <= 16 for line in new):
                 continue
             if best_window(passage, lines, before) >= CHANGED_FROM:
                 found.append(other)

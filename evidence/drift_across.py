@@ -97,15 +97,15 @@ class Holding:
                 self.order.setdefault(path, len(self.order))
             yield path, lines
 
+    def few(self, line: str) -> list[str]:
+        """The files holding ``line`` when they are few (a line in many, an import, tells
+        nothing of where a passage went), else none."""
+        paths = self.files.get(line, [])
+        return paths if len(paths) <= _FEW_FILES else []
+
     def candidates(self, mine: set[str]) -> list[str]:
-        """The files holding one of the lines `mine` that few files hold (a line in many, as
-        `return None`, tells nothing), in the order read."""
-        found = {
-            path
-            for line in mine
-            if len(paths := self.files.get(line, ())) <= _FEW_FILES
-            for path in paths
-        }
+        """The files holding one of the lines `mine` that few files hold, in the order read."""
+        found = {path for line in mine for path in self.few(line)}
         return sorted(found, key=self.order.__getitem__)
 
 
@@ -121,9 +121,9 @@ def edited_out(
     """Passages still gone from their files (deleted there, or their file deleted) after
     `moved_out`, moved to another file and edited since (a module split up, its code edited
     later), become `changed` there: the lines most like the passage, at least `floor` alike,
-    in a file written since (`holding`) holding one of the passage's telling lines, one that
-    few such files hold, that it did not hold at the cited revision (`held_before`); of such
-    files the most alike, the first of equals. A run of lines the file held before is another
+    in a file written since (`holding`) holding one of the passage's telling lines that it did
+    not hold at the cited revision (`held_before`) and that few such files hold; of such files
+    the most alike, the first of equals. A run of lines the file held before is another
     passage."""
     for number, passage in zip(gone, passages, strict=True):
         drift = drifts[number]
@@ -137,9 +137,9 @@ def edited_out(
                 continue  # its own file was searched already
             before = held_before(path)
             new = mine - {line.strip() for line in before}
+            if not any(path in holding.few(line) for line in new):
+                continue  # none of its lines new there that few files hold: another passage's
             lines = holding.lines_at(path)
-            if not new or new.isdisjoint(line.strip() for line in lines):
-                continue
             near, score = most_alike_run(passage, lines, None, before, new)
             if near is not None and score >= floor and (best is None or score > best[0]):
                 best = (score, path, near)
