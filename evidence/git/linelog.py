@@ -67,6 +67,10 @@ class History:
         default_factory=dict, repr=False
     )
     _descends: set[str] | None = field(default=None, repr=False)
+    #: the commits from `old`, oldest first, with their parents from `old` (k, id) (read once)
+    _from_old: list[tuple[int, list[tuple[int, str]]]] | None = field(default=None, repr=False)
+    #: per name, the commits whose diffs against a parent involve it
+    _by_name: dict[str, set[int]] | None = field(default=None, repr=False)
     #: per path at `old`: the commits from `old` whose diffs involve it, with their parents
     _steps: dict[str, tuple[list[tuple[int, list[tuple[int, str]]]], str]] = field(
         default_factory=dict, repr=False
@@ -101,7 +105,7 @@ class History:
             self.changes[key] = self.changes.get(key, ()) + found
         self._index(changes)
         self._paths, self._at_merges, self._links, self._on_chain = {}, None, None, None
-        self._steps = {}
+        self._steps, self._by_name = {}, None
 
     def _names_of(self, path: str) -> set[str]:
         """Every name the file takes in the changes loaded (renames either way)."""
@@ -232,8 +236,8 @@ class History:
             for k, standing in parents:
                 current, held, touched = at[standing]
                 change = self._by_old.get((number, k, current)) if current is not None else None
-                if change is None:
-                    sides.append((False, current, held, touched))
+                if change is None or not held:  # a deletion is no change to nothing
+                    sides.append((False, change.new_path if change else current, held, touched))
                     continue
                 if change.opaque:  # no lines in its diff: made binary or a link
                     mapped, hit = held, bool(held)
@@ -256,19 +260,30 @@ class History:
         standing for `new`: one that leaves the file alone stands for its first parent from
         `old` (the one ``git log -- PATH`` follows)."""
         if path not in self._steps:
+            if self._from_old is None:
+                self._from_old, reached = [], {self.old}
+                for number in range(len(self.commits) - 1, -1, -1):
+                    commit = self.commits[number]
+                    parents = [(k, p) for k, p in enumerate(commit.parents) if p in reached]
+                    if parents:
+                        reached.add(commit.id)
+                        self._from_old.append((number, parents))
+            if self._by_name is None:
+                self._by_name = {}
+                for (number, _), involved in self._involved.items():
+                    for name in involved:
+                        self._by_name.setdefault(name, set()).add(number)
             names = self._names_of(path)
+            relevant = set().union(*(self._by_name.get(name, set()) for name in names))
             stands = {self.old: self.old}
             steps: list[tuple[int, list[tuple[int, str]]]] = []
-            for number in range(len(self.commits) - 1, -1, -1):
+            for number, parents in self._from_old:
                 commit = self.commits[number]
-                parents = [(k, stands[p]) for k, p in enumerate(commit.parents) if p in stands]
-                if not parents:
-                    continue  # not from `old`
-                if any(self._involved.get((number, k), set()) & names for k, _ in parents):
+                if number in relevant:
                     stands[commit.id] = commit.id
-                    steps.append((number, parents))
+                    steps.append((number, [(k, stands[p]) for k, p in parents]))
                 else:
-                    stands[commit.id] = parents[0][1]
+                    stands[commit.id] = stands[parents[0][1]]
             self._steps[path] = (steps, stands.get(self.new, self.old))
         return self._steps[path]
 
