@@ -123,3 +123,40 @@ def test_a_passage_a_conflicted_merge_deleted_is_the_merges_and_both_sides_edits
     assert len(git(root, "log", "-1", "--format=%P", merge).split()) == 2
     assert _deleted_by(_drift(root, cited)) == _listed(root, cited)
     assert set(_listed(root, cited)) == {merge, ours, theirs}
+
+
+def test_a_deletion_on_a_branch_that_renamed_the_file_is_the_branchs(tmp_path: Path) -> None:
+    """The branch renamed the file and then deleted the passage, main edited other lines of it:
+    the deletion is the branch's commit, in the file's new name."""
+    root = tmp_path / "r"
+    cited = make_repo(root, {"calc.py": BODY})
+    git(root, "checkout", "-qb", "side")
+    git(root, "mv", "calc.py", "steps.py")
+    git(root, "commit", "-qm", "renamed")
+    (root / "steps.py").write_text(_without_step_3())
+    git(root, "commit", "-qam", "step_3 removed")
+    deleted = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "main")
+    _commit(root, _edited(6), "step_6 edited")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    drift = _drift(root, cited)
+    assert (drift.status, drift.path) == (DriftStatus.DELETED, "steps.py")
+    assert [commit.id for commit in drift.commits] == [deleted]
+
+
+def test_the_same_deletion_picked_onto_both_sides_is_the_first_parents(tmp_path: Path) -> None:
+    """The deletion cherry-picked from the branch onto main, both sides changing other lines
+    too, then merged: the merge leaves the passage's lines as both sides had them, and the
+    first parent's commit is named, as ``git log -L``'s walk follows the first parent that
+    left the lines alone."""
+    root = tmp_path / "r"
+    cited = make_repo(root, {"calc.py": BODY})
+    git(root, "checkout", "-qb", "side")
+    picked = _commit(root, _without_step_3(), "step_3 removed")
+    _commit(root, _edited(0, _without_step_3()), "step_0 edited")
+    git(root, "checkout", "-q", "main")
+    git(root, "cherry-pick", picked)
+    on_main = git(root, "rev-parse", "HEAD")
+    _commit(root, _edited(6, _without_step_3()), "step_6 edited")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    assert _deleted_by(_drift(root, cited)) == [on_main]
