@@ -160,3 +160,24 @@ def test_the_same_deletion_picked_onto_both_sides_is_the_first_parents(tmp_path:
     _commit(root, _edited(6, _without_step_3()), "step_6 edited")
     git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side")
     assert _deleted_by(_drift(root, cited)) == [on_main]
+
+
+def test_a_passage_deleted_on_a_branch_and_written_again_lists_the_deletion(
+    tmp_path: Path,
+) -> None:
+    """Deleted on a branch merged into a main that edited other lines of the file, then the
+    deletion reverted: unchanged, and, as on one line of history, its commits are the revert
+    (``git log -L``'s) and the deletion it undid, not the merge's (no merge is listed for a
+    deletion ``git log -L`` cannot see)."""
+    root = tmp_path / "r"
+    cited = make_repo(root, {"calc.py": BODY})
+    git(root, "checkout", "-qb", "side")
+    deleted = _commit(root, _without_step_3(), "step_3 removed")
+    git(root, "checkout", "-q", "main")
+    _commit(root, _edited(6), "step_6 edited")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    git(root, "revert", "--no-edit", deleted)
+    reverted = git(root, "rev-parse", "HEAD")
+    drift = _drift(root, cited)
+    assert (drift.status, drift.lines) == (DriftStatus.UNCHANGED, STEP_3)
+    assert [commit.id for commit in drift.commits] == [reverted, deleted]
