@@ -200,7 +200,8 @@ class History:
     def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:
         """Lines of the file at `path` in `old` carried to `new`: the path there (None when
         deleted), the ranges there, and the commits on the way whose diff touched them,
-        newest first (none for the direct diff, which is no commit)."""
+        newest first (none for the direct diff, which is no commit); where the file's own path
+        credits a merge, its lines' own path through every side (`_follow_sides`)."""
         current, steps = self.path_at_new(path)
         asked = ranges
         touched: list[CommitInfo] = []
@@ -236,7 +237,7 @@ class History:
             for k, standing in parents:
                 current, held, touched = at[standing]
                 change = self._by_old.get((number, k, current)) if current is not None else None
-                if change is None or not held:  # a deletion is no change to nothing
+                if change is None or not held:  # no lines left for its diff to touch
                     sides.append((False, change.new_path if change else current, held, touched))
                     continue
                 if change.opaque:  # no lines in its diff: made binary or a link
@@ -260,14 +261,6 @@ class History:
         standing for `new`: one that leaves the file alone stands for its first parent from
         `old` (the one ``git log -- PATH`` follows)."""
         if path not in self._steps:
-            if self._from_old is None:
-                self._from_old, reached = [], {self.old}
-                for number in range(len(self.commits) - 1, -1, -1):
-                    commit = self.commits[number]
-                    parents = [(k, p) for k, p in enumerate(commit.parents) if p in reached]
-                    if parents:
-                        reached.add(commit.id)
-                        self._from_old.append((number, parents))
             if self._by_name is None:
                 self._by_name = {}
                 for (number, _), involved in self._involved.items():
@@ -277,7 +270,7 @@ class History:
             relevant = set().union(*(self._by_name.get(name, set()) for name in names))
             stands = {self.old: self.old}
             steps: list[tuple[int, list[tuple[int, str]]]] = []
-            for number, parents in self._from_old:
+            for number, parents in self._reached():
                 commit = self.commits[number]
                 if number in relevant:
                     stands[commit.id] = commit.id
@@ -286,6 +279,18 @@ class History:
                     stands[commit.id] = stands[parents[0][1]]
             self._steps[path] = (steps, stands.get(self.new, self.old))
         return self._steps[path]
+
+    def _reached(self) -> list[tuple[int, list[tuple[int, str]]]]:
+        """The commits from `old`, oldest first, each with its parents from `old` (k, id)."""
+        if self._from_old is None:
+            self._from_old, reached = [], {self.old}
+            for number in range(len(self.commits) - 1, -1, -1):
+                commit = self.commits[number]
+                parents = [(k, p) for k, p in enumerate(commit.parents) if p in reached]
+                if parents:
+                    reached.add(commit.id)
+                    self._from_old.append((number, parents))
+        return self._from_old
 
     def line_log(self, path: str, ranges: Ranges) -> list[CommitInfo]:
         """The commits of ``git log -L`` for `ranges` of `path` at `new`, newest first."""
