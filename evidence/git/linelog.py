@@ -67,6 +67,14 @@ class History:
         default_factory=dict, repr=False
     )
     _descends: set[str] | None = field(default=None, repr=False)
+    #: the commits from `old`, oldest first, with their parents from `old` (k, id) (read once)
+    _from_old: list[tuple[int, list[tuple[int, str]]]] | None = field(default=None, repr=False)
+    #: per name, the commits whose diffs against a parent involve it
+    _by_name: dict[str, set[int]] | None = field(default=None, repr=False)
+    #: per path at `old`: the commits from `old` whose diffs involve it, with their parents
+    _steps: dict[str, tuple[list[tuple[int, list[tuple[int, str]]]], str]] = field(
+        default_factory=dict, repr=False
+    )
     #: the names some merge's diffs involve, and the renames either way (read once)
     _at_merges: set[str] | None = field(default=None, repr=False)
     _links: dict[str, set[str]] | None = field(default=None, repr=False)
@@ -97,6 +105,7 @@ class History:
             self.changes[key] = self.changes.get(key, ()) + found
         self._index(changes)
         self._paths, self._at_merges, self._links, self._on_chain = {}, None, None, None
+        self._steps, self._by_name = {}, None
 
     def _names_of(self, path: str) -> set[str]:
         """Every name the file takes in the changes loaded (renames either way)."""
@@ -191,8 +200,10 @@ class History:
     def follow(self, path: str, ranges: Ranges) -> tuple[str | None, Ranges, list[CommitInfo]]:
         """Lines of the file at `path` in `old` carried to `new`: the path there (None when
         deleted), the ranges there, and the commits on the way whose diff touched them,
-        newest first (none for the direct diff, which is no commit)."""
+        newest first (none for the direct diff, which is no commit); where the file's own path
+        credits a merge, its lines' own path through every side (`_follow_sides`)."""
         current, steps = self.path_at_new(path)
+        asked = ranges
         touched: list[CommitInfo] = []
         for change in steps:
             if change.opaque:  # no lines in its diff: the commit that made it binary or a link
@@ -203,7 +214,83 @@ class History:
                 touched.append(change.commit)
             if not ranges:
                 break
+        if any(len(commit.parents) > 1 for commit in touched):
+            # a merge that changed the file against every parent: another side may hold the
+            # lines as the merge left them, and its commits changed them (a branch's deletion)
+            return self._follow_sides(path, asked)
         return current, ranges, touched[::-1]
+
+    def _follow_sides(
+        self, path: str, ranges: Ranges
+    ) -> tuple[str | None, Ranges, list[CommitInfo]]:
+        """`follow` through every line of history from `old`: a merge takes the lines from its
+        first parent whose diff leaves them alone, with that side's commits (line-log.c's rule,
+        forward), preferring a side that holds them (an empty one cannot tell that the merge
+        wrote them again); a merge that changed them against every parent wrote them itself,
+        and every side's commits led there."""
+        steps, last = self._side_steps(path)
+        at: dict[str, tuple[str | None, Ranges, frozenset[int]]] = {
+            self.old: (path, ranges, frozenset())
+        }
+        for number, parents in steps:
+            sides: list[tuple[bool, str | None, Ranges, frozenset[int]]] = []
+            for k, standing in parents:
+                current, held, touched = at[standing]
+                change = self._by_old.get((number, k, current)) if current is not None else None
+                if change is None or not held:  # no lines left for its diff to touch
+                    sides.append((False, change.new_path if change else current, held, touched))
+                    continue
+                if change.opaque:  # no lines in its diff: made binary or a link
+                    mapped, hit = held, bool(held)
+                else:
+                    mapped, hit = map_ranges(held, change.hunks, forward=True)
+                sides.append((hit, change.new_path, mapped, touched))
+            quiet = [side for side in sides if not side[0]]
+            if quiet:
+                _, current, held, touched = next((side for side in quiet if side[2]), quiet[0])
+            else:
+                _, current, held, _ = sides[0]
+                touched = frozenset({number}).union(*(side[3] for side in sides))
+            at[self.commits[number].id] = (current, held, touched)
+        current, held, touched = at[last]
+        return current, held, [self.commits[number] for number in sorted(touched)]
+
+    def _side_steps(self, path: str) -> tuple[list[tuple[int, list[tuple[int, str]]]], str]:
+        """The commits from `old` whose diffs involve the file at `path`, oldest first, each with
+        its parents from `old` as (parent number, the commit standing for it), and the commit
+        standing for `new`: one that leaves the file alone stands for its first parent from
+        `old` (the one ``git log -- PATH`` follows)."""
+        if path not in self._steps:
+            if self._by_name is None:
+                self._by_name = {}
+                for (number, _), involved in self._involved.items():
+                    for name in involved:
+                        self._by_name.setdefault(name, set()).add(number)
+            names = self._names_of(path)
+            relevant = set().union(*(self._by_name.get(name, set()) for name in names))
+            stands = {self.old: self.old}
+            steps: list[tuple[int, list[tuple[int, str]]]] = []
+            for number, parents in self._reached():
+                commit = self.commits[number]
+                if number in relevant:
+                    stands[commit.id] = commit.id
+                    steps.append((number, [(k, stands[p]) for k, p in parents]))
+                else:
+                    stands[commit.id] = stands[parents[0][1]]
+            self._steps[path] = (steps, stands.get(self.new, self.old))
+        return self._steps[path]
+
+    def _reached(self) -> list[tuple[int, list[tuple[int, str]]]]:
+        """The commits from `old`, oldest first, each with its parents from `old` (k, id)."""
+        if self._from_old is None:
+            self._from_old, reached = [], {self.old}
+            for number in range(len(self.commits) - 1, -1, -1):
+                commit = self.commits[number]
+                parents = [(k, p) for k, p in enumerate(commit.parents) if p in reached]
+                if parents:
+                    reached.add(commit.id)
+                    self._from_old.append((number, parents))
+        return self._from_old
 
     def line_log(self, path: str, ranges: Ranges) -> list[CommitInfo]:
         """The commits of ``git log -L`` for `ranges` of `path` at `new`, newest first."""
