@@ -126,7 +126,7 @@ def test_a_passage_moved_to_another_file_on_a_branch_then_edited_is_changed_ther
     edit = git(root, "rev-parse", "HEAD")
     drift = _drift(root, cited, "store.py", (7, 9))  # the lock, the check, BEGIN IMMEDIATE
     assert drift.status is DriftStatus.CHANGED and drift.path == "database.py"
-    assert drift.lines is not None and drift.lines[0] == 3 and drift.score >= 80
+    assert drift.lines == (3, 6) and drift.score >= 80, drift  # the line added among them too
     assert [c.id for c in drift.commits] == [edit, split]
     # lines the new file held at the cited revision are another passage's: still deleted
     root = tmp_path / "other"
@@ -152,3 +152,31 @@ def test_a_file_deleted_whose_code_went_edited_into_another_is_changed_there(
     git(root, "commit", "-qam", "helpers folded into main.py")
     drift = _drift(root, cited, "helpers.py", (1, 3))
     assert (drift.status, drift.path, drift.lines) == (DriftStatus.CHANGED, "main.py", (91, 93))
+
+
+def test_a_moved_passage_with_a_line_added_among_its_own_keeps_its_first_line(
+    tmp_path: Path,
+) -> None:
+    """Moved to another file, a long line added after its short first line: the run most like
+    it by ratio left its first line out, and the diff said that line was gone, though it stood
+    just above. Its own lines near the run are its counterpart's."""
+    body = (
+        "    def open(self, conn):\n"
+        "        if not self.readonly:\n"
+        '            self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())\n'
+        '            conn.execute("PRAGMA synchronous = FULL")\n'
+        "        return conn\n"
+    )
+    root = tmp_path / "r"
+    cited = make_repo(root, {"store.py": "class Store:\n" + body, "notes.txt": "x\n"})
+    moved = body.replace(
+        "        if not self.readonly:\n",
+        "        if not self.readonly:\n"
+        '            conn.execute(f"PRAGMA busy_timeout = {int(WAIT_STEP * 1000)}")\n',
+    )
+    (root / "store.py").write_text("class Store:\n    pass\n")
+    (root / "database.py").write_text("class Database:\n" + moved)
+    git(root, "add", "database.py")
+    git(root, "commit", "-qam", "the store's opening in database.py, a wait step")
+    drift = _drift(root, cited, "store.py", (3, 5))
+    assert (drift.status, drift.path, drift.lines) == (DriftStatus.CHANGED, "database.py", (3, 6))
