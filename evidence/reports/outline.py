@@ -270,7 +270,7 @@ class _Outliner:
                 self.open(Block(Kind.ANNOTATION, "", f"On {target}", "Annotations", index, index))
                 assert self.current is not None
                 self.current.annotates = target
-            elif text[:1] in "O#*_" and self._on_words(index, text):
+            elif text[:1] in "O#*_" and self._words_after_id(index, text):
                 return  # said there when it stands as a heading
             elif self.current is None and low not in NONE_MARKERS:
                 self.outside(index, "annotation")
@@ -289,7 +289,7 @@ class _Outliner:
             self.state = _State.ACCOUNT
             self.narrative(index, None)
 
-    def _on_words(self, index: int, text: str) -> bool:
+    def _words_after_id(self, index: int, text: str) -> bool:
         """Whether the line is ``On RT-X some words`` (in Markdown or not); when it stands as a
         heading does, alone and with no full stop, it is said: not read, a sentence starts so."""
         plain = undecorated(text)
