@@ -20,6 +20,7 @@ from db.check import StoreError, connect, needs_immutable
 from db.events import COLUMNS, SELECT, Event, event_from_row
 from db.export import event_line, parse_event
 from db.salvage_pages import Value, leaf_rows
+from evidence.text import shown_path
 
 __all__ = ["Salvaged", "salvage"]
 
@@ -45,51 +46,49 @@ def salvage(path: Path) -> Salvaged:
     """Every event that can still be read in the database at ``path``; StoreError when none
     can (not an SQLite file, or not assay's)."""
     found: dict[int, Event] = {}
-    last, failed, schema = _by_sqlite(path, found)
-    if failed or last is None:
+    last, complete, schema = _by_sqlite(path, found)
+    if not complete:
         _by_pages(path, found)
     if not found and not schema:
-        raise StoreError(f"nothing can be read from {path}: no page of it holds assay's events")
-    highest = max(found, default=0)
-    known = last if last is not None else highest
-    result = Salvaged(
+        raise StoreError(
+            f"nothing can be read from {shown_path(path)}: no page of it holds assay's events"
+        )
+    known = max(last or 0, max(found, default=0))
+    return Salvaged(
         events=[found[seq] for seq in sorted(found)],
-        lost=[seq for seq in range(1, max(known, highest) + 1) if seq not in found],
+        lost=[seq for seq in range(1, known + 1) if seq not in found],
         open_ended=last is None,
         pages_only=not schema,
     )
-    return result
 
 
 def _by_sqlite(path: Path, found: dict[int, Event]) -> tuple[int | None, bool, bool]:
     """The events SQLite reads into ``found`` by seq: (the last seq, None when not known;
-    whether some run could not be read; whether the schema could be read)."""
+    whether every row up to it was read; whether the schema could be read)."""
     mode = "ro&immutable=1" if needs_immutable(path) else "ro"
     conn = connect(path, mode)
     try:
         try:
             columns = [row[1] for row in conn.execute("PRAGMA table_info(events)")]
         except sqlite3.DatabaseError:
-            return None, True, False
+            return None, False, False
         if not set(COLUMNS) <= set(columns):
             raise StoreError(
-                f"nothing can be read from {path}: it holds no table of assay's events"
+                f"nothing can be read from {shown_path(path)}: it holds no table of assay's events"
             )
+        last: int | None
         try:
-            last: int | None = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[
-                0
-            ]
+            (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()
         except sqlite3.DatabaseError:
             last = None
-        failed = [False]
         bound = last if last is not None else _count_bound(conn)
         for first in range(1, bound + 1, _RUN):
-            _read(conn, first, min(bound, first + _RUN - 1), found, failed)
+            _read(conn, first, min(bound, first + _RUN - 1), found)
         # a scan that meets a damaged page may stop there without an error: the rows it did
         # not give are asked for again, run by run
         for first, end in _gaps(found, bound):
-            _read(conn, first, end, found, failed)
-        return last, failed[0] or bool(_gaps(found, bound)), True
+            _read(conn, first, end, found)
+        return last, last is not None and len(found) == last, True
     finally:
         conn.close()
 
@@ -115,9 +114,7 @@ def _count_bound(conn: sqlite3.Connection) -> int:
         return 0
 
 
-def _read(
-    conn: sqlite3.Connection, first: int, last: int, found: dict[int, Event], failed: list[bool]
-) -> None:
+def _read(conn: sqlite3.Connection, first: int, last: int, found: dict[int, Event]) -> None:
     """The rows ``first``..``last`` into ``found``: a run that cannot be read, halved."""
     try:
         rows = conn.execute(
@@ -126,11 +123,10 @@ def _read(
             (first, last),
         ).fetchall()
     except sqlite3.DatabaseError:
-        failed[0] = True
         if first < last:
             middle = (first + last) // 2
-            _read(conn, first, middle, found, failed)
-            _read(conn, middle + 1, last, found, failed)
+            _read(conn, first, middle, found)
+            _read(conn, middle + 1, last, found)
         return
     for seq, *values in rows:
         event = _event(values)
@@ -144,7 +140,7 @@ def _by_pages(path: Path, found: dict[int, Event]) -> None:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise StoreError(f"cannot read {path}: {error.strerror or error}") from None
+        raise StoreError(f"cannot read {shown_path(path)}: {error.strerror or error}") from None
     for rowid, values in leaf_rows(data):
         if len(values) == len(COLUMNS) + 1 and values[0] is None and rowid not in found:
             event = _event(values[1:])

@@ -10,6 +10,7 @@ or a cell that does not parse is skipped, never trusted.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 
 __all__ = ["leaf_rows"]
@@ -116,8 +117,6 @@ def _value(payload: bytes, at: int, kind: int) -> tuple[Value, int]:
             raise ValueError("an integer past the record's end")
         return int.from_bytes(payload[at:end], "big", signed=True), end
     if kind == 7:
-        import struct
-
         return struct.unpack(">d", payload[at : at + 8])[0], at + 8
     if kind in (8, 9):
         return kind - 8, at

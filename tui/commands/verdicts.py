@@ -97,8 +97,8 @@ def _save_aside(path: Path) -> None:
     "--salvage",
     is_flag=True,
     default=False,
-    help="a damaged database: write as jsonl every event SQLite can still read (the database "
-    "left untouched), for `assay import` into a new one",
+    help="a damaged database: write as jsonl every event that can still be read in it (the "
+    "database left untouched), for `assay import` into a new one",
 )
 @click.option(
     "--sarif",
