@@ -92,7 +92,8 @@ class Holding:
 
     def reading(self, texts: Iterable[tuple[str, list[str]]]) -> Iterator[tuple[str, list[str]]]:
         for path, lines in texts:
-            for line in self.wanted.intersection(map(str.strip, lines)):
+            held = self.wanted.intersection(map(str.strip, lines)) if self.wanted else ()
+            for line in held:
                 self.files.setdefault(line, []).append(path)
                 self.order.setdefault(path, len(self.order))
             yield path, lines
