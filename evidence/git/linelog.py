@@ -137,11 +137,8 @@ class History:
         """`chain`, but at a merge the first parent descending from `old` whose diff leaves the
         file (`names`) alone, when one does: the commits of the branch that changed it are on
         the way, not the merge that brought them."""
-        if self._descends is None:
-            self._descends = {self.old}
-            for commit in reversed(self.commits):
-                if any(parent in self._descends for parent in commit.parents):
-                    self._descends.add(commit.id)
+        if self._descends is None:  # the commits `_reached` from `old`
+            self._descends = {self.old, *(self.commits[n].id for n, _ in self._reached())}
         descends = self._descends
         steps: list[tuple[int, int]] = []
         number: int | None = 0
