@@ -22,7 +22,7 @@ def same_runs(passage: list[str], lines: list[str]) -> list[LineRange]:
     ]
 
 
-#: how far below the best a run is still scored in full (a tie must be seen as one)
+#: how far below the best a run is still scored in full (a tie must be seen as one: floats)
 _TIE = 1e-6
 
 
@@ -184,7 +184,7 @@ class _Runs:
         said = self._said.get(run)  # blank lines add no text
         if said is None:
             # the margin covers the floats' rounding: a run that may tie the cutoff is scored
-            if total and 200 * self._most_common(run, first, last) / total < cutoff - 1e-6:
+            if total and 200 * self._most_common(run, first, last) / total < cutoff - _TIE:
                 return 0.0
             # below `floor` rapidfuzz stops early and says 0: still low enough to rule out the
             # runs this one holds, none shorter than `least`
