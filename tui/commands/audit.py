@@ -182,7 +182,7 @@ def chosen_systems(found: Audit, names: Sequence[str]) -> list[AuditSystem]:
     unknown = [name for key, name in wanted.items() if key not in known]
     if unknown:
         raise InputError(
-            f"{found.path} has no system {', '.join(unknown)}; its systems: "
+            f"{shown_path(found.path)} has no system {', '.join(unknown)}; its systems: "
             + ", ".join(system.name for system in found.systems)
         )
     return [system for system in found.systems if name_key(system.name) in wanted]
@@ -267,7 +267,7 @@ def audit_exporter(
     assert found is not None
     if fmt not in ("md", "csv", "jsonl") or history:
         raise InputError("an audit exports as md, csv or jsonl (without --history)")
-    systems = audit_systems("export", found, chosen_systems(found, names) if names else None)
+    systems = audit_systems("export", found, chosen_systems(found, names))
 
     def produce(store: VerdictStore, out: TextIO) -> int:
         if fmt == "md":
