@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import sqlite_utils
@@ -89,6 +89,29 @@ def on(store: VerdictStore, reviewer: str) -> dict[str, str | None]:
     return {e.record: e.note for e in store.current_all() if e.reviewer == reviewer}
 
 
+class Rescan(NamedTuple):
+    """api/run.py with F at r1 (scan one: F at id X), then G put above it at r2 (scan two: G
+    takes X, F moves on)."""
+
+    repo: Path
+    r1: str
+    r2: str
+    one: Report
+    two: Report
+    two_path: Path
+
+
+def g_takes_fs_id(tmp_path: Path) -> Rescan:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    r1 = commit(repo, f"import subprocess\n{F}\n")
+    r2 = commit(repo, f"import subprocess\n{G}\nx = 1\n{F}\n")
+    one, _ = scan(tmp_path, "one.sarif", (2, F))
+    two, two_path = scan(tmp_path, "two.sarif", (2, G), (4, F))
+    return Rescan(repo, r1, r2, one, two, two_path)
+
+
 @pytest.fixture
 def team(tmp_path: Path) -> Iterator[dict[str, VerdictStore]]:
     stores = {
@@ -105,13 +128,7 @@ def test_a_teammates_verdict_stays_on_the_finding_he_judged(
 ) -> None:
     alice, bob = team["alice"], team["bob"]
     remote = bare_remote(tmp_path / "verdicts.git")
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git("init", "-q", "-b", "main", cwd=repo)
-    r1 = commit(repo, f"import subprocess\n{F}\n")
-    r2 = commit(repo, f"import subprocess\n{G}\nx = 1\n{F}\n")
-    one, _ = scan(tmp_path, "one.sarif", (2, F))
-    two, two_path = scan(tmp_path, "two.sarif", (2, G), (4, F))
+    repo, r1, r2, one, two, two_path = g_takes_fs_id(tmp_path)
     (x,) = one.records
     g, f = two.records
     assert g.id == x.id  # G took F's id
@@ -146,13 +163,7 @@ def test_her_own_verdict_follows_once_and_reaches_him_on_its_finding(
 ) -> None:
     alice, bob = team["alice"], team["bob"]
     remote = bare_remote(tmp_path / "verdicts.git")
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git("init", "-q", "-b", "main", cwd=repo)
-    r1 = commit(repo, f"import subprocess\n{F}\n")
-    r2 = commit(repo, f"import subprocess\n{G}\nx = 1\n{F}\n")
-    one, _ = scan(tmp_path, "one.sarif", (2, F))
-    two, two_path = scan(tmp_path, "two.sarif", (2, G), (4, F))
+    repo, r1, r2, one, two, two_path = g_takes_fs_id(tmp_path)
     (x,) = one.records
     g, f = two.records
     for name in ("alice", "bob"):
@@ -282,13 +293,7 @@ def test_two_of_a_reviewers_verdicts_read_on_one_result_the_later_stands(
     from db.keys import Verdict
 
     alice = team["alice"]
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git("init", "-q", "-b", "main", cwd=repo)
-    r1 = commit(repo, f"import subprocess\n{F}\n")
-    r2 = commit(repo, f"import subprocess\n{G}\nx = 1\n{F}\n")
-    one, _ = scan(tmp_path, "one.sarif", (2, F))
-    two, _ = scan(tmp_path, "two.sarif", (2, G), (4, F))
+    repo, r1, r2, one, two, _ = g_takes_fs_id(tmp_path)
     reviewed(alice, one, "alice", repo, r1)
     reviewed(alice, two, "alice", repo, r2)
     x, y = one.records[0], two.records[1]

@@ -6,6 +6,10 @@ import stat
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evidence.drift import Drift
 
 #: a runtime report of the "Heron" system (records, quotes, citations, annotations)
 RUNTIME = """\
@@ -221,3 +225,16 @@ def arm(root: Path, marks: Path) -> str:
     lost = git(root, "rev-parse", "HEAD:lost.txt")
     (root / ".git" / "objects" / lost[:2] / lost[2:]).unlink()
     return lost
+
+
+def drift_of(root: Path, cited: str, path: str, lines: tuple[int, int]) -> Drift:
+    """What drift says of lines ``lines`` of ``path`` at ``cited``, at HEAD of ``root``."""
+    from evidence.drift import follow_anchors
+    from evidence.model import Anchor, FileState, Quote, Tier
+    from evidence.revision import Revision
+
+    anchor = Anchor(Quote("", path, None, 1, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, lines)
+    with Revision.open(root, cited) as old, Revision.open(root, "HEAD") as now:
+        (drift,) = follow_anchors([anchor], old, now)
+    assert drift is not None
+    return drift

@@ -9,24 +9,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from evidencekit import git, make_repo
+from evidencekit import drift_of, git, make_repo
 
-from evidence.drift import Drift, DriftStatus, follow_anchors
-from evidence.model import Anchor, FileState, Quote, Tier
-from evidence.revision import Revision
+from evidence.drift import Drift, DriftStatus
 
 BODY = "".join(f"def step_{n}(value):\n    return value * {n} + {n * 3}\n" for n in range(8))
 STEP_3 = (7, 8)  # the passage: step_3's two lines
 
 
 def _drift(root: Path, cited: str) -> Drift:
-    anchor = Anchor(
-        Quote("", "calc.py", None, 1, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, STEP_3
-    )
-    with Revision.open(root, cited) as old, Revision.open(root, "HEAD") as now:
-        (drift,) = follow_anchors([anchor], old, now)
-    assert drift is not None
-    return drift
+    return drift_of(root, cited, "calc.py", STEP_3)
 
 
 def _commit(root: Path, text: str, message: str) -> str:

@@ -6,19 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evidencekit import git, make_repo
+from evidencekit import drift_of, git, make_repo
 
-from evidence.drift import Drift, DriftStatus, follow_anchors
-from evidence.model import Anchor, FileState, Quote, Tier
-from evidence.revision import Revision
-
-
-def _drift(root: Path, cited: str, path: str, lines: tuple[int, int]) -> Drift:
-    anchor = Anchor(Quote("", path, None, 1, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, lines)
-    with Revision.open(root, cited) as old, Revision.open(root, "HEAD") as now:
-        (drift,) = follow_anchors([anchor], old, now)
-    assert drift is not None
-    return drift
+from evidence.drift import DriftStatus
 
 
 def _merge_side_into_busy_main(root: Path) -> None:
@@ -46,7 +36,7 @@ def test_a_row_of_a_table_replaced_is_changed_at_its_own_lines_with_its_commit(
     git(root, "commit", "-qam", "epsilon replaced on the release")
     replaced = git(root, "rev-parse", "HEAD")
     _merge_side_into_busy_main(root)
-    drift = _drift(root, cited, "routes.py", (5, 7))
+    drift = drift_of(root, cited, "routes.py", (5, 7))
     assert (drift.status, drift.lines) == (DriftStatus.CHANGED, (5, 7))
     assert [c.id for c in drift.commits] == [replaced]
 
@@ -75,7 +65,7 @@ def test_what_a_branch_merged_back_deleted_is_named_by_the_branchs_commit(tmp_pa
         ("data.txt", (3, 4)): DriftStatus.UNREADABLE,
     }
     for (path, lines), status in expected.items():
-        drift = _drift(root, cited, path, lines)
+        drift = drift_of(root, cited, path, lines)
         named = git(root, "log", "--format=%H", f"{cited}..HEAD", "--", path).split()
         assert drift.status is status and len(named) == 1, path
         assert [c.id for c in drift.commits] == named, path
@@ -124,7 +114,7 @@ def test_a_passage_moved_to_another_file_on_a_branch_then_edited_is_changed_ther
     (root / "database.py").write_text("class Database:\n" + edited)
     git(root, "commit", "-qam", "database: a public connection, a wait step")
     edit = git(root, "rev-parse", "HEAD")
-    drift = _drift(root, cited, "store.py", (7, 9))  # the lock, the check, BEGIN IMMEDIATE
+    drift = drift_of(root, cited, "store.py", (7, 9))  # the lock, the check, BEGIN IMMEDIATE
     assert drift.status is DriftStatus.CHANGED and drift.path == "database.py"
     assert drift.lines == (3, 6) and drift.score >= 80, drift  # the line added among them too
     assert [c.id for c in drift.commits] == [edit, split]
@@ -134,7 +124,7 @@ def test_a_passage_moved_to_another_file_on_a_branch_then_edited_is_changed_ther
     (root / "store.py").write_text(STORE.replace(method, ""))
     (root / "database.py").write_text("class Database:\n" + edited)
     git(root, "commit", "-qam", "store: writes gone; database edited")
-    assert _drift(root, cited, "store.py", (7, 9)).status is DriftStatus.DELETED
+    assert drift_of(root, cited, "store.py", (7, 9)).status is DriftStatus.DELETED
 
 
 def test_a_file_deleted_whose_code_went_edited_into_another_is_changed_there(
@@ -150,7 +140,7 @@ def test_a_file_deleted_whose_code_went_edited_into_another_is_changed_there(
     moved = helpers.replace("int(text.strip())", "int(text.strip(), 10)")
     (root / "main.py").write_text(main + moved)
     git(root, "commit", "-qam", "helpers folded into main.py")
-    drift = _drift(root, cited, "helpers.py", (1, 3))
+    drift = drift_of(root, cited, "helpers.py", (1, 3))
     assert (drift.status, drift.path, drift.lines) == (DriftStatus.CHANGED, "main.py", (91, 93))
 
 
@@ -178,5 +168,5 @@ def test_a_moved_passage_with_a_line_added_among_its_own_keeps_its_first_line(
     (root / "database.py").write_text("class Database:\n" + moved)
     git(root, "add", "database.py")
     git(root, "commit", "-qam", "the store's opening in database.py, a wait step")
-    drift = _drift(root, cited, "store.py", (3, 5))
+    drift = drift_of(root, cited, "store.py", (3, 5))
     assert (drift.status, drift.path, drift.lines) == (DriftStatus.CHANGED, "database.py", (3, 6))

@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evidencekit import git, make_repo
+from evidencekit import drift_of, git, make_repo
 
-from evidence.drift import Drift, DriftStatus, follow_anchors
+from evidence.drift import DriftStatus
 from evidence.drift_report import drift_details
-from evidence.model import Anchor, FileState, Quote, Tier
-from evidence.revision import Revision
 
 CONFIG = "def load(path):\n\twith open(path) as f:\n\t\treturn parse(f.read())\n"
-
-
-def _drift(root: Path, cited: str, path: str, lines: tuple[int, int]) -> Drift:
-    anchor = Anchor(Quote("", path, None, 1, 1, "R", 0), FileState.OK, Tier.EXACT, 100.0, lines)
-    with Revision.open(root, cited) as old, Revision.open(root, "HEAD") as now:
-        (drift,) = follow_anchors([anchor], old, now)
-    assert drift is not None
-    return drift
 
 
 def test_a_passage_only_reindented_is_changed_with_score_100(tmp_path: Path) -> None:
@@ -28,13 +18,13 @@ def test_a_passage_only_reindented_is_changed_with_score_100(tmp_path: Path) -> 
     (root / "config.py").write_text(CONFIG.replace("\t", "    "))
     (root / "notes.py").write_text("a = 1   \nb = 2\n")
     git(root, "commit", "-qam", "spaces, not tabs")
-    reindented = _drift(root, cited, "config.py", (1, 3))
+    reindented = drift_of(root, cited, "config.py", (1, 3))
     assert (reindented.status, reindented.lines, reindented.score) == (
         DriftStatus.CHANGED,
         (1, 3),
         100.0,
     )
-    trailing = _drift(root, cited, "notes.py", (1, 2))
+    trailing = drift_of(root, cited, "notes.py", (1, 2))
     assert (trailing.status, trailing.score) == (DriftStatus.CHANGED, 100.0)
 
 
@@ -43,7 +33,7 @@ def test_a_file_no_longer_text_is_unreadable_not_deleted(tmp_path: Path) -> None
     cited = make_repo(root, {"data.txt": "one = 1\ntwo = 2\nthree = 3\n"})
     (root / "data.txt").write_bytes(b"one = 1\ntwo = 2\nthree = 3\n\x00\x01trailer")
     git(root, "commit", "-qam", "a binary trailer")
-    drift = _drift(root, cited, "data.txt", (1, 2))
+    drift = drift_of(root, cited, "data.txt", (1, 2))
     assert drift.status is DriftStatus.UNREADABLE and drift.path == "data.txt"
     assert "binary or too large now" in drift_details(drift)[0]
 
@@ -60,11 +50,11 @@ def test_a_line_added_inside_a_quoted_part_of_a_table_keeps_the_whole_passage(
     added = '    ("POST", "/new_one", handle_new_one),'
     (root / "routes.py").write_text("\n".join([*table[:6], added, *table[6:]]) + "\n")
     git(root, "commit", "-qam", "a POST route")
-    wide = _drift(root, cited, "routes.py", (4, 9))
+    wide = drift_of(root, cited, "routes.py", (4, 9))
     assert (wide.status, wide.lines) == (DriftStatus.CHANGED, (4, 10))
     assert wide.diff is not None
     assert [p.op for p in wide.diff if p.op != "equal"] == ["insert"]
-    narrow = _drift(root, cited, "routes.py", (6, 7))
+    narrow = drift_of(root, cited, "routes.py", (6, 7))
     assert (narrow.status, narrow.lines) == (DriftStatus.CHANGED, (6, 8))
 
 
@@ -86,9 +76,9 @@ def test_a_file_made_binary_or_a_link_names_the_commit_that_made_it(tmp_path: Pa
     made_link = git(root, "rev-parse", "HEAD")
     (root / "other.txt").write_text("o2\n")
     git(root, "commit", "-qam", "an unrelated change")
-    binary = _drift(root, cited, "data.txt", (1, 2))
+    binary = drift_of(root, cited, "data.txt", (1, 2))
     assert binary.status is DriftStatus.UNREADABLE
     assert [c.id for c in binary.commits] == [made_binary]
-    link = _drift(root, cited, "conf.txt", (2, 3))
+    link = drift_of(root, cited, "conf.txt", (2, 3))
     assert link.status is DriftStatus.FILE_DELETED
     assert [c.id for c in link.commits] == [made_link]
