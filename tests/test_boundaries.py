@@ -222,36 +222,34 @@ def private_textual_names() -> set[str]:
     return {name for name in names if name.startswith("_") and not name.startswith("__")}
 
 
-def own_names(files: list[Path]) -> set[str]:
-    """The names assay's own code defines (its private attributes may share Textual's names)."""
-    names: set[str] = set()
-    for path in files:
+def test_only_the_public_api_of_textual_and_rich() -> None:
+    # one walk of each file: the names assay defines (its private attributes may share
+    # Textual's names) and the private-looking names it reads, sorted out after
+    own: set[str] = set()
+    read: list[tuple[str, int, str]] = []  # (file, line, attribute) of each `._name` read
+    found = []
+    this_file = Path(__file__).resolve()
+    for path in python_files(*PACKAGES, "tests", "benchmarks"):
+        shown = str(path.relative_to(ROOT))
+        checked = path.resolve() != this_file
+        in_package = path.parts[len(ROOT.parts)] in PACKAGES
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                names.add(node.name)
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-                names.add(node.attr)
+                own.add(node.name)
+                if checked and in_package and node.name.startswith("_on_"):
+                    # Textual's private handlers' shape, anywhere in assay
+                    found.append(f"{shown}:{node.lineno} def {node.name}")
+            elif isinstance(node, ast.Attribute):
+                if isinstance(node.ctx, ast.Store):
+                    own.add(node.attr)
+                if checked and node.attr.startswith("_"):
+                    read.append((shown, node.lineno, node.attr))
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-    return names
-
-
-def test_only_the_public_api_of_textual_and_rich() -> None:
-    files = python_files(*PACKAGES, "tests", "benchmarks")
-    files = [path for path in files if path.resolve() != Path(__file__).resolve()]
-    suspicious = private_textual_names() - own_names(python_files(*PACKAGES, "tests", "benchmarks"))
-    suspicious -= NAMED_TUPLE_API
-    found = []
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and (
-                node.attr in KNOWN_PRIVATE or node.attr in suspicious
-            ):
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
-            if (
-                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and node.name.startswith("_on_")  # Textual's private handlers' shape, anywhere
-                and path.parts[len(ROOT.parts)] in PACKAGES
-            ):
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno} def {node.name}")
+                own.add(node.id)
+    suspicious = private_textual_names() - own - NAMED_TUPLE_API
+    found += [
+        f"{shown}:{line} .{attr}"
+        for shown, line, attr in read
+        if attr in KNOWN_PRIVATE or attr in suspicious
+    ]
     assert found == []
