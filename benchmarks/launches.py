@@ -21,8 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("evidence", "db", "tui", "screens", "keymaps")  # assay's (pyproject.toml)
 
 CHILD = """
-import os, sys, time
+import os, sys, time, zlib
 MARKS = [("start", time.perf_counter())]  # launch_phases.py's phases (printed when asked)
+
+
+def mark(name):
+    # a phase's end: its time, and a call at which launch_count.py --phases cuts the count
+    MARKS.append((name, time.perf_counter()))
+    zlib.adler32(name.encode())
+
 sys.path.insert(0, {root!r})
 import asyncio
 IDLE = [0.0]  # seconds the event loop waited (launch_phases.py), counted when marks are asked
@@ -46,25 +53,25 @@ async def main(kind):
         class Empty(App):
             def compose(self):
                 yield Static("ready")
-        MARKS.append(("imported", time.perf_counter()))
+        mark("imported")
         app = Empty()
     else:  # as `assay demo` starts: its entry point (click), then the command's own steps
         from pathlib import Path
         import tui.cli
-        MARKS.append(("cli", time.perf_counter()))
+        mark("cli")
         from tui.commands.review import demo_app
-        MARKS.append(("imported", time.perf_counter()))
+        mark("imported")
 {before_app}        app = demo_app(None, None, Path(sys.argv[2]))
-    MARKS.append(("app", time.perf_counter()))
+    mark("app")
     async with app.run_test(size=(120, 40)) as pilot:
         # the first frame of the real screen, without waiting for background work (anchoring)
         while kind != "empty" and type(app.screen).__name__ != "ReviewScreen":
             await asyncio.sleep(0.001)
-        MARKS.append(("ready", time.perf_counter()))
+        mark("ready")
         for _ in range(3):
             await asyncio.sleep(0)
         await app.screen.wait_for_refresh()
-        MARKS.append(("frame", time.perf_counter()))
+        mark("frame")
         marks = " ".join(f"{{name}}={{at - MARKS[0][1]:.6f}}" for name, at in MARKS[1:])
         marks += f" idle={{IDLE[0]:.6f}}"
         print("frame", marks if os.environ.get("ASSAY_LAUNCH_MARKS") else "", flush=True)
