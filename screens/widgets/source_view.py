@@ -370,6 +370,11 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         if target is not None:
             self.scroll_to(y=target, animate=False, force=True, immediate=True)
 
+    def notify_style_update(self) -> None:
+        # Textual restyles after setting `app.theme`: a line drawn between kept the old styles
+        self._style_key = None
+        super().notify_style_update()
+
     def _theme_changed(self) -> None:  # pragma: no cover - wired in on_mount
         self.highlights.clear()
         self.highlights.request()

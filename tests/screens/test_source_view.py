@@ -259,3 +259,19 @@ def test_a_long_line_is_cut_to_the_pieces_under_the_window() -> None:
     window, at = line.cut(500_000, 500_080)
     assert at == 500_000 and len(window) <= 30
     assert "".join(text for text, _ in window) == "".join(t for t, _ in pieces)[500_000:500_080]
+
+
+async def test_a_line_drawn_as_the_theme_changes_is_drawn_in_the_new_theme_after() -> None:
+    # Textual sets `app.theme`, then restyles in a later callback: a line drawn between the two
+    # must not keep the old theme's component styles under the new theme's name
+    app = ViewApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("x.txt", ["alpha", "beta"])
+        await pilot.pause()
+        app.theme = "textual-light" if app.current_theme.dark else "textual-dark"
+        view.render_line(1)  # drawn before the restyle
+        await pilot.pause()
+        number = list(view.render_line(1))[1]  # the line's number, after the backlink's dot
+        assert number.text.strip() == "2" and number.style is not None
+        assert number.style.color == view.get_component_rich_style("source-view--gutter").color
