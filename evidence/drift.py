@@ -27,6 +27,7 @@ from evidence.drift_commits import Carried, MovedHere, OwnLines, judged_by, with
 from evidence.drift_inside import follow_inside, inside_submodule
 from evidence.drift_model import Drift, DriftStatus, diff_json, drift_counts
 from evidence.drift_windows import (
+    counterpart_run,
     fitted,
     holds_in_order,
     most_alike_run,
@@ -427,7 +428,7 @@ class _Follower:
             # lines added among its own, all there: where the history carried it, not a window
             # of its length that a table's like lines make look closer
             return self._changed(passage, path, span, score, renamed)
-        near, score = most_alike_run(passage, self.lines_of(self.against, path), span, before)
+        near, score = counterpart_run(passage, self.lines_of(self.against, path), span, before)
         if near is not None and score >= self.anchorer.floor:  # edited in place
             chosen = self._changed(passage, path, near, score, renamed)
             # beside its own lines, like lines (a table's rows) no commit of theirs wrote are

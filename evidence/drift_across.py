@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from evidence.drift_commits import OwnLines
 from evidence.drift_model import Drift, DriftStatus
-from evidence.drift_windows import FIT_REACH, most_alike_run, same_runs, similarity
+from evidence.drift_windows import most_alike_run, same_runs, similarity, with_own_lines
 from evidence.model import Anchor, LineRange
 from evidence.verbatim import MOST_PLACES
 
@@ -147,26 +147,7 @@ def edited_out(
         if best is not None:
             score, path, near = best
             lines = holding.lines_at(path)
-            wider = _with_own_lines(mine, lines, near)
+            wider = with_own_lines(mine, lines, near)
             if wider != near:  # scored as shown
                 score = similarity(passage, lines[wider[0] - 1 : wider[1]])
             drifts[number] = changed(passage, path, wider, score)
-
-
-def _with_own_lines(mine: set[str], lines: list[str], near: LineRange) -> LineRange:
-    """``near`` grown to the passage's own lines (``mine``, stripped) within FIT_REACH lines of
-    it that it lacks: a line added after a short first line leaves that line out of the run most
-    like the passage by ratio, and its diff then says the line is gone."""
-    first, last = near
-    inside = {line.strip() for line in lines[first - 1 : last]}
-    above = [
-        at
-        for at in range(max(1, first - FIT_REACH), first)
-        if (text := lines[at - 1].strip()) in mine and text not in inside
-    ]
-    below = [
-        at
-        for at in range(last + 1, min(len(lines), last + FIT_REACH) + 1)
-        if (text := lines[at - 1].strip()) in mine and text not in inside
-    ]
-    return (min(above, default=first), max(below, default=last))

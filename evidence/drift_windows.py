@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from evidence.model import LineRange
 
-__all__ = ["fitted", "most_alike_run", "same_runs", "similarity"]
+__all__ = [
+    "counterpart_run",
+    "fitted",
+    "most_alike_run",
+    "same_runs",
+    "similarity",
+    "with_own_lines",
+]
 
 #: a line of a run this like one of the passage's (rapidfuzz ratio) may be that line edited
 LIKE_LINE = 60.0
@@ -206,3 +213,37 @@ class _Runs:
             elif first <= a and b <= last:
                 most = min(most, common + len(run) - size)
         return most
+
+
+def with_own_lines(
+    mine: set[str], lines: list[str], near: LineRange, within: LineRange | None = None
+) -> LineRange:
+    """``near`` grown to the passage's own lines (``mine``, stripped) within FIT_REACH lines of
+    it (and within ``within``) that it lacks: a line added after a short first line leaves that
+    line out of the run most like the passage by ratio, and its diff then says it is gone."""
+    first, last = near
+    low, high = within or (1, len(lines))
+    inside = {line.strip() for line in lines[first - 1 : last]}
+    above = [
+        at
+        for at in range(max(low, first - FIT_REACH), first)
+        if (text := lines[at - 1].strip()) in mine and text not in inside
+    ]
+    below = [
+        at
+        for at in range(last + 1, min(high, last + FIT_REACH) + 1)
+        if (text := lines[at - 1].strip()) in mine and text not in inside
+    ]
+    return (min(above, default=first), max(below, default=last))
+
+
+def counterpart_run(
+    passage: list[str], lines: list[str], span: LineRange, before: list[str]
+) -> tuple[LineRange | None, float]:
+    """`most_alike_run` about `span` (the lines the history carried the passage to); a run
+    among them grown to the passage's own lines there (`with_own_lines`), short ones too (a
+    `try:`): the history says they are its. The score is the run's."""
+    near, score = most_alike_run(passage, lines, span, before)
+    if near is None or near[0] < span[0] or near[1] > span[1]:
+        return near, score  # beside its lines: like lines, told apart by their commits
+    return with_own_lines({line.strip() for line in passage} - {""}, lines, near, span), score

@@ -202,7 +202,8 @@ class History:
         current, steps = self.path_at_new(path)
         asked = ranges
         touched: list[CommitInfo] = []
-        for change in steps:
+        merged_after = False
+        for at, change in enumerate(steps):
             if change.opaque:  # no lines in its diff: the commit that made it binary or a link
                 hit = True
             else:
@@ -210,8 +211,11 @@ class History:
             if hit and change.commit.id:
                 touched.append(change.commit)
             if not ranges:
+                # deleted on this side: a merge after it may keep them from another side (a
+                # conflict resolved with that side's text)
+                merged_after = any(len(later.commit.parents) > 1 for later in steps[at + 1 :])
                 break
-        if any(len(commit.parents) > 1 for commit in touched):
+        if merged_after or any(len(commit.parents) > 1 for commit in touched):
             # a merge that changed the file against every parent: another side may hold the
             # lines as the merge left them, and its commits changed them (a branch's deletion)
             return self._follow_sides(path, asked)

@@ -173,3 +173,30 @@ def test_a_passage_deleted_on_a_branch_and_written_again_lists_the_deletion(
     drift = _drift(root, cited)
     assert (drift.status, drift.lines) == (DriftStatus.UNCHANGED, STEP_3)
     assert [commit.id for commit in drift.commits] == [reverted, deleted]
+
+
+@pytest.mark.parametrize(("side", "place"), [("theirs", (11, 12)), ("ours", (1, 2))])
+def test_a_passage_moved_on_main_and_kept_where_it_was_by_a_merge_is_moved(
+    tmp_path: Path, side: str, place: tuple[int, int]
+) -> None:
+    """main moved step_3 and step_4 to the top, a release branch edited step_4 where it stood,
+    and the merge took the release's side of that conflict (-X theirs): the file holds the
+    passage twice, moved by main and left at its own lines (shifted) by the release. Drift
+    carried its lines through main's move, found them deleted there, and called the passage
+    deleted, though the release's side kept them to the newer revision untouched. Taking
+    main's side (-X ours) leaves only the moved copy."""
+    root = tmp_path / "r"
+    cited = make_repo(root, {"calc.py": BODY})
+    git(root, "checkout", "-qb", "release")
+    _commit(root, _edited(4), "step_4 edited where it stands")
+    git(root, "checkout", "-q", "main")
+    lines = BODY.splitlines(keepends=True)
+    _commit(root, "".join(lines[6:10] + lines[:6] + lines[10:]), "step_3 and step_4 moved up")
+    git(root, "merge", "-q", "--no-ff", f"-X{side}", "-m", "merge release", "release")
+    drift = _drift(root, cited)
+    assert (drift.status, drift.path, drift.lines) == (DriftStatus.MOVED, "calc.py", place)
+    now = (root / "calc.py").read_text().splitlines(keepends=True)
+    assert "".join(now[place[0] - 1 : place[1]]) == "".join(lines[6:8])
+    lines_log = f"-L{place[0]},{place[1]}:calc.py"
+    log = git(root, "log", lines_log, "--format=@%H", "-s", f"{cited}..HEAD")
+    assert [c.id for c in drift.commits] == [line[1:] for line in log.split() if line[:1] == "@"]

@@ -82,3 +82,34 @@ def test_a_file_made_binary_or_a_link_names_the_commit_that_made_it(tmp_path: Pa
     link = drift_of(root, cited, "conf.txt", (2, 3))
     assert link.status is DriftStatus.FILE_DELETED
     assert [c.id for c in link.commits] == [made_link]
+
+
+def test_a_changed_passage_with_a_long_line_added_after_its_short_first_keeps_that_line(
+    tmp_path: Path,
+) -> None:
+    """A long line added after the passage's short first line (`try:`) and its last line
+    edited: the run most like the passage by ratio left `try:` out, and the diff said it was
+    gone, though it stands just above. Its own lines beside the run are its counterpart's, as
+    for a passage moved to another file and edited."""
+    head = "import logging\n\nlog = logging.getLogger(__name__)\n\n\n"
+    old = (
+        "def load(path):\n"
+        "    try:\n"
+        "        data = read(path)\n"
+        "        return parse(data)\n"
+        "    except OSError:\n"
+        "        return None\n"
+    )
+    new = old.replace(
+        "    try:\n",
+        "    try:\n        log.debug('loading %s with the configured reader and the strict"
+        " parser as a fallback', path, extra={'component': 'loader', 'stage': 'read'})\n",
+    ).replace("parse(data)", "parse(data, strict=True)")
+    root = tmp_path / "r"
+    cited = make_repo(root, {"load.py": head + old})
+    (root / "load.py").write_text(head + new)
+    git(root, "commit", "-qam", "log the load, parse strictly")
+    drift = drift_of(root, cited, "load.py", (7, 9))  # try:, the read, the return
+    assert (drift.status, drift.lines) == (DriftStatus.CHANGED, (7, 10)), drift
+    assert drift.diff is not None
+    assert not any(part.op == "delete" and "try:" in part.quote for part in drift.diff)
