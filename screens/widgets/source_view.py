@@ -390,8 +390,7 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
 
     @property
     def syntax_name(self) -> str:
-        """The pygments style of the app's theme (dark or light), looked up once per theme
-        (the highlighting asks for each line drawn)."""
+        """The pygments style of the app's theme, looked up once per theme (asked per line)."""
         theme = self.app.theme
         if self._syntax[0] != theme:
             kind = "dark" if self.app.current_theme.dark else "light"
