@@ -19,10 +19,13 @@ def quote_info(
     place: Elsewhere | None = None,
     drift: Content | None = None,
     unchecked: str | None = None,
+    *,
+    compact: bool = False,
 ) -> Content:
     """The reviewer's verdict, tier, score, lines, claimed range, other occurrences, where else
     the quote was found (``place``: the one shown instead of the cited file), a hint at the diff,
-    and ``drift``: what became of the passage at a newer revision."""
+    and ``drift``: what became of the passage at a newer revision (``compact``: for a narrow
+    pane, the cited path, which the source's title shows, not repeated and the hints shorter)."""
     parts: list[Content | str | tuple[str, str]] = [f"[{quote.index + 1}] "]
     if verdict is not None:
         parts += [verdict, " · "]
@@ -36,7 +39,11 @@ def quote_info(
         tier = "located: a region without a snippet, its lines exist"
     parts += [
         (f"{symbol} {tier}", TIER_STYLES[symbol]),
-        f"  {lines_phrase(anchor.lines)}" if anchor.lines else f"  not in {visible(quote.path)}",
+        f"  {lines_phrase(anchor.lines)}"
+        if anchor.lines
+        else "  not in the cited file"
+        if compact
+        else f"  not in {visible(quote.path)}",
     ]
     if anchor.elsewhere and not anchor.verified:
         parts.append(found_elsewhere(anchor, place))
@@ -59,7 +66,7 @@ def quote_info(
     if anchor.diff and not anchor.match.verified or anchor.match is Tier.FUZZY:
         parts.append(("  d: diff", "$text-muted"))
     elif anchor.match is Tier.NORMALIZED or (anchor.elsewhere and not anchor.verified):
-        parts.append(("  d: what differs", "$text-muted"))
+        parts.append(("  d: diff" if compact else "  d: what differs", "$text-muted"))
     if drift is not None:
         parts.append(drift)
     return Content.assemble(*parts)
@@ -117,11 +124,20 @@ class QuoteInfo(TruecolorOnly, Static):
         else:
             text = quote_info(quote, anchor, verdict, place, drift, unchecked)
         width = self.content_region.width
-        lines = len(text.wrap(width)) if width and text.cell_length > width else 1
+        lines = self._wrapped(text, width)
+        if quote is not None and opened is None and lines > self._clamp(lines):
+            # more than it may show: the shorter words, rather than losing its last ones
+            text = quote_info(quote, anchor, verdict, place, drift, unchecked, compact=True)
+            lines = self._wrapped(text, width)
         # laid out again only when its height changes: most quotes take one or two lines, and
         # it keeps two (min-height), so moving between them lays nothing out
         self.update(text, layout=self._clamp(lines) != self._clamp(self._lines))
         self._lines = lines
+
+    @staticmethod
+    def _wrapped(text: Content, width: int) -> int:
+        """The lines ``text`` wraps to at ``width``."""
+        return len(text.wrap(width)) if width and text.cell_length > width else 1
 
     def _clamp(self, lines: int) -> int:
         """The height ``lines`` of text take: within its least and most height."""

@@ -68,6 +68,28 @@ async def test_a_quote_found_in_another_file_opens_there_and_is_compared_with_it
     app.close()
 
 
+async def test_a_missing_quote_keeps_its_hints_on_a_small_terminal(
+    tmp_path: Path, sample: Path
+) -> None:
+    """At 80x24 the line under the source has three lines at most: a quote missing from its
+    cited file (whose path the source's title already shows) still says where it was found and
+    which keys act on it, rather than losing its last words."""
+    app = make_demo_app(tmp_path, reviewer="w", keymap=load_keymap(user=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = review_screen(app)
+        await settle(pilot, screen)
+        # KS-RTE-token-check [1] cites api/kestrel/permissions.py, which does not exist; the
+        # text is in api/kestrel/auth.py
+        screen.go(Location(index_of(screen, "KS-RTE-token-check"), 0), on_quote=True)
+        await settle(pilot, screen)
+        widget = screen.query_one(QuoteInfo)
+        assert widget.size.height <= 3
+        info = " ".join(shown_text(widget).split())
+        assert "missing" in info and "found in api/kestrel/auth.py:" in info
+        assert "enter: open it" in info and info.endswith("d: diff")
+    app.close()
+
+
 async def test_d_on_a_normalized_match_says_what_was_normalized(
     tmp_path: Path, sample: Path
 ) -> None:
