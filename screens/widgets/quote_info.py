@@ -129,6 +129,8 @@ class QuoteInfo(TruecolorOnly, Static):
             # more than it may show: the shorter words, rather than losing its last ones
             text = quote_info(quote, anchor, verdict, place, drift, unchecked, compact=True)
             lines = self._wrapped(text, width)
+            if lines > self._clamp(lines):
+                text = self._cut(text, width, self._clamp(lines))
         # laid out again only when its height changes: most quotes take one or two lines, and
         # it keeps two (min-height), so moving between them lays nothing out
         self.update(text, layout=self._clamp(lines) != self._clamp(self._lines))
@@ -138,6 +140,16 @@ class QuoteInfo(TruecolorOnly, Static):
     def _wrapped(text: Content, width: int) -> int:
         """The lines ``text`` wraps to at ``width``."""
         return len(text.wrap(width)) if width and text.cell_length > width else 1
+
+    @staticmethod
+    def _cut(text: Content, width: int, most: int) -> Content:
+        """``text`` wrapped at ``width`` and cut to its first ``most`` lines, the last one ending
+        with an ellipsis: a cut says so."""
+        wrapped = text.wrap(width)[:most]
+        last = wrapped[-1].rstrip()
+        if last.cell_length >= width:
+            last = last.truncate(width - 1)
+        return Content("\n").join([*wrapped[:-1], last + "…"])
 
     def _clamp(self, lines: int) -> int:
         """The height ``lines`` of text take: within its least and most height."""

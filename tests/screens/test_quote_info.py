@@ -1,0 +1,69 @@
+"""The line under the source: what it says of a quote fits its three lines, shorter words first,
+and what is still cut ends with an ellipsis (never cut silently)."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from evidence.model import Anchor, Elsewhere, FileState, Quote, Tier
+from screens.widgets.quote_info import QuoteInfo
+
+
+class Holder(App[None]):
+    CSS = "QuoteInfo { width: 40; height: auto; min-height: 2; max-height: 3; padding: 0 1; }"
+
+    def compose(self) -> ComposeResult:
+        yield QuoteInfo()
+
+
+def missing(path: str, found: list[str]) -> Anchor:
+    """A quote missing from ``path`` (which exists), found in the ``found`` files."""
+    quote = Quote("x = 1", path, (3, 3), 10, 11, "R-1", 0)
+    places = tuple(Elsewhere(other, (5, 5), Tier.EXACT) for other in found)
+    return Anchor(quote, FileState.OK, Tier.MISSING, 0, None, elsewhere=places)
+
+
+def shown(info: QuoteInfo) -> list[str]:
+    return [strip.text.rstrip() for strip in info.render_lines(info.region.reset_offset)]
+
+
+async def test_the_shorter_words_when_the_whole_text_needs_more_lines() -> None:
+    app = Holder()
+    async with app.run_test(size=(60, 10)) as pilot:
+        info = app.query_one(QuoteInfo)
+        anchor = missing("src/a/long/path/module.py", ["src/b.py"])
+        info.show(anchor.quote, anchor, opened=None)
+        await pilot.pause()
+        lines = shown(info)
+        assert len(lines) == 3
+        said = " ".join(" ".join(lines).split())
+        assert "not in the cited file" in said and "found in src/b.py:5" in said
+        assert "enter: open it" in said and said.endswith("d: diff")
+        assert "…" not in said
+
+
+async def test_what_still_does_not_fit_ends_with_an_ellipsis() -> None:
+    app = Holder()
+    async with app.run_test(size=(60, 10)) as pilot:
+        info = app.query_one(QuoteInfo)
+        far = "src/" + "/".join(f"directory{n}" for n in range(8)) + "/module.py"
+        anchor = missing("src/a.py", [far, "src/c.py"])
+        info.show(anchor.quote, anchor, opened=None)
+        await pilot.pause()
+        lines = shown(info)
+        assert len(lines) == 3 and info.size.height == 3
+        assert lines[-1].endswith("…"), lines
+        # the lines before the last are as wrapped, not cut
+        assert "found in src/directory0" in " ".join(" ".join(lines).split())
+
+
+async def test_a_short_text_is_left_as_it_is() -> None:
+    app = Holder()
+    async with app.run_test(size=(60, 10)) as pilot:
+        info = app.query_one(QuoteInfo)
+        quote = Quote("x = 1", "src/a.py", (3, 3), 10, 11, "R-1", 0)
+        anchor = Anchor(quote, FileState.OK, Tier.EXACT, 100, (3, 3), range_ok=True)
+        info.show(quote, anchor, opened=None)
+        await pilot.pause()
+        said = " ".join(" ".join(shown(info)).split())
+        assert said == "[1] ✓ exact 100 line 3 as claimed"
