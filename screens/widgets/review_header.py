@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 #: the commit's subject is left out rather than cut shorter than this
 MIN_SUBJECT = 12
+#: the reviewer's name is left out rather than cut to fewer cells (with its ellipsis)
+MIN_REVIEWER = 6
 
 
 def commit_content(commit: CommitSummary, room: int) -> Content:
@@ -81,8 +83,8 @@ class ReviewHeader(Static):
                 break
             progress = form
         room = width - len(system) - len(revision) - len(progress) - 16
-        if len(reviewer) > max(room, 8):  # the counts before the reviewer's full name
-            reviewer = reviewer[: max(room, 8) - 1] + "…"
+        if len(reviewer) > room:  # the counts before the reviewer's full name
+            reviewer = reviewer[: room - 1] + "…" if room >= MIN_REVIEWER else ""
         about = Content("")
         if commit is not None:
             spare = width - len(system) - len(revision) - len(reviewer) - len(progress) - 18
@@ -95,7 +97,7 @@ class ReviewHeader(Static):
             (revision, "$text-warning" if failed else "$text-primary"),
             "  " if about.cell_length else "",
             about,
-            "  ",
+            "  " if reviewer else "",
             (visible(reviewer), "$text-secondary"),
         )
         # the counts are kept whole at any width: the names on the left give way

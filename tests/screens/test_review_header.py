@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
 
 from evidence.revision import CommitSummary
 from keymaps import load_keymap
@@ -59,3 +60,34 @@ async def test_the_header_stays_one_line_with_the_commit(
         if size[0] >= 200:
             assert "Add escalation digest, banner and runbook" in text
     app.close()
+
+
+class HeaderOnly(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ReviewHeader()
+
+
+@pytest.mark.parametrize("width", [80, 90, 100, 120])
+async def test_a_long_reviewer_name_is_cut_to_some_of_it_or_left_out(width: int) -> None:
+    """The reviewer gives way to the counts: cut with an ellipsis while a few of its letters
+    fit, left out rather than cut to a stub ("Se…") that names no one."""
+    app = HeaderOnly()
+    async with app.run_test(size=(width, 10)) as pilot:
+        header = app.query_one(ReviewHeader)
+        header.show(
+            system="Kestrel",
+            revision="@802776d (stated)",
+            failed=False,
+            reviewer="Seraphina Okonkwo-Lindqvist",
+            progress="records 2/22 · quotes 1/34 · 7 failing",
+        )
+        await pilot.pause()
+        text = str(header.render())
+        assert len(text) <= width and "records 2/22 · quotes 1/34 · 7 failing" in text
+        assert text.startswith(" assay  Kestrel  @802776d (stated)")
+        shown = text.split("(stated)", 1)[1].split("records")[0].strip()
+        if shown:
+            assert shown == "Seraphina Okonkwo-Lindqvist" or (
+                shown.endswith("…") and len(shown) >= 6 and "Seraphina".startswith(shown[:5])
+            ), shown
+        assert (shown != "") == (width >= 90), (width, shown)
