@@ -13,7 +13,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from evidence.backlinks import Backlink
-from screens.dialog import Dialog
+from screens.dialog import Dialog, dialog_css
 from screens.safe import visible
 from screens.widgets.legible_options import LegibleOptionList
 
@@ -51,7 +51,7 @@ def backlink_content(link: Backlink) -> Content:
 class BacklinksScreen(Dialog[Backlink | None]):
     """The quotes of loaded records that cite (or are found in) one file."""
 
-    CSS_PATH = "backlinks.tcss"
+    DEFAULT_CSS = dialog_css(__file__, "backlinks.tcss")
     BINDINGS = [Binding("escape,q", "close", "Close", id="close_dialog", tooltip="Close")]
 
     def __init__(self, links: Sequence[Backlink], *, path: str) -> None:

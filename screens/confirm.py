@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -11,7 +9,7 @@ from textual.widgets import Static
 
 from keymaps.bindings import bindings_for
 from keymaps.display import short_keys
-from screens.dialog import Dialog
+from screens.dialog import Dialog, dialog_css
 from screens.safe import safe_content
 
 
@@ -22,7 +20,7 @@ class ConfirmScreen(Dialog[bool]):
     border under 3:1 (measured from the screenshot); the keys are said in the dialog instead.
     """
 
-    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    DEFAULT_CSS = dialog_css(__file__)
     BINDINGS = bindings_for("confirm")
 
     def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:

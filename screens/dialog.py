@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, Self, TypeVar, cast
 
 from cachetools import LRUCache
@@ -314,6 +315,15 @@ class Dialog(TintedOnce, ModalScreen[ResultType]):
 
 Kept = TypeVar("Kept", bound=Dialog[Any])
 Arguments = ParamSpec("Arguments")
+
+
+def dialog_css(module: str, name: str | None = None) -> str:
+    """A dialog's stylesheet (``name`` beside ``module``, else the module's own ``.tcss``), as
+    its DEFAULT_CSS. Textual adds a widget's default CSS when it is first mounted; a screen's
+    CSS_PATH instead makes its first push parse every stylesheet of the app again and restyle
+    every widget of every screen (`App._load_screen_css`), some 20 ms of a dialog's opening."""
+    path = Path(module)
+    return (path.with_name(name) if name else path.with_suffix(".tcss")).read_text("utf-8")
 
 
 def kept(

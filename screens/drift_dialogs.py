@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label, Static
 
-from screens.dialog import Dialog
+from screens.dialog import Dialog, dialog_css
 from screens.safe import safe_content
 from screens.widgets.instant_scroll import InstantScroll
 
@@ -18,7 +18,7 @@ from screens.widgets.instant_scroll import InstantScroll
 class AgainstDialog(Dialog[str | None]):
     """Ask for a revision (commit, tag, branch); dismisses with it, or None on escape."""
 
-    CSS_PATH = "drift_dialogs.tcss"
+    DEFAULT_CSS = dialog_css(__file__, "drift_dialogs.tcss")
     BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
 
     def __init__(self, current: str = "") -> None:
@@ -45,7 +45,7 @@ class AgainstDialog(Dialog[str | None]):
 class CommitScreen(Dialog[None]):
     """One commit that touched a quoted passage: its message and its diff of the file."""
 
-    CSS_PATH = "drift_dialogs.tcss"
+    DEFAULT_CSS = dialog_css(__file__, "drift_dialogs.tcss")
     BINDINGS = [Binding("escape,q", "close", "Close", id="close_dialog", tooltip="Close")]
 
     def __init__(self, title: str, body: Content) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,7 +17,7 @@ from textual.worker import Worker, WorkerState
 
 from evidence.text_finder import FoldedText, best_matches, matching, narrows
 from keymaps.bindings import bindings_for
-from screens.dialog import Dialog, back_to_top
+from screens.dialog import Dialog, back_to_top, dialog_css
 from screens.safe import visible
 from screens.widgets.legible_options import LegibleOptionList
 from screens.widgets.result_line import FittedRow, ResultLine
@@ -84,7 +83,7 @@ def found_row(target: FindTarget) -> Content | FittedRow:
 class FindScreen(Dialog[FindTarget | None]):
     """Type to fuzzy-find; enter jumps to the highlighted target; escape closes."""
 
-    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    DEFAULT_CSS = dialog_css(__file__)
     BINDINGS = [
         *bindings_for("dialog"),
         Binding("down", "move(1)", "Down", show=False),

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
 from evidence.finder import FinderMatch, PathFinder
-from screens.dialog import Dialog, back_to_top, relabel
+from screens.dialog import Dialog, back_to_top, dialog_css, relabel
 from screens.safe import visible
 from screens.widgets.legible_options import LegibleOptionList
 from screens.workers import report_failure
@@ -62,7 +62,7 @@ def match_content(match: FinderMatch) -> Content:
 class FileFinder(Dialog[str | None]):
     """Type a few letters, pick a path; dismisses with the path, or None on escape."""
 
-    CSS_PATH = "finder.tcss"
+    DEFAULT_CSS = dialog_css(__file__, "finder.tcss")
     BINDINGS = [
         Binding("escape", "close", "Close", id="close_dialog", tooltip="Close the finder"),
         Binding("down", "move(1)", "Next", show=False, id="finder_next"),

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Label
 
-from screens.dialog import Dialog, relabel
+from screens.dialog import Dialog, dialog_css, relabel
 
 
 def parse_line(text: str, *, current: int, max_line: int) -> int | None:
@@ -49,7 +49,7 @@ class GotoLine(Dialog[int | None]):
     select those lines (the permalink then cites them).
     """
 
-    CSS_PATH = "goto.tcss"
+    DEFAULT_CSS = dialog_css(__file__, "goto.tcss")
     BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
 
     def __init__(self, max_line: int, current: int = 1) -> None:
@@ -148,7 +148,7 @@ def find_again(lines: Sequence[str], needle: str, *, at: int, step: int) -> tupl
 class FindInFile(Dialog[int | None]):
     """Ask for text; dismisses with the next line holding it after the cursor, or None."""
 
-    CSS_PATH = "goto.tcss"
+    DEFAULT_CSS = dialog_css(__file__, "goto.tcss")
     BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
 
     def __init__(self, lines: Sequence[str], current: int = 1, *, text: str = "") -> None:

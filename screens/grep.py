@@ -22,7 +22,7 @@ from textual.worker import Worker
 
 from evidence.revision import GrepHit, RevisionError
 from keymaps.bindings import bindings_for
-from screens.dialog import Dialog, relabel
+from screens.dialog import Dialog, dialog_css, relabel
 from screens.safe import visible
 from screens.widgets.legible_options import LegibleOptionList
 from screens.workers import report_failure
@@ -79,7 +79,7 @@ def parse_paths(text: str) -> tuple[str, ...]:
 class GrepScreen(Dialog[GrepHit | None]):
     """Search every file of the revision; dismisses with the chosen hit, or None."""
 
-    CSS_PATH = "grep.tcss"
+    DEFAULT_CSS = dialog_css(__file__, "grep.tcss")
     BINDINGS = [
         Binding("escape", "cancel_or_close", "Stop/close", id="close_dialog", tooltip="Stop"),
         *bindings_for("grep"),  # grep_fixed (F2), grep_case (F3), grep_results (F4)

@@ -3,8 +3,6 @@ optional note for every one of them (a SARIF export's justification, `Refute 119
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,7 +12,7 @@ from textual.widgets import Input, Static
 
 from db.event_text import sendable
 from keymaps.display import short_keys
-from screens.dialog import Dialog
+from screens.dialog import Dialog, dialog_css
 from screens.safe import safe_content
 
 
@@ -25,7 +23,7 @@ class GroupVerdictScreen(Dialog[str | None]):
     keys are said in the dialog, and Textual's buttons drew their labels under 4.5:1).
     """
 
-    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    DEFAULT_CSS = dialog_css(__file__)
     BINDINGS = [Binding("escape", "close", "Close", id="close_dialog", tooltip="Cancel")]
 
     def __init__(self, question: str, *, yes: str) -> None:

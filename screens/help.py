@@ -4,7 +4,6 @@ only some of them (the audit, browsing a revision), the keys that act there."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import NamedTuple
 
 from textual.app import ComposeResult
@@ -14,7 +13,7 @@ from textual.widgets import Static
 from keymaps import BY_ID, GROUPS, SPECS, BindingSpec, Keymap, short_keys
 from keymaps.bindings import bindings_for
 from keymaps.display import UNBOUND_TEXT
-from screens.dialog import Dialog
+from screens.dialog import Dialog, dialog_css
 from screens.widgets.instant_scroll import InstantScroll
 
 _CONTEXT_NOTES = {
@@ -119,7 +118,7 @@ def help_content(keymap: Keymap, here: Here | None = None) -> Content:
 class HelpScreen(Dialog[None]):
     """Lists every binding by group, with the keys of the active keymap."""
 
-    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    DEFAULT_CSS = dialog_css(__file__)
     BINDINGS = [*bindings_for("dialog"), *bindings_for("help")]
 
     def __init__(self, keymap: Keymap, here: Here | None = None) -> None:

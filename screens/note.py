@@ -5,7 +5,6 @@ Its status line names the record or quote in full (the dialog's title may be cut
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -16,14 +15,14 @@ from textual.widgets import TextArea
 from db.event_text import MAX_NOTE, sendable
 from keymaps.bindings import bindings_for
 from screens.confirm import ConfirmScreen
-from screens.dialog import Dialog
+from screens.dialog import Dialog, dialog_css
 from screens.safe import safe_content
 
 
 class NoteScreen(Dialog[str | None]):
     """Edit a note; dismiss with the new text, or None when nothing is to be saved."""
 
-    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    DEFAULT_CSS = dialog_css(__file__)
     BINDINGS = bindings_for("note")
 
     def __init__(

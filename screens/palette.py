@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on
@@ -26,7 +25,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from keymaps.bindings import bindings_for
-from screens.dialog import Dialog, back_to_top
+from screens.dialog import Dialog, back_to_top, dialog_css
 from screens.widgets.dialog_lines import DialogLines
 from screens.widgets.legible_options import LegibleOptionList
 
@@ -127,7 +126,7 @@ class Palette(Dialog[None]):
     """Type to find a command; enter (or a click) closes the palette, then runs it; escape
     closes. The screen beneath is the one whose commands it lists."""
 
-    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    DEFAULT_CSS = dialog_css(__file__)
     BINDINGS = [
         *bindings_for("dialog"),
         Binding("down", "list('cursor_down')", "Next", show=False, id="palette_next"),

@@ -8,7 +8,6 @@ new event, so its history keeps the verdict and note (and `z` brings them back).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 from textual import on
@@ -21,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from db import Event
 from keymaps.bindings import bindings_for
-from screens.dialog import Dialog
+from screens.dialog import Dialog, dialog_css
 from screens.safe import visible
 from screens.widgets.dialog_lines import DialogLines
 from screens.widgets.legible_options import LegibleOptionList
@@ -67,7 +66,7 @@ def stale_content(stale: Stale) -> Content:
 class StaleScreen(Dialog[Stale | None]):
     """The reviewer's stale verdicts; dismissed with the one to go to (None: closed)."""
 
-    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    DEFAULT_CSS = dialog_css(__file__)
     BINDINGS = [
         Binding("escape,q", "close", "Close", id="close_dialog", tooltip="Close"),
         *bindings_for("stale"),

@@ -246,3 +246,27 @@ async def test_a_dialog_reopened_as_it_was_styled_is_not_styled_again(
                 assert bool(restyled) == theme_changed, (key, restyled)
                 await close(pilot, screen)
     app.close()
+
+
+async def test_a_dialog_opened_first_styles_its_own_widgets_only(tmp_path: Path) -> None:
+    """A dialog's stylesheet is default CSS (screens/dialog.py, `dialog_css`), added as it first
+    opens: the app's widgets are not styled all over again, as a screen's CSS_PATH has Textual
+    do (every stylesheet parsed again, every widget of every screen restyled)."""
+    app = make_demo_app(tmp_path, reviewer="p")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, app)
+        stylesheet = app.stylesheet
+        update = stylesheet.update
+        restyled: list[object] = []
+
+        def counted(root: Any, animate: bool = False) -> None:
+            restyled.append(root)
+            update(root, animate=animate)
+
+        stylesheet.update = counted  # type: ignore[method-assign]
+        for key in MESSES:
+            await pilot.press(key)
+            await wait_until(pilot, lambda: on_top(app) is not screen, f"{key} opened")
+            await close(pilot, screen)
+        assert restyled == []
+    app.close()
