@@ -252,6 +252,32 @@ class TestDialogs:
 
         assert snap_compare(demo, terminal_size=(100, 30), run_before=run_before)
 
+    # the lookups not drawn elsewhere: each dialog's stylesheet is default CSS (dialog_css), which
+    # Textual's own widget rules can outrank; these hold their look
+    @pytest.mark.parametrize(
+        "keys",
+        [
+            ("colon", *"9999"),  # go to line, out of range
+            ("ctrl+f", *"def"),  # find in file
+            ("slash", *"tok"),  # find: records, quotes, files
+            ("A", *"nope"),  # drift against a revision, unknown
+            ("ctrl+p", *"KS-RTE"),  # the command palette, records found by typing
+        ],
+        ids=lambda keys: keys[0],
+    )
+    def test_lookup(self, snap_compare: Any, demo: AssayApp, keys: tuple[str, ...]) -> None:
+        async def run_before(pilot: Pilot[Any]) -> None:
+            screen = await settled(pilot)
+            go(screen, "KS-RTE-note-sync", 0, on=True)
+            await settled(pilot)
+            await pilot.press(*keys)
+            for _ in range(3):
+                await pilot.app.workers.wait_for_complete()
+                await pilot.pause()
+            await settled(pilot)
+
+        assert snap_compare(demo, terminal_size=(100, 30), run_before=run_before)
+
 
 # --- untrusted text ------------------------------------------------------------------------------
 
