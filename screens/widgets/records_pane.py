@@ -121,7 +121,7 @@ class RecordRow:
         marks = self.quotes if not reason else Content("")
         fixed = width - 5 - len(self.drift) - (1 if self.noted else 0) - self.disagreed
         tail = self._tail(marks)
-        if width > 0:
+        if width > 0 and fixed - tail.cell_length < len(name):
             # a narrow list: the whole name if fewer marks make room for it, else a name of some
             # length with the verdict counts, or no marks, or not the quotes' status either (a
             # filter's reason stays)
