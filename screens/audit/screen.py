@@ -21,7 +21,7 @@ from keymaps import BY_ID, Keymap, short_keys
 from keymaps.bindings import bindings
 from keymaps.display import UNBOUND_TEXT
 from screens.audit.anchors import Cached, keep_citations, read_cached, revision_errors
-from screens.audit.status import status_text
+from screens.audit.status import header_text, status_text
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import AuditState, SystemTarget
 from screens.audit.table import header_line, row_cells
@@ -245,23 +245,20 @@ class AuditScreen(Screen[None]):
         totals = self.state.totals()
         audit = self.state.audit
         percent = percent_done(totals["reviewed"], totals["items"])
-        # what the review stands at first: a narrow header cuts the audit's directory, not it
-        text = Content.from_markup(
-            " [b]assay audit[/b]  reviewed $percent ($reviewed/$items) · $failing failing"
-            " · $missing no path$unchecked · $systems systems · $unavailable without a"
-            " repository · $reviewer · $path",
-            path=visible(_shown_path(audit.path)),
-            systems=f"{totals['systems']:,}",
-            unavailable=f"{totals['unavailable']:,}",
-            percent=percent,
-            reviewed=f"{totals['reviewed']:,}",
-            items=f"{totals['items']:,}",
-            failing=f"{totals['failing']:,}",
-            missing=f"{totals['missing']:,}",
+        unchecked = f" ({totals['unchecked']:,} not checked)" if totals["unchecked"] else ""
+        # what the review stands at first: a narrow header leaves out the directory, then
+        # the reviewer, then the counts from the last (none is cut to a stub)
+        counts = [
+            f" assay audit  reviewed {percent} ({totals['reviewed']:,}/{totals['items']:,})",
+            f"{totals['failing']:,} failing",
             # the sums leave out what is not known: "0 failing" is not "none fail"
-            unchecked=f" ({totals['unchecked']:,} not checked)" if totals["unchecked"] else "",
-            reviewer=visible(self.reviewer),
-        )
+            f"{totals['missing']:,} no path{unchecked}",
+            f"{totals['systems']:,} systems",
+            f"{totals['unavailable']:,} without a repository",
+        ]
+        width = self.size.width or self.app.size.width
+        line = header_text(counts, self.reviewer, _shown_path(audit.path), width)
+        text = Content(line).stylize("bold", 1, len(" assay audit"))
         self.query_one("#audit-header", Static).update(text)
         self.refresh_status()
 

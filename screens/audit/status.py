@@ -1,6 +1,7 @@
-"""The line under the audit's systems: the system under the cursor, what is known of it, the
-filter, and its repository, fitted to the line's width. The name and the filter are what the
-line is read for: the longer wordings, the repository path and then the rest give way first."""
+"""The audit screen's two fitted lines. Under the systems: the system under the cursor, what is
+known of it, the filter, and its repository. The name and the filter are what the line is read
+for: the longer wordings, the repository path and then the rest give way first. The header: the
+audit's sums, then the reviewer and the audit's directory, each whole or left out."""
 
 from __future__ import annotations
 
@@ -107,3 +108,28 @@ def _cut_path(path: str, width: int) -> str:
         if cell_len(path[cut.start() :]) + 1 <= width:
             return "…" + path[cut.start() :]
     return ""
+
+
+#: the reviewer's name is left out rather than cut to fewer cells (with its ellipsis)
+MIN_REVIEWER = 6
+
+
+def header_text(counts: Sequence[str], reviewer: str, path: str, width: int) -> str:
+    """The audit's header line in ``width`` cells: ``counts`` (the first always, cut if it
+    must be) while each fits whole, then the reviewer (cut, down to MIN_REVIEWER cells) and
+    the audit's directory (its last whole names), each left out rather than cut to a stub."""
+    head, *rest = counts
+    text = _cut_right(head, width)
+    for part in rest:
+        if cell_len(text + SEP + part) > width:
+            return text
+        text += SEP + part
+    reviewer = _plain(reviewer)
+    room = width - cell_len(text + SEP)
+    if reviewer and room >= min(MIN_REVIEWER, cell_len(reviewer)):
+        text += SEP + _cut_right(reviewer, room)
+    room, path = width - cell_len(text + SEP), _plain(path)
+    shown = _cut_path(path, room)
+    if shown and room >= min(MIN_DETAIL, cell_len(path)):
+        text += SEP + shown
+    return text

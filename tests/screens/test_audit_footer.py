@@ -79,3 +79,25 @@ def test_the_status_line_shows_whole_names_of_the_repository_path() -> None:
     assert wide.endswith(" · filter: failing · …/audits/repos/kestrel-1b6f2942e3dc5096")
     windows = fit("K", ["checked"], filters, "C:\\Users\\ann\\kestrel-station", 48)
     assert windows == "K: checked · filter: failing · …\\kestrel-station"
+
+
+def test_the_header_leaves_out_what_it_would_cut_to_a_stub() -> None:
+    # at 80 columns the header ended in "3 sy…"; each count is whole or left out, and the
+    # reviewer and the directory are cut only while enough of them shows
+    from screens.audit.status import header_text
+
+    counts = [" assay audit  reviewed 5% (4/74)", "7 failing", "0 no path", "3 systems"]
+    path = "/home/ann/audits/q3-2026"
+    whole = header_text(counts, "Ann Reviewer", path, 200)
+    assert whole == f"{' · '.join(counts)} · Ann Reviewer · {path}"
+    assert header_text(counts, "Ann Reviewer", path, 70) == " · ".join(counts)
+    assert header_text(counts, "Ann", path, 58) == " · ".join(counts[:3])
+    # the reviewer cut with an ellipsis, the directory its last whole names
+    assert header_text(counts, "Ann Reviewer", path, 76).endswith(" · 3 systems")
+    assert header_text(counts, "Ann Reviewer", path, 78).endswith(" · 3 systems · Ann Re…")
+    assert header_text(counts, "Ann", path, 92).endswith(" · 3 systems · Ann")
+    cut = header_text(counts, "Ann", path, 93)
+    assert cut.endswith(" · Ann · …/audits/q3-2026") and len(cut) == 93
+    assert header_text(counts[:1], "", path, 12) == " assay audi…"
+    # the reviewer's name is untrusted: its controls are shown, not sent to the terminal
+    assert "\x1b" not in header_text(counts, "A\x1b[2Jnn", path, 200)
