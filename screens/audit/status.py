@@ -96,7 +96,7 @@ def _cut_right(text: str, width: int) -> str:
         if cell_len(kept + char) > width - 1:
             break
         kept += char
-    return kept + "…"
+    return kept.rstrip() + "…"  # "Ann…", not "Ann …"
 
 
 def _cut_path(path: str, width: int) -> str:

@@ -84,7 +84,7 @@ class ReviewHeader(Static):
             progress = form
         room = width - len(system) - len(revision) - len(progress) - 16
         if len(reviewer) > room:  # the counts before the reviewer's full name
-            reviewer = reviewer[: room - 1] + "…" if room >= MIN_REVIEWER else ""
+            reviewer = reviewer[: room - 1].rstrip() + "…" if room >= MIN_REVIEWER else ""
         about = Content("")
         if commit is not None:
             spare = width - len(system) - len(revision) - len(reviewer) - len(progress) - 18
