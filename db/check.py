@@ -258,8 +258,11 @@ def check_file(path: Path, *, readonly: bool) -> None:
         raise StoreError(f"{_shown(path)} is a directory, not a verdict database")
     if mode is None:
         if readonly:
+            # a first try of `assay export` or `stats` after the demo: point at its verdicts
+            demo = path.parent / DEMO_DB_NAME
+            beside = f"; `assay demo`'s are in {_shown(demo)}" if demo.is_file() else ""
             raise StoreError(
-                f"there is no verdict database at {_shown(path)} (choose one with --db)"
+                f"there is no verdict database at {_shown(path)} (choose one with --db{beside})"
             )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -178,6 +178,20 @@ def test_installed_entry_point(ann_db: Path, tmp_path: Path) -> None:
     )
     assert missing.returncode == 2
     assert missing.stderr.strip().startswith("assay stats: there is no verdict database at")
+    assert "assay demo" not in missing.stderr  # none beside it
+
+
+def test_no_database_yet_names_the_demos_beside_it(tmp_path: Path) -> None:
+    # a first `assay export` after trying the demo: its verdicts are in demo.db, beside the
+    # default database that does not exist yet
+    with VerdictStore.open(tmp_path / "demo.db"):
+        pass
+    for command in ("export", "stats"):
+        result = run(command, "--db", tmp_path / "verdicts.sqlite3")
+        assert result.exit_code == 2, result.output
+        line = result.output.strip()
+        assert line.startswith(f"assay {command}: there is no verdict database at "), line
+        assert line.endswith(f"(choose one with --db; `assay demo`'s are in {tmp_path}/demo.db)")
 
 
 def kept_aside(path: Path, reviewer: str, record: str) -> None:
