@@ -122,24 +122,39 @@ def _counts(items: list[dict[str, Any]], current: dict[str, list[Event]], quotes
     return f"| {'quotes' if quotes else 'records'} | " + " | ".join(cells) + " |"
 
 
+def _place(source: dict[str, Any]) -> tuple[str, str]:
+    return source["repository"] or "", source["remote"] or ""
+
+
 def _header(  # type: ignore[no-untyped-def]
     sources: list[dict[str, Any]],
     items: list[dict[str, Any]],
     current: dict[str, list[Event]],
 ):
     lines = ["# assay review write-up", ""]
-    places = sorted({(s["repository"] or "", s["remote"] or "") for s in sources})
+    places = sorted({_place(s) for s in sources})
     revisions = (
         sorted({s["revision"] for s in sources if s["revision"]})
         or sorted({item["revision"] for item in items if item["revision"]})
         # verdicts imported where no review registered their reports: the revision they name
         or sorted({e.revision for events in current.values() for e in events if e.revision})
     )
+    # a database of several systems: each repository's revisions, where its reviews said
+    own: dict[tuple[str, str], set[str]] = {}
+    for source in sources if len(places) > 1 else ():
+        if source["revision"]:
+            own.setdefault(_place(source), set()).add(source["revision"])
     for repository, remote in places or [("", "")]:
         where = md_text(repository) if repository else "not recorded"
         shown = md_text(without_credentials(remote))
-        lines.append(f"- Repository: {where}" + (f" (remote {shown})" if remote else ""))
-    lines.append(f"- Revision: {', '.join(revisions) if revisions else 'not recorded'}")
+        at = ", ".join(sorted(own.get((repository, remote), ())))
+        lines.append(
+            f"- Repository: {where}"
+            + (f" (remote {shown})" if remote else "")
+            + (f" at {at}" if at else "")
+        )
+    if len(own) < len(places) or len(places) <= 1:
+        lines.append(f"- Revision: {', '.join(revisions) if revisions else 'not recorded'}")
     reviewers = sorted({e.reviewer for events in current.values() for e in events})
     lines.append(f"- Reviewer(s): {', '.join(md_text(r) for r in reviewers) or 'none yet'}")
     latest = max((e.at for events in current.values() for e in events), default=None)

@@ -68,6 +68,19 @@ def test_md_is_a_write_up(tmp_path: Path) -> None:
     assert "- cited path missing: src/app.pyy (closest: src/app.py)" in record
 
 
+def test_md_of_several_systems_names_each_ones_revision(tmp_path: Path) -> None:
+    # one database for two systems (an audit's, the demo's): "Revision: a, b" said not which
+    # repository is at which
+    heron = make_report([make_record("HR-CLM-kept", ["KEPT = True"])], system="HERON")
+    with registered(tmp_path / "v.db") as store:
+        store.register(reportset(heron), revision="b" * 40, repository="/src/heron")
+        text = render(store, "md")
+    head = text.partition("## Summary")[0]
+    assert f"- Repository: /src/heron at {'b' * 40}\n" in head
+    assert f"- Repository: /src/kestrel (remote https://example.com/kestrel.git) at {REV}" in head
+    assert "- Revision:" not in head
+
+
 def test_csv_is_the_current_state_and_history_the_event_log(tmp_path: Path) -> None:
     with registered(tmp_path / "v.db") as store:
         rows = list(csv.DictReader(io.StringIO(render(store, "csv"))))
