@@ -136,7 +136,9 @@ class RecordRow:
         room = fixed - tail.cell_length
         if width > 0 and len(name) > max(room, 8):
             room = max(room, 8)
-            name = cut_id(name, room) if self.is_id else name[: room - 1] + "…"
+            # a title cut just after a space: "Forcing cases…", its marks still in their column
+            cut = name[: room - 1].rstrip() + "…"
+            name = cut_id(name, room) if self.is_id else cut.ljust(room)
         return Content.assemble(
             ("  ", ""),
             (self.badge, VERDICT_STYLES[self.badge]),

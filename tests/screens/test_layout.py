@@ -72,6 +72,15 @@ def test_a_whole_name_comes_before_its_quotes_marks() -> None:
     assert str(row.content(26)).endswith("KS-RTE-…scalation  ✓3")  # the status stays
 
 
+def test_a_title_cut_just_after_a_space_ends_in_its_last_word() -> None:
+    # "Forcing cases and …": the space before the ellipsis; the marks keep their column
+    title, other = "Forcing cases and enforcement scope", "Forcing casesXandXenforcementXscope"
+    for width in range(14, 42):
+        cut = str(RecordRow("·", title, "✓1", is_id=False).content(width))
+        assert " …" not in cut, (width, cut)
+        assert len(cut) == len(str(RecordRow("·", other, "✓1", is_id=False).content(width))), width
+
+
 @pytest.mark.parametrize("size", [(120, 40), (250, 60), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_widths_follow_the_terminal_and_names_stay_apart(
     tmp_path: Path, sample: Path, size: tuple[int, int]
