@@ -24,6 +24,7 @@ from screens.quote_status import claimed_place
 from screens.safe import visible
 from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
+from screens.widgets.cut import cut
 from screens.widgets.drift_rows import DRIFT_STYLES, worst_drift
 from screens.widgets.lists import RowList
 from screens.widgets.result_line import ResultLine
@@ -375,7 +376,7 @@ class RecordsPane(TruecolorOnly, RowList):
     @staticmethod
     def _line(content: Content, width: int, style: Style) -> list[Strip]:
         if content.cell_length > width:
-            content = content.truncate(width, ellipsis=True)
+            content = cut(content, width)
         segments = [
             Segment(text, part.rich_style if part else None)
             for text, part in content.render(style, end="")

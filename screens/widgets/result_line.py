@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from textual.content import Content
 from textual.visual import Visual
 
+from screens.widgets.cut import cut
+
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
     from textual.strip import Strip
@@ -47,7 +49,7 @@ class ResultLine(NamedTuple):
                 message = ""
         said = Content.assemble((rule, "bold"), " ", place, " " if message else "", message)
         if room is not None and said.cell_length > max(room, 8):
-            said = said.truncate(max(room, 8), ellipsis=True)
+            said = cut(said, max(room, 8), pad=True)
         return said
 
     def __str__(self) -> str:
@@ -65,7 +67,7 @@ class FittedRow(Visual):
         """The row in ``width`` columns (None: uncut)."""
         room = None if width is None else width - self.mark.cell_length
         row = Content.assemble(self.mark, self.result.content(room))
-        return row if width is None else row.truncate(width, ellipsis=True)
+        return row if width is None else cut(row, width)
 
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions

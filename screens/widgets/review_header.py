@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from screens.safe import visible
+from screens.widgets.cut import cut
 
 if TYPE_CHECKING:
     from evidence.revision import CommitSummary, Revision
@@ -30,7 +31,7 @@ def commit_content(commit: CommitSummary, room: int) -> Content:
         if subject.cell_length + rest.cell_length <= room:
             return subject + rest
         if room - rest.cell_length >= MIN_SUBJECT:
-            return subject.truncate(room - rest.cell_length, ellipsis=True) + rest
+            return cut(subject, room - rest.cell_length) + rest
     for tail in (f"{author}, {date}", date):
         if len(tail) <= room:
             return Content(tail).stylize("$text-muted")
@@ -82,6 +83,8 @@ class ReviewHeader(Static):
             if len(system) + len(revision) + len(reviewer) + len(progress) + 16 <= width:
                 break
             progress = form
+        if len(system) + len(revision) + len(progress) + 13 > width and " (" in revision:
+            revision = revision.split(" (", 1)[0]  # where it came from before a cut revision
         room = width - len(system) - len(revision) - len(progress) - 16
         if len(reviewer) > room:  # the counts before the reviewer's full name
             reviewer = reviewer[: room - 1].rstrip() + "…" if room >= MIN_REVIEWER else ""
@@ -103,6 +106,6 @@ class ReviewHeader(Static):
         # the counts are kept whole at any width: the names on the left give way
         room = width - len(progress) - 3
         if left.cell_length > room:
-            left = left.truncate(max(0, room), ellipsis=True)
+            left = cut(left, max(0, room), pad=True)
         gap = max(2, width - left.cell_length - len(progress) - 1)
         self.update(left + " " * gap + progress, layout=False)

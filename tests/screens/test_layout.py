@@ -18,7 +18,7 @@ from keymaps import load_keymap
 from screens.review.history import Location
 from screens.review.panes import pane_widths
 from screens.review.screen import ReviewScreen
-from screens.widgets.records_pane import RecordRow, cut_id
+from screens.widgets.records_pane import RecordRow, ResultRow, cut_id
 from tui.factory import make_demo_app
 
 
@@ -183,3 +183,24 @@ async def test_hiding_the_list_keeps_every_pane_where_it_was(
         await pilot.pause()
         assert view.scroll_x == 0
     app.close()
+
+
+def test_a_cut_ends_after_a_word_and_keeps_its_column_when_asked() -> None:
+    from textual.content import Content
+
+    from screens.widgets.cut import cut
+
+    text = Content.assemble(("B324", "bold"), " auth.py:40 ", ("Use of weak MD5", "$text-muted"))
+    assert str(cut(text, 21)) == "B324 auth.py:40 Use…"  # not "Use …"
+    assert str(cut(text, 21, pad=True)) == "B324 auth.py:40 Use… "
+    assert cut(text, 80) is text and str(cut(text, 0)) == ""
+    assert str(cut(text, 22)) == "B324 auth.py:40 Use o…"  # no space at the cut: as before
+    # the ellipsis is styled as the message it ends
+    ellipsis = cut(text, 21)
+    assert [span.style for span in ellipsis.spans if span.end == 20] == ["$text-muted"]
+    # a result's line, cut in the records list: the marks after it stay in their column
+    row = ResultRow("·", "B324", "auth.py:40", "Use of weak MD5 hash", "✗")
+    other = ResultRow("·", "B324", "auth.py:40", "UseXofXweakXMD5Xhash", "✗")
+    for width in range(30, 48):
+        assert len(str(row.content(width))) == len(str(other.content(width))), width
+        assert " …" not in str(row.content(width)), width

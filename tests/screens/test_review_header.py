@@ -92,3 +92,22 @@ async def test_a_long_reviewer_name_is_cut_to_some_of_it_or_left_out(width: int)
             ), shown
             assert not shown.endswith(" …"), shown  # cut at a space: "Seraphina…"
         assert (shown != "") == (width >= 86), (width, shown)
+
+
+@pytest.mark.parametrize("width", [80, 86, 90, 100])
+async def test_where_the_revision_came_from_goes_before_the_revision_is_cut(width: int) -> None:
+    # at 80x24 with a drift's counts the header read "@802776d (s…": a stub naming nothing
+    app = HeaderOnly()
+    async with app.run_test(size=(width, 10)) as pilot:
+        header = app.query_one(ReviewHeader)
+        progress = "Δ 8df75ac · records 0/22 · quotes 0/34 · 7 failing"
+        header.show(
+            system="Kestrel", revision="@802776d (stated)", failed=False, reviewer="",
+            progress=progress,
+        )  # fmt: skip
+        await pilot.pause()
+        text = str(header.render())
+        assert len(text) <= width and text.endswith(progress)
+        assert " …" not in text and "(s…" not in text, text
+        left = text.split("Δ")[0].strip()
+        assert left == ("assay  Kestrel  @802776d" + (" (stated)" if width >= 90 else ""))
