@@ -83,7 +83,8 @@ def cut_id(name: str, room: int) -> str:
     prefix = len(name) - len(parts[-1]) if len(parts) == 3 else room
     # the whole prefix when the tail keeps 8 columns, else a third: the tail tells ids apart
     head = prefix if room >= prefix + 9 else (room - 1) // 3
-    return name[:head] + "…" + name[len(name) - (room - 1 - head) :]
+    kept = name[:head].rstrip()  # "On…calation", not "On …alation": the tail takes the cell
+    return kept + "…" + name[len(name) - (room - 1 - len(kept)) :]
 
 
 class RecordRow:

@@ -59,6 +59,8 @@ def test_ids_are_cut_in_the_middle_and_stay_apart() -> None:
     assert cut_id("RT-RTE-knowledge-edit", 12) == "RT-…dge-edit"
     assert cut_id("RT-RTE-knowledge-edit", 40) == "RT-RTE-knowledge-edit"
     assert cut_id("RT-RTE-knowledge-edit", 16) == "RT-RTE-…dge-edit"
+    # an annotation's id ("On" and the record it annotates) cut after its space
+    assert cut_id("On KS-RTE-ticket-escalation", 11) == "On…calation"
     many = ["RT-RTE-knowledge-edit", "RT-RTE-knowledge-read", "RT-RTE-kb-search"]
     for room in range(9, 22):
         cut = [cut_id(each, room) for each in many]
