@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.content import Content
 from textual.message import Message
 
@@ -24,6 +24,7 @@ from screens.widgets.cited_rows import cited_rows
 from screens.widgets.drift_rows import drift_rows
 from screens.widgets.lists import Row, RowList
 from screens.widgets.prepared_list import PreparedList
+from screens.widgets.records_pane import cut_id
 from screens.widgets.truecolor import TruecolorOnly
 
 if TYPE_CHECKING:
@@ -296,6 +297,7 @@ class RecordPane(TruecolorOnly, PreparedList):
         self.stale: list[StaleVerdict] = []  # verdicts on quotes that changed
         self.revision_open = False  # unanchored quotes: "anchoring…", else "not anchored"
         self.against = ""  # the short id of the revision drift is shown against
+        self._title: tuple[str, str] | None = None  # the record's id and kind, for the border
 
     @property
     def highlighted_id(self) -> str:
@@ -310,13 +312,27 @@ class RecordPane(TruecolorOnly, PreparedList):
         self.set_rows(list(self._rows_of(record)) if record is not None else [])
         self.highlight_quote(quote)
         self.show_top()  # the record's label first, even when its quote is further down
+        self._title = None if record is None else (visible(record.id), record.kind.value)
         if record is None:
             return
-        self.border_title = Content.assemble(
-            (visible(record.id), "bold"), "  ", (record.kind.value, "$text-muted")
-        )
+        self._fit_title()
         report = self.session.report_of(record)
         self.border_subtitle = safe_content(report.title or report.file)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_title()  # (RowList's own on_resize is dispatched too, as Textual does)
+
+    def _fit_title(self) -> None:
+        """The record's id and kind in the border's room: the kind left out before the id is
+        cut (in its middle, as the records list cuts ids), not cut by the border to "id  …"."""
+        if self._title is None:
+            return
+        name, kind = self._title
+        room = self.outer_size.width - 6  # the corners, the lines and spaces beside the title
+        if room <= 0 or len(name) + 2 + len(kind) <= room:  # (0: not laid out yet)
+            self.border_title = Content.assemble((name, "bold"), "  ", (kind, "$text-muted"))
+        else:
+            self.border_title = Content.styled(cut_id(name, max(room, 8)), "bold")
 
     def prepare_record(self, record: Record, quote: int | None) -> None:
         """Measure and draw ahead what `show` would show of this record (`PreparedList`)."""

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.app import App
+from textual.content import Content
 from textual.message import Message
 from textual.pilot import Pilot
 
@@ -206,3 +207,37 @@ def test_a_cut_ends_after_a_word_and_keeps_its_column_when_asked() -> None:
     for width in range(30, 48):
         assert len(str(row.content(width))) == len(str(other.content(width))), width
         assert " …" not in str(row.content(width)), width
+
+
+async def test_the_record_panes_title_leaves_out_the_kind_before_the_border_cuts_it(
+    tmp_path: Path, sample: Path
+) -> None:
+    # at 80x24 the border cut "runtime:forcing-cases-and-enforcement-scope  narrative" to
+    # "…-scope  …": the kind goes first, whole; again when the terminal is resized
+    long_id = "runtime:forcing-cases-and-enforcement-scope"
+    app = make_demo_app(tmp_path, reviewer="w", keymap=load_keymap(user=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        records = screen.session.records
+        index = next(n for n, r in enumerate(records) if r.id == long_id)
+        screen.go(Location(index, None))
+        await pilot.pause()
+        pane = screen.record_pane
+
+        def title() -> str:
+            return Content.from_markup(pane.border_title or "").plain
+
+        assert title() == long_id
+        await pilot.resize_terminal(200, 50)
+        await pilot.pause()
+        assert title() == f"{long_id}  narrative"
+        short = next(n for n, r in enumerate(records) if r.id == "KS-CMP-api-server")
+        screen.go(Location(short, 0))
+        await pilot.pause()
+        assert title() == "KS-CMP-api-server  component"
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert title() == "KS-CMP-api-server  component"  # it fits
+    app.close()
