@@ -138,9 +138,10 @@ class RecordRow:
         room = fixed - tail.cell_length
         if width > 0 and len(name) > max(room, 8):
             room = max(room, 8)
-            # a title cut just after a space: "Forcing cases…", its marks still in their column
-            cut = name[: room - 1].rstrip() + "…"
-            name = cut_id(name, room) if self.is_id else cut.ljust(room)
+            if self.is_id:
+                name = cut_id(name, room)
+            else:  # a title cut just after a space: "Forcing cases…", its marks in their column
+                name = (name[: room - 1].rstrip() + "…").ljust(room)
         return Content.assemble(
             ("  ", ""),
             (self.badge, VERDICT_STYLES[self.badge]),
