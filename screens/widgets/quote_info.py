@@ -93,6 +93,23 @@ def found_elsewhere(anchor: Anchor, place: Elsewhere | None) -> Content:
     )
 
 
+#: what a key does, said after the quote's state: wrapped whole, never "d: what" / "differs"
+HINTS = ("d: what differs", "enter: open it", "enter: next place", "enter: cited file")
+
+
+def hints_whole(text: Content, width: int) -> Content:
+    """``text`` with each key hint that its wrapping at ``width`` would split begun on a line
+    of its own (the spaces before it made a line break)."""
+    for hint in HINTS:
+        at = text.plain.find("  " + hint)
+        if at < 0 or not width or text.cell_length <= width or len(hint) > width:
+            continue
+        before = text[: at + 2].wrap(width)[-1].cell_length  # where the hint would start
+        if before + len(hint) > width:
+            text = Content.assemble(text[:at], "\n", text[at + 2 :])
+    return text
+
+
 class QuoteInfo(TruecolorOnly, Static):
     """Under the source: the anchor of the quote shown, or the path of a file opened by the
     finder (two lines kept, three when the text needs them)."""
@@ -124,10 +141,12 @@ class QuoteInfo(TruecolorOnly, Static):
         else:
             text = quote_info(quote, anchor, verdict, place, drift, unchecked)
         width = self.content_region.width
+        text = hints_whole(text, width)
         lines = self._wrapped(text, width)
         if quote is not None and opened is None and lines > self._clamp(lines):
             # more than it may show: the shorter words, rather than losing its last ones
             text = quote_info(quote, anchor, verdict, place, drift, unchecked, compact=True)
+            text = hints_whole(text, width)
             lines = self._wrapped(text, width)
             if lines > self._clamp(lines):
                 text = self._cut(text, width, self._clamp(lines))

@@ -4,6 +4,7 @@ and what is still cut ends with an ellipsis (never cut silently)."""
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.content import Content
 
 from evidence.model import Anchor, Elsewhere, FileState, Quote, Tier
 from screens.widgets.quote_info import QuoteInfo
@@ -67,3 +68,19 @@ async def test_a_short_text_is_left_as_it_is() -> None:
         await pilot.pause()
         said = " ".join(" ".join(shown(info)).split())
         assert said == "[1] ✓ exact 100 line 3 as claimed"
+
+
+def test_a_key_hint_wraps_whole() -> None:
+    # at 80x24 a normalized quote's line read "… lines 2-3  d: what" then "differs"
+    from screens.widgets.quote_info import hints_whole, quote_info
+
+    quote = Quote("x = 1", "src/a.py", None, 10, 11, "R-1", 0)
+    anchor = Anchor(quote, FileState.OK, Tier.NORMALIZED, 100, (2, 3))
+    for verdict in (None, Content("confirmed"), Content("refuted by two reviewers")):
+        text = quote_info(quote, anchor, verdict)
+        assert text.plain.endswith("  d: what differs")
+        for width in range(16, text.cell_length + 1):
+            lines = [line.plain.strip() for line in hints_whole(text, width).wrap(width)]
+            assert sum("d: what differs" in line for line in lines) == 1, (width, lines)
+            assert all(line.endswith(("differs", "lines 2-3")) or "d:" not in line
+                       for line in lines), (width, lines)  # fmt: skip
