@@ -11,6 +11,10 @@ from screens.safe import visible
 from screens.widgets.badges import TIER_STYLES, lines_phrase, lines_text
 from screens.widgets.truecolor import TruecolorOnly
 
+#: the key hints the line gives (`hints_whole` keeps each on one line)
+WHAT_DIFFERS, OPEN_IT = "d: what differs", "enter: open it"
+NEXT_PLACE, CITED_FILE = "enter: next place", "enter: cited file"
+
 
 def quote_info(
     quote: Quote,
@@ -66,7 +70,7 @@ def quote_info(
     if anchor.diff and not anchor.match.verified or anchor.match is Tier.FUZZY:
         parts.append(("  d: diff", "$text-muted"))
     elif anchor.match is Tier.NORMALIZED or (anchor.elsewhere and not anchor.verified):
-        parts.append(("  d: diff" if compact else "  d: what differs", "$text-muted"))
+        parts.append(("  d: diff" if compact else f"  {WHAT_DIFFERS}", "$text-muted"))
     if drift is not None:
         parts.append(drift)
     return Content.assemble(*parts)
@@ -80,7 +84,7 @@ def found_elsewhere(anchor: Anchor, place: Elsewhere | None) -> Content:
         shown = f"  shown where found: {visible(place.path)}:{lines_text(place.lines)}"
         shown += f" ({place.match.value}"
         shown += f", {n} of {len(places)})" if len(places) > 1 else ")"
-        hint = "  enter: next place" if n < len(places) else "  enter: cited file"
+        hint = f"  {NEXT_PLACE}" if n < len(places) else f"  {CITED_FILE}"
         return Content.assemble((shown, "$text-accent"), (hint, "$text-muted"))
     first = places[0]
     more = f" and {len(places) - 1} more" if len(places) > 1 else ""
@@ -89,12 +93,12 @@ def found_elsewhere(anchor: Anchor, place: Elsewhere | None) -> Content:
             f"  found in {visible(first.path)}:{lines_text(first.lines)}{more}",
             "$text-accent",
         ),
-        ("  enter: open it", "$text-muted"),
+        (f"  {OPEN_IT}", "$text-muted"),
     )
 
 
 #: what a key does, said after the quote's state: wrapped whole, never "d: what" / "differs"
-HINTS = ("d: what differs", "enter: open it", "enter: next place", "enter: cited file")
+HINTS = (WHAT_DIFFERS, OPEN_IT, NEXT_PLACE, CITED_FILE)
 
 
 def hints_whole(text: Content, width: int) -> Content:
