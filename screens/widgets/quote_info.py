@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.app import RenderResult
 from textual.content import Content
 from textual.widgets import Static
 
@@ -14,6 +15,7 @@ from screens.widgets.truecolor import TruecolorOnly
 #: the key hints the line gives (`hints_whole` keeps each on one line)
 WHAT_DIFFERS, OPEN_IT = "d: what differs", "enter: open it"
 NEXT_PLACE, CITED_FILE = "enter: next place", "enter: cited file"
+AS_CLAIMED = "as claimed"
 
 
 def quote_info(
@@ -53,7 +55,7 @@ def quote_info(
         parts.append(found_elsewhere(anchor, place))
     if quote.claimed is not None:
         if anchor.range_ok:
-            parts.append(("  as claimed", "$text-success"))
+            parts.append((f"  {AS_CLAIMED}", "$text-success"))
         else:
             parts.append((f"  claimed {lines_text(quote.claimed)}", "$text-warning"))
     others = [o for o in anchor.occurrences if o != anchor.lines]
@@ -97,8 +99,9 @@ def found_elsewhere(anchor: Anchor, place: Elsewhere | None) -> Content:
     )
 
 
-#: what a key does, said after the quote's state: wrapped whole, never "d: what" / "differs"
-HINTS = (WHAT_DIFFERS, OPEN_IT, NEXT_PLACE, CITED_FILE)
+#: what a key does, and that the lines are the claimed ones: wrapped whole, never "d: what" /
+#: "differs" or "as" / "claimed"
+HINTS = (WHAT_DIFFERS, OPEN_IT, NEXT_PLACE, CITED_FILE, AS_CLAIMED)
 
 
 def hints_whole(text: Content, width: int) -> Content:
@@ -145,19 +148,23 @@ class QuoteInfo(TruecolorOnly, Static):
         else:
             text = quote_info(quote, anchor, verdict, place, drift, unchecked)
         width = self.content_region.width
-        text = hints_whole(text, width)
-        lines = self._wrapped(text, width)
+        lines = self._wrapped(hints_whole(text, width), width)
         if quote is not None and opened is None and lines > self._clamp(lines):
             # more than it may show: the shorter words, rather than losing its last ones
             text = quote_info(quote, anchor, verdict, place, drift, unchecked, compact=True)
-            text = hints_whole(text, width)
-            lines = self._wrapped(text, width)
+            lines = self._wrapped(hints_whole(text, width), width)
             if lines > self._clamp(lines):
-                text = self._cut(text, width, self._clamp(lines))
+                text = self._cut(hints_whole(text, width), width, self._clamp(lines))
         # laid out again only when its height changes: most quotes take one or two lines, and
         # it keeps two (min-height), so moving between them lays nothing out
         self.update(text, layout=self._clamp(lines) != self._clamp(self._lines))
         self._lines = lines
+
+    def render(self) -> RenderResult:
+        # the hints kept whole at the width drawn now: the pane may have widened since `show`
+        shown = super().render()
+        width = self.content_region.width
+        return hints_whole(shown, width) if isinstance(shown, Content) else shown
 
     @staticmethod
     def _wrapped(text: Content, width: int) -> int:

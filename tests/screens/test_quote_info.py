@@ -84,3 +84,34 @@ def test_a_key_hint_wraps_whole() -> None:
             assert sum("d: what differs" in line for line in lines) == 1, (width, lines)
             assert all(line.endswith(("differs", "lines 2-3")) or "d:" not in line
                        for line in lines), (width, lines)  # fmt: skip
+
+
+def test_as_claimed_wraps_whole() -> None:
+    # at 80x24 a long line range left "as" at a line's end and "claimed" alone below it
+    from screens.widgets.quote_info import hints_whole, quote_info
+
+    quote = Quote("x = 1", "src/a.py", (20045, 20048), 10, 11, "R-1", 0)
+    anchor = Anchor(quote, FileState.OK, Tier.WHITESPACE, 100, (20045, 20048), range_ok=True)
+    text = quote_info(quote, anchor, Content("open"))
+    assert text.plain.endswith("  as claimed")
+    for width in range(16, text.cell_length + 1):
+        lines = [line.plain.strip() for line in hints_whole(text, width).wrap(width)]
+        assert sum("as claimed" in line for line in lines) == 1, (width, lines)
+
+
+async def test_a_hint_kept_whole_at_one_width_flows_back_when_the_line_widens() -> None:
+    # the line break before a hint is taken where it is drawn: a pane widened after `show`
+    # (the records list hidden) put "as claimed" back on the first line
+    app = Holder()
+    async with app.run_test(size=(100, 10)) as pilot:
+        info = app.query_one(QuoteInfo)
+        info.styles.width = 52  # "as" would end the first line
+        await pilot.pause()
+        quote = Quote("x = 1", "src/a.py", (20045, 20048), 10, 11, "R-1", 0)
+        anchor = Anchor(quote, FileState.OK, Tier.WHITESPACE, 100, (20045, 20048), range_ok=True)
+        info.show(quote, anchor, opened=None, verdict=Content("open"))
+        await pilot.pause()
+        assert [line.strip() for line in shown(info)][-1] == "as claimed", shown(info)
+        info.styles.width = 90
+        await pilot.pause()
+        assert shown(info)[0].strip().endswith("as claimed"), shown(info)
