@@ -338,7 +338,7 @@ class Navigation:
             if records.highlighted is None or records.rows[records.highlighted] != event.index:
                 return  # the pane was refilled since (e.g. the saved position was read): stale
             if event.index != self.state.location.record:
-                self.go(self.at(event.index))
+                self._list_move(event.index)
         elif isinstance(event, RecordsPane.RecordSelected):
             self.screen.set_focus(self.record_pane)
         elif isinstance(event, (RecordPane.QuoteHighlighted, RecordPane.RowHighlighted)):
@@ -362,10 +362,19 @@ class Navigation:
         if focused is records and records.highlighted is not None:
             index = records.rows[records.highlighted]
             if index != self.state.location.record:
-                self.go(self.at(index))
+                self._list_move(index)
         elif focused is pane and pane.highlighted is not None:
             self._followed = pane.highlighted
             self._show_row(pane.highlighted_id)
+
+    def _list_move(self, index: int) -> None:
+        """Show the record the records list's cursor moved to; the record prepared after its
+        frame is the next one in the same direction (`k` prepares the one above, as `p` does)."""
+        if not self.session.records:
+            return
+        up = self.session.next_index(self.state.location.record, -1, self.state.filter)
+        self.direction = -1 if index == up else 1
+        self.go(self.at(index))
 
     def _show_row(self, row_id: str) -> None:
         """What the record pane's cursor row shows: its quote, the record, or a search hit."""

@@ -42,3 +42,22 @@ async def test_the_next_records_source_is_highlighted_in_its_first_frame(
                 seen.append(shown_highlighted(screen))
         assert len(seen) >= 6
         assert all(seen)
+
+
+async def test_k_in_the_records_list_prepares_the_record_above(
+    tmp_path: Path, sample: Path, keymap: Keymap
+) -> None:
+    """`k` leads up the list: the record prepared after its frame is the one above, as after `p`
+    (it was the one below, the way `n` had gone last, so that every `k` was drawn unprepared)."""
+    app = make_demo_app(tmp_path, reviewer="t", keymap=keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = reviewing(app)
+        await screen.settle()
+        await screen.run_action("move('record', 1)")  # `n`: the last step was down
+        await screen.run_action("move('record', 1)")
+        screen.records_pane.focus()
+        await pilot.pause()
+        await screen.run_action("motion('line', -1)")  # `k`
+        assert screen.moves.direction == -1
+        await screen.run_action("motion('line', 1)")  # `j`
+        assert screen.moves.direction == 1
