@@ -298,6 +298,7 @@ class RecordPane(TruecolorOnly, PreparedList):
         self.revision_open = False  # unanchored quotes: "anchoring…", else "not anchored"
         self.against = ""  # the short id of the revision drift is shown against
         self._title: tuple[str, str] | None = None  # the record's id and kind, for the border
+        self._title_shown: tuple[str, str] | None = None  # what the border shows of it
 
     @property
     def highlighted_id(self) -> str:
@@ -313,6 +314,7 @@ class RecordPane(TruecolorOnly, PreparedList):
         self.highlight_quote(quote)
         self.show_top()  # the record's label first, even when its quote is further down
         self._title = None if record is None else (visible(record.id), record.kind.value)
+        self._title_shown = None  # set whatever the border shows (a title set in between)
         if record is None:
             return
         self._fit_title()
@@ -328,11 +330,21 @@ class RecordPane(TruecolorOnly, PreparedList):
         if self._title is None:
             return
         name, kind = self._title
-        room = self.outer_size.width - 6  # the corners, the lines and spaces beside the title
-        if room <= 0 or len(name) + 2 + len(kind) <= room:  # (0: not laid out yet)
+        # before the first layout, the width it will give (`expect_width`): the title is fitted
+        # once, not again on the layout's Resize, which would draw every line of the pane again
+        outer = (
+            self.outer_size.width or self._expected and self._expected + self.styles.gutter.width
+        )
+        room = outer - 6  # the corners, the lines and spaces beside the title
+        if room > 0 and len(name) + 2 + len(kind) > room:  # (0: the width not known yet)
+            name, kind = cut_id(name, max(room, 8)), ""
+        if (name, kind) == self._title_shown:
+            return  # a resize that leaves the title as it was: setting it repaints every line
+        self._title_shown = (name, kind)
+        if kind:
             self.border_title = Content.assemble((name, "bold"), "  ", (kind, "$text-muted"))
         else:
-            self.border_title = Content.styled(cut_id(name, max(room, 8)), "bold")
+            self.border_title = Content.styled(name, "bold")
 
     def prepare_record(self, record: Record, quote: int | None) -> None:
         """Measure and draw ahead what `show` would show of this record (`PreparedList`)."""

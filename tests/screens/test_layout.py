@@ -19,6 +19,7 @@ from keymaps import load_keymap
 from screens.review.history import Location
 from screens.review.panes import pane_widths
 from screens.review.screen import ReviewScreen
+from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordRow, ResultRow, cut_id
 from tui.factory import make_demo_app
 
@@ -240,4 +241,27 @@ async def test_the_record_panes_title_leaves_out_the_kind_before_the_border_cuts
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert title() == "KS-CMP-api-server  component"  # it fits
+    app.close()
+
+
+async def test_the_record_panes_title_is_fitted_to_the_width_to_come_before_a_layout(
+    tmp_path: Path, sample: Path
+) -> None:
+    # the launch shows the first record before the first layout: its title is fitted to the width
+    # the panes will have (`expect_width`), not set whole and fitted again on the layout's Resize
+    # (which drew every line of the pane a second time before the first frame)
+    long_id = "runtime:forcing-cases-and-enforcement-scope"
+    app = make_demo_app(tmp_path, reviewer="w", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)):
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        record = next(r for r in screen.session.records if r.id == long_id)
+        pane = RecordPane(screen.session)
+        pane.display = False  # never laid out
+        await screen.mount(pane)
+        pane.expect_width(40)
+        pane.show(record, None)
+        assert pane.outer_size.width == 0
+        assert Content.from_markup(pane.border_title or "").plain == cut_id(long_id, 34)
     app.close()
