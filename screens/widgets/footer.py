@@ -8,6 +8,8 @@ that key, as on the Footer.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.binding import Binding
 from textual.content import Content
@@ -15,6 +17,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from keymaps import UNBOUND_KEY, short_key
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from textual.binding import ActiveBinding
 
 #: what one key shows: (key, key as displayed, description, enabled)
 Shown = tuple[str, str, str, bool]
@@ -45,19 +52,19 @@ class KeysBar(Widget):
         self._pinned: frozenset[str] = frozenset()  # the keys of the PINNED bindings
 
     def on_mount(self) -> None:
-        self._keys, self._palette = self._shown(self.screen)
-        self._pinned = self._pinned_keys(self.screen)
+        self._bindings_changed(self.screen)
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _shown(self, screen: Screen[object]) -> tuple[tuple[Shown, ...], Shown | None]:
+    def _shown(
+        self, screen: Screen[object], active: Iterable[tuple[str, ActiveBinding]]
+    ) -> tuple[tuple[Shown, ...], Shown | None]:
         keys: list[Shown] = []
         actions: set[str] = set()
         palette: Shown | None = None
         app = self.app
-        active = screen.active_bindings.items()
         # in the order the screen declares them: a binding the keymap moved to another key comes
         # last in Textual's map
         declared = [b for b in type(screen).BINDINGS if isinstance(b, Binding) and b.id]
@@ -74,19 +81,16 @@ class KeysBar(Widget):
         return tuple(keys), palette
 
     @staticmethod
-    def _pinned_keys(screen: Screen[object]) -> frozenset[str]:
-        return frozenset(
-            key for key, active in screen.active_bindings.items() if active.binding.id in PINNED
-        )
-
-    @staticmethod
     def key_display(key: str, binding: Binding) -> str:
         """The key in its short form (``ctrl+p``, ``]``), as the help screen shows it."""
         return binding.key_display or short_key(key)
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
-        shown = self._shown(screen)
-        self._pinned = self._pinned_keys(screen)
+        # Textual builds `active_bindings` anew at each read (the focus chain's maps merged):
+        # read once for both, at launch and at each focus change
+        active = screen.active_bindings.items()
+        shown = self._shown(screen, active)
+        self._pinned = frozenset(key for key, bound in active if bound.binding.id in PINNED)
         if shown != (self._keys, self._palette):
             self._keys, self._palette = shown
             self.refresh()
