@@ -12,6 +12,7 @@ from rich.cells import cell_len
 
 from evidence.text import visible
 from screens.audit.systems import FILTERS, AuditEntry, AuditState
+from screens.widgets.cut import cut_text
 
 SEP = " · "
 #: the fewest cells of a repository path worth showing (its last directories)
@@ -81,22 +82,11 @@ def fit(name: str, states: Sequence[str], filters: Sequence[str], detail: str, w
             return head + SEP + shown
     shown = filters[-1]
     room = max(1, width - cell_len(SEP + shown))
-    return _cut_right(heads[-1], room) + SEP + shown
+    return cut_text(heads[-1], room) + SEP + shown
 
 
 def _plain(text: str) -> str:
     return visible(text).replace("\t", " ")
-
-
-def _cut_right(text: str, width: int) -> str:
-    if cell_len(text) <= width:
-        return text
-    kept = ""
-    for char in text:
-        if cell_len(kept + char) > width - 1:
-            break
-        kept += char
-    return kept.rstrip() + "…"  # "Ann…", not "Ann …"
 
 
 def _cut_path(path: str, width: int) -> str:
@@ -119,7 +109,7 @@ def header_text(counts: Sequence[str], reviewer: str, path: str, width: int) -> 
     must be) while each fits whole, then the reviewer (cut, down to MIN_REVIEWER cells) and
     the audit's directory (its last whole names), each left out rather than cut to a stub."""
     head, *rest = counts
-    text = _cut_right(head, width)
+    text = cut_text(head, width)
     for part in rest:
         if cell_len(text + SEP + part) > width:
             return text
@@ -127,7 +117,7 @@ def header_text(counts: Sequence[str], reviewer: str, path: str, width: int) -> 
     reviewer = _plain(reviewer)
     room = width - cell_len(text + SEP)
     if reviewer and room >= min(MIN_REVIEWER, cell_len(reviewer)):
-        text += SEP + _cut_right(reviewer, room)
+        text += SEP + cut_text(reviewer, room)
     room, path = width - cell_len(text + SEP), _plain(path)
     shown = _cut_path(path, room)
     if shown and room >= min(MIN_DETAIL, cell_len(path)):

@@ -1,8 +1,14 @@
 """Text cut to a width with an ellipsis that follows a word, never a space ("Use…", not
-"Use …": the space says nothing and reads as a word lost)."""
+"Use …": the space says nothing and reads as a word lost).
+
+Widths are terminal cells, not characters: a name in wide characters (CJK, most emoji) takes
+two cells a character, and a row measured in characters ran past its pane's edge, where its
+status and marks were cut off.
+"""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.content import Content
 
 
@@ -17,3 +23,31 @@ def cut(content: Content, width: int, *, pad: bool = False) -> Content:
     kept = content.truncate(width - 1).rstrip().cell_length
     ended = content.truncate(kept + 1, ellipsis=True)
     return ended.truncate(width, pad=True) if pad else ended
+
+
+def keep_cells(text: str, room: int) -> str:
+    """The start of plain ``text`` that fits in ``room`` cells (a wide character that would
+    straddle the edge is left out)."""
+    if cell_len(text) <= room:
+        return text
+    used = 0
+    for end, char in enumerate(text):
+        used += cell_len(char)
+        if used > room:
+            return text[:end]
+    return text
+
+
+def cut_text(text: str, width: int) -> str:
+    """Plain ``text`` in at most ``width`` cells: whole when it fits, else cut with an
+    ellipsis after its last kept word (`cut` for plain strings)."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    return keep_cells(text, width - 1).rstrip() + "…"
+
+
+def pad_cells(text: str, width: int) -> str:
+    """``text`` with spaces after it up to ``width`` cells (`str.ljust` counts characters)."""
+    return text + " " * (width - cell_len(text))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.content import Content
 from textual.message import Message
@@ -336,7 +337,7 @@ class RecordPane(TruecolorOnly, PreparedList):
             self.outer_size.width or self._expected and self._expected + self.styles.gutter.width
         )
         room = outer - 6  # the corners, the lines and spaces beside the title
-        if room > 0 and len(name) + 2 + len(kind) > room:  # (0: the width not known yet)
+        if room > 0 and cell_len(name) + 2 + cell_len(kind) > room:  # (0: not known yet)
             name, kind = cut_id(name, max(room, 8)), ""
         if (name, kind) == self._title_shown:
             return  # a resize that leaves the title as it was: setting it repaints every line

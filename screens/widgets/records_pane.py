@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from cachetools import LRUCache
+from rich.cells import cell_len
 from rich.segment import Segment
 from textual import events, on
 from textual.content import Content
@@ -24,7 +25,7 @@ from screens.quote_status import claimed_place
 from screens.safe import visible
 from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
-from screens.widgets.cut import cut
+from screens.widgets.cut import cut, cut_text, keep_cells, pad_cells
 from screens.widgets.drift_rows import DRIFT_STYLES, worst_drift
 from screens.widgets.lists import RowList
 from screens.widgets.result_line import ResultLine
@@ -74,17 +75,18 @@ ROW_EXTRA = 16
 
 
 def cut_id(name: str, room: int) -> str:
-    """A record id in ``room`` columns, cut in the middle: its tail stays, since ids of one kind
+    """A record id in ``room`` cells, cut in the middle: its tail stays, since ids of one kind
     differ after their prefix (``KS-RTE-…note-sync``, ``KS-…n-check``), and the prefix when the
     room allows."""
-    if len(name) <= room:
+    if cell_len(name) <= room:
         return name
     parts = name.split("-", 2)
-    prefix = len(name) - len(parts[-1]) if len(parts) == 3 else room
+    prefix = cell_len(name) - cell_len(parts[-1]) if len(parts) == 3 else room
     # the whole prefix when the tail keeps 8 columns, else a third: the tail tells ids apart
     head = prefix if room >= prefix + 9 else (room - 1) // 3
-    kept = name[:head].rstrip()  # "On…calation", not "On …alation": the tail takes the cell
-    return kept + "…" + name[len(name) - (room - 1 - len(kept)) :]
+    kept = keep_cells(name, head).rstrip()  # "On…calation", not "On …alation"
+    tail = keep_cells(name[::-1], room - 1 - cell_len(kept))[::-1]
+    return kept + "…" + tail
 
 
 class RecordRow:
@@ -119,29 +121,27 @@ class RecordRow:
     def content(self, width: int) -> Content:
         """The row as Content for a width (0: uncut)."""
         name, reason = self.name, self.reason
+        cells = cell_len(name)  # a name in wide characters takes two cells a character
         # under a filter, why the record is listed says more than its quotes' marks
         marks = self.quotes if not reason else Content("")
-        fixed = width - 5 - len(self.drift) - (1 if self.noted else 0) - self.disagreed
+        fixed = width - 5 - cell_len(self.drift) - (1 if self.noted else 0) - self.disagreed
         tail = self._tail(marks)
-        if width > 0 and fixed - tail.cell_length < len(name):
+        if width > 0 and fixed - tail.cell_length < cells:
             # a narrow list: the whole name if fewer marks make room for it, else a name of some
             # length with the verdict counts, or no marks, or not the quotes' status either (a
             # filter's reason stays)
             tails = [(tail, NAME_ROOM), (self._tail(self.compact), NAME_ROOM // 2)] if marks else []
             tails += [(self._tail(Content("")), NAME_ROOM // 2)]
             tails += [(self._tail(Content(""), with_status=False), NAME_ROOM // 2)]
-            whole = [each for each, _keep in tails[:-1] if fixed - each.cell_length >= len(name)]
-            kept = [
-                each for each, keep in tails if fixed - each.cell_length >= min(len(name), keep)
-            ]
+            whole = [each for each, _keep in tails[:-1] if fixed - each.cell_length >= cells]
+            kept = [each for each, keep in tails if fixed - each.cell_length >= min(cells, keep)]
             tail = (whole or kept or [tails[-1][0]])[0]
         room = fixed - tail.cell_length
-        if width > 0 and len(name) > max(room, 8):
+        if width > 0 and cells > max(room, 8):
             room = max(room, 8)
-            if self.is_id:
-                name = cut_id(name, room)
-            else:  # a title cut just after a space: "Forcing cases…", its marks in their column
-                name = (name[: room - 1].rstrip() + "…").ljust(room)
+            # an id cut in its middle, a title just after a space ("Forcing cases…"); the marks
+            # in their column (a wide character left out at the edge leaves a cell)
+            name = pad_cells(cut_id(name, room) if self.is_id else cut_text(name, room), room)
         return Content.assemble(
             ("  ", ""),
             (self.badge, VERDICT_STYLES[self.badge]),
@@ -182,10 +182,10 @@ class ResultRow(RecordRow):
         path's directories, then the marks of the verdicts on its locations."""
         rule, place, message = self.name, self.place, self.message
         marks = self.quotes if not self.reason else Content("")
-        fixed = width - 5 - len(self.drift) - (1 if self.noted else 0)
+        fixed = width - 5 - cell_len(self.drift) - (1 if self.noted else 0)
         tail = self._tail(marks)
         if width > 0:
-            least = len(rule) + 1 + len(place.rsplit("/", 1)[-1])
+            least = cell_len(rule) + 1 + cell_len(place.rsplit("/", 1)[-1])
             for fewer in (self.compact, Content("")):
                 if not marks or fixed - tail.cell_length >= least:
                     break
@@ -316,7 +316,7 @@ class RecordsPane(TruecolorOnly, RowList):
     def width_wanted(self) -> int:
         """The columns (borders, padding and scrollbar too) that show every record's whole id."""
         if self._wanted is None:
-            ids = (len(r.id) for r in self.session.records if r.kind is not Kind.NARRATIVE)
+            ids = (cell_len(r.id) for r in self.session.records if r.kind is not Kind.NARRATIVE)
             self._wanted = max(ids, default=NAME_ROOM) + ROW_EXTRA + 5
         return self._wanted
 

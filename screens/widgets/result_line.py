@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.visual import Visual
 
-from screens.widgets.cut import cut
+from screens.widgets.cut import cut, keep_cells
 
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
@@ -34,18 +35,18 @@ class ResultLine(NamedTuple):
     def content(self, room: int | None = None) -> Content:
         """The line in ``room`` columns (None: uncut)."""
         rule, place, message = self.rule, self.place, self.message
-        if room is not None:
+        if room is not None:  # measured in cells: a path or message may be in wide characters
             base = place.rsplit("/", 1)[-1]
-            wanted = room - min(len(message), MESSAGE_ROOM)
+            wanted = room - min(cell_len(message), MESSAGE_ROOM)
             for shorter in ("…/" + base, base):  # the file and line, whole, before directories
-                if place == base or len(rule) + len(place) + 2 <= wanted:
+                if place == base or cell_len(rule) + cell_len(place) + 2 <= wanted:
                     break
                 place = shorter
             name, colon, line = place.rpartition(":")
-            keep = room - len(rule) - 1 - len(colon + line)
-            if colon and line.isdigit() and len(name) > keep:  # the line before the file's name
-                place = name[: max(keep - 1, 1)] + "…" + colon + line
-            if keep - len(name) < 4:  # no room for a word of the message: none, not "U…"
+            keep = room - cell_len(rule) - 1 - len(colon + line)
+            if colon and line.isdigit() and cell_len(name) > keep:  # the line before the name
+                place = keep_cells(name, max(keep - 1, 1)) + "…" + colon + line
+            if keep - cell_len(name) < 4:  # no room for a word of the message: none, not "U…"
                 message = ""
         said = Content.assemble((rule, "bold"), " ", place, " " if message else "", message)
         if room is not None and said.cell_length > max(room, 8):

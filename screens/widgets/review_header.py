@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.widgets import Static
 
 from screens.safe import visible
-from screens.widgets.cut import cut
+from screens.widgets.cut import cut, cut_text
 
 if TYPE_CHECKING:
     from evidence.revision import CommitSummary, Revision
@@ -33,7 +34,7 @@ def commit_content(commit: CommitSummary, room: int) -> Content:
         if room - rest.cell_length >= MIN_SUBJECT:
             return cut(subject, room - rest.cell_length) + rest
     for tail in (f"{author}, {date}", date):
-        if len(tail) <= room:
+        if cell_len(tail) <= room:
             return Content(tail).stylize("$text-muted")
     return Content("")
 
@@ -48,7 +49,7 @@ def revision_label(
     else:
         label = "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
     if origin:
-        label += f" ({origin if len(origin) <= 24 else origin[:23] + '…'})"
+        label += f" ({cut_text(origin, 24)})"
     return label
 
 
@@ -79,29 +80,33 @@ class ReviewHeader(Static):
         if shown == self._shown:
             return  # the screen asks again on every resize, and twice as it starts
         self._shown = shown
+        # measured as drawn: controls made visible, in cells (a name may be in wide characters)
+        system, reviewer = visible(system), visible(reviewer)
+        names = cell_len(system) + cell_len(revision)
         for form in shorter:
-            if len(system) + len(revision) + len(reviewer) + len(progress) + 16 <= width:
+            if names + cell_len(reviewer) + len(progress) + 16 <= width:
                 break
             progress = form
-        if len(system) + len(revision) + len(progress) + 13 > width and " (" in revision:
+        if names + len(progress) + 13 > width and " (" in revision:
             revision = revision.split(" (", 1)[0]  # where it came from before a cut revision
-        room = width - len(system) - len(revision) - len(progress) - 16
-        if len(reviewer) > room:  # the counts before the reviewer's full name
-            reviewer = reviewer[: room - 1].rstrip() + "…" if room >= MIN_REVIEWER else ""
+            names = cell_len(system) + cell_len(revision)
+        room = width - names - len(progress) - 16
+        if cell_len(reviewer) > room:  # the counts before the reviewer's full name
+            reviewer = cut_text(reviewer, room) if room >= MIN_REVIEWER else ""
         about = Content("")
         if commit is not None:
-            spare = width - len(system) - len(revision) - len(reviewer) - len(progress) - 18
+            spare = width - names - cell_len(reviewer) - len(progress) - 18
             about = commit_content(commit, spare)
         left = Content.assemble(
             (" assay ", "bold $text-accent"),
             " ",
-            (visible(system), "bold"),
+            (system, "bold"),
             "  ",
             (revision, "$text-warning" if failed else "$text-primary"),
             "  " if about.cell_length else "",
             about,
             "  " if reviewer else "",
-            (visible(reviewer), "$text-secondary"),
+            (reviewer, "$text-secondary"),
         )
         # the counts are kept whole at any width: the names on the left give way
         room = width - len(progress) - 3

@@ -14,6 +14,7 @@ from evidence.sarif.triage import only_location
 from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.badges import lines_text
+from screens.widgets.cut import keep_cells
 from screens.widgets.record_pane import verdict_word
 from screens.widgets.records_pane import cut_id
 from screens.widgets.truecolor import TruecolorOnly
@@ -107,16 +108,6 @@ def cut_path(path: str, room: int) -> str:
     head = keep_cells(path, max(1, (room - 1) // 3))
     tail = keep_cells(path[len(head) :][::-1], room - 1 - cell_len(head))[::-1]
     return head + "…" + tail
-
-
-def keep_cells(text: str, room: int) -> str:
-    """The start of ``text`` that fits in ``room`` columns."""
-    kept = ""
-    for char in text:
-        if cell_len(kept + char) > room:
-            break
-        kept += char
-    return kept
 
 
 def names_room(name: TargetName, over: int) -> tuple[int, int]:
