@@ -127,9 +127,20 @@ MAX_HEADING = 100
 
 
 def slugify(text: str) -> str:
-    """A lowercase ASCII slug of a heading (``Request and delegation`` -> ``request-and-...``)."""
+    """A lowercase ASCII slug of a heading (``Request and delegation`` -> ``request-and-...``,
+    ``Évaluation`` -> ``evaluation``). A heading with no ASCII letter or digit (``依頼と経路``)
+    keeps its own letters, lowercased: the one slug all such headings shared (``section``,
+    ``section-2`` in their order) gave a narrative's verdicts to another one when a report's
+    next version added or moved a heading."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    if not slug:  # (any other heading keeps the slug it had: the verdicts given on it stay)
+        # letters, marks (a vowel sign is part of its word) and digits of any script
+        kept = (
+            char if unicodedata.category(char)[0] in "LMN" else " "
+            for char in unicodedata.normalize("NFKC", text).lower()
+        )
+        slug = "-".join("".join(kept).split())
     return slug or "section"
 
 

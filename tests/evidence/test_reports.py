@@ -306,6 +306,25 @@ def test_narrative_ids_are_stable_and_unique() -> None:
     assert ids == [r.id for r in parse_report(text.replace("\n", "\r\n"), "y.txt").records]
 
 
+def test_headings_in_other_scripts_keep_their_own_ids_in_any_order() -> None:
+    """A heading without ASCII letters had the id every such heading shared, numbered in its
+    order: a version of the report that added or moved one gave its verdicts to another."""
+    head = "S workflow report\n\nType: a/b-workflow-report.md\n\nWorkflow account\n\n"
+    parts = [
+        "依頼と経路\n\none.\n\n",
+        "Проверка связи\n\ntwo.\n\n",
+        "परीक्षण और प्रमाण\n\nthree.\n\n",
+    ]
+    ids = [r.id for r in parse_report(head + "".join(parts), "x.txt").records]
+    assert ids == ["workflow:依頼と経路", "workflow:проверка-связи", "workflow:परीक्षण-और-प्रमाण"]
+    moved = [r.id for r in parse_report(head + "".join(parts[::-1]), "x.txt").records]
+    assert moved == ids[::-1]
+    # a heading with an ASCII letter or digit keeps the id it had, as do headings with nothing
+    # to keep (the verdicts given on them stay theirs)
+    assert slugify("Évaluation 2") == "evaluation-2" and slugify("検証 2") == "2"
+    assert slugify("— · —") == "section" and slugify("検\u202e証\x07") == "検-証"
+
+
 def test_text_before_any_heading_is_kept_in_a_narrative() -> None:
     text = "R workflow report\n\nType: x/y-workflow-report.md\n\nWorkflow account\n\nLoose text.\n"
     report = parse_report(text, "x")
