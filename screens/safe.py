@@ -7,11 +7,15 @@ Report text, source lines, notes and paths are data. Everything shown goes throu
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.content import Content
 
 from evidence.text import visible
 
-__all__ = ["as_markup", "safe_content", "safe_line", "visible"]
+__all__ = ["TAB_SIZE", "as_markup", "safe_content", "safe_line", "visible"]
+
+#: the columns between tab stops in source as drawn
+TAB_SIZE = 4
 
 
 def safe_content(text: str, style: str = "", *, multiline: bool = False) -> Content:
@@ -20,9 +24,22 @@ def safe_content(text: str, style: str = "", *, multiline: bool = False) -> Cont
     return content.stylize(style) if style else content
 
 
-def safe_line(text: str, tab_size: int = 4) -> str:
+def safe_line(text: str, tab_size: int = TAB_SIZE) -> str:
     """One source line for display: tabs expanded, every other control made visible."""
-    return visible(text).expandtabs(tab_size)
+    shown = visible(text)
+    if "\t" not in shown or shown.isascii():
+        return shown.expandtabs(tab_size)
+    # to the terminal's tab stops, which count cells (`str.expandtabs` counts characters: after
+    # a name in wide characters, a column of values was drawn out of line)
+    parts: list[str] = []
+    column = 0
+    for piece in shown.split("\t")[:-1]:
+        column += cell_len(piece)
+        spaces = tab_size - column % tab_size
+        parts += (piece, " " * spaces)
+        column += spaces
+    parts.append(shown.rsplit("\t", 1)[1])
+    return "".join(parts)
 
 
 def as_markup(text: str) -> str:

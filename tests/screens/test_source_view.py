@@ -5,13 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from screens.safe import safe_line
 from screens.widgets import source_view
 from screens.widgets.source_highlight import BLOCK
-from screens.widgets.source_lines import LongLine, SourceMarks, code_segments, highlight_block
+from screens.widgets.source_lines import (
+    LongLine,
+    SourceMarks,
+    code_segments,
+    highlight_block,
+    widest_line,
+)
 from screens.widgets.source_view import SourceView
 
 LINES = [f"value_{n} = compute({n})  # line {n + 1}" for n in range(30_000)]
@@ -132,6 +140,43 @@ async def test_tabs_and_controls_count_in_the_scrollable_width() -> None:
         await pilot.pause()
         drawn = len("            end_of_a_tabbed_line")
         assert view.virtual_size.width >= drawn + view._gutter_width
+
+
+async def test_a_line_in_wide_characters_scrolls_to_its_end() -> None:
+    # a comment in Japanese is twice as wide as it is long: measured in characters, the view
+    # stopped scrolling halfway along it and its end could not be read
+    comment = "    # 必須のフィールドがすべて揃っているかを確認する。"
+    comment += "欠けている場合はエラーとして扱う。"
+    lines = ["def check(message):", comment, "    return True"]
+    app = ViewApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        view = app.query_one(SourceView)
+        view.show("wide.py", lines)
+        await pilot.pause()
+        assert view.virtual_size.width >= cell_len(comment) + view._gutter_width
+        view.scroll_to(x=view.max_scroll_x, animate=False, immediate=True)
+        await pilot.pause()
+        assert "扱う。" in text_of(view, 1)
+
+
+def test_the_widest_line_is_measured_in_cells() -> None:
+    lines = ["ascii only", "\t\tx", "検証" * 10, "e\u0301" * 30, "a\x1bb", "😀 ok"]
+    assert widest_line(lines) == max(cell_len(safe_line(line)) for line in lines) == 40
+    # lines whose bound in bytes leaves them all in contention: the first hundred measured,
+    # the rest taken at their bound (a few cells of blank at most, never a line cut short)
+    many = [f"x → y — z … {n:05d}" for n in range(1_000)]
+    exact = max(cell_len(line) for line in many)
+    assert exact <= widest_line(many) <= exact + 4
+
+
+def test_tabs_stop_at_the_columns_the_terminal_counts() -> None:
+    # a tab goes to the next multiple of 4 cells: after a name in wide characters too, so a
+    # column of values stays in line
+    rows = [safe_line(row) for row in ("id\tvalue", "名前\tvalue", "a名\tb\tc")]
+    assert [row.index("value") for row in rows[:2]] == [4, 6]  # characters: 4 cells, 8 cells
+    assert [cell_len(row[: row.index("value")]) for row in rows[:2]] == [4, 8]
+    assert rows[2] == "a名 b   c"
+    assert safe_line("\t\tx\x1b") == "        x␛"  # ASCII as before
 
 
 class ViewAndLineApp(App[None]):
