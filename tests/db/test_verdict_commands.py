@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from rich.cells import cell_len
 from storekit import make_record, make_report, reportset
 
 from db.aside import aside_files
@@ -85,6 +86,22 @@ def test_stats_text_and_json(ann_db: Path, bob_db: Path, tmp_path: Path) -> None
     data = json.loads(run("stats", "--db", ann_db, "--format", "json").output)
     assert data["agreement"][0]["percent"] == 50.0
     assert data["verdicts"]["ann"] == {"confirmed": 1, "refuted": 1, "unclear": 1, "skip": 0}
+
+
+def test_stats_keeps_its_columns_after_names_in_wide_characters(tmp_path: Path) -> None:
+    # 山田 takes four columns: padded by its two characters, its counts were out of line
+    path = tmp_path / "v.sqlite3"
+    give(path, "ann", {"R1": "confirmed"})
+    give(path, "山田", {"R1": "refuted", "R2": "refuted"})
+    lines = run("stats", "--db", path).output.splitlines()
+    at = lines.index("Current verdicts")
+    header, *rows = lines[at + 1 : at + 4]
+    assert [row.split()[0] for row in rows] == ["ann", "山田"], lines
+    # the counts end in the same column as their header's names
+    assert {cell_len(row) for row in rows} == {cell_len(header)}, [header, *rows]
+    at = next(n for n, line in enumerate(lines) if line.startswith("Progress per reviewer"))
+    rows = lines[at + 1 : at + 3]  # the report's name after each reviewer in one column
+    assert len({cell_len(row.split("KESTREL")[0]) for row in rows}) == 1, rows
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv", "md", "sarif"])

@@ -397,28 +397,30 @@ def _text(data: dict[str, Any]) -> list[str]:
                 lines.append(f"    {row['kind']:<12} {row['reviewed']}/{row['total']} ({percent})")
     if data["reviewer_progress"]:
         lines += ["", "Progress per reviewer (items with their verdict)"]
-        width = max(len(row["reviewer"]) for row in data["reviewer_progress"])
+        width = max(_cells(row["reviewer"]) for row in data["reviewer_progress"])
         for row in data["reviewer_progress"]:
             if row["total"] is None:
                 done = f"{row['reviewed']} reviewed (not registered)"
             else:
                 percent = percent_done(row["reviewed"], row["total"])
                 done = f"{row['reviewed']}/{row['total']} ({percent})"
-            lines.append(f"  {row['reviewer']:<{width}}  {row['report']}: {done}")
+            lines.append(f"  {_pad(row['reviewer'], width)}  {row['report']}: {done}")
     if data["verdicts"]:
         lines += ["", "Current verdicts"]
         names = ["confirmed", "refuted", "unclear", "skip"]
-        width = max(len(r) for r in data["verdicts"])
+        width = max(_cells(r) for r in data["verdicts"])
         lines.append(f"  {'':<{width}}  " + "  ".join(f"{n:>9}" for n in names))
         for reviewer, counts in sorted(data["verdicts"].items()):
-            lines.append(f"  {reviewer:<{width}}  " + "  ".join(f"{counts[n]:>9}" for n in names))
+            shown = "  ".join(f"{counts[n]:>9}" for n in names)
+            lines.append(f"  {_pad(reviewer, width)}  {shown}")
     if data["stale"]:
         lines += [
             "",
             "Stale verdicts and notes (on what the reports no longer hold; `w` lists them)",
         ]
-        width = max(len(r) for r in data["stale"])
-        lines += [f"  {reviewer:<{width}}  {count:>9}" for reviewer, count in data["stale"].items()]
+        width = max(_cells(r) for r in data["stale"])
+        stale = data["stale"].items()
+        lines += [f"  {_pad(reviewer, width)}  {count:>9}" for reviewer, count in stale]
     lines += ["", f"Disagreements: {len(data['disagreements'])}"]
     for found in data["disagreements"]:
         verdicts = ", ".join(f"{r} {v}" for r, v in found["verdicts"].items())
@@ -441,3 +443,17 @@ def _text(data: dict[str, Any]) -> list[str]:
                 f"{pair['percent']:.1f}% agreement, Cohen's kappa {kappa}"
             )
     return lines
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` takes in a terminal: a name in wide characters (山田) two a
+    character, so that the counts after it stay in their columns."""
+    if text.isascii():
+        return len(text)
+    from rich.cells import cell_len  # (24 ms to import: only when a name needs it)
+
+    return cell_len(text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _cells(text))
