@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+import machine  # noqa: E402
 from frames import (  # noqa: E402
     SIZE,
     TrivialModal,
@@ -403,6 +404,7 @@ async def main(
     only_dialogs: bool = False,
 ) -> None:
     print(f"assay review app benchmark ({rounds} rounds, medians; terminal {SIZE[0]}x{SIZE[1]})")
+    began, speed = machine.snapshot(), machine.workload_ms()
     with tempfile.TemporaryDirectory() as tmp_dir:
         tmp = Path(tmp_dir)
         sample_repo()  # built once, outside the timings
@@ -417,6 +419,10 @@ async def main(
             print("  enter backspace also wait for the source they show (j k: the record under")
             print("  the records list's cursor shown first); dialogs: key, escape")
             key_table(echo, runs, cpu=only_dialogs, modal=modal)
+            said = machine.quiet_line(began, machine.snapshot())
+            if said:
+                print(said)
+            print(machine.workload_line(speed))
     if only_keys:
         return
     path, lines = large_file()
@@ -432,6 +438,11 @@ async def main(
         speedup=True,
     )
     print(f"  large file: {path}; Static baseline measured once (it takes seconds)")
+    said = machine.quiet_line(began, machine.snapshot())
+    if not keys:  # (with the keys: said under their table)
+        if said:
+            print(said)
+        print(machine.workload_line(speed))
 
 
 if __name__ == "__main__":
