@@ -3,6 +3,8 @@ reads them)."""
 
 from __future__ import annotations
 
+import codecs
+import re
 import threading
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,7 @@ __all__ = [
     "Decoded",
     "TextCache",
     "decode_blob",
+    "east_asian",
     "eight_bit",
     "has_wide_mark",
 ]
@@ -94,15 +97,89 @@ def decode_blob(data: bytes) -> Decoded:
 
 def eight_bit(data: bytes, as_utf8: str) -> tuple[str, str] | None:
     """Bytes that are not UTF-8 (``as_utf8``: decoded with replacement characters) read as the
-    8-bit text of older tools, and the encoding: when not one UTF-8 sequence is among its bytes
-    above 127, Windows-1252 (ISO-8859-1 with one of the five bytes that leaves undefined);
-    None when some are (UTF-8 with bytes astray)."""
+    text of older tools, and the encoding: Japanese, Korean or simplified Chinese in their
+    legacy encodings when the text reads as such (`east_asian`); else, when not one UTF-8
+    sequence is among its bytes above 127, Windows-1252 (ISO-8859-1 with one of the five bytes
+    that leaves undefined); None when some are (UTF-8 with bytes astray)."""
+    east = east_asian(data)
+    if east is not None:
+        return east
     if not as_utf8.replace("\ufffd", "").isascii():  # a character UTF-8 made of 2-4 bytes
         return None
     try:
         return data.decode("cp1252"), "Windows-1252"
     except UnicodeDecodeError:
         return data.decode("latin-1"), "ISO-8859-1"
+
+
+#: legacy encodings of East Asian text, in the order they are tried, with their names
+_EAST_ASIAN = (
+    ("cp932", "Shift-JIS"),
+    ("euc_jp", "EUC-JP"),
+    ("cp949", "EUC-KR"),
+    ("gb18030", "GBK"),
+)
+#: the fewest characters past ASCII a text needs for its encoding to be told
+_EAST_ASIAN_LEAST = 4
+#: the bytes an encoding is told from
+_EAST_ASIAN_PROBE = 64 * 1024
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+
+
+def east_asian(data: bytes) -> tuple[str, str] | None:
+    """``data`` read in the legacy encoding of Japanese, Korean or simplified Chinese it is
+    written in, and that encoding's name; None when it reads as none of them.
+
+    Most byte strings decode in several of these codecs without error (their double bytes
+    overlap, and Windows-1252 letters pair into them), so a decoding counts only when it reads
+    as the language does: Japanese holds kana (particles, endings) and few half-width ones;
+    Korean's syllables are nearly all among the 2,350 of KS X 1001, Chinese characters among
+    the 6,763 of GB 2312. The double bytes of one encoding read in another land elsewhere."""
+    first = _HIGH_BYTE.search(data)
+    if first is None:
+        return None
+    # from its first byte past ASCII (a character's first: ASCII before it): a long licence
+    # header does not hide what follows
+    head = data[first.start() : first.start() + _EAST_ASIAN_PROBE]
+    for codec, name in _EAST_ASIAN:
+        try:  # the start first (a large file in another encoding is told there), then all
+            text = codecs.getincrementaldecoder(codec)().decode(head, final=False)
+            wide = [char for char in text if not char.isascii()]
+            if len(wide) < _EAST_ASIAN_LEAST or not _reads_as(codec, text, wide):
+                continue
+            return data.decode(codec), name
+        except UnicodeDecodeError:
+            continue
+    return None
+
+
+#: a word of Korean: its syllables between spaces or punctuation
+_HANGUL_WORD = re.compile("[\uac00-\ud7a3]+")
+
+
+def _reads_as(codec: str, text: str, chars: list[str]) -> bool:
+    if codec in ("cp932", "euc_jp"):
+        kana = sum("\u3041" <= char <= "\u30ff" for char in chars)
+        half = sum("\uff61" <= char <= "\uff9f" for char in chars)
+        return kana * 10 >= len(chars) and half * 10 <= len(chars)
+    if codec == "cp949":  # Korean spaces its words: Chinese characters read as it do not
+        words = _HANGUL_WORD.findall(text)
+        syllables = sum(map(len, words))
+        if syllables * 20 < len(chars) * 17 or syllables > 8 * len(words):  # 85% syllables
+            return False
+    common = "euc_kr" if codec == "cp949" else "gb2312"
+    allowed = len(chars) // 20  # 95% among the common set
+    for char in chars:
+        try:
+            # two bytes: among the common set (euc_kr spells the other syllables in eight)
+            if len(char.encode(common)) == 2:
+                continue
+        except UnicodeEncodeError:
+            pass
+        allowed -= 1
+        if allowed < 0:  # (a large file that is not one of these is told early)
+            return False
+    return True
 
 
 def _characters(decoded: Decoded) -> int:

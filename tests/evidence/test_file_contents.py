@@ -322,3 +322,56 @@ def test_an_8bit_text_is_read_as_windows_1252_and_its_quote_is_exact(tmp_path: P
         anchor = Anchorer(revision).anchor(quote("int grüße = 1;", "src/legacy.c", (2, 2)))
     assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.EXACT, (2, 2), True)
     assert "src/legacy.c is not UTF-8: read as Windows-1252" in anchor.notes
+
+
+JAPANESE = (
+    "# 受信したメッセージを検証する。\ndef 検証(メッセージ):\n    return 'id' in メッセージ\n"
+)
+KOREAN = "# 입력된 메시지를 검증하고 저장합니다.\nx = 1\n"
+CHINESE = "# 验证收到的消息并保存。如果缺少必填字段，则返回错误。\nx = 1\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "name"),
+    [
+        (JAPANESE, "cp932", "Shift-JIS"),
+        (JAPANESE, "euc_jp", "EUC-JP"),
+        (KOREAN, "euc_kr", "EUC-KR"),
+        (CHINESE, "gb2312", "GBK"),
+        ("# licence\n" * 10_000 + JAPANESE, "cp932", "Shift-JIS"),  # told past a long header
+    ],
+    ids=["shift-jis", "euc-jp", "euc-kr", "gbk", "after-a-header"],
+)
+def test_east_asian_legacy_texts_are_read_as_written(text: str, codec: str, name: str) -> None:
+    # these bytes were read as UTF-8 astray (replacement characters) or as Windows-1252
+    # (mojibake); a quote of them, typed as the author's editor showed them, never matched
+    decoded = decode_blob(text.encode(codec))
+    assert (decoded.text, decoded.encoding, decoded.invalid_utf8) == (text, name, False)
+
+
+def test_latin_texts_are_never_read_as_east_asian() -> None:
+    # Windows-1252 letters pair into the double bytes of every East Asian encoding: the text
+    # must read as the language too
+    import random
+
+    rnd = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz ,.éèêàçôûüöäßÉÀÇÜÖÄñõãíóúâîÆØÅæøå"
+    for _ in range(1_000):
+        text = "".join(rnd.choice(letters) for _ in range(rnd.randint(20, 400)))
+        assert decode_blob(text.encode("cp1252")).encoding == "Windows-1252", text
+
+
+def test_a_quote_of_a_shift_jis_file_is_exact(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    commit = make_repo(repo, {"src/処理.py": JAPANESE.encode("cp932")})
+    with Revision.open(repo, commit) as revision:
+        anchor = Anchorer(revision).anchor(quote("def 検証(メッセージ):", "src/処理.py", (2, 2)))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.EXACT, (2, 2), True)
+    assert "src/処理.py is not UTF-8: read as Shift-JIS" in anchor.notes
+
+
+@pytest.mark.parametrize("text", [JAPANESE, KOREAN, CHINESE], ids=["ja", "ko", "zh"])
+def test_utf8_east_asian_text_with_a_byte_astray_stays_utf8(text: str) -> None:
+    decoded = decode_blob(text.encode() + b"\xff\n")
+    assert (decoded.encoding, decoded.invalid_utf8) == ("utf-8", True)
+    assert decoded.text.startswith(text)

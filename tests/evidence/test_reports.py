@@ -663,6 +663,16 @@ def test_a_report_in_an_8bit_encoding_is_read_as_written() -> None:
     ]
 
 
+def test_a_report_in_shift_jis_is_read_as_written() -> None:
+    # a report saved by an older Japanese Windows editor ("ANSI" there is Shift-JIS)
+    text = "T report\n\nType: t\n\nA account\n\n受信の経路\n\nサービスはメッセージを検証する。\n"
+    report = parse_report(text.encode("cp932"), "sjis.txt")
+    assert report.records[0].label == "受信の経路"
+    assert [d.message for d in report.diagnostics if "UTF-8" in d.message] == [
+        "report is not UTF-8; read as Shift-JIS"
+    ]
+
+
 def test_markdown_escapes_and_typographic_dashes_are_read() -> None:
     lines = (
         "delay = base * 2 ** attempt --- worker/my\\_retry.py:14\n\n"  # Markdown's escape
