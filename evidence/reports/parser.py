@@ -62,9 +62,14 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
                 text = older[0]
                 diagnostics.append(Diagnostic(1, f"report is not UTF-8; read as {older[1]}"))
             else:
+                # every line that holds one: a report in another encoding loses its quotes and
+                # paths on each, not only on the first
+                bad = sum("\ufffd" in each for each in split_lines(text))
+                more = f" (and on {bad - 1} more lines)" if bad > 1 else ""
                 diagnostics.append(
                     Diagnostic(
-                        line, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)"
+                        line,
+                        "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)" + more,
                     )
                 )
     if text.startswith("\ufeff"):

@@ -661,6 +661,12 @@ def test_a_report_in_an_8bit_encoding_is_read_as_written() -> None:
     assert [(d.line, d.message) for d in astray.diagnostics if "UTF-8" in d.message] == [
         (10, "invalid UTF-8 bytes decoded with replacement characters (U+FFFD)")
     ]
+    # a report in an encoding not read: every line that lost characters is counted
+    lost = text.encode() + b"\xff\n\nx \xfe\xfe y\n\n\xfa\n"
+    said = [d.message for d in parse_report(lost, "lost.txt").diagnostics if "UTF-8" in d.message]
+    assert said == [
+        "invalid UTF-8 bytes decoded with replacement characters (U+FFFD) (and on 2 more lines)"
+    ]
 
 
 def test_a_report_in_shift_jis_is_read_as_written() -> None:
