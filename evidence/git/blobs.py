@@ -97,8 +97,8 @@ def decode_blob(data: bytes) -> Decoded:
 
 def eight_bit(data: bytes, as_utf8: str) -> tuple[str, str] | None:
     """Bytes that are not UTF-8 (``as_utf8``: decoded with replacement characters) read as the
-    text of older tools, and the encoding: Japanese, Korean or simplified Chinese in their
-    legacy encodings when the text reads as such (`east_asian`); else, when not one UTF-8
+    text of older tools, and the encoding: Japanese, Korean or Chinese in their legacy
+    encodings when the text reads as such (`east_asian`); else, when not one UTF-8
     sequence is among its bytes above 127, Windows-1252 (ISO-8859-1 with one of the five bytes
     that leaves undefined); None when some are (UTF-8 with bytes astray)."""
     east = east_asian(data)
@@ -118,6 +118,7 @@ _EAST_ASIAN = (
     ("euc_jp", "EUC-JP"),
     ("cp949", "EUC-KR"),
     ("gb18030", "GBK"),
+    ("big5", "Big5"),
 )
 #: the fewest characters past ASCII a text needs for its encoding to be told
 _EAST_ASIAN_LEAST = 4
@@ -127,14 +128,16 @@ _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 
 
 def east_asian(data: bytes) -> tuple[str, str] | None:
-    """``data`` read in the legacy encoding of Japanese, Korean or simplified Chinese it is
-    written in, and that encoding's name; None when it reads as none of them.
+    """``data`` read in the legacy encoding of Japanese, Korean or Chinese it is written in, and
+    that encoding's name; None when it reads as none of them.
 
     Most byte strings decode in several of these codecs without error (their double bytes
     overlap, and Windows-1252 letters pair into them), so a decoding counts only when it reads
     as the language does: Japanese holds kana (particles, endings) and few half-width ones;
-    Korean's syllables are nearly all among the 2,350 of KS X 1001, Chinese characters among
-    the 6,763 of GB 2312. The double bytes of one encoding read in another land elsewhere."""
+    Korean's syllables are nearly all among the 2,350 of KS X 1001, simplified Chinese
+    characters among the 6,763 of GB 2312 (and it holds no kana), traditional ones among the
+    5,401 Big5 has for common use. The double bytes of one encoding read in another land
+    elsewhere."""
     first = _HIGH_BYTE.search(data)
     if first is None:
         return None
@@ -162,11 +165,15 @@ def _reads_as(codec: str, text: str, chars: list[str]) -> bool:
         kana = sum("\u3041" <= char <= "\u30ff" for char in chars)
         half = sum("\uff61" <= char <= "\uff9f" for char in chars)
         return kana * 10 >= len(chars) and half * 10 <= len(chars)
-    if codec == "cp949":  # Korean spaces its words: Chinese characters read as it do not
-        words = _HANGUL_WORD.findall(text)
-        syllables = sum(map(len, words))
-        if syllables * 20 < len(chars) * 17 or syllables > 8 * len(words):  # 85% syllables
-            return False
+    if codec == "big5":  # the 5,401 characters of common use, and the symbols before them
+        common = sum(_big5_lead(char) <= 0xC6 for char in chars)
+        return common * 10 >= len(chars) * 9
+    if codec == "gb18030" and sum("\u3041" <= char <= "\u30ff" for char in chars) * 50 > len(
+        chars
+    ):  # kana: Big5 read as GBK (GB 2312 places kana where Big5 has common characters)
+        return False
+    if codec == "cp949" and not _spaced_syllables(text, len(chars)):
+        return False
     common = "euc_kr" if codec == "cp949" else "gb2312"
     allowed = len(chars) // 20  # 95% among the common set
     for char in chars:
@@ -180,6 +187,29 @@ def _reads_as(codec: str, text: str, chars: list[str]) -> bool:
         if allowed < 0:  # (a large file that is not one of these is told early)
             return False
     return True
+
+
+def _spaced_syllables(text: str, wide: int) -> bool:
+    """Korean: 85% of the characters past ASCII are syllables, in words between spaces or
+    punctuation (8 syllables at most on average). Chinese characters read as Korean give
+    syllables too, but run together or against the Chinese characters among them."""
+    syllables = words = apart = 0
+    for word in _HANGUL_WORD.finditer(text):
+        start, end = word.span()
+        syllables += end - start
+        words += 1
+        apart += (start == 0 or text[start - 1].isascii()) and (
+            end == len(text) or text[end].isascii()
+        )
+    return syllables * 20 >= wide * 17 and syllables <= 8 * words and apart * 10 >= words * 9
+
+
+def _big5_lead(char: str) -> int:
+    """The first byte of ``char`` in Big5 (0x100 when it has none)."""
+    try:
+        return char.encode("big5")[0]
+    except UnicodeEncodeError:
+        return 0x100
 
 
 def _characters(decoded: Decoded) -> int:

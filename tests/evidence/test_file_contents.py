@@ -329,6 +329,7 @@ JAPANESE = (
 )
 KOREAN = "# 입력된 메시지를 검증하고 저장합니다.\nx = 1\n"
 CHINESE = "# 验证收到的消息并保存。如果缺少必填字段，则返回错误。\nx = 1\n"
+TRADITIONAL = "# 驗證收到的訊息並儲存。如果缺少必填欄位，則回傳錯誤。\nx = 1\n"
 
 
 @pytest.mark.parametrize(
@@ -338,9 +339,10 @@ CHINESE = "# 验证收到的消息并保存。如果缺少必填字段，则返�
         (JAPANESE, "euc_jp", "EUC-JP"),
         (KOREAN, "euc_kr", "EUC-KR"),
         (CHINESE, "gb2312", "GBK"),
+        (TRADITIONAL, "big5", "Big5"),
         ("# licence\n" * 10_000 + JAPANESE, "cp932", "Shift-JIS"),  # told past a long header
     ],
-    ids=["shift-jis", "euc-jp", "euc-kr", "gbk", "after-a-header"],
+    ids=["shift-jis", "euc-jp", "euc-kr", "gbk", "big5", "after-a-header"],
 )
 def test_east_asian_legacy_texts_are_read_as_written(text: str, codec: str, name: str) -> None:
     # these bytes were read as UTF-8 astray (replacement characters) or as Windows-1252
@@ -370,8 +372,18 @@ def test_a_quote_of_a_shift_jis_file_is_exact(tmp_path: Path) -> None:
     assert "src/処理.py is not UTF-8: read as Shift-JIS" in anchor.notes
 
 
-@pytest.mark.parametrize("text", [JAPANESE, KOREAN, CHINESE], ids=["ja", "ko", "zh"])
+@pytest.mark.parametrize(
+    "text", [JAPANESE, KOREAN, CHINESE, TRADITIONAL], ids=["ja", "ko", "zh", "zh-tw"]
+)
 def test_utf8_east_asian_text_with_a_byte_astray_stays_utf8(text: str) -> None:
     decoded = decode_blob(text.encode() + b"\xff\n")
     assert (decoded.encoding, decoded.invalid_utf8) == ("utf-8", True)
     assert decoded.text.startswith(text)
+
+
+def test_chinese_read_as_korean_runs_its_syllables_together() -> None:
+    # GB 2312's rows of common characters are KS X 1001's of Korean syllables: this text
+    # decodes as Korean without error, but its "syllables" run together and against the
+    # characters that do not read as syllables, where Korean spaces its words
+    for text in ("# 当儿房问处林才经\nx = 1\n", "# 容治编觉单根满候将公打命风行地\nx = 1\n"):
+        assert decode_blob(text.encode("gb2312")).encoding == "GBK", text
