@@ -166,12 +166,11 @@ def _reads_as(codec: str, text: str, chars: list[str]) -> bool:
         half = sum("\uff61" <= char <= "\uff9f" for char in chars)
         return kana * 10 >= len(chars) and half * 10 <= len(chars)
     if codec == "big5":  # the 5,401 characters of common use, and the symbols before them
-        common = sum(_big5_lead(char) <= 0xC6 for char in chars)
-        return common * 10 >= len(chars) * 9
-    if codec == "gb18030" and sum("\u3041" <= char <= "\u30ff" for char in chars) * 50 > len(
-        chars
-    ):  # kana: Big5 read as GBK (GB 2312 places kana where Big5 has common characters)
-        return False
+        used = sum(_big5_lead(char) <= 0xC6 for char in chars)
+        return used * 10 >= len(chars) * 9
+    kana = sum("\u3041" <= char <= "\u30ff" for char in chars)
+    if codec == "gb18030" and kana * 50 > len(chars):
+        return False  # kana: Big5 read as GBK (GB 2312 places kana where Big5 has common ones)
     if codec == "cp949" and not _spaced_syllables(text, len(chars)):
         return False
     common = "euc_kr" if codec == "cp949" else "gb2312"
