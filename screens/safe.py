@@ -31,15 +31,15 @@ def safe_line(text: str, tab_size: int = TAB_SIZE) -> str:
         return shown.expandtabs(tab_size)
     # to the terminal's tab stops, which count cells (`str.expandtabs` counts characters: after
     # a name in wide characters, a column of values was drawn out of line)
+    *pieces, last = shown.split("\t")
     parts: list[str] = []
     column = 0
-    for piece in shown.split("\t")[:-1]:
+    for piece in pieces:
         column += cell_len(piece)
         spaces = tab_size - column % tab_size
         parts += (piece, " " * spaces)
         column += spaces
-    parts.append(shown.rsplit("\t", 1)[1])
-    return "".join(parts)
+    return "".join(parts) + last
 
 
 def as_markup(text: str) -> str:

@@ -161,14 +161,13 @@ _HANGUL_WORD = re.compile("[\uac00-\ud7a3]+")
 
 
 def _reads_as(codec: str, text: str, chars: list[str]) -> bool:
-    if codec in ("cp932", "euc_jp"):
-        kana = sum("\u3041" <= char <= "\u30ff" for char in chars)
-        half = sum("\uff61" <= char <= "\uff9f" for char in chars)
-        return kana * 10 >= len(chars) and half * 10 <= len(chars)
     if codec == "big5":  # the 5,401 characters of common use, and the symbols before them
         used = sum(_big5_lead(char) <= 0xC6 for char in chars)
         return used * 10 >= len(chars) * 9
     kana = sum("\u3041" <= char <= "\u30ff" for char in chars)
+    if codec in ("cp932", "euc_jp"):
+        half = sum("\uff61" <= char <= "\uff9f" for char in chars)
+        return kana * 10 >= len(chars) and half * 10 <= len(chars)
     if codec == "gb18030" and kana * 50 > len(chars):
         return False  # kana: Big5 read as GBK (GB 2312 places kana where Big5 has common ones)
     if codec == "cp949" and not _spaced_syllables(text, len(chars)):
