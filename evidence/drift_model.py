@@ -58,6 +58,9 @@ class Drift:
     #: two lines it stood between, or in a file that took over from its own the lines most
     #: like it)
     near: LineRange | None = None
+    #: changed, its words the same: what differs in its whitespace (`whitespace_change`), so that
+    #: a reviewer is told which lines were re-indented rather than shown a diff with no change
+    whitespace: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The ``drift`` entry of `assay check --against`'s JSON."""
@@ -71,6 +74,7 @@ class Drift:
             "commits": [commit.as_json() for commit in self.commits],
             "elsewhere": [{"path": path, "lines": list(span)} for path, span in self.elsewhere],
             "near": None if self.near is None else list(self.near),
+            "whitespace": self.whitespace or None,
         }
 
 
@@ -79,6 +83,75 @@ def diff_json(diff: tuple[DiffPart, ...] | None) -> list[dict[str, str]] | None:
     if diff is None:
         return None
     return [{"op": part.op, "quote": part.quote, "source": part.source} for part in diff]
+
+
+def whitespace_change(passage: Sequence[str], counterpart: Sequence[str], first: int) -> str:
+    """What differs between two passages with the same words, read as a reviewer would:
+    ``line 77 re-indented from 8 spaces to 12 spaces``, ``lines 3-4 re-indented``, ``spacing
+    within line 9``, ``rewrapped: 2 lines, now 3`` (``first``: the counterpart's first line); ""
+    when their words differ or nothing does."""
+    if " ".join(passage).split() != " ".join(counterpart).split():
+        return ""
+    if len(passage) != len(counterpart):
+        return f"rewrapped: {_count(len(passage))}, now {len(counterpart)}"
+    indents: list[tuple[int, str, str]] = []
+    inside: list[int] = []
+    trailing: list[int] = []
+    for at, (was, now) in enumerate(zip(passage, counterpart, strict=True), start=first):
+        if was == now:
+            continue
+        if not was.strip() or not now.strip():
+            trailing.append(at)  # a blank line's spaces
+            continue
+        if _indent(was) != _indent(now):
+            indents.append((at, _indent(was), _indent(now)))
+        if was.strip() != now.strip():
+            inside.append(at)  # between its words
+        if was[len(was.rstrip()) :] != now[len(now.rstrip()) :]:
+            trailing.append(at)
+    said = []
+    if indents:
+        widths = {(was, now) for _, was, now in indents}
+        said.append(f"{_numbers([at for at, _, _ in indents])} re-indented")
+        if len(widths) == 1:
+            ((was, now),) = widths
+            said[-1] += f" from {_indent_name(was)} to {_indent_name(now)}"
+    if inside:
+        said.append(f"spacing within {_numbers(inside)}")
+    if trailing:
+        said.append(f"trailing whitespace on {_numbers(trailing)}")
+    return "; ".join(said)
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _indent_name(indent: str) -> str:
+    """``8 spaces``, ``2 tabs``, ``1 tab and 4 spaces``, ``none``."""
+    if not indent:
+        return "none"
+    tabs, spaces = indent.count("\t"), len(indent) - indent.count("\t")
+    parts = [f"{tabs} tab{'s' * (tabs != 1)}"] if tabs else []
+    if spaces:
+        parts.append(f"{spaces} space{'s' * (spaces != 1)}")
+    return " and ".join(parts)
+
+
+def _count(lines: int) -> str:
+    return f"{lines} line{'s' * (lines != 1)}"
+
+
+def _numbers(lines: list[int]) -> str:
+    """``line 7``, ``lines 7-9, 12``: consecutive lines as ranges."""
+    runs: list[list[int]] = []
+    for line in lines:
+        if runs and runs[-1][1] == line - 1:
+            runs[-1][1] = line
+        else:
+            runs.append([line, line])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return f"line{'s' * (len(lines) > 1)} {text}"
 
 
 def drift_counts(drifts: Sequence[Drift | None]) -> dict[str, int]:

@@ -43,10 +43,12 @@ def drift_details(drift: Drift) -> list[str]:
     head = f"    {drift.status.value}: {_where(drift)}"
     if drift.renamed_from:
         head += f" (renamed from {drift.renamed_from})"
-    if drift.status is DriftStatus.CHANGED:
+    if drift.whitespace:  # its words the same: the diff would show no change
+        head += f", only whitespace: {drift.whitespace}"
+    elif drift.status is DriftStatus.CHANGED:
         head += f", score {drift.score:.0f}"
     out.append(head)
-    if drift.diff:
+    if drift.diff and not drift.whitespace:
         out.append(f"    diff:  {clipped(' '.join(diff_markup(drift.diff).split()), 400)}")
     for commit in drift.commits:
         subject = clipped(commit.subject, 72)

@@ -72,7 +72,9 @@ def drift_summary(drift: Drift, short: str) -> str:
         text += f" (left its file{others})"
     if drift.renamed_from:
         text += f" (renamed from {drift.renamed_from})"
-    if drift.status.value == "changed":
+    if drift.whitespace:
+        text += f" (only whitespace: {drift.whitespace})"
+    elif drift.status.value == "changed":
         text += f" (score {drift.score:.0f})"
     if drift.commits:
         ids = ", ".join(commit.id[:7] for commit in drift.commits)
@@ -116,6 +118,9 @@ def drift_diff_content(drift: Drift | None, short: str) -> Content:
         return Content.styled("no drift for this quote", "$text-muted")
     said = f"the cited passage {drift_summary(drift, short)}"
     head = Content.styled(visible(said), "$text-accent")
+    if drift.whitespace:  # the same words: a diff of them would mark nothing
+        said = "the same words at REV: nothing but their whitespace differs"
+        return Content("\n").join([head, Content.styled(said, "$text-muted")])
     if not drift.diff:
         same = drift.status.value in ("unchanged", "moved")
         said = "the same text at REV" if same else "nothing to compare at REV"

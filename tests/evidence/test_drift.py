@@ -84,6 +84,7 @@ def test_check_against_json_and_exit_code(kestrel: Path) -> None:
         "commits",
         "elsewhere",
         "near",
+        "whitespace",
     }
     assert all(set(quote["drift"]) == fields for quote in data["quotes"])
     counts = data["summary"]["drift"]

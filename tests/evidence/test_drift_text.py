@@ -7,6 +7,7 @@ from pathlib import Path
 from evidencekit import drift_of, git, make_repo
 
 from evidence.drift import DriftStatus
+from evidence.drift_model import whitespace_change
 from evidence.drift_report import drift_details
 
 CONFIG = "def load(path):\n\twith open(path) as f:\n\t\treturn parse(f.read())\n"
@@ -26,6 +27,41 @@ def test_a_passage_only_reindented_is_changed_with_score_100(tmp_path: Path) -> 
     )
     trailing = drift_of(root, cited, "notes.py", (1, 2))
     assert (trailing.status, trailing.score) == (DriftStatus.CHANGED, 100.0)
+    # said as what differs, not as a diff of the same words that marks nothing
+    assert reindented.whitespace == "lines 2-3 re-indented"  # one tab to 4 spaces, two to 8
+    assert trailing.whitespace == "trailing whitespace on line 1"
+    head, *rest = drift_details(reindented)
+    assert head.endswith("config.py:1-3, only whitespace: lines 2-3 re-indented")
+    assert not any(line.startswith("    diff:") for line in rest)
+
+
+def test_a_line_moved_into_a_block_says_which_line_and_how_far(tmp_path: Path) -> None:
+    """Re-indenting a line into a block changes what Python does: the reviewer is told the
+    line at REV and its indentation before and after."""
+    body = "def f(items):\n    for item in items:\n        check(item)\n    report(items)\n"
+    root = tmp_path / "r"
+    cited = make_repo(root, {"f.py": body})
+    (root / "f.py").write_text(body.replace("    report(items)", "        report(items)"))
+    git(root, "commit", "-qam", "report each time")
+    drift = drift_of(root, cited, "f.py", (2, 4))
+    assert (drift.status, drift.lines, drift.score) == (DriftStatus.CHANGED, (2, 4), 100.0)
+    assert drift.whitespace == "line 4 re-indented from 4 spaces to 8 spaces"
+    assert drift.as_json()["whitespace"] == drift.whitespace
+
+
+def test_whitespace_change_names_each_kind_and_nothing_when_words_differ() -> None:
+    assert whitespace_change(["\ta = 1", "\tb(2)"], ["    a = 1", "    b(2)"], 10) == (
+        "lines 10-11 re-indented from 1 tab to 4 spaces"
+    )
+    assert whitespace_change(["  a", "b", " c"], ["    a", "b", "c"], 1) == (
+        "lines 1, 3 re-indented"
+    )
+    assert whitespace_change(["a  =  1", "b"], ["a = 1", "b"], 5) == "spacing within line 5"
+    assert whitespace_change(["x = f(1,", "  2)"], ["x = f(1, 2)"], 5) == (
+        "rewrapped: 2 lines, now 1"
+    )
+    assert whitespace_change(["a = 1"], ["a = 2"], 1) == ""
+    assert whitespace_change(["a = 1"], ["a = 1"], 1) == ""
 
 
 def test_a_file_no_longer_text_is_unreadable_not_deleted(tmp_path: Path) -> None:

@@ -355,7 +355,17 @@ The sync counts what the remote held:
 """
 
 
-async def test_t_on_a_deleted_passage_shows_what_stands_in_its_place(tmp_path: Path) -> None:
+PASSAGE = [
+    "    before = 0",
+    "    if entry.size <= LIMIT:",
+    "        before = read(entry)",
+    "    total = before",
+]
+
+
+def sync_review(tmp_path: Path, tip_lines: list[str]) -> tuple[AssayApp, str]:
+    """The review of DELETED_REPORT, whose passage is sync.py:11-14 at the cited commit, with
+    drift against a commit whose sync.py is `tip_lines` (and that commit's id)."""
     import subprocess
 
     from evidence.reports.loading import load_reports
@@ -363,19 +373,6 @@ async def test_t_on_a_deleted_passage_shows_what_stands_in_its_place(tmp_path: P
 
     repo = tmp_path / "repo"
     repo.mkdir()
-    head = [f"# line {n}" for n in range(1, 11)]
-    passage = [
-        "    before = 0",
-        "    if entry.size <= LIMIT:",
-        "        before = read(entry)",
-        "    total = before",
-    ]
-    rewritten = [
-        "    parts_known = {path: blob for path, blob in held.items() if path in wanted}",
-        "        # what the remote holds, as written here",
-        "    )",
-        "    total = before",
-    ]
 
     def commit(lines: list[str]) -> str:
         (repo / "sync.py").write_text("\n".join(lines) + "\n")
@@ -389,19 +386,26 @@ async def test_t_on_a_deleted_passage_shows_what_stands_in_its_place(tmp_path: P
         ).stdout.strip()
 
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
-    cited = commit([*head, *passage, "# end"])
-    tip = commit(["# new", *head, *rewritten, "# end"])
+    cited = commit([*HEAD_LINES, *PASSAGE, "# end"])
+    tip = commit(tip_lines)
     report = tmp_path / "sync-runtime-report.txt"
     report.write_text(DELETED_REPORT.format(rev=cited), encoding="utf-8")
-    app = make_app(
-        load_reports([report]),
-        repo,
-        cited,
-        tmp_path / "v.db",
-        "r",
-        load_keymap(user=False),
-        against=tip,
-    )
+    keymap = load_keymap(user=False)
+    app = make_app(load_reports([report]), repo, cited, tmp_path / "v.db", "r", keymap, against=tip)
+    return app, tip
+
+
+HEAD_LINES = [f"# line {n}" for n in range(1, 11)]
+
+
+async def test_t_on_a_deleted_passage_shows_what_stands_in_its_place(tmp_path: Path) -> None:
+    rewritten = [
+        "    parts_known = {path: blob for path, blob in held.items() if path in wanted}",
+        "        # what the remote holds, as written here",
+        "    )",
+        "    total = before",
+    ]
+    app, tip = sync_review(tmp_path, ["# new", *HEAD_LINES, *rewritten, "# end"])
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await opened(pilot, app, "SY-CLM-count")
         (drift,) = screen.session.drifts.values()
@@ -418,3 +422,25 @@ async def test_t_on_a_deleted_passage_shows_what_stands_in_its_place(tmp_path: P
         rows = screen.record_pane
         pane = "\n".join(str(rows.row(n).prompt) for n in range(rows.row_count))
         assert "deleted (its place: sync.py:12-15)" in pane
+
+
+async def test_a_passage_only_reindented_says_which_line_and_how(tmp_path: Path) -> None:
+    """A line moved into the block above (the same words): the record pane and `d` at REV say
+    which line was re-indented, not a diff that marks nothing."""
+    indented = [*PASSAGE[:3], "        total = before"]
+    app, tip = sync_review(tmp_path, ["# new", *HEAD_LINES, *indented, "# end"])
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await opened(pilot, app, "SY-CLM-count")
+        (drift,) = screen.session.drifts.values()
+        assert (drift.status.value, drift.lines) == ("changed", (12, 15))
+        said = "(only whitespace: line 15 re-indented from 4 spaces to 8 spaces)"
+        rows = screen.record_pane
+        pane = "\n".join(str(rows.row(n).prompt) for n in range(rows.row_count))
+        assert f"changed, now sync.py:12-15 {said}" in pane
+        await press(pilot, screen, "t", "d")
+        diff = screen.quote_diff
+        assert diff is not None
+        text = str(diff.render())
+        assert said in text
+        assert "nothing but their whitespace differs" in text
+        assert "underlined red" not in text
