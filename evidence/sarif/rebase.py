@@ -158,24 +158,34 @@ def ignoring_case(
 FOLDED = ("path", "found ignoring case")
 
 
-def rebase_paths(reportset: ReportSet, paths: Collection[str]) -> ReportSet:
+def rebase_paths(reportset: ReportSet, paths: Collection[str], here: str = "") -> ReportSet:
     """``reportset`` with the absolute path of every SARIF quote not in ``paths`` replaced by
-    the path `checkout_paths` finds, and then any path still not there by the one found
-    `ignoring_case` (unchanged when there is none), its note naming the path the log wrote,
-    and a diagnostic on each report that had paths rebased."""
+    its path under ``here`` (the repository's work tree, where a scanner run in it writes
+    them), else by the path `checkout_paths` finds, and then any path still not there by the one
+    found `ignoring_case` (unchanged when there is none), its note naming the path the log wrote
+    (not for a path under ``here``), and a diagnostic on each report that had paths rebased."""
     quotes = [q for report in reportset.reports for record in report.records for q in record.quotes]
     if all(not q.role or q.path in paths for q in quotes):
         return reportset  # a scan of this very tree: one pass, nothing rebuilt (135,130: 0.5 s)
     wanted = {q.path for q in quotes if q.role and q.path not in paths and is_absolute(q.path)}
-    found = checkout_paths(wanted, paths)
-    unfound = {q.path for q in quotes if q.role and q.path not in paths and q.path not in found}
+    top = here.rstrip("/") + "/" if here else ""
+    inside = {path: path[len(top) :] for path in wanted if top and path.startswith(top)}
+    inside = {path: found for path, found in inside.items() if found in paths}
+    found = checkout_paths(wanted.difference(inside), paths)
+    unfound = {
+        q.path
+        for q in quotes
+        if q.role and q.path not in paths and q.path not in found and q.path not in inside
+    }
     folded = ignoring_case(unfound, paths, shown=found) if unfound else {}
-    if not found and not folded:
+    if not found and not folded and not inside:
         return reportset
 
     def rebased(quote: Quote) -> Quote:
         if not quote.role:
             return quote
+        if (path := inside.get(quote.path)) is not None:
+            return _with(quote, _PATH, path)  # the log's own way of writing a path here
         if (path := found.get(quote.path)) is not None:
             return _with(_with(quote, _PATH, path), _NOTE, _noted(quote, quote.path))
         if (path := folded.get(quote.path)) is not None:
@@ -196,6 +206,7 @@ def rebase_paths(reportset: ReportSet, paths: Collection[str]) -> ReportSet:
         records = tuple(record(item) for item in value.records)
         said = []
         for moves, how in (
+            (inside, "absolute path(s) in the repository's work tree read as the revision's"),
             (found, "absolute path(s) of another checkout found in the revision by their ending"),
             (folded, "path(s) found in the revision only ignoring case (a Windows scanner's)"),
         ):
@@ -222,7 +233,7 @@ def at_revision(reportset: ReportSet, revision: Revision) -> ReportSet:
     kept on disk are keyed by."""
     if not has_sarif_quotes(reportset):
         return reportset
-    return rebase_paths(reportset, revision.entries())
+    return rebase_paths(reportset, revision.entries(), str(revision.repo_path))
 
 
 def system_scope(system: str) -> str:

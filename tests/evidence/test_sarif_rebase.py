@@ -212,3 +212,32 @@ def test_check_finds_a_windows_path_of_the_sample_ignoring_case(
         ("api/server.py", "located", "the log wrote C:/Ci/API/Server.py, found ignoring case")
     ]
     assert result.exit_code == 0
+
+
+def test_a_scan_run_in_the_repository_itself_reads_its_paths_as_the_revision_s(
+    kestrel: Path, tmp_path: Path
+) -> None:
+    """ruff, eslint and others write absolute file:// URIs of the checkout they ran in: that is
+    the repository reviewed, not another checkout, and each path is its own (no note)."""
+    top = kestrel.resolve()
+    uris = [
+        f"file://{top}/worker/src/index.js",
+        f"file://{top}/api/server.py",
+        f"file://{top}/build/out.js",  # under the work tree, not in the revision
+    ]
+    the_log = log(run(*({"ruleId": "R", "locations": [located(uri, 1)]} for uri in uris)))
+    path = write(tmp_path / "here.sarif", the_log)
+    for repo in (kestrel, kestrel / "api"):  # the work tree, or a directory inside it
+        result = CliRunner().invoke(
+            cli, ["check", str(path), "--repo", str(repo), "--rev", "HEAD", "--format", "json"]
+        )
+        assert result.exit_code == 1, result.output
+        document = json.loads(result.stdout)
+        found = [(q["path"], q["match"], q["note"]) for q in document["quotes"]]
+        assert found == [
+            ("worker/src/index.js", "located", None),
+            ("api/server.py", "located", None),
+            (f"{top}/build/out.js", "missing", None),
+        ]
+        (said,) = [d for d in document["diagnostics"] if "absolute path(s)" in d]
+        assert "2 absolute path(s) in the repository's work tree read as the revision's" in said
