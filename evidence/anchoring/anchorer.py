@@ -24,7 +24,7 @@ from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.located import locate
-from evidence.anchoring.rendered import rescue
+from evidence.anchoring.rendered import DECOMPOSED_NOTE, rescue
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
 from evidence.anchoring.workers import Pending, Workers, use_processes
 from evidence.model import (
@@ -344,6 +344,8 @@ class Anchorer:
                     return other, forms, source.path
         else:
             found = NOT_FOUND
+        if found.tier is Tier.NORMALIZED and forms.decomposed:
+            notes.append(DECOMPOSED_NOTE)
         if not forms.exact:
             notes.append("the quote is empty")
         elif found.tier is Tier.MISSING and len(forms.joined) > MAX_FUZZY_CHARS:

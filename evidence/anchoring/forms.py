@@ -7,6 +7,7 @@ A quote's forms (`QuoteForms`: stripped, collapsed, normalized, tokens, words) a
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from functools import cached_property, lru_cache
 from itertools import accumulate, compress
@@ -153,8 +154,15 @@ class QuoteForms:
 
     @cached_property
     def normalized(self) -> str:
-        """Formatting damage undone, whitespace collapsed."""
-        return normalize_quote(self.text)
+        """Formatting damage undone, whitespace collapsed, accents composed (NFC: a quote
+        copied from a macOS file name, a PDF or a terminal may hold them as separate marks)."""
+        text = normalize_quote(self.text)
+        return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+    @cached_property
+    def decomposed(self) -> bool:
+        """The quote holds letters that NFC composes (`normalized` differs from it for that)."""
+        return not self.exact.isascii() and not unicodedata.is_normalized("NFC", self.exact)
 
     @cached_property
     def tokens(self) -> tuple[str, ...]:

@@ -21,10 +21,20 @@ from evidence.anchoring.numbered import NUMBERED_NOTE, numbered_anchor
 from evidence.anchoring.tiers import choose, find_verified, not_verbatim
 from evidence.model import Anchor, Quote
 
-__all__ = ["RENDERED_NOTE", "RESCUE_NOTES", "rendered_away", "rescue", "rescue_notes"]
+__all__ = [
+    "DECOMPOSED_NOTE",
+    "RENDERED_NOTE",
+    "RESCUE_NOTES",
+    "rendered_away",
+    "rescue",
+    "rescue_notes",
+]
 
 #: how the note of a quote found without what rendering added starts
 RENDERED_NOTE = "rendered:"
+#: the note of a quote found once its accents were composed (QuoteForms.normalized): letters
+#: written as a letter and its accent, the same to a reader, other code points to a comparison
+DECOMPOSED_NOTE = f"{RENDERED_NOTE} accents written as separate marks (Unicode NFD), composed"
 #: how the note of any quote `rescue` found starts: what was taken off to find it
 RESCUE_NOTES = (ELIDED_NOTE, NUMBERED_NOTE, RENDERED_NOTE)
 _FENCE_OPEN = re.compile(r"^\s*(?:```+|~~~+)[\w+#.-]*\s*$")

@@ -11,7 +11,7 @@ from evidencekit import make_repo
 
 from db.keys import quote_hash
 from evidence.anchoring import Anchorer
-from evidence.anchoring.rendered import rendered_away
+from evidence.anchoring.rendered import DECOMPOSED_NOTE, rendered_away
 from evidence.model import Anchor, Quote, Tier
 from evidence.revision import Revision
 
@@ -86,3 +86,39 @@ def test_plain_text_has_nothing_rendered_and_keys_stay_as_they_were() -> None:
     assert rendered_away("```\n```") is None  # a fence around nothing
     # the key of a verdict on such a quote is what it was: the normalization it hashes is unchanged
     assert quote_hash("a &lt; b") != quote_hash("a < b")
+
+
+def test_a_quote_in_decomposed_letters_is_found_in_a_source_of_composed_ones(
+    tmp_path: Path,
+) -> None:
+    """Accents as separate marks (NFD: copied from a macOS file name, a PDF, some terminals) are
+    the same letters to a reader: found, noted, the verdict key as before."""
+    import unicodedata
+
+    repo = tmp_path / "repo"
+    greeting = 'def greet():\n    return "Café crème, déjà vu"\n\nLABEL = "한국어 안내"\n'
+    make_repo(repo, {"greet.py": greeting})
+    with Revision.open(repo) as revision:
+        anchorer = Anchorer(revision)
+        for text, lines in (
+            ('return "Café crème, déjà vu"', (2, 2)),
+            ('LABEL = "한국어 안내"', (4, 4)),
+        ):
+            decomposed = unicodedata.normalize("NFD", text)
+            assert decomposed != text
+            quote = Quote(decomposed, "greet.py", lines, 1, 1, "RD-CMP-x", 0)
+            anchor = anchorer.anchor(quote)
+            assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
+            assert anchor.notes == (DECOMPOSED_NOTE,)
+            assert anchor.quote.text == decomposed  # the key is the quote as written
+        # a misquote in decomposed letters is still one
+        wrong = Quote(
+            unicodedata.normalize("NFD", 'return "Café crème, déjà lu"'),
+            "greet.py",
+            (2, 2),
+            1,
+            1,
+            "RD-CMP-x",
+            0,
+        )
+        assert anchorer.anchor(wrong).match is Tier.FUZZY
