@@ -84,18 +84,49 @@ def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
     return text, tuple(said)
 
 
+#: what typography made of hyphens, each way a writer's tool does it: pandoc and SmartyPants'
+#: old school (-- en, --- em), SmartyPants and Word (-- em), Word's " - " (en); first found wins
+_DASHES = (
+    ("--", "---"),
+    ("-", "--"),
+    ("--", "--"),
+    ("-", "-"),
+)
+
+
+def undashed(text: str) -> list[tuple[str, str]]:
+    """The text with its en and em dashes read back as the hyphens typography made them of, one
+    reading for each way of making them (`_DASHES`), each with what it read them as."""
+    if "\u2013" not in text and "\u2014" not in text:
+        return []
+    readings: dict[str, str] = {}
+    for en, em in _DASHES:
+        fixed = text.replace("\u2013", en).replace("\u2014", em)
+        said = [f"{dash} as {hyphens}" for dash, hyphens in (("–", en), ("—", em)) if dash in text]
+        readings.setdefault(fixed, ", ".join(said))
+    return list(readings.items())
+
+
 def rescue(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor | None:
     """The anchor of a quote that is not in its cited file (read, as ``view``) as written, found
-    once what rendering added is taken off, or as an elided or numbered quote; None else."""
+    once what rendering added is taken off (typographic dashes read back as hyphens among it),
+    or as an elided or numbered quote; None else."""
     cleaned = rendered_away(quote.text)
     attempt = quote
-    if cleaned is not None:
-        text, what = cleaned
-        said = f"{RENDERED_NOTE} {' and '.join(what)} taken off"
-        found = find_verified(quote_forms(text), view, quote.claimed)
+    text, what = cleaned if cleaned is not None else (quote.text, ())
+    taken = f"{' and '.join(what)} taken off" if what else ""
+    readings = [(text, taken)] if what else []
+    for reading, dashes in undashed(text):
+        read = f"typographic dashes read back as hyphens ({dashes})"
+        readings.append((reading, f"{taken}; {read}" if taken else read))
+    for reading, how in readings:
+        found = find_verified(quote_forms(reading), view, quote.claimed)
         if found.tier.verified and found.spans:
             lines, range_ok = choose(found.spans, quote.claimed)
+            said = f"{RENDERED_NOTE} {how}"
             return not_verbatim(quote, lines, tuple(sorted(found.spans)), range_ok, said, notes)
+    said = f"{RENDERED_NOTE} {taken}"
+    if cleaned is not None:
         attempt = quote._replace(text=text)
     anchor = elided_anchor(attempt, view, notes) or numbered_anchor(attempt, view, notes)
     if anchor is None or cleaned is None:

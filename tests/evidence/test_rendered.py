@@ -122,3 +122,51 @@ def test_a_quote_in_decomposed_letters_is_found_in_a_source_of_composed_ones(
             0,
         )
         assert anchorer.anchor(wrong).match is Tier.FUZZY
+
+
+SCRIPT = (
+    "#!/bin/sh\n"
+    'exec git log --oneline --no-merges -- "$@"\n'
+    "count=$((count - 1))\n"
+    'echo "pages 3–5"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "lines", "read_as"),
+    [
+        ('exec git log –oneline –no-merges – "$@"', (2, 2), "– as --"),  # pandoc: -- en
+        ('exec git log —oneline —no-merges — "$@"', (2, 2), "— as --"),  # SmartyPants, Word
+        ("count=$((count – 1))", (3, 3), "– as -"),  # Word: a spaced hyphen
+        ('exec git log –oneline –no-merges — "$@"', (2, 2), "– as --, — as --"),
+    ],
+)
+def test_typographic_dashes_are_read_back_as_the_hyphens_they_were(
+    tmp_path: Path, quote: str, lines: tuple[int, int], read_as: str
+) -> None:
+    """A word processor or Markdown's smart typography makes `--` an en or em dash and a spaced
+    `-` an en dash: code quoted through one is found, and the note says how it was read."""
+    repo = tmp_path / "repo"
+    make_repo(repo, {"run.sh": SCRIPT})
+    with Revision.open(repo) as revision:
+        anchor = Anchorer(revision).anchor(Quote(quote, "run.sh", lines, 1, 1, "RD-CMP-x", 0))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
+    assert anchor.notes == (f"rendered: typographic dashes read back as hyphens ({read_as})",)
+
+
+def test_dashes_of_the_source_itself_and_misquotes_with_dashes_stay_as_they_are(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    make_repo(repo, {"run.sh": SCRIPT})
+    with Revision.open(repo) as revision:
+        anchorer = Anchorer(revision)
+        own = anchorer.anchor(Quote('echo "pages 3–5"', "run.sh", (4, 4), 1, 1, "RD-CMP-x", 0))
+        assert (own.match, own.notes) == (Tier.EXACT, ())
+        wrong = Quote("count=$((count – 2))", "run.sh", (3, 3), 1, 1, "RD-CMP-x", 0)
+        assert anchorer.anchor(wrong).match is Tier.FUZZY
+        fenced = Quote("```sh\ncount=$((count – 1))\n```", "run.sh", (3, 3), 1, 1, "RD-CMP-x", 0)
+        assert anchorer.anchor(fenced).notes == (
+            "rendered: a Markdown fence taken off; typographic dashes read back as hyphens"
+            " (– as -)",
+        )
