@@ -1,7 +1,8 @@
 """What a report's writing or rendering adds to a quote that the normalized tier does not undo:
 a Markdown fence around it (```` ```js ```` ... ```` ``` ````), blockquote marks (``> ``) before
 its lines, Markdown's backslash escapes (``\\[``), HTML entities from a report
-exported through HTML (``&lt;``), zero-width characters pasted from a web page. `rescue` tries,
+exported through HTML (``&lt;``), zero-width characters pasted from a web page, a PDF's
+ligatures (``ﬁ``) and typeset minus signs. `rescue` tries,
 for a quote not in its file as written, the quote without them, then as an elided
 (anchoring/elided.py) or numbered (anchoring/numbered.py) quote.
 
@@ -46,6 +47,9 @@ _QUOTE_MARK = re.compile(r"^[ \t]*> ?")
 #: processors' Markdown exports write brackets and underscores of code
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+#: a typeset text's ligatures (PDF copies: "ﬁ" for "fi") and its minus signs and hyphens
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬆ": "st"})
+_HYPHENS = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2212", "-"))
 
 
 def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
@@ -79,6 +83,11 @@ def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
     if kept != text:
         text = kept
         said.append("zero-width characters")
+    for table, what in ((_LIGATURES, "ligatures"), (_HYPHENS, "typeset hyphens or minus signs")):
+        kept = text.translate(table)
+        if kept != text:
+            text = kept
+            said.append(what)
     if not said or not text.strip():
         return None
     return text, tuple(said)

@@ -170,3 +170,16 @@ def test_dashes_of_the_source_itself_and_misquotes_with_dashes_stay_as_they_are(
             "rendered: a Markdown fence taken off; typographic dashes read back as hyphens"
             " (– as -)",
         )
+
+
+def test_a_quote_copied_from_a_pdf_has_its_ligatures_and_minus_signs_undone(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    make_repo(repo, {"pick.py": "fields = filter(flags, offset - 1)\nlast = fields[-1]\n"})
+    with Revision.open(repo) as revision:
+        anchorer = Anchorer(revision)
+        typeset = "ﬁelds = ﬁlter(ﬂags, offset \u2212 1)\nlast = ﬁelds[\u22121]"
+        anchor = anchorer.anchor(Quote(typeset, "pick.py", (1, 2), 1, 1, "RD-CMP-x", 0))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 2), True)
+    assert anchor.notes == ("rendered: ligatures and typeset hyphens or minus signs taken off",)
