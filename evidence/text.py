@@ -240,15 +240,30 @@ def _ascii_json(data: bytes) -> bytes:
 
 def json_input(data: bytes, shown: str, error: Callable[[str], Exception], kind: str) -> Any:
     """`json_value` of an input file, ``error`` (a one-line message naming ``shown``) where it is
-    not UTF-8 (``kind``, e.g. "a SARIF file", must be), not JSON, or JSON nested too deeply."""
+    not UTF-8 or UTF-16/32 (``kind``, e.g. "a SARIF file", must be), not JSON, or JSON nested
+    too deeply."""
     try:
-        return json_value(data)
+        return json_value(_utf8(data))
     except UnicodeDecodeError:
-        raise error(f"{shown}: {kind} must be UTF-8") from None
+        raise error(f"{shown}: {kind} must be UTF-8 (or UTF-16 or UTF-32)") from None
     except ValueError as problem:
         raise error(f"{shown}: not valid JSON ({problem})") from None
     except RecursionError:
         raise error(f"{shown}: JSON nested too deeply") from None
+
+
+def _utf8(data: bytes) -> bytes:
+    """JSON written in UTF-16 or UTF-32 (PowerShell 5's ``>`` writes UTF-16) as UTF-8, told as
+    json.loads tells it (a byte order mark, else where the zero bytes are); UTF-8 as it is.
+    UnicodeDecodeError where the bytes are not that encoding."""
+    if not data.startswith((b"\xff\xfe", b"\xfe\xff")) and (len(data) < 2 or all(data[:2])):
+        return data  # UTF-8 (or not JSON): JSON's first character is ASCII, not a zero byte
+    import json
+
+    encoding = json.detect_encoding(data)
+    if not encoding.startswith(("utf-16", "utf-32")):
+        return data
+    return data.decode(encoding).encode("utf-8")
 
 
 def json_escaped(encoded: str) -> str:

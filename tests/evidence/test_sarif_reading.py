@@ -282,7 +282,8 @@ def test_a_field_of_the_wrong_shape_is_said_not_silently_dropped() -> None:
         (b'{"version": "2.1.0", "runs": {}}', "'runs' is not a list"),
         (b"[1, 2]", "the JSON is not an object"),
         (b"\x1f\x8b\x08garbage", "not readable gzip data"),
-        (b"\xff\xfe{}", "must be UTF-8"),
+        (b"\x80\x81{}", "must be UTF-8"),
+        (b"\xff\xfe{\x00\x00\xd8}\x00", "must be UTF-8 (or UTF-16 or UTF-32)"),  # a lone surrogate
         (b"", "the file is empty"),  # what a scanner that failed leaves (bandit over rich)
         (b" \n", "the file is empty"),
     ],
@@ -536,3 +537,19 @@ def test_a_redacted_snippet_is_located_not_misquoted(marker: str) -> None:
     assert redacted.located and redacted.text == ""
     assert redacted.note == "the tool redacted its snippet"
     assert not kept.located and kept.text == "TOKEN_REDACTED = 1"  # a word of code, not a marker
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_a_sarif_file_in_utf_16_is_read(tmp_path: Path, encoding: str) -> None:
+    """PowerShell 5 writes what `>` redirects in UTF-16 (with a byte order mark): a scan saved
+    that way on Windows is read, its non-ASCII text intact."""
+    result = {
+        "ruleId": "R1",
+        "message": {"text": "naïve use of 🔑"},
+        "locations": [located("a.py", 2)],
+    }
+    path = tmp_path / "scan.sarif"
+    path.write_bytes(json.dumps(log(run(result)), ensure_ascii=False).encode(encoding))
+    (report,) = load_reports([path]).reports
+    (record,) = report.records
+    assert "naïve use of 🔑" in record.label + record.body and record.quotes[0].path == "a.py"
