@@ -34,16 +34,24 @@ def is_sarif_name(name: str) -> bool:
 
 
 def looks_like_sarif(head: bytes) -> bool:
-    """True when the start of a file is gzip data, or a JSON object with SARIF's ``runs``."""
+    """True when the start of a file is gzip data, or a JSON object with SARIF's ``runs`` (and
+    its schema, version or a run's ``tool.driver``: bandit writes its version last), in UTF-8
+    or in UTF-16 (PowerShell 5's ``>``)."""
     if head.startswith(b"\x1f\x8b"):
         return True
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in head[:4]:
+        import json
+
+        encoding = json.detect_encoding(head)  # as json_input reads it
+        head = head.decode(encoding, "ignore").encode("utf-8", "ignore")
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if stripped[:1] != b"{":
         return False
     lowered = stripped[:4096].lower()
     if b"assay-bundle" in lowered:
         return False
-    return b'"runs"' in lowered and (b"sarif" in lowered or b'"2.1.0"' in lowered)
+    said = (b"sarif", b'"2.1.0"', b'"driver"')
+    return b'"runs"' in lowered and any(word in lowered for word in said)
 
 
 def split_lines(text: str) -> list[str]:

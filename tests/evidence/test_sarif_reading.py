@@ -553,3 +553,34 @@ def test_a_sarif_file_in_utf_16_is_read(tmp_path: Path, encoding: str) -> None:
     (report,) = load_reports([path]).reports
     (record,) = report.records
     assert "naïve use of 🔑" in record.label + record.body and record.quotes[0].path == "a.py"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-16-be"])
+def test_a_scan_named_json_is_read_as_sarif_when_its_start_shows_a_tool(
+    tmp_path: Path, encoding: str
+) -> None:
+    """bandit writes "runs" first and its schema and version last, after every rule of its
+    tool: a scan saved as results.json, found in a directory of reports or named, is SARIF."""
+    rules = [
+        {"id": f"B{n}", "name": "x" * 60, "shortDescription": {"text": "y" * 80}} for n in range(60)
+    ]
+    the_log = {
+        "runs": [
+            {
+                "tool": {"driver": {"name": "Bandit", "rules": rules}},
+                "results": [
+                    {"ruleId": "B1", "message": {"text": "m"}, "locations": [located("a.py", 2)]}
+                ],
+            }
+        ],
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+    }
+    data = json.dumps(the_log, indent=2).encode(encoding)
+    assert b"sarif" not in data[:4096].lower().replace(b"\x00", b"")
+    (tmp_path / "reports").mkdir()
+    path = tmp_path / "reports" / "results.json"
+    path.write_bytes(data)
+    for given in (path, tmp_path / "reports"):
+        (report,) = load_reports([given]).reports
+        assert [record.quotes[0].path for record in report.records] == ["a.py"]
