@@ -116,10 +116,30 @@ def undashed(text: str) -> list[tuple[str, str]]:
     return list(readings.items())
 
 
+#: a unified diff's hunk header, as copied with a hunk
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+
+
+def diff_sides(text: str) -> list[tuple[str, str]]:
+    """A quote copied from a unified diff (a pull request's, `git diff`'s: each line marked
+    ``+``, ``-`` or `` ``): its lines after the change, then before it, marks taken off, each
+    with what it is; none when its lines are not all so marked, or none is ``+`` or ``-``."""
+    lines = [line for line in text.split("\n") if not _HUNK.match(line)]
+    marks = {line[0] for line in lines if line.strip()}
+    if not marks <= {"+", "-", " "} or not marks & {"+", "-"}:
+        return []
+    sides = []
+    for mark, side in (("+", "after"), ("-", "before")):
+        kept = [line[1:] for line in lines if line[:1] in (mark, " ", "")]
+        if any(line.strip() for line in kept):
+            sides.append(("\n".join(kept), f"quoted from a diff: its lines {side} the change"))
+    return sides
+
+
 def rescue(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor | None:
     """The anchor of a quote that is not in its cited file (read, as ``view``) as written, found
-    once what rendering added is taken off (typographic dashes read back as hyphens among it),
-    or as an elided or numbered quote; None else."""
+    once what rendering added is taken off (typographic dashes read back as hyphens among it,
+    a diff's marks), or as an elided or numbered quote; None else."""
     cleaned = rendered_away(quote.text)
     attempt = quote
     text, what = cleaned if cleaned is not None else (quote.text, ())
@@ -128,6 +148,8 @@ def rescue(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor | None:
     for reading, dashes in undashed(text):
         read = f"typographic dashes read back as hyphens ({dashes})"
         readings.append((reading, f"{taken}; {read}" if taken else read))
+    for reading, side in diff_sides(text):
+        readings.append((reading, f"{taken}; {side}" if taken else side))
     for reading, how in readings:
         found = find_verified(quote_forms(reading), view, quote.claimed)
         if found.tier.verified and found.spans:

@@ -11,7 +11,7 @@ from evidencekit import make_repo
 
 from db.keys import quote_hash
 from evidence.anchoring import Anchorer
-from evidence.anchoring.rendered import DECOMPOSED_NOTE, rendered_away
+from evidence.anchoring.rendered import DECOMPOSED_NOTE, diff_sides, rendered_away
 from evidence.model import Anchor, Quote, Tier
 from evidence.revision import Revision
 
@@ -183,3 +183,51 @@ def test_a_quote_copied_from_a_pdf_has_its_ligatures_and_minus_signs_undone(
         anchor = anchorer.anchor(Quote(typeset, "pick.py", (1, 2), 1, 1, "RD-CMP-x", 0))
     assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 2), True)
     assert anchor.notes == ("rendered: ligatures and typeset hyphens or minus signs taken off",)
+
+
+LOADER = (
+    "import os\n\ndef load(path):\n    if not os.path.exists(path):\n        return None\n"
+    "    with open(path) as f:\n        return f.read()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "lines", "side"),
+    [
+        ("+def load(path):\n+    if not os.path.exists(path):", (3, 4), "after"),
+        (
+            "@@ -3,3 +3,3 @@\n-def load(path):\n+def read(path):\n"
+            "     if not os.path.exists(path):",
+            (3, 4),
+            "before",  # the cited revision is the one before the change
+        ),
+        (
+            " def load(path):\n+    if not os.path.exists(path):\n+        return None\n"
+            "-    return open(path).read()\n+    with open(path) as f:",
+            (3, 6),
+            "after",
+        ),
+    ],
+)
+def test_a_quote_copied_from_a_diff_is_found_by_the_side_the_revision_holds(
+    tmp_path: Path, quote: str, lines: tuple[int, int], side: str
+) -> None:
+    repo = tmp_path / "repo"
+    make_repo(repo, {"load.py": LOADER})
+    with Revision.open(repo) as revision:
+        anchor = Anchorer(revision).anchor(Quote(quote, "load.py", lines, 1, 1, "RD-CMP-x", 0))
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
+    assert anchor.notes == (f"rendered: quoted from a diff: its lines {side} the change",)
+
+
+def test_what_is_read_as_a_diff_and_a_list_that_is_no_side_of_the_file(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    make_repo(repo, {"load.py": LOADER})
+    with Revision.open(repo) as revision:
+        listed = Quote("- one item\n- another", "load.py", (3, 4), 1, 1, "RD-CMP-x", 0)
+        assert Anchorer(revision).anchor(listed).match is Tier.MISSING
+    assert diff_sides("- one item\n- another") == [
+        (" one item\n another", "quoted from a diff: its lines before the change")
+    ]
+    assert diff_sides("plain line\n+ added") == []  # not every line marked
+    assert diff_sides(" context only\n more context") == []  # no change marked
