@@ -58,7 +58,7 @@ class Drift:
     #: two lines it stood between, or in a file that took over from its own the lines most
     #: like it)
     near: LineRange | None = None
-    #: changed, its words the same: what differs in its whitespace (`whitespace_change`), so that
+    #: changed, the same but for whitespace: what differs in it (`whitespace_change`), so that
     #: a reviewer is told which lines were re-indented rather than shown a diff with no change
     whitespace: str = ""
 
@@ -86,14 +86,14 @@ def diff_json(diff: tuple[DiffPart, ...] | None) -> list[dict[str, str]] | None:
 
 
 def whitespace_change(passage: Sequence[str], counterpart: Sequence[str], first: int) -> str:
-    """What differs between two passages with the same words, read as a reviewer would:
+    """What differs between two passages the same but for whitespace, read as a reviewer would:
     ``line 77 re-indented from 8 spaces to 12 spaces``, ``lines 3-4 re-indented``, ``spacing
-    within line 9``, ``rewrapped: 2 lines, now 3`` (``first``: the counterpart's first line); ""
+    within line 9``, ``rewrapped from 2 lines to 3`` (``first``: the counterpart's first line); ""
     when their words differ or nothing does."""
-    if " ".join(passage).split() != " ".join(counterpart).split():
-        return ""
+    if "".join("".join(passage).split()) != "".join("".join(counterpart).split()):
+        return ""  # more than whitespace differs
     if len(passage) != len(counterpart):
-        return f"rewrapped: {_count(len(passage))}, now {len(counterpart)}"
+        return f"rewrapped from {_count(len(passage))} to {len(counterpart)}"
     indents: list[tuple[int, str, str]] = []
     inside: list[int] = []
     trailing: list[int] = []

@@ -43,7 +43,7 @@ def drift_details(drift: Drift) -> list[str]:
     head = f"    {drift.status.value}: {_where(drift)}"
     if drift.renamed_from:
         head += f" (renamed from {drift.renamed_from})"
-    if drift.whitespace:  # its words the same: the diff would show no change
+    if drift.whitespace:  # the same but for whitespace: a diff of words shows little
         head += f", only whitespace: {drift.whitespace}"
     elif drift.status is DriftStatus.CHANGED:
         head += f", score {drift.score:.0f}"

@@ -118,8 +118,8 @@ def drift_diff_content(drift: Drift | None, short: str) -> Content:
         return Content.styled("no drift for this quote", "$text-muted")
     said = f"the cited passage {drift_summary(drift, short)}"
     head = Content.styled(visible(said), "$text-accent")
-    if drift.whitespace:  # the same words: a diff of them would mark nothing
-        said = "the same words at REV: nothing but their whitespace differs"
+    if drift.whitespace:  # the same but for whitespace: a diff of words would mark little
+        said = "the same text at REV but for its whitespace"
         return Content("\n").join([head, Content.styled(said, "$text-muted")])
     if not drift.diff:
         same = drift.status.value in ("unchanged", "moved")

@@ -58,7 +58,7 @@ def test_whitespace_change_names_each_kind_and_nothing_when_words_differ() -> No
     )
     assert whitespace_change(["a  =  1", "b"], ["a = 1", "b"], 5) == "spacing within line 5"
     assert whitespace_change(["x = f(1,", "  2)"], ["x = f(1, 2)"], 5) == (
-        "rewrapped: 2 lines, now 1"
+        "rewrapped from 2 lines to 1"
     )
     assert whitespace_change(["a = 1"], ["a = 2"], 1) == ""
     assert whitespace_change(["a = 1"], ["a = 1"], 1) == ""
@@ -149,3 +149,16 @@ def test_a_changed_passage_with_a_long_line_added_after_its_short_first_keeps_th
     assert (drift.status, drift.lines) == (DriftStatus.CHANGED, (7, 10)), drift
     assert drift.diff is not None
     assert not any(part.op == "delete" and "try:" in part.quote for part in drift.diff)
+
+
+def test_a_statement_rewrapped_over_more_lines_says_so(tmp_path: Path) -> None:
+    body = "def f():\n    x = 1\n    result = compute(alpha, beta, gamma)\n    return result\n"
+    root = tmp_path / "r"
+    cited = make_repo(root, {"a.py": body})
+    wrapped = "compute(\n        alpha,\n        beta,\n        gamma\n    )"
+    (root / "a.py").write_text(body.replace("compute(alpha, beta, gamma)", wrapped))
+    git(root, "commit", "-qam", "one argument a line")
+    drift = drift_of(root, cited, "a.py", (2, 4))
+    assert (drift.status, drift.lines) == (DriftStatus.CHANGED, (2, 8))
+    assert drift.whitespace == "rewrapped from 3 lines to 7"
+    assert drift_details(drift)[0].endswith(", only whitespace: rewrapped from 3 lines to 7")

@@ -442,5 +442,5 @@ async def test_a_passage_only_reindented_says_which_line_and_how(tmp_path: Path)
         assert diff is not None
         text = str(diff.render())
         assert said in text
-        assert "nothing but their whitespace differs" in text
+        assert "the same text at REV but for its whitespace" in text
         assert "underlined red" not in text

@@ -96,7 +96,7 @@ def check(
          "path", "lines": [a, b] | null, "renamed_from", "score": 0-100,
          "diff": [{"op", "quote", "source"}] | null,
          "whitespace": "line 7 re-indented from 4 spaces to 8 spaces" | null
-                       (changed, the same words: what differs),
+                       (changed, the same but for whitespace: what differs),
          "commits": [{"id", "subject", "author", "date"}] (newest first)}
     """
     if audit_file is not None or not reports:  # an audit: each system at its own repository
