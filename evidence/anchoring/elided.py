@@ -1,11 +1,12 @@
 """Quotes that leave lines out: a line of ``...`` or ``…`` (alone, or after a comment marker:
 ``// ...``, ``# …``) stands for source lines the report did not copy, one at a line's end or
-start for the rest of a line cut short, and in a one-line quote `` ... `` between two parts
-does. Such a quote is anchored when the plain match fails and each part is in the file as
-written (exact, whitespace or normalized), in order, close together or inside the claimed
-lines; its anchor is `normalized` (verified, not verbatim) and says which lines it left out.
-Code that is itself ``...`` (Python's Ellipsis, a spread ``...rest``) is found by the plain
-match first and never reaches this.
+start for the rest of a line cut short, ``(...)`` (or ``[…]``, ``{ ... }``) for what brackets
+hold, and in a one-line quote `` ... `` between two parts does. Such a quote is anchored when
+the plain match fails and each part is in the file as written (exact, whitespace or
+normalized), in order, close together or inside the claimed lines; its anchor is `normalized`
+(verified, not verbatim) and says which lines it left out. Code that is itself ``...``
+(Python's Ellipsis, a spread ``...rest``) is found by the plain match first and never reaches
+this.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ _ELISION_END = re.compile(r"(?<=\S)\s*(?:\.{3,}|…)\s*$")
 _ELISION_START = re.compile(r"^(\s*)(?:\.{3,}|…)(?=\S)")
 #: an elision inside a one-line quote: " ... " or " … " with space both sides
 _ELISION_INLINE = re.compile(r"\s(?:\.{3,}|…)\s")
+#: what brackets held, left out in any quote: "exists(...)", "items[…]", "{ ... }"
+_ELISION_BRACKETED = re.compile(r"(?<=[(\[{])\s*(?:\.{3,}|…)\s*(?=[)\]}])")
 #: how an elided quote's note starts (the diff view shows it rather than what normalizing undid)
 ELIDED_NOTE = "elided: “...” leaves out"
 #: the parts' non-space characters together at least this many (a stitch of "}" and "{" says
@@ -58,6 +61,7 @@ def elided_parts(text: str) -> list[str] | None:
             current = []
             continue
         pieces = _ELISION_INLINE.split(line) if len(lines) == 1 else [line]
+        pieces = [cut for piece in pieces for cut in _ELISION_BRACKETED.split(piece)]
         for number, piece in enumerate(pieces):
             if number:
                 parts.append("\n".join(current))
@@ -145,6 +149,8 @@ def elided_anchor(quote: Quote, view: FileView, notes: Sequence[str]) -> Anchor 
         said = f"lines {gaps}"
     elif cut:  # "…" at a line's end or start: the rest of that line
         said = "the rest of a line it cut short"
+    elif any(_ELISION_BRACKETED.search(line) for line in lines):
+        said = "what brackets hold"
     else:
         said = "what comes before or after" if len(parts) == 1 else "nothing between its parts"
     rest = (

@@ -128,6 +128,29 @@ def test_code_that_is_itself_an_ellipsis_is_matched_as_it_is(tmp_path: Path) -> 
     assert (spread.match, spread.notes) == (Tier.EXACT, ())
 
 
+@pytest.mark.parametrize(
+    ("quote", "lines"),
+    [
+        ("    token = request.headers.get(...)\n    if not token:", (2, 3)),
+        ("    if not token:\n        return deny(…)\n    step_0 = compute(0)", (3, 5)),
+        ("    audit.log( ... )\n    return allow(request)", (25, 26)),
+    ],
+)
+def test_what_brackets_hold_can_be_left_out(
+    tmp_path: Path, quote: str, lines: tuple[int, int]
+) -> None:
+    """A writer's "f(...)": what the call takes left out, the rest in the file as written."""
+    anchor = anchored(tmp_path, quote, lines)
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
+    assert anchor.notes[0].startswith("elided: “...” leaves out what brackets hold; each of its")
+
+
+def test_a_bracketed_elision_around_a_misquote_is_not_verified(tmp_path: Path) -> None:
+    assert not anchored(tmp_path, "    token = request.cookies.get(...)", None).match.verified
+    assert not anchored(tmp_path, "    return permit(...)\n", None).match.verified
+    assert elided_parts("deny(...)") is None  # too little around it to say where
+
+
 def test_what_says_too_little_is_no_elided_quote() -> None:
     assert elided_parts("{\n...\n}") is None  # "{" and "}" could stitch anything
     assert elided_parts("...") is None
