@@ -2,10 +2,10 @@
 
 Reports lose backticks and asterisks, add or change list markers at line starts, turn quotes
 typographic and collapse newlines. `normalize_quote` undoes that for a quote; the verdict keys
-(db/keys.py) hash its result and the normalized tier compares it, so a key and an anchor always
-agree on what a quote is. `normalize_source` does the same to a source file but keeps every
-newline, so line numbers carry over. This module imports only `re`, so that db/keys.py (loaded
-before the review app starts) stays light.
+(db/keys.py) hash its result and the normalized tier compares it (with accents composed, NFC:
+anchoring/forms.py), so a key and an anchor agree on what a quote is. `normalize_source` does
+the same to a source file but keeps every newline, so line numbers carry over. This module
+imports only `re`, so that db/keys.py (loaded before the review app starts) stays light.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 a Markdown fence around it (```` ```js ```` ... ```` ``` ````), blockquote marks (``> ``) before
 its lines, Markdown's backslash escapes (``\\[``), HTML entities from a report
 exported through HTML (``&lt;``), zero-width characters pasted from a web page, a PDF's
-ligatures (``ﬁ``) and typeset minus signs. `rescue` tries,
+ligatures (``ﬁ``) and typeset minus signs, an editor's arrows (``→`` for ``->``). `rescue` tries,
 for a quote not in its file as written, the quote without them, then as an elided
 (anchoring/elided.py) or numbered (anchoring/numbered.py) quote.
 
@@ -50,6 +50,9 @@ _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 #: a typeset text's ligatures (PDF copies: "ﬁ" for "fi") and its minus signs and hyphens
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬆ": "st"})
 _HYPHENS = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2212", "-"))
+#: what editors that format as you type (Notion, Typora, word processors' autocorrect) make of
+#: code's arrows and comparisons: "p->next" becomes "p→next"
+_SIGNS = str.maketrans({"→": "->", "⇒": "=>", "←": "<-", "≥": ">=", "≤": "<=", "≠": "!="})
 
 
 def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
@@ -83,7 +86,11 @@ def rendered_away(text: str) -> tuple[str, tuple[str, ...]] | None:
     if kept != text:
         text = kept
         said.append("zero-width characters")
-    for table, what in ((_LIGATURES, "ligatures"), (_HYPHENS, "typeset hyphens or minus signs")):
+    for table, what in (
+        (_LIGATURES, "ligatures"),
+        (_HYPHENS, "typeset hyphens or minus signs"),
+        (_SIGNS, "typographic arrows or signs (→ for ->)"),
+    ):
         kept = text.translate(table)
         if kept != text:
             text = kept

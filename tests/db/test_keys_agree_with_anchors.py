@@ -1,13 +1,16 @@
 """A quote's stable key and its anchor normalize it the same way.
 
-Two quote texts share a key exactly when the anchorer takes them for the same quote: a damaged
-copy (bullets, list markers, lost emphasis, typographic quotes, newlines collapsed) keeps the
-key of the clean quote and is anchored at the clean quote's lines; an edited token changes both.
+Two quote texts share a key exactly when the anchorer takes them for the same quote, but for
+accents written as separate marks (NFD), which the anchorer composes and the key does not (a key
+must not change under a verdict given): a damaged copy (bullets, list markers, lost emphasis,
+typographic quotes, newlines collapsed) keeps the key of the clean quote and is anchored at the
+clean quote's lines; an edited token changes both.
 """
 
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 
 import pytest
 from hypothesis import given
@@ -104,6 +107,15 @@ def test_an_edited_copy_changes_the_key_and_is_not_verified(quote: str, edited: 
 
 @given(st.text())
 def test_the_key_hashes_the_form_the_anchorer_compares(text: str) -> None:
-    normalized = quote_forms(text).normalized
-    expected = hashlib.sha256(normalized.encode("utf-8", "surrogatepass")).hexdigest()
+    keyed = anchoring.normalize_quote(text)
+    # the anchorer's form is the key's with accents composed (NFC), and only that
+    assert quote_forms(text).normalized == unicodedata.normalize("NFC", keyed)
+    expected = hashlib.sha256(keyed.encode("utf-8", "surrogatepass")).hexdigest()
     assert keys.quote_hash(text) == expected[: keys.QUOTE_HASH_LENGTH]
+
+
+def test_a_quote_in_decomposed_letters_keeps_its_key_and_anchors_as_the_composed_one() -> None:
+    composed = "café = 1"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert quote_forms(decomposed).normalized == quote_forms(composed).normalized
+    assert keys.quote_hash(decomposed) != keys.quote_hash(composed)  # as before: never moved

@@ -231,3 +231,17 @@ def test_what_is_read_as_a_diff_and_a_list_that_is_no_side_of_the_file(tmp_path:
     ]
     assert diff_sides("plain line\n+ added") == []  # not every line marked
     assert diff_sides(" context only\n more context") == []  # no change marked
+
+
+def test_arrows_and_signs_an_editor_made_of_code_are_read_back(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    code = "while (p->next != NULL && p->len >= 2) {\n    p = p->next;\n}\n"
+    make_repo(repo, {"list.c": code})
+    with Revision.open(repo) as revision:
+        anchorer = Anchorer(revision)
+        typed = "while (p→next ≠ NULL && p→len ≥ 2) {\n    p = p→next;"
+        anchor = anchorer.anchor(Quote(typed, "list.c", (1, 2), 1, 1, "RD-CMP-x", 0))
+        assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 2), True)
+        assert anchor.notes == ("rendered: typographic arrows or signs (→ for ->) taken off",)
+        wrong = Quote("while (p→prev ≠ NULL", "list.c", (1, 1), 1, 1, "RD-CMP-x", 0)
+        assert not anchorer.anchor(wrong).match.verified
