@@ -4,6 +4,7 @@ change (normalize_quote is untouched). A real repository for each case."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -26,9 +27,16 @@ def anchored(
 ) -> Anchor:
     repo = tmp_path / "repo"
     if not repo.exists():
-        make_repo(repo, {"web.js": WEB, "page.html": PAGE})
+        make_repo(repo, FILES)
     with Revision.open(repo) as revision:
         return Anchorer(revision).anchor(Quote(text, path, claimed, 1, 1, "RD-CMP-x", 0))
+
+
+def verified_as(tmp_path: Path, text: str, path: str, lines: tuple[int, int], note: str) -> None:
+    """``text`` is found at ``lines`` of ``path``, `normalized` with ``note`` alone."""
+    anchor = anchored(tmp_path, text, lines, path)
+    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
+    assert anchor.notes == (note,)
 
 
 @pytest.mark.parametrize(
@@ -93,43 +101,17 @@ def test_a_quote_in_decomposed_letters_is_found_in_a_source_of_composed_ones(
 ) -> None:
     """Accents as separate marks (NFD: copied from a macOS file name, a PDF, some terminals) are
     the same letters to a reader: found, noted, the verdict key as before."""
-    import unicodedata
-
-    repo = tmp_path / "repo"
-    greeting = 'def greet():\n    return "Café crème, déjà vu"\n\nLABEL = "한국어 안내"\n'
-    make_repo(repo, {"greet.py": greeting})
-    with Revision.open(repo) as revision:
-        anchorer = Anchorer(revision)
-        for text, lines in (
-            ('return "Café crème, déjà vu"', (2, 2)),
-            ('LABEL = "한국어 안내"', (4, 4)),
-        ):
-            decomposed = unicodedata.normalize("NFD", text)
-            assert decomposed != text
-            quote = Quote(decomposed, "greet.py", lines, 1, 1, "RD-CMP-x", 0)
-            anchor = anchorer.anchor(quote)
-            assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
-            assert anchor.notes == (DECOMPOSED_NOTE,)
-            assert anchor.quote.text == decomposed  # the key is the quote as written
-        # a misquote in decomposed letters is still one
-        wrong = Quote(
-            unicodedata.normalize("NFD", 'return "Café crème, déjà lu"'),
-            "greet.py",
-            (2, 2),
-            1,
-            1,
-            "RD-CMP-x",
-            0,
-        )
-        assert anchorer.anchor(wrong).match is Tier.FUZZY
-
-
-SCRIPT = (
-    "#!/bin/sh\n"
-    'exec git log --oneline --no-merges -- "$@"\n'
-    "count=$((count - 1))\n"
-    'echo "pages 3–5"\n'
-)
+    for text, lines in (
+        ('return "Café crème, déjà vu"', (2, 2)),
+        ('LABEL = "한국어 안내"', (4, 4)),
+    ):
+        decomposed = unicodedata.normalize("NFD", text)
+        assert decomposed != text
+        verified_as(tmp_path, decomposed, "greet.py", lines, DECOMPOSED_NOTE)
+        # the key is the quote as written
+        assert anchored(tmp_path, decomposed, lines, "greet.py").quote.text == decomposed
+    wrong = unicodedata.normalize("NFD", 'return "Café crème, déjà lu"')
+    assert anchored(tmp_path, wrong, (2, 2), "greet.py").match is Tier.FUZZY
 
 
 @pytest.mark.parametrize(
@@ -146,49 +128,27 @@ def test_typographic_dashes_are_read_back_as_the_hyphens_they_were(
 ) -> None:
     """A word processor or Markdown's smart typography makes `--` an en or em dash and a spaced
     `-` an en dash: code quoted through one is found, and the note says how it was read."""
-    repo = tmp_path / "repo"
-    make_repo(repo, {"run.sh": SCRIPT})
-    with Revision.open(repo) as revision:
-        anchor = Anchorer(revision).anchor(Quote(quote, "run.sh", lines, 1, 1, "RD-CMP-x", 0))
-    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
-    assert anchor.notes == (f"rendered: typographic dashes read back as hyphens ({read_as})",)
+    note = f"rendered: typographic dashes read back as hyphens ({read_as})"
+    verified_as(tmp_path, quote, "run.sh", lines, note)
 
 
 def test_dashes_of_the_source_itself_and_misquotes_with_dashes_stay_as_they_are(
     tmp_path: Path,
 ) -> None:
-    repo = tmp_path / "repo"
-    make_repo(repo, {"run.sh": SCRIPT})
-    with Revision.open(repo) as revision:
-        anchorer = Anchorer(revision)
-        own = anchorer.anchor(Quote('echo "pages 3–5"', "run.sh", (4, 4), 1, 1, "RD-CMP-x", 0))
-        assert (own.match, own.notes) == (Tier.EXACT, ())
-        wrong = Quote("count=$((count – 2))", "run.sh", (3, 3), 1, 1, "RD-CMP-x", 0)
-        assert anchorer.anchor(wrong).match is Tier.FUZZY
-        fenced = Quote("```sh\ncount=$((count – 1))\n```", "run.sh", (3, 3), 1, 1, "RD-CMP-x", 0)
-        assert anchorer.anchor(fenced).notes == (
-            "rendered: a Markdown fence taken off; typographic dashes read back as hyphens"
-            " (– as -)",
-        )
+    own = anchored(tmp_path, 'echo "pages 3–5"', (4, 4), "run.sh")
+    assert (own.match, own.notes) == (Tier.EXACT, ())
+    assert anchored(tmp_path, "count=$((count – 2))", (3, 3), "run.sh").match is Tier.FUZZY
+    fenced = "```sh\ncount=$((count – 1))\n```"
+    note = "rendered: a Markdown fence taken off; typographic dashes read back as hyphens (– as -)"
+    verified_as(tmp_path, fenced, "run.sh", (3, 3), note)
 
 
 def test_a_quote_copied_from_a_pdf_has_its_ligatures_and_minus_signs_undone(
     tmp_path: Path,
 ) -> None:
-    repo = tmp_path / "repo"
-    make_repo(repo, {"pick.py": "fields = filter(flags, offset - 1)\nlast = fields[-1]\n"})
-    with Revision.open(repo) as revision:
-        anchorer = Anchorer(revision)
-        typeset = "ﬁelds = ﬁlter(ﬂags, offset \u2212 1)\nlast = ﬁelds[\u22121]"
-        anchor = anchorer.anchor(Quote(typeset, "pick.py", (1, 2), 1, 1, "RD-CMP-x", 0))
-    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 2), True)
-    assert anchor.notes == ("rendered: ligatures and typeset hyphens or minus signs taken off",)
-
-
-LOADER = (
-    "import os\n\ndef load(path):\n    if not os.path.exists(path):\n        return None\n"
-    "    with open(path) as f:\n        return f.read()\n"
-)
+    typeset = "ﬁelds = ﬁlter(ﬂags, offset \u2212 1)\nlast = ﬁelds[\u22121]"
+    note = "rendered: ligatures and typeset hyphens or minus signs taken off"
+    verified_as(tmp_path, typeset, "pick.py", (1, 2), note)
 
 
 @pytest.mark.parametrize(
@@ -212,20 +172,12 @@ LOADER = (
 def test_a_quote_copied_from_a_diff_is_found_by_the_side_the_revision_holds(
     tmp_path: Path, quote: str, lines: tuple[int, int], side: str
 ) -> None:
-    repo = tmp_path / "repo"
-    make_repo(repo, {"load.py": LOADER})
-    with Revision.open(repo) as revision:
-        anchor = Anchorer(revision).anchor(Quote(quote, "load.py", lines, 1, 1, "RD-CMP-x", 0))
-    assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, lines, True)
-    assert anchor.notes == (f"rendered: quoted from a diff: its lines {side} the change",)
+    note = f"rendered: quoted from a diff: its lines {side} the change"
+    verified_as(tmp_path, quote, "load.py", lines, note)
 
 
 def test_what_is_read_as_a_diff_and_a_list_that_is_no_side_of_the_file(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    make_repo(repo, {"load.py": LOADER})
-    with Revision.open(repo) as revision:
-        listed = Quote("- one item\n- another", "load.py", (3, 4), 1, 1, "RD-CMP-x", 0)
-        assert Anchorer(revision).anchor(listed).match is Tier.MISSING
+    assert anchored(tmp_path, "- one item\n- another", (3, 4), "load.py").match is Tier.MISSING
     assert diff_sides("- one item\n- another") == [
         (" one item\n another", "quoted from a diff: its lines before the change")
     ]
@@ -234,14 +186,30 @@ def test_what_is_read_as_a_diff_and_a_list_that_is_no_side_of_the_file(tmp_path:
 
 
 def test_arrows_and_signs_an_editor_made_of_code_are_read_back(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    code = "while (p->next != NULL && p->len >= 2) {\n    p = p->next;\n}\n"
-    make_repo(repo, {"list.c": code})
-    with Revision.open(repo) as revision:
-        anchorer = Anchorer(revision)
-        typed = "while (p→next ≠ NULL && p→len ≥ 2) {\n    p = p→next;"
-        anchor = anchorer.anchor(Quote(typed, "list.c", (1, 2), 1, 1, "RD-CMP-x", 0))
-        assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.NORMALIZED, (1, 2), True)
-        assert anchor.notes == ("rendered: typographic arrows or signs (→ for ->) taken off",)
-        wrong = Quote("while (p→prev ≠ NULL", "list.c", (1, 1), 1, 1, "RD-CMP-x", 0)
-        assert not anchorer.anchor(wrong).match.verified
+    typed = "while (p→next ≠ NULL && p→len ≥ 2) {\n    p = p→next;"
+    note = "rendered: typographic arrows or signs (→ for ->) taken off"
+    verified_as(tmp_path, typed, "list.c", (1, 2), note)
+    assert not anchored(tmp_path, "while (p→prev ≠ NULL", (1, 1), "list.c").match.verified
+
+
+GREETING = 'def greet():\n    return "Café crème, déjà vu"\n\nLABEL = "한국어 안내"\n'
+SCRIPT = (
+    "#!/bin/sh\n"
+    'exec git log --oneline --no-merges -- "$@"\n'
+    "count=$((count - 1))\n"
+    'echo "pages 3–5"\n'
+)
+LOADER = (
+    "import os\n\ndef load(path):\n    if not os.path.exists(path):\n        return None\n"
+    "    with open(path) as f:\n        return f.read()\n"
+)
+#: the files of every test's repository
+FILES = {
+    "web.js": WEB,
+    "page.html": PAGE,
+    "greet.py": GREETING,
+    "run.sh": SCRIPT,
+    "pick.py": "fields = filter(flags, offset - 1)\nlast = fields[-1]\n",
+    "load.py": LOADER,
+    "list.c": "while (p->next != NULL && p->len >= 2) {\n    p = p->next;\n}\n",
+}
