@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evidence.anchoring.tiers import choose
-from evidence.drift_model import Drift, DriftStatus
+from evidence.drift_model import Drift, DriftStatus, whitespace_change
 from evidence.git.tree import normalize_path
 from evidence.model import Anchor, FileState, Tier
 
@@ -46,5 +46,9 @@ def follow_inside(
         return Drift(status, after.path, lines, score=100.0)
     if found.tier is not Tier.MISSING and lines is not None and found.score >= deleted_below:
         diff = found.diff or None
-        return Drift(DriftStatus.CHANGED, after.path, lines, score=found.score, diff=diff)
+        now = after.lines[lines[0] - 1 : lines[1]]
+        spacing = whitespace_change(passage.split("\n"), now, lines[0])
+        return Drift(
+            DriftStatus.CHANGED, after.path, lines, score=found.score, diff=diff, whitespace=spacing
+        )
     return Drift(DriftStatus.DELETED, after.path)

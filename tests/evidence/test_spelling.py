@@ -373,6 +373,28 @@ def test_drift_follows_a_passage_inside_a_submodule_in_its_text(
     assert drift is not None and drift.status is DriftStatus.UNREADABLE
 
 
+def test_a_passage_inside_a_submodule_reindented_says_how(shapes: tuple[Path, str]) -> None:
+    root, cited = shapes
+    sub = root.parent / "sub"
+    (sub / "lib" / "helper.c").write_text("int helper(void) {\n\treturn 42;\n}\n")
+    git(sub, "commit", "-qam", "tabs")
+    git(root / "vendor" / "sub", "pull", "-q", "origin", "main")
+    git(root, "commit", "-qam", "bump the submodule")
+    anchor = Anchor(
+        Quote(
+            "int helper(void) {\n    return 42;", "vendor/sub/lib/helper.c", (1, 2), 1, 1, "R", 0
+        ),
+        FileState.OK,
+        Tier.EXACT,
+        100.0,
+        (1, 2),
+    )
+    with Revision.open(root, cited) as old, Revision.open(root, "HEAD") as now:
+        (drift,) = follow_anchors([anchor], old, now)
+    assert drift is not None and (drift.status, drift.lines) == (DriftStatus.CHANGED, (1, 2))
+    assert drift.whitespace == "line 2 re-indented from 4 spaces to 1 tab"
+
+
 def test_a_permalink_inside_a_submodule_names_its_own_repository(
     shapes: tuple[Path, str],
 ) -> None:
