@@ -1,10 +1,11 @@
 """Quotes copied with their line numbers: ``cat -n`` (number, tab), an editor's or a viewer's
 gutter (``25 | code``, ``25│code``), ``grep -n`` (``path:25:code``, context lines
-``path-26-code``) or, over two lines or more, a number and spaces. When such a quote is not in
-the file as written, the numbers are taken off (each line's, counting up by one) and the rest is
-looked for: verified, it is `normalized` (not verbatim), its numbers stand for the claimed lines
-when the marker claims none, and its note says what was taken off. A quote whose lines are
-code that starts with numbers (a CSV row, a table) is found as written first.
+``path-26-code``; of one file ``25:code``, a listing's ``25: code``) or, over two lines or
+more, a number and spaces. When such a quote is not in the file as written, the numbers are
+taken off (each line's, counting up by one) and the rest is looked for: verified, it is
+`normalized` (not verbatim), its numbers stand for the claimed lines when the marker claims
+none, and its note says what was taken off. A quote whose lines are code that starts with
+numbers (a CSV row, a table) is found as written first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str, int], ...] = (
     (re.compile(r"^ *(\d+)\t(.*)$"), "cat -n", 1),
     (re.compile(r"^ *(\d+) *[|│┃] ?(.*)$"), "a gutter", 1),
     (re.compile(r"^ *[^\s:]+[:-](\d+)[:-](.*)$"), "grep -n", 1),
+    # grep -n of one file (no path), a listing's "12: code"; not a time of day ("12:30")
+    (re.compile(r"^ *(\d+):(?!\d)(.*)$"), "a number and a colon", 1),
     (re.compile(r"^ *(\d+) +(.*)$"), "line numbers", 2),  # a number and spaces: 2 lines at least
 )
 

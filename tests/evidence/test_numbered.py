@@ -49,6 +49,8 @@ def anchored(
         ("3│    if not token:\n4│        return deny()", "a gutter"),
         ("app.py:3:    if not token:\napp.py-4-        return deny()", "grep -n"),
         ("3     if not token:\n4         return deny()", "line numbers"),
+        ("3:    if not token:\n4:        return deny()", "a number and a colon"),  # grep -n a.py
+        ("3:     if not token:\n4:         return deny()", "a number and a colon"),  # a listing
     ],
 )
 def test_numbered_forms_are_verified_at_their_lines(tmp_path: Path, quote: str, form: str) -> None:
@@ -85,6 +87,7 @@ def test_lines_that_start_with_numbers_are_matched_as_written(tmp_path: Path) ->
         "3\tif x:\n5\treturn y",  # not counting up by one
         "3\tif x:\nreturn y",  # a line without a number
         "0\tif x:\n1\treturn y",  # no line 0
+        "12:30 start\n12:31 stop",  # times of day, not line numbers
     ],
 )
 def test_what_is_not_numbered(text: str) -> None:
