@@ -68,6 +68,12 @@ class FileView:
         self.lines = LineIndex(text)
 
     @cached_property
+    def crlf(self) -> bool:
+        """Its lines end in CRLF (a file committed from Windows): a quote's LF lines are the
+        same text (the exact tier looks for them so)."""
+        return "\r\n" in self.text
+
+    @cached_property
     def translated(self) -> str:
         """The text with backticks and asterisks dropped and typographic quotes made plain:
         `normalize_source` but for the list markers, which the normalized tier skips in place

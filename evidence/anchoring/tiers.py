@@ -182,6 +182,9 @@ def _find_verified(forms: QuoteForms, view: FileView) -> Found:
     text = view.text
     exact = forms.exact
     start = text.find(exact)
+    if start < 0 and "\n" in exact and view.crlf:
+        exact = exact.replace("\n", "\r\n")  # its lines as the file ends them: the same text
+        start = text.find(exact)
     if start >= 0:  # most quotes: one scan of the file, nothing else computed
         spans: dict[LineRange, None] = {}
         size = len(exact)

@@ -481,3 +481,19 @@ def test_a_files_lines_counted_once_as_a_source_file_splits_them(text: str) -> N
     view = FileView(text)
     assert view.line_count == len(lines)
     assert [view.line_width(n) for n in range(1, len(lines) + 1)] == [len(x) for x in lines]
+
+
+def test_lf_lines_of_a_quote_are_exact_in_a_file_of_crlf_lines(tmp_path: Path) -> None:
+    """A file committed from Windows ends its lines in CRLF; a report's quote of them has LF
+    lines: the same text, so `exact`, not `whitespace`."""
+    repo = tmp_path / "repo"
+    make_repo(
+        repo, {"a.py": "import os\r\n\r\ndef load(path):\r\n    return open(path).read()\r\n"}
+    )
+    with Revision.open(repo) as revision:
+        anchorer = Anchorer(revision)
+        both = Quote("def load(path):\n    return open(path).read()", "a.py", (3, 4), 1, 1, "X", 0)
+        anchor = anchorer.anchor(both)
+        assert (anchor.match, anchor.lines, anchor.range_ok) == (Tier.EXACT, (3, 4), True)
+        spaced = Quote("def load(path):\n  return open(path).read()", "a.py", (3, 4), 1, 1, "X", 0)
+        assert anchorer.anchor(spaced).match is Tier.WHITESPACE
