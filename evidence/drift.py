@@ -25,7 +25,7 @@ from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
 from evidence.drift_commits import Carried, MovedHere, OwnLines, judged_by, with_forward
 from evidence.drift_inside import follow_inside, inside_submodule
-from evidence.drift_model import Drift, DriftStatus, diff_json, drift_counts, whitespace_change
+from evidence.drift_model import Drift, DriftStatus, changed_drift, diff_json, drift_counts
 from evidence.drift_windows import (
     counterpart_run,
     fitted,
@@ -494,8 +494,7 @@ class _Follower:
         if [line.split() for line in counterpart] == [line.split() for line in passage]:
             score = 100.0  # re-indented, trailing spaces: only the whitespace differs
         diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
-        spacing = whitespace_change(passage, counterpart, lines[0])
-        return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff, whitespace=spacing)
+        return changed_drift(passage, counterpart, path, lines, score, diff, renamed)
 
 
 def _ranges(span: LineRange) -> Ranges:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evidence.anchoring.tiers import choose
-from evidence.drift_model import Drift, DriftStatus, whitespace_change
+from evidence.drift_model import Drift, DriftStatus, changed_drift
 from evidence.git.tree import normalize_path
 from evidence.model import Anchor, FileState, Tier
 
@@ -45,10 +45,8 @@ def follow_inside(
         status = DriftStatus.UNCHANGED if lines == anchor.lines else DriftStatus.MOVED
         return Drift(status, after.path, lines, score=100.0)
     if found.tier is not Tier.MISSING and lines is not None and found.score >= deleted_below:
-        diff = found.diff or None
         now = after.lines[lines[0] - 1 : lines[1]]
-        spacing = whitespace_change(passage.split("\n"), now, lines[0])
-        return Drift(
-            DriftStatus.CHANGED, after.path, lines, score=found.score, diff=diff, whitespace=spacing
+        return changed_drift(
+            passage.split("\n"), now, after.path, lines, found.score, found.diff or None
         )
     return Drift(DriftStatus.DELETED, after.path)

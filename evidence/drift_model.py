@@ -85,6 +85,21 @@ def diff_json(diff: tuple[DiffPart, ...] | None) -> list[dict[str, str]] | None:
     return [{"op": part.op, "quote": part.quote, "source": part.source} for part in diff]
 
 
+def changed_drift(
+    passage: Sequence[str],
+    counterpart: Sequence[str],
+    path: str,
+    lines: LineRange,
+    score: float,
+    diff: tuple[DiffPart, ...] | None,
+    renamed: str | None = None,
+) -> Drift:
+    """A passage's Drift as `changed` to ``counterpart`` (at ``lines`` of ``path``), saying what
+    differs when only its whitespace does (`whitespace_change`)."""
+    spacing = whitespace_change(passage, counterpart, lines[0])
+    return Drift(DriftStatus.CHANGED, path, lines, renamed, score, diff, whitespace=spacing)
+
+
 def whitespace_change(passage: Sequence[str], counterpart: Sequence[str], first: int) -> str:
     """What differs between two passages the same but for whitespace, read as a reviewer would:
     ``line 77 re-indented from 8 spaces to 12 spaces``, ``lines 3-4 re-indented``, ``spacing
