@@ -51,3 +51,17 @@ def cut_text(text: str, width: int) -> str:
 def pad_cells(text: str, width: int) -> str:
     """``text`` with spaces after it up to ``width`` cells (`str.ljust` counts characters)."""
     return text + " " * (width - cell_len(text))
+
+
+def cut_path(path: str, room: int) -> str:
+    """``path`` (and its lines) in ``room`` columns, cut in the middle: its file name and lines
+    kept whole when they fit after the start of its directory, else cut in their middle too."""
+    if cell_len(path) <= room:
+        return path
+    slash = path.rfind("/")
+    name = path[slash:] if slash > 0 else ""
+    if name and cell_len(name) + 2 <= room:
+        return keep_cells(path[:slash], room - 1 - cell_len(name)) + "…" + name
+    head = keep_cells(path, max(1, (room - 1) // 3))
+    tail = keep_cells(path[len(head) :][::-1], room - 1 - cell_len(head))[::-1]
+    return head + "…" + tail

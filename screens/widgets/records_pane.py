@@ -25,10 +25,10 @@ from screens.quote_status import claimed_place
 from screens.safe import visible
 from screens.session import ReviewSession, Row
 from screens.widgets.badges import VERDICT_STYLES
-from screens.widgets.cut import cut, cut_text, keep_cells, pad_cells
+from screens.widgets.cut import cut, cut_path, cut_text, keep_cells, pad_cells
 from screens.widgets.drift_rows import DRIFT_STYLES, worst_drift
 from screens.widgets.lists import RowList
-from screens.widgets.result_line import ResultLine
+from screens.widgets.result_line import ResultLine, shortened
 from screens.widgets.truecolor import TruecolorOnly
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ class ResultRow(RecordRow):
         fixed = width - 5 - cell_len(self.drift) - (1 if self.noted else 0)
         tail = self._tail(marks)
         if width > 0:
-            least = cell_len(rule) + 1 + cell_len(place.rsplit("/", 1)[-1])
+            least = (cell_len(rule) + 1 if rule else 0) + cell_len(place.rsplit("/", 1)[-1])
             for fewer in (self.compact, Content("")):
                 if not marks or fixed - tail.cell_length >= least:
                     break
@@ -326,14 +326,24 @@ class RecordsPane(TruecolorOnly, RowList):
         its only location is the result's badge)."""
         session = self.session
         only = only_location(record)
-        place = claimed_place(record.quotes[0]) if record.quotes else ""
         status = " ".join(p for p in session.quote_status(record).split() if p[0] in "≈✗!")
         noted = session.note(session.record_item(record))
         if not noted and only is not None:
             noted = session.note(session.quote_item(record, only))
+        # a row does not say again what its heading does: under a rule, where the result is
+        # (a Semgrep id, 40 cells and more, was all each row of a rule showed, cut); under a
+        # file, the rule and the line
+        grouping = session.results.grouping
+        first = record.quotes[0] if record.quotes else None
+        if first is None:
+            place = ""
+        elif grouping == "file":
+            place = f"line {first.claimed[0]}" if first.claimed else ""
+        else:
+            place = claimed_place(first)
         return ResultRow(
             session.badge(record),
-            visible(record.section),
+            "" if grouping == "rule" else visible(record.section),
             visible(place),
             visible(record.label if record.label != record.section else ""),
             status,
@@ -367,10 +377,14 @@ class RecordsPane(TruecolorOnly, RowList):
         elif entry.kind == "report":
             content = Content.styled(visible(entry.text), "bold")
         elif entry.kind == "group":
-            content = Content.assemble(
-                (" " + visible(entry.text), "bold $text-accent"),
-                ("  " + entry.detail, "$text-muted"),
-            )
+            label, grouping = visible(entry.text), self.session.results.grouping
+            if grouping == "rule":  # a long id: the last part of it, which names the rule
+                label = shortened(label, width - 1)
+            elif grouping == "file":  # a long path: its file's name, whole
+                label = cut_path(label, width - 1)
+            # the count and severity, or none of them: an ellipsis after a path read as its own
+            detail = "  " + entry.detail if width - 1 - cell_len(label) >= 6 else ""
+            content = Content.assemble((" " + label, "bold $text-accent"), (detail, "$text-muted"))
         else:
             content = Content.styled(" " + visible(entry.text), "$text-accent")
         return self._line(content, width, style)

@@ -1,12 +1,14 @@
 """A SARIF result in one line: rule, ``file:line`` and message, cut to the width it is drawn at.
 
 A scan's results of one rule share their message; what tells them apart is where they are, so
-the message gives way first, then the path's directories, then the file's name (its line stays).
-The records list draws its rows with it, and `/` its results (`FittedRow`).
+the message gives way first, then the path's directories, then a long rule id (to its last
+part), then the file's name (its line stays). The records list draws its rows with it (without
+the rule under a heading that names it), and `/` its results (`FittedRow`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from rich.cells import cell_len
@@ -23,12 +25,30 @@ if TYPE_CHECKING:
 
 #: the message's first words a result's line keeps before its path loses its directories
 MESSAGE_ROOM = 16
+#: the last part of a rule id that is a path of names (Semgrep's ``python.lang.security.x``,
+#: CodeQL's ``py/sql-injection``, Sonar's ``python:S1234``): the part that names the rule
+_LAST_PART = re.compile(r"[./:]([^./:\s]+)$")
+
+
+def shortened(rule: str, room: int) -> str:
+    """A rule id in ``room`` cells: whole when it fits, else its last part after an ellipsis
+    (``…subprocess-shell-true``), cut at its end when even that is longer. Words before the
+    id (an audit's system name) are kept."""
+    if cell_len(rule) <= room:
+        return rule
+    head, space, last = rule.rpartition(" ")
+    named = _LAST_PART.search(last)
+    if named is not None:
+        rule = head + space + "…" + named.group(1)
+    if cell_len(rule) > room:
+        rule = keep_cells(rule, max(room - 1, 1)) + "…"
+    return rule
 
 
 class ResultLine(NamedTuple):
     """What a result's line says (each already made visible: no control characters)."""
 
-    rule: str
+    rule: str  # "" under a heading that names it
     place: str  # ``api/server.py:63``, or the path alone ("" for a result with no location)
     message: str
 
@@ -42,13 +62,17 @@ class ResultLine(NamedTuple):
                 if place == base or cell_len(rule) + cell_len(place) + 2 <= wanted:
                     break
                 place = shorter
+            if rule:  # a long id gives way before the file's name, to at most half the line
+                rule = shortened(rule, max(room - 1 - cell_len(place), room // 2))
             name, colon, line = place.rpartition(":")
-            keep = room - cell_len(rule) - 1 - len(colon + line)
+            keep = room - (cell_len(rule) + 1 if rule else 0) - len(colon + line)
             if colon and line.isdigit() and cell_len(name) > keep:  # the line before the name
                 place = keep_cells(name, max(keep - 1, 1)) + "…" + colon + line
             if keep - cell_len(name) < 4:  # no room for a word of the message: none, not "U…"
                 message = ""
-        said = Content.assemble((rule, "bold"), " ", place, " " if message else "", message)
+        said = Content.assemble(
+            (rule, "bold"), " " if rule else "", place, " " if message else "", message
+        )
         if room is not None and said.cell_length > max(room, 8):
             said = cut(said, max(room, 8), pad=True)
         return said

@@ -14,7 +14,7 @@ from evidence.sarif.triage import only_location
 from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.badges import lines_text
-from screens.widgets.cut import keep_cells
+from screens.widgets.cut import cut_path
 from screens.widgets.record_pane import verdict_word
 from screens.widgets.records_pane import cut_id
 from screens.widgets.truecolor import TruecolorOnly
@@ -94,20 +94,6 @@ def target_text(
         name.verdict,
         (" ✎ note" if name.noted else "", "$text-warning"),
     )
-
-
-def cut_path(path: str, room: int) -> str:
-    """``path`` (and its lines) in ``room`` columns, cut in the middle: its file name and lines
-    kept whole when they fit after the start of its directory, else cut in their middle too."""
-    if cell_len(path) <= room:
-        return path
-    slash = path.rfind("/")
-    name = path[slash:] if slash > 0 else ""
-    if name and cell_len(name) + 2 <= room:
-        return keep_cells(path[:slash], room - 1 - cell_len(name)) + "…" + name
-    head = keep_cells(path, max(1, (room - 1) // 3))
-    tail = keep_cells(path[len(head) :][::-1], room - 1 - cell_len(head))[::-1]
-    return head + "…" + tail
 
 
 def names_room(name: TargetName, over: int) -> tuple[int, int]:

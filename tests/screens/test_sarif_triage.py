@@ -84,15 +84,17 @@ async def test_results_are_grouped_by_rule_file_or_severity(
         if size[0] >= 120:  # the rule's name when the scanner gives one, and its tool
             assert headings[0] == "UP045  3 · error · ruff"
             assert headings[2].startswith("B324  1 · error · hashlib · Ba")
-        # the list's first record is shown first; a row reads rule, file:line and the message
+        # the list's first record is shown first; under its rule's heading a row reads
+        # file:line and the message (the heading names the rule)
         assert screen.record is not None and screen.record.section == "UP045"
         rows = listed(screen)
         assert rows.count(" UP045  3 · error · ruff"[: len(rows[1])]) == 1  # drawn, cut to fit
-        up045 = [line for line in rows if "· UP045 " in line]
-        assert len(up045) == 3
-        assert "· UP045 auth.py:36" in up045[0]  # cut: the message, then the directories
+        heading = rows.index(" UP045  3 · error · ruff"[: len(rows[1])])
+        up045 = rows[heading + 1 : heading + 4]
+        assert not any("UP045" in line for line in up045)
+        assert "· auth.py:36 Use `X" in up045[0]  # cut: the message, then the directories
         whole = str(pane.prompt(screen.location.record).content(0))
-        assert whole.endswith("· UP045 api/kestrel/auth.py:36 Use `X | None` for type annotations")
+        assert whole.endswith("· api/kestrel/auth.py:36 Use `X | None` for type annotations")
         # n walks the list: the other UP045 results in file order, then the next rule
         seen = []
         for _ in range(3):
@@ -287,6 +289,32 @@ def test_a_narrow_result_row_keeps_the_rule_and_line(width: int, shown: str) -> 
     assert str(row.content(width)) == shown
 
 
+@pytest.mark.parametrize(
+    ("width", "shown"),
+    [
+        (0, "  · python.lang.security.audit.subprocess-shell-true api/run.py:12 shell=True"),
+        (50, "  · …subprocess-shell-true run.py:12 shell=True"),
+        (40, "  · …subprocess-shell-true run.py:12"),
+        (30, "  · …subprocess-sh… run.py:12"),
+        (26, "  · …subproces… run.py:12"),  # the rule: at most half, cut
+    ],
+)
+def test_a_long_rule_id_gives_way_to_its_last_part_then_is_cut(width: int, shown: str) -> None:
+    rule = "python.lang.security.audit.subprocess-shell-true"
+    row = ResultRow("·", rule, "api/run.py:12", "shell=True", "")
+    assert str(row.content(width)).rstrip() == shown
+
+
+def test_a_rule_id_keeps_the_words_before_it_and_ids_without_parts_are_cut() -> None:
+    from screens.widgets.result_line import shortened
+
+    assert shortened("kestrel  py/sql-injection", 40) == "kestrel  py/sql-injection"
+    assert shortened("kestrel  py/sql-injection", 20) == "kestrel  …sql-injec…"
+    assert shortened("python:S1234", 8) == "…S1234"
+    assert shortened("CKV_AWS_20_LONG_NAME", 8) == "CKV_AWS…"
+    assert shortened("rule.", 3) == "ru…"  # no last part to keep
+
+
 def test_the_other_groupings_are_made_off_the_first_frame_the_same_either_way(
     sample: Path,
 ) -> None:
@@ -304,3 +332,50 @@ def test_the_other_groupings_are_made_off_the_first_frame_the_same_either_way(
         early.grouping = late.grouping = grouping
         assert early.groups() == late.groups() and early.groups()
     assert list(early._groups) == list(GROUPINGS)
+
+
+#: Semgrep names a rule by the path of its file of rules, 40 cells and more
+LONG = "python.lang.maintainability.typing.{}.{}"
+
+
+@SIZES
+async def test_rows_of_rules_with_long_ids_say_where_each_result_is(
+    tmp_path: Path, sample: Path, keymap: Keymap, size: tuple[int, int]
+) -> None:
+    # every row of a rule's results read "· python.lang.maintaina…", cut: the rule again, in
+    # each row under the heading that named it, and nothing that told the results apart
+    document = json.loads(RUFF.read_text())
+    run = document["runs"][0]
+    for rule in run["tool"]["driver"]["rules"]:
+        rule["id"] = LONG.format(rule["id"], rule["id"].lower())
+    for result in run["results"]:
+        result["ruleId"] = LONG.format(result["ruleId"], result["ruleId"].lower())
+    scan = tmp_path / "semgrep.sarif"
+    scan.write_text(json.dumps(document))
+    reportset = load_reports([scan])
+    with Revision.open(sample, CITED_REVISION) as revision:
+        reportset = rebase_paths(reportset, revision.entries())
+    app = make_app(reportset, sample, CITED_REVISION, tmp_path / "t.db", "t", keymap)
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        rows = listed(screen)
+        heading = rows.index(next(row for row in rows if "up045" in row))
+        # the heading keeps the part of the id that names the rule
+        assert rows[heading].startswith(" …up045") or rows[heading].startswith(" " + LONG[:12])
+        results = rows[heading + 1 : heading + 4]
+        assert [row.split()[1] for row in results] == ["auth.py:36", "config.py:23", "server.py:11"]
+        assert len(set(results)) == 3 and not any("python.lang" in row for row in results)
+
+        await press(pilot, screen, "v")  # by file: the rule's last part and the line
+        rows = listed(screen)
+        ours = [row for row in rows if row.startswith("  · ") and "up045" in row]
+        lines = [["…up045", "line", n] for n in ("36", "23", "11")]
+        assert [row.split()[1:4] for row in ours] == lines
+        assert not any(".py" in row for row in rows if row.startswith("  · "))  # the heading's
+        headings = [row for row in rows if row.startswith(" ") and not row.startswith("  · ")]
+        assert any(row.startswith(" api/kestrel/auth.py") for row in headings), headings
+        await press(pilot, screen, "q")
+    app.close()
