@@ -67,18 +67,26 @@ def fingerprint_tables(result: object) -> Tables:
 def shared_tables(
     results: Sequence[Any], tables: Sequence[Tables], context: RunContext
 ) -> tuple[frozenset[SharedTable], dict[str, int]]:
-    """The fingerprint tables that stand on results at different places (Semgrep without a
-    login writes ``"matchBasedId/v1": "requires login"`` on every result, whatever its rule):
-    not an identity, as numbering the results by position would move a verdict to another
-    finding when a new scan reorders them. Also how many results hold such a table, per key.
+    """The fingerprint tables that are no identity: held by results at different lines
+    (Semgrep without a login writes ``"matchBasedId/v1": "requires login"`` on every result,
+    whatever its rule), or by one rule's results at two places of a line. Numbering such
+    results by position would move a verdict to another finding when a new scan reorders them.
+    A hash of a line's text (GitHub's ``primaryLocationLineHash``, Flawfinder's
+    ``contextHash/v1``) held by results of different rules on that line is each one's identity
+    (an id is its rule's and the hash's). Also how many results hold such a table, per key.
     ``tables``: each result's `fingerprint_tables`."""
     first: dict[SharedTable, Mapping[str, Any]] = {}
-    places: dict[SharedTable, str] = {}
+    # for a table seen twice: the line of its first result, and the place of each rule's first
+    seen: dict[SharedTable, tuple[str, dict[str, str]]] = {}
     shared: set[SharedTable] = set()
 
     def place(result: Mapping[str, Any]) -> str:
         locations = sequence(result.get("locations"))
         return location_key(locations[0], context.resolver) if locations else ""
+
+    def line(where: str) -> str:
+        path, _, spots = where.rpartition("\0")  # a `location_key`: its path and start line
+        return f"{path}\0{spots.partition(',')[0]}"
 
     for result, own in zip(results, tables, strict=True):
         for key, material, _names in own:
@@ -87,9 +95,13 @@ def shared_tables(
             if earlier is result or table in shared:
                 continue
             # computed only for a table seen twice: most results' tables are their own
-            if table not in places:
-                places[table] = place(earlier)
-            if place(result) != places[table]:
+            entry = seen.get(table)
+            if entry is None:
+                where = place(earlier)
+                entry = seen[table] = (line(where), {rule_for(earlier, context)[0]: where})
+            here = place(result)
+            at_other_line = line(here) != entry[0]
+            if at_other_line or entry[1].setdefault(rule_for(result, context)[0], here) != here:
                 shared.add(table)
     counts: dict[str, int] = {}
     if shared:

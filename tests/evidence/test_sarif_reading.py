@@ -449,6 +449,39 @@ def test_a_shared_table_gives_way_to_the_next_and_real_duplicates_stay_numbered(
     assert not report.diagnostics
 
 
+def test_a_line_hash_held_by_other_rules_on_its_line_is_still_each_ones_identity() -> None:
+    # Flawfinder writes a hash of the line (contextHash/v1), GitHub primaryLocationLineHash:
+    # two rules' findings at two columns of one line (`system(getenv("CMD"))`) hold the same
+    # one. Both were given ids of their places instead, with a note for the whole scan.
+    def result(rule: str, line: int, column: int, hashed: str) -> dict[str, object]:
+        where = located("src/main.c", line, startColumn=column, endColumn=column + 6)
+        return {
+            "ruleId": rule,
+            "message": {"text": f"{rule} here"},
+            "fingerprints": {"contextHash/v1": hashed},
+            "locations": [where],
+        }
+
+    line = [result("FF1044", 17, 2, "c0ffee"), result("FF1053", 17, 9, "c0ffee")]
+    (report,) = load_sarif(json.dumps(log(run(*line))).encode(), "f.sarif")
+    assert [fields(r, "id from") for r in report.records] == [["fingerprints: contextHash/v1"]] * 2
+    assert len({r.id for r in report.records}) == 2 and not report.diagnostics
+    # the ids do not depend on the columns: a finding that moves along its line keeps its id
+    moved = [result("FF1044", 17, 4, "c0ffee"), result("FF1053", 17, 11, "c0ffee")]
+    (again,) = load_sarif(json.dumps(log(run(*moved))).encode(), "f.sarif")
+    assert [r.id for r in again.records] == [r.id for r in report.records]
+    # one rule's findings at two columns of the line: the hash tells them apart no more
+    same_rule = [result("FF1044", 17, 2, "c0ffee"), result("FF1044", 17, 9, "c0ffee")]
+    (report,) = load_sarif(json.dumps(log(run(*same_rule))).encode(), "f.sarif")
+    assert len({r.id for r in report.records}) == 2
+    assert all(fields(r, "id from")[0].startswith("rule and location") for r in report.records)
+    # held at another line too, by any rule: no identity for any of them
+    elsewhere = [*line, result("FF1001", 6, 2, "c0ffee")]
+    (report,) = load_sarif(json.dumps(log(run(*elsewhere))).encode(), "f.sarif")
+    assert all(fields(r, "id from")[0].startswith("rule and location") for r in report.records)
+    assert len(report.diagnostics) == 1
+
+
 # --- a run that says it is incomplete --------------------------------------------------------
 
 
