@@ -34,6 +34,8 @@ PROPERTY_FIELDS = (
     "owasp",
 )
 _CWE_TAG = re.compile(r"(?:^|/)cwe[-/_: ]?0*(\d+)$", re.IGNORECASE)
+#: a taxon's id in the CWE taxonomy: "CWE-120", or "120" there
+_CWE_TAXON = re.compile(r"(cwe[-_: ]?)?0*(\d+)", re.IGNORECASE)
 #: a snippet that is only a redaction marker (a secret scanner's: "REDACTED", "***")
 _REDACTED = re.compile(r"\s*(?:\[?redacted\]?|<redacted>|\*{3,})\s*", re.IGNORECASE)
 FINGERPRINT_LENGTH = 12
@@ -264,6 +266,22 @@ class _Quotes:
                     self.add(location, "step", where)
 
 
+def taxa_cwes(references: object) -> list[str]:
+    """The CWE ids that taxonomy references name (a rule's ``relationships`` to taxa, a
+    result's ``taxa``: SARIF 3.49.15, 3.27.8), as Flawfinder and other tools give them instead
+    of tags: ``CWE-120``, or ``120`` in the taxonomy named CWE. A taxon given by index alone
+    (no id) is not looked up."""
+    found: list[str] = []
+    for reference in map(mapping, sequence(references)):
+        target = mapping(reference.get("target")) or reference  # a relationship's, or itself
+        identifier = text(target.get("id")).strip()
+        component = text(mapping(target.get("toolComponent")).get("name")).strip().upper()
+        taxon = _CWE_TAXON.fullmatch(identifier)
+        if taxon and (taxon.group(1) or component == "CWE"):
+            found.append(f"CWE-{taxon.group(2)}")
+    return found
+
+
 def _rule_part(
     rule: Mapping[str, Any] | None, result_properties: Mapping[str, Any]
 ) -> list[tuple[str, str]]:
@@ -280,6 +298,9 @@ def _rule_part(
         cwe = _CWE_TAG.search(tag)
         if cwe:
             fields.append(("CWE", f"CWE-{cwe.group(1)}"))
+    for related in taxa_cwes(rule.get("relationships")) if rule else ():
+        if ("CWE", related) not in fields:
+            fields.append(("CWE", related))
     for name in PROPERTY_FIELDS:
         value = result_properties.get(name, rule_properties.get(name))
         if isinstance(value, str | int | float) and not isinstance(value, bool):
@@ -301,6 +322,11 @@ def _rule_fields(
         cached = (fields, _rule_body(rule))
         if not own:
             context.rule_parts[id(rule)] = cached
+    if "taxa" in result:  # the result's own (the rule's fields are shared: not changed)
+        fields = cached[0]
+        more = [("CWE", cwe) for cwe in taxa_cwes(result["taxa"]) if ("CWE", cwe) not in fields]
+        if more:
+            return [*fields, *dict.fromkeys(more)], cached[1]
     return cached
 
 

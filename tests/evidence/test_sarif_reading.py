@@ -72,6 +72,38 @@ def test_without_fingerprints_the_id_hashes_rule_path_and_region(tmp_path: Path)
     assert again.records[0].id == first.id
 
 
+def test_cwe_ids_of_a_rules_relationships_and_a_results_taxa() -> None:
+    # Flawfinder relates each rule to the CWE taxonomy instead of tagging it: no CWE was shown
+    cwe = {"name": "CWE", "guid": "FFC64C90-42B6-44CE-8BEB-F6B7DAE649E5"}
+    rules = [
+        {
+            "id": "FF1013",
+            "relationships": [
+                {"target": {"id": "CWE-119", "toolComponent": cwe}, "kinds": ["incomparable"]},
+                {"target": {"id": "120", "toolComponent": cwe}, "kinds": ["relevant"]},
+                {"target": {"id": "A03", "toolComponent": {"name": "OWASP"}}},  # not a CWE
+                {"target": {"index": 4, "toolComponent": cwe}},  # by index alone: not looked up
+            ],
+            "properties": {"tags": ["external/cwe/cwe-119"]},  # the same one as a tag: once
+        }
+    ]
+    results = [
+        {"ruleId": "FF1013", "message": {"text": "m"}, "locations": [located("src/a.c", 3)]},
+        {
+            "ruleId": "FF1013",
+            "message": {"text": "m"},
+            "locations": [located("src/a.c", 9)],
+            "taxa": [{"id": "CWE-787", "toolComponent": cwe}, {"id": "CWE-120"}],
+        },
+    ]
+    document = log({"tool": {"driver": {"name": "Flawfinder", "rules": rules}}, "results": results})
+    (report,) = load_sarif(json.dumps(document).encode(), "f.sarif")
+    first, second = report.records
+    assert fields(first, "CWE") == ["CWE-119", "CWE-120"]
+    assert fields(second, "CWE") == ["CWE-119", "CWE-120", "CWE-787"]  # and its own taxa
+    assert fields(first, "CWE") == ["CWE-119", "CWE-120"]  # the rule's fields are not changed
+
+
 def test_labels_bodies_and_fields() -> None:
     python = load_reports([CODEQL]).reports[0]
     hashing = python.records[0]
