@@ -32,17 +32,20 @@ _LAST_PART = re.compile(r"[./:]([^./:\s]+)$")
 
 def shortened(rule: str, room: int) -> str:
     """A rule id in ``room`` cells: whole when it fits, else its last part after an ellipsis
-    (``…subprocess-shell-true``), cut at its end when even that is longer. Words before the
-    id (an audit's system name) are kept."""
+    (``…subprocess-shell-true``); even that too long, cut at its end, or at its start when it
+    ends in digits (``…AWS_293``: numbered ids, CKV_AWS_293 and CKV_AWS_226, differ there).
+    Words before the id (an audit's system name) are kept while it fits."""
     if cell_len(rule) <= room:
         return rule
     head, space, last = rule.rpartition(" ")
     named = _LAST_PART.search(last)
     if named is not None:
         rule = head + space + "…" + named.group(1)
-    if cell_len(rule) > room:
-        rule = keep_cells(rule, max(room - 1, 1)) + "…"
-    return rule
+        if cell_len(rule) <= room:
+            return rule
+    if last[-1:].isdigit():
+        return "…" + keep_cells(last[::-1], max(room - 1, 1))[::-1]
+    return keep_cells(rule, max(room - 1, 1)) + "…"
 
 
 class ResultLine(NamedTuple):

@@ -313,6 +313,11 @@ def test_a_rule_id_keeps_the_words_before_it_and_ids_without_parts_are_cut() -> 
     assert shortened("python:S1234", 8) == "…S1234"
     assert shortened("CKV_AWS_20_LONG_NAME", 8) == "CKV_AWS…"
     assert shortened("rule.", 3) == "ru…"  # no last part to keep
+    # numbered ids differ at their end: Checkov's CKV_AWS_293 and CKV_AWS_226 read the same cut
+    # at it ("CKV_AWS_2…")
+    assert shortened("CKV_AWS_293", 10) == "…V_AWS_293"
+    assert shortened("CKV_AWS_226", 8) == "…AWS_226"
+    assert shortened("kestrel  CKV_AWS_293", 12) == "…CKV_AWS_293"
 
 
 def test_the_other_groupings_are_made_off_the_first_frame_the_same_either_way(
