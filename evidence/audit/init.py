@@ -41,6 +41,8 @@ __all__ = [
 
 #: how deep below a search directory repositories are looked for
 SEARCH_DEPTH = 2
+#: how far below the audit's folder `audit init` looks for reports (`report_folders`)
+REPORT_DEPTH = 3
 #: a scan's repository holds more than this share of the files its results name (paths of the
 #: scanner's checkout are read by their longest suffix, so a file such as ``__init__.py`` at the
 #: root is in most repositories: one file named is no evidence)
@@ -90,6 +92,33 @@ def group_reports(reports: Iterable[Report]) -> list[SystemReports]:
 
 def _is_repository(path: Path) -> bool:
     return (path / ".git").exists() or ((path / "HEAD").is_file() and (path / "objects").is_dir())
+
+
+def report_folders(base: Path) -> list[Path]:
+    """``base`` and the folders below it, three levels down, that hold reports or scans (an
+    audit's ``reports/`` and ``scans/``), in order; hidden folders and git repositories (a
+    system's clone kept beside its reports) are not looked into."""
+    from evidence.reports.loading import holds_reports
+
+    found: list[Path] = []
+    level = [base]
+    for depth in range(REPORT_DEPTH + 1):
+        below: list[Path] = []
+        for directory in level:
+            if depth and _is_repository(directory):
+                continue
+            if holds_reports(directory):
+                found.append(directory)
+            try:
+                below += sorted(
+                    p
+                    for p in directory.iterdir()
+                    if p.name[0] != "." and not p.is_symlink() and p.is_dir()
+                )
+            except OSError:
+                continue
+        level = below
+    return found
 
 
 def find_repositories(search: Sequence[str | Path]) -> list[Path]:

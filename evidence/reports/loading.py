@@ -23,7 +23,7 @@ from evidence.reports.files import (
 )
 from evidence.text import unreadable
 
-__all__ = ["ReportError", "cross_check", "load_reports"]
+__all__ = ["ReportError", "cross_check", "holds_reports", "load_reports"]
 
 
 def _read(path: Path, shown: str) -> bytes:
@@ -83,6 +83,15 @@ def _directory_members(directory: Path, shown: str) -> list[tuple[Path, str]]:
     if not members:
         raise ReportError(f"{shown}: no reports in this directory")
     return members
+
+
+def holds_reports(directory: Path) -> bool:
+    """The directory holds a file `load_reports` reads as a report, a scan or a bundle (False
+    when it cannot be listed)."""
+    try:
+        return bool(_directory_members(directory, str(directory)))
+    except ReportError:
+        return False
 
 
 def _classify(path: Path, shown: str) -> bool:

@@ -201,3 +201,34 @@ def test_init_keeps_apart_systems_named_alike_but_for_case(tmp_path: Path) -> No
     assert [[p.name for p in s.reports] for s in audit.systems] == [["one.txt"], ["two.txt"]]
     text = (reports / "assay.toml").read_text()
     assert "its reports name 'kestrel'" in text
+
+
+def test_init_reads_the_reports_in_the_folders_below_not_in_a_systems_clone(
+    tmp_path: Path,
+) -> None:
+    # the README's layout, reports/ and scans/ in the audit's folder: `audit init` read the
+    # folder's own files only and said "no reports in this directory"
+    audit = tmp_path / "audit"
+    alpha = make_repo(audit / "src" / "alpha", {"a.py": "x = 1\n"})
+    write_report(audit / "reports", "Alpha", "AL", alpha)
+    write_report(audit / "reports" / "2026" / "q4", "Beta", "BE", "(not stated)")
+    write_scan(audit / "scans" / "alpha.sarif", "/builds/ci/alpha", [("a.py", 1, "x = 1")])
+    # not read: a report in a clone's tree (its own test data), a hidden folder, too far down
+    write_report(audit / "src" / "alpha" / "docs", "Gamma", "GA", "(not stated)")
+    write_report(audit / ".trash", "Delta", "DE", "(not stated)")
+    write_report(audit / "a" / "b" / "c" / "d", "Epsilon", "EP", "(not stated)")
+    result = CliRunner().invoke(cli, ["audit", "init", str(audit), "--search", str(audit / "src")])
+    assert result.exit_code == 0, result.output
+    systems = {system.name: system for system in load_audit(audit / "assay.toml").systems}
+    assert set(systems) == {"Alpha", "Beta"}
+    assert sorted(p.name for p in systems["Alpha"].reports) == [
+        "alpha-runtime-report.txt",
+        "alpha.sarif",  # the scan joins the system whose repository holds its files
+    ]
+    assert [p.parent.name for p in systems["Beta"].reports] == ["q4"]
+    empty = tmp_path / "empty"
+    (empty / "notes").mkdir(parents=True)
+    (empty / "notes" / "todo.txt").write_text("call Ada\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["audit", "init", str(empty)])
+    assert result.exit_code == 2 and "no reports found in" in result.stderr
+    assert "or its folders" in result.stderr

@@ -102,7 +102,8 @@ def audit() -> None:
     help="Write the audit file here instead (paths in it are relative to it).",
 )
 def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) -> None:
-    """Write DIRECTORY/assay.toml (or --out FILE) from the reports in DIRECTORY.
+    """Write DIRECTORY/assay.toml (or --out FILE) from the reports in DIRECTORY and its folders
+    (three levels down; not hidden folders, nor git repositories).
 
     Reports are grouped by system; each system's repository is looked for under --search: one
     holding the revision its reports state, else one whose remote or directory is named after
@@ -118,6 +119,7 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
         match,
         place_scans,
         render,
+        report_folders,
     )
     from evidence.reports.cache import default_directory
     from evidence.reports.loading import ReportError, load_reports
@@ -129,8 +131,11 @@ def init(directory: str, search: tuple[str, ...], force: bool, out: str | None) 
         raise InputError(f"{shown_path(target)} exists (--force replaces it)")
     for each in search:
         need_directory(each, "--search ")
+    folders = report_folders(base)
+    if not folders:
+        raise InputError(f"no reports found in {shown_path(directory)} or its folders")
     try:
-        reportset = load_reports([base], cache=default_directory())
+        reportset = load_reports(folders, cache=default_directory())
     except ReportError as error:
         raise InputError(str(error)) from None
     systems = group_reports(reportset.reports)
