@@ -178,6 +178,8 @@ def get(
             return None
         if cited is not None and not _same_places(cited, places):
             cited = None
+        if cited is None and places is not None and not places:
+            cited = ()  # the reports cite no path (a scan's results): none is missing
         anchors = [_decode(quote, row) for quote, row in zip(quotes, rows, strict=True)]
         citations = (
             None
@@ -213,6 +215,8 @@ def counts(
             for row in rows
             if row[1] != Tier.LOCATED.value and (row[1] not in verified or row[5] is False)
         )
+        if places is not None and not places:
+            return failing, 0  # the reports cite no path (a scan's results): none is missing
         if cited is None or not _same_places(cited, places):
             return failing, None
         return failing, sum(1 for c in cited if c[5] in missing)

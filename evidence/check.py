@@ -9,7 +9,9 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from evidence.anchor_cache import key_for, put
 from evidence.anchor_cache import unreadable as paths_unreadable
 from evidence.anchoring import Anchorer
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations
@@ -243,3 +245,12 @@ def _some(paths: Sequence[str]) -> str:
     """The first five paths, and how many more."""
     more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
     return ", ".join(paths[:5]) + more
+
+
+def keep_checked(directory: Path, result: CheckResult, root: str) -> None:
+    """A check's anchors with its cited paths beside them (an audit's screen counts both from
+    here: anchors kept alone left its systems "not checked yet")."""
+    quotes = [each.quote for each in result.quotes]
+    key = key_for(quotes, result.revision, root)
+    if key is not None and not result.unreadable:  # a repaired clone is read again
+        put(directory, key, [each.anchor for each in result.quotes], result.citations)

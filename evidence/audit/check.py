@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from evidence.anchor_cache import CachingAnchorer, key_for, put
+from evidence.anchor_cache import CachingAnchorer
 from evidence.audit.file import Audit, AuditSystem
 from evidence.audit.loading import claims, system_reports
-from evidence.check import CheckResult, run_check
+from evidence.check import CheckResult, keep_checked, run_check
 from evidence.check_output import to_json, to_text
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.model import ReportSet
@@ -136,10 +136,7 @@ def check_system(
     if unfollowed is not None:
         result = replace(result, diagnostics=(*result.diagnostics, unfollowed))
     if anchor_cache is not None:  # the cited paths beside the anchors: the audit screen's counts
-        quotes = [each.quote for each in result.quotes]
-        key = key_for(quotes, result.revision, root)
-        if key is not None and not result.unreadable:  # a repaired clone is read again
-            put(anchor_cache, key, [each.anchor for each in result.quotes], result.citations)
+        keep_checked(anchor_cache, result, root)
     return SystemCheck(system, CHECKED, reportset, result, unfollowed=unfollowed)
 
 

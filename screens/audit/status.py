@@ -54,10 +54,15 @@ def status_text(
             "not checked yet (enter checks it)",
         ]
         detail = repository
-    else:
+    elif entry.citations_missing is None:  # its anchors kept without its cited paths
         states = [
-            f"checked, {entry.failing or 0:,} failing, {entry.citations_missing or 0:,} no path"
+            f"quotes checked, {entry.failing or 0:,} failing; cited paths not checked yet (enter"
+            " checks them)",
+            f"quotes checked, {entry.failing or 0:,} failing; cited paths not yet",
         ]
+        detail = repository
+    else:
+        states = [f"checked, {entry.failing or 0:,} failing, {entry.citations_missing:,} no path"]
         detail = repository
     return fit(entry.name, states, filters, detail, width)
 

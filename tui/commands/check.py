@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from evidence.check import CheckResult, run_check
+from evidence.check import CheckResult, keep_checked, run_check
 from evidence.check_output import to_json, to_text
 from evidence.inputs import CheckError, choose_revision, refuse_unusable
 from evidence.reports.loading import ReportError, load_reports
@@ -128,10 +128,14 @@ def _checked(
         wanted = choose_revision(reportset, rev)
         path = repository(repo)
         with Revision.open(path, wanted) as revision:
-            anchorer = CachingAnchorer(revision, directory=anchors_directory())
+            directory = anchors_directory()
+            anchorer = CachingAnchorer(revision, directory=directory)
             if against is None:
-                return run_check(reportset, revision, anchorer=anchorer)
-            with Revision.open(path, against) as newer:
-                return run_check(reportset, revision, anchorer=anchorer, against=newer)
+                result = run_check(reportset, revision, anchorer=anchorer)
+            else:
+                with Revision.open(path, against) as newer:
+                    result = run_check(reportset, revision, anchorer=anchorer, against=newer)
+            keep_checked(directory, result, revision.root)  # an audit's screen counts from it
+            return result
     except (CheckError, RevisionError) as error:
         raise InputError(str(error)) from None
