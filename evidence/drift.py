@@ -24,6 +24,7 @@ from evidence import drift_across
 from evidence.anchoring import Anchorer, char_diff
 from evidence.anchoring.forms import quote_forms
 from evidence.drift_commits import Carried, MovedHere, OwnLines, judged_by, with_forward
+from evidence.drift_focus import focused
 from evidence.drift_inside import follow_inside, inside_submodule
 from evidence.drift_model import Drift, DriftStatus, changed_drift, diff_json, drift_counts
 from evidence.drift_windows import (
@@ -165,7 +166,7 @@ def follow_anchors(
             out[number] = replace(own.drift, commits=tuple(commits))
     # git log -L misses a deletion at an end of the lines (a line deleted, written again)
     with_forward(out, [number for number, _ in there], forward, history.commits)
-    return out
+    return focused(out, anchors)  # a quote of part of its lines: the diff about it
 
 
 def follow_all(

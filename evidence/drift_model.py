@@ -61,6 +61,9 @@ class Drift:
     #: changed, the same but for whitespace: what differs in it (`whitespace_change`), so that
     #: a reviewer is told which lines were re-indented rather than shown a diff with no change
     whitespace: str = ""
+    #: changed around the quote, which holds part of the passage's lines and is in the
+    #: counterpart as it was (`drift_focus.around_quote`): the lines changed, not its words
+    quoted_unchanged: bool = False
 
     def as_json(self) -> dict[str, Any]:
         """The ``drift`` entry of `assay check --against`'s JSON."""
@@ -75,6 +78,7 @@ class Drift:
             "elsewhere": [{"path": path, "lines": list(span)} for path, span in self.elsewhere],
             "near": None if self.near is None else list(self.near),
             "whitespace": self.whitespace or None,
+            "quoted_unchanged": self.quoted_unchanged,
         }
 
 

@@ -47,6 +47,8 @@ def drift_details(drift: Drift) -> list[str]:
         head += f", only whitespace: {drift.whitespace}"
     elif drift.status is DriftStatus.CHANGED:
         head += f", score {drift.score:.0f}"
+        if drift.quoted_unchanged:
+            head += ", the quoted text unchanged"
     out.append(head)
     if drift.diff and not drift.whitespace:
         out.append(f"    diff:  {clipped(' '.join(diff_markup(drift.diff).split()), 400)}")

@@ -75,7 +75,8 @@ def drift_summary(drift: Drift, short: str) -> str:
     if drift.whitespace:
         text += f" (only whitespace: {drift.whitespace})"
     elif drift.status.value == "changed":
-        text += f" (score {drift.score:.0f})"
+        unchanged = ", the quoted text unchanged" if drift.quoted_unchanged else ""
+        text += f" (score {drift.score:.0f}{unchanged})"
     if drift.commits:
         ids = ", ".join(commit.id[:7] for commit in drift.commits)
         text += f"; commits {ids}"

@@ -85,6 +85,7 @@ def test_check_against_json_and_exit_code(kestrel: Path) -> None:
         "elsewhere",
         "near",
         "whitespace",
+        "quoted_unchanged",
     }
     assert all(set(quote["drift"]) == fields for quote in data["quotes"])
     counts = data["summary"]["drift"]
