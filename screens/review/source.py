@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cachetools import LRUCache
+from rich.cells import cell_len
 from textual.content import Content
 
 from keymaps import Keymap, short_key
 from screens.review.messages import SourceLoaded
 from screens.review.state import Part, ReviewState, while_shown
-from screens.safe import visible
+from screens.safe import safe_line, visible
 from screens.session import ReviewSession
 from screens.widgets.cited_rows import cited_summary
 from screens.widgets.record_pane import verdict_word
@@ -25,8 +26,10 @@ from screens.widgets.source_view import SourceView
 from screens.widgets.target_line import TargetLine, no_target_text, record_hint, target_name
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from evidence.backlinks import Backlink
-    from evidence.model import Elsewhere, Record
+    from evidence.model import Elsewhere, Quote, Record
     from evidence.revision import Revision, SourceFile
     from screens.review.drift import DriftPart
     from screens.widgets.quote_diff import QuoteDiff
@@ -323,6 +326,10 @@ class SourcePane(Part):
             target = matched or claimed
             line = target[0] if target else 1
         self._show(source, marks, line, title)
+        if quote is not None and place is None and line is not None:
+            column = quote_column(quote, source.lines, line)
+            if column is not None:  # far along a long line (a minified script): in view
+                self.view.show_cell(cell_len(safe_line(source.lines[line - 1][:column])))
         self._pending_line = None
         self._restored()
         self.refresh_diff()
@@ -389,3 +396,16 @@ class SourcePane(Part):
         if lines is not None and source is not None and source.path == wanted:
             passage = "\n".join(source.lines[lines[0] - 1 : lines[1]])
         diff.show(quote, anchor, place=place, passage=passage)
+
+
+def quote_column(quote: Quote, lines: Sequence[str], line: int) -> int | None:
+    """Where on its first line (1-based ``line``) a quote starts, 0-based: a SARIF region's
+    start column, else where the start of the quote's first line is found on it (None when it
+    is not: a quote collapsed from several lines, or not verbatim)."""
+    if not 1 <= line <= len(lines):
+        return None
+    if quote.columns is not None and quote.columns[0] > 0:
+        return quote.columns[0] - 1
+    first = next((part.strip() for part in quote.text.splitlines() if part.strip()), "")
+    at = lines[line - 1].find(first[:40]) if first else -1
+    return at if at >= 0 else None

@@ -51,3 +51,16 @@ def scrollbars_placed(view: ScrollView) -> None:
         view.vertical_scrollbar.position = view.scroll_y
     if view.show_horizontal_scrollbar:
         view.horizontal_scrollbar.position = view.scroll_x
+
+
+#: columns of code kept before a quote brought into view sideways
+SIDE_CONTEXT = 8
+
+
+def sideways(cell: int, left: int, width: int) -> int | None:
+    """The column to scroll the code to so that its cell ``cell`` (0-based, as drawn) shows,
+    with SIDE_CONTEXT columns before it, in ``width`` columns from ``left``; None when it
+    shows already (or the view is not laid out yet)."""
+    if width <= SIDE_CONTEXT or left <= cell < left + width - SIDE_CONTEXT:
+        return None
+    return max(0, cell - SIDE_CONTEXT)

@@ -32,6 +32,7 @@ from screens.widgets.source_layout import (
     kept_in_view,
     rows_after,
     scrollbars_placed,
+    sideways,
 )
 from screens.widgets.source_lines import (
     LONG_LINE,
@@ -309,6 +310,13 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         x = 0 if step == 0 else max(0, round(self.scroll_x) + step * half)
         self.moves += 1
         self.scroll_to(x=x, animate=False, force=True, immediate=True)
+
+    def show_cell(self, cell: int) -> None:
+        """Scroll the code sideways to its drawn column ``cell`` when that is out of view."""
+        width = self.scrollable_content_region.width - self._gutter_width
+        x = sideways(cell, round(self.scroll_x), width - self.bar.width * self.bar.shown())
+        if x is not None:
+            self.scroll_to(x=x, animate=False, force=True, immediate=True)
 
     def action_first_line(self) -> None:
         self._move_cursor(-len(self._lines))

@@ -1,0 +1,96 @@
+"""A quote far along a long line (a function of a minified script, a cell of a wide table) is
+brought into view sideways: the source pane showed the line's first 50 columns, and the quote,
+130,000 columns on, could be reached only by scrolling half a pane at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_review_drift import opened
+from test_review_paths import git, make_repo
+
+from evidence.model import Quote
+from evidence.reports.loading import load_reports
+from keymaps import load_keymap
+from screens.review.history import Location
+from screens.review.source import quote_column
+from screens.widgets.source_layout import SIDE_CONTEXT, sideways
+from tui.factory import make_app
+
+REPORT = """\
+Mini runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Runtime account
+
+Evidence
+
+Evidence is SRC-1 at revision {rev}.
+
+Shared records
+
+Components
+
+MN-CMP-far
+
+Label: Far along
+
+The function far along the bundle (SRC-1, app.min.js):
+
+{far} --- app.min.js:1
+
+And one at the line's start:
+
+{near} --- app.min.js:1
+"""
+
+
+def function(n: int) -> str:
+    return f"function f{n}(a,b){{return a*{n % 7 + 2}+b}}"
+
+
+def test_sideways_scrolls_only_to_a_cell_out_of_view() -> None:
+    assert sideways(10, 0, 60) is None  # in view
+    assert sideways(55, 0, 60) == 55 - SIDE_CONTEXT  # at the right edge: moved in
+    assert sideways(5000, 0, 60) == 5000 - SIDE_CONTEXT
+    assert sideways(3, 4000, 60) == 0  # back to the start of the line
+    assert sideways(4020, 4000, 60) is None
+    assert sideways(5000, 0, 0) is None  # not laid out yet
+
+
+def test_a_quote_starts_at_its_region_or_where_its_first_line_is_found() -> None:
+    line = "    x = 1; run(payload, timeout=30)"
+    lines = ["first", line]
+    quote = Quote("run(payload, timeout=30)", "a.py", (2, 2), 1, 1, "R", 0, inline=True)
+    assert quote_column(quote, lines, 2) == line.index("run(")
+    located = quote._replace(text="", columns=(12, 20))  # a SARIF region: its start column
+    assert quote_column(located, lines, 2) == 11
+    collapsed = quote._replace(text="x = 1; run(payload,\ntimeout=30) and more")
+    assert quote_column(collapsed, lines, 2) == line.index("x = 1")
+    assert quote_column(quote._replace(text="not there"), lines, 2) is None
+    assert quote_column(quote, lines, 3) is None
+
+
+async def test_the_source_pane_shows_a_quote_far_along_its_line(tmp_path: Path) -> None:
+    bundle = ";".join(map(function, range(4000))) + "\n"
+    repo = tmp_path / "repo"
+    make_repo(repo, {"app.min.js": bundle})
+    rev = git(repo, "rev-parse", "HEAD")
+    report = tmp_path / "mini-runtime-report.txt"
+    report.write_text(REPORT.format(rev=rev, far=function(3000), near=function(0)), "utf-8")
+    app = make_app(
+        load_reports([report]), repo, rev, tmp_path / "v.db", "r", load_keymap(user=False)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot, app, "MN-CMP-far")
+        view = screen.source_view
+        start = bundle.index(function(3000))
+        assert view.scroll_x == start - SIDE_CONTEXT  # the quote, 8 columns of code before it
+        drawn = "".join(view.render_line(view.cursor_line - 1 - int(view.scroll_y)).text.split())
+        assert "".join(function(3000).split())[:20] in drawn
+        record = screen.location.record
+        screen.go(Location(record, 1), on_quote=True)  # the next quote: the line's start again
+        await screen.settle()
+        await pilot.pause()
+        assert view.scroll_x == 0
