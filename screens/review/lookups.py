@@ -149,8 +149,8 @@ class Lookups:
         from screens.grep import GrepScreen
 
         def chosen(hit: GrepHit | None) -> None:
-            if hit is not None:
-                self.moves.visit(hit.path, hit.line)
+            if hit is not None:  # at the match, also far along a long line
+                self.moves.visit(hit.path, hit.line, hit.spans[0][0] if hit.spans else None)
 
         self.screen.app.push_screen(kept(self.screen.app, GrepScreen, self.state.revision), chosen)
 

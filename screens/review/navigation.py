@@ -163,11 +163,12 @@ class Navigation:
         """Go somewhere and remember where we came from."""
         self.go(location, remember=True)
 
-    def visit(self, path: str, line: int | None = None) -> None:
+    def visit(self, path: str, line: int | None = None, column: int | None = None) -> None:
         """Open a file of the revision in the source pane (a cited file, the finder's, grep's)
-        and remember where the reviewer was reading, for back."""
+        and remember where the reviewer was reading, for back (``column``: where on ``line``
+        to bring into view, 0-based)."""
         self.history.left(self.here())
-        self.sources.open_path(path, line)
+        self.sources.open_path(path, line, column)
 
     def step(self, what: str, step: int = 1) -> None:
         """A move by a key: the next (``step`` 1) or previous (-1) ``record``, ``unreviewed``
@@ -432,5 +433,6 @@ class Navigation:
         hits = self.session.replays.get((search.record, search.line)) or []
         if hit_index >= len(hits):
             return False
-        self.sources.open_path(hits[hit_index].path, hits[hit_index].line)
+        hit = hits[hit_index]
+        self.sources.open_path(hit.path, hit.line, hit.spans[0][0] if hit.spans else None)
         return True

@@ -70,6 +70,7 @@ class SourcePane(Part):
         self.source: SourceFile | None = None  # the file shown
         self._kept: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)
         self._pending_line: int | None = None  # where to open the next file opened by path
+        self._pending_column: int | None = None  # and where on that line (a grep hit's)
         self._against_request = 0  # the read of the quote's file at the drift's REV (`t`)
         # where `back` puts the cursor and view of the file it shows: (request, line, top line)
         self._restore: tuple[int, int, int] | None = None
@@ -230,13 +231,14 @@ class SourcePane(Part):
         line = target[0] if target else 1
         self.view.highlights.ahead(source.path, source.oid, source.lines, line)
 
-    def open_path(self, path: str, line: int | None = None) -> None:
-        """Show a file of the revision (from the finder, grep or find), not tied to a quote."""
+    def open_path(self, path: str, line: int | None = None, column: int | None = None) -> None:
+        """Show a file of the revision (from the finder, grep or find), not tied to a quote;
+        ``column`` (0-based, of ``line``) brought into view sideways."""
         if self.state.revision is None:
             self.notify("the revision is not open", severity="warning")
             return
         self.state.opened = path
-        self._pending_line = line
+        self._pending_line, self._pending_column = line, column
         self.refresh_quote_info()
         self._open(path)
 
@@ -326,11 +328,13 @@ class SourcePane(Part):
             target = matched or claimed
             line = target[0] if target else 1
         self._show(source, marks, line, title)
+        column = self._pending_column if quote is None else None
         if quote is not None and place is None and line is not None:
             column = quote_column(quote, source.lines, line)
-            if column is not None:  # far along a long line (a minified script): in view
-                self.view.show_cell(cell_len(safe_line(source.lines[line - 1][:column])))
-        self._pending_line = None
+        if column is not None and line is not None and 1 <= line <= len(source.lines):
+            # far along a long line (a minified script): in view
+            self.view.show_cell(cell_len(safe_line(source.lines[line - 1][:column])))
+        self._pending_line = self._pending_column = None
         self._restored()
         self.refresh_diff()
 

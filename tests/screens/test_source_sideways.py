@@ -94,3 +94,32 @@ async def test_the_source_pane_shows_a_quote_far_along_its_line(tmp_path: Path) 
         await screen.settle()
         await pilot.pause()
         assert view.scroll_x == 0
+
+
+async def test_a_grep_hit_far_along_its_line_is_brought_into_view(tmp_path: Path) -> None:
+    from screenkit import on_top, settle
+
+    from screens.grep import GrepScreen
+
+    bundle = ";".join(map(function, range(4000))) + "\n"
+    repo = tmp_path / "repo"
+    make_repo(repo, {"app.min.js": bundle})
+    rev = git(repo, "rev-parse", "HEAD")
+    report = tmp_path / "mini-runtime-report.txt"
+    report.write_text(REPORT.format(rev=rev, far=function(1), near=function(0)), "utf-8")
+    app = make_app(
+        load_reports([report]), repo, rev, tmp_path / "v.db", "r", load_keymap(user=False)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = await opened(pilot, app, "MN-CMP-far")
+        view = review.source_view
+        assert view.scroll_x == 0  # the quote is at the line's start
+        await pilot.press("G")
+        await pilot.pause()
+        assert isinstance(app.screen, GrepScreen)
+        await pilot.press(*"f3000[(]", "enter")
+        await settle(pilot, review)
+        await pilot.press("f4", "enter")
+        await settle(pilot, review)
+        assert on_top(app) is review and view.path == "app.min.js"
+        assert view.scroll_x == bundle.index("f3000(") - SIDE_CONTEXT
