@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from rich.cells import cell_len
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -29,7 +30,7 @@ from screens.dialog import kept
 from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine, find_again
 from screens.grep import GrepScreen
-from screens.safe import visible
+from screens.safe import safe_line, visible
 from screens.widgets.footer import KeysBar
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
@@ -91,6 +92,7 @@ class BrowseScreen(Screen[None]):
         self.last_link: Link | None = None
         self._start = (path, line)
         self._find_text = ""
+        self._column: int | None = None  # where on the line opened to bring into view
 
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="browse-title")
@@ -136,8 +138,17 @@ class BrowseScreen(Screen[None]):
         if said is not None:  # the pane says what it was loading: now why it is not
             self.query_one(SourceView).show_message(said)
 
-    def open(self, path: str, *, line: int | None = None, matched: LineRange | None = None) -> None:
-        """Show ``path`` at the revision, at ``line`` (read in a worker)."""
+    def open(
+        self,
+        path: str,
+        *,
+        line: int | None = None,
+        matched: LineRange | None = None,
+        column: int | None = None,
+    ) -> None:
+        """Show ``path`` at the revision, at ``line`` (read in a worker); ``column`` (0-based,
+        of ``line``: a grep hit's match) brought into view sideways."""
+        self._column = column
         self._read(path, line, matched)
 
     @work(thread=True, exclusive=True, group="browse-read", exit_on_error=False)
@@ -166,6 +177,9 @@ class BrowseScreen(Screen[None]):
         else:
             marks = SourceMarks(matched=matched, backlinks=backlink_lines(links))
             view.show(source.path, source.lines, marks=marks, line=line)
+            column, self._column = self._column, None
+            if column is not None and line is not None and 1 <= line <= len(source.lines):
+                view.show_cell(cell_len(safe_line(source.lines[line - 1][:column])))
         self._update_title()
 
     # --- the title line ------------------------------------------------------------------------
@@ -209,7 +223,7 @@ class BrowseScreen(Screen[None]):
 
     def _grepped(self, hit: GrepHit | None) -> None:
         if hit is not None:
-            self.open(hit.path, line=hit.line)
+            self.open(hit.path, line=hit.line, column=hit.spans[0][0] if hit.spans else None)
 
     def action_goto_line(self) -> None:
         view = self.query_one(SourceView)

@@ -123,3 +123,30 @@ async def test_a_grep_hit_far_along_its_line_is_brought_into_view(tmp_path: Path
         await settle(pilot, review)
         assert on_top(app) is review and view.path == "app.min.js"
         assert view.scroll_x == bundle.index("f3000(") - SIDE_CONTEXT
+
+
+async def test_browse_opens_a_grep_hit_at_its_match(tmp_path: Path) -> None:
+    from test_lookup_browse import settle
+
+    from evidence.revision import Revision
+    from screens.widgets.source_view import SourceView
+    from tui.factory import make_browse_app
+
+    bundle = ";".join(map(function, range(4000))) + "\n"
+    repo = tmp_path / "repo"
+    make_repo(repo, {"app.min.js": bundle})
+    with Revision.open(repo) as revision:
+        app = make_browse_app(revision)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            await pilot.press("G")
+            await pilot.pause()
+            await pilot.press(*"f3000[(]", "enter")
+            await settle(pilot)
+            await pilot.press("f4", "enter")
+            await settle(pilot)
+            assert app.screen is screen
+            view = screen.query_one(SourceView)
+            assert view.path == "app.min.js"
+            assert view.scroll_x == bundle.index("f3000(") - SIDE_CONTEXT
