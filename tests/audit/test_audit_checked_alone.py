@@ -33,7 +33,9 @@ def anchors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 async def audit_rows(path: Path, anchors: Path) -> tuple[list[str], dict[str, Any]]:
-    """The audit screen's rows, and each system's (failing, missing cited paths)."""
+    """The audit screen's rows, and each system's (failing, missing cited paths, status line)."""
+    from screens.audit.status import status_text
+
     audit = load_audit(path)
     keymap = load_keymap(user=False)
     app = make_audit_app(load_state(audit), audit.database, "ada", keymap, anchor_cache=anchors)
@@ -41,8 +43,10 @@ async def audit_rows(path: Path, anchors: Path) -> tuple[list[str], dict[str, An
         screen = app.screen
         assert isinstance(screen, AuditScreen)
         await settled(pilot)
-        counts = {e.name: (e.failing, e.citations_missing) for e in screen.state.entries}
-        return rows(screen), counts
+        state = screen.state
+        counts = {e.name: (e.failing, e.citations_missing) for e in state.entries}
+        lines = {e.name: status_text(state, e, 120) for e in state.entries}
+        return rows(screen), {name: (*counts[name], lines[name]) for name in counts}
 
 
 async def test_scans_checked_alone_are_checked_in_the_audit(tmp_path: Path, anchors: Path) -> None:
@@ -53,7 +57,7 @@ async def test_scans_checked_alone_are_checked_in_the_audit(tmp_path: Path, anch
         assert result.exit_code == 0, result.output
     shown, counts = await audit_rows(path, anchors)
     assert [row.split()[0] for row in shown] == ["✓", "✓"]
-    assert counts == {"Alpha": (0, 0), "Beta": (0, 0)}
+    assert {name: seen[:2] for name, seen in counts.items()} == {"Alpha": (0, 0), "Beta": (0, 0)}
 
 
 async def test_scans_reviewed_alone_are_checked_in_the_audit(tmp_path: Path, anchors: Path) -> None:
@@ -67,7 +71,7 @@ async def test_scans_reviewed_alone_are_checked_in_the_audit(tmp_path: Path, anc
             CachingAnchorer(revision, directory=anchors).anchor_many(quotes)
     shown, counts = await audit_rows(path, anchors)
     assert [row.split()[0] for row in shown] == ["✓", "✓"]
-    assert counts == {"Alpha": (0, 0), "Beta": (0, 0)}
+    assert {name: seen[:2] for name, seen in counts.items()} == {"Alpha": (0, 0), "Beta": (0, 0)}
 
 
 async def test_reports_checked_alone_count_their_missing_paths(
@@ -81,30 +85,21 @@ async def test_reports_checked_alone_count_their_missing_paths(
     shown, counts = await audit_rows(path, anchors)
     alpha = next(row for row in shown if "Alpha" in row)
     assert alpha.split()[0] == "✗"
-    assert counts["Alpha"] == (1, 1)
-    assert counts["Beta"] == (None, None)  # never checked: not known
+    assert counts["Alpha"][:2] == (1, 1)
+    assert counts["Beta"][:2] == (None, None)  # never checked: not known
 
 
 async def test_reports_reviewed_alone_say_their_cited_paths_are_not_checked_yet(
     tmp_path: Path, anchors: Path
 ) -> None:
-    from screens.audit.status import status_text
-
     path = make_audit(tmp_path)
     alpha = load_audit(path).systems[0]
     assert alpha.repository is not None
     with Revision.open(alpha.repository, "HEAD") as revision:  # as its review keeps them
         quotes = [q for record in system_reports(alpha).records() for q in record.quotes]
         CachingAnchorer(revision, directory=anchors).anchor_many(quotes)
-    audit = load_audit(path)
-    keymap = load_keymap(user=False)
-    app = make_audit_app(load_state(audit), audit.database, "ada", keymap, anchor_cache=anchors)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, AuditScreen)
-        await settled(pilot)
-        entry = next(e for e in screen.state.entries if e.name == "Alpha")
-        assert (entry.failing, entry.citations_missing) == (1, None)
-        line = status_text(screen.state, entry, 120)
-        assert line.startswith("Alpha: quotes checked, 1 failing; cited paths not checked yet")
-        assert "0 no path" not in line
+    _shown, seen = await audit_rows(path, anchors)
+    failing, missing, line = seen["Alpha"]
+    assert (failing, missing) == (1, None)
+    assert line.startswith("Alpha: quotes checked, 1 failing; cited paths not checked yet")
+    assert "0 no path" not in line

@@ -15,6 +15,7 @@ from keymaps import load_keymap
 from screens.review.history import Location
 from screens.review.source import quote_column
 from screens.widgets.source_layout import SIDE_CONTEXT, sideways
+from tui.app import AssayApp
 from tui.factory import make_app
 
 REPORT = """\
@@ -50,6 +51,21 @@ def function(n: int) -> str:
     return f"function f{n}(a,b){{return a*{n % 7 + 2}+b}}"
 
 
+#: a minified script: one line of 4,000 functions
+BUNDLE = ";".join(map(function, range(4000))) + "\n"
+
+
+def review_of_a_bundle(tmp_path: Path, far: int) -> AssayApp:
+    """The review of a report quoting the bundle's function ``far`` and its first one."""
+    repo = tmp_path / "repo"
+    make_repo(repo, {"app.min.js": BUNDLE})
+    rev = git(repo, "rev-parse", "HEAD")
+    report = tmp_path / "mini-runtime-report.txt"
+    report.write_text(REPORT.format(rev=rev, far=function(far), near=function(0)), "utf-8")
+    keymap = load_keymap(user=False)
+    return make_app(load_reports([report]), repo, rev, tmp_path / "v.db", "r", keymap)
+
+
 def test_sideways_scrolls_only_to_a_cell_out_of_view() -> None:
     assert sideways(10, 0, 60) is None  # in view
     assert sideways(55, 0, 60) == 55 - SIDE_CONTEXT  # at the right edge: moved in
@@ -73,19 +89,11 @@ def test_a_quote_starts_at_its_region_or_where_its_first_line_is_found() -> None
 
 
 async def test_the_source_pane_shows_a_quote_far_along_its_line(tmp_path: Path) -> None:
-    bundle = ";".join(map(function, range(4000))) + "\n"
-    repo = tmp_path / "repo"
-    make_repo(repo, {"app.min.js": bundle})
-    rev = git(repo, "rev-parse", "HEAD")
-    report = tmp_path / "mini-runtime-report.txt"
-    report.write_text(REPORT.format(rev=rev, far=function(3000), near=function(0)), "utf-8")
-    app = make_app(
-        load_reports([report]), repo, rev, tmp_path / "v.db", "r", load_keymap(user=False)
-    )
+    app = review_of_a_bundle(tmp_path, far=3000)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await opened(pilot, app, "MN-CMP-far")
         view = screen.source_view
-        start = bundle.index(function(3000))
+        start = BUNDLE.index(function(3000))
         assert view.scroll_x == start - SIDE_CONTEXT  # the quote, 8 columns of code before it
         drawn = "".join(view.render_line(view.cursor_line - 1 - int(view.scroll_y)).text.split())
         assert "".join(function(3000).split())[:20] in drawn
@@ -101,15 +109,7 @@ async def test_a_grep_hit_far_along_its_line_is_brought_into_view(tmp_path: Path
 
     from screens.grep import GrepScreen
 
-    bundle = ";".join(map(function, range(4000))) + "\n"
-    repo = tmp_path / "repo"
-    make_repo(repo, {"app.min.js": bundle})
-    rev = git(repo, "rev-parse", "HEAD")
-    report = tmp_path / "mini-runtime-report.txt"
-    report.write_text(REPORT.format(rev=rev, far=function(1), near=function(0)), "utf-8")
-    app = make_app(
-        load_reports([report]), repo, rev, tmp_path / "v.db", "r", load_keymap(user=False)
-    )
+    app = review_of_a_bundle(tmp_path, far=1)
     async with app.run_test(size=(80, 24)) as pilot:
         review = await opened(pilot, app, "MN-CMP-far")
         view = review.source_view
@@ -122,7 +122,7 @@ async def test_a_grep_hit_far_along_its_line_is_brought_into_view(tmp_path: Path
         await pilot.press("f4", "enter")
         await settle(pilot, review)
         assert on_top(app) is review and view.path == "app.min.js"
-        assert view.scroll_x == bundle.index("f3000(") - SIDE_CONTEXT
+        assert view.scroll_x == BUNDLE.index("f3000(") - SIDE_CONTEXT
 
 
 async def test_browse_opens_a_grep_hit_at_its_match(tmp_path: Path) -> None:
@@ -132,9 +132,8 @@ async def test_browse_opens_a_grep_hit_at_its_match(tmp_path: Path) -> None:
     from screens.widgets.source_view import SourceView
     from tui.factory import make_browse_app
 
-    bundle = ";".join(map(function, range(4000))) + "\n"
     repo = tmp_path / "repo"
-    make_repo(repo, {"app.min.js": bundle})
+    make_repo(repo, {"app.min.js": BUNDLE})
     with Revision.open(repo) as revision:
         app = make_browse_app(revision)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -149,4 +148,4 @@ async def test_browse_opens_a_grep_hit_at_its_match(tmp_path: Path) -> None:
             assert app.screen is screen
             view = screen.query_one(SourceView)
             assert view.path == "app.min.js"
-            assert view.scroll_x == bundle.index("f3000(") - SIDE_CONTEXT
+            assert view.scroll_x == BUNDLE.index("f3000(") - SIDE_CONTEXT
