@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 
 from evidence.reports.vocabulary import (
+    DRIVE_RE,
     SMART_QUOTES,
     is_path_like,
     marker_token,
     quoted_marker,
     split_claimed,
     unescaped,
+    written_path,
 )
 
 __all__ = ["TYPOGRAPHIC_DASHES", "marker", "may_hold_marker", "typographic", "wrapped_marker"]
@@ -81,6 +83,8 @@ def _dash_marker(line: str, dash: str, *, lines_said: bool = False) -> tuple[int
             return None if quoted is None else (position, quoted)
         written = meant
     token = marker_token(written)
+    if DRIVE_RE.match(token):  # C:\Users\me\...: from the drive's root, as /home/me/... is
+        token = written_path(token[2:])
     if not token or len(token.split()) != 1:
         return None
     path, claimed = split_claimed(token)

@@ -48,6 +48,21 @@ def test_a_windows_path_in_brackets_is_said_not_read() -> None:
     assert any("C:/kite/lib/pull.ts" in m and "not read" in m for m in messages(report))
 
 
+def test_a_quotes_windows_path_from_the_writers_disk_is_read_from_its_root() -> None:
+    # `--- /home/me/kite/lib/loop.ts:4` is read (its file is missing, the quote found where
+    # it is); `--- D:\code\kite\lib\loop.ts:4` was not read at all, "which does not look like
+    # a path"
+    report = account(
+        "for (;;) { pull(); } --- D:\\code\\kite\\lib\\loop.ts:4\n\n"
+        "for (;;) { pull(); } --- /home/me/kite/lib/loop.ts:4"
+    )
+    windows, posix = report.records[0].quotes
+    assert (windows.path, windows.claimed) == ("code/kite/lib/loop.ts", (4, 4))
+    assert (posix.path, posix.claimed) == ("home/me/kite/lib/loop.ts", (4, 4))
+    assert windows.text == posix.text == "for (;;) { pull(); }"
+    assert not any("loop.ts" in message for message in messages(report))
+
+
 ANNOTATIONS = """\
 Kite workflow report
 
