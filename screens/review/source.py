@@ -411,5 +411,10 @@ def quote_column(quote: Quote, lines: Sequence[str], line: int) -> int | None:
     if quote.columns is not None and quote.columns[0] > 0:
         return quote.columns[0] - 1
     first = next((part.strip() for part in quote.text.splitlines() if part.strip()), "")
-    at = lines[line - 1].find(first[:40]) if first else -1
+    if not first:
+        return None
+    text = lines[line - 1]
+    at = text.find(first)  # whole: its start alone may stand earlier on a repetitive line
+    if at < 0:  # collapsed from several lines: its start
+        at = text.find(first[:40])
     return at if at >= 0 else None

@@ -85,6 +85,11 @@ def test_a_quote_starts_at_its_region_or_where_its_first_line_is_found() -> None
     collapsed = quote._replace(text="x = 1; run(payload,\ntimeout=30) and more")
     assert quote_column(collapsed, lines, 2) == line.index("x = 1")
     assert quote_column(quote._replace(text="not there"), lines, 2) is None
+    # a line repeating the quote's first 40 characters: the quote's own place, not the first
+    call = "f(alpha_beta_gamma_delta_epsilon_zeta_eta, {});"
+    repeated = f"{call.format(1)} {call.format(2)}"
+    whole = quote._replace(text=call.format(2))
+    assert quote_column(whole, [repeated], 1) == repeated.index(call.format(2)) > 0
     assert quote_column(quote, lines, 3) is None
 
 
