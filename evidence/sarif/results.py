@@ -338,7 +338,7 @@ def _fields(
     from_rule: list[tuple[str, str]],
 ) -> list[tuple[str, str]]:
     fields = [("rule", rule_id)]
-    if rule and type(rule.get("name")) is str:
+    if rule and type(rule.get("name")) is str and rule["name"] != rule_id:  # Semgrep's: the id
         fields.append(("rule name", rule["name"]))
     fields.append(("level", level))
     fields.append(("kind", text(result.get("kind")) or "fail"))

@@ -104,6 +104,21 @@ def test_cwe_ids_of_a_rules_relationships_and_a_results_taxa() -> None:
     assert fields(first, "CWE") == ["CWE-119", "CWE-120"]  # the rule's fields are not changed
 
 
+def test_a_rule_named_as_its_id_is_not_named_twice() -> None:
+    # Semgrep names each rule by its id: the record pane read "rule: X" and "rule name: X"
+    rules = [{"id": "py.audit.assert-used", "name": "py.audit.assert-used"}, {"id": "B101"}]
+    rules.append({"id": "B608", "name": "hardcoded_sql_expressions"})
+    results = [
+        {"ruleId": rule["id"], "message": {"text": "m"}, "locations": [located("a.py", n + 1)]}
+        for n, rule in enumerate(rules)
+    ]
+    document = log({"tool": {"driver": {"name": "Semgrep", "rules": rules}}, "results": results})
+    (report,) = load_sarif(json.dumps(document).encode(), "s.sarif")
+    named = [fields(record, "rule name") for record in report.records]
+    assert named == [[], [], ["hardcoded_sql_expressions"]]
+    assert [fields(record, "rule") for record in report.records] == [[r["id"]] for r in rules]
+
+
 def test_labels_bodies_and_fields() -> None:
     python = load_reports([CODEQL]).reports[0]
     hashing = python.records[0]
