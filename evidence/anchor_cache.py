@@ -254,9 +254,13 @@ def unreadable(anchors: Iterable[Anchor], revision: Any) -> tuple[str, ...]:
 class CachingAnchorer(Anchorer):
     """An Anchorer whose `anchor_many` answers from the cache, and stores what it computed."""
 
-    def __init__(self, revision: Any, *, directory: Path, **options: Any) -> None:
+    def __init__(
+        self, revision: Any, *, directory: Path, store: bool = True, **options: Any
+    ) -> None:
         super().__init__(revision, **options)
         self.directory = directory
+        # False: the caller stores them, with their cited paths (`evidence.check.keep_checked`)
+        self.store = store
         self.hit = False  # the last `anchor_many` came from the cache
 
     def anchor_many(self, quotes: Sequence[Quote], **options: Any) -> list[Anchor]:
@@ -273,6 +277,6 @@ class CachingAnchorer(Anchorer):
         cancel: threading.Event | None = options.get("cancel")
         cancelled = cancel is not None and cancel.is_set()
         complete = len(anchors) == len(quotes) and not unreadable(anchors, self.revision)
-        if key is not None and not cancelled and complete:
+        if key is not None and not cancelled and complete and self.store:
             put(self.directory, key, anchors)
         return anchors

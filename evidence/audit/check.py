@@ -122,7 +122,7 @@ def check_system(
             root = revision.root
             anchorer = None
             if anchor_cache is not None:
-                anchorer = CachingAnchorer(revision, directory=anchor_cache)
+                anchorer = CachingAnchorer(revision, directory=anchor_cache, store=False)
             newer = None if against is None else _newer(system.repository, against)
             if isinstance(newer, str):  # the clone lacks it: checked, no drift (as reviewed)
                 unfollowed, newer = f"drift against {against}: {newer}: no drift shown", None

@@ -129,7 +129,7 @@ def _checked(
         path = repository(repo)
         with Revision.open(path, wanted) as revision:
             directory = anchors_directory()
-            anchorer = CachingAnchorer(revision, directory=directory)
+            anchorer = CachingAnchorer(revision, directory=directory, store=False)
             if against is None:
                 result = run_check(reportset, revision, anchorer=anchorer)
             else:
