@@ -11,7 +11,8 @@ from evidence.anchoring import diff_markup
 from evidence.anchoring.rendered import rescue_notes
 from evidence.check import CheckResult, QuoteResult, SearchResult
 from evidence.citations import citation_json
-from evidence.drift import Drift, drift_counts
+from evidence.drift import Drift
+from evidence.drift_model import drift_counts
 from evidence.drift_report import drift_text
 from evidence.model import FileState, Tier
 from evidence.text import clipped, escaped

@@ -26,7 +26,7 @@ from evidence.anchoring.forms import quote_forms
 from evidence.drift_commits import Carried, MovedHere, OwnLines, judged_by, with_forward
 from evidence.drift_focus import focused
 from evidence.drift_inside import follow_inside, inside_submodule
-from evidence.drift_model import Drift, DriftStatus, changed_drift, diff_json, drift_counts
+from evidence.drift_model import Drift, DriftStatus, changed_drift
 from evidence.drift_windows import (
     counterpart_run,
     fitted,
@@ -55,8 +55,6 @@ __all__ = [
     "Drift",
     "DriftStatus",
     "Relation",
-    "diff_json",
-    "drift_counts",
     "follow_all",
     "follow_anchors",
     "relation_of",

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evidence.anchoring import diff_markup
-from evidence.drift import Drift, DriftStatus, Relation, drift_counts
+from evidence.drift import Drift, DriftStatus, Relation
+from evidence.drift_model import drift_counts
 from evidence.model import LineRange
 from evidence.text import clipped, escaped
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from rich.cells import cell_len
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -30,7 +29,7 @@ from screens.dialog import kept
 from screens.finder import FileFinder
 from screens.goto import FindInFile, GotoLine, find_again
 from screens.grep import GrepScreen
-from screens.safe import safe_line, visible
+from screens.safe import visible
 from screens.widgets.footer import KeysBar
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
@@ -178,8 +177,8 @@ class BrowseScreen(Screen[None]):
             marks = SourceMarks(matched=matched, backlinks=backlink_lines(links))
             view.show(source.path, source.lines, marks=marks, line=line)
             column, self._column = self._column, None
-            if column is not None and line is not None and 1 <= line <= len(source.lines):
-                view.show_cell(cell_len(safe_line(source.lines[line - 1][:column])))
+            if column is not None and line is not None:
+                view.show_column(line, column)
         self._update_title()
 
     # --- the title line ------------------------------------------------------------------------

@@ -182,7 +182,7 @@ class DriftPart(Part):
         self.session.drifts = message.drifts
         self.record_pane.against = message.against.short
         self.showing_against = False
-        from evidence.drift import drift_counts
+        from evidence.drift_model import drift_counts
 
         counts = drift_counts(list(message.drifts.values()))
         said = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)

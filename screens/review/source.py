@@ -11,13 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cachetools import LRUCache
-from rich.cells import cell_len
 from textual.content import Content
 
 from keymaps import Keymap, short_key
 from screens.review.messages import SourceLoaded
 from screens.review.state import Part, ReviewState, while_shown
-from screens.safe import safe_line, visible
+from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.cited_rows import cited_summary
 from screens.widgets.record_pane import verdict_word
@@ -331,9 +330,8 @@ class SourcePane(Part):
         column = self._pending_column if quote is None else None
         if quote is not None and place is None and line is not None:
             column = quote_column(quote, source.lines, line)
-        if column is not None and line is not None and 1 <= line <= len(source.lines):
-            # far along a long line (a minified script): in view
-            self.view.show_cell(cell_len(safe_line(source.lines[line - 1][:column])))
+        if column is not None and line is not None:  # far along a long line: in view
+            self.view.show_column(line, column)
         self._pending_line = self._pending_column = None
         self._restored()
         self.refresh_diff()

@@ -18,8 +18,6 @@ from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import Worker
 
@@ -32,7 +30,6 @@ from screens.widgets.source_layout import (
     kept_in_view,
     rows_after,
     scrollbars_placed,
-    sideways,
 )
 from screens.widgets.source_lines import (
     LONG_LINE,
@@ -47,11 +44,12 @@ from screens.widgets.source_lines import (
     widest_line,
     windowed,
 )
+from screens.widgets.source_moves import SourceMoves
 from screens.widgets.truecolor import TruecolorOnly
 from screens.widgets.virtual import set_virtual_size
 
 
-class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
+class SourceView(TruecolorOnly, BarPointer, SourceMoves, can_focus=True):
     """One file at a revision, rendered lazily, with a cursor line and gutter marks.
 
     Public API (also used by the lookup screens):
@@ -97,8 +95,6 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         Binding("end", "last_line", "Last line", show=False),
         *bindings_for("source"),
     ]
-
-    cursor_line: reactive[int] = reactive(1, always_update=True, init=False)
 
     class CursorMoved(Message):
         """The cursor line changed."""
@@ -289,56 +285,6 @@ class SourceView(TruecolorOnly, BarPointer, ScrollView, can_focus=True):
         self.highlights.request()
 
     # --- actions -----------------------------------------------------------------------------
-
-    def action_cursor_down(self) -> None:
-        self._move_cursor(1)
-
-    def action_cursor_up(self) -> None:
-        self._move_cursor(-1)
-
-    def action_page_down(self) -> None:
-        self._move_cursor(max(1, self.scrollable_content_region.height - 1))
-
-    def action_page_up(self) -> None:
-        self._move_cursor(-max(1, self.scrollable_content_region.height - 1))
-
-    def action_scroll_code(self, step: int) -> None:
-        """Scroll the code sideways by half its width (``step`` 1 or -1), or back to column 1
-        (0); the line numbers and marks stay."""
-        width = self.scrollable_content_region.width - (self.bar.width if self.bar.shown() else 0)
-        half = max(4, (width - self._gutter_width) // 2)
-        x = 0 if step == 0 else max(0, round(self.scroll_x) + step * half)
-        self.moves += 1
-        self.scroll_to(x=x, animate=False, force=True, immediate=True)
-
-    def show_cell(self, cell: int) -> None:
-        """Scroll the code sideways to its drawn column ``cell`` when that is out of view."""
-        width = self.scrollable_content_region.width - self._gutter_width
-        x = sideways(cell, round(self.scroll_x), width - self.bar.width * self.bar.shown())
-        if x is not None:
-            self.scroll_to(x=x, animate=False, force=True, immediate=True)
-
-    def action_first_line(self) -> None:
-        self._move_cursor(-len(self._lines))
-
-    def action_last_line(self) -> None:
-        self._move_cursor(len(self._lines))
-
-    def _move_cursor(self, delta: int) -> None:
-        if not self._lines:
-            return
-        self.moves += 1
-        self.cursor_line = min(max(1, self.cursor_line + delta), len(self._lines))
-        self._scroll_cursor_into_view()
-
-    def _scroll_cursor_into_view(self) -> None:
-        height = max(1, self.scrollable_content_region.height)
-        top = int(self.scroll_y)
-        index = self.cursor_line - 1
-        if index < top:
-            self.scroll_to(y=index, animate=False, force=True)
-        elif index >= top + height:
-            self.scroll_to(y=index - height + 1, animate=False, force=True)
 
     def watch_cursor_line(self, line: int) -> None:
         self.refresh()
