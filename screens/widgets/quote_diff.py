@@ -31,16 +31,15 @@ def differences(compared: Anchor | tuple[DiffPart, ...]) -> list[str]:
     listed: list[str] = []
     before = ""
     changed = [part for part in diff if part.op != "equal"]
-    for part in diff:
+    for number, part in enumerate(diff):
         if part.op == "equal":
             before = part.quote
             continue
         if len(listed) == MAX_LISTED:
             break
         context = visible(" ".join(before.split())[-CONTEXT:], multiline=False)
-        listed.append(
-            f"  after “…{context}”: quote {_quoted(part.quote)}, source {_quoted(part.source)}"
-        )
+        where = "at the start" if number == 0 else f"after “…{context}”"
+        listed.append(f"  {where}: quote {_quoted(part.quote)}, source {_quoted(part.source)}")
         before = ""
     if len(changed) > len(listed):
         listed.append(f"  … and {len(changed) - len(listed)} more")

@@ -43,6 +43,15 @@ def test_control_characters_in_a_difference_are_made_visible() -> None:
     assert "source «b»" in line
 
 
+def test_a_difference_at_the_quotes_start_says_so() -> None:
+    quote = Quote("x", "a.py", None, 1, 1, "R", 0)
+    parts = (DiffPart("delete", "It reads:", ""), DiffPart("equal", " a = 1", " a = 1"))
+    anchor = Anchor(quote, FileState.OK, Tier.FUZZY, 80.0, (1, 1), diff=parts)
+    assert differences(anchor) == ["  at the start: quote «It reads:», source nothing"]
+    later = (*parts, DiffPart("replace", "2", "3"))
+    assert differences(later)[1] == "  after “…a = 1”: quote «2», source «3»"
+
+
 def test_d_on_an_elided_or_numbered_quote_says_what_was_taken_off(tmp_path: Path) -> None:
     # not what normalizing undid: "..." and line numbers are neither markup nor bullets
     from screenkit import git
