@@ -23,6 +23,7 @@ from evidence.anchoring.diff import char_diff, written_diff
 from evidence.anchoring.forms import FileView, QuoteForms, quote_forms
 from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find_fuzzy
 from evidence.anchoring.index import RevisionIndex
+from evidence.anchoring.lead_in import lead_in_anchor
 from evidence.anchoring.located import locate
 from evidence.anchoring.rendered import DECOMPOSED_NOTE, rescue
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
@@ -338,8 +339,11 @@ class Anchorer:
         state = source.state
         if state is FileState.OK and source.text:
             found = self.find_in(source, quote.text, quote.claimed)
-            if not found.tier.verified:  # a fence or entities, "..." for lines, line numbers
-                other = rescue(quote, self._view(source), notes)
+            if not found.tier.verified:  # a fence or entities, "..." for lines, line numbers,
+                view = self._view(source)  # the report's lead-in on the quote's line
+                other = rescue(quote, view, notes) or lead_in_anchor(
+                    quote, view, found, notes, self.floor
+                )
                 if other is not None:
                     return other, forms, source.path
         else:
