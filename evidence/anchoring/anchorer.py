@@ -25,7 +25,7 @@ from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.lead_in import lead_in_anchor
 from evidence.anchoring.located import locate
-from evidence.anchoring.notebook import notebook_anchor
+from evidence.anchoring.read_as import read_as_anchor
 from evidence.anchoring.rendered import DECOMPOSED_NOTE, rescue
 from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
 from evidence.anchoring.workers import Pending, Workers, use_processes
@@ -341,11 +341,12 @@ class Anchorer:
         if state is FileState.OK and source.text:
             found = self.find_in(source, quote.text, quote.claimed)
             if not found.tier.verified:  # a fence or entities, "..." for lines, line numbers,
-                view = self._view(source)  # the report's lead-in on the quote's line, a notebook
+                view = self._view(source)  # the report's lead-in on the quote's line, a notebook or
+                # Markdown read as rendered
                 other = (
                     rescue(quote, view, notes)
                     or lead_in_anchor(quote, view, found, notes, self.floor)
-                    or notebook_anchor(quote, source.path, source.text, found, notes, self.floor)
+                    or read_as_anchor(quote, source.path, source.text, found, notes, self.floor)
                 )
                 if other is not None:
                     return other, forms, source.path

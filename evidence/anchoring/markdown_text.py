@@ -1,0 +1,98 @@
+"""A Markdown document read as it renders, line for line (see read_as.py).
+
+What a reader copies from a rendered page has a link's text but not its target, no HTML tags,
+no table bars, no list, heading or blockquote marks and no backslash escapes: such a quote is in
+no line of the file as written. Code (fenced blocks, `code spans`) is left as written; a line
+of the file stays one line, so that the lines found are the file's own.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = ["MARKDOWN_NOTE", "markdown_text"]
+
+#: how the note of a quote found in a Markdown document read as it renders starts
+MARKDOWN_NOTE = "markdown:"
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# [text](target "title") and ![alt](src): the text; a target may hold one level of brackets
+_LINK = re.compile(
+    r"!?\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
+)
+_REFERENCE = re.compile(r"!?\[([^\[\]\n]+)\]\[[^\[\]\n]*\]")  # [text][label]
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--.*?-->")
+_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s*\S")  # [label]: target, not rendered
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
+_BLOCK_MARKS = re.compile(r"^\s*(?:>\s?)*\s*(?:(?:#{1,6}|[-*+]|\d{1,9}[.)])(?=\s|$))?\s*")
+_CLOSING_HASHES = re.compile(r"\s+#+\s*$")
+_UNDERSCORES = re.compile(r"(?<![\w\\])(_{1,2})(?=\S)(.+?)(?<=\S)\1(?!\w)")
+_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_BAR = re.compile(r"(?<!\\)\|")
+
+
+def markdown_text(text: str) -> str | None:
+    """The document as it renders, each line where the file has it (a fence's own lines, link
+    definitions and table rules blank); None when reading it so changes nothing."""
+    read: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        opened = _FENCE.match(line)
+        if fence:
+            if (
+                opened is not None
+                and opened.group(1)[0] == fence[0]
+                and len(opened.group(1)) >= len(fence)
+            ):
+                fence = ""
+                line = ""
+            read.append(line)
+            continue
+        if opened is not None:
+            fence = opened.group(1)
+            read.append("")
+            continue
+        read.append(_rendered(line))
+    rendered = "\n".join(read)
+    return None if rendered == text else rendered
+
+
+def _rendered(line: str) -> str:
+    """One line outside code blocks as it renders."""
+    if _DEFINITION.match(line) or _TABLE_RULE.match(line):
+        return ""
+    marks = _BLOCK_MARKS.match(line)
+    heading = marks is not None and "#" in marks.group(0)
+    if marks is not None and marks.end():
+        line = line[marks.end() :]
+    if heading:
+        line = _CLOSING_HASHES.sub("", line)
+    table = line.lstrip().startswith("|")
+    for _ in range(3):  # a link around an image: the inner one first; `code` as a link's text
+        linked = _REFERENCE.sub(r"\1", _LINK.sub(r"\1", line))
+        if linked == line:
+            break
+        line = linked
+    # code spans are shown as written: only the text between them is read as Markdown
+    parts: list[str] = []
+    at = 0
+    for span in _CODE_SPAN.finditer(line):
+        parts.append(_inline(line[at : span.start()], table))
+        parts.append(span.group(0))
+        at = span.end()
+    parts.append(_inline(line[at:], table))
+    return "".join(parts)
+
+
+def _inline(text: str, table: bool) -> str:
+    text = _TAG.sub("", _AUTOLINK.sub(r"\1", text))
+    text = _STRUCK.sub(r"\1", _UNDERSCORES.sub(r"\2", text))
+    if table:
+        text = _BAR.sub(" ", text)
+    text = _ESCAPE.sub(r"\1", text)
+    if "&" in text:
+        text = " ".join(html.unescape(text).splitlines()) if text else text
+    return text
