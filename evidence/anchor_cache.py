@@ -185,8 +185,8 @@ def get(
             None
             if cited is None
             else tuple(
-                CitedPath(report, record, source, cpath, line, CitedState(state), suggestion)
-                for report, record, source, cpath, line, state, suggestion in cited
+                CitedPath(report, record, source, path, line, CitedState(state), *rest)
+                for report, record, source, path, line, state, *rest in cited
             )
         )
         return Cached(anchors, citations)
@@ -234,7 +234,9 @@ def put(
     cited = (
         None
         if citations is None
-        else tuple((*cited[:5], cited.state.value, cited.suggestion) for cited in citations)
+        else tuple(
+            (*cited[:5], cited.state.value, cited.suggestion, cited.matches) for cited in citations
+        )
     )
     rows = tuple(_encode(a) for a in anchors)
     if cache_files.write(_path(directory, key), _MAGIC, FORMAT, key, rows, cited):

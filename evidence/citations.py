@@ -31,6 +31,7 @@ class CitedState(StrEnum):
     NEAR_MISS = "near_miss"  # absent, and a path that exists is close: see the suggestion
     ABSENT = "absent"
     UNCHECKED = "unchecked"  # inside a submodule this clone does not have
+    PATTERN = "pattern"  # a wildcard (``src/*.py``) matching files: see `CitedPath.matches`
 
     @property
     def missing(self) -> bool:
@@ -48,6 +49,9 @@ class CitedPath(NamedTuple):
     line: int  # report line of the citation
     state: CitedState
     suggestion: str | None = None  # the closest existing path, for a near miss
+    #: for a wildcard (``src/*.py``, ``docs/**/*.md``): how many files it matches (none: absent);
+    #: its first match is the suggestion
+    matches: int = 0
 
 
 def cited_path(path: str) -> str:
@@ -85,6 +89,18 @@ class PathIndex:
         self.directories = frozenset(directories)
         self._by_name = by_name
         self._everything: list[str] | None = None
+
+    def cited(self, path: str) -> tuple[CitedState, str | None, int]:
+        """`state`, and how many files a wildcard matches: a cited path missing as written
+        that holds ``*`` or ``?`` is a wildcard, its first match the suggestion."""
+        path = cited_path(path)
+        state, suggestion = self.state(path)
+        if state.missing and is_pattern(path):
+            matched = files_matching(path, self.files, self._root)
+            if not matched:
+                return CitedState.ABSENT, None, 0
+            return CitedState.PATTERN, matched[0], len(matched)
+        return state, suggestion, 0
 
     def state(self, path: str) -> tuple[CitedState, str | None]:
         """The state of a cited path, and the closest existing path when it is a near miss."""
@@ -127,6 +143,31 @@ class PathIndex:
         return str(close[0]) if close else None
 
 
+def is_pattern(path: str) -> bool:
+    """The cited path is a wildcard (``src/*.py``, ``docs/**/*.md``, ``a/file?.js``). Brackets
+    are no wildcard: ``app/[id]/page.tsx`` is a route's folder."""
+    return "*" in path or "?" in path
+
+
+def files_matching(pattern: str, files: Iterable[str], root: str = "") -> list[str]:
+    """The files a wildcard matches, sorted; from ``root`` (a system's directory) first, as a
+    cited path is read. ``*`` and ``?`` stay within a name, ``**`` crosses directories."""
+    files = list(files)
+    for prefix in (f"{root}/", "") if root else ("",):
+        found = _glob(prefix + pattern)
+        matched = sorted(path for path in files if found.fullmatch(path))
+        if matched:
+            return matched
+    return []
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A wildcard as a regular expression over a whole path."""
+    pieces = re.split(r"(\*\*/|\*\*|\*|\?)", pattern)
+    wild = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
+    return re.compile("".join(wild.get(piece) or re.escape(piece) for piece in pieces))
+
+
 def _cited(record: Record) -> Iterator[tuple[Citation, str]]:
     """Each path the record cites, once, in order, with the citation naming it first."""
     seen: set[str] = set()
@@ -142,7 +183,7 @@ def record_citations(record: Record, index: PathIndex) -> tuple[CitedPath, ...]:
     """Every path the record cites, in order, each once, with its state."""
     return tuple(
         CitedPath(
-            record.report, record.id, citation.source, path, citation.line, *index.state(path)
+            record.report, record.id, citation.source, path, citation.line, *index.cited(path)
         )
         for citation, path in _cited(record)
     )
@@ -180,4 +221,5 @@ def citation_json(cited: CitedPath) -> dict[str, object]:
         "path": cited.path,
         "state": cited.state.value,
         "suggestion": cited.suggestion,
+        "matches": cited.matches,
     }

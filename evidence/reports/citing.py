@@ -66,7 +66,8 @@ def citations_in(
                     unread.append(Diagnostic(number, _DRIVE_PATH.format(match[1], written)))
             elif path.lower() not in LAYER_WORDS:
                 # a.js:12 cites a.js; a space only where an escape was
-                if not is_path_like(split_claimed(path)[0].replace(" ", "_")):
+                # a glob's wildcards read as a name's letters: src/*.py cites what it matches
+                if not is_path_like(_WILDCARDS.sub("_", split_claimed(path)[0].replace(" ", "_"))):
                     break
                 paths.append(path)
             if written != token.rstrip("`'\""):  # a period: the sentence ends here
@@ -79,6 +80,7 @@ def citations_in(
             yield Citation(match.group(1), tuple(paths), number)
 
 
+_WILDCARDS = re.compile(r"[*?]")
 _DRIVE_PATH = (
     "{} cites {}, a path on the writer's disk: not read (which of its directories is the"
     " repository's root the report does not say); cite it from the repository's root"

@@ -10,10 +10,12 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from evidence.citations import files_matching
+from screens.dialog import kept
 from screens.result_groups import GROUPING_NOTICES
 from screens.review.history import History, Location, Place
 from screens.safe import visible
-from screens.widgets.cited_rows import cited_target
+from screens.widgets.cited_rows import cited_pattern, cited_target
 from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.source_view import SourceView
@@ -416,10 +418,28 @@ class Navigation:
             self.drift.show_commit(row_id)
         elif row_id.startswith("cite-") and record is not None:
             path, why = cited_target(self.session, record, row_id)
-            if path is not None:
+            pattern = cited_pattern(self.session, record, row_id)
+            if pattern is not None:
+                self.choose_matching(pattern)
+            elif path is not None:
                 self.visit(path)
             elif why:
                 self.notify(visible(why), markup=False, timeout=4)
+
+    def choose_matching(self, pattern: str) -> None:
+        """The file finder over the files a cited wildcard matches; the one chosen opens."""
+        revision = self.state.revision
+        if revision is None:
+            return
+        from screens.finder import FileFinder
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.visit(path)
+
+        matched = files_matching(pattern, revision.paths(), revision.root)
+        title = f"{visible(pattern)}: {len(matched)} file{'s' if len(matched) != 1 else ''}"
+        self.screen.app.push_screen(kept(self.screen.app, FileFinder, matched, title=title), chosen)
 
     def preview(self, row_id: str) -> bool:
         """The cursor of the record pane is on a row that is not a quote: a search hit shows in

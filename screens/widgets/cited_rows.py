@@ -1,7 +1,8 @@
 """The record pane's cited files: every path the record cites, with its state at the revision.
 
 Rows ``cite-N`` can be followed: a file opens in the source pane, a near miss opens the path
-suggested for it; a directory or an absent path says what it is.
+suggested for it, a wildcard (``src/*.py``) lists the files it matches to open one of; a
+directory or an absent path says what it is.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from evidence.citations import CitedState, cited_path
+from evidence.citations import CitedState, cited_path, is_pattern
 from evidence.model import Record
 from screens.safe import visible
 from screens.widgets.lists import Row
@@ -27,6 +28,7 @@ STATES: dict[CitedState | None, tuple[str, str, str]] = {
     CitedState.NEAR_MISS: ("✗", "$text-error", "absent"),
     CitedState.ABSENT: ("✗", "$text-error", "absent"),
     CitedState.UNCHECKED: ("?", "$text-warning", "inside a submodule not cloned here"),
+    CitedState.PATTERN: ("▸", "$text-success", "files"),
     None: ("…", "$text-muted", "checking…"),
 }
 
@@ -47,7 +49,8 @@ def cited_rows(session: ReviewSession, record: Record) -> Iterator[Row]:
         return
     yield Row(Content.styled("─ cited files ─", "$text-accent"), disabled=True)
     for n, (path, cited) in enumerate(paths):
-        symbol, style, words = STATES[cited.state if cited is not None else None]
+        symbol, style, _ = STATES[cited.state if cited is not None else None]
+        words = _words(path, cited)
         pieces: list[tuple[str, str] | str] = [
             (symbol, style),
             " ",
@@ -55,9 +58,18 @@ def cited_rows(session: ReviewSession, record: Record) -> Iterator[Row]:
             "  ",
             (words, style if cited is not None and cited.state.missing else "$text-muted"),
         ]
-        if cited is not None and cited.suggestion:
+        if cited is not None and cited.suggestion and cited.state is CitedState.NEAR_MISS:
             pieces += [("  closest: ", "$text-muted"), (visible(cited.suggestion), "underline")]
         yield Row(Content.assemble(*pieces), id=f"cite-{n}")
+
+
+def _words(path: str, cited: CitedPath | None) -> str:
+    """What a cited path is, in words (``present``, ``12 files``, ``matches no file``)."""
+    if cited is not None and is_pattern(path) and cited.state.missing:
+        return "matches no file"
+    if cited is not None and cited.state is CitedState.PATTERN:
+        return f"{cited.matches} file{'s' if cited.matches != 1 else ''}"
+    return STATES[cited.state if cited is not None else None][2]
 
 
 def cited_target(session: ReviewSession, record: Record, row_id: str) -> tuple[str | None, str]:
@@ -73,9 +85,20 @@ def cited_target(session: ReviewSession, record: Record, row_id: str) -> tuple[s
         return cited.suggestion, ""
     if cited.state is CitedState.DIRECTORY:
         return None, f"{path} is a directory at the revision"
+    if cited.state is CitedState.PATTERN:
+        return None, ""  # the files it matches to choose from: `cited_pattern`
     if cited.state is CitedState.UNCHECKED:
         return None, f"{path} is inside a submodule this clone does not have"
     return None, f"{path} is not in the revision"
+
+
+def cited_pattern(session: ReviewSession, record: Record, row_id: str) -> str | None:
+    """The wildcard of a ``cite-N`` row matching files at the revision (None: another row)."""
+    paths = cited_paths(session, record)
+    n = int(row_id.removeprefix("cite-"))
+    if n < len(paths) and (cited := paths[n][1]) is not None:
+        return cited.path if cited.state is CitedState.PATTERN else None
+    return None
 
 
 def cited_summary(session: ReviewSession, record: Record) -> str:
@@ -83,10 +106,7 @@ def cited_summary(session: ReviewSession, record: Record) -> str:
     paths = cited_paths(session, record)
     if not paths:
         return "this record quotes no source and cites no file"
-    listed = ", ".join(
-        f"{path} ({STATES[cited.state if cited is not None else None][2]})"
-        for path, cited in paths[:6]
-    )
+    listed = ", ".join(f"{path} ({_words(path, cited)})" for path, cited in paths[:6])
     more = f" and {len(paths) - 6} more" if len(paths) > 6 else ""
     return (
         f"this record quotes nothing; it cites {listed}{more}. "

@@ -118,3 +118,32 @@ def test_check_json_lists_every_citation(tmp_path: Path) -> None:
     assert data["citations"][1]["report"].endswith("tiny-runtime-report.txt")
     assert data["citations"][1]["report_line"] == 27
     assert data["summary"]["citations"] == 2 and data["summary"]["citations_missing"] == 1
+
+
+def test_wildcards_cite_the_files_they_match() -> None:
+    paths = [*PATHS, "src/ai/tools.js", "src/ai/deep/x.js", "app/[id]/page.tsx", "docs/what?.md"]
+    index = PathIndex(paths)
+    assert index.cited("src/ai/*.js") == (CitedState.PATTERN, "src/ai/chat.js", 2)
+    assert index.cited("src/**/*.js") == (CitedState.PATTERN, "src/ai/chat.js", 3)
+    assert index.cited("src/ai/?hat.js:3") == (CitedState.PATTERN, "src/ai/chat.js", 1)
+    assert index.cited("src/*.ts") == (CitedState.ABSENT, None, 0)
+    assert not CitedState.PATTERN.missing
+    # a path that exists as written is that path: brackets are a route's folder, not a set
+    assert index.cited("app/[id]/page.tsx") == (CitedState.PRESENT, None, 0)
+    assert index.cited("docs/what?.md") == (CitedState.PRESENT, None, 0)
+    # a system's directory first, as any cited path
+    system = PathIndex(["api/a.py", "api/b.py", "tools/c.py"], root="api")
+    assert system.cited("*.py") == (CitedState.PATTERN, "api/a.py", 2)
+    assert system.cited("tools/*.py") == (CitedState.PATTERN, "tools/c.py", 1)
+
+
+def test_check_reads_a_list_on_past_a_wildcard(tmp_path: Path) -> None:
+    # it ended the list: the paths after it were never checked, nor counted
+    code, out, _ = check(tmp_path, "src/*.py, src/ai/*.ts, src/gone.js", "--format", "json")
+    assert code == 1
+    cited = [(c["path"], c["state"], c["matches"]) for c in json.loads(out)["citations"]]
+    assert cited[1:] == [
+        ("src/*.py", "pattern", 1),
+        ("src/ai/*.ts", "absent", 0),
+        ("src/gone.js", "absent", 0),
+    ]

@@ -14,6 +14,7 @@ from db.export import render
 from evidence.reports.loading import load_reports
 from keymaps import load_keymap
 from screens.backlinks import BacklinksScreen
+from screens.finder import FileFinder
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
 from screens.widgets.source_view import SourceView
@@ -48,6 +49,7 @@ TY-CLM-cited
 Label: Only cited
 
 The chat runs tools (SRC-1, src/ai/chat.js, src/ai/chat.jsx, src/ai, src/gone.js).
+The handlers are all in one folder (SRC-1, src/**/*.js, src/*.ts).
 """
 
 
@@ -58,6 +60,7 @@ def make(tmp_path: Path) -> AssayApp:
     (repo / "src" / "ai").mkdir(parents=True)
     (repo / "src" / "app.py").write_text("def handler():\n    return compute(42)\n")
     (repo / "src" / "ai" / "chat.js").write_text("export function chat() {}\n")
+    (repo / "src" / "ai" / "tool.js").write_text("export function tool() {}\n")
     for args in (
         ["init", "-q"],
         ["add", "."],
@@ -91,6 +94,8 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         assert "✗ src/ai/chat.jsx  absent  closest: src/ai/chat.js" in text
         assert "▸ src/ai  a directory" in text
         assert "✗ src/gone.js  absent" in text
+        assert "▸ src/**/*.js  2 files" in text
+        assert "✗ src/*.ts  matches no file" in text
         view = screen.query_one(SourceView)
         assert view.message is not None
         assert "quotes no source" not in view.message
@@ -106,6 +111,26 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         await screen.settle()
         await pilot.pause()
         assert view.path == "src/ai/chat.js"
+        # Enter on a wildcard: the finder over the files it matches; the one chosen opens
+        pane.focus()
+        pane.move_to(pane.row_index("cite-4"))
+        await pilot.press("enter")
+        await pilot.pause()
+        finder = app.screen
+        assert isinstance(finder, FileFinder)
+        assert finder.query_one("#finder-box").border_title == "src/**/*.js: 2 files"
+        await finder.workers.wait_for_complete()
+        await pilot.pause()
+        assert sorted(m.path for m in finder.matches) == ["src/ai/chat.js", "src/ai/tool.js"]
+        await pilot.press("down", "enter")
+        await screen.settle()
+        await pilot.pause()
+        assert view.path == finder.matches[1].path
+        pane.focus()
+        pane.move_to(pane.row_index("cite-0"))
+        await pilot.press("enter")
+        await screen.settle()
+        await pilot.pause()
         # backlinks of the file list the record that only cites it
         await pilot.press("b")
         await pilot.pause()
@@ -123,7 +148,7 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         assert states[("TY-CLM-cited", "src/ai/chat.jsx")] == "near_miss"
         assert states[("TY-CLM-answer", "src/app.py")] == "present"
         text = render(store, "md")
-    assert "- Missing citations: 2 of 5 cited paths" in text
+    assert "- Missing citations: 3 of 7 cited paths" in text
 
 
 async def test_every_path_s_backlinks_at_once_are_each_path_s_backlinks(
