@@ -3,9 +3,10 @@ the file without quoting it (UI-free)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from evidence.citations import cited_path, is_pattern
 from evidence.model import Anchor, Citation, LineRange, Quote, Record, ReportSet, Tier
 from evidence.revision import normalize_path
 
@@ -35,10 +36,18 @@ def normalize(path: str) -> str:
     return normalize_path(path)
 
 
+#: the files a cited wildcard (``src/*.py``) matches at the revision
+Expand = Callable[[str], list[str]]
+
+
 def backlinks(
-    anchors: Mapping[Quote, Anchor], path: str, reportset: ReportSet | None = None
+    anchors: Mapping[Quote, Anchor],
+    path: str,
+    reportset: ReportSet | None = None,
+    expand: Expand | None = None,
 ) -> list[Backlink]:
-    """Every quote citing ``path`` or found in it (``elsewhere``), ordered by line then record."""
+    """Every quote citing ``path`` or found in it (``elsewhere``), ordered by line then record;
+    with ``expand``, a record citing a wildcard that matches ``path`` too."""
     wanted = normalize(path)
     records = _records_by_quote(reportset) if reportset is not None and anchors else {}
     links: list[Backlink] = []
@@ -57,17 +66,18 @@ def backlinks(
                     Backlink(quote.record, report, quote, place.lines, place.match, False, label)
                 )
     if reportset is not None:
-        links += _citing(reportset, wanted, {link.record for link in links})
+        links += _citing(reportset, wanted, {link.record for link in links}, expand)
     links.sort(key=_order)
     return links
 
 
 def backlinks_by_path(
-    anchors: Mapping[Quote, Anchor], reportset: ReportSet | None = None
+    anchors: Mapping[Quote, Anchor],
+    reportset: ReportSet | None = None,
+    expand: Expand | None = None,
 ) -> dict[str, list[Backlink]]:
     """`backlinks` of every path at once, by normalized path: one pass over the quotes and the
     citations rather than one per file shown."""
-    from evidence.citations import cited_path
 
     # the records of anchored quotes only: before anchoring (no anchors), a pass over a scan's
     # 135,130 records held up its first record's source by 0.3 s for nothing
@@ -96,11 +106,11 @@ def backlinks_by_path(
             seen: set[str] = set()
             for citation in record.citations:
                 for path in citation.paths:
-                    wanted = cited_path(path)
-                    if wanted in seen or record.id in quoting.get(wanted, ()):
-                        continue
-                    seen.add(wanted)
-                    index.setdefault(wanted, []).append(_cited(record, citation))
+                    for wanted in _targets(cited_path(path), expand):
+                        if wanted in seen or record.id in quoting.get(wanted, ()):
+                            continue
+                        seen.add(wanted)
+                        index.setdefault(wanted, []).append(_cited(record, citation))
     for links in index.values():
         links.sort(key=_order)
     return index
@@ -116,16 +126,24 @@ def _order(link: Backlink) -> tuple[bool, bool, LineRange, str, int]:
     )
 
 
-def _citing(reportset: ReportSet, wanted: str, quoting: set[str]) -> list[Backlink]:
-    """Records citing the file (``(SRC-1, path)``) that no quote of theirs links to it already."""
-    from evidence.citations import cited_path
+def _targets(cited: str, expand: Expand | None) -> list[str]:
+    """The paths a cited path names: itself, or the files a wildcard matches."""
+    if expand is None or not is_pattern(cited):
+        return [cited]
+    return expand(cited) or [cited]
 
+
+def _citing(
+    reportset: ReportSet, wanted: str, quoting: set[str], expand: Expand | None
+) -> list[Backlink]:
+    """Records citing the file (``(SRC-1, path)``) that no quote of theirs links to it already."""
     links = []
     for record in reportset.records():
         if record.id in quoting:
             continue
         for citation in record.citations:
-            if any(cited_path(path) == wanted for path in citation.paths):
+            paths = (cited_path(path) for path in citation.paths)
+            if any(wanted in _targets(path, expand) for path in paths):
                 links.append(_cited(record, citation))
                 break
     return links

@@ -96,11 +96,15 @@ class PathIndex:
         path = cited_path(path)
         state, suggestion = self.state(path)
         if state.missing and is_pattern(path):
-            matched = files_matching(path, self.files, self._root)
+            matched = self.matching(path)
             if not matched:
                 return CitedState.ABSENT, None, 0
             return CitedState.PATTERN, matched[0], len(matched)
         return state, suggestion, 0
+
+    def matching(self, pattern: str) -> list[str]:
+        """The files a wildcard matches (`files_matching`, from the root first)."""
+        return files_matching(pattern, self.files, self._root)
 
     def state(self, path: str) -> tuple[CitedState, str | None]:
         """The state of a cited path, and the closest existing path when it is a near miss."""

@@ -144,7 +144,7 @@ def anchor_review(
     # (a pass over every quote and citation of the review)
     from evidence.backlinks import backlinks_by_path
 
-    backlinks = backlinks_by_path(anchors, session.reportset)
+    backlinks = backlinks_by_path(anchors, session.reportset, index.matching)
     return Anchored(anchors, replays, sources, citations, backlinks)
 
 

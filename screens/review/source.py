@@ -8,6 +8,7 @@ names what verdict keys act on (`TargetLine`).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from cachetools import LRUCache
@@ -90,11 +91,16 @@ class SourcePane(Part):
         """The quotes that cite ``path``, every path's worked out at once and kept until the
         anchors change (the source pane asks on every record it shows)."""
         from evidence.backlinks import backlinks_by_path, normalize
+        from evidence.citations import files_matching
 
         anchors = self.session.anchors
         cache = self._backlinks
         if cache is None or cache[0] is not anchors:
-            index = backlinks_by_path(anchors, self.session.reportset)
+            revision = self.state.revision
+            expand = None
+            if revision is not None:  # a cited wildcard links to each file it matches
+                expand = partial(files_matching, files=revision.paths(), root=revision.root)
+            index = backlinks_by_path(anchors, self.session.reportset, expand)
             cache = self._backlinks = (anchors, index)
         return cache[1].get(normalize(path), [])
 

@@ -93,3 +93,31 @@ def test_reportset_gives_report_and_label() -> None:
 def test_cited_files_and_normalize() -> None:
     assert cited_files(ANCHORS) == {"src/app.py": 3, "src/other.py": 1, "lib/unrelated.py": 1}
     assert normalize(".//src\\a.py") == "src/a.py"
+
+
+def test_a_cited_wildcard_links_each_file_it_matches() -> None:
+    from functools import partial
+
+    from evidence.backlinks import backlinks_by_path
+    from evidence.citations import files_matching
+    from evidence.model import Citation
+
+    record = Record(
+        id="RT-all",
+        kind=Kind.ROUTE,
+        label="Every handler",
+        body="",
+        report="runtime.md",
+        section="Routes",
+        lines=(1, 5),
+        citations=(Citation("SRC-1", ("src/*.py", "docs/*.md"), 3),),
+    )
+    reportset = ReportSet(reports=(Report("runtime.md", "T", "t", "S", records=(record,)),))
+    files = ["src/app.py", "src/other.py", "src/deep/no.py", "README.md"]
+    expand = partial(files_matching, files=files)
+    index = backlinks_by_path({}, reportset, expand)
+    assert sorted(index) == ["docs/*.md", "src/app.py", "src/other.py"]  # none: as cited
+    for path in ("src/app.py", "src/deep/no.py"):
+        assert index.get(path, []) == backlinks({}, path, reportset, expand), path
+    assert [link.record for link in backlinks({}, "src/other.py", reportset, expand)] == ["RT-all"]
+    assert backlinks({}, "src/other.py", reportset) == []  # without the tree, as written only

@@ -126,6 +126,13 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         await screen.settle()
         await pilot.pause()
         assert view.path == finder.matches[1].path
+        # the file the wildcard matched is cited by the record: its backlinks say so
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BacklinksScreen)
+        assert [link.record for link in app.screen.links] == ["TY-CLM-cited"]
+        await pilot.press("escape")
+        await pilot.pause()
         pane.focus()
         pane.move_to(pane.row_index("cite-0"))
         await pilot.press("enter")
