@@ -265,12 +265,16 @@ class Anchor(NamedTuple):
 
 def stated_revisions(shas: Iterable[str]) -> tuple[str, ...]:
     """The revisions a run of mentions states (`ReportSet.revision_ids`): the distinct 40-hex
-    ids; when there is none, the abbreviated ones, each but those beginning a longer one."""
+    ids; when there is none, the abbreviated ones, each but those beginning a longer one; when
+    there is none of those either, the tags named (``refs/tags/NAME``)."""
     seen = dict.fromkeys(shas)
-    full = tuple(sha for sha in seen if len(sha) == 40)
+    full = tuple(sha for sha in seen if len(sha) == 40 and not sha.startswith("refs/"))
     if full:  # a report that names its revision in full: an abbreviation is another commit
         return full
-    return tuple(sha for sha in seen if not any(o != sha and o.startswith(sha) for o in seen))
+    short = tuple(sha for sha in seen if not sha.startswith("refs/"))
+    if not short:
+        return tuple(seen)
+    return tuple(sha for sha in short if not any(o != sha and o.startswith(sha) for o in short))
 
 
 class ReportSet(NamedTuple):

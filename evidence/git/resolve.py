@@ -31,7 +31,9 @@ def resolve_commit(git_dir: Path, repo_path: Path, rev: str | None) -> str:
     commit = result.stdout.decode("ascii", "replace").strip()
     if result.returncode != 0 or not OBJECT_ID.fullmatch(commit):
         hint = ""
-        if (git_dir / "shallow").exists():
+        if name.startswith("refs/tags/"):  # named by a report: its tags may not be fetched
+            hint = "; fetch the repository's tags (git fetch --tags) or pass --rev"
+        elif (git_dir / "shallow").exists():
             hint = "; the repository is a shallow clone, fetch the full history"
         elif rev is None:
             hint = "; the repository has no commits"

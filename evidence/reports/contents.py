@@ -24,6 +24,7 @@ from evidence.reports.vocabulary import (
     SHA_RE,
     SHORT_SHA_RE,
     STATUS_RE,
+    TAG_MENTION_RE,
     VALUE_FLAGS,
     is_path_like,
     marker_token,
@@ -479,4 +480,19 @@ def abbreviated_revisions(lines: list[str]) -> list[RevisionMention]:
             number = text.count("\n", 0, start) + 1
             sentence = _sentence(line, short.start(1) - start, short.end(1) - start)
             found.append(RevisionMention(short.group(1).lower(), sentence, number))
+    return found
+
+
+def tagged_revisions(lines: list[str]) -> list[RevisionMention]:
+    """The tags a report names ("which the repository tags v0.3.0"), for a report that names no
+    commit id: each as ``refs/tags/NAME`` (a tag, never a branch of that name)."""
+    found: list[RevisionMention] = []
+    for number, line in enumerate(lines, 1):
+        if "tag" not in line.lower():
+            continue
+        for tag in TAG_MENTION_RE.finditer(line):
+            name = tag.group(1)
+            if any(char.isdigit() for char in name) and not name.endswith(".lock"):
+                sentence = _sentence(line, tag.start(1), tag.end(1))
+                found.append(RevisionMention(f"refs/tags/{name}", sentence, number))
     return found

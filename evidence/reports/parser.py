@@ -14,7 +14,7 @@ import os
 
 from evidence.git.blobs import eight_bit
 from evidence.model import Diagnostic, Kind, Record, Report, RevisionMention
-from evidence.reports.contents import abbreviated_revisions, read_contents
+from evidence.reports.contents import abbreviated_revisions, read_contents, tagged_revisions
 from evidence.reports.files import split_lines
 from evidence.reports.outline import read_outline
 from evidence.reports.vocabulary import system_from_title
@@ -137,6 +137,8 @@ def parse_report(text: str | bytes, file: str) -> Report:
         )
     if not revisions:  # none named in full: the abbreviated ones (ReportSet.revision_ids)
         revisions.extend(abbreviated_revisions(lines))
+    if not revisions:  # no commit id at all: a tag the report names
+        revisions.extend(tagged_revisions(lines))
     diagnostics.sort(key=lambda diagnostic: diagnostic.line)
     return Report(
         file=file,

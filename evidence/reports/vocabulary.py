@@ -60,6 +60,12 @@ SHORT_SHA_RE = re.compile(
     r"\b(?:revision|commit|rev|sha)\b(?: id)?[:\s]\s*([0-9a-fA-F]{7,39})(?![0-9A-Za-z])",
     re.IGNORECASE,
 )
+#: a tag the words name ("tagged v0.3.0", "at tag release-2024.1"): the revision of a report
+#: that names no commit id; a name with a digit, as a release's is ("tags the branch" is prose)
+TAG_MENTION_RE = re.compile(
+    r"\b(?:tag|tagged|tags)(?:\s+(?:it|as|this|that|commit))?\s+[`'\"“]?([A-Za-z0-9](?:[A-Za-z0-9_+/-]|\.(?!\.))*[A-Za-z0-9])",
+    re.IGNORECASE,
+)
 #: ``SRC-1, a.js``, ``SRC-1: a.js``, and ``SRC-1 — a.js`` as a word processor joins them
 CITE_RE = re.compile(r"(?<![\w-])(SRC-\d+)\s*[,:—–]\s*")
 #: a path from the writer's disk, behind a drive letter (``C:\\repo\\a.js``, ``C:/repo/a.js``):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from evidencekit import make_repo
+from evidencekit import git, make_repo
 
 from db import VerdictStore
 from evidence.reports.loading import load_reports
@@ -223,6 +223,41 @@ def test_which_abbreviations_count_as_the_stated_revision(tmp_path: Path) -> Non
     # named in full: an abbreviation elsewhere is another commit (a fix it mentions)
     assert stated(f"Evidence at revision {full}.", "Fixed in commit 3f2a9c1.") == (full,)
     assert stated("Fixed in commit 3f2a9c1.", "Rev 77aa001 too.") == ("3f2a9c1", "77aa001")
+
+
+def test_a_tag_the_reports_name_is_the_revision_when_they_name_no_commit(
+    tmp_path: Path, repo: tuple[Path, str]
+) -> None:
+    # it was "the reports state no revision id; pass --rev"
+    root, commit = repo
+    git(root, "tag", "v0.3.0")
+    git(root, "tag", "-a", "-m", "release", "release-2")
+    git(root, "branch", "v0.4.0")  # a branch of a tag's name is no tag
+    said = "the library as the repository tags it {}"
+    for tag in ("v0.3.0", "release-2"):
+        code, out, err = run(
+            "check", report(tmp_path, tag, rev=said.format(tag)), "--repo", str(root)
+        )
+        assert code == 0 and f"revision {commit}" in out, err
+    code, _, err = run("check", report(tmp_path, "c", rev="tag v0.4.0"), "--repo", str(root))
+    assert code == 2
+    assert "revision refs/tags/v0.4.0 not found" in err and "git fetch --tags" in err
+
+
+def test_which_tags_count_as_the_stated_revision(tmp_path: Path) -> None:
+    def stated(*sentences: str) -> tuple[str, ...]:
+        path = tmp_path / "t-runtime-report.txt"
+        text = REPORT.format(system="Tiny", rev="(see below)") + "\n".join(sentences) + "\n"
+        path.write_text(text, encoding="utf-8")
+        return load_reports([str(path)]).revision_ids()
+
+    full = "150ffaafeba49438253d615c3dae668fd05ae979"
+    assert stated("Read at the release tagged `v1.2`.") == ("refs/tags/v1.2",)
+    assert stated("Tags v1 and v1.2 both point there.") == ("refs/tags/v1",)
+    assert stated("It tags the branch; tag names are free.") == ()  # no digit: prose
+    # a commit id named, in full or abbreviated: the tag is another name for it, or another commit
+    assert stated(f"Evidence at revision {full}, tagged v1.2.") == (full,)
+    assert stated("Read at commit 150ffaa (tag v1.2).") == ("150ffaa",)
 
 
 def test_a_quote_outside_any_record_fails_the_check(tmp_path: Path, repo: tuple[Path, str]) -> None:
