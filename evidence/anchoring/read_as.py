@@ -1,9 +1,10 @@
 """Quotes of files whose text is not what a reader sees: a Jupyter notebook (its cells, held as
-JSON strings) and a Markdown document (as it renders: links by their text, no tags or table
-bars). A quote copied from what the reader saw is in no line of such a file as written; it is
-looked for in the file read as the reader saw it, line for line, so that the lines found are the
-file's own: `normalized` when it is there (verified, not verbatim), and says how the file was
-read; fuzzy when close, its diff of the text rather than of the file's markup.
+JSON strings) and a Markdown or reStructuredText document (as it renders: links by their text,
+no tags, table bars or section underlines). A quote copied from what the reader saw is in no
+line of such a file as written; it is looked for in the file read as the reader saw it, line for
+line, so that the lines found are the file's own: `normalized` when it is there (verified, not
+verbatim), and says how the file was read; fuzzy when close, its diff of the text rather than of
+the file's markup.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from evidence.anchoring.forms import FileView, quote_forms
 from evidence.anchoring.fuzzy import find_fuzzy
 from evidence.anchoring.markdown_text import MARKDOWN_NOTE, markdown_text
 from evidence.anchoring.notebook import NOTEBOOK_NOTE, notebook_text
+from evidence.anchoring.rst_text import RST_NOTE, rst_text
 from evidence.anchoring.tiers import Found, choose, find_verified, not_verbatim
 from evidence.model import Anchor, FileState, Quote, Tier
 
@@ -27,6 +29,10 @@ _READERS: dict[str, tuple[Callable[[str], str | None], str]] = {
         notebook_text,
         f"{NOTEBOOK_NOTE} its cells read as their text (the file holds each line as a JSON string)",
     ),
+    ".rst": (
+        rst_text,
+        f"{RST_NOTE} read as it renders (links and roles as their text; no underlines, marks)",
+    ),
     ".md": (
         markdown_text,
         f"{MARKDOWN_NOTE} read as it renders (links as their text; no tags, table bars, marks)",
@@ -34,7 +40,7 @@ _READERS: dict[str, tuple[Callable[[str], str | None], str]] = {
 }
 _READERS[".markdown"] = _READERS[".mdx"] = _READERS[".md"]
 #: how the notes of quotes found so start
-READ_AS_NOTES = (NOTEBOOK_NOTE, MARKDOWN_NOTE)
+READ_AS_NOTES = (NOTEBOOK_NOTE, MARKDOWN_NOTE, RST_NOTE)
 
 
 @functools.lru_cache(maxsize=8)

@@ -1,0 +1,85 @@
+"""Quotes of a reStructuredText document as it renders (Sphinx's page, a code host's): verified
+(`normalized`) at the file's own lines once links and roles are read as their text and
+underlines, directives, list marks and table borders are left out; literal blocks are left as
+written. A real repository for each case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from evidencekit import make_repo
+
+from evidence.anchoring import Anchorer
+from evidence.anchoring.rst_text import rst_text
+from evidence.model import Anchor, Quote, Tier
+from evidence.revision import Revision
+
+GUIDE = """\
+=====================
+Operating the archive
+=====================
+
+The archive **never** deletes a note. See `the retention policy <retention.html>`_ for how
+long notes are kept, and :func:`~tools.purge.purge` for the one exception.
+
+Limits
+------
+
+.. note:: A dropped batch stays in the outbox until an operator retries it.
+
+* Tokens are read once at start.
+* Rotating a token needs a restart [#]_.
+
+Run it like this::
+
+    assay check --strict `not a link <x>`_
+
++------------+---------+
+| max_batch  | 50      |
++------------+---------+
+
+.. [#] Plan the restart for a quiet hour.
+"""
+NOTE = "rst: read as it renders (links and roles as their text; no underlines, marks)"
+
+
+def anchored(tmp_path: Path, text: str) -> Anchor:
+    repo = tmp_path / "repo"
+    if not repo.exists():
+        make_repo(repo, {"docs/guide.rst": GUIDE})
+    with Revision.open(repo) as revision:
+        return Anchorer(revision).anchor(Quote(text, "docs/guide.rst", None, 1, 1, "RS-CLM-x", 0))
+
+
+@pytest.mark.parametrize(
+    ("quote", "lines"),
+    [
+        (
+            "The archive never deletes a note. See the retention policy for how long notes are "
+            "kept, and purge for the one exception.",
+            (5, 6),
+        ),
+        ("Note A dropped batch stays in the outbox", (11, 11)),
+        ("Rotating a token needs a restart.", (14, 14)),
+        ("Run it like this: assay check --strict", (16, 18)),
+        ("max_batch 50", (21, 21)),
+    ],
+)
+def test_what_the_page_shows_is_verified_at_its_lines(
+    tmp_path: Path, quote: str, lines: tuple[int, int]
+) -> None:
+    anchor = anchored(tmp_path, quote)
+    assert (anchor.match, anchor.lines, anchor.notes) == (Tier.NORMALIZED, lines, (NOTE,))
+
+
+def test_literal_blocks_are_left_as_written() -> None:
+    rendered = rst_text(GUIDE)
+    assert rendered is not None
+    lines = rendered.split("\n")
+    assert len(lines) == len(GUIDE.split("\n"))
+    assert lines[:3] == ["", "Operating the archive", ""]  # a title's over- and underline
+    assert lines[17] == "    assay check --strict `not a link <x>`_"
+    assert lines[19] == lines[21] == ""  # a grid table's borders
+    assert lines[23] == "Plan the restart for a quiet hour."  # a footnote's text
+    assert rst_text("Plain words.\n") is None
