@@ -263,6 +263,12 @@ class Anchor(NamedTuple):
         return not self.verified or self.range_ok is False
 
 
+def short_revision(rev: str) -> str:
+    """A stated revision as a line names it: a commit id's first 12 digits, a tag by its name
+    (``tag v0.3.0`` for ``refs/tags/v0.3.0``)."""
+    return f"tag {rev.removeprefix('refs/tags/')}" if rev.startswith("refs/tags/") else rev[:12]
+
+
 def stated_revisions(shas: Iterable[str]) -> tuple[str, ...]:
     """The revisions a run of mentions states (`ReportSet.revision_ids`): the distinct 40-hex
     ids; when there is none, the abbreviated ones, each but those beginning a longer one; when

@@ -23,7 +23,7 @@ from pathlib import Path
 from evidence.audit.file import name_key
 from evidence.citations import PathIndex, cited_path
 from evidence.git.tree import normalize_path
-from evidence.model import Report, stated_revisions
+from evidence.model import Report, short_revision, stated_revisions
 from evidence.revision import Revision, RevisionError
 from evidence.sarif.rebase import is_sarif_report, repository_path
 
@@ -173,7 +173,7 @@ def match(system: SystemReports, repositories: Sequence[Path]) -> Found:
     for rev in system.revisions:
         for repository in repositories:
             if _holds(repository, rev):
-                return Found(repository, f"holds the stated revision {rev[:12]}")
+                return Found(repository, f"holds the stated revision {short_revision(rev)}")
     wanted = _plain(system.name)
     for repository in repositories:
         remote = _remote_name(repository)
@@ -385,7 +385,7 @@ def render(
         out += [f"  {_string(_relative(path, base))}," for path in system.files]
         out.append("]")
         if len(system.revisions) > 1:
-            listed = ", ".join(rev[:12] for rev in system.revisions)
+            listed = ", ".join(short_revision(rev) for rev in system.revisions)
             out.append(f'rev = "{system.revisions[0]}"  # the reports state several: {listed}')
         elif not system.revisions and found.repository is not None:
             out.append('rev = "HEAD"  # the reports state no revision: name the one they cite')

@@ -8,6 +8,7 @@ from rich.cells import cell_len
 from textual.content import Content
 from textual.widgets import Static
 
+from evidence.model import short_revision
 from screens.safe import visible
 from screens.widgets.cut import cut, cut_text
 
@@ -47,7 +48,7 @@ def revision_label(
     if revision is not None:
         label = f"@{revision.short}"
     else:
-        label = "@(revision unavailable)" if error else f"@{(rev or 'HEAD')[:12]}…"
+        label = "@(revision unavailable)" if error else f"@{short_revision(rev or 'HEAD')}…"
     if origin:
         label += f" ({cut_text(origin, 24)})"
     return label

@@ -232,3 +232,19 @@ def test_init_reads_the_reports_in_the_folders_below_not_in_a_systems_clone(
     result = CliRunner().invoke(cli, ["audit", "init", str(empty)])
     assert result.exit_code == 2 and "no reports found in" in result.stderr
     assert "or its folders" in result.stderr
+
+
+def test_init_finds_the_repository_holding_a_tag_a_report_names(tmp_path: Path) -> None:
+    from screens.widgets.review_header import revision_label
+
+    repos = tmp_path / "src"
+    make_repo(repos / "project-one", {"a.py": "x = 1\n"})
+    git(repos / "project-one", "tag", "v0.3.0")
+    reports = tmp_path / "reports"
+    write_report(reports, "Alpha", "AL", "the commit the repository tags v0.3.0")
+    result = CliRunner().invoke(cli, ["audit", "init", str(reports), "--search", str(repos)])
+    assert result.exit_code == 0, result.output
+    text = (reports / "assay.toml").read_text()
+    # it read "refs/tags/v" (the first 12 characters of the revision stated)
+    assert 'repository = "../src/project-one"  # holds the stated revision tag v0.3.0' in text
+    assert revision_label(None, None, "refs/tags/v0.3.0") == "@tag v0.3.0…"
