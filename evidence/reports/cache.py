@@ -65,6 +65,7 @@ MAX_BYTES = 256 * 1024 * 1024
 #: test_report_cache.py checks that the list is complete)
 PARSER_SOURCES = (
     "reports/parser.py",
+    "reports/html_text.py",
     "reports/vocabulary.py",
     "reports/outline.py",
     "reports/contents.py",

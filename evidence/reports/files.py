@@ -23,7 +23,7 @@ class ReportError(Exception):
 
 
 #: file name endings that a directory's reports may have
-REPORT_SUFFIXES = (".txt", ".md", ".report", ".json")
+REPORT_SUFFIXES = (".txt", ".md", ".report", ".json", ".html", ".htm")
 #: file name endings read as SARIF (evidence/sarif/) whatever their content
 SARIF_SUFFIXES = (".sarif", ".sarif.gz", ".sarif.json")
 
@@ -67,6 +67,10 @@ def split_lines(text: str) -> list[str]:
 
 def is_report_text(head: str) -> bool:
     """True when the start of a file reads like a report (title ending in 'report', or Type:)."""
+    from evidence.reports.html_text import html_text, looks_like_html  # here: HTML is rare
+
+    if looks_like_html(head):
+        head = html_text(head)
     lines = [line.strip() for line in split_lines(head.lstrip("\ufeff"))[:20]]
     nonblank = [line for line in lines if line]
     if not nonblank:

@@ -1,0 +1,96 @@
+"""A report delivered as HTML (a wiki's export, a rendered page saved) is read as the text its
+page shows: the same records, quotes and citations as the report written plainly, its quotes
+anchored alike in a real repository; the head, scripts and styles are never read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evidencekit import make_repo
+
+from evidence.anchoring import Anchorer
+from evidence.reports.html_text import html_text, looks_like_html
+from evidence.reports.parser import parse_report
+from evidence.revision import Revision
+
+SOURCE = """\
+def gate(request):
+    if request.token is None:
+        return "<denied>"
+    return None
+"""
+
+HTML = """\
+<!DOCTYPE html>
+<html><head><title>Export</title><style>p {{ color: red }}</style>
+<script>var x = "KS-CLM-not-a-record --- src/nothing.py";</script></head>
+<body>
+<h1>Tiny runtime report</h1>
+<p>Type: agentic-system-analyses/types/agentic-system-runtime-report.md</p>
+<h2>Runtime account</h2>
+<h3>Evidence</h3>
+<p>Evidence is SRC-1 at revision {rev}. The gate is read in
+full (SRC-1, src/gate.py).</p>
+<h2>Shared records</h2>
+<h3>Claims</h3>
+<p><strong>TY-CLM-gate</strong></p>
+<p>Label: The gate</p>
+<p>A request without a token is turned away:</p>
+<pre><code>    if request.token is None:
+        return "&lt;denied&gt;"
+</code></pre>
+<p>--- src/gate.py:2-3</p>
+<p>The same, inline: <code>return &quot;&lt;denied&gt;&quot;</code> --- src/gate.py:3</p>
+<ul><li>Two bullets,</li><li>not quotes.</li></ul>
+<table><tr><th>setting</th><th>value</th></tr><tr><td>token</td><td>required</td></tr></table>
+<p>The end of the gate:<br>return None --- src/gate.py:4</p>
+</body></html>
+"""
+
+
+def test_an_html_report_reads_as_the_text_its_page_shows(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    rev = make_repo(repo, {"src/gate.py": SOURCE})
+    report = parse_report(HTML.format(rev=rev).encode(), "tiny-runtime-report.html")
+    assert report.title == "Tiny runtime report"
+    assert [m.sha for m in report.revisions] == [rev]
+    assert report.diagnostics[0].message.startswith("an HTML document: read as the text")
+    (narrative, claim) = report.records
+    assert narrative.citations[0].paths == ("src/gate.py",)
+    assert claim.id == "TY-CLM-gate" and claim.label == "The gate"
+    quotes = [(q.text, q.path, q.claimed) for q in claim.quotes]
+    assert quotes == [
+        ('    if request.token is None:\n        return "<denied>"', "src/gate.py", (2, 3)),
+        ('return "<denied>"', "src/gate.py", (3, 3)),
+        ("return None", "src/gate.py", (4, 4)),
+    ]
+    assert "not-a-record" not in " ".join(r.body for r in report.records)
+    with Revision.open(repo) as revision:
+        anchors = [Anchorer(revision).anchor(quote) for quote in claim.quotes]
+    assert [(a.match.value, a.lines, a.range_ok) for a in anchors] == [
+        ("exact", (2, 3), True),
+        ("exact", (3, 3), True),
+        ("exact", (4, 4), True),
+    ]
+
+
+def test_what_is_html_and_how_its_blocks_read() -> None:
+    assert looks_like_html("\ufeff  <!doctype html><p>x</p>")
+    assert looks_like_html("<p>Tiny runtime report</p>")
+    assert not looks_like_html("Tiny runtime report\n<p>code</p> --- a.html")
+    assert not looks_like_html("<denied> is what the gate returns")
+    text = html_text("<ol><li>one</li><li>two<br>lines</li></ol><p>a &amp; b</p>")
+    assert text == "1. one\n\n2. two\n\nlines\n\na & b\n"
+    # a preformatted block parted by a blank line: indented, one block to the parser
+    assert html_text("<pre>a = 1\n\nb = 2</pre>") == "    a = 1\n\n    b = 2\n"
+
+
+def test_a_folder_of_html_reports_is_read(tmp_path: Path) -> None:
+    from evidence.reports.loading import load_reports
+
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / "tiny-runtime-report.html").write_text(HTML.format(rev="0" * 40))
+    (folder / "index.html").write_text("<html><body><p>Documentation</p></body></html>")
+    (loaded,) = load_reports([folder]).reports
+    assert loaded.title == "Tiny runtime report" and len(loaded.records) == 2
