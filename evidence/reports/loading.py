@@ -178,6 +178,12 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
 def _load_file(path: Path, shown: str, cache: Path | None, stored: list[str]) -> list[Report]:
     """The reports of one file: SARIF runs, a bundle's reports or the one report it holds."""
     data = _read(path, shown)
+    kind = _document_kind(data[:8])
+    if kind is not None:  # read as text it is "no title, no Type: line": say what it is
+        raise ReportError(
+            f"{shown}: {kind}; assay reads reports written as text, Markdown or HTML: save or"
+            " export it as one of those first"
+        )
     json_named = is_sarif_name(path.name) or path.suffix.lower() == ".json"
     if json_named and (not data or data.isspace()):  # not strip(): it copies the whole file
         # a scanner or an export that failed leaves an empty file ("not valid JSON (Expecting
@@ -198,6 +204,20 @@ def _load_file(path: Path, shown: str, cache: Path | None, stored: list[str]) ->
 
         return list(load_bundle(bundle, shown).reports)
     return [_parse(data, shown, cache, stored)]
+
+
+#: the first bytes of documents a report may come as that are no text
+_DOCUMENTS = (
+    (b"%PDF-", "a PDF document (pdftotext, or the viewer's Save as Text, gives its text)"),
+    (b"PK\x03\x04", "a zip archive (a .docx or .odt document is one)"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document (.doc)"),
+    (b"{\\rtf", "an RTF document"),
+)
+
+
+def _document_kind(head: bytes) -> str | None:
+    """What a file that is no text is, by its first bytes (None: text, or something else)."""
+    return next((kind for magic, kind in _DOCUMENTS if head.startswith(magic)), None)
 
 
 def _load_sarif(data: bytes, shown: str, cache: Path | None, stored: list[str]) -> list[Report]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from evidencekit import make_repo
 
 from evidence.anchoring import Anchorer
@@ -94,3 +95,26 @@ def test_a_folder_of_html_reports_is_read(tmp_path: Path) -> None:
     (folder / "index.html").write_text("<html><body><p>Documentation</p></body></html>")
     (loaded,) = load_reports([folder]).reports
     assert loaded.title == "Tiny runtime report" and len(loaded.records) == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "said"),
+    [
+        ("r.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document (pdftotext"),
+        ("r.docx", b"PK\x03\x04\x14\x00\x06\x00", "a zip archive (a .docx or .odt"),
+        ("r.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Office document"),
+        ("r.rtf", b"{\\rtf1\\ansi Tiny runtime report}", "an RTF document"),
+    ],
+)
+def test_a_document_that_is_no_text_says_what_it_is(
+    tmp_path: Path, name: str, data: bytes, said: str
+) -> None:
+    # it said "not an evidence report: no title ending in 'report', no 'Type:' line, ..."
+    from click.testing import CliRunner
+
+    from tui.cli import cli
+
+    (tmp_path / name).write_bytes(data)
+    result = CliRunner().invoke(cli, ["parse", str(tmp_path / name)])
+    assert result.exit_code == 2
+    assert said in result.stderr and "text, Markdown or HTML" in result.stderr
