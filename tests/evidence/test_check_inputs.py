@@ -7,6 +7,7 @@ revision came from, and no verdict is saved against a revision that was not reso
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -210,13 +211,16 @@ def test_an_abbreviated_stated_revision_is_resolved_by_git(
     assert code == 2 and "revision 0123456789ab not found" in err
 
 
-def test_which_abbreviations_count_as_the_stated_revision(tmp_path: Path) -> None:
-    def stated(*sentences: str) -> tuple[str, ...]:
-        path = tmp_path / "s-runtime-report.txt"
-        text = REPORT.format(system="Tiny", rev="(see below)") + "\n".join(sentences) + "\n"
-        path.write_text(text, encoding="utf-8")
-        return load_reports([str(path)]).revision_ids()
+def stated_in(tmp_path: Path, *sentences: str) -> tuple[str, ...]:
+    """The revisions a report whose text ends with ``sentences`` states."""
+    path = tmp_path / "s-runtime-report.txt"
+    text = REPORT.format(system="Tiny", rev="(see below)") + "\n".join(sentences) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return load_reports([str(path)]).revision_ids()
 
+
+def test_which_abbreviations_count_as_the_stated_revision(tmp_path: Path) -> None:
+    stated = partial(stated_in, tmp_path)
     full = "150ffaafeba49438253d615c3dae668fd05ae979"
     assert stated("Read at commit 150ffaa.", "Also SHA: 150ffaafeba4.") == ("150ffaafeba4",)
     assert stated("The commit effaced the old flag; a 1234567 count.") == ()  # prose, numbers
@@ -245,12 +249,7 @@ def test_a_tag_the_reports_name_is_the_revision_when_they_name_no_commit(
 
 
 def test_which_tags_count_as_the_stated_revision(tmp_path: Path) -> None:
-    def stated(*sentences: str) -> tuple[str, ...]:
-        path = tmp_path / "t-runtime-report.txt"
-        text = REPORT.format(system="Tiny", rev="(see below)") + "\n".join(sentences) + "\n"
-        path.write_text(text, encoding="utf-8")
-        return load_reports([str(path)]).revision_ids()
-
+    stated = partial(stated_in, tmp_path)
     full = "150ffaafeba49438253d615c3dae668fd05ae979"
     assert stated("Read at the release tagged `v1.2`.") == ("refs/tags/v1.2",)
     assert stated("Tags v1 and v1.2 both point there.") == ("refs/tags/v1",)
