@@ -54,10 +54,11 @@ def _view(read: Callable[[str], str | None], text: str) -> FileView | None:
 def read_as_anchor(
     quote: Quote, path: str, text: str, found: Found, notes: Sequence[str], floor: float
 ) -> Anchor | None:
-    """The anchor of a quote of a notebook or a Markdown file (by ``path``'s ending; holding
-    ``text``) found in the file read as its reader sees it: `normalized` when there as written
-    (or but for whitespace or formatting), fuzzy when close and closer than the quote is to the
-    file as written (``found``); None when neither, or the file is of no such kind."""
+    """The anchor of a quote of a notebook, a Markdown or a reStructuredText file (by ``path``'s
+    ending; holding ``text``) found in the file read as its reader sees it: `normalized` when
+    there as written (or but for whitespace or formatting), fuzzy when close and closer than the
+    quote is to the file as written (``found``); None when neither, or the file is of no such
+    kind."""
     reader = _READERS.get(path[path.rfind(".") :].lower()) if "." in path else None
     if reader is None:
         return None

@@ -57,6 +57,7 @@ _BLOCKS = frozenset(
 )
 #: elements whose content is never shown
 _HIDDEN = frozenset({"head", "script", "style", "template", "noscript"})
+_MARKER = re.compile(r"\s*(?:•|\d+\.)\s*")
 _OPENING = re.compile(
     r"<(?:!doctype\s+html|html|body|p|div|h[1-6]|pre|ul|ol|table|article|section)\b", re.I
 )
@@ -90,6 +91,8 @@ class _Reader(HTMLParser):
 
     def end_paragraph(self) -> None:
         raw = "".join(self.words)
+        if _MARKER.fullmatch(raw):  # a list item's mark, its text in a paragraph to come
+            return
         self.words = []
         code = self.code
         self.code = None

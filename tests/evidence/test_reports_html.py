@@ -82,6 +82,8 @@ def test_what_is_html_and_how_its_blocks_read() -> None:
     assert not looks_like_html("<denied> is what the gate returns")
     text = html_text("<ol><li>one</li><li>two<br>lines</li></ol><p>a &amp; b</p>")
     assert text == "1. one\n\n2. two\n\nlines\n\na & b\n"
+    # a list item's text in a paragraph of its own: one item still, its mark before it
+    assert html_text("<ul><li><p>loose</p></li><li>tight</li></ul>") == "• loose\n\n• tight\n"
     # a preformatted block parted by a blank line: indented, one block to the parser
     assert html_text("<pre>a = 1\n\nb = 2</pre>") == "    a = 1\n\n    b = 2\n"
 
