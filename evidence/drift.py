@@ -405,7 +405,8 @@ class _Follower:
             # every line of it was deleted: a passage merely like it is another one (a sibling
             # edited too); the same text but for whitespace or formatting (verified tiers) is it
             forms = quote_forms(text)
-            same = self.anchorer.verified_places(forms, "", [path]) if forms.exact else []
+            paths = [path] if forms.exact else []  # as written: a link's new target is a change
+            same = self.anchorer.verified_places(forms, "", paths, rendered=False)
             known = set(before)  # lines of other passages, there before: not this one
             same = [
                 p for p in same if not known >= set(self._lines_at(self.against, path, p.lines))

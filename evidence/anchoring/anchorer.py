@@ -25,9 +25,10 @@ from evidence.anchoring.fuzzy import MAX_FUZZY_CHARS, align_at, best_fuzzy, find
 from evidence.anchoring.index import RevisionIndex
 from evidence.anchoring.lead_in import lead_in_anchor
 from evidence.anchoring.located import locate
+from evidence.anchoring.other_files import OtherFiles
 from evidence.anchoring.read_as import read_as_anchor
 from evidence.anchoring.rendered import DECOMPOSED_NOTE, rescue
-from evidence.anchoring.tiers import MAX_ELSEWHERE, NOT_FOUND, Found, choose, find_verified
+from evidence.anchoring.tiers import NOT_FOUND, Found, choose, find_verified
 from evidence.anchoring.workers import Pending, Workers, use_processes
 from evidence.model import (
     Anchor,
@@ -54,7 +55,7 @@ PREPARE_FROM = 200
 PARALLEL_FROM = 32 * 1024 * 1024
 
 
-class Anchorer:
+class Anchorer(OtherFiles):
     """Anchors quotes in one revision, keeping file views and the word index between quotes."""
 
     def __init__(
@@ -412,62 +413,6 @@ class Anchorer:
         scored = self.fuzzy_places(forms, cited, index.files_with_most(forms.index_words))
         return best_fuzzy(scored)
 
-    def verified_places(
-        self, forms: QuoteForms, cited: str, paths: Iterable[str]
-    ) -> list[Elsewhere]:
-        """The quote's exact/whitespace/normalized places in `paths` (in their order, at most
-        MAX_ELSEWHERE), the cited file left out."""
-        found: list[Elsewhere] = []
-        entries = self.revision.entries()
-        for path in paths:
-            if path == cited:
-                continue
-            entry = entries.get(path)
-            known = self.revision.cached_text(entry.oid) if entry is not None else None
-            # cheaper than reading it (every file, for a quote of common words): it lacks a
-            # telltale word or the quote's longest token, and nothing the normalized tier
-            # translates (asterisks, backticks, typographic quotes) could explain it
-            if known is not None and _plain(known) and _lacks(forms, known):
-                continue
-            source = self.revision.read(path)
-            if source.state is not FileState.OK or not source.text:
-                continue
-            view = self._view(source)
-            # every verified tier finds the quote's normalized tokens in the translated text
-            if _lacks(forms, view.text if _plain(view.text) else view.translated):
-                continue
-            hit = find_verified(forms, view)
-            found.extend(Elsewhere(path, span, hit.tier) for span in hit.spans)
-            if len(found) >= MAX_ELSEWHERE:
-                break
-        return found[:MAX_ELSEWHERE]
-
-    def fuzzy_places(
-        self, forms: QuoteForms, cited: str, paths: Iterable[str]
-    ) -> list[tuple[float, Elsewhere]]:
-        """The two best fuzzy passages of each of `paths` (the cited file left out), scored; a
-        file holding the quote verbatim or normalized gives those places instead (scored 100).
-
-        These are the files holding most of the quote's rarest words: one of them may be two
-        words joined where a backtick was lost ("Input`s" quoted "Inputs"), a word other files
-        hold, so that the file was no candidate for a verified place.
-        """
-        scored: list[tuple[float, Elsewhere]] = []
-        for path in paths:
-            if path == cited:
-                continue
-            source = self.revision.read(path)
-            if source.state is not FileState.OK or not source.text:
-                continue
-            view = self._view(source)
-            hit = find_verified(forms, view)
-            if hit.spans:
-                scored.extend((100.0, Elsewhere(path, span, hit.tier)) for span in hit.spans)
-                continue
-            for passage in find_fuzzy(forms, view, self.floor)[:2]:
-                scored.append((passage.score, Elsewhere(path, passage.lines, Tier.FUZZY)))
-        return scored
-
 
 def _view_size(view: FileView) -> int:
     return len(view.text)
@@ -488,13 +433,3 @@ def anchor_all(
     if cancel is not None and cancel.is_set():
         return {}
     return dict(zip(quotes, anchors, strict=True))
-
-
-def _plain(text: str) -> bool:
-    """Nothing in ``text`` that normalizing translates: what the quote lacks, it lacks."""
-    return "*" not in text and "`" not in text and text.isascii()
-
-
-def _lacks(forms: QuoteForms, text: str) -> bool:
-    """``text`` lacks a telltale word of the quote, or its longest token."""
-    return forms.longest not in text or any(word not in text for word in forms.telltale)

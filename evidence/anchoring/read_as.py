@@ -21,7 +21,7 @@ from evidence.anchoring.rst_text import RST_NOTE, rst_text
 from evidence.anchoring.tiers import Found, choose, find_verified, not_verbatim
 from evidence.model import Anchor, FileState, Quote, Tier
 
-__all__ = ["READ_AS_NOTES", "read_as_anchor"]
+__all__ = ["READ_AS_NOTES", "read_as_anchor", "read_as_view"]
 
 #: by the file name's ending: how to read the file as its reader sees it, and what to say
 _READERS: dict[str, tuple[Callable[[str], str | None], str]] = {
@@ -49,6 +49,12 @@ def _view(read: Callable[[str], str | None], text: str) -> FileView | None:
     string's hash is computed once)."""
     seen = read(text)
     return None if seen is None or seen == text else FileView(seen)
+
+
+def read_as_view(path: str, text: str) -> FileView | None:
+    """The file read as its reader sees it, when ``path`` names a notebook or a document."""
+    reader = _READERS.get(path[path.rfind(".") :].lower()) if "." in path else None
+    return None if reader is None else _view(reader[0], text)
 
 
 def read_as_anchor(

@@ -99,3 +99,18 @@ def test_code_blocks_and_spans_are_left_as_written() -> None:
     assert lines[20] == lines[22] == ""  # the fence's own lines
     assert lines[16].startswith("Run `<tool> --check` first")
     assert markdown_text("plain words only\n") is None
+
+
+def test_a_page_quoted_under_another_files_name_is_found_in_its_own(tmp_path: Path) -> None:
+    # cited under the wrong file: "found in" the document it is in, read as it renders
+    repo = tmp_path / "repo"
+    make_repo(repo, {"docs/guide.md": GUIDE, "docs/other.md": "# Other\n\nNothing here.\n"})
+    quote = Quote("max_batch 50 notes sent in one request", "docs/other.md", None, 1, 1, "X", 0)
+    with Revision.open(repo) as revision:
+        (anchor,) = Anchorer(revision).anchor_many([quote])
+        alone = Anchorer(revision).anchor(quote)
+    assert not anchor.verified
+    assert [(p.path, p.lines, p.match) for p in anchor.elsewhere] == [
+        ("docs/guide.md", (8, 8), Tier.NORMALIZED)
+    ]
+    assert alone.elsewhere == anchor.elsewhere
