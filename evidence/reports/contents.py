@@ -155,6 +155,27 @@ def _code_like(text: str) -> bool:
     return sum(1 for mark in _CODE_MARKS if mark.search(text)) >= 2
 
 
+#: what a quote's line that goes on with the sentence of the line above says
+_CONTINUED = (
+    "the quote of {path} goes on with the sentence of the line above: only its own line is "
+    "checked (join the two, or part them with a blank line)"
+)
+
+
+def _continues(lines: list[str], first: int, index: int, taken: set[int]) -> bool:
+    """The line holding an inline quote starts in lower case after a line of prose that ends
+    mid-sentence: a quote wrapped at the report's width, whose first part is read as prose."""
+    above = index - 1
+    if above < first or above in taken or not lines[index][:1].islower():
+        return False
+    prior = lines[above].rstrip()
+    if not prior or marker(prior) is not None or LABEL_RE.match(prior):
+        return False
+    if STATUS_RE.match(prior) or FIELD_RE.match(prior) or BULLET_RE.match(prior.lstrip()):
+        return False
+    return prior[-1:].isalpha() or prior.endswith(",")
+
+
 #: what a diagnostic of a code paragraph read with the path of the quote right after it says
 INFERRED = "passage with no '--- path' of its own, just above a quote of {path}: checked there"
 
@@ -366,6 +387,8 @@ def _quotes(
                     start -= 1
             text_lines = [*lines[start:index], text_part]
             inline = start == index
+            if inline and _continues(lines, first, index, taken):
+                diagnostics.append(Diagnostic(index + 1, _CONTINUED.format(path=token)))
         path, claimed = split_claimed(token)
         if claimed is not None and (claimed[0] < 1 or claimed[1] < claimed[0]):
             diagnostics.append(

@@ -148,3 +148,31 @@ def test_a_record_id_in_lower_case_is_said_not_read() -> None:
 def test_a_lower_case_word_with_dashes_is_no_record_id() -> None:
     report = parse_report(ROUTES.format(line="end-to-end-tests"), "r.txt")
     assert not [d for d in report.diagnostics if d.line == 15]
+
+
+def test_a_quote_wrapped_at_the_reports_width_is_said() -> None:
+    # only the marker's own line is the quote: the first part of a wrapped sentence was read as
+    # prose, and the quote checked was its end alone, without a word
+    report = account(
+        "The guide says it plainly: the archive never deletes a note, see the\n"
+        "policy for how long notes are kept. --- docs/guide.md"
+    )
+    (quote,) = report.records[0].quotes
+    assert quote.text == "policy for how long notes are kept."
+    assert any("goes on with the sentence of the line above" in m for m in messages(report))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "The gate reads:\nif not header: return None --- auth.py",  # a lead-in ends in a colon
+        "The gate is read first.\nif not header: return None --- auth.py",
+        "The gate is read first\nReturn None when no header --- auth.py",  # a capital: not one
+        "The gate is read first, in every request that any handler sees, and it\n\n"
+        "if not header: return None --- auth.py",  # a blank line parts them
+    ],
+)
+def test_a_quote_after_a_sentence_of_its_own_is_not_said(lines: str) -> None:
+    report = account(lines)
+    assert len([quote for record in report.records for quote in record.quotes]) == 1
+    assert not any("goes on with" in m for m in messages(report))
