@@ -515,7 +515,9 @@ def tagged_revisions(lines: list[str]) -> list[RevisionMention]:
             continue
         for tag in TAG_MENTION_RE.finditer(line):
             name = tag.group(1)
-            if any(char.isdigit() for char in name) and not name.endswith(".lock"):
+            # a release's name: a digit, and a letter or a dot or dash ("tags 12 kinds" is prose)
+            release = any(c.isdigit() for c in name) and not name.isdigit()
+            if release and not name.endswith(".lock"):
                 sentence = _sentence(line, tag.start(1), tag.end(1))
                 found.append(RevisionMention(f"refs/tags/{name}", sentence, number))
     return found

@@ -254,6 +254,7 @@ def test_which_tags_count_as_the_stated_revision(tmp_path: Path) -> None:
     assert stated("Read at the release tagged `v1.2`.") == ("refs/tags/v1.2",)
     assert stated("Tags v1 and v1.2 both point there.") == ("refs/tags/v1",)
     assert stated("It tags the branch; tag names are free.") == ()  # no digit: prose
+    assert stated("The parser tags 12 kinds of line.") == ()  # a number alone: prose
     # a commit id named, in full or abbreviated: the tag is another name for it, or another commit
     assert stated(f"Evidence at revision {full}, tagged v1.2.") == (full,)
     assert stated("Read at commit 150ffaa (tag v1.2).") == ("150ffaa",)
