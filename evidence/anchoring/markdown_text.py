@@ -27,8 +27,10 @@ _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s*\S")  # [label]: target, not r
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
 _BLOCK_MARKS = re.compile(r"^\s*(?:>\s?)*\s*(?:(?:#{1,6}|[-*+]|\d{1,9}[.)])(?=\s|$))?\s*")
 _CLOSING_HASHES = re.compile(r"\s+#+\s*$")
-_UNDERSCORES = re.compile(r"(?<![\w\\])(_{1,2})(?=\S)(.+?)(?<=\S)\1(?!\w)")
-_STRUCK = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+# (what they enclose holds no underscore, nor tildes "~~": a search from each one stops at the
+# next, so that a long line of them is read in one pass, not one per mark)
+_UNDERSCORES = re.compile(r"(?<![\w\\])(_{1,2})(?=[^\s_])([^_\n]+?)(?<=\S)\1(?!\w)")
+_STRUCK = re.compile(r"~~(?=[^\s~])((?:[^~\n]|~(?!~))+?)(?<=\S)~~")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 _BAR = re.compile(r"(?<!\\)\|")

@@ -27,7 +27,7 @@ _OPTION = re.compile(r"^\s+:[\w-]+:(?:\s|$)")  # a directive's option, under it
 _LINK = re.compile(r"`([^`<>\n]+?)\s*<[^`<>\n]+>`__?")
 _NAMED = re.compile(r"`([^`<>\n]+)`__?")
 # :role:`text`, :role:`Title <target>`, :py:func:`~a.b` (its last part)
-_ROLE = re.compile(r":(?:[\w-]+:)+`(~?)([^`<\n]*?)(?:\s*<[^`\n]*>)?`")
+_ROLE = re.compile(r":(?:[\w-]{1,40}:){1,3}`(~?)([^`<\n]*?)(?:\s*<[^`\n]*>)?`")
 _FOOTNOTE_TEXT = re.compile(r"^\s*\.\.\s+\[(?:#\w*|\*|\d+|[\w.-]+)\]\s+")
 _FOOTNOTE = re.compile(r"\s?\[(?:#|\*|\d+|#\w+)\]_")
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|#\.|\d{1,9}[.)]|\(\d{1,9}\)|[a-zA-Z][.)])\s+")

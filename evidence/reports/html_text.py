@@ -58,6 +58,7 @@ _BLOCKS = frozenset(
 #: elements whose content is never shown
 _HIDDEN = frozenset({"head", "script", "style", "template", "noscript"})
 _MARKER = re.compile(r"\s*(?:•|\d+\.)\s*")
+_UNCLOSED = re.compile(r"<(?=[^<>]*(?:<|$))")
 _OPENING = re.compile(
     r"<(?:!doctype\s+html|html|body|p|div|h[1-6]|pre|ul|ol|table|article|section)\b", re.I
 )
@@ -72,7 +73,9 @@ def looks_like_html(text: str) -> bool:
 def html_text(text: str) -> str:
     """The text an HTML document's page shows, a paragraph per block (see the module)."""
     reader = _Reader()
-    reader.feed(text)
+    # a '<' no '>' closes before the next '<' is text (a page shows it so); left to the parser,
+    # each one is a tag it looks for the end of to the end of the document, again and again
+    reader.feed(_UNCLOSED.sub("&lt;", text))
     reader.close()
     reader.end_paragraph()
     return "\n".join(reader.lines).strip("\n") + "\n"

@@ -114,3 +114,9 @@ def test_a_page_quoted_under_another_files_name_is_found_in_its_own(tmp_path: Pa
         ("docs/guide.md", (8, 8), Tier.NORMALIZED)
     ]
     assert alone.elsewhere == anchor.elsewhere
+
+
+def test_emphasis_and_struck_text_are_read_as_their_words() -> None:
+    # each searched for within a run free of its own marks: a long line of them is one pass
+    text = "a __bold__ and _em_ and ~~gone~~ but snake_case_name and __init__.py\n"
+    assert markdown_text(text) == "a bold and em and gone but snake_case_name and init.py\n"

@@ -120,3 +120,8 @@ def test_a_document_that_is_no_text_says_what_it_is(
     result = CliRunner().invoke(cli, ["parse", str(tmp_path / name)])
     assert result.exit_code == 2
     assert said in result.stderr and "text, Markdown or HTML" in result.stderr
+
+
+def test_a_less_than_sign_no_tag_closes_is_text() -> None:
+    # read as text, as a page shows it; left to the parser, each was a tag looked for to the end
+    assert html_text("<p>if a < b and c > d then x << 2</p>") == "if a < b and c > d then x << 2\n"

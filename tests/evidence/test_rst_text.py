@@ -83,3 +83,9 @@ def test_literal_blocks_are_left_as_written() -> None:
     assert lines[19] == lines[21] == ""  # a grid table's borders
     assert lines[23] == "Plan the restart for a quiet hour."  # a footnote's text
     assert rst_text("Plain words.\n") is None
+
+
+def test_roles_are_read_with_their_domains_and_no_longer_names() -> None:
+    assert rst_text("see :py:meth:`~a.B.run` and :ref:`the setup <setup>`\n") == (
+        "see run and the setup\n"
+    )
