@@ -1,11 +1,12 @@
 """The readings of untrusted text on long lines: a document read as it renders (Markdown,
-reStructuredText), a notebook's strings, an HTML report, a quote's lead-in.
+reStructuredText), a notebook's strings, an HTML report, a quote's lead-in, a report's text.
 
 Each is timed on a line of 240,000 characters made of one mark repeated (``_a ``, ``~~a ``,
 ``<a ``, ``:a`` ...), as a minified or hostile file holds them, beside the same line a quarter
 as long (the baseline): a reading that searches from each mark to the end of the line takes 16
 times as long for 4 times the line (a 60,000-character line of ``<a `` took 30 s in the HTML
-reader, ``__a `` 18 s in the Markdown one, before this benchmark). Goal: no reading more than 6x
+reader, ``__a `` 18 s in the Markdown one, ``SRC-1, a/`` 85 s in a report's citations, before
+this benchmark). Goal: no reading more than 6x
 its baseline (linear is 4x; readings under 20 ms not compared), none over 0.5 s.
 
 Usage: .venv/bin/python benchmarks/bench_readings.py [--length 240000]
@@ -26,17 +27,21 @@ from evidence.anchoring.markdown_text import markdown_text
 from evidence.anchoring.notebook import notebook_text
 from evidence.anchoring.rst_text import rst_text
 from evidence.reports.html_text import html_text
+from evidence.reports.parser import parse_report
 
 MARKS = [
     "_a ", "__a ", "~~a ", "``a `", "`a ", "[a](", "[a][", "<a ", "<<a", "*a ", ":a", ":a:`",
     "`a <", "\\", "| a ", "a: ", ".. a", "[#", '"a\\"', "&a", "A b c: ", "](", "x__y ",
+    "SRC-1, a/", "commit 1234567 ", "tag v1 ", "rg -n ", " --- a.js",
 ]  # fmt: skip
+_REPORT = "Kite runtime report\n\nType: t\n\nKite account\n\nPart\n\n"
 READERS: list[tuple[str, Callable[[str], object]]] = [
     ("markdown", markdown_text),
     ("rst", rst_text),
     ("notebook", notebook_text),
     ("html", html_text),
     ("lead-in", lead_ins),
+    ("report", lambda line: parse_report(f"{_REPORT}{line}\n\nShared records\n", "r.txt")),
 ]
 
 

@@ -35,9 +35,12 @@ def citations_in(
     if following:
         line = f"{line} {following}"
     line = line.translate(SMART_QUOTES)  # "src/a b.md" as a word processor quotes it
+    read_to = 0  # the end of the list read last: a source named inside it is a path's part
     for match in CITE_RE.finditer(line):
         if match.start() >= starts_before:
             break  # the next line's own: read with that line
+        if match.start() < read_to:
+            continue  # ("a/SRC-1, b/SRC-1, ...": each read again to the end of the line)
         position, paths = match.end(), []
         while True:
             spaced = _spaced_item(line, position)  # a path with spaces, quoted or not
@@ -76,6 +79,7 @@ def citations_in(
             if separator is None:
                 break
             position = separator.end()
+        read_to = position
         if paths:
             yield Citation(match.group(1), tuple(paths), number)
 

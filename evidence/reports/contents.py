@@ -35,16 +35,22 @@ from evidence.reports.vocabulary import (
 _SPACED_PATH = re.compile(r"\S\.[A-Za-z][\w-]{0,9}(?::L?\d+(?:[-–]L?\d+)?)?$")
 
 
+#: a sentence shown around a revision is looked for this far either side (a line of many
+#: mentions and no sentence's end was searched to both its ends for each of them)
+_SENTENCE_REACH = 400
+
+
 def _sentence(line: str, start: int, end: int) -> str:
-    """The sentence of ``line`` around ``line[start:end]``."""
-    left = 0
+    """The sentence of ``line`` around ``line[start:end]`` (at most `_SENTENCE_REACH`
+    characters either side)."""
+    left = floor = max(0, start - _SENTENCE_REACH)
     for stop in (". ", "? ", "! ", "; "):
-        found = line.rfind(stop, 0, start)
+        found = line.rfind(stop, floor, start)
         if found >= 0:
             left = max(left, found + 2)
-    right = len(line)
+    right = min(len(line), end + _SENTENCE_REACH)
     for stop in (". ", "? ", "! "):
-        found = line.find(stop, end)
+        found = line.find(stop, end, right)
         if 0 <= found < right:
             right = found + 1
     return line[left:right].strip()
@@ -495,12 +501,17 @@ def abbreviated_revisions(lines: list[str]) -> list[RevisionMention]:
     for a report that names none in full: one scan of its whole text, not one per line."""
     text = "\n".join(lines)
     found: list[RevisionMention] = []
+    # the line of the last mention, kept for the next: a line of many was cut out, and its
+    # lines before counted, once per mention
+    start, end, number, line = 0, -1, 1, ""
     for short in SHORT_SHA_RE.finditer(text):
         if any(char.isdigit() for char in short.group(1)):  # "commit effaced" is prose
-            start = text.rfind("\n", 0, short.start(1)) + 1
-            end = text.find("\n", short.end(1))
-            line = text[start : end if end >= 0 else len(text)]
-            number = text.count("\n", 0, start) + 1
+            if short.start(1) > end:  # on a later line
+                begins = text.rfind("\n", start, short.start(1)) + 1 or start
+                number += text.count("\n", start, begins)
+                start, end = begins, text.find("\n", short.end(1))
+                end = len(text) if end < 0 else end
+                line = text[start:end]
             sentence = _sentence(line, short.start(1) - start, short.end(1) - start)
             found.append(RevisionMention(short.group(1).lower(), sentence, number))
     return found

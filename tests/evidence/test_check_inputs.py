@@ -229,6 +229,25 @@ def test_which_abbreviations_count_as_the_stated_revision(tmp_path: Path) -> Non
     assert stated("Fixed in commit 3f2a9c1.", "Rev 77aa001 too.") == ("3f2a9c1", "77aa001")
 
 
+def test_abbreviated_revisions_say_their_lines_and_sentences() -> None:
+    from evidence.reports.contents import abbreviated_revisions
+
+    text = [
+        "x",
+        "at commit 150ffaa. y",
+        "",
+        "then commit 3f2a9c1 and commit 88aa001",
+        "rev 99bb002",
+    ]
+    said = [(m.sha, m.line, m.sentence) for m in abbreviated_revisions(text)]
+    assert said == [
+        ("150ffaa", 2, "at commit 150ffaa."),
+        ("3f2a9c1", 4, "then commit 3f2a9c1 and commit 88aa001"),
+        ("88aa001", 4, "then commit 3f2a9c1 and commit 88aa001"),
+        ("99bb002", 5, "rev 99bb002"),
+    ]
+
+
 def test_a_tag_the_reports_name_is_the_revision_when_they_name_no_commit(
     tmp_path: Path, repo: tuple[Path, str]
 ) -> None:
