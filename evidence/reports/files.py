@@ -67,10 +67,11 @@ def split_lines(text: str) -> list[str]:
 
 def is_report_text(head: str) -> bool:
     """True when the start of a file reads like a report (title ending in 'report', or Type:)."""
-    from evidence.reports.html_text import html_text, looks_like_html  # here: HTML is rare
+    if head[:1024].lstrip("\ufeff \t\r\n")[:1] == "<":  # HTML, maybe: its reader only then
+        from evidence.reports.html_text import html_text, looks_like_html
 
-    if looks_like_html(head):
-        head = html_text(head)
+        if looks_like_html(head):
+            head = html_text(head)
     lines = [line.strip() for line in split_lines(head.lstrip("\ufeff"))[:20]]
     nonblank = [line for line in lines if line]
     if not nonblank:

@@ -16,7 +16,6 @@ from evidence.git.blobs import eight_bit
 from evidence.model import Diagnostic, Kind, Record, Report, RevisionMention
 from evidence.reports.contents import abbreviated_revisions, read_contents, tagged_revisions
 from evidence.reports.files import split_lines
-from evidence.reports.html_text import html_text, looks_like_html
 from evidence.reports.outline import read_outline
 from evidence.reports.vocabulary import system_from_title
 
@@ -93,13 +92,13 @@ def _without_margin(lines: list[str]) -> list[str]:
 def parse_report(text: str | bytes, file: str) -> Report:
     """Parse one report's text (or bytes); never raises, oddities become diagnostics."""
     decoded, diagnostics = decode(text)
-    if looks_like_html(decoded):  # an export of a wiki or an editor: the text its page shows
-        decoded = html_text(decoded)
-        diagnostics.append(
-            Diagnostic(
-                1, "an HTML document: read as the text its page shows (lines are its text's)"
-            )
-        )
+    if decoded[:1024].lstrip("\ufeff \t\r\n")[:1] == "<":  # a wiki's export? its reader then
+        from evidence.reports.html_text import html_text, looks_like_html
+
+        if looks_like_html(decoded):  # the text its page shows
+            decoded = html_text(decoded)
+            said = "an HTML document: read as the text its page shows (lines are its text's)"
+            diagnostics.append(Diagnostic(1, said))
     lines = _without_margin(split_lines(decoded))
     outline = read_outline(lines)
     diagnostics.extend(outline.diagnostics)
