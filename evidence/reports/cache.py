@@ -69,6 +69,7 @@ PARSER_SOURCES = (
     "reports/vocabulary.py",
     "reports/outline.py",
     "reports/contents.py",
+    "reports/revisions.py",
     "reports/markers.py",
     "reports/blocks.py",
     "reports/citing.py",

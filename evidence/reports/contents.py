@@ -13,6 +13,7 @@ from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
 from evidence.reports.outline import Block
+from evidence.reports.revisions import sentence_around
 from evidence.reports.vocabulary import (
     BULLET_RE,
     FIELD_RE,
@@ -22,9 +23,7 @@ from evidence.reports.vocabulary import (
     PATTERN_FLAGS,
     SEARCH_RE,
     SHA_RE,
-    SHORT_SHA_RE,
     STATUS_RE,
-    TAG_MENTION_RE,
     VALUE_FLAGS,
     is_path_like,
     marker_token,
@@ -33,27 +32,6 @@ from evidence.reports.vocabulary import (
 
 #: the end of a path with spaces left unquoted: a file extension, maybe a claimed range
 _SPACED_PATH = re.compile(r"\S\.[A-Za-z][\w-]{0,9}(?::L?\d+(?:[-–]L?\d+)?)?$")
-
-
-#: a sentence shown around a revision is looked for this far either side (a line of many
-#: mentions and no sentence's end was searched to both its ends for each of them)
-_SENTENCE_REACH = 400
-
-
-def _sentence(line: str, start: int, end: int) -> str:
-    """The sentence of ``line`` around ``line[start:end]`` (at most `_SENTENCE_REACH`
-    characters either side)."""
-    left = floor = max(0, start - _SENTENCE_REACH)
-    for stop in (". ", "? ", "! ", "; "):
-        found = line.rfind(stop, floor, start)
-        if found >= 0:
-            left = max(left, found + 2)
-    right = min(len(line), end + _SENTENCE_REACH)
-    for stop in (". ", "? ", "! "):
-        found = line.find(stop, end, right)
-        if 0 <= found < right:
-            right = found + 1
-    return line[left:right].strip()
 
 
 def _tokens(line: str, position: int) -> Iterator[tuple[str, bool, int]]:
@@ -132,7 +110,7 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
     if not (quoted_pattern or paths or in_code) and _PROSE_WORD.fullmatch(pattern):
         return None  # "a grep -r over the tree": a flag, then a word of the sentence
     command = line[start:end].rstrip("`")
-    sentence = _sentence(line, start, end)
+    sentence = sentence_around(line, start, end)
     replay = SearchReplay(command, tool, pattern, tuple(flags), tuple(paths), sentence, 0, "")
     return replay, end
 
@@ -491,44 +469,6 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
                 replay, position = result
                 found.searches.append(replay._replace(line=number, record=block.id))
         for sha in SHA_RE.finditer(line):
-            sentence = _sentence(line, sha.start(), sha.end())
+            sentence = sentence_around(line, sha.start(), sha.end())
             found.revisions.append(RevisionMention(sha.group().lower(), sentence, number))
-    return found
-
-
-def abbreviated_revisions(lines: list[str]) -> list[RevisionMention]:
-    """The abbreviated commit ids a report writes where the words say so ("at commit 150ffaa"),
-    for a report that names none in full: one scan of its whole text, not one per line."""
-    text = "\n".join(lines)
-    found: list[RevisionMention] = []
-    # the line of the last mention, kept for the next: a line of many was cut out, and its
-    # lines before counted, once per mention
-    start, end, number, line = 0, -1, 1, ""
-    for short in SHORT_SHA_RE.finditer(text):
-        if any(char.isdigit() for char in short.group(1)):  # "commit effaced" is prose
-            if short.start(1) > end:  # on a later line
-                begins = text.rfind("\n", start, short.start(1)) + 1 or start
-                number += text.count("\n", start, begins)
-                start, end = begins, text.find("\n", short.end(1))
-                end = len(text) if end < 0 else end
-                line = text[start:end]
-            sentence = _sentence(line, short.start(1) - start, short.end(1) - start)
-            found.append(RevisionMention(short.group(1).lower(), sentence, number))
-    return found
-
-
-def tagged_revisions(lines: list[str]) -> list[RevisionMention]:
-    """The tags a report names ("which the repository tags v0.3.0"), for a report that names no
-    commit id: each as ``refs/tags/NAME`` (a tag, never a branch of that name)."""
-    found: list[RevisionMention] = []
-    for number, line in enumerate(lines, 1):
-        if "tag" not in line.lower():
-            continue
-        for tag in TAG_MENTION_RE.finditer(line):
-            name = tag.group(1)
-            # a release's name: a digit, and a letter or a dot or dash ("tags 12 kinds" is prose)
-            release = any(c.isdigit() for c in name) and not name.isdigit()
-            if release and not name.endswith(".lock"):
-                sentence = _sentence(line, tag.start(1), tag.end(1))
-                found.append(RevisionMention(f"refs/tags/{name}", sentence, number))
     return found

@@ -14,9 +14,10 @@ import os
 
 from evidence.git.blobs import eight_bit
 from evidence.model import Diagnostic, Kind, Record, Report, RevisionMention
-from evidence.reports.contents import abbreviated_revisions, read_contents, tagged_revisions
+from evidence.reports.contents import read_contents
 from evidence.reports.files import split_lines
 from evidence.reports.outline import read_outline
+from evidence.reports.revisions import abbreviated_revisions, tagged_revisions
 from evidence.reports.vocabulary import system_from_title
 
 __all__ = ["decode", "parse_report"]

@@ -230,7 +230,7 @@ def test_which_abbreviations_count_as_the_stated_revision(tmp_path: Path) -> Non
 
 
 def test_abbreviated_revisions_say_their_lines_and_sentences() -> None:
-    from evidence.reports.contents import abbreviated_revisions
+    from evidence.reports.revisions import abbreviated_revisions
 
     text = [
         "x",
