@@ -7,10 +7,10 @@ can call it from a worker. Lines are carried through the diffs of one path of co
 cited revision to the newer one (or through the direct diff when the newer one does not descend
 from it); that only says where to look. A status comes from the text: `unchanged` and `moved`
 only when the lines found at the newer revision are the passage's own lines, verbatim;
-otherwise the anchorer looks for it in its file (a verbatim place: moved; a fuzzy one: changed,
-with a score and a diff), then, when it left its file, verbatim in the other files (moved
-there). The commits of every passage still there are those ``git log -L`` lists at its new
-lines, computed for all passages in one walk of the history.
+otherwise it is looked for again in its file (evidence/drift_refind.py: a verbatim place:
+moved; a fuzzy one: changed, with a score and a diff), then, when it left its file, verbatim in
+the other files (moved there). The commits of every passage still there are those
+``git log -L`` lists at its new lines, computed for all passages in one walk of the history.
 """
 
 from __future__ import annotations
@@ -21,22 +21,13 @@ from dataclasses import replace
 from functools import partial
 
 from evidence import drift_across
-from evidence.anchoring import Anchorer, char_diff
-from evidence.anchoring.forms import quote_forms
-from evidence.drift_commits import Carried, MovedHere, OwnLines, judged_by, with_forward
+from evidence.anchoring import Anchorer
+from evidence.drift_commits import Carried, MovedHere, OwnLines, with_forward
 from evidence.drift_focus import focused
 from evidence.drift_inside import follow_inside, inside_submodule
-from evidence.drift_model import Drift, DriftStatus, changed_drift
-from evidence.drift_windows import (
-    counterpart_run,
-    fitted,
-    holds_in_order,
-    most_alike_run,
-    same_runs,
-    similarity,
-)
+from evidence.drift_model import Drift, DriftStatus
+from evidence.drift_refind import DELETED_BELOW, Refinder
 from evidence.git.history import (
-    CommitInfo,
     History,
     Ranges,
     Relation,
@@ -60,8 +51,6 @@ __all__ = [
     "relation_of",
 ]
 
-#: a passage whose lines are still there but resemble it less than this (0-100) is deleted
-DELETED_BELOW = 50
 #: a file gone, and not renamed, continues in the added file holding this share of its lines
 SUCCESSOR_SHARE = 0.3
 
@@ -182,7 +171,7 @@ def follow_all(
     return {quote: drift for quote, drift in zip(quotes, drifts, strict=True) if drift}
 
 
-class _Follower:
+class _Follower(Refinder):
     """Finds one passage at a time at the newer revision (its commits are added after)."""
 
     def __init__(
@@ -197,16 +186,14 @@ class _Follower:
         self.cited = cited
         self.against = against
         self.anchorer = anchorer
-        self._cache: dict[tuple[str, str], list[str]] = {}
+        self._cache = {}
         self._successors: dict[str, str | None] = {}
         self._added_files: list[tuple[str, list[str]]] | None = None
         self._added_by_oid: dict[str, str] | None = None  # a blob's first path added since
         self._written: list[str] | None = None
         self.written_files = written_files
-        #: the last passage followed: its own lines set aside for a place elsewhere (or None)
-        self.own_lines: OwnLines | None = None
-        #: the last passage followed: deleted, and its text found elsewhere in its file
-        self.moved_here: MovedHere | None = None
+        self.own_lines = None
+        self.moved_here = None
         #: the last passage followed: where the path forward took its lines
         self.carried = Carried(None, None, ())
 
@@ -216,20 +203,10 @@ class _Follower:
             self._written = self.written_files()
         return self._written
 
-    def _lines_at(self, revision: Revision, path: str, span: LineRange) -> list[str]:
-        return self.lines_of(revision, path)[span[0] - 1 : span[1]]
-
     def cited_lines(self, anchor: Anchor, path: str | None) -> list[str]:
         """The lines of an anchored passage at the cited revision."""
         assert anchor.lines is not None and path is not None
         return self._lines_at(self.cited, path, anchor.lines)
-
-    def lines_of(self, revision: Revision, path: str) -> list[str]:
-        """The lines of the file at `path` at `revision` (none when it is not there)."""
-        key = (revision.commit, path)
-        if key not in self._cache:
-            self._cache[key] = revision.read(path).lines
-        return self._cache[key]
 
     def read_ahead(self, paths: set[str]) -> None:
         """Read the files that differ between the two revisions in one stream each."""
@@ -346,155 +323,12 @@ class _Follower:
             self._added_files = list(self.texts_at_against(added))
         return self._added_files
 
-    def _same(self, cited: LineRange, path: str, span: LineRange, renamed: str | None) -> Drift:
-        status = DriftStatus.UNCHANGED if span == cited else DriftStatus.MOVED
-        return Drift(status, path, span, renamed, 100.0)
-
     def texts_at_against(self, paths: list[str]) -> Iterator[tuple[str, list[str]]]:
         """The lines of the text files at `paths` at the newer revision, read in one stream."""
         for path, _ in self.against.scan(paths):
             source = self.against.read(path)
             if source.state is FileState.OK and source.text:
                 yield path, source.lines
-
-    def _refind(
-        self,
-        cited: LineRange,
-        passage: list[str],
-        path: str,
-        span: LineRange | None,
-        renamed: str | None,
-        touched: list[CommitInfo],
-        successor: bool = False,
-    ) -> Drift:
-        """The passage looked for in its file at the newer revision, near where its lines went
-        (`successor`: in the file that took over from its own, gone)."""
-        verbatim = same_runs(passage, self.lines_of(self.against, path))
-        # not where its copies at the cited revision went (a check repeated in each route)
-        theirs = self._copies_at(renamed or path, cited, passage, path, span) if verbatim else set()
-        mine = [run for run in verbatim if run not in theirs]
-        if mine:  # the nearest place holding it, line for line
-            at = span[0] if span is not None else cited[0]
-            place = min(mine, key=lambda s: (abs(s[0] - at), s[0]))
-            moved = self._same(cited, path, place, renamed)
-            if span is None and judged_by(touched, successor):
-                instead = Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
-                self.moved_here = MovedHere(moved, frozenset(c.id for c in touched), instead)
-            return moved
-        if verbatim and span is not None:
-            # only its copies hold it: it is at its own lines, edited ("before" holds them too)
-            score = similarity(passage, self._lines_at(self.against, path, span))
-            if score >= DELETED_BELOW:
-                return self._changed(passage, path, span, score, renamed)
-            return Drift(
-                DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
-            )
-        text = "\n".join(passage)
-        # the file at the cited revision without the passage: what else was there
-        before = list(self.lines_of(self.cited, renamed or path))
-        before[cited[0] - 1 : cited[1]] = ["\0"] * (cited[1] - cited[0] + 1)
-        if successor:
-            # its file is gone: in the file that took over most of it, the most similar lines
-            near, score = most_alike_run(passage, self.lines_of(self.against, path), None, before)
-            if near is not None and score >= self.anchorer.floor:
-                return self._changed(passage, path, near, score, renamed)
-            return Drift(
-                DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=near
-            )
-        if span is None:
-            # every line of it was deleted: a passage merely like it is another one (a sibling
-            # edited too); the same text but for whitespace or formatting (verified tiers) is it
-            forms = quote_forms(text)
-            paths = [path] if forms.exact else []  # as written: a link's new target is a change
-            same = self.anchorer.verified_places(forms, "", paths, rendered=False)
-            known = set(before)  # lines of other passages, there before: not this one
-            same = [
-                p for p in same if not known >= set(self._lines_at(self.against, path, p.lines))
-            ]
-            if same:
-                closest = min(same, key=lambda other: abs(other.lines[0] - cited[0]))
-                return self._changed(passage, path, closest.lines, 100.0, renamed)
-            # moved within the file and edited: lines like it, holding one of its own lines
-            # that no other passage of the file had (indented anew, as code moved into a block)
-            own = {line.strip() for line in passage} - {line.strip() for line in before} - {""}
-            lines = self.lines_of(self.against, path)
-            near, score = most_alike_run(passage, lines, None, before, own)
-            if near is not None and score >= self.anchorer.floor:
-                return self._changed(passage, path, near, score, renamed)
-            return Drift(DriftStatus.DELETED, path, None, renamed, commits=tuple(touched))
-        run = self._lines_at(self.against, path, span)
-        score = similarity(passage, run) if holds_in_order(run, passage) else 0.0
-        if score >= DELETED_BELOW:
-            # lines added among its own, all there: where the history carried it, not a window
-            # of its length that a table's like lines make look closer
-            return self._changed(passage, path, span, score, renamed)
-        near, score = counterpart_run(passage, self.lines_of(self.against, path), span, before)
-        if near is not None and score >= self.anchorer.floor:  # edited in place
-            chosen = self._changed(passage, path, near, score, renamed)
-            # beside its own lines, like lines (a table's rows) no commit of theirs wrote are
-            # other passages: its own lines, as alike as a deleted passage's are not, kept aside
-            alike = similarity(passage, self._lines_at(self.against, path, span))
-            if near != span and alike >= DELETED_BELOW:
-                return self._set_aside(self._changed(passage, path, span, alike, renamed), chosen)
-            return chosen
-        # its own lines, edited more: the passage unless it moved (told in follow_anchors)
-        kept: Drift | None = None
-        run = self._lines_at(self.against, path, near) if near is not None else []
-        if near is not None and score >= DELETED_BELOW and not set(run) <= set(before):
-            kept = self._changed(passage, path, near, score, renamed)
-        anchored = self.anchorer.anchor_here(Quote(text, path, span, 0, 0, "", 0))[0]
-        found = anchored.lines
-        if anchored.match is not Tier.MISSING and found is not None:
-            run = self._lines_at(self.against, path, found)
-            if not set(run) <= set(before):  # not only other passages' lines
-                chosen = self._changed(passage, path, found, anchored.score, renamed)
-                return self._set_aside(kept, chosen)
-        elsewhere, score = most_alike_run(passage, self.lines_of(self.against, path), None, before)
-        if elsewhere is not None and score >= self.anchorer.floor:  # moved and edited
-            chosen = self._changed(passage, path, elsewhere, score, renamed)
-            return self._set_aside(kept, chosen)
-        # the lines are still there, edited past the anchorer's floor; those left only of what
-        # the rest of the file held (a branch's `return`) are not the passage
-        run = self._lines_at(self.against, path, span)
-        score = similarity(passage, run)
-        if score < DELETED_BELOW or set(run) <= set(before):
-            return Drift(
-                DriftStatus.DELETED, path, None, renamed, score, None, tuple(touched), near=span
-            )
-        return self._changed(passage, path, span, score, renamed)
-
-    def _copies_at(
-        self, old: str, cited: LineRange, passage: list[str], now: str, span: LineRange | None
-    ) -> set[LineRange]:
-        """Where the passage's copies at the cited revision (its lines elsewhere in its file `old`)
-        stand in `now`, carried by the history; not those among its own lines (`span`)."""
-        places = set()
-        for first, last in same_runs(passage, self.lines_of(self.cited, old)):
-            if (first, last) == cited:
-                continue
-            at, ranges, _ = self.history.follow(old, ((first - 1, last),))
-            if at == now and ranges:
-                place = (ranges[0][0] + 1, ranges[-1][1])
-                if span is None or place[1] < span[0] or place[0] > span[1]:
-                    places.add(place)
-        return places
-
-    def _set_aside(self, own: Drift | None, chosen: Drift) -> Drift:
-        """`chosen`, a place elsewhere in the file, with the passage's own lines kept aside
-        (`own_lines`) for follow_anchors to tell which one it is once their commits are known."""
-        if own is not None and own.lines != chosen.lines:
-            self.own_lines = OwnLines(own, chosen)
-        return chosen
-
-    def _changed(
-        self, passage: list[str], path: str, lines: LineRange, score: float, renamed: str | None
-    ) -> Drift:
-        lines = fitted(passage, self.lines_of(self.against, path), lines)
-        counterpart = self._lines_at(self.against, path, lines)
-        if [line.split() for line in counterpart] == [line.split() for line in passage]:
-            score = 100.0  # re-indented, trailing spaces: only the whitespace differs
-        diff = char_diff(" ".join(passage).split(), " ".join(counterpart).split())
-        return changed_drift(passage, counterpart, path, lines, score, diff, renamed)
 
 
 def _ranges(span: LineRange) -> Ranges:
