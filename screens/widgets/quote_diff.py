@@ -110,6 +110,7 @@ def quote_diff(
             taken_off or (normalized_away(quote.text, passage) if passage and normalized else ())
         )
     ]
+    placed = _where_said(quote, anchor) if place is None else []
     if not any(part.op != "equal" for part in diff):
         if place is None and not anchor.match.verified:
             text = "the quote was not found in the source, nor in any other file of the revision"
@@ -121,7 +122,8 @@ def quote_diff(
             said += " once normalized; what differs:"
         else:
             said += " (" + ("exactly" if anchor.match is Tier.EXACT else "but for whitespace") + ")"
-        return Content("\n").join([header, Content.styled(said, "$text-muted"), *explained])
+        said_lines = [header, Content.styled(said, "$text-muted"), *explained, *placed]
+        return Content("\n").join(said_lines)
     quote_side, source_side = diff_sides(diff, ("quote   ", "source  "), "bold underline", "")
     lines = [
         header,
@@ -130,6 +132,7 @@ def quote_diff(
         Content.styled(LEGEND, "$text-muted"),
         *(Content(line) for line in differences(diff)),
         *explained,
+        *placed,
     ]
     candidates = [
         f"{lines_text(candidate.lines)} ({candidate.score:.0f})"
@@ -138,6 +141,25 @@ def quote_diff(
     if candidates and place is None:
         lines.append(Content.styled("other candidates: " + ", ".join(candidates), "$text-muted"))
     return Content("\n").join(lines)
+
+
+def _where_said(quote: Quote, anchor: Anchor) -> list[Content]:
+    """Why a quote found in its file is still flagged: not at the lines the report claims, or
+    at several places with no range to choose one."""
+    said = []
+    if anchor.range_ok is False and quote.claimed is not None and anchor.lines is not None:
+        said.append(
+            f"at lines {lines_text(anchor.lines)}, not the {lines_text(quote.claimed)} "
+            "the report claims"
+        )
+    if anchor.ambiguous:
+        places = ", ".join(lines_text(lines) for lines in anchor.occurrences[:5])
+        more = f" and {len(anchor.occurrences) - 5} more" if len(anchor.occurrences) > 5 else ""
+        said.append(
+            f"in {len(anchor.occurrences)} places (lines {places}{more}) and no range claimed "
+            "to choose one"
+        )
+    return [Content.styled("  " + line, "$text-warning") for line in said]
 
 
 class QuoteDiff(TruecolorOnly, Static):

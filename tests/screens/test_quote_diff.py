@@ -79,3 +79,19 @@ def test_d_on_an_elided_or_numbered_quote_says_what_was_taken_off(tmp_path: Path
     assert "numbered: line numbers 1-2 (cat -n) taken off" in shown
     shown = quote_diff(fenced.quote, fenced, passage="    b = 2").plain
     assert "rendered: a Markdown fence taken off" in shown
+
+
+def test_d_on_a_quote_found_elsewhere_in_its_file_says_where_and_what_was_claimed() -> None:
+    # "! exact 100" alone does not say why a quote that matches is flagged
+    claimed = Quote("a = 1", "a.py", (5, 5), 1, 1, "R", 0)
+    moved = Anchor(claimed, FileState.OK, Tier.EXACT, 100.0, (4, 4), ((4, 4),), range_ok=False)
+    shown = quote_diff(claimed, moved).plain
+    assert "matches the source (exactly)" in shown
+    assert "at lines 4, not the 5 the report claims" in shown
+    right = moved._replace(lines=(5, 5), occurrences=((5, 5),), range_ok=True)
+    assert "claims" not in quote_diff(claimed, right).plain
+    unclaimed = claimed._replace(claimed=None)
+    places = tuple((n, n) for n in range(1, 15, 2))
+    several = Anchor(unclaimed, FileState.OK, Tier.EXACT, 100.0, (1, 1), places)
+    shown = quote_diff(unclaimed, several).plain
+    assert "in 7 places (lines 1, 3, 5, 7, 9 and 2 more) and no range claimed" in shown
