@@ -32,12 +32,13 @@ from evidence.reports.parser import parse_report
 MARKS = [
     "_a ", "__a ", "~~a ", "``a `", "`a ", "[a](", "[a][", "<a ", "<<a", "*a ", ":a", ":a:`",
     "`a <", "\\", "| a ", "a: ", ".. a", "[#", '"a\\"', "&a", "A b c: ", "](", "x__y ",
-    "SRC-1, a/", "commit 1234567 ", "tag v1 ", "rg -n ", " --- a.js",
+    "SRC-1, a/", "commit 1234567 ", "tag v1 ", "rg -n ", " --- a.js", "|a|", ":a:a:`", "[a] ",
 ]  # fmt: skip
 _REPORT = "Kite runtime report\n\nType: t\n\nKite account\n\nPart\n\n"
 READERS: list[tuple[str, Callable[[str], object]]] = [
-    ("markdown", markdown_text),
-    ("rst", rst_text),
+    # a link label and a substitution defined, so that each [a] and |a| is looked up
+    ("markdown", lambda line: markdown_text(f"{line}\n\n[a]: x\n")),
+    ("rst", lambda line: rst_text(f"{line}\n.. |a| replace:: b\n")),
     ("notebook", notebook_text),
     ("html", html_text),
     ("lead-in", lead_ins),

@@ -1,9 +1,11 @@
 """A Markdown document read as it renders, line for line (see read_as.py).
 
-What a reader copies from a rendered page has a link's text but not its target, no HTML tags,
-no table bars, no list, heading or blockquote marks and no backslash escapes: such a quote is in
-no line of the file as written. Code (fenced blocks, `code spans`) is left as written; a line
-of the file stays one line, so that the lines found are the file's own.
+What a reader copies from a rendered page has a link's text but not its target (a reference
+link's too, ``[text]`` where the document defines ``[text]: target``), a footnote's text where it
+is written, no HTML tags, no table bars, no list, heading or blockquote marks and no backslash
+escapes: such a quote is in no line of the file as written. Code (fenced blocks, `code spans`)
+is left as written; a line of the file stays one line, so that the lines found are the file's
+own.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ _LINK = re.compile(
 _REFERENCE = re.compile(r"!?\[([^\[\]\n]+)\]\[[^\[\]\n]*\]")  # [text][label]
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--.*?-->")
-_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:\s*\S")  # [label]: target, not rendered
+_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:\s*\S")  # [label]: target, not rendered
+_FOOTNOTE = re.compile(r"^ {0,3}\[\^[^\]\n]+\]:\s*")  # [^1]: its text, at the page's end
+# [label] alone, a link when the document defines the label (not [a](, [a][ or [a]:)
+_SHORTCUT = re.compile(r"(?<![\]\\])(!?)\[([^\[\]\n]+)\](?![\[(:])")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
 _BLOCK_MARKS = re.compile(r"^\s*(?:>\s?)*\s*(?:(?:#{1,6}|[-*+]|\d{1,9}[.)])(?=\s|$))?\s*")
 _CLOSING_HASHES = re.compile(r"\s+#+\s*$")
@@ -40,6 +45,7 @@ def markdown_text(text: str) -> str | None:
     """The document as it renders, each line where the file has it (a fence's own lines, link
     definitions and table rules blank); None when reading it so changes nothing."""
     read: list[str] = []
+    labels = _labels(text) if "]:" in text else frozenset()
     fence = ""
     for line in text.split("\n"):
         opened = _FENCE.match(line)
@@ -57,14 +63,29 @@ def markdown_text(text: str) -> str | None:
             fence = opened.group(1)
             read.append("")
             continue
-        read.append(_rendered(line))
+        read.append(_rendered(line, labels))
     rendered = "\n".join(read)
     return None if rendered == text else rendered
 
 
-def _rendered(line: str) -> str:
-    """One line outside code blocks as it renders."""
-    if _DEFINITION.match(line) or _TABLE_RULE.match(line):
+def _labels(text: str) -> frozenset[str]:
+    """The link labels the document defines (``[label]: target``), as CommonMark matches them:
+    case and runs of spaces aside."""
+    found = (_DEFINITION.match(line) for line in text.split("\n"))
+    labels = (_label(label.group(1)) for label in found if label is not None)
+    return frozenset(label for label in labels if not label.startswith("^"))  # [^1]: a footnote
+
+
+def _label(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _rendered(line: str, labels: frozenset[str] = frozenset()) -> str:
+    """One line outside code blocks as it renders (``labels``: the link labels defined)."""
+    footnote = _FOOTNOTE.match(line)
+    if footnote is not None:
+        line = line[footnote.end() :]
+    elif _DEFINITION.match(line) or _TABLE_RULE.match(line):
         return ""
     marks = _BLOCK_MARKS.match(line)
     heading = marks is not None and "#" in marks.group(0)
@@ -75,6 +96,11 @@ def _rendered(line: str) -> str:
     table = line.lstrip().startswith("|")
     for _ in range(3):  # a link around an image: the inner one first; `code` as a link's text
         linked = _REFERENCE.sub(r"\1", _LINK.sub(r"\1", line))
+        if labels and "[" in linked:
+            linked = _SHORTCUT.sub(
+                lambda ref: ref.group(2) if _label(ref.group(2)) in labels else ref.group(0),
+                linked,
+            )
         if linked == line:
             break
         line = linked

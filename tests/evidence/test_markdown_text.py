@@ -120,3 +120,23 @@ def test_emphasis_and_struck_text_are_read_as_their_words() -> None:
     # each searched for within a run free of its own marks: a long line of them is one pass
     text = "a __bold__ and _em_ and ~~gone~~ but snake_case_name and __init__.py\n"
     assert markdown_text(text) == "a bold and em and gone but snake_case_name and init.py\n"
+
+
+def test_shortcut_references_and_footnotes_are_read_as_the_page_shows_them() -> None:
+    doc = (
+        "See [the Guide] and ![logo], not [undefined] nor [ ] a box, and a note[^1].\n"
+        "\n"
+        "[the  guide]: guide.md\n"
+        "[logo]: logo.png\n"
+        "[^1]: The note's own text.\n"
+    )
+    rendered = markdown_text(doc)
+    assert rendered is not None
+    assert rendered.split("\n") == [
+        "See the Guide and logo, not [undefined] nor [ ] a box, and a note[^1].",
+        "",
+        "",
+        "",
+        "The note's own text.",
+        "",
+    ]

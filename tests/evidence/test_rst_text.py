@@ -57,7 +57,7 @@ def anchored(tmp_path: Path, text: str) -> Anchor:
     [
         (
             "The archive never deletes a note. See the retention policy for how long notes are "
-            "kept, and purge for the one exception.",
+            "kept, and purge() for the one exception.",
             (5, 6),
         ),
         ("Note A dropped batch stays in the outbox", (11, 11)),
@@ -87,5 +87,30 @@ def test_literal_blocks_are_left_as_written() -> None:
 
 def test_roles_are_read_with_their_domains_and_no_longer_names() -> None:
     assert rst_text("see :py:meth:`~a.B.run` and :ref:`the setup <setup>`\n") == (
-        "see run and the setup\n"
+        "see run() and the setup\n"
     )
+
+
+def test_functions_end_in_parentheses_unless_titled_as_sphinx_shows_them() -> None:
+    text = ":func:`go` :c:func:`f()` :func:`Start it <go>` :class:`~a.Box` :meth:`~a.Box.put`\n"
+    assert rst_text(text) == "go() f() Start it Box put()\n"
+
+
+def test_the_documents_substitutions_show_their_text(tmp_path: Path) -> None:
+    doc = (
+        "|project| keeps every note |copy| and |version|.\n"
+        "|logo|\n"
+        "\n"
+        ".. |project| replace:: Kestrel\n"
+        ".. |copy| unicode:: U+00A9 .. the sign\n"
+        ".. |logo| image:: logo.png\n"
+    )
+    rendered = rst_text(doc)
+    assert rendered is not None
+    # |version| comes from Sphinx's configuration, not the document: left as written
+    assert rendered.split("\n")[:2] == ["Kestrel keeps every note © and |version|.", ""]
+    make_repo(tmp_path / "repo", {"docs/about.rst": doc})
+    quote = Quote("Kestrel keeps every note", "docs/about.rst", None, 1, 1, "RS-CLM-x", 0)
+    with Revision.open(tmp_path / "repo") as revision:
+        anchor = Anchorer(revision).anchor(quote)
+    assert (anchor.match, anchor.lines, anchor.notes) == (Tier.NORMALIZED, (1, 1), (NOTE,))
