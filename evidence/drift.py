@@ -265,8 +265,12 @@ class _Follower(Refinder):
         span = (ranges[0][0] + 1, ranges[-1][1]) if ranges else None
         if span == anchor.lines and self._same_blob(path, now):
             return self._same(anchor.lines, now, span, renamed)  # the same bytes, the same lines
-        if not self.against.read(now).text_here:  # binary or too large now, or not in the clone
-            return Drift(DriftStatus.UNREADABLE, now, None, renamed, commits=tuple(touched))
+        now_file = self.against.read(now)
+        if not now_file.text_here:  # binary or too large now, or not in the clone
+            why = now_file.problem or ""
+            return Drift(
+                DriftStatus.UNREADABLE, now, None, renamed, commits=tuple(touched), why=why
+            )
         passage = self._lines_at(self.cited, path, anchor.lines)
         if span is not None and self._lines_at(self.against, now, span) == passage:
             if span != anchor.lines and self._lines_at(self.against, now, anchor.lines) == passage:

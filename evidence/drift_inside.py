@@ -35,8 +35,9 @@ def follow_inside(
     path = normalize_path(anchor.quote.path)
     after = against.read(path)
     if after.state is not FileState.OK:
-        unreadable = after.unreadable or after.state is not FileState.MISSING
-        return Drift(DriftStatus.UNREADABLE if unreadable else DriftStatus.FILE_DELETED, path)
+        if after.unreadable or after.state is not FileState.MISSING:
+            return Drift(DriftStatus.UNREADABLE, path, why=after.problem or "")
+        return Drift(DriftStatus.FILE_DELETED, path)
     first, last = anchor.lines
     passage = "\n".join(cited.read(path).lines[first - 1 : last])
     found = anchorer.find_in(after, passage, anchor.lines)

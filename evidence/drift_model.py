@@ -64,6 +64,9 @@ class Drift:
     #: changed around the quote, which holds part of the passage's lines and is in the
     #: counterpart as it was (`drift_focus.around_quote`): the lines changed, not its words
     quoted_unchanged: bool = False
+    #: unreadable: why its text cannot be read at the newer revision (`SourceFile.problem`:
+    #: binary now, too large, a Git LFS object not fetched, an object a partial clone lacks)
+    why: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The ``drift`` entry of `assay check --against`'s JSON."""
@@ -79,6 +82,7 @@ class Drift:
             "near": None if self.near is None else list(self.near),
             "whitespace": self.whitespace or None,
             "quoted_unchanged": self.quoted_unchanged,
+            "unreadable": self.why or None,
         }
 
 

@@ -24,7 +24,7 @@ def _where(drift: Drift) -> str:
     """Where the passage is now: ``path:lines``, and the other files holding it when it left."""
     where = f"{drift.path}:{_span(drift.lines)}" if drift.path else "file deleted"
     if drift.status is DriftStatus.UNREADABLE:
-        where = (
+        where = drift.why or (
             f"{drift.path}: its text cannot be read here (binary or too large now, or not in"
             " this clone: Git LFS, a partial clone)"
         )

@@ -62,7 +62,7 @@ def drift_summary(drift: Drift, short: str) -> str:
     status = drift.status.value.replace("_", " ")
     text = f"at {short}: {status}"
     if drift.status.value == "unreadable":
-        text += f", {drift.path}: its text cannot be read here"
+        text += f", {drift.why or f'{drift.path}: its text cannot be read here'}"
     elif drift.path and drift.status.value not in ("deleted", "file_deleted"):
         text += f", now {drift.path}{_span(drift)}"
     elif drift.path and drift.near is not None:

@@ -86,6 +86,7 @@ def test_check_against_json_and_exit_code(kestrel: Path) -> None:
         "near",
         "whitespace",
         "quoted_unchanged",
+        "unreadable",
     }
     assert all(set(quote["drift"]) == fields for quote in data["quotes"])
     counts = data["summary"]["drift"]

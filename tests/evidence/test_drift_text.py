@@ -9,6 +9,7 @@ from evidencekit import drift_of, git, make_repo
 from evidence.drift import DriftStatus
 from evidence.drift_model import whitespace_change
 from evidence.drift_report import drift_details
+from screens.widgets.drift_rows import drift_summary
 
 CONFIG = "def load(path):\n\twith open(path) as f:\n\t\treturn parse(f.read())\n"
 
@@ -71,7 +72,25 @@ def test_a_file_no_longer_text_is_unreadable_not_deleted(tmp_path: Path) -> None
     git(root, "commit", "-qam", "a binary trailer")
     drift = drift_of(root, cited, "data.txt", (1, 2))
     assert drift.status is DriftStatus.UNREADABLE and drift.path == "data.txt"
-    assert "binary or too large now" in drift_details(drift)[0]
+    # what keeps it from being read, not a list of what might
+    assert drift_details(drift)[0] == "    unreadable: data.txt is a binary file (35 bytes)"
+    assert drift.as_json()["unreadable"] == "data.txt is a binary file (35 bytes)"
+
+
+def test_a_file_moved_to_git_lfs_says_so_and_how_to_fetch_it(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    cited = make_repo(root, {"data.txt": "one = 1\ntwo = 2\n"})
+    (root / ".gitattributes").write_text("data.txt filter=lfs diff=lfs merge=lfs -text\n")
+    oid = "4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393"
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{oid}\nsize 4096\n"
+    (root / "data.txt").write_text(pointer)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "data in LFS")
+    drift = drift_of(root, cited, "data.txt", (1, 2))
+    assert drift.status is DriftStatus.UNREADABLE
+    assert "data.txt is stored in Git LFS (4,096 bytes" in drift.why
+    assert "git lfs fetch brings it" in drift_details(drift)[0]
+    assert f", {drift.why}" in drift_summary(drift, "abc1234")  # a note's line in the app
 
 
 def test_a_line_added_inside_a_quoted_part_of_a_table_keeps_the_whole_passage(
