@@ -94,17 +94,22 @@ def _is_repository(path: Path) -> bool:
     return (path / ".git").exists() or ((path / "HEAD").is_file() and (path / "objects").is_dir())
 
 
-def report_folders(base: Path) -> list[Path]:
+def report_folders(base: Path, *, most: int | None = None) -> list[Path]:
     """``base`` and the folders below it, three levels down, that hold reports or scans (an
     audit's ``reports/`` and ``scans/``), in order; hidden folders and git repositories (a
-    system's clone kept beside its reports) are not looked into."""
+    system's clone kept beside its reports) are not looked into; ``most``: the folders looked
+    into at the most (a hint's search in a home directory)."""
     from evidence.reports.loading import holds_reports
 
     found: list[Path] = []
     level = [base]
+    seen = 0
     for depth in range(REPORT_DEPTH + 1):
         below: list[Path] = []
         for directory in level:
+            seen += 1
+            if most is not None and seen > most:
+                return found
             if depth and _is_repository(directory):
                 continue
             if holds_reports(directory):

@@ -19,7 +19,13 @@ __all__ = [
 
 
 class ReportError(Exception):
-    """A report path that cannot be read (the message names the path and the reason)."""
+    """A report path that cannot be read (the message names the path and the reason);
+    ``empty``: the directories given that hold no reports (their folders may: a command can
+    say which)."""
+
+    def __init__(self, message: str, *, empty: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.empty = empty
 
 
 #: file name endings that a directory's reports may have

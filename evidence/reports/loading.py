@@ -81,7 +81,7 @@ def _directory_members(directory: Path, shown: str) -> list[tuple[Path, str]]:
         if is_report_text(head.decode("utf-8", errors="replace")):
             members.append((entry, str(Path(shown) / entry.name)))
     if not members:
-        raise ReportError(f"{shown}: no reports in this directory")
+        raise ReportError(f"{shown}: no reports in this directory", empty=(str(directory),))
     return members
 
 
@@ -145,6 +145,7 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
     reports: list[Report] = []
     seen: set[str] = set()
     problems: list[str] = []  # every unreadable path is named, in order, not only the first
+    empty: list[str] = []  # the directories without reports
     stored: list[str] = []  # keys written to the cache: pruned once, after them all
     for given in paths:
         path = Path(given)
@@ -153,6 +154,7 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
             files = _directory_members(path, shown) if _classify(path, shown) else [(path, shown)]
         except ReportError as error:
             problems.append(str(error))
+            empty += error.empty
             continue
         for file, file_shown in files:
             try:
@@ -171,7 +173,7 @@ def load_reports(paths: Sequence[str | Path], *, cache: Path | None = None) -> R
 
         report_cache.prune(cache)
     if problems:
-        raise ReportError("\n".join(problems))
+        raise ReportError("\n".join(problems), empty=tuple(empty))
     return ReportSet(reports=tuple(reports), diagnostics=cross_check(reports))
 
 

@@ -248,3 +248,14 @@ def test_init_finds_the_repository_holding_a_tag_a_report_names(tmp_path: Path) 
     # it read "refs/tags/v" (the first 12 characters of the revision stated)
     assert 'repository = "../src/project-one"  # holds the stated revision tag v0.3.0' in text
     assert revision_label(None, None, "refs/tags/v0.3.0") == "@tag v0.3.0…"
+
+
+def test_the_folders_looked_into_can_be_bounded(tmp_path: Path) -> None:
+    # a hint's search (a directory without reports given) stops after `most` folders
+    from evidence.audit.init import report_folders
+
+    write_report(tmp_path / "a" / "reports", "Alpha", "AL", "0" * 40)
+    write_report(tmp_path / "b", "Beta", "BE", "0" * 40)
+    assert report_folders(tmp_path) == [tmp_path / "b", tmp_path / "a" / "reports"]
+    assert report_folders(tmp_path, most=3) == [tmp_path / "b"]  # tmp_path, a, b looked into
+    assert report_folders(tmp_path, most=1) == []

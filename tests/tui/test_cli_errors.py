@@ -72,3 +72,31 @@ def test_a_group_without_its_subcommand_shows_its_help() -> None:
     assert result.exit_code in (0, 2)  # 0 on click 8.1, which exits before any error
     assert result.output.startswith("Usage: assay audit [OPTIONS] COMMAND [ARGS]...\n\n")
     assert "assay audit:" not in result.output and "  init  " in result.output
+
+
+@pytest.mark.parametrize("command", ["check", "review", "parse"])
+def test_a_directory_without_reports_names_its_folders_that_hold_some(
+    command: str, tmp_path: Path, sample: Path
+) -> None:
+    # `assay check .` at an audit's or a repository's top, its reports a folder or two down
+    from evidence.sample import SAMPLE_REPORTS
+
+    top = tmp_path / "audit\x1b[31m"
+    for folder in ("reports", "kestrel/reports"):
+        (top / folder).mkdir(parents=True)
+        for report in Path(SAMPLE_REPORTS).glob("*.txt"):
+            (top / folder / report.name).write_bytes(report.read_bytes())
+    (top / "notes.txt").write_text("milk, eggs\n")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    extra = [] if command == "parse" else ["--repo", str(sample)]
+    result = CliRunner().invoke(cli, [command, str(top), str(empty), *extra])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0].endswith("31m: no reports in this directory")
+    assert lines[1] == f"assay {command}: {empty}: no reports in this directory"
+    assert lines[2].endswith(
+        "31m: its folders hold reports: reports, kestrel/reports (name one, or take them all "
+        f"as an audit: assay audit init {tmp_path}/audit\\u001b[31m)"
+    )
+    assert "\x1b" not in result.stderr and len(lines) == 3

@@ -20,7 +20,7 @@ from evidence.revision import Revision, RevisionError
 from evidence.text import json_escaped
 from tui import startup
 from tui.commands.audit import check_audit_command
-from tui.commands.errors import InputError
+from tui.commands.errors import InputError, reports_input_error
 from tui.commands.options import audit_option, text_or_json_option
 from tui.commands.repository import repo_option, repository
 
@@ -122,7 +122,7 @@ def _checked(
     try:  # the review's caches: a check again, or a review after it, reads nothing unchanged
         reportset = load_reports(list(reports), cache=reports_directory())
     except ReportError as error:
-        raise InputError(str(error)) from None
+        raise reports_input_error(error) from None
     try:
         refuse_unusable(reportset)
         wanted = choose_revision(reportset, rev)

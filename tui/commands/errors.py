@@ -12,6 +12,7 @@ from typing import IO, Any
 
 import click
 
+from evidence.reports.files import ReportError
 from evidence.text import escaped, shown_path
 from tui.interrupt import INTERRUPTED
 
@@ -22,6 +23,7 @@ __all__ = [
     "InputError",
     "need_directory",
     "prefixed",
+    "reports_input_error",
 ]
 
 #: exit status of a usage or input error
@@ -64,6 +66,32 @@ class InputError(click.ClickException):
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(prefixed(self.command, self.message), err=True)
+
+
+#: folders a hint's search looks into at the most (a home directory given by mistake)
+HINT_FOLDERS = 400
+
+
+def reports_input_error(error: ReportError) -> InputError:
+    """The InputError of reports that cannot be read; a directory without reports names the
+    folders below it that hold some (an audit's reports/ and scans/), as `audit init` finds them."""
+    from pathlib import Path
+
+    from evidence.audit.init import report_folders
+
+    lines = str(error).split("\n")
+    for directory in getattr(error, "empty", ()):
+        base = Path(directory)
+        below = [p for p in report_folders(base, most=HINT_FOLDERS) if p != base]
+        if not below:
+            continue
+        names = [shown_path(p.relative_to(base)) for p in below[:3]]
+        more = f" and {len(below) - 3} more" if len(below) > 3 else ""
+        lines.append(
+            f"{shown_path(directory)}: its folders hold reports: {', '.join(names)}{more} (name"
+            f" one, or take them all as an audit: assay audit init {shown_path(directory)})"
+        )
+    return InputError("\n".join(lines))
 
 
 class CommandUsageError(click.UsageError):

@@ -15,7 +15,7 @@ from evidence.sarif.rebase import is_sarif_report
 from evidence.text import escaped, json_escaped
 from tui import startup
 from tui.commands.audit import resolve_audit
-from tui.commands.errors import InputError
+from tui.commands.errors import InputError, reports_input_error
 from tui.commands.options import audit_option, text_or_json_option
 
 
@@ -103,7 +103,7 @@ def parse(reports: tuple[str, ...], audit_file: str | None, output_format: str) 
         try:
             reportset = load_reports(reports)
         except ReportError as error:
-            raise InputError(str(error)) from None
+            raise reports_input_error(error) from None
         if output_format == "json":
             bundle = dump_bundle(reportset)
             click.echo(json_escaped(json.dumps(bundle, ensure_ascii=False, indent=2)))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from tui import startup
-from tui.commands.errors import InputError, need_directory
+from tui.commands.errors import InputError, need_directory, reports_input_error
 from tui.commands.options import (
     against_option,
     audit_option,
@@ -133,7 +133,7 @@ def _review_app(
         try:
             reportset = load_reports(list(reports), cache=default_directory())
         except ReportError as error:
-            raise InputError(str(error)) from None
+            raise reports_input_error(error) from None
         if not reportset.reports:
             raise InputError("no reports found in " + ", ".join(reports))
         keymap, problem = _keymap(preset)
