@@ -253,6 +253,16 @@ def unreadable(anchors: Iterable[Anchor], revision: Any) -> tuple[str, ...]:
     return tuple(path for path in sorted(missing) if revision.read(path).unreadable)
 
 
+def keep(
+    directory: Path, revision: Any, anchors: Sequence[Anchor], citations: Sequence[CitedPath]
+) -> None:
+    """A review's anchors with its cited paths beside them (an audit counts a system as checked
+    from both: anchors kept alone left a system reviewed on its own `·`)."""
+    key = key_for([anchor.quote for anchor in anchors], revision.commit, revision.root)
+    if key is not None and not unreadable(anchors, revision):  # a repaired clone is read again
+        put(directory, key, anchors, citations)
+
+
 class CachingAnchorer(Anchorer):
     """An Anchorer whose `anchor_many` answers from the cache, and stores what it computed."""
 
@@ -264,12 +274,15 @@ class CachingAnchorer(Anchorer):
         # False: the caller stores them, with their cited paths (`evidence.check.keep_checked`)
         self.store = store
         self.hit = False  # the last `anchor_many` came from the cache
+        #: the cited paths kept with the anchors of that hit (None: none were)
+        self.cited: tuple[CitedPath, ...] | None = None
 
     def anchor_many(self, quotes: Sequence[Quote], **options: Any) -> list[Anchor]:
         """`Anchorer.anchor_many` (its ``cancel`` and ``progress``), answered from the cache."""
         key = key_for(quotes, self.revision.commit, self.revision.root)
         cached = None if key is None else get(self.directory, key, quotes)
         self.hit = cached is not None
+        self.cited = None if cached is None else cached.citations
         if cached is not None:
             progress: Callable[[int, int], None] | None = options.get("progress")
             if progress is not None:

@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from evidence.model import Anchor
     from evidence.revision import Revision
     from screens.audit.systems import AuditEntry
-    from screens.session import ReviewSession
 
 
 class Cached(NamedTuple):
@@ -127,20 +126,6 @@ def _counted(index: int, reportset: ReportSet, commit: str, root: str, directory
         None,
     )
     return Cached(index, failing, missing, None, reportset)
-
-
-def keep_citations(session: ReviewSession, revision: Revision, directory: Path) -> None:
-    """A system's cited paths beside its anchors in the cache (the counts next time)."""
-    from evidence.anchor_cache import key_for, put, unreadable
-
-    quotes = [q for record in session.reportset.records() for q in record.quotes]
-    key = key_for(quotes, revision.commit, revision.root)
-    if key is None or not all(quote in session.anchors for quote in quotes):
-        return
-    anchors = [session.anchors[quote] for quote in quotes]
-    if not unreadable(anchors, revision):  # a repaired clone is read again
-        cited = [path for paths in session.citations.values() for path in paths]
-        put(directory, key, anchors, cited)
 
 
 def _drifted(anchors: list[Anchor], revision: Revision, against: str) -> int | None:

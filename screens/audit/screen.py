@@ -20,7 +20,7 @@ from db.stats import percent_done
 from keymaps import BY_ID, Keymap, short_keys
 from keymaps.bindings import bindings
 from keymaps.display import UNBOUND_TEXT
-from screens.audit.anchors import Cached, keep_citations, read_cached, revision_errors
+from screens.audit.anchors import Cached, read_cached, revision_errors
 from screens.audit.status import header_text, status_text
 from screens.audit.system_review import SystemReviewScreen
 from screens.audit.systems import AuditState, SystemTarget
@@ -450,8 +450,6 @@ class AuditScreen(Screen[None]):
             if screen.session.drifts:
                 drifts = screen.session.drifts.values()
                 self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks)
-            if self.anchor_cache is not None and screen.revision is not None:
-                keep_citations(screen.session, screen.revision, self.anchor_cache)
         self.fill()
         if screen is not None:
             self.run_worker(self._count_after(screen), group="audit-flush", exit_on_error=False)

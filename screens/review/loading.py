@@ -106,12 +106,13 @@ def anchor_review(
 
     # One process: forking worker processes from a thread of the running app (its event loop and
     # driver threads hold locks a child could inherit mid-use) risks a deadlock in the child.
-    if cache is None:
-        anchorer = Anchorer(revision, workers=1)
-    else:
+    caching = None
+    if cache is not None:
         from evidence.anchor_cache import CachingAnchorer
 
-        anchorer = CachingAnchorer(revision, directory=cache, workers=1)
+        # stored below, with the cited paths: an audit counts a system reviewed alone from them
+        caching = CachingAnchorer(revision, directory=cache, workers=1, store=False)
+    anchorer = caching or Anchorer(revision, workers=1)
     anchors = anchor_all(session.reportset, revision, progress=progress, anchorer=anchorer)
     replays: dict[tuple[str, int], list[GrepHit]] = {}
     for record in session.records:
@@ -140,6 +141,12 @@ def anchor_review(
         for record in session.records
         if record.citations
     }
+    cited = tuple(path for paths in citations.values() for path in paths)
+    if caching is not None and cache is not None and not (caching.hit and caching.cited == cited):
+        from evidence.anchor_cache import keep
+
+        quotes = [quote for record in session.reportset.records() for quote in record.quotes]
+        keep(cache, revision, [anchors[quote] for quote in quotes], cited)
     # what cites each file, worked out here: on the event loop it held up the first file shown
     # (a pass over every quote and citation of the review)
     from evidence.backlinks import backlinks_by_path

@@ -89,13 +89,42 @@ async def test_reports_checked_alone_count_their_missing_paths(
     assert counts["Beta"][:2] == (None, None)  # never checked: not known
 
 
-async def test_reports_reviewed_alone_say_their_cited_paths_are_not_checked_yet(
+async def test_reports_reviewed_alone_count_their_missing_paths(
     tmp_path: Path, anchors: Path
 ) -> None:
+    # `assay review` of one system's reports keeps its cited paths beside its anchors: the
+    # audit opened after it marks the system checked (it stayed `·`, "cited paths not checked")
+    from screens.review.screen import ReviewScreen
+    from tui.factory import make_app
+
     path = make_audit(tmp_path)
     alpha = load_audit(path).systems[0]
     assert alpha.repository is not None
-    with Revision.open(alpha.repository, "HEAD") as revision:  # as its review keeps them
+    keymap = load_keymap(user=False)
+    app = make_app(
+        system_reports(alpha), alpha.repository, "HEAD", tmp_path / "alone.db", "ada", keymap,
+        anchor_cache=anchors,
+    )  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await review.settle()
+        await pilot.pause()
+    app.close()
+    shown, seen = await audit_rows(path, anchors)
+    assert next(row for row in shown if "Alpha" in row).split()[0] == "✗"
+    assert seen["Alpha"][:2] == (1, 1)
+    assert seen["Beta"][:2] == (None, None)  # never checked: not known
+
+
+async def test_anchors_kept_alone_say_the_cited_paths_are_not_checked_yet(
+    tmp_path: Path, anchors: Path
+) -> None:
+    # an entry from before reviews kept their cited paths: its quotes' counts, not the paths'
+    path = make_audit(tmp_path)
+    alpha = load_audit(path).systems[0]
+    assert alpha.repository is not None
+    with Revision.open(alpha.repository, "HEAD") as revision:
         quotes = [q for record in system_reports(alpha).records() for q in record.quotes]
         CachingAnchorer(revision, directory=anchors).anchor_many(quotes)
     _shown, seen = await audit_rows(path, anchors)
