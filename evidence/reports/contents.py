@@ -11,6 +11,7 @@ from itertools import islice
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
+from evidence.reports.fenced import named_fences
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
 from evidence.reports.outline import Block
 from evidence.reports.revisions import sentence_around
@@ -431,6 +432,10 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
 
     found.quotes, taken = _quotes(lines, first, end, block.id, diagnostics)
     found.quotes = _inferred(lines, first, found.quotes, taken, diagnostics)
+    named = named_fences(lines, first, end, taken, block.id)
+    if named:  # blocks that name their file, among the others in the record's order
+        ordered = sorted([*found.quotes, *named], key=lambda quote: quote.text_line)
+        found.quotes = [quote._replace(index=n) for n, quote in enumerate(ordered)]
     _unattributed(lines, first, end, taken | {label_index}, diagnostics)
     seen: set[str] = {block.id}
     for index in range(first, end):

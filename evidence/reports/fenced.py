@@ -1,0 +1,126 @@
+"""Fenced code blocks that name the file they quote, with no ``--- path`` marker, read as quotes.
+
+A report written in Markdown often names a block's file in the fence's info string (```` ```python
+title="src/app.py" ````, MkDocs' form; ```` ```js:src/a.js ````; ```` ```src/a.js ````) or in a
+comment on the block's first line (``# src/app.py:3-9``, ``// src/a.js lines 3-9``). Such a block
+was no quote at all: a report of them checked nothing and said nothing. It is a quote of its
+lines (the naming comment left out), claiming the lines it names (``linenums="N"``: from line N,
+as many as it holds).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evidence.model import Quote
+from evidence.reports.vocabulary import (
+    EXTENSION_RE,
+    PROSE_RANGE_RE,
+    is_path_like,
+    split_claimed,
+    written_path,
+)
+
+__all__ = ["named_fences"]
+
+_OPENING = re.compile(r"^[ \t]*(`{3,}|~{3,})([^`]*)$")
+# title="src/a.py", file=src/a.py, filename='a b/c.py' (MkDocs, Docusaurus, pandoc attributes)
+_ATTRIBUTE = re.compile(
+    r"""(?<![\w-])(?:title|file|filename|name|path|source)\s*=\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'{}]+))""",
+    re.IGNORECASE,
+)
+_LINENUMS = re.compile(r"""(?<![\w-])(?:linenums|startline|start)\s*=\s*["']?(\d{1,9})""", re.I)
+_LANGUAGE_PATH = re.compile(r"^[\w+#.-]{1,20}:(\S+)$")  # js:src/a.js
+# a comment that is only a path (and its lines): # src/a.py:3-9, // src/a.js lines 3-9
+_COMMENT = re.compile(r"^\s*(?:#|//|--|;|%|/\*|<!--|\(\*)\s*(?:(?:file|path|source)\s*:\s*)?", re.I)
+_COMMENT_END = ("*/", "-->", "*)")
+
+
+def _named(token: str) -> tuple[str, tuple[int, int] | None] | None:
+    """The path and claimed lines a token names (``src/a.py``, ``src/a.py:3-9``,
+    ``src/a.py lines 3-9``), when it names a file: a folder in it or an extension."""
+    claimed: tuple[int, int] | None
+    prose = PROSE_RANGE_RE.match(token)
+    if prose is not None:
+        first = int(prose.group("first"))
+        path, claimed = prose.group("path"), (first, int(prose.group("last") or first))
+    elif " " in token:
+        return None
+    else:
+        path, claimed = split_claimed(token)
+    path = written_path(path)
+    if not is_path_like(path) or ("/" not in path and not EXTENSION_RE.search(path)):
+        return None
+    return path, claimed
+
+
+def _from_info(info: str) -> tuple[str, tuple[int, int] | None] | None:
+    attribute = _ATTRIBUTE.search(info)
+    if attribute is not None:
+        said = next(group for group in attribute.groups() if group is not None).strip()
+        path, claimed = split_claimed(said)
+        return (written_path(path), claimed) if path else None
+    words = info.split()
+    if not words:
+        return None
+    language = _LANGUAGE_PATH.match(words[0])
+    return _named(language.group(1) if language is not None else words[0])
+
+
+def named_fences(
+    lines: list[str], first: int, end: int, taken: set[int], record_id: str
+) -> list[Quote]:
+    """The closed fenced blocks from ``first`` to ``end`` that no marker took and that name
+    their file, as quotes (numbered from 0, in order; ``taken`` gets their lines)."""
+    found: list[Quote] = []
+    index = first
+    while index < end:
+        line = lines[index]
+        opening = _OPENING.match(line) if "`" in line or "~" in line else None
+        if opening is None or index in taken:
+            index += 1
+            continue
+        fence = opening.group(1)
+        closing = next(
+            (
+                at
+                for at in range(index + 1, end)
+                if lines[at].strip()
+                and set(lines[at].strip()) == {fence[0]}
+                and len(lines[at].strip()) >= len(fence)
+            ),
+            None,
+        )
+        if closing is None:
+            return found  # a fence never closed holds nothing
+        body = list(range(index + 1, closing))
+        named = _from_info(opening.group(2).strip())
+        said_at = index
+        if named is None and body:
+            comment = _COMMENT.match(lines[body[0]])
+            said = lines[body[0]][comment.end() :].strip() if comment is not None else ""
+            for end_mark in _COMMENT_END:
+                said = said.removesuffix(end_mark).rstrip()
+            named = _named(said) if said else None
+            if named is not None:
+                said_at, body = body[0], body[1:]
+        if named is not None and body and not taken.intersection(range(index, closing + 1)):
+            path, claimed = named
+            start = _LINENUMS.search(opening.group(2))
+            if claimed is None and start is not None:
+                claimed = (int(start.group(1)), int(start.group(1)) + len(body) - 1)
+            taken.update(range(index, closing + 1))
+            found.append(
+                Quote(
+                    text="\n".join(lines[at] for at in body),
+                    path=path,
+                    claimed=claimed,
+                    report_line=said_at + 1,
+                    text_line=body[0] + 1,
+                    record=record_id,
+                    index=len(found),
+                    inline=False,
+                )
+            )
+        index = closing + 1
+    return found

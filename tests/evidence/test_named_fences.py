@@ -1,0 +1,138 @@
+"""Fenced blocks that name their file (in the fence's info string or a first-line comment) and
+have no `--- path` marker are quotes of that file: a report written so was read as quoting
+nothing, and `assay check` passed it having checked nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from evidencekit import make_repo
+
+from evidence.model import Quote
+from evidence.reports.parser import parse_report
+from tui.cli import cli
+
+HEAD = """Probe runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Evidence at revision {rev} (SRC-1, src/save.py).
+
+Shared records
+
+Routes
+
+PR-RTE-save
+
+Label: Save endpoint
+
+{body}
+"""
+SAVE = """import os
+
+def save(path, content):
+    with open(path, "w") as out:
+        out.write(content)
+    return {"path": path, "ok": True}
+"""
+
+
+def quotes_of(body: str) -> list[Quote]:
+    report = parse_report(HEAD.format(rev="0" * 40, body=body), "r.md")
+    record = report.record("PR-RTE-save")
+    assert record is not None
+    return list(record.quotes)
+
+
+@pytest.mark.parametrize(
+    ("info", "first", "claimed"),
+    [
+        ('python title="src/save.py"', "", None),
+        ('python title="src/save.py" linenums="3"', "", (3, 4)),
+        ("{.python file=src/save.py}", "", None),
+        ("python:src/save.py", "", None),
+        ("src/save.py:3-4", "", (3, 4)),
+        ("python", "# src/save.py:3-4", (3, 4)),
+        ("python", "// File: src/save.py lines 3 to 4", (3, 4)),
+        ("", "<!-- src/save.py -->", None),
+    ],
+)
+def test_a_block_that_names_its_file_is_a_quote_of_it(
+    info: str, first: str, claimed: tuple[int, int] | None
+) -> None:
+    lines = ["def save(path, content):", '    with open(path, "w") as out:']
+    body = "\n".join(["Saving opens the file:", "", f"```{info}", first, *lines, "```"])
+    if not first:
+        body = body.replace("\n\n```", "\n```", 1).replace(f"```{info}\n\n", f"```{info}\n")
+    (quote,) = quotes_of(body)
+    assert (quote.path, quote.claimed, quote.text) == ("src/save.py", claimed, "\n".join(lines))
+    assert not quote.inline
+
+
+@pytest.mark.parametrize(
+    ("info", "first"),
+    [
+        ("python", "# saving a note to its file"),  # a comment in words, not a path
+        ("Dockerfile", "FROM python:3.12"),  # a language named as a file is
+        ("text", "src/save.py"),  # a path as the block's text, not in a comment
+        ("python", "import os"),
+    ],
+)
+def test_a_block_that_names_no_file_is_no_quote(info: str, first: str) -> None:
+    assert quotes_of(f"```{info}\n{first}\ndef save(path, content):\n```") == []
+
+
+def test_a_named_block_with_a_marker_is_one_quote_and_the_order_is_the_records() -> None:
+    body = """The write comes last:
+
+    return {"path": path, "ok": True} --- src/save.py:6
+
+```python title="src/save.py"
+import os
+```
+
+```python title="src/save.py"
+def save(path, content):
+```
+--- src/save.py:3
+```python
+# src/save.py
+    with open(path, "w") as out:
+```
+"""
+    quotes = quotes_of(body)
+    assert [(q.index, q.text.strip(), q.claimed) for q in quotes] == [
+        (0, 'return {"path": path, "ok": True}', (6, 6)),
+        (1, "import os", None),
+        (2, '```python title="src/save.py"\ndef save(path, content):\n```', (3, 3)),
+        (3, 'with open(path, "w") as out:', None),
+    ]
+
+
+def test_an_unclosed_fence_names_nothing() -> None:
+    assert quotes_of('```python title="src/save.py"\ndef save(path, content):\n') == []
+
+
+def test_check_anchors_named_blocks(tmp_path: Path) -> None:
+    rev = make_repo(tmp_path / "repo", {"src/save.py": SAVE})
+    body = """Saving:
+
+```python title="src/save.py" linenums="3"
+def save(path, content):
+    with open(path, "w") as out:
+```
+
+```python
+# src/save.py:7
+    return {"path": path, "ok": False}
+```
+"""
+    report = tmp_path / "r.md"
+    report.write_text(HEAD.format(rev=rev, body=body), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(report), "--repo", str(tmp_path / "repo")])
+    assert result.exit_code == 1, result.output  # the misquote fails: it was not checked before
+    assert "✓ src/save.py:3-4  PR-RTE-save  exact" in result.output
+    assert "≈ src/save.py:6  PR-RTE-save  fuzzy 90, claimed 7" in result.output
+    assert "r.md:23" in result.output  # the comment that names the file: where to look
