@@ -2,7 +2,8 @@
 
 A report written in Markdown often names a block's file in the fence's info string (```` ```python
 title="src/app.py" ````, MkDocs' form; ```` ```js:src/a.js ````; ```` ```src/a.js ````) or in a
-comment on the block's first line (``# src/app.py:3-9``, ``// src/a.js lines 3-9``). Such a block
+comment on the block's first line (``# src/app.py:3-9``, ``// src/a.js lines 3-9``), or in a
+line just above it that holds only the path (``**src/app.py** (lines 3-9):``). Such a block
 was no quote at all: a report of them checked nothing and said nothing. It is a quote of its
 lines (the naming comment left out), claiming the lines it names (``linenums="N"``: from line N,
 as many as it holds).
@@ -34,6 +35,9 @@ _LANGUAGE_PATH = re.compile(r"^[\w+#.-]{1,20}:(\S+)$")  # js:src/a.js
 # a comment that is only a path (and its lines): # src/a.py:3-9, // src/a.js lines 3-9
 _COMMENT = re.compile(r"^\s*(?:#|//|--|;|%|/\*|<!--|\(\*)\s*(?:(?:file|path|source)\s*:\s*)?", re.I)
 _COMMENT_END = ("*/", "-->", "*)")
+# what decorates a caption line's path: **bold**, _emphasis_, `code`, a heading's or list's mark
+_CAPTION_MARKS = re.compile(r"^(?:#{1,6}\s+|[-*+]\s+)|[*_`]+")
+_CAPTION_WORD = re.compile(r"^(?:file|path|source|in|from)\s*:?\s+", re.IGNORECASE)
 
 
 def _named(token: str) -> tuple[str, tuple[int, int] | None] | None:
@@ -65,6 +69,27 @@ def _from_info(info: str) -> tuple[str, tuple[int, int] | None] | None:
         return None
     language = _LANGUAGE_PATH.match(words[0])
     return _named(language.group(1) if language is not None else words[0])
+
+
+def _caption_above(
+    lines: list[str], opening: int, first: int, taken: set[int]
+) -> tuple[int, tuple[str, tuple[int, int] | None]] | None:
+    """The line just above a fence (or one empty line above it) when it is only a path, as a
+    caption (``**src/app.py** (lines 3-9):``, `` `src/a.js`: ``, ``File: src/a.js``): where it is,
+    and what it names."""
+    for above in (opening - 1, opening - 2):
+        if above < first or above in taken:
+            return None
+        line = lines[above].strip()
+        if not line:
+            continue
+        said = _CAPTION_MARKS.sub("", line).strip().rstrip(":").strip()
+        said = _CAPTION_WORD.sub("", said, count=1).strip()
+        if said.startswith("(") or ("(" in said and not said.endswith(")")):
+            return None
+        named = _named(said.replace("(", "").replace(")", "").replace(",", ""))
+        return (above, named) if named is not None else None
+    return None
 
 
 def named_fences(
@@ -104,12 +129,15 @@ def named_fences(
             named = _named(said) if said else None
             if named is not None:
                 said_at, body = body[0], body[1:]
+        caption = _caption_above(lines, index, first, taken) if named is None else None
+        if caption is not None:
+            said_at, named = caption
         if named is not None and body and not taken.intersection(range(index, closing + 1)):
             path, claimed = named
             start = _LINENUMS.search(opening.group(2))
             if claimed is None and start is not None:
                 claimed = (int(start.group(1)), int(start.group(1)) + len(body) - 1)
-            taken.update(range(index, closing + 1))
+            taken.update(range(min(said_at, index), closing + 1))
             found.append(
                 Quote(
                     text="\n".join(lines[at] for at in body),

@@ -111,6 +111,41 @@ def save(path, content):
     ]
 
 
+@pytest.mark.parametrize(
+    ("caption", "claimed"),
+    [
+        ("**src/save.py** (lines 3-4):", (3, 4)),
+        ("`src/save.py`:", None),
+        ("File: `src/save.py`, lines 3 to 4", (3, 4)),
+        ("- `src/save.py:3-4`", (3, 4)),
+        ("### src/save.py\n", None),  # one empty line between
+    ],
+)
+def test_a_caption_line_that_is_only_a_path_names_the_block(
+    caption: str, claimed: tuple[int, int] | None
+) -> None:
+    (quote,) = quotes_of(f"Saving:\n\n{caption}\n```python\ndef save(path, content):\n```")
+    assert (quote.path, quote.claimed, quote.text) == (
+        "src/save.py",
+        claimed,
+        "def save(path, content):",
+    )
+    assert quote.report_line == 17  # the caption's line
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "The save is in src/save.py:",
+        "(see src/save.py)",
+        "Saving opens the file:",
+        "src/save.py\n\n",
+    ],
+)
+def test_a_sentence_above_a_block_names_nothing(caption: str) -> None:
+    assert quotes_of(f"Saving:\n\n{caption}\n```python\ndef save(path, content):\n```") == []
+
+
 def test_an_unclosed_fence_names_nothing() -> None:
     assert quotes_of('```python title="src/save.py"\ndef save(path, content):\n') == []
 
