@@ -118,6 +118,11 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
 
 #: what a diagnostic of a code-like paragraph no ``--- path`` attributes says (the app shows it)
 UNATTRIBUTED = "unattributed passage: not checked (code with no '--- path' after it)"
+#: what a diagnostic of a fenced block of code that names no file and has no marker says
+UNNAMED_FENCE = (
+    "fenced code naming no file, with no '--- path' after it: not checked (name its file, "
+    "```py title=\"src/a.py\"```, or end it with '--- src/a.py')"
+)
 #: marks of code, each counted once per paragraph: a call, braces, a semicolon, an operator
 #: prose does not use, an assignment, a statement's end
 _CODE_MARKS = tuple(
@@ -432,7 +437,10 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
 
     found.quotes, taken = _quotes(lines, first, end, block.id, diagnostics)
     found.quotes = _inferred(lines, first, found.quotes, taken, diagnostics)
-    named = named_fences(lines, first, end, taken, block.id)
+    unnamed: list[int] = []
+    named = named_fences(lines, first, end, taken, block.id, unnamed)
+    for opening in unnamed:
+        diagnostics.append(Diagnostic(opening + 1, UNNAMED_FENCE))
     if named:  # blocks that name their file, among the others in the record's order
         ordered = sorted([*found.quotes, *named], key=lambda quote: quote.text_line)
         found.quotes = [quote._replace(index=n) for n, quote in enumerate(ordered)]

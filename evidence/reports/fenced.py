@@ -31,6 +31,11 @@ _ATTRIBUTE = re.compile(
     re.IGNORECASE,
 )
 _LINENUMS = re.compile(r"""(?<![\w-])(?:linenums|startline|start)\s*=\s*["']?(\d{1,9})""", re.I)
+#: a fence's language that says its block is a terminal's or a program's text, not source
+_NOT_CODE = frozenset(
+    {"text", "txt", "plain", "plaintext", "console", "output", "log", "terminal", "mermaid"}
+    | {"shell-session", "sh-session", "pycon", "nohighlight", "none"}
+)
 _LANGUAGE_PATH = re.compile(r"^[\w+#.-]{1,20}:(\S+)$")  # js:src/a.js
 # a comment that is only a path (and its lines): # src/a.py:3-9, // src/a.js lines 3-9
 _COMMENT = re.compile(r"^\s*(?:#|//|--|;|%|/\*|<!--|\(\*)\s*(?:(?:file|path|source)\s*:\s*)?", re.I)
@@ -93,10 +98,16 @@ def _caption_above(
 
 
 def named_fences(
-    lines: list[str], first: int, end: int, taken: set[int], record_id: str
+    lines: list[str],
+    first: int,
+    end: int,
+    taken: set[int],
+    record_id: str,
+    unnamed: list[int] | None = None,
 ) -> list[Quote]:
     """The closed fenced blocks from ``first`` to ``end`` that no marker took and that name
-    their file, as quotes (numbered from 0, in order; ``taken`` gets their lines)."""
+    their file, as quotes (numbered from 0, in order; ``taken`` gets their lines). ``unnamed``
+    gets the opening line of each other one that holds code (not a terminal's text)."""
     found: list[Quote] = []
     index = first
     while index < end:
@@ -150,5 +161,10 @@ def named_fences(
                     inline=False,
                 )
             )
+        elif unnamed is not None and named is None and any(lines[at].strip() for at in body):
+            words = opening.group(2).split()
+            language = words[0].lstrip("{.").lower() if words else ""
+            if language not in _NOT_CODE and not taken.intersection(range(index, closing + 1)):
+                unnamed.append(index)
         index = closing + 1
     return found

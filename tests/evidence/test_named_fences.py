@@ -171,3 +171,16 @@ def save(path, content):
     assert "✓ src/save.py:3-4  PR-RTE-save  exact" in result.output
     assert "≈ src/save.py:6  PR-RTE-save  fuzzy 90, claimed 7" in result.output
     assert "r.md:23" in result.output  # the comment that names the file: where to look
+
+
+def test_a_block_of_code_that_names_no_file_says_it_is_not_checked() -> None:
+    body = (
+        "```python\nif event.kind == 'stop':\n    return None\n```\n\n"
+        "```console\n$ assay check r.md\nOK\n```\n\n"  # a terminal's text: no quote meant
+        "```python\n# src/save.py\nimport os\n```\n\n"  # named: a quote
+        "```\n\n```\n"  # empty
+    )
+    report = parse_report(HEAD.format(rev="0" * 40, body=body), "r.md")
+    noted = [d for d in report.diagnostics if "fenced code naming no file" in d.message]
+    assert [d.line for d in noted] == [15]
+    assert len(quotes_of(body)) == 1
