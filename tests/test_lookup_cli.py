@@ -283,6 +283,36 @@ def test_grep_ignore_case_fixed_and_paths(repo: Repo) -> None:
     assert out == "src/app.py:5:    return user.ok\n"
 
 
+def test_grep_words_files_counts_and_context(repo: Repo) -> None:
+    # what a reviewer reaches for beside git grep: -w, -l, -c, -C
+    code, out, _ = repo.run("grep", "-i", "check")
+    assert len(out.splitlines()) == 2
+    code, out, _ = repo.run("grep", "-w", "-i", "check")
+    assert (code, out) == (1, "")  # "check_auth" is one word
+    code, out, _ = repo.run("grep", "-w", "user")
+    assert out == "src/app.py:4:def check_auth(user):\nsrc/app.py:5:    return user.ok\n"
+    code, out, _ = repo.run("grep", "-l", "-i", "check_auth")
+    assert (code, out) == (0, "notes.txt\nsrc/app.py\n")
+    code, out, _ = repo.run("grep", "-c", "user")
+    assert out == "src/app.py:2\n"
+    code, out, _ = repo.run("grep", "-C", "1", "-i", "check_auth|SECOND")
+    assert out.splitlines() == [
+        "notes.txt:1:Check_Auth appears here",
+        "notes.txt-2-␛[2Jclear screen",  # a context line made safe too
+        "--",
+        "src/app.py-3-",
+        "src/app.py:4:def check_auth(user):",
+        "src/app.py-5-    return user.ok",
+        "--",
+        "src/app.py-7-",
+        "src/app.py:8:SECOND = 2",
+    ]
+    code, out, _ = repo.run("grep", "-C", "2", "user")  # groups that touch are one
+    assert out.splitlines()[0] == "src/app.py-2-" and "--" not in out.splitlines()
+    code, out, _ = repo.run("grep", "-C", "1", "nothing at all")
+    assert (code, out) == (1, "")
+
+
 def test_grep_output_is_terminal_safe_and_coloured_on_request(repo: Repo) -> None:
     code, out, _ = repo.run("grep", "clear")
     assert out == "notes.txt:2:␛[2Jclear screen\n"

@@ -9,6 +9,7 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 import click
 
@@ -229,6 +230,19 @@ def _print_permalink(
 @click.option("--rev", default=None, help="Revision to search (default HEAD).")
 @click.option("-F", "--fixed-strings", "fixed", is_flag=True, help="PATTERN is a fixed string.")
 @click.option("-i", "--ignore-case", "ignore_case", is_flag=True, help="Ignore case.")
+@click.option("-w", "--word-regexp", "word", is_flag=True, help="Match whole words only.")
+@click.option(
+    "-l", "--files-with-matches", "files_only", is_flag=True, help="Print only the files' paths."
+)
+@click.option("-c", "--count", "count", is_flag=True, help="Print path:N, the lines matched.")
+@click.option(
+    "-C",
+    "--context",
+    "context",
+    type=click.IntRange(0, 1000),
+    default=0,
+    help="Lines of context around each match (path-line-text; -- between groups).",
+)
 @click.option("--color/--no-color", default=None, help="Colour the output (default: on a tty).")
 def grep(
     pattern: str,
@@ -237,6 +251,10 @@ def grep(
     rev: str | None,
     fixed: bool,
     ignore_case: bool,
+    word: bool,
+    files_only: bool,
+    count: bool,
+    context: int,
     color: bool | None,
 ) -> None:
     """Print path:line:text for every line matching PATTERN at the revision.
@@ -249,14 +267,82 @@ def grep(
     found = 0
     with open_revision(repo, rev) as revision:
         try:
-            for hit in revision.grep(pattern, fixed=fixed, ignore_case=ignore_case, paths=paths):
+            hits = revision.grep(
+                pattern, fixed=fixed, ignore_case=ignore_case, word=word, paths=paths
+            )
+            for line in _grep_lines(revision, hits, files_only, count, context, use_color):
                 found += 1
-                click.echo(format_hit(hit, color=use_color), color=use_color)
+                click.echo(line, color=use_color)
         except BadPattern as error:
             raise InputError(f"{error} (-F searches for PATTERN as written)") from None
         except RevisionError as error:
             raise InputError(str(error)) from None
     raise SystemExit(0 if found else 1)
+
+
+def _grep_lines(
+    revision: Revision,
+    hits: Iterator[GrepHit],
+    files_only: bool,
+    count: bool,
+    context: int,
+    color: bool,
+) -> Iterator[str]:
+    """What `assay grep` prints of ``hits`` (streamed in path order): each hit, the files
+    (``-l``), their counts (``-c``), or each hit with ``context`` lines around it."""
+    if not (files_only or count or context):
+        yield from (format_hit(hit, color=color) for hit in hits)
+        return
+    by_file: list[GrepHit] = []
+    groups = 0
+    for hit in chain(hits, [None]):
+        if by_file and (hit is None or hit.path != by_file[0].path):
+            path = terminal_safe(by_file[0].path)
+            if files_only:
+                yield click.style(path, fg="magenta") if color else path
+            elif count:
+                yield f"{click.style(path, fg='magenta') if color else path}:{len(by_file)}"
+            else:
+                if groups:
+                    yield "--"  # as grep -C parts one file's from the next
+                yield from _in_context(revision, by_file, context, color)
+            groups += 1
+            by_file = []
+        if hit is not None:
+            by_file.append(hit)
+
+
+def _in_context(
+    revision: Revision, hits: list[GrepHit], context: int, color: bool
+) -> Iterator[str]:
+    """One file's hits with ``context`` lines around each (``path-line-text``), ``--`` between
+    groups that do not touch, as grep -C prints them."""
+    source = revision.read(hits[0].path)
+    lines = source.lines if source.text_here else []
+    if len(lines) < hits[-1].line:  # not read here (in a submodule's clone): the hits alone
+        yield from (format_hit(hit, color=color) for hit in hits)
+        return
+    matched = {hit.line: hit for hit in hits}
+    shown: list[int] = []
+    for hit in hits:
+        low, high = max(1, hit.line - context), min(len(lines), hit.line + context)
+        shown += [n for n in range(low, high + 1) if not shown or n > shown[-1]]
+    path = terminal_safe(hits[0].path)
+    previous = 0
+    for number in shown:
+        if previous and number > previous + 1:
+            yield "--"
+        previous = number
+        if number in matched:
+            yield format_hit(matched[number], color=color)
+            continue
+        text = terminal_safe(lines[number - 1])
+        yield (
+            f"{click.style(path, fg='magenta')}{click.style('-', fg='cyan')}"
+            + (f"{click.style(str(number), fg='green')}{click.style('-', fg='cyan')}{text}")
+            if color
+            else f"{path}-{number}-{text}"
+        )
 
 
 def format_hit(hit: GrepHit, *, color: bool) -> str:
