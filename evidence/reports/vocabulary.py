@@ -278,10 +278,10 @@ def permalink_path(url: str) -> str | None:
 
 
 #: a path and its range as a sentence writes them: ``a.js, line 3``, ``a.js (lines 3-9)``,
-#: ``a.js lines 3 to 9``, ``a.js: 3``, ``a.js:3 - 9``
+#: ``a.js lines 3 to 9``, ``a.js: 3``, ``a.js:3 - 9``, ``a.js (3-9)``
 PROSE_RANGE_RE = re.compile(
-    r"^(?P<path>[^\s,():]+)(?:,?\s+\(?\s*(?:lines?|L)\s*|:\s*)(?P<first>\d+)"
-    r"(?:\s*(?:-|–|to)\s*L?(?P<last>\d+))?\s*\)?[.,;]?$",
+    r"^(?P<path>[^\s,():]+)(?:,?\s+\(?\s*(?:lines?|L)\s*|:\s*|\s+\(\s*)(?P<first>\d+)"
+    r"(?:\s*(?:-|–|to|\.\.)\s*L?(?P<last>\d+))?\s*\)?[.,;]?$",
     re.IGNORECASE,
 )
 #: a backslash Markdown put before punctuation (``my\\_module.py``): the punctuation is meant

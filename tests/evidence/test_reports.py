@@ -421,6 +421,20 @@ def test_split_claimed() -> None:
     assert split_claimed("a.py:42") == ("a.py", (42, 42))
     assert split_claimed("a.py#L3-L9") == ("a.py", (3, 9))
     assert split_claimed("a.py") == ("a.py", None)
+    assert split_claimed("a.rs:3..9") == ("a.rs", (3, 9))  # a range as Rust writes it
+
+
+def test_a_marker_range_in_parentheses_or_as_rust_writes_it_is_read() -> None:
+    # both were "not read as a quote": a path with its lines as a sentence or a language says them
+    from evidence.reports.vocabulary import marker_token
+
+    assert marker_token("src/a.py (3-9)") == "src/a.py:3-9"
+    assert marker_token("src/a.py (3)") == "src/a.py:3-3"
+    assert marker_token("src/a.py lines 3..9") == "src/a.py:3-9"
+    assert marker_token("src/a.py (see 3-9)") == "src/a.py (see 3-9)"
+
+
+def test_slugify() -> None:
     assert slugify("Request, context and handoffs") == "request-context-and-handoffs"
 
 
