@@ -3,8 +3,9 @@ read as the text its page shows: each block (paragraph, heading, list item, tabl
 paragraph of its own, a preformatted block's lines as written (indented as a code block is in
 a plain report when blank lines part them: one quote still); tags left out, entities read as
 their characters, the head, scripts and styles never shown. A paragraph that introduces the
-code it quotes ("The gate reads: <code>...</code> --- a.py") is two: the code is marked. The
-parser then reads that text as any report's."""
+code it quotes ("The gate reads: <code>...</code> --- a.py") is two: the code is marked. A
+preformatted block no ``--- path`` follows is fenced, as the Markdown rendered to it was (its
+caption may name its file). The parser then reads that text as any report's."""
 
 from __future__ import annotations
 
@@ -78,7 +79,24 @@ def html_text(text: str) -> str:
     reader.feed(_UNCLOSED.sub("&lt;", text))
     reader.close()
     reader.end_paragraph()
-    return "\n".join(reader.lines).strip("\n") + "\n"
+    return "\n".join(_fenced(reader.lines, reader.blocks)).strip("\n") + "\n"
+
+
+def _fenced(lines: list[str], blocks: list[tuple[int, int, list[str], str]]) -> list[str]:
+    """The lines with each preformatted block that no ``--- path`` line follows fenced, as the
+    Markdown it was rendered from had it (```` ```python ````): a caption above it or a comment
+    on its first line may name its file (evidence/reports/fenced.py), or a note says it is
+    not checked. One a marker follows stays as it is: the marker's quote."""
+    out: list[str] = []
+    at = 0
+    for start, end, code, language in blocks:
+        after = next((lines[n].strip() for n in range(end, len(lines)) if lines[n].strip()), "")
+        if after.startswith(("---", "—", "–")):
+            continue
+        out += lines[at:start]
+        out += [f"```{language}", *code, "```"]
+        at = end
+    return out + lines[at:]
 
 
 class _Reader(HTMLParser):
@@ -91,6 +109,9 @@ class _Reader(HTMLParser):
         self.lists: list[int] = []  # per open list: the next number (0: a bulleted list)
         #: where in the paragraph its inline code starts and ends (the first and last <code>)
         self.code: tuple[int, int] | None = None
+        #: each preformatted block: its first line, the line after it, its lines, its language
+        self.blocks: list[tuple[int, int, list[str], str]] = []
+        self.language = ""  # the language a <pre>'s <code class="language-x"> names
 
     def end_paragraph(self) -> None:
         raw = "".join(self.words)
@@ -135,6 +156,10 @@ class _Reader(HTMLParser):
                 self.words.append("  • ")
         elif tag in ("td", "th"):
             self.words.append(" ")
+        elif tag == "code" and self.pre:
+            classes = (dict(attrs).get("class") or "").split()
+            named = [c.removeprefix("language-") for c in classes if c.startswith("language-")]
+            self.language = named[0] if named and named[0].isidentifier() else self.language
         elif tag == "code" and not self.pre:
             at = len("".join(self.words))
             self.code = (self.code[0] if self.code else at, at)
@@ -151,8 +176,12 @@ class _Reader(HTMLParser):
             self.pre -= 1
             code = "".join(self.words).strip("\n").split("\n")
             self.words = []
+            written = code
             if any(not line.strip() for line in code):  # one block all the same: indented
                 code = [f"    {line}" if line.strip() else "" for line in code]
+            at = len(self.lines)
+            self.blocks.append((at, at + len(code), written, self.language))
+            self.language = ""
             self.lines += [*code, ""]
         elif tag == "code" and not self.pre and self.code is not None:
             self.code = (self.code[0], len("".join(self.words)))

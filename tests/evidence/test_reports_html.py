@@ -84,8 +84,35 @@ def test_what_is_html_and_how_its_blocks_read() -> None:
     assert text == "1. one\n\n2. two\n\nlines\n\na & b\n"
     # a list item's text in a paragraph of its own: one item still, its mark before it
     assert html_text("<ul><li><p>loose</p></li><li>tight</li></ul>") == "• loose\n\n• tight\n"
-    # a preformatted block parted by a blank line: indented, one block to the parser
-    assert html_text("<pre>a = 1\n\nb = 2</pre>") == "    a = 1\n\n    b = 2\n"
+    # a preformatted block parted by a blank line, a marker after it: indented, one block to
+    # the parser; with none after it, fenced as the Markdown it came from
+    marked = html_text("<pre>a = 1\n\nb = 2</pre><p>--- a.py</p>")
+    assert marked == "    a = 1\n\n    b = 2\n\n--- a.py\n"
+    assert html_text("<pre>a = 1\n\nb = 2</pre>") == "```\na = 1\n\nb = 2\n```\n"
+
+
+def test_a_preformatted_block_under_a_caption_naming_its_file_is_a_quote(tmp_path: Path) -> None:
+    # a Markdown report's captioned fence, rendered: the caption's paragraph, then <pre>
+    head = HTML.split("<p>A request without", 1)[0]
+    page = (
+        head
+        + """<p><strong>src/gate.py</strong> (lines 2-3):</p>
+<pre><code class="language-python">    if request.token is None:
+        return "&lt;denied&gt;"
+</code></pre>
+<p>Nothing names this one:</p>
+<pre><code class="language-python">return None
+</code></pre>
+</body></html>"""
+    )
+    repo = tmp_path / "repo"
+    rev = make_repo(repo, {"src/gate.py": SOURCE})
+    report = parse_report(page.format(rev=rev).encode(), "tiny-runtime-report.html")
+    claim = report.records[1]
+    assert [(q.path, q.claimed) for q in claim.quotes] == [("src/gate.py", (2, 3))]
+    assert any("fenced code naming no file" in d.message for d in report.diagnostics)
+    with Revision.open(repo) as revision:
+        assert Anchorer(revision).anchor(claim.quotes[0]).match.value == "exact"
 
 
 def test_a_folder_of_html_reports_is_read(tmp_path: Path) -> None:
