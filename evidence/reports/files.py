@@ -28,8 +28,12 @@ class ReportError(Exception):
         self.empty = empty
 
 
-#: file name endings that a directory's reports may have
-REPORT_SUFFIXES = (".txt", ".md", ".report", ".json", ".html", ".htm")
+#: file name endings that a directory's reports may have (each file's start says whether it is
+#: one): plain text, Markdown's and reStructuredText's, AsciiDoc's, a bundle's, HTML's
+REPORT_SUFFIXES = (
+    *(".txt", ".text", ".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".adoc", ".asciidoc"),
+    *(".report", ".json", ".html", ".htm", ".xhtml"),
+)
 #: file name endings read as SARIF (evidence/sarif/) whatever their content
 SARIF_SUFFIXES = (".sarif", ".sarif.gz", ".sarif.json")
 

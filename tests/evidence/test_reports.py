@@ -464,6 +464,17 @@ def test_load_directory_resolves_across_reports(tmp_path: Path) -> None:
     ]
 
 
+def test_a_directory_reads_reports_under_every_text_suffix(tmp_path: Path) -> None:
+    # a folder of .markdown, .rst or .adoc reports was "no reports in this directory"
+    for name in ("a.markdown", "b.rst", "c.adoc", "d.mdx"):
+        write(tmp_path, name, RUNTIME if name < "c" else WORKFLOW)
+    write(tmp_path, "guide.rst", "Operating the archive\n=====================\n")
+    write(tmp_path, "notes.yaml", RUNTIME)  # not a text suffix: never opened
+    reportset = load_reports([tmp_path])
+    names = [Path(r.file).name for r in reportset.reports]
+    assert names == ["a.markdown", "b.rst", "c.adoc", "d.mdx"]
+
+
 def test_load_alone_reports_unresolved_annotations(tmp_path: Path) -> None:
     path = write(tmp_path, "w.txt", WORKFLOW)
     reportset = load_reports([str(path), path])  # the same file twice loads once
