@@ -127,11 +127,13 @@ UNNAMED_FENCE = (
 #: prose does not use, an assignment, a statement's end
 _CODE_MARKS = tuple(
     re.compile(pattern)
-    for pattern in (r"\w\(", r"[{}]", r";", r"=>|===|!==|&&|\|\|", r"\w\s=\s", r"\)\s*;")
+    for pattern in (r"\w\(", r"[{}]", r";", r"=>|===|!==|==|!=|&&|\|\|", r"\w\s=\s", r"\)\s*;")
 )
 _CODE_START = re.compile(
     r"(?:const|let|var|def|return|import|function|class|async|await|export|if \(|for \(|"
-    r"while \(|SELECT|INSERT|UPDATE|CREATE TABLE)\s"
+    r"while \(|SELECT|INSERT|UPDATE|CREATE TABLE|"
+    # Python's, Go's and Rust's, lower case as code has them (a sentence starts in upper case)
+    r"if|elif|for|while|with|raise|assert|func|fn|pub fn|impl|match)\s|(?:try|else|finally):"
 )
 
 

@@ -184,3 +184,22 @@ def test_a_block_of_code_that_names_no_file_says_it_is_not_checked() -> None:
     noted = [d for d in report.diagnostics if "fenced code naming no file" in d.message]
     assert [d.line for d in noted] == [15]
     assert len(quotes_of(body)) == 1
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "noted"),
+    [
+        ('    if event.kind == "stop": return None', True),  # Python: no "(" nor ";"
+        ("    for note in notes: store.put(note)", True),
+        ("    try: save(path)", True),
+        ("If the token is missing the gate refuses the request.", False),  # a sentence
+        ("The gate checks that token == expected before it answers", False),  # prose, one mark
+    ],
+)
+def test_an_unmarked_paragraph_of_python_says_it_is_not_checked(
+    paragraph: str, noted: bool
+) -> None:
+    from evidence.reports.contents import UNATTRIBUTED
+
+    report = parse_report(HEAD.format(rev="0" * 40, body=f"The gate:\n\n{paragraph}"), "r.md")
+    assert any(d.message == UNATTRIBUTED for d in report.diagnostics) is noted
