@@ -9,34 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from evidencekit import make_repo
+from test_reports_markdown import HEAD, SAVE
 
 from evidence.model import Quote
 from evidence.reports.parser import parse_report
 from tui.cli import cli
-
-HEAD = """Probe runtime report
-
-Type: agentic-system-analyses/types/agentic-system-runtime-report.md
-
-Evidence at revision {rev} (SRC-1, src/save.py).
-
-Shared records
-
-Routes
-
-PR-RTE-save
-
-Label: Save endpoint
-
-{body}
-"""
-SAVE = """import os
-
-def save(path, content):
-    with open(path, "w") as out:
-        out.write(content)
-    return {"path": path, "ok": True}
-"""
 
 
 def quotes_of(body: str) -> list[Quote]:
@@ -160,7 +137,7 @@ def save(path, content):
 ```
 
 ```python
-# src/save.py:7
+# src/save.py:6
     return {"path": path, "ok": False}
 ```
 """
@@ -169,7 +146,7 @@ def save(path, content):
     result = CliRunner().invoke(cli, ["check", str(report), "--repo", str(tmp_path / "repo")])
     assert result.exit_code == 1, result.output  # the misquote fails: it was not checked before
     assert "✓ src/save.py:3-4  PR-RTE-save  exact" in result.output
-    assert "≈ src/save.py:6  PR-RTE-save  fuzzy 90, claimed 7" in result.output
+    assert "≈ src/save.py:7  PR-RTE-save  fuzzy 90, claimed 6" in result.output
     assert "r.md:23" in result.output  # the comment that names the file: where to look
 
 
