@@ -283,6 +283,18 @@ def stated_revisions(shas: Iterable[str]) -> tuple[str, ...]:
     return tuple(sha for sha in short if not any(o != sha and o.startswith(sha) for o in short))
 
 
+def evidence_revisions(mentions: Iterable[RevisionMention]) -> tuple[str, ...]:
+    """`stated_revisions` of the mentions; of several, the one the evidence statement names
+    when only one of them is in a sentence that names a source ("Evidence is SRC-1 ... at
+    revision X"): the others are commits the report talks about (a fix made later)."""
+    mentions = list(mentions)
+    stated = stated_revisions(mention.sha for mention in mentions)
+    if len(stated) < 2:
+        return stated
+    sourced = stated_revisions(m.sha for m in mentions if "SRC-" in m.sentence)
+    return sourced if len(sourced) == 1 and sourced[0] in stated else stated
+
+
 class ReportSet(NamedTuple):
     """Several reports loaded together: annotations and references resolve across them."""
 
@@ -320,5 +332,6 @@ class ReportSet(NamedTuple):
     def revision_ids(self) -> tuple[str, ...]:
         """Distinct revision ids the reports state, in order of appearance: the 40-hex ones;
         when there is none, the abbreviated ones (an id that begins a longer one stated is
-        that one), which git resolves."""
-        return stated_revisions(m.sha for report in self.reports for m in report.revisions)
+        that one), which git resolves; of several, the one a source is said to be at, when
+        only one is (`evidence_revisions`)."""
+        return evidence_revisions(m for report in self.reports for m in report.revisions)

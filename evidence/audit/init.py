@@ -23,7 +23,7 @@ from pathlib import Path
 from evidence.audit.file import name_key
 from evidence.citations import PathIndex, cited_path
 from evidence.git.tree import normalize_path
-from evidence.model import Report, short_revision, stated_revisions
+from evidence.model import Report, RevisionMention, evidence_revisions, short_revision
 from evidence.revision import Revision, RevisionError
 from evidence.sarif.rebase import is_sarif_report, repository_path
 
@@ -75,17 +75,15 @@ def group_reports(reports: Iterable[Report]) -> list[SystemReports]:
     """The reports by system (SARIF runs under their scanner's name; `place_scans` finds their
     systems), in order of appearance."""
     files: dict[str, list[Path]] = {}
-    revisions: dict[str, list[str]] = {}
+    revisions: dict[str, list[RevisionMention]] = {}
     for report in reports:
         name = report.system or "unnamed"
         path = Path(report.file.split("#", 1)[0])  # a SARIF file's runs are `file#n`
         if path not in files.setdefault(name, []):
             files[name].append(path)
-        for mention in report.revisions:
-            if mention.sha not in revisions.setdefault(name, []):
-                revisions[name].append(mention.sha)
+        revisions.setdefault(name, []).extend(report.revisions)
     return [
-        SystemReports(name, tuple(paths), stated_revisions(revisions.get(name, ())))
+        SystemReports(name, tuple(paths), evidence_revisions(revisions.get(name, ())))
         for name, paths in files.items()
     ]
 

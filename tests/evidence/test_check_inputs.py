@@ -321,3 +321,18 @@ def test_a_quote_behind_a_marker_not_read_fails_the_check(
     file.write_text(prose, encoding="utf-8")
     code, out, _err = run("check", str(file), "--repo", str(path))
     assert code == 0 and "a renderer made a dash?" in out, out
+
+
+def test_of_several_full_ids_the_one_a_source_is_at_is_the_stated_revision(
+    tmp_path: Path,
+) -> None:
+    # a report that names, in full, a commit it talks about was refused ("several revisions")
+    stated = partial(stated_in, tmp_path)
+    at, later = "150ffaafeba49438253d615c3dae668fd05ae979", "3f2a9c1" + "0" * 33
+    evidence = f"Evidence is SRC-1, the service at revision {at}."
+    assert stated(evidence, f"The flag was dropped later, in commit {later}.") == (at,)
+    assert stated(f"The flag was dropped later, in commit {later}.", evidence) == (at,)
+    # two sources, each at its revision, or none said: both, and --rev is asked for
+    both = f"Evidence is SRC-1 at revision {at} and SRC-2 at revision {later}."
+    assert stated(both) == (at, later)
+    assert stated(f"Read at revision {at}.", f"Fixed in commit {later}.") == (at, later)
