@@ -76,9 +76,20 @@ def choose_revision(reportset: ReportSet, rev: str | None) -> str:
             "the reports state no revision id; pass --rev (HEAD too must be named: --rev HEAD)"
         )
     if len(stated) > 1:
-        listed = ", ".join(stated)
-        raise CheckError(f"the reports state several revisions ({listed}); pass --rev")
+        raise CheckError(
+            f"the reports state several revisions ({_where_stated(reportset, stated)}); pass --rev"
+        )
     return stated[0]
+
+
+def _where_stated(reportset: ReportSet, stated: tuple[str, ...]) -> str:
+    """Each id where a report first states it (``1a2b… at r.txt:7``), so that the choice of
+    ``--rev`` is made knowing which is which."""
+    first: dict[str, str] = {}
+    for report in reportset.reports:
+        for mention in report.revisions:
+            first.setdefault(mention.sha, f"{report.file}:{mention.line}")
+    return ", ".join(f"{sha} at {first[sha]}" if sha in first else sha for sha in stated)
 
 
 def revision_origin(rev: str | None) -> str:

@@ -266,8 +266,11 @@ def test_several_stated_revisions_need_rev(tmp_path: Path) -> None:
     one.write_text(REPORT.format(rev="a" * 40), encoding="utf-8")
     two.write_text(REPORT.format(rev="b" * 40), encoding="utf-8")
     reportset = load_reports([one, two])
-    with pytest.raises(CheckError, match="several revisions"):
+    with pytest.raises(CheckError, match="several revisions") as raised:
         choose_revision(reportset, None)
+    # where each is stated, to choose knowing which is which
+    assert f"{'a' * 40} at {one}:" in str(raised.value)
+    assert f"{'b' * 40} at {two}:" in str(raised.value)
     assert choose_revision(reportset, "main") == "main"
 
 
