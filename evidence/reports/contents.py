@@ -120,8 +120,8 @@ def _search(line: str, start: int, tool: str) -> tuple[SearchReplay, int] | None
 UNATTRIBUTED = "unattributed passage: not checked (code with no '--- path' after it)"
 #: what a diagnostic of a fenced block of code that names no file and has no marker says
 UNNAMED_FENCE = (
-    "fenced code naming no file, with no '--- path' after it: not checked (name its file, "
-    "```py title=\"src/a.py\"```, or end it with '--- src/a.py')"
+    "fenced code naming no file, with no '--- path' after it: not checked (name its file in "
+    "its fence or on the line above it, or end it with '--- src/a.py')"
 )
 #: marks of code, each counted once per paragraph: a call, braces, a semicolon, an operator
 #: prose does not use, an assignment, a statement's end
