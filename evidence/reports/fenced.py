@@ -31,10 +31,12 @@ _ATTRIBUTE = re.compile(
     re.IGNORECASE,
 )
 _LINENUMS = re.compile(r"""(?<![\w-])(?:linenums|startline|start)\s*=\s*["']?(\d{1,9})""", re.I)
-#: a fence's language that says its block is a terminal's or a program's text, not source
+#: a fence's language that says its block is a terminal's or a program's text, not source,
+#: or commands to type (a shell block that names no file is how to run something)
 _NOT_CODE = frozenset(
     {"text", "txt", "plain", "plaintext", "console", "output", "log", "terminal", "mermaid"}
     | {"shell-session", "sh-session", "pycon", "nohighlight", "none"}
+    | {"sh", "bash", "shell", "zsh", "fish", "powershell", "pwsh", "ps1", "bat", "cmd"}
 )
 _LANGUAGE_PATH = re.compile(r"^[\w+#.-]{1,20}:(\S+)$")  # js:src/a.js
 # a comment that is only a path (and its lines): # src/a.py:3-9, // src/a.js lines 3-9

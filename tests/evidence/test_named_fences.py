@@ -154,6 +154,7 @@ def test_a_block_of_code_that_names_no_file_says_it_is_not_checked() -> None:
     body = (
         "```python\nif event.kind == 'stop':\n    return None\n```\n\n"
         "```console\n$ assay check r.md\nOK\n```\n\n"  # a terminal's text: no quote meant
+        "```bash\nassay check r.md\n```\n\n"  # a command to type, named nothing: the same
         "```python\n# src/save.py\nimport os\n```\n\n"  # named: a quote
         "```\n\n```\n"  # empty
     )
