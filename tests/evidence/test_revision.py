@@ -403,3 +403,19 @@ def test_a_stream_of_large_blobs_arrives_whole_through_a_widened_pipe(tmp_path: 
     with open(read_end, "rb") as pipe:
         widen_pipe(pipe)
         assert fcntl.fcntl(read_end, fcntl.F_GETPIPE_SZ) >= STREAM_PIPE_BYTES
+
+
+def test_unread_objects_are_counted_by_id_not_by_line() -> None:
+    # two threads' lines run together: "...unable to read <id><the tail of another id>"; the
+    # same file said twice. It once gave "could not read 801 file(s)" for 800.
+    from evidence.git.grep import unread_objects
+
+    a, b = "9d16e93db6df484f5f3bd3d3ef5ab4a0af400eec", "0123456789abcdef0123456789abcdef01234567"
+    said = (
+        f"error: 'c0:f1.txt': unable to read {a}{b[20:]}\n"  # run together: no id
+        f"error: 'c0:f1.txt': unable to read {a}\n"  # said again: the one
+        f"error: 'c0:f2.txt': unable to read {b}\n"
+        f"error: 'c0:f2.txt': unable to read {b}\n"
+    ).encode()
+    assert unread_objects(said, 40) == 2
+    assert unread_objects(said, 64) == 0  # a SHA-256 repository's ids are 64 digits
