@@ -3,7 +3,8 @@
 A report written in Markdown often names a block's file in the fence's info string (```` ```python
 title="src/app.py" ````, MkDocs' form; ```` ```js:src/a.js ````; ```` ```src/a.js ````) or in a
 comment on the block's first line (``# src/app.py:3-9``, ``// src/a.js lines 3-9``), or in a
-line just above it that holds only the path (``**src/app.py** (lines 3-9):``). Such a block
+line just above or under it that holds only the path (``**src/app.py** (lines 3-9):``,
+``(src/app.py:3-9)``). Such a block
 was no quote at all: a report of them checked nothing and said nothing. It is a quote of its
 lines (the naming comment left out), claiming the lines it names (``linenums="N"``: from line N,
 as many as it holds).
@@ -90,13 +91,35 @@ def _caption_above(
         line = lines[above].strip()
         if not line:
             continue
-        said = _CAPTION_MARKS.sub("", line).strip().rstrip(":").strip()
-        said = _CAPTION_WORD.sub("", said, count=1).strip()
-        if said.startswith("(") or ("(" in said and not said.endswith(")")):
-            return None
-        named = _named(said.replace("(", "").replace(")", "").replace(",", ""))
+        named = _caption(line)
         return (above, named) if named is not None else None
     return None
+
+
+def _caption_below(
+    lines: list[str], closing: int, end: int, taken: set[int]
+) -> tuple[int, tuple[str, tuple[int, int] | None]] | None:
+    """The line just under a fence when it is only a path (``(src/app.py:3-9)``, ``Source:
+    src/a.js``) and no fence follows it (then it is that one's caption)."""
+    below = closing + 1
+    if below >= end or below in taken or not lines[below].strip():
+        return None
+    if below + 1 < end and _OPENING.match(lines[below + 1]):
+        return None
+    named = _caption(lines[below].strip(), enclosed=True)
+    return (below, named) if named is not None else None
+
+
+def _caption(line: str, *, enclosed: bool = False) -> tuple[str, tuple[int, int] | None] | None:
+    """What a caption line names when it is only a path (decorated, its lines or not);
+    ``enclosed``: in parentheses too, as a caption under a block writes it."""
+    said = _CAPTION_MARKS.sub("", line).strip().rstrip(":").strip()
+    if enclosed and said.startswith("(") and said.endswith(")"):
+        said = said[1:-1].strip()
+    said = _CAPTION_WORD.sub("", said, count=1).strip()
+    if said.startswith("(") or ("(" in said and not said.endswith(")")):
+        return None
+    return _named(said.replace("(", "").replace(")", "").replace(",", ""))
 
 
 def named_fences(
@@ -143,6 +166,8 @@ def named_fences(
             if named is not None:
                 said_at, body = body[0], body[1:]
         caption = _caption_above(lines, index, first, taken) if named is None else None
+        if caption is None and named is None:
+            caption = _caption_below(lines, closing, end, taken)
         if caption is not None:
             said_at, named = caption
         if named is not None and body and not taken.intersection(range(index, closing + 1)):
@@ -150,7 +175,7 @@ def named_fences(
             start = _LINENUMS.search(opening.group(2))
             if claimed is None and start is not None:
                 claimed = (int(start.group(1)), int(start.group(1)) + len(body) - 1)
-            taken.update(range(min(said_at, index), closing + 1))
+            taken.update(range(min(said_at, index), max(said_at, closing) + 1))
             found.append(
                 Quote(
                     text="\n".join(lines[at] for at in body),

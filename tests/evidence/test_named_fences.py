@@ -123,6 +123,28 @@ def test_a_sentence_above_a_block_names_nothing(caption: str) -> None:
     assert quotes_of(f"Saving:\n\n{caption}\n```python\ndef save(path, content):\n```") == []
 
 
+@pytest.mark.parametrize(
+    ("caption", "claimed"),
+    [("(src/save.py:3-4)", (3, 4)), ("Source: `src/save.py`", None), ("*src/save.py*", None)],
+)
+def test_a_caption_line_just_under_a_block_names_it(
+    caption: str, claimed: tuple[int, int] | None
+) -> None:
+    (quote,) = quotes_of(f"Saving:\n\n```python\ndef save(path, content):\n```\n{caption}\n")
+    assert (quote.path, quote.claimed, quote.text) == (
+        "src/save.py",
+        claimed,
+        "def save(path, content):",
+    )
+    assert quote.report_line == 20  # the caption's line
+
+
+def test_a_path_line_between_two_blocks_is_the_next_ones_caption() -> None:
+    body = "```python\nimport os\n```\nsrc/save.py\n```python\ndef save(path, content):\n```"
+    (quote,) = quotes_of(body)
+    assert quote.text == "def save(path, content):"
+
+
 def test_an_unclosed_fence_names_nothing() -> None:
     assert quotes_of('```python title="src/save.py"\ndef save(path, content):\n') == []
 
