@@ -9,19 +9,26 @@ import re
 from evidence.reports.markers import marker
 from evidence.reports.vocabulary import BULLET_RE
 
-__all__ = ["code_above", "fence_above", "fenced_lines", "paragraph_break"]
+__all__ = ["code_above", "fence_above", "fence_line", "fenced_lines", "paragraph_break"]
 
 #: a fence line: three or more backticks or tildes, an info string after an opening one
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^`]*)$")
 
 
-def _fence(line: str) -> tuple[str, int, bool] | None:
-    """A fence line's character, its length, and whether it can close (nothing after it)."""
-    found = _FENCE.match(line)
+def fence_line(line: str) -> tuple[str, int, str] | None:
+    """A fence line's character, its length and its info string (stripped; a line with none
+    can close a fence), or None."""
+    found = _FENCE.match(line) if "`" in line or "~" in line else None
     if found is None:
         return None
     run = found.group(1)
-    return run[0], len(run), not found.group(2).strip()
+    return run[0], len(run), found.group(2).strip()
+
+
+def _fence(line: str) -> tuple[str, int, bool] | None:
+    """A fence line's character, its length, and whether it can close (nothing after it)."""
+    fence = fence_line(line)
+    return None if fence is None else (fence[0], fence[1], not fence[2])
 
 
 def fenced_lines(lines: list[str]) -> set[int]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from evidence.model import Quote
+from evidence.reports.blocks import fence_line
 from evidence.reports.vocabulary import (
     EXTENSION_RE,
     PROSE_RANGE_RE,
@@ -25,7 +26,6 @@ from evidence.reports.vocabulary import (
 
 __all__ = ["named_fences"]
 
-_OPENING = re.compile(r"^[ \t]*(`{3,}|~{3,})([^`]*)$")
 # title="src/a.py", file=src/a.py, filename='a b/c.py' (MkDocs, Docusaurus, pandoc attributes)
 _ATTRIBUTE = re.compile(
     r"""(?<![\w-])(?:title|file|filename|name|path|source)\s*=\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'{}]+))""",
@@ -104,7 +104,7 @@ def _caption_below(
     below = closing + 1
     if below >= end or below in taken or not lines[below].strip():
         return None
-    if below + 1 < end and _OPENING.match(lines[below + 1]):
+    if below + 1 < end and fence_line(lines[below + 1]) is not None:
         return None
     named = _caption(lines[below].strip(), enclosed=True)
     return (below, named) if named is not None else None
@@ -122,6 +122,12 @@ def _caption(line: str, *, enclosed: bool = False) -> tuple[str, tuple[int, int]
     return _named(said.replace("(", "").replace(")", "").replace(",", ""))
 
 
+def _closes(line: str, character: str, length: int) -> bool:
+    """The line closes a fence of ``length`` ``character``s: as long or longer, nothing after."""
+    fence = fence_line(line)
+    return fence is not None and fence[0] == character and fence[1] >= length and not fence[2]
+
+
 def named_fences(
     lines: list[str],
     first: int,
@@ -136,26 +142,18 @@ def named_fences(
     found: list[Quote] = []
     index = first
     while index < end:
-        line = lines[index]
-        opening = _OPENING.match(line) if "`" in line or "~" in line else None
+        opening = fence_line(lines[index])
         if opening is None or index in taken:
             index += 1
             continue
-        fence = opening.group(1)
+        character, length, info = opening
         closing = next(
-            (
-                at
-                for at in range(index + 1, end)
-                if lines[at].strip()
-                and set(lines[at].strip()) == {fence[0]}
-                and len(lines[at].strip()) >= len(fence)
-            ),
-            None,
+            (at for at in range(index + 1, end) if _closes(lines[at], character, length)), None
         )
         if closing is None:
             return found  # a fence never closed holds nothing
         body = list(range(index + 1, closing))
-        named = _from_info(opening.group(2).strip())
+        named = _from_info(info)
         said_at = index
         if named is None and body:
             comment = _COMMENT.match(lines[body[0]])
@@ -172,7 +170,7 @@ def named_fences(
             said_at, named = caption
         if named is not None and body and not taken.intersection(range(index, closing + 1)):
             path, claimed = named
-            start = _LINENUMS.search(opening.group(2))
+            start = _LINENUMS.search(info)
             if claimed is None and start is not None:
                 claimed = (int(start.group(1)), int(start.group(1)) + len(body) - 1)
             taken.update(range(min(said_at, index), max(said_at, closing) + 1))
@@ -189,7 +187,7 @@ def named_fences(
                 )
             )
         elif unnamed is not None and named is None and any(lines[at].strip() for at in body):
-            words = opening.group(2).split()
+            words = info.split()
             language = words[0].lstrip("{.").lower() if words else ""
             if language not in _NOT_CODE and not taken.intersection(range(index, closing + 1)):
                 unnamed.append(index)

@@ -142,11 +142,11 @@ def anchor_review(
         if record.citations
     }
     cited = tuple(path for paths in citations.values() for path in paths)
-    if caching is not None and cache is not None and not (caching.hit and caching.cited == cited):
+    if caching is not None and not (caching.hit and caching.cited == cited):
         from evidence.anchor_cache import keep
 
         quotes = [quote for record in session.reportset.records() for quote in record.quotes]
-        keep(cache, revision, [anchors[quote] for quote in quotes], cited)
+        keep(caching.directory, revision, [anchors[quote] for quote in quotes], cited)
     # what cites each file, worked out here: on the event loop it held up the first file shown
     # (a pass over every quote and citation of the review)
     from evidence.backlinks import backlinks_by_path

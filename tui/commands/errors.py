@@ -80,7 +80,7 @@ def reports_input_error(error: ReportError) -> InputError:
     from evidence.audit.init import report_folders
 
     lines = str(error).split("\n")
-    for directory in getattr(error, "empty", ()):
+    for directory in error.empty:
         base = Path(directory)
         below = [p for p in report_folders(base, most=HINT_FOLDERS) if p != base]
         if not below:

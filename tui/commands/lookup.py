@@ -336,28 +336,28 @@ def _in_context(
         if number in matched:
             yield format_hit(matched[number], color=color)
             continue
-        text = terminal_safe(lines[number - 1])
-        yield (
-            f"{click.style(path, fg='magenta')}{click.style('-', fg='cyan')}"
-            + (f"{click.style(str(number), fg='green')}{click.style('-', fg='cyan')}{text}")
-            if color
-            else f"{path}-{number}-{text}"
-        )
+        yield _located(path, number, "-", terminal_safe(lines[number - 1]), color)
 
 
 def format_hit(hit: GrepHit, *, color: bool) -> str:
     """One ``path:line:text`` line, matches coloured like git grep when ``color``."""
     path, text = terminal_safe(hit.path), hit.text
     if not color:
-        return f"{path}:{hit.line}:{terminal_safe(text)}"
-    pieces = list(_pieces(text, hit.spans))
+        return _located(path, hit.line, ":", terminal_safe(text), color)
     body = "".join(
         click.style(terminal_safe(piece), fg="red", bold=True) if matched else terminal_safe(piece)
-        for piece, matched in pieces
+        for piece, matched in _pieces(text, hit.spans)
     )
-    return f"{click.style(path, fg='magenta')}{click.style(':', fg='cyan')}" + (
-        f"{click.style(str(hit.line), fg='green')}{click.style(':', fg='cyan')}{body}"
-    )
+    return _located(path, hit.line, ":", body, color)
+
+
+def _located(path: str, line: int, separator: str, body: str, color: bool) -> str:
+    """``path:line:body`` (``-`` for a context line), coloured like git grep when ``color``."""
+    if not color:
+        return f"{path}{separator}{line}{separator}{body}"
+    mark = click.style(separator, fg="cyan")
+    number = click.style(str(line), fg="green")
+    return f"{click.style(path, fg='magenta')}{mark}{number}{mark}{body}"
 
 
 def _pieces(text: str, spans: tuple[tuple[int, int], ...]) -> Iterator[tuple[str, bool]]:
