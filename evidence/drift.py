@@ -61,7 +61,7 @@ def _anchored_path(anchor: Anchor, cited: Revision) -> str | None:
     (evidence/drift_inside.py follows it)."""
     if anchor.lines is None or anchor.file is not FileState.OK or anchor.match is Tier.MISSING:
         return None
-    return cited.resolve_link(anchor.quote.path)
+    return cited.resolve_link(anchor.quote.path, ending=not anchor.quote.role)
 
 
 def relation_of(cited: Revision, against: Revision) -> Relation:

@@ -286,9 +286,11 @@ class Revision:
         self._texts.put(entry.oid, decoded)
         return decoded
 
-    def read(self, path: str) -> SourceFile:
+    def read(self, path: str, *, ending: bool = False) -> SourceFile:
         """The file at `path` at the revision; never raises for a path. A symlink inside the
-        tree is followed (`via` says so); one leaving it, or a loop, is read as the link."""
+        tree is followed (`via` says so); one leaving it, or a loop, is read as the link.
+        ``ending``: a path the tree does not hold is read as the file it ends with
+        (`TreeSpelling.ending`), as a report's quote is; a SARIF path is the repository's."""
         # a name as the tree lists it first: a backslash or an end space is its own (the finder)
         entry = None if self.root else self.entries().get(path)
         path = path if entry is not None else normalize_path(path)
@@ -296,6 +298,8 @@ class Revision:
         via = ""
         if entry is None:
             spelled = self.spell(path)
+            if ending and not spelled.found and spelled.submodule is None:
+                spelled = self._spelled().ending(path) or spelled
             if spelled.submodule is not None:
                 return self._read_inside(spelled)
             if not spelled.found:
@@ -380,10 +384,11 @@ class Revision:
             encoding=decoded.encoding,
         )
 
-    def resolve_link(self, path: str) -> str | None:
+    def resolve_link(self, path: str, *, ending: bool = False) -> str | None:
         """The file a path finally names, symlinks inside the tree followed (of files and of
-        directories on the way); None when it is not in the tree or a link leaves it."""
-        return self._spelled().resolve(path)
+        directories on the way); None when it is not in the tree or a link leaves it.
+        ``ending``: as `read` takes it."""
+        return self._spelled().resolve(path, ending=ending)
 
     # --- grep ------------------------------------------------------------------------------
 

@@ -115,10 +115,11 @@ class Anchorer(OtherFiles):
                     self._views[key] = view
             return view
 
-    def _source(self, path: str) -> tuple[SourceFile, list[str]]:
-        """The cited file, following symlinks inside the tree."""
+    def _source(self, quote: Quote, path: str) -> tuple[SourceFile, list[str]]:
+        """The cited file, following symlinks inside the tree; a report's quote's path by its
+        ending too (a SARIF path is the repository's)."""
         notes: list[str] = []
-        source = self.revision.read(path)
+        source = self.revision.read(path, ending=not quote.role)
         if source.via:  # found through a symlink, in another Unicode form, in a submodule
             notes.append(source.via)
         if source.symlink_target is not None:  # one `read` does not follow: it leaves the tree
@@ -335,7 +336,7 @@ class Anchorer(OtherFiles):
         """The anchor in the cited file only (no `elsewhere`), the quote's forms, the path."""
         forms = quote_forms(quote.text)
         path = normalize_path(quote.path)
-        source, notes = self._source(path)
+        source, notes = self._source(quote, path)
         if quote.located:
             return locate(quote, source, self._view(source), notes), forms, source.path
         state = source.state

@@ -22,6 +22,7 @@ from evidence.anchoring.lead_in import LEAD_IN_NOTE
 from evidence.anchoring.numbered import NUMBERED_NOTE, numbered_anchor
 from evidence.anchoring.read_as import READ_AS_NOTES
 from evidence.anchoring.tiers import choose, find_verified, not_verbatim
+from evidence.git.spelling import ENDING_NOTE
 from evidence.model import Anchor, Quote
 
 __all__ = [
@@ -39,8 +40,15 @@ RENDERED_NOTE = "rendered:"
 #: written as a letter and its accent, the same to a reader, other code points to a comparison
 DECOMPOSED_NOTE = f"{RENDERED_NOTE} accents written as separate marks (Unicode NFD), composed"
 #: how the note of any quote `rescue` (or `lead_in_anchor`) found starts: what was taken off
-#: to find it
-RESCUE_NOTES = (ELIDED_NOTE, NUMBERED_NOTE, RENDERED_NOTE, LEAD_IN_NOTE, *READ_AS_NOTES)
+#: to find it (its path's beginning, a checkout's: `ENDING_NOTE`)
+RESCUE_NOTES = (
+    ELIDED_NOTE,
+    NUMBERED_NOTE,
+    RENDERED_NOTE,
+    LEAD_IN_NOTE,
+    *READ_AS_NOTES,
+    ENDING_NOTE,
+)
 _FENCE_OPEN = re.compile(r"^\s*(?:```+|~~~+)[\w+#.-]*\s*$")
 _FENCE_CLOSE = re.compile(r"^\s*(?:```+|~~~+)\s*$")
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")

@@ -16,8 +16,10 @@ from typing import NamedTuple
 
 from evidence.git.tree import TreeEntry, normalize_path
 
-__all__ = ["Spelled", "TreeSpelling", "Unsearched", "link_target"]
+__all__ = ["ENDING_NOTE", "Spelled", "TreeSpelling", "Unsearched", "link_target"]
 
+#: how the note of a path read as the tree's file it ends with starts (`TreeSpelling.ending`)
+ENDING_NOTE = "path read as"
 #: symlinks followed in one path before it counts as a loop
 MAX_HOPS = 8
 
@@ -91,7 +93,28 @@ class TreeSpelling:
     def find(self, path: str) -> Spelled:
         """The tree's path for ``path`` (under the root first), following symlinked
         directories on the way."""
+        return self._find_cited(normalize_path(path))
+
+    def ending(self, path: str) -> Spelled | None:
+        """The tree's file that the longest ending of ``path`` names, keeping a directory:
+        a path of the writer's checkout (``/home/me/work/app/src/a.py``, ``C:\\work\\app\\
+        src\\a.py``, ``../app/src/a.py``) is the tree's ``src/a.py``. A file name alone
+        (``a.py``) names any directory's, and is not taken. Only a report's quote is read so
+        (`Revision.read`'s ``ending``): a SARIF path is the repository's (SARIF 3.4.4), and a
+        cited path stays as written, its near miss suggested."""
         path = normalize_path(path)
+        parts = path.split("/")
+        for start in range(1, len(parts) - 1):
+            spelled = self._find_cited("/".join(parts[start:]))
+            if spelled.found or spelled.submodule is not None:
+                read = (
+                    f"{ENDING_NOTE} {spelled.path}, the tree's file it ends with"
+                    f" ({path} is not in the tree)"
+                )
+                return spelled._replace(via="; ".join(note for note in (read, spelled.via) if note))
+        return None
+
+    def _find_cited(self, path: str) -> Spelled:
         if not self._root:
             return self._find(path)
         if path == self._root or path.startswith(self._root + "/"):
@@ -219,10 +242,13 @@ class TreeSpelling:
             via.append(note)
         return Spelled(cited, False, "; ".join(via))
 
-    def resolve(self, path: str) -> str | None:
+    def resolve(self, path: str, *, ending: bool = False) -> str | None:
         """The file a path finally names, symlinks (of files and directories) followed; None
-        when it is not in the tree or a link leaves it."""
+        when it is not in the tree or a link leaves it. With ``ending``, a path the tree
+        holds only by its ending (`ending`) names that file."""
         spelled = self.find(path)
+        if ending and not spelled.found and spelled.submodule is None:
+            spelled = self.ending(path) or spelled
         path = spelled.path
         for _ in range(MAX_HOPS):
             if not spelled.found:

@@ -131,7 +131,7 @@ def anchor_review(
     sources: dict[str, SourceFile] = {}
     for quote in anchors:
         if quote.path not in sources and len(sources) < KEPT_SOURCES:
-            source = sources[quote.path] = revision.read(quote.path)
+            source = sources[quote.path] = revision.read(quote.path, ending=not quote.role)
             _ = source.lines  # split here, not on the event loop when the file is first shown
     from evidence.citations import PathIndex, record_citations
 

@@ -104,11 +104,14 @@ class SourcePane(Part):
             cache = self._backlinks = (anchors, index)
         return cache[1].get(normalize(path), [])
 
-    def read_source(self, request: int, revision: Revision, path: str) -> None:
-        """Read a file of the revision in a worker (its `SourceLoaded` comes back here)."""
+    def read_source(
+        self, request: int, revision: Revision, path: str, *, ending: bool = False
+    ) -> None:
+        """Read a file of the revision in a worker (its `SourceLoaded` comes back here);
+        ``ending``: as `Revision.read` takes it (a report's quote's file)."""
 
         def read() -> None:
-            source = revision.read(path)
+            source = revision.read(path, ending=ending)
             _ = source.lines  # split in the worker, not on the event loop
             self.post_message(SourceLoaded(request, source))
 
@@ -220,7 +223,10 @@ class SourcePane(Part):
             self._against_request = self.request
             self.read_source(self.request, *at_against)
             return
-        self._open(place.path if place is not None else quote.path)
+        if place is not None:
+            self._open(place.path)
+        else:  # a report's quote's path may be its writer's checkout's (`Revision.read`)
+            self._open(quote.path, ending=not quote.role)
 
     def prepare(self, record: Record) -> None:
         """Highlight, ahead, the lines the record's first quote will show when its file was read
@@ -247,15 +253,17 @@ class SourcePane(Part):
         self.refresh_quote_info()
         self._open(path)
 
-    def _open(self, path: str) -> None:
+    def _open(self, path: str, *, ending: bool = False) -> None:
         """Read a file from the revision in a worker; SourceLoaded shows it."""
+        from evidence.git.spelling import ENDING_NOTE  # imported by the revision already open
+
         assert self.state.revision is not None
         self.request += 1
         cached = self._kept.get(path)
-        if cached is not None:  # read before: no git read, shown at once
-            self.on_source_loaded(SourceLoaded(self.request, cached))
+        if cached is not None and (ending or not cached.via.startswith(ENDING_NOTE)):
+            self.on_source_loaded(SourceLoaded(self.request, cached))  # no git read: at once
             return
-        self.read_source(self.request, self.state.revision, path)
+        self.read_source(self.request, self.state.revision, path, ending=ending)
 
     def restore_view(self, line: int, top: int) -> None:
         """Put the cursor on ``line`` and ``top`` first in view, once the file asked for last is

@@ -110,3 +110,46 @@ async def test_links_are_followed_and_a_missing_submodule_is_said(tmp_path: Path
         assert view.message is not None and "inside the submodule vendor/zlib" in view.message
         (cited,) = screen.session.cited(screen.session.records[record]) or ()
         assert cited.path == "vendor/zlib/inflate.c" and cited.state is CitedState.UNCHECKED
+
+
+CHECKOUT = (
+    REPORT.split("The handler")[0]
+    + """The handler, as the writer's checkout had it:
+
+    return allow(token);
+
+--- /home/alice/work/repo/src/server.js:3
+
+And on a Windows machine:
+
+    check(token);
+
+--- C:\\\\Users\\\\bob\\\\repo\\\\src\\\\server.js:2
+"""
+)
+
+
+async def test_a_quote_of_a_checkout_path_shows_the_trees_file(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    make_repo(
+        repo,
+        {"src/server.js": "function serve(token) {\n  check(token);\n  return allow(token);\n}\n"},
+    )
+    rev = git(repo, "rev-parse", "HEAD")
+    report = tmp_path / "paths-runtime-report.txt"
+    report.write_text(CHECKOUT.format(rev=rev), encoding="utf-8")
+    app = make_app(
+        load_reports([report]), repo, rev, tmp_path / "v.db", "r", load_keymap(user=False)
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app, "PT-CMP-paths")
+        record = next(n for n, r in enumerate(screen.session.records) if r.id == "PT-CMP-paths")
+        view = screen.source_view
+        for quote, line in ((0, 3), (1, 2)):
+            screen.go(Location(record, quote), on_quote=True)
+            await screen.settle()
+            await pilot.pause()
+            assert view.message is None and "src/server.js" in str(view.border_title)
+            assert view.cursor_line == line
+            said = " ".join(str(screen.quote_info.render()).split())
+            assert "path read as src/server.js" in said and "✓" in said
