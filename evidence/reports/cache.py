@@ -73,6 +73,7 @@ PARSER_SOURCES = (
     "reports/markers.py",
     "reports/blocks.py",
     "reports/fenced.py",
+    "reports/inline_refs.py",
     "reports/citing.py",
     "reports/ranges.py",
     "git/blobs.py",  # a report not in UTF-8 read as a source file is

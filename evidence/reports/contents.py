@@ -12,6 +12,7 @@ from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, S
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
 from evidence.reports.fenced import named_fences
+from evidence.reports.inline_refs import inline_references
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
 from evidence.reports.outline import Block
 from evidence.reports.revisions import sentence_around
@@ -443,10 +444,11 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
     named = named_fences(lines, first, end, taken, block.id, unnamed)
     for opening in unnamed:
         diagnostics.append(Diagnostic(opening + 1, UNNAMED_FENCE))
-    if named:  # blocks that name their file, among the others in the record's order
-        ordered = sorted([*found.quotes, *named], key=lambda quote: quote.text_line)
+    spans, prose = inline_references(lines, first, end, taken, block.id)
+    if named or spans:  # blocks that name their file, code spans, in the record's order
+        ordered = sorted([*found.quotes, *named, *spans], key=lambda quote: quote.text_line)
         found.quotes = [quote._replace(index=n) for n, quote in enumerate(ordered)]
-    _unattributed(lines, first, end, taken | {label_index}, diagnostics)
+    _unattributed(lines, first, end, taken | prose | {label_index}, diagnostics)
     seen: set[str] = {block.id}
     for index in range(first, end):
         if index in taken or index == label_index:

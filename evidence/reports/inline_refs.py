@@ -1,0 +1,134 @@
+"""Inline code followed by the file it is in, read as quotes.
+
+A report written in Markdown often quotes a line, or a name, as inline code and says where it
+is in parentheses or with a preposition: ``the pass runs `escalate_due(TICKETS, clock())`
+(api/server.py:74)``, ``the handler is `run_escalation` in `api/server.py:73` ``, ``compared
+with `hmac.compare_digest` ([auth.py:30](https://host/o/r/blob/REV/api/auth.py#L30))``. Such a
+claim was no quote at all: the report checked nothing there, and said nothing. The code span
+just before the reference is a quote of the file it names, claiming the lines it names. A span
+that is the path, or its file's name (`` `server.py` (api/server.py:74) ``), is no code; a
+reference must name a file (a folder in it, or an extension). The line stays prose: its
+citations and record ids are read as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from evidence.model import Quote
+from evidence.reports.blocks import fence_line
+from evidence.reports.vocabulary import (
+    ID_FULL_RE,
+    is_path_like,
+    marker_token,
+    split_claimed,
+)
+
+__all__ = ["inline_references"]
+
+#: a code span: a run of backticks, its text, the same run (CommonMark)
+_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+#: what names the span's file right after it: ``(path:3)``, ``(see `path`, line 3)``,
+#: ``([text](url))``, or ``in path:3`` / ``at `path` `` ("from" says where something came from)
+_REFERENCE = re.compile(
+    r"\s*\(\s*(?:(?:see|in|at|defined in)\s+)?"
+    r"(?P<inner>\[[^\]\n]+\]\([^)\s]+\)|[^()\n]+?)\s*\)"
+    r"|\s+(?:in|at)\s+(?P<after>`[^`\n]+`|\[[^\]\n]+\]\([^)\s]+\)|[^\s`()\[\],;]+"
+    r"(?:,?\s+(?:lines?|L)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?)?)(?=[\s.,;:!?)]|$)",
+    re.IGNORECASE,
+)
+#: a file name's extension, when the reference has no folder: `.py`, `.tsx`, `.json`, `.H`
+_EXTENSION = re.compile(r"[\w-]\.(?:[a-z][a-z0-9]{0,5}|[A-Z][A-Z0-9]{0,5})$")
+#: the fewest characters a span quotes (`if`, `0` are anywhere)
+MIN_SPAN = 3
+
+
+def _named(reference: str) -> tuple[str, tuple[int, int] | None] | None:
+    """The path and claimed lines a reference names, when it names a file."""
+    token = marker_token(reference.strip())
+    if " " in token:
+        return None
+    path, claimed = split_claimed(token)
+    if not is_path_like(path) or path.endswith("/"):
+        return None
+    if "/" not in path and not _EXTENSION.search(path):
+        return None  # `Widget._size_updated`, `state.ReviewState`: a name in code, no file
+    return path, claimed
+
+
+def _fenced(lines: list[str], first: int, end: int) -> set[int]:
+    """The lines of the closed fenced blocks from ``first`` to ``end``: code, not prose."""
+    inside: set[int] = set()
+    index = first
+    while index < end:
+        opening = fence_line(lines[index])
+        if opening is None:
+            index += 1
+            continue
+        character, length, _info = opening
+        closing = next(
+            (
+                at
+                for at in range(index + 1, end)
+                if (fence := fence_line(lines[at])) is not None
+                and fence[0] == character
+                and fence[1] >= length
+                and not fence[2]
+            ),
+            end,
+        )
+        inside.update(range(index, closing + 1))
+        index = closing + 1
+    return inside
+
+
+def _spans(line: str) -> list[tuple[str, str]]:
+    """Each (quoted code, reference) on a line of prose."""
+    found: list[tuple[str, str]] = []
+    for span in _SPAN.finditer(line):
+        reference = _REFERENCE.match(line, span.end())
+        if reference is None:
+            continue
+        code = span.group(2).strip()
+        if len(code) < MIN_SPAN or ID_FULL_RE.match(code) or code.startswith("SRC-"):
+            continue
+        found.append((code, reference.group("inner") or reference.group("after")))
+    return found
+
+
+def inline_references(
+    lines: list[str], first: int, end: int, taken: set[int], record_id: str
+) -> tuple[list[Quote], set[int]]:
+    """The code spans from ``first`` to ``end`` that a file reference follows, on lines no
+    quote took and outside fenced blocks, as quotes (numbered from 0, in order), and the
+    lines they are on."""
+    quotes: list[Quote] = []
+    held: set[int] = set()
+    if not any("`" in lines[index] for index in range(first, end)):
+        return quotes, held
+    fenced = _fenced(lines, first, end)
+    for index in range(first, end):
+        line = lines[index]
+        if "`" not in line or index in taken or index in fenced:
+            continue
+        for code, reference in _spans(line):
+            named = _named(reference)
+            if named is None:
+                continue
+            path, claimed = named
+            if " " not in code and ("/" in code or code == path.rsplit("/", 1)[-1]):
+                continue  # a path named as code (`api/server.py`, `server.py`): no code quoted
+            held.add(index)
+            quotes.append(
+                Quote(
+                    text=code,
+                    path=path,
+                    claimed=claimed,
+                    report_line=index + 1,
+                    text_line=index + 1,
+                    record=record_id,
+                    index=len(quotes),
+                    inline=True,
+                )
+            )
+    return quotes, held

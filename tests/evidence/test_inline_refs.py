@@ -1,0 +1,126 @@
+"""Inline code that the file it is in follows (`` `code` (src/save.py:4) ``, `` `name` in
+`src/save.py:3` ``) is a quote of that file: a report written so was read as quoting nothing,
+and `assay check` passed it having checked nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from evidencekit import make_repo
+from test_reports_markdown import HEAD, SAVE
+
+from evidence.model import Quote
+from evidence.reports.parser import parse_report
+from tui.cli import cli
+
+BLOB = "https://github.com/o/r/blob/" + "0" * 40
+
+
+def quotes_of(body: str) -> list[Quote]:
+    report = parse_report(HEAD.format(rev="0" * 40, body=body), "r.md")
+    record = report.record("PR-RTE-save")
+    assert record is not None
+    return list(record.quotes)
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "path", "claimed"),
+    [
+        (
+            "It writes with `out.write(content)` (src/save.py:5).",
+            "out.write(content)",
+            None,
+            (5, 5),
+        ),
+        (
+            "It writes with `out.write(content)` (`src/save.py:5`).",
+            "out.write(content)",
+            None,
+            (5, 5),
+        ),
+        ("The handler is `save` in `src/save.py:3`.", "save", None, (3, 3)),
+        ("The handler is `save` at src/save.py line 3, unguarded.", "save", None, (3, 3)),
+        (
+            'It opens `open(path, "w")` (see src/save.py, lines 4-4).',
+            'open(path, "w")',
+            None,
+            (4, 4),
+        ),
+        ("It opens ``a `b` c`` (src/save.py).", "a `b` c", None, None),
+        ("Saved by `save` (save.py:3).", "save", "save.py", (3, 3)),
+        ("Saved by `save` ([save](" + BLOB + "/src/save.py#L3)).", "save", None, (3, 3)),
+        ("Saved by `save` ([src/save.py:3](src/save.py#L3)).", "save", None, (3, 3)),
+        ("Renamed `store` to `save` (src/save.py:3).", "save", None, (3, 3)),
+    ],
+)
+def test_a_code_span_the_file_follows_is_a_quote_of_it(
+    line: str, text: str, path: str | None, claimed: tuple[int, int] | None
+) -> None:
+    (quote,) = quotes_of(line)
+    assert (quote.text, quote.path, quote.claimed) == (text, path or "src/save.py", claimed)
+    assert quote.inline and quote.report_line == quote.text_line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The module `src/save.py` (line 3) saves.",  # a path named as code
+        "The module `save.py` (src/save.py:3) saves.",  # the file's own name
+        "It returns `ok` (src/save.py:8).",  # too short to be found anywhere in particular
+        "It is `PR-RTE-save` (src/save.py).",  # a record id
+        "It calls `save` (see above).",  # no file named
+        "It calls `save` in the handler.",
+        "It reads `version` (from conf.py).",  # where the value came from, not where it is
+        "It calls `save` (src/).",  # a folder
+        "It calls `state.save` (`state.ReviewState`).",  # a name in code, no file
+        "It calls `save` (src/save.py:3 and src/other.py:9).",
+    ],
+)
+def test_a_code_span_that_names_no_file_is_no_quote(line: str) -> None:
+    assert quotes_of(line) == []
+
+
+def test_spans_inside_a_fence_or_on_a_quotes_line_are_not_read() -> None:
+    body = "\n".join(
+        [
+            "```python",
+            "x = `save` (src/save.py:3)",
+            "```",
+            "",
+            "It saves: `save` (src/save.py:3) --- src/save.py:3",
+        ]
+    )
+    (quote,) = quotes_of(body)
+    assert quote.text == "It saves: `save` (src/save.py:3)" and not quote.text.startswith("x")
+
+
+def test_the_line_stays_prose_its_citations_and_mentions_read() -> None:
+    body = "Saving runs `save(path, content)` (src/save.py:3) for PR-RTE-load (SRC-1, src/save.py)."
+    report = parse_report(HEAD.format(rev="0" * 40, body=body), "r.md")
+    record = report.record("PR-RTE-save")
+    assert record is not None
+    assert [q.text for q in record.quotes] == ["save(path, content)"]
+    assert [c.paths for c in record.citations] == [("src/save.py",)]
+    assert "PR-RTE-load" in record.references
+    assert not report.diagnostics
+
+
+def test_check_verifies_a_span_and_calls_a_wrong_line(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    rev = make_repo(repo, {"src/save.py": SAVE})
+    body = "\n".join(
+        [
+            "It writes with `out.write(content)` (src/save.py:5).",
+            "",
+            "The function is `def save(path, content):` (src/save.py:4).",
+        ]
+    )
+    report = tmp_path / "r.md"
+    report.write_text(HEAD.format(rev=rev, body=body), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--repo", str(repo), str(report)])
+    assert result.exit_code == 1, result.stdout
+    assert "! src/save.py:3  PR-RTE-save  exact, claimed 4" in result.stdout
+    assert "✓ src/save.py:5  PR-RTE-save  exact" in result.stdout
+    assert "2 quotes: 2 exact" in result.stdout
