@@ -11,7 +11,7 @@ from itertools import islice
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
-from evidence.reports.fenced import named_fences
+from evidence.reports.fenced import named_fences, named_indented
 from evidence.reports.inline_refs import inline_references
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
 from evidence.reports.outline import Block
@@ -442,6 +442,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
     found.quotes = _inferred(lines, first, found.quotes, taken, diagnostics)
     unnamed: list[int] = []
     named = named_fences(lines, first, end, taken, block.id, unnamed)
+    named += named_indented(lines, first, end, taken, block.id)
     for opening in unnamed:
         diagnostics.append(Diagnostic(opening + 1, UNNAMED_FENCE))
     spans, prose = inline_references(lines, first, end, taken, block.id)

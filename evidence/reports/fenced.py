@@ -1,4 +1,5 @@
-"""Fenced code blocks that name the file they quote, with no ``--- path`` marker, read as quotes.
+"""Fenced code blocks that name the file they quote, with no ``--- path`` marker, read as quotes
+(and indented ones a caption line names).
 
 A report written in Markdown often names a block's file in the fence's info string (```` ```python
 title="src/app.py" ````, MkDocs' form; ```` ```js:src/a.js ````; ```` ```src/a.js ````) or in a
@@ -18,13 +19,15 @@ from evidence.model import Quote
 from evidence.reports.blocks import fence_line
 from evidence.reports.vocabulary import (
     EXTENSION_RE,
+    MARKDOWN_LINK_RE,
     PROSE_RANGE_RE,
     is_path_like,
+    marker_token,
     split_claimed,
     written_path,
 )
 
-__all__ = ["named_fences"]
+__all__ = ["named_fences", "named_indented"]
 
 # title="src/a.py", file=src/a.py, filename='a b/c.py' (MkDocs, Docusaurus, pandoc attributes)
 _ATTRIBUTE = re.compile(
@@ -43,9 +46,16 @@ _LANGUAGE_PATH = re.compile(r"^[\w+#.-]{1,20}:(\S+)$")  # js:src/a.js
 # a comment that is only a path (and its lines): # src/a.py:3-9, // src/a.js lines 3-9
 _COMMENT = re.compile(r"^\s*(?:#|//|--|;|%|/\*|<!--|\(\*)\s*(?:(?:file|path|source)\s*:\s*)?", re.I)
 _COMMENT_END = ("*/", "-->", "*)")
-# what decorates a caption line's path: **bold**, _emphasis_, `code`, a heading's or list's mark
-_CAPTION_MARKS = re.compile(r"^(?:#{1,6}\s+|[-*+]\s+)|[*_`]+")
-_CAPTION_WORD = re.compile(r"^(?:file|path|source|in|from)\s*:?\s+", re.IGNORECASE)
+# what decorates a caption line's path: **bold**, _emphasis_, `code`, a heading's, list's or
+# blockquote's mark
+_CAPTION_MARKS = re.compile(r"^(?:#{1,6}\s+|[-*+>]\s+)|[*_`]+")
+# a caption's words before its path: "File:", "in", "see", "Evidence:", "Code location:"
+_CAPTION_WORD = re.compile(
+    r"^(?:(?:file|path|source|in|from|see)\s*:?|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s*:)\s+",
+    re.IGNORECASE,
+)
+# a sentence introducing the block that ends naming its file: "The handler (src/a.py:3-9):"
+_CAPTION_END = re.compile(r"\(\s*([^()\s]+(?:,?\s+lines?\s+[\d\s–-]+)?)\s*\)\s*:$", re.I)
 
 
 def _named(token: str) -> tuple[str, tuple[int, int] | None] | None:
@@ -113,6 +123,13 @@ def _caption_below(
 def _caption(line: str, *, enclosed: bool = False) -> tuple[str, tuple[int, int] | None] | None:
     """What a caption line names when it is only a path (decorated, its lines or not);
     ``enclosed``: in parentheses too, as a caption under a block writes it."""
+    if "](" in line:  # [src/a.py:3-9](https://host/o/r/blob/REV/src/a.py#L3-L9)
+        line = _CAPTION_MARKS.sub("", line).strip().rstrip(":")
+        link = MARKDOWN_LINK_RE.fullmatch(_CAPTION_WORD.sub("", line, count=1).strip())
+        return _named(marker_token(link.group(0))) if link is not None else None
+    ending = _CAPTION_END.search(line) if not enclosed and line.endswith(":") else None
+    if ending is not None:
+        line = ending.group(1)
     said = _CAPTION_MARKS.sub("", line).strip().rstrip(":").strip()
     if enclosed and said.startswith("(") and said.endswith(")"):
         said = said[1:-1].strip()
@@ -120,6 +137,56 @@ def _caption(line: str, *, enclosed: bool = False) -> tuple[str, tuple[int, int]
     if said.startswith("(") or ("(" in said and not said.endswith(")")):
         return None
     return _named(said.replace("(", "").replace(")", "").replace(",", ""))
+
+
+def _indented(line: str) -> bool:
+    """A line of an indented code block: four spaces or a tab before something."""
+    return line.startswith(("    ", "\t")) and bool(line.strip())
+
+
+def _unindented(line: str) -> str:
+    """The line as the code had it: the block's four spaces (or its tab) taken off."""
+    return line[1:] if line.startswith("\t") else line[4:]
+
+
+def named_indented(
+    lines: list[str], first: int, end: int, taken: set[int], record_id: str
+) -> list[Quote]:
+    """The indented code blocks from ``first`` to ``end`` that no marker took and that a
+    caption line just above names (``**src/app.py** (lines 3-9):``, then an empty line, then
+    the block), as quotes of their lines less the indentation (numbered from 0, in order;
+    ``taken`` gets their lines). A block under a line of prose is no quote: it may be a list
+    item's paragraph."""
+    found: list[Quote] = []
+    index = first
+    while index < end:
+        if index in taken or not _indented(lines[index]):
+            index += 1
+            continue
+        last = index
+        at = index + 1
+        while at < end and at not in taken and (_indented(lines[at]) or not lines[at].strip()):
+            if lines[at].strip():
+                last = at
+            at += 1
+        caption = _caption_above(lines, index, first, taken)
+        if caption is not None and not _indented(lines[caption[0]]):
+            said_at, (path, claimed) = caption
+            taken.update(range(said_at, last + 1))
+            found.append(
+                Quote(
+                    text="\n".join(_unindented(line) for line in lines[index : last + 1]),
+                    path=path,
+                    claimed=claimed,
+                    report_line=said_at + 1,
+                    text_line=index + 1,
+                    record=record_id,
+                    index=len(found),
+                    inline=False,
+                )
+            )
+        index = last + 1
+    return found
 
 
 def _closes(line: str, character: str, length: int) -> bool:

@@ -96,6 +96,12 @@ def save(path, content):
         ("File: `src/save.py`, lines 3 to 4", (3, 4)),
         ("- `src/save.py:3-4`", (3, 4)),
         ("### src/save.py\n", None),  # one empty line between
+        ("**Evidence:** `src/save.py:3-4`", (3, 4)),
+        ("Code location: `src/save.py#L3-L4`", (3, 4)),
+        ("See src/save.py:3-4:", (3, 4)),
+        ("The save handler (`src/save.py:3-4`):", (3, 4)),
+        ("> src/save.py:3-4", (3, 4)),
+        (f"[save](https://github.com/o/r/blob/{'0' * 40}/src/save.py#L3-L4):", (3, 4)),
     ],
 )
 def test_a_caption_line_that_is_only_a_path_names_the_block(
@@ -117,6 +123,9 @@ def test_a_caption_line_that_is_only_a_path_names_the_block(
         "(see src/save.py)",
         "Saving opens the file:",
         "src/save.py\n\n",
+        "Example (Python):",  # no file
+        "The handler, changed in a later commit (see src/save.py):",
+        "Note: the save is in src/save.py",
     ],
 )
 def test_a_sentence_above_a_block_names_nothing(caption: str) -> None:
@@ -162,6 +171,10 @@ def save(path, content):
 # src/save.py:6
     return {"path": path, "ok": False}
 ```
+
+The write, under a caption (src/save.py:5):
+
+        out.write(content)
 """
     report = tmp_path / "r.md"
     report.write_text(HEAD.format(rev=rev, body=body), encoding="utf-8")
@@ -170,6 +183,7 @@ def save(path, content):
     assert "✓ src/save.py:3-4  PR-RTE-save  exact" in result.output
     assert "≈ src/save.py:7  PR-RTE-save  fuzzy 90, claimed 6" in result.output
     assert "r.md:23" in result.output  # the comment that names the file: where to look
+    assert "✓ src/save.py:5  PR-RTE-save  exact" in result.output  # the block less 4 spaces
 
 
 def test_a_block_of_code_that_names_no_file_says_it_is_not_checked() -> None:
@@ -203,3 +217,32 @@ def test_an_unmarked_paragraph_of_python_says_it_is_not_checked(
 
     report = parse_report(HEAD.format(rev="0" * 40, body=f"The gate:\n\n{paragraph}"), "r.md")
     assert any(d.message == UNATTRIBUTED for d in report.diagnostics) is noted
+
+
+@pytest.mark.parametrize("caption", ["**src/save.py** (lines 3-4):", "In `src/save.py:3-4`:"])
+def test_an_indented_block_under_a_caption_is_a_quote_of_it(caption: str) -> None:
+    code = ["def save(path, content):", '    with open(path, "w") as out:', "", "        pass"]
+    body = "\n".join(
+        ["Saving:", "", caption, "", *(f"    {line}" if line else "" for line in code)]
+    )
+    (quote,) = quotes_of(f"{body}\n\nThen it returns.")
+    assert (quote.path, quote.claimed, quote.text) == ("src/save.py", (3, 4), "\n".join(code))
+    assert (quote.report_line, quote.text_line) == (17, 19)
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        "1. The first step saves the file.",  # a list item's paragraph
+        "Saving opens the file:",
+        "    src/save.py:3-4",  # a line of the block itself
+    ],
+)
+def test_an_indented_block_under_prose_is_no_quote(above: str) -> None:
+    assert quotes_of(f"Saving:\n\n{above}\n\n    def save(path, content):\n") == []
+
+
+def test_an_indented_block_with_a_marker_is_the_markers_quote() -> None:
+    body = "`src/save.py`:\n\n    def save(path, content):\n\n--- src/save.py:3"
+    (quote,) = quotes_of(body)
+    assert (quote.claimed, quote.report_line, quote.text_line) == ((3, 3), 19, 17)
