@@ -24,7 +24,7 @@ from evidence.reports.vocabulary import (
     split_claimed,
 )
 
-__all__ = ["inline_references"]
+__all__ = ["code_in_prose", "inline_references"]
 
 #: a code span: a run of backticks, its text, the same run (CommonMark)
 _SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
@@ -94,6 +94,22 @@ def _spans(line: str) -> list[tuple[str, str]]:
             continue
         found.append((code, reference.group("inner") or reference.group("after")))
     return found
+
+
+def code_in_prose(text: str) -> str | None:
+    """The code of a line of prose holding one code span (``The gate reads `if not ok:` ``):
+    what a quote on that line quotes, its own words left out; None for a line without one, with
+    more, or with nothing but code around it."""
+    if "`" not in text:
+        return None
+    spans = list(_SPAN.finditer(text))
+    if len(spans) != 1:
+        return None
+    code = spans[0].group(2).strip()
+    rest = text[: spans[0].start()] + text[spans[0].end() :]
+    if len(code) < MIN_SPAN or "`" in rest or not any(ch.isalpha() for ch in rest):
+        return None
+    return code
 
 
 def inline_references(
