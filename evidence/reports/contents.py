@@ -30,6 +30,7 @@ from evidence.reports.vocabulary import (
     is_path_like,
     marker_token,
     split_claimed,
+    undecorated,
 )
 
 #: the end of a path with spaces left unquoted: a file extension, maybe a claimed range
@@ -432,7 +433,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
                 )
                 break
             if match:
-                found.label, label_index = match.group(1), index
+                found.label, label_index = undecorated(match.group(1)), index
         if label_index < 0:
             diagnostics.append(Diagnostic(header_line, f"{block.id} has no 'Label:' line"))
     body = [lines[index] for index in range(first, end) if index != label_index]
@@ -462,7 +463,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
         number = index + 1
         status = STATUS_RE.match(line) if "tatus" in line or "TATUS" in line else None
         if status:
-            value = status.group("value").rstrip(".")
+            value = undecorated(status.group("value").rstrip("."))
             found.statuses.append((status.group("key").strip().lower(), value))
         elif line[:1] in " \t•*-":
             field_match = FIELD_RE.match(line)

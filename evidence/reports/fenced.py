@@ -48,7 +48,9 @@ _COMMENT = re.compile(r"^\s*(?:#|//|--|;|%|/\*|<!--|\(\*)\s*(?:(?:file|path|sour
 _COMMENT_END = ("*/", "-->", "*)")
 # what decorates a caption line's path: **bold**, _emphasis_, `code`, a heading's, list's or
 # blockquote's mark
-_CAPTION_MARKS = re.compile(r"^(?:#{1,6}\s+|[-*+>]\s+)|[*_`]+")
+_CAPTION_MARKS = re.compile(r"^(?:#{1,6}\s+|[-*+>]\s+)|[*`]+")
+# _emphasis_ around a word of it (an underscore inside a name is the name's: my_module.py)
+_UNDERSCORED = re.compile(r"(?<!\S)(__?)(\S(?:.*?\S)?)\1(?=[\s:,;)]|$)")
 # a caption's words before its path: "File:", "in", "see", "Evidence:", "Code location:"
 _CAPTION_WORD = re.compile(
     r"^(?:(?:file|path|source|in|from|see)\s*:?|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s*:)\s+",
@@ -120,17 +122,22 @@ def _caption_below(
     return (below, named) if named is not None else None
 
 
+def _unmarked(line: str) -> str:
+    """A caption line without its Markdown: its marks, bold, code and emphasis."""
+    return _UNDERSCORED.sub(r"\2", _CAPTION_MARKS.sub("", line)).strip()
+
+
 def _caption(line: str, *, enclosed: bool = False) -> tuple[str, tuple[int, int] | None] | None:
     """What a caption line names when it is only a path (decorated, its lines or not);
     ``enclosed``: in parentheses too, as a caption under a block writes it."""
     if "](" in line:  # [src/a.py:3-9](https://host/o/r/blob/REV/src/a.py#L3-L9)
-        line = _CAPTION_MARKS.sub("", line).strip().rstrip(":")
+        line = _unmarked(line).rstrip(":")
         link = MARKDOWN_LINK_RE.fullmatch(_CAPTION_WORD.sub("", line, count=1).strip())
         return _named(marker_token(link.group(0))) if link is not None else None
     ending = _CAPTION_END.search(line) if not enclosed and line.endswith(":") else None
     if ending is not None:
         line = ending.group(1)
-    said = _CAPTION_MARKS.sub("", line).strip().rstrip(":").strip()
+    said = _unmarked(line).rstrip(":").strip()
     if enclosed and said.startswith("(") and said.endswith(")"):
         said = said[1:-1].strip()
     said = _CAPTION_WORD.sub("", said, count=1).strip()

@@ -39,13 +39,17 @@ LOWER_ID_RE = re.compile(
 # each "(?:.*\S)?" then "\s*$" where "(.*?)\s*$" was: the lazy form retried the spaces to the
 # end of the line at each of their positions (quadratic in a run of spaces: a report could hang)
 TYPE_RE = re.compile(r"^Type:\s*((?:.*\S)?)\s*$")
-LABEL_RE = re.compile(r"^Label:\s*((?:.*\S)?)\s*$")
+#: Markdown's emphasis around a field's name (``**Label:**``, ``*Label*:``)
+_EM = r"(?:\*\*|__|\*|_)?"
+LABEL_RE = re.compile(rf"^(?:[-*+•]\s+)?{_EM}Label{_EM}:{_EM}\s*((?:.*\S)?)\s*$")
 STATUS_RE = re.compile(
-    r"^\s*(?:[•*-]\s+)?(?P<key>[A-Za-z][A-Za-z-]*(?: +[A-Za-z-]+)*?)\s+conclusion status:\s*"
-    r"(?P<value>(?:.*\S)?)\s*$",
+    rf"^\s*(?:[•*-]\s+)?{_EM}(?P<key>[A-Za-z][A-Za-z-]*(?: +[A-Za-z-]+)*?)\s+conclusion status"
+    rf"{_EM}:{_EM}\s*(?P<value>(?:.*\S)?)\s*$",
     re.IGNORECASE,
 )
-FIELD_RE = re.compile(r"^\s*[•*-]\s+(?P<key>[^:\s][^:]{0,59}?):\s+(?P<value>(?:.*\S)?)\s*$")
+FIELD_RE = re.compile(
+    rf"^\s*[•*-]\s+{_EM}(?P<key>[^:\s*_][^:]{{0,59}}?){_EM}:{_EM}\s+(?P<value>(?:.*\S)?)\s*$"
+)
 #: Markdown around a whole line: an ATX heading's hashes, or emphasis or code around it all
 _DECORATION_RE = re.compile(
     r"^#{1,6}\s+(?P<heading>.*?)(?:\s+#+)?$"

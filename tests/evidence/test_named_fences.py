@@ -102,6 +102,7 @@ def save(path, content):
         ("The save handler (`src/save.py:3-4`):", (3, 4)),
         ("> src/save.py:3-4", (3, 4)),
         (f"[save](https://github.com/o/r/blob/{'0' * 40}/src/save.py#L3-L4):", (3, 4)),
+        ("_src/save.py_ (lines 3-4):", (3, 4)),  # emphasis, not the name's underscores
     ],
 )
 def test_a_caption_line_that_is_only_a_path_names_the_block(
@@ -246,3 +247,12 @@ def test_an_indented_block_with_a_marker_is_the_markers_quote() -> None:
     body = "`src/save.py`:\n\n    def save(path, content):\n\n--- src/save.py:3"
     (quote,) = quotes_of(body)
     assert (quote.claimed, quote.report_line, quote.text_line) == ((3, 3), 19, 17)
+
+
+@pytest.mark.parametrize(
+    ("caption", "path"),
+    [("**src/my_module.py**:", "src/my_module.py"), ("`src/__init__.py`:", "src/__init__.py")],
+)
+def test_a_captions_underscores_are_its_paths(caption: str, path: str) -> None:
+    (quote,) = quotes_of(f"Saving:\n\n{caption}\n```python\ndef save(path, content):\n```")
+    assert quote.path == path

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from evidencekit import git, make_repo
 
@@ -172,3 +173,32 @@ def test_two_labels_in_one_record_say_an_id_line_was_not_read() -> None:
     (said,) = [d for d in report.diagnostics if "second 'Label:'" in d.message]
     assert said.line == text.splitlines().index("Label: Load endpoint") + 1
     assert "PR-RTE-save" in said.message
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "**Label:** Save endpoint",
+        "**Label**: Save endpoint",
+        "- Label: Save endpoint",
+        "*Label:* `Save endpoint`",
+    ],
+)
+def test_a_label_in_markdown_is_the_records(label: str) -> None:
+    text = HEAD.replace("Label: Save endpoint", label).format(rev="0" * 40, body="Saves.")
+    report = parse_report(text, "r.md")
+    assert _save(report).label == "Save endpoint"
+    assert not report.diagnostics  # no "has no 'Label:' line"
+
+
+def test_statuses_and_fields_in_markdown_bold_are_read() -> None:
+    body = "\n".join(
+        [
+            "- **Implementation conclusion status:** wired",
+            "- Operation conclusion status: **uninspected**",
+            "- **Owner:** the API",
+        ]
+    )
+    record = _save(parse_report(_report(body), "r.md"))
+    assert record.statuses == (("implementation", "wired"), ("operation", "uninspected"))
+    assert dict(record.fields)["Owner"] == "the API"
