@@ -434,7 +434,7 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
                 break
             if match:
                 found.label, label_index = undecorated(match.group(1)), index
-        if label_index < 0:
+        if label_index < 0 and not block.label:  # a heading may name it: "### RT-X: Label"
             diagnostics.append(Diagnostic(header_line, f"{block.id} has no 'Label:' line"))
     body = [lines[index] for index in range(first, end) if index != label_index]
     while body and not body[0].strip():

@@ -23,6 +23,7 @@ from evidence.reports.vocabulary import (
     NONE_MARKERS,
     ON_RE,
     ON_WORDS_RE,
+    TITLED_RE,
     TYPE_RE,
     slugify,
     undecorated,
@@ -104,6 +105,11 @@ def _next_nonblank(lines: list[str], index: int) -> str:
     return ""
 
 
+#: what a line opening with a record's id and its label, outside a record, is told
+_TITLED_HINT = (
+    "a record's id and label on one line are read as a heading ('### RT-X: Label') or with "
+    "the id alone on its line and 'Label: ...' under it"
+)
 _ON_WORDS = (
     "is not read as an annotation's heading (a sentence may start so too): words after"
     " the id go in parentheses, 'On ID (words):'"
@@ -114,6 +120,22 @@ _LOWER_ID = "is a record id in lower case: not read as one (its capitals are the
 def _alone(lines: list[str], index: int) -> bool:
     """A line with blank lines (or the report's ends) either side, as a heading stands."""
     return _blank(lines, index - 1) and _blank(lines, index + 1)
+
+
+def _titled(lines: list[str], index: int) -> tuple[str, str] | None:
+    """The id and label of a record whose heading names both (`TITLED_RE`): a Markdown
+    heading, or a line opening with the id in bold or code alone between blank lines (a
+    sentence opening with an id is prose)."""
+    raw = lines[index].strip()
+    if not raw.startswith(("#", "**", "`")) or (raw[0] != "#" and not _alone(lines, index)):
+        return None
+    found = TITLED_RE.match(raw)
+    if found is None:
+        return None
+    label = undecorated((found.group("label") or found.group("paren")).strip())
+    if raw[0] != "#" and (label.endswith(".") or len(raw) > MAX_HEADING):
+        return None  # "**RT-X** — the check everyone calls.": a sentence, not a heading
+    return found.group("id"), label
 
 
 def _is_heading(lines: list[str], index: int) -> bool:
@@ -167,6 +189,8 @@ class _Outliner:
         line = self.lines[index]
         if may_hold_marker(line) and marker(line) is not None:
             self.diagnose(index, f"{UNCHECKED_QUOTE}{where}: not read, not checked")
+        elif where == "record" and TITLED_RE.match(line.strip()):
+            self.diagnose(index, f"text outside any record: {_TITLED_HINT}")
         else:
             self.diagnose(index, f"text outside any {where}")
 
@@ -256,8 +280,13 @@ class _Outliner:
 
         if state is _State.SHARED:
             header = HEADER_RE.match(text)
+            titled = None if header else _titled(lines, index)
             if header:
                 self.declared(index, header.group(1))
+            elif titled is not None:
+                self.declared(index, titled[0])
+                assert self.current is not None
+                self.current.label = titled[1]
             elif text[:1].islower() and LOWER_ID_RE.match(text) and _alone(lines, index):
                 self.diagnose(index, f"'{text}' {_LOWER_ID}")
             elif self.current is None and low not in NONE_MARKERS:
@@ -317,7 +346,10 @@ class _Outliner:
 
     def _opens_records(self, index: int) -> bool:
         following = _next_nonblank(self.lines, index)
-        return bool(HEADER_RE.match(following)) or following.lower() in NONE_MARKERS
+        if HEADER_RE.match(following) or following.lower() in NONE_MARKERS:
+            return True
+        after = next((i for i in range(index + 1, index + 4) if not _blank(self.lines, i)), None)
+        return after is not None and _titled(self.lines, after) is not None
 
     def declared(self, index: int, record_id: str) -> None:
         prefix = record_id.split("-")[1].upper()

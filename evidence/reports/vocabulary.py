@@ -27,6 +27,12 @@ ID_HINTS = ("RT-", "-CMP-", "-OBJ-", "-RTE-", "-CLM-", "-ABS-", "-BAP-")
 ID_FULL_RE = re.compile(rf"^(?:{_ID})$")
 # an id line as sentences and Markdown leave it: "RT-RTE-chat.", "On `RT-RTE-chat`:"
 HEADER_RE = re.compile(rf"^({_ID})[.:]?$")
+#: a record's id and its label on one heading line, as Markdown reports write them: "### RT-RTE-
+#: chat: Chat endpoint", "### `RT-RTE-chat` — Chat endpoint", "**RT-RTE-chat** (Chat endpoint)"
+TITLED_RE = re.compile(
+    rf"^(?:#{{1,6}}\s+)?(?:\*\*|`)?(?P<id>{_ID})(?:\*\*|`)?"
+    r"(?:\s*(?::|—|–|--?|\|)\s+(?P<label>\S.*?)|\s+\((?P<paren>[^()]+)\))\s*(?:\s#+)?$"
+)
 # "On RT-RTE-x (as the worker sees it):": a few words in parentheses after the id
 ON_RE = re.compile(rf"^On (?:\*\*|`)?({_ID})(?:\*\*|`)?(?: \([^()]{{1,120}}\))?[.:]?$")
 #: "On RT-RTE-x as the worker sees it": words after the id, not in parentheses, which a sentence

@@ -202,3 +202,61 @@ def test_statuses_and_fields_in_markdown_bold_are_read() -> None:
     record = _save(parse_report(_report(body), "r.md"))
     assert record.statuses == (("implementation", "wired"), ("operation", "uninspected"))
     assert dict(record.fields)["Owner"] == "the API"
+
+
+TITLED = """# Probe runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+## Shared records
+
+## Routes
+
+{first}
+
+    const app = express();
+
+--- src/server.js:1
+
+{second}
+
+The save runs second.
+
+**PR-RTE-note** — the route everyone calls, said in a sentence.
+
+{third}
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "third"),
+    [
+        ("### PR-RTE-chat: Chat endpoint", "### PR-RTE-save — Save endpoint", "### PR-RTE-load"),
+        (
+            "### `PR-RTE-chat` (Chat endpoint)",
+            "**PR-RTE-save** — *Save endpoint*",
+            "#### PR-RTE-load",
+        ),
+        ("## **PR-RTE-chat**: Chat endpoint ##", "`PR-RTE-save` – Save endpoint", "PR-RTE-load"),
+    ],
+)
+def test_a_heading_naming_a_record_and_its_label_opens_it(
+    first: str, second: str, third: str
+) -> None:
+    text = TITLED.format(first=first, second=second, third=f"{third}\n\nLabel: Load endpoint")
+    report = parse_report(text, "r.md")
+    assert _ids(report) == ["PR-RTE-chat", "PR-RTE-save", "PR-RTE-load"]
+    chat, save, load = (report.record(i) for i in _ids(report))
+    assert chat is not None and chat.label == "Chat endpoint" and len(chat.quotes) == 1
+    assert save is not None and save.label == "Save endpoint"
+    assert "the route everyone calls" in save.body  # a sentence opening with an id: prose
+    assert load is not None and load.label == "Load endpoint"
+    assert not report.diagnostics
+
+
+def test_an_id_and_label_as_a_line_of_prose_say_how_to_write_them() -> None:
+    text = TITLED.format(first="PR-RTE-chat: Chat endpoint", second="", third="")
+    report = parse_report(text, "r.md")
+    assert _ids(report) == []
+    said = report.diagnostics[0].message
+    assert said.startswith("text outside any record: a record's id and label on one line")
