@@ -86,6 +86,10 @@ def is_report_text(head: str) -> bool:
     nonblank = [line for line in lines if line]
     if not nonblank:
         return False
-    return nonblank[0].lower().endswith(" report") or any(
-        line.startswith("Type:") for line in nonblank
-    )
+    return nonblank[0].lower().endswith(" report") or any(_type_line(line) for line in nonblank)
+
+
+def _type_line(line: str) -> bool:
+    """``Type: …``, or ``**Type:** …`` as Markdown writes it."""
+    bare = line.lstrip("*_")
+    return bare.startswith("Type") and bare[4:].lstrip("*_").startswith(":")

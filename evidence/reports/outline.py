@@ -7,6 +7,7 @@ afterwards (evidence/reports/contents.py).
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 
 from evidence.model import UNCHECKED_QUOTE, Diagnostic, Kind
@@ -103,6 +104,16 @@ def _next_nonblank(lines: list[str], index: int) -> str:
         if lines[position].strip():
             return _structural_text(lines[position])
     return ""
+
+
+#: a kind heading's count of its records, "Routes (3)"
+_COUNTED = re.compile(r"\s*\(\d{1,6}\)$")
+
+
+def _uncounted(low: str) -> str:
+    """A heading in lower case without the count of records after it: "routes (3)" is a
+    kind's heading."""
+    return _COUNTED.sub("", low) if low.endswith(")") else low
 
 
 #: what a line opening with a record's id and its label, outside a record, is told
@@ -247,7 +258,7 @@ class _Outliner:
     def line(self, index: int) -> None:
         lines = self.lines
         text = _structural_text(lines[index])
-        low = text.lower().rstrip(":")
+        low = _uncounted(text.lower().rstrip(":"))
         state = self.state
         listed = state in (_State.SHARED, _State.ANNOTATIONS)
         # an indented or fenced line is quoted text (code, a document), never the report's
@@ -335,7 +346,7 @@ class _Outliner:
     @staticmethod
     def _structural(text: str) -> bool:
         """A line that belongs to the report's structure, so cannot be its title."""
-        low = text.lower().rstrip(":")
+        low = _uncounted(text.lower().rstrip(":"))
         return bool(
             TYPE_RE.match(text)
             or low in ("shared records", "annotations")

@@ -44,9 +44,10 @@ LOWER_ID_RE = re.compile(
 )
 # each "(?:.*\S)?" then "\s*$" where "(.*?)\s*$" was: the lazy form retried the spaces to the
 # end of the line at each of their positions (quadratic in a run of spaces: a report could hang)
-TYPE_RE = re.compile(r"^Type:\s*((?:.*\S)?)\s*$")
 #: Markdown's emphasis around a field's name (``**Label:**``, ``*Label*:``)
 _EM = r"(?:\*\*|__|\*|_)?"
+#: the report's type line (``Type: agentic-…/runtime-report.md``; ``**Type:** `…` `` in Markdown)
+TYPE_RE = re.compile(rf"^{_EM}Type{_EM}:{_EM}\s*`?((?:[^`]*[^`\s])?)`?\s*$")
 LABEL_RE = re.compile(rf"^(?:[-*+•]\s+)?{_EM}Label{_EM}:{_EM}\s*((?:.*\S)?)\s*$")
 STATUS_RE = re.compile(
     rf"^\s*(?:[•*-]\s+)?{_EM}(?P<key>[A-Za-z][A-Za-z-]*(?: +[A-Za-z-]+)*?)\s+conclusion status"

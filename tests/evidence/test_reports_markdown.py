@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from evidencekit import git, make_repo
 
 from evidence.model import Kind, Record, Report
+from evidence.reports.loading import load_reports
 from evidence.reports.parser import parse_report
 from tui.cli import cli
 
@@ -260,3 +261,16 @@ def test_an_id_and_label_as_a_line_of_prose_say_how_to_write_them() -> None:
     assert _ids(report) == []
     said = report.diagnostics[0].message
     assert said.startswith("text outside any record: a record's id and label on one line")
+
+
+def test_a_type_line_and_kind_headings_as_markdown_writes_them(tmp_path: Path) -> None:
+    text = _report("Saves.").replace(
+        "Type: agentic-system-analyses/types/agentic-system-runtime-report.md",
+        "**Type:** `agentic-system-analyses/types/agentic-system-runtime-report.md`",
+    )
+    text = text.replace("Routes\n", "### Routes (1)\n").replace("Probe runtime report", "Probe")
+    report = parse_report(text, "r.md")
+    assert report.type_line == "agentic-system-analyses/types/agentic-system-runtime-report.md"
+    assert _save(report).kind is Kind.ROUTE and not report.diagnostics
+    (tmp_path / "r.md").write_text(text, encoding="utf-8")  # no title ending in "report"
+    assert [Path(each.file).name for each in load_reports([tmp_path]).reports] == ["r.md"]
