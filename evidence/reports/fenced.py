@@ -57,7 +57,9 @@ _CAPTION_WORD = re.compile(
     re.IGNORECASE,
 )
 # a sentence introducing the block that ends naming its file: "The handler (src/a.py:3-9):"
-_CAPTION_END = re.compile(r"\(\s*([^()\s]+(?:,?\s+lines?\s+[\d\s–-]+)?)\s*\)\s*:$", re.I)
+_CAPTION_END = re.compile(
+    r"\(\s*([^()\s]+(?:,?\s+(?:lines?\s+|L)\d+(?:\s*(?:[–-]|to)\s*L?\d+)?)?)\s*\)\s*:$", re.I
+)
 
 
 def _named(token: str) -> tuple[str, tuple[int, int] | None] | None:

@@ -37,6 +37,12 @@ _REFERENCE = re.compile(
     r"(?:,?\s+(?:lines?|L)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?)?)(?=[\s.,;:!?)]|$)",
     re.IGNORECASE,
 )
+#: a reference naming its lines first: ``lines 26-33 of src/a.py``, ``line 4 in `a.py` ``
+_LINES_OF = re.compile(
+    r"^(?:lines?\s+|L)(\d+)(?:\s*(?:-|–|to)\s*L?(\d+))?\s+(?:of|in)\s+`?([^\s`]+?)`?$", re.I
+)
+#: code as a link's text, the link to its file: [`def save(…)`](…/blob/REV/src/save.py#L3)
+_LINKED = re.compile(r"\[(`+)(?!`)([^\]\n]+?)(?<!`)\1\]\(([^)\s]+)\)")
 #: a file name's extension, when the reference has no folder: `.py`, `.tsx`, `.json`, `.H`
 _EXTENSION = re.compile(r"[\w-]\.(?:[a-z][a-z0-9]{0,5}|[A-Z][A-Z0-9]{0,5})$")
 #: the fewest characters a span quotes (`if`, `0` are anywhere)
@@ -45,6 +51,10 @@ MIN_SPAN = 3
 
 def _named(reference: str) -> tuple[str, tuple[int, int] | None] | None:
     """The path and claimed lines a reference names, when it names a file."""
+    lines_of = _LINES_OF.match(reference.strip())
+    if lines_of is not None:
+        first, last, path = lines_of.groups()
+        reference = f"{path}:{first}-{last or first}"
     token = marker_token(reference.strip())
     if " " in token:
         return None
@@ -83,17 +93,20 @@ def _fenced(lines: list[str], first: int, end: int) -> set[int]:
 
 
 def _spans(line: str) -> list[tuple[str, str]]:
-    """Each (quoted code, reference) on a line of prose."""
-    found: list[tuple[str, str]] = []
+    """Each (quoted code, reference) on a line of prose, in order."""
+    found: list[tuple[int, str, str]] = []
     for span in _SPAN.finditer(line):
         reference = _REFERENCE.match(line, span.end())
-        if reference is None:
-            continue
-        code = span.group(2).strip()
-        if len(code) < MIN_SPAN or ID_FULL_RE.match(code) or code.startswith("SRC-"):
-            continue
-        found.append((code, reference.group("inner") or reference.group("after")))
-    return found
+        if reference is not None:
+            said = reference.group("inner") or reference.group("after")
+            found.append((span.start(), span.group(2).strip(), said))
+    if "](" in line:
+        found += [(at.start(), at.group(2).strip(), at.group(3)) for at in _LINKED.finditer(line)]
+    return [
+        (code, reference)
+        for _, code, reference in sorted(found)
+        if len(code) >= MIN_SPAN and not ID_FULL_RE.match(code) and not code.startswith("SRC-")
+    ]
 
 
 def code_in_prose(text: str) -> str | None:

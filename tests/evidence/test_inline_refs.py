@@ -53,12 +53,17 @@ def quotes_of(body: str) -> list[Quote]:
         ("Saved by `save` ([save](" + BLOB + "/src/save.py#L3)).", "save", None, (3, 3)),
         ("Saved by `save` ([src/save.py:3](src/save.py#L3)).", "save", None, (3, 3)),
         ("Renamed `store` to `save` (src/save.py:3).", "save", None, (3, 3)),
+        ("It is `save` (lines 3-4 of src/save.py).", "save", None, (3, 4)),
+        ("It is `save` (line 3 in `src/save.py`).", "save", None, (3, 3)),
+        ("Saved by [`def save(path, content):`](" + BLOB + "/src/save.py#L3).", None, None, (3, 3)),
+        ("Saved by [`save`](src/save.py#L3-L4), then returned.", "save", None, (3, 4)),
     ],
 )
 def test_a_code_span_the_file_follows_is_a_quote_of_it(
-    line: str, text: str, path: str | None, claimed: tuple[int, int] | None
+    line: str, text: str | None, path: str | None, claimed: tuple[int, int] | None
 ) -> None:
     (quote,) = quotes_of(line)
+    text = text or "def save(path, content):"
     assert (quote.text, quote.path, quote.claimed) == (text, path or "src/save.py", claimed)
     assert quote.inline and quote.report_line == quote.text_line
 

@@ -103,6 +103,7 @@ def save(path, content):
         ("> src/save.py:3-4", (3, 4)),
         (f"[save](https://github.com/o/r/blob/{'0' * 40}/src/save.py#L3-L4):", (3, 4)),
         ("_src/save.py_ (lines 3-4):", (3, 4)),  # emphasis, not the name's underscores
+        ("The save handler (src/save.py, L3–L4):", (3, 4)),
     ],
 )
 def test_a_caption_line_that_is_only_a_path_names_the_block(
