@@ -12,7 +12,7 @@ from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, S
 from evidence.reports.blocks import code_above, fence_above, paragraph_break
 from evidence.reports.citing import citations_in
 from evidence.reports.fenced import named_fences, named_indented
-from evidence.reports.inline_refs import code_in_prose, inline_references
+from evidence.reports.inline_refs import inline_references
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
 from evidence.reports.outline import Block
 from evidence.reports.revisions import sentence_around
@@ -379,10 +379,8 @@ def _quotes(
                     and _code_like(lines[start - 1].strip())
                 ):
                     start -= 1
-            inline = start == index
-            if inline:  # "The gate reads `if not ok:` --- a.py": the code the words introduce
-                text_part = code_in_prose(text_part) or text_part
             text_lines = [*lines[start:index], text_part]
+            inline = start == index
             if inline and _continues(lines, first, index, taken):
                 diagnostics.append(Diagnostic(index + 1, _CONTINUED.format(path=token)))
         path, claimed = split_claimed(token)

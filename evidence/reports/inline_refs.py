@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from evidence.model import Quote
-from evidence.reports.blocks import fence_line
+from evidence.reports.blocks import fenced_lines
 from evidence.reports.vocabulary import (
     ID_FULL_RE,
     is_path_like,
@@ -24,7 +24,7 @@ from evidence.reports.vocabulary import (
     split_claimed,
 )
 
-__all__ = ["code_in_prose", "inline_references"]
+__all__ = ["inline_references"]
 
 #: a code span: a run of backticks, its text, the same run (CommonMark)
 _SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
@@ -66,32 +66,6 @@ def _named(reference: str) -> tuple[str, tuple[int, int] | None] | None:
     return path, claimed
 
 
-def _fenced(lines: list[str], first: int, end: int) -> set[int]:
-    """The lines of the closed fenced blocks from ``first`` to ``end``: code, not prose."""
-    inside: set[int] = set()
-    index = first
-    while index < end:
-        opening = fence_line(lines[index])
-        if opening is None:
-            index += 1
-            continue
-        character, length, _info = opening
-        closing = next(
-            (
-                at
-                for at in range(index + 1, end)
-                if (fence := fence_line(lines[at])) is not None
-                and fence[0] == character
-                and fence[1] >= length
-                and not fence[2]
-            ),
-            end,
-        )
-        inside.update(range(index, closing + 1))
-        index = closing + 1
-    return inside
-
-
 def _spans(line: str) -> list[tuple[str, str]]:
     """Each (quoted code, reference) on a line of prose, in order."""
     found: list[tuple[int, str, str]] = []
@@ -109,22 +83,6 @@ def _spans(line: str) -> list[tuple[str, str]]:
     ]
 
 
-def code_in_prose(text: str) -> str | None:
-    """The code of a line of prose holding one code span (``The gate reads `if not ok:` ``):
-    what a quote on that line quotes, its own words left out; None for a line without one, with
-    more, or with nothing but code around it."""
-    if "`" not in text:
-        return None
-    spans = list(_SPAN.finditer(text))
-    if len(spans) != 1:
-        return None
-    code = spans[0].group(2).strip()
-    rest = text[: spans[0].start()] + text[spans[0].end() :]
-    if len(code) < MIN_SPAN or "`" in rest or not any(ch.isalpha() for ch in rest):
-        return None
-    return code
-
-
 def inline_references(
     lines: list[str], first: int, end: int, taken: set[int], record_id: str
 ) -> tuple[list[Quote], set[int]]:
@@ -135,7 +93,7 @@ def inline_references(
     held: set[int] = set()
     if not any("`" in lines[index] for index in range(first, end)):
         return quotes, held
-    fenced = _fenced(lines, first, end)
+    fenced = {first + at for at in fenced_lines(lines[first:end])}  # code, not prose
     for index in range(first, end):
         line = lines[index]
         if "`" not in line or index in taken or index in fenced:

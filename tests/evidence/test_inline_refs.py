@@ -98,7 +98,7 @@ def test_spans_inside_a_fence_or_on_a_quotes_line_are_not_read() -> None:
         ]
     )
     (quote,) = quotes_of(body)
-    assert quote.text == "save"  # the marker's: the code its line of prose holds
+    assert quote.text == "It saves: `save` (src/save.py:3)"  # the marker's, as written
 
 
 def test_the_line_stays_prose_its_citations_and_mentions_read() -> None:
@@ -129,19 +129,3 @@ def test_check_verifies_a_span_and_calls_a_wrong_line(tmp_path: Path) -> None:
     assert "! src/save.py:3  PR-RTE-save  exact, claimed 4" in result.stdout
     assert "✓ src/save.py:5  PR-RTE-save  exact" in result.stdout
     assert "2 quotes: 2 exact" in result.stdout
-
-
-@pytest.mark.parametrize(
-    ("line", "text"),
-    [
-        ("It writes with `out.write(content)` --- src/save.py:5", "out.write(content)"),
-        ("Writing: `out.write(content)` — src/save.py, line 5.", "out.write(content)"),
-        # nothing but code, or two spans: as written (the backticks are Markdown damage)
-        ("`out.write(content)` --- src/save.py:5", "`out.write(content)`"),
-        ("`out` writes `content` --- src/save.py:5", "`out` writes `content`"),
-        ("It returns `ok` --- src/save.py:5", "It returns `ok`"),  # too short
-    ],
-)
-def test_a_marker_quotes_the_code_its_line_of_prose_holds(line: str, text: str) -> None:
-    (quote,) = quotes_of(line)
-    assert (quote.text, quote.path, quote.claimed) == (text, "src/save.py", (5, 5))
