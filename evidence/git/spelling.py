@@ -99,11 +99,15 @@ class TreeSpelling:
         """The tree's file that the longest ending of ``path`` names, keeping a directory:
         a path of the writer's checkout (``/home/me/work/app/src/a.py``, ``C:\\work\\app\\
         src\\a.py``, ``../app/src/a.py``) is the tree's ``src/a.py``. A file name alone
-        (``a.py``) names any directory's, and is not taken. Only a report's quote is read so
+        (``a.py``) names any directory's, and is not taken; nor is a path whose first directory
+        is the tree's (``services/billing/api/server.py`` when ``services/`` holds no billing):
+        that is a wrong path here, not another checkout's. Only a report's quote is read so
         (`Revision.read`'s ``ending``): a SARIF path is the repository's (SARIF 3.4.4), and a
         cited path stays as written, its near miss suggested."""
         path = normalize_path(path)
         parts = path.split("/")
+        if len(parts) < 3 or self._here(parts[0]):
+            return None
         for start in range(1, len(parts) - 1):
             spelled = self._find_cited("/".join(parts[start:]))
             if spelled.found or spelled.submodule is not None:
@@ -113,6 +117,18 @@ class TreeSpelling:
                 )
                 return spelled._replace(via="; ".join(note for note in (read, spelled.via) if note))
         return None
+
+    def _here(self, directory: str) -> bool:
+        """``directory`` is one of the tree's (under the root, or at the top)."""
+        directories = self._tree_directories()
+        under = f"{self._root}/{directory}" if self._root else directory
+        return under in directories or directory in directories
+
+    def _tree_directories(self) -> set[str]:
+        """Every directory of the tree (built when first asked)."""
+        if self._directories is None:
+            self._directories = {name[:end] for name in self._entries for end in _slashes(name)}
+        return self._directories
 
     def _find_cited(self, path: str) -> Spelled:
         if not self._root:
@@ -201,15 +217,13 @@ class TreeSpelling:
     def _directory(self, path: str) -> str | None:
         """``path`` when it is a directory of the tree, or the one directory it names in the
         other Unicode form."""
-        if self._directories is None:
-            self._directories = {name[:end] for name in self._entries for end in _slashes(name)}
-        if path in self._directories:
+        if path in self._tree_directories():
             return path
         if path.isascii():
             return None
         if self._composed_directories is None:
             composed: dict[str, str | None] = {}
-            for name in self._directories:
+            for name in self._tree_directories():
                 if not name.isascii():
                     key = unicodedata.normalize("NFC", name)
                     composed[key] = None if key in composed else name

@@ -41,6 +41,16 @@ def test_a_checkout_path_is_read_as_the_trees_file_it_ends_with() -> None:
     assert not spelling.find("home/me/work/app/src/server.js").found  # found only when read
 
 
+def test_a_wrong_path_under_one_of_the_trees_directories_is_no_ending() -> None:
+    spelling = _spelling("api/server.py", "services/kestrel/api/server.py", "src/a.py")
+    # another service's path in this monorepo, and a folder of this tree that lacks the file
+    assert spelling.ending("services/billing/api/server.py") is None
+    assert spelling.ending("src/old/services/kestrel/api/server.py") is None
+    assert spelling.ending("work/services/kestrel/api/server.py").path == (  # type: ignore[union-attr]
+        "services/kestrel/api/server.py"
+    )
+
+
 def test_a_file_name_alone_is_no_ending() -> None:
     spelling = _spelling("server.js", "src/server.js")
     assert spelling.ending("other/server.js") is None  # any directory's server.js
