@@ -9,20 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from evidencekit import make_repo
+from test_named_fences import quotes_of
 from test_reports_markdown import HEAD, SAVE
 
-from evidence.model import Quote
 from evidence.reports.parser import parse_report
 from tui.cli import cli
 
 BLOB = "https://github.com/o/r/blob/" + "0" * 40
-
-
-def quotes_of(body: str) -> list[Quote]:
-    report = parse_report(HEAD.format(rev="0" * 40, body=body), "r.md")
-    record = report.record("PR-RTE-save")
-    assert record is not None
-    return list(record.quotes)
 
 
 @pytest.mark.parametrize(

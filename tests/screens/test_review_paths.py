@@ -14,6 +14,7 @@ from evidence.citations import CitedState
 from evidence.reports.loading import load_reports
 from keymaps import load_keymap
 from screens.review.history import Location
+from tui.app import AssayApp
 from tui.factory import make_app
 
 REPORT = """\
@@ -70,6 +71,14 @@ def make_repo(repo: Path, files: dict[str, str]) -> None:
     git(repo, "commit", "-q", "-m", "first")
 
 
+def _review(tmp_path: Path, repo: Path, rev: str, report_text: str) -> AssayApp:
+    """The review app on a report of ``report_text`` against ``repo`` at ``rev``."""
+    report = tmp_path / "paths-runtime-report.txt"
+    report.write_text(report_text.format(rev=rev), encoding="utf-8")
+    reports = load_reports([report])
+    return make_app(reports, repo, rev, tmp_path / "v.db", "r", load_keymap(user=False))
+
+
 async def test_links_are_followed_and_a_missing_submodule_is_said(tmp_path: Path) -> None:
     sub = tmp_path / "zlib"
     make_repo(sub, {"inflate.c": "int inflate(void);\n"})
@@ -85,11 +94,7 @@ async def test_links_are_followed_and_a_missing_submodule_is_said(tmp_path: Path
     git(repo, "commit", "-q", "-m", "links")
     rev = git(repo, "rev-parse", "HEAD")
     shutil.rmtree(repo / ".git" / "modules")  # cloned without --recurse-submodules
-    report = tmp_path / "paths-runtime-report.txt"
-    report.write_text(REPORT.format(rev=rev), encoding="utf-8")
-    app = make_app(
-        load_reports([report]), repo, rev, tmp_path / "v.db", "r", load_keymap(user=False)
-    )
+    app = _review(tmp_path, repo, rev, REPORT)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot, app, "PT-CMP-paths")
         record = next(n for n, r in enumerate(screen.session.records) if r.id == "PT-CMP-paths")
@@ -136,11 +141,7 @@ async def test_a_quote_of_a_checkout_path_shows_the_trees_file(tmp_path: Path) -
         {"src/server.js": "function serve(token) {\n  check(token);\n  return allow(token);\n}\n"},
     )
     rev = git(repo, "rev-parse", "HEAD")
-    report = tmp_path / "paths-runtime-report.txt"
-    report.write_text(CHECKOUT.format(rev=rev), encoding="utf-8")
-    app = make_app(
-        load_reports([report]), repo, rev, tmp_path / "v.db", "r", load_keymap(user=False)
-    )
+    app = _review(tmp_path, repo, rev, CHECKOUT)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot, app, "PT-CMP-paths")
         record = next(n for n, r in enumerate(screen.session.records) if r.id == "PT-CMP-paths")
