@@ -62,7 +62,7 @@ def _named(reference: str) -> tuple[str, tuple[int, int] | None] | None:
     if not is_path_like(path) or path.endswith("/"):
         return None
     if "/" not in path and not _EXTENSION.search(path):
-        return None  # `Widget._size_updated`, `state.ReviewState`: a name in code, no file
+        return None  # `os.path.join`, `state.ReviewState`: a name in code, no file
     return path, claimed
 
 
