@@ -317,7 +317,9 @@ def _quotes(
             position = tail.rfind(" --- ")
             said = tail[position + 5 :] if position >= 0 else ""
             why = ""  # why the marker the line ends in is not read
-            if said and " " not in said:
+            if said.startswith("|") and tail.lstrip().startswith("|"):
+                why = ""  # a table's row: `| --- | --- |` under its header, no marker
+            elif said and " " not in said:
                 why = ", which does not look like a path"
             elif "/" in said and _SPACED_PATH.search(said):  # not lost without a word
                 why = ': a path with spaces is read in quotes ("dir/a file.md":3)'

@@ -122,3 +122,73 @@ def test_check_verifies_a_span_and_calls_a_wrong_line(tmp_path: Path) -> None:
     assert "! src/save.py:3  PR-RTE-save  exact, claimed 4" in result.stdout
     assert "✓ src/save.py:5  PR-RTE-save  exact" in result.stdout
     assert "2 quotes: 2 exact" in result.stdout
+
+
+# --- tables: a row of a file and its code --------------------------------------------------
+
+TABLE = "| Function | Location |\n| --- | --- |\n{rows}"
+
+
+@pytest.mark.parametrize(
+    ("row", "text", "claimed"),
+    [
+        ("| `save` | src/save.py:3 |", "save", (3, 3)),
+        ("| `out.write(content)` | `src/save.py:5` |", "out.write(content)", (5, 5)),
+        ("| src/save.py:5 | `out.write(content)` |", "out.write(content)", (5, 5)),
+        (f"| `save` | [save.py:3]({BLOB}/src/save.py#L3) |", "save", (3, 3)),
+        ("| `os.makedirs` | src/save.py |", "os.makedirs", None),  # a dotted name is code
+        ("`save` | src/save.py:3", "save", (3, 3)),  # outer pipes left out
+        (r"| `a \| b` | src/save.py:3 |", "a | b", (3, 3)),  # GFM: a pipe in a cell
+    ],
+)
+def test_a_table_row_of_code_and_its_file_is_a_quote(
+    row: str, text: str, claimed: tuple[int, int] | None
+) -> None:
+    (quote,) = quotes_of("Saving:\n\n" + TABLE.format(rows=row))
+    assert (quote.text, quote.path, quote.claimed) == (text, "src/save.py", claimed)
+    assert quote.inline and quote.report_line == quote.text_line == 19
+
+
+def test_a_line_column_gives_the_rows_lines() -> None:
+    table = "| File | Lines | Code |\n|:--|--:|---|\n| src/save.py | 4-5 | `out.write(content)` |"
+    (quote,) = quotes_of(table)
+    assert (quote.path, quote.claimed) == ("src/save.py", (4, 5))
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "| `save` | N/A |",  # no file: a file has an extension or its lines
+        "| `save` | read/write |",
+        "| `old_save` | `save` | src/save.py:3 |",  # two code cells: which is where?
+        "| `save` | src/save.py:3 | src/other.py:9 |",  # two files
+        "| `save`, `load` | src/save.py:3 |",  # two spans in a cell
+        "| `save` is called | src/save.py:3 |",  # prose around the code
+        "| `src/save.py` | src/save.py:3 |",  # the path as code
+    ],
+)
+def test_a_row_that_does_not_say_which_code_is_where_is_no_quote(row: str) -> None:
+    assert quotes_of(TABLE.format(rows=row)) == []
+
+
+def test_a_table_is_no_unattributed_code_nor_a_broken_marker() -> None:
+    rows = "| `handler = ROUTES.get((method, path))` | dispatch() |\n| `x == y;` | f(a) |"
+    report = parse_report(HEAD.format(rev="0" * 40, body=TABLE.format(rows=rows)), "r.md")
+    assert report.diagnostics == ()
+    record = report.record("PR-RTE-save")
+    assert record is not None and record.quotes == ()
+
+
+def test_check_reads_a_table_of_a_reports_code(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    rev = make_repo(repo, {"src/save.py": SAVE})
+    rows = (
+        "| `def save(path, content):` | src/save.py:3 |\n| `out.write(content)` | src/save.py:9 |"
+    )
+    report = tmp_path / "r.md"
+    report.write_text(HEAD.format(rev=rev, body=TABLE.format(rows=rows)), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--repo", str(repo), str(report)])
+    assert result.exit_code == 1, result.stdout
+    assert "✓ src/save.py:3  PR-RTE-save  exact" in result.stdout
+    assert "! src/save.py:5  PR-RTE-save  exact, claimed 9" in result.stdout
+    assert "not read" not in result.stdout
