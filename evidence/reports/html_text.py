@@ -5,12 +5,17 @@ a plain report when blank lines part them: one quote still); tags left out, enti
 their characters, the head, scripts and styles never shown. A paragraph that introduces the
 code it quotes ("The gate reads: <code>...</code> --- a.py") is two: the code is marked. A
 preformatted block no ``--- path`` follows is fenced, as the Markdown rendered to it was (its
-caption may name its file). The parser then reads that text as any report's."""
+caption may name its file). Inline code in a paragraph no marker ends is in backticks, and a
+table's rows are a Markdown table's, as the Markdown rendered to them had them: the code a
+sentence or a row says the file of is a quote of it (inline_refs.py). The parser then reads
+that text as any report's."""
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+
+from evidence.reports.markers import marker
 
 __all__ = ["html_text", "looks_like_html"]
 
@@ -56,6 +61,8 @@ _BLOCKS = frozenset(
         "ul",
     }
 )
+#: blocks a table's cell may hold (a wiki's export puts a <p> in each): words of the row
+_IN_CELL = frozenset({"p", "div", "br", "h1", "h2", "h3", "h4", "h5", "h6"})
 #: elements whose content is never shown
 _HIDDEN = frozenset({"head", "script", "style", "template", "noscript"})
 _MARKER = re.compile(r"\s*(?:•|\d+\.)\s*")
@@ -112,14 +119,20 @@ class _Reader(HTMLParser):
         #: each preformatted block: its first line, the line after it, its lines, its language
         self.blocks: list[tuple[int, int, list[str], str]] = []
         self.language = ""  # the language a <pre>'s <code class="language-x"> names
+        #: each inline code's start and end in the paragraph (backticked when no marker ends it)
+        self.spans: list[tuple[int, int]] = []
+        #: in a table's row: where each cell starts in it, and whether one is a heading's (<th>)
+        self.cells: list[int] | None = None
+        self.heading = False
+        self.rows = 0  # the rows of the table read so far (0: the next one is its first)
 
     def end_paragraph(self) -> None:
         raw = "".join(self.words)
         if _MARKER.fullmatch(raw):  # a list item's mark, its text in a paragraph to come
             return
         self.words = []
-        code = self.code
-        self.code = None
+        code, spans = self.code, self.spans
+        self.code, self.spans = None, []
         if (
             code is not None
             and raw[: code[0]].strip()
@@ -128,9 +141,41 @@ class _Reader(HTMLParser):
             # the words before the code are the report's own: a paragraph of their own
             self.lines += [" ".join(raw[: code[0]].split()), ""]
             raw = raw[code[0] :]
+        elif spans and marker(" ".join(raw.split())) is None:
+            raw = _backticked(raw, spans)
         text = " ".join(raw.split())
         if text:
             self.lines += [text, ""]
+
+    def end_row(self) -> None:
+        """A table's row as a Markdown table's (its first with the delimiter after it, under an
+        empty heading when it is no heading); one whose cell ends in a marker as a paragraph."""
+        raw, starts, spans = "".join(self.words), self.cells or [0], self.spans
+        self.words, self.spans, self.code, self.cells = [], [], None, None
+        ends = [*starts[1:], len(raw)]
+        cells = [" ".join(raw[a:b].split()) for a, b in zip(starts, ends, strict=True)]
+        if any(marker(cell) is not None for cell in cells):
+            text = " ".join(" ".join(cells).split())
+            self.lines += [text, ""] if text else []
+            self.rows = 0  # the rows after it: a table of their own
+            return
+        for at, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            inside = [(x - a, y - a) for x, y in spans if a <= x and y <= b]
+            text = _backticked(raw[a:b], inside) if inside else raw[a:b]
+            cells[at] = " ".join(text.replace("|", "\\|").split())
+        if not any(cells):
+            return
+        row = "| " + " | ".join(cells) + " |"
+        if self.lines and self.lines[-1] == "" and self.rows:
+            self.lines.pop()  # rows follow each other, no blank line between
+        delimiter = "|" + "---|" * len(cells)
+        if self.rows:
+            self.lines += [row, ""]
+        elif self.heading:
+            self.lines += [row, delimiter, ""]
+        else:
+            self.lines += ["|" + " |" * len(cells), delimiter, row, ""]
+        self.rows += 1
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _HIDDEN:
@@ -139,9 +184,11 @@ class _Reader(HTMLParser):
             self.end_paragraph()
             self.pre += 1
             self.words = []
-        elif tag == "br":
+        elif tag == "br" or (self.cells is not None and tag in _IN_CELL):
             if self.pre:
                 self.words.append("\n")
+            elif self.cells is not None:  # a cell's paragraphs and lines: one row still
+                self.words.append(" ")
             else:  # a line of its own: a quote's '--- path' after code, a wrapped line
                 self.end_paragraph()
         elif tag in ("ul", "ol"):
@@ -154,6 +201,13 @@ class _Reader(HTMLParser):
                 self.lists[-1] += 1
             else:
                 self.words.append("  • ")
+        elif tag == "tr":
+            self.end_paragraph()
+            self.cells, self.heading = [], False
+        elif tag in ("td", "th") and self.cells is not None:
+            self.words.append(" ")
+            self.cells.append(len("".join(self.words)))
+            self.heading = self.heading or tag == "th"
         elif tag in ("td", "th"):
             self.words.append(" ")
         elif tag == "code" and self.pre:
@@ -163,6 +217,9 @@ class _Reader(HTMLParser):
         elif tag == "code" and not self.pre:
             at = len("".join(self.words))
             self.code = (self.code[0] if self.code else at, at)
+        elif tag == "table":
+            self.end_paragraph()
+            self.rows = 0
         elif tag in _BLOCKS:
             self.end_paragraph()
 
@@ -184,14 +241,36 @@ class _Reader(HTMLParser):
             self.language = ""
             self.lines += [*code, ""]
         elif tag == "code" and not self.pre and self.code is not None:
-            self.code = (self.code[0], len("".join(self.words)))
+            end = len("".join(self.words))
+            self.spans.append((self.code[1], end))
+            self.code = (self.code[0], end)
+        elif tag == "tr" and self.cells is not None:
+            self.end_row()
         elif tag in ("ul", "ol"):
             self.end_paragraph()
             if self.lists:
                 self.lists.pop()
-        elif tag in _BLOCKS and tag not in ("td", "th"):
-            self.end_paragraph()
+        elif tag in _BLOCKS and tag not in ("td", "th", "tr"):
+            if self.cells is not None and tag in _IN_CELL:
+                self.words.append(" ")
+            else:
+                self.end_paragraph()
 
     def handle_data(self, data: str) -> None:
         if not self.hidden:
             self.words.append(data)
+
+
+def _backticked(raw: str, spans: list[tuple[int, int]]) -> str:
+    """The paragraph with each inline code span in backticks (more of them than it holds)."""
+    out: list[str] = []
+    at = 0
+    for start, end in spans:
+        code = raw[start:end]
+        if not code.strip():
+            continue
+        ticks = "`" * (max((len(run) for run in re.findall(r"`+", code)), default=0) + 1)
+        pad = " " if len(ticks) > 1 else ""
+        out += [raw[at:start], ticks, pad, code.strip(), pad, ticks]
+        at = end
+    return "".join([*out, raw[at:]])

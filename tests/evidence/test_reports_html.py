@@ -152,3 +152,52 @@ def test_a_document_that_is_no_text_says_what_it_is(
 def test_a_less_than_sign_no_tag_closes_is_text() -> None:
     # read as text, as a page shows it; left to the parser, each was a tag looked for to the end
     assert html_text("<p>if a < b and c > d then x << 2</p>") == "if a < b and c > d then x << 2\n"
+
+
+def _claim_page(body: str) -> str:
+    return HTML.split("<p>A request without", 1)[0] + body + "\n</body></html>"
+
+
+def test_inline_code_and_tables_read_as_the_markdown_rendered_to_them(tmp_path: Path) -> None:
+    # a Markdown report's `code` (path:3) and its table, rendered: <code> without backticks,
+    # rows as paragraphs of words, were no quotes and checked nothing
+    body = """<p>It turns away with <code>return "&lt;denied&gt;"</code> (src/gate.py:3).</p>
+<table><thead><tr><th>Code</th><th>Where</th></tr></thead>
+<tbody><tr><td><code>def gate(request):</code></td><td>src/gate.py:1</td></tr>
+<tr><td><code>return None</code></td><td><a href="src/gate.py#L9">src/gate.py#L9</a></td></tr>
+</tbody></table>
+<table><tr><td><p><code>request.token is None</code></p></td>
+<td><p><code>src/gate.py:2</code></p></td></tr></table>"""
+    repo = tmp_path / "repo"
+    rev = make_repo(repo, {"src/gate.py": SOURCE})
+    report = parse_report(_claim_page(body).format(rev=rev).encode(), "tiny-runtime-report.html")
+    claim = report.records[1]
+    assert [(q.text, q.claimed) for q in claim.quotes] == [
+        ('return "<denied>"', (3, 3)),
+        ("def gate(request):", (1, 1)),
+        ("return None", (9, 9)),
+        ("request.token is None", (2, 2)),  # a table with no heading row
+    ]
+    assert not [d for d in report.diagnostics if "unattributed" in d.message]
+    with Revision.open(repo) as revision:
+        anchors = [Anchorer(revision).anchor(quote) for quote in claim.quotes]
+    assert [(a.match.value, a.lines, a.range_ok) for a in anchors] == [
+        ("exact", (3, 3), True),
+        ("exact", (1, 1), True),
+        ("exact", (4, 4), False),  # a wrong line called out
+        ("exact", (2, 2), True),
+    ]
+
+
+def test_code_a_marker_ends_keeps_its_text_as_written() -> None:
+    # no backticks where the paragraph, or a table's cell, is a quote: its text as written
+    assert html_text("<p><code>x = 1</code> --- a.py:3</p>") == "x = 1 --- a.py:3\n"
+    assert html_text("<p>It reads: <code>x = 1</code> --- a.py:3</p>") == (
+        "It reads:\n\nx = 1 --- a.py:3\n"
+    )
+    rows = "<table><tr><th>a</th></tr><tr><td><code>x</code> --- a.py:3</td></tr></table>"
+    assert html_text(rows) == "| a |\n|---|\n\nx --- a.py:3\n"
+    assert html_text("<p>a <code>x`y</code> b</p>") == "a `` x`y `` b\n"
+    assert html_text("<table><tr><td><code>a|b</code></td></tr></table>") == (
+        "| |\n|---|\n| `a\\|b` |\n"
+    )
