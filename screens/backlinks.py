@@ -18,6 +18,11 @@ from screens.safe import visible
 from screens.widgets.legible_options import LegibleOptionList
 
 
+def _cites(source: str) -> str:
+    # a file a Markdown report names in its prose is cited with no source
+    return f"cites it ({source})" if source else "names it"
+
+
 def backlink_content(link: Backlink) -> Content:
     """One row: lines, record id, label and how the quote matched, all as data."""
     if link.quote is None:  # cites the file without quoting it
@@ -27,7 +32,7 @@ def backlink_content(link: Backlink) -> Content:
             (visible(link.record), "bold $accent"),
             *(["  ", visible(link.label)] if link.label else []),
             (
-                "  [" + visible(f"cites it ({link.source}), quotes nothing from it") + "]",
+                "  [" + visible(f"{_cites(link.source)}, quotes nothing from it") + "]",
                 "$text-muted",
             ),
         )

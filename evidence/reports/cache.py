@@ -74,6 +74,7 @@ PARSER_SOURCES = (
     "reports/blocks.py",
     "reports/fenced.py",
     "reports/inline_refs.py",
+    "reports/mentions.py",
     "reports/citing.py",
     "reports/ranges.py",
     "git/blobs.py",  # a report not in UTF-8 read as a source file is

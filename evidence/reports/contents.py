@@ -9,11 +9,12 @@ from collections.abc import Iterator
 from itertools import islice
 
 from evidence.model import Citation, Diagnostic, Kind, Quote, RevisionMention, SearchReplay
-from evidence.reports.blocks import code_above, fence_above, paragraph_break
+from evidence.reports.blocks import code_above, fence_above, fenced_lines, paragraph_break
 from evidence.reports.citing import citations_in
 from evidence.reports.fenced import named_fences, named_indented
 from evidence.reports.inline_refs import inline_references
 from evidence.reports.markers import marker, may_hold_marker, typographic, wrapped_marker
+from evidence.reports.mentions import mentions_in
 from evidence.reports.outline import Block
 from evidence.reports.revisions import sentence_around
 from evidence.reports.vocabulary import (
@@ -454,6 +455,9 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
         found.quotes = [quote._replace(index=n) for n, quote in enumerate(ordered)]
     _unattributed(lines, first, end, taken | prose | {label_index}, diagnostics)
     seen: set[str] = {block.id}
+    quoted = {quote.path for quote in found.quotes}  # a file the record quotes: checked there
+    # code in a fence names no file the record rests on (a fenced `import a/b.js` is code)
+    fenced = {first + at for at in fenced_lines(lines[first:end])}
     for index in range(first, end):
         if index in taken or index == label_index:
             continue
@@ -469,9 +473,17 @@ def read_contents(lines: list[str], block: Block, diagnostics: list[Diagnostic])
             field_match = FIELD_RE.match(line)
             if field_match:
                 found.fields.append((field_match.group("key"), field_match.group("value")))
+        cited: list[Citation] = []
         if "SRC-" in line:
             following = _following(lines, index, end, taken)
-            found.citations.extend(citations_in(line, number, following, diagnostics))
+            cited = list(citations_in(line, number, following, diagnostics))
+            found.citations += cited
+        if ("`" in line or "/" in line) and index not in fenced:
+            # a file the record quotes is checked there; one a citation names, cited
+            known = quoted | {split_claimed(path)[0] for c in cited for path in c.paths}
+            files = [path for path in mentions_in(line) if split_claimed(path)[0] not in known]
+            if files:
+                found.citations.append(Citation("", tuple(files), number))
         if any(hint in line for hint in ID_HINTS):
             for reference in ID_RE.findall(line):
                 if reference not in seen:

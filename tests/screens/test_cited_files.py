@@ -53,7 +53,7 @@ The handlers are all in one folder (SRC-1, src/**/*.js, src/*.ts).
 """
 
 
-def make(tmp_path: Path) -> AssayApp:
+def make(tmp_path: Path, text: str = REPORT) -> AssayApp:
     import subprocess
 
     repo = tmp_path / "repo"
@@ -71,7 +71,7 @@ def make(tmp_path: Path) -> AssayApp:
         ["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True
     ).stdout.strip()
     report = tmp_path / "tiny-runtime-report.txt"
-    report.write_text(REPORT.format(rev=commit), encoding="utf-8")
+    report.write_text(text.format(rev=commit), encoding="utf-8")
     reports = load_reports([report])
     return make_app(reports, repo, commit, tmp_path / "v.db", "ann", load_keymap(user=False))
 
@@ -269,3 +269,35 @@ async def test_back_returns_from_a_file_opened_from_the_record_or_the_finder(
         assert screen.state.opened is None
         assert pane.highlighted_id == "cite-0" and screen.focused is pane
     assert not any("nothing to go back to" in n.message for n in notices)
+
+
+async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path) -> None:
+    from screens.backlinks import backlink_content
+
+    named = REPORT.split("TY-CLM-cited", 1)[0] + (
+        "TY-CLM-named\n\nLabel: Named\n\nThe chat is in `src/ai/chat.js`; the tools were in"
+        " [tools](src/ai/tools.js#L3).\n"
+    )
+    app = make(tmp_path, named)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+        await screen.settle()
+        index = next(n for n, r in enumerate(screen.session.records) if r.id == "TY-CLM-named")
+        screen.go(Location(index, None))
+        await screen.settle()
+        await pilot.pause()
+        pane = screen.record_pane
+        text = "\n".join(pane.row(n).prompt.plain for n in range(pane.row_count))
+        assert "✓ src/ai/chat.js  present" in text
+        assert "✗ src/ai/tools.js  absent  closest: src/ai/tool.js" in text
+        pane.focus()
+        pane.move_to(pane.row_index("cite-0"))
+        await pilot.press("enter")
+        await screen.settle()
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BacklinksScreen)
+        (link,) = app.screen.links
+        assert (link.record, link.source) == ("TY-CLM-named", "")
+        assert "[names it, quotes nothing from it]" in backlink_content(link).plain
+    app.close()

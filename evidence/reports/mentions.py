@@ -1,0 +1,88 @@
+"""Files a report names in its prose, as a Markdown report names them: `` `api/server.py:73` ``,
+`` `api/kestrel/auth.py` ``, ``[auth.py](api/kestrel/auth.py#L30)``, a code host's link to the
+file at a revision, or ``api/server.py:73`` written plainly. The record rests on each as on a
+cited file: such a report's claims cite nothing in ``(SRC-1, path)`` form, and a file it names
+that the revision does not have was never said to be missing.
+
+Read as citations with no source (``Citation("", (path,), line)``), each checked as a cited
+path. Only what names a repository's file deliberately: a folder and an extension, or its lines
+(`` `server.py` `` may be a file the system writes at run time, ``/etc/app.conf`` or
+``~/.app.toml`` are the machine's, a URL's path is a route).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evidence.reports.vocabulary import is_path_like, marker_token, permalink_path, split_claimed
+
+__all__ = ["mentions_in"]
+
+#: a code span: a run of backticks, its text, the same run (CommonMark)
+_SPAN = re.compile(r"(?<!`)(`+)(?!`)([^`\n]+?)(?<!`)\1(?!`)")
+#: a Markdown link: its text and where it goes
+_LINK = re.compile(r"\[([^\]\n]*)\]\(([^)\s]+)\)")
+#: a path with a folder and its lines, written plainly: ``api/server.py:73``, ``a/b.js:3-9``
+_PLAIN = re.compile(
+    r"(?<![\w./:@~`-])((?:[\w.-]+/)+[\w.-]*\w\.[A-Za-z][\w]{0,7}):(\d+)(?:-(\d+))?(?![\w/])"
+)
+#: the last name's extension: ``.py``, ``.tsx``, ``.H`` (a file, not a folder or a route)
+_EXTENSION = re.compile(r"[\w-]\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def _named(token: str) -> str | None:
+    """``path`` or ``path:a-b`` when the token names a repository's file deliberately."""
+    if token.startswith(("/", "~", "$", "%", "<", "\\", "..")):
+        return None  # the machine's, a variable's, or an example's (`.../src/a.js`)
+    token = marker_token(token)
+    if not token or " " in token:
+        return None
+    path, claimed = split_claimed(token)
+    if not is_path_like(path) or "://" in path or path.endswith("/"):
+        return None
+    if not _EXTENSION.search(path) or ("/" not in path and claimed is None):
+        return None
+    return path if claimed is None else f"{path}:{claimed[0]}-{claimed[1]}"
+
+
+def _linked(url: str) -> str | None:
+    """The file a link goes to: a code host's link at a revision, or a relative one (from the
+    report's folder, which is not known: its ``../`` left out)."""
+    if url.startswith(("http://", "https://")):
+        found = permalink_path(url)
+        return None if found is None else _named(found)
+    if url.startswith(("#", "/", "mailto:")) or ":" in url.split("#")[0]:
+        return None
+    path, _, fragment = url.partition("#")
+    while path.startswith(("../", "./")):
+        path = path.split("/", 1)[1]
+    lines = re.fullmatch(r"L(\d+)(?:-L?(\d+))?", fragment)
+    if lines is not None:
+        path = f"{path}:{lines.group(1)}-{lines.group(2) or lines.group(1)}"
+    return _named(path)
+
+
+def mentions_in(line: str) -> list[str]:
+    """The files (``path`` or ``path:a-b``) a line of prose names, in order, each once."""
+    found: list[tuple[int, str]] = []
+    spans = list(_SPAN.finditer(line)) if "`" in line else []
+    for span in spans:
+        named = _named(span.group(2).strip())
+        if named is not None:
+            found.append((span.start(), named))
+    if "](" in line:
+        for link in _LINK.finditer(line):
+            named = _linked(link.group(2))
+            if named is not None:
+                found.append((link.start(), named))
+    if ":" in line and "/" in line:
+        inside = [(span.start(), span.end()) for span in spans]
+        for plain in _PLAIN.finditer(line):
+            if any(start <= plain.start() < end for start, end in inside):
+                continue  # `a/b.py:3` read above
+            first, last = plain.group(2), plain.group(3) or plain.group(2)
+            found.append((plain.start(), f"{plain.group(1)}:{first}-{last}"))
+    seen: dict[str, None] = {}
+    for _, named in sorted(found):
+        seen.setdefault(named, None)
+    return list(seen)
