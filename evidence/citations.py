@@ -62,6 +62,16 @@ def cited_path(path: str) -> str:
     return re.sub("/+", "/", path.lstrip("/")).rstrip("/")
 
 
+def cited_lines(path: str) -> tuple[int, int] | None:
+    """The lines a cited path names (``a.py:12-14``, ``a.py#L3``), None when it names none."""
+    found = _LINES.search(path.strip().strip("`'\""))
+    if found is None:
+        return None
+    first = found.group(1) or found.group(3)
+    last = found.group(2) or found.group(4) or first
+    return int(first), max(int(first), int(last))
+
+
 class PathIndex:
     """The paths of a revision, to tell what a cited path is and suggest the closest one."""
 

@@ -15,7 +15,7 @@ from screens.dialog import kept
 from screens.result_groups import GROUPING_NOTICES
 from screens.review.history import History, Location, Place
 from screens.safe import visible
-from screens.widgets.cited_rows import cited_pattern, cited_target
+from screens.widgets.cited_rows import cited_line, cited_pattern, cited_target
 from screens.widgets.record_pane import RecordPane
 from screens.widgets.records_pane import RecordsPane
 from screens.widgets.source_view import SourceView
@@ -422,7 +422,7 @@ class Navigation:
             if pattern is not None:
                 self.choose_matching(pattern)
             elif path is not None:
-                self.visit(path)
+                self.visit(path, cited_line(self.session, record, row_id))
             elif why:
                 self.notify(visible(why), markup=False, timeout=4)
 

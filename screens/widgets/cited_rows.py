@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from evidence.citations import CitedState, cited_path, is_pattern
+from evidence.citations import CitedState, cited_lines, cited_path, is_pattern
 from evidence.model import Record
 from screens.safe import visible
 from screens.widgets.lists import Row
@@ -42,6 +42,17 @@ def cited_paths(session: ReviewSession, record: Record) -> list[tuple[str, Cited
     return [(path, None) for path in paths]
 
 
+def cited_line_range(record: Record, path: str) -> tuple[int, int] | None:
+    """The lines the record names of a cited file (``api/server.py:78-86``), the first it
+    names when it names several."""
+    for citation in record.citations:
+        for raw in citation.paths:
+            lines = cited_lines(raw)
+            if lines is not None and cited_path(raw) == path:
+                return lines
+    return None
+
+
 def cited_rows(session: ReviewSession, record: Record) -> Iterator[Row]:
     """A ``─ cited files ─`` heading and one row per cited path (none without citations)."""
     paths = cited_paths(session, record)
@@ -55,6 +66,12 @@ def cited_rows(session: ReviewSession, record: Record) -> Iterator[Row]:
             (symbol, style),
             " ",
             (visible(path), "$text-primary"),
+        ]
+        lines = cited_line_range(record, path)
+        if lines is not None:  # Enter opens the file at them
+            first, last = lines
+            pieces.append((f":{first}" if first == last else f":{first}-{last}", "$text-muted"))
+        pieces += [
             "  ",
             (words, style if cited is not None and cited.state.missing else "$text-muted"),
         ]
@@ -90,6 +107,14 @@ def cited_target(session: ReviewSession, record: Record, row_id: str) -> tuple[s
     if cited.state is CitedState.UNCHECKED:
         return None, f"{path} is inside a submodule this clone does not have"
     return None, f"{path} is not in the revision"
+
+
+def cited_line(session: ReviewSession, record: Record, row_id: str) -> int | None:
+    """The line a ``cite-N`` row's file opens at: the first the record names of it."""
+    paths = cited_paths(session, record)
+    n = int(row_id.removeprefix("cite-"))
+    lines = cited_line_range(record, paths[n][0]) if n < len(paths) else None
+    return lines[0] if lines is not None else None
 
 
 def cited_pattern(session: ReviewSession, record: Record, row_id: str) -> str | None:

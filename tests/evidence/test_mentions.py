@@ -101,3 +101,20 @@ def test_check_says_a_named_file_the_revision_lacks(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--repo", str(repo), str(report)])
     assert result.exit_code == 0, result.stdout
     assert "0 of 1 cited path(s) missing" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("raw", "lines"),
+    [
+        ("src/a.py:12", (12, 12)),
+        ("src/a.py:12-14", (12, 14)),
+        ("src/a.py:L3-L9", (3, 9)),
+        ("src/a.py#L3C1-L9C4", (3, 9)),
+        ("`src/a.py:7:5`", (7, 7)),
+        ("src/a.py", None),
+    ],
+)
+def test_the_lines_a_cited_path_names(raw: str, lines: tuple[int, int] | None) -> None:
+    from evidence.citations import cited_lines
+
+    assert cited_lines(raw) == lines

@@ -276,7 +276,7 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
 
     named = REPORT.split("TY-CLM-cited", 1)[0] + (
         "TY-CLM-named\n\nLabel: Named\n\nThe chat is in `src/ai/chat.js`; the tools were in"
-        " [tools](src/ai/tools.js#L3).\n"
+        " [tools](src/ai/tools.js#L3); it answers at src/app.py:2.\n"
     )
     app = make(tmp_path, named)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -289,8 +289,18 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
         pane = screen.record_pane
         text = "\n".join(pane.row(n).prompt.plain for n in range(pane.row_count))
         assert "✓ src/ai/chat.js  present" in text
-        assert "✗ src/ai/tools.js  absent  closest: src/ai/tool.js" in text
+        assert "✗ src/ai/tools.js:3  absent  closest: src/ai/tool.js" in text
+        assert "✓ src/app.py:2  present" in text
+        # a file named with its line opens at it
         pane.focus()
+        pane.move_to(pane.row_index("cite-2"))
+        await pilot.press("enter")
+        await screen.settle()
+        await pilot.pause()
+        view = screen.query_one(SourceView)
+        assert (view.path, view.cursor_line) == ("src/app.py", 2)
+        await pilot.press("backspace")
+        await pilot.pause()
         pane.move_to(pane.row_index("cite-0"))
         await pilot.press("enter")
         await screen.settle()
