@@ -46,10 +46,11 @@ def quote_status(
     hits: Sequence[Sequence[GrepHit] | None],
     *,
     unchecked: bool = False,
+    files_missing: int = 0,
 ) -> str:
     """``✓3 ≈1 ✗0 ⌕ 3`` for ``quotes`` quotes with these ``anchors`` (None: not anchored yet;
     ``∅3`` when they cannot be: ``unchecked``) and searches with these ``hits`` (None: not
-    replayed yet)."""
+    replayed yet); ``⊘2``: two files the record cites or names are not at the revision."""
     parts: list[str] = []
     if quotes:
         if anchors is None:
@@ -71,6 +72,8 @@ def quote_status(
                 parts.append(f"◦{located}")
             if missing:
                 parts.append(f"✗{missing}")
+    if files_missing:
+        parts.append(f"⊘{files_missing}")
     for found in hits:
         parts.append(f"⌕ {len(found)}" if found is not None else "⌕ …")
     return " ".join(parts)

@@ -300,10 +300,14 @@ class ReviewSession:
         return self.anchors.get(quote)
 
     def quote_status(self, record: Record) -> str:
-        """Compact status of a record's quotes and searches, e.g. ``✓3 ≈1 ✗0 ⌕ 3``."""
+        """Compact status of a record's quotes, cited files and searches, e.g. ``✓3 ≈1 ⊘1 ⌕ 3``."""
         anchors = [self.anchors.get(quote) for quote in record.quotes] if self.anchored else None
         hits = [self.replays.get((search.record, search.line)) for search in record.searches]
-        return quote_status(len(record.quotes), anchors, hits, unchecked=bool(self.unchecked))
+        cited = self.cited(record) if record.citations else None
+        missing = sum(path.state.missing for path in cited) if cited else 0
+        return quote_status(
+            len(record.quotes), anchors, hits, unchecked=bool(self.unchecked), files_missing=missing
+        )
 
     def failing(self, record: Record) -> bool:
         """True when one of the record's quotes fails (missing, fuzzy, or claimed range wrong);

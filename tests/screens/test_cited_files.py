@@ -96,6 +96,7 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         assert "✗ src/gone.js  absent" in text
         assert "▸ src/**/*.js  2 files" in text
         assert "✗ src/*.ts  matches no file" in text
+        assert str(screen.records_pane.prompt(index)).strip() == "· TY-CLM-cited  ⊘3"
         view = screen.query_one(SourceView)
         assert view.message is not None
         assert "quotes no source" not in view.message
@@ -291,6 +292,8 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
         assert "✓ src/ai/chat.js  present" in text
         assert "✗ src/ai/tools.js:3  absent  closest: src/ai/tool.js" in text
         assert "✓ src/app.py:2  present" in text
+        # the records list says a file the record names is not at the revision
+        assert str(screen.records_pane.prompt(index)).strip() == "· TY-CLM-named  ⊘1"
         # a file named with its line opens at it
         pane.focus()
         pane.move_to(pane.row_index("cite-2"))
