@@ -18,6 +18,7 @@ from db.keys import Verdict
 from db.stats import percent_done
 from db.store import VerdictStore
 from db.writeup import csv_cell, current_csv, failing, markdown, md_text
+from evidence.citations import MISSING_STATES
 from evidence.text import json_escaped
 
 __all__ = [
@@ -128,7 +129,7 @@ def system_counts(
                     for cited in citations
                     if cited["report"] in system.reports
                     and cited["present"]
-                    and cited["state"] in ("absent", "near_miss")
+                    and cited["state"] in MISSING_STATES
                 ),
                 reviewers=tuple(sorted({event.reviewer for event in current})),
                 last_activity=latest,

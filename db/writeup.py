@@ -180,7 +180,9 @@ def markdown(
         items = [item for item in items if item["report"] in reports]
         citations = [cited for cited in citations if cited["report"] in reports]
     present = [item for item in items if item["present"]]
-    missing = [c for c in citations if c["state"] in ("absent", "near_miss")]
+    from evidence.citations import MISSING_STATES
+
+    missing = [c for c in citations if c["state"] in MISSING_STATES]
     sources = [s for s in store.sources() if reports is None or s["report"] in reports]
     lines = _header(sources, items, current)
     lines += ["", "## Summary", ""]
@@ -239,8 +241,10 @@ def markdown(
             lines += list(_verdict_lines(events, "")) or ["- not reviewed"]
             for cited in cited_by.get((item["report"], item["record"]), []):
                 closest = cited["suggestion"]
+                past = cited["state"] == "past_end"
+                what = "cited lines past the end of" if past else "cited path missing:"
                 lines.append(
-                    f"- cited path missing: {md_text(cited['path'])}"
+                    f"- {what} {md_text(cited['path'])}"
                     + (f" (closest: {md_text(closest)})" if closest else "")
                 )
         else:

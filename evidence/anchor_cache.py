@@ -21,7 +21,7 @@ from typing import Any
 
 from evidence import cache_files
 from evidence.anchoring.anchorer import Anchorer
-from evidence.citations import CitedPath, CitedState
+from evidence.citations import MISSING_STATES, CitedPath, CitedState
 from evidence.model import Anchor, Candidate, DiffPart, Elsewhere, FileState, Quote, Tier
 
 __all__ = [
@@ -150,8 +150,7 @@ class Cached:
         """Cited paths absent (or a near miss); None when not known."""
         if self.citations is None:
             return None
-        missing = (CitedState.ABSENT, CitedState.NEAR_MISS)
-        return sum(1 for cited in self.citations if cited.state in missing)
+        return sum(1 for cited in self.citations if cited.state.missing)
 
 
 def _path(directory: Path, key: str) -> Path:
@@ -204,7 +203,7 @@ def counts(
     ``places``, as `get`) of the entry for ``key`` holding ``quotes`` anchors, without
     rebuilding them (an audit's 50,000 took 0.3 s), or None."""
     verified = {tier.value for tier in Tier if tier.verified}
-    missing = {CitedState.ABSENT.value, CitedState.NEAR_MISS.value}
+    missing = MISSING_STATES
 
     def decode(rows: Any, cited: Any) -> tuple[int, int | None] | None:
         if len(rows) != quotes:
@@ -235,7 +234,15 @@ def put(
         None
         if citations is None
         else tuple(
-            (*cited[:5], cited.state.value, cited.suggestion, cited.matches) for cited in citations
+            (
+                *cited[:5],
+                cited.state.value,
+                cited.suggestion,
+                cited.matches,
+                cited.lines,
+                cited.length,
+            )
+            for cited in citations
         )
     )
     rows = tuple(_encode(a) for a in anchors)

@@ -14,7 +14,7 @@ from pathlib import Path
 from evidence.anchor_cache import key_for, put
 from evidence.anchor_cache import unreadable as paths_unreadable
 from evidence.anchoring import Anchorer
-from evidence.citations import CitedPath, CitedState, PathIndex, check_citations
+from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, past_end
 from evidence.drift import Drift, follow_anchors, relation_of
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
@@ -219,8 +219,9 @@ def run_check(
             f"in this clone (git submodule update --init brings them), so their quotes were not "
             f"checked: {_some(elsewhere)} (in {_some(submodules)})",
         )
-    citations = check_citations(
-        reportset, PathIndex(revision.paths(), revision.held, revision.root)
+    citations = past_end(
+        check_citations(reportset, PathIndex(revision.paths(), revision.held, revision.root)),
+        revision.line_count,
     )
     drifts: tuple[Drift | None, ...] = ()
     how = None

@@ -10,7 +10,7 @@ from typing import Any
 from evidence.anchoring import diff_markup
 from evidence.anchoring.rendered import rescue_notes
 from evidence.check import CheckResult, QuoteResult, SearchResult
-from evidence.citations import citation_json
+from evidence.citations import CitedState, citation_json
 from evidence.drift import Drift
 from evidence.drift_model import drift_counts
 from evidence.drift_report import drift_text
@@ -215,6 +215,10 @@ def to_text(result: CheckResult) -> str:
             out.append(escaped(f"✗ {cited.path}  {cited.record}  {cited.report}:{cited.line}"))
             if cited.suggestion:
                 out.append(escaped(f"    closest existing path: {cited.suggestion}"))
+            if cited.state is CitedState.PAST_END and cited.lines is not None:
+                first, last = cited.lines
+                named = f"line {first}" if first == last else f"lines {first}-{last}"
+                out.append(escaped(f"    {named} named: the file has {cited.length} lines"))
     if result.searches:
         out.append("")
         out.append("searches:")

@@ -32,11 +32,16 @@ class CitedState(StrEnum):
     ABSENT = "absent"
     UNCHECKED = "unchecked"  # inside a submodule this clone does not have
     PATTERN = "pattern"  # a wildcard (``src/*.py``) matching files: see `CitedPath.matches`
+    PAST_END = "past_end"  # a file, but the lines named are past its end: `CitedPath.length`
 
     @property
     def missing(self) -> bool:
-        """The path names nothing at the revision."""
-        return self in (CitedState.NEAR_MISS, CitedState.ABSENT)
+        """The path, or the lines it names, are not at the revision."""
+        return self in (CitedState.NEAR_MISS, CitedState.ABSENT, CitedState.PAST_END)
+
+
+#: the states of a cited path `assay check` fails on, as stored (db, exports, the anchor cache)
+MISSING_STATES = frozenset(state.value for state in CitedState if state.missing)
 
 
 class CitedPath(NamedTuple):
@@ -52,6 +57,8 @@ class CitedPath(NamedTuple):
     #: for a wildcard (``src/*.py``, ``docs/**/*.md``): how many files it matches (none: absent);
     #: its first match is the suggestion
     matches: int = 0
+    lines: tuple[int, int] | None = None  # the lines it names (``a.py:12-14``), the first named
+    length: int = 0  # the file's lines, when those are past its end
 
 
 def cited_path(path: str) -> str:
@@ -193,14 +200,44 @@ def _cited(record: Record) -> Iterator[tuple[Citation, str]]:
                 yield citation, path
 
 
+def _named_lines(record: Record) -> dict[str, tuple[int, int]]:
+    """The lines the record names of each cited path, the first it names."""
+    named: dict[str, tuple[int, int]] = {}
+    for citation in record.citations:
+        for raw in citation.paths:
+            lines = cited_lines(raw) if ":" in raw or "#" in raw else None
+            if lines is not None:
+                named.setdefault(cited_path(raw), lines)
+    return named
+
+
 def record_citations(record: Record, index: PathIndex) -> tuple[CitedPath, ...]:
     """Every path the record cites, in order, each once, with its state."""
+    named = _named_lines(record)
     return tuple(
         CitedPath(
             record.report, record.id, citation.source, path, citation.line, *index.cited(path)
-        )
+        )._replace(lines=named.get(path))
         for citation, path in _cited(record)
     )
+
+
+def past_end(
+    citations: tuple[CitedPath, ...], length: Callable[[str], int | None]
+) -> tuple[CitedPath, ...]:
+    """The cited paths with a file's named lines past its end made `CitedState.PAST_END`
+    (``length``: a file's lines at the revision, None when its text is not here to count)."""
+    counted: dict[str, int | None] = {}
+    checked: list[CitedPath] = []
+    for cited in citations:
+        if cited.state is CitedState.PRESENT and cited.lines is not None:
+            if cited.path not in counted:
+                counted[cited.path] = length(cited.path)
+            total = counted[cited.path]
+            if total is not None and cited.lines[1] > total:
+                cited = cited._replace(state=CitedState.PAST_END, length=total)
+        checked.append(cited)
+    return tuple(checked)
 
 
 def cited_places(reportset: ReportSet) -> tuple[tuple[str, str, str, str, int], ...]:
@@ -236,4 +273,6 @@ def citation_json(cited: CitedPath) -> dict[str, object]:
         "state": cited.state.value,
         "suggestion": cited.suggestion,
         "matches": cited.matches,
+        "lines": list(cited.lines) if cited.lines is not None else None,
+        "length": cited.length or None,
     }

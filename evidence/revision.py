@@ -286,6 +286,12 @@ class Revision:
         self._texts.put(entry.oid, decoded)
         return decoded
 
+    def line_count(self, path: str) -> int | None:
+        """How many lines the file has at the revision; None when its text is not here (absent,
+        binary, too large, a link, in a submodule or in Git LFS not fetched)."""
+        source = self.read(path)
+        return source.line_count if source.text_here and source.symlink_target is None else None
+
     def read(self, path: str, *, ending: bool = False) -> SourceFile:
         """The file at `path` at the revision; never raises for a path. A symlink inside the
         tree is followed (`via` says so); one leaving it, or a loop, is read as the link.

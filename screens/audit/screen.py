@@ -444,7 +444,7 @@ class AuditScreen(Screen[None]):
                 1
                 for cited in screen.session.citations.values()
                 for path in cited
-                if path.state.value in ("absent", "near_miss")
+                if path.state.missing
             )
             self.state.set_anchoring(index, failing, missing)
             if screen.session.drifts:

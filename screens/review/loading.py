@@ -133,11 +133,11 @@ def anchor_review(
         if quote.path not in sources and len(sources) < KEPT_SOURCES:
             source = sources[quote.path] = revision.read(quote.path, ending=not quote.role)
             _ = source.lines  # split here, not on the event loop when the file is first shown
-    from evidence.citations import PathIndex, record_citations
+    from evidence.citations import PathIndex, past_end, record_citations
 
     index = PathIndex(revision.paths(), revision.held, revision.root)
     citations = {
-        (record.report, record.id): record_citations(record, index)
+        (record.report, record.id): past_end(record_citations(record, index), revision.line_count)
         for record in session.records
         if record.citations
     }

@@ -29,6 +29,7 @@ STATES: dict[CitedState | None, tuple[str, str, str]] = {
     CitedState.ABSENT: ("✗", "$text-error", "absent"),
     CitedState.UNCHECKED: ("?", "$text-warning", "inside a submodule not cloned here"),
     CitedState.PATTERN: ("▸", "$text-success", "files"),
+    CitedState.PAST_END: ("✗", "$text-error", "past its end"),
     None: ("…", "$text-muted", "checking…"),
 }
 
@@ -86,6 +87,8 @@ def _words(path: str, cited: CitedPath | None) -> str:
         return "matches no file"
     if cited is not None and cited.state is CitedState.PATTERN:
         return f"{cited.matches} file{'s' if cited.matches != 1 else ''}"
+    if cited is not None and cited.state is CitedState.PAST_END:
+        return f"past its end: it has {cited.length} line{'s' if cited.length != 1 else ''}"
     return STATES[cited.state if cited is not None else None][2]
 
 
@@ -96,7 +99,7 @@ def cited_target(session: ReviewSession, record: Record, row_id: str) -> tuple[s
     if n >= len(paths):
         return None, ""
     path, cited = paths[n]
-    if cited is None or cited.state is CitedState.PRESENT:
+    if cited is None or cited.state in (CitedState.PRESENT, CitedState.PAST_END):
         return path, ""
     if cited.state is CitedState.NEAR_MISS and cited.suggestion:
         return cited.suggestion, ""
@@ -113,8 +116,12 @@ def cited_line(session: ReviewSession, record: Record, row_id: str) -> int | Non
     """The line a ``cite-N`` row's file opens at: the first the record names of it."""
     paths = cited_paths(session, record)
     n = int(row_id.removeprefix("cite-"))
-    lines = cited_line_range(record, paths[n][0]) if n < len(paths) else None
-    return lines[0] if lines is not None else None
+    if n >= len(paths) or (lines := cited_line_range(record, paths[n][0])) is None:
+        return None
+    cited = paths[n][1]
+    if cited is not None and cited.state is CitedState.PAST_END:
+        return cited.length  # its last line: the lines named are past it
+    return lines[0]
 
 
 def cited_pattern(session: ReviewSession, record: Record, row_id: str) -> str | None:

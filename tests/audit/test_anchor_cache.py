@@ -167,3 +167,25 @@ def test_cited_paths_kept_from_other_citations_are_not_counted(tmp_path: Path) -
     assert anchor_cache.counts(tmp_path, key, 1, cited_places(after)) == (0, None)
     cached = get(tmp_path, key, quotes, cited_places(after))
     assert cached is not None and cached.citations is None
+
+
+def test_a_cited_files_lines_past_its_end_are_kept_and_counted(tmp_path: Path) -> None:
+    from evidence.citations import CitedState, PathIndex, check_citations, past_end
+    from evidence.model import ReportSet
+    from evidence.reports.parser import parse_report
+
+    text = (
+        "T report\n\nType: t\n\nA account\n\nPart\n\n"
+        "See it (SRC-1, b.py:40-42).\n\nx = 1 --- a.py:1\n"
+    )
+    reportset = ReportSet((parse_report(text, "t.txt"),))
+    quotes = [q for record in reportset.records() for q in record.quotes]
+    key = key_for(quotes, "4" * 40)
+    assert key is not None
+    cited = past_end(check_citations(reportset, PathIndex(["a.py", "b.py"])), lambda path: 7)
+    assert [(c.state, c.lines, c.length) for c in cited] == [(CitedState.PAST_END, (40, 42), 7)]
+    anchors = [Anchor(quotes[0], FileState.OK, Tier.EXACT, 100.0, (1, 1), range_ok=True)]
+    anchor_cache.put(tmp_path, key, anchors, cited)
+    cached = get(tmp_path, key, quotes)
+    assert cached is not None and cached.citations == cited and cached.citations_missing == 1
+    assert anchor_cache.counts(tmp_path, key, 1) == (0, 1)

@@ -277,7 +277,7 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
 
     named = REPORT.split("TY-CLM-cited", 1)[0] + (
         "TY-CLM-named\n\nLabel: Named\n\nThe chat is in `src/ai/chat.js`; the tools were in"
-        " [tools](src/ai/tools.js#L3); it answers at src/app.py:2.\n"
+        " [tools](src/ai/tools.js#L3); it answers at src/app.py:2, then `src/ai/tool.js:5`.\n"
     )
     app = make(tmp_path, named)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -293,7 +293,8 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
         assert "✗ src/ai/tools.js:3  absent  closest: src/ai/tool.js" in text
         assert "✓ src/app.py:2  present" in text
         # the records list says a file the record names is not at the revision
-        assert str(screen.records_pane.prompt(index)).strip() == "· TY-CLM-named  ⊘1"
+        assert "✗ src/ai/tool.js:5  past its end: it has 1 line" in text
+        assert str(screen.records_pane.prompt(index)).strip() == "· TY-CLM-named  ⊘2"
         # a file named with its line opens at it
         pane.focus()
         pane.move_to(pane.row_index("cite-2"))
@@ -302,6 +303,15 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
         await pilot.pause()
         view = screen.query_one(SourceView)
         assert (view.path, view.cursor_line) == ("src/app.py", 2)
+        await pilot.press("backspace")
+        await pilot.pause()
+        # lines past a file's end: it opens at its last line
+        pane.focus()
+        pane.move_to(pane.row_index("cite-3"))
+        await pilot.press("enter")
+        await screen.settle()
+        await pilot.pause()
+        assert (view.path, view.cursor_line) == ("src/ai/tool.js", 1)
         await pilot.press("backspace")
         await pilot.pause()
         pane.move_to(pane.row_index("cite-0"))
@@ -314,3 +324,7 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
         assert (link.record, link.source) == ("TY-CLM-named", "")
         assert "[names it, quotes nothing from it]" in backlink_content(link).plain
     app.close()
+    with VerdictStore.open(tmp_path / "v.db", readonly=True) as store:
+        text = render(store, "md")
+    assert "- cited path missing: src/ai/tools.js (closest: src/ai/tool.js)" in text
+    assert "- cited lines past the end of src/ai/tool.js" in text
