@@ -23,6 +23,7 @@ import re
 
 from evidence.model import Quote
 from evidence.reports.blocks import fenced_lines
+from evidence.reports.mentions import names_a_file
 from evidence.reports.vocabulary import (
     ID_FULL_RE,
     is_path_like,
@@ -49,8 +50,6 @@ _LINES_OF = re.compile(
 )
 #: code as a link's text, the link to its file: [`def save(…)`](…/blob/REV/src/save.py#L3)
 _LINKED = re.compile(r"\[(`+)(?!`)([^\]\n]+?)(?<!`)\1\]\(([^)\s]+)\)")
-#: a file name's extension, when the reference has no folder: `.py`, `.tsx`, `.json`, `.H`
-_EXTENSION = re.compile(r"[\w-]\.(?:[a-z][a-z0-9]{0,5}|[A-Z][A-Z0-9]{0,5})$")
 #: the fewest characters a span quotes (`if`, `0` are anywhere)
 MIN_SPAN = 3
 #: a table's cell divider (GFM: ``\\|`` is a pipe in a cell); a delimiter row's cell
@@ -72,8 +71,8 @@ def _named(reference: str) -> tuple[str, tuple[int, int] | None] | None:
     path, claimed = split_claimed(token)
     if not is_path_like(path) or path.endswith("/"):
         return None
-    if "/" not in path and not _EXTENSION.search(path):
-        return None  # `os.path.join`, `state.ReviewState`: a name in code, no file
+    if "/" not in path and not names_a_file(path):
+        return None  # `os.path.join`, `state.ReviewState`: a name in code; `api.stripe.com`
     return path, claimed
 
 
@@ -138,8 +137,8 @@ def _row_quotes(header: list[str], row: str) -> list[tuple[str, str, tuple[int, 
         if span is not None and span.group(1) in span.group(2):
             span = None  # `a`, `b`: two spans
         file = _named(cell) if "." in cell or "/" in cell else None
-        if file is not None and file[1] is None and not _EXTENSION.search(file[0]):
-            file = None  # "N/A", "read/write", "~/.config": a file has its lines or extension
+        if file is not None and not names_a_file(file[0], lines=file[1] is not None):
+            file = None  # "N/A", "read/write", "~/.config", a host: no file's name
         # `hmac.compare_digest` is code; `api/server.py:74` in backticks names a file
         if file is not None and (span is None or "/" in cell or ":" in cell):
             named.append((column, file))

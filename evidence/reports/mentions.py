@@ -16,7 +16,7 @@ import re
 
 from evidence.reports.vocabulary import is_path_like, marker_token, permalink_path, split_claimed
 
-__all__ = ["mentions_in"]
+__all__ = ["mentions_in", "names_a_file"]
 
 #: a code span: a run of backticks, its text, the same run (CommonMark)
 _SPAN = re.compile(r"(?<!`)(`+)(?!`)([^`\n]+?)(?<!`)\1(?!`)")
@@ -27,7 +27,34 @@ _PLAIN = re.compile(
     r"(?<![\w./:@~`-])((?:[\w.-]+/)+[\w.-]*\w\.[A-Za-z][\w]{0,7}):(\d+)(?:-(\d+))?(?![\w/])"
 )
 #: the last name's extension: ``.py``, ``.tsx``, ``.H`` (a file, not a folder or a route)
-_EXTENSION = re.compile(r"[\w-]\.[A-Za-z][A-Za-z0-9]{0,7}$")
+_EXTENSION = re.compile(r"[\w-]\.([A-Za-z][A-Za-z0-9]{0,7})$")
+#: the extensions a file named without a folder is taken for one by (`` `server.py:74` ``):
+#: ``api.stripe.com:443``, ``db.internal:5432`` or ``redis.svc.cluster.local:6379`` are a host
+#: and its port, which a system's analysis names as often as its files
+# fmt: off
+_FILE_EXTENSIONS = frozenset((
+    "py", "pyi", "pyx", "ipynb", "js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "cts", "vue",
+    "svelte", "astro", "go", "rs", "java", "kt", "kts", "scala", "groovy", "gradle", "rb", "erb",
+    "php", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "m", "mm", "swift", "cs", "fs", "vb",
+    "dart", "lua", "pl", "pm", "r", "jl", "ex", "exs", "erl", "hrl", "hs", "elm", "clj", "cljs",
+    "ml", "mli", "nim", "zig", "sol", "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd", "sql",
+    "graphql", "gql", "proto", "thrift", "html", "htm", "css", "scss", "sass", "less", "xml",
+    "xsd", "xsl", "json", "jsonc", "json5", "yaml", "yml", "toml", "ini", "cfg", "conf", "env",
+    "properties", "md", "mdx", "markdown", "rst", "txt", "adoc", "tex", "csv", "tsv", "lock",
+    "tf", "tfvars", "hcl", "nix", "dockerfile", "mk", "cmake", "gemspec", "podspec", "plist",
+    "sbt", "cabal",
+))
+# fmt: on
+
+
+def names_a_file(path: str, *, lines: bool = False) -> bool:
+    """The path names a file, not a folder, a route or a host: its last name has an extension
+    (or, in a folder, lines are named of it: ``docker/Dockerfile:3``), one of a source or
+    document file's when it has no folder (``api.stripe.com`` is a host)."""
+    extension = _EXTENSION.search(path)
+    if "/" in path:
+        return extension is not None or lines
+    return extension is not None and extension.group(1).lower() in _FILE_EXTENSIONS
 
 
 def _named(token: str) -> str | None:
@@ -40,7 +67,7 @@ def _named(token: str) -> str | None:
     path, claimed = split_claimed(token)
     if not is_path_like(path) or "://" in path or path.endswith("/"):
         return None
-    if not _EXTENSION.search(path) or ("/" not in path and claimed is None):
+    if ("/" not in path and claimed is None) or not names_a_file(path, lines=bool(claimed)):
         return None
     return path if claimed is None else f"{path}:{claimed[0]}-{claimed[1]}"
 

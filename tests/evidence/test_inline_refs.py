@@ -74,6 +74,7 @@ def test_a_code_span_the_file_follows_is_a_quote_of_it(
         "It calls `save` (src/).",  # a folder
         "It calls `state.save` (`state.ReviewState`).",  # a name in code, no file
         "It calls `save` (src/save.py:3 and src/other.py:9).",
+        "It posts `charge(card)` (api.stripe.com:443).",  # a host and its port, no file
     ],
 )
 def test_a_code_span_that_names_no_file_is_no_quote(line: str) -> None:
@@ -138,6 +139,7 @@ TABLE = "| Function | Location |\n| --- | --- |\n{rows}"
         (f"| `save` | [save.py:3]({BLOB}/src/save.py#L3) |", "save", (3, 3)),
         ("| `os.makedirs` | src/save.py |", "os.makedirs", None),  # a dotted name is code
         ("`save` | src/save.py:3", "save", (3, 3)),  # outer pipes left out
+        ("| `save` | [src/save.py](src/save.py) |", "save", None),
         (r"| `a \| b` | src/save.py:3 |", "a | b", (3, 3)),  # GFM: a pipe in a cell
     ],
 )
@@ -160,6 +162,8 @@ def test_a_line_column_gives_the_rows_lines() -> None:
     [
         "| `save` | N/A |",  # no file: a file has an extension or its lines
         "| `save` | read/write |",
+        "| `POST /v1/charges` | api.stripe.com:443 |",  # a host
+        "| `GET` | db.internal:5432 |",
         "| `old_save` | `save` | src/save.py:3 |",  # two code cells: which is where?
         "| `save` | src/save.py:3 | src/other.py:9 |",  # two files
         "| `save`, `load` | src/save.py:3 |",  # two spans in a cell

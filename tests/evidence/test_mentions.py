@@ -34,6 +34,7 @@ BLOB = "https://github.com/o/r/blob/" + "0" * 40
         (f"As [the host shows]({BLOB}/src/save.py#L3-L5).", ["src/save.py:3-5"]),
         ("`config.json:4` then `src/a.py` then `src/a.py`.", ["config.json:4-4", "src/a.py"]),
         ("In (src/app.py:9).", ["src/app.py:9-9"]),
+        ("Built by `docker/Dockerfile:3`, not `docker/Dockerfile`.", ["docker/Dockerfile:3-3"]),
     ],
 )
 def test_a_file_named_deliberately_is_read(line: str, named: list[str]) -> None:
@@ -50,6 +51,8 @@ def test_a_file_named_deliberately_is_read(line: str, named: list[str]) -> None:
         "Served at https://host/src/app.py:3 and /api/v1/a.json:3.",
         "A [section](#routes), a [mail](mailto:a@b.c), [docs](https://example.com/a.md).",
         "It calls `os.path.join` at 10:30 on 3/4.",
+        # a host and its port
+        "It posts to `api.stripe.com:443`, `db.internal:5432`, `redis.svc.cluster.local:6379`.",
     ],
 )
 def test_what_names_no_file_of_the_tree_is_not_read(line: str) -> None:
