@@ -66,6 +66,9 @@ _IN_CELL = frozenset({"p", "div", "br", "h1", "h2", "h3", "h4", "h5", "h6"})
 #: elements whose content is never shown
 _HIDDEN = frozenset({"head", "script", "style", "template", "noscript"})
 _MARKER = re.compile(r"\s*(?:•|\d+\.)\s*")
+#: links no Markdown link is written for: within the page, mail, scripts
+_NOT_LINKED = ("#", "mailto:", "javascript:", "data:")
+_UNLINKABLE = re.compile(r"[\s()<>\[\]]")
 _UNCLOSED = re.compile(r"<(?=[^<>]*(?:<|$))")
 _OPENING = re.compile(
     r"<(?:!doctype\s+html|html|body|p|div|h[1-6]|pre|ul|ol|table|article|section)\b", re.I
@@ -121,6 +124,9 @@ class _Reader(HTMLParser):
         self.language = ""  # the language a <pre>'s <code class="language-x"> names
         #: each inline code's start and end in the paragraph (backticked when no marker ends it)
         self.spans: list[tuple[int, int]] = []
+        #: each link's start, end and where it goes (a Markdown link when no marker ends it)
+        self.links: list[tuple[int, int, str]] = []
+        self.link: tuple[int, str] | None = None  # the link open: where it starts, its href
         #: in a table's row: where each cell starts in it, and whether one is a heading's (<th>)
         self.cells: list[int] | None = None
         self.heading = False
@@ -131,8 +137,8 @@ class _Reader(HTMLParser):
         if _MARKER.fullmatch(raw):  # a list item's mark, its text in a paragraph to come
             return
         self.words = []
-        code, spans = self.code, self.spans
-        self.code, self.spans = None, []
+        code, spans, links = self.code, self.spans, self.links
+        self.code, self.spans, self.links, self.link = None, [], [], None
         if (
             code is not None
             and raw[: code[0]].strip()
@@ -141,8 +147,8 @@ class _Reader(HTMLParser):
             # the words before the code are the report's own: a paragraph of their own
             self.lines += [" ".join(raw[: code[0]].split()), ""]
             raw = raw[code[0] :]
-        elif spans and marker(" ".join(raw.split())) is None:
-            raw = _backticked(raw, spans)
+        elif (spans or links) and marker(" ".join(raw.split())) is None:
+            raw = _marked(raw, spans, links)
         text = " ".join(raw.split())
         if text:
             self.lines += [text, ""]
@@ -150,8 +156,9 @@ class _Reader(HTMLParser):
     def end_row(self) -> None:
         """A table's row as a Markdown table's (its first with the delimiter after it, under an
         empty heading when it is no heading); one whose cell ends in a marker as a paragraph."""
-        raw, starts, spans = "".join(self.words), self.cells or [0], self.spans
-        self.words, self.spans, self.code, self.cells = [], [], None, None
+        raw, starts, spans, links = "".join(self.words), self.cells or [0], self.spans, self.links
+        self.words, self.spans, self.links, self.code, self.cells = [], [], [], None, None
+        self.link = None
         ends = [*starts[1:], len(raw)]
         cells = [" ".join(raw[a:b].split()) for a, b in zip(starts, ends, strict=True)]
         if any(marker(cell) is not None for cell in cells):
@@ -161,7 +168,8 @@ class _Reader(HTMLParser):
             return
         for at, (a, b) in enumerate(zip(starts, ends, strict=True)):
             inside = [(x - a, y - a) for x, y in spans if a <= x and y <= b]
-            text = _backticked(raw[a:b], inside) if inside else raw[a:b]
+            linked = [(x - a, y - a, href) for x, y, href in links if a <= x and y <= b]
+            text = _marked(raw[a:b], inside, linked) if inside or linked else raw[a:b]
             cells[at] = " ".join(text.replace("|", "\\|").split())
         if not any(cells):
             return
@@ -217,6 +225,10 @@ class _Reader(HTMLParser):
         elif tag == "code" and not self.pre:
             at = len("".join(self.words))
             self.code = (self.code[0] if self.code else at, at)
+        elif tag == "a" and not self.pre:
+            href = (dict(attrs).get("href") or "").strip()
+            linked = href and not href.startswith(_NOT_LINKED) and not _UNLINKABLE.search(href)
+            self.link = (len("".join(self.words)), href) if linked else None
         elif tag == "table":
             self.end_paragraph()
             self.rows = 0
@@ -244,6 +256,12 @@ class _Reader(HTMLParser):
             end = len("".join(self.words))
             self.spans.append((self.code[1], end))
             self.code = (self.code[0], end)
+        elif tag == "a" and self.link is not None:
+            start, href = self.link
+            end = len("".join(self.words))
+            if "".join(self.words)[start:end].strip() not in ("", href):  # an autolink: its URL
+                self.links.append((start, end, href))
+            self.link = None
         elif tag == "tr" and self.cells is not None:
             self.end_row()
         elif tag in ("ul", "ol"):
@@ -261,16 +279,22 @@ class _Reader(HTMLParser):
             self.words.append(data)
 
 
-def _backticked(raw: str, spans: list[tuple[int, int]]) -> str:
-    """The paragraph with each inline code span in backticks (more of them than it holds)."""
-    out: list[str] = []
-    at = 0
+def _marked(raw: str, spans: list[tuple[int, int]], links: list[tuple[int, int, str]]) -> str:
+    """The paragraph as the Markdown rendered to it: each inline code span in backticks (more
+    of them than it holds), each link ``[text](href)``."""
+    inserted: list[tuple[int, int, str]] = []  # where, in which order at one place, what
     for start, end in spans:
         code = raw[start:end]
         if not code.strip():
             continue
         ticks = "`" * (max((len(run) for run in re.findall(r"`+", code)), default=0) + 1)
         pad = " " if len(ticks) > 1 else ""
-        out += [raw[at:start], ticks, pad, code.strip(), pad, ticks]
-        at = end
+        inserted += [(start, 1, ticks + pad), (end, 2, pad + ticks)]
+    for start, end, href in links:
+        inserted += [(start, 0, "["), (end, 3, f"]({href})")]
+    out: list[str] = []
+    at = 0
+    for where, _, text in sorted(inserted):
+        out += [raw[at:where], text]
+        at = where
     return "".join([*out, raw[at:]])

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 import re
 
-from evidence.reports.vocabulary import is_path_like, marker_token, permalink_path, split_claimed
+from evidence.reports.vocabulary import (
+    is_path_like,
+    marker_token,
+    permalink_path,
+    relative_link_path,
+    split_claimed,
+)
 
 __all__ = ["mentions_in", "names_a_file"]
 
@@ -73,20 +79,12 @@ def _named(token: str) -> str | None:
 
 
 def _linked(url: str) -> str | None:
-    """The file a link goes to: a code host's link at a revision, or a relative one (from the
-    report's folder, which is not known: its ``../`` left out)."""
+    """The file a link goes to: a code host's link at a revision, or a relative one."""
     if url.startswith(("http://", "https://")):
         found = permalink_path(url)
         return None if found is None else _named(found)
-    if url.startswith(("#", "/", "mailto:")) or ":" in url.split("#")[0]:
-        return None
-    path, _, fragment = url.partition("#")
-    while path.startswith(("../", "./")):
-        path = path.split("/", 1)[1]
-    lines = re.fullmatch(r"L(\d+)(?:-L?(\d+))?", fragment)
-    if lines is not None:
-        path = f"{path}:{lines.group(1)}-{lines.group(2) or lines.group(1)}"
-    return _named(path)
+    found = relative_link_path(url)
+    return None if found is None else _named(found)
 
 
 def mentions_in(line: str) -> list[str]:

@@ -225,7 +225,8 @@ def marker_token(token: str) -> str:
         token = token.replace("`", "")
     link = MARKDOWN_LINK_RE.fullmatch(token.rstrip(".,;"))
     if link is not None:  # [text](url): the file the link names, else its text
-        token = permalink_path(link.group(2)) or link.group(1).replace("`", "")
+        url, text = link.group(2), link.group(1).replace("`", "")
+        token = permalink_path(url) or _relative_link(url, text) or text
     elif token.startswith(("https://", "http://")):
         token = permalink_path(token.rstrip(".,;")) or token
     prose = PROSE_RANGE_RE.match(token) if " " in token else None  # a.js:3 stays as written
@@ -286,6 +287,36 @@ def permalink_path(url: str) -> str | None:
         return path
     first, last = fragment.group(1), fragment.group(2) or fragment.group(1)
     return f"{path}:{first}-{last}"
+
+
+def relative_link_path(url: str) -> str | None:
+    """``path:a-b`` (or ``path``) of a link to a file relative to the report (``api/a.py#L3``,
+    ``../src/a.py``: the report's folder is not known, its ``../`` are left out); None for a
+    URL, a link within the page or to mail."""
+    from urllib.parse import unquote
+
+    path, _, fragment = url.partition("#")
+    if not path or ":" in path or path.startswith("/"):
+        return None  # a URL (scheme:), within the page (#), or from a site's root
+    while path.startswith(("../", "./")):
+        path = path.split("/", 1)[1]
+    path = unquote(path)
+    lines = _FRAGMENT_RE.match(fragment)
+    if lines is None:
+        return path or None
+    return f"{path}:{lines.group(1)}-{lines.group(2) or lines.group(1)}"
+
+
+def _relative_link(url: str, text: str) -> str | None:
+    """The file a relative link goes to, with the lines its text names of that file when the
+    link names none (``[`a.py:14`](src/a.py)``)."""
+    path = relative_link_path(url)
+    if path is None or RANGE_RE.search(path):
+        return path
+    named, lines = split_claimed(text)
+    if lines is not None and named.rsplit("/", 1)[-1] == path.rsplit("/", 1)[-1]:
+        return f"{path}:{lines[0]}-{lines[1]}"
+    return path
 
 
 #: a path and its range as a sentence writes them: ``a.js, line 3``, ``a.js (lines 3-9)``,

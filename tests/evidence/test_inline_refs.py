@@ -34,6 +34,13 @@ BLOB = "https://github.com/o/r/blob/" + "0" * 40
             (5, 5),
         ),
         ("The handler is `save` in `src/save.py:3`.", "save", None, (3, 3)),
+        # a link relative to the report: where it goes, not its text, names the file
+        (
+            "It writes `out.write(content)` ([save.py:5](src/save.py#L5)).",
+            "out.write(content)",
+            None,
+            (5, 5),
+        ),
         ("The handler is `save` at src/save.py line 3, unguarded.", "save", None, (3, 3)),
         (
             'It opens `open(path, "w")` (see src/save.py, lines 4-4).',

@@ -96,7 +96,8 @@ def test_inline_quote_with_range() -> None:
         ("https://codeberg.org/org/kestrel/src/commit/a1b2c3d/worker/retry.py#L14", (14, 14)),
         ("[worker/retry.py](https://github.com/o/k/blob/a1b2c3d/worker/retry.py#L14).", (14, 14)),
         ("[the retry](https://github.com/o/k/blob/a1b2c3d/worker/retry.py#L14-L15)", (14, 15)),
-        ("[`worker/retry.py:14`](worker/retry.py)", (14, 14)),  # a relative link: its text
+        ("[`worker/retry.py:14`](worker/retry.py)", (14, 14)),  # a relative link: its text's lines
+        ("[`retry.py:14`](worker/retry.py)", (14, 14)),
     ],
 )
 def test_marker_forms_reports_are_written_in(marker: str, claimed: tuple[int, int] | None) -> None:

@@ -201,3 +201,71 @@ def test_code_a_marker_ends_keeps_its_text_as_written() -> None:
     assert html_text("<table><tr><td><code>a|b</code></td></tr></table>") == (
         "| |\n|---|\n| `a\\|b` |\n"
     )
+
+
+MARKDOWN = """\
+# Tiny runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Evidence is SRC-1 at revision {rev}.
+
+## Shared records
+
+### Claims
+
+#### TY-CLM-gate
+
+Label: The gate
+
+It turns away with `return "<denied>"` (src/gate.py:3), in
+[`def gate(request):`](https://github.com/o/r/blob/{rev}/src/gate.py#L1).
+
+| Check | Where |
+| --- | --- |
+| `request.token is None` | [gate.py:2](src/gate.py#L2) |
+
+It is called from [the server](src/server.py#L9) and `src/router.py`; see
+[the docs](#gate), <https://example.com/gate> and [mail](mailto:a@b.c).
+"""
+
+
+def test_a_markdown_report_rendered_to_html_reads_as_the_markdown(tmp_path: Path) -> None:
+    # rendered by a real renderer (markdown-it, as GitHub and wikis do): the same quotes and
+    # the same files named as the Markdown itself gives
+    from markdown_it import MarkdownIt
+
+    text = MARKDOWN.format(rev="0" * 40)
+    page = MarkdownIt("commonmark").enable("table").render(text)
+
+    from evidence.model import Report
+
+    Read = list[tuple[list[tuple[str, str, tuple[int, int] | None]], list[tuple[str, ...]]]]
+
+    def read(report: Report) -> Read:
+        return [  # where each is in the report aside: a page has its own lines
+            (
+                [(q.text, q.path, q.claimed) for q in record.quotes],
+                [c.paths for c in record.citations],
+            )
+            for record in report.records
+        ]
+
+    markdown = read(parse_report(text, "tiny-runtime-report.md"))
+    html = read(parse_report(f"<html><body>{page}</body></html>".encode(), "r.html"))
+    assert html == markdown
+    quotes, citations = markdown[-1]
+    assert quotes == [
+        ('return "<denied>"', "src/gate.py", (3, 3)),
+        ("def gate(request):", "src/gate.py", (1, 1)),
+        ("request.token is None", "src/gate.py", (2, 2)),
+    ]
+    assert citations == [("src/server.py:9-9", "src/router.py")]
+
+
+def test_a_link_is_written_as_markdown_but_where_a_marker_ends_it() -> None:
+    page = (
+        '<p>See <a href="src/a.py#L3">a</a>, <a href="https://x.org/a">https://x.org/a</a>,'
+        ' <a href="#top">top</a>.</p><p><a href="src/a.py"><code>x = 1</code></a> --- a.py:3</p>'
+    )
+    assert html_text(page) == "See [a](src/a.py#L3), https://x.org/a, top.\n\nx = 1 --- a.py:3\n"
