@@ -32,6 +32,9 @@ _LINK = re.compile(r"\[([^\]\n]*)\]\(([^)\s]+)\)")
 _PLAIN = re.compile(
     r"(?<![\w./:@~`-])((?:[\w.-]+/)+[\w.-]*\w\.[A-Za-z][\w]{0,7}):(\d+)(?:-(\d+))?(?![\w/])"
 )
+#: what every plain ``path:line`` holds (an extension, a colon, a digit): a cheap look first,
+#: most lines of prose with a slash hold none
+_PLAIN_HINT = re.compile(r"\.[A-Za-z]\w{0,7}:\d")
 #: the last name's extension: ``.py``, ``.tsx``, ``.H`` (a file, not a folder or a route)
 _EXTENSION = re.compile(r"[\w-]\.([A-Za-z][A-Za-z0-9]{0,7})$")
 #: the extensions a file named without a folder is taken for one by (`` `server.py:74` ``):
@@ -100,7 +103,7 @@ def mentions_in(line: str) -> list[str]:
             named = _linked(link.group(2))
             if named is not None:
                 found.append((link.start(), named))
-    if ":" in line and "/" in line:
+    if "/" in line and _PLAIN_HINT.search(line) is not None:
         inside = [(span.start(), span.end()) for span in spans]
         for plain in _PLAIN.finditer(line):
             if any(start <= plain.start() < end for start, end in inside):
