@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from screenkit import review_screen, watch_notices
+from textual.pilot import Pilot
 
 from db import VerdictStore
 from db.export import render
@@ -76,19 +77,24 @@ def make(tmp_path: Path, text: str = REPORT) -> AssayApp:
     return make_app(reports, repo, commit, tmp_path / "v.db", "ann", load_keymap(user=False))
 
 
+async def shown(app: AssayApp, pilot: Pilot[None], record: str) -> tuple[ReviewScreen, int, str]:
+    """The review screen once anchored, showing ``record``: its index and its pane's rows."""
+    screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+    await screen.settle()
+    index = next(n for n, r in enumerate(screen.session.records) if r.id == record)
+    screen.go(Location(index, None))
+    await screen.settle()
+    await pilot.pause()
+    pane = screen.record_pane
+    return screen, index, "\n".join(pane.row(n).prompt.plain for n in range(pane.row_count))
+
+
 async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
     app = make(tmp_path)
     notices = watch_notices(app)
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
-        await screen.settle()
-        index = next(n for n, r in enumerate(screen.session.records) if r.id == "TY-CLM-cited")
-        screen.go(Location(index, None))
-        await screen.settle()
-        await pilot.pause()
+        screen, index, text = await shown(app, pilot, "TY-CLM-cited")
         pane = screen.record_pane
-        rows = [pane.row(n).prompt.plain for n in range(pane.row_count)]
-        text = "\n".join(rows)
         assert "─ cited files ─" in text
         assert "✓ src/ai/chat.js  present" in text
         assert "✗ src/ai/chat.jsx  absent  closest: src/ai/chat.js" in text
@@ -281,14 +287,8 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
     )
     app = make(tmp_path, named)
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
-        await screen.settle()
-        index = next(n for n, r in enumerate(screen.session.records) if r.id == "TY-CLM-named")
-        screen.go(Location(index, None))
-        await screen.settle()
-        await pilot.pause()
+        screen, index, text = await shown(app, pilot, "TY-CLM-named")
         pane = screen.record_pane
-        text = "\n".join(pane.row(n).prompt.plain for n in range(pane.row_count))
         assert "✓ src/ai/chat.js  present" in text
         assert "✗ src/ai/tools.js:3  absent  closest: src/ai/tool.js" in text
         assert "✓ src/app.py:2  present" in text
