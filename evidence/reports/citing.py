@@ -13,10 +13,12 @@ from evidence.reports.vocabulary import (
     DRIVE_RE,
     ITEM_RE,
     LAYER_WORDS,
+    MARKDOWN_LINK_RE,
     SEP_RE,
     SMART_QUOTES,
     is_path_like,
     permalink_path,
+    relative_link_path,
     split_claimed,
     unescaped,
     written_path,
@@ -43,6 +45,19 @@ def citations_in(
             continue  # ("a/SRC-1, b/SRC-1, ...": each read again to the end of the line)
         position, paths = match.end(), []
         while True:
+            linked = (
+                MARKDOWN_LINK_RE.match(line, position) if line.startswith("[", position) else None
+            )
+            if linked is not None:  # [text](url): the file a code host's or a relative link names
+                url = linked.group(2)
+                path = permalink_path(url) or relative_link_path(url)
+                if path is not None and is_path_like(split_claimed(path)[0]):
+                    paths.append(path)
+                separator = SEP_RE.match(line, linked.end())
+                if separator is None:
+                    break
+                position = separator.end()
+                continue
             spaced = _spaced_item(line, position)  # a path with spaces, quoted or not
             if spaced is not None:
                 paths.append(spaced[0])

@@ -209,6 +209,14 @@ def test_citation_forms() -> None:
             ("app/(auth)/login/page.tsx", "pages/[id]/index.tsx", "a.js"),
         ),
         ("See (SRC-1, “docs/User Guide.md”, a.js).", ("docs/User Guide.md", "a.js")),
+        # a link in the list: the file a code host's or a relative link goes to; one to no
+        # file is passed over, the list read on
+        (
+            f"Evidence: SRC-1 — [x](https://github.com/o/r/blob/{'a' * 40}/api/x.py#L7), b.py.",
+            ("api/x.py:7-7", "b.py"),
+        ),
+        ("(SRC-1, [a.py](src/a.py#L3-L4), [b](../lib/b.js))", ("src/a.py:3-4", "lib/b.js")),
+        ("SRC-1: [README](https://example.com/readme), src/a.py", ("src/a.py",)),
     ],
 )
 def test_citation_variants(line: str, paths: tuple[str, ...]) -> None:
