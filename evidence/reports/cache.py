@@ -74,6 +74,7 @@ PARSER_SOURCES = (
     "reports/blocks.py",
     "reports/fenced.py",
     "reports/inline_refs.py",
+    "reports/searches.py",
     "reports/mentions.py",
     "reports/citing.py",
     "reports/ranges.py",
