@@ -89,6 +89,16 @@ async def shown(app: AssayApp, pilot: Pilot[None], record: str) -> tuple[ReviewS
     return screen, index, "\n".join(pane.row(n).prompt.plain for n in range(pane.row_count))
 
 
+async def follow(pilot: Pilot[None], screen: ReviewScreen, row: str) -> None:
+    """Enter on a row of the record pane (``cite-N``), and what it opens shown."""
+    pane = screen.record_pane
+    pane.focus()
+    pane.move_to(pane.row_index(row))
+    await pilot.press("enter")
+    await screen.settle()
+    await pilot.pause()
+
+
 async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
     app = make(tmp_path)
     notices = watch_notices(app)
@@ -113,10 +123,7 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert any("src/gone.js is not in the revision" in n.message for n in notices)
-        pane.move_to(pane.row_index("cite-0"))
-        await pilot.press("enter")
-        await screen.settle()
-        await pilot.pause()
+        await follow(pilot, screen, "cite-0")
         assert view.path == "src/ai/chat.js"
         # Enter on a wildcard: the finder over the files it matches; the one chosen opens
         pane.focus()
@@ -140,11 +147,7 @@ async def test_cited_files_listed_opened_and_backlinked(tmp_path: Path) -> None:
         assert [link.record for link in app.screen.links] == ["TY-CLM-cited"]
         await pilot.press("escape")
         await pilot.pause()
-        pane.focus()
-        pane.move_to(pane.row_index("cite-0"))
-        await pilot.press("enter")
-        await screen.settle()
-        await pilot.pause()
+        await follow(pilot, screen, "cite-0")
         # backlinks of the file list the record that only cites it
         await pilot.press("b")
         await pilot.pause()
@@ -244,20 +247,12 @@ async def test_back_returns_from_a_file_opened_from_the_record_or_the_finder(
         await screen.settle()
         view, pane = screen.query_one(SourceView), screen.record_pane
         assert view.path == "src/app.py"
-        pane.focus()
-        pane.move_to(pane.row_index("cite-0"))
-        await pilot.press("enter")
-        await screen.settle()
-        await pilot.pause()
+        await follow(pilot, screen, "cite-0")
         assert view.path == "src/app.py" and screen.state.opened == "src/app.py"
         index = next(n for n, r in enumerate(screen.session.records) if r.id == "TY-CLM-cited")
         screen.go(Location(index, None))
         await screen.settle()
-        pane.focus()
-        pane.move_to(pane.row_index("cite-0"))
-        await pilot.press("enter")
-        await screen.settle()
-        await pilot.pause()
+        await follow(pilot, screen, "cite-0")
         assert view.path == "src/ai/chat.js"
         await pilot.press("o")
         await pilot.pause()
@@ -292,25 +287,17 @@ async def test_files_a_markdown_record_names_are_its_cited_files(tmp_path: Path)
         assert "✓ src/ai/chat.js  present" in text
         assert "✗ src/ai/tools.js:3  absent  closest: src/ai/tool.js" in text
         assert "✓ src/app.py:2  present" in text
-        # the records list says a file the record names is not at the revision
         assert "✗ src/ai/tool.js:5  past its end: it has 1 line" in text
+        # the records list says a file the record names is not at the revision
         assert str(screen.records_pane.prompt(index)).strip() == "· TY-CLM-named  ⊘2"
         # a file named with its line opens at it
-        pane.focus()
-        pane.move_to(pane.row_index("cite-2"))
-        await pilot.press("enter")
-        await screen.settle()
-        await pilot.pause()
+        await follow(pilot, screen, "cite-2")
         view = screen.query_one(SourceView)
         assert (view.path, view.cursor_line) == ("src/app.py", 2)
         await pilot.press("backspace")
         await pilot.pause()
         # lines past a file's end: it opens at its last line
-        pane.focus()
-        pane.move_to(pane.row_index("cite-3"))
-        await pilot.press("enter")
-        await screen.settle()
-        await pilot.pause()
+        await follow(pilot, screen, "cite-3")
         assert (view.path, view.cursor_line) == ("src/ai/tool.js", 1)
         await pilot.press("backspace")
         await pilot.pause()
