@@ -15,7 +15,8 @@ from evidence.anchor_cache import key_for, put
 from evidence.anchor_cache import unreadable as paths_unreadable
 from evidence.anchoring import Anchorer
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, past_end
-from evidence.drift import Drift, follow_anchors, relation_of
+from evidence.drift import Drift, relation_of
+from evidence.drift_files import FileDrift, follow_with_cited
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
@@ -69,6 +70,9 @@ class CheckResult:
     #: quotes outside any record or behind a marker not read, as their diagnostics say them:
     #: never checked
     unchecked: tuple[str, ...] = ()
+    #: with --against: each cited path's drift (in `citations` order; None: not followed, as a
+    #: wildcard, a directory or a path not at the revision)
+    cited_drifts: tuple[FileDrift | None, ...] = ()
 
     @property
     def drifted(self) -> tuple[tuple[QuoteResult, Drift], ...]:
@@ -77,6 +81,15 @@ class CheckResult:
             (result, drift)
             for result, drift in zip(self.quotes, self.drifts, strict=False)
             if drift is not None and drift.status.breaks
+        )
+
+    @property
+    def drifted_citations(self) -> tuple[tuple[CitedPath, FileDrift], ...]:
+        """Cited files, or the lines they name, that went or changed at `against`."""
+        return tuple(
+            (cited, drift)
+            for cited, drift in zip(self.citations, self.cited_drifts, strict=False)
+            if drift is not None and drift.breaks
         )
 
     @property
@@ -107,7 +120,7 @@ class CheckResult:
         deleted, 2 when files could not be read (the check is incomplete), else 1."""
         if self.unreadable:
             return 2
-        return 0 if self.holds and not self.drifted else 1
+        return 0 if self.holds and not self.drifted and not self.drifted_citations else 1
 
     def summary(self) -> dict[str, int]:
         """Counts by tier and by kind of failure."""
@@ -224,9 +237,14 @@ def run_check(
         revision.line_count,
     )
     drifts: tuple[Drift | None, ...] = ()
+    cited_drifts: tuple[FileDrift | None, ...] = ()
     how = None
     if against is not None:
-        drifts = tuple(follow_anchors(anchors, revision, against, cancel=cancel))
+        followed_quotes, followed = follow_with_cited(
+            anchors, citations, revision, against, cancel=cancel
+        )
+        drifts = tuple(followed_quotes)
+        cited_drifts = tuple(followed.get((cited.path, cited.lines)) for cited in citations)
         how = relation_of(revision, against).value
     return CheckResult(
         revision.commit,
@@ -239,6 +257,7 @@ def run_check(
         how,
         unreadable,
         unchecked,
+        cited_drifts,
     )
 
 

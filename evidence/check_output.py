@@ -13,7 +13,7 @@ from evidence.check import CheckResult, QuoteResult, SearchResult
 from evidence.citations import CitedState, citation_json
 from evidence.drift import Drift
 from evidence.drift_model import drift_counts
-from evidence.drift_report import drift_text
+from evidence.drift_report import cited_drift_counts, cited_drift_text, drift_text
 from evidence.model import FileState, Tier
 from evidence.text import clipped, escaped
 
@@ -93,13 +93,17 @@ def search_json(result: SearchResult) -> dict[str, Any]:
 def to_json(result: CheckResult) -> dict[str, Any]:
     """The JSON document `assay check --format json` prints."""
     drifts = result.drifts or (None,) * len(result.quotes)
+    cited_drifts = result.cited_drifts or (None,) * len(result.citations)
     document: dict[str, Any] = {
         "revision": result.revision,
         "quotes": [
             quote_json(quote, drift) for quote, drift in zip(result.quotes, drifts, strict=True)
         ],
         "searches": [search_json(search) for search in result.searches],
-        "citations": [citation_json(cited) for cited in result.citations],
+        "citations": [
+            citation_json(cited) | ({"drift": drift.as_json()} if drift is not None else {})
+            for cited, drift in zip(result.citations, cited_drifts, strict=True)
+        ],
         "summary": result.summary(),
         "diagnostics": list(result.diagnostics),
         # quoted files whose objects the repository lacks: the check is incomplete (exit 2)
@@ -109,6 +113,7 @@ def to_json(result: CheckResult) -> dict[str, Any]:
         document["against"] = result.against
         document["relation"] = result.relation
         document["summary"]["drift"] = drift_counts(result.drifts)
+        document["summary"]["cited_drift"] = cited_drift_counts(result.cited_drifts)
     return document
 
 
@@ -257,5 +262,6 @@ def to_text(result: CheckResult) -> str:
         labels = [quote_line(quote) for quote in result.quotes]
         out.append("")
         out.extend(drift_text(result.against, labels, result.drifts, result.relation))
-        out[-1] += "; FAIL" if result.drifted else "; OK"
+        out.extend(cited_drift_text(result.citations, result.cited_drifts))
+        out[-1] += "; FAIL" if result.drifted or result.drifted_citations else "; OK"
     return "\n".join(out)

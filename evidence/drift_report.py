@@ -3,7 +3,9 @@ of the text output (the drift itself: evidence/drift.py)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from evidence.anchoring import diff_markup
 from evidence.drift import Drift, DriftStatus, Relation
@@ -11,7 +13,17 @@ from evidence.drift_model import drift_counts
 from evidence.model import LineRange
 from evidence.text import clipped, escaped
 
-__all__ = ["drift_details", "drift_text", "relation_note"]
+if TYPE_CHECKING:
+    from evidence.citations import CitedPath
+    from evidence.drift_files import FileDrift
+
+__all__ = [
+    "cited_drift_counts",
+    "cited_drift_text",
+    "drift_details",
+    "drift_text",
+    "relation_note",
+]
 
 
 def _span(lines: LineRange | None) -> str:
@@ -107,4 +119,84 @@ def drift_text(
         if n or status != DriftStatus.UNREADABLE  # rare: named when it happened
     )
     out.append("drift: " + ", ".join(shown))
+    return out
+
+
+#: the order a cited file's statuses are counted in (`FileDrift.status`)
+CITED_STATUSES = (
+    "unchanged",
+    "renamed",
+    "moved",
+    "edited",
+    "changed",
+    "deleted",
+    "file_deleted",
+    "unreadable",
+)
+
+
+def cited_drift_counts(drifts: Sequence[FileDrift | None]) -> dict[str, int]:
+    """How many cited files (each path and lines once) have each status, every one named."""
+    seen = {(d.path, d.lines): d.status for d in drifts if d is not None}
+    counts = Counter(seen.values())
+    return {status: counts[status] for status in CITED_STATUSES}
+
+
+def cited_drift_text(
+    citations: Sequence[CitedPath], drifts: Sequence[FileDrift | None]
+) -> list[str]:
+    """The cited files' part of `assay check --against`'s drift: those whose named lines changed
+    or went, or that went, then those renamed or moved, then those cited whole and edited (a
+    line each), then the counts (the last line; nothing when no cited file was followed). Each
+    file once, with the records citing it."""
+    cited_by: dict[tuple[str, LineRange | None], list[CitedPath]] = {}
+    followed: dict[tuple[str, LineRange | None], FileDrift] = {}
+    for cited, drift in zip(citations, drifts, strict=False):
+        if drift is not None:
+            key = (drift.path, drift.lines)
+            followed[key] = drift
+            cited_by.setdefault(key, []).append(cited)
+    if not followed:
+        return []
+
+    def label(key: tuple[str, LineRange | None], mark: str) -> str:
+        path, lines = key
+        named = f"{path}:{_span(lines)}" if lines is not None else path
+        first, *more = cited_by[key]
+        others = f" and {len(more)} more" if more else ""
+        return escaped(f"{mark} {named}  cited by {first.record} ({first.report}:{first.line})"
+                       f"{others}")  # fmt: skip
+
+    broken = [key for key, d in followed.items() if d.breaks]
+    moved = [key for key, d in followed.items() if d.status in ("renamed", "moved")]
+    edited = [key for key, d in followed.items() if d.status == "edited"]
+    out: list[str] = []
+    for title, keys, mark in (
+        ("cited file(s) or lines changed or gone since the cited revision", broken, "✗"),
+        ("cited file(s) or lines renamed or moved, same text", moved, "→"),
+    ):
+        if keys:
+            out.extend(("", f"{len(keys)} {title}:"))
+            for key in keys:
+                out.append(label(key, mark))
+                out.extend(drift_details(followed[key].drift))
+    if edited:
+        out.extend(("", f"{len(edited)} cited file(s) edited since (cited whole, no lines named):"))
+        for key in edited:
+            edit = followed[key].drift
+            out.append(label(key, "~"))
+            where = f"now {edit.path}, " if edit.renamed_from else ""
+            if not edit.commits:  # the direct diff to a revision not descending from it
+                out.append(escaped(f"    edited: {where}its text differs"))
+                continue
+            newest = edit.commits[0]
+            out.append(
+                escaped(
+                    f"    edited: {where}{len(edit.commits)} commit(s), the newest"
+                    f" {newest.id[:10]} {newest.date[:10]}: {clipped(newest.subject, 60)}"
+                )
+            )
+    counts = cited_drift_counts(list(followed.values()))
+    shown = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in counts.items() if n)
+    out.extend(("", f"cited files: {shown}"))
     return out

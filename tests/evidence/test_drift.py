@@ -114,7 +114,10 @@ def test_check_against_text_lists_changed_first_and_ends_with_counts(kestrel: Pa
     code, out, _ = run(str(SAMPLE_REPORTS), "--repo", str(kestrel), "--against", "main")
     assert code == 1
     lines = out.splitlines()
-    assert lines[-1].startswith("drift: 17 unchanged, 8 moved, 5 changed, 0 deleted, 1 file")
+    counts = next(line for line in lines if line.startswith("drift: "))
+    assert counts.startswith("drift: 17 unchanged, 8 moved, 5 changed, 0 deleted, 1 file")
+    # then the cited files, whose counts end the output with the drift's verdict
+    assert lines[-1] == "cited files: 13 unchanged, 7 edited, 1 file deleted; FAIL"
     part = out[out.index(f"drift to {TIP_REVISION}") :]
     assert part.index("changed or deleted") < part.index("moved or renamed")
     assert "file deleted" in part and "744d82782d" in part
@@ -129,7 +132,11 @@ def test_bad_against_is_a_message_not_a_traceback(kestrel: Path) -> None:
 def test_identical_revisions_drift_nothing(kestrel: Path) -> None:
     code, out, _ = run(str(SAMPLE_REPORTS), "--repo", str(kestrel), "--against", CITED_REVISION)
     assert code == 1  # the cited revision's own failures, no drift
-    assert out.splitlines()[-1].startswith("drift: 31 unchanged, 0 moved, 0 changed")
+    lines = out.splitlines()
+    assert next(line for line in lines if line.startswith("drift: ")).startswith(
+        "drift: 31 unchanged, 0 moved, 0 changed"
+    )
+    assert lines[-1] == "cited files: 21 unchanged; OK"
 
 
 def test_the_check_and_the_drift_each_say_their_own_verdict(tmp_path: Path) -> None:

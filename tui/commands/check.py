@@ -70,6 +70,9 @@ def check(
     With --against REV, every anchored passage is followed from the cited revision to REV
     through the history between them (renames followed): each quote gains "drift" and the
     output ends with the counts per status; exit 1 also when a passage changed or was deleted.
+    So is every cited file: with the lines it names, as the passage of those lines; cited
+    whole, as a file (unchanged, renamed, edited, file_deleted); exit 1 also when such lines
+    changed or went, or such a file went (an edit of a file cited whole is said, not failed).
 
     \b
     JSON (--format json):
@@ -89,10 +92,15 @@ def check(
                       "state": present|directory|near_miss|absent|unchecked|pattern|past_end,
                       "suggestion": "<closest existing path>" | null, "matches",
                       "lines": [a, b] | null (the lines named), "length": n | null
-                      (past_end: the file's lines)}],
+                      (past_end: the file's lines),
+                      "drift" (with --against, a file at the revision): a quote's drift
+                      with "status" also edited|renamed (a file cited whole) and
+                      "breaks": true|false}],
        "summary": {"quotes", "exact", ..., "failing", "range_wrong", ..., "unchecked",
                    "citations", "citations_missing", "citations_directory",
-                   "drift": {"unchanged": n, ...} (with --against)},
+                   "drift": {"unchanged": n, ...},
+                   "cited_drift": {"unchanged": n, "renamed": n, "edited": n, ...}
+                   (both with --against)},
        "against": "<40-hex>" (with --against)}
       with --against, each quote's "drift":
         {"status": unchanged|moved|changed|deleted|file_deleted|not_anchored|unreadable,
