@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from db import Event
     from evidence.citations import CitedPath
     from evidence.drift import Drift
+    from evidence.drift_files import FileDrift
     from evidence.revision import GrepHit
 
 FILTERS: tuple[str, ...] = ("all", "unreviewed", "refuted", "failing quotes")
@@ -90,6 +91,8 @@ class ReviewSession:
         #: why the quotes cannot be checked (the revision cannot be opened), or None
         self.unchecked: str | None = None
         self.drifts: dict[Quote, Drift] = {}  # each quote's passage at the newer revision
+        #: each cited file (path as cited, lines named) at the newer revision
+        self.cited_drifts: dict[tuple[str, tuple[int, int] | None], FileDrift] = {}
         self.records: list[Record] = self._ordered_records()
         self._index = {id(record): n for n, record in enumerate(self.records)}
         self._quote_items: dict[Quote, ItemRef] = {}
@@ -347,7 +350,7 @@ class ReviewSession:
             return any(
                 (drift := self.drifts.get(quote)) is not None and drift.status.breaks
                 for quote in record.quotes
-            )
+            ) or any(drift.breaks for drift in self.record_cited_drifts(record))
         return True
 
     def filter_reason(self, record: Record, filter_name: str) -> str:
@@ -488,6 +491,13 @@ class ReviewSession:
                     found.setdefault(other.annotates, []).append(other)
             self._annotations = {key: tuple(value) for key, value in found.items()}
         return self._annotations.get(record.id, ())
+
+    def record_cited_drifts(self, record: Record) -> list[FileDrift]:
+        """The drifts of the files the record cites that were followed (none without REV)."""
+        if not self.cited_drifts or not record.citations:
+            return []
+        found = (self.cited_drifts.get((c.path, c.lines)) for c in self.cited(record) or ())
+        return [drift for drift in found if drift is not None]
 
     def cited(self, record: Record) -> tuple[CitedPath, ...] | None:
         """The record's cited paths with their state at the revision (None: not checked yet)."""

@@ -1,9 +1,10 @@
 """The review screen's drift part: what became of each quoted passage at a newer revision (REV).
 
 REV comes from ``assay review --against`` or the dialog `A` opens. Drift needs every anchor at
-the cited revision, so it is computed once anchoring is done, in a thread worker
-(evidence/drift.py's `follow_all`) that posts `DriftComputed` back to this part (a failure
-raises `DriftFailed`, which the screen's one worker-failure route hands to `failed`). The source
+the cited revision, so it is computed once anchoring is done, in a thread worker (evidence/
+drift_files.py's `follow_with_cited`: the quotes and the files cited) that posts `DriftComputed`
+back to this part (a failure raises `DriftFailed`, which the screen's one worker-failure route
+hands to `failed`). The source
 pane can show REV (`t`) with the passage marked at its new place; a commit row under a quote
 opens the commit.
 Verdicts stay tied to the cited revision: this part never changes what they are saved with.
@@ -30,6 +31,7 @@ from screens.widgets.drift_rows import (
 
 if TYPE_CHECKING:
     from evidence.drift import Drift
+    from evidence.drift_files import FileDrift
     from evidence.model import Quote
     from evidence.revision import Revision, SourceFile
     from screens.widgets.record_pane import RecordPane
@@ -40,11 +42,17 @@ class DriftComputed(Message, bubble=False):
     """The drift of every quote against REV."""
 
     def __init__(
-        self, rev: str, against: Revision, drifts: dict[Quote, Drift], relation: str
+        self,
+        rev: str,
+        against: Revision,
+        drifts: dict[Quote, Drift],
+        relation: str,
+        cited: dict[tuple[str, tuple[int, int] | None], FileDrift],
     ) -> None:
         super().__init__()
         self.rev, self.against, self.drifts = rev, against, drifts
         self.relation = relation  # how REV stands to the cited revision
+        self.cited = cited  # each cited file's drift
 
 
 class DriftFailed(Exception):
@@ -134,10 +142,12 @@ class DriftPart(Part):
         assert self.state.revision is not None and self.wanted
         cited, repo, rev = self.state.revision, self.repo, self.wanted
         anchors = dict(self.session.anchors)
+        citations = [cited for each in self.session.citations.values() for cited in each]
         self.computing = True
 
         def work() -> None:
-            from evidence.drift import follow_all, relation_of
+            from evidence.drift import relation_of
+            from evidence.drift_files import follow_with_cited
             from evidence.revision import Revision
 
             try:
@@ -145,12 +155,16 @@ class DriftPart(Part):
             except Exception as error:  # said in a notice, never a traceback
                 raise DriftFailed(rev, str(error) or "unknown revision") from error
             try:
-                drifts = follow_all(anchors, cited, against)
+                quotes = list(anchors)  # and the cited files, in one walk of the history
+                found, files = follow_with_cited(
+                    [anchors[quote] for quote in quotes], citations, cited, against
+                )
+                drifts = {q: drift for q, drift in zip(quotes, found, strict=True) if drift}
                 how = relation_of(cited, against).value
             except Exception as error:  # said in a notice
                 against.close()
                 raise DriftFailed(rev, f"{type(error).__name__}: {error}") from error
-            self.post_message(DriftComputed(rev, against, drifts, how))
+            self.post_message(DriftComputed(rev, against, drifts, how, files))
 
         self.screen.run_worker(
             work, thread=True, exclusive=True, group="drift", exit_on_error=False
@@ -180,12 +194,20 @@ class DriftPart(Part):
         self.against_name = message.rev
         self.relation = message.relation
         self.session.drifts = message.drifts
+        self.session.cited_drifts = message.cited
         self.record_pane.against = message.against.short
         self.showing_against = False
         from evidence.drift_model import drift_counts
 
         counts = drift_counts(list(message.drifts.values()))
         said = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)
+        if message.cited:
+            from evidence.drift_report import cited_drift_counts
+
+            files = cited_drift_counts(list(message.cited.values()))
+            said += "; cited files: " + ", ".join(
+                f"{n} {s.replace('_', ' ')}" for s, n in files.items() if n
+            )
         self.notify(visible(f"{self.header_label()}: {said}"), markup=False)
         if message.relation == "shallow":  # git cannot see the history between them
             from evidence.drift_report import relation_note

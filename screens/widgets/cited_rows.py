@@ -15,6 +15,7 @@ from textual.content import Content
 from evidence.citations import CitedState, cited_lines, cited_path, is_pattern
 from evidence.model import Record
 from screens.safe import visible
+from screens.widgets.drift_rows import CITED_SYMBOLS, DRIFT_STYLES, cited_drift_summary
 from screens.widgets.lists import Row
 
 if TYPE_CHECKING:
@@ -54,8 +55,10 @@ def cited_line_range(record: Record, path: str) -> tuple[int, int] | None:
     return None
 
 
-def cited_rows(session: ReviewSession, record: Record) -> Iterator[Row]:
-    """A ``─ cited files ─`` heading and one row per cited path (none without citations)."""
+def cited_rows(session: ReviewSession, record: Record, against: str = "") -> Iterator[Row]:
+    """A ``─ cited files ─`` heading and one row per cited path (none without citations),
+    each followed, once drift is known, by what became of it at REV (``against``: its short
+    id)."""
     paths = cited_paths(session, record)
     if not paths:
         return
@@ -79,6 +82,15 @@ def cited_rows(session: ReviewSession, record: Record) -> Iterator[Row]:
         if cited is not None and cited.suggestion and cited.state is CitedState.NEAR_MISS:
             pieces += [("  closest: ", "$text-muted"), (visible(cited.suggestion), "underline")]
         yield Row(Content.assemble(*pieces), id=f"cite-{n}")
+        drift = session.cited_drifts.get((path, cited.lines)) if cited is not None else None
+        if drift is not None:
+            symbol = CITED_SYMBOLS[drift.status]
+            style = DRIFT_STYLES.get(symbol, "$text-accent")
+            said = visible(cited_drift_summary(drift, against))
+            yield Row(
+                Content.assemble("    ", (symbol, style), " ", (said, "$text-muted")),
+                disabled=True,
+            )
 
 
 def _words(path: str, cited: CitedPath | None) -> str:

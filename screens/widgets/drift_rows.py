@@ -16,6 +16,7 @@ from screens.widgets.quote_diff import diff_sides
 
 if TYPE_CHECKING:
     from evidence.drift import Drift
+    from evidence.drift_files import FileDrift
     from evidence.model import Quote, Record
     from screens.session import ReviewSession
 
@@ -38,12 +39,18 @@ DRIFT_STYLES: dict[str, str] = {
     " ": "",
 }
 _WORST = list(DRIFT_SYMBOLS)
+#: a cited file's own statuses (`FileDrift.status`) as a passage's, for a record's badge
+_AS_PASSAGE = {"edited": "unchanged", "renamed": "moved"}
+#: the symbol of each of a cited file's own statuses
+CITED_SYMBOLS = {**DRIFT_SYMBOLS, "edited": "~", "renamed": "↕"}
 
 
 def worst_drift(session: ReviewSession, record: Record) -> str:
-    """The symbol of the record's worst drift ("" when drift is not known)."""
+    """The symbol of the record's worst drift, its quotes' and its cited files' ("" when drift
+    is not known); a file cited whole and edited counts as unchanged (the claim may hold)."""
     statuses = [d.status.value for q in record.quotes if (d := session.drifts.get(q))]
-    if not session.drifts:
+    statuses += [_AS_PASSAGE.get(d.status, d.status) for d in session.record_cited_drifts(record)]
+    if not session.drifts and not session.cited_drifts:
         return ""
     if not statuses:
         return " "
@@ -81,6 +88,24 @@ def drift_summary(drift: Drift, short: str) -> str:
         ids = ", ".join(commit.id[:7] for commit in drift.commits)
         text += f"; commits {ids}"
     return text
+
+
+def cited_drift_summary(drift: FileDrift, short: str) -> str:
+    """One line for a cited file at the newer revision: ``at 8df75ac: edited by 2 commits``,
+    ``renamed to lib/a.py``, or its lines' drift as a passage's (without the commits)."""
+    now = drift.drift
+    if drift.lines is not None:
+        return drift_summary(now, short).split("; commits")[0]
+    moved = f", now {now.path}" if now.renamed_from else ""
+    if drift.status == "edited":
+        count = len(now.commits)
+        by = f" by {count} commit{'s' if count != 1 else ''}" if count else " (its text differs)"
+        return f"at {short}: edited{by}{moved}"
+    if drift.status == "renamed":
+        return f"at {short}: renamed to {now.path}"
+    if drift.status == "unchanged":
+        return f"at {short}: unchanged"
+    return drift_summary(now, short).split("; commits")[0]
 
 
 def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iterator[Row]:

@@ -203,7 +203,7 @@ def record_rows(
                 Content.styled(f"  … {len(hits) - MAX_REPLAY_HITS} more hits", "$text-muted"),
                 disabled=True,
             )
-    yield from cited_rows(session, record)
+    yield from cited_rows(session, record, against)
     if record.references:
         yield Row(Content.styled("─ references ─", "$text-accent"), disabled=True)
         for ref in record.references:

@@ -64,7 +64,7 @@ async def test_against_opens_with_a_drift_badge_per_record(tmp_path: Path, sampl
         assert "Δ" in row
 
 
-async def test_the_drifted_filter_lists_changed_and_deleted_quotes_only(
+async def test_the_drifted_filter_lists_changed_and_deleted_quotes_and_cited_files_only(
     tmp_path: Path, sample: Path
 ) -> None:
     app = demo(tmp_path)
@@ -78,9 +78,12 @@ async def test_the_drifted_filter_lists_changed_and_deleted_quotes_only(
             r.id
             for r in screen.session.records
             if any(screen.session.drifts[q].status.breaks for q in r.quotes)
+            or any(d.breaks for d in screen.session.record_cited_drifts(r))
         }
         assert listed == breaks
         assert REGISTRY in listed and SYNC not in listed
+        # quotes nothing; cites worker/src/digest.js, deleted since
+        assert "workflow:selection-and-evidence-boundary" in listed
         assert str(screen.records_pane.border_subtitle).endswith("/22 drifted")
 
 
@@ -444,3 +447,30 @@ async def test_a_passage_only_reindented_says_which_line_and_how(tmp_path: Path)
         assert said in text
         assert "the same text at REV but for its whitespace" in text
         assert "underlined red" not in text
+
+
+async def test_each_cited_file_says_what_became_of_it_at_rev(tmp_path: Path, sample: Path) -> None:
+    # a record quoting nothing but citing files had no drift at all: its cited
+    # worker/src/digest.js, deleted since, went unsaid
+    boundary = "workflow:selection-and-evidence-boundary"
+    app = demo(tmp_path)
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        index = index_of(screen, boundary)
+        screen.go(Location(index, None))
+        await screen.settle()
+        await pilot.pause()
+        pane = screen.record_pane
+        rows = [pane.row(n).prompt.plain for n in range(pane.row_count)]
+        cited = rows.index("─ cited files ─")
+        assert rows[cited + 1 : cited + 7] == [
+            "✓ web/src/api/client.ts  present",
+            "    = at 8df75ac: unchanged",
+            "✓ api/server.py  present",
+            "    ~ at 8df75ac: edited by 1 commit",
+            "✓ worker/src/digest.js  present",
+            "    ⊘ at 8df75ac: file deleted",
+        ]
+        assert screen.records_pane.prompt(index).drift == "⊘"
+        assert any("cited files: " in n.message and "1 file deleted" in n.message for n in notices)
