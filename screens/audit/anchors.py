@@ -4,12 +4,14 @@ paths kept beside its anchors for the next time."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from evidence.model import ReportSet
 
 if TYPE_CHECKING:
+    from evidence.citations import CitedPath
     from evidence.model import Anchor
     from evidence.revision import Revision
     from screens.audit.systems import AuditEntry
@@ -29,9 +31,9 @@ class Cached(NamedTuple):
 
 def read_cached(entries: list[AuditEntry], directory: Path, against: str | None) -> list[Cached]:
     """Failing quotes, missing cited paths and (when asked: ``against``, or the system's own)
-    drifted quotes of the systems anchored before; and each readable system's reports with
-    SARIF paths found in its revision (`/` lists them as its review does, not as the scanner's
-    checkout had them). Reads git and the disk: for a worker."""
+    drifted quotes and cited files of the systems anchored before; and each readable system's
+    reports with SARIF paths found in its revision (`/` lists them as its review does, not as the
+    scanner's checkout had them). Reads git and the disk: for a worker."""
     from evidence.anchor_cache import get, key_for
     from evidence.citations import cited_places
     from evidence.git.process import OBJECT_ID
@@ -74,7 +76,7 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
                 if cached is None:
                     found.append(Cached(index, None, None, None, reportset))
                     continue
-                drifted = _drifted(cached.anchors, revision, newer)
+                drifted = _drifted(cached.anchors, cached.citations or (), revision, newer)
         except CheckError:
             continue  # no one revision named: opened, it is read unchecked and says why
         except RevisionError as error:
@@ -128,14 +130,18 @@ def _counted(index: int, reportset: ReportSet, commit: str, root: str, directory
     return Cached(index, failing, missing, None, reportset)
 
 
-def _drifted(anchors: list[Anchor], revision: Revision, against: str) -> int | None:
-    """Quotes whose passage changed or went at ``against`` (None: git does not know it)."""
-    from evidence.drift import follow_anchors
+def _drifted(
+    anchors: list[Anchor], citations: Sequence[CitedPath], revision: Revision, against: str
+) -> int | None:
+    """Quotes whose passage changed or went at ``against``, and cited files that went or whose
+    named lines changed (each once; None: git does not know the revision)."""
+    from evidence.drift_files import follow_with_cited
     from evidence.revision import Revision, RevisionError
 
     try:
         with Revision.open(revision.repo_path, against) as newer:
-            drifts = follow_anchors(anchors, revision, newer)
+            drifts, files = follow_with_cited(anchors, citations, revision, newer)
     except RevisionError:
         return None
-    return sum(1 for drift in drifts if drift is not None and drift.status.breaks)
+    quotes = sum(1 for drift in drifts if drift is not None and drift.status.breaks)
+    return quotes + sum(1 for drift in files.values() if drift.breaks)

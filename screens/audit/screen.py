@@ -449,7 +449,10 @@ class AuditScreen(Screen[None]):
             self.state.set_anchoring(index, failing, missing)
             if screen.session.drifts:
                 drifts = screen.session.drifts.values()
-                self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks)
+                files = screen.session.cited_drifts.values()  # as the audit's own count
+                self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks) + sum(
+                    1 for d in files if d.breaks
+                )
         self.fill()
         if screen is not None:
             self.run_worker(self._count_after(screen), group="audit-flush", exit_on_error=False)

@@ -22,7 +22,10 @@ FILTERS: dict[str, str] = {
     "all": "all systems",
     "failing": "systems with failing quotes or missing cited paths",
     "unreviewed": "systems with records or quotes without a verdict",
-    "drifted": "systems with quotes changed or deleted at the revision they are compared to",
+    "drifted": (
+        "systems with quotes changed or deleted, or cited files gone or their lines changed, at"
+        " the revision they are compared to"
+    ),
     "disagreements": "systems where reviewers disagree",
 }
 
