@@ -135,8 +135,9 @@ def _follow_whole(paths: dict[str, str], cited: Revision, against: Revision) -> 
         repo.close()
     out: dict[str, Drift] = {}
     for cited_as, path in paths.items():
-        # every line: no more lines than bytes (the file's lines need not be read to count)
-        now, _, touched = history.follow(path, ((0, before[path].size + 1),))
+        # every line, and no more: lines past its end would outlive the file's deletion
+        length = max(1, cited.line_count(path) or 1)
+        now, _, touched = history.follow(path, ((0, length),))
         commits = tuple(touched)
         if now is None and path in after:
             now = path  # deleted on the way, written again

@@ -250,7 +250,9 @@ class History:
             if quiet:
                 _, current, held, touched = next((side for side in quiet if side[2]), quiet[0])
             else:
-                _, current, held, _ = sides[0]
+                # the merge wrote them: from its first parent that still holds them (one side
+                # deleting the file while the other kept it renamed is no deletion by the merge)
+                _, current, held, _ = next((side for side in sides if side[2]), sides[0])
                 touched = frozenset({number}).union(*(side[3] for side in sides))
             at[self.commits[number].id] = (current, held, touched)
         current, held, touched = at[last]

@@ -167,3 +167,35 @@ def test_check_against_says_the_cited_files_and_fails_on_those_gone(tmp_path: Pa
     assert document["summary"]["cited_drift"]["file_deleted"] == 1
     code, out = _check(str(report), "--repo", str(root), "--format", "json")
     assert all("drift" not in c for c in json.loads(out)["citations"])  # no --against
+
+
+def test_a_merge_that_edits_a_file_its_branch_renamed_keeps_it(tmp_path: Path) -> None:
+    # main still at the cited commit; a branch renames gate.py and rewrites most of it; the
+    # merge (no fast-forward) edits it once more. Against its first parent the merge deletes
+    # gate.py (too unlike pkg/gate.py for git to pair them), against the branch it edits
+    # pkg/gate.py: the file lives on, and was called deleted.
+    root = tmp_path / "r"
+    body = [f"line {n} of the gate" for n in range(1, 21)]
+    cited = make_repo(root, {"gate.py": "\n".join(body) + "\n"})
+    git(root, "checkout", "-qb", "topic")
+    (root / "pkg").mkdir()
+    git(root, "mv", "gate.py", "pkg/gate.py")
+    renamed = _commit(root, "move the gate")
+    rewritten = [f"rewritten {n}" if n % 4 else line for n, line in enumerate(body)]
+    (root / "pkg" / "gate.py").write_text("\n".join(rewritten) + "\n")
+    rewrite = _commit(root, "rewrite the gate")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-ff", "--no-commit", "topic")
+    resolved = [*rewritten[:10], "resolved in the merge", *rewritten[11:]]
+    (root / "pkg" / "gate.py").write_text("\n".join(resolved) + "\n")
+    merge = _commit(root, "merge the gate")
+    with Revision.open(root, cited) as old, Revision.open(root, merge) as now:
+        found = follow_cited([_cited("gate.py"), _cited("gate.py", (5, 5))], old, now)
+    whole, line = found["gate.py", None], found["gate.py", (5, 5)]
+    assert (whole.status, whole.drift.path) == ("edited", "pkg/gate.py")
+    # the rename moved no line; the branch's rewrite and the merge changed some
+    assert [c.id for c in whole.drift.commits] == [merge, rewrite]
+    assert renamed not in {c.id for c in line.drift.commits}
+    # line 5 ("line 5 of the gate") survived the rewrite (every fourth line kept, from 0)
+    assert rewritten[4] == body[4]
+    assert (line.status, line.drift.path, line.drift.lines) == ("renamed", "pkg/gate.py", (5, 5))
