@@ -24,6 +24,7 @@ from screens.safe import visible
 from screens.widgets.drift_rows import (
     DRIFT_STYLES,
     DRIFT_SYMBOLS,
+    cited_drifts_line,
     commit_content,
     drift_diff_content,
     drift_summary,
@@ -360,6 +361,10 @@ class DriftPart(Part):
         a notice, when none is known there)."""
         quote = self.state.target_quote()
         drift = self.session.drifts.get(quote) if quote is not None else None
+        record = self.state.record if quote is None else None
+        files = self.session.record_cited_drifts(record) if record is not None else []
+        if self.against is not None and drift is None and files:  # the record: its cited files
+            return cited_drifts_line(files, self.against.short)
         if drift is None or self.against is None:
             self.notify("no drift known here: put the cursor on a quote", timeout=3)
             return None

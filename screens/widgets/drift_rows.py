@@ -108,6 +108,20 @@ def cited_drift_summary(drift: FileDrift, short: str) -> str:
     return drift_summary(now, short).split("; commits")[0]
 
 
+def cited_drifts_line(drifts: list[FileDrift], short: str) -> str:
+    """A record's cited files at the newer revision in one line for its note: ``drift of cited
+    files at 8df75ac: api/server.py edited by 1 commit; worker/src/digest.js file deleted``."""
+    said = []
+    for drift in drifts:
+        named = drift.path if drift.lines is None else f"{drift.path}:{_lines(drift.lines)}"
+        said.append(f"{named} {cited_drift_summary(drift, short).removeprefix(f'at {short}: ')}")
+    return f"drift of cited files at {short}: " + "; ".join(said)
+
+
+def _lines(span: tuple[int, int]) -> str:
+    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
+
+
 def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iterator[Row]:
     """Under a quote: where its passage is at the newer revision, then one row per commit that
     touched it (enter shows the commit: ``commit-N-K``)."""

@@ -474,3 +474,22 @@ async def test_each_cited_file_says_what_became_of_it_at_rev(tmp_path: Path, sam
         ]
         assert screen.records_pane.prompt(index).drift == "⊘"
         assert any("cited files: " in n.message and "1 file deleted" in n.message for n in notices)
+
+
+async def test_n_on_a_record_notes_its_cited_files_drift(tmp_path: Path, sample: Path) -> None:
+    # a record quoting nothing: `N` said "put the cursor on a quote" though its files drifted
+    boundary = "workflow:selection-and-evidence-boundary"
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, app)
+        index = index_of(screen, boundary)
+        screen.go(Location(index, None))
+        await screen.settle()
+        await pilot.pause()
+        await press(pilot, screen, "N")
+        await screen.verdicts.writer.flush()
+        note = screen.session.note(screen.session.record_item(screen.session.records[index]))
+        assert note == (
+            "drift of cited files at 8df75ac: web/src/api/client.ts unchanged; api/server.py"
+            " edited by 1 commit; worker/src/digest.js file deleted"
+        )
