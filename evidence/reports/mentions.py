@@ -53,13 +53,23 @@ _FILE_EXTENSIONS = frozenset((
     "tf", "tfvars", "hcl", "nix", "dockerfile", "mk", "cmake", "gemspec", "podspec", "plist",
     "sbt", "cabal",
 ))
+#: files whose names have no extension by custom: a report names `docker/Dockerfile` as often as
+#: `api/server.py`
+_EXTENSIONLESS = frozenset((
+    "Dockerfile", "Containerfile", "Makefile", "GNUmakefile", "makefile", "Rakefile", "Gemfile",
+    "Procfile", "Jenkinsfile", "Vagrantfile", "Justfile", "justfile", "Brewfile", "Caddyfile",
+    "Tiltfile", "Earthfile", "Pipfile", "CODEOWNERS", "BUILD", "WORKSPACE",
+))
 # fmt: on
 
 
 def names_a_file(path: str, *, lines: bool = False) -> bool:
     """The path names a file, not a folder, a route or a host: its last name has an extension
-    (or, in a folder, lines are named of it: ``docker/Dockerfile:3``), one of a source or
-    document file's when it has no folder (``api.stripe.com`` is a host)."""
+    (or, in a folder, lines are named of it: ``bin/serve:3``), one of a source or document
+    file's when it has no folder (``api.stripe.com`` is a host), or is a name such files have
+    without one (``Dockerfile``, ``Makefile``)."""
+    if path.rsplit("/", 1)[-1] in _EXTENSIONLESS:
+        return True
     extension = _EXTENSION.search(path)
     if "/" in path:
         return extension is not None or lines

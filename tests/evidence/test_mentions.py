@@ -34,7 +34,12 @@ BLOB = "https://github.com/o/r/blob/" + "0" * 40
         (f"As [the host shows]({BLOB}/src/save.py#L3-L5).", ["src/save.py:3-5"]),
         ("`config.json:4` then `src/a.py` then `src/a.py`.", ["config.json:4-4", "src/a.py"]),
         ("In (src/app.py:9).", ["src/app.py:9-9"]),
-        ("Built by `docker/Dockerfile:3`, not `docker/Dockerfile`.", ["docker/Dockerfile:3-3"]),
+        ("Built by `bin/serve:3`, not `bin/serve`.", ["bin/serve:3-3"]),
+        # a name such files have without an extension
+        (
+            "Built by `docker/Dockerfile`, run by `ops/Makefile:12` and `Makefile:3`.",
+            ["docker/Dockerfile", "ops/Makefile:12-12", "Makefile:3-3"],
+        ),
     ],
 )
 def test_a_file_named_deliberately_is_read(line: str, named: list[str]) -> None:
@@ -51,6 +56,7 @@ def test_a_file_named_deliberately_is_read(line: str, named: list[str]) -> None:
         "Served at https://host/src/app.py:3 and /api/v1/a.json:3.",
         "A [section](#routes), a [mail](mailto:a@b.c), [docs](https://example.com/a.md).",
         "It calls `os.path.join` at 10:30 on 3/4.",
+        "Each service has a `Dockerfile` and a Makefile.",  # a name alone, as `state.json`
         # a host and its port
         "It posts to `api.stripe.com:443`, `db.internal:5432`, `redis.svc.cluster.local:6379`.",
     ],
