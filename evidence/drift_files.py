@@ -98,7 +98,12 @@ def follow_with_cited(
         {},
     )
     out: dict[tuple[str, LineRange | None], FileDrift] = {}
-    with_lines = [(key, path) for key, path in wanted.items() if key[1] is not None]
+    # lines are followed where the file's text is here to read them (not a binary file's)
+    with_lines = [
+        (key, path)
+        for key, path in wanted.items()
+        if key[1] is not None and cited.line_count(path) is not None
+    ]
     passages = [_lines_anchor(cited, path, lines) for (_, lines), path in with_lines if lines]
     drifts: list[Drift | None] = []
     if anchors or passages:
@@ -108,12 +113,12 @@ def follow_with_cited(
         for ((cited_as, lines), _), drift in zip(with_lines, drifts[len(anchors) :], strict=True):
             assert drift is not None
             out[cited_as, lines] = FileDrift(cited_as, lines, drift)
-    whole = {key[0]: path for key, path in wanted.items() if key[1] is None}
+    whole = {key: path for key, path in wanted.items() if key not in out}
     if whole:
         if cancel is not None and cancel.is_set():
             return cancelled
-        for cited_as, drift in _follow_whole(whole, cited, against).items():
-            out[cited_as, None] = FileDrift(cited_as, None, drift)
+        for (cited_as, lines), drift in _follow_whole(whole, cited, against).items():
+            out[cited_as, lines] = FileDrift(cited_as, None, drift)
     return drifts[: len(anchors)], out
 
 
@@ -124,17 +129,19 @@ def _lines_anchor(revision: Revision, path: str, lines: LineRange) -> Anchor:
     return Anchor(quote, FileState.OK, Tier.EXACT, 100.0, lines, (lines,), True)
 
 
-def _follow_whole(paths: dict[str, str], cited: Revision, against: Revision) -> dict[str, Drift]:
-    """Each file cited whole (path as cited -> the tree's path) at `against`, through its
-    renames, with the commits that changed it on the way (newest first)."""
+def _follow_whole(
+    paths: dict[tuple[str, LineRange | None], str], cited: Revision, against: Revision
+) -> dict[tuple[str, LineRange | None], Drift]:
+    """Each file followed whole ((path as cited, lines named) -> the tree's path) at `against`,
+    through its renames, with the commits that changed it on the way (newest first)."""
     before, after = cited.entries(), against.entries()
     repo = open_repo(cited.repo_path)
     try:
         history = load_history(repo, cited.commit, against.commit, sorted(set(paths.values())))
     finally:
         repo.close()
-    out: dict[str, Drift] = {}
-    for cited_as, path in paths.items():
+    out: dict[tuple[str, LineRange | None], Drift] = {}
+    for key, path in paths.items():
         # every line, and no more: lines past its end would outlive the file's deletion
         length = max(1, cited.line_count(path) or 1)
         now, _, touched = history.follow(path, ((0, length),))
@@ -143,15 +150,15 @@ def _follow_whole(paths: dict[str, str], cited: Revision, against: Revision) -> 
             now = path  # deleted on the way, written again
         entry = after.get(now) if now is not None else None
         if now is None or entry is None:
-            out[cited_as] = Drift(DriftStatus.FILE_DELETED, commits=commits)
+            out[key] = Drift(DriftStatus.FILE_DELETED, commits=commits)
             continue
         renamed = path if now != path else None
         if entry.oid == before[path].oid:
-            out[cited_as] = Drift(DriftStatus.UNCHANGED, now, None, renamed, 100.0)
+            out[key] = Drift(DriftStatus.UNCHANGED, now, None, renamed, 100.0)
         elif entry.kind != "blob":
-            out[cited_as] = Drift(
+            out[key] = Drift(
                 DriftStatus.UNREADABLE, now, None, renamed, commits=commits, why="not a file now"
             )
         else:
-            out[cited_as] = Drift(DriftStatus.CHANGED, now, None, renamed, commits=commits)
+            out[key] = Drift(DriftStatus.CHANGED, now, None, renamed, commits=commits)
     return out

@@ -135,6 +135,10 @@ CITED_STATUSES = (
 )
 
 
+#: files cited whole and edited listed in the text (a long review cites hundreds)
+MAX_EDITED = 50
+
+
 def cited_drift_counts(drifts: Sequence[FileDrift | None]) -> dict[str, int]:
     """How many cited files (each path and lines once) have each status, every one named."""
     seen = {(d.path, d.lines): d.status for d in drifts if d is not None}
@@ -182,7 +186,7 @@ def cited_drift_text(
                 out.extend(drift_details(followed[key].drift))
     if edited:
         out.extend(("", f"{len(edited)} cited file(s) edited since (cited whole, no lines named):"))
-        for key in edited:
+        for key in edited[:MAX_EDITED]:
             edit = followed[key].drift
             out.append(label(key, "~"))
             where = f"now {edit.path}, " if edit.renamed_from else ""
@@ -196,6 +200,8 @@ def cited_drift_text(
                     f" {newest.id[:10]} {newest.date[:10]}: {clipped(newest.subject, 60)}"
                 )
             )
+    if len(edited) > MAX_EDITED:
+        out.append(f"… {len(edited) - MAX_EDITED} more edited (--format json lists every one)")
     counts = cited_drift_counts(list(followed.values()))
     shown = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in counts.items() if n)
     out.extend(("", f"cited files: {shown}"))

@@ -199,3 +199,42 @@ def test_a_merge_that_edits_a_file_its_branch_renamed_keeps_it(tmp_path: Path) -
     # line 5 ("line 5 of the gate") survived the rewrite (every fourth line kept, from 0)
     assert rewritten[4] == body[4]
     assert (line.status, line.drift.path, line.drift.lines) == ("renamed", "pkg/gate.py", (5, 5))
+
+
+def test_check_lists_fifty_files_edited_and_counts_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    names = [f"src/m{n:02d}.py" for n in range(60)]
+    cited = make_repo(root, dict.fromkeys(names, "A = 1\n"))
+    report = tmp_path / "r.md"
+    body = "It rests on " + ", ".join(f"`{name}`" for name in names) + "."
+    report.write_text(HEAD.format(rev=cited, body=body), encoding="utf-8")
+    for name in names:
+        (root / name).write_text("A = 2\n")
+    tip = _commit(root, "edit them all")
+    code, out = _check(str(report), "--repo", str(root), "--against", tip)
+    assert code == 0, out
+    assert "60 cited file(s) edited since (cited whole, no lines named):" in out
+    assert sum(1 for line in out.splitlines() if line.startswith("~ src/m")) == 50
+    assert "… 10 more edited (--format json lists every one)" in out
+    assert out.splitlines()[-1] == "cited files: 60 edited; OK"
+
+
+def test_a_binary_file_cited_with_lines_is_followed_as_a_file(tmp_path: Path) -> None:
+    # it has no lines to follow: its edit was "unreadable" and failed the drift
+    root = tmp_path / "r"
+    files = {"logo.png": b"\x89PNG\x00\x01" * 50, "keep.png": b"\x00\x02" * 9, "ed.png": b"\x00"}
+    cited = make_repo(root, files)
+    git(root, "rm", "-q", "logo.png")
+    (root / "ed.png").write_bytes(b"\x00\x03" * 4)
+    tip = _commit(root, "drop the logo")
+    wanted = [_cited("logo.png", (1, 2)), _cited("keep.png", (1, 1)), _cited("ed.png", (1, 1))]
+    with Revision.open(root, cited) as old, Revision.open(root, tip) as now:
+        found = follow_cited(wanted, old, now)
+    gone, kept, edited = (found[c.path, c.lines] for c in wanted)
+    assert (edited.status, edited.breaks) == ("edited", False)
+    assert (gone.status, gone.breaks, [c.id for c in gone.drift.commits]) == (
+        "file_deleted",
+        True,
+        [tip],
+    )
+    assert (kept.status, kept.breaks) == ("unchanged", False)

@@ -26,6 +26,8 @@ from tui.factory import make_demo_app
 
 REGISTRY = "KS-OBJ-station-registry"  # quote [1]: stations.py 20045-20048, changed to 20051-20054
 SYNC = "KS-CMP-sync-worker"  # every quote unchanged
+#: quotes nothing; cites web/src/api/client.ts, api/server.py and worker/src/digest.js
+BOUNDARY = "workflow:selection-and-evidence-boundary"
 
 
 async def opened(pilot: Pilot[Any], app: App[Any], record_id: str | None = None) -> ReviewScreen:
@@ -82,8 +84,7 @@ async def test_the_drifted_filter_lists_changed_and_deleted_quotes_and_cited_fil
         }
         assert listed == breaks
         assert REGISTRY in listed and SYNC not in listed
-        # quotes nothing; cites worker/src/digest.js, deleted since
-        assert "workflow:selection-and-evidence-boundary" in listed
+        assert BOUNDARY in listed  # for worker/src/digest.js, deleted since
         assert str(screen.records_pane.border_subtitle).endswith("/22 drifted")
 
 
@@ -449,18 +450,23 @@ async def test_a_passage_only_reindented_says_which_line_and_how(tmp_path: Path)
         assert "underlined red" not in text
 
 
+async def at_record(pilot: Pilot[Any], screen: ReviewScreen, record_id: str) -> int:
+    """The record shown, the verdict keys on it (no quote): its index."""
+    index = index_of(screen, record_id)
+    screen.go(Location(index, None))
+    await screen.settle()
+    await pilot.pause()
+    return index
+
+
 async def test_each_cited_file_says_what_became_of_it_at_rev(tmp_path: Path, sample: Path) -> None:
     # a record quoting nothing but citing files had no drift at all: its cited
     # worker/src/digest.js, deleted since, went unsaid
-    boundary = "workflow:selection-and-evidence-boundary"
     app = demo(tmp_path)
     notices = watch_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot, app)
-        index = index_of(screen, boundary)
-        screen.go(Location(index, None))
-        await screen.settle()
-        await pilot.pause()
+        index = await at_record(pilot, screen, BOUNDARY)
         pane = screen.record_pane
         rows = [pane.row(n).prompt.plain for n in range(pane.row_count)]
         cited = rows.index("─ cited files ─")
@@ -478,14 +484,10 @@ async def test_each_cited_file_says_what_became_of_it_at_rev(tmp_path: Path, sam
 
 async def test_n_on_a_record_notes_its_cited_files_drift(tmp_path: Path, sample: Path) -> None:
     # a record quoting nothing: `N` said "put the cursor on a quote" though its files drifted
-    boundary = "workflow:selection-and-evidence-boundary"
     app = demo(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot, app)
-        index = index_of(screen, boundary)
-        screen.go(Location(index, None))
-        await screen.settle()
-        await pilot.pause()
+        index = await at_record(pilot, screen, BOUNDARY)
         await press(pilot, screen, "N")
         await screen.verdicts.writer.flush()
         note = screen.session.note(screen.session.record_item(screen.session.records[index]))
