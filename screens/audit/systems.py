@@ -55,7 +55,9 @@ class AuditEntry:
     counts: SystemCounts | None = None
     failing: int | None = None  # from the anchoring cache, else the database; None: unknown
     citations_missing: int | None = None
-    drift: int | None = None  # quotes changed or deleted at `against`; None: not asked
+    #: quotes changed or deleted, cited files gone or their lines changed, at `against`; None:
+    #: not asked
+    drift: int | None = None
     # its records and quotes among the database's reviewed items (`count_reviewed`)
     reviewed_count: int = 0
     paths_found: bool = False  # its SARIF paths found in its revision (`reportset` has them)

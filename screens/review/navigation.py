@@ -28,7 +28,10 @@ FILTER_NOTICES: dict[str, str] = {
     "failing quotes": "showing records with failing quotes",
     "new results": "showing SARIF results new since the baseline (and every other record)",
     "unsuppressed": "showing records but the SARIF results a suppression accepts",
-    "drifted": "showing records with a quote changed or deleted since the cited revision",
+    "drifted": (
+        "showing records with a quote changed or deleted, or a cited file gone or its lines"
+        " changed, since the cited revision"
+    ),
 }
 
 if TYPE_CHECKING:
