@@ -321,16 +321,30 @@ class DriftPart(Part):
     # --- commits and notes -------------------------------------------------------------------
 
     def show_commit(self, row_id: str) -> None:
-        """Show a commit row's commit (``commit-N-K``): message and diff, read in a worker."""
+        """Show a commit row's commit (``commit-N-K`` under quote N, ``filecommit-N-K`` under
+        cited file N): message and diff, read in a worker."""
+        from screens.widgets.cited_rows import cited_paths
+
         record = self.state.record
         n, k = (int(part) for part in row_id.split("-")[1:3])
-        if record is None or n >= len(record.quotes):
+        if record is None:
             return
-        drift = self.session.drifts.get(record.quotes[n])
+        if row_id.startswith("filecommit-"):
+            cited = cited_paths(self.session, record)
+            checked = cited[n][1] if n < len(cited) else None
+            if checked is None:
+                return
+            found = self.session.cited_drifts.get((checked.path, checked.lines))
+            drift, path, what = (found.drift if found else None), checked.path, "cited file"
+        elif n < len(record.quotes):
+            drift = self.session.drifts.get(record.quotes[n])
+            path, what = record.quotes[n].path, "quote"
+        else:
+            return
         if drift is None or k >= len(drift.commits):
             return
         commit = drift.commits[k]
-        paths = [p for p in (drift.renamed_from, drift.path, record.quotes[n].path) if p]
+        paths = list(dict.fromkeys(p for p in (drift.renamed_from, drift.path, path) if p))
         repo = self.repo
 
         def read() -> None:
@@ -343,7 +357,7 @@ class DriftPart(Part):
             finally:
                 opened.close()
             head = f"{commit.id}\n{commit.author} · {commit.date}\n\n"
-            title = f"commit {commit.id[:10]} · quote [{n + 1}]"
+            title = f"commit {commit.id[:10]} · {what} [{n + 1}]"
             self.post_message(CommitRead(title, commit_content(head + message, patch)))
 
         self.screen.run_worker(

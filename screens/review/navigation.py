@@ -417,7 +417,7 @@ class Navigation:
             self.go(self.at(int(row_id.removeprefix("ann-"))), remember=True)
         elif row_id.startswith("hit-") and self.preview(row_id):
             self.screen.set_focus(self.sources.view)
-        elif row_id.startswith("commit-"):
+        elif row_id.startswith(("commit-", "filecommit-")):
             self.drift.show_commit(row_id)
         elif row_id.startswith("cite-") and record is not None:
             path, why = cited_target(self.session, record, row_id)

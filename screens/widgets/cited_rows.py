@@ -15,7 +15,13 @@ from textual.content import Content
 from evidence.citations import CitedState, cited_lines, cited_path, is_pattern
 from evidence.model import Record
 from screens.safe import visible
-from screens.widgets.drift_rows import CITED_SYMBOLS, DRIFT_STYLES, cited_drift_summary
+from screens.widgets.drift_rows import (
+    CITED_SYMBOLS,
+    DRIFT_STYLES,
+    MAX_FILE_COMMITS,
+    cited_drift_summary,
+    commit_rows,
+)
 from screens.widgets.lists import Row
 
 if TYPE_CHECKING:
@@ -58,7 +64,7 @@ def cited_line_range(record: Record, path: str) -> tuple[int, int] | None:
 def cited_rows(session: ReviewSession, record: Record, against: str = "") -> Iterator[Row]:
     """A ``─ cited files ─`` heading and one row per cited path (none without citations),
     each followed, once drift is known, by what became of it at REV (``against``: its short
-    id)."""
+    id) and the commits that did it (``filecommit-N-K``)."""
     paths = cited_paths(session, record)
     if not paths:
         return
@@ -91,6 +97,7 @@ def cited_rows(session: ReviewSession, record: Record, against: str = "") -> Ite
                 Content.assemble("    ", (symbol, style), " ", (said, "$text-muted")),
                 disabled=True,
             )
+            yield from commit_rows(drift.drift.commits, f"filecommit-{n}", MAX_FILE_COMMITS)
 
 
 def _words(path: str, cited: CitedPath | None) -> str:

@@ -4,7 +4,7 @@ screens/review/drift.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -17,6 +17,7 @@ from screens.widgets.quote_diff import diff_sides
 if TYPE_CHECKING:
     from evidence.drift import Drift
     from evidence.drift_files import FileDrift
+    from evidence.git.changes import CommitInfo
     from evidence.model import Quote, Record
     from screens.session import ReviewSession
 
@@ -138,7 +139,19 @@ def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iter
         ),
         disabled=True,
     )
-    for k, commit in enumerate(drift.commits):
+    yield from commit_rows(drift.commits, f"commit-{n}")
+
+
+#: a cited file's commits listed under it (a file cited whole may have hundreds); the rest
+#: counted, `assay check --against` lists them
+MAX_FILE_COMMITS = 5
+
+
+def commit_rows(
+    commits: Sequence[CommitInfo], prefix: str, most: int | None = None
+) -> Iterator[Row]:
+    """One row per commit, newest first (enter shows it: ``PREFIX-K``), the first ``most``."""
+    for k, commit in enumerate(commits[:most]):
         subject = clipped(commit.subject, 72)
         yield Row(
             Content.assemble(
@@ -147,8 +160,11 @@ def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iter
                 (f" {visible(commit.date[:10])} {visible(commit.author)}: ", "$text-muted"),
                 visible(subject),
             ),
-            id=f"commit-{n}-{k}",
+            id=f"{prefix}-{k}",
         )
+    if most is not None and len(commits) > most:
+        more = f"      … {len(commits) - most} more (assay check --against lists them)"
+        yield Row(Content.styled(more, "$text-muted"), disabled=True)
 
 
 def drift_diff_content(drift: Drift | None, short: str) -> Content:

@@ -470,14 +470,27 @@ async def test_each_cited_file_says_what_became_of_it_at_rev(tmp_path: Path, sam
         pane = screen.record_pane
         rows = [pane.row(n).prompt.plain for n in range(pane.row_count)]
         cited = rows.index("─ cited files ─")
-        assert rows[cited + 1 : cited + 7] == [
+        edit = "      ● 9a94997 2026-03-16 Mira Okafor: Move scopes to permissions"
+        deletion = "      ● 744d827 2026-03-18 Mira Okafor: Rename the format helpers "
+        assert [row[:66] for row in rows[cited + 1 : cited + 9]] == [
             "✓ web/src/api/client.ts  present",
             "    = at 8df75ac: unchanged",
             "✓ api/server.py  present",
             "    ~ at 8df75ac: edited by 1 commit",
+            edit,
             "✓ worker/src/digest.js  present",
             "    ⊘ at 8df75ac: file deleted",
+            deletion,
         ]
+        # enter on a cited file's commit shows it, with its diff of that file
+        screen.set_focus(pane)
+        pane.move_to(pane.row_index("filecommit-1-0"))
+        await press(pilot, screen, "enter")
+        modal = app.screen
+        assert isinstance(modal, CommitScreen)
+        assert str(modal.query_one("#commit-text", Static).content).startswith("9a949973db")
+        assert "api/server.py" in str(modal.query_one("#commit-text", Static).content)
+        await press(pilot, screen, "escape")
         assert screen.records_pane.prompt(index).drift == "⊘"
         assert any("cited files: " in n.message and "1 file deleted" in n.message for n in notices)
 
@@ -495,3 +508,15 @@ async def test_n_on_a_record_notes_its_cited_files_drift(tmp_path: Path, sample:
             "drift of cited files at 8df75ac: web/src/api/client.ts unchanged; api/server.py"
             " edited by 1 commit; worker/src/digest.js file deleted"
         )
+
+
+def test_a_cited_files_commits_are_listed_five_and_the_rest_counted() -> None:
+    from evidence.git.changes import CommitInfo
+    from screens.widgets.drift_rows import MAX_FILE_COMMITS, commit_rows
+
+    commits = [CommitInfo(f"{n:040x}", f"change {n}", "A", "2026-01-01") for n in range(8)]
+    rows = list(commit_rows(commits, "filecommit-2", MAX_FILE_COMMITS))
+    assert [row.id for row in rows] == [f"filecommit-2-{k}" for k in range(5)] + [None]
+    assert rows[-1].prompt.plain == "      … 3 more (assay check --against lists them)"
+    assert rows[-1].disabled
+    assert len(list(commit_rows(commits[:5], "filecommit-2", MAX_FILE_COMMITS))) == 5
