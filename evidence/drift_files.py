@@ -56,8 +56,12 @@ class FileDrift:
         return status.value
 
     def as_json(self) -> dict[str, Any]:
-        """The ``drift`` entry of a citation in `assay check --against`'s JSON."""
-        return {**self.drift.as_json(), "status": self.status, "breaks": self.breaks}
+        """The ``drift`` entry of a citation in `assay check --against`'s JSON (``score`` null
+        for a file cited whole that changed: its text was not compared)."""
+        entry = {**self.drift.as_json(), "status": self.status, "breaks": self.breaks}
+        if self.lines is None and self.drift.status is not DriftStatus.UNCHANGED:
+            entry["score"] = None
+        return entry
 
 
 def follow_cited(

@@ -164,6 +164,7 @@ def test_check_against_says_the_cited_files_and_fails_on_those_gone(tmp_path: Pa
         "src/c.py": ("file_deleted", True),
     }
     assert drifts["src/b.py"]["lines"] == [5, 6] and drifts["src/b.py"]["diff"]
+    assert drifts["src/a.py"]["score"] is None  # a whole file's text is not compared
     assert document["summary"]["cited_drift"]["file_deleted"] == 1
     code, out = _check(str(report), "--repo", str(root), "--format", "json")
     assert all("drift" not in c for c in json.loads(out)["citations"])  # no --against

@@ -94,8 +94,8 @@ def check(
                       "lines": [a, b] | null (the lines named), "length": n | null
                       (past_end: the file's lines),
                       "drift" (with --against, a file at the revision): a quote's drift
-                      with "status" also edited|renamed (a file cited whole) and
-                      "breaks": true|false}],
+                      with "status" also edited|renamed (a file cited whole; "score"
+                      null when it changed) and "breaks": true|false}],
        "summary": {"quotes", "exact", ..., "failing", "range_wrong", ..., "unchecked",
                    "citations", "citations_missing", "citations_directory",
                    "drift": {"unchanged": n, ...},
