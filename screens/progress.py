@@ -3,7 +3,8 @@ still loading, and the last sync."""
 
 from __future__ import annotations
 
-from screens.session import Progress, ReviewSession
+from screens.session import ReviewSession
+from screens.session_rows import Progress
 
 __all__ = ["header_progress", "progress_text", "sync_text"]
 

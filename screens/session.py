@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from db.keys import ItemRef, Verdict, make_key, quote_items, record_keys, review_key
 from evidence.model import Anchor, Kind, Quote, Record, Report, ReportSet
@@ -17,6 +17,7 @@ from evidence.sarif.facts import baseline_state, suppression_state
 from evidence.sarif.triage import only_location
 from screens.quote_status import BADGES, quote_numbers, quote_status
 from screens.result_groups import ResultGroups
+from screens.session_rows import Progress, Row
 
 if TYPE_CHECKING:
     from db import Event
@@ -40,30 +41,6 @@ NOTHING = (0,) * 6  # the counts of a record nothing is on
 KIND_ORDER: dict[Kind, int] = {kind: n for n, kind in enumerate((
     Kind.NARRATIVE, Kind.COMPONENT, Kind.OBJECT, Kind.ROUTE, Kind.CLAIM, Kind.ABSENCE,
     Kind.AUTHORITY, Kind.ANNOTATION))}  # fmt: skip
-
-
-class Row(NamedTuple):
-    """One row of the records pane: a report title, a section or group heading or a record."""
-
-    kind: str  # "report", "section", "group" (of SARIF results) or "record"
-    text: str
-    record: Record | None = None
-    position: int = -1  # of the record in ReviewSession.records
-    detail: str = ""  # a group's count and severity
-
-
-class Progress(NamedTuple):
-    """The header's counts: records and quotes apart; skipped ones are not reviewed."""
-
-    records: int
-    quotes: int
-    failing: int  # quotes whose anchor fails (fuzzy, missing, claimed range wrong)
-    records_reviewed: int
-    records_refuted: int
-    records_skipped: int
-    quotes_reviewed: int
-    quotes_refuted: int
-    quotes_skipped: int
 
 
 class ReviewSession:

@@ -23,7 +23,8 @@ from evidence.model import Kind, Record
 from evidence.sarif.triage import only_location
 from screens.quote_status import claimed_place
 from screens.safe import visible
-from screens.session import ReviewSession, Row
+from screens.session import ReviewSession
+from screens.session_rows import Row
 from screens.widgets.badges import VERDICT_STYLES
 from screens.widgets.cut import cut, cut_path, cut_text, keep_cells, pad_cells
 from screens.widgets.drift_rows import DRIFT_STYLES, worst_drift
