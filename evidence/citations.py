@@ -200,7 +200,7 @@ def _cited(record: Record) -> Iterator[tuple[Citation, str]]:
                 yield citation, path
 
 
-def _named_lines(record: Record) -> dict[str, tuple[int, int]]:
+def named_lines(record: Record) -> dict[str, tuple[int, int]]:
     """The lines the record names of each cited path, the first it names."""
     named: dict[str, tuple[int, int]] = {}
     for citation in record.citations:
@@ -213,7 +213,7 @@ def _named_lines(record: Record) -> dict[str, tuple[int, int]]:
 
 def record_citations(record: Record, index: PathIndex) -> tuple[CitedPath, ...]:
     """Every path the record cites, in order, each once, with its state."""
-    named = _named_lines(record)
+    named = named_lines(record)
     return tuple(
         CitedPath(
             record.report, record.id, citation.source, path, citation.line, *index.cited(path)

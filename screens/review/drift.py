@@ -21,6 +21,7 @@ from textual.message import Message
 from screens.review.messages import Redraw
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
+from screens.widgets.cited_rows import cited_paths
 from screens.widgets.drift_rows import (
     DRIFT_STYLES,
     DRIFT_SYMBOLS,
@@ -323,8 +324,6 @@ class DriftPart(Part):
     def show_commit(self, row_id: str) -> None:
         """Show a commit row's commit (``commit-N-K`` under quote N, ``filecommit-N-K`` under
         cited file N): message and diff, read in a worker."""
-        from screens.widgets.cited_rows import cited_paths
-
         record = self.state.record
         n, k = (int(part) for part in row_id.split("-")[1:3])
         if record is None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from evidence.citations import CitedState, cited_lines, cited_path, is_pattern
+from evidence.citations import CitedState, cited_path, is_pattern, named_lines
 from evidence.model import Record
 from screens.safe import visible
 from screens.widgets.drift_rows import (
@@ -53,12 +53,7 @@ def cited_paths(session: ReviewSession, record: Record) -> list[tuple[str, Cited
 def cited_line_range(record: Record, path: str) -> tuple[int, int] | None:
     """The lines the record names of a cited file (``api/server.py:78-86``), the first it
     names when it names several."""
-    for citation in record.citations:
-        for raw in citation.paths:
-            lines = cited_lines(raw)
-            if lines is not None and cited_path(raw) == path:
-                return lines
-    return None
+    return named_lines(record).get(path)
 
 
 def cited_rows(session: ReviewSession, record: Record, against: str = "") -> Iterator[Row]:
