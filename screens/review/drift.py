@@ -23,12 +23,14 @@ from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.widgets.cited_rows import cited_paths
 from screens.widgets.drift_rows import (
+    CITED_SYMBOLS,
     DRIFT_STYLES,
-    DRIFT_SYMBOLS,
+    cited_drift_summary,
     cited_drifts_line,
     commit_content,
     drift_diff_content,
     drift_summary,
+    file_diff_content,
 )
 
 if TYPE_CHECKING:
@@ -244,33 +246,57 @@ class DriftPart(Part):
         self.showing_against = not self.showing_against
         return True
 
+    def cited_drift_opened(self) -> FileDrift | None:
+        """The drift at REV of the file the source pane shows, when the record cites it (opened
+        from its row in the record pane); None for a quote, or a file opened otherwise."""
+        record, opened = self.state.record, self.state.opened
+        if record is None or opened is None or self.against is None:
+            return None
+        for path, checked in cited_paths(self.session, record):
+            if path == opened and checked is not None:
+                return self.session.cited_drifts.get((checked.path, checked.lines))
+        return None
+
+    def _shown_drift(self) -> Drift | None:
+        """The drift of what the source pane shows: the cited file opened, or the quote."""
+        if self.state.opened is not None:
+            found = self.cited_drift_opened()
+            return found.drift if found is not None else None
+        return self.drift_of_quote()
+
     def source_at_against(self) -> tuple[Revision, str] | None:
-        """The revision and path the source pane shows for the current quote, when it shows REV
-        (None: the cited revision's file, as without drift)."""
-        drift = self.drift_of_quote()
+        """The revision and path the source pane shows for the current quote (or the cited file
+        opened), when it shows REV (None: the cited revision's file, as without drift)."""
         if not self.showing_against or self.against is None:
             return None
+        drift = self._shown_drift()
         if drift is None or drift.path is None or drift.status.value == "file_deleted":
             return None
         return self.against, drift.path
 
     def quote_phrase(self, key: str) -> Content | None:
-        """What the line under the source says of the current quote's drift (``key``: the one
-        that shows REV); None without drift or for a passage unchanged."""
-        drift = self.drift_of_quote()
-        if self.against is None or drift is None:
+        """What the line under the source says of the current quote's drift, or of the cited
+        file opened (``key``: the one that shows REV); None without drift or for a passage
+        unchanged."""
+        if self.against is None:
             return None
-        status = drift.status.value
+        found = self.cited_drift_opened() if self.state.opened is not None else None
+        drift = found.drift if found is not None else self.drift_of_quote()
+        if drift is None or (self.state.opened is not None and found is None):
+            return None
+        status = found.status if found is not None else drift.status.value
         if status in ("unchanged", "not_anchored"):
             return None
-        symbol = DRIFT_SYMBOLS[status]
+        symbol = CITED_SYMBOLS[status]
         said = f"  {symbol} {status.replace('_', ' ')} at {self.against.short}"
         if drift.near is not None and drift.lines is None:  # the pane's title may cut it
             said += f" (its place: {drift.near[0]}-{drift.near[1]})"
         hint = ""
         if key:
             hint = f", {key}: back" if self.showing_against else f", {key}: see it"
-        return Content.assemble((said, DRIFT_STYLES[symbol]), (hint, "$text-muted"))
+        return Content.assemble(
+            (said, DRIFT_STYLES.get(symbol, "$text-accent")), (hint, "$text-muted")
+        )
 
     def against_label(self) -> str:
         """``@8df75ac (main)``: REV's short id and the name the reviewer gave (not an id)."""
@@ -281,33 +307,54 @@ class DriftPart(Part):
         return f"@{short} ({name if len(name) <= 24 else name[:23] + '…'})"
 
     def against_message(self) -> str | None:
-        """What the source pane says at REV for a quote with no file there to show (None: the
-        file is shown, or the pane shows the cited revision)."""
-        if not self.showing_against or self.against is None or self.state.quote is None:
+        """What the source pane says at REV for a quote (or a cited file opened) with no file
+        there to show (None: the file is shown, or the pane shows the cited revision)."""
+        if not self.showing_against or self.against is None:
+            return None
+        at = self.against_label()
+        if self.state.opened is not None:
+            found = self.cited_drift_opened()
+            if found is not None and (found.drift.path is None or found.status == "file_deleted"):
+                return f"{at}: the cited file was deleted; t shows the cited revision"
+            return None
+        if self.state.quote is None:
             return None
         drift = self.drift_of_quote()
-        at = self.against_label()
         if drift is None or drift.status.value == "not_anchored":
             return f"{at}: no drift for this quote (not anchored at the cited revision)"
         if drift.path is None or drift.status.value == "file_deleted":
             return f"{at}: the quoted file was deleted; t shows the cited revision"
         return None
 
-    def diff_content(self) -> Content:
-        """The diff pane's text while the source pane shows REV."""
-        return drift_diff_content(
-            self.drift_of_quote(), self.against.short if self.against else "?"
-        )
+    def diff_content(self, cited: SourceFile | None, now: SourceFile | None) -> Content:
+        """The diff pane's text while the source pane shows REV (``now``): a quote's passage,
+        or the lines named of a cited file, against its counterpart; a file cited whole
+        against ``cited``, the file at the cited revision (None: not read)."""
+        short = self.against.short if self.against else "?"
+        found = self.cited_drift_opened() if self.state.opened is not None else None
+        if found is not None and found.lines is None:  # cited whole: the whole file compared
+            said = f"the cited file {cited_drift_summary(found, short)}"
+            if cited is None or now is None:
+                return Content.styled(visible(said), "$text-accent")
+            return file_diff_content(said, cited.lines, now.lines)
+        return drift_diff_content(self._shown_drift(), short)
 
     def against_view(self, source: SourceFile) -> tuple[Content, SourceMarks, int]:
-        """Title, marks and first line for the current quote's file shown at REV."""
+        """Title, marks and first line for the current quote's file (or the cited file opened)
+        shown at REV: the passage, or the lines the record names, marked at their new place."""
         from screens.widgets.source_lines import SourceMarks
 
-        drift = self.drift_of_quote()
+        found = self.cited_drift_opened() if self.state.opened is not None else None
+        drift = found.drift if found is not None else self.drift_of_quote()
         assert self.against is not None
-        lines = drift.lines if drift is not None else None
-        near = drift.near if drift is not None and lines is None else None
-        status = drift.status.value.replace("_", " ") if drift is not None else "?"
+        whole = found is not None and found.lines is None  # no lines to mark
+        lines = drift.lines if drift is not None and not whole else None
+        near = drift.near if drift is not None and lines is None and not whole else None
+        status = "?"
+        if found is not None:
+            status = found.status.replace("_", " ")
+        elif drift is not None:
+            status = drift.status.value.replace("_", " ")
         if near is not None:  # deleted: what stands where it stood, in the warning colour
             status += f" (its place: {near[0]}-{near[1]})"
         cited = self.state.revision.short if self.state.revision is not None else "?"

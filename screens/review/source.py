@@ -19,7 +19,7 @@ from screens.review.messages import SourceLoaded
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.session import ReviewSession
-from screens.widgets.cited_rows import cited_summary
+from screens.widgets.cited_rows import cited_line_range, cited_summary
 from screens.widgets.record_pane import verdict_word
 from screens.widgets.source_lines import SourceMarks, file_message
 from screens.widgets.source_view import SourceView
@@ -125,6 +125,12 @@ class SourcePane(Part):
         if what == "ask":
             self.drift.ask()
         elif self.drift.toggle_source():
+            opened, record = self.state.opened, self.state.record
+            if opened is not None and self.drift.cited_drift_opened() is not None:
+                # a cited file opened from its row: it, at REV or back, at the lines named
+                named = cited_line_range(record, opened) if record is not None else None
+                self.open_path(opened, named[0] if named else None)
+                return
             self.state.opened = None
             self.show_quote()
 
@@ -251,6 +257,20 @@ class SourcePane(Part):
         self.state.opened = path
         self._pending_line, self._pending_column = line, column
         self.refresh_quote_info()
+        said = self.drift.against_message()
+        if said is not None:  # a cited file shown at REV that is not there any more
+            self.request += 1  # a read still in flight is not shown any more
+            self.shown = self.request
+            at = self.drift.against_label()
+            self.view.show_message(visible(said), title=Content(visible(f"{path} {at}")))
+            self.refresh_diff()
+            return
+        at_against = self.drift.source_at_against()
+        if at_against is not None:  # a cited file while the pane shows REV: it, at REV
+            self.request += 1
+            self._against_request = self.request
+            self.read_source(self.request, *at_against)
+            return
         self._open(path)
 
     def _open(self, path: str, *, ending: bool = False) -> None:
@@ -399,8 +419,9 @@ class SourcePane(Part):
         diff = self.quote_diff
         if diff is None:
             return  # filled when shown
-        if self.shown == self._against_request and self.state.opened is None:
-            diff.update(self.drift.diff_content())  # at REV: cited passage against REV's
+        if self.shown == self._against_request:
+            cited = self._kept.get(self.state.opened) if self.state.opened else None
+            diff.update(self.drift.diff_content(cited, self.source))  # cited against REV's
             return
         quote = self.state.quote if self.state.opened is None else None
         anchor = self.session.anchor(quote) if quote is not None else None

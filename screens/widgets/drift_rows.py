@@ -143,7 +143,7 @@ def drift_rows(session: ReviewSession, quote: Quote, n: int, short: str) -> Iter
 
 
 #: a cited file's commits listed under it (a file cited whole may have hundreds); the rest
-#: counted, `assay check --against` lists them
+#: counted, `assay check --against --format json` lists them all
 MAX_FILE_COMMITS = 5
 
 
@@ -163,7 +163,7 @@ def commit_rows(
             id=f"{prefix}-{k}",
         )
     if most is not None and len(commits) > most:
-        more = f"      … {len(commits) - most} more (assay check --against lists them)"
+        more = f"      … {len(commits) - most} more (assay check --against --format json lists all)"
         yield Row(Content.styled(more, "$text-muted"), disabled=True)
 
 
@@ -186,6 +186,32 @@ def drift_diff_content(drift: Drift | None, short: str) -> Content:
         "underlined red: only cited · underlined green: only at REV", "$text-muted"
     )
     return Content("\n").join([head, cited, now, legend])
+
+
+#: a whole file's diff shown in the diff pane: its first lines, the rest counted
+MAX_FILE_DIFF_LINES = 2000
+
+
+def file_diff_content(said: str, cited: Sequence[str], now: Sequence[str]) -> Content:
+    """What `d` shows for a file cited whole while the source pane shows it at REV: ``said``
+    (what became of it), then the file's lines at the cited revision against REV's, as a
+    unified diff (red: only at the cited revision, green: only at REV)."""
+    import difflib  # on `d` at REV only, not at launch
+
+    patch = list(difflib.unified_diff(cited, now, "cited", "at REV", n=2, lineterm=""))
+    parts = [Content.styled(visible(said), "$text-accent")]
+    for line in patch[2:MAX_FILE_DIFF_LINES]:  # not the ---/+++ header: the title says it
+        style = "$text-accent" if line.startswith("@@") else ""
+        if line.startswith("+"):
+            style = "$text-success"
+        elif line.startswith("-"):
+            style = "$text-error"
+        parts.append(Content.styled(visible(line), style) if style else Content(visible(line)))
+    if len(patch) > MAX_FILE_DIFF_LINES:
+        parts.append(Content.styled(f"… {len(patch) - MAX_FILE_DIFF_LINES} more lines", "i"))
+    if not patch:
+        parts.append(Content.styled("the same text at REV", "$text-muted"))
+    return Content("\n").join(parts)
 
 
 def commit_content(message: str, patch: str) -> Content:

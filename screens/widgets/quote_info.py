@@ -137,11 +137,15 @@ class QuoteInfo(TruecolorOnly, Static):
     ) -> None:
         """Describe ``quote`` (the reviewer's verdict on it, its anchor; ``place``: shown where it
         was found instead of its cited file), or ``opened`` when a file was opened instead
-        (``back_to_quotes``: the key that shows the record's quotes again, if it has any)."""
+        (``back_to_quotes``: the key that shows the record's quotes again, if it has any;
+        ``drift``: the quote's, or the opened file's when the record cites it)."""
         if opened is not None:
             hint = f"  ({back_to_quotes} returns to the quotes)" if back_to_quotes else ""
             text = Content.assemble(
-                ("file ", "$text-muted"), visible(opened), (hint, "$text-muted")
+                ("file ", "$text-muted"),
+                visible(opened),
+                drift or "",  # a cited file's drift at REV
+                (hint, "$text-muted"),
             )
         elif quote is None:
             text = Content("")

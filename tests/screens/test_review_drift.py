@@ -517,6 +517,6 @@ def test_a_cited_files_commits_are_listed_five_and_the_rest_counted() -> None:
     commits = [CommitInfo(f"{n:040x}", f"change {n}", "A", "2026-01-01") for n in range(8)]
     rows = list(commit_rows(commits, "filecommit-2", MAX_FILE_COMMITS))
     assert [row.id for row in rows] == [f"filecommit-2-{k}" for k in range(5)] + [None]
-    assert rows[-1].prompt.plain == "      … 3 more (assay check --against lists them)"
+    assert rows[-1].prompt.plain == "      … 3 more (assay check --against --format json lists all)"
     assert rows[-1].disabled
     assert len(list(commit_rows(commits[:5], "filecommit-2", MAX_FILE_COMMITS))) == 5

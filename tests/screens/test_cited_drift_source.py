@@ -1,0 +1,174 @@
+"""`t` on a cited file: the file a record cites, opened from its row in the record pane, shown at
+REV (through its renames, the lines the record names marked at their new place) and back; `d`
+compares it with the cited revision's. Before, `t` left the file for the record's quote (or said
+nothing useful for a record quoting nothing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from screenkit import git, index_of, press
+from textual.content import Content
+from textual.pilot import Pilot
+
+from evidence.sample import TIP_REVISION
+from keymaps import load_keymap
+from screens.review.history import Location
+from screens.review.screen import ReviewScreen
+from screens.widgets.source_view import SourceView
+from tui.app import AssayApp
+from tui.factory import make_demo_app
+
+#: quotes nothing; cites web/src/api/client.ts (unchanged at the tip), api/server.py (edited by
+#: one commit) and worker/src/digest.js (deleted)
+BOUNDARY = "workflow:selection-and-evidence-boundary"
+
+
+async def on_record(pilot: Pilot[Any], app: AssayApp, record_id: str) -> ReviewScreen:
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    await screen.settle()
+    await pilot.pause()
+    screen.go(Location(index_of(screen, record_id), None))
+    await screen.settle()
+    await pilot.pause()
+    return screen
+
+
+async def open_cited(pilot: Pilot[Any], screen: ReviewScreen, path: str) -> None:
+    """Enter on the record pane's row of the cited ``path``, as a reviewer opens it."""
+    pane = screen.record_pane
+    row = next(
+        n
+        for n in range(pane.row_count)
+        if (pane.row(n).id or "").startswith("cite-") and path in pane.row(n).prompt.plain
+    )
+    screen.set_focus(pane)
+    pane.move_to(row)
+    await press(pilot, screen, "enter")
+
+
+def title(view: SourceView) -> str:
+    """The source pane's title as read (its border title is kept as markup)."""
+    return Content.from_markup(str(view.border_title)).plain
+
+
+def demo(tmp_path: Path) -> AssayApp:
+    keymap = load_keymap(user=False)
+    return make_demo_app(tmp_path, reviewer="r", keymap=keymap, against=TIP_REVISION)
+
+
+async def test_t_shows_a_file_cited_whole_at_rev_and_d_its_changes(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, BOUNDARY)
+        await open_cited(pilot, screen, "api/server.py")
+        view, line = screen.source_view, screen.quote_info
+        assert "api/server.py @802776d" in title(view)
+        assert str(line.render()).endswith("~ edited at 8df75ac, t: see it")
+        cited_text = list(view.lines)
+        await press(pilot, screen, "t")
+        assert "api/server.py @8df75ac  edited; cited @802776d, t: back" in title(view)
+        assert view.path == "api/server.py" and list(view.lines) != cited_text
+        assert view.marks.matched is None  # cited whole: no lines to mark
+        assert str(line.render()).endswith("~ edited at 8df75ac, t: back")
+        await press(pilot, screen, "d")
+        diff = screen.quote_diff
+        assert diff is not None
+        text = str(diff.render())
+        assert text.startswith("the cited file at 8df75ac: edited by 1 commit")
+        added = {row[1:] for row in text.splitlines() if row.startswith("+")}
+        removed = {row[1:] for row in text.splitlines() if row.startswith("-")}
+        assert added and added <= set(view.lines) and not added <= set(cited_text)
+        assert removed <= set(cited_text)
+        await press(pilot, screen, "d", "t")
+        assert "api/server.py @802776d" in title(view)
+        assert list(view.lines) == cited_text
+        assert screen.state.opened == "api/server.py"  # still the file, not a quote
+
+
+async def test_t_on_a_cited_file_deleted_at_rev_says_so(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, BOUNDARY)
+        await open_cited(pilot, screen, "worker/src/digest.js")
+        view = screen.source_view
+        await press(pilot, screen, "t")
+        assert view.message == "@8df75ac: the cited file was deleted; t shows the cited revision"
+        assert "worker/src/digest.js @8df75ac" in title(view)
+        assert str(screen.quote_info.render()).endswith("⊘ file deleted at 8df75ac, t: back")
+        await press(pilot, screen, "t")
+        assert view.message is None and view.path == "worker/src/digest.js"
+
+
+REPORT = """\
+Lib runtime report
+
+Type: agentic-system-analyses/types/agentic-system-runtime-report.md
+
+Runtime account
+
+Evidence
+
+Evidence is SRC-1 at revision {rev}.
+
+Shared records
+
+Claims
+
+LB-CLM-limit
+
+Label: The limit
+
+The limit is checked before a read (SRC-1, lib.py:3-4).
+
+    def read(entry):
+        return entry
+
+--- lib.py:6-7
+"""
+
+LIB = ["import os", "", "LIMIT = 10", "CHECK = True", "", "def read(entry):", "    return entry"]
+
+
+async def test_t_follows_cited_lines_through_a_rename_to_their_new_place(tmp_path: Path) -> None:
+    """A record names lines of a file (`lib.py:3-4`) the newer revision renamed and moved them
+    in: `t` shows the new file, those lines marked where they are now."""
+    from evidence.reports.loading import load_reports
+    from tui.factory import make_app
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "lib.py").write_text("\n".join(LIB) + "\n")
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lib")
+    cited = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "src").mkdir()
+    git(repo, "mv", "lib.py", "src/lib.py")
+    (repo / "src" / "lib.py").write_text("\n".join(["# moved", "", *LIB]) + "\n")
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "move")
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    report = tmp_path / "lib-runtime-report.txt"
+    report.write_text(REPORT.format(rev=cited), encoding="utf-8")
+    keymap = load_keymap(user=False)
+    app = make_app(load_reports([report]), repo, cited, tmp_path / "v.db", "r", keymap, against=tip)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, "LB-CLM-limit")
+        await open_cited(pilot, screen, "lib.py")
+        view = screen.source_view
+        assert view.path == "lib.py" and view.cursor_line == 3
+        await press(pilot, screen, "t")
+        assert view.path == "src/lib.py"
+        assert f"src/lib.py @{tip[:7]}  moved; cited @{cited[:7]}" in title(view)
+        assert view.marks.matched == (5, 6) and view.cursor_line == 5
+        await press(pilot, screen, "t")
+        assert view.path == "lib.py" and view.cursor_line == 3
+        # the quote's own `t` is as before: `]` back to the quotes, then its file at REV
+        await press(pilot, screen, "]", "t")
+        assert screen.state.opened is None and view.path == "src/lib.py"
+        assert view.marks.matched == (8, 9)
