@@ -429,6 +429,26 @@ class Navigation:
             elif why:
                 self.notify(visible(why), markup=False, timeout=4)
 
+    def cited_against(self) -> bool:
+        """`t` on a cited file's row (or a row under it) in the record pane: open that file at
+        REV, as `enter` then `t` would. False when the cursor is on no such row, the file is
+        shown already (`t` then goes back and forth), or it has no drift."""
+        record, pane = self.state.record, self.record_pane
+        row_id = pane.highlighted_id if self.screen.focused is pane else ""
+        if record is None or self.drift.against is None:
+            return False
+        if not row_id.startswith(("cite-", "filecommit-")):
+            return False
+        cite = f"cite-{row_id.split('-')[1]}"
+        path, _why = cited_target(self.session, record, cite)
+        if path is None or path == self.state.opened:
+            return False
+        if not any(key[0] == path for key in self.session.cited_drifts):
+            return False
+        self.drift.showing_against = True
+        self.visit(path, cited_line(self.session, record, cite))
+        return True
+
     def choose_matching(self, pattern: str) -> None:
         """The file finder over the files a cited wildcard matches; the one chosen opens."""
         revision = self.state.revision

@@ -244,6 +244,8 @@ class ReviewScreen(Covered, Screen[None]):
         self.verdicts.act(what, on)
 
     def action_drift(self, what: str) -> None:
+        if what == "source" and self.moves.cited_against():
+            return
         self.sources.drift_action(what)
 
     def action_view(self, what: str, step: int = 1) -> None:

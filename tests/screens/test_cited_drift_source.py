@@ -172,3 +172,23 @@ async def test_t_follows_cited_lines_through_a_rename_to_their_new_place(tmp_pat
         await press(pilot, screen, "]", "t")
         assert screen.state.opened is None and view.path == "src/lib.py"
         assert view.marks.matched == (8, 9)
+
+
+async def test_t_on_a_cited_files_row_opens_it_at_rev(tmp_path: Path, sample: Path) -> None:
+    """`t` with the cursor on a cited file's row (or a commit under it), not opened yet, shows
+    that file at REV at once, and `t` again the cited revision's."""
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, BOUNDARY)
+        pane, view = screen.record_pane, screen.source_view
+        screen.set_focus(pane)
+        pane.move_to(pane.row_index("filecommit-1-0"))  # under api/server.py
+        await press(pilot, screen, "t")
+        assert screen.state.opened == "api/server.py"
+        assert "api/server.py @8df75ac  edited" in title(view)
+        await press(pilot, screen, "t")
+        assert "api/server.py @802776d" in title(view)
+        pane.move_to(pane.row_index("cite-2"))  # worker/src/digest.js, deleted at REV
+        await press(pilot, screen, "t")
+        assert view.message is not None and "the cited file was deleted" in view.message
+        assert screen.focused is pane  # the reviewer goes on down the list
