@@ -124,6 +124,16 @@ class SourcePane(Part):
         marked) or back at the cited revision (``source``, `t`)."""
         if what == "ask":
             self.drift.ask()
+        elif (
+            self.drift.against is not None
+            and self.state.opened is None
+            and self.state.quote is None
+            and not self.drift.showing_against  # turned off, it is said on the next quote
+        ):
+            # nothing to show at REV: said, not a flag turned that shows nothing
+            key = self._key("source_against")
+            said = f"{key} shows a quote's file at REV, or a cited file's from its row"
+            self.notify(said, timeout=3, markup=False)
         elif self.drift.toggle_source():
             opened, record = self.state.opened, self.state.record
             if opened is not None and self.drift.cited_drift_opened() is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from screenkit import git, index_of, press
+from screenkit import git, index_of, press, watch_notices
 from textual.content import Content
 from textual.pilot import Pilot
 
@@ -192,3 +192,18 @@ async def test_t_on_a_cited_files_row_opens_it_at_rev(tmp_path: Path, sample: Pa
         await press(pilot, screen, "t")
         assert view.message is not None and "the cited file was deleted" in view.message
         assert screen.focused is pane  # the reviewer goes on down the list
+
+
+async def test_t_with_nothing_to_show_at_rev_says_what_it_shows(
+    tmp_path: Path, sample: Path
+) -> None:
+    # a record quoting nothing, no cited file opened: t turned a flag and showed nothing
+    app = demo(tmp_path)
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, BOUNDARY)
+        await press(pilot, screen, "t")
+        assert (
+            notices[-1].message == "t shows a quote's file at REV, or a cited file's from its row"
+        )
+        assert not screen.drift.showing_against
