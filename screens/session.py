@@ -346,7 +346,7 @@ class ReviewSession:
 
     def filters(self) -> tuple[str, ...]:
         """The filters the reviewer cycles through (SARIF's when results are loaded)."""
-        drift = (DRIFT_FILTER,) if self.drifts else ()
+        drift = (DRIFT_FILTER,) if self.drifts or self.cited_drifts else ()  # either known
         if self._has_results:
             return FILTERS + SARIF_FILTERS + drift
         return FILTERS + drift
@@ -359,9 +359,10 @@ class ReviewSession:
         key: tuple[object, ...] = (self.results.grouping,)
         if filter_name in BY_COUNTS:
             key += (self._verdicts_seen,)
-        dicts = {"failing quotes": (self.anchors,), DRIFT_FILTER: (self.drifts,)}.get(
-            filter_name, ()
-        )
+        dicts = {
+            "failing quotes": (self.anchors,),
+            DRIFT_FILTER: (self.drifts, self.cited_drifts),
+        }.get(filter_name, ())
         cached = self._filtered.get(filter_name)
         if cached is not None and cached[0] == key and all(map(operator.is_, cached[1], dicts)):
             return cached[2]

@@ -447,7 +447,7 @@ class AuditScreen(Screen[None]):
                 if path.state.missing
             )
             self.state.set_anchoring(index, failing, missing)
-            if screen.session.drifts:
+            if screen.session.drifts or screen.session.cited_drifts:  # a report may quote nothing
                 drifts = screen.session.drifts.values()
                 files = screen.session.cited_drifts.values()  # as the audit's own count
                 self.state.entries[index].drift = sum(1 for d in drifts if d.status.breaks) + sum(

@@ -204,14 +204,17 @@ class DriftPart(Part):
         from evidence.drift_model import drift_counts
 
         counts = drift_counts(list(message.drifts.values()))
-        said = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)
+        parts = [", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)]
         if message.cited:
             from evidence.drift_report import cited_drift_counts
 
             files = cited_drift_counts(list(message.cited.values()))
-            said += "; cited files: " + ", ".join(
-                f"{n} {s.replace('_', ' ')}" for s, n in files.items() if n
+            parts.append(
+                "cited files: "
+                + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in files.items() if n)
             )
+        # a report may quote nothing, or quote and cite nothing at the cited revision
+        said = "; ".join(part for part in parts if part) or "no quote or cited file to follow"
         self.notify(visible(f"{self.header_label()}: {said}"), markup=False)
         if message.relation == "shallow":  # git cannot see the history between them
             from evidence.drift_report import relation_note

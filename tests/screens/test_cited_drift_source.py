@@ -207,3 +207,59 @@ async def test_t_with_nothing_to_show_at_rev_says_what_it_shows(
             notices[-1].message == "t shows a quote's file at REV, or a cited file's from its row"
         )
         assert not screen.drift.showing_against
+
+
+UNQUOTED = """\
+Lib workflow report
+
+Type: agentic-system-analyses/types/agentic-system-workflow-report.md
+
+Workflow account
+
+Evidence
+
+Evidence is SRC-1 at revision {rev}. The limit is read once (SRC-1, a.py, b.py).
+
+The count is kept apart (SRC-1, c.py).
+"""
+
+
+async def test_a_report_quoting_nothing_has_its_cited_files_drift(tmp_path: Path) -> None:
+    """A workflow report may cite files and quote none: its drift is its cited files'. The
+    `drifted` filter was not offered (it looked at the quotes' drift only), and the notice
+    began with "; "."""
+    from evidence.reports.loading import load_reports
+    from tui.factory import make_app
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    for name in ("a.py", "b.py", "c.py"):
+        (repo / name).write_text(f"# {name}\nVALUE = 1\n")
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "files")
+    cited = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "a.py").write_text("# a.py\nVALUE = 2\n")
+    git(repo, "rm", "-q", "b.py")
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "edit a, drop b")
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    report = tmp_path / "lib-workflow-report.txt"
+    report.write_text(UNQUOTED.format(rev=cited), encoding="utf-8")
+    keymap = load_keymap(user=False)
+    app = make_app(load_reports([report]), repo, cited, tmp_path / "v.db", "r", keymap, against=tip)
+    notices = watch_notices(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        session = screen.session
+        assert session.drifts == {} and len(session.cited_drifts) == 3
+        said = [n.message for n in notices if n.message.startswith(f"drift vs {tip[:7]}")]
+        assert said == [f"drift vs {tip[:7]}: cited files: 1 unchanged, 1 edited, 1 file deleted"]
+        assert "drifted" in session.filters()
+        drifted = [
+            r.id for r in session.records if session.passes("drifted")(session.records.index(r))
+        ]
+        assert len(drifted) == 1  # the paragraph citing b.py, gone; c.py's holds
