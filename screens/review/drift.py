@@ -283,11 +283,16 @@ class DriftPart(Part):
         unchanged."""
         if self.against is None:
             return None
-        found = self.cited_drift_opened() if self.state.opened is not None else None
-        drift = found.drift if found is not None else self.drift_of_quote()
-        if drift is None or (self.state.opened is not None and found is None):
-            return None
-        status = found.status if found is not None else drift.status.value
+        if self.state.opened is not None:
+            found = self.cited_drift_opened()
+            if found is None:
+                return None
+            drift, status = found.drift, found.status  # a file's words: edited, renamed
+        else:
+            quoted = self.drift_of_quote()
+            if quoted is None:
+                return None
+            drift, status = quoted, quoted.status.value
         if status in ("unchanged", "not_anchored"):
             return None
         symbol = CITED_SYMBOLS[status]

@@ -104,6 +104,24 @@ async def test_t_on_a_cited_file_deleted_at_rev_says_so(tmp_path: Path, sample: 
         assert view.message is None and view.path == "worker/src/digest.js"
 
 
+def commit_all(repo: Path, message: str) -> str:
+    """Commit the work tree as it stands: the new commit's id."""
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def review_of(tmp_path: Path, repo: Path, report: Path, cited: str, tip: str) -> AssayApp:
+    """The review of ``report`` at ``cited`` with drift against ``tip``."""
+    from evidence.reports.loading import load_reports
+    from tui.factory import make_app
+
+    keymap = load_keymap(user=False)
+    return make_app(
+        load_reports([report]), repo, cited, tmp_path / "v.db", "r", keymap, against=tip
+    )
+
+
 REPORT = """\
 Lib runtime report
 
@@ -137,26 +155,18 @@ LIB = ["import os", "", "LIMIT = 10", "CHECK = True", "", "def read(entry):", " 
 async def test_t_follows_cited_lines_through_a_rename_to_their_new_place(tmp_path: Path) -> None:
     """A record names lines of a file (`lib.py:3-4`) the newer revision renamed and moved them
     in: `t` shows the new file, those lines marked where they are now."""
-    from evidence.reports.loading import load_reports
-    from tui.factory import make_app
-
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
     (repo / "lib.py").write_text("\n".join(LIB) + "\n")
-    git(repo, "add", ".")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lib")
-    cited = git(repo, "rev-parse", "HEAD").strip()
+    cited = commit_all(repo, "lib")
     (repo / "src").mkdir()
     git(repo, "mv", "lib.py", "src/lib.py")
     (repo / "src" / "lib.py").write_text("\n".join(["# moved", "", *LIB]) + "\n")
-    git(repo, "add", ".")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "move")
-    tip = git(repo, "rev-parse", "HEAD").strip()
+    tip = commit_all(repo, "move")
     report = tmp_path / "lib-runtime-report.txt"
     report.write_text(REPORT.format(rev=cited), encoding="utf-8")
-    keymap = load_keymap(user=False)
-    app = make_app(load_reports([report]), repo, cited, tmp_path / "v.db", "r", keymap, against=tip)
+    app = review_of(tmp_path, repo, report, cited, tip)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await on_record(pilot, app, "LB-CLM-limit")
         await open_cited(pilot, screen, "lib.py")
@@ -228,26 +238,18 @@ async def test_a_report_quoting_nothing_has_its_cited_files_drift(tmp_path: Path
     """A workflow report may cite files and quote none: its drift is its cited files'. The
     `drifted` filter was not offered (it looked at the quotes' drift only), and the notice
     began with "; "."""
-    from evidence.reports.loading import load_reports
-    from tui.factory import make_app
-
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
     for name in ("a.py", "b.py", "c.py"):
         (repo / name).write_text(f"# {name}\nVALUE = 1\n")
-    git(repo, "add", ".")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "files")
-    cited = git(repo, "rev-parse", "HEAD").strip()
+    cited = commit_all(repo, "files")
     (repo / "a.py").write_text("# a.py\nVALUE = 2\n")
     git(repo, "rm", "-q", "b.py")
-    git(repo, "add", ".")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "edit a, drop b")
-    tip = git(repo, "rev-parse", "HEAD").strip()
+    tip = commit_all(repo, "edit a, drop b")
     report = tmp_path / "lib-workflow-report.txt"
     report.write_text(UNQUOTED.format(rev=cited), encoding="utf-8")
-    keymap = load_keymap(user=False)
-    app = make_app(load_reports([report]), repo, cited, tmp_path / "v.db", "r", keymap, against=tip)
+    app = review_of(tmp_path, repo, report, cited, tip)
     notices = watch_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
