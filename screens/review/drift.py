@@ -260,6 +260,11 @@ class DriftPart(Part):
                 return self.session.cited_drifts.get((checked.path, checked.lines))
         return None
 
+    def cited_whole_opened(self) -> bool:
+        """The file the source pane shows is one the record cites whole, followed to REV."""
+        found = self.cited_drift_opened()
+        return found is not None and found.lines is None
+
     def _shown_drift(self) -> Drift | None:
         """The drift of what the source pane shows: the cited file opened, or the quote."""
         if self.state.opened is not None:

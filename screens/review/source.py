@@ -51,6 +51,10 @@ def no_quote_message(session: ReviewSession, record: Record | None) -> str:
     return text
 
 
+#: the request of a file read to keep, never to show (`keep_cited`)
+KEEP_ONLY = -1
+
+
 class SourcePane(Part):
     """Shows the current quote's file, or a file opened by path, in the source pane."""
 
@@ -117,6 +121,22 @@ class SourcePane(Part):
 
         self.screen.run_worker(
             read, thread=True, exclusive=True, group="source", exit_on_error=False
+        )
+
+    def keep_cited(self, path: str) -> None:
+        """Read a file of the cited revision to keep, not show (`d` compares a file cited whole,
+        opened at REV from its row, with it)."""
+        revision = self.state.revision
+        if revision is None or path in self._kept:
+            return
+
+        def read() -> None:
+            source = revision.read(path)
+            _ = source.lines
+            self.post_message(SourceLoaded(KEEP_ONLY, source))
+
+        self.screen.run_worker(
+            read, thread=True, exclusive=True, group="source-kept", exit_on_error=False
         )
 
     def drift_action(self, what: str) -> None:
@@ -314,6 +334,10 @@ class SourcePane(Part):
     @while_shown
     def on_source_loaded(self, message: SourceLoaded) -> None:
         """A file was read: show it, unless another was asked for since."""
+        if message.request == KEEP_ONLY:  # kept to compare with, not shown
+            self._kept[message.source.path] = message.source
+            self.refresh_diff()
+            return
         if message.request != self.request:
             return
         self.shown = message.request
@@ -430,7 +454,10 @@ class SourcePane(Part):
         if diff is None:
             return  # filled when shown
         if self.shown == self._against_request:
-            cited = self._kept.get(self.state.opened) if self.state.opened else None
+            opened = self.state.opened
+            cited = self._kept.get(opened) if opened else None
+            if opened and cited is None and self.drift.cited_whole_opened():
+                self.keep_cited(opened)  # shows the diff once read
             diff.update(self.drift.diff_content(cited, self.source))  # cited against REV's
             return
         quote = self.state.quote if self.state.opened is None else None

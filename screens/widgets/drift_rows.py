@@ -188,8 +188,9 @@ def drift_diff_content(drift: Drift | None, short: str) -> Content:
     return Content("\n").join([head, cited, now, legend])
 
 
-#: a whole file's diff shown in the diff pane: its first lines, the rest counted
-MAX_FILE_DIFF_LINES = 2000
+#: a whole file's diff shown in the diff pane: its first lines, the rest counted (the diff
+#: pane lays out every line it is given; the commits under the file show the rest)
+MAX_FILE_DIFF_LINES = 500
 
 
 def file_diff_content(said: str, cited: Sequence[str], now: Sequence[str]) -> Content:

@@ -196,7 +196,13 @@ async def test_t_on_a_cited_files_row_opens_it_at_rev(tmp_path: Path, sample: Pa
         await press(pilot, screen, "t")
         assert screen.state.opened == "api/server.py"
         assert "api/server.py @8df75ac  edited" in title(view)
-        await press(pilot, screen, "t")
+        await press(pilot, screen, "d")  # the cited revision's file read to compare with
+        diff = screen.quote_diff
+        assert diff is not None
+        rows = str(diff.render()).splitlines()
+        assert rows[0] == "the cited file at 8df75ac: edited by 1 commit"
+        assert any(row.startswith("+") for row in rows) and rows[1].startswith("@@")
+        await press(pilot, screen, "d", "t")
         assert "api/server.py @802776d" in title(view)
         pane.move_to(pane.row_index("cite-2"))  # worker/src/digest.js, deleted at REV
         await press(pilot, screen, "t")
@@ -265,3 +271,31 @@ async def test_a_report_quoting_nothing_has_its_cited_files_drift(tmp_path: Path
             r.id for r in session.records if session.passes("drifted")(session.records.index(r))
         ]
         assert len(drifted) == 1  # the paragraph citing b.py, gone; c.py's holds
+        # t on a.py's row, then d: a.py at the cited revision, never shown, read to compare
+        screen.go(Location(index_of(screen, drifted[0]), None))
+        await screen.settle()
+        pane = screen.record_pane
+        screen.set_focus(pane)
+        pane.move_to(pane.row_index("cite-0"))
+        await press(pilot, screen, "t", "d")
+        assert screen.state.opened == "a.py"
+        diff = screen.quote_diff
+        assert diff is not None
+        assert str(diff.render()).splitlines()[-2:] == ["-VALUE = 1", "+VALUE = 2"]
+
+
+def test_a_whole_files_diff_is_data_kept_short_and_says_when_nothing_differs() -> None:
+    from screens.widgets.drift_rows import MAX_FILE_DIFF_LINES, file_diff_content
+
+    cited = [f"[b]line {n}[/b]\x1b[31m" for n in range(2000)]
+    now = [f"{line} changed" for line in cited]
+    text = file_diff_content("the cited file at 1234567: edited by 3 commits", cited, now).plain
+    rows = text.splitlines()
+    assert rows[0] == "the cited file at 1234567: edited by 3 commits"
+    assert rows[1].startswith("@@") and rows[2] == "-[b]line 0[/b]␛[31m"  # as data, made visible
+    assert (
+        len(rows) == MAX_FILE_DIFF_LINES
+        and rows[-1] == f"… {4003 - MAX_FILE_DIFF_LINES} more lines"
+    )
+    same = file_diff_content("the cited file at 1234567: renamed to b.py", cited, cited).plain
+    assert same.splitlines()[1:] == ["the same text at REV"]
