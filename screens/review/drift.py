@@ -350,7 +350,8 @@ class DriftPart(Part):
             if cited is None or now is None:
                 return Content.styled(visible(said), "$text-accent")
             return file_diff_content(said, cited.lines, now.lines)
-        return drift_diff_content(self._shown_drift(), short)
+        what = "lines" if found is not None else "passage"  # a cited file's named lines
+        return drift_diff_content(self._shown_drift(), short, what)
 
     def against_view(self, source: SourceFile) -> tuple[Content, SourceMarks, int]:
         """Title, marks and first line for the current quote's file (or the cited file opened)

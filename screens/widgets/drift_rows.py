@@ -167,12 +167,13 @@ def commit_rows(
         yield Row(Content.styled(more, "$text-muted"), disabled=True)
 
 
-def drift_diff_content(drift: Drift | None, short: str) -> Content:
-    """What `d` shows while the source pane is at REV: the cited passage against its
-    counterpart at REV (red: only at the cited revision, green: only at REV)."""
+def drift_diff_content(drift: Drift | None, short: str, what: str = "passage") -> Content:
+    """What `d` shows while the source pane is at REV: the cited passage (``what``: or the
+    lines a record names of a cited file) against its counterpart at REV (red: only at the
+    cited revision, green: only at REV)."""
     if drift is None:
         return Content.styled("no drift for this quote", "$text-muted")
-    said = f"the cited passage {drift_summary(drift, short)}"
+    said = f"the cited {what} {drift_summary(drift, short)}"
     head = Content.styled(visible(said), "$text-accent")
     if drift.whitespace:  # the same but for whitespace: a diff of words would mark little
         said = "the same text at REV but for its whitespace"

@@ -176,6 +176,13 @@ async def test_t_follows_cited_lines_through_a_rename_to_their_new_place(tmp_pat
         assert view.path == "src/lib.py"
         assert f"src/lib.py @{tip[:7]}  moved; cited @{cited[:7]}" in title(view)
         assert view.marks.matched == (5, 6) and view.cursor_line == 5
+        await press(pilot, screen, "d")
+        diff = screen.quote_diff
+        assert diff is not None
+        said = str(diff.render())
+        assert said.startswith("the cited lines at ") and "now src/lib.py:5-6" in said
+        assert "the same text at REV" in said
+        await press(pilot, screen, "d")
         await press(pilot, screen, "t")
         assert view.path == "lib.py" and view.cursor_line == 3
         # the quote's own `t` is as before: `]` back to the quotes, then its file at REV
