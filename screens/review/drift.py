@@ -30,7 +30,6 @@ from screens.widgets.drift_rows import (
     commit_content,
     drift_diff_content,
     drift_summary,
-    file_diff_content,
 )
 
 if TYPE_CHECKING:
@@ -260,11 +259,6 @@ class DriftPart(Part):
                 return self.session.cited_drifts.get((checked.path, checked.lines))
         return None
 
-    def cited_whole_opened(self) -> bool:
-        """The file the source pane shows is one the record cites whole, followed to REV."""
-        found = self.cited_drift_opened()
-        return found is not None and found.lines is None
-
     def _shown_drift(self) -> Drift | None:
         """The drift of what the source pane shows: the cited file opened, or the quote."""
         if self.state.opened is not None:
@@ -339,18 +333,19 @@ class DriftPart(Part):
             return f"{at}: the quoted file was deleted; t shows the cited revision"
         return None
 
-    def diff_content(self, cited: SourceFile | None, now: SourceFile | None) -> Content:
-        """The diff pane's text while the source pane shows REV (``now``): a quote's passage,
-        or the lines named of a cited file, against its counterpart; a file cited whole
-        against ``cited``, the file at the cited revision (None: not read)."""
-        short = self.against.short if self.against else "?"
+    def whole_file_said(self) -> str | None:
+        """What became of the file the source pane shows at REV, when the record cites it
+        whole (`d` then compares the whole file); None otherwise."""
         found = self.cited_drift_opened() if self.state.opened is not None else None
-        if found is not None and found.lines is None:  # cited whole: the whole file compared
-            said = f"the cited file {cited_drift_summary(found, short)}"
-            if cited is None or now is None:
-                return Content.styled(visible(said), "$text-accent")
-            return file_diff_content(said, cited.lines, now.lines)
-        what = "lines" if found is not None else "passage"  # a cited file's named lines
+        if found is None or found.lines is not None or self.against is None:
+            return None
+        return f"the cited file {cited_drift_summary(found, self.against.short)}"
+
+    def diff_content(self) -> Content:
+        """The diff pane's text while the source pane shows REV: a quote's passage, or the
+        lines a record names of a cited file, against its counterpart at REV."""
+        short = self.against.short if self.against else "?"
+        what = "lines" if self.state.opened is not None else "passage"  # a file's named lines
         return drift_diff_content(self._shown_drift(), short, what)
 
     def against_view(self, source: SourceFile) -> tuple[Content, SourceMarks, int]:

@@ -232,7 +232,7 @@ class Loading:
     async def settle(self) -> None:
         """Wait until the revision is open and anchoring and file reads are done."""
         await self.loaded.wait()
-        for group in ("anchor", "source", "source-kept"):
+        for group in ("anchor", "source", "source-kept", "file-diff"):
             for worker in list(self.screen.workers):
                 if worker.group == group and worker.is_running:
                     await worker.wait()

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from textual.content import Content
+
     from evidence.backlinks import Backlink
     from evidence.citations import CitedPath
     from evidence.model import Anchor, Quote
@@ -102,3 +104,12 @@ class Redraw(Message):
     ) -> None:
         super().__init__()
         self.header, self.records, self.record, self.source = header, records, record, source
+
+
+class FileDiffReady(Message, bubble=False):
+    """A file cited whole compared with itself at REV, for the diff pane (``request``: the
+    source pane's read it was computed for)."""
+
+    def __init__(self, request: int, key: tuple[str | None, str | None], content: Content) -> None:
+        super().__init__()
+        self.request, self.key, self.content = request, key, content

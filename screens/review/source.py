@@ -15,7 +15,7 @@ from cachetools import LRUCache
 from textual.content import Content
 
 from keymaps import Keymap, short_key
-from screens.review.messages import SourceLoaded
+from screens.review.messages import FileDiffReady, SourceLoaded
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.session import ReviewSession
@@ -73,6 +73,8 @@ class SourcePane(Part):
         self.shown = 0
         self.source: SourceFile | None = None  # the file shown
         self._kept: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)
+        # (cited blob, REV's blob) -> `d`'s diff of a file cited whole (computed in a worker)
+        self._file_diffs: LRUCache[tuple[str | None, str | None], Content] = LRUCache(8)
         self._pending_line: int | None = None  # where to open the next file opened by path
         self._pending_column: int | None = None  # and where on that line (a grep hit's)
         self._against_request = 0  # the read of the quote's file at the drift's REV (`t`)
@@ -449,16 +451,50 @@ class SourcePane(Part):
             self.open_found()
         self.refresh_diff()
 
+    def _whole_file_diff(self, said: str) -> Content:
+        """The diff of the cited file shown at REV against the cited revision's, if computed;
+        else ``said`` alone, and the cited file read or the diff computed in a worker (difflib
+        on a large file rewritten throughout takes a fifth of a second)."""
+        opened, now = self.state.opened, self.source
+        cited = self._kept.get(opened) if opened else None
+        if opened and cited is None:
+            self.keep_cited(opened)  # its `SourceLoaded` refreshes the diff
+        if cited is None or now is None:
+            return Content.styled(visible(said), "$text-accent")
+        key = (cited.oid, now.oid)  # blobs read from git have theirs
+        done = self._file_diffs.get(key) if None not in key else None
+        if done is not None:
+            return done
+        request, cited_lines, now_lines = self.shown, cited.lines, now.lines
+
+        def compare() -> None:
+            from screens.widgets.drift_rows import file_diff_content
+
+            content = file_diff_content(said, cited_lines, now_lines)
+            self.post_message(FileDiffReady(request, key, content))
+
+        self.screen.run_worker(
+            compare, thread=True, exclusive=True, group="file-diff", exit_on_error=False
+        )
+        return Content.styled(visible(said) + " (comparing…)", "$text-accent")
+
+    @while_shown
+    def on_file_diff_ready(self, message: FileDiffReady) -> None:
+        if None not in message.key:
+            self._file_diffs[message.key] = message.content
+        if message.request == self.shown and self.quote_diff is not None:
+            self.quote_diff.update(message.content)
+
     def refresh_diff(self) -> None:
         diff = self.quote_diff
         if diff is None:
             return  # filled when shown
         if self.shown == self._against_request:
-            opened = self.state.opened
-            cited = self._kept.get(opened) if opened else None
-            if opened and cited is None and self.drift.cited_whole_opened():
-                self.keep_cited(opened)  # shows the diff once read
-            diff.update(self.drift.diff_content(cited, self.source))  # cited against REV's
+            said = self.drift.whole_file_said()
+            if said is not None:  # a file cited whole: the whole file compared
+                diff.update(self._whole_file_diff(said))
+                return
+            diff.update(self.drift.diff_content())  # cited passage against REV's
             return
         quote = self.state.quote if self.state.opened is None else None
         anchor = self.session.anchor(quote) if quote is not None else None
