@@ -21,15 +21,13 @@ from screens.safe import visible
 from screens.session import ReviewSession
 from screens.widgets.cited_rows import cited_line_range, cited_summary
 from screens.widgets.record_pane import verdict_word
-from screens.widgets.source_lines import SourceMarks, file_message
+from screens.widgets.source_lines import SourceMarks, file_message, quote_column
 from screens.widgets.source_view import SourceView
 from screens.widgets.target_line import TargetLine, no_target_text, record_hint, target_name
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from evidence.backlinks import Backlink
-    from evidence.model import Elsewhere, Quote, Record
+    from evidence.model import Elsewhere, Record
     from evidence.revision import Revision, SourceFile
     from screens.review.drift import DriftPart
     from screens.widgets.quote_diff import QuoteDiff
@@ -248,18 +246,7 @@ class SourcePane(Part):
             view.show_message(f"cannot open the revision: {visible(self.state.revision_error)}")
             return
         place = self.place()
-        said = self.drift.against_message()
-        if said is not None and place is None:
-            self.request += 1  # a read still in flight is not shown any more
-            self.shown = self.request
-            at = self.drift.against_label()
-            view.show_message(visible(said), title=Content(visible(f"{quote.path} {at}")))
-            return
-        at_against = self.drift.source_at_against()
-        if at_against is not None and place is None:
-            self.request += 1
-            self._against_request = self.request
-            self.read_source(self.request, *at_against)
+        if place is None and self._at_against(quote.path):
             return
         if place is not None:
             self._open(place.path)
@@ -289,21 +276,27 @@ class SourcePane(Part):
         self.state.opened = path
         self._pending_line, self._pending_column = line, column
         self.refresh_quote_info()
+        if not self._at_against(path):  # a cited file while the pane shows REV: it, at REV
+            self._open(path)
+
+    def _at_against(self, path: str) -> bool:
+        """Show the quote's file (or the cited file opened, ``path``) at REV, or say why it
+        cannot be (not there any more); False when the pane shows the cited revision."""
         said = self.drift.against_message()
-        if said is not None:  # a cited file shown at REV that is not there any more
+        if said is not None:  # at REV, with nothing to show: the diff says what became of it
             self.request += 1  # a read still in flight is not shown any more
-            self.shown = self.request
+            self.shown = self._against_request = self.request
             at = self.drift.against_label()
             self.view.show_message(visible(said), title=Content(visible(f"{path} {at}")))
             self.refresh_diff()
-            return
+            return True
         at_against = self.drift.source_at_against()
-        if at_against is not None:  # a cited file while the pane shows REV: it, at REV
-            self.request += 1
-            self._against_request = self.request
-            self.read_source(self.request, *at_against)
-            return
-        self._open(path)
+        if at_against is None:
+            return False
+        self.request += 1
+        self._against_request = self.request
+        self.read_source(self.request, *at_against)
+        return True
 
     def _open(self, path: str, *, ending: bool = False) -> None:
         """Read a file from the revision in a worker; SourceLoaded shows it."""
@@ -456,6 +449,8 @@ class SourcePane(Part):
         else ``said`` alone, and the cited file read or the diff computed in a worker (difflib
         on a large file rewritten throughout takes a fifth of a second)."""
         opened, now = self.state.opened, self.source
+        if self.drift.source_at_against() is None:  # gone at REV: nothing to compare
+            return Content.styled(visible(said), "$text-accent")
         cited = self._kept.get(opened) if opened else None
         if opened and cited is None:
             self.keep_cited(opened)  # its `SourceLoaded` refreshes the diff
@@ -506,21 +501,3 @@ class SourcePane(Part):
         if lines is not None and source is not None and source.path == wanted:
             passage = "\n".join(source.lines[lines[0] - 1 : lines[1]])
         diff.show(quote, anchor, place=place, passage=passage)
-
-
-def quote_column(quote: Quote, lines: Sequence[str], line: int) -> int | None:
-    """Where on its first line (1-based ``line``) a quote starts, 0-based: a SARIF region's
-    start column, else where the start of the quote's first line is found on it (None when it
-    is not: a quote collapsed from several lines, or not verbatim)."""
-    if not 1 <= line <= len(lines):
-        return None
-    if quote.columns is not None and quote.columns[0] > 0:
-        return quote.columns[0] - 1
-    first = next((part.strip() for part in quote.text.splitlines() if part.strip()), "")
-    if not first:
-        return None
-    text = lines[line - 1]
-    at = text.find(first)  # whole: its start alone may stand earlier on a repetitive line
-    if at < 0:  # collapsed from several lines: its start
-        at = text.find(first[:40])
-    return at if at >= 0 else None

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pygments is imported by the highlighting worker
 
     from rich.syntax import PygmentsSyntaxTheme
 
+    from evidence.model import Quote
     from evidence.revision import SourceFile
 
 LineRange = tuple[int, int]
@@ -271,3 +272,21 @@ def gutter_segments(
         Segment(mark, mark_style),
         Segment(" ", base),
     )
+
+
+def quote_column(quote: Quote, lines: Sequence[str], line: int) -> int | None:
+    """Where on its first line (1-based ``line``) a quote starts, 0-based: a SARIF region's
+    start column, else where the start of the quote's first line is found on it (None when it
+    is not: a quote collapsed from several lines, or not verbatim)."""
+    if not 1 <= line <= len(lines):
+        return None
+    if quote.columns is not None and quote.columns[0] > 0:
+        return quote.columns[0] - 1
+    first = next((part.strip() for part in quote.text.splitlines() if part.strip()), "")
+    if not first:
+        return None
+    text = lines[line - 1]
+    at = text.find(first)  # whole: its start alone may stand earlier on a repetitive line
+    if at < 0:  # collapsed from several lines: its start
+        at = text.find(first[:40])
+    return at if at >= 0 else None

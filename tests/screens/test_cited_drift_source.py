@@ -306,3 +306,29 @@ def test_a_whole_files_diff_is_data_kept_short_and_says_when_nothing_differs() -
     )
     same = file_diff_content("the cited file at 1234567: renamed to b.py", cited, cited).plain
     assert same.splitlines()[1:] == ["the same text at REV"]
+
+
+async def test_d_at_rev_on_a_file_gone_says_so_and_compares_nothing(
+    tmp_path: Path, sample: Path
+) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, BOUNDARY)
+        await open_cited(pilot, screen, "worker/src/digest.js")
+        await press(pilot, screen, "t", "d")
+        diff = screen.quote_diff
+        assert diff is not None
+        assert str(diff.render()) == "the cited file at 8df75ac: file deleted"
+        # a quote of that file, at REV: its drift, not the cited revision's quote/source diff
+        record, n = next(
+            (r, k)
+            for r in screen.session.records
+            for k, q in enumerate(r.quotes)
+            if q.path == "worker/src/digest.js"
+        )
+        screen.go(Location(index_of(screen, record.id), n), on_quote=True)
+        await screen.settle()
+        await pilot.pause()
+        said = str(diff.render()).splitlines()
+        assert said[0].startswith("the cited passage at 8df75ac: file deleted")
+        assert said[1:] == ["nothing to compare at REV"]

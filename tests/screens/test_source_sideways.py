@@ -13,8 +13,8 @@ from evidence.model import Quote
 from evidence.reports.loading import load_reports
 from keymaps import load_keymap
 from screens.review.history import Location
-from screens.review.source import quote_column
 from screens.widgets.source_layout import SIDE_CONTEXT, sideways
+from screens.widgets.source_lines import quote_column
 from tui.app import AssayApp
 from tui.factory import make_app
 
