@@ -35,7 +35,7 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
     reports with SARIF paths found in its revision (`/` lists them as its review does, not as the
     scanner's checkout had them). Reads git and the disk: for a worker."""
     from evidence.anchor_cache import get, key_for
-    from evidence.citations import cited_places
+    from evidence.citations import PathIndex, check_citations, cited_places
     from evidence.git.process import OBJECT_ID
     from evidence.git.submodules import tree_directory
     from evidence.inputs import CheckError, choose_revision
@@ -76,13 +76,18 @@ def read_cached(entries: list[AuditEntry], directory: Path, against: str | None)
                 if cached is None:
                     found.append(Cached(index, None, None, None, reportset))
                     continue
-                drifted = _drifted(cached.anchors, cached.citations or (), revision, newer)
+                citations, missing = cached.citations, cached.citations_missing
+                if citations is None:  # the reports cite other paths since: read them here
+                    paths = PathIndex(revision.paths(), revision.held, revision.root)
+                    citations = check_citations(reportset, paths)
+                    missing = sum(1 for cited in citations if cited.state.missing)
+                drifted = _drifted(cached.anchors, citations, revision, newer)
         except CheckError:
             continue  # no one revision named: opened, it is read unchecked and says why
         except RevisionError as error:
             found.append(Cached(index, None, None, None, entry.reportset, error=str(error)))
             continue
-        found.append(Cached(index, cached.failing, cached.citations_missing, drifted, reportset))
+        found.append(Cached(index, cached.failing, missing, drifted, reportset))
     return found
 
 

@@ -189,3 +189,27 @@ def test_a_cited_files_lines_past_its_end_are_kept_and_counted(tmp_path: Path) -
     cached = get(tmp_path, key, quotes)
     assert cached is not None and cached.citations == cited and cached.citations_missing == 1
     assert anchor_cache.counts(tmp_path, key, 1) == (0, 1)
+
+
+def test_drift_counts_the_cited_files_of_reports_whose_citations_changed(tmp_path: Path) -> None:
+    # the kept anchors' cited paths are the reports' of when they were kept: a report citing
+    # other files since counted its quotes' drift alone, whatever became of the files it cites
+    from auditkit import git
+
+    from screens.audit.anchors import read_cached
+    from tui.audit_app import load_state
+
+    root = tmp_path / "audit"
+    audit = load_audit(make_audit(root))
+    directory = tmp_path / "anchors"
+    check_system(audit.systems[1], anchor_cache=directory)  # Beta's anchors and cited paths kept
+    beta = root / "repos" / "beta"
+    git(beta, "rm", "-q", "src/gone.py")
+    git(beta, "commit", "-q", "-m", "drop gone.py")
+    report = root / "reports" / "beta-runtime-report.txt"
+    text = report.read_text(encoding="utf-8")
+    report.write_text(text.replace("(SRC-1, src/app.py, src/gone.py)", "(SRC-1, src/gone.py)"))
+    state = load_state(load_audit(root / "assay.toml"))
+    found = {cached.system: cached for cached in read_cached(state.entries, directory, "main")}
+    assert found[1].drifted == 1  # src/gone.py, deleted at main; the quotes unchanged
+    assert found[1].missing == 0  # the cited paths read again at the cited revision
