@@ -213,13 +213,13 @@ class Lookups:
 
     def permalink(self) -> None:
         """Copy a permalink to the selected lines of the open file (OSC 52) and show it."""
-        view = self.sources.view
-        if self.state.revision is None or view.path is None:
+        view, revision = self.sources.view, self.sources.shown_revision  # REV's lines at REV
+        if revision is None or view.path is None:
             self.notify("no file is open", severity="warning")
             return
         from evidence.permalink import link_to
 
-        link = link_to(self.state.revision, self.state.remote, view.path, view.selection)
+        link = link_to(revision, self.state.remote, view.path, view.selection)
         self.screen.app.copy_to_clipboard(link.text)
         shown = link.text if link.web else f"{link.text} ({link.reason})"
         self.notify(visible(f"copied {shown}"), markup=False, timeout=6)

@@ -18,8 +18,7 @@ from keymaps import Keymap, short_key
 from screens.review.messages import FileDiffReady, SourceLoaded
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
-from screens.session import ReviewSession
-from screens.widgets.cited_rows import cited_line_range, cited_summary
+from screens.widgets.cited_rows import cited_line_range, no_quote_message
 from screens.widgets.record_pane import verdict_word
 from screens.widgets.source_lines import SourceMarks, file_message, quote_column
 from screens.widgets.source_view import SourceView
@@ -34,19 +33,6 @@ if TYPE_CHECKING:
     from screens.widgets.quote_info import QuoteInfo
 
 KEPT_FILES = 96  # files read from the revision kept for the source pane
-
-
-def no_quote_message(session: ReviewSession, record: Record | None) -> str:
-    """What the source pane says for a record without quotes: the files it cites and where its
-    search hits are."""
-    if record is None:
-        return ""
-    text = cited_summary(session, record)
-    hits = sum(len(session.replays.get((s.record, s.line)) or ()) for s in record.searches)
-    if hits:
-        many = "hits" if hits > 1 else "hit"
-        text += f" Its searches found {hits} {many}: pick one in the record pane."
-    return text
 
 
 #: the request of a file read to keep, never to show (`keep_cited`)
@@ -122,6 +108,12 @@ class SourcePane(Part):
         self.screen.run_worker(
             read, thread=True, exclusive=True, group="source", exit_on_error=False
         )
+
+    @property
+    def shown_revision(self) -> Revision | None:
+        """The revision of the file the source pane shows: REV while it shows REV (`t`)."""
+        at_against = self.shown == self._against_request and self.drift.against is not None
+        return self.drift.against if at_against else self.state.revision
 
     def keep_cited(self, path: str) -> None:
         """Read a file of the cited revision to keep, not show (`d` compares a file cited whole,

@@ -158,3 +158,16 @@ def cited_summary(session: ReviewSession, record: Record) -> str:
         f"this record quotes nothing; it cites {listed}{more}. "
         "Enter on a cited file in the record pane opens it."
     )
+
+
+def no_quote_message(session: ReviewSession, record: Record | None) -> str:
+    """What the source pane says for a record without quotes: the files it cites and where its
+    search hits are."""
+    if record is None:
+        return ""
+    text = cited_summary(session, record)
+    hits = sum(len(session.replays.get((s.record, s.line)) or ()) for s in record.searches)
+    if hits:
+        many = "hits" if hits > 1 else "hit"
+        text += f" Its searches found {hits} {many}: pick one in the record pane."
+    return text

@@ -332,3 +332,23 @@ async def test_d_at_rev_on_a_file_gone_says_so_and_compares_nothing(
         said = str(diff.render()).splitlines()
         assert said[0].startswith("the cited passage at 8df75ac: file deleted")
         assert said[1:] == ["nothing to compare at REV"]
+
+
+async def test_y_at_rev_links_the_lines_at_rev(tmp_path: Path, sample: Path) -> None:
+    # the source pane at REV shows REV's path and lines: y linked them at the cited revision
+    from evidence.sample import CITED_REVISION
+
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        registry = index_of(screen, "KS-OBJ-station-registry")  # quote [1] moved 6 lines down
+        screen.go(Location(registry, 0), on_quote=True)
+        await screen.settle()
+        await pilot.pause()
+        await press(pilot, screen, "t", "y")
+        assert app.clipboard == f"api/kestrel/stations.py:20051-20054@{TIP_REVISION}"
+        await press(pilot, screen, "t", "y")
+        assert app.clipboard == f"api/kestrel/stations.py:20045-20048@{CITED_REVISION}"
