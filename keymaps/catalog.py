@@ -113,7 +113,9 @@ SPECS: tuple[BindingSpec, ...] = (
     ),
     # drift against a newer revision (screens/review/drift.py)
     BindingSpec("against", "against", "Drift against a revision", "Source", show=False),
-    BindingSpec("source_against", "source_against", "Source at cited/REV", "Source", show=False),
+    BindingSpec(
+        "source_against", "source_against", "Quote or cited file at cited/REV", "Source", show=False
+    ),
     BindingSpec("note_drift", "note_drift", "Note the drift", "Verdicts", show=False),
     # view
     BindingSpec("filter", "cycle_filter", "Filter", "View", show=False),

@@ -39,11 +39,13 @@ _TOPICS = (
     ),
     (
         "Drift (review --against REV, or A)",
-        "  After a record's verdict badge, its quotes' worst drift at REV: ⊘ a passage or its"
-        " file deleted, Δ changed, ↕ moved (same text, other lines or file), = unchanged, ?"
-        " not readable (its content not in this clone: Git LFS, a partial clone)."
-        " Under each quote: where it is at REV and the commits that touched it (Enter shows"
-        " one). Verdicts stay on the cited revision.",
+        "  After a record's verdict badge, the worst drift at REV of its quotes and cited"
+        " files: ⊘ a passage or its file deleted, Δ changed, ↕ moved (same text, other lines"
+        " or file), = unchanged (a file cited whole and edited too: ~ under it), ? not"
+        " readable (its content not in this clone: Git LFS, a partial clone)."
+        " Under each quote and cited file: where it is at REV and the commits that touched it"
+        " (Enter shows one); t shows it at REV, d what differs. Verdicts stay on the cited"
+        " revision.",
     ),
     (
         "Reviewing as a team (assay sync)",
