@@ -226,13 +226,13 @@ class Lookups:
 
     def backlinks(self) -> None:
         """List the quotes that cite the open file; jump to the chosen record and quote."""
-        view = self.sources.view
-        if view.path is None:
+        path = self.sources.cited_path_shown()
+        if path is None:
             self.notify("no file is open", severity="warning")
             return
         from screens.backlinks import BacklinksScreen
 
-        links = self.sources.backlinks_of(view.path)
+        links = self.sources.backlinks_of(path)
 
         def chosen(link: Any) -> None:
             if link is None:
@@ -251,7 +251,7 @@ class Lookups:
                 # a quote found: verdicts act on it, as after ]; else on the record
                 self.moves.reach(Location(target, quote))
 
-        self.screen.app.push_screen(BacklinksScreen(links, path=view.path), chosen)
+        self.screen.app.push_screen(BacklinksScreen(links, path=path), chosen)
 
     # --- command palette -------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 
 from evidence.sample import TIP_REVISION
 from keymaps import load_keymap
+from screens.backlinks import BacklinksScreen
 from screens.review.history import Location
 from screens.review.screen import ReviewScreen
 from screens.widgets.source_view import SourceView
@@ -189,6 +190,11 @@ async def test_t_follows_cited_lines_through_a_rename_to_their_new_place(tmp_pat
         await press(pilot, screen, "]", "t")
         assert screen.state.opened is None and view.path == "src/lib.py"
         assert view.marks.matched == (8, 9)
+        # b at REV: what cites the file as the reports name it (lib.py), not REV's path
+        await press(pilot, screen, "b")
+        dialog = app.screen
+        assert isinstance(dialog, BacklinksScreen)
+        assert {link.record for link in dialog.links} == {"LB-CLM-limit"}
 
 
 async def test_t_on_a_cited_files_row_opens_it_at_rev(tmp_path: Path, sample: Path) -> None:
