@@ -8,6 +8,7 @@ names what verdict keys act on (`TargetLine`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -122,16 +123,15 @@ class SourcePane(Part):
         return cited if at_rev and cited else self.view.path
 
     def keep_cited(self, path: str) -> None:
-        """Read a file of the cited revision to keep, not show (`d` compares a file cited whole,
-        opened at REV from its row, with it)."""
+        """Read a cited file at the cited revision to keep, not show (`d` at REV compares)."""
         revision = self.state.revision
         if revision is None or path in self._kept:
             return
 
         def read() -> None:
-            source = revision.read(path)
+            source = revision.read(path)  # a symlink's comes back as its target's: kept as asked
             _ = source.lines
-            self.post_message(SourceLoaded(KEEP_ONLY, source))
+            self.post_message(SourceLoaded(KEEP_ONLY, replace(source, path=path)))
 
         self.screen.run_worker(
             read, thread=True, exclusive=True, group="source-kept", exit_on_error=False

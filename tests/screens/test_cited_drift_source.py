@@ -358,3 +358,38 @@ async def test_y_at_rev_links_the_lines_at_rev(tmp_path: Path, sample: Path) -> 
         assert app.clipboard == f"api/kestrel/stations.py:20051-20054@{TIP_REVISION}"
         await press(pilot, screen, "t", "y")
         assert app.clipboard == f"api/kestrel/stations.py:20045-20048@{CITED_REVISION}"
+
+
+async def test_d_at_rev_on_a_symlink_cited_whole_compares_its_target(tmp_path: Path) -> None:
+    # the cited revision's file read to compare with came back under its target's path: looked
+    # up by the link's, it was read again, and again
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "real.py").write_text("VALUE = 1\n")
+    (repo / "link.py").symlink_to("real.py")
+    cited = commit_all(repo, "a file and a link to it")
+    (repo / "real.py").write_text("VALUE = 2\n")
+    tip = commit_all(repo, "edit the file")
+    report = tmp_path / "lib-workflow-report.txt"
+    text = UNQUOTED.replace("(SRC-1, a.py, b.py)", "(SRC-1, link.py)")
+    report.write_text(text.replace("(SRC-1, c.py)", "(SRC-1, real.py)").format(rev=cited))
+    app = review_of(tmp_path, repo, report, cited, tip)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await screen.settle()
+        await pilot.pause()
+        screen.go(Location(0, None))
+        await screen.settle()
+        pane = screen.record_pane
+        screen.set_focus(pane)
+        pane.move_to(pane.row_index("cite-0"))
+        assert "link.py" in pane.row(pane.highlighted or 0).prompt.plain
+        await press(pilot, screen, "t", "d")
+        await press(pilot, screen)
+        reads = [w for w in screen.workers if w.group == "source-kept"]
+        assert len(reads) <= 1  # read once, not over and over
+        diff = screen.quote_diff
+        assert diff is not None
+        assert str(diff.render()).splitlines()[-2:] == ["-VALUE = 1", "+VALUE = 2"]
