@@ -225,8 +225,11 @@ class Lookups:
         self.notify(visible(f"copied {shown}"), markup=False, timeout=6)
 
     def backlinks(self) -> None:
-        """List the quotes that cite the open file; jump to the chosen record and quote."""
-        path = self.sources.cited_path_shown()
+        """List the quotes that cite the open file; jump to the chosen record and quote (at
+        REV, the file as the reports cite it: its path at the cited revision)."""
+        quote, path = self.state.quote, self.sources.view.path
+        if self.sources.shown_revision is not self.state.revision:
+            path = self.state.opened or (quote.path if quote is not None else path)
         if path is None:
             self.notify("no file is open", severity="warning")
             return

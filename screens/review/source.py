@@ -116,12 +116,6 @@ class SourcePane(Part):
         at_against = self.shown == self._against_request and self.drift.against is not None
         return self.drift.against if at_against else self.state.revision
 
-    def cited_path_shown(self) -> str | None:
-        """The file shown as the reports cite it (`B`): at REV, its path at the cited one."""
-        quote, at_rev = self.state.quote, self.shown_revision is not self.state.revision
-        cited = self.state.opened or (quote.path if quote is not None else None)
-        return cited if at_rev and cited else self.view.path
-
     def keep_cited(self, path: str) -> None:
         """Read a cited file at the cited revision to keep, not show (`d` at REV compares)."""
         revision = self.state.revision

@@ -203,12 +203,7 @@ def file_diff_content(said: str, cited: Sequence[str], now: Sequence[str]) -> Co
     patch = list(difflib.unified_diff(cited, now, "cited", "at REV", n=2, lineterm=""))
     parts = [Content.styled(visible(said), "$text-accent")]
     for line in patch[2:MAX_FILE_DIFF_LINES]:  # not the ---/+++ header: the title says it
-        style = "$text-accent" if line.startswith("@@") else ""
-        if line.startswith("+"):
-            style = "$text-success"
-        elif line.startswith("-"):
-            style = "$text-error"
-        parts.append(Content.styled(visible(line), style) if style else Content(visible(line)))
+        parts.append(_patch_line(line))
     if len(patch) > MAX_FILE_DIFF_LINES:
         parts.append(Content.styled(f"… {len(patch) - MAX_FILE_DIFF_LINES} more lines", "i"))
     if not patch:
@@ -220,16 +215,17 @@ def commit_content(message: str, patch: str) -> Content:
     """The commit modal's text: its message, then its diff, every line as data."""
     parts: list[Content] = [Content(visible(message.rstrip(), multiline=True)), Content("")]
     for line in patch.splitlines():
-        style = ""
         if line.startswith(("+++", "---", "diff ", "index ", "rename ", "similarity ")):
-            style = "bold"
-        elif line.startswith("+"):
-            style = "$text-success"
-        elif line.startswith("-"):
-            style = "$text-error"
-        elif line.startswith("@@"):
-            style = "$text-accent"
-        parts.append(Content.styled(visible(line), style) if style else Content(visible(line)))
+            parts.append(Content.styled(visible(line), "bold"))
+        else:
+            parts.append(_patch_line(line))
     if not patch.strip():
         parts.append(Content.styled("(no change to the quoted file in this commit)", "i"))
     return Content("\n").join(parts)
+
+
+def _patch_line(line: str) -> Content:
+    """A line of a unified diff's hunk, as data: added green, removed red, a hunk's head."""
+    style = {"+": "$text-success", "-": "$text-error"}.get(line[:1], "")
+    style = "$text-accent" if line.startswith("@@") else style
+    return Content.styled(visible(line), style) if style else Content(visible(line))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from screenkit import git, index_of, press, watch_notices
+from screenkit import git, index_of, press, reviewing, settle, watch_notices
 from textual.content import Content
 from textual.pilot import Pilot
 
@@ -26,11 +26,15 @@ from tui.factory import make_demo_app
 BOUNDARY = "workflow:selection-and-evidence-boundary"
 
 
+async def settled(pilot: Pilot[Any], app: AssayApp) -> ReviewScreen:
+    """The review screen once loaded, anchored and its drift computed."""
+    screen = reviewing(app)
+    await settle(pilot, screen)
+    return screen
+
+
 async def on_record(pilot: Pilot[Any], app: AssayApp, record_id: str) -> ReviewScreen:
-    screen = app.screen
-    assert isinstance(screen, ReviewScreen)
-    await screen.settle()
-    await pilot.pause()
+    screen = await settled(pilot, app)
     screen.go(Location(index_of(screen, record_id), None))
     await screen.settle()
     await pilot.pause()
@@ -271,10 +275,7 @@ async def test_a_report_quoting_nothing_has_its_cited_files_drift(tmp_path: Path
     app = review_of(tmp_path, repo, report, cited, tip)
     notices = watch_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await pilot.pause()
+        screen = await settled(pilot, app)
         session = screen.session
         assert session.drifts == {} and len(session.cited_drifts) == 3
         said = [n.message for n in notices if n.message.startswith(f"drift vs {tip[:7]}")]
@@ -346,10 +347,7 @@ async def test_y_at_rev_links_the_lines_at_rev(tmp_path: Path, sample: Path) -> 
 
     app = demo(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await pilot.pause()
+        screen = await settled(pilot, app)
         registry = index_of(screen, "KS-OBJ-station-registry")  # quote [1] moved 6 lines down
         screen.go(Location(registry, 0), on_quote=True)
         await screen.settle()
@@ -376,10 +374,7 @@ async def test_d_at_rev_on_a_symlink_cited_whole_compares_its_target(tmp_path: P
     report.write_text(text.replace("(SRC-1, c.py)", "(SRC-1, real.py)").format(rev=cited))
     app = review_of(tmp_path, repo, report, cited, tip)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        await screen.settle()
-        await pilot.pause()
+        screen = await settled(pilot, app)
         screen.go(Location(0, None))
         await screen.settle()
         pane = screen.record_pane
