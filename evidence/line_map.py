@@ -4,7 +4,7 @@ docstring in public function`) went and came unequally between two scans (db/car
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from evidence.git.changes import map_ranges
@@ -13,7 +13,7 @@ from evidence.git.process import OBJECT_ID
 from evidence.git.repo import open_repo
 from evidence.revision import RevisionError
 
-__all__ = ["lines_after", "renames"]
+__all__ = ["counterpart_line", "lines_after", "renames"]
 
 
 def lines_after(
@@ -47,6 +47,45 @@ def lines_after(
             if not touched and len(ranges) == 1:
                 found[(path, line)] = ranges[0][0] + 1
     return found
+
+
+#: lines above an edited line tried in turn for one that stayed (past them: the same number)
+_ABOVE = 40
+
+
+def counterpart_line(old: Sequence[str], new: Sequence[str], line: int) -> int:
+    """The line of ``new`` where a reader of ``old`` at 1-based ``line`` would go on reading
+    (a file at two revisions, `t` in the review): the nearest line of the same text with a
+    neighbour of the same text, the nearest such line above it when it was edited, else the
+    same number within ``new``."""
+    if not new:
+        return 1
+    if not old:
+        return min(max(line, 1), len(new))
+    index = min(max(line, 1), len(old)) - 1
+    places: dict[str, list[int]] = {}
+    for at, text in enumerate(new):  # once, not a scan of the file per line tried
+        places.setdefault(text, []).append(at)
+    for above in range(min(index, _ABOVE) + 1):
+        found = _nearest(old, new, index - above, places.get(old[index - above], []))
+        if found is not None:
+            return min(found + above, len(new) - 1) + 1
+    return min(index + 1, len(new))
+
+
+def _nearest(old: Sequence[str], new: Sequence[str], index: int, places: list[int]) -> int | None:
+    """Of ``places`` (where ``old[index]``'s text stands in ``new``), the nearest ``index``
+    beside the same line above or below it (a file of one line: any)."""
+    before = old[index - 1] if index > 0 else None
+    after = old[index + 1] if index + 1 < len(old) else None
+    fitting = [
+        at
+        for at in places
+        if (before is None and after is None)
+        or (before is not None and at > 0 and new[at - 1] == before)
+        or (after is not None and at + 1 < len(new) and new[at + 1] == after)
+    ]
+    return min(fitting, key=lambda at: (abs(at - index), at)) if fitting else None
 
 
 def renames(repository: Path, old: str, new: str, paths: Collection[str]) -> dict[str, str]:

@@ -114,7 +114,7 @@ SPECS: tuple[BindingSpec, ...] = (
     # drift against a newer revision (screens/review/drift.py)
     BindingSpec("against", "against", "Drift against a revision", "Source", show=False),
     BindingSpec(
-        "source_against", "source_against", "Quote or cited file at cited/REV", "Source", show=False
+        "source_against", "source_against", "Quote or file at cited/REV", "Source", show=False
     ),
     BindingSpec("note_drift", "note_drift", "Note the drift", "Verdicts", show=False),
     # view

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.message import Message
 
-from screens.review.messages import Redraw
+from screens.review.messages import FileFollowed, Redraw
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.widgets.cited_rows import cited_paths
@@ -93,6 +93,10 @@ class DriftPart(Part):
         self.computing = False
         self.showing_against = False  # the source pane shows REV rather than the cited revision
         self.relation = "descendant"  # REV against the cited revision: descendant, diverged...
+        # files opened by path that the record does not cite, followed to REV on `t` (None:
+        # not a file to follow); the paths whose following is under way
+        self.opened_drifts: dict[str, FileDrift | None] = {}
+        self._following: set[str] = set()
 
     # --- computing ---------------------------------------------------------------------------
 
@@ -198,6 +202,7 @@ class DriftPart(Part):
         self.relation = message.relation
         self.session.drifts = message.drifts
         self.session.cited_drifts = message.cited
+        self.opened_drifts, self._following = {}, set()
         self.record_pane.against = message.against.short
         self.showing_against = False
         from evidence.drift_model import drift_counts
@@ -226,7 +231,7 @@ class DriftPart(Part):
     async def settle(self) -> None:
         """Wait for the drift and commit workers running (for tests and tools)."""
         for worker in list(self.workers):
-            if worker.group in ("drift", "commit") and worker.is_running:
+            if worker.group in ("drift", "commit", "follow") and worker.is_running:
                 await worker.wait()
 
     def close(self) -> None:
@@ -259,10 +264,51 @@ class DriftPart(Part):
                 return self.session.cited_drifts.get((checked.path, checked.lines))
         return None
 
+    def file_drift_opened(self) -> FileDrift | None:
+        """The drift at REV of the file opened by path: a cited file's, or one followed on `t`
+        (the finder's, grep's, a reference's); None for a quote, or a file not followed yet."""
+        found = self.cited_drift_opened()
+        if found is None and self.state.opened is not None and self.against is not None:
+            found = self.opened_drifts.get(self.state.opened)
+        return found
+
+    def follow_opened(self) -> None:
+        """Follow the file opened by path to REV in a worker (`FileFollowed`), unless the
+        record cites it or it was followed already: a file the finder or grep opened is shown
+        at REV as a cited one is."""
+        path, against, cited = self.state.opened, self.against, self.state.revision
+        if path is None or against is None or cited is None or self.cited_drift_opened():
+            return
+        if path in self.opened_drifts or path in self._following:
+            return
+        self._following.add(path)
+
+        def work() -> None:
+            from evidence.citations import CitedPath, CitedState
+            from evidence.drift_files import follow_cited
+
+            wanted = CitedPath("", "", "", path, 0, CitedState.PRESENT)
+            try:
+                found = follow_cited([wanted], cited, against).get((path, None))
+            except Exception:  # git could not tell: said in the source pane, not raised
+                found = None
+            self.post_message(FileFollowed(against.commit, path, found))
+
+        self.screen.run_worker(work, thread=True, group="follow", exit_on_error=False)
+
+    @while_shown
+    def on_file_followed(self, message: FileFollowed) -> None:
+        if self.against is None or message.against != self.against.commit:
+            return  # followed to a REV no longer shown
+        self._following.discard(message.path)
+        self.opened_drifts[message.path] = message.drift
+        if message.path == self.state.opened and self.showing_against:
+            self.post_message(Redraw(opened=True))  # shown at REV now, as asked
+
     def _shown_drift(self) -> Drift | None:
         """The drift of what the source pane shows: the cited file opened, or the quote."""
         if self.state.opened is not None:
-            found = self.cited_drift_opened()
+            found = self.file_drift_opened()
             return found.drift if found is not None else None
         return self.drift_of_quote()
 
@@ -283,7 +329,7 @@ class DriftPart(Part):
         if self.against is None:
             return None
         if self.state.opened is not None:
-            found = self.cited_drift_opened()
+            found = self.file_drift_opened()
             if found is None:
                 return None
             drift, status = found.drift, found.status  # a file's words: edited, renamed
@@ -319,10 +365,16 @@ class DriftPart(Part):
         if not self.showing_against or self.against is None:
             return None
         at = self.against_label()
-        if self.state.opened is not None:
-            found = self.cited_drift_opened()
+        opened = self.state.opened
+        if opened is not None:
+            found = self.file_drift_opened()
+            what = "cited file" if self.cited_drift_opened() is not None else "file"
             if found is not None and (found.drift.path is None or found.status == "file_deleted"):
-                return f"{at}: the cited file was deleted; t shows the cited revision"
+                return f"{at}: the {what} was deleted; t shows the cited revision"
+            if found is None and opened in self._following:
+                return f"{at}: following the file there…"
+            if found is None and opened in self.opened_drifts:
+                return f"{at}: this file cannot be followed there; t shows the cited revision"
             return None
         if self.state.quote is None:
             return None
@@ -336,10 +388,11 @@ class DriftPart(Part):
     def whole_file_said(self) -> str | None:
         """What became of the file the source pane shows at REV, when the record cites it
         whole (`d` then compares the whole file); None otherwise."""
-        found = self.cited_drift_opened() if self.state.opened is not None else None
+        found = self.file_drift_opened() if self.state.opened is not None else None
         if found is None or found.lines is not None or self.against is None:
             return None
-        return f"the cited file {cited_drift_summary(found, self.against.short)}"
+        what = "the cited file" if self.cited_drift_opened() is not None else "the file"
+        return f"{what} {cited_drift_summary(found, self.against.short)}"
 
     def diff_content(self) -> Content:
         """The diff pane's text while the source pane shows REV: a quote's passage, or the
@@ -353,7 +406,7 @@ class DriftPart(Part):
         shown at REV: the passage, or the lines the record names, marked at their new place."""
         from screens.widgets.source_lines import SourceMarks
 
-        found = self.cited_drift_opened() if self.state.opened is not None else None
+        found = self.file_drift_opened() if self.state.opened is not None else None
         drift = found.drift if found is not None else self.drift_of_quote()
         assert self.against is not None
         whole = found is not None and found.lines is None  # no lines to mark

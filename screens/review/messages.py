@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     from evidence.backlinks import Backlink
     from evidence.citations import CitedPath
+    from evidence.drift_files import FileDrift
     from evidence.model import Anchor, Quote
     from evidence.revision import CommitSummary, GrepHit, Revision, SourceFile
 
@@ -92,7 +93,8 @@ class Written(Message, bubble=False):
 
 class Redraw(Message):
     """A part changed what other panes show (the header's progress, the records listed, the
-    record, the source): the screen draws them again."""
+    record, the source; ``opened``: the file opened by path, read again): the screen draws them
+    again."""
 
     def __init__(
         self,
@@ -101,9 +103,20 @@ class Redraw(Message):
         records: bool = False,
         record: bool = False,
         source: bool = False,
+        opened: bool = False,
     ) -> None:
         super().__init__()
         self.header, self.records, self.record, self.source = header, records, record, source
+        self.opened = opened
+
+
+class FileFollowed(Message, bubble=False):
+    """A file opened by path (not one the record cites) followed to REV (None: it cannot be,
+    not a file at the cited revision, or git could not tell)."""
+
+    def __init__(self, against: str, path: str, drift: FileDrift | None) -> None:
+        super().__init__()
+        self.against, self.path, self.drift = against, path, drift
 
 
 class FileDiffReady(Message, bubble=False):

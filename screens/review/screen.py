@@ -203,6 +203,8 @@ class ReviewScreen(Covered, Screen[None]):
             self.record_pane.refresh_record()
         if message.source:
             self.sources.show_quote()
+        if message.opened:
+            self.sources.reopen()
         if message.header:
             self.header.refresh()
 

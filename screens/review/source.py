@@ -16,6 +16,7 @@ from cachetools import LRUCache
 from textual.content import Content
 
 from keymaps import Keymap, short_key
+from screens.review.file_diffs import FileDiffs
 from screens.review.messages import FileDiffReady, SourceLoaded
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
@@ -26,6 +27,8 @@ from screens.widgets.source_view import SourceView
 from screens.widgets.target_line import TargetLine, no_target_text, record_hint, target_name
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from evidence.backlinks import Backlink
     from evidence.model import Elsewhere, Record
     from evidence.revision import Revision, SourceFile
@@ -58,20 +61,16 @@ class SourcePane(Part):
         self.shown = 0
         self.source: SourceFile | None = None  # the file shown
         self._kept: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)
-        # (cited blob, REV's blob) -> `d`'s diff of a file cited whole (computed in a worker)
-        self._file_diffs: LRUCache[tuple[str | None, str | None], Content] = LRUCache(8)
+        self.file_diffs = FileDiffs(self)  # `d` at REV on a file shown whole
         self._pending_line: int | None = None  # where to open the next file opened by path
         self._pending_column: int | None = None  # and where on that line (a grep hit's)
+        # `t` on a file opened whole: (its path, the lines shown, the cursor's line) to go on at
+        self._carry: tuple[str, Sequence[str], int] | None = None
         self._against_request = 0  # the read of the quote's file at the drift's REV (`t`)
         # where `back` puts the cursor and view of the file it shows: (request, line, top line)
         self._restore: tuple[int, int, int] | None = None
         # the backlinks of each path, for the anchors they were computed from
         self._backlinks: tuple[object, dict[str, list[Backlink]]] | None = None
-
-    @property
-    def opened_path(self) -> str | None:
-        """A file opened by finder or grep rather than a quote."""
-        return self.state.opened
 
     @property
     def quote_diff(self) -> QuoteDiff | None:
@@ -144,17 +143,25 @@ class SourcePane(Part):
         ):
             # nothing to show at REV: said, not a flag turned that shows nothing
             key = self._key("source_against")
-            said = f"{key} shows a quote's file at REV, or a cited file's from its row"
+            said = f"{key} shows a quote's file at REV, or a file opened (a cited file's row)"
             self.notify(said, timeout=3, markup=False)
         elif self.drift.toggle_source():
             opened, record = self.state.opened, self.state.record
-            if opened is not None and self.drift.cited_drift_opened() is not None:
-                # a cited file opened from its row: it, at REV or back, at the lines named
-                named = cited_line_range(record, opened) if record is not None else None
-                self.open_path(opened, named[0] if named else None)
+            if opened is None:
+                self.show_quote()
                 return
-            self.state.opened = None
-            self.show_quote()
+            # a file opened (a cited file from its row, the finder's, grep's): it, at REV or
+            # back, at the lines the record names, else where the reader was in it
+            named = cited_line_range(record, opened) if record is not None else None
+            source, view = self.source, self.view
+            if not named and source is not None and view.path == source.path:
+                self._carry = (opened, source.lines, view.cursor_line)
+            self.open_path(opened, named[0] if named else None)
+
+    def reopen(self) -> None:
+        """Show the file opened by path again (followed to REV since it was asked for)."""
+        if self.state.opened is not None:
+            self.open_path(self.state.opened, self._pending_line, self._pending_column)
 
     def quotes_key(self) -> str:
         """The key that selects the record's quotes (``]``), as the keys bar shows it."""
@@ -274,6 +281,8 @@ class SourcePane(Part):
     def _at_against(self, path: str) -> bool:
         """Show the quote's file (or the cited file opened, ``path``) at REV, or say why it
         cannot be (not there any more); False when the pane shows the cited revision."""
+        if self.drift.showing_against and self.state.opened is not None:
+            self.drift.follow_opened()  # a file the record does not cite: followed to REV first
         said = self.drift.against_message()
         if said is not None:  # at REV, with nothing to show: the diff says what became of it
             self.request += 1  # a read still in flight is not shown any more
@@ -332,6 +341,7 @@ class SourcePane(Part):
         view = self.view
         if message.request == self._against_request:  # at REV: not kept, marked at its new place
             title, marks, at = self.drift.against_view(source)
+            at = self._carried(source, at) or at
             problem = file_message(source)  # binary, too large, its content not in this clone
             if problem is not None:
                 view.show_message(visible(problem), title=title)
@@ -381,6 +391,7 @@ class SourcePane(Part):
             marks = SourceMarks(matched, claimed, others, marks.backlinks, left_out=left_out)
             target = matched or claimed
             line = target[0] if target else 1
+        line = self._carried(source, line) if quote is None else line
         self._show(source, marks, line, title)
         column = self._pending_column if quote is None else None
         if quote is not None and place is None and line is not None:
@@ -390,6 +401,16 @@ class SourcePane(Part):
         self._pending_line = self._pending_column = None
         self._restored()
         self.refresh_diff()
+
+    def _carried(self, source: SourceFile, line: int | None) -> int | None:
+        """The line where the reader of the file opened goes on in ``source`` (the file at the
+        other revision, after `t`), else ``line``."""
+        carry, self._carry = self._carry, None
+        if carry is None or carry[0] != self.state.opened:
+            return line
+        from evidence.line_map import counterpart_line
+
+        return counterpart_line(carry[1], source.lines, carry[2])
 
     def _show(
         self, source: SourceFile, marks: SourceMarks, line: int | None, title: object
@@ -437,9 +458,8 @@ class SourcePane(Part):
         self.refresh_diff()
 
     def _whole_file_diff(self, said: str) -> Content:
-        """The diff of the cited file shown at REV against the cited revision's, if computed;
-        else ``said`` alone, and the cited file read or the diff computed in a worker (difflib
-        on a large file rewritten throughout takes a fifth of a second)."""
+        """The diff of the file shown at REV against the cited revision's, if computed; else
+        ``said`` alone, and the cited file read or the diff computed in a worker."""
         opened, now = self.state.opened, self.source
         if self.drift.source_at_against() is None:  # gone at REV: nothing to compare
             return Content.styled(visible(said), "$text-accent")
@@ -448,27 +468,11 @@ class SourcePane(Part):
             self.keep_cited(opened)  # its `SourceLoaded` refreshes the diff
         if cited is None or now is None:
             return Content.styled(visible(said), "$text-accent")
-        key = (cited.oid, now.oid)  # blobs read from git have theirs
-        done = self._file_diffs.get(key) if None not in key else None
-        if done is not None:
-            return done
-        request, cited_lines, now_lines = self.shown, cited.lines, now.lines
-
-        def compare() -> None:
-            from screens.widgets.drift_rows import file_diff_content
-
-            content = file_diff_content(said, cited_lines, now_lines)
-            self.post_message(FileDiffReady(request, key, content))
-
-        self.screen.run_worker(
-            compare, thread=True, exclusive=True, group="file-diff", exit_on_error=False
-        )
-        return Content.styled(visible(said) + " (comparing…)", "$text-accent")
+        return self.file_diffs.content(said, cited, now, self.shown)
 
     @while_shown
     def on_file_diff_ready(self, message: FileDiffReady) -> None:
-        if None not in message.key:
-            self._file_diffs[message.key] = message.content
+        self.file_diffs.keep(message)
         if message.request == self.shown and self.quote_diff is not None:
             self.quote_diff.update(message.content)
 

@@ -236,9 +236,8 @@ async def test_t_with_nothing_to_show_at_rev_says_what_it_shows(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await on_record(pilot, app, BOUNDARY)
         await press(pilot, screen, "t")
-        assert (
-            notices[-1].message == "t shows a quote's file at REV, or a cited file's from its row"
-        )
+        said = "t shows a quote's file at REV, or a file opened (a cited file's row)"
+        assert notices[-1].message == said
         assert not screen.drift.showing_against
 
 

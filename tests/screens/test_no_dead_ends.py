@@ -155,7 +155,7 @@ async def test_replayed_search_hits_are_rows_the_cursor_reaches(
         await pilot.press("shift+tab", "k", "k")
         await settle(pilot, screen)
         assert pane.highlighted_id == "quote-0"
-        assert view.marks.matched == (30, 31) and screen.sources.opened_path is None
+        assert view.marks.matched == (30, 31) and screen.state.opened is None
     app.close()
 
 

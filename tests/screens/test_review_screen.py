@@ -163,7 +163,7 @@ async def test_filters_diff_find_palette_and_theme(
             if screen.query_one(SourceView).path == "api/kestrel/stations.py":
                 break
             await pilot.pause(0.01)
-        assert screen.sources.opened_path == "api/kestrel/stations.py"
+        assert screen.state.opened == "api/kestrel/stations.py"
         # what `/` finds is listed once for the revision, not again at each `/`
         targets = screen.find_targets()
         assert targets is screen.find_targets()
