@@ -203,6 +203,7 @@ class DriftPart(Part):
         self.session.drifts = message.drifts
         self.session.cited_drifts = message.cited
         self.opened_drifts, self._following = {}, set()
+        self.follow_opened()  # a file opened before the drift was known
         self.record_pane.against = message.against.short
         self.showing_against = False
         from evidence.drift_model import drift_counts
@@ -274,8 +275,8 @@ class DriftPart(Part):
 
     def follow_opened(self) -> None:
         """Follow the file opened by path to REV in a worker (`FileFollowed`), unless the
-        record cites it or it was followed already: a file the finder or grep opened is shown
-        at REV as a cited one is."""
+        record cites it or it was followed already: a file the finder or grep opened is said
+        and shown at REV as a cited one is."""
         path, against, cited = self.state.opened, self.against, self.state.revision
         if path is None or against is None or cited is None or self.cited_drift_opened():
             return
@@ -302,8 +303,8 @@ class DriftPart(Part):
             return  # followed to a REV no longer shown
         self._following.discard(message.path)
         self.opened_drifts[message.path] = message.drift
-        if message.path == self.state.opened and self.showing_against:
-            self.post_message(Redraw(opened=True))  # shown at REV now, as asked
+        if message.path == self.state.opened:
+            self.post_message(Redraw(opened=True))
 
     def _shown_drift(self) -> Drift | None:
         """The drift of what the source pane shows: the cited file opened, or the quote."""

@@ -93,8 +93,8 @@ class Written(Message, bubble=False):
 
 class Redraw(Message):
     """A part changed what other panes show (the header's progress, the records listed, the
-    record, the source; ``opened``: the file opened by path, read again): the screen draws them
-    again."""
+    record, the source; ``opened``: the file opened by path, followed to REV): the screen draws
+    them again."""
 
     def __init__(
         self,

@@ -204,7 +204,7 @@ class ReviewScreen(Covered, Screen[None]):
         if message.source:
             self.sources.show_quote()
         if message.opened:
-            self.sources.reopen()
+            self.sources.file_followed()
         if message.header:
             self.header.refresh()
 

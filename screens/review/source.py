@@ -158,10 +158,12 @@ class SourcePane(Part):
                 self._carry = (opened, source.lines, view.cursor_line)
             self.open_path(opened, named[0] if named else None)
 
-    def reopen(self) -> None:
-        """Show the file opened by path again (followed to REV since it was asked for)."""
-        if self.state.opened is not None:
+    def file_followed(self) -> None:
+        """The file opened by path was followed to REV: shown there if asked for, else said."""
+        if self.state.opened is not None and self.drift.showing_against:
             self.open_path(self.state.opened, self._pending_line, self._pending_column)
+        else:
+            self.refresh_quote_info()
 
     def quotes_key(self) -> str:
         """The key that selects the record's quotes (``]``), as the keys bar shows it."""
@@ -274,6 +276,7 @@ class SourcePane(Part):
             return
         self.state.opened = path
         self._pending_line, self._pending_column = line, column
+        self.drift.follow_opened()  # with drift: what became of it at REV, said under it
         self.refresh_quote_info()
         if not self._at_against(path):  # a cited file while the pane shows REV: it, at REV
             self._open(path)
@@ -281,8 +284,6 @@ class SourcePane(Part):
     def _at_against(self, path: str) -> bool:
         """Show the quote's file (or the cited file opened, ``path``) at REV, or say why it
         cannot be (not there any more); False when the pane shows the cited revision."""
-        if self.drift.showing_against and self.state.opened is not None:
-            self.drift.follow_opened()  # a file the record does not cite: followed to REV first
         said = self.drift.against_message()
         if said is not None:  # at REV, with nothing to show: the diff says what became of it
             self.request += 1  # a read still in flight is not shown any more

@@ -39,6 +39,9 @@ async def test_t_shows_a_file_the_finder_opened_at_rev_and_back(
         view, line = screen.source_view, screen.quote_info
         assert view.path == "config/kestrel.yml" and "@802776d" in title(view)
         cited_text = list(view.lines)
+        # followed as it opens: the line under the source says what became of it at REV
+        await wait_until(pilot, lambda: "t: see it" in str(line.render()), "the file's drift")
+        assert str(line.render()).endswith("~ edited at 8df75ac, t: see it")
         await press(pilot, screen, "t")
         await shown_at(pilot, screen, "config/kestrel.yml @8df75ac  edited; cited @802776d")
         assert screen.state.opened == "config/kestrel.yml"  # the file, not the record's quote
@@ -100,3 +103,21 @@ async def test_t_keeps_the_place_in_a_file_opened_whole(tmp_path: Path, sample: 
         assert view.lines[view.cursor_line - 1].startswith("def run_escalation(")
         await press(pilot, screen, "t")
         assert "api/server.py @802776d" in title(view) and view.cursor_line == at_cited
+
+
+async def test_a_file_opened_before_the_drift_is_followed_when_it_comes(
+    tmp_path: Path, sample: Path
+) -> None:
+    from evidence.sample import TIP_REVISION
+    from keymaps import load_keymap
+    from tui.factory import make_demo_app
+
+    app = make_demo_app(tmp_path, reviewer="r", keymap=load_keymap(user=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, BOUNDARY)
+        await open_with_finder(pilot, screen, "kestrelyml")
+        line = screen.quote_info
+        assert "t:" not in str(line.render())  # no drift asked for
+        screen.drift.start(TIP_REVISION)  # as `A` and a revision typed
+        await wait_until(pilot, lambda: "t: see it" in str(line.render()), "the file's drift")
+        assert str(line.render()).endswith("~ edited at 8df75ac, t: see it")
