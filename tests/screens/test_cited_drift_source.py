@@ -59,6 +59,17 @@ def title(view: SourceView) -> str:
     return Content.from_markup(str(view.border_title)).plain
 
 
+async def diff_shown(pilot: Pilot[Any], screen: ReviewScreen) -> tuple[str, set[str], set[str]]:
+    """`d`: the diff pane's text, and the lines it says were added and removed."""
+    await press(pilot, screen, "d")
+    diff = screen.quote_diff
+    assert diff is not None
+    text = str(diff.render())
+    added = {row[1:] for row in text.splitlines() if row.startswith("+")}
+    removed = {row[1:] for row in text.splitlines() if row.startswith("-")}
+    return text, added, removed
+
+
 def demo(tmp_path: Path) -> AssayApp:
     keymap = load_keymap(user=False)
     return make_demo_app(tmp_path, reviewer="r", keymap=keymap, against=TIP_REVISION)
@@ -80,13 +91,8 @@ async def test_t_shows_a_file_cited_whole_at_rev_and_d_its_changes(
         assert view.path == "api/server.py" and list(view.lines) != cited_text
         assert view.marks.matched is None  # cited whole: no lines to mark
         assert str(line.render()).endswith("~ edited at 8df75ac, t: back")
-        await press(pilot, screen, "d")
-        diff = screen.quote_diff
-        assert diff is not None
-        text = str(diff.render())
+        text, added, removed = await diff_shown(pilot, screen)
         assert text.startswith("the cited file at 8df75ac: edited by 1 commit")
-        added = {row[1:] for row in text.splitlines() if row.startswith("+")}
-        removed = {row[1:] for row in text.splitlines() if row.startswith("-")}
         assert added and added <= set(view.lines) and not added <= set(cited_text)
         assert removed <= set(cited_text)
         await press(pilot, screen, "d", "t")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from screenkit import press, settle, wait_until
-from test_cited_drift_source import BOUNDARY, demo, on_record, title
+from test_cited_drift_source import BOUNDARY, demo, diff_shown, on_record, title
 from textual.pilot import Pilot
 
 from screens.review.screen import ReviewScreen
@@ -47,12 +47,8 @@ async def test_t_shows_a_file_the_finder_opened_at_rev_and_back(
         assert screen.state.opened == "config/kestrel.yml"  # the file, not the record's quote
         assert list(view.lines) != cited_text
         assert str(line.render()).endswith("~ edited at 8df75ac, t: back")
-        await press(pilot, screen, "d")
-        diff = screen.quote_diff
-        assert diff is not None
-        text = str(diff.render())
+        text, added, _ = await diff_shown(pilot, screen)
         assert text.startswith("the file at 8df75ac: edited by 1 commit")
-        added = {row[1:] for row in text.splitlines() if row.startswith("+")}
         assert added and added <= set(view.lines) and not added <= set(cited_text)
         await press(pilot, screen, "d", "t")
         assert "config/kestrel.yml @802776d" in title(view)
