@@ -93,10 +93,10 @@ class DriftPart(Part):
         self.computing = False
         self.showing_against = False  # the source pane shows REV rather than the cited revision
         self.relation = "descendant"  # REV against the cited revision: descendant, diverged...
-        # files opened by path that the record does not cite, followed to REV on `t` (None:
-        # not a file to follow); the paths whose following is under way
+        # files opened by path that the record does not cite, followed to REV (None: not a
+        # file to follow); the one being followed (one at a time: each reads REV's whole log)
         self.opened_drifts: dict[str, FileDrift | None] = {}
-        self._following: set[str] = set()
+        self._following: str | None = None
 
     # --- computing ---------------------------------------------------------------------------
 
@@ -202,7 +202,7 @@ class DriftPart(Part):
         self.relation = message.relation
         self.session.drifts = message.drifts
         self.session.cited_drifts = message.cited
-        self.opened_drifts, self._following = {}, set()
+        self.opened_drifts, self._following = {}, None
         self.follow_opened()  # a file opened before the drift was known
         self.record_pane.against = message.against.short
         self.showing_against = False
@@ -280,9 +280,9 @@ class DriftPart(Part):
         path, against, cited = self.state.opened, self.against, self.state.revision
         if path is None or against is None or cited is None or self.cited_drift_opened():
             return
-        if path in self.opened_drifts or path in self._following:
-            return
-        self._following.add(path)
+        if path in self.opened_drifts or self._following is not None:
+            return  # known, or after the one being followed (files opened in a row: the last)
+        self._following = path
 
         def work() -> None:
             from evidence.citations import CitedPath, CitedState
@@ -301,10 +301,12 @@ class DriftPart(Part):
     def on_file_followed(self, message: FileFollowed) -> None:
         if self.against is None or message.against != self.against.commit:
             return  # followed to a REV no longer shown
-        self._following.discard(message.path)
+        self._following = None
         self.opened_drifts[message.path] = message.drift
         if message.path == self.state.opened:
             self.post_message(Redraw(opened=True))
+        else:
+            self.follow_opened()  # the file opened since
 
     def _shown_drift(self) -> Drift | None:
         """The drift of what the source pane shows: the cited file opened, or the quote."""
@@ -372,7 +374,7 @@ class DriftPart(Part):
             what = "cited file" if self.cited_drift_opened() is not None else "file"
             if found is not None and (found.drift.path is None or found.status == "file_deleted"):
                 return f"{at}: the {what} was deleted; t shows the cited revision"
-            if found is None and opened in self._following:
+            if found is None and opened not in self.opened_drifts:
                 return f"{at}: following the file there…"
             if found is None and opened in self.opened_drifts:
                 return f"{at}: this file cannot be followed there; t shows the cited revision"

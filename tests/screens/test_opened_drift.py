@@ -117,3 +117,21 @@ async def test_a_file_opened_before_the_drift_is_followed_when_it_comes(
         screen.drift.start(TIP_REVISION)  # as `A` and a revision typed
         await wait_until(pilot, lambda: "t: see it" in str(line.render()), "the file's drift")
         assert str(line.render()).endswith("~ edited at 8df75ac, t: see it")
+
+
+async def test_files_opened_in_a_row_are_followed_one_at_a_time_the_last_one_shown(
+    tmp_path: Path, sample: Path
+) -> None:
+    # each follow reads REV's whole log: a reviewer going through files must not start one
+    # worker per file they passed
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await on_record(pilot, app, BOUNDARY)
+        for path in ("config/kestrel.yml", "api/kestrel/tickets.py", "docs/operations.md"):
+            screen.moves.visit(path)
+        assert len([w for w in screen.workers if w.group == "follow"]) == 1
+        drifts, line = screen.drift.opened_drifts, screen.quote_info
+        await wait_until(pilot, lambda: "docs/operations.md" in drifts, "the last file followed")
+        await settle(pilot, screen)
+        assert "api/kestrel/tickets.py" not in drifts  # passed before its turn came
+        assert str(line.render()).endswith("~ edited at 8df75ac, t: see it")
