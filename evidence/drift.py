@@ -32,7 +32,7 @@ from evidence.git.history import (
     Ranges,
     Relation,
     extend_history,
-    load_history,
+    kept_history,
     relation,
     written_files,
 )
@@ -86,61 +86,62 @@ def follow_anchors(
     places = [_anchored_path(anchor, cited) for anchor in anchors]
     repo = open_repo(cited.repo_path)
     try:
-        history = load_history(
-            repo, cited.commit, against.commit, sorted({p for p in places if p is not None})
-        )
-        follower = _Follower(
-            history,
-            cited,
-            against,
-            Anchorer(against, floor=floor, workers=1),
-            lambda: written_files(repo, cited.commit, against.commit),
-        )
-        follower.read_ahead({p for p in places if p is not None})
-        out: list[Drift | None] = []
-        own_lines: dict[int, OwnLines] = {}  # by passage: its own lines set aside
-        forward: dict[int, Carried] = {}  # by passage: where the path forward took its lines
-        moves: dict[int, MovedHere] = {}  # by passage: a move within its file, to be confirmed
-        for anchor, path in zip(anchors, places, strict=True):
-            if cancel is not None and cancel.is_set():
-                out.append(None)
-                continue
-            follower.own_lines, follower.moved_here = None, None
-            out.append(follower.follow(anchor, path))
-            forward[len(out) - 1] = follower.carried
-            if follower.own_lines is not None:
-                own_lines[len(out) - 1] = follower.own_lines
-            if follower.moved_here is not None:
-                moves[len(out) - 1] = follower.moved_here
-        # inside a submodule: another repository's history, so its text (no commit list)
-        inner = {n for n, a in enumerate(anchors) if out[n] and inside_submodule(a, cited)}
-        for number in inner:
-            at = follow_inside(anchors[number], cited, against, follower.anchorer, DELETED_BELOW)
-            out[number] = at
-        gone = drift_across.gone(anchors, places, out)
-        if gone:  # a move is to a file written since the cited revision, as git blame -C sees
-            passages = [follower.cited_lines(anchors[n], places[n]) for n in gone]
-            holding = drift_across.Holding(passages, partial(follower.lines_of, against))
-            texts = holding.reading(follower.texts_at_against(follower.written()))
-            found = verbatim_places(passages, texts, most=None)  # each file's copies counted
-            before = partial(follower.lines_of, cited)
-            floor = follower.anchorer.floor
-            edited = drift_across.moved_out(gone, passages, found, out, before, floor)
-            for number, own in edited.items():
-                own_lines.setdefault(number, own)  # edited there, or moved: its commits tell
-            changed = partial(follower._changed, renamed=None)  # moved and edited there
-            drift_across.edited_out(gone, passages, out, holding, before, floor, changed)
-        # the commits of every passage still there: git log -L's at its new lines, in one walk
-        there = [
-            (number, drift)
-            for number, drift in enumerate(out)
-            if drift is not None and drift.path and drift.lines and number not in inner
-        ]
-        extend_history(repo, history, sorted({d.path for _, d in there if d.path}))
-        kept = list(own_lines.values())
-        wanted = [(d.path or "", _ranges(d.lines or (1, 1))) for _, d in there]
-        wanted += [(own.drift.path or "", _ranges(own.drift.lines or (1, 1))) for own in kept]
-        logs = history.line_logs(wanted)  # one walk for both
+        paths = sorted({p for p in places if p is not None})
+        with kept_history(repo, cited.commit, against.commit, paths) as history:
+            follower = _Follower(
+                history,
+                cited,
+                against,
+                Anchorer(against, floor=floor, workers=1),
+                lambda: written_files(repo, cited.commit, against.commit),
+            )
+            follower.read_ahead({p for p in places if p is not None})
+            out: list[Drift | None] = []
+            own_lines: dict[int, OwnLines] = {}  # by passage: its own lines set aside
+            forward: dict[int, Carried] = {}  # by passage: where the path forward took its lines
+            moves: dict[int, MovedHere] = {}  # by passage: a move within its file, to be confirmed
+            for anchor, path in zip(anchors, places, strict=True):
+                if cancel is not None and cancel.is_set():
+                    out.append(None)
+                    continue
+                follower.own_lines, follower.moved_here = None, None
+                out.append(follower.follow(anchor, path))
+                forward[len(out) - 1] = follower.carried
+                if follower.own_lines is not None:
+                    own_lines[len(out) - 1] = follower.own_lines
+                if follower.moved_here is not None:
+                    moves[len(out) - 1] = follower.moved_here
+            # inside a submodule: another repository's history, so its text (no commit list)
+            inner = {n for n, a in enumerate(anchors) if out[n] and inside_submodule(a, cited)}
+            for number in inner:
+                at = follow_inside(
+                    anchors[number], cited, against, follower.anchorer, DELETED_BELOW
+                )
+                out[number] = at
+            gone = drift_across.gone(anchors, places, out)
+            if gone:  # a move is to a file written since the cited revision, as git blame -C sees
+                passages = [follower.cited_lines(anchors[n], places[n]) for n in gone]
+                holding = drift_across.Holding(passages, partial(follower.lines_of, against))
+                texts = holding.reading(follower.texts_at_against(follower.written()))
+                found = verbatim_places(passages, texts, most=None)  # each file's copies counted
+                before = partial(follower.lines_of, cited)
+                floor = follower.anchorer.floor
+                edited = drift_across.moved_out(gone, passages, found, out, before, floor)
+                for number, own in edited.items():
+                    own_lines.setdefault(number, own)  # edited there, or moved: its commits tell
+                changed = partial(follower._changed, renamed=None)  # moved and edited there
+                drift_across.edited_out(gone, passages, out, holding, before, floor, changed)
+            # the commits of every passage still there: git log -L's at its new lines, in one walk
+            there = [
+                (number, drift)
+                for number, drift in enumerate(out)
+                if drift is not None and drift.path and drift.lines and number not in inner
+            ]
+            extend_history(repo, history, sorted({d.path for _, d in there if d.path}))
+            kept = list(own_lines.values())
+            wanted = [(d.path or "", _ranges(d.lines or (1, 1))) for _, d in there]
+            wanted += [(own.drift.path or "", _ranges(own.drift.lines or (1, 1))) for own in kept]
+            logs = history.line_logs(wanted)  # one walk for both
     finally:
         repo.close()
     for (number, drift), commits in zip(there, logs[: len(there)], strict=True):

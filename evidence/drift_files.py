@@ -18,7 +18,7 @@ from typing import Any
 from evidence.citations import CitedPath, CitedState
 from evidence.drift import follow_anchors
 from evidence.drift_model import Drift, DriftStatus
-from evidence.git.history import load_history
+from evidence.git.history import CommitInfo, kept_history
 from evidence.git.repo import open_repo
 from evidence.model import Anchor, FileState, LineRange, Quote, Tier
 from evidence.revision import Revision
@@ -139,17 +139,21 @@ def _follow_whole(
     """Each file followed whole ((path as cited, lines named) -> the tree's path) at `against`,
     through its renames, with the commits that changed it on the way (newest first)."""
     before, after = cited.entries(), against.entries()
+    followed: dict[tuple[str, LineRange | None], tuple[str | None, tuple[CommitInfo, ...]]] = {}
     repo = open_repo(cited.repo_path)
     try:
-        history = load_history(repo, cited.commit, against.commit, sorted(set(paths.values())))
+        wanted = sorted(set(paths.values()))
+        with kept_history(repo, cited.commit, against.commit, wanted) as history:
+            for key, path in paths.items():
+                # every line, and no more: lines past its end would outlive the file's deletion
+                length = max(1, cited.line_count(path) or 1)
+                now, _, touched = history.follow(path, ((0, length),))
+                followed[key] = now, tuple(touched)
     finally:
         repo.close()
     out: dict[tuple[str, LineRange | None], Drift] = {}
     for key, path in paths.items():
-        # every line, and no more: lines past its end would outlive the file's deletion
-        length = max(1, cited.line_count(path) or 1)
-        now, _, touched = history.follow(path, ((0, length),))
-        commits = tuple(touched)
+        now, commits = followed[key]
         if now is None and path in after:
             now = path  # deleted on the way, written again
         entry = after.get(now) if now is not None else None

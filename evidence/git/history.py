@@ -19,7 +19,10 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from evidence.git.changes import CommitInfo, FileChange, Hunk, Ranges, map_ranges
@@ -39,6 +42,7 @@ __all__ = [
     "commit_patch",
     "commits_between",
     "extend_history",
+    "kept_history",
     "load_history",
     "map_ranges",
     "path_diff",
@@ -316,6 +320,41 @@ def load_history(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> Hi
     history.raw = raw
     extend_history(repo, history, paths)
     return history
+
+
+#: histories kept per (repository, old, new): reading a range's commits and renames is most of
+#: following one more file through it (this repository, 1,286 commits: 0.49 of 0.54 s)
+KEPT_HISTORIES = 2
+_kept: OrderedDict[tuple[str, str, str], tuple[threading.RLock, History]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+@contextmanager
+def kept_history(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> Iterator[History]:
+    """`load_history`, kept per (repository, old, new) and used by one thread at a time: a later
+    call on the same range adds its paths' changes (`extend_history`) to what was read. A file's
+    names and changes do not depend on the other files loaded (its names are every name renames
+    link it to in the range). A newer revision that does not descend from the older is read each
+    time: its direct diff is of the paths asked for."""
+    paths = list(paths)
+    key = (os.path.realpath(repo.git_dir), old, new)
+    with _kept_lock:
+        kept = _kept.get(key)
+        if kept is not None:
+            _kept.move_to_end(key)
+    if kept is None:
+        history = load_history(repo, old, new, paths)
+        if history.relation is not Relation.DESCENDANT:
+            yield history
+            return
+        with _kept_lock:
+            kept = _kept.setdefault(key, (threading.RLock(), history))
+            while len(_kept) > KEPT_HISTORIES:
+                _kept.popitem(last=False)
+    lock, history = kept
+    with lock:
+        extend_history(repo, history, paths)
+        yield history
 
 
 def extend_history(repo: git.Repo, history: History, paths: Iterable[str]) -> None:

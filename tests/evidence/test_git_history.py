@@ -13,6 +13,7 @@ from evidencekit import arm, git, make_repo
 from evidence.git.history import (
     commit_patch,
     commits_between,
+    kept_history,
     load_history,
     map_ranges,
     path_diff,
@@ -232,5 +233,26 @@ def test_a_file_become_a_link_leaves_the_next_files_hunks_their_own(tmp_path: Pa
         for first, last in ((8, 8), (2, 3)):
             logged = [c.id for c in history.line_log("b.txt", ((first - 1, last),))]
             assert logged == _git_log_l(root, f"{cited}..{tip}", "b.txt", first, last)
+    finally:
+        repo.close()
+
+
+def test_a_kept_history_extended_file_by_file_follows_as_one_read_for_each(
+    churned: tuple[Path, str, str],
+) -> None:
+    # the review follows each file opened through the range's history read once: a file's
+    # names and changes must not depend on the files loaded before it
+    root, cited, head = churned
+    paths = [f"src/m{n}.py" for n in range(4)]
+    repo = open_repo(root)
+    try:
+        kept = []
+        for path in paths:
+            with kept_history(repo, cited, head, [path]) as history:
+                kept.append(history)
+                found = [history.follow(path, ((a, a + 5),)) for a in range(0, 55, 9)]
+            alone = load_history(repo, cited, head, [path])
+            assert found == [alone.follow(path, ((a, a + 5),)) for a in range(0, 55, 9)], path
+        assert all(history is kept[0] for history in kept)  # read once, then extended
     finally:
         repo.close()
