@@ -94,7 +94,7 @@ class DriftPart(Part):
         self.showing_against = False  # the source pane shows REV rather than the cited revision
         self.relation = "descendant"  # REV against the cited revision: descendant, diverged...
         # files opened by path that the record does not cite, followed to REV (None: not a
-        # file to follow); the one being followed (one at a time: each reads REV's whole log)
+        # file to follow); the one being followed (one at a time: a follow walks the history)
         self.opened_drifts: dict[str, FileDrift | None] = {}
         self._following: str | None = None
 
