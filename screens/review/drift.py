@@ -347,6 +347,9 @@ class DriftPart(Part):
         said = f"  {symbol} {status.replace('_', ' ')} at {self.against.short}"
         if drift.near is not None and drift.lines is None:  # the pane's title may cut it
             said += f" (its place: {drift.near[0]}-{drift.near[1]})"
+        opened = self.state.opened
+        if opened is not None and drift.path and drift.path != opened:  # renamed on the way
+            said += f", now {visible(drift.path)}"
         hint = ""
         if key:
             hint = f", {key}: back" if self.showing_against else f", {key}: see it"
