@@ -329,6 +329,17 @@ _kept: OrderedDict[tuple[str, str, str], tuple[threading.RLock, History]] = Orde
 _kept_lock = threading.Lock()
 
 
+def _forget_kept() -> None:
+    """In a forked child (an audit's systems checked in processes): the parent's threads may
+    have held these locks at the fork, and no thread of the child would release them."""
+    global _kept, _kept_lock
+    _kept, _kept_lock = OrderedDict(), threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_kept)
+
+
 @contextmanager
 def kept_history(repo: git.Repo, old: str, new: str, paths: Iterable[str]) -> Iterator[History]:
     """`load_history`, kept per (repository, old, new) and used by one thread at a time: a later

@@ -3,8 +3,10 @@ and the hostile repository (no diff driver, textconv, external diff or pager run
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -256,3 +258,45 @@ def test_a_kept_history_extended_file_by_file_follows_as_one_read_for_each(
         assert all(history is kept[0] for history in kept)  # read once, then extended
     finally:
         repo.close()
+
+
+def _follow_in_child(root: Path, cited: str, head: str) -> None:
+    """A forked child's work: follow a file through the range (its exit code says it ended)."""
+    repo = open_repo(root)
+    with kept_history(repo, cited, head, ["src/m1.py"]) as history:
+        history.follow("src/m1.py", ((0, 5),))
+    repo.close()
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork here")
+def test_a_forked_child_follows_a_range_its_parent_was_following(
+    churned: tuple[Path, str, str],
+) -> None:
+    # an audit checks its systems in forked processes: a history held by another thread of the
+    # parent at the fork must not leave the child waiting for a lock no thread of it holds
+    root, cited, head = churned
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        repo = open_repo(root)
+        with kept_history(repo, cited, head, ["src/m0.py"]):
+            holding.set()
+            release.wait(60)
+        repo.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        assert holding.wait(30)
+        child = multiprocessing.get_context("fork").Process(
+            target=_follow_in_child, args=(root, cited, head)
+        )
+        child.start()
+        child.join(30)
+        if child.is_alive():
+            child.kill()
+            child.join()
+        assert child.exitcode == 0, "the child waited"
+    finally:
+        release.set()
+        thread.join()
