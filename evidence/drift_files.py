@@ -18,12 +18,12 @@ from typing import Any
 from evidence.citations import CitedPath, CitedState
 from evidence.drift import follow_anchors
 from evidence.drift_model import Drift, DriftStatus
-from evidence.git.history import CommitInfo, kept_history
+from evidence.git.history import CommitInfo, kept_history, linked_names
 from evidence.git.repo import open_repo
 from evidence.model import Anchor, FileState, LineRange, Quote, Tier
 from evidence.revision import Revision
 
-__all__ = ["FileDrift", "follow_cited", "follow_with_cited"]
+__all__ = ["FileDrift", "cited_counterpart", "follow_cited", "follow_with_cited"]
 
 #: what a file cited whole breaks on: it is gone, or cannot be read to tell
 _WHOLE_BREAKS = (DriftStatus.FILE_DELETED, DriftStatus.UNREADABLE)
@@ -75,6 +75,28 @@ def follow_cited(
     (path as cited, lines named); wildcards, directories and paths not there are not followed.
     Empty when `cancel` is set before the end."""
     return follow_with_cited((), citations, cited, against, cancel=cancel)[1]
+
+
+def cited_counterpart(path: str, cited: Revision, against: Revision) -> FileDrift | None:
+    """The file of the cited revision that is ``path`` at ``against`` (one the reviewer opened
+    at REV), followed there: the same path, or one renamed to it on the way, as `follow_cited`
+    follows them; None when no file of the cited revision became it (written on the way)."""
+    repo = open_repo(cited.repo_path)
+    try:
+        with kept_history(repo, cited.commit, against.commit, ()) as history:
+            names = linked_names(history, path)
+    finally:
+        repo.close()
+    before = cited.entries()
+    # the path itself first: a file deleted and written again at its path is followed to it
+    candidates = sorted(names & before.keys(), key=lambda name: (name != path, name))
+    wanted = [CitedPath("", "", "", name, 0, CitedState.PRESENT) for name in candidates]
+    followed = follow_cited(wanted, cited, against) if wanted else {}
+    for name in candidates:
+        found = followed.get((name, None))
+        if found is not None and found.drift.path == path:
+            return found
+    return None
 
 
 def follow_with_cited(

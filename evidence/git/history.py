@@ -43,6 +43,7 @@ __all__ = [
     "commits_between",
     "extend_history",
     "kept_history",
+    "linked_names",
     "load_history",
     "map_ranges",
     "path_diff",
@@ -277,6 +278,11 @@ def _closure(raw: dict[tuple[int, int], tuple[FileChange, ...]], paths: Iterable
                 names.add(other)
                 todo.append(other)
     return names
+
+
+def linked_names(history: History, path: str) -> set[str]:
+    """`path` and every name renames in the range link it to, at either end or between."""
+    return _closure(history.raw, (path,))
 
 
 def _chain(commits: Sequence[CommitInfo], old: str) -> tuple[tuple[int, int], ...]:

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.content import Content
-from textual.message import Message
 
-from screens.review.messages import FileFollowed, Redraw
+from screens.review.messages import CommitRead, DriftComputed, FileFollowed, Redraw
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.widgets.cited_rows import cited_paths
@@ -35,27 +34,9 @@ from screens.widgets.drift_rows import (
 if TYPE_CHECKING:
     from evidence.drift import Drift
     from evidence.drift_files import FileDrift
-    from evidence.model import Quote
     from evidence.revision import Revision, SourceFile
     from screens.widgets.record_pane import RecordPane
     from screens.widgets.source_lines import SourceMarks
-
-
-class DriftComputed(Message, bubble=False):
-    """The drift of every quote against REV."""
-
-    def __init__(
-        self,
-        rev: str,
-        against: Revision,
-        drifts: dict[Quote, Drift],
-        relation: str,
-        cited: dict[tuple[str, tuple[int, int] | None], FileDrift],
-    ) -> None:
-        super().__init__()
-        self.rev, self.against, self.drifts = rev, against, drifts
-        self.relation = relation  # how REV stands to the cited revision
-        self.cited = cited  # each cited file's drift
 
 
 class DriftFailed(Exception):
@@ -64,14 +45,6 @@ class DriftFailed(Exception):
     def __init__(self, rev: str, error: str) -> None:
         super().__init__(error)
         self.rev, self.error = rev, error
-
-
-class CommitRead(Message, bubble=False):
-    """A commit's message and diff, read in a worker, to show in a modal."""
-
-    def __init__(self, title: str, body: Content) -> None:
-        super().__init__()
-        self.title, self.body = title, body
 
 
 class DriftPart(Part):
@@ -97,6 +70,9 @@ class DriftPart(Part):
         # file to follow); the one being followed (one at a time: a follow walks the history)
         self.opened_drifts: dict[str, FileDrift | None] = {}
         self._following: str | None = None
+        # files opened at REV by its path (its finder's, grep's), each traced back to the cited
+        # file it is (None: none, written on the way)
+        self.counterparts: dict[str, FileDrift | None] = {}
 
     # --- computing ---------------------------------------------------------------------------
 
@@ -110,17 +86,6 @@ class DriftPart(Part):
         # said only when REV does not descend from the cited revision
         how = "" if self.relation == "descendant" else f" ({self.relation})"
         return f"drift vs {shown.short}{how}"
-
-    def decorate(self, forms: tuple[str, ...]) -> tuple[str, ...]:
-        """The header's progress texts (longest first) with the drift's REV in front, when
-        drift is shown."""
-        drift = self.header_label()
-        if not drift:
-            return forms
-        # kept whole with the counts: the names on the left give way first; at 80 columns the
-        # cited id stays whole
-        short = drift.replace("drift vs ", "Δ ")
-        return tuple(f"{drift if n == 0 else short} · {form}" for n, form in enumerate(forms))
 
     def ask(self) -> None:
         """Ask for REV in a dialog, then compute the drift against it."""
@@ -202,7 +167,7 @@ class DriftPart(Part):
         self.relation = message.relation
         self.session.drifts = message.drifts
         self.session.cited_drifts = message.cited
-        self.opened_drifts, self._following = {}, None
+        self.opened_drifts, self._following, self.counterparts = {}, None, {}
         self.follow_opened()  # a file opened before the drift was known
         self.record_pane.against = message.against.short
         self.showing_against = False
@@ -258,7 +223,7 @@ class DriftPart(Part):
         """The drift at REV of the file the source pane shows, when the record cites it (opened
         from its row in the record pane); None for a quote, or a file opened otherwise."""
         record, opened = self.state.record, self.state.opened
-        if record is None or opened is None or self.against is None:
+        if record is None or opened is None or self.against is None or self.state.opened_at_against:
             return None
         for path, checked in cited_paths(self.session, record):
             if path == opened and checked is not None:
@@ -268,6 +233,8 @@ class DriftPart(Part):
     def file_drift_opened(self) -> FileDrift | None:
         """The drift at REV of the file opened by path: a cited file's, or one followed on `t`
         (the finder's, grep's, a reference's); None for a quote, or a file not followed yet."""
+        if self.state.opened_at_against:  # REV's file: followed from nothing
+            return None
         found = self.cited_drift_opened()
         if found is None and self.state.opened is not None and self.against is not None:
             found = self.opened_drifts.get(self.state.opened)
@@ -280,20 +247,26 @@ class DriftPart(Part):
         path, against, cited = self.state.opened, self.against, self.state.revision
         if path is None or against is None or cited is None or self.cited_drift_opened():
             return
-        if path in self.opened_drifts or self._following is not None:
-            return  # known, or after the one being followed (files opened in a row: the last)
+        rev_path = self.state.opened_at_against  # traced back to the cited file it is
+        if path in (self.counterparts if rev_path else self.opened_drifts):
+            return
+        if self._following is not None:
+            return  # after the one being followed (files opened in a row: the last)
         self._following = path
 
         def work() -> None:
             from evidence.citations import CitedPath, CitedState
-            from evidence.drift_files import follow_cited
+            from evidence.drift_files import cited_counterpart, follow_cited
 
             wanted = CitedPath("", "", "", path, 0, CitedState.PRESENT)
             try:
-                found = follow_cited([wanted], cited, against).get((path, None))
+                if rev_path:
+                    found = cited_counterpart(path, cited, against)
+                else:
+                    found = follow_cited([wanted], cited, against).get((path, None))
             except Exception:  # git could not tell: said in the source pane, not raised
                 found = None
-            self.post_message(FileFollowed(against.commit, path, found))
+            self.post_message(FileFollowed(against.commit, path, found, rev_path=rev_path))
 
         self.screen.run_worker(work, thread=True, group="follow", exit_on_error=False)
 
@@ -302,8 +275,14 @@ class DriftPart(Part):
         if self.against is None or message.against != self.against.commit:
             return  # followed to a REV no longer shown
         self._following = None
-        self.opened_drifts[message.path] = message.drift
-        if message.path == self.state.opened:
+        if message.rev_path:
+            self.counterparts[message.path] = message.drift
+            if message.drift is not None:  # followed, as the cited file it is
+                self.opened_drifts[message.drift.path] = message.drift
+        else:
+            self.opened_drifts[message.path] = message.drift
+        opened = self.state.opened, self.state.opened_at_against
+        if opened == (message.path, message.rev_path):
             self.post_message(Redraw(opened=True))
         else:
             self.follow_opened()  # the file opened since
@@ -320,6 +299,8 @@ class DriftPart(Part):
         opened), when it shows REV (None: the cited revision's file, as without drift)."""
         if not self.showing_against or self.against is None:
             return None
+        if self.state.opened is not None and self.rev_only() is not None:
+            return self.against, self.state.opened  # REV's file, by its path there
         drift = self._shown_drift()
         if drift is None or drift.path is None or drift.status.value == "file_deleted":
             return None
@@ -331,6 +312,11 @@ class DriftPart(Part):
         unchanged."""
         if self.against is None:
             return None
+        rev_only = self.rev_only()
+        if rev_only is not None:  # REV's file
+            hint = f", {key}: back" if self.showing_against else f", {key}: see it"
+            said = f"  + {rev_only.removesuffix('…')}"
+            return Content.assemble((said, "$text-success"), (hint if key else "", "$text-muted"))
         if self.state.opened is not None:
             found = self.file_drift_opened()
             if found is None:
@@ -365,22 +351,43 @@ class DriftPart(Part):
             return f"@{short}"
         return f"@{short} ({name if len(name) <= 24 else name[:23] + '…'})"
 
+    def shown_label(self) -> str:
+        """``@8df75ac (main)`` while the source pane shows REV, else ``@802776d`` (cited)."""
+        if self.showing_against and self.against is not None:
+            return self.against_label()
+        return f"@{self.state.revision.short}" if self.state.revision is not None else ""
+
+    def rev_only(self) -> str | None:
+        """The source pane's file opened at REV by REV's path, while no file of the cited
+        revision is known to be it: what it is said to be, and shown as, at REV."""
+        opened = self.state.opened
+        if opened is None or not self.state.opened_at_against or self.against is None:
+            return None
+        if self.counterparts.get(opened, True) is not None:  # traced back to it soon, or being
+            return "finding it at the cited revision…"
+        return "not at the cited revision"
+
     def against_message(self) -> str | None:
-        """What the source pane says at REV for a quote (or a cited file opened) with no file
-        there to show (None: the file is shown, or the pane shows the cited revision)."""
-        if not self.showing_against or self.against is None:
+        """What the source pane says for a file it cannot show: at REV, a quote's (or a file
+        opened) there no more; at the cited revision, one opened at REV that is not there
+        (None: the file is shown)."""
+        rev_only = self.rev_only()
+        if rev_only is not None and not self.showing_against:
+            assert self.against is not None
+            return f"{self.shown_label()}: {rev_only}; t shows it at {self.against.short}"
+        if not self.showing_against or self.against is None or rev_only is not None:
             return None
         at = self.against_label()
         opened = self.state.opened
         if opened is not None:
             found = self.file_drift_opened()
-            what = "cited file" if self.cited_drift_opened() is not None else "file"
-            if found is not None and (found.drift.path is None or found.status == "file_deleted"):
-                return f"{at}: the {what} was deleted; t shows the cited revision"
-            if found is None and opened not in self.opened_drifts:
+            if found is None:
+                if opened in self.opened_drifts:
+                    return f"{at}: this file cannot be followed there; t shows the cited revision"
                 return f"{at}: following the file there…"
-            if found is None and opened in self.opened_drifts:
-                return f"{at}: this file cannot be followed there; t shows the cited revision"
+            if found.drift.path is None or found.status == "file_deleted":
+                what = "cited file" if self.cited_drift_opened() is not None else "file"
+                return f"{at}: the {what} was deleted; t shows the cited revision"
             return None
         if self.state.quote is None:
             return None
@@ -404,21 +411,29 @@ class DriftPart(Part):
         """The diff pane's text while the source pane shows REV: a quote's passage, or the
         lines a record names of a cited file, against its counterpart at REV."""
         short = self.against.short if self.against else "?"
+        rev_only = self.rev_only()
+        if rev_only is not None:
+            return Content.styled(
+                f"the file at {short}: {rev_only}, nothing to compare", "$text-muted"
+            )
         what = "lines" if self.state.opened is not None else "passage"  # a file's named lines
         return drift_diff_content(self._shown_drift(), short, what)
 
-    def against_view(self, source: SourceFile) -> tuple[Content, SourceMarks, int]:
+    def against_view(self, source: SourceFile) -> tuple[Content, SourceMarks, int | None]:
         """Title, marks and first line for the current quote's file (or the cited file opened)
-        shown at REV: the passage, or the lines the record names, marked at their new place."""
+        shown at REV: the passage, or the lines the record names, marked at their new place
+        (the first line None: none marked)."""
         from screens.widgets.source_lines import SourceMarks
 
+        rev_only = self.rev_only()
         found = self.file_drift_opened() if self.state.opened is not None else None
         drift = found.drift if found is not None else self.drift_of_quote()
+        drift = None if rev_only is not None else drift
         assert self.against is not None
         whole = found is not None and found.lines is None  # no lines to mark
         lines = drift.lines if drift is not None and not whole else None
         near = drift.near if drift is not None and lines is None and not whole else None
-        status = "?"
+        status = rev_only or "?"
         if found is not None:
             status = found.status.replace("_", " ")
         elif drift is not None:
@@ -432,33 +447,19 @@ class DriftPart(Part):
             (f"  {status}; cited @{cited}, t: back", "i"),
         )
         shown = lines or near
-        return title, SourceMarks(lines, near, ()), shown[0] if shown else 1
+        return title, SourceMarks(lines, near, ()), shown[0] if shown else None
 
     # --- commits and notes -------------------------------------------------------------------
 
     def show_commit(self, row_id: str) -> None:
         """Show a commit row's commit (``commit-N-K`` under quote N, ``filecommit-N-K`` under
         cited file N): message and diff, read in a worker."""
-        record = self.state.record
-        n, k = (int(part) for part in row_id.split("-")[1:3])
-        if record is None:
+        from screens.review.commit_rows import row_commit
+
+        found = row_commit(self.session, self.state.record, row_id)
+        if found is None:
             return
-        if row_id.startswith("filecommit-"):
-            cited = cited_paths(self.session, record)
-            checked = cited[n][1] if n < len(cited) else None
-            if checked is None:
-                return
-            found = self.session.cited_drifts.get((checked.path, checked.lines))
-            drift, path, what = (found.drift if found else None), checked.path, "cited file"
-        elif n < len(record.quotes):
-            drift = self.session.drifts.get(record.quotes[n])
-            path, what = record.quotes[n].path, "quote"
-        else:
-            return
-        if drift is None or k >= len(drift.commits):
-            return
-        commit = drift.commits[k]
-        paths = list(dict.fromkeys(p for p in (drift.renamed_from, drift.path, path) if p))
+        commit, paths, title = found
         repo = self.repo
 
         def read() -> None:
@@ -471,7 +472,6 @@ class DriftPart(Part):
             finally:
                 opened.close()
             head = f"{commit.id}\n{commit.author} · {commit.date}\n\n"
-            title = f"commit {commit.id[:10]} · {what} [{n + 1}]"
             self.post_message(CommitRead(title, commit_content(head + message, patch)))
 
         self.screen.run_worker(

@@ -13,7 +13,10 @@ from screens.review.messages import FileDiffReady
 from screens.safe import visible
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from evidence.revision import SourceFile
+    from screens.review.drift import DriftPart
     from screens.review.state import Part
 
 #: (cited blob, REV's blob) -> the diff
@@ -23,9 +26,29 @@ Key = tuple[str | None, str | None]
 class FileDiffs:
     """The whole-file diffs of one source pane (its part receives `FileDiffReady`)."""
 
-    def __init__(self, part: Part) -> None:
-        self.part = part
+    def __init__(
+        self,
+        part: Part,
+        drift: DriftPart,
+        kept: Mapping[str, SourceFile],
+        keep: Callable[[str], None],
+    ) -> None:
+        """``part``: the source pane's (it gets `FileDiffReady`), ``kept``: the files it has read
+        at the cited revision, ``keep``: reads one to keep (its `SourceLoaded` comes back)."""
+        self.part, self.drift, self.kept, self.keep_cited = part, drift, kept, keep
         self._done: LRUCache[Key, Content] = LRUCache(8)
+
+    def whole(self, said: str, opened: str | None, now: SourceFile | None, request: int) -> Content:
+        """The diff of the file ``opened`` shown at REV (``now``) against the cited revision's,
+        if computed; else ``said`` alone, and the cited file read or the diff computed."""
+        if self.drift.source_at_against() is None:  # gone at REV: nothing to compare
+            return Content.styled(visible(said), "$text-accent")
+        cited = self.kept.get(opened) if opened else None
+        if opened and cited is None:
+            self.keep_cited(opened)  # its `SourceLoaded` refreshes the diff
+        if cited is None or now is None:
+            return Content.styled(visible(said), "$text-accent")
+        return self.content(said, cited, now, request)
 
     def content(self, said: str, cited: SourceFile, now: SourceFile, request: int) -> Content:
         """The diff, if computed; else ``said`` while a worker computes it (``request``: the

@@ -42,7 +42,7 @@ class Header:
             store_error=state.store_error,
             waiting=len(state.waiting),
         )
-        progress, *shorter = self.drift.decorate(forms)
+        progress, *shorter = decorate(forms, self.drift.header_label())
         # every system (a tool, for SARIF runs) loaded, each once: "ruff + Bandit"
         loaded = " + ".join(dict.fromkeys(r.system for r in reports))
         if self.system is not None and loaded != self.system:
@@ -58,3 +58,14 @@ class Header:
             shorter=tuple(shorter),
             commit=state.commit,
         )
+
+
+def decorate(forms: tuple[str, ...], drift: str) -> tuple[str, ...]:
+    """The header's progress texts (longest first) with the drift's REV in front (``drift``:
+    `DriftPart.header_label`, empty when no drift is shown)."""
+    if not drift:
+        return forms
+    # kept whole with the counts: the names on the left give way first; at 80 columns the
+    # cited id stays whole
+    short = drift.replace("drift vs ", "Δ ")
+    return tuple(f"{drift if n == 0 else short} · {form}" for n, form in enumerate(forms))

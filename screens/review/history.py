@@ -22,6 +22,7 @@ class Place(NamedTuple):
     record_top: int = 0  # the record pane's first line shown
     record_row: str | None = None  # the id of the record pane's row under the cursor
     opened: str | None = None  # a file opened by path in the source pane (not the quote's)
+    opened_at_against: bool = False  # that file is REV's, with no cited file known to be it
     source_line: int | None = None  # the source pane's cursor line (None: no file shown)
     source_top: int = 0  # the source pane's first line shown
 

@@ -22,7 +22,7 @@ from screens.safe import as_markup, visible
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from evidence.revision import GrepHit
+    from evidence.revision import GrepHit, Revision
     from screens.find import FindTarget
     from screens.review.navigation import Navigation
     from screens.review.state import ReviewState
@@ -127,32 +127,44 @@ class Lookups:
 
     # --- hooks for the lookup screens ---------------------------------------------------------
 
+    def looked_in(self) -> tuple[Revision | None, bool]:
+        """The revision the finder and grep look in, and whether it is REV: REV while the
+        source pane shows it (`t`), so that what is only there can be found; else the cited."""
+        drift = self.sources.drift
+        if drift.showing_against and drift.against is not None:
+            return drift.against, True
+        return self.state.revision, False
+
     def open_file(self) -> None:
         """Push the file finder; open the chosen path in the source pane."""
-        if self.state.revision is None:
+        revision, at_against = self.looked_in()
+        if revision is None or self.state.revision is None:
             self.notify("the revision is not open", severity="warning")
             return
         from screens.finder import FileFinder
 
         def chosen(path: str | None) -> None:
             if path:
-                self.moves.visit(path)
+                self.moves.visit(path, at_against=at_against)
 
-        dialog = kept(self.screen.app, FileFinder, self.state.revision.paths())
+        title = f"Open file at {revision.short} (REV)" if at_against else "Open file"
+        dialog = kept(self.screen.app, FileFinder, revision.paths(), title=title)
         self.screen.app.push_screen(dialog, chosen)
 
     def grep(self) -> None:
-        """Push grep at the revision; open the chosen hit."""
-        if self.state.revision is None:
+        """Push grep at the revision (REV while shown); open the chosen hit."""
+        revision, at_against = self.looked_in()
+        if revision is None or self.state.revision is None:
             self.notify("the revision is not open", severity="warning")
             return
         from screens.grep import GrepScreen
 
         def chosen(hit: GrepHit | None) -> None:
             if hit is not None:  # at the match, also far along a long line
-                self.moves.visit(hit.path, hit.line, hit.spans[0][0] if hit.spans else None)
+                column = hit.spans[0][0] if hit.spans else None
+                self.moves.visit(hit.path, hit.line, column, at_against=at_against)
 
-        self.screen.app.push_screen(kept(self.screen.app, GrepScreen, self.state.revision), chosen)
+        self.screen.app.push_screen(kept(self.screen.app, GrepScreen, revision), chosen)
 
     def goto_line(self) -> None:
         """Push go-to-line for the file in the source pane."""
@@ -235,7 +247,7 @@ class Lookups:
             return
         from screens.backlinks import BacklinksScreen
 
-        links = self.sources.backlinks_of(path)
+        links = self.sources.backlinks.of(path)
 
         def chosen(link: Any) -> None:
             if link is None:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     from evidence.backlinks import Backlink
     from evidence.citations import CitedPath
+    from evidence.drift import Drift
     from evidence.drift_files import FileDrift
     from evidence.model import Anchor, Quote
     from evidence.revision import CommitSummary, GrepHit, Revision, SourceFile
@@ -112,11 +113,14 @@ class Redraw(Message):
 
 class FileFollowed(Message, bubble=False):
     """A file opened by path (not one the record cites) followed to REV (None: it cannot be,
-    not a file at the cited revision, or git could not tell)."""
+    not a file at the cited revision, or git could not tell); or, ``rev_path``, a file opened
+    at REV traced back to the cited file it is (None: none is)."""
 
-    def __init__(self, against: str, path: str, drift: FileDrift | None) -> None:
+    def __init__(
+        self, against: str, path: str, drift: FileDrift | None, *, rev_path: bool = False
+    ) -> None:
         super().__init__()
-        self.against, self.path, self.drift = against, path, drift
+        self.against, self.path, self.drift, self.rev_path = against, path, drift, rev_path
 
 
 class FileDiffReady(Message, bubble=False):
@@ -126,3 +130,28 @@ class FileDiffReady(Message, bubble=False):
     def __init__(self, request: int, key: tuple[str | None, str | None], content: Content) -> None:
         super().__init__()
         self.request, self.key, self.content = request, key, content
+
+
+class DriftComputed(Message, bubble=False):
+    """The drift of every quote against REV."""
+
+    def __init__(
+        self,
+        rev: str,
+        against: Revision,
+        drifts: dict[Quote, Drift],
+        relation: str,
+        cited: dict[tuple[str, tuple[int, int] | None], FileDrift],
+    ) -> None:
+        super().__init__()
+        self.rev, self.against, self.drifts = rev, against, drifts
+        self.relation = relation  # how REV stands to the cited revision
+        self.cited = cited  # each cited file's drift
+
+
+class CommitRead(Message, bubble=False):
+    """A commit's message and diff, read in a worker, to show in a modal."""
+
+    def __init__(self, title: str, body: Content) -> None:
+        super().__init__()
+        self.title, self.body = title, body

@@ -168,12 +168,19 @@ class Navigation:
         """Go somewhere and remember where we came from."""
         self.go(location, remember=True)
 
-    def visit(self, path: str, line: int | None = None, column: int | None = None) -> None:
+    def visit(
+        self,
+        path: str,
+        line: int | None = None,
+        column: int | None = None,
+        *,
+        at_against: bool = False,
+    ) -> None:
         """Open a file of the revision in the source pane (a cited file, the finder's, grep's)
         and remember where the reviewer was reading, for back (``column``: where on ``line``
-        to bring into view, 0-based)."""
+        to bring into view, 0-based; ``at_against``: a path at REV, from a lookup there)."""
         self.history.left(self.here())
-        self.sources.open_path(path, line, column)
+        self.sources.open_path(path, line, column, at_against=at_against)
 
     def step(self, what: str, step: int = 1) -> None:
         """A move by a key: the next (``step`` 1) or previous (-1) ``record``, ``unreviewed``
@@ -269,6 +276,7 @@ class Navigation:
             record_top=round(pane.scroll_y),
             record_row=pane.highlighted_id or None,
             opened=self.state.opened,
+            opened_at_against=self.state.opened_at_against,
             source_line=view.cursor_line if view.line_count else None,
             source_top=round(view.scroll_y),
         )
@@ -281,7 +289,9 @@ class Navigation:
             pane.move_to(pane.row_index(place.record_row))
         pane.scroll_to(y=place.record_top, animate=False, immediate=True, force=True)
         if place.opened is not None:
-            self.sources.open_path(place.opened, place.source_line)
+            self.sources.open_path(
+                place.opened, place.source_line, at_against=place.opened_at_against
+            )
         if place.source_line is not None:
             self.sources.restore_view(place.source_line, place.source_top)
         if place.pane is not None:  # the pane read in (one hidden since cannot take the focus)

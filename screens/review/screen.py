@@ -348,7 +348,7 @@ class ReviewScreen(Covered, Screen[None]):
 
     def backlinks_of(self, path: str) -> list[Backlink]:
         """The quotes that cite ``path``."""
-        return self.sources.backlinks_of(path)
+        return self.sources.backlinks.of(path)
 
 
 __all__ = ["ReviewScreen"]

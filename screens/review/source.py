@@ -9,13 +9,13 @@ names what verdict keys act on (`TargetLine`).
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING
 
 from cachetools import LRUCache
 from textual.content import Content
 
 from keymaps import Keymap, short_key
+from screens.review.backlink_index import BacklinkIndex
 from screens.review.file_diffs import FileDiffs
 from screens.review.messages import FileDiffReady, SourceLoaded
 from screens.review.state import Part, ReviewState, while_shown
@@ -61,7 +61,9 @@ class SourcePane(Part):
         self.shown = 0
         self.source: SourceFile | None = None  # the file shown
         self._kept: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)
-        self.file_diffs = FileDiffs(self)  # `d` at REV on a file shown whole
+        self.file_diffs = FileDiffs(
+            self, drift, self._kept, self.keep_cited
+        )  # `d` at REV on a file shown whole
         self._pending_line: int | None = None  # where to open the next file opened by path
         self._pending_column: int | None = None  # and where on that line (a grep hit's)
         # `t` on a file opened whole: (its path, the lines shown, the cursor's line) to go on at
@@ -69,30 +71,12 @@ class SourcePane(Part):
         self._against_request = 0  # the read of the quote's file at the drift's REV (`t`)
         # where `back` puts the cursor and view of the file it shows: (request, line, top line)
         self._restore: tuple[int, int, int] | None = None
-        # the backlinks of each path, for the anchors they were computed from
-        self._backlinks: tuple[object, dict[str, list[Backlink]]] | None = None
+        self.backlinks = BacklinkIndex(state)  # what cites each path
 
     @property
     def quote_diff(self) -> QuoteDiff | None:
         """The quote/source diff, when shown."""
         return self.diff if self.diff_visible else None
-
-    def backlinks_of(self, path: str) -> list[Backlink]:
-        """The quotes that cite ``path``, every path's worked out at once and kept until the
-        anchors change (the source pane asks on every record it shows)."""
-        from evidence.backlinks import backlinks_by_path, normalize
-        from evidence.citations import files_matching
-
-        anchors = self.session.anchors
-        cache = self._backlinks
-        if cache is None or cache[0] is not anchors:
-            revision = self.state.revision
-            expand = None
-            if revision is not None:  # a cited wildcard links to each file it matches
-                expand = partial(files_matching, files=revision.paths(), root=revision.root)
-            index = backlinks_by_path(anchors, self.session.reportset, expand)
-            cache = self._backlinks = (anchors, index)
-        return cache[1].get(normalize(path), [])
 
     def read_source(
         self, request: int, revision: Revision, path: str, *, ending: bool = False
@@ -146,22 +130,32 @@ class SourcePane(Part):
             said = f"{key} shows a quote's file at REV, or a file opened (a cited file's row)"
             self.notify(said, timeout=3, markup=False)
         elif self.drift.toggle_source():
-            opened, record = self.state.opened, self.state.record
+            opened, record, at_against = (self.state.opened, self.state.record,
+                                          self.state.opened_at_against)  # fmt: skip
             if opened is None:
                 self.show_quote()
                 return
             # a file opened (a cited file from its row, the finder's, grep's): it, at REV or
             # back, at the lines the record names, else where the reader was in it
-            named = cited_line_range(record, opened) if record is not None else None
+            named = cited_line_range(record, opened) if record and not at_against else None
             source, view = self.source, self.view
             if not named and source is not None and view.path == source.path:
                 self._carry = (opened, source.lines, view.cursor_line)
-            self.open_path(opened, named[0] if named else None)
+            self.open_path(opened, named[0] if named else None, at_against=at_against)
 
     def file_followed(self) -> None:
-        """The file opened by path was followed to REV: shown there if asked for, else said."""
-        if self.state.opened is not None and self.drift.showing_against:
-            self.open_path(self.state.opened, self._pending_line, self._pending_column)
+        """The file opened by path was followed to REV (or REV's traced to the cited file it
+        is, which it is from then on): shown there if asked for, else said."""
+        state, at = self.state, self.drift.showing_against
+        found = self.drift.counterparts.get(state.opened or "") if state.opened_at_against else None
+        if found is not None:  # the reader's place kept, at REV
+            line = self.view.cursor_line if at and self.shown == self.request else None
+            self.open_path(found.path, line or self._pending_line, self._pending_column)
+        elif state.opened is not None and (at or state.opened_at_against):
+            at_against = state.opened_at_against
+            self.open_path(
+                state.opened, self._pending_line, self._pending_column, at_against=at_against
+            )
         else:
             self.refresh_quote_info()
 
@@ -222,10 +216,10 @@ class SourcePane(Part):
         backlinks: tuple[object, dict[str, list[Backlink]]] | None = None,
     ) -> None:
         """Files read elsewhere (by the anchorer), to show without reading them again; and
-        (anchors, what cites each path) worked out with them, for `backlinks_of`."""
+        (anchors, what cites each path) worked out with them, for `backlinks`."""
         self._kept.update(sources)
         if backlinks is not None:
-            self._backlinks = backlinks
+            self.backlinks.kept = backlinks
 
     def show_quote(self) -> None:
         """Show the current quote's file (unless a file opened by path is shown)."""
@@ -268,13 +262,21 @@ class SourcePane(Part):
         line = target[0] if target else 1
         self.view.highlights.ahead(source.path, source.oid, source.lines, line)
 
-    def open_path(self, path: str, line: int | None = None, column: int | None = None) -> None:
+    def open_path(
+        self,
+        path: str,
+        line: int | None = None,
+        column: int | None = None,
+        *,
+        at_against: bool = False,
+    ) -> None:
         """Show a file of the revision (from the finder, grep or find), not tied to a quote;
-        ``column`` (0-based, of ``line``) brought into view sideways."""
+        ``column`` (0-based, of ``line``) brought into view sideways. ``at_against``: ``path``
+        is REV's (a lookup at REV), until the cited file it is has been found."""
         if self.state.revision is None:
             self.notify("the revision is not open", severity="warning")
             return
-        self.state.opened = path
+        self.state.opened, self.state.opened_at_against = path, at_against
         self._pending_line, self._pending_column = line, column
         self.drift.follow_opened()  # with drift: what became of it at REV, said under it
         self.refresh_quote_info()
@@ -288,7 +290,7 @@ class SourcePane(Part):
         if said is not None:  # at REV, with nothing to show: the diff says what became of it
             self.request += 1  # a read still in flight is not shown any more
             self.shown = self._against_request = self.request
-            at = self.drift.against_label()
+            at = self.drift.shown_label()
             self.view.show_message(visible(said), title=Content(visible(f"{path} {at}")))
             self.refresh_diff()
             return True
@@ -342,12 +344,15 @@ class SourcePane(Part):
         view = self.view
         if message.request == self._against_request:  # at REV: not kept, marked at its new place
             title, marks, at = self.drift.against_view(source)
-            at = self._carried(source, at) or at
+            # none marked: where `t` left the reader, else a line asked for (grep's at REV)
+            line, column = (self._pending_line, self._pending_column) if at is None else (at, None)
+            self._pending_line = self._pending_column = None
+            line = self._carried(source, at) or line or 1
             problem = file_message(source)  # binary, too large, its content not in this clone
             if problem is not None:
                 view.show_message(visible(problem), title=title)
             else:
-                self._show(source, marks, at, title)
+                self._show(source, marks, line, title, column)
             self.refresh_diff()
             return
         self._kept[source.path] = source
@@ -374,7 +379,7 @@ class SourcePane(Part):
             return
         from evidence.backlinks import backlink_lines
 
-        marks = SourceMarks(backlinks=backlink_lines(self.backlinks_of(source.path)))
+        marks = SourceMarks(backlinks=backlink_lines(self.backlinks.of(source.path)))
         line = self._pending_line
         if quote is not None and place is not None:
             marks = SourceMarks(place.lines, None, (), marks.backlinks)
@@ -393,12 +398,10 @@ class SourcePane(Part):
             target = matched or claimed
             line = target[0] if target else 1
         line = self._carried(source, line) if quote is None else line
-        self._show(source, marks, line, title)
         column = self._pending_column if quote is None else None
         if quote is not None and place is None and line is not None:
             column = quote_column(quote, source.lines, line)
-        if column is not None and line is not None:  # far along a long line: in view
-            self.view.show_column(line, column)
+        self._show(source, marks, line, title, column)
         self._pending_line = self._pending_column = None
         self._restored()
         self.refresh_diff()
@@ -414,10 +417,15 @@ class SourcePane(Part):
         return counterpart_line(carry[1], source.lines, carry[2])
 
     def _show(
-        self, source: SourceFile, marks: SourceMarks, line: int | None, title: object
+        self,
+        source: SourceFile,
+        marks: SourceMarks,
+        line: int | None,
+        title: object,
+        column: int | None = None,
     ) -> None:
         """Show a file read, centred for the rows the view has once the line under it is laid
-        out at its new height."""
+        out at its new height; ``column`` of ``line`` brought into view (far along it)."""
         view, growth = self.view, self.info.growth()
         rows = view.scrollable_content_region.height
         after = max(1, rows - growth) if growth and rows else None
@@ -430,6 +438,8 @@ class SourcePane(Part):
             key=source.oid,
             rows=after,
         )
+        if column is not None and line is not None:
+            view.show_column(line, column)
 
     def refresh_quote_info(self) -> None:
         """The line under the source (the quote's verdict and anchor), and what verdicts act on."""
@@ -458,19 +468,6 @@ class SourcePane(Part):
             self.open_found()
         self.refresh_diff()
 
-    def _whole_file_diff(self, said: str) -> Content:
-        """The diff of the file shown at REV against the cited revision's, if computed; else
-        ``said`` alone, and the cited file read or the diff computed in a worker."""
-        opened, now = self.state.opened, self.source
-        if self.drift.source_at_against() is None:  # gone at REV: nothing to compare
-            return Content.styled(visible(said), "$text-accent")
-        cited = self._kept.get(opened) if opened else None
-        if opened and cited is None:
-            self.keep_cited(opened)  # its `SourceLoaded` refreshes the diff
-        if cited is None or now is None:
-            return Content.styled(visible(said), "$text-accent")
-        return self.file_diffs.content(said, cited, now, self.shown)
-
     @while_shown
     def on_file_diff_ready(self, message: FileDiffReady) -> None:
         self.file_diffs.keep(message)
@@ -484,7 +481,7 @@ class SourcePane(Part):
         if self.shown == self._against_request:
             said = self.drift.whole_file_said()
             if said is not None:  # a file cited whole: the whole file compared
-                diff.update(self._whole_file_diff(said))
+                diff.update(self.file_diffs.whole(said, self.state.opened, self.source, self.shown))
                 return
             diff.update(self.drift.diff_content())  # cited passage against REV's
             return

@@ -44,6 +44,8 @@ class ReviewState:
         #: else on the record (selected with n/p, a row of the records list, or any other move)
         self.on_quote = False
         self.opened: str | None = None  # a file opened by path (finder, grep) rather than a quote
+        # the file opened is REV's (the finder's or grep's at REV), not known as a cited file
+        self.opened_at_against = False
         # the quote shown where it was found in another file: (quote, index in its `elsewhere`)
         self.found: tuple[Quote, int] | None = None
         self.filter = "all"

@@ -64,14 +64,17 @@ async def test_a_file_opened_at_rev_is_shown_there_through_its_rename(
         await open_with_finder(pilot, screen, "kestrelyml")
         await press(pilot, screen, "t")
         await shown_at(pilot, screen, "@8df75ac")
-        # REV stays on: the next file opened is shown at REV too, by its name there
-        await open_with_finder(pilot, screen, "libformat")
+        # REV stays on: the finder lists REV's files, and the one opened by its name there is
+        # known as the cited file it was renamed from
+        await open_with_finder(pilot, screen, "libtext")
         await shown_at(pilot, screen, "web/src/lib/text.ts @8df75ac  renamed")
         assert screen.source_view.path == "web/src/lib/text.ts"
         assert screen.state.opened == "web/src/lib/format.ts"
         # the line under it names the file's path at REV (the title may be cut)
         said = str(screen.quote_info.render())
         assert said.endswith("↕ renamed at 8df75ac, now web/src/lib/text.ts, t: back")
+        await press(pilot, screen, "t")
+        await shown_at(pilot, screen, "web/src/lib/format.ts @802776d")
 
 
 async def test_t_on_a_file_opened_and_deleted_at_rev_says_so(tmp_path: Path, sample: Path) -> None:

@@ -1,0 +1,39 @@
+"""The commit a commit row of the record pane shows (under a quote, or under a cited file)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from screens.widgets.cited_rows import cited_paths
+
+if TYPE_CHECKING:
+    from evidence.git.changes import CommitInfo
+    from evidence.model import Record
+    from screens.session import ReviewSession
+
+
+def row_commit(
+    session: ReviewSession, record: Record | None, row_id: str
+) -> tuple[CommitInfo, list[str], str] | None:
+    """A commit row's commit (``commit-N-K`` under quote N, ``filecommit-N-K`` under cited file
+    N), the paths its diff is shown for, and its modal's title; None when it shows none."""
+    n, k = (int(part) for part in row_id.split("-")[1:3])
+    if record is None:
+        return None
+    if row_id.startswith("filecommit-"):
+        cited = cited_paths(session, record)
+        checked = cited[n][1] if n < len(cited) else None
+        if checked is None:
+            return None
+        found = session.cited_drifts.get((checked.path, checked.lines))
+        drift, path, what = (found.drift if found else None), checked.path, "cited file"
+    elif n < len(record.quotes):
+        drift = session.drifts.get(record.quotes[n])
+        path, what = record.quotes[n].path, "quote"
+    else:
+        return None
+    if drift is None or k >= len(drift.commits):
+        return None
+    commit = drift.commits[k]
+    paths = list(dict.fromkeys(p for p in (drift.renamed_from, drift.path, path) if p))
+    return commit, paths, f"commit {commit.id[:10]} · {what} [{n + 1}]"
