@@ -45,7 +45,7 @@ _TOPICS = (
         " readable (its content not in this clone: Git LFS, a partial clone)."
         " Under each quote and cited file: where it is at REV and the commits that touched it"
         " (Enter shows one); t shows it at REV (or any file opened), d what differs;"
-        " while REV is shown, the finder and grep look in REV."
+        " while REV is shown, the finder, grep and / look in REV."
         " Verdicts stay on the cited revision.",
     ),
     (

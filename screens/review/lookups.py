@@ -49,8 +49,8 @@ class Lookups:
         self.moves, self.sources = moves, moves.sources
         self.actions = actions  # binding id -> the screen's action, where not the catalog's
         self.find_text = ""  # the last text of find in file
-        # what `/` can find, for the revision it was listed with (None: not opened yet)
-        self._targets: tuple[object, list[FindTarget]] | None = None
+        # what `/` can find, per revision its files were listed from (the cited one, REV)
+        self._targets: dict[object, list[FindTarget]] = {}
         self._jumps: list[SystemCommand] | None = None  # the palette's record jumps, once made
 
     def notify(self, message: str, **options: Any) -> None:
@@ -71,16 +71,20 @@ class Lookups:
         lookups[name]()
 
     def find_targets(self) -> list[FindTarget]:
-        """Everything `/` can find: records, quotes, and the files of the revision.
+        """Everything `/` can find: records, quotes, and the files of the revision looked in
+        (REV's while the source pane shows REV).
 
         Listed once per revision: the records and quotes do not change during a review.
         """
-        cache = self._targets
-        if cache is None or cache[0] is not self.state.revision:
-            cache = self._targets = (self.state.revision, self._list_find_targets())
-        return cache[1]
+        revision, _ = self.looked_in()
+        targets = self._targets.get(revision)
+        if targets is None:
+            if len(self._targets) > 1:  # another REV asked for since: its files go
+                self._targets.clear()
+            targets = self._targets[revision] = self._list_find_targets(revision)
+        return targets
 
-    def _list_find_targets(self) -> list[FindTarget]:
+    def _list_find_targets(self, revision: Revision | None) -> list[FindTarget]:
         from screens.find import FindTarget
         from screens.quote_status import claimed_place, found_label
         from screens.widgets.result_line import ResultLine
@@ -104,19 +108,21 @@ class Lookups:
                 label = found_label(record.id, quote, 80)
                 text = f"{quote.path} {quote.text[:300]}"
                 targets.append(FindTarget("quote", label, text, n, quote.index))
-        if self.state.revision is not None:
-            for path in self.state.revision.paths():
+        if revision is not None:
+            for path in revision.paths():
                 targets.append(FindTarget("file", path, path, path=path))
         return targets
 
     def find(self) -> None:
         from screens.find import FindScreen
 
+        _, at_against = self.looked_in()
+
         def found(target: FindTarget | None) -> None:
             if target is None:
                 return
-            if target.kind == "file":
-                self.moves.visit(target.path)
+            if target.kind == "file":  # a file at REV, while REV is shown
+                self.moves.visit(target.path, at_against=at_against)
             elif target.kind == "quote":  # arrived at a quote: verdicts act on it, as after ]
                 self.moves.reach(Location(target.record, target.quote))
             else:

@@ -87,3 +87,20 @@ async def test_grep_at_rev_opens_its_hit_there_then_t_shows_the_cited_file(
         assert view.cursor_line == 73
         await press(pilot, screen, "ctrl+g")  # at the cited revision, grep looks there
         assert isinstance(app.screen, GrepScreen) and app.screen.revision.short == "802776d"
+
+
+async def test_find_at_rev_lists_rev_s_files(tmp_path: Path, sample: Path) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await at_rev(pilot, app)
+        files = {target.path for target in screen.find_targets() if target.kind == "file"}
+        assert ONLY_AT_REV in files and "web/src/lib/format.ts" not in files
+        await press(pilot, screen, "slash")
+        await pilot.press(*"kestrel/permissions.py")
+        await settle(pilot, screen)
+        # a quote citing it comes first (its file is missing at the cited revision), the file next
+        await pilot.press("down", "enter")
+        await shown_at(pilot, screen, f"{ONLY_AT_REV} @8df75ac  not at the cited revision")
+        await press(pilot, screen, "t")  # the cited revision: `/` lists its files again
+        cited = {target.path for target in screen.find_targets() if target.kind == "file"}
+        assert ONLY_AT_REV not in cited and "web/src/lib/format.ts" in cited
