@@ -45,7 +45,8 @@ _TOPICS = (
         " readable (its content not in this clone: Git LFS, a partial clone)."
         " Under each quote and cited file: where it is at REV and the commits that touched it"
         " (Enter shows one); t shows it at REV (or any file opened), d what differs;"
-        " while REV is shown, the finder, grep and / look in REV."
+        " while REV is shown, the finder, grep and / look in REV; t on a quote not found at"
+        " the cited revision looks for it at REV."
         " Verdicts stay on the cited revision.",
     ),
     (

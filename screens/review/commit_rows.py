@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from screens.review.messages import CommitRead
 from screens.widgets.cited_rows import cited_paths
+from screens.widgets.drift_rows import commit_content
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from evidence.git.changes import CommitInfo
     from evidence.model import Record
+    from screens.review.state import Part
     from screens.session import ReviewSession
 
 
@@ -37,3 +42,22 @@ def row_commit(
     commit = drift.commits[k]
     paths = list(dict.fromkeys(p for p in (drift.renamed_from, drift.path, path) if p))
     return commit, paths, f"commit {commit.id[:10]} · {what} [{n + 1}]"
+
+
+def read_commit(part: Part, repo: Path, commit: CommitInfo, paths: list[str], title: str) -> None:
+    """Read ``commit``'s message and its diff of ``paths`` in a worker; ``part`` gets them back
+    (`CommitRead`), to show in a modal titled ``title``."""
+
+    def read() -> None:
+        from evidence.git.history import commit_patch
+        from evidence.git.repo import open_repo
+
+        opened = open_repo(repo)
+        try:
+            message, patch = commit_patch(opened, commit, paths)
+        finally:
+            opened.close()
+        head = f"{commit.id}\n{commit.author} · {commit.date}\n\n"
+        part.post_message(CommitRead(title, commit_content(head + message, patch)))
+
+    part.screen.run_worker(read, thread=True, exclusive=True, group="commit", exit_on_error=False)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from screens.review.messages import CommitRead, DriftComputed, FileFollowed, Redraw
+from screens.review.messages import CommitRead, DriftComputed, FileFollowed, QuoteAtRev, Redraw
+from screens.review.rev_quotes import RevQuotes
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.widgets.cited_rows import cited_paths
@@ -26,7 +27,6 @@ from screens.widgets.drift_rows import (
     DRIFT_STYLES,
     cited_drift_summary,
     cited_drifts_line,
-    commit_content,
     drift_diff_content,
     drift_summary,
 )
@@ -34,6 +34,7 @@ from screens.widgets.drift_rows import (
 if TYPE_CHECKING:
     from evidence.drift import Drift
     from evidence.drift_files import FileDrift
+    from evidence.model import Quote
     from evidence.revision import Revision, SourceFile
     from screens.widgets.record_pane import RecordPane
     from screens.widgets.source_lines import SourceMarks
@@ -73,6 +74,7 @@ class DriftPart(Part):
         # files opened at REV by its path (its finder's, grep's), each traced back to the cited
         # file it is (None: none, written on the way)
         self.counterparts: dict[str, FileDrift | None] = {}
+        self.rev_quotes = RevQuotes(self)  # quotes not anchored at the cited revision, at REV
 
     # --- computing ---------------------------------------------------------------------------
 
@@ -168,6 +170,7 @@ class DriftPart(Part):
         self.session.drifts = message.drifts
         self.session.cited_drifts = message.cited
         self.opened_drifts, self._following, self.counterparts = {}, None, {}
+        self.rev_quotes.clear()
         self.follow_opened()  # a file opened before the drift was known
         self.record_pane.against = message.against.short
         self.showing_against = False
@@ -287,6 +290,21 @@ class DriftPart(Part):
         else:
             self.follow_opened()  # the file opened since
 
+    @while_shown
+    def on_quote_at_rev(self, message: QuoteAtRev) -> None:
+        if self.against is not None and message.against == self.against.commit:
+            self.rev_quotes.keep(message)
+            self.post_message(Redraw(source=True))
+
+    def _unanchored(self) -> Quote | None:
+        """The quote shown, when it has no lines at the cited revision to follow: it is looked
+        for at REV instead (`RevQuotes`)."""
+        quote = self.state.quote
+        if quote is None or self.state.opened is not None:
+            return None
+        drift = self.session.drifts.get(quote)
+        return quote if drift is None or drift.status.value == "not_anchored" else None
+
     def _shown_drift(self) -> Drift | None:
         """The drift of what the source pane shows: the cited file opened, or the quote."""
         if self.state.opened is not None:
@@ -301,6 +319,10 @@ class DriftPart(Part):
             return None
         if self.state.opened is not None and self.rev_only() is not None:
             return self.against, self.state.opened  # REV's file, by its path there
+        unanchored = self._unanchored()
+        if unanchored is not None:
+            place = self.rev_quotes.place(unanchored)
+            return (self.against, place[0]) if place is not None else None
         drift = self._shown_drift()
         if drift is None or drift.path is None or drift.status.value == "file_deleted":
             return None
@@ -323,7 +345,20 @@ class DriftPart(Part):
                 return None
             drift, status = found.drift, found.status  # a file's words: edited, renamed
         else:
-            quoted = self.drift_of_quote()
+            quoted, unanchored = self.drift_of_quote(), self._unanchored()
+            if unanchored is not None:  # looked for at REV
+                said = self.rev_quotes.phrase(unanchored, self.against.short)
+                if not said:  # not looked for yet
+                    return (
+                        Content.styled(
+                            f"  {key}: look for it at {self.against.short}", "$text-muted"
+                        )
+                        if key
+                        else None
+                    )
+                hint = f", {key}: back" if self.showing_against else f", {key}: see it"
+                style = "$text-success" if said.startswith("  +") else "$text-muted"
+                return Content.assemble((said, style), (hint if key else "", "$text-muted"))
             if quoted is None:
                 return None
             drift, status = quoted, quoted.status.value
@@ -391,9 +426,13 @@ class DriftPart(Part):
             return None
         if self.state.quote is None:
             return None
+        unanchored = self._unanchored()
+        if unanchored is not None:
+            said = self.rev_quotes.look(unanchored, self.against)
+            return f"{at}: {said}" if said is not None else None
         drift = self.drift_of_quote()
-        if drift is None or drift.status.value == "not_anchored":
-            return f"{at}: no drift for this quote (not anchored at the cited revision)"
+        if drift is None:
+            return None
         if drift.path is None or drift.status.value == "file_deleted":
             return f"{at}: the quoted file was deleted; t shows the cited revision"
         return None
@@ -440,6 +479,10 @@ class DriftPart(Part):
             status = drift.status.value.replace("_", " ")
         if near is not None:  # deleted: what stands where it stood, in the warning colour
             status += f" (its place: {near[0]}-{near[1]})"
+        unanchored = self._unanchored() if rev_only is None else None
+        place = self.rev_quotes.place(unanchored) if unanchored is not None else None
+        if place is not None:  # not at the cited revision, but here
+            lines, status = place[1], f"not found when cited; here: {place[2]}"
         cited = self.state.revision.short if self.state.revision is not None else "?"
         title = Content.assemble(
             (visible(source.path), "bold"),
@@ -454,29 +497,11 @@ class DriftPart(Part):
     def show_commit(self, row_id: str) -> None:
         """Show a commit row's commit (``commit-N-K`` under quote N, ``filecommit-N-K`` under
         cited file N): message and diff, read in a worker."""
-        from screens.review.commit_rows import row_commit
+        from screens.review.commit_rows import read_commit, row_commit
 
         found = row_commit(self.session, self.state.record, row_id)
-        if found is None:
-            return
-        commit, paths, title = found
-        repo = self.repo
-
-        def read() -> None:
-            from evidence.git.history import commit_patch
-            from evidence.git.repo import open_repo
-
-            opened = open_repo(repo)
-            try:
-                message, patch = commit_patch(opened, commit, paths)
-            finally:
-                opened.close()
-            head = f"{commit.id}\n{commit.author} · {commit.date}\n\n"
-            self.post_message(CommitRead(title, commit_content(head + message, patch)))
-
-        self.screen.run_worker(
-            read, thread=True, exclusive=True, group="commit", exit_on_error=False
-        )
+        if found is not None:
+            read_commit(self, self.repo, *found)
 
     @while_shown
     def on_commit_read(self, message: CommitRead) -> None:

@@ -155,3 +155,11 @@ class CommitRead(Message, bubble=False):
     def __init__(self, title: str, body: Content) -> None:
         super().__init__()
         self.title, self.body = title, body
+
+
+class QuoteAtRev(Message, bubble=False):
+    """A quote not anchored at the cited revision, looked for at REV (None: it could not be)."""
+
+    def __init__(self, against: str, quote: Quote, anchor: Anchor | None) -> None:
+        super().__init__()
+        self.against, self.quote, self.anchor = against, quote, anchor

@@ -1,0 +1,77 @@
+"""`t` on a quote not anchored at the cited revision (its file not there, or its text not in it):
+the quote looked for at REV, in a worker, as anchoring looks at the cited revision (its file
+first, then every other file). A report written at a later revision than it states shows itself
+so: its quotes are at REV."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from screens.review.messages import QuoteAtRev
+
+if TYPE_CHECKING:
+    from evidence.model import Anchor, LineRange, Quote
+    from evidence.revision import Revision
+    from screens.review.state import Part
+
+
+class RevQuotes:
+    """The quotes not anchored at the cited revision, each looked for at REV once asked for
+    (the part given gets `QuoteAtRev` back)."""
+
+    def __init__(self, part: Part) -> None:
+        self.part = part
+        self.anchors: dict[Quote, Anchor | None] = {}  # None: it could not be looked for
+        self._looking: Quote | None = None
+
+    def clear(self) -> None:
+        """Another REV: nothing looked for there yet."""
+        self.anchors, self._looking = {}, None
+
+    def look(self, quote: Quote, against: Revision) -> str | None:
+        """What the source pane says at REV of ``quote`` until it is shown (looked for in a
+        worker, once); None when it was found (where: `place`)."""
+        if quote in self.anchors:
+            if self.place(quote) is not None:
+                return None
+            return "the quote is not here either (nor at the cited revision)"
+        if self._looking is None:
+            self._looking = quote
+
+            def work() -> None:
+                from evidence.anchoring.anchorer import Anchorer
+
+                try:
+                    anchor: Anchor | None = Anchorer(against, workers=1).anchor(quote)
+                except Exception:  # said as not found: the pane never shows a traceback
+                    anchor = None
+                self.part.post_message(QuoteAtRev(against.commit, quote, anchor))
+
+            self.part.screen.run_worker(work, thread=True, group="follow", exit_on_error=False)
+        return "looking for the quote here…"
+
+    def keep(self, message: QuoteAtRev) -> None:
+        self._looking = None
+        self.anchors[message.quote] = message.anchor
+
+    def place(self, quote: Quote) -> tuple[str, LineRange, str] | None:
+        """Where ``quote`` is at REV, if found: path, lines and how (``exact``, ``fuzzy 87``,
+        ``exact in another file``)."""
+        anchor = self.anchors.get(quote)
+        if anchor is None:
+            return None
+        if anchor.lines is not None and anchor.match.value != "missing":
+            how = anchor.match.value
+            return quote.path, anchor.lines, f"{how} {anchor.score:.0f}" if how == "fuzzy" else how
+        if anchor.elsewhere:
+            first = anchor.elsewhere[0]
+            return first.path, first.lines, f"{first.match.value} in another file"
+        return None
+
+    def phrase(self, quote: Quote, short: str) -> str:
+        """The line under the source: what is known of ``quote`` at REV (``short``); empty
+        before it is looked for."""
+        place = self.place(quote)
+        if place is not None:
+            return f"  + at {short}: {place[2]}"
+        return f"  not at {short} either" if quote in self.anchors else ""
