@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from screens.review.messages import CommitRead, DriftComputed, FileFollowed, QuoteAtRev, Redraw
-from screens.review.rev_quotes import RevQuotes
+from screens.review.rev_quotes import RevQuotes, rev_phrase
 from screens.review.state import Part, ReviewState, while_shown
 from screens.safe import visible
 from screens.widgets.cited_rows import cited_paths
@@ -26,9 +26,8 @@ from screens.widgets.drift_rows import (
     CITED_SYMBOLS,
     DRIFT_STYLES,
     cited_drift_summary,
-    cited_drifts_line,
+    drift_counts_said,
     drift_diff_content,
-    drift_summary,
 )
 
 if TYPE_CHECKING:
@@ -174,20 +173,7 @@ class DriftPart(Part):
         self.follow_opened()  # a file opened before the drift was known
         self.record_pane.against = message.against.short
         self.showing_against = False
-        from evidence.drift_model import drift_counts
-
-        counts = drift_counts(list(message.drifts.values()))
-        parts = [", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)]
-        if message.cited:
-            from evidence.drift_report import cited_drift_counts
-
-            files = cited_drift_counts(list(message.cited.values()))
-            parts.append(
-                "cited files: "
-                + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in files.items() if n)
-            )
-        # a report may quote nothing, or quote and cite nothing at the cited revision
-        said = "; ".join(part for part in parts if part) or "no quote or cited file to follow"
+        said = drift_counts_said(list(message.drifts.values()), list(message.cited.values()))
         self.notify(visible(f"{self.header_label()}: {said}"), markup=False)
         if message.relation == "shallow":  # git cannot see the history between them
             from evidence.drift_report import relation_note
@@ -303,7 +289,7 @@ class DriftPart(Part):
         if quote is None or self.state.opened is not None:
             return None
         drift = self.session.drifts.get(quote)
-        return quote if drift is None or drift.status.value == "not_anchored" else None
+        return quote if drift is not None and drift.status.value == "not_anchored" else None
 
     def _shown_drift(self) -> Drift | None:
         """The drift of what the source pane shows: the cited file opened, or the quote."""
@@ -336,9 +322,7 @@ class DriftPart(Part):
             return None
         rev_only = self.rev_only()
         if rev_only is not None:  # REV's file
-            hint = f", {key}: back" if self.showing_against else f", {key}: see it"
-            said = f"  + {rev_only.removesuffix('…')}"
-            return Content.assemble((said, "$text-success"), (hint if key else "", "$text-muted"))
+            return rev_phrase(f"  + {rev_only.removesuffix('…')}", key, self.showing_against)
         if self.state.opened is not None:
             found = self.file_drift_opened()
             if found is None:
@@ -349,16 +333,9 @@ class DriftPart(Part):
             if unanchored is not None:  # looked for at REV
                 said = self.rev_quotes.phrase(unanchored, self.against.short)
                 if not said:  # not looked for yet
-                    return (
-                        Content.styled(
-                            f"  {key}: look for it at {self.against.short}", "$text-muted"
-                        )
-                        if key
-                        else None
-                    )
-                hint = f", {key}: back" if self.showing_against else f", {key}: see it"
-                style = "$text-success" if said.startswith("  +") else "$text-muted"
-                return Content.assemble((said, style), (hint if key else "", "$text-muted"))
+                    offer = f"  {key}: look for it at {self.against.short}"
+                    return Content.styled(offer, "$text-muted") if key else None
+                return rev_phrase(said, key, self.showing_against)
             if quoted is None:
                 return None
             drift, status = quoted, quoted.status.value
@@ -431,8 +408,8 @@ class DriftPart(Part):
             said = self.rev_quotes.look(unanchored, self.against)
             return f"{at}: {said}" if said is not None else None
         drift = self.drift_of_quote()
-        if drift is None:
-            return None
+        if drift is None:  # a quote loaded after the drift was computed
+            return f"{at}: no drift for this quote"
         if drift.path is None or drift.status.value == "file_deleted":
             return f"{at}: the quoted file was deleted; t shows the cited revision"
         return None
@@ -497,7 +474,7 @@ class DriftPart(Part):
     def show_commit(self, row_id: str) -> None:
         """Show a commit row's commit (``commit-N-K`` under quote N, ``filecommit-N-K`` under
         cited file N): message and diff, read in a worker."""
-        from screens.review.commit_rows import read_commit, row_commit
+        from screens.review.drift_notes import read_commit, row_commit
 
         found = row_commit(self.session, self.state.record, row_id)
         if found is not None:
@@ -510,15 +487,11 @@ class DriftPart(Part):
         self.app.push_screen(CommitScreen(message.title, message.body))
 
     def note_line(self) -> str | None:
-        """The drift of the quote verdict keys act on, in one line for its note (None, said in
-        a notice, when none is known there)."""
-        quote = self.state.target_quote()
-        drift = self.session.drifts.get(quote) if quote is not None else None
-        record = self.state.record if quote is None else None
-        files = self.session.record_cited_drifts(record) if record is not None else []
-        if self.against is not None and drift is None and files:  # the record: its cited files
-            return cited_drifts_line(files, self.against.short)
-        if drift is None or self.against is None:
+        """The drift of what verdict keys act on, in one line for its note (None, said in a
+        notice, when none is known there)."""
+        from screens.review.drift_notes import note_line
+
+        line = note_line(self.state, self.against)
+        if line is None:
             self.notify("no drift known here: put the cursor on a quote", timeout=3)
-            return None
-        return "drift " + drift_summary(drift, self.against.short)
+        return line

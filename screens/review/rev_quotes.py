@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.content import Content
+
 from screens.review.messages import QuoteAtRev
 
 if TYPE_CHECKING:
@@ -75,3 +77,11 @@ class RevQuotes:
         if place is not None:
             return f"  + at {short}: {place[2]}"
         return f"  not at {short} either" if quote in self.anchors else ""
+
+
+def rev_phrase(said: str, key: str, at_rev: bool) -> Content:
+    """The line under the source for what is known at REV only: ``said`` (in the colour of
+    what is there when it begins ``  +``) and what ``key`` (`t`) does from here."""
+    hint = (f", {key}: back" if at_rev else f", {key}: see it") if key else ""
+    style = "$text-success" if said.startswith("  +") else "$text-muted"
+    return Content.assemble((said, style), (hint, "$text-muted"))

@@ -61,9 +61,8 @@ class SourcePane(Part):
         self.shown = 0
         self.source: SourceFile | None = None  # the file shown
         self._kept: LRUCache[str, SourceFile] = LRUCache(KEPT_FILES)
-        self.file_diffs = FileDiffs(
-            self, drift, self._kept, self.keep_cited
-        )  # `d` at REV on a file shown whole
+        # `d` at REV on a file shown whole
+        self.file_diffs = FileDiffs(self, drift, self._kept, self.keep_cited)
         self._pending_line: int | None = None  # where to open the next file opened by path
         self._pending_column: int | None = None  # and where on that line (a grep hit's)
         # `t` on a file opened whole: (its path, the lines shown, the cursor's line) to go on at

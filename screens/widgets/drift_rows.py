@@ -229,3 +229,18 @@ def _patch_line(line: str) -> Content:
     style = {"+": "$text-success", "-": "$text-error"}.get(line[:1], "")
     style = "$text-accent" if line.startswith("@@") else style
     return Content.styled(visible(line), style) if style else Content(visible(line))
+
+
+def drift_counts_said(drifts: Sequence[Drift], cited: Sequence[FileDrift]) -> str:
+    """The drift's notice: how many quotes and cited files are in each state at REV."""
+    from evidence.drift_model import drift_counts
+    from evidence.drift_report import cited_drift_counts
+
+    counts = drift_counts(list(drifts))
+    parts = [", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items() if n)]
+    if cited:
+        files = cited_drift_counts(list(cited))
+        said = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in files.items() if n)
+        parts.append(f"cited files: {said}")
+    # a report may quote nothing, or quote and cite nothing at the cited revision
+    return "; ".join(part for part in parts if part) or "no quote or cited file to follow"

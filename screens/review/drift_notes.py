@@ -1,4 +1,5 @@
-"""The commit a commit row of the record pane shows (under a quote, or under a cited file)."""
+"""Drift in the record pane's commit rows (the commit each shows, read for its modal) and in a
+note (`N`: the drift in one line)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ from typing import TYPE_CHECKING
 
 from screens.review.messages import CommitRead
 from screens.widgets.cited_rows import cited_paths
-from screens.widgets.drift_rows import commit_content
+from screens.widgets.drift_rows import cited_drifts_line, commit_content, drift_summary
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from evidence.git.changes import CommitInfo
     from evidence.model import Record
-    from screens.review.state import Part
+    from evidence.revision import Revision
+    from screens.review.state import Part, ReviewState
     from screens.session import ReviewSession
 
 
@@ -61,3 +63,17 @@ def read_commit(part: Part, repo: Path, commit: CommitInfo, paths: list[str], ti
         part.post_message(CommitRead(title, commit_content(head + message, patch)))
 
     part.screen.run_worker(read, thread=True, exclusive=True, group="commit", exit_on_error=False)
+
+
+def note_line(state: ReviewState, against: Revision | None) -> str | None:
+    """The drift at ``against`` of what verdict keys act on, in one line for its note: the
+    quote's, else the record's cited files'; None when none is known there."""
+    quote = state.target_quote()
+    drift = state.session.drifts.get(quote) if quote is not None else None
+    record = state.record if quote is None else None
+    files = state.session.record_cited_drifts(record) if record is not None else []
+    if against is not None and drift is None and files:  # the record: its cited files
+        return cited_drifts_line(files, against.short)
+    if drift is None or against is None:
+        return None
+    return "drift " + drift_summary(drift, against.short)
