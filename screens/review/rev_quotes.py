@@ -58,17 +58,24 @@ class RevQuotes:
 
     def place(self, quote: Quote) -> tuple[str, LineRange, str] | None:
         """Where ``quote`` is at REV, if found: path, lines and how (``exact``, ``fuzzy 87``,
-        ``exact in another file``)."""
+        ``exact in another file``). In its own file if there verbatim (or nearly), else another
+        file's verbatim copy, else the closest guess."""
         anchor = self.anchors.get(quote)
         if anchor is None:
             return None
+        own = None
         if anchor.lines is not None and anchor.match.value != "missing":
             how = anchor.match.value
-            return quote.path, anchor.lines, f"{how} {anchor.score:.0f}" if how == "fuzzy" else how
+            own = quote.path, anchor.lines, f"{how} {anchor.score:.0f}" if how == "fuzzy" else how
+        other = None
         if anchor.elsewhere:
             first = anchor.elsewhere[0]
-            return first.path, first.lines, f"{first.match.value} in another file"
-        return None
+            other = first.path, first.lines, f"{first.match.value} in another file"
+        if own is not None and anchor.verified:
+            return own
+        if other is not None and anchor.elsewhere[0].match.verified:
+            return other
+        return own or other
 
     def phrase(self, quote: Quote, short: str) -> str:
         """The line under the source: what is known of ``quote`` at REV (``short``); empty

@@ -77,3 +77,37 @@ async def test_a_quote_nowhere_at_rev_either_says_so(tmp_path: Path, sample: Pat
         said = "@8df75ac: the quote is not here either (nor at the cited revision)"
         await wait_until(pilot, lambda: view.message == said, "said")
         assert under(screen).endswith("not at 8df75ac either, t: back")
+
+
+def test_a_verbatim_copy_in_another_file_is_shown_before_a_guess_in_its_own(
+    tmp_path: Path,
+) -> None:
+    from screenkit import git
+
+    from evidence.anchoring.anchorer import Anchorer
+    from evidence.model import Quote
+    from evidence.revision import Revision
+    from screens.review.rev_quotes import RevQuotes
+
+    body = [f"    total_{n} = compute_step({n}, weight={n * 7}, label='{n}')" for n in range(8)]
+    guessed = [line.replace("compute_step", "compute_stage") for line in body]
+    files = {"own.py": "\n".join(guessed) + "\n", "copy.py": "\n".join(body) + "\n"}
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    for name, text in files.items():
+        (root / name).write_text(text)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "two files")
+    head = git(root, "rev-parse", "HEAD")
+    quote = Quote("\n".join(body[2:6]), "own.py", None, 0, 0, "", 0)
+    with Revision.open(root, head) as revision:
+        anchor = Anchorer(revision, workers=1).anchor(quote)
+    assert anchor.match.value == "fuzzy" and anchor.lines is not None  # a guess in its own file
+    looked = RevQuotes(None)  # type: ignore[arg-type]  # (no worker: the anchor is given)
+    looked.anchors[quote] = anchor
+    assert looked.place(quote) == ("copy.py", (3, 6), "exact in another file")
+    looked.anchors[quote] = anchor._replace(elsewhere=())
+    place = looked.place(quote)
+    assert place is not None and place[:2] == ("own.py", anchor.lines)
+    assert place[2].startswith("fuzzy ")
