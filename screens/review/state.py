@@ -73,6 +73,8 @@ class ReviewState:
         changed = {name for name, value in fields.items() if getattr(self, name) != value}
         for name, value in fields.items():
             object.__setattr__(self, name, value)
+        if "opened" in fields and fields["opened"] is None:  # no file opened, so none of REV's
+            object.__setattr__(self, "opened_at_against", False)
         for names, callback in self._watchers:
             if names & changed:
                 callback()

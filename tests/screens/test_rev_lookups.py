@@ -48,6 +48,8 @@ async def test_the_finder_at_rev_opens_a_file_only_there(tmp_path: Path, sample:
         await press(pilot, screen, "t")
         await shown_at(pilot, screen, f"{ONLY_AT_REV} @8df75ac")
         assert view.message is None and screen.state.opened == ONLY_AT_REV
+        await press(pilot, screen, "n")  # the next record's quote: no file opened, none of REV's
+        assert screen.state.opened is None and screen.state.opened_at_against is False
 
 
 async def test_back_returns_to_a_file_only_at_rev(tmp_path: Path, sample: Path) -> None:
