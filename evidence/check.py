@@ -17,6 +17,7 @@ from evidence.anchoring import Anchorer
 from evidence.citations import CitedPath, CitedState, PathIndex, check_citations, past_end
 from evidence.drift import Drift, relation_of
 from evidence.drift_files import FileDrift, follow_with_cited
+from evidence.drift_found import look_at_newer
 from evidence.model import Anchor, FileState, Quote, Record, Report, ReportSet, SearchReplay, Tier
 from evidence.replay import options_for, replay
 from evidence.revision import GrepHit, Revision, RevisionError
@@ -243,7 +244,10 @@ def run_check(
         followed_quotes, followed = follow_with_cited(
             anchors, citations, revision, against, cancel=cancel
         )
-        drifts = tuple(followed_quotes)
+        # the quotes not anchored here, looked for there (a report stating the wrong revision)
+        drifts = tuple(
+            look_at_newer([a.quote for a in anchors], followed_quotes, against, cancel=cancel)
+        )
         cited_drifts = tuple(followed.get((cited.path, cited.lines)) for cited in citations)
         how = relation_of(revision, against).value
     return CheckResult(

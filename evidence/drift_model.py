@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from evidence.git.changes import CommitInfo
-from evidence.model import DiffPart, LineRange
+from evidence.model import DiffPart, Elsewhere, LineRange
 
 
 class DriftStatus(StrEnum):
@@ -67,6 +67,9 @@ class Drift:
     #: unreadable: why its text cannot be read at the newer revision (`SourceFile.problem`:
     #: binary now, too large, a Git LFS object not fetched, an object a partial clone lacks)
     why: str = ""
+    #: not anchored: where the quote itself is at the newer revision, looked for there as
+    #: anchoring looks at the cited one (`assay check --against`; None: not there, or not looked)
+    found: Elsewhere | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The ``drift`` entry of `assay check --against`'s JSON."""
@@ -83,6 +86,13 @@ class Drift:
             "whitespace": self.whitespace or None,
             "quoted_unchanged": self.quoted_unchanged,
             "unreadable": self.why or None,
+            "found": None
+            if self.found is None
+            else {
+                "path": self.found.path,
+                "lines": list(self.found.lines),
+                "match": self.found.match.value,
+            },
         }
 
 

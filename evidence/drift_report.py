@@ -50,6 +50,14 @@ def _where(drift: Drift) -> str:
     return where
 
 
+def found_line(drift: Drift) -> str:
+    """Where a quote not anchored at the cited revision is at the newer one (`Drift.found`)."""
+    found = drift.found
+    if found is None:
+        return "not found there either"
+    return f"found: {found.path}:{_span(found.lines)} ({found.match.value})"
+
+
 def drift_details(drift: Drift) -> list[str]:
     """The indented lines under a drifted quote: where it is now, what differs, the commits."""
     out = []
@@ -111,6 +119,14 @@ def drift_text(
             for label, drift in group:
                 out.append(label)
                 out.extend(drift_details(drift))
+    unanchored = [(label, d) for label, d in pairs if d.status is DriftStatus.NOT_ANCHORED]
+    if unanchored:
+        there = sum(d.found is not None for _, d in unanchored)
+        said = f"{len(unanchored)} not found at the cited revision, {there} found at {against[:12]}"
+        out.extend(("", f"{said}:"))
+        for label, drift in unanchored:
+            out.append(label)
+            out.append(escaped(f"    {found_line(drift)}"))
     counts = drift_counts([d for _, d in pairs])
     out.append("")
     shown = (

@@ -57,25 +57,20 @@ class RevQuotes:
         self.anchors[message.quote] = message.anchor
 
     def place(self, quote: Quote) -> tuple[str, LineRange, str] | None:
-        """Where ``quote`` is at REV, if found: path, lines and how (``exact``, ``fuzzy 87``,
-        ``exact in another file``). In its own file if there verbatim (or nearly), else another
-        file's verbatim copy, else the closest guess."""
+        """Where ``quote`` is at REV, if found (`found_place`): path, lines and how (``exact``,
+        ``fuzzy 87``, ``exact in another file``)."""
+        from evidence.drift_found import found_place
+
         anchor = self.anchors.get(quote)
-        if anchor is None:
+        found = found_place(quote, anchor) if anchor is not None else None
+        if anchor is None or found is None:
             return None
-        own = None
-        if anchor.lines is not None and anchor.match.value != "missing":
-            how = anchor.match.value
-            own = quote.path, anchor.lines, f"{how} {anchor.score:.0f}" if how == "fuzzy" else how
-        other = None
-        if anchor.elsewhere:
-            first = anchor.elsewhere[0]
-            other = first.path, first.lines, f"{first.match.value} in another file"
-        if own is not None and anchor.verified:
-            return own
-        if other is not None and anchor.elsewhere[0].match.verified:
-            return other
-        return own or other
+        how = found.match.value
+        if anchor.elsewhere and found == anchor.elsewhere[0]:
+            how += " in another file"
+        elif how == "fuzzy":
+            how += f" {anchor.score:.0f}"
+        return found.path, found.lines, how
 
     def phrase(self, quote: Quote, short: str) -> str:
         """The line under the source: what is known of ``quote`` at REV (``short``); empty

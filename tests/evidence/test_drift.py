@@ -87,8 +87,30 @@ def test_check_against_json_and_exit_code(kestrel: Path) -> None:
         "whitespace",
         "quoted_unchanged",
         "unreadable",
+        "found",
     }
     assert all(set(quote["drift"]) == fields for quote in data["quotes"])
+    # the quotes not anchored at the cited revision, looked for at REV (anchored quotes: null)
+    found = {
+        (q["record"], q["index"]): q["drift"]["found"]
+        for q in data["quotes"]
+        if q["drift"]["status"] == "not_anchored"
+    }
+    assert found == {
+        ("KS-OBJ-station-db", 1): {
+            "path": "api/kestrel/notes.py",
+            "lines": [48, 49],
+            "match": "whitespace",
+        },
+        ("KS-RTE-token-check", 0): {
+            "path": "api/kestrel/permissions.py",
+            "lines": [3, 3],
+            "match": "exact",
+        },
+        ("workflow:what-counts-as-delivered", 2): None,
+    }
+    assert all(q["drift"]["found"] is None for q in data["quotes"] if (q["record"], q["index"])
+               not in found)  # fmt: skip
     counts = data["summary"]["drift"]
     assert sum(counts.values()) == 34 and counts["file_deleted"] == 1
     changed = [q["drift"] for q in data["quotes"] if q["drift"]["status"] == "changed"]
@@ -122,6 +144,10 @@ def test_check_against_text_lists_changed_first_and_ends_with_counts(kestrel: Pa
     assert part.index("changed or deleted") < part.index("moved or renamed")
     assert "file deleted" in part and "744d82782d" in part
     assert "renamed from web/src/lib/format.ts" in part
+    at = part.index("3 not found at the cited revision, 2 found at 8df75acb2bc5:")
+    unanchored = part[at:].splitlines()
+    assert unanchored[4] == "    found: api/kestrel/permissions.py:3 (exact)"
+    assert unanchored[6] == "    not found there either"
 
 
 def test_bad_against_is_a_message_not_a_traceback(kestrel: Path) -> None:

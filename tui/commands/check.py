@@ -108,7 +108,9 @@ def check(
          "diff": [{"op", "quote", "source"}] | null,
          "whitespace": "line 7 re-indented from 4 spaces to 8 spaces" | null
                        (changed, the same but for whitespace: what differs),
-         "commits": [{"id", "subject", "author", "date"}] (newest first)}
+         "commits": [{"id", "subject", "author", "date"}] (newest first),
+         "found": {"path", "lines", "match"} | null
+                  (not_anchored: the quote itself looked for at REV, where it is there)}
     """
     if audit_file is not None or not reports:  # an audit: each system at its own repository
         check_audit_command(audit_file, against, output, repo=repo, rev=rev)
