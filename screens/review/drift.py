@@ -133,6 +133,7 @@ class DriftPart(Part):
                     [anchors[quote] for quote in quotes], citations, cited, against
                 )
                 drifts = {q: drift for q, drift in zip(quotes, found, strict=True) if drift}
+                against.entries()  # REV's tree read here, not when its finder first opens
                 how = relation_of(cited, against).value
             except Exception as error:  # said in a notice
                 against.close()

@@ -12,6 +12,7 @@ from textual.content import Content
 from screens.review.messages import QuoteAtRev
 
 if TYPE_CHECKING:
+    from evidence.anchoring.anchorer import Anchorer
     from evidence.model import Anchor, LineRange, Quote
     from evidence.revision import Revision
     from screens.review.state import Part
@@ -25,10 +26,20 @@ class RevQuotes:
         self.part = part
         self.anchors: dict[Quote, Anchor | None] = {}  # None: it could not be looked for
         self._looking: Quote | None = None
+        # REV's anchorer, kept for the next quote: its word index over REV is built once
+        self._anchorer: Anchorer | None = None
 
     def clear(self) -> None:
         """Another REV: nothing looked for there yet."""
-        self.anchors, self._looking = {}, None
+        self.anchors, self._looking, self._anchorer = {}, None, None
+
+    def _anchorer_at(self, against: Revision) -> Anchorer:
+        """REV's anchorer (in the worker: one quote is looked for at a time)."""
+        from evidence.anchoring.anchorer import Anchorer
+
+        if self._anchorer is None or self._anchorer.revision is not against:
+            self._anchorer = Anchorer(against, workers=1)
+        return self._anchorer
 
     def look(self, quote: Quote, against: Revision) -> str | None:
         """What the source pane says at REV of ``quote`` until it is shown (looked for in a
@@ -41,10 +52,8 @@ class RevQuotes:
             self._looking = quote
 
             def work() -> None:
-                from evidence.anchoring.anchorer import Anchorer
-
                 try:
-                    anchor: Anchor | None = Anchorer(against, workers=1).anchor(quote)
+                    anchor: Anchor | None = self._anchorer_at(against).anchor(quote)
                 except Exception:  # said as not found: the pane never shows a traceback
                     anchor = None
                 self.part.post_message(QuoteAtRev(against.commit, quote, anchor))
